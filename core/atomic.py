@@ -1,0 +1,40 @@
+"""Atomic writes for files the user owns: temp file + rename, and a backup before the first overwrite.
+
+A crash, a full disk or a killed process mid-write must never leave a half-written settings file or
+data.yaml behind: the new content is written beside the target, flushed to disk and renamed over it
+(atomic on POSIX and on Windows with ``os.replace``). The first time an existing file is overwritten its
+original is kept as ``<name>.bak`` so a user can always get back what they had.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if backup and path.exists():
+        backup_path = path.with_name(path.name + ".bak")
+        if not backup_path.exists():
+            shutil.copy2(path, backup_path)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        try:
+            os.unlink(tmp_name)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def atomic_write_text(path: Path, text: str, *, backup: bool = True, encoding: str = "utf-8") -> None:
+    atomic_write_bytes(path, text.encode(encoding), backup=backup)

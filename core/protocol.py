@@ -1,0 +1,229 @@
+"""The worker protocol: versioned JSON-lines events, their writer and an incremental reader.
+
+Every line a worker writes is one JSON object ``{"v": 1, "type": ..., "t": <unix time>, ...}``. The same
+lines go to the worker's stdout (for whoever launched it) and to ``<run_dir>/events.jsonl`` (so a GUI that
+was closed can re-attach to a live run, or replay a finished one). ``docs/protocol.md`` documents every
+event type and field; keep it in step with ``EVENT_TYPES`` below.
+
+Readers must survive the real world: a pipe hands over arbitrary chunks, so ``LineDecoder`` keeps the
+partial last line between reads, and a line that is not a protocol object (a stray print, a C-level
+warning) comes back as log text instead of an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Iterator
+
+PROTOCOL_VERSION = 1
+
+#: Every event type a worker may emit, with the fields it always carries (beyond v/type/t).
+EVENT_TYPES: dict[str, tuple[str, ...]] = {
+    "hello": ("job", "pid", "versions", "devices"),
+    "stage": ("stage",),
+    "epoch_start": ("epoch", "epochs"),
+    "batch": ("epoch", "epochs", "index", "count", "losses", "data_wait_s", "step_s", "window"),
+    "epoch_end": ("epoch", "epochs", "metrics", "fitness", "best_fitness", "epoch_time_s"),
+    "system": ("cpu_percent", "ram_used_gb", "ram_total_gb", "gpus"),
+    "checkpoint": ("path", "epoch", "reason"),
+    "log": ("level", "message"),
+    "warning": ("code", "message"),
+    "error": ("kind", "message", "hint"),
+    "done": ("status", "elapsed_s"),
+}
+
+#: Final states of a run as carried by the ``done`` event.
+DONE_STATUSES = ("completed", "stopped", "failed")
+
+#: Control messages a worker accepts on stdin or in ``<run_dir>/control.jsonl``.
+CONTROL_TYPES = ("stop",)
+
+
+def _clean(value: Any) -> Any:
+    """Make a value JSON-safe: numpy/torch scalars to Python numbers, NaN/inf to None, paths to str."""
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    item = getattr(value, "item", None)  # numpy / torch scalars, without importing either
+    if callable(item):
+        try:
+            return _clean(item())
+        except (TypeError, ValueError):
+            pass
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):
+        return _clean(tolist())
+    return str(value)
+
+
+def make_event(event_type: str, *, t: float | None = None, **fields: Any) -> dict[str, Any]:
+    """Build one protocol event; unknown types are refused so typos can't leak into the stream."""
+    if event_type not in EVENT_TYPES:
+        raise ValueError(f"unknown event type {event_type!r}")
+    event: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": event_type, "t": time.time() if t is None else t}
+    event.update(_clean(fields))
+    return event
+
+
+def encode(event: dict[str, Any]) -> str:
+    """One event as one line of compact JSON, newline included (non-ASCII kept readable)."""
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+
+
+@dataclass
+class Decoded:
+    """One complete line from a stream: a protocol event, or plain text that was not one."""
+
+    event: dict[str, Any] | None = None
+    text: str | None = None
+
+
+def parse_line(line: str) -> Decoded:
+    """Parse one complete line; anything that is not a versioned protocol object is log text."""
+    stripped = line.strip()
+    if not stripped:
+        return Decoded(text="")
+    if stripped.startswith("{"):
+        try:
+            obj = json.loads(stripped)
+        except ValueError:
+            return Decoded(text=line.rstrip("\r\n"))
+        if isinstance(obj, dict) and isinstance(obj.get("type"), str) and isinstance(obj.get("v"), int):
+            return Decoded(event=obj)
+    return Decoded(text=line.rstrip("\r\n"))
+
+
+@dataclass
+class LineDecoder:
+    """Turns arbitrary chunks of bytes into complete lines, keeping the partial last line between calls.
+
+    ``max_line`` bounds memory when a producer never writes a newline: an over-long partial line is
+    flushed as text rather than growing without limit.
+    """
+
+    max_line: int = 1 << 20
+    _buffer: bytearray = field(default_factory=bytearray)
+
+    def feed(self, chunk: bytes) -> list[Decoded]:
+        self._buffer.extend(chunk)
+        out: list[Decoded] = []
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline < 0:
+                break
+            raw = bytes(self._buffer[: newline + 1])
+            del self._buffer[: newline + 1]
+            out.append(parse_line(raw.decode("utf-8", errors="replace")))
+        if len(self._buffer) > self.max_line:
+            out.append(Decoded(text=self._buffer.decode("utf-8", errors="replace")))
+            self._buffer.clear()
+        return out
+
+    def flush(self) -> list[Decoded]:
+        """At end of stream: the unterminated last line, if any, as a final line."""
+        if not self._buffer:
+            return []
+        raw = bytes(self._buffer)
+        self._buffer.clear()
+        return [parse_line(raw.decode("utf-8", errors="replace"))]
+
+    @property
+    def pending(self) -> int:
+        return len(self._buffer)
+
+
+class EventWriter:
+    """Writes events to a stream and appends them to an events file; thread-safe.
+
+    The stream is optional and may go away: when the launching GUI exits and the run continues in the
+    background, writes to the closed pipe fail; the writer then stops using the stream and keeps the
+    events file, which is the run's durable record.
+    """
+
+    def __init__(self, stream: IO[str] | None = None, events_path: Path | None = None) -> None:
+        self._lock = threading.Lock()
+        self._stream = stream
+        self._file = None
+        if events_path is not None:
+            events_path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(events_path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+
+    def emit(self, event_type: str, **fields: Any) -> dict[str, Any]:
+        event = make_event(event_type, **fields)
+        self.write(event)
+        return event
+
+    def write(self, event: dict[str, Any]) -> None:
+        line = encode(event)
+        with self._lock:
+            if self._file is not None:
+                self._file.write(line)
+                self._file.flush()
+            if self._stream is not None:
+                try:
+                    self._stream.write(line)
+                    self._stream.flush()
+                except (OSError, ValueError):
+                    self._stream = None  # the reader went away; the events file carries on
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    """All complete events of an events file (a torn last line from a killed worker is ignored)."""
+    return list(iter_events(path))
+
+
+def iter_events(path: Path) -> Iterator[dict[str, Any]]:
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        return
+    with handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                break  # torn write at the end of a killed worker's file
+            decoded = parse_line(raw.decode("utf-8", errors="replace"))
+            if decoded.event is not None:
+                yield decoded.event
+
+
+class EventFileTail:
+    """Follows a growing events file: each ``poll()`` returns the events appended since the last one.
+
+    This is how a GUI re-attaches to a run it did not start (or started before it was restarted); it
+    keeps a partial last line between polls exactly like ``LineDecoder`` does for a pipe.
+    """
+
+    def __init__(self, path: Path, *, from_start: bool = True) -> None:
+        self.path = path
+        self._offset = 0
+        self._decoder = LineDecoder()
+        if not from_start and path.exists():
+            self._offset = path.stat().st_size
+
+    def poll(self, max_bytes: int = 4 << 20) -> list[dict[str, Any]]:
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self._offset)
+                chunk = handle.read(max_bytes)
+        except FileNotFoundError:
+            return []
+        self._offset += len(chunk)
+        return [d.event for d in self._decoder.feed(chunk) if d.event is not None]

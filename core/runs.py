@@ -1,0 +1,291 @@
+"""Runs in a workspace: creating their folders, deriving their status from events, listing, resuming.
+
+A run is ``<workspace>/runs/<name>/``: yolov5's own output (``weights/``, ``results.csv``, plots) plus
+``config.json`` (what the user asked for, and the worker spec) and ``events.jsonl`` (everything the
+worker said). Status is *derived*, never stored: the last ``done`` event says how a worker ended; with
+no ``done``, a worker whose process is still alive (same pid *and* start time, so a recycled pid can't
+fool us) is running, and one that is gone died without a word: ``failed``, never "running" forever.
+A resumed run appends to the same events file; each worker start (``stage: starting``) opens a segment.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import psutil
+
+from core import __version__
+from core.atomic import atomic_write_text
+from core.protocol import iter_events
+from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line
+
+RUN_STATUSES = ("running", "completed", "stopped", "failed")
+#: A run whose worker has not said a word yet is "running" for this long after its folder was made.
+STARTING_GRACE_S = 60.0
+
+CONFIG_FILE = "config.json"
+EVENTS_FILE = "events.jsonl"
+CONTROL_FILE = "control.jsonl"
+WORKER_LOG = "worker.log"
+
+
+@dataclass
+class RunInfo:
+    name: str
+    path: str
+    status: str
+    dataset: str = ""
+    model: str = ""
+    epochs_done: int = 0
+    epochs_total: int = 0
+    best_map50: float | None = None
+    best_map50_95: float | None = None
+    best_epoch: int | None = None
+    started: float | None = None
+    ended: float | None = None
+    elapsed_s: float | None = None
+    pid: int | None = None
+    best_weights: str = ""
+    last_weights: str = ""
+    error: dict[str, Any] | None = None
+    can_resume: bool = False
+    last_event_t: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def unique_run_dir(runs_root: Path, name: str) -> Path:
+    """Create and return a new run folder: ``name``, else ``name2``, ``name3``… (yolov5's convention).
+
+    ``mkdir`` without ``exist_ok`` makes the claim atomic: two launches can't get the same folder, and an
+    existing run is never overwritten.
+    """
+    runs_root.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 10_000):
+        candidate = runs_root / (name if n == 1 else f"{name}{n}")
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            continue
+        return candidate
+    raise RuntimeError(f"no free run name for {name!r} in {runs_root}")
+
+
+def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tuple[str, ...] = ()) -> Path:
+    """Make the run folder and its ``config.json``; returns the folder (the worker spec is inside)."""
+    from core.workspace import runs_dir
+
+    run_dir = unique_run_dir(runs_dir(workspace), checked.config.name)
+    checked.config.name = run_dir.name
+    spec = build_worker_spec(checked, run_dir, workspace, trusted_weights=trusted_weights)
+    write_run_config(run_dir, spec)
+    return run_dir
+
+
+def write_run_config(run_dir: Path, spec: dict[str, Any]) -> None:
+    document = {
+        "app_version": __version__,
+        "created": time.time(),
+        "spec": spec,
+        "yolov5_command": command_line(build_yolov5_command(spec)),
+    }
+    atomic_write_text(run_dir / CONFIG_FILE, json.dumps(document, indent=2, ensure_ascii=False) + "\n", backup=False)
+
+
+def load_run_config(run_dir: Path) -> dict[str, Any]:
+    return json.loads((run_dir / CONFIG_FILE).read_text(encoding="utf-8"))
+
+
+def spec_path(run_dir: Path) -> Path:
+    return run_dir / "spec.json"
+
+
+def write_spec(run_dir: Path, spec: dict[str, Any]) -> Path:
+    path = spec_path(run_dir)
+    atomic_write_text(path, json.dumps(spec, indent=2, ensure_ascii=False) + "\n", backup=False)
+    return path
+
+
+def resume_spec(run_dir: Path) -> dict[str, Any]:
+    """The worker spec that resumes a stopped or failed run from its ``weights/last.pt``."""
+    spec = dict(load_run_config(run_dir)["spec"])
+    last = run_dir / "weights" / "last.pt"
+    if not last.is_file():
+        raise FileNotFoundError(f"{last}: no checkpoint to resume from (the run stopped before its first save)")
+    spec["resume"] = True
+    spec["run_dir"] = str(run_dir)
+    return spec
+
+
+def process_alive(pid: int | None, create_time: float | None) -> bool:
+    """True when ``pid`` runs and is the same process that started then (pids get recycled)."""
+    if not pid:
+        return False
+    try:
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return False
+        return create_time is None or abs(proc.create_time() - create_time) < 1.0
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
+
+
+@dataclass
+class _Segment:
+    pid: int | None = None
+    create_time: float | None = None
+    done: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+
+
+@dataclass
+class RunSummary:
+    """What a run's events say, folded in one pass."""
+
+    segment: _Segment = field(default_factory=_Segment)
+    started: float | None = None
+    last_t: float | None = None
+    epochs_total: int = 0
+    epochs_done: int = 0
+    best: dict[str, Any] | None = None
+    best_epoch: int | None = None
+    last_weights: str = ""
+    best_weights: str = ""
+
+
+def fold_events(events: Any) -> RunSummary:
+    summary = RunSummary()
+    best_fit = float("-inf")
+    for ev in events:
+        kind = ev.get("type")
+        t = ev.get("t")
+        summary.last_t = t if isinstance(t, (int, float)) else summary.last_t
+        if kind == "stage" and ev.get("stage") == "starting":
+            summary.segment = _Segment(pid=ev.get("pid"), create_time=ev.get("create_time"))
+            summary.started = summary.started or t
+        elif kind == "epoch_start":
+            summary.epochs_total = int(ev.get("epochs") or summary.epochs_total)
+        elif kind == "epoch_end":
+            summary.epochs_done = max(summary.epochs_done, int(ev.get("epoch", -1)) + 1)
+            summary.epochs_total = int(ev.get("epochs") or summary.epochs_total)
+            fit = ev.get("fitness")
+            if isinstance(fit, (int, float)) and fit > best_fit:
+                best_fit, summary.best, summary.best_epoch = fit, ev.get("metrics") or {}, int(ev["epoch"])
+        elif kind == "checkpoint":
+            if ev.get("reason") in ("epoch", "stop"):
+                summary.last_weights = ev.get("path", summary.last_weights)
+            if ev.get("best_path"):
+                summary.best_weights = ev["best_path"]
+        elif kind == "error":
+            summary.segment.error = {k: ev.get(k) for k in ("kind", "message", "hint")}
+        elif kind == "done":
+            summary.segment.done = ev
+            summary.best_weights = ev.get("best") or summary.best_weights
+            summary.last_weights = ev.get("last") or summary.last_weights
+    return summary
+
+
+def derive_status(summary: RunSummary, *, folder_mtime: float, now: float,
+                  alive: Callable[[int | None, float | None], bool] = process_alive) -> str:
+    seg = summary.segment
+    if seg.done is not None:
+        status = seg.done.get("status")
+        return status if status in RUN_STATUSES else "failed"
+    if seg.pid is None:
+        # No worker has spoken: just launched, or the launch itself failed long ago.
+        return "running" if now - folder_mtime < STARTING_GRACE_S else "failed"
+    return "running" if alive(seg.pid, seg.create_time) else "failed"
+
+
+def _metric(metrics: dict[str, Any] | None, key: str) -> float | None:
+    if not metrics:
+        return None
+    value = metrics.get(key)
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _results_csv_best(run_dir: Path) -> tuple[float | None, float | None]:
+    """Best mAPs from yolov5's results.csv (headers padded with spaces), for runs without events."""
+    path = run_dir / "results.csv"
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = [{k.strip(): v.strip() for k, v in row.items() if k} for row in csv.DictReader(handle)]
+    except (OSError, csv.Error):
+        return None, None
+    m50 = [float(r["metrics/mAP_0.5"]) for r in rows if r.get("metrics/mAP_0.5")]
+    m95 = [float(r["metrics/mAP_0.5:0.95"]) for r in rows if r.get("metrics/mAP_0.5:0.95")]
+    return (max(m50) if m50 else None), (max(m95) if m95 else None)
+
+
+def read_run(run_dir: Path, *, now: float | None = None,
+             alive: Callable[[int | None, float | None], bool] = process_alive) -> RunInfo:
+    now = time.time() if now is None else now
+    summary = fold_events(iter_events(run_dir / EVENTS_FILE))
+    try:
+        config = load_run_config(run_dir)
+        spec = config.get("spec", {})
+        created = config.get("created")
+    except (OSError, ValueError):
+        spec, created = {}, None
+    cfg = spec.get("config", {})
+    try:
+        folder_mtime = (run_dir / CONFIG_FILE).stat().st_mtime
+    except OSError:
+        folder_mtime = run_dir.stat().st_mtime
+    status = derive_status(summary, folder_mtime=folder_mtime, now=now, alive=alive)
+    best50, best95 = _metric(summary.best, "metrics/mAP_0.5"), _metric(summary.best, "metrics/mAP_0.5:0.95")
+    if best50 is None:
+        best50, best95 = _results_csv_best(run_dir)
+    done = summary.segment.done or {}
+    weights = run_dir / "weights"
+    last = summary.last_weights or (str(weights / "last.pt") if (weights / "last.pt").exists() else "")
+    best = summary.best_weights or (str(weights / "best.pt") if (weights / "best.pt").exists() else "")
+    error = summary.segment.error
+    if status == "failed" and error is None and summary.segment.done is None:
+        error = {"kind": "worker_died", "message": "The training process ended without a word (killed or crashed).",
+                 "hint": "Everything saved so far is kept; resume from the last checkpoint."}
+    return RunInfo(
+        name=run_dir.name,
+        path=str(run_dir),
+        status=status,
+        dataset=cfg.get("data", ""),
+        model=cfg.get("model", ""),
+        epochs_done=summary.epochs_done,
+        epochs_total=summary.epochs_total or int(cfg.get("epochs") or 0),
+        best_map50=best50,
+        best_map50_95=best95,
+        best_epoch=summary.best_epoch,
+        started=summary.started or created,
+        ended=done.get("t"),
+        elapsed_s=done.get("elapsed_s"),
+        pid=summary.segment.pid,
+        best_weights=best,
+        last_weights=last,
+        error=error,
+        can_resume=status in ("stopped", "failed") and (weights / "last.pt").is_file(),
+        last_event_t=summary.last_t,
+    )
+
+
+def list_runs(workspace: Path) -> list[RunInfo]:
+    """Every run in the workspace, newest first; folders that aren't runs are skipped."""
+    from core.workspace import runs_dir
+
+    root = runs_dir(workspace)
+    if not root.is_dir():
+        return []
+    runs = [read_run(d) for d in root.iterdir() if d.is_dir() and (d / CONFIG_FILE).exists()]
+    return sorted(runs, key=lambda r: r.started or 0.0, reverse=True)
+
+
+def request_stop(run_dir: Path) -> None:
+    """Ask a run's worker to stop gracefully through its control file (works for re-attached runs)."""
+    line = json.dumps({"v": 1, "type": "stop", "t": time.time()}) + "\n"
+    with open(run_dir / CONTROL_FILE, "a", encoding="utf-8") as handle:
+        handle.write(line)

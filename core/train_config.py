@@ -1,0 +1,349 @@
+"""Training options: one dataclass for everything the app exposes, its validation, and its commands.
+
+``TrainConfig`` is what the user chose (GUI form, CLI flags, a saved run's ``config.json``).
+``validate_config`` checks it *before* a GPU minute is spent, against injected machine facts, and
+returns a normalised copy plus problems that name the file or value and say what to do.
+``build_worker_spec`` and ``build_yolov5_command`` are pure: the first is what ``core.worker train``
+runs, the second is the equivalent plain ``yolov5 train ...`` line a user can copy to a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from core.i18n import tr
+from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
+
+SPEC_VERSION = 1
+AUTO_BATCH = -1
+CACHE_MODES = ("", "ram", "disk")
+OPTIMIZERS = ("SGD", "Adam", "AdamW")
+_RUN_NAME = re.compile(r"^[^\\/:*?\"<>|\x00-\x1f]{1,80}$")
+
+
+@dataclass
+class TrainConfig:
+    data: str
+    model: str = "yolov5n.yaml"  # a built-in name, a model YAML path, or a .pt checkpoint
+    weights: str = ""  # optional .pt to start from when ``model`` is a YAML (fine-tuning)
+    epochs: int = 100
+    imgsz: int = 640
+    batch: int = 16  # AUTO_BATCH (-1) lets yolov5 pick it on a single GPU
+    workers: int = 8
+    device: str = ""  # "" = first GPU if any else CPU; "cpu"; "0"; "0,1"
+    name: str = "exp"
+    hyp: str = "hyp.scratch-low.yaml"
+    cache: str = ""  # "", "ram" or "disk"
+    optimizer: str = "SGD"
+    cos_lr: bool = False
+    patience: int = 100
+    seed: int = 0
+    rect: bool = False
+    single_cls: bool = False
+    multi_scale: bool = False
+    image_weights: bool = False
+    label_smoothing: float = 0.0
+    freeze: int = 0
+    save_period: int = -1
+    noval: bool = False
+    noplots: bool = False
+    noautoanchor: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in raw.items() if k in known})
+
+
+@dataclass(frozen=True)
+class MachineFacts:
+    """What validation needs to know about the machine; injected so tests need no GPU."""
+
+    gpu_count: int | None = None  # None: unknown (no NVML)
+    gpu_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: str  # "error" | "warning"
+    field: str
+    message: str
+    hint: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@dataclass
+class ValidatedConfig:
+    config: TrainConfig
+    problems: list[Problem] = field(default_factory=list)
+    data_path: Path | None = None
+    cfg_path: Path | None = None  # model YAML ("" when training from a checkpoint)
+    weights_path: Path | None = None
+    hyp_path: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+
+def parse_device(device: str) -> list[int] | None:
+    """GPU indices named by a device string; None for CPU or auto. Raises ValueError when malformed."""
+    text = device.strip().lower().replace("cuda:", "")
+    if text in ("", "cpu"):
+        return None
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ValueError(device)
+    return [int(p) for p in parts]
+
+
+def _check_data(path_text: str, problems: list[Problem]) -> Path | None:
+    if not path_text:
+        problems.append(Problem("error", "data", tr("No dataset chosen."),
+                                tr("Choose a data.yaml, or use the demo dataset.")))
+        return None
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        problems.append(Problem("error", "data", tr("Dataset file not found: {path}", path=path),
+                                tr("Check the path, or open the dataset page to create a data.yaml.")))
+        return None
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        problems.append(Problem("error", "data", tr("Cannot read {path}: {reason}", path=path, reason=exc.strerror),
+                                tr("Check the file's permissions.")))
+        return None
+    except UnicodeDecodeError:
+        problems.append(Problem("error", "data", tr("{path} is not UTF-8 text.", path=path),
+                                tr("Save the file as UTF-8.")))
+        return None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problems.append(Problem("error", "data", tr("{where}: not valid YAML ({reason})", where=where,
+                                                    reason=getattr(exc, "problem", None) or exc),
+                                tr("Fix the YAML at that line, e.g. in the Dataset page's text view.")))
+        return None
+    if not isinstance(raw, dict):
+        problems.append(Problem("error", "data", tr("{path} does not hold a YAML mapping.", path=path),
+                                tr("A data.yaml needs 'train', 'val' and 'names' keys.")))
+        return None
+    missing = [k for k in ("train", "val", "names") if not raw.get(k)]
+    if missing:
+        problems.append(Problem("error", "data", tr("{path} has no {keys}.", path=path, keys=", ".join(missing)),
+                                tr("A data.yaml needs 'train', 'val' and 'names' keys.")))
+        return None
+    return path.resolve()
+
+
+def _check_model(cfg: TrainConfig, problems: list[Problem]) -> tuple[Path | None, Path | None]:
+    """Returns (model yaml, weights)."""
+    cfg_path: Path | None = None
+    weights: Path | None = None
+    model = cfg.model.strip()
+    if not model:
+        problems.append(Problem("error", "model", tr("No model chosen."), tr("Pick yolov5n/s/m/l/x or a model file.")))
+    elif model.endswith(".pt"):
+        weights = Path(model).expanduser()
+    else:
+        builtin = builtin_model_path(model)
+        candidate = builtin if builtin is not None else Path(model).expanduser()
+        if candidate.is_file():
+            cfg_path = candidate.resolve()
+        else:
+            problems.append(Problem("error", "model", tr("Model definition not found: {model}", model=model),
+                                    tr("Use one of yolov5n.yaml … yolov5x.yaml, or the path of a model YAML.")))
+    if cfg.weights.strip():
+        if weights is not None:
+            problems.append(Problem("error", "weights", tr("Both a checkpoint model and initial weights were given."),
+                                    tr("Give either a .pt model, or a model YAML plus initial weights.")))
+        weights = Path(cfg.weights.strip()).expanduser()
+    if weights is not None:
+        if weights.suffix != ".pt":
+            problems.append(Problem("error", "weights", tr("Weights must be a .pt file: {path}", path=weights), ""))
+            weights = None
+        elif not weights.is_file():
+            problems.append(Problem(
+                "error", "weights", tr("Weights file not found: {path}", path=weights),
+                tr("YOLO Studio works offline: download pretrained weights yourself, then give their full path.")))
+            weights = None
+        else:
+            weights = weights.resolve()
+    return cfg_path, weights
+
+
+def _check_hyp(name: str, problems: list[Problem]) -> Path | None:
+    path = builtin_hyp_path(name) if name in BUILTIN_HYPS else Path(name).expanduser()
+    if path is None or not path.is_file():
+        problems.append(Problem("error", "hyp", tr("Hyperparameter file not found: {name}", name=name),
+                                tr("Use hyp.scratch-low.yaml, or the path of a hyp YAML.")))
+        return None
+    return path.resolve()
+
+
+def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts()) -> ValidatedConfig:
+    """Check every option and return a normalised copy; nothing here touches torch or the GPU."""
+    problems: list[Problem] = []
+    fixed = replace(cfg)
+
+    data_path = _check_data(cfg.data, problems)
+    cfg_path, weights_path = _check_model(cfg, problems)
+    hyp_path = _check_hyp(cfg.hyp, problems)
+
+    if cfg.epochs < 1:
+        problems.append(Problem("error", "epochs", tr("Epochs must be at least 1 (got {value}).", value=cfg.epochs), ""))
+    if cfg.imgsz < 32:
+        problems.append(Problem("error", "imgsz", tr("Image size must be at least 32 (got {value}).", value=cfg.imgsz),
+                                tr("640 is yolov5's default; 320 trains about 4x faster.")))
+    elif cfg.imgsz % 32:
+        rounded = (cfg.imgsz + 31) // 32 * 32
+        fixed.imgsz = rounded
+        problems.append(Problem("warning", "imgsz",
+                                tr("Image size {value} is not a multiple of 32; using {rounded}.",
+                                   value=cfg.imgsz, rounded=rounded), ""))
+    if cfg.batch < 1 and cfg.batch != AUTO_BATCH:
+        problems.append(Problem("error", "batch", tr("Batch size must be at least 1, or -1 for automatic (got {value}).",
+                                                     value=cfg.batch), ""))
+    if cfg.workers < 0:
+        problems.append(Problem("error", "workers", tr("Workers cannot be negative (got {value}).", value=cfg.workers),
+                                tr("0 loads data in the training process; more workers feed the GPU faster.")))
+    if cfg.cache not in CACHE_MODES:
+        problems.append(Problem("error", "cache", tr("Cache must be empty, 'ram' or 'disk' (got {value}).",
+                                                     value=cfg.cache), ""))
+    if cfg.optimizer not in OPTIMIZERS:
+        problems.append(Problem("error", "optimizer", tr("Optimizer must be one of {choices} (got {value}).",
+                                                         choices=", ".join(OPTIMIZERS), value=cfg.optimizer), ""))
+    if cfg.patience < 0 or cfg.freeze < 0 or not 0.0 <= cfg.label_smoothing < 1.0:
+        problems.append(Problem("error", "advanced", tr("Patience and freeze must be >= 0, label smoothing in [0, 1)."), ""))
+    if not _RUN_NAME.match(cfg.name) or cfg.name.strip() != cfg.name or cfg.name in (".", ".."):
+        problems.append(Problem("error", "name", tr("Run name {name!r} is not a valid folder name.", name=cfg.name),
+                                tr("Use letters, digits, '-', '_' or '.', without slashes.")))
+
+    _check_device(cfg, facts, problems)
+    return ValidatedConfig(fixed, problems, data_path, cfg_path, weights_path, hyp_path)
+
+
+def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Problem]) -> None:
+    try:
+        wanted = parse_device(cfg.device)
+    except ValueError:
+        problems.append(Problem("error", "device", tr("Device {value!r} is not understood.", value=cfg.device),
+                                tr("Use cpu, 0, or a list like 0,1 (empty picks the first GPU).")))
+        return
+    if wanted is None:
+        return
+    if not facts.gpu_count:
+        problems.append(Problem("error", "device", tr("GPU {value} was requested but no NVIDIA GPU was found.",
+                                                      value=cfg.device),
+                                tr("Train on the CPU (device cpu), or see the Environment page for why no GPU is visible.")))
+        return
+    missing = [i for i in wanted if i >= facts.gpu_count]
+    if missing:
+        problems.append(Problem("error", "device",
+                                tr("GPU {missing} is not present: this machine has {count} GPU(s), numbered 0 to {last}.",
+                                   missing=",".join(map(str, missing)), count=facts.gpu_count, last=facts.gpu_count - 1),
+                                tr("Pick a device from 0 to {last}.", last=facts.gpu_count - 1)))
+    if len(wanted) > 1 and cfg.batch == AUTO_BATCH:
+        problems.append(Problem("error", "batch", tr("Automatic batch size works on one GPU only."),
+                                tr("Set a batch size that is a multiple of the number of GPUs.")))
+
+
+def build_worker_spec(checked: ValidatedConfig, run_dir: Path, workspace: Path, *, resume: bool = False,
+                      trusted_weights: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The JSON document ``python -m core.worker train SPEC`` runs; pure, so tests check it directly."""
+    if not checked.ok:
+        raise ValueError("cannot build a worker spec from a config with errors")
+    return {
+        "spec_version": SPEC_VERSION,
+        "job": "train",
+        "run_dir": str(run_dir),
+        "workspace": str(workspace),
+        "resume": resume,
+        "config": checked.config.to_dict(),
+        "resolved": {
+            "data": str(checked.data_path),
+            "cfg": str(checked.cfg_path) if checked.cfg_path else "",
+            "weights": str(checked.weights_path) if checked.weights_path else "",
+            "hyp": str(checked.hyp_path),
+        },
+        # Checkpoints are pickles; only these (and the workspace's own runs) may be fully unpickled.
+        "trusted_weights": list(trusted_weights),
+    }
+
+
+def yolov5_options(spec: dict[str, Any]) -> dict[str, Any]:
+    """yolov5's ``opt`` fields for a worker spec: the single mapping both the worker and the CLI line use."""
+    cfg = TrainConfig.from_dict(spec["config"])
+    resolved = spec["resolved"]
+    run_dir = Path(spec["run_dir"])
+    return {
+        "data": resolved["data"],
+        "cfg": resolved["cfg"],
+        "weights": resolved["weights"],
+        "hyp": resolved["hyp"],
+        "epochs": cfg.epochs,
+        "batch_size": cfg.batch,
+        "imgsz": cfg.imgsz,
+        "workers": cfg.workers,
+        "device": cfg.device,
+        "project": str(run_dir.parent),
+        "name": run_dir.name,
+        "exist_ok": True,
+        "cache": cfg.cache or None,
+        "optimizer": cfg.optimizer,
+        "cos_lr": cfg.cos_lr,
+        "patience": cfg.patience,
+        "seed": cfg.seed,
+        "rect": cfg.rect,
+        "single_cls": cfg.single_cls,
+        "multi_scale": cfg.multi_scale,
+        "image_weights": cfg.image_weights,
+        "label_smoothing": cfg.label_smoothing,
+        "freeze": [cfg.freeze],
+        "save_period": cfg.save_period,
+        "noval": cfg.noval,
+        "noplots": cfg.noplots,
+        "noautoanchor": cfg.noautoanchor,
+    }
+
+
+def build_yolov5_command(spec: dict[str, Any]) -> list[str]:
+    """The equivalent ``yolov5 train ...`` argv (python-fire flags) for a user to copy."""
+    argv = ["yolov5", "train"]
+    for key, value in yolov5_options(spec).items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            if value:
+                argv.append(f"--{key}")
+            continue
+        if isinstance(value, list):
+            value = value[0] if len(value) == 1 else ",".join(map(str, value))
+        text = str(value)
+        if key == "device" and "," in text:
+            text = f'"{text}"'  # python-fire would otherwise parse 0,1 as a tuple
+        argv += [f"--{key}", text]
+    return argv
+
+
+def command_line(argv: list[str]) -> str:
+    return shlex.join(argv)

@@ -1,0 +1,69 @@
+"""Entry point of every worker job: ``python -m core.worker <job> SPEC.json``.
+
+Before anything heavy is imported, the worker claims its standard streams: protocol events go to the
+original stdout (the launcher's pipe), while fd 1 and fd 2 are pointed at ``<run_dir>/worker.log`` so a
+library's prints, warnings and C-level messages can neither corrupt the event stream nor be lost —
+and nothing breaks when the launcher goes away and the pipe closes. The first event, ``stage:
+starting`` with this process's pid and start time, is what lets anyone tell later whether the worker
+is still alive. Spawn-safe (no fork assumptions), so it runs the same on Windows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import faulthandler
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import psutil
+
+from core.protocol import EventWriter
+from core.runs import EVENTS_FILE, WORKER_LOG
+
+
+def _claim_streams(log_path: Path) -> Any:
+    """Returns a text stream on the original stdout; fds 1 and 2 now write to the log file."""
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    log = open(log_path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the process
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.dup2(log.fileno(), 1)
+    os.dup2(log.fileno(), 2)
+    faulthandler.enable(file=log)
+    return protocol
+
+
+def _train(spec: dict[str, Any], writer: EventWriter) -> int:
+    from core.worker.train_job import run_train
+
+    return run_train(spec, writer)
+
+
+JOBS: dict[str, Callable[[dict[str, Any], EventWriter], int]] = {"train": _train}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m core.worker", description="YOLO Studio worker job")
+    parser.add_argument("job", choices=sorted(JOBS))
+    parser.add_argument("spec", type=Path, help="the job's spec JSON file")
+    args = parser.parse_args(argv)
+    spec = json.loads(args.spec.read_text(encoding="utf-8"))
+    run_dir = Path(spec["run_dir"])
+    run_dir.mkdir(parents=True, exist_ok=True)
+    protocol = _claim_streams(run_dir / WORKER_LOG)
+    writer = EventWriter(protocol, run_dir / EVENTS_FILE)
+    me = psutil.Process()
+    writer.emit("stage", stage="starting", job=args.job, pid=me.pid, create_time=me.create_time(),
+                python=sys.executable, started=time.time())
+    try:
+        return JOBS[args.job](spec, writer)
+    finally:
+        writer.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""Offline hardening of the yolov5 7.0.14 package for today's torch/numpy/Pillow — the one place for it.
+
+Each fix below answers one failure measured in ``shared/reference/yolov5-package.md`` (numbered there):
+  1. fonts: yolov5 downloads Arial.ttf on every ``check_dataset`` → a bundled DejaVu Sans stands in;
+  2. Pillow >= 10 removed ``FreeTypeFont.getsize`` → shimmed on ``getbbox``;
+  3. numpy 2 removed ``np.trapz`` → aliased to ``np.trapezoid``;
+  4. torch >= 2.6 loads checkpoints ``weights_only=True`` → full unpickling only for trusted files
+     (the workspace's own runs, and files the user explicitly trusted);
+  5. a relative or missing weights path becomes a Hugging Face / GitHub download → local-only lookup;
+  6. network probes and auto-installs (DNS on import, ``check_online``, ``check_requirements``, the
+     Ultralytics settings file in ``~``) → environment switches and no-op checks.
+``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
+patches the imported modules. Both are idempotent.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+from core import RESOURCES_DIR
+
+BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
+_FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
+
+_trusted_roots: list[Path] = []
+_applied = False
+
+
+class UntrustedCheckpointError(RuntimeError):
+    """A checkpoint outside the trusted places would have to be unpickled (it can run code)."""
+
+
+def prepare_environment(config_dir: Path) -> None:
+    """Point every config/cache folder of the stack at ``config_dir`` and switch off network features."""
+    config_dir.mkdir(parents=True, exist_ok=True)
+    for var in ("YOLOV5_CONFIG_DIR", "YOLO_CONFIG_DIR", "MPLCONFIGDIR"):
+        os.environ[var] = str(config_dir)
+    os.environ.update({
+        "YOLO_OFFLINE": "1",  # ultralytics: no DNS probe on import
+        "YOLO_AUTOINSTALL": "false",
+        "ULTRALYTICS_SKIP_REQUIREMENTS_CHECKS": "1",
+        "HF_HUB_OFFLINE": "1",
+        "WANDB_MODE": "disabled",
+        "COMET_MODE": "disabled",
+        "MPLBACKEND": "Agg",
+        "GIT_PYTHON_REFRESH": "quiet",
+        "TQDM_DISABLE": "1",  # the worker reports progress as events; tqdm's bars would only fill the log
+    })
+    for name in _FONT_NAMES:
+        target = config_dir / name
+        if not target.exists() and BUNDLED_FONT.exists():
+            shutil.copyfile(BUNDLED_FONT, target)
+
+
+def set_trusted_roots(paths: Iterable[Path]) -> None:
+    """Checkpoints under these folders (or equal to these files) may be fully unpickled."""
+    _trusted_roots[:] = [Path(p).resolve() for p in paths]
+
+
+def is_trusted(path: Any) -> bool:
+    try:
+        candidate = Path(os.fspath(path)).resolve()
+    except TypeError:
+        return False  # a file object or buffer: not ours to vouch for
+    return any(candidate == root or root in candidate.parents for root in _trusted_roots)
+
+
+def _patch_numpy() -> None:
+    import numpy as np
+
+    if not hasattr(np, "trapz"):
+        np.trapz = np.trapezoid  # type: ignore[attr-defined]
+
+
+def _patch_pillow() -> None:
+    from PIL import ImageFont
+
+    if not hasattr(ImageFont.FreeTypeFont, "getsize"):
+        def getsize(self: Any, text: str, *args: Any, **kwargs: Any) -> tuple[int, int]:
+            left, top, right, bottom = self.getbbox(text, *args, **kwargs)
+            return right - left, bottom - top
+
+        ImageFont.FreeTypeFont.getsize = getsize  # type: ignore[attr-defined]
+
+
+def _patch_torch_load() -> None:
+    import torch
+
+    original = torch.load
+    if getattr(original, "_yolostudio", False):
+        return
+
+    def load(f: Any, *args: Any, **kwargs: Any) -> Any:
+        if "weights_only" not in kwargs:
+            if is_trusted(f):
+                kwargs["weights_only"] = False
+            else:
+                try:
+                    return original(f, *args, weights_only=True, **kwargs)
+                except Exception as exc:  # noqa: BLE001 - re-raised with the reason a user can act on
+                    if "weights_only" in str(exc) or type(exc).__name__ == "UnpicklingError":
+                        raise UntrustedCheckpointError(
+                            f"{f}: this checkpoint is outside your runs and would have to be unpickled, which can "
+                            "run code from the file. Confirm that you trust it to load it.") from exc
+                    raise
+        return original(f, *args, **kwargs)
+
+    load._yolostudio = True  # type: ignore[attr-defined]
+    torch.load = load
+
+
+def local_weights(file: Any, *args: Any, **kwargs: Any) -> str:
+    """Replacement for yolov5's ``attempt_download``: a local file or a clear error, never a download."""
+    path = Path(str(file).strip().replace("'", ""))
+    if path.is_file():
+        return str(path)
+    raise FileNotFoundError(
+        f"Weights file not found: {path}. YOLO Studio works offline and does not download weights; "
+        "download them yourself and give their full path.")
+
+
+def _no_hub(*args: Any, **kwargs: Any) -> None:
+    return None  # "not a Hugging Face repo": the caller then uses the path as a local file
+
+
+def _no_op(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def _offline(*args: Any, **kwargs: Any) -> bool:
+    return False
+
+
+def _local_font(font: Any = "Arial.ttf", progress: bool = False) -> None:
+    from yolov5.utils import general
+
+    target = general.CONFIG_DIR / Path(str(font)).name
+    if not Path(str(font)).exists() and not target.exists():
+        shutil.copyfile(BUNDLED_FONT, target)
+
+
+def _patch_yolov5() -> None:
+    from yolov5.utils import downloads, general
+
+    general.check_font = _local_font
+    general.check_online = _offline
+    general.check_requirements = _no_op
+    general.check_git_status = _no_op
+    downloads.attempt_download = local_weights
+    downloads.attempt_download_from_hub = _no_hub
+    # Modules that imported these names directly hold their own references.
+    for name in ("yolov5.train", "yolov5.val", "yolov5.detect", "yolov5.export", "yolov5.models.experimental",
+                 "yolov5.models.common", "yolov5.utils.plots", "yolov5.utils.dataloaders"):
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        for attr, value in (("attempt_download", local_weights), ("attempt_download_from_hub", _no_hub),
+                            ("check_requirements", _no_op), ("check_font", _local_font),
+                            ("check_online", _offline), ("check_git_status", _no_op)):
+            if hasattr(module, attr):
+                setattr(module, attr, value)
+
+
+def apply(config_dir: Path, trusted: Iterable[Path] = ()) -> None:
+    """Make yolov5 train, validate and export with no network; call once, early, in a worker."""
+    global _applied
+    prepare_environment(config_dir)
+    set_trusted_roots(trusted)
+    _patch_numpy()
+    _patch_pillow()
+    _patch_torch_load()
+    import yolov5.detect  # noqa: F401 - imported so their direct name bindings get patched too
+    import yolov5.models.common  # noqa: F401
+    import yolov5.models.experimental  # noqa: F401
+    import yolov5.train  # noqa: F401
+    import yolov5.val  # noqa: F401
+
+    _patch_yolov5()
+    _applied = True

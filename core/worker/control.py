@@ -1,0 +1,73 @@
+"""Control channel of a worker: stop requests from stdin (the launching GUI/CLI) or a control file.
+
+stdin is the live channel while the launcher is attached. When the GUI is closed and the run goes on in
+the background, stdin reaches EOF — that is *not* a stop — and a GUI that re-attaches later has no pipe
+to the worker, so it appends ``{"type": "stop"}`` to ``<run_dir>/control.jsonl``, which is polled here.
+No POSIX signals: they don't exist on Windows and can't carry a graceful stop.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import IO, Callable
+
+
+class ControlChannel:
+    def __init__(self, control_file: Path | None, on_stop: Callable[[str], None] | None = None,
+                 poll_interval_s: float = 0.5) -> None:
+        self.stop_requested = threading.Event()
+        self._control_file = control_file
+        self._offset = control_file.stat().st_size if control_file and control_file.exists() else 0
+        self._on_stop = on_stop
+        self._poll_interval_s = poll_interval_s
+        self._closed = threading.Event()
+
+    def start(self, stdin: IO[str] | None = None) -> None:
+        stream = sys.stdin if stdin is None else stdin
+        if stream is not None and not stream.closed:
+            threading.Thread(target=self._read_stream, args=(stream,), name="control-stdin", daemon=True).start()
+        if self._control_file is not None:
+            threading.Thread(target=self._poll_file, name="control-file", daemon=True).start()
+
+    def close(self) -> None:
+        self._closed.set()
+
+    def handle_line(self, line: str, source: str) -> None:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return
+        if isinstance(message, dict) and message.get("type") == "stop":
+            self._request_stop(source)
+
+    def _request_stop(self, source: str) -> None:
+        first = not self.stop_requested.is_set()
+        self.stop_requested.set()
+        if self._on_stop is not None:
+            self._on_stop(source if first else f"{source} (again)")
+
+    def _read_stream(self, stream: IO[str]) -> None:
+        try:
+            for line in stream:
+                self.handle_line(line, "stdin")
+        except (OSError, ValueError):
+            pass  # launcher went away: keep running, the control file still works
+
+    def _poll_file(self) -> None:
+        assert self._control_file is not None
+        while not self._closed.wait(self._poll_interval_s):
+            try:
+                with open(self._control_file, "rb") as handle:
+                    handle.seek(self._offset)
+                    chunk = handle.read()
+            except FileNotFoundError:
+                continue
+            end = chunk.rfind(b"\n")
+            if end < 0:
+                continue  # a line still being written: read it whole next time
+            self._offset += end + 1
+            for line in chunk[: end + 1].decode("utf-8", errors="replace").splitlines():
+                self.handle_line(line, "control file")

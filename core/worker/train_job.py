@@ -1,0 +1,345 @@
+"""The training job: yolov5's own trainer, in this process, reporting every step as protocol events.
+
+``run_train`` builds yolov5's ``opt`` from the worker spec, hands ``train.main`` a *fresh* ``Callbacks``
+(the package's default instance is shared and piles registrations up across runs) and turns each hook
+into events. A graceful stop is the app's job — yolov5's ``stop_training`` returns without saving — so
+on a stop request the hook saves a resumable ``last.pt`` of the work done so far (model, EMA,
+optimizer), marked as a partial epoch, and ``done`` says ``stopped``. Resuming such a checkpoint redoes
+the interrupted epoch from its start with the weights reached so far.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+import time
+import traceback
+from copy import deepcopy
+from datetime import datetime
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from core.errors import classify_failure
+from core.protocol import EventWriter
+from core.runs import CONTROL_FILE
+from core.train_config import yolov5_options
+from core.worker import compat
+from core.worker.batch_timer import BatchTimer
+from core.worker.control import ControlChannel
+from core.worker.system_sampler import SystemSampler, open_nvml
+from core.workspace import app_cache_dir, runs_dir
+
+WARMUP_BATCHES = 3
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class EventLogHandler(logging.Handler):
+    """yolov5's LOGGER lines become ``log`` events, so they are in events.jsonl for replay."""
+
+    def __init__(self, writer: EventWriter) -> None:
+        super().__init__(logging.INFO)
+        self.writer = writer
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = _ANSI.sub("", record.getMessage()).strip("\n")
+            if text.strip():
+                self.writer.emit("log", level=record.levelname.lower(), message=text)
+        except Exception:  # noqa: BLE001 - logging must never break training
+            self.handleError(record)
+
+
+def _train_frame() -> FrameType | None:
+    """The frame of yolov5's ``train()`` — the only place its model/EMA/optimizer live during a run."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "train" and frame.f_code.co_filename.endswith(os.path.join("yolov5", "train.py")):
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def save_partial_checkpoint(local: dict[str, Any], batches_done: int) -> Path:
+    """Write ``last.pt`` with the work of the interrupted epoch, atomically, in yolov5's format."""
+    import torch
+    from yolov5 import __version__ as yolov5_version
+    from yolov5.utils.torch_utils import de_parallel
+
+    model, ema, epoch = local["model"], local["ema"], int(local["epoch"])
+    ema.update_attr(model, include=["yaml", "nc", "hyp", "names", "stride", "class_weights"])
+    ckpt = {
+        "epoch": epoch - 1,  # resume redoes this epoch, from the weights reached so far
+        "best_fitness": local["best_fitness"],
+        "model": deepcopy(de_parallel(model)).half(),
+        "ema": deepcopy(ema.ema).half(),
+        "updates": ema.updates,
+        "optimizer": local["optimizer"].state_dict(),
+        "opt": vars(local["opt"]),
+        "date": datetime.now().isoformat(),
+        "yolov5pip_version": yolov5_version,
+        "yolostudio_partial": {"epoch": epoch, "batches_done": batches_done},
+    }
+    last = Path(local["last"])
+    last.parent.mkdir(parents=True, exist_ok=True)
+    tmp = last.with_name(last.name + ".partial")
+    torch.save(ckpt, tmp)
+    os.replace(tmp, last)
+    return last
+
+
+def _allow_partial_resume() -> None:
+    """yolov5 refuses to resume a checkpoint whose epoch is -1; ours is a stop inside epoch 0."""
+    from yolov5 import train as y5train
+
+    original = y5train.smart_resume
+    if getattr(original, "_yolostudio", False):
+        return
+
+    def smart_resume(ckpt: dict[str, Any], optimizer: Any, ema: Any = None, weights: str = "", epochs: int = 300,
+                     resume: bool = True) -> Any:
+        partial = ckpt.get("yolostudio_partial")
+        return original(ckpt, optimizer, ema, weights, epochs, resume and not partial)
+
+    smart_resume._yolostudio = True  # type: ignore[attr-defined]
+    y5train.smart_resume = smart_resume
+
+
+def _versions() -> dict[str, Any]:
+    import numpy
+    import torch
+    import torchvision
+    import yolov5
+
+    try:
+        import cv2
+
+        cv_version = cv2.__version__
+    except ImportError:
+        cv_version = None
+    return {
+        "python": sys.version.split()[0],
+        "torch": torch.__version__,
+        "torchvision": torchvision.__version__,
+        "yolov5": yolov5.__version__,
+        "numpy": numpy.__version__,
+        "opencv": cv_version,
+        "cuda": torch.version.cuda,
+        "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+    }
+
+
+def _devices() -> list[dict[str, Any]]:
+    import torch
+
+    if not torch.cuda.is_available():
+        return []
+    out = []
+    for i in range(torch.cuda.device_count()):
+        props = torch.cuda.get_device_properties(i)
+        out.append({"index": i, "name": props.name, "capability": f"{props.major}.{props.minor}",
+                    "memory_gb": props.total_memory / 1024**3})
+    return out
+
+
+class TrainReporter:
+    """yolov5 hooks → protocol events; also where a stop request turns into a saved checkpoint."""
+
+    def __init__(self, writer: EventWriter, control: ControlChannel, callbacks: Any) -> None:
+        self.writer = writer
+        self.control = control
+        self.callbacks = callbacks
+        self.timer = BatchTimer()
+        self.epoch = 0
+        self.epochs = 0
+        self.batches = 0
+        self.epoch_t0 = time.time()
+        self.stopped_at: dict[str, Any] | None = None
+        self.final_results: list[float] | None = None
+        self.best_path: str = ""
+        self.last_path: str = ""
+        self.validating = False
+        self.run_batches = 0
+
+    def register(self) -> None:
+        for hook in ("on_pretrain_routine_start", "on_pretrain_routine_end", "on_train_start",
+                     "on_train_epoch_start", "on_train_batch_start", "on_train_batch_end", "on_val_start",
+                     "on_fit_epoch_end", "on_model_save", "on_train_end"):
+            self.callbacks.register_action(hook, name="yolostudio", callback=getattr(self, hook))
+
+    # -- stages ---------------------------------------------------------------------------------------
+    def on_pretrain_routine_start(self, *args: Any) -> None:
+        self.writer.emit("stage", stage="preparing", detail="checking the dataset and building the model")
+
+    def on_pretrain_routine_end(self, labels: Any, names: Any) -> None:
+        self.writer.emit("stage", stage="ready", names=list(names.values()) if isinstance(names, dict) else names,
+                         instances=int(len(labels)))
+
+    def on_train_start(self, *args: Any) -> None:
+        self.writer.emit("stage", stage="training")
+
+    def on_val_start(self, *args: Any) -> None:
+        if not self.validating:
+            self.validating = True
+            self.writer.emit("stage", stage="validating", epoch=self.epoch)
+
+    # -- epochs and batches ---------------------------------------------------------------------------
+    def on_train_epoch_start(self, *args: Any) -> None:
+        frame = _train_frame()
+        local = frame.f_locals if frame is not None else {}
+        self.epoch = int(local.get("epoch", self.epoch))
+        self.epochs = int(local.get("epochs", self.epochs))
+        loader = local.get("train_loader")
+        self.batches = len(loader) if loader is not None else 0
+        self.epoch_t0 = time.time()
+        self.validating = False
+        self.timer.epoch_start()
+        self.writer.emit("epoch_start", epoch=self.epoch, epochs=self.epochs, batches=self.batches)
+
+    def on_train_batch_start(self, *args: Any) -> None:
+        self.timer.batch_start()
+
+    def on_train_batch_end(self, model: Any, ni: int, imgs: Any, targets: Any, paths: Any, vals: Any) -> None:
+        import torch
+
+        index = int(ni) - self.batches * self.epoch
+        stop = self.control.stop_requested.is_set()
+        last_of_epoch = index >= self.batches - 1
+        timing = self.timer.batch_end(int(imgs.shape[0]), force_emit=stop or last_of_epoch or index == 0)
+        self.run_batches += 1
+        if timing.emit:
+            box, obj, cls = (float(v) for v in vals)
+            self.writer.emit(
+                "batch", epoch=self.epoch, epochs=self.epochs, index=index, count=self.batches,
+                losses={"box": box, "obj": obj, "cls": cls}, instances=int(targets.shape[0]),
+                imgsz=int(imgs.shape[-1]), batch_size=int(imgs.shape[0]),
+                data_wait_s=timing.data_wait_s, step_s=timing.step_s, window=timing.window.to_dict(),
+                images_per_s=timing.window.images_per_s, warmup=self.run_batches <= WARMUP_BATCHES,
+                gpu_mem_gb=torch.cuda.memory_reserved() / 1024**3 if torch.cuda.is_available() else None)
+        if stop and not last_of_epoch:
+            self._stop_now(index + 1)
+
+    def _stop_now(self, batches_done: int) -> None:
+        frame = _train_frame()
+        if frame is None:
+            self.writer.emit("warning", code="stop-no-checkpoint",
+                             message="Stopping without a new checkpoint: the trainer's state was not reachable.")
+        else:
+            self.writer.emit("stage", stage="saving", detail="saving a resumable checkpoint")
+            path = save_partial_checkpoint(frame.f_locals, batches_done)
+            self.last_path = str(path)
+            self.writer.emit("checkpoint", path=str(path), epoch=self.epoch, reason="stop",
+                             batches_done=batches_done, batches=self.batches)
+        self.stopped_at = {"epoch": self.epoch, "batches_done": batches_done}
+        self.callbacks.stop_training = True
+
+    def on_fit_epoch_end(self, vals: Any, epoch: int, best_fitness: Any, fi: Any) -> None:
+        import numpy as np
+
+        frame = _train_frame()
+        local = frame.f_locals if frame is not None else {}
+        loggers = local.get("loggers")
+        keys = list(getattr(loggers, "keys", [])) + list(getattr(loggers, "class_name_keys", []))
+        metrics = {k: float(v) for k, v in zip(keys, vals)} if keys else {f"v{i}": float(v) for i, v in enumerate(vals)}
+        fitness = float(np.asarray(fi).reshape(-1)[0])
+        best = float(np.asarray(best_fitness).reshape(-1)[0])
+        self.writer.emit("epoch_end", epoch=int(epoch), epochs=self.epochs, metrics=metrics, fitness=fitness,
+                         best_fitness=best, is_best=fitness >= best, epoch_time_s=time.time() - self.epoch_t0,
+                         timing=self.timer.epoch.to_dict())
+
+    def on_model_save(self, last: Any, epoch: int, final_epoch: bool, best_fitness: Any, fi: Any) -> None:
+        import numpy as np
+
+        self.last_path = str(last)
+        is_best = float(np.asarray(fi).reshape(-1)[0]) >= float(np.asarray(best_fitness).reshape(-1)[0])
+        best_path = str(Path(last).with_name("best.pt")) if is_best else ""
+        if best_path:
+            self.best_path = best_path
+        self.writer.emit("checkpoint", path=str(last), epoch=int(epoch), reason="epoch", best_path=best_path)
+
+    def on_train_end(self, last: Any, best: Any, epoch: int, results: Any) -> None:
+        self.final_results = [float(x) for x in results]
+        self.last_path = str(last) if Path(last).exists() else self.last_path
+        self.best_path = str(best) if Path(best).exists() else self.best_path
+        self.writer.emit("stage", stage="finished")
+
+
+def _build_opt(spec: dict[str, Any]) -> Any:
+    from yolov5 import train as y5train
+
+    argv, sys.argv = sys.argv, sys.argv[:1]  # parse_opt reads sys.argv: give it yolov5's defaults only
+    try:
+        opt = y5train.parse_opt(known=True)
+    finally:
+        sys.argv = argv
+    for key, value in yolov5_options(spec).items():
+        setattr(opt, key, value)
+    if spec.get("resume"):
+        opt.resume = str(Path(spec["run_dir"]) / "weights" / "last.pt")
+    return opt
+
+
+def run_train(spec: dict[str, Any], writer: EventWriter, stdin: Any = None) -> int:
+    """Run one training to its end; returns the process exit code (0 completed/stopped, 1 failed)."""
+    t0 = time.time()
+    run_dir = Path(spec["run_dir"])
+    workspace = Path(spec["workspace"])
+    reporter: TrainReporter | None = None
+    sampler: SystemSampler | None = None
+
+    def on_stop(source: str) -> None:
+        writer.emit("stage", stage="stopping", detail=f"stop requested ({source}); finishing the current batch")
+
+    control = ControlChannel(run_dir / CONTROL_FILE, on_stop=on_stop)
+    control.start(stdin)
+    try:
+        compat.apply(app_cache_dir(workspace) / "yolov5",
+                     trusted=[runs_dir(workspace), run_dir, *map(Path, spec.get("trusted_weights", []))])
+        _allow_partial_resume()
+        from yolov5 import train as y5train
+        from yolov5.utils.callbacks import Callbacks
+        from yolov5.utils.general import LOGGER
+
+        LOGGER.handlers[:] = [EventLogHandler(writer)]
+        writer.emit("hello", job="train", pid=os.getpid(), versions=_versions(), devices=_devices(),
+                    resume=bool(spec.get("resume")))
+        nvml, nvml_error = open_nvml()
+        if nvml_error:
+            writer.emit("log", level="info", message=f"GPU monitoring unavailable (NVML): {nvml_error}")
+        sampler = SystemSampler(writer.emit, nvml=nvml)
+        sampler.start()
+
+        callbacks = Callbacks()
+        reporter = TrainReporter(writer, control, callbacks)
+        reporter.register()
+        opt = _build_opt(spec)
+        writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))
+        y5train.main(opt, callbacks=callbacks)
+    except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)
+        failure = classify_failure(type(exc).__name__, str(exc))
+        writer.emit("error", kind=failure.kind, message=failure.message, hint=failure.hint,
+                    exception=type(exc).__name__, traceback=traceback.format_exc())
+        _finish(writer, "failed", t0, reporter)
+        return 1
+    finally:
+        control.close()
+        if sampler is not None:
+            sampler.stop()
+    status = "stopped" if reporter is not None and reporter.stopped_at is not None else "completed"
+    _finish(writer, status, t0, reporter)
+    return 0
+
+
+def _finish(writer: EventWriter, status: str, t0: float, reporter: TrainReporter | None) -> None:
+    fields: dict[str, Any] = {"status": status, "elapsed_s": time.time() - t0}
+    if reporter is not None:
+        fields.update(best=reporter.best_path if Path(reporter.best_path or "-").exists() else "",
+                      last=reporter.last_path if Path(reporter.last_path or "-").exists() else "",
+                      epochs_completed=reporter.epoch + (0 if reporter.stopped_at else 1) if reporter.epochs else 0,
+                      stopped_at=reporter.stopped_at, run_timing=reporter.timer.run.to_dict())
+        if reporter.final_results:
+            keys = ("precision", "recall", "map50", "map50_95", "val_box_loss", "val_obj_loss", "val_cls_loss")
+            fields["final_metrics"] = dict(zip(keys, reporter.final_results))
+    writer.emit("done", **fields)

@@ -1,0 +1,40 @@
+"""The workspace folder: where runs and the demo dataset live on the user's machine.
+
+Resolution order: an explicit ``--workspace``/argument, then ``YOLOSTUDIO_WORKSPACE``, then the
+setting, then the platform's user-data folder (platformdirs), so the GUI and the CLI over SSH find the
+same runs.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+from core.settings import APP_NAME, load_settings
+
+
+def default_workspace() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def resolve_workspace(explicit: str | Path | None = None) -> Path:
+    if explicit:
+        return Path(explicit).expanduser().resolve()
+    env = os.environ.get("YOLOSTUDIO_WORKSPACE")
+    if env:
+        return Path(env).expanduser().resolve()
+    configured = load_settings().workspace
+    if configured:
+        return Path(configured).expanduser().resolve()
+    return default_workspace()
+
+
+def runs_dir(workspace: Path) -> Path:
+    return workspace / "runs"
+
+
+def app_cache_dir(workspace: Path) -> Path:
+    """Private folder for the training stack's own config (fonts, Ultralytics/matplotlib settings)."""
+    return workspace / ".cache"

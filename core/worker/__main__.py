@@ -25,25 +25,44 @@ from core.protocol import EventWriter
 from core.runs import EVENTS_FILE, WORKER_LOG
 
 
-def _claim_streams(log_path: Path) -> Any:
-    """Returns a text stream on the original stdout; fds 1 and 2 now write to the log file."""
+def _claim_streams(log_path: Path) -> tuple[Any, int]:
+    """Returns (a text stream on the original stdout, a private fd on the original stdin).
+
+    Afterwards fds 1 and 2 write to the log file and fd 0 reads /dev/null, so data-loader workers forked
+    later hold neither pipe (see core/worker/control.py for the deadlock that avoids).
+    """
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    control_fd = os.dup(0)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
     log = open(log_path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the process
     sys.stdout.flush()
     sys.stderr.flush()
     os.dup2(log.fileno(), 1)
     os.dup2(log.fileno(), 2)
     faulthandler.enable(file=log)
-    return protocol
+    return protocol, control_fd
 
 
-def _train(spec: dict[str, Any], writer: EventWriter) -> int:
+def _own_session() -> None:
+    """Leave the launcher's process group: Ctrl+C or a hang-up aimed at the GUI/terminal must not
+    reach a run that the user may have chosen to keep going in the background."""
+    if hasattr(os, "setsid"):
+        try:
+            os.setsid()
+        except OSError:
+            pass  # already a session leader (e.g. started with start_new_session)
+
+
+def _train(spec: dict[str, Any], writer: EventWriter, control_fd: int) -> int:
     from core.worker.train_job import run_train
 
-    return run_train(spec, writer)
+    return run_train(spec, writer, control_fd)
 
 
-JOBS: dict[str, Callable[[dict[str, Any], EventWriter], int]] = {"train": _train}
+JOBS: dict[str, Callable[[dict[str, Any], EventWriter, int], int]] = {"train": _train}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,13 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     spec = json.loads(args.spec.read_text(encoding="utf-8"))
     run_dir = Path(spec["run_dir"])
     run_dir.mkdir(parents=True, exist_ok=True)
-    protocol = _claim_streams(run_dir / WORKER_LOG)
+    _own_session()
+    protocol, control_fd = _claim_streams(run_dir / WORKER_LOG)
     writer = EventWriter(protocol, run_dir / EVENTS_FILE)
     me = psutil.Process()
     writer.emit("stage", stage="starting", job=args.job, pid=me.pid, create_time=me.create_time(),
                 python=sys.executable, started=time.time())
     try:
-        return JOBS[args.job](spec, writer)
+        return JOBS[args.job](spec, writer, control_fd)
     finally:
         writer.close()
 

@@ -4,15 +4,20 @@ stdin is the live channel while the launcher is attached. When the GUI is closed
 the background, stdin reaches EOF — that is *not* a stop — and a GUI that re-attaches later has no pipe
 to the worker, so it appends ``{"type": "stop"}`` to ``<run_dir>/control.jsonl``, which is polled here.
 No POSIX signals: they don't exist on Windows and can't carry a graceful stop.
+
+stdin is read with ``os.read`` on a private duplicate of fd 0, never through ``sys.stdin``: a thread
+blocked inside ``sys.stdin.readline`` holds the buffer's lock, and every data-loader worker forked
+meanwhile deadlocks in multiprocessing's ``sys.stdin.close()`` at start-up (seen here: training froze
+at its first batch).
 """
 
 from __future__ import annotations
 
 import json
-import sys
+import os
 import threading
 from pathlib import Path
-from typing import IO, Callable
+from typing import Callable
 
 
 class ControlChannel:
@@ -25,10 +30,9 @@ class ControlChannel:
         self._poll_interval_s = poll_interval_s
         self._closed = threading.Event()
 
-    def start(self, stdin: IO[str] | None = None) -> None:
-        stream = sys.stdin if stdin is None else stdin
-        if stream is not None and not stream.closed:
-            threading.Thread(target=self._read_stream, args=(stream,), name="control-stdin", daemon=True).start()
+    def start(self, stdin_fd: int | None = None) -> None:
+        if stdin_fd is not None:
+            threading.Thread(target=self._read_fd, args=(stdin_fd,), name="control-stdin", daemon=True).start()
         if self._control_file is not None:
             threading.Thread(target=self._poll_file, name="control-file", daemon=True).start()
 
@@ -49,12 +53,19 @@ class ControlChannel:
         if self._on_stop is not None:
             self._on_stop(source if first else f"{source} (again)")
 
-    def _read_stream(self, stream: IO[str]) -> None:
-        try:
-            for line in stream:
-                self.handle_line(line, "stdin")
-        except (OSError, ValueError):
-            pass  # launcher went away: keep running, the control file still works
+    def _read_fd(self, fd: int) -> None:
+        pending = b""
+        while True:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return  # EOF: the launcher went away; keep running, the control file still works
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                self.handle_line(line.decode("utf-8", errors="replace"), "stdin")
 
     def _poll_file(self) -> None:
         assert self._control_file is not None

@@ -281,7 +281,7 @@ def _build_opt(spec: dict[str, Any]) -> Any:
     return opt
 
 
-def run_train(spec: dict[str, Any], writer: EventWriter, stdin: Any = None) -> int:
+def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None = None) -> int:
     """Run one training to its end; returns the process exit code (0 completed/stopped, 1 failed)."""
     t0 = time.time()
     run_dir = Path(spec["run_dir"])
@@ -293,7 +293,7 @@ def run_train(spec: dict[str, Any], writer: EventWriter, stdin: Any = None) -> i
         writer.emit("stage", stage="stopping", detail=f"stop requested ({source}); finishing the current batch")
 
     control = ControlChannel(run_dir / CONTROL_FILE, on_stop=on_stop)
-    control.start(stdin)
+    control.start(control_fd)
     try:
         compat.apply(app_cache_dir(workspace) / "yolov5",
                      trusted=[runs_dir(workspace), run_dir, *map(Path, spec.get("trusted_weights", []))])

@@ -1,0 +1,157 @@
+"""How a run looks in a terminal: a live progress line and per-epoch metrics, or the raw event stream.
+
+``ConsoleRenderer`` redraws one progress line in place on a terminal (at most ~4 times a second) and
+prints one line per epoch; when stdout is a file (``nohup``), it prints only the epoch lines and
+milestones, so logs stay readable. ``JsonRenderer`` passes events through unchanged, one per line, and
+adds a synthetic ``error``/``done`` pair when a worker dies without its own, so a machine reader always
+sees a terminal event.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import IO, Any
+
+from core.i18n import tr
+from core.progress import RunProgress, format_duration
+from core.protocol import encode, make_event
+
+_STAGE_NOTES = {
+    "preparing": "Checking the dataset and building the model…",
+    "training": "Training…",
+    "stopping": "Stopping after the current batch…",
+    "saving": "Saving a resumable checkpoint…",
+}
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.0f}%"
+
+
+class ConsoleRenderer:
+    def __init__(self, stream: IO[str] | None = None, *, is_tty: bool | None = None, width: int = 24) -> None:
+        self.out = stream or sys.stdout
+        self.is_tty = self.out.isatty() if is_tty is None else is_tty
+        self.width = width
+        self.progress = RunProgress()
+        self._bar_shown = False
+        self._last_draw = 0.0
+
+    # -- output helpers -------------------------------------------------------------------------------
+    def _line(self, text: str) -> None:
+        if self._bar_shown:
+            self.out.write("\r\x1b[2K")
+            self._bar_shown = False
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def note(self, text: str) -> None:
+        self._line(text)
+
+    def text(self, line: str) -> None:
+        self._line(line)
+
+    def died(self, code: int | None) -> None:
+        self._line(tr("The training process ended without a final word (exit code {code}). "
+                      "Everything saved so far is kept; see the run's worker.log, then "
+                      "'yolostudio resume RUN'.", code="?" if code is None else code))
+
+    def bar_text(self) -> str:
+        p = self.progress
+        filled = int(round(p.epoch_fraction * self.width))
+        bar = "█" * filled + "░" * (self.width - filled)
+        losses = " ".join(f"{k} {v:.4f}" for k, v in p.losses.items())
+        ips = "—" if p.images_per_s is None else f"{p.images_per_s:.0f}"
+        return tr("Epoch {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} img/s  data wait {wait}  "
+                  "ETA {eta}", epoch=p.epoch + 1, epochs=p.epochs, bar=bar, batch=p.batch, batches=p.batches,
+                  losses=losses, ips=ips, wait=_pct(p.data_wait_share), eta=format_duration(p.eta_run_s()))
+
+    # -- events ---------------------------------------------------------------------------------------
+    def event(self, ev: dict[str, Any]) -> None:
+        self.progress.feed(ev)
+        kind = ev.get("type")
+        if kind == "hello":
+            versions = ev.get("versions", {})
+            devices = ev.get("devices") or []
+            device = ", ".join(d.get("name", "?") for d in devices) or tr("CPU (no CUDA device)")
+            self._line(tr("torch {torch} (CUDA {cuda}) · yolov5 {yolov5} · {device}", torch=versions.get("torch"),
+                          cuda=versions.get("cuda") or tr("none"), yolov5=versions.get("yolov5"), device=device))
+        elif kind == "stage" and ev.get("stage") in _STAGE_NOTES:
+            self._line(tr(_STAGE_NOTES[ev["stage"]]))
+        elif kind == "batch" and self.is_tty:
+            now = time.monotonic()
+            if now - self._last_draw >= 0.25 or ev.get("index") == ev.get("count", 0) - 1:
+                self._last_draw = now
+                self.out.write("\r\x1b[2K" + self.bar_text())
+                self.out.flush()
+                self._bar_shown = True
+        elif kind == "epoch_end":
+            self._line(self.epoch_line(ev))
+        elif kind == "warning":
+            self._line(tr("warning: {message}", message=ev.get("message", "")))
+        elif kind == "log" and ev.get("level") in ("warning", "error"):
+            self._line(str(ev.get("message", "")))
+        elif kind == "error":
+            self._line(tr("error: {message}", message=ev.get("message", "")))
+            if ev.get("hint"):
+                self._line("  → " + str(ev["hint"]))
+        elif kind == "done":
+            self._line(self.done_text(ev))
+
+    def epoch_line(self, ev: dict[str, Any]) -> str:
+        m = ev.get("metrics") or {}
+        timing = ev.get("timing") or {}
+        ips = timing.get("images_per_s")
+        best = tr(" (best)") if ev.get("is_best") else ""
+        return tr("Epoch {epoch}/{epochs}  box {box:.4f} obj {obj:.4f} cls {cls:.4f} | P {p:.3f} R {r:.3f} "
+                  "mAP@0.5 {m50:.3f} mAP@0.5:0.95 {m95:.3f} | {secs:.1f} s, {ips} img/s, data wait {wait}{best}",
+                  epoch=int(ev.get("epoch", 0)) + 1, epochs=ev.get("epochs"),
+                  box=m.get("train/box_loss", 0.0), obj=m.get("train/obj_loss", 0.0), cls=m.get("train/cls_loss", 0.0),
+                  p=m.get("metrics/precision", 0.0), r=m.get("metrics/recall", 0.0),
+                  m50=m.get("metrics/mAP_0.5", 0.0), m95=m.get("metrics/mAP_0.5:0.95", 0.0),
+                  secs=ev.get("epoch_time_s") or 0.0, ips="—" if ips is None else f"{ips:.0f}",
+                  wait=_pct(timing.get("data_wait_share")), best=best)
+
+    def done_text(self, ev: dict[str, Any]) -> str:
+        p = self.progress
+        status = ev.get("status")
+        lines = []
+        if status == "completed":
+            lines.append(tr("Completed in {time}.", time=format_duration(ev.get("elapsed_s"))))
+        elif status == "stopped":
+            lines.append(tr("Stopped after {time}; resume with 'yolostudio resume RUN'.",
+                            time=format_duration(ev.get("elapsed_s"))))
+        else:
+            lines.append(tr("Failed after {time}.", time=format_duration(ev.get("elapsed_s"))))
+        final = ev.get("final_metrics") or {}
+        m50 = final.get("map50", p.best_map50)
+        m95 = final.get("map50_95", p.best_map50_95)
+        if m50 is not None:
+            lines.append(tr("Best mAP@0.5 {m50:.3f}, mAP@0.5:0.95 {m95:.3f}", m50=m50, m95=m95 or 0.0))
+        if ev.get("best"):
+            lines.append(tr("Best weights: {path}", path=ev["best"]))
+        if ev.get("last"):
+            lines.append(tr("Last weights: {path}", path=ev["last"]))
+        return "\n".join(lines)
+
+
+class JsonRenderer:
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.out = stream or sys.stdout
+
+    def event(self, ev: dict[str, Any]) -> None:
+        self.out.write(encode(ev))
+        self.out.flush()
+
+    def text(self, line: str) -> None:
+        print(line, file=sys.stderr)
+
+    def note(self, text: str) -> None:
+        print(text, file=sys.stderr)
+
+    def died(self, code: int | None) -> None:
+        message = tr("The worker ended without a final event (exit code {code}).", code="?" if code is None else code)
+        hint = tr("Everything saved so far is kept; see the run's worker.log, then resume.")
+        self.event(make_event("error", kind="worker_died", message=message, hint=hint, synthetic=True))
+        self.event(make_event("done", status="failed", elapsed_s=None, synthetic=True))

@@ -1,0 +1,52 @@
+"""The progress model shared by the CLI and the GUI, fed with a real recorded run and synthetic events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.progress import RunProgress, format_duration
+from core.protocol import make_event, read_events
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
+
+
+def test_recorded_run_folds_to_completed():
+    progress = RunProgress()
+    events = read_events(RECORDED)
+    for ev in events:
+        progress.feed(ev)
+    epoch_ends = [e for e in events if e["type"] == "epoch_end"]
+    assert progress.status == "completed" and progress.run_fraction == 1.0
+    assert progress.epochs == epoch_ends[-1]["epochs"] and len(progress.epoch_times) == len(epoch_ends)
+    assert progress.best_map50 == max(e["metrics"]["metrics/mAP_0.5"] for e in epoch_ends)
+    assert progress.eta_run_s() is None
+
+
+def test_eta_from_measured_rates():
+    p = RunProgress()
+    p.feed(make_event("epoch_start", epoch=0, epochs=3, batches=100, t=0.0))
+    for i in range(0, 50, 10):
+        p.feed(make_event("batch", epoch=0, epochs=3, index=i, count=100, losses={"box": 0.1}, data_wait_s=0.0,
+                          step_s=0.1, window={"images_per_s": 80.0, "data_wait_share": 0.1}, warmup=False,
+                          t=float(i)))  # one batch per second
+    eta_epoch = p.eta_epoch_s()
+    assert eta_epoch is not None and abs(eta_epoch - 59) < 1e-6  # 59 batches left at 1 batch/s
+    assert abs(p.eta_run_s() - (59 + 2 * 100)) < 1e-6  # no epoch measured yet: epochs at the batch rate
+    p.feed(make_event("epoch_end", epoch=0, epochs=3, metrics={"metrics/mAP_0.5": 0.1}, fitness=0.1,
+                      best_fitness=0.1, epoch_time_s=120.0, t=120.0))
+    assert p.eta_run_s() == 240.0
+    assert abs(p.run_fraction - 1 / 3) < 1e-9
+
+
+def test_warmup_batches_do_not_skew_rates():
+    p = RunProgress()
+    p.feed(make_event("epoch_start", epoch=0, epochs=1, batches=10, t=0.0))
+    p.feed(make_event("batch", epoch=0, epochs=1, index=0, count=10, losses={}, data_wait_s=5.0, step_s=0.1,
+                      window={"images_per_s": 1.0, "data_wait_share": 0.98}, warmup=True, t=5.0))
+    assert p.images_per_s is None and p.data_wait_share is None
+
+
+def test_format_duration():
+    assert format_duration(None) == "—"
+    assert format_duration(65) == "1:05"
+    assert format_duration(3723) == "1:02:03"

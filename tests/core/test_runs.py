@@ -1,0 +1,143 @@
+"""Run folders, derived status (including a worker that died without a word), listing and resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from core.protocol import encode, make_event
+from core.runs import (CONTROL_FILE, EVENTS_FILE, create_run, fold_events, derive_status, list_runs, process_alive,
+                       read_run, request_stop, resume_spec, unique_run_dir)
+from core.train_config import MachineFacts, TrainConfig, validate_config
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    data = tmp_path / "data.yaml"
+    data.write_text("train: a\nval: b\nnames: [x]\n", encoding="utf-8")
+    return tmp_path / "ws"
+
+
+def make_run(workspace: Path, name: str = "exp") -> Path:
+    data = workspace.parent / "data.yaml"
+    checked = validate_config(TrainConfig(data=str(data), name=name, device="cpu"), MachineFacts(0))
+    return create_run(workspace, checked)
+
+
+def write_events(run_dir: Path, *events: dict) -> None:
+    with open(run_dir / EVENTS_FILE, "a", encoding="utf-8") as f:
+        for ev in events:
+            f.write(encode(ev))
+
+
+def starting(pid: int, create_time: float | None, t: float = 1.0) -> dict:
+    return make_event("stage", stage="starting", pid=pid, create_time=create_time, t=t)
+
+
+def test_unique_names_never_overwrite(tmp_path):
+    first = unique_run_dir(tmp_path, "exp")
+    (first / "keep.txt").write_text("mine")
+    second = unique_run_dir(tmp_path, "exp")
+    third = unique_run_dir(tmp_path, "exp")
+    assert [first.name, second.name, third.name] == ["exp", "exp2", "exp3"]
+    assert (first / "keep.txt").read_text() == "mine"
+
+
+def test_create_run_writes_config_with_command(workspace):
+    run = make_run(workspace)
+    config = json.loads((run / "config.json").read_text())
+    assert config["spec"]["run_dir"] == str(run)
+    assert config["yolov5_command"].startswith("yolov5 train ")
+
+
+def test_status_completed_from_done(workspace):
+    run = make_run(workspace)
+    write_events(run, starting(123, 1.0),
+                 make_event("epoch_end", epoch=0, epochs=1, metrics={"metrics/mAP_0.5": 0.4, "metrics/mAP_0.5:0.95": 0.2},
+                            fitness=0.22, best_fitness=0.22, epoch_time_s=1.0),
+                 make_event("done", status="completed", elapsed_s=3.0, best="/b.pt", last="/l.pt"))
+    info = read_run(run, alive=lambda pid, ct: False)
+    assert info.status == "completed" and info.best_map50 == 0.4 and info.best_map50_95 == 0.2
+    assert info.best_weights == "/b.pt" and info.epochs_done == 1 and not info.can_resume
+
+
+def test_status_running_while_process_alive_then_failed(workspace):
+    run = make_run(workspace)
+    write_events(run, starting(4242, 10.0))
+    assert read_run(run, alive=lambda pid, ct: pid == 4242).status == "running"
+    died = read_run(run, alive=lambda pid, ct: False)
+    assert died.status == "failed" and died.error["kind"] == "worker_died"
+
+
+def test_real_pid_liveness_checks_start_time():
+    me = os.getpid()
+    import psutil
+
+    created = psutil.Process(me).create_time()
+    assert process_alive(me, created)
+    assert not process_alive(me, created - 100)  # same pid, another process: recycled
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    assert not process_alive(proc.pid, None)
+
+
+def test_folder_without_events_is_starting_then_failed(workspace):
+    run = make_run(workspace)
+    mtime = (run / "config.json").stat().st_mtime
+    summary = fold_events([])
+    assert derive_status(summary, folder_mtime=mtime, now=mtime + 5) == "running"
+    assert derive_status(summary, folder_mtime=mtime, now=mtime + 3600) == "failed"
+
+
+def test_resumed_run_uses_last_segment(workspace):
+    run = make_run(workspace)
+    write_events(run, starting(1, 1.0), make_event("done", status="stopped", elapsed_s=1.0),
+                 starting(2, 2.0, t=2.0))
+    assert read_run(run, alive=lambda pid, ct: pid == 2).status == "running"
+    write_events(run, make_event("done", status="completed", elapsed_s=1.0))
+    assert read_run(run, alive=lambda pid, ct: False).status == "completed"
+
+
+def test_resume_needs_a_checkpoint(workspace):
+    run = make_run(workspace)
+    with pytest.raises(FileNotFoundError, match="last.pt"):
+        resume_spec(run)
+    (run / "weights").mkdir()
+    (run / "weights" / "last.pt").write_bytes(b"x")
+    spec = resume_spec(run)
+    assert spec["resume"] is True and spec["run_dir"] == str(run)
+    write_events(run, starting(1, 1.0), make_event("done", status="stopped", elapsed_s=1.0))
+    assert read_run(run).can_resume
+
+
+def test_list_runs_newest_first_and_skips_foreign_folders(workspace):
+    a = make_run(workspace, "a")
+    write_events(a, starting(1, 1.0, t=100.0), make_event("done", status="completed", elapsed_s=1.0))
+    b = make_run(workspace, "b")
+    write_events(b, starting(1, 1.0, t=200.0), make_event("done", status="failed", elapsed_s=1.0))
+    (workspace / "runs" / "not-a-run").mkdir()
+    assert [r.name for r in list_runs(workspace)] == ["b", "a"]
+
+
+def test_results_csv_fallback(workspace):
+    run = make_run(workspace)
+    (run / "results.csv").write_text(
+        "               epoch,     metrics/mAP_0.5,metrics/mAP_0.5:0.95\n"
+        "                   0,             0.1,          0.05\n"
+        "                   1,             0.3,          0.12\n", encoding="utf-8")
+    info = read_run(run, alive=lambda pid, ct: False)
+    assert info.best_map50 == 0.3 and info.best_map50_95 == 0.12
+
+
+def test_request_stop_appends_a_control_line(workspace):
+    run = make_run(workspace)
+    request_stop(run)
+    request_stop(run)
+    lines = (run / CONTROL_FILE).read_text().splitlines()
+    assert [json.loads(x)["type"] for x in lines] == ["stop", "stop"]

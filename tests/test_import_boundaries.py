@@ -1,0 +1,72 @@
+"""The architecture's two import rules, checked in fresh interpreters (the way napari enforces its own).
+
+1. ``core`` never imports Qt, and nothing outside ``core/worker`` imports torch, yolov5 or cv2.
+2. The GUI process never imports torch, yolov5 or cv2 (start-up time, crash isolation, cv2's Qt plugins).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("torch", "yolov5", "cv2", "ultralytics", "torchvision")
+QT = ("PySide6", "shiboken6", "pyqtgraph")
+
+
+def modules_under(package: str) -> list[str]:
+    names = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts[-1] != "__main__":  # entry points run their program when imported
+            names.append(".".join(parts))
+    return names
+
+
+def imported_after(modules: list[str]) -> set[str]:
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_core_imports_neither_qt_nor_training_stack():
+    core_modules = [m for m in modules_under("core") if not m.startswith("core.worker") and m != "core.cli"]
+    core_modules.append("core.cli")  # the CLI loads the GUI only when asked for it
+    loaded = imported_after(core_modules)
+    assert not loaded & set(QT), loaded & set(QT)
+    assert not loaded & set(HEAVY), loaded & set(HEAVY)
+
+
+def test_worker_modules_import_no_qt():
+    loaded = imported_after(modules_under("core/worker"))
+    assert not loaded & set(QT)
+
+
+@pytest.mark.skipif(not (ROOT / "gui").is_dir(), reason="no gui package")
+def test_gui_process_never_imports_training_stack():
+    loaded = imported_after(modules_under("gui"))
+    assert "PySide6" in loaded  # the check is real: the GUI was imported
+    assert not loaded & set(HEAVY), loaded & set(HEAVY)
+
+
+def test_gui_does_not_import_worker_code():
+    pattern = re.compile(r"^\s*(from|import)\s+core\.worker|import_module\([\"']core\.worker", re.M)
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "gui").rglob("*.py")
+                 if pattern.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []

@@ -5,6 +5,9 @@ arguments). Human output by default, ``--json`` for machines. Training runs in t
 subprocess the GUI uses, in its own session: Ctrl+C asks it to stop gracefully (a second Ctrl+C kills
 it), and a dropped SSH connection leaves it training — ``yolostudio attach RUN`` follows it again.
 
+With ``--json``, control lines written to the CLI's stdin (``{"type": "stop"}``) are passed on to the
+worker, so a program driving the CLI can stop a run the same way the GUI does.
+
 Exit codes: 0 completed (or listed), 1 the run failed, 2 usage or configuration error, 3 stopped.
 This module imports no Qt: ``yolostudio gui`` imports the GUI package only when asked.
 """
@@ -17,6 +20,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -114,9 +118,10 @@ def _needs_trust(weights: Path | None, workspace: Path) -> bool:
 class WorkerSession:
     """Runs one worker subprocess and feeds its events to a renderer; Ctrl+C means stop, twice means kill."""
 
-    def __init__(self, argv: list[str], renderer: Any) -> None:
+    def __init__(self, argv: list[str], renderer: Any, *, forward_stdin: bool = False) -> None:
         self.argv = argv
         self.renderer = renderer
+        self.forward_stdin = forward_stdin
         self.interrupts = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -137,6 +142,26 @@ class WorkerSession:
             self.renderer.note(tr("Killing the worker; the last saved checkpoint is kept."))
             self.proc.kill()
 
+    def _forward_stdin(self) -> None:
+        """In --json mode a controlling program may write control lines ({"type": "stop"}) to our stdin."""
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):
+            return
+        while self.proc is not None:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return  # EOF is not a stop
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write(chunk)
+                self.proc.stdin.flush()
+            except (OSError, ValueError):
+                return
+
     def run(self) -> int:
         popen_kw: dict[str, Any] = {}
         if os.name == "posix":
@@ -150,6 +175,8 @@ class WorkerSession:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          env=worker_env(), **popen_kw)
             assert self.proc.stdout is not None
+            if self.forward_stdin:
+                threading.Thread(target=self._forward_stdin, name="forward-stdin", daemon=True).start()
             while True:
                 chunk = self.proc.stdout.read1(65536)
                 lines = decoder.feed(chunk) if chunk else decoder.flush()
@@ -195,7 +222,7 @@ def cmd_train(args: argparse.Namespace, workspace: Path) -> int:
     renderer = _renderer(args.json, sys.stdout)
     if not args.json:
         print(tr("Run {name}: {path}", name=run_dir.name, path=run_dir), file=out)
-    return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer).run()
+    return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer, forward_stdin=args.json).run()
 
 
 def cmd_resume(args: argparse.Namespace, workspace: Path) -> int:
@@ -210,7 +237,7 @@ def cmd_resume(args: argparse.Namespace, workspace: Path) -> int:
         return EXIT_USAGE
     spec = resume_spec(run_dir)
     renderer = _renderer(args.json, sys.stdout)
-    return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer).run()
+    return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer, forward_stdin=args.json).run()
 
 
 def cmd_attach(args: argparse.Namespace, workspace: Path) -> int:

@@ -56,7 +56,7 @@ _RULES: list[tuple[str, tuple[str, ...] | None, str, str]] = [
     ("dataset", None, r"Label class \d+ exceeds nc",
      "A label uses a class id that is not in the data.yaml's names. Add the class to names, or fix the "
      "label files (the Dataset page lists them)."),
-    ("dataset", None, r"No labels found|No images found|Dataset not found|does not exist|Error loading data|"
+    ("dataset", None, r"Image Not Found|No labels found|No images found|Dataset not found|does not exist|Error loading data|"
                       r"data\.yaml .* field missing|names keys must be integers",
      "Check the dataset: the data.yaml paths must point at existing image folders or lists, with labels in a "
      "matching labels/ folder."),

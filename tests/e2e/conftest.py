@@ -1,0 +1,108 @@
+"""End-to-end fixtures: a tiny generated dataset, a workspace, and worker launches with no network."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.launch import worker_env
+from core.protocol import LineDecoder
+
+ROOT = Path(__file__).resolve().parents[2]
+NETGUARD = Path(__file__).resolve().parent / "netguard"
+TINY = DemoSpec(n_train=32, n_val=8, image_size=64, seed=3)
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="session")
+def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate_demo_dataset(tmp_path_factory.mktemp("data") / "tiny", TINY)
+
+
+@pytest.fixture
+def net_audit(tmp_path: Path) -> Path:
+    return tmp_path / "net-audit.log"
+
+
+@pytest.fixture
+def e2e_env(tmp_path: Path, net_audit: Path) -> dict[str, str]:
+    env = worker_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(NETGUARD), str(ROOT), env.get("PYTHONPATH", "")])
+    env["YOLOSTUDIO_NET_AUDIT"] = str(net_audit)
+    env["YOLOSTUDIO_WORKSPACE"] = str(tmp_path / "ws")
+    env["YOLOSTUDIO_CONFIG_DIR"] = str(tmp_path / "config")
+    env["HOME"] = str(tmp_path / "home")  # nothing may be written to the real home folder
+    env["CUDA_VISIBLE_DEVICES"] = ""
+    return env
+
+
+def train_args(data: Path, name: str = "e2e", epochs: int = 2, batch: int = 8, extra: tuple[str, ...] = ()) -> list[str]:
+    return ["train", str(data), "--model", "yolov5n.yaml", "--epochs", str(epochs), "--imgsz", "64",
+            "--batch", str(batch), "--workers", "1", "--device", "cpu", "--name", name, *extra]
+
+
+class Cli:
+    """``python -m core.cli ... --json`` as a child, read event by event."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "core.cli", *args, "--json"], cwd=ROOT, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.events: list[dict[str, Any]] = []
+        self._decoder = LineDecoder()
+
+    def iter_events(self, timeout: float = 300.0) -> Iterator[dict[str, Any]]:
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            chunk = self.proc.stdout.read1(65536)
+            decoded = self._decoder.feed(chunk) if chunk else self._decoder.flush()
+            for d in decoded:
+                if d.event is not None:
+                    self.events.append(d.event)
+                    yield d.event
+            if not chunk:
+                return
+        raise TimeoutError("the CLI did not finish in time")
+
+    def wait_for(self, predicate: Any, timeout: float = 300.0) -> dict[str, Any]:
+        for event in self.iter_events(timeout):
+            if predicate(event):
+                return event
+        raise AssertionError(f"stream ended before the expected event; last: {self.events[-3:]}")
+
+    def finish(self, timeout: float = 300.0) -> int:
+        for _ in self.iter_events(timeout):
+            pass
+        return self.proc.wait(timeout=timeout)
+
+    def stderr(self) -> str:
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read().decode("utf-8", errors="replace")
+
+
+def run_cli(args: list[str], env: dict[str, str], timeout: float = 300.0) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def by_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == kind]
+
+
+def assert_offline(net_audit: Path) -> None:
+    assert not net_audit.exists(), net_audit.read_text()
+
+
+def runs_json(env: dict[str, str]) -> list[dict[str, Any]]:
+    out = run_cli(["runs", "--json"], env)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)

@@ -1,0 +1,22 @@
+"""Loaded by every Python process of an e2e test run (via PYTHONPATH): fail on any network attempt.
+
+A Python audit hook sees every ``socket.connect`` and ``socket.getaddrinfo``; an Internet address or a
+name lookup is written to ``$YOLOSTUDIO_NET_AUDIT`` and refused. Local (AF_UNIX) sockets, which torch's
+data loaders use between processes, are allowed.
+"""
+
+import os
+import sys
+
+_LOG = os.environ.get("YOLOSTUDIO_NET_AUDIT")
+
+
+def _hook(event, args):
+    if event == "socket.getaddrinfo" or (event == "socket.connect" and isinstance(args[1], tuple)):
+        with open(_LOG, "a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()} {event} {args!r}\n")
+        raise ConnectionRefusedError(f"network access attempted in an offline test: {event} {args!r}")
+
+
+if _LOG:
+    sys.addaudithook(_hook)

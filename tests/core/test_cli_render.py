@@ -1,0 +1,47 @@
+"""Terminal output: readable epoch lines from a recorded run; JSON mode always ends with a done event."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from core.cli_render import ConsoleRenderer, JsonRenderer
+from core.protocol import read_events
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
+
+
+def test_console_renders_recorded_run_without_tty():
+    out = io.StringIO()
+    renderer = ConsoleRenderer(out, is_tty=False)
+    events = read_events(RECORDED)
+    for ev in events:
+        renderer.event(ev)
+    text = out.getvalue()
+    epochs = [e for e in events if e["type"] == "epoch_end"]
+    assert text.count("mAP@0.5 ") == len(epochs) + 1  # one line per epoch, plus the summary
+    assert "\r" not in text  # no progress-bar redraws in a log file
+    assert "Completed in" in text and "Best weights:" in text
+
+
+def test_console_draws_progress_bar_on_tty():
+    out = io.StringIO()
+    renderer = ConsoleRenderer(out, is_tty=True)
+    for ev in read_events(RECORDED):
+        if ev["type"] in ("epoch_start", "batch"):
+            renderer.event(ev)
+            break_after = ev["type"] == "batch"
+            if break_after:
+                break
+    assert "\r" in out.getvalue() and "Epoch 1/" in out.getvalue() and "ETA" in out.getvalue()
+
+
+def test_json_renderer_passes_events_and_closes_a_dead_stream():
+    out = io.StringIO()
+    renderer = JsonRenderer(out)
+    renderer.event({"v": 1, "type": "stage", "t": 1.0, "stage": "training"})
+    renderer.died(-9)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [x["type"] for x in lines] == ["stage", "error", "done"]
+    assert lines[-1]["status"] == "failed" and lines[1]["kind"] == "worker_died" and "-9" in lines[1]["message"]

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.protocol import read_events  # noqa: E402
 
 
-def summarise(run_dir: Path) -> dict[str, float | int | None]:
+def summarise(run_dir: Path) -> dict[str, float | int | str | None]:
     events = read_events(run_dir / "events.jsonl")
     training = [e["t"] for e in events if e["type"] == "stage" and e.get("stage") == "training"]
     t_start = training[0] if training else 0.0
@@ -26,6 +26,7 @@ def summarise(run_dir: Path) -> dict[str, float | int | None]:
              for g in e.get("gpus", []) if g.get("util_percent") is not None]
     epochs = [e["epoch_time_s"] for e in events if e["type"] == "epoch_end"]
     done = next((e for e in reversed(events) if e["type"] == "done"), {})
+    amp = next((e["message"] for e in events if e["type"] == "log" and "AMP" in e.get("message", "")), None)
     return {
         "status": done.get("status"),
         "gpu_util_mean_percent": statistics.mean(utils) if utils else None,
@@ -33,6 +34,7 @@ def summarise(run_dir: Path) -> dict[str, float | int | None]:
         "data_wait_share": wait / (wait + step) if wait + step else None,
         "median_epoch_s": statistics.median(epochs) if epochs else None,
         "batches_measured": sum(e["window"]["batches"] for e in batches),
+        "amp": amp,
     }
 
 

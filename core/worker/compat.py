@@ -8,7 +8,10 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
      (the workspace's own runs, and files the user explicitly trusted);
   5. a relative or missing weights path becomes a Hugging Face / GitHub download → local-only lookup;
   6. network probes and auto-installs (DNS on import, ``check_online``, ``check_requirements``, the
-     Ultralytics settings file in ``~``) → environment switches and no-op checks.
+     Ultralytics settings file in ``~``) → environment switches and no-op checks;
+  7. ``check_amp`` compares detections after NMS, which an untrained model rarely reproduces, then falls
+     back to downloading ``yolov5n.pt`` — offline that *silently disables AMP* for every training from a
+     YAML (the "no AMP" cause of an idle GPU) → compare the raw head outputs of FP32 and autocast instead.
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from copy import deepcopy
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -143,6 +147,44 @@ def _local_font(font: Any = "Arial.ttf", progress: bool = False) -> None:
         shutil.copyfile(BUNDLED_FONT, target)
 
 
+def outputs_agree(fp32: Any, amp: Any, rel_tol: float = 0.05) -> bool:
+    """AMP is usable when its outputs are finite and within ``rel_tol`` of FP32's (relative to their range)."""
+    import torch
+
+    a, b = fp32.float(), amp.float()
+    if a.shape != b.shape or not torch.isfinite(b).all():
+        return False
+    scale = a.abs().max().clamp_min(1e-6)
+    return bool(((a - b).abs().max() / scale) <= rel_tol)
+
+
+def offline_check_amp(model: Any) -> bool:
+    """yolov5's ``check_amp`` contract (True: train with AMP), decided on this model alone, offline."""
+    import torch
+    from yolov5.utils.general import LOGGER, colorstr
+
+    device = next(model.parameters()).device
+    if device.type in ("cpu", "mps"):
+        return False
+    prefix = colorstr("AMP: ")
+    try:
+        probe = deepcopy(model).eval()
+        im = torch.rand(1, 3, 256, 256, device=device, generator=torch.Generator(device).manual_seed(0))
+        with torch.no_grad():
+            a = probe(im)[0]
+            with torch.autocast("cuda"):
+                b = probe(im)[0]
+        ok = outputs_agree(a, b)
+    except Exception as exc:  # noqa: BLE001 - any failure means "don't use AMP", said plainly
+        LOGGER.warning(f"{prefix}check failed ({type(exc).__name__}: {exc}); training without mixed precision")
+        return False
+    if ok:
+        LOGGER.info(f"{prefix}checks passed: training with mixed precision")
+    else:
+        LOGGER.warning(f"{prefix}FP16 outputs differ from FP32 on this GPU; training without mixed precision")
+    return ok
+
+
 def _patch_yolov5() -> None:
     from yolov5.utils import downloads, general
 
@@ -150,6 +192,7 @@ def _patch_yolov5() -> None:
     general.check_online = _offline
     general.check_requirements = _no_op
     general.check_git_status = _no_op
+    general.check_amp = offline_check_amp
     downloads.attempt_download = local_weights
     downloads.attempt_download_from_hub = _no_hub
     # Modules that imported these names directly hold their own references.
@@ -160,7 +203,8 @@ def _patch_yolov5() -> None:
             continue
         for attr, value in (("attempt_download", local_weights), ("attempt_download_from_hub", _no_hub),
                             ("check_requirements", _no_op), ("check_font", _local_font),
-                            ("check_online", _offline), ("check_git_status", _no_op)):
+                            ("check_online", _offline), ("check_git_status", _no_op),
+                            ("check_amp", offline_check_amp)):
             if hasattr(module, attr):
                 setattr(module, attr, value)
 

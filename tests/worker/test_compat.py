@@ -59,6 +59,16 @@ for fn in (train.attempt_download, experimental.attempt_download):
         raise AssertionError("weights lookup did not fail locally")
 assert train.attempt_download_from_hub("user/repo") is None
 assert general.check_online() is False
+
+# 7. AMP check: offline, on the model itself (CPU trains in FP32; agreement logic on real tensors)
+assert train.check_amp is compat.offline_check_amp
+from yolov5.models.yolo import Model
+model = Model(str(Path(train.__file__).parent / "models" / "yolov5n.yaml"), nc=3)
+assert compat.offline_check_amp(model) is False
+a = torch.linspace(-5, 5, 1000)
+assert compat.outputs_agree(a, a + 0.01)
+assert not compat.outputs_agree(a, a * 1.5)
+assert not compat.outputs_agree(a, torch.full_like(a, float("nan")))
 print("COMPAT-OK")
 '''
 

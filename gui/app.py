@@ -1,0 +1,51 @@
+"""The GUI entry point: application set-up, the main window, and a clean (or detached) exit.
+
+Owns process-wide Qt choices: names used by QSettings, the Fusion style following the system's
+light/dark palette, pyqtgraph's global options (OpenGL off), the workspace from ``--workspace`` /
+``YOLOSTUDIO_WORKSPACE`` / settings, and what happens at exit when a run was left training.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication
+
+from core.workspace import resolve_workspace
+from gui.background import shutdown_background
+from gui.main_window import MainWindow
+from gui.worker_process import detached_processes
+
+
+def _parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="yolostudio-gui", description="YOLO Studio")
+    parser.add_argument("--workspace", help="workspace folder (runs, demo dataset)")
+    args, _qt_args = parser.parse_known_args(argv)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = _parse_args(argv)
+    QCoreApplication.setApplicationName("YOLO Studio")
+    QCoreApplication.setOrganizationName("YOLO Studio")
+    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    app.setStyle("Fusion")  # Fusion takes the platform's palette, so light/dark follows the system
+    pg.setConfigOptions(useOpenGL=False, antialias=True)
+    window = MainWindow(resolve_workspace(args.workspace))
+    window.show()
+    code = app.exec()
+    shutdown_background()
+    if detached_processes():
+        # A run was left training in the background. Qt's QProcess kills (and waits for) a running child
+        # when it is destroyed, which normal interpreter shutdown would do; on Linux a child otherwise
+        # survives its parent's exit. So leave without destructors, once everything is saved: the window
+        # synced its QSettings in closeEvent, and we flush our own streams here.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

@@ -1,0 +1,64 @@
+"""The few questions the app asks in a modal box, each one a function so tests can answer it.
+
+Callers use ``dialogs.confirm_kill(...)`` (module attribute, looked up at call time), so a test
+monkeypatches the function instead of clicking a real modal box.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+CLOSE_STOP, CLOSE_KEEP, CLOSE_CANCEL = "stop", "keep", "cancel"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Dialogs", text)
+
+
+def confirm_untrusted_weights(parent: QWidget | None, path: Path) -> bool:
+    """A .pt file is a pickle: loading it can run code. Only an explicit yes trusts it."""
+    answer = QMessageBox.warning(
+        parent, _tr("Use this weights file?"),
+        _tr("{name} is a PyTorch checkpoint (.pt). Such a file is a Python pickle: loading it can run any "
+            "code it contains.\n\nOnly use it if you trust where it came from.\n\n{path}").format(
+            name=path.name, path=path),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def confirm_kill(parent: QWidget | None) -> bool:
+    answer = QMessageBox.question(
+        parent, _tr("Kill the training process?"),
+        _tr("Killing loses the work since the last checkpoint; a graceful stop saves it. "
+            "Kill the training process now?"),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def ask_close_while_training(parent: QWidget | None, run_name: str) -> str:
+    """``CLOSE_STOP``, ``CLOSE_KEEP`` or ``CLOSE_CANCEL``."""
+    box = QMessageBox(QMessageBox.Icon.Question, _tr("A run is training"),
+                      _tr("Run {name} is still training. Stop it, or keep it training in the background? "
+                          "YOLO Studio re-attaches to it the next time it starts.").format(name=run_name),
+                      QMessageBox.StandardButton.NoButton, parent)
+    stop = box.addButton(_tr("Stop the run"), QMessageBox.ButtonRole.DestructiveRole)
+    keep = box.addButton(_tr("Keep training in the background"), QMessageBox.ButtonRole.AcceptRole)
+    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(keep)
+    box.setEscapeButton(cancel)
+    box.exec()
+    clicked = box.clickedButton()
+    return CLOSE_STOP if clicked is stop else CLOSE_KEEP if clicked is keep else CLOSE_CANCEL
+
+
+def ask_kill_after_timeout(parent: QWidget | None, seconds: int) -> bool:
+    """The worker did not stop in time: True to kill it, False to keep waiting."""
+    answer = QMessageBox.question(
+        parent, _tr("The run has not stopped yet"),
+        _tr("The training process has not stopped after {seconds} s. Kill it now (work since the last "
+            "checkpoint is lost), or keep waiting?").format(seconds=seconds),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes

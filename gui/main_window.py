@@ -1,0 +1,191 @@
+"""The main window: navigation rail, one page per feature, the machine-at-a-glance status bar.
+
+Thin on purpose: it arranges pages, remembers its geometry, re-attaches to a run that kept training
+while the app was closed, and decides what closing means while a run is active (stop it, keep it
+training in the background, or cancel). Each page owns its own feature.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QListWidgetItem, QMainWindow, QProgressDialog, QStackedWidget,
+                               QStyle, QWidget)
+
+from core.runs import RunInfo, list_runs
+from gui import dialogs
+from gui.background import run_in_background
+from gui.pages.placeholder_page import PlaceholderPage
+from gui.pages.train_page import Launcher, TrainPage, default_launcher
+from gui.run_session import RunOutcome
+from gui.widgets.status_bar import MachineStatusBar
+from gui.window_settings import window_settings
+
+TRAIN_INDEX = 3
+STOP_TIMEOUT_S = 60
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, workspace: Path, *, launcher: Launcher = default_launcher, prepare_demo: bool = True,
+                 check_runs: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.setWindowTitle(self.tr("YOLO Studio"))
+        self.train_page = TrainPage(workspace, self, launcher=launcher, prepare_demo=prepare_demo)
+        style = self.style()
+        placeholders = [
+            (self.tr("Environment"), QStyle.StandardPixmap.SP_ComputerIcon,
+             self.tr("Checks the GPU driver, CUDA and PyTorch, and says what to fix so training can use the GPU.")),
+            (self.tr("Dataset"), QStyle.StandardPixmap.SP_DirIcon,
+             self.tr("Opens or creates a data.yaml, checks images and labels, and shows class statistics.")),
+            (self.tr("Wizard"), QStyle.StandardPixmap.SP_FileDialogContentsView,
+             self.tr("Recommends batch size, image size and workers for this machine, measured, with reasons.")),
+        ]
+        later = [
+            (self.tr("Runs"), QStyle.StandardPixmap.SP_FileDialogDetailedView,
+             self.tr("Lists every run with its status and results, to compare, resume or clean up.")),
+            (self.tr("Export"), QStyle.StandardPixmap.SP_DialogSaveButton,
+             self.tr("Exports trained weights to ONNX, TorchScript and other formats, and checks the result.")),
+        ]
+        self.rail = QListWidget(self)
+        self.rail.setIconSize(QSize(22, 22))
+        self.rail.setFixedWidth(150)
+        self.rail.setSpacing(2)
+        self.pages = QStackedWidget(self)
+        for title, icon, explanation in placeholders:
+            self._add_page(title, style.standardIcon(icon), PlaceholderPage(title, explanation, self), explanation)
+        self._add_page(self.tr("Train"), style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay), self.train_page,
+                       self.tr("Train a model and watch it learn."), enabled=True)
+        for title, icon, explanation in later:
+            self._add_page(title, style.standardIcon(icon), PlaceholderPage(title, explanation, self), explanation)
+        self.rail.currentRowChanged.connect(self.pages.setCurrentIndex)
+        self.rail.setCurrentRow(TRAIN_INDEX)
+
+        central = QWidget(self)
+        layout = QHBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.rail)
+        layout.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+        self.machine_bar = MachineStatusBar(self)
+        self.setStatusBar(self.machine_bar)
+        self.train_page.summary_changed.connect(self.machine_bar.set_run_summary)
+        self._closing_after_stop = False
+        self._stop_dialog: QProgressDialog | None = None
+        self._stop_timer = QTimer(self, singleShot=True, interval=STOP_TIMEOUT_S * 1000, timeout=self._stop_timed_out)
+        self.train_page.run_ended.connect(self._on_run_ended)
+        self._install_shortcuts()
+        self._restore_geometry()
+        if check_runs:
+            run_in_background(self, lambda progress, cancelled: list_runs(workspace),
+                              on_done=self._on_runs_listed, on_failed=lambda exc: None)
+
+    def _add_page(self, title: str, icon: QIcon, page: QWidget, explanation: str, *, enabled: bool = False) -> None:
+        item = QListWidgetItem(icon, title if enabled else self.tr("{title}\nComing soon").format(title=title))
+        item.setToolTip(explanation if enabled else self.tr("Coming soon: {what}").format(what=explanation))
+        item.setSizeHint(QSize(140, 52))
+        if not enabled:
+            item.setFlags(item.flags() & ~(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable))
+        self.rail.addItem(item)
+        self.pages.addWidget(page)
+
+    def _install_shortcuts(self) -> None:
+        for index in range(self.pages.count()):
+            QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self, lambda index=index: self.show_page(index))
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self, self._refresh_page)
+        QShortcut(QKeySequence("Ctrl+Q"), self, self.close)
+
+    def show_page(self, index: int) -> bool:
+        item = self.rail.item(index)
+        if item is None or not item.flags() & Qt.ItemFlag.ItemIsEnabled:
+            if item is not None:
+                self.machine_bar.showMessage(item.toolTip(), 5000)
+            return False
+        self.rail.setCurrentRow(index)
+        return True
+
+    def _refresh_page(self) -> None:
+        refresh = getattr(self.pages.currentWidget(), "refresh", None)
+        if callable(refresh):
+            refresh()
+
+    # -- re-attach ----------------------------------------------------------------------------------
+    def _on_runs_listed(self, runs: list[RunInfo]) -> None:
+        running = [run for run in runs if run.status == "running"]
+        if running:
+            self.train_page.attach(running[0])
+        elif runs:
+            self.train_page.set_last_run(runs[0])
+
+    # -- closing ------------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.train_page.active:
+            if self._stop_dialog is not None:  # already stopping: keep waiting
+                event.ignore()
+                return
+            choice = dialogs.ask_close_while_training(self, self.train_page.session.name)
+            if choice == dialogs.CLOSE_CANCEL:
+                event.ignore()
+                return
+            if choice == dialogs.CLOSE_STOP:
+                event.ignore()
+                self._stop_then_close()
+                return
+            self.train_page.detach_run()
+        self._save_geometry()
+        self.machine_bar.shutdown()
+        event.accept()
+
+    def _stop_then_close(self) -> None:
+        self._closing_after_stop = True
+        self.train_page.stop_run()
+        dialog = QProgressDialog(self.tr("Stopping the run: finishing the current batch and saving a checkpoint…"),
+                                 self.tr("Kill now"), 0, 0, self)
+        dialog.setWindowTitle(self.tr("Stopping"))
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(0)
+        dialog.canceled.connect(self._kill_while_closing)
+        dialog.show()
+        self._stop_dialog = dialog
+        self._stop_timer.start()
+
+    def _kill_while_closing(self) -> None:
+        if self.train_page.active and dialogs.confirm_kill(self):
+            self.train_page.session.kill()
+        elif self.train_page.active and self._stop_dialog is not None:
+            self._stop_dialog.reset()
+            self._stop_dialog.show()
+
+    def _stop_timed_out(self) -> None:
+        if not self.train_page.active:
+            return
+        if dialogs.ask_kill_after_timeout(self, STOP_TIMEOUT_S):
+            self.train_page.session.kill()
+        else:
+            self._stop_timer.start()
+
+    def _on_run_ended(self, outcome: RunOutcome) -> None:
+        if not self._closing_after_stop:
+            return
+        self._stop_timer.stop()
+        if self._stop_dialog is not None:
+            self._stop_dialog.canceled.disconnect(self._kill_while_closing)
+            self._stop_dialog.close()
+            self._stop_dialog.deleteLater()
+            self._stop_dialog = None
+        QTimer.singleShot(0, self.close)
+
+    # -- geometry -----------------------------------------------------------------------------------
+    def _restore_geometry(self) -> None:
+        settings = window_settings()
+        geometry = settings.value("main_window/geometry")
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1360, 860)
+
+    def _save_geometry(self) -> None:
+        settings = window_settings()
+        settings.setValue("main_window/geometry", self.saveGeometry())
+        settings.sync()

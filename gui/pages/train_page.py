@@ -1,0 +1,413 @@
+"""The Train page: choose options, start / stop / resume a run, watch it learn, find its weights.
+
+Owns the page's flow only. Options are a ``TrainConfig`` checked by ``core.train_config.validate_config``;
+a run is created, spec'd and resumed by ``core.runs``; progress is ``core.progress.RunProgress``
+(inside ``RunSession``); the worker is started through an injectable ``launcher`` (production:
+``core.launch``), so tests drive the real page with a fake worker. Slow work (the demo dataset, NVML
+facts) runs in the background; the display is refreshed by timers, never per event.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (QGroupBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget)
+
+from core.demo_dataset import DemoCancelled, ensure_demo_dataset
+from core.launch import worker_argv, worker_env
+from core.machine import quick_machine_facts
+from core.runs import (WORKER_LOG, RunInfo, create_run, load_run_config, resume_spec, write_spec)
+from core.settings import load_settings, save_settings
+from core.train_config import (MachineFacts, ValidatedConfig, build_worker_spec, build_yolov5_command,
+                               command_line, validate_config)
+from core.workspace import runs_dir
+from gui import dialogs
+from gui.background import BackgroundTask, run_in_background
+from gui.run_session import RunOutcome, RunSession
+from gui.run_text import ended_text, log_line, stage_text, summary_text
+from gui.widgets.banner import Banner
+from gui.widgets.log_view import LogView
+from gui.widgets.page_header import PageHeader
+from gui.widgets.problem_list import ProblemList
+from gui.widgets.progress_panel import ProgressPanel
+from gui.widgets.run_status_panel import RunStatusPanel
+from gui.widgets.train_form import TrainForm
+from gui.widgets.training_plots import TrainingPlots
+
+#: Returns the worker's argv and environment for a spec file.
+Launcher = Callable[[Path], tuple[list[str], dict[str, str]]]
+REFRESH_MS = 100
+VALIDATE_DELAY_MS = 250
+LOG_TAIL_LINES = 12
+
+
+def default_launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
+    return worker_argv("train", spec_file), worker_env()
+
+
+def read_log_tail(path: Path, max_bytes: int = 4096, lines: int = 8) -> list[str]:
+    """The last lines of a (possibly huge) log file, reading only its end."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, 2)
+            handle.seek(max(0, handle.tell() - max_bytes))
+            text = handle.read().decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    return [line for line in text.splitlines() if line.strip()][-lines:]
+
+
+class TrainPage(QWidget):
+    summary_changed = Signal(str)  # the status bar's glance at the run
+    run_ended = Signal(object)  # RunOutcome
+
+    def __init__(self, workspace: Path, parent: QWidget | None = None, *, launcher: Launcher = default_launcher,
+                 prepare_demo: bool = True, machine_facts: MachineFacts | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = Path(workspace)
+        self.launcher = launcher
+        self.session: RunSession | None = None
+        self.last_checked: ValidatedConfig | None = None
+        self.resumable_run: Path | None = None
+        self._facts = machine_facts or MachineFacts()
+        self._prepare_demo = prepare_demo
+        self._shown_once = False
+        self._dirty = False
+        self._summary = ""
+        self._demo_task: BackgroundTask | None = None
+        self._problems_banner = False  # the banner says "fix the problems first"
+
+        self.start_button = QPushButton(self.tr("Start"), self, clicked=self.start_run, default=True)
+        self.start_button.setToolTip(self.tr("Start training with these options (Ctrl+Enter)"))
+        self.stop_button = QPushButton(self.tr("Stop"), self, clicked=self.stop_run)
+        self.stop_button.setToolTip(self.tr("Finish the current batch, save a checkpoint, then stop"))
+        self.kill_button = QPushButton(self.tr("Kill"), self, clicked=self.kill_run, visible=False)
+        self.kill_button.setToolTip(self.tr("End the training process at once (asks first)"))
+        self.resume_button = QPushButton(self.tr("Resume"), self, clicked=self.resume_run)
+        self.header = PageHeader(
+            self.tr("Train"),
+            self.tr("Train a YOLOv5 model on your dataset, watch it learn, and find its weights when it is done."),
+            [self.start_button, self.stop_button, self.kill_button, self.resume_button], self)
+        self.banner = Banner(self)
+
+        demo_yaml = (self.workspace / "demo" / "data.yaml").resolve()
+        self.form = TrainForm(runs_dir(self.workspace), demo_yaml, self)
+        self.problems = ProblemList({
+            "data": self.tr("Dataset"), "model": self.tr("Model"), "weights": self.tr("Weights"),
+            "hyp": self.tr("Hyperparameters"), "epochs": self.tr("Epochs"), "imgsz": self.tr("Image size"),
+            "batch": self.tr("Batch"), "workers": self.tr("Workers"), "device": self.tr("Device"),
+            "name": self.tr("Run name"), "cache": self.tr("Cache"), "optimizer": self.tr("Optimizer"),
+            "advanced": self.tr("Advanced")}, self)
+        self.copy_button = QPushButton(self.tr("Copy yolov5 command"), self, clicked=self.copy_command)
+        self.copy_button.setToolTip(self.tr("Copy the equivalent plain `yolov5 train …` command line"))
+        self.progress_panel = ProgressPanel(self)
+        self.status_panel = RunStatusPanel(self)
+        self.status_panel.resume_requested.connect(self.resume_run)
+        self.plots = TrainingPlots(self)
+        self.log_view = LogView(self)
+        self._build_layout()
+
+        settings = load_settings()
+        if settings.last_data and Path(settings.last_data).is_file():
+            self.form.set_data_path(settings.last_data)
+        self.form.set_model(settings.last_model or "yolov5n.yaml")
+        self.form.changed.connect(self._schedule_validation)
+        self.form.demo_requested.connect(self.prepare_demo_dataset)
+        QShortcut(QKeySequence("Ctrl+Return"), self, self.start_run,
+                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._validate_timer = QTimer(self, singleShot=True, interval=VALIDATE_DELAY_MS, timeout=self.revalidate)
+        self._refresh_timer = QTimer(self, interval=REFRESH_MS, timeout=self._refresh_if_dirty)
+        self._refresh_timer.start()
+        if machine_facts is None:
+            run_in_background(self, lambda progress, cancelled: quick_machine_facts(),
+                              on_done=self._on_machine_facts, on_failed=lambda exc: None)
+        self.form.set_machine_facts(self._facts)
+        self.revalidate()
+
+    def _build_layout(self) -> None:
+        options = QGroupBox(self.tr("Options"), self)
+        options_layout = QVBoxLayout(options)
+        options_layout.addWidget(self.form)
+        options_layout.addWidget(self.problems)
+        options_layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignLeft)
+        options_layout.addStretch(1)
+        scroll = QScrollArea(self, widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
+        scroll.setWidget(options)
+        scroll.setMinimumWidth(400)
+        run_box = QGroupBox(self.tr("Progress"), self)
+        run_layout = QVBoxLayout(run_box)
+        run_layout.addWidget(self.progress_panel)
+        run_layout.addWidget(self.status_panel)
+        right = QSplitter(Qt.Orientation.Vertical, self, childrenCollapsible=False)
+        right.addWidget(run_box)
+        right.addWidget(self.plots)
+        right.addWidget(self.log_view)
+        right.setStretchFactor(0, 0)
+        right.setStretchFactor(1, 3)
+        right.setStretchFactor(2, 1)
+        body = QSplitter(Qt.Orientation.Horizontal, self, childrenCollapsible=False)
+        body.addWidget(scroll)
+        body.addWidget(right)
+        body.setStretchFactor(1, 1)
+        body.setSizes([430, 900])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 8)
+        layout.addWidget(self.header)
+        layout.addWidget(self.banner)
+        layout.addWidget(body, 1)
+
+    # -- state --------------------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        return self.session is not None and self.session.active
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            if self._prepare_demo and not self.form.data_edit.text().strip():
+                self.prepare_demo_dataset()
+
+    def refresh(self) -> None:
+        """F5: check the options again (files may have changed on disk)."""
+        self.revalidate()
+
+    # -- options ------------------------------------------------------------------------------------
+    def _schedule_validation(self) -> None:
+        self._validate_timer.start()
+
+    def revalidate(self) -> ValidatedConfig:
+        self.last_checked = checked = validate_config(self.form.config(), self._facts)
+        shown = checked.problems
+        waiting = self._demo_task is not None and not self.form.data_edit.text().strip()
+        if waiting:  # "no dataset chosen" is not news while the demo dataset is being made
+            shown = [p for p in shown if p.field != "data"]
+        self.problems.set_problems(shown, ready_level="info" if waiting else "ok",
+                                   ready_text=self.tr("Preparing the demo dataset…") if waiting else "")
+        if checked.ok and self._problems_banner:
+            self.banner.hide()
+        self.copy_button.setEnabled(checked.ok)
+        self._update_buttons()
+        return checked
+
+    def _on_machine_facts(self, facts: MachineFacts) -> None:
+        self._facts = facts
+        self.form.set_machine_facts(facts)
+        self.revalidate()
+
+    def prepare_demo_dataset(self) -> None:
+        if self._demo_task is not None:
+            return
+        self.form.show_demo_progress(0, 1)
+        self._demo_task = run_in_background(
+            self, lambda progress, cancelled: ensure_demo_dataset(self.workspace, progress, cancelled),
+            on_done=self._on_demo_ready, on_failed=self._on_demo_failed, on_progress=self.form.show_demo_progress)
+        self.revalidate()
+
+    def _on_demo_ready(self, path: Path) -> None:
+        self._demo_task = None
+        self.form.end_demo_progress()
+        self.form.set_data_path(str(path))
+        self.revalidate()
+
+    def _on_demo_failed(self, exc: BaseException) -> None:
+        self._demo_task = None
+        self.revalidate()
+        if isinstance(exc, DemoCancelled):
+            self.form.end_demo_progress()
+            return
+        self.form.end_demo_progress(self.tr("Could not prepare the demo dataset: {reason}. Check that the "
+                                            "workspace folder {path} is writable.").format(
+            reason=exc, path=self.workspace))
+
+    def copy_command(self) -> None:
+        checked = self.revalidate()
+        if not checked.ok:
+            return
+        spec = build_worker_spec(checked, runs_dir(self.workspace) / checked.config.name, self.workspace)
+        QGuiApplication.clipboard().setText(command_line(build_yolov5_command(spec)))
+        self._notify("info", self.tr("Copied the yolov5 command to the clipboard."))
+
+    # -- run control --------------------------------------------------------------------------------
+    def start_run(self) -> bool:
+        if self.active:
+            self._notify("warning", self.tr(
+                "Run {name} is still training: stop it, or wait for it to finish, before starting another.").format(
+                name=self.session.name))
+            return False
+        checked = self.revalidate()
+        if not checked.ok:
+            self._notify("error", self.tr("Fix the problems listed under the options first."), about_problems=True)
+            return False
+        trusted = self._trusted_weights(checked)
+        if trusted is None:
+            return False
+        try:
+            run_dir = create_run(self.workspace, checked, trusted_weights=trusted)
+            spec_file = write_spec(run_dir, load_run_config(run_dir)["spec"])
+        except (OSError, ValueError) as exc:
+            self._notify("error", self.tr(
+                "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
+                reason=exc, path=self.workspace))
+            return False
+        self._remember_choices(checked)
+        self._launch(run_dir, spec_file, fresh=True)
+        return True
+
+    def _trusted_weights(self, checked: ValidatedConfig) -> tuple[str, ...] | None:
+        """The checkpoint paths the user confirmed; None when they declined."""
+        weights = checked.weights_path
+        if weights is None:
+            return ()
+        if not self.form.accept_weights(weights):
+            return None
+        return (str(weights),) if str(weights) in self.form.trusted_weights else ()
+
+    def _remember_choices(self, checked: ValidatedConfig) -> None:
+        try:
+            settings = load_settings()
+            settings.last_data = "" if self.form.is_demo() else checked.config.data
+            settings.last_model = checked.config.model
+            save_settings(settings)
+        except OSError:
+            pass  # remembering the last choice is a convenience; the run goes on
+
+    def resume_run(self) -> bool:
+        run_dir = self.resumable_run
+        if self.active or run_dir is None:
+            return False
+        try:
+            spec_file = write_spec(run_dir, resume_spec(run_dir))
+        except (OSError, ValueError, KeyError) as exc:
+            self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
+                name=run_dir.name, reason=exc))
+            return False
+        self._launch(run_dir, spec_file, fresh=False)
+        return True
+
+    def _launch(self, run_dir: Path, spec_file: Path, *, fresh: bool) -> None:
+        argv, env = self.launcher(spec_file)
+        if fresh or self.session is None or self.session.run_dir != run_dir:
+            self._new_session(run_dir)
+        self.status_panel.clear()
+        self.banner.hide()
+        self._problems_banner = False
+        self.session.launch(argv, env)
+        self._dirty = True
+        self._update_buttons()
+
+    def attach(self, info: RunInfo) -> bool:
+        """Follow a run that is training without this window (re-attach after a restart)."""
+        if self.active:
+            return False
+        self._new_session(Path(info.path))
+        self.session.follow()
+        started = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(info.started or 0)),
+                                     QLocale.FormatType.ShortFormat)
+        self._notify("info", self.tr(
+            "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
+            "closed.").format(name=info.name, started=started))
+        self._dirty = True
+        self._update_buttons()
+        return True
+
+    def set_last_run(self, info: RunInfo) -> None:
+        """Offer Resume for the newest run when it stopped or failed with a checkpoint."""
+        if not self.active and info.can_resume:
+            self.resumable_run = Path(info.path)
+            self._update_buttons()
+
+    def stop_run(self) -> None:
+        if self.session is not None and self.session.stop():
+            self._dirty = True
+        self._update_buttons()
+
+    def kill_run(self) -> None:
+        if self.active and dialogs.confirm_kill(self):
+            self.session.kill()
+
+    def detach_run(self) -> None:
+        """Leave the active run training in the background (the window is closing)."""
+        if self.session is not None:
+            self.session.detach()
+        self._update_buttons()
+
+    def _new_session(self, run_dir: Path) -> None:
+        if self.session is not None:
+            self.session.deleteLater()
+        self.session = RunSession(run_dir, self)
+        self.session.event.connect(self._on_event)
+        self.session.text.connect(self.log_view.add)
+        self.session.ended.connect(self._on_ended)
+        self.resumable_run = None
+        self.plots.clear()
+        self.log_view.clear()
+        self.log_view.set_log_file(run_dir / WORKER_LOG)
+        self.status_panel.clear()
+
+    # -- events (cheap: buffers only; timers draw) --------------------------------------------------
+    def _on_event(self, event: dict[str, Any]) -> None:
+        self.plots.add_event(event)
+        line = log_line(event)
+        if line is not None:
+            self.log_view.add(line)
+        self._dirty = True
+
+    def _on_ended(self, outcome: RunOutcome) -> None:
+        session = self.session
+        run_dir = session.run_dir
+        last = run_dir / "weights" / "last.pt"
+        can_resume = outcome.status in ("stopped", "failed") and last.is_file()
+        self.resumable_run = run_dir if can_resume else None
+        tail = self.log_view.last_lines(LOG_TAIL_LINES)
+        worker_log = read_log_tail(run_dir / WORKER_LOG)
+        if outcome.failed and worker_log:
+            tail += [self.tr("— last lines of worker.log —"), *worker_log]
+        self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
+                                       can_resume=can_resume)
+        self.plots.refresh()
+        self.log_view.flush()
+        self._dirty = True
+        self._refresh_if_dirty()
+        self._update_buttons()
+        self.run_ended.emit(outcome)
+
+    def _refresh_if_dirty(self) -> None:
+        if not self._dirty or self.session is None:
+            return
+        self._dirty = False
+        progress, outcome = self.session.progress, self.session.outcome
+        self.progress_panel.show_progress(self.tr("Run {name}").format(name=self.session.name), progress, outcome)
+        if self.active:
+            summary = summary_text(self.session.name, progress)
+        else:
+            state = ended_text(outcome, with_message=False) if outcome is not None else stage_text(progress)
+            summary = self.tr("Last run {name}: {state}").format(name=self.session.name, state=state)
+        if summary != self._summary:
+            self._summary = summary
+            self.summary_changed.emit(summary)
+
+    def _notify(self, level: str, text: str, *, about_problems: bool = False) -> None:
+        self.banner.show_message(level, text)
+        self._problems_banner = about_problems  # hidden again as soon as the options are fine
+
+    def _update_buttons(self) -> None:
+        active = self.active
+        stopping = active and self.session.stopping
+        ok = self.last_checked is not None and self.last_checked.ok
+        self.start_button.setEnabled(not active and ok)
+        self.start_button.setToolTip(
+            self.tr("A run is active: stop it, or wait for it to finish, first.") if active else
+            self.tr("Start training with these options (Ctrl+Enter)") if ok else
+            self.tr("Fix the problems listed under the options first."))
+        self.stop_button.setEnabled(active and not stopping)
+        self.stop_button.setText(self.tr("Stopping…") if stopping else self.tr("Stop"))
+        self.kill_button.setVisible(stopping)
+        self.resume_button.setEnabled(not active and self.resumable_run is not None)
+        self.resume_button.setToolTip(
+            self.tr("Resume run {name} from its last checkpoint").format(name=self.resumable_run.name)
+            if self.resumable_run is not None else self.tr("Nothing to resume: no stopped or failed run with a "
+                                                           "checkpoint."))

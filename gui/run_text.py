@@ -1,0 +1,123 @@
+"""Words for a run: stage names, the progress line, log lines for events, the status-bar summary.
+
+Pure functions from ``core.progress.RunProgress`` and protocol events to translated text, so the Train
+page, the status bar and tests read the same sentences. Figures come from the progress model only —
+nothing here recomputes progress or ETAs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from core.progress import RunProgress, format_duration
+from gui.run_session import RunOutcome
+
+DASH = "—"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("RunText", text)
+
+
+def stage_text(progress: RunProgress) -> str:
+    stages = {
+        "starting": _tr("Starting the training process…"),
+        "preparing": _tr("Checking the dataset and building the model…"),
+        "ready": _tr("Dataset and model ready"),
+        "starting_trainer": _tr("Starting the trainer…"),
+        "training": _tr("Training"),
+        "validating": _tr("Validating the epoch…"),
+        "validated": _tr("Training"),
+        "stopping": _tr("Stopping: finishing the current batch and saving a checkpoint…"),
+        "saving": _tr("Saving checkpoints…"),
+        "finished": _tr("Finishing: validating the best weights…"),
+    }
+    if progress.stage == "done":
+        return {"completed": _tr("Completed"), "stopped": _tr("Stopped"),
+                "failed": _tr("Failed")}.get(progress.status or "", _tr("Ended"))
+    return stages.get(progress.stage, progress.stage)
+
+
+def _number(value: float | None, pattern: str) -> str:
+    return DASH if value is None else pattern.format(value)
+
+
+def ended_text(outcome: RunOutcome, *, with_message: bool = True) -> str:
+    """The stage line once a worker start has ended (the progress model only knows what was said)."""
+    if outcome.status == "completed":
+        return _tr("Completed")
+    if outcome.status == "stopped":
+        return _tr("Stopped")
+    if with_message and outcome.message:
+        return _tr("Failed: {message}").format(message=outcome.message)
+    return _tr("Failed")
+
+
+def detail_text(progress: RunProgress, *, live: bool = True) -> str:
+    """``Epoch 3/30 · batch 12/16 · 312 img/s · data wait 12 % · ETA 0:04:12`` (no ETA once ended)."""
+    if not progress.epochs:
+        return _tr("Waiting for the first epoch…")
+    return _tr("Epoch {epoch}/{epochs} · batch {batch}/{batches} · {speed} img/s · data wait {wait} % · "
+               "ETA {eta}").format(
+        epoch=min(progress.epoch + 1, progress.epochs), epochs=progress.epochs,
+        batch=progress.batch, batches=progress.batches or DASH,
+        speed=_number(progress.images_per_s, "{:.0f}"),
+        wait=_number(None if progress.data_wait_share is None else 100 * progress.data_wait_share, "{:.0f}"),
+        eta=format_duration(progress.eta_run_s() if live else None))
+
+
+def best_text(progress: RunProgress) -> str:
+    if progress.best_map50 is None:
+        return _tr("Best mAP: — (known after the first validation)")
+    return _tr("Best mAP@0.5: {map50} (epoch {epoch}) · best mAP@0.5:0.95: {map50_95}").format(
+        map50=f"{progress.best_map50:.3f}", epoch=(progress.best_epoch or 0) + 1,
+        map50_95=_number(progress.best_map50_95, "{:.3f}"))
+
+
+def summary_text(run_name: str, progress: RunProgress) -> str:
+    """The status bar's glance at the active run."""
+    if not progress.epochs:
+        return _tr("Run {name}: {stage}").format(name=run_name, stage=stage_text(progress))
+    return _tr("Run {name} · epoch {epoch}/{epochs} · {percent} % · ETA {eta}").format(
+        name=run_name, epoch=min(progress.epoch + 1, progress.epochs), epochs=progress.epochs,
+        percent=f"{100 * progress.run_fraction:.0f}", eta=format_duration(progress.eta_run_s()))
+
+
+def log_line(event: dict[str, Any]) -> str | None:
+    """The log view's line for an event; None for events that only feed plots and progress."""
+    kind = event.get("type")
+    if kind == "log":
+        level, message = event.get("level", "info"), str(event.get("message", ""))
+        if level == "warning":
+            return _tr("Warning: {message}").format(message=message)
+        return _tr("Error: {message}").format(message=message) if level == "error" else message
+    if kind == "warning":
+        return _tr("Warning: {message} {hint}").format(message=event.get("message", ""),
+                                                       hint=event.get("hint", "")).rstrip()
+    if kind == "error":
+        return _tr("Error: {message} — {hint}").format(message=event.get("message", ""), hint=event.get("hint", ""))
+    if kind == "stage" and event.get("stage") in ("starting", "preparing", "training", "stopping", "finished"):
+        detail = event.get("detail")
+        name = str(event.get("stage"))
+        return (_tr("Stage: {stage} ({detail})").format(stage=name, detail=detail) if detail
+                else _tr("Stage: {stage}").format(stage=name))
+    if kind == "hello":
+        versions = event.get("versions") or {}
+        devices = ", ".join(str(d.get("name", "")) for d in event.get("devices") or []) or _tr("CPU")
+        return _tr("Worker ready: PyTorch {torch}, yolov5 {yolov5}, on {devices}").format(
+            torch=versions.get("torch", DASH), yolov5=versions.get("yolov5", DASH), devices=devices)
+    if kind == "epoch_end":
+        metrics = event.get("metrics") or {}
+        return _tr("Epoch {epoch}/{epochs} done in {time}: mAP@0.5 {map50}, mAP@0.5:0.95 {map50_95}").format(
+            epoch=int(event.get("epoch", 0)) + 1, epochs=event.get("epochs", DASH),
+            time=format_duration(event.get("epoch_time_s")),
+            map50=_number(metrics.get("metrics/mAP_0.5"), "{:.3f}"),
+            map50_95=_number(metrics.get("metrics/mAP_0.5:0.95"), "{:.3f}"))
+    if kind == "checkpoint":
+        return _tr("Checkpoint saved: {path}").format(path=event.get("path", ""))
+    if kind == "done":
+        return _tr("Run ended ({status}) after {elapsed}").format(
+            status=event.get("status", DASH), elapsed=format_duration(event.get("elapsed_s")))
+    return None

@@ -1,0 +1,1 @@
+"""Reusable widgets: small, one job each, no business logic (they display what ``core`` computed)."""

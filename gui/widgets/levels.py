@@ -1,0 +1,39 @@
+"""Status levels (ok / info / warning / error): the same icon, word and colour everywhere in the app.
+
+Colour is never the only signal: every level also has an icon and a word, so the meaning survives
+colour blindness, a dark theme and a screenshot in a bug report.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QColor, QIcon
+from PySide6.QtWidgets import QStyle, QWidget
+
+LEVELS = ("ok", "info", "warning", "error")
+
+_ICONS = {
+    "ok": QStyle.StandardPixmap.SP_DialogApplyButton,
+    "info": QStyle.StandardPixmap.SP_MessageBoxInformation,
+    "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
+    "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+}
+_COLOURS = {"ok": "#2e9d57", "info": "#2f7fd1", "warning": "#d98c00", "error": "#d64541"}
+
+
+def level_icon(widget: QWidget, level: str) -> QIcon:
+    return widget.style().standardIcon(_ICONS.get(level, _ICONS["info"]))
+
+
+def level_colour(level: str) -> QColor:
+    return QColor(_COLOURS.get(level, _COLOURS["info"]))
+
+
+def level_word(level: str) -> str:
+    words = {
+        "ok": QCoreApplication.translate("Levels", "OK"),
+        "info": QCoreApplication.translate("Levels", "Info"),
+        "warning": QCoreApplication.translate("Levels", "Warning"),
+        "error": QCoreApplication.translate("Levels", "Error"),
+    }
+    return words.get(level, words["info"])

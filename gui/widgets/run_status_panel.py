@@ -1,0 +1,156 @@
+"""How the last run ended, shown prominently: where the weights are, or what went wrong and what to do.
+
+Two faces of one panel. Finished (completed or stopped): best/last weights with "Open folder", best
+mAPs, total time. Failed (error event, killed, or a worker that died without a word): the message and
+its hint, the last lines of the log, "Resume from last checkpoint" when a checkpoint exists, and the
+traceback behind a "Details" toggle — never a traceback dialog.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QFontDatabase
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QToolButton,
+                               QVBoxLayout, QWidget)
+
+from core.progress import RunProgress, format_duration
+from gui.run_session import RunOutcome
+from gui.widgets.levels import level_colour, level_icon
+
+
+class RunStatusPanel(QFrame):
+    resume_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("RunStatusPanel")
+        self.mode: str | None = None  # "finished" | "failed" | None
+        self._folder: Path | None = None
+        self.map50: float | None = None
+        self.map50_95: float | None = None
+        self.icon_label = QLabel(self)
+        self.title_label = QLabel(self)
+        font = self.title_label.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        self.title_label.setFont(font)
+        self.message_label = QLabel(self, wordWrap=True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.facts_label = QLabel(self, wordWrap=True)
+        self.facts_label.setTextFormat(Qt.TextFormat.RichText)
+        self.facts_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.log_tail = QPlainTextEdit(self, readOnly=True, maximumHeight=110)
+        self.log_tail.setFont(fixed)
+        self.details_button = QToolButton(self, text=self.tr("Details"), checkable=True, autoRaise=True)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.toggled.connect(self._toggle_details)
+        self.details_text = QPlainTextEdit(self, readOnly=True, visible=False, maximumHeight=160)
+        self.details_text.setFont(fixed)
+        self.resume_button = QPushButton(self.tr("Resume from last checkpoint"), self)
+        self.resume_button.clicked.connect(self.resume_requested)
+        self.open_button = QPushButton(self.tr("Open folder"), self, clicked=self._open_folder)
+
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.icon_label)
+        title_row.addWidget(self.title_label, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.resume_button)
+        buttons.addWidget(self.open_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.details_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.addLayout(title_row)
+        layout.addWidget(self.message_label)
+        layout.addWidget(self.facts_label)
+        layout.addWidget(self.log_tail)
+        layout.addLayout(buttons)
+        layout.addWidget(self.details_text)
+        self.hide()
+
+    def clear(self) -> None:
+        self.mode = None
+        self.details_button.setChecked(False)
+        self.hide()
+
+    def show_outcome(self, outcome: RunOutcome, *, run_dir: Path, progress: RunProgress, log_tail: list[str],
+                     can_resume: bool) -> None:
+        self._folder = run_dir
+        if outcome.failed:
+            self._show_failed(outcome, log_tail)
+        else:
+            self._show_finished(outcome, progress, run_dir)
+        self.resume_button.setVisible(can_resume)
+        self.show()
+
+    def _frame(self, level: str, title: str) -> None:
+        colour = level_colour(level)
+        self.setStyleSheet(f"#RunStatusPanel {{ border: 1px solid {colour.name()}; border-left: 5px solid "
+                           f"{colour.name()}; border-radius: 4px; }}")
+        self.icon_label.setPixmap(level_icon(self, level).pixmap(22, 22))
+        self.title_label.setText(title)
+
+    def _show_failed(self, outcome: RunOutcome, log_tail: list[str]) -> None:
+        self.mode = "failed"
+        self._frame("error", self.tr("Training failed"))
+        self.message_label.setText(outcome.message)
+        self.facts_label.setText(self.tr("<b>What to do:</b> {hint}").format(hint=escape(outcome.hint))
+                                 if outcome.hint else "")
+        self.facts_label.setVisible(bool(outcome.hint))
+        self.log_tail.setPlainText("\n".join(log_tail) or self.tr("(the log is empty)"))
+        self.log_tail.verticalScrollBar().setValue(self.log_tail.verticalScrollBar().maximum())  # newest last
+        self.log_tail.show()
+        self.details_text.setPlainText(outcome.traceback)
+        self.details_button.setVisible(bool(outcome.traceback))
+        self.open_button.setText(self.tr("Open run folder"))
+
+    def _show_finished(self, outcome: RunOutcome, progress: RunProgress, run_dir: Path) -> None:
+        self.mode = "finished"
+        done = outcome.done
+        if outcome.status == "completed":
+            self._frame("ok", self.tr("Training completed"))
+            self.message_label.setText(self.tr("Run {name} finished all its epochs.").format(name=run_dir.name))
+        else:
+            self._frame("info", self.tr("Training stopped"))
+            self.message_label.setText(self.tr("Run {name} stopped; its last checkpoint is saved, so it can be "
+                                               "resumed.").format(name=run_dir.name))
+        final = done.get("final_metrics") or {}
+        if final:  # the worker validated best.pt at the end: its figures are the ones that matter
+            map50, map50_95 = final.get("map50"), final.get("map50_95")
+            labels = (self.tr("mAP@0.5 of best.pt"), self.tr("mAP@0.5:0.95 of best.pt"))
+        else:
+            map50, map50_95 = progress.best_map50, progress.best_map50_95
+            labels = (self.tr("Best mAP@0.5"), self.tr("Best mAP@0.5:0.95"))
+        rows = [
+            (self.tr("Best weights"), done.get("best") or self.tr("none yet")),
+            (self.tr("Last weights"), done.get("last") or self.tr("none yet")),
+            (labels[0], "—" if map50 is None else f"{map50:.3f}"),
+            (labels[1], "—" if map50_95 is None else f"{map50_95:.3f}"),
+            (self.tr("Epochs completed"), str(done.get("epochs_completed", "—"))),
+            (self.tr("Total time"), format_duration(done.get("elapsed_s"))),
+        ]
+        self.facts_label.setText("<table>" + "".join(
+            f"<tr><td style='padding-right:12px'><b>{escape(k)}</b></td><td>{escape(str(v))}</td></tr>"
+            for k, v in rows) + "</table>")
+        self.facts_label.show()
+        self.log_tail.hide()
+        self.details_button.hide()
+        self.details_text.hide()
+        self.open_button.setText(self.tr("Open weights folder"))
+        self.map50, self.map50_95 = map50, map50_95
+
+    def _toggle_details(self, shown: bool) -> None:
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.details_text.setVisible(shown)
+
+    def _open_folder(self) -> None:
+        if self._folder is None:
+            return
+        weights = self._folder / "weights"
+        target = weights if self.mode == "finished" and weights.is_dir() else self._folder
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))

@@ -1,0 +1,171 @@
+"""Live training plots: losses per batch and per epoch, and validation metrics per epoch.
+
+Events only append to numpy buffers (growing by doubling); a timer pushes the buffers to pyqtgraph
+at ~5 Hz when something changed — never a redraw per event. Downsampling ('peak') and clip-to-view
+keep a long run's plots fast. OpenGL stays off (set once in ``gui.app``).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+REFRESH_MS = 200
+LOSS_COLOURS = {"box": "#1f77b4", "obj": "#ff7f0e", "cls": "#2ca02c"}
+METRIC_KEYS = {  # series name -> yolov5 metric key
+    "precision": "metrics/precision",
+    "recall": "metrics/recall",
+    "map50": "metrics/mAP_0.5",
+    "map50_95": "metrics/mAP_0.5:0.95",
+}
+METRIC_COLOURS = {"precision": "#9467bd", "recall": "#8c564b", "map50": "#d62728", "map50_95": "#17becf"}
+
+
+class Series:
+    """x/y float buffers that double when full: appends are O(1) amortised, views are free."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        self._x = np.empty(capacity)
+        self._y = np.empty(capacity)
+        self.size = 0
+
+    def append(self, x: float, y: float) -> None:
+        if self.size == len(self._x):
+            self._x = np.concatenate([self._x, np.empty(len(self._x))])
+            self._y = np.concatenate([self._y, np.empty(len(self._y))])
+        self._x[self.size], self._y[self.size] = x, y
+        self.size += 1
+
+    def view(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._x[: self.size], self._y[: self.size]
+
+    def clear(self) -> None:
+        self.size = 0
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+class TrainingPlots(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.series: dict[str, Series] = {name: Series() for name in (
+            *(f"train/{k}" for k in LOSS_COLOURS), *(f"val/{k}" for k in LOSS_COLOURS), *METRIC_KEYS)}
+        self._dirty = False
+        self._curves: dict[str, pg.PlotDataItem] = {}
+        solid, dashed = "━━", "╍●╍"
+        loss_legend: list[tuple[str, str, str]] = []  # (glyph, colour, words)
+        self.loss_plot = self._make_plot(self.tr("Loss (yolov5 units)"))
+        for key, colour in LOSS_COLOURS.items():
+            self._curves[f"train/{key}"] = self.loss_plot.plot(pen=pg.mkPen(colour, width=2))
+            loss_legend.append((solid, colour, self.tr("train {loss}").format(loss=key)))
+        for key, colour in LOSS_COLOURS.items():
+            self._curves[f"val/{key}"] = self.loss_plot.plot(
+                pen=pg.mkPen(colour, width=2, style=Qt.PenStyle.DashLine), symbol="o", symbolSize=6,
+                symbolBrush=colour, symbolPen=None)
+            loss_legend.append((dashed, colour, self.tr("val {loss}").format(loss=key)))
+        names = {"precision": self.tr("precision"), "recall": self.tr("recall"), "map50": self.tr("mAP@0.5"),
+                 "map50_95": self.tr("mAP@0.5:0.95")}
+        self.metric_plot = self._make_plot(self.tr("Score (0–1)"))
+        for key, colour in METRIC_COLOURS.items():
+            self._curves[key] = self.metric_plot.plot(pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
+                                                      symbolBrush=colour, symbolPen=None)
+        metric_legend = [("━●", colour, names[key]) for key, colour in METRIC_COLOURS.items()]
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._panel(self.tr("Losses per batch (train) and per epoch (val)"), loss_legend,
+                                     self.loss_plot))
+        layout.addWidget(self._panel(self.tr("Validation metrics per epoch"), metric_legend, self.metric_plot))
+        self._apply_palette()
+        self._timer = QTimer(self, interval=REFRESH_MS, timeout=self.refresh)
+        self._timer.start()
+
+    def _make_plot(self, y_label: str) -> pg.PlotWidget:
+        plot = pg.PlotWidget(self)
+        plot.setLabel("bottom", self.tr("Epoch"))
+        plot.setLabel("left", y_label)
+        for axis in ("left", "bottom"):
+            plot.getAxis(axis).enableAutoSIPrefix(False)  # no "(x0.001)" on a 0–1 score
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.setDownsampling(mode="peak")
+        plot.setClipToView(True)
+        plot.setMinimumHeight(180)
+        return plot
+
+    def _panel(self, title: str, legend: list[tuple[str, str, str]], plot: pg.PlotWidget) -> QWidget:
+        """Title and legend above the plot, never over the curves."""
+        panel = QWidget(self)
+        heading = QLabel(title, panel)
+        font = heading.font()
+        font.setBold(True)
+        heading.setFont(font)
+        key = QLabel("&nbsp;&nbsp; ".join(f"<span style='color:{colour}'>{glyph}</span>&nbsp;{escape(words)}"
+                                          for glyph, colour, words in legend), panel)
+        key.setTextFormat(Qt.TextFormat.RichText)
+        key.setWordWrap(True)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(heading)
+        layout.addWidget(key)
+        layout.addWidget(plot, 1)
+        return panel
+
+    # -- data ---------------------------------------------------------------------------------------
+    def add_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "batch":
+            count = int(event.get("count") or 0)
+            if count <= 0:
+                return
+            x = int(event.get("epoch", 0)) + (int(event.get("index", 0)) + 1) / count
+            for key, value in (event.get("losses") or {}).items():
+                y = _number(value)
+                if y is not None and f"train/{key}" in self.series:
+                    self.series[f"train/{key}"].append(x, y)
+                    self._dirty = True
+        elif kind == "epoch_end":
+            metrics = event.get("metrics") or {}
+            x = int(event.get("epoch", 0)) + 1.0
+            targets = {f"val/{k}": f"val/{k}_loss" for k in LOSS_COLOURS} | METRIC_KEYS
+            for name, key in targets.items():
+                y = _number(metrics.get(key))
+                if y is not None:
+                    self.series[name].append(x, y)
+                    self._dirty = True
+
+    def clear(self) -> None:
+        for series in self.series.values():
+            series.clear()
+        self._dirty = True
+        self.refresh()
+
+    def refresh(self) -> None:
+        if not self._dirty:
+            return
+        self._dirty = False
+        for name, curve in self._curves.items():
+            curve.setData(*self.series[name].view())
+
+    # -- theme --------------------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+        super().changeEvent(event)
+
+    def _apply_palette(self) -> None:
+        background = self.palette().color(QPalette.ColorRole.Base)
+        foreground = self.palette().color(QPalette.ColorRole.Text)
+        for plot in (self.loss_plot, self.metric_plot):
+            plot.setBackground(background)
+            item = plot.getPlotItem()
+            for axis in ("left", "bottom"):
+                item.getAxis(axis).setPen(foreground)
+                item.getAxis(axis).setTextPen(foreground)

@@ -1,0 +1,49 @@
+"""Test-wide isolation: Qt offscreen, config and workspace in temp dirs, no leaked windows or workers."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the developer's real settings, window state or workspace."""
+    monkeypatch.setenv("YOLOSTUDIO_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("YOLOSTUDIO_WORKSPACE", str(tmp_path_factory.mktemp("workspace")))
+
+
+@pytest.fixture(autouse=True)
+def _no_leaks():
+    """Fail a test that leaves a visible top-level window; kill workers a test detached."""
+    yield
+    workers = sys.modules.get("gui.worker_process")
+    for proc in workers.detached_processes() if workers else []:
+        proc.kill()
+        proc.waitForFinished(5000)
+    if workers:
+        workers._DETACHED.clear()
+    qt = sys.modules.get("PySide6.QtWidgets")
+    if qt is None or qt.QApplication.instance() is None:
+        return
+    leaked = [w for w in qt.QApplication.topLevelWidgets() if w.isVisible()]
+    for widget in leaked:
+        widget.close()
+    assert not leaked, f"test left windows open: {leaked}"
+
+
+@pytest.fixture
+def fake_worker():
+    """``fake_worker(*options, events=...)`` -> argv replaying a recorded stream (see fixtures/fake_worker.py)."""
+
+    def argv(*options: str, events: Path = FIXTURES / "recorded_train_events.jsonl") -> list[str]:
+        return [sys.executable, str(FIXTURES / "fake_worker.py"), str(events), *options]
+
+    return argv

@@ -1,0 +1,170 @@
+"""The main window: rail and pages, closing while a run trains, re-attaching to a run at start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import psutil
+import pytest
+from PySide6.QtCore import Qt
+
+from core.protocol import read_events
+from core.runs import EVENTS_FILE, create_run, read_run
+from core.train_config import TrainConfig, validate_config
+from gui import dialogs
+from gui.main_window import MainWindow
+from gui.pages.placeholder_page import PlaceholderPage
+from gui.pages.train_page import TrainPage
+from gui.machine_glance import GpuGlance, NvmlGlance
+from gui.widgets.status_bar import MachineStatusBar
+from gui.window_settings import window_settings
+from gui.worker_process import detached_processes
+
+TIMEOUT_MS = 20_000
+PAGES = ["Environment", "Dataset", "Wizard", "Train", "Runs", "Export"]
+
+
+@pytest.fixture
+def data_yaml(tmp_path: Path) -> Path:
+    path = tmp_path / "data.yaml"
+    path.write_text("train: images/train\nval: images/val\nnames: [a]\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path, data_yaml, fake_worker):
+    options: list[str] = []
+
+    def launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
+        return fake_worker("--events-out", str(spec_file.parent / EVENTS_FILE), *options), dict(os.environ)
+
+    def make(*worker_options: str, check_runs: bool = False) -> MainWindow:
+        options[:] = worker_options
+        window = MainWindow(tmp_path / "ws", launcher=launcher, prepare_demo=False, check_runs=check_runs)
+        qtbot.addWidget(window)
+        window.train_page.form.set_data_path(str(data_yaml))
+        window.train_page.revalidate()
+        window.show()
+        return window
+
+    return make
+
+
+def _start_paused_run(qtbot, window: MainWindow) -> None:
+    assert window.train_page.start_run()
+    qtbot.waitUntil(lambda: window.train_page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
+
+
+def test_pages_in_order_with_placeholders_disabled(make_window):
+    window = make_window()
+    titles = [window.rail.item(i).text().split("\n")[0] for i in range(window.rail.count())]
+    assert titles == PAGES
+    for i, title in enumerate(PAGES):
+        page, item = window.pages.widget(i), window.rail.item(i)
+        enabled = bool(item.flags() & Qt.ItemFlag.ItemIsEnabled)
+        if title == "Train":
+            assert isinstance(page, TrainPage) and enabled
+        else:
+            assert isinstance(page, PlaceholderPage) and not enabled
+            assert "Coming soon" in item.text() and item.toolTip().startswith("Coming soon")
+    assert window.pages.currentWidget() is window.train_page
+    assert window.show_page(0) is False  # Ctrl+1 on a placeholder: says why, stays on Train
+    assert window.pages.currentWidget() is window.train_page
+    assert window.machine_bar.cpu_label.text().startswith("CPU")
+
+
+def test_close_while_training_can_be_cancelled(qtbot, make_window, monkeypatch):
+    window = make_window("--pause-after", "60")
+    _start_paused_run(qtbot, window)
+    monkeypatch.setattr(dialogs, "ask_close_while_training", lambda parent, name: dialogs.CLOSE_CANCEL)
+    assert window.close() is False
+    assert window.isVisible() and window.train_page.active
+    window.train_page.session.kill()
+    qtbot.waitUntil(lambda: not window.train_page.active, timeout=TIMEOUT_MS)
+
+
+def test_close_and_keep_training_detaches_without_killing(qtbot, make_window, monkeypatch):
+    window = make_window("--pause-after", "60")
+    _start_paused_run(qtbot, window)
+    run_dir = window.train_page.session.run_dir
+    monkeypatch.setattr(dialogs, "ask_close_while_training", lambda parent, name: dialogs.CLOSE_KEEP)
+    assert window.close() is True
+    assert not window.train_page.active
+    (proc,) = detached_processes()
+    pid = proc.processId()
+    qtbot.wait(300)
+    assert psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    assert read_run(run_dir).status == "running"  # what the next start will re-attach to
+
+
+def test_close_and_stop_waits_for_the_worker_then_closes(qtbot, make_window, monkeypatch):
+    window = make_window("--pause-after", "60")
+    _start_paused_run(qtbot, window)
+    run_dir = window.train_page.session.run_dir
+    monkeypatch.setattr(dialogs, "ask_close_while_training", lambda parent, name: dialogs.CLOSE_STOP)
+    assert window.close() is False  # not yet: the worker is saving its checkpoint
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=TIMEOUT_MS)
+    assert window.train_page.session.outcome.status == "stopped"
+    assert read_run(run_dir).status == "stopped"
+    assert not detached_processes()
+    assert window_settings().value("main_window/geometry") is not None  # saved in the temp config dir
+
+
+def test_reattaches_to_a_run_that_kept_training(qtbot, make_window, tmp_path, data_yaml, fake_worker):
+    checked = validate_config(TrainConfig(data=str(data_yaml), epochs=3))
+    run_dir = create_run(tmp_path / "ws", checked)
+    events = run_dir / EVENTS_FILE
+    worker = subprocess.Popen(fake_worker("--events-out", str(events), "--pause-after", "60"),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    try:
+        qtbot.waitUntil(lambda: len(read_events(events)) >= 60, timeout=TIMEOUT_MS)
+        assert read_run(run_dir).status == "running"
+        window = make_window(check_runs=True)
+        page = window.train_page
+        qtbot.waitUntil(lambda: page.active, timeout=TIMEOUT_MS)
+        assert page.session.followed and page.session.run_dir == run_dir
+        assert "Re-attached to run exp" in page.banner.text and "kept training" in page.banner.text
+        qtbot.waitUntil(lambda: page.plots.series["train/box"].size == 1, timeout=TIMEOUT_MS)  # history filled in
+        assert page.session.progress.epochs == 3
+        qtbot.waitUntil(lambda: "epoch 1/3" in window.machine_bar.run_label.text(), timeout=TIMEOUT_MS)
+        with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
+            page.stop_run()  # through the run's control file: this window did not start it
+        assert ended.args[0].status == "stopped"
+        assert worker.wait(10) == 0
+    finally:
+        worker.kill()
+        worker.wait()
+
+
+class FakeNvml:
+    def __init__(self, gpus: list[GpuGlance] | None) -> None:
+        self.gpus = gpus
+
+    def init(self) -> bool:
+        return bool(self.gpus)
+
+    def read(self) -> list[GpuGlance] | None:
+        return self.gpus
+
+    def close(self) -> None:
+        pass
+
+
+def test_status_bar_shows_the_gpu_at_a_glance(qtbot):
+    bar = MachineStatusBar(nvml=FakeNvml([GpuGlance(0, "NVIDIA H200", 37.0, 12.5, 139.8)]))
+    qtbot.addWidget(bar)
+    qtbot.waitUntil(lambda: "H200" in bar.gpu_label.text(), timeout=TIMEOUT_MS)
+    assert bar.gpu_label.text() == "GPU 0 NVIDIA H200 · 37 % · 12.5/139.8 GB"
+    assert bar.cpu_label.text().startswith("CPU ") and bar.ram_label.text().startswith("RAM ")
+    none = MachineStatusBar(nvml=FakeNvml(None))
+    qtbot.addWidget(none)
+    qtbot.waitUntil(lambda: none.gpu_label.text() == "No NVIDIA GPU", timeout=TIMEOUT_MS)
+
+
+def test_nvml_glance_never_raises():
+    glance = NvmlGlance()
+    ok = glance.init()  # no driver in CI: False, and no exception
+    assert (glance.read() is None) == (not ok)
+    glance.close()

@@ -1,0 +1,223 @@
+"""The real Train page driven through a real subprocess replaying a recorded 3-epoch run."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from core.runs import EVENTS_FILE
+from core.train_config import MachineFacts
+from gui import dialogs
+from gui.pages.train_page import TrainPage
+
+TIMEOUT_MS = 20_000
+
+
+class FakeLauncher:
+    """The page's launcher: the fake worker, writing the run's events file like a real one."""
+
+    def __init__(self, fake_worker) -> None:
+        self.fake_worker = fake_worker
+        self.options: list[str] = []
+        self.events: Path | None = None  # another recorded stream to replay
+        self.spec_files: list[Path] = []
+
+    def __call__(self, spec_file: Path) -> tuple[list[str], dict[str, str]]:
+        self.spec_files.append(spec_file)
+        extra = {"events": self.events} if self.events else {}
+        argv = self.fake_worker("--events-out", str(spec_file.parent / EVENTS_FILE), *self.options, **extra)
+        return argv, dict(os.environ)
+
+
+@pytest.fixture
+def data_yaml(tmp_path: Path) -> Path:
+    path = tmp_path / "data" / "data.yaml"
+    path.parent.mkdir()
+    path.write_text("train: images/train\nval: images/val\nnames: [a, b]\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def launcher(fake_worker) -> FakeLauncher:
+    return FakeLauncher(fake_worker)
+
+
+@pytest.fixture
+def page(qtbot, tmp_path, data_yaml, launcher):
+    page = TrainPage(tmp_path / "ws", launcher=launcher, prepare_demo=False, machine_facts=MachineFacts(gpu_count=0))
+    qtbot.addWidget(page)
+    page.form.set_data_path(str(data_yaml))
+    page.revalidate()
+    yield page
+    if page.active:
+        page.session.kill()
+        qtbot.waitUntil(lambda: not page.active, timeout=TIMEOUT_MS)
+
+
+def _run_dirs(page: TrainPage) -> list[Path]:
+    return sorted((page.workspace / "runs").iterdir())
+
+
+def test_replayed_run_fills_progress_plots_and_finished_panel(qtbot, page):
+    summaries: list[str] = []
+    page.summary_changed.connect(summaries.append)
+    assert page.start_button.isEnabled()
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
+        page.start_button.click()
+    outcome = ended.args[0]
+    assert outcome.status == "completed"
+    progress = page.session.progress
+    assert (progress.epoch, progress.epochs, progress.batch, progress.batches) == (2, 3, 4, 4)
+    assert page.progress_panel.epoch_bar.value() == page.progress_panel.epoch_bar.maximum()
+    assert page.progress_panel.run_bar.value() == page.progress_panel.run_bar.maximum()
+    assert "Epoch 3/3 · batch 4/4" in page.progress_panel.detail_label.text()
+    assert page.plots.series["train/box"].size == 12  # every batch event
+    assert page.plots.series["val/box"].size == 3 and page.plots.series["map50"].size == 3
+    x, _ = page.plots.series["train/box"].view()
+    assert x[-1] == pytest.approx(3.0)  # fractional epochs: the last batch of the third epoch
+    panel = page.status_panel
+    assert panel.isVisibleTo(page) and panel.mode == "finished"
+    assert panel.map50 == pytest.approx(outcome.done["final_metrics"]["map50"])
+    assert "0.003" in panel.facts_label.text()  # best mAP@0.5 of best.pt, shown with the weights' paths
+    assert str(page.session.run_dir / "weights" / "best.pt") in panel.facts_label.text()
+    assert not page.resume_button.isEnabled()  # a completed run has nothing to resume
+    assert page.start_button.isEnabled()
+    assert summaries[-1] == "Last run exp: Completed"
+    assert page.log_view.text.toPlainText()  # log events reached the log view
+
+
+def test_second_start_is_refused_and_stop_twice_is_harmless(qtbot, page, launcher):
+    launcher.options = ["--pause-after", "60"]
+    summaries: list[str] = []
+    page.summary_changed.connect(summaries.append)
+    assert page.start_run()
+    qtbot.waitUntil(lambda: page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: bool(summaries) and summaries[-1].startswith("Run exp · epoch 1/3 · "),
+                    timeout=TIMEOUT_MS)
+    assert not page.start_button.isEnabled()
+    assert page.start_run() is False  # e.g. from the Ctrl+Enter shortcut
+    assert page.banner.isVisibleTo(page) and page.banner.level == "warning"
+    assert "still training" in page.banner.text
+    assert len(_run_dirs(page)) == 1
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
+        page.stop_run()
+        assert page.stop_button.text() == "Stopping…" and not page.stop_button.isEnabled()
+        assert page.kill_button.isVisibleTo(page)
+        page.stop_run()  # pressing again does nothing harmful
+    assert ended.args[0].status == "stopped"
+    assert page.status_panel.mode == "finished"
+    assert page.resume_button.isEnabled()  # stopped with weights/last.pt
+    assert page.stop_button.text() == "Stop" and not page.kill_button.isVisibleTo(page)
+
+
+def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, launcher):
+    launcher.options = ["--die-after", "75"]  # after the first checkpoint (line 71)
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
+        page.start_run()
+    outcome = ended.args[0]
+    assert outcome.failed and outcome.kind == "worker_died"
+    panel = page.status_panel
+    assert panel.mode == "failed" and panel.isVisibleTo(page)
+    assert "ended without a word" in panel.message_label.text()
+    assert panel.resume_button.isVisibleTo(page) and page.resume_button.isEnabled()
+    assert panel.log_tail.toPlainText()
+    run_dir = page.session.run_dir
+
+    launcher.options = []
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as resumed:
+        panel.resume_button.click()
+    spec = json.loads(launcher.spec_files[-1].read_text(encoding="utf-8"))
+    assert spec["resume"] is True and launcher.spec_files[-1].parent == run_dir
+    assert resumed.args[0].status == "completed"
+    assert len(_run_dirs(page)) == 1  # resumed in place, not a new run
+
+
+def test_kill_is_offered_only_after_stop_and_asks_first(qtbot, page, launcher, monkeypatch):
+    launcher.options = ["--pause-after", "60", "--ignore-stop"]  # a stuck worker
+    page.start_run()
+    qtbot.waitUntil(lambda: page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
+    assert not page.kill_button.isVisibleTo(page)
+    answers = iter([False, True])
+    monkeypatch.setattr(dialogs, "confirm_kill", lambda parent: next(answers))
+    page.stop_button.click()
+    assert page.kill_button.isVisibleTo(page)
+    page.kill_run()  # declined
+    assert page.active
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
+        page.kill_run()
+    assert ended.args[0].kind == "killed"
+    assert page.status_panel.mode == "failed"
+
+
+def test_validation_errors_disable_start_and_name_the_value(qtbot, page, tmp_path):
+    missing = tmp_path / "nowhere" / "data.yaml"
+    page.form.set_data_path(str(missing))
+    page.revalidate()
+    assert not page.start_button.isEnabled()
+    assert any(str(missing) in m for m in page.problems.messages)
+    page.form.set_data_path(str(tmp_path / "data" / "data.yaml"))
+    page.form.set_model("yolov5q.yaml")
+    page.revalidate()
+    assert not page.start_button.isEnabled()
+    assert any("yolov5q.yaml" in m for m in page.problems.messages)
+    assert page.start_run() is False
+    assert not (page.workspace / "runs").exists()
+    assert page.banner.isVisibleTo(page) and page.banner.level == "error"
+    page.form.set_model("yolov5n.yaml")
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)  # debounced re-check after the edit
+    assert not page.banner.isVisibleTo(page)  # "fix the problems first" went with the problems
+
+
+def test_untrusted_checkpoint_needs_confirmation(qtbot, page, tmp_path, monkeypatch):
+    weights = tmp_path / "downloaded.pt"
+    weights.write_bytes(b"not really a pickle")
+    page.form.set_model(str(weights))
+    page.revalidate()
+    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: False)
+    assert page.start_run() is False
+    assert not (page.workspace / "runs").exists()
+    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: True)
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        assert page.start_run()
+    spec = json.loads((page.session.run_dir / "spec.json").read_text(encoding="utf-8"))
+    assert spec["trusted_weights"] == [str(weights.resolve())]
+
+
+def test_demo_dataset_is_prepared_in_the_background_on_first_show(qtbot, tmp_path, launcher):
+    page = TrainPage(tmp_path / "ws", launcher=launcher, machine_facts=MachineFacts(gpu_count=0))
+    qtbot.addWidget(page)
+    page.show()
+    assert page.problems.messages == [] and not page.start_button.isEnabled()  # "preparing", not an error
+    demo = (tmp_path / "ws" / "demo" / "data.yaml").resolve()
+    qtbot.waitUntil(lambda: page.form.data_edit.text() == str(demo), timeout=TIMEOUT_MS)
+    assert page.form.is_demo() and page.form.imgsz.value() == 128 and page.form.epochs.value() == 30
+    assert not page.form.demo_progress.isVisible()
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
+
+
+def test_error_event_shows_message_hint_and_traceback_behind_details(qtbot, page, launcher, tmp_path):
+    recorded = (Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl").read_text().splitlines()
+    error = {"v": 1, "type": "error", "t": 2.0, "kind": "out_of_memory", "message": "CUDA out of memory.",
+             "hint": "Lower the batch size, then resume from the last checkpoint.", "exception": "OutOfMemoryError",
+             "traceback": "Traceback (most recent call last):\n  ...\ntorch.OutOfMemoryError: CUDA out of memory."}
+    done = {"v": 1, "type": "done", "t": 3.0, "status": "failed", "elapsed_s": 12.0, "best": "", "last": "last.pt",
+            "epochs_completed": 1, "stopped_at": None}
+    stream = tmp_path / "oom.jsonl"
+    stream.write_text("\n".join(recorded[:75] + [json.dumps(error), json.dumps(done)]) + "\n", encoding="utf-8")
+    launcher.events = stream
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
+        page.start_run()
+    outcome = ended.args[0]
+    assert outcome.failed and outcome.kind == "out_of_memory"
+    panel = page.status_panel
+    assert panel.mode == "failed"
+    assert panel.message_label.text() == "CUDA out of memory."
+    assert "Lower the batch size" in panel.facts_label.text()
+    assert panel.details_button.isVisibleTo(page) and not panel.details_text.isVisibleTo(page)
+    panel.details_button.click()
+    assert panel.details_text.isVisibleTo(page) and "OutOfMemoryError" in panel.details_text.toPlainText()
+    assert page.resume_button.isEnabled()  # the first epoch's checkpoint exists
+    assert "Failed: CUDA out of memory." in page.progress_panel.stage_label.text()

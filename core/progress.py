@@ -47,7 +47,7 @@ class RunProgress:
             self.stage = str(event.get("stage", self.stage))
             if self.stage == "starting":
                 self._started_t = self._started_t or t
-                self.status, self.done, self.error = None, None, None
+                self.begin_segment()
         elif kind == "epoch_start":
             self.epoch = int(event.get("epoch", 0))
             self.epochs = int(event.get("epochs", self.epochs))
@@ -67,6 +67,10 @@ class RunProgress:
             self.status = event.get("status")
             self.elapsed_s = event.get("elapsed_s")
             self.stage = "done"
+
+    def begin_segment(self) -> None:
+        """A new worker start (resume) begins: forget how the previous one ended, keep the history."""
+        self.status, self.done, self.error = None, None, None
 
     def _feed_batch(self, event: dict[str, Any]) -> None:
         self.epoch = int(event.get("epoch", self.epoch))

@@ -284,6 +284,21 @@ def list_runs(workspace: Path) -> list[RunInfo]:
     return sorted(runs, key=lambda r: r.started or 0.0, reverse=True)
 
 
+def kill_run(pid: int | None, create_time: float | None) -> bool:
+    """Hard-stop a worker by pid, only if it is still the same process; True when a kill was sent.
+
+    The run loses the batch in flight; its last checkpoint stays. Used for runs this process did not start
+    (a re-attached GUI, the CLI), where there is no process handle to kill.
+    """
+    if not process_alive(pid, create_time):
+        return False
+    try:
+        psutil.Process(pid).kill()
+    except psutil.Error:
+        return False  # gone meanwhile
+    return True
+
+
 def request_stop(run_dir: Path) -> None:
     """Ask a run's worker to stop gracefully through its control file (works for re-attached runs)."""
     line = json.dumps({"v": 1, "type": "stop", "t": time.time()}) + "\n"

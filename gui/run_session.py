@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psutil
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from core.progress import RunProgress
-from core.runs import process_alive
+from core.runs import kill_run
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess
 
@@ -107,7 +106,7 @@ class RunSession(QObject):
     # -- starting -----------------------------------------------------------------------------------
     def launch(self, argv: list[str], env: dict[str, str]) -> None:
         """Start a worker (a new run, or a resume of this one: events continue the same model)."""
-        self.progress.done, self.progress.status = None, None  # a resume must not inherit the last ending
+        self.progress.begin_segment()  # a resume must not inherit the last ending
         worker = WorkerProcess(self)
         worker.text.connect(self.text)
         worker.failed_to_start.connect(self._on_failed_to_start)
@@ -140,12 +139,9 @@ class RunSession(QObject):
         if isinstance(self._source, WorkerProcess):
             self._killed = True
             self._source.kill()
-        elif isinstance(self._source, RunFollower) and process_alive(self._source.pid, self._source.create_time):
-            self._killed = True
-            try:
-                psutil.Process(self._source.pid).kill()
-            except psutil.Error:
-                pass  # gone meanwhile; the follower notices within a second
+        elif isinstance(self._source, RunFollower):
+            # The follower notices the death within a second and ends the session.
+            self._killed = kill_run(self._source.pid, self._source.create_time)
 
     def detach(self) -> None:
         """Leave the run training in the background; this session stops listening."""

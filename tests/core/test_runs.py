@@ -141,3 +141,17 @@ def test_request_stop_appends_a_control_line(workspace):
     request_stop(run)
     lines = (run / CONTROL_FILE).read_text().splitlines()
     assert [json.loads(x)["type"] for x in lines] == ["stop", "stop"]
+
+
+def test_kill_run_only_kills_the_same_process():
+    import psutil
+
+    from core.runs import kill_run
+
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    created = psutil.Process(proc.pid).create_time()
+    assert kill_run(proc.pid, created - 50) is False  # a recycled pid is left alone
+    assert proc.poll() is None
+    assert kill_run(proc.pid, created) is True
+    assert proc.wait(timeout=10) != 0
+    assert kill_run(proc.pid, created) is False  # already gone

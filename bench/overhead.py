@@ -68,6 +68,7 @@ def main() -> None:
         studio: list[float] = []
         plain: list[float] = []
         walls: dict[str, list[float]] = {"studio": [], "plain": []}
+        per_run: dict[str, list[list[float]]] = {"studio": [], "plain": []}
         for i in range(args.runs):
             order = [("studio", run_studio), ("plain", run_plain)]
             if i % 2:
@@ -75,15 +76,19 @@ def main() -> None:
             for label, fn in order:
                 epochs, wall = fn(data, workspace, f"{label}{i}", common)
                 (studio if label == "studio" else plain).extend(epochs[1:])
+                per_run[label].append(epochs[1:])
                 walls[label].append(wall)
                 print(f"run {i} {label:6s}: epochs {', '.join(f'{e:.2f}' for e in epochs)} s; wall {wall:.1f} s",
                       flush=True)
     ms, mp = statistics.median(studio), statistics.median(plain)
+    pairs = [statistics.median(a) / statistics.median(b) for a, b in zip(per_run["studio"], per_run["plain"])]
     print(f"\nmedian epoch time (epochs 2..{args.epochs} of {args.runs} runs each, imgsz {args.imgsz}, "
           f"batch {args.batch}, workers {args.workers}, {os.cpu_count()} CPUs):")
     print(f"  yolostudio train : {ms:.3f} s")
     print(f"  yolov5 train     : {mp:.3f} s")
     print(f"  ratio            : {ms / mp:.3f}  (target <= 1.03)")
+    print(f"  per-pair ratios  : {', '.join(f'{r:.3f}' for r in pairs)} (median {statistics.median(pairs):.3f}; "
+          "run-to-run noise on a shared 2-core VM is about ±10%)")
     print(f"  median wall time per run: yolostudio {statistics.median(walls['studio']):.1f} s, "
           f"yolov5 {statistics.median(walls['plain']):.1f} s")
 

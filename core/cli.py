@@ -15,6 +15,7 @@ This module imports no Qt: ``yolostudio gui`` imports the GUI package only when 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import signal
@@ -37,6 +38,10 @@ from core.train_config import AUTO_BATCH, TrainConfig, validate_config
 from core.workspace import resolve_workspace, runs_dir
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
+
+#: Modules that add verbs of their own: each has ``register(subparsers)``, which adds its parser and sets
+#: ``handler=fn(args, workspace) -> exit code`` as a default. Keep their imports light (no torch, no Qt).
+FEATURE_VERBS: list[str] = []
 _STATUS_EXIT = {"completed": EXIT_OK, "stopped": EXIT_STOPPED, "failed": EXIT_FAILED}
 
 
@@ -87,6 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true")
 
     sub.add_parser("gui", help=tr("open the desktop app (the default)"))
+    for module in FEATURE_VERBS:
+        importlib.import_module(module).register(sub)
     return parser
 
 
@@ -310,8 +317,6 @@ def cmd_demo(args: argparse.Namespace, workspace: Path) -> int:
 
 
 def cmd_gui(argv: list[str]) -> int:
-    import importlib
-
     return int(importlib.import_module("gui.app").main(argv))
 
 
@@ -322,10 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.verb in (None, "gui"):
         return cmd_gui(["--workspace", args.workspace] if args.workspace else [])
     workspace = resolve_workspace(args.workspace)
+    handler = getattr(args, "handler", None)
     handlers = {"train": cmd_train, "resume": cmd_resume, "attach": cmd_attach, "stop": cmd_stop,
                 "runs": cmd_runs, "demo": cmd_demo}
     try:
-        return handlers[args.verb](args, workspace)
+        return (handler or handlers[args.verb])(args, workspace)
     except FileNotFoundError as exc:
         print(tr("error: {reason}", reason=exc), file=sys.stderr)
         return EXIT_USAGE

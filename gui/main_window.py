@@ -9,21 +9,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QListWidgetItem, QMainWindow, QProgressDialog, QStackedWidget,
-                               QStyle, QWidget)
+                               QWidget)
 
 from core.runs import RunInfo, list_runs
 from gui import dialogs
 from gui.background import run_in_background
+from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.pages.train_page import Launcher, TrainPage, default_launcher
 from gui.run_session import RunOutcome
 from gui.widgets.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
 
-TRAIN_INDEX = 3
+TRAIN_INDEX = page_index(TRAIN)
 STOP_TIMEOUT_S = 60
 
 
@@ -34,32 +35,22 @@ class MainWindow(QMainWindow):
         self.workspace = workspace
         self.setWindowTitle(self.tr("YOLO Studio"))
         self.train_page = TrainPage(workspace, self, launcher=launcher, prepare_demo=prepare_demo)
-        style = self.style()
-        placeholders = [
-            (self.tr("Environment"), QStyle.StandardPixmap.SP_ComputerIcon,
-             self.tr("Checks the GPU driver, CUDA and PyTorch, and says what to fix so training can use the GPU.")),
-            (self.tr("Dataset"), QStyle.StandardPixmap.SP_DirIcon,
-             self.tr("Opens or creates a data.yaml, checks images and labels, and shows class statistics.")),
-            (self.tr("Wizard"), QStyle.StandardPixmap.SP_FileDialogContentsView,
-             self.tr("Recommends batch size, image size and workers for this machine, measured, with reasons.")),
-        ]
-        later = [
-            (self.tr("Runs"), QStyle.StandardPixmap.SP_FileDialogDetailedView,
-             self.tr("Lists every run with its status and results, to compare, resume or clean up.")),
-            (self.tr("Export"), QStyle.StandardPixmap.SP_DialogSaveButton,
-             self.tr("Exports trained weights to ONNX, TorchScript and other formats, and checks the result.")),
-        ]
         self.rail = QListWidget(self)
         self.rail.setIconSize(QSize(22, 22))
         self.rail.setFixedWidth(150)
         self.rail.setSpacing(2)
         self.pages = QStackedWidget(self)
-        for title, icon, explanation in placeholders:
-            self._add_page(title, style.standardIcon(icon), PlaceholderPage(title, explanation, self), explanation)
-        self._add_page(self.tr("Train"), style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay), self.train_page,
-                       self.tr("Train a model and watch it learn."), enabled=True)
-        for title, icon, explanation in later:
-            self._add_page(title, style.standardIcon(icon), PlaceholderPage(title, explanation, self), explanation)
+        style = self.style()
+        for spec in PAGES:
+            title = QCoreApplication.translate("MainWindow", spec.title)
+            explanation = QCoreApplication.translate("MainWindow", spec.explanation)
+            if spec.key == TRAIN:
+                page: QWidget = self.train_page
+            elif spec.page is None:
+                page = PlaceholderPage(title, explanation, self)
+            else:
+                page = spec.build(workspace, self)
+            self._add_page(title, style.standardIcon(spec.icon), page, explanation, enabled=spec.page is not None)
         self.rail.currentRowChanged.connect(self.pages.setCurrentIndex)
         self.rail.setCurrentRow(TRAIN_INDEX)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
+import importlib
 import json
 import os
 import sys
@@ -25,11 +26,12 @@ from core.protocol import EventWriter
 from core.runs import EVENTS_FILE, WORKER_LOG
 
 
-def _claim_streams(log_path: Path) -> tuple[Any, int]:
+def _claim_streams(log_path: Path | None) -> tuple[Any, int]:
     """Returns (a text stream on the original stdout, a private fd on the original stdin).
 
-    Afterwards fds 1 and 2 write to the log file and fd 0 reads /dev/null, so data-loader workers forked
-    later hold neither pipe (see core/worker/control.py for the deadlock that avoids).
+    Afterwards fd 1 and 2 write to the log file (or fd 1 joins stderr when a job has no log file), and
+    fd 0 reads /dev/null, so data-loader workers forked later hold neither pipe (see
+    core/worker/control.py for the deadlock that avoids).
     """
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     control_fd = os.dup(0)
@@ -37,12 +39,16 @@ def _claim_streams(log_path: Path) -> tuple[Any, int]:
     os.dup2(devnull, 0)
     os.close(devnull)
     sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
-    log = open(log_path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the process
     sys.stdout.flush()
     sys.stderr.flush()
-    os.dup2(log.fileno(), 1)
-    os.dup2(log.fileno(), 2)
-    faulthandler.enable(file=log)
+    if log_path is None:
+        os.dup2(2, 1)
+        faulthandler.enable()
+    else:
+        log = open(log_path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the process
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        faulthandler.enable(file=log)
     return protocol, control_fd
 
 
@@ -56,13 +62,16 @@ def _own_session() -> None:
             pass  # already a session leader (e.g. started with start_new_session)
 
 
-def _train(spec: dict[str, Any], writer: EventWriter, control_fd: int) -> int:
-    from core.worker.train_job import run_train
+#: Job name -> "module:function"; a job is ``fn(spec, writer, control_fd) -> exit code`` and is imported
+#: only when it runs, so one job's imports never slow another's start.
+JOBS: dict[str, str] = {
+    "train": "core.worker.train_job:run_train",
+}
 
-    return run_train(spec, writer, control_fd)
 
-
-JOBS: dict[str, Callable[[dict[str, Any], EventWriter, int], int]] = {"train": _train}
+def load_job(name: str) -> Callable[[dict[str, Any], EventWriter, int], int]:
+    module, _, function = JOBS[name].partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,16 +80,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("spec", type=Path, help="the job's spec JSON file")
     args = parser.parse_args(argv)
     spec = json.loads(args.spec.read_text(encoding="utf-8"))
-    run_dir = Path(spec["run_dir"])
-    run_dir.mkdir(parents=True, exist_ok=True)
+    # A job with a run folder keeps its events and log there; a short job (a probe) only streams.
+    run_dir = Path(spec["run_dir"]) if spec.get("run_dir") else None
+    if run_dir is not None:
+        run_dir.mkdir(parents=True, exist_ok=True)
     _own_session()
-    protocol, control_fd = _claim_streams(run_dir / WORKER_LOG)
-    writer = EventWriter(protocol, run_dir / EVENTS_FILE)
+    protocol, control_fd = _claim_streams(run_dir / WORKER_LOG if run_dir else None)
+    writer = EventWriter(protocol, run_dir / EVENTS_FILE if run_dir else None)
     me = psutil.Process()
     writer.emit("stage", stage="starting", job=args.job, pid=me.pid, create_time=me.create_time(),
                 python=sys.executable, started=time.time())
     try:
-        return JOBS[args.job](spec, writer, control_fd)
+        return load_job(args.job)(spec, writer, control_fd)
     finally:
         writer.close()
 

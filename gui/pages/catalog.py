@@ -1,0 +1,58 @@
+"""The pages of the main window, in the order a newcomer walks them, and what each one is.
+
+One row per feature: its title, icon, one-line explanation, and the page class that builds it as
+``"module:Class"`` (constructed as ``Class(workspace, parent)``), or None while the feature is not built
+yet — the window then shows a disabled placeholder that says what the page will do. A feature plugs in
+by filling in its row; the main window needs no edit.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtWidgets import QStyle, QWidget
+
+TRAIN = "train"
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    key: str
+    title: str  # source text; the window translates it in the "MainWindow" context
+    icon: QStyle.StandardPixmap
+    explanation: str
+    page: str | None  # "module:Class", or None for a placeholder
+
+    def build(self, workspace: Path, parent: QWidget) -> QWidget:
+        assert self.page is not None
+        module, _, name = self.page.partition(":")
+        return getattr(importlib.import_module(module), name)(workspace, parent)
+
+
+SP = QStyle.StandardPixmap
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("environment", QT_TRANSLATE_NOOP("MainWindow", "Environment"), SP.SP_ComputerIcon,
+             QT_TRANSLATE_NOOP("MainWindow", "Checks the GPU driver, CUDA and PyTorch, and says what to fix so "
+                                             "training can use the GPU."), None),
+    PageSpec("dataset", QT_TRANSLATE_NOOP("MainWindow", "Dataset"), SP.SP_DirIcon,
+             QT_TRANSLATE_NOOP("MainWindow", "Opens or creates a data.yaml, checks images and labels, and shows "
+                                             "class statistics."), None),
+    PageSpec("wizard", QT_TRANSLATE_NOOP("MainWindow", "Wizard"), SP.SP_FileDialogContentsView,
+             QT_TRANSLATE_NOOP("MainWindow", "Recommends batch size, image size and workers for this machine, "
+                                             "measured, with reasons."), None),
+    PageSpec(TRAIN, QT_TRANSLATE_NOOP("MainWindow", "Train"), SP.SP_MediaPlay,
+             QT_TRANSLATE_NOOP("MainWindow", "Train a model and watch it learn."), "gui.pages.train_page:TrainPage"),
+    PageSpec("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), SP.SP_FileDialogDetailedView,
+             QT_TRANSLATE_NOOP("MainWindow", "Lists every run with its status and results, to compare, resume or "
+                                             "clean up."), None),
+    PageSpec("export", QT_TRANSLATE_NOOP("MainWindow", "Export"), SP.SP_DialogSaveButton,
+             QT_TRANSLATE_NOOP("MainWindow", "Exports trained weights to ONNX, TensorRT and TorchScript, and "
+                                             "checks the result against PyTorch."), None),
+)
+
+
+def page_index(key: str) -> int:
+    return next(i for i, spec in enumerate(PAGES) if spec.key == key)

@@ -41,7 +41,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
 
 #: Modules that add verbs of their own: each has ``register(subparsers)``, which adds its parser and sets
 #: ``handler=fn(args, workspace) -> exit code`` as a default. Keep their imports light (no torch, no Qt).
-FEATURE_VERBS: list[str] = []
+FEATURE_VERBS: list[str] = ["core.cli_export", "core.cli_dataset"]
 _STATUS_EXIT = {"completed": EXIT_OK, "stopped": EXIT_STOPPED, "failed": EXIT_FAILED}
 
 

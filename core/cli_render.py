@@ -37,6 +37,7 @@ class ConsoleRenderer:
         self.progress = RunProgress()
         self._bar_shown = False
         self._last_draw = 0.0
+        self._last_diagnosis: str | None = None
 
     # -- output helpers -------------------------------------------------------------------------------
     def _line(self, text: str) -> None:
@@ -88,6 +89,9 @@ class ConsoleRenderer:
                 self._bar_shown = True
         elif kind == "epoch_end":
             self._line(self.epoch_line(ev))
+        elif kind == "diagnosis" and ev.get("code") != self._last_diagnosis:
+            self._last_diagnosis = ev.get("code")
+            self._line(self.diagnosis_text(ev))
         elif kind == "warning":
             self._line(tr("warning: {message}", message=ev.get("message", "")))
         elif kind == "log" and ev.get("level") in ("warning", "error"):
@@ -113,6 +117,14 @@ class ConsoleRenderer:
                   secs=ev.get("epoch_time_s") or 0.0, ips="—" if ips is None else f"{ips:.0f}",
                   wait=_pct(timing.get("data_wait_share")), best=best)
 
+    def diagnosis_text(self, ev: dict[str, Any]) -> str:
+        lines = [tr("Bottleneck doctor [{code}]: {title}", code=ev.get("code"), title=ev.get("title", "")),
+                 "  " + str(ev.get("detail", ""))]
+        for p in ev.get("prescriptions") or []:
+            lines.append(tr("  → next run: --{field} {value} ({reason})", field=str(p.get("field")).replace("_", "-"),
+                            value=p.get("value"), reason=p.get("reason", "")))
+        return "\n".join(lines)
+
     def done_text(self, ev: dict[str, Any]) -> str:
         p = self.progress
         status = ev.get("status")
@@ -129,6 +141,12 @@ class ConsoleRenderer:
         m95 = final.get("map50_95", p.best_map50_95)
         if m50 is not None:
             lines.append(tr("Best mAP@0.5 {m50:.3f}, mAP@0.5:0.95 {m95:.3f}", m50=m50, m95=m95 or 0.0))
+        eff = ev.get("efficiency") or {}
+        if eff.get("images_per_s") is not None:
+            gpu = eff.get("gpu_util_mean_percent")
+            lines.append(tr("Efficiency: {ips:.0f} img/s, data wait {wait}, GPU busy {gpu}",
+                            ips=eff["images_per_s"], wait=_pct(eff.get("data_wait_share")),
+                            gpu="—" if gpu is None else f"{gpu:.0f}%"))
         if ev.get("best"):
             lines.append(tr("Best weights: {path}", path=ev["best"]))
         if ev.get("last"):

@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any, Callable, Iterator
 
 PROTOCOL_VERSION = 1
 
@@ -34,7 +34,12 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "log": ("level", "message"),
     "warning": ("code", "message"),
     "error": ("kind", "message", "hint"),
+    "diagnosis": ("code", "severity", "title", "detail", "evidence", "prescriptions"),
     "done": ("status", "elapsed_s"),
+    "probe_step": ("step", "index", "count"),
+    "facts": ("facts", "final"),
+    "export_result": ("format", "ok", "report"),
+    "predictions": ("image", "width", "height", "boxes", "names"),
 }
 
 #: Final states of a run as carried by the ``done`` event.
@@ -154,11 +159,16 @@ class EventWriter:
 
     def __init__(self, stream: IO[str] | None = None, events_path: Path | None = None) -> None:
         self._lock = threading.Lock()
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
         self._stream = stream
         self._file = None
         if events_path is not None:
             events_path.parent.mkdir(parents=True, exist_ok=True)
             self._file = open(events_path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+
+    def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Called with every event after it is written (outside the writer's lock, so it may emit)."""
+        self._listeners.append(listener)
 
     def emit(self, event_type: str, **fields: Any) -> dict[str, Any]:
         event = make_event(event_type, **fields)
@@ -177,6 +187,8 @@ class EventWriter:
                     self._stream.flush()
                 except (OSError, ValueError):
                     self._stream = None  # the reader went away; the events file carries on
+        for listener in self._listeners:
+            listener(event)
 
     def close(self) -> None:
         with self._lock:

@@ -66,6 +66,9 @@ def _own_session() -> None:
 #: only when it runs, so one job's imports never slow another's start.
 JOBS: dict[str, str] = {
     "train": "core.worker.train_job:run_train",
+    "probe": "core.worker.probe_job:run_probe",
+    "export": "core.worker.export_job:run_export",
+    "predict": "core.worker.predict_job:run_predict",
 }
 
 

@@ -10,6 +10,7 @@ the interrupted epoch from its start with the weights reached so far.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -22,6 +23,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from core.atomic import atomic_write_text
 from core.errors import classify_failure
 from core.protocol import EventWriter
 from core.runs import CONTROL_FILE
@@ -29,6 +31,7 @@ from core.train_config import yolov5_options
 from core.worker import compat
 from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
+from core.worker.doctor_monitor import DoctorMonitor
 from core.worker.system_sampler import SystemSampler, open_nvml
 from core.workspace import app_cache_dir, runs_dir
 
@@ -288,6 +291,7 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
     workspace = Path(spec["workspace"])
     reporter: TrainReporter | None = None
     sampler: SystemSampler | None = None
+    monitor: DoctorMonitor | None = None
 
     def on_stop(source: str) -> None:
         writer.emit("stage", stage="stopping", detail=f"stop requested ({source}); finishing the current batch")
@@ -303,8 +307,15 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
         from yolov5.utils.general import LOGGER
 
         LOGGER.handlers[:] = [EventLogHandler(writer)]
+        import torch
+
+        cfg = spec.get("config", {})
+        on_gpu = torch.cuda.is_available() and str(cfg.get("device", "")).strip().lower() != "cpu"
+        monitor = DoctorMonitor(writer.emit, {"workers": cfg.get("workers"), "batch_size": cfg.get("batch"),
+                                              "imgsz": cfg.get("imgsz"), "cache": cfg.get("cache")})
+        writer.add_listener(monitor.feed)
         writer.emit("hello", job="train", pid=os.getpid(), versions=_versions(), devices=_devices(),
-                    resume=bool(spec.get("resume")))
+                    device_type="cuda" if on_gpu else "cpu", resume=bool(spec.get("resume")))
         nvml, nvml_error = open_nvml()
         if nvml_error:
             writer.emit("log", level="info", message=f"GPU monitoring unavailable (NVML): {nvml_error}")
@@ -321,19 +332,27 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
         failure = classify_failure(type(exc).__name__, str(exc))
         writer.emit("error", kind=failure.kind, message=failure.message, hint=failure.hint,
                     exception=type(exc).__name__, traceback=traceback.format_exc())
-        _finish(writer, "failed", t0, reporter)
+        _finish(writer, "failed", t0, reporter, monitor, run_dir)
         return 1
     finally:
         control.close()
         if sampler is not None:
             sampler.stop()
     status = "stopped" if reporter is not None and reporter.stopped_at is not None else "completed"
-    _finish(writer, status, t0, reporter)
+    _finish(writer, status, t0, reporter, monitor, run_dir)
     return 0
 
 
-def _finish(writer: EventWriter, status: str, t0: float, reporter: TrainReporter | None) -> None:
+def _finish(writer: EventWriter, status: str, t0: float, reporter: TrainReporter | None,
+            monitor: DoctorMonitor | None, run_dir: Path) -> None:
     fields: dict[str, Any] = {"status": status, "elapsed_s": time.time() - t0}
+    if monitor is not None:
+        fields["efficiency"] = monitor.efficiency.summary()
+        try:  # stored with the run for the runs table; the done event carries the same figures
+            atomic_write_text(run_dir / "efficiency.json", json.dumps(fields["efficiency"], indent=2) + "\n",
+                              backup=False)
+        except OSError:
+            pass  # a full disk must not turn a finished run into a failed one
     if reporter is not None:
         fields.update(best=reporter.best_path if Path(reporter.best_path or "-").exists() else "",
                       last=reporter.last_path if Path(reporter.last_path or "-").exists() else "",

@@ -45,8 +45,9 @@ def e2e_env(tmp_path: Path, net_audit: Path) -> dict[str, str]:
     return env
 
 
-def train_args(data: Path, name: str = "e2e", epochs: int = 2, batch: int = 8, extra: tuple[str, ...] = ()) -> list[str]:
-    return ["train", str(data), "--model", "yolov5n.yaml", "--epochs", str(epochs), "--imgsz", "64",
+def train_args(data: Path, name: str = "e2e", epochs: int = 2, batch: int = 8, extra: tuple[str, ...] = (),
+               imgsz: int = 64, model: str = "yolov5n.yaml") -> list[str]:
+    return ["train", str(data), "--model", model, "--epochs", str(epochs), "--imgsz", str(imgsz),
             "--batch", str(batch), "--workers", "1", "--device", "cpu", "--name", name, *extra]
 
 

@@ -1,0 +1,307 @@
+"""The bottleneck doctor: why a running training waits, measured, with the change that fixes the next run.
+
+Pure and table-driven. ``RunWindow`` folds a sliding window of ``batch`` and ``system`` events (warm-up
+batches excluded; validation and checkpoint saves are outside batch timing by construction) into the
+figures the rules need; ``diagnose`` walks ``RULES`` in order and returns the first verdict that
+applies, with the evidence that triggered it and prescriptions (config changes the user can apply to
+the next run). Thresholds are data (``THRESHOLDS``): TensorFlow's input-pipeline analyser calls < 5%
+input wait "not input-bound" and >= 20% "highly"; PyTorch's profiler suggests more workers above 5% and
+a larger batch when GPU utilisation is under 50% (shared/reference/gpu-environment.md, section 5).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from core.i18n import tr
+
+#: NVML clock-event reasons that mean "slowed down", not "idle" (0x1 GpuIdle is ignored).
+THROTTLE_BITS = {0x4: "software power cap", 0x8: "hardware slowdown", 0x20: "software thermal slowdown",
+                 0x40: "hardware thermal slowdown", 0x80: "hardware power brake"}
+
+THRESHOLDS: dict[str, float] = {
+    "wait_high": 0.20,  # data-wait share at/above which training is input-bound
+    "wait_low": 0.05,  # below: the input pipeline keeps up
+    "cpu_busy": 85.0,  # % of all cores: "all cores busy"
+    "iowait_high": 10.0,  # % of CPU time waiting for the disk
+    "gpu_util_low": 50.0,  # % of time a kernel ran
+    "gpu_mem_room": 0.6,  # memory used / total below which a larger batch fits
+    "throttled_share": 0.5,  # share of samples with a slowdown reason
+    "min_batches": 8,  # fewer measured batches: no verdict yet
+}
+
+
+@dataclass
+class Prescription:
+    field: str  # a TrainConfig field
+    value: Any
+    reason: str
+
+
+@dataclass
+class Diagnosis:
+    code: str
+    severity: str  # ok | info | warning | error
+    title: str
+    detail: str
+    evidence: dict[str, Any]
+    prescriptions: list[Prescription] = field(default_factory=list)
+
+    def to_event_fields(self) -> dict[str, Any]:
+        fields = asdict(self)
+        fields["prescriptions"] = [asdict(p) for p in self.prescriptions]
+        return fields
+
+
+@dataclass
+class WindowFigures:
+    """What the rules read; every figure is measured over the window, None when not measured."""
+
+    batches: int = 0
+    images: int = 0
+    data_wait_share: float | None = None
+    images_per_s: float | None = None
+    cpu_percent: float | None = None
+    cpu_count: int | None = None
+    proc_cpu_percent: float | None = None
+    iowait_percent: float | None = None
+    disk_read_mb_s: float | None = None
+    gpu_util_percent: float | None = None
+    gpu_mem_share: float | None = None
+    gpu_temperature_c: float | None = None
+    throttled_share: float | None = None
+    throttle_reasons: list[str] = field(default_factory=list)
+    gpus_seen: int = 0  # by NVML
+    training_on_gpu: bool | None = None
+    workers: int | None = None
+    batch_size: int | None = None
+    imgsz: int | None = None
+    cache: str | None = None
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+class RunWindow:
+    """A sliding window over the event stream: the last ``max_batch_events`` batch events and the system
+    samples taken while they ran. Feed it every event; ``figures()`` summarises."""
+
+    def __init__(self, max_batch_events: int = 200, max_system: int = 120) -> None:
+        self.batches: deque[dict[str, Any]] = deque(maxlen=max_batch_events)
+        self.system: deque[dict[str, Any]] = deque(maxlen=max_system)
+        self.training_on_gpu: bool | None = None
+        self.config: dict[str, Any] = {}
+        self._in_training = False
+
+    def feed(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "hello":
+            self.training_on_gpu = bool(event.get("devices")) and event.get("device_type") != "cpu"
+        elif kind == "batch" and not event.get("warmup"):
+            self.batches.append(event)
+            self._in_training = True
+            if event.get("gpu_mem_gb") is not None:
+                self.training_on_gpu = True
+        elif kind == "stage":
+            self._in_training = event.get("stage") == "training"
+        elif kind == "epoch_start":
+            self._in_training = True
+        elif kind == "system" and self._in_training:
+            self.system.append(event)
+
+    def figures(self) -> WindowFigures:
+        fig = WindowFigures(training_on_gpu=self.training_on_gpu, **{k: self.config.get(k) for k in (
+            "workers", "batch_size", "imgsz", "cache")})
+        wait = step = 0.0
+        for ev in self.batches:
+            window = ev.get("window") or {}
+            fig.batches += int(window.get("batches") or 0)
+            fig.images += int(window.get("images") or 0)
+            wait += float(window.get("data_wait_s") or 0.0)
+            step += float(window.get("step_s") or 0.0)
+        if wait + step > 0:
+            fig.data_wait_share = wait / (wait + step)
+            fig.images_per_s = fig.images / (wait + step)
+        samples = list(self.system)
+        fig.cpu_percent = _mean([s["cpu_percent"] for s in samples if s.get("cpu_percent") is not None])
+        fig.cpu_count = next((s.get("cpu_count") for s in reversed(samples) if s.get("cpu_count")), None)
+        fig.proc_cpu_percent = _mean([s["proc_cpu_percent"] for s in samples if s.get("proc_cpu_percent") is not None])
+        fig.iowait_percent = _mean([s["iowait_percent"] for s in samples if s.get("iowait_percent") is not None])
+        fig.disk_read_mb_s = _mean([s["disk_read_mb_s"] for s in samples if s.get("disk_read_mb_s") is not None])
+        gpus = [g for s in samples for g in (s.get("gpus") or [])]
+        fig.gpus_seen = max((len(s.get("gpus") or []) for s in samples), default=0)
+        fig.gpu_util_percent = _mean([g["util_percent"] for g in gpus if g.get("util_percent") is not None])
+        shares = [g["mem_used_gb"] / g["mem_total_gb"] for g in gpus if g.get("mem_used_gb") is not None
+                  and g.get("mem_total_gb")]
+        fig.gpu_mem_share = max(shares) if shares else None
+        temps = [g["temperature_c"] for g in gpus if g.get("temperature_c") is not None]
+        fig.gpu_temperature_c = max(temps) if temps else None
+        reasons = [g.get("throttle_reasons") for g in gpus if g.get("throttle_reasons") is not None]
+        if reasons:
+            throttled = [r for r in reasons if any(r & bit for bit in THROTTLE_BITS)]
+            fig.throttled_share = len(throttled) / len(reasons)
+            seen = 0
+            for r in throttled:
+                seen |= r
+            fig.throttle_reasons = [name for bit, name in THROTTLE_BITS.items() if seen & bit]
+        return fig
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.0f}%"
+
+
+def _input_prescriptions(fig: WindowFigures, kind: str) -> list[Prescription]:
+    out: list[Prescription] = []
+    workers = fig.workers or 0
+    cores = fig.cpu_count or 0
+    if kind == "workers" and cores:
+        target = min(cores, max(workers * 2, workers + 2, 2))
+        if target > workers:
+            out.append(Prescription("workers", target, tr("{cores} cores, {workers} workers: more workers can decode "
+                                                            "and augment in parallel", cores=cores, workers=workers)))
+    if kind in ("cpu", "io") and fig.cache in (None, ""):
+        out.append(Prescription("cache", "ram", tr("decode each image once and keep it in RAM (yolov5 checks that it "
+                                                   "fits, else trains without cache)")))
+    if kind == "cpu" and fig.imgsz and fig.imgsz > 320:
+        smaller = max(320, (fig.imgsz * 3 // 4) // 32 * 32)
+        out.append(Prescription("imgsz", smaller, tr("fewer pixels to decode and augment per image")))
+    return out
+
+
+def _rule_cpu_training(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
+    if fig.training_on_gpu is False and fig.gpus_seen > 0:
+        return Diagnosis("cpu-training", "error", tr("Training runs on the CPU although this machine has a GPU"),
+                         tr("torch in the worker saw no usable CUDA device while NVML reports {n} GPU(s). Each step "
+                            "takes many times longer than it would on the GPU.", n=fig.gpus_seen),
+                         {"gpus_seen_by_nvml": fig.gpus_seen, "training_on_gpu": False},
+                         [Prescription("device", "0", tr("train on the first GPU once the Environment page shows "
+                                                         "CUDA working"))])
+    return None
+
+
+def _rule_throttled(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
+    if fig.throttled_share is not None and fig.throttled_share >= th["throttled_share"]:
+        return Diagnosis("gpu-throttled", "warning", tr("The GPU is slowing itself down"),
+                         tr("For {share} of the samples the GPU reported: {reasons}. Check cooling and the power "
+                            "limit (nvidia-smi -q -d PERFORMANCE).", share=_pct(fig.throttled_share),
+                            reasons=", ".join(fig.throttle_reasons)),
+                         {"throttled_share": fig.throttled_share, "reasons": fig.throttle_reasons,
+                          "max_temperature_c": fig.gpu_temperature_c, "gpu_util_percent": fig.gpu_util_percent})
+    return None
+
+
+def _input_bound(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
+    share = fig.data_wait_share
+    if share is None or share < th["wait_low"]:
+        return None
+    severity = "warning" if share >= th["wait_high"] else "info"
+    evidence = {"data_wait_share": share, "images_per_s": fig.images_per_s, "cpu_percent": fig.cpu_percent,
+                "cpu_count": fig.cpu_count, "iowait_percent": fig.iowait_percent,
+                "disk_read_mb_s": fig.disk_read_mb_s, "workers": fig.workers, "gpu_util_percent": fig.gpu_util_percent}
+    waiting = tr("The GPU waited for data {share} of the time.", share=_pct(share))
+    if fig.iowait_percent is not None and fig.iowait_percent >= th["iowait_high"]:
+        return Diagnosis("input-bound-io", severity, tr("Training waits for the disk"),
+                         tr("{waiting} The CPU spent {iowait:.0f}% of its time waiting for reads: the disk is the "
+                            "limit. Cache the images, or copy the dataset to a local SSD.", waiting=waiting,
+                            iowait=fig.iowait_percent), evidence, _input_prescriptions(fig, "io"))
+    if fig.cpu_percent is not None and fig.cpu_percent >= th["cpu_busy"]:
+        return Diagnosis("input-bound-cpu", severity, tr("Training waits for the CPU to prepare images"),
+                         tr("{waiting} All cores are busy ({cpu:.0f}%): more workers would not help. Cache decoded "
+                            "images, use lighter augmentation, or a smaller image size.", waiting=waiting,
+                            cpu=fig.cpu_percent), evidence, _input_prescriptions(fig, "cpu"))
+    return Diagnosis("input-bound-workers", severity, tr("Training waits for the data loader; cores are idle"),
+                     tr("{waiting} The CPU is only {cpu} busy, so more data-loader workers can feed the GPU.",
+                        waiting=waiting, cpu="—" if fig.cpu_percent is None else f"{fig.cpu_percent:.0f}%"),
+                     evidence, _input_prescriptions(fig, "workers"))
+
+
+def _rule_underfed(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
+    if not fig.training_on_gpu or fig.gpu_util_percent is None or fig.gpu_util_percent >= th["gpu_util_low"]:
+        return None
+    prescriptions = []
+    if fig.batch_size and fig.batch_size > 0 and (fig.gpu_mem_share is None or fig.gpu_mem_share < th["gpu_mem_room"]):
+        prescriptions.append(Prescription("batch", fig.batch_size * 2, tr("GPU memory is {mem} used: a larger batch "
+                                                                          "gives each kernel more work",
+                                                                          mem=_pct(fig.gpu_mem_share))))
+    return Diagnosis("gpu-underfed-small-batch", "warning", tr("The GPU is idle between small steps"),
+                     tr("Data arrives in time (wait {share}) but the GPU computed only {util:.0f}% of the time: each "
+                        "step is too small to keep it busy. Use a larger batch (and mixed precision).",
+                        share=_pct(fig.data_wait_share), util=fig.gpu_util_percent),
+                     {"gpu_util_percent": fig.gpu_util_percent, "data_wait_share": fig.data_wait_share,
+                      "gpu_mem_share": fig.gpu_mem_share, "batch_size": fig.batch_size}, prescriptions)
+
+
+def _rule_healthy(fig: WindowFigures, th: dict[str, float]) -> Diagnosis:
+    return Diagnosis("healthy", "ok", tr("The input pipeline keeps up"),
+                     tr("The GPU waited for data {share} of the time.", share=_pct(fig.data_wait_share)),
+                     {"data_wait_share": fig.data_wait_share, "images_per_s": fig.images_per_s,
+                      "gpu_util_percent": fig.gpu_util_percent})
+
+
+#: Checked in order; the first rule that returns a verdict wins.
+RULES: tuple[Callable[[WindowFigures, dict[str, float]], Diagnosis | None], ...] = (
+    _rule_cpu_training, _rule_throttled, _input_bound, _rule_underfed,
+)
+
+
+def diagnose(fig: WindowFigures, thresholds: dict[str, float] | None = None) -> Diagnosis | None:
+    """The verdict for a window, or None while too few batches were measured."""
+    th = {**THRESHOLDS, **(thresholds or {})}
+    if fig.batches < th["min_batches"]:
+        return None
+    for rule in RULES:
+        verdict = rule(fig, th)
+        if verdict is not None:
+            return verdict
+    return _rule_healthy(fig, th)
+
+
+class EfficiencyAccumulator:
+    """Whole-run efficiency, folded incrementally (a long run's events are never all kept in memory)."""
+
+    def __init__(self) -> None:
+        self._in_training = False
+        self.wait = self.step = 0.0
+        self.images = self.batches = 0
+        self.gpu_util: list[float] = []  # one mean per system sample: bounded by run length / 1 s
+        self.cpu: list[float] = []
+        self.epoch_times: list[float] = []
+
+    def feed(self, ev: dict[str, Any]) -> None:
+        kind = ev.get("type")
+        if kind == "stage":
+            self._in_training = ev.get("stage") == "training"
+        elif kind == "epoch_start":
+            self._in_training = True
+        elif kind == "batch" and not ev.get("warmup"):
+            window = ev.get("window") or {}
+            self.wait += float(window.get("data_wait_s") or 0.0)
+            self.step += float(window.get("step_s") or 0.0)
+            self.images += int(window.get("images") or 0)
+            self.batches += int(window.get("batches") or 0)
+        elif kind == "system" and self._in_training:
+            utils = [g["util_percent"] for g in ev.get("gpus") or [] if g.get("util_percent") is not None]
+            if utils:
+                self.gpu_util.append(sum(utils) / len(utils))
+            if ev.get("cpu_percent") is not None:
+                self.cpu.append(float(ev["cpu_percent"]))
+        elif kind == "epoch_end" and isinstance(ev.get("epoch_time_s"), (int, float)):
+            self.epoch_times.append(float(ev["epoch_time_s"]))
+
+    def summary(self) -> dict[str, Any]:
+        total = self.wait + self.step
+        return {"gpu_util_mean_percent": _mean(self.gpu_util), "data_wait_share": self.wait / total if total else None,
+                "images_per_s": self.images / total if total else None, "epoch_time_mean_s": _mean(self.epoch_times),
+                "cpu_percent_mean": _mean(self.cpu), "batches": self.batches}
+
+
+def efficiency_summary(events: Any) -> dict[str, Any]:
+    """Whole-run figures stored with a run: mean GPU utilisation, data-wait share, images/s, epoch time."""
+    acc = EfficiencyAccumulator()
+    for ev in events:
+        acc.feed(ev)
+    return acc.summary()

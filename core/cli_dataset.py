@@ -1,0 +1,102 @@
+"""``yolostudio dataset check DATA.yaml [--json]``: the dataset validator from a terminal.
+
+Human output groups findings by severity and code (long lists are cut to a few examples per code with
+a count of the rest; ``--json`` always has them all). Progress goes to stderr, only on a terminal.
+Exit codes: 0 no errors, 1 errors found, 2 usage error (file missing, cancelled by Ctrl+C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import IO
+
+from core.dataset.findings import Finding
+from core.dataset.scan import Eta, ScanCancelled
+from core.dataset.validate import Report, validate_dataset
+from core.i18n import tr
+from core.workspace import app_cache_dir
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+EXAMPLES_PER_CODE = 5
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    dataset = subparsers.add_parser("dataset", help=tr("check a dataset's data.yaml, images and labels"))
+    verbs = dataset.add_subparsers(dest="dataset_verb", metavar="ACTION", required=True)
+    check = verbs.add_parser("check", help=tr("validate DATA.yaml and every image and label it names"))
+    check.add_argument("data", help=tr("the dataset's data.yaml"))
+    check.add_argument("--json", action="store_true", help=tr("print findings and statistics as JSON"))
+    check.add_argument("--workers", type=int, default=None, help=tr("processes to use (default: all cores)"))
+    check.add_argument("--no-cache", action="store_true", help=tr("read every file again"))
+    check.set_defaults(handler=cmd_dataset_check)
+
+
+def cmd_dataset_check(args: argparse.Namespace, workspace: Path) -> int:
+    path = Path(args.data).expanduser()
+    if not path.is_file():
+        print(tr("error: {path} does not exist", path=path), file=sys.stderr)
+        return EXIT_USAGE
+    show_progress = not args.json and sys.stderr.isatty()
+    eta = Eta()
+
+    def progress(done: int, total: int) -> None:
+        if show_progress and total:
+            left = eta.update(done, total)
+            when = tr(", about {s:.0f} s left", s=left) if left is not None else ""
+            sys.stderr.write("\r" + tr("Checking {done}/{total} files{when}", done=done, total=total, when=when)
+                             + "   ")
+            sys.stderr.flush()
+
+    cache_dir = None if args.no_cache else app_cache_dir(workspace) / "dataset-check"
+    try:
+        report = validate_dataset(path, progress=progress, cache_dir=cache_dir, workers=args.workers)
+    except (ScanCancelled, KeyboardInterrupt):
+        print(tr("\nCancelled; files checked so far are cached."), file=sys.stderr)
+        return EXIT_USAGE
+    if show_progress:
+        sys.stderr.write("\r\033[K")
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print_report(report, sys.stdout)
+    return EXIT_OK if report.ok else EXIT_ERRORS
+
+
+def _where(f: Finding) -> str:
+    return f"{f.file}:{f.line}" if f.line else f.file
+
+
+def print_report(report: Report, out: IO[str]) -> None:
+    stats = report.stats
+    print(tr("Dataset {path}", path=report.yaml_file), file=out)
+    print(tr("  {n} classes: {names}", n=len(report.names), names=", ".join(report.names[:20])
+             + (" …" if len(report.names) > 20 else "")), file=out)
+    for name, split in stats.get("splits", {}).items():
+        print(tr("  {split}: {images} images, {instances} objects, {bg} backgrounds",
+                 split=name, images=split["images"], instances=split["instances"], bg=split["backgrounds"]), file=out)
+    scan = stats.get("scan", {})
+    print(tr("  checked {files} files in {s} s ({cached} unchanged since the last check)",
+             files=scan.get("files", 0), s=scan.get("seconds", 0), cached=scan.get("from_cache", 0)), file=out)
+    groups: dict[tuple[str, str], list[Finding]] = defaultdict(list)
+    for f in report.findings:
+        groups[(f.severity, f.code)].append(f)
+    words = {"error": tr("error"), "warning": tr("warning"), "info": tr("info")}
+    for (severity, code), items in groups.items():
+        print("", file=out)
+        print(tr("{level} {code} ({n})", level=words.get(severity, severity).upper(), code=code, n=len(items)), file=out)
+        for f in items[:EXAMPLES_PER_CODE]:
+            print(f"  {_where(f)}: {f.message}", file=out)
+        if len(items) > EXAMPLES_PER_CODE:
+            print(tr("  … and {n} more (--json lists them all)", n=len(items) - EXAMPLES_PER_CODE), file=out)
+    counts = stats.get("findings", {})
+    print("", file=out)
+    if report.ok:
+        print(tr("OK: no errors ({w} warnings, {i} notes).", w=counts.get("warning", 0), i=counts.get("info", 0)),
+              file=out)
+    else:
+        print(tr("{e} errors, {w} warnings, {i} notes. Fix the errors before training.",
+                 e=counts.get("error", 0), w=counts.get("warning", 0), i=counts.get("info", 0)), file=out)

@@ -1,0 +1,82 @@
+"""A finding: one problem (or note) about a dataset, naming the file and, where it applies, the line.
+
+Why a closed set of codes: the page filters and the CLI's ``--json`` consumers switch on them, and each
+code has exactly one default severity so "exit 1 when there are errors" means the same everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+
+#: Every code the validator emits and its severity. Keep it the single list: tests walk it.
+CODES: dict[str, str] = {
+    # data.yaml itself
+    "yaml-syntax": ERROR,
+    "yaml-encoding": ERROR,
+    "yaml-not-mapping": ERROR,
+    "yaml-duplicate-key": ERROR,
+    "yaml-missing-key": ERROR,
+    "names-invalid": ERROR,
+    "names-nc-mismatch": ERROR,
+    "names-duplicate": WARNING,
+    "path-foreign": WARNING,
+    # splits
+    "split-path-missing": ERROR,
+    "split-empty": ERROR,
+    "split-symlink-loop": WARNING,
+    "image-missing": ERROR,
+    # images
+    "image-corrupt": ERROR,
+    "image-unsupported-format": WARNING,
+    "image-too-small": ERROR,
+    "image-too-large": WARNING,
+    "image-duplicate": WARNING,
+    "train-val-leak": WARNING,
+    # labels
+    "label-orphan": WARNING,
+    "label-missing": INFO,
+    "label-encoding": ERROR,
+    "label-columns": ERROR,
+    "label-value": ERROR,
+    "label-class-range": ERROR,
+    "label-not-normalized": ERROR,
+    "label-nonpositive-size": WARNING,
+    "label-nan": ERROR,
+    "label-duplicate-row": WARNING,
+    "label-mixed-formats": WARNING,
+    "class-no-instances": WARNING,
+}
+
+SEVERITY_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """``line`` and ``column`` are 1-based; 0 means "the whole file"."""
+
+    code: str
+    severity: str
+    file: str
+    line: int
+    message: str
+    column: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def finding(code: str, file: object, message: str, line: int = 0, column: int = 0,
+            severity: str | None = None) -> Finding:
+    """Build a finding with the code's default severity (``severity`` overrides it for the rare case)."""
+    return Finding(code, severity or CODES[code], str(file), int(line), message, int(column))
+
+
+def has_errors(findings: list[Finding]) -> bool:
+    return any(f.severity == ERROR for f in findings)
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.file, f.line, f.code))

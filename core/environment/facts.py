@@ -1,0 +1,277 @@
+"""Environment facts: plain dataclasses for everything the probe reads, and their JSON file format.
+
+Every section keeps an ``unknown`` map (field name -> reason): a fact that could not be read is
+``None`` there *and* says why, so the rules never guess and a report shows what was missing.
+``facts_from_dict`` is forgiving by design: a file from a newer version, with missing or mistyped
+fields, still loads; each defect becomes a message naming it, and the rules that need only the facts
+that were read still run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from core.atomic import atomic_write_text
+from core.i18n import tr
+
+FACTS_VERSION = 1
+FACTS_KIND = "yolostudio-environment-facts"
+
+
+@dataclass
+class SystemFacts:
+    os: str | None = None  # "Linux", "Windows", "Darwin"
+    os_release: str | None = None
+    python_version: str | None = None  # "3.11.9"
+    python_executable: str | None = None
+    cpu_model: str | None = None
+    logical_cores: int | None = None
+    usable_cores: int | None = None  # affinity mask, then cgroup quota
+    cgroup_cpu_quota: float | None = None  # cores allowed by cgroup cpu.max / cfs quota
+    ram_total_gb: float | None = None
+    ram_available_gb: float | None = None
+    swap_total_gb: float | None = None
+    shm_total_gb: float | None = None
+    shm_free_gb: float | None = None
+    container: str | None = None  # "docker", "podman", "kubernetes", "lxc", "" (none)
+    wsl: bool | None = None
+    env: dict[str, str] = field(default_factory=dict)  # CUDA_VISIBLE_DEVICES, LOCAL_RANK, ...
+    unknown: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class DiskFacts:
+    role: str = ""  # "workspace" or "dataset"
+    path: str = ""
+    free_gb: float | None = None
+    total_gb: float | None = None
+    read_mb_s: float | None = None
+    files_per_s: float | None = None
+    files_read: int | None = None
+    unknown: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class GpuFacts:
+    """One GPU as NVML sees it (index in NVML's PCI-bus order)."""
+
+    index: int = 0
+    name: str | None = None
+    uuid: str | None = None
+    pci_bus_id: str | None = None
+    memory_total_gb: float | None = None
+    memory_used_gb: float | None = None
+    capability: list[int] | None = None  # [major, minor]
+    util_percent: float | None = None
+    temperature_c: float | None = None
+    slowdown_temp_c: float | None = None
+    power_w: float | None = None
+    power_limit_w: float | None = None
+    pcie_gen: int | None = None
+    pcie_gen_max: int | None = None
+    pcie_width: int | None = None
+    pcie_width_max: int | None = None
+    throttle_reasons: int | None = None
+    processes: list[dict[str, Any]] | None = None  # [{"pid", "used_gb"}]
+    unknown: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class NvmlFacts:
+    available: bool = False
+    error: str | None = None  # "LibraryNotFound", "DriverNotLoaded", "NoPermission", "GpuIsLost", ...
+    error_message: str | None = None
+    driver_version: str | None = None
+    cuda_driver_version: int | None = None  # 12080 = CUDA 12.8 (the nvidia-smi header)
+    gpus: list[GpuFacts] = field(default_factory=list)
+    unknown: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class TorchGpuFacts:
+    """One GPU as torch sees it (CUDA order), joined to NVML by UUID / PCI bus id."""
+
+    index: int = 0
+    name: str | None = None
+    uuid: str | None = None
+    pci_bus_id: str | None = None
+    nvml_index: int | None = None
+    capability: list[int] | None = None
+    memory_total_gb: float | None = None
+    kernel_ok: bool | None = None
+    kernel_error: str | None = None
+    unknown: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class TorchFacts:
+    installed: bool | None = None
+    import_error: str | None = None
+    import_s: float | None = None
+    version: str | None = None
+    torchvision: str | None = None
+    cuda: str | None = None  # torch.version.cuda; None on a CPU build
+    cudnn_version: int | None = None
+    cudnn_enabled: bool | None = None
+    arch_list: list[str] | None = None
+    cuda_available: bool | None = None
+    cuda_error: str | None = None  # what torch.cuda.init() raised or warned
+    device_count: int | None = None
+    devices: list[TorchGpuFacts] = field(default_factory=list)
+    unknown: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class DatasetFacts:
+    data_yaml: str | None = None
+    images: int | None = None
+    sampled: int | None = None
+    imgsz: int | None = None
+    cache_ram_gb: float | None = None  # yolov5's check_cache_ram estimate for --cache ram
+    unknown: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ProbeInfo:
+    completed: bool = True
+    timed_out: bool = False
+    timeout_s: float | None = None
+    hung_at: str | None = None  # the step that never finished
+    elapsed_s: float | None = None
+    error: str | None = None
+
+
+@dataclass
+class EnvironmentFacts:
+    version: int = FACTS_VERSION
+    kind: str = FACTS_KIND
+    created: float | None = None
+    app_version: str | None = None
+    system: SystemFacts = field(default_factory=SystemFacts)
+    nvml: NvmlFacts = field(default_factory=NvmlFacts)
+    torch: TorchFacts = field(default_factory=TorchFacts)
+    packages: dict[str, str | None] = field(default_factory=dict)  # yolov5, ultralytics, opencv -> version
+    disks: list[DiskFacts] = field(default_factory=list)
+    dataset: DatasetFacts | None = None
+    probe: ProbeInfo = field(default_factory=ProbeInfo)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# -- loading ------------------------------------------------------------------------------------------
+
+_NESTED: dict[tuple[type, str], type] = {
+    (EnvironmentFacts, "system"): SystemFacts, (EnvironmentFacts, "nvml"): NvmlFacts,
+    (EnvironmentFacts, "torch"): TorchFacts, (EnvironmentFacts, "dataset"): DatasetFacts,
+    (EnvironmentFacts, "probe"): ProbeInfo,
+}
+_LISTS: dict[tuple[type, str], type] = {
+    (EnvironmentFacts, "disks"): DiskFacts, (NvmlFacts, "gpus"): GpuFacts, (TorchFacts, "devices"): TorchGpuFacts,
+}
+_SCALARS = (str, int, float, bool)
+
+
+def _load(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
+    """Build ``cls`` from ``raw``, keeping what is well-formed and naming every defect."""
+    if not isinstance(raw, dict):
+        problems.append(tr("{where}: expected an object, found {found}", where=where, found=type(raw).__name__))
+        return cls()
+    values: dict[str, Any] = {}
+    defaults = cls()
+    for f in fields(cls):
+        name = f"{where}.{f.name}" if where else f.name
+        if f.name not in raw:
+            if f.name not in ("unknown", "dataset", "kind", "env"):
+                problems.append(tr("{field}: missing", field=name))
+            continue
+        value = raw[f.name]
+        nested = _NESTED.get((cls, f.name))
+        listed = _LISTS.get((cls, f.name))
+        default = getattr(defaults, f.name)
+        if nested is not None:
+            values[f.name] = None if value is None and f.name == "dataset" else _load(nested, value, name, problems)
+        elif listed is not None:
+            if not isinstance(value, list):
+                problems.append(tr("{field}: expected a list", field=name))
+                continue
+            values[f.name] = [_load(listed, item, f"{name}[{i}]", problems) for i, item in enumerate(value)]
+        elif value is None or _type_ok(value, default, f.type):
+            values[f.name] = value
+        else:
+            problems.append(tr("{field}: unexpected value {value!r}", field=name, value=value))
+    return cls(**values)
+
+
+def _type_ok(value: Any, default: Any, annotation: Any) -> bool:
+    text = str(annotation)
+    if isinstance(default, dict):
+        return isinstance(value, dict)
+    if isinstance(default, list) or text.startswith("list"):
+        return isinstance(value, list)
+    if isinstance(value, bool):
+        return "bool" in text
+    if isinstance(value, (int, float)):
+        return "int" in text or "float" in text
+    if isinstance(value, str):
+        return "str" in text
+    return isinstance(value, (dict, list)) and ("dict" in text or "list" in text)
+
+
+def facts_from_dict(raw: Any) -> tuple[EnvironmentFacts, list[str]]:
+    """Facts from a parsed JSON object, and messages naming whatever was wrong with it."""
+    problems: list[str] = []
+    if not isinstance(raw, dict):
+        return EnvironmentFacts(probe=ProbeInfo(completed=False)), [
+            tr("The facts file holds {found}, not a facts object.", found=type(raw).__name__)]
+    if "facts" in raw and isinstance(raw["facts"], dict) and "findings" in raw:
+        raw = raw["facts"]  # a saved report (`doctor --json` / the page's "Save report") holds the facts too
+    version = raw.get("version")
+    if isinstance(version, int) and version > FACTS_VERSION:
+        problems.append(tr("The facts file is version {found}, newer than this app reads ({known}); "
+                           "fields it does not know are ignored.", found=version, known=FACTS_VERSION))
+    elif not isinstance(version, int):
+        problems.append(tr("The facts file has no valid version number."))
+    facts = _load(EnvironmentFacts, raw, "", problems)
+    facts.version = FACTS_VERSION
+    return facts, problems
+
+
+def load_facts(path: Path) -> tuple[EnvironmentFacts, list[str]]:
+    """Read a facts file. Raises OSError (unreadable) or ValueError (not JSON) with a clear message."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        raw = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(tr("{path} is not a JSON facts file: {reason}", path=path, reason=exc)) from exc
+    return facts_from_dict(raw)
+
+
+def save_facts(facts: EnvironmentFacts, path: Path) -> None:
+    atomic_write_text(Path(path), json.dumps(facts.to_dict(), indent=2, ensure_ascii=False) + "\n", backup=False)
+
+
+# -- privacy ------------------------------------------------------------------------------------------
+
+def abbreviate_home(value: Any, home: str | None = None) -> Any:
+    """Replace the user's home folder with ``~`` in every string of a JSON-like value (for reports)."""
+    home = home if home is not None else os.path.expanduser("~")
+    if not home or home in ("/", "~"):
+        return value
+    if isinstance(value, str):
+        return value.replace(home, "~")
+    if isinstance(value, dict):
+        return {k: abbreviate_home(v, home) for k, v in value.items()}
+    if isinstance(value, list):
+        return [abbreviate_home(v, home) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return abbreviate_home(asdict(value), home)
+    return value
+
+
+def is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, _SCALARS)

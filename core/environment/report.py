@@ -1,0 +1,82 @@
+"""How a diagnosis is presented: the one-line summary, the JSON report, and the terminal table.
+
+Shared by ``yolostudio doctor`` and the Environment page so both say the same thing. The JSON report
+is ``{"facts": {...}, "findings": [...]}`` (plus the per-check results); with ``private=True`` paths
+under the user's home folder are abbreviated to ``~`` so the file can be attached to a bug report.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from core.environment.facts import EnvironmentFacts, abbreviate_home
+from core.environment.findings import Evaluation, severity_rank
+from core.i18n import tr
+
+REPORT_VERSION = 1
+
+
+def training_device(facts: EnvironmentFacts) -> dict[str, Any] | None:
+    """The GPU training would use (torch's device 0 that passed its test kernel), or None for the CPU."""
+    if not facts.torch.cuda_available:
+        return None
+    for device in facts.torch.devices:
+        if device.kernel_ok is not False:
+            return {"name": device.name, "memory_gb": device.memory_total_gb}
+    return None
+
+
+def summarize(facts: EnvironmentFacts, evaluation: Evaluation) -> tuple[str, str]:
+    """(level, sentence) for the top of the page and the end of the table."""
+    errors = evaluation.errors
+    device = training_device(facts)
+    if device is not None and not errors:
+        memory = f" ({device['memory_gb']:.0f} GB)" if device.get("memory_gb") else ""
+        level = "warning" if any(f.severity == "warning" for f in evaluation.findings) else "ok"
+        return level, tr("Ready to train on {gpu}{memory} with CUDA {cuda}", gpu=device["name"] or "GPU",
+                         memory=memory, cuda=facts.torch.cuda or "?")
+    if errors:
+        return "error", tr("Training would not use the GPU — here is why: {reason}", reason=errors[0].title) \
+            if facts.nvml.gpus else tr("Not ready to train — here is why: {reason}", reason=errors[0].title)
+    reason = next((f.title for f in evaluation.findings if f.id == "no-gpu"), tr("no usable GPU"))
+    return "info", tr("Training would run on the CPU — here is why: {reason}", reason=reason)
+
+
+def report_dict(facts: EnvironmentFacts, evaluation: Evaluation, *, private: bool = False) -> dict[str, Any]:
+    report = {
+        "report_version": REPORT_VERSION,
+        "facts": facts.to_dict(),
+        "findings": [f.to_dict() for f in sorted(evaluation.findings, key=lambda f: severity_rank(f.severity))],
+        "checks": [{"key": c.key, "title": c.title, "status": c.status, "note": c.note} for c in evaluation.checks],
+        "notes": list(evaluation.notes),
+    }
+    return abbreviate_home(report) if private else report
+
+
+_WORDS = {"error": "ERROR", "warning": "WARN", "info": "INFO", "ok": "OK", "unknown": "??"}
+
+
+def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 100) -> str:
+    """The human report: one line per check, each finding with its evidence and fix, then the summary."""
+    lines: list[str] = []
+    for note in evaluation.notes:
+        lines.append(tr("note: {text}", text=note))
+    by_check = {c.key: c for c in evaluation.checks}
+    findings = sorted(evaluation.findings, key=lambda f: severity_rank(f.severity))
+    for finding in findings:
+        lines.append(f"{tr(_WORDS[finding.severity]):<6} {finding.title}  [{finding.id}]")
+        for chunk in textwrap.wrap(finding.detail, width - 7):
+            lines.append(" " * 7 + chunk)
+        for key, value in finding.evidence.items():
+            lines.append(" " * 7 + f"{key}: {value}")
+        lines.append(" " * 7 + tr("fix: {fix}", fix=finding.fix))
+    for check in by_check.values():
+        if check.status == "ok":
+            lines.append(f"{tr(_WORDS['ok']):<6} {check.title}")
+        elif check.status == "unknown":
+            lines.append(f"{tr(_WORDS['unknown']):<6} {check.title}: {check.note}")
+    level, sentence = summarize(facts, evaluation)
+    lines.append("")
+    lines.append(sentence)
+    return "\n".join(lines)

@@ -1,0 +1,198 @@
+"""The reference tables the environment rules judge by, kept as data (one test per row).
+
+Sources: NVIDIA's "CUDA Compatibility" notes (driver floors per CUDA family, the driver each toolkit
+shipped with), NVIDIA's compute-capability list, PyTorch's wheel builds and NVML's throttle bits — as
+collected in ``shared/reference/gpu-environment.md``. Rows marked [design] are engineering choices.
+Changing a figure here changes the diagnosis everywhere; the tests pin each row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Minimum driver per CUDA family (minor-version compatibility): major -> (Linux, Windows).
+DRIVER_FLOORS: dict[int, tuple[str, str]] = {
+    13: ("580.65.06", "580"),
+    12: ("525.60.13", "528.33"),
+    11: ("450.80.02", "452.39"),
+}
+
+#: The driver each CUDA toolkit shipped with (Linux, Windows); used to name the driver a wheel wants.
+TOOLKIT_DRIVERS: dict[str, tuple[str, str]] = {
+    "12.1": ("530.30.02", "531.14"),
+    "12.4": ("550.54.14", "551.61"),
+    "12.6": ("560.28.03", "560.76"),
+    "12.8": ("570.26", "570.65"),
+    "12.9": ("575.51.03", "576.02"),
+    "13.0": ("580.65.06", "580.65.06"),
+}
+
+#: Compute capability (major, minor) -> architecture family and typical parts.
+ARCHITECTURES: dict[tuple[int, int], tuple[str, str]] = {
+    (5, 0): ("Maxwell", "GTX 750, Quadro K/M"),
+    (5, 2): ("Maxwell", "GTX 9xx, Titan X, M40"),
+    (6, 0): ("Pascal", "P100"),
+    (6, 1): ("Pascal", "GTX 10xx, P40, P4"),
+    (7, 0): ("Volta", "V100, Titan V"),
+    (7, 5): ("Turing", "RTX 20xx, GTX 16xx, T4, Quadro RTX"),
+    (8, 0): ("Ampere", "A100, A30"),
+    (8, 6): ("Ampere", "RTX 30xx, A10, A40, RTX A6000"),
+    (8, 9): ("Ada", "RTX 40xx, L4, L40"),
+    (9, 0): ("Hopper", "H100, H200"),
+    (10, 0): ("Blackwell", "B200, GB200"),
+    (12, 0): ("Blackwell", "RTX 50xx, RTX PRO 6000"),
+}
+
+PYTORCH_INDEX = "https://download.pytorch.org/whl/{tag}"
+
+
+@dataclass(frozen=True)
+class Wheel:
+    """One PyTorch wheel build: its CUDA, and the GPU architectures it carries compiled code for."""
+
+    tag: str  # "cu130", "cu128", "cu126", "cpu"
+    cuda: tuple[int, int] | None
+    archs: tuple[tuple[int, int], ...]  # sm_XY it is compiled for (same major, minor >= Y runs it)
+
+
+#: Current PyTorch (>= 2.11) wheel builds, newest first. cu128 dropped Maxwell/Pascal in 2.8 and Volta in
+#: 2.11, so sm_50..sm_70 need cu126; Blackwell needs cu128 or newer. [design: the order is the preference]
+WHEELS: tuple[Wheel, ...] = (
+    Wheel("cu130", (13, 0), ((7, 5), (8, 0), (8, 6), (9, 0), (10, 0), (12, 0))),
+    Wheel("cu128", (12, 8), ((7, 5), (8, 0), (8, 6), (9, 0), (10, 0), (12, 0))),
+    Wheel("cu126", (12, 6), ((5, 0), (6, 0), (7, 0), (7, 5), (8, 0), (8, 6), (9, 0))),
+)
+CPU_WHEEL = Wheel("cpu", None, ())
+
+#: NVML clocks-event (throttle) reasons that slow training; 0x1 (GPU idle) and 0x2 (app clocks) are not.
+THROTTLE_BITS: dict[int, str] = {
+    0x4: "SwPowerCap",
+    0x8: "HwSlowdown",
+    0x20: "SwThermalSlowdown",
+    0x40: "HwThermalSlowdown",
+    0x80: "HwPowerBrakeSlowdown",
+}
+THROTTLE_IDLE = 0x1
+
+#: GPUs whose FP16 (AMP) training is known to produce NaN losses / zero mAP with yolov5.
+AMP_UNSAFE_NAMES: tuple[str, ...] = (r"\bGTX\s*16\d\d", r"\bQuadro\s+T\d{3,4}\b", r"^(NVIDIA\s+)?T\d{3,4}\b")
+
+#: Python versions the app and its wheels support: (oldest, newest) inclusive.
+PYTHON_SUPPORTED: tuple[tuple[int, int], tuple[int, int]] = ((3, 10), (3, 13))
+
+#: Versions the app is built and tested with (pyproject.toml); install commands pin these.
+PINNED = {"torch": "2.14.1", "torchvision": "0.29.1", "yolov5": "7.0.14"}
+
+# [design] thresholds
+DISK_SLOW_MB_S = 100.0  # random reads of dataset images below this starve the loader on a fast GPU
+DISK_FREE_WARN_GB = 10.0
+DISK_FREE_ERROR_GB = 2.0
+GPU_BUSY_MEM_SHARE = 0.10  # another process holding >10% of memory at idle
+PREFETCH_FACTOR = 2  # torch DataLoader default per worker
+SHM_SAFETY = 2.0  # collated batches in flight are copied; keep twice the estimate free
+RAM_CACHE_MARGIN = 1.1  # yolov5's check_cache_ram safety margin
+
+
+def version_tuple(text: str | None) -> tuple[int, ...] | None:
+    """'525.60.13' -> (525, 60, 13); None when it has no leading number."""
+    if not text:
+        return None
+    parts = re.findall(r"\d+", str(text))
+    return tuple(int(p) for p in parts) if parts else None
+
+
+def cuda_tuple(text: str | int | None) -> tuple[int, int] | None:
+    """'12.8' or 12080 (NVML's encoding) -> (12, 8)."""
+    if text is None:
+        return None
+    if isinstance(text, int):
+        return (text // 1000, (text % 1000) // 10)
+    parts = version_tuple(text)
+    return None if not parts else (parts[0], parts[1] if len(parts) > 1 else 0)
+
+
+def driver_floor(cuda_major: int, os_name: str | None) -> str | None:
+    row = DRIVER_FLOORS.get(cuda_major)
+    if row is None:
+        return None
+    return row[1] if os_name == "Windows" else row[0]
+
+
+def driver_meets(driver: str | None, floor: str | None) -> bool | None:
+    have, need = version_tuple(driver), version_tuple(floor)
+    if have is None or need is None:
+        return None
+    return have >= need
+
+
+def parse_arch(entry: str) -> tuple[str, tuple[int, int]] | None:
+    """'sm_86' -> ('sm', (8, 6)); 'compute_90' -> ('compute', (9, 0)); 'sm_120' -> ('sm', (12, 0))."""
+    match = re.fullmatch(r"(sm|compute)_(\d+)(\d)[a-z]?", entry.strip())
+    if not match:
+        return None
+    return match.group(1), (int(match.group(2)), int(match.group(3)))
+
+
+def arch_covers(archs: list[str] | tuple[tuple[int, int], ...], capability: tuple[int, int]) -> bool:
+    """Does a wheel's arch list run on a GPU of this capability? sm_XY runs on major X with minor >= Y;
+    PTX (compute_XY) can be JIT-compiled for any newer GPU."""
+    for entry in archs:
+        if isinstance(entry, str):
+            parsed = parse_arch(entry)
+            if parsed is None:
+                continue
+            kind, cc = parsed
+        else:
+            kind, cc = "sm", tuple(entry)
+        if kind == "sm" and cc[0] == capability[0] and capability[1] >= cc[1]:
+            return True
+        if kind == "compute" and capability >= cc:
+            return True
+    return False
+
+
+def architecture_name(capability: tuple[int, int]) -> str:
+    row = ARCHITECTURES.get(tuple(capability))
+    if row is None:
+        same = [name for (major, _), (name, _) in ARCHITECTURES.items() if major == capability[0]]
+        return same[0] if same else f"sm_{capability[0]}{capability[1]}"
+    return row[0]
+
+
+def choose_wheel(driver: str | None, driver_cuda: tuple[int, int] | None, capabilities: list[tuple[int, int]],
+                 os_name: str | None) -> Wheel | None:
+    """The wheel this driver runs and every GPU is compiled for; CPU wheel when there is no GPU; None when
+    no CUDA wheel fits (the driver must be updated first).
+
+    First choice: the newest wheel whose CUDA the driver supports outright (NVML's driver CUDA version >=
+    the wheel's). Else, by minor-version compatibility, a wheel of the driver's CUDA major whose family
+    floor the driver reaches — the one closest to the driver, so the least PTX JIT is needed.
+    """
+    if not capabilities:
+        return CPU_WHEEL
+    fitting = [w for w in WHEELS if all(arch_covers(w.archs, cc) for cc in capabilities)]
+    floor_ok = [w for w in fitting if driver_meets(driver, driver_floor(w.cuda[0], os_name)) is not False]  # type: ignore[index]
+    for wheel in floor_ok:
+        if driver_cuda is None or driver_cuda >= wheel.cuda:  # type: ignore[operator]
+            return wheel
+    for wheel in reversed(floor_ok):
+        if driver_cuda is not None and driver_cuda[0] == wheel.cuda[0]:  # type: ignore[index]
+            return wheel
+    return None
+
+
+def minimum_driver_for(capabilities: list[tuple[int, int]], os_name: str | None) -> str | None:
+    """The lowest driver that runs some wheel compiled for these GPUs (the oldest fitting wheel's floor)."""
+    fitting = [w for w in WHEELS if all(arch_covers(w.archs, cc) for cc in capabilities)]
+    return driver_floor(fitting[-1].cuda[0], os_name) if fitting else None  # type: ignore[index]
+
+
+def throttle_names(mask: int | None) -> list[str]:
+    if not mask:
+        return []
+    return [name for bit, name in THROTTLE_BITS.items() if mask & bit]
+
+
+def amp_unsafe(name: str | None) -> bool:
+    return bool(name) and any(re.search(p, name, re.I) for p in AMP_UNSAFE_NAMES)

@@ -1,0 +1,301 @@
+"""The export job: weights → ONNX / TensorRT / TorchScript files, each proven against PyTorch or marked not.
+
+For every format: export to a hidden temp name beside the final one, check the file exists and loads,
+run it on the same real images as the PyTorch reference (``export_verify``), time both, then rename —
+to ``<stem>.<ext>`` when verified, to ``<stem>.unverified.<ext>`` when not — and write ``export.json``
+beside it. A failure leaves nothing under the final name. Events: ``stage`` (loading, exporting,
+verifying, timing, with ``format``), one ``export_result`` per format, ``error`` for a failed step, ``done``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import traceback
+from copy import deepcopy
+from pathlib import Path
+from typing import Any
+
+from core.atomic import atomic_write_text
+from core.errors import classify_failure
+from core.export.options import ExportOptions
+from core.export.plan import REPORT_NAME, cli_summary, dataset_images, final_path
+from core.i18n import tr
+from core.protocol import EventWriter
+from core.worker import compat
+from core.worker.control import ControlChannel
+from core.worker.export_load import ExportError, LoadedModel, load_for_export
+from core.worker.export_verify import (Prepared, Runner, batches, compare, median_latency_ms, prepare_images,
+                                       torch_runner)
+from core.workspace import app_cache_dir, runs_dir
+
+
+class Cancelled(Exception):
+    """The user asked the export to stop."""
+
+
+def _options(spec: dict[str, Any]) -> ExportOptions:
+    raw = dict(spec["options"])
+    raw["formats"] = tuple(raw.get("formats") or ())
+    return ExportOptions(**{k: v for k, v in raw.items() if k in ExportOptions.__dataclass_fields__})
+
+
+def _device(options: ExportOptions) -> str:
+    import torch
+
+    needs_gpu = options.half or "engine" in options.formats
+    if options.device == "cpu":
+        if needs_gpu:
+            raise ExportError("config", tr("FP16 and TensorRT need a GPU, but the CPU was chosen."), "")
+        return "cpu"
+    if torch.cuda.is_available():
+        return f"cuda:{options.device}" if options.device.isdigit() else "cuda:0"
+    if needs_gpu:
+        raise ExportError("cuda", tr("FP16 and TensorRT exports need an NVIDIA GPU that PyTorch can use, and none "
+                                     "is available."), tr("Export FP32 ONNX or TorchScript on this machine."))
+    return "cpu"
+
+
+def _check_disk(folder: Path, weights: Path, formats: int, required: int | None) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    need = required if required is not None else weights.stat().st_size * 3 * max(1, formats) + (64 << 20)
+    free = shutil.disk_usage(folder).free
+    if free < need:
+        raise ExportError("disk_full", tr("Not enough disk space in {folder}: {free} MB free, about {need} MB "
+                                          "needed.", folder=folder, free=free >> 20, need=need >> 20),
+                          tr("Free some space (old runs, caches) and export again."))
+
+
+def _verification_images(options: ExportOptions, limit: int) -> tuple[list[Path], str]:
+    if options.data:
+        found = dataset_images(options.data, limit)
+        if found:
+            return found, str(options.data)
+    import yolov5
+
+    bundled = sorted((Path(yolov5.__file__).parent / "data" / "images").glob("*.jpg"))
+    return bundled[:limit], "yolov5 sample images (the dataset's validation images were not found)"
+
+
+class ExportJob:
+    """One export run: shared state (model, images, reference outputs) for all requested formats."""
+
+    def __init__(self, spec: dict[str, Any], writer: EventWriter, control: ControlChannel) -> None:
+        self.spec = spec
+        self.writer = writer
+        self.control = control
+        self.options = _options(spec)
+        self.weights = Path(self.options.weights)
+        self.runs = int(spec.get("latency_runs", 20))
+        self.results: list[dict[str, Any]] = []
+
+    def stage(self, stage: str, detail: str, **fields: Any) -> None:
+        if self.control.stop_requested.is_set():
+            raise Cancelled()
+        self.writer.emit("stage", stage=stage, detail=detail, **fields)
+
+    # -- shared preparation --------------------------------------------------------------------------
+    def prepare(self) -> None:
+        import torch
+
+        opts = self.options
+        self.device = _device(opts)
+        self.stage("loading", tr("loading {path}", path=self.weights))
+        _check_disk(final_path(self.weights, opts.formats[0]).parent.parent, self.weights, len(opts.formats),
+                    self.spec.get("min_free_bytes"))
+        self.loaded: LoadedModel = load_for_export(self.weights)
+        self.model = self.loaded.model.to(self.device)
+        if opts.imgsz % self.loaded.stride:
+            raise ExportError("config", tr("Image size {imgsz} is not a multiple of the model's stride {stride}.",
+                                           imgsz=opts.imgsz, stride=self.loaded.stride), "")
+        paths, self.image_source = _verification_images(opts, int(self.spec.get("verify_images", 16)))
+        self.images: list[Prepared] = prepare_images(paths, opts.imgsz, self.loaded.stride)
+        if not self.images:
+            raise ExportError("dataset", tr("No images could be read to verify the export."),
+                              tr("Check the dataset's val folder (--data DATA.yaml)."))
+        self.batches = batches(self.images, max(1, opts.batch))
+        self.dummy = torch.zeros(max(1, opts.batch), 3, opts.imgsz, opts.imgsz, device=self.device)
+        with torch.inference_mode():
+            for _ in range(2):
+                self.model(self.dummy)  # dry runs, as yolov5's exporter does (builds grids)
+        self.stage("reference", tr("running PyTorch on {n} images", n=len(self.images)))
+        reference = torch_runner(self.model, self.device)
+        self.reference = [reference(b) for b in self.batches]
+        self.sync = torch.cuda.synchronize if self.device.startswith("cuda") else None
+        precision_model = deepcopy(self.model).half() if opts.half else self.model
+        self.torch_latency = median_latency_ms(torch_runner(precision_model, self.device, opts.half),
+                                               self.batches[0], self.runs, sync=self.sync) / max(1, opts.batch)
+
+    # -- one format ----------------------------------------------------------------------------------
+    def export_one(self, fmt: str) -> dict[str, Any]:
+        target = final_path(self.weights, fmt)
+        folder = target.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{target.name}.partial"
+        report: dict[str, Any] = {"format": fmt, "weights": str(self.weights), "created": time.time(),
+                                  "options": self._option_report(fmt), "precision": self._precision(fmt),
+                                  "device": self.device, "images": len(self.images), "image_source": self.image_source,
+                                  "names": self.loaded.names, "checkpoint": self.loaded.info}
+        try:
+            self.stage("exporting", tr("exporting {format}", format=fmt), format=fmt)
+            report["build"] = self._write(fmt, tmp)
+            self.stage("verifying", tr("verifying {format} against PyTorch", format=fmt), format=fmt)
+            runner, client = self._runner(fmt, tmp)
+            outputs = [runner(b) for b in self.batches]
+            verified = compare(self.reference, outputs, report["precision"])
+            verified["client"] = client
+            if fmt == "onnx":
+                verified["second_client"] = self._opencv(tmp)
+            report["verified"] = verified
+            self.stage("timing", tr("timing {format}", format=fmt), format=fmt)
+            exported = median_latency_ms(runner, self.batches[0], self.runs, sync=self.sync)
+            report["latency_ms"] = {"torch": self.torch_latency, "exported": exported / max(1, self.options.batch),
+                                    "runs": self.runs, "warmup": 3, "batch": self.options.batch}
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        final = final_path(self.weights, fmt, verified=bool(report["verified"]["ok"]))
+        for stale in (final_path(self.weights, fmt), final_path(self.weights, fmt, verified=False)):
+            if stale != final:
+                stale.unlink(missing_ok=True)
+        os.replace(tmp, final)
+        report.update(path=str(final), bytes=final.stat().st_size)
+        atomic_write_text(folder / REPORT_NAME, json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n",
+                          backup=False)
+        return report
+
+    def _precision(self, fmt: str) -> str:
+        if fmt == "engine" and self.options.int8:
+            return "int8"
+        return "fp16" if self.options.half else "fp32"
+
+    def _option_report(self, fmt: str) -> dict[str, Any]:
+        o = self.options
+        keep = {"imgsz": o.imgsz, "batch": o.batch, "half": o.half, "dynamic": o.dynamic}
+        if fmt in ("onnx", "engine"):
+            keep.update(opset=o.opset, simplify=o.simplify)
+        if fmt == "engine":
+            keep.update(int8=o.int8)
+        return keep
+
+    def _sample(self) -> Any:
+        return self.dummy.half() if self.options.half else self.dummy
+
+    def _export_model(self) -> Any:
+        return deepcopy(self.model).half() if self.options.half else self.model
+
+    def _write(self, fmt: str, tmp: Path) -> dict[str, Any]:
+        from core.worker.export_formats import export_onnx, export_torchscript
+
+        o, names, stride = self.options, self.loaded.names, self.loaded.stride
+        if fmt == "onnx":
+            return export_onnx(self._export_model(), self._sample(), tmp, opset=o.opset, dynamic=o.dynamic,
+                               simplify=o.simplify, names=names, stride=stride)
+        if fmt == "torchscript":
+            return export_torchscript(self._export_model(), self._sample(), tmp, names=names, stride=stride)
+        return self._write_engine(tmp)
+
+    def _write_engine(self, tmp: Path) -> dict[str, Any]:
+        """TensorRT builds from an FP32 ONNX (FP16/INT8 are builder flags), checked before the build."""
+        from core.worker.export_formats import export_onnx, onnxruntime_runner
+        from core.worker.export_trt import build_engine
+
+        o = self.options
+        onnx_tmp = tmp.with_name(tmp.name + ".onnx")
+        try:
+            export_onnx(self.model, self.dummy, onnx_tmp, opset=o.opset, dynamic=o.dynamic, simplify=o.simplify,
+                        names=self.loaded.names, stride=self.loaded.stride)
+            run, _ = onnxruntime_runner(onnx_tmp)
+            check = compare(self.reference[:1], [run(self.batches[0])], "fp32")
+            if not check["ok"]:
+                raise ExportError("export", tr("The ONNX model TensorRT would build from does not match PyTorch "
+                                               "(max abs diff {diff}).", diff=check["max_abs_diff"]), "")
+            calibration = self.batches if o.int8 else None
+            build = build_engine(onnx_tmp, tmp, imgsz=o.imgsz, batch=max(1, o.batch), half=o.half, int8=o.int8,
+                                 dynamic=o.dynamic, calibration=calibration)
+        finally:
+            onnx_tmp.unlink(missing_ok=True)
+        return build
+
+    def _runner(self, fmt: str, path: Path) -> tuple[Runner, dict[str, Any]]:
+        from core.worker.export_formats import onnxruntime_runner, torchscript_runner
+
+        if fmt == "onnx":
+            return onnxruntime_runner(path, use_cuda=self.device.startswith("cuda"))
+        if fmt == "torchscript":
+            return torchscript_runner(path, self.device, self.options.half)
+        from core.worker.export_trt import TrtRunner
+
+        runner = TrtRunner(path)
+        return runner, {"client": "tensorrt", "version": str(runner.trt.__version__)}
+
+    def _opencv(self, path: Path) -> dict[str, Any]:
+        """OpenCV DNN where it can read the model (static FP32 only); never decides ``ok``."""
+        if self.options.dynamic or self.options.half:
+            return {"client": "opencv-dnn", "skipped": tr("OpenCV's DNN reads only static FP32 models")}
+        try:
+            from core.worker.export_formats import opencv_runner
+
+            run, client = opencv_runner(path)
+            result = compare(self.reference, [run(b) for b in self.batches], "fp32")
+        except Exception as exc:  # noqa: BLE001 - a second client that can't read the model is a note
+            return {"client": "opencv-dnn", "skipped": f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"}
+        return {**client, **{k: result[k] for k in ("ok", "max_abs_diff", "nms_agreement")}}
+
+
+def _error_event(writer: EventWriter, exc: BaseException, fmt: str | None = None) -> dict[str, Any]:
+    if isinstance(exc, ExportError):
+        kind, message, hint = exc.kind, exc.message, exc.hint
+    elif isinstance(exc, compat.UntrustedCheckpointError):
+        kind, message = "weights", str(exc)
+        hint = tr("Pick weights from your runs, or confirm that you trust this file (--trust-weights).")
+    else:
+        failure = classify_failure(type(exc).__name__, str(exc))
+        kind, message, hint = failure.kind, failure.message, failure.hint
+    extra = {"format": fmt} if fmt else {}
+    writer.emit("error", kind=kind, message=message, hint=hint, exception=type(exc).__name__,
+                traceback=traceback.format_exc(), **extra)
+    return {"kind": kind, "message": message, "hint": hint}
+
+
+def run_export(spec: dict[str, Any], writer: EventWriter, control_fd: int | None = None) -> int:
+    """Export every requested format; exit 0 only when every file was written and verified."""
+    t0 = time.time()
+    workspace = Path(spec["workspace"])
+    control = ControlChannel(None)
+    control.start(control_fd)
+    job: ExportJob | None = None
+    status = "failed"
+    try:
+        compat.apply(app_cache_dir(workspace) / "yolov5",
+                     trusted=[runs_dir(workspace), *map(Path, spec.get("trusted_weights", []))])
+        from core.worker.train_job import _devices, _versions
+
+        writer.emit("hello", job="export", pid=os.getpid(), versions=_versions(), devices=_devices())
+        job = ExportJob(spec, writer, control)
+        job.prepare()
+        for fmt in job.options.formats:
+            try:
+                report = job.export_one(fmt)
+            except Cancelled:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one format failing doesn't stop the others
+                error = _error_event(writer, exc, fmt)
+                report = {"format": fmt, "path": None, "bytes": None, "error": error,
+                          "verified": {"ok": False, "max_abs_diff": None, "nms_agreement": None}}
+            job.results.append(report)
+            writer.emit("export_result", format=fmt, ok=bool(report["verified"].get("ok")), report=report)
+        ok = all(r["verified"].get("ok") for r in job.results)
+        status = "completed" if ok else "failed"
+    except Cancelled:
+        status = "stopped"
+    except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)
+        _error_event(writer, exc)
+    finally:
+        control.close()
+    results = job.results if job is not None else []
+    writer.emit("done", status=status, elapsed_s=time.time() - t0, exports=[cli_summary(r) for r in results])
+    return 0 if status == "completed" else 1
+

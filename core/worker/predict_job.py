@@ -1,0 +1,148 @@
+"""The "Try it" job: run an exported model (ONNX, TorchScript, TensorRT, or a .pt) on images, return boxes.
+
+The GUI never imports a runtime; it asks this job and draws what comes back. Every box at or above a low
+confidence is returned (in the original image's pixels), so the GUI can move its confidence threshold
+without running the model again. One ``predictions`` event per image, then ``done``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.protocol import EventWriter
+from core.worker import compat
+from core.worker.control import ControlChannel
+from core.worker.export_job import _error_event
+from core.worker.export_load import ExportError
+from core.worker.export_verify import Runner, nms, prepare_images
+from core.workspace import app_cache_dir, runs_dir
+
+
+def _names_and_stride(path: Path) -> tuple[dict[int, str], int]:
+    """Class names and stride from the export's own metadata (ONNX props, TorchScript config, export.json)."""
+    names: dict[int, str] = {}
+    stride = 32
+    if path.suffix == ".onnx":
+        import ast
+
+        import onnx
+
+        props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+        if "names" in props:
+            names = {int(k): str(v) for k, v in ast.literal_eval(props["names"]).items()}
+        stride = int(props.get("stride", stride))
+    elif path.suffix == ".torchscript":
+        import torch
+
+        extra = {"config.txt": ""}
+        torch.jit.load(str(path), _extra_files=extra, map_location="cpu")
+        config = json.loads(extra["config.txt"] or "{}")
+        names = {int(k): str(v) for k, v in (config.get("names") or {}).items()}
+        stride = int(config.get("stride", stride))
+    if not names:
+        names = {int(k): str(v) for k, v in (_report(path).get("names") or {}).items()}
+    return names, stride
+
+
+def _report(path: Path) -> dict[str, Any]:
+    """The export.json beside an exported file ({} when there is none)."""
+    try:
+        report = json.loads((path.parent / "export.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return report if isinstance(report, dict) else {}
+
+
+def _runner(path: Path) -> tuple[Runner, dict[int, str], int, str]:
+    """A runner for the file by its suffix, its class names and stride, and a short description."""
+    import torch
+
+    cuda = torch.cuda.is_available()
+    device = "cuda:0" if cuda else "cpu"
+    if path.suffix == ".pt":
+        from core.worker.export_load import load_for_export
+        from core.worker.export_verify import torch_runner
+
+        loaded = load_for_export(path)
+        return torch_runner(loaded.model.to(device), device), loaded.names, loaded.stride, "pytorch"
+    names, stride = _names_and_stride(path)
+    if path.suffix == ".onnx":
+        from core.worker.export_formats import onnxruntime_runner
+
+        run, info = onnxruntime_runner(path, use_cuda=cuda)
+        return run, names, stride, f"onnxruntime {info['providers'][0]}"
+    if path.suffix == ".torchscript":
+        from core.worker.export_formats import torchscript_runner
+
+        half = _report(path).get("precision") == "fp16"
+        run, _ = torchscript_runner(path, device, half)
+        return run, names, stride, "torch.jit"
+    if path.suffix == ".engine":
+        from core.worker.export_trt import TrtRunner
+
+        return TrtRunner(path), names, stride, "tensorrt"
+    raise ExportError("config", f"{path.name}: not a model file this app can run", "")
+
+
+def _static_size(path: Path, requested: int) -> int:
+    """The input size a static ONNX model insists on, else the requested one."""
+    if path.suffix != ".onnx":
+        return requested
+    import onnx
+
+    dims = onnx.load(str(path), load_external_data=False).graph.input[0].type.tensor_type.shape.dim
+    value = dims[2].dim_value if len(dims) == 4 else 0
+    return int(value) or requested
+
+
+def run_predict(spec: dict[str, Any], writer: EventWriter, control_fd: int | None = None) -> int:
+    t0 = time.time()
+    workspace = Path(spec["workspace"])
+    control = ControlChannel(None)
+    control.start(control_fd)
+    count = 0
+    try:
+        compat.apply(app_cache_dir(workspace) / "yolov5",
+                     trusted=[runs_dir(workspace), *map(Path, spec.get("trusted_weights", []))])
+        model = Path(spec["model"])
+        run, names, stride, backend = _runner(model)
+        imgsz = _static_size(model, int(spec.get("imgsz", 640)))
+        writer.emit("stage", stage="predicting", detail=backend, backend=backend, imgsz=imgsz,
+                    images=len(spec.get("images", [])))
+        for path in map(Path, spec.get("images", [])):
+            if control.stop_requested.is_set():
+                break
+            prepared = prepare_images([path], imgsz, stride)
+            if not prepared:
+                writer.emit("warning", code="unreadable-image", message=f"{path}: not an image this app can read")
+                continue
+            item = prepared[0]
+            t1 = time.perf_counter()
+            pred = run(item.tensor[None])
+            ms = (time.perf_counter() - t1) * 1000
+            det = nms(pred[:1], float(spec.get("conf", 0.01)), float(spec.get("iou", 0.45)))[0]
+            boxes = det.copy()
+            if len(boxes):  # letterbox → original pixels
+                boxes[:, [0, 2]] = (boxes[:, [0, 2]] - item.pad[0]) / item.ratio
+                boxes[:, [1, 3]] = (boxes[:, [1, 3]] - item.pad[1]) / item.ratio
+                height, width = item.original.shape[:2]
+                boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+                boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+            height, width = item.original.shape[:2]
+            writer.emit("predictions", image=str(path), width=int(width), height=int(height),
+                        boxes=np.round(boxes, 2).tolist(), names=names, inference_ms=ms)
+            count += 1
+        status = "stopped" if control.stop_requested.is_set() else "completed"
+    except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)
+        _error_event(writer, exc)
+        status = "failed"
+    finally:
+        control.close()
+    writer.emit("done", status=status, elapsed_s=time.time() - t0, images=count)
+    return 0 if status != "failed" else 1
+

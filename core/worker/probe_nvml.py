@@ -1,0 +1,96 @@
+"""The environment probe's NVML half: driver, and per GPU its identity, limits and current state.
+
+Extends the sampler's ``NvmlReader`` (the same handles and the same live readings: utilisation, memory,
+temperature, power, throttle reasons) with what the checker needs once: names, UUIDs, PCI ids,
+compute capability, slowdown temperature, PCIe link, compute processes. Every NVML error is mapped
+to a short kind (LibraryNotFound, DriverNotLoaded, NoPermission, GpuIsLost, NotSupported...) and
+recorded, never raised: a machine without a driver is a fact, not a crash.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from core.environment.facts import GpuFacts, NvmlFacts
+from core.worker.system_sampler import GB, NvmlReader
+
+NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1
+
+
+def error_kind(exc: BaseException) -> str:
+    """'NVMLError_LibraryNotFound' -> 'LibraryNotFound'; ImportError -> 'NotInstalled'."""
+    if isinstance(exc, ImportError):
+        return "NotInstalled"
+    name = type(exc).__name__
+    return name.split("NVMLError_", 1)[1] if name.startswith("NVMLError_") else name
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
+
+
+class NvmlFactsReader(NvmlReader):
+    """``NvmlReader`` plus the one-off facts; each unreadable fact lands in ``unknown`` with its error kind."""
+
+    def _get(self, unknown: dict[str, str], key: str, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except Exception as exc:  # noqa: BLE001 - every NVML error is a recorded fact
+            unknown[key] = error_kind(exc)
+            return None
+
+    def facts(self) -> NvmlFacts:
+        n = self.nvml
+        out = NvmlFacts(available=True)
+        out.driver_version = _text(self._get(out.unknown, "driver_version", n.nvmlSystemGetDriverVersion))
+        cuda_fn = getattr(n, "nvmlSystemGetCudaDriverVersion_v2", None) or n.nvmlSystemGetCudaDriverVersion
+        out.cuda_driver_version = self._get(out.unknown, "cuda_driver_version", cuda_fn)
+        live = self.read()
+        for index, handle in enumerate(self.handles):
+            g = GpuFacts(index=index)
+            u = g.unknown
+            g.name = _text(self._get(u, "name", n.nvmlDeviceGetName, handle))
+            g.uuid = _text(self._get(u, "uuid", n.nvmlDeviceGetUUID, handle))
+            pci = self._get(u, "pci_bus_id", n.nvmlDeviceGetPciInfo, handle)
+            g.pci_bus_id = _text(getattr(pci, "busId", None)) if pci is not None else None
+            cc = self._get(u, "capability", n.nvmlDeviceGetCudaComputeCapability, handle)
+            g.capability = list(cc) if cc is not None else None
+            sample = live[index] if index < len(live) else {}
+            g.memory_total_gb = sample.get("mem_total_gb")
+            g.memory_used_gb = sample.get("mem_used_gb")
+            g.util_percent = sample.get("util_percent")
+            g.temperature_c = sample.get("temperature_c")
+            g.power_w = sample.get("power_w")
+            g.power_limit_w = sample.get("power_limit_w")
+            g.throttle_reasons = sample.get("throttle_reasons")
+            for key in ("memory_total_gb", "util_percent", "temperature_c", "power_w", "throttle_reasons"):
+                if getattr(g, key) is None:
+                    u.setdefault(key, "NotSupported")
+            g.slowdown_temp_c = self._get(u, "slowdown_temp_c", n.nvmlDeviceGetTemperatureThreshold, handle,
+                                          NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)
+            g.pcie_gen = self._get(u, "pcie_gen", n.nvmlDeviceGetCurrPcieLinkGeneration, handle)
+            g.pcie_gen_max = self._get(u, "pcie_gen_max", n.nvmlDeviceGetMaxPcieLinkGeneration, handle)
+            g.pcie_width = self._get(u, "pcie_width", n.nvmlDeviceGetCurrPcieLinkWidth, handle)
+            g.pcie_width_max = self._get(u, "pcie_width_max", n.nvmlDeviceGetMaxPcieLinkWidth, handle)
+            procs = self._get(u, "processes", n.nvmlDeviceGetComputeRunningProcesses, handle)
+            if procs is not None:
+                g.processes = [{"pid": p.pid, "used_gb": (p.usedGpuMemory / GB) if getattr(p, "usedGpuMemory", None)
+                                else None} for p in procs]
+            out.gpus.append(g)
+        return out
+
+
+def gather_nvml(nvml: Any | None = None) -> NvmlFacts:
+    """NVML facts, or ``available=False`` with the error kind and message when NVML can't be used."""
+    try:
+        if nvml is None:
+            import pynvml as nvml  # noqa: PLC0415 - optional: absent or driverless machines are normal
+        reader = NvmlFactsReader(nvml)
+    except Exception as exc:  # noqa: BLE001 - ImportError, LibraryNotFound, DriverNotLoaded, NoPermission...
+        return NvmlFacts(available=False, error=error_kind(exc), error_message=str(exc) or type(exc).__name__)
+    try:
+        return reader.facts()
+    finally:
+        reader.close()

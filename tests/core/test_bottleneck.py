@@ -1,0 +1,127 @@
+"""The bottleneck doctor's rules over synthesised event windows, including the thresholds' boundaries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.bottleneck import THRESHOLDS, RunWindow, diagnose, efficiency_summary
+from core.protocol import make_event, read_events
+from core.worker.doctor_monitor import DoctorMonitor
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
+
+
+def window(*, wait_share: float, batches: int = 40, cpu: float = 50.0, iowait: float = 0.0, gpus: list | None = None,
+           on_gpu: bool = True, workers: int = 2, batch: int = 16, imgsz: int = 640, cache: str = "",
+           cpu_count: int = 8) -> RunWindow:
+    w = RunWindow()
+    w.config = {"workers": workers, "batch_size": batch, "imgsz": imgsz, "cache": cache}
+    w.feed(make_event("hello", job="train", pid=1, versions={}, devices=[{"index": 0}] if on_gpu else [],
+                      device_type="cuda" if on_gpu else "cpu"))
+    w.feed(make_event("stage", stage="training"))
+    step = 0.1
+    wait = step * wait_share / (1 - wait_share)
+    for i in range(batches):
+        w.feed(make_event("batch", epoch=0, epochs=1, index=i, count=batches, losses={}, data_wait_s=wait, step_s=step,
+                          warmup=False, gpu_mem_gb=1.0 if on_gpu else None,
+                          window={"batches": 1, "images": batch, "data_wait_s": wait, "step_s": step}))
+        if i % 4 == 0:
+            w.feed(make_event("system", cpu_percent=cpu, cpu_count=cpu_count, iowait_percent=iowait,
+                              proc_cpu_percent=cpu, ram_used_gb=1, ram_total_gb=8, gpus=gpus or []))
+    return w
+
+
+def gpu(util: float, mem: float = 4.0, total: float = 24.0, reasons: int = 0, temp: float = 60.0) -> dict:
+    return {"index": 0, "util_percent": util, "mem_used_gb": mem, "mem_total_gb": total, "temperature_c": temp,
+            "throttle_reasons": reasons}
+
+
+@pytest.mark.parametrize("case,expected", [
+    (dict(wait_share=0.02, gpus=[gpu(95)]), "healthy"),
+    (dict(wait_share=0.30, cpu=40.0, gpus=[gpu(30)]), "input-bound-workers"),
+    (dict(wait_share=0.30, cpu=97.0, gpus=[gpu(30)]), "input-bound-cpu"),
+    (dict(wait_share=0.30, cpu=40.0, iowait=25.0, gpus=[gpu(30)]), "input-bound-io"),
+    (dict(wait_share=0.02, gpus=[gpu(25)]), "gpu-underfed-small-batch"),
+    (dict(wait_share=0.02, gpus=[gpu(99, reasons=0x40, temp=91)]), "gpu-throttled"),
+    (dict(wait_share=0.02, gpus=[gpu(0)], on_gpu=False), "cpu-training"),
+    (dict(wait_share=0.30, on_gpu=False, gpus=[]), "input-bound-workers"),  # CPU-only machine: still input-bound
+    (dict(wait_share=0.02, gpus=[gpu(5, reasons=0x1)]), "gpu-underfed-small-batch"),  # idle bit is not throttling
+])
+def test_verdicts(case, expected):
+    verdict = diagnose(window(**case).figures())
+    assert verdict is not None and verdict.code == expected, verdict
+    assert verdict.title and verdict.detail and verdict.evidence
+
+
+def test_wait_share_boundaries():
+    low, high = THRESHOLDS["wait_low"], THRESHOLDS["wait_high"]
+    assert diagnose(window(wait_share=low - 0.005, gpus=[gpu(95)]).figures()).code == "healthy"
+    moderate = diagnose(window(wait_share=low + 0.005, gpus=[gpu(95)]).figures())
+    assert moderate.code == "input-bound-workers" and moderate.severity == "info"
+    assert diagnose(window(wait_share=high - 0.005, gpus=[gpu(95)]).figures()).severity == "info"
+    assert diagnose(window(wait_share=high + 0.005, gpus=[gpu(95)]).figures()).severity == "warning"
+
+
+def test_gpu_util_and_cpu_boundaries():
+    th = THRESHOLDS
+    assert diagnose(window(wait_share=0.0, gpus=[gpu(th["gpu_util_low"])]).figures()).code == "healthy"
+    assert diagnose(window(wait_share=0.0, gpus=[gpu(th["gpu_util_low"] - 1)]).figures()).code == \
+        "gpu-underfed-small-batch"
+    assert diagnose(window(wait_share=0.3, cpu=th["cpu_busy"]).figures()).code == "input-bound-cpu"
+    assert diagnose(window(wait_share=0.3, cpu=th["cpu_busy"] - 1).figures()).code == "input-bound-workers"
+
+
+def test_too_few_batches_gives_no_verdict():
+    assert diagnose(window(wait_share=0.5, batches=int(THRESHOLDS["min_batches"]) - 1).figures()) is None
+
+
+def test_prescriptions_name_config_fields_and_values():
+    workers = diagnose(window(wait_share=0.4, cpu=30.0, workers=2, cpu_count=8).figures())
+    assert [(p.field, p.value) for p in workers.prescriptions] == [("workers", 4)]
+    cpu = diagnose(window(wait_share=0.4, cpu=99.0, imgsz=640).figures())
+    assert ("cache", "ram") in [(p.field, p.value) for p in cpu.prescriptions]
+    assert ("imgsz", 480) in [(p.field, p.value) for p in cpu.prescriptions]
+    cached = diagnose(window(wait_share=0.4, cpu=99.0, imgsz=320, cache="ram").figures())
+    assert cached.prescriptions == []  # nothing left to prescribe from the config
+    underfed = diagnose(window(wait_share=0.0, gpus=[gpu(20, mem=4, total=24)], batch=16).figures())
+    assert [(p.field, p.value) for p in underfed.prescriptions] == [("batch", 32)]
+    full = diagnose(window(wait_share=0.0, gpus=[gpu(20, mem=22, total=24)], batch=16).figures())
+    assert full.prescriptions == []  # no memory left for a larger batch
+
+
+def test_warmup_and_validation_are_excluded():
+    w = window(wait_share=0.02, gpus=[gpu(95)])
+    w.feed(make_event("stage", stage="validating"))
+    for _ in range(30):  # idle GPU during validation must not count
+        w.feed(make_event("system", cpu_percent=10, cpu_count=8, gpus=[gpu(0)]))
+    w.feed(make_event("batch", epoch=1, epochs=2, index=0, count=10, losses={}, data_wait_s=50.0, step_s=0.1,
+                      warmup=True, window={"batches": 1, "images": 16, "data_wait_s": 50.0, "step_s": 0.1}))
+    assert diagnose(w.figures()).code == "healthy"
+
+
+def test_monitor_emits_at_epoch_end_and_on_change():
+    emitted = []
+    clock = [0.0]
+    monitor = DoctorMonitor(lambda kind, **f: emitted.append((kind, f)), {"workers": 2}, interval_s=10.0,
+                            clock=lambda: clock[0])
+    for ev in list(window(wait_share=0.02, gpus=[gpu(95)]).batches):
+        monitor.feed(ev)
+    monitor.feed(make_event("epoch_end", epoch=0, epochs=2, metrics={}, fitness=0.1, best_fitness=0.1, epoch_time_s=5))
+    assert [f["code"] for _, f in emitted] == ["healthy"] and emitted[0][1]["at"] == "epoch_end"
+    slow = list(window(wait_share=0.6, cpu=20.0).batches) + list(window(wait_share=0.6, cpu=20.0).batches)
+    for i, ev in enumerate(slow):
+        clock[0] += 1.0
+        monitor.feed(ev)
+    assert emitted[-1][1]["code"] == "input-bound-workers" and emitted[-1][1]["at"] == "mid_epoch"
+    assert sum(1 for _, f in emitted if f["at"] == "mid_epoch") == 1  # only when the verdict changes
+
+
+def test_efficiency_summary_of_recorded_run():
+    events = read_events(RECORDED)
+    summary = efficiency_summary(events)
+    epochs = [e["epoch_time_s"] for e in events if e["type"] == "epoch_end"]
+    assert summary["epoch_time_mean_s"] == pytest.approx(sum(epochs) / len(epochs))
+    assert summary["gpu_util_mean_percent"] is None  # recorded on a machine without a GPU
+    assert 0.0 <= summary["data_wait_share"] <= 1.0 and summary["images_per_s"] > 0

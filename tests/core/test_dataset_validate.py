@@ -1,0 +1,220 @@
+"""The validator end to end on small generated datasets: a failing and a passing case for every code."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from core.dataset import scan as scan_module
+from core.dataset.findings import CODES
+from core.dataset.scan import ScanCancelled
+from core.dataset.validate import validate_dataset
+
+_colour = itertools.count(1)
+BOX = "0 0.5 0.5 0.2 0.2\n"
+
+
+def image_bytes(fmt: str = "PNG", size: tuple[int, int] = (32, 24)) -> bytes:
+    """A small image with a unique colour, so two calls never produce identical files."""
+    n = next(_colour)
+    buffer = io.BytesIO()
+    Image.new("RGB", size, ((n * 37) % 256, (n * 91) % 256, (n * 13) % 256)).save(buffer, fmt)
+    return buffer.getvalue()
+
+
+def build(root: Path, *, train: dict | None = None, val: dict | None = None, yaml_text: str | None = None) -> Path:
+    """``{name: label text or None}`` per split; images are unique PNGs under images/<split>/."""
+    train = {"t1": BOX, "t2": "1 0.3 0.3 0.1 0.1\n"} if train is None else train
+    val = {"v1": BOX + "1 0.6 0.6 0.2 0.3\n"} if val is None else val
+    for split, items in (("train", train), ("val", val)):
+        (root / "images" / split).mkdir(parents=True, exist_ok=True)
+        (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for name, label in items.items():
+            data = label if isinstance(label, tuple) else (None, label)
+            image, text = data
+            (root / "images" / split / (name if "." in name else name + ".png")).write_bytes(
+                image if image is not None else image_bytes())
+            if text is not None:
+                target = root / "labels" / split / (name.rsplit(".", 1)[0] + ".txt")
+                target.write_bytes(text if isinstance(text, bytes) else text.encode())
+    yaml_file = root / "data.yaml"
+    yaml_file.write_text(yaml_text if yaml_text is not None else
+                         f"path: {root}\ntrain: images/train\nval: images/val\nnames: [a, b]\n", encoding="utf-8")
+    return yaml_file
+
+
+def codes(yaml_file: Path, **kw) -> dict[str, list]:
+    report = validate_dataset(yaml_file, **kw)
+    out: dict[str, list] = {}
+    for f in report.findings:
+        out.setdefault(f.code, []).append(f)
+    return out
+
+
+def test_clean_dataset_has_no_findings(tmp_path):
+    assert codes(build(tmp_path)) == {}
+
+
+def test_whitespace_variants_and_empty_labels_and_polygons_are_accepted(tmp_path):
+    train = {"crlf": "0 0.5 0.5 0.2 0.2\r\n1 0.2 0.2 0.1 0.1\r\n", "tabs": "0\t0.5\t0.5\t0.2\t0.2  \n\n\n",
+             "empty": "", "poly": "1 0.1 0.1 0.4 0.1 0.4 0.5 0.1 0.5\n", "edge": "0 1 1 1 1\n"}
+    assert codes(build(tmp_path, train=train)) == {}
+
+
+# code -> (train items, val items, yaml text or None, expected file suffix, expected line)
+def _yaml(root, body):
+    return f"path: {root}\n{body}"
+
+
+CASES = {
+    "label-columns": ({"t1": "0 0.5 0.5 0.2\n", "t2": "1 .5 .5 .1 .1\n"}, None, None, "t1.txt", 1),
+    "label-value": ({"t1": "0 0.5 abc 0.2 0.2\n", "t2": "1 .5 .5 .1 .1\n"}, None, None, "t1.txt", 1),
+    "label-class-range": ({"t1": BOX + "7 0.5 0.5 0.2 0.2\n", "t2": "1 .5 .5 .1 .1\n"}, None, None, "t1.txt", 2),
+    "label-not-normalized": ({"t1": "0 320 240 50 60\n", "t2": "1 .5 .5 .1 .1\n"}, None, None, "t1.txt", 1),
+    "label-nonpositive-size": ({"t1": "0 0.5 0.5 0 0.2\n", "t2": "1 .5 .5 .1 .1\n"}, None, None, "t1.txt", 1),
+    "label-nan": ({"t1": BOX + "1 nan 0.5 0.2 0.2\n", "t2": "1 .5 .5 .1 .1\n"}, None, None, "t1.txt", 2),
+    "label-duplicate-row": ({"t1": BOX + BOX, "t2": "1 .5 .5 .1 .1\n"}, None, None, "t1.txt", 2),
+    "label-encoding": ({"t1": b"\xef\xbb\xbf" + BOX.encode(), "t2": "1 .5 .5 .1 .1\n"}, None, None, "t1.txt", 1),
+    "label-mixed-formats": ({"t1": "0 .1 .1 .4 .1 .4 .5\n1 .5 .5 .1 .1\n", "t2": BOX}, None, None, "t1.txt", 2),
+    "label-missing": ({"t1": BOX, "t2": "1 .5 .5 .1 .1\n", "bg": None}, None, None, "bg.png", 0),
+    "image-corrupt": ({"t1": BOX, "t2": "1 .5 .5 .1 .1\n", "bad": (b"not an image at all", BOX)}, None, None,
+                      "bad.png", 0),
+    "image-too-small": ({"t1": BOX, "t2": "1 .5 .5 .1 .1\n", "tiny": (image_bytes(size=(8, 8)), BOX)}, None, None,
+                        "tiny.png", 0),
+    "image-unsupported-format": ({"t1": BOX, "t2": "1 .5 .5 .1 .1\n", "anim.gif": (image_bytes("GIF"), None)}, None,
+                                 None, "anim.gif", 0),
+    "class-no-instances": ({"t1": BOX, "t2": BOX}, None, None, "data.yaml", 4),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_each_label_and_image_code_fails_and_passes(tmp_path, code):
+    train, val, yaml_text, suffix, line = CASES[code]
+    found = codes(build(tmp_path / "bad", train=train, val=val, yaml_text=yaml_text))
+    assert code in found, found
+    hit = found[code][0]
+    assert hit.file.endswith(suffix) and hit.line == line and hit.message
+    assert hit.severity == CODES[code]
+    assert code not in codes(build(tmp_path / "good"))
+
+
+def test_truncated_jpeg_is_a_warning_that_says_yolov5_rewrites_it(tmp_path):
+    good = image_bytes("JPEG")
+    found = codes(build(tmp_path, train={"t1": BOX, "t2": "1 .5 .5 .1 .1\n", "cut": (good[:-2], BOX)}))
+    [hit] = found["image-corrupt"]
+    assert hit.severity == "warning" and "re-saves" in hit.message
+
+
+def test_orphan_label(tmp_path):
+    yaml_file = build(tmp_path)
+    assert "label-orphan" not in codes(yaml_file)
+    (tmp_path / "labels" / "train" / "gone.txt").write_text(BOX)
+    (tmp_path / "labels" / "train" / "classes.txt").write_text("a\nb\n")  # a labelling tool's file: not an orphan
+    [hit] = codes(yaml_file)["label-orphan"]
+    assert hit.file.endswith("gone.txt")
+
+
+def test_train_val_leak_same_content_and_same_file(tmp_path):
+    twin = image_bytes()
+    yaml_file = build(tmp_path, train={"t1": (twin, BOX), "t2": "1 .5 .5 .1 .1\n"}, val={"copy": (twin, BOX)})
+    [hit] = codes(yaml_file)["train-val-leak"]
+    assert hit.file.endswith("copy.png") and "t1.png" in hit.message
+    same = build(tmp_path / "s", yaml_text="")
+    same.write_text(f"path: {tmp_path / 's'}\ntrain: images/train\nval: [images/val, images/train]\n"
+                                    "names: [a, b]\n")
+    assert len(codes(same)["train-val-leak"]) == 2
+    assert "train-val-leak" not in codes(build(tmp_path / "good"))
+
+
+def test_image_duplicate_inside_a_split(tmp_path):
+    twin = image_bytes()
+    found = codes(build(tmp_path, train={"a": (twin, BOX), "b": (twin, "1 .5 .5 .1 .1\n")}))
+    assert [f.file.endswith("b.png") for f in found["image-duplicate"]] == [True]
+    assert "image-duplicate" not in codes(build(tmp_path / "good"))
+
+
+def test_split_path_missing_and_split_empty(tmp_path):
+    root = tmp_path / "d"
+    build(root)
+    (root / "images" / "empty").mkdir()
+    (root / "data.yaml").write_text(f"path: {root}\ntrain: images/nowhere\nval: images/empty\nnames: [a, b]\n")
+    found = codes(root / "data.yaml")
+    assert found["split-path-missing"][0].line == 2
+    assert found["split-empty"][0].line == 3
+    assert "split-path-missing" not in codes(build(tmp_path / "good"))
+
+
+def test_list_file_with_missing_entries(tmp_path):
+    root = tmp_path / "d"
+    build(root)
+    (root / "train.txt").write_text("./images/train/t1.png\n./images/train/nothere.png\n./images/train/t2.png\n")
+    (root / "data.yaml").write_text(f"path: {root}\ntrain: train.txt\nval: images/val\nnames: [a, b]\n")
+    [hit] = codes(root / "data.yaml")["image-missing"]
+    assert hit.file.endswith("train.txt") and hit.line == 2
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks")
+def test_symlink_loop_is_reported_once_and_does_not_hang(tmp_path):
+    yaml_file = build(tmp_path)
+    os.symlink(tmp_path / "images" / "train", tmp_path / "images" / "train" / "loop")
+    found = codes(yaml_file)
+    assert len(found["split-symlink-loop"]) == 1
+    assert "split-symlink-loop" not in codes(build(tmp_path / "good"))
+
+
+def test_names_nc_mismatch_and_foreign_path(tmp_path):
+    root = tmp_path / "d"
+    build(root)
+    (root / "data.yaml").write_text("path: /content/drive/MyDrive/ds\ntrain: images/train\nval: images/val\n"
+                                    "nc: 3\nnames: [a, b]\n")
+    found = codes(root / "data.yaml")
+    assert found["names-nc-mismatch"][0].line == 4
+    assert found["path-foreign"][0].line == 1
+    assert "split-path-missing" in found
+    good = codes(build(tmp_path / "good"))
+    assert "names-nc-mismatch" not in good and "path-foreign" not in good
+
+
+def test_recheck_reads_only_changed_files(tmp_path):
+    train = {f"t{i}": BOX for i in range(30)}
+    yaml_file = build(tmp_path, train=train)
+    cache = tmp_path / "cache"
+    first = validate_dataset(yaml_file, cache_dir=cache)
+    assert first.scan.read == 31
+    (tmp_path / "labels" / "train" / "t3.txt").write_text(BOX + BOX)
+    os.utime(tmp_path / "labels" / "train" / "t3.txt", ns=(1, 1))
+    second = validate_dataset(yaml_file, cache_dir=cache)
+    assert (second.scan.read, second.scan.from_cache) == (1, 30)
+    assert [f.file.endswith("t3.txt") for f in second.findings if f.code == "label-duplicate-row"] == [True]
+
+
+def test_parallel_processes_give_the_same_findings(tmp_path, monkeypatch):
+    train = {f"t{i}": BOX for i in range(40)}
+    train["bad"] = "0 2 2 2 2\n"
+    yaml_file = build(tmp_path, train=train)
+    serial = validate_dataset(yaml_file, workers=1)
+    monkeypatch.setattr(scan_module, "PARALLEL_MIN", 10)
+    monkeypatch.setattr(scan_module, "CHUNK", 8)
+    seen = []
+    parallel = validate_dataset(yaml_file, workers=2, progress=lambda d, t: seen.append((d, t)))
+    assert parallel.findings == serial.findings
+    assert seen[-1] == (42, 42)
+
+
+def test_cancel_stops_the_scan(tmp_path):
+    yaml_file = build(tmp_path, train={f"t{i}": BOX for i in range(80)})
+    with pytest.raises(ScanCancelled):
+        validate_dataset(yaml_file, workers=1, cancelled=lambda: True)
+
+
+def test_json_shape_and_stats(tmp_path):
+    report = validate_dataset(build(tmp_path))
+    data = report.to_json()
+    assert set(data) == {"findings", "stats"}
+    assert data["stats"]["splits"]["train"]["per_class"] == [1, 1]
+    assert data["stats"]["splits"]["val"]["instances"] == 2

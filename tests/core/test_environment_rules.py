@@ -1,0 +1,274 @@
+"""Table-driven rule tests over injected facts: one or more cases per finding id (id, severity, fix)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+import pytest
+
+from core.environment.facts import (DiskFacts, EnvironmentFacts, NvmlFacts, ProbeInfo, TorchGpuFacts,
+                                    facts_from_dict)
+from core.environment.findings import SEVERITIES
+from core.environment.report import render_table, report_dict, summarize
+from core.environment.rules import RULES, RuleContext, evaluate, shm_needed_gb
+from tests.core.environment_builders import CU128_ARCHS, cpu_machine, healthy_gpu_machine
+
+Mutate = Callable[[EnvironmentFacts], None]
+
+
+def _set(path: str, value: object) -> Mutate:
+    def mutate(f: EnvironmentFacts) -> None:
+        *parents, last = path.split(".")
+        target: object = f
+        for part in parents:
+            target = target[int(part)] if isinstance(target, list) else getattr(target, part)
+        setattr(target, last, value)
+    return mutate
+
+
+def _all(*mutations: Mutate) -> Mutate:
+    def mutate(f: EnvironmentFacts) -> None:
+        for m in mutations:
+            m(f)
+    return mutate
+
+
+def _no_cuda(f: EnvironmentFacts) -> None:
+    f.torch.cuda_available = False
+    f.torch.device_count = 0
+    f.torch.devices = []
+
+
+CPU_BUILD = _all(_set("torch.version", "2.14.1+cpu"), _set("torch.cuda", None), _set("torch.arch_list", []), _no_cuda)
+PASCAL = _all(_set("nvml.gpus.0.name", "NVIDIA GeForce GTX 1080 Ti"), _set("nvml.gpus.0.capability", [6, 1]),
+              _set("torch.devices.0.capability", [6, 1]))
+
+# (case, mutation, context, finding id, severity, text the fix must contain)
+CASES = [
+    ("no-gpu: CPU machine", lambda f: _copy_into(f, cpu_machine()), None, "no-gpu", "info", "nvidia-smi"),
+    ("no-gpu: WSL", _all(lambda f: _copy_into(f, cpu_machine()), _set("system.wsl", True)), None, "no-gpu", "info",
+     "/usr/lib/wsl/lib"),
+    ("nvml-unavailable: WSL library path", _all(lambda f: _copy_into(f, cpu_machine()), _set("system.wsl", True)),
+     None, "nvml-unavailable", "warning", "LD_LIBRARY_PATH=/usr/lib/wsl/lib"),
+    ("nvml-unavailable: no permission", _set("nvml", NvmlFacts(available=False, error="NoPermission")), None,
+     "nvml-unavailable", "warning", "usermod -aG video"),
+    ("nvml-unavailable: driver not loaded", _set("nvml", NvmlFacts(available=False, error="DriverNotLoaded")), None,
+     "nvml-unavailable", "error", "modprobe nvidia"),
+    ("nvml-unavailable: GPU lost", _set("nvml", NvmlFacts(available=False, error="GpuIsLost")), None,
+     "nvml-unavailable", "error", "Reboot"),
+    ("nvml-unavailable: torch sees GPU, no NVML library",
+     _set("nvml", NvmlFacts(available=False, error="LibraryNotFound")), None, "nvml-unavailable", "warning",
+     "libnvidia-ml"),
+    ("torch-missing: GPU machine", _set("torch", dataclasses.replace(
+        healthy_gpu_machine().torch, installed=False, import_error="No module named 'torch'", version=None,
+        torchvision=None, cuda=None)), None, "torch-missing", "error", "download.pytorch.org/whl/cu128"),
+    ("torch-missing: CPU machine", _all(lambda f: _copy_into(f, cpu_machine()), _set("torch.installed", False),
+                                        _set("torch.version", None), _set("torch.torchvision", None)),
+     None, "torch-missing", "error", "download.pytorch.org/whl/cpu"),
+    ("torch-cpu-build: driver 570 / Ada -> cu128", CPU_BUILD, None, "torch-cpu-build", "error",
+     "torch==2.14.1 torchvision==0.29.1 --index-url https://download.pytorch.org/whl/cu128"),
+    ("torch-cpu-build: driver 580 -> cu130", _all(CPU_BUILD, _set("nvml.driver_version", "580.82.07"),
+                                                  _set("nvml.cuda_driver_version", 13000)),
+     None, "torch-cpu-build", "error", "whl/cu130"),
+    ("torch-cpu-build: Pascal -> cu126", _all(PASCAL, CPU_BUILD), None, "torch-cpu-build", "error", "whl/cu126"),
+    ("torch-cpu-build: Windows command", _all(CPU_BUILD, _set("system.os", "Windows"),
+                                              _set("system.python_executable", r"C:\Program Files\ys\python.exe")),
+     None, "torch-cpu-build", "error", r'"C:\Program Files\ys\python.exe" -m pip install'),
+    ("driver-too-old: CUDA 12.2 driver, cu130 wheel", _all(
+        _set("torch.cuda", "13.0"), _set("torch.version", "2.14.1+cu130"), _set("nvml.driver_version", "535.104.05"),
+        _set("nvml.cuda_driver_version", 12020), _no_cuda), None, "driver-too-old", "error", "whl/cu126"),
+    ("driver-too-old: below the 12.x floor", _all(
+        _set("nvml.driver_version", "520.61.05"), _set("nvml.cuda_driver_version", None), _no_cuda), None,
+     "driver-too-old", "error", "525.60.13"),  # no wheel fits: the driver update names the version
+    ("driver-too-old: Windows floor", _all(_set("system.os", "Windows"), _set("nvml.driver_version", "527.10"),
+                                           _set("nvml.cuda_driver_version", None), _no_cuda),
+     None, "driver-too-old", "error", "nvidia.com"),
+    ("driver-cuda-minor: 12.4 driver, cu128 wheel", _set("nvml.cuda_driver_version", 12040), None,
+     "driver-cuda-minor", "info", "570.26"),
+    ("gpu-arch-unsupported: Pascal on cu128", _all(PASCAL, _no_cuda, _set("torch.cuda_error", "sm_61 is not "
+                                                                          "compatible")),
+     None, "gpu-arch-unsupported", "error", "whl/cu126"),
+    ("gpu-arch-unsupported: Blackwell on cu126", _all(
+        _set("torch.arch_list", ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]),
+        _set("torch.cuda", "12.6"), _set("nvml.gpus.0.name", "NVIDIA GeForce RTX 5090"),
+        _set("nvml.gpus.0.capability", [12, 0]), _set("torch.devices.0.kernel_ok", False)),
+     None, "gpu-arch-unsupported", "error", "whl/cu128"),
+    ("cuda-unusable: test kernel fails", _all(_set("torch.devices.0.kernel_ok", False),
+                                              _set("torch.devices.0.kernel_error", "CUDA error: unspecified launch")),
+     None, "cuda-unusable", "error", "whl/cu128"),
+    ("cuda-unusable: CUDA_VISIBLE_DEVICES hides GPUs", _all(_no_cuda, _set("system.env", {"CUDA_VISIBLE_DEVICES": ""})),
+     None, "cuda-unusable", "error", "unset CUDA_VISIBLE_DEVICES"),
+    ("cuda-unusable: init error", _all(_no_cuda, _set("torch.cuda_error", "CUDA unknown error")), None,
+     "cuda-unusable", "error", "Reboot"),
+    ("cudnn-unavailable: missing", _set("torch.cudnn_version", None), None, "cudnn-unavailable", "warning",
+     "--force-reinstall"),
+    ("cudnn-unavailable: disabled", _set("torch.cudnn_enabled", False), None, "cudnn-unavailable", "warning", "whl/"),
+    ("shm-too-small: docker 64 MB", _all(_set("system.shm_total_gb", 64 / 1024), _set("system.container", "docker")),
+     None, "shm-too-small", "error", "--ipc=host"),
+    ("shm-too-small: host, small tmpfs", _set("system.shm_total_gb", 0.25), None, "shm-too-small", "warning",
+     "remount,size=16G"),
+    ("ram-low: cache bigger than RAM", _set("dataset.cache_ram_gb", 80.0), None, "ram-low", "warning",
+     "--cache disk"),
+    ("disk-slow: network share", _set("disks", [DiskFacts(role="dataset", path="/mnt/nas", read_mb_s=35.0,
+                                                          files_per_s=90.0, files_read=80)]), None, "disk-slow",
+     "warning", "--cache ram"),
+    ("disk-space-low: 5 GB", _set("disks.0.free_gb", 5.0), None, "disk-space-low", "warning", "--workspace"),
+    ("disk-space-low: 1 GB", _set("disks.0.free_gb", 1.0), None, "disk-space-low", "error", "--workspace"),
+    ("gpu-busy: other process on GPU 0", _all(_set("nvml.gpus.0.processes", [{"pid": 4242, "used_gb": 9.5}]),
+                                              _set("nvml.gpus.0.memory_used_gb", 10.0)),
+     None, "gpu-busy", "warning", "nvidia-smi"),
+    ("gpu-busy: pick the idle GPU", _all(lambda f: _copy_into(f, healthy_gpu_machine(gpus=2)),
+                                         _set("nvml.gpus.0.processes", [{"pid": 1, "used_gb": 20.0}])),
+     None, "gpu-busy", "warning", "--device 1"),
+    ("gpu-throttled: thermal", _set("nvml.gpus.0.throttle_reasons", 0x40 | 0x20), None, "gpu-throttled", "warning",
+     "cooling"),
+    ("gpu-throttled: near slowdown temperature", _set("nvml.gpus.0.temperature_c", 88), None, "gpu-throttled",
+     "warning", "PERFORMANCE"),
+    ("pcie-degraded: x4 under load", _all(_set("nvml.gpus.0.pcie_width", 4), _set("nvml.gpus.0.util_percent", 95)),
+     None, "pcie-degraded", "warning", "x16"),
+    ("pcie-degraded: x8 idle", _set("nvml.gpus.0.pcie_width", 8), None, "pcie-degraded", "info", "under load"),
+    ("amp-unsafe-gpu: GTX 1660", _all(_set("nvml.gpus.0.name", "NVIDIA GeForce GTX 1660 SUPER"),
+                                      _set("nvml.gpus.0.capability", [7, 5])), None, "amp-unsafe-gpu", "warning",
+     "AMP checks failed"),
+    ("amp-unsafe-gpu: Quadro T1000", _set("nvml.gpus.0.name", "Quadro T1000"), None, "amp-unsafe-gpu", "warning",
+     "--device cpu"),
+    ("multi-gpu-dataparallel-risk: 4 GPUs", lambda f: _copy_into(f, healthy_gpu_machine(gpus=4)), None,
+     "multi-gpu-dataparallel-risk", "info", "--nproc_per_node 4"),
+    ("windows-workers", _set("system.os", "Windows"), RuleContext(workers=8), "windows-workers", "info",
+     "--workers 4"),
+    ("yolov5-missing", _set("packages", {"yolov5": None}), None, "yolov5-missing", "error", "yolov5==7.0.14"),
+    ("python-unsupported: 3.9", _set("system.python_version", "3.9.18"), None, "python-unsupported", "error",
+     "venv"),
+    ("python-unsupported: 3.15", _set("system.python_version", "3.15.0"), None, "python-unsupported", "warning",
+     "3.13"),
+    ("probe-timeout", _set("probe", ProbeInfo(completed=False, timed_out=True, timeout_s=60, hung_at="cuda")), None,
+     "probe-timeout", "error", "nvidia-smi"),
+    ("probe-failed", _set("probe", ProbeInfo(completed=False, error="exit code -11")), None, "probe-failed", "error",
+     "yolostudio doctor"),
+]
+
+
+def _copy_into(target: EnvironmentFacts, source: EnvironmentFacts) -> None:
+    for field in dataclasses.fields(source):
+        setattr(target, field.name, getattr(source, field.name))
+
+
+@pytest.mark.parametrize("case, mutate, ctx, finding_id, severity, fix_text", CASES, ids=[c[0] for c in CASES])
+def test_rule_case(case, mutate, ctx, finding_id, severity, fix_text):
+    facts = healthy_gpu_machine()
+    mutate(facts)
+    result = evaluate(facts, ctx)
+    matching = [f for f in result.findings if f.id == finding_id]
+    assert matching, f"{finding_id} not found in {result.ids()}"
+    finding = matching[0]
+    assert finding.severity == severity
+    assert fix_text in finding.fix, finding.fix
+    assert finding.title and finding.detail and finding.evidence
+    assert all(isinstance(v, str) for v in finding.evidence.values())
+
+
+def test_every_documented_id_has_a_case():
+    issue_ids = {"no-gpu", "nvml-unavailable", "torch-missing", "torch-cpu-build", "driver-too-old",
+                 "gpu-arch-unsupported", "cuda-unusable", "cudnn-unavailable", "shm-too-small", "ram-low", "disk-slow",
+                 "disk-space-low", "gpu-busy", "gpu-throttled", "pcie-degraded", "amp-unsafe-gpu",
+                 "multi-gpu-dataparallel-risk", "windows-workers", "yolov5-missing", "python-unsupported"}
+    assert issue_ids <= {c[3] for c in CASES}
+
+
+def test_healthy_machine_has_no_findings_and_says_ready():
+    facts = healthy_gpu_machine()
+    result = evaluate(facts)
+    assert result.findings == []
+    assert {c.status for c in result.checks} == {"ok"}
+    assert len(result.checks) == len(RULES)
+    level, text = summarize(facts, result)
+    assert (level, text) == ("ok", "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 12.8")
+
+
+def test_cpu_machine_summary_says_cpu_and_why():
+    facts = cpu_machine()
+    result = evaluate(facts)
+    assert result.ids() == ["no-gpu"]
+    level, text = summarize(facts, result)
+    assert level == "info" and text.startswith("Training would run on the CPU — here is why")
+
+
+def test_consequences_are_not_reported_twice():
+    facts = healthy_gpu_machine()
+    _all(PASCAL, _no_cuda)(facts)
+    ids = evaluate(facts).ids()
+    assert "gpu-arch-unsupported" in ids and "cuda-unusable" not in ids
+
+
+def test_gpu_error_summary_names_the_first_error():
+    facts = healthy_gpu_machine()
+    CPU_BUILD(facts)
+    level, text = summarize(facts, evaluate(facts))
+    assert level == "error" and "CPU-only" in text
+
+
+def test_missing_facts_make_unknown_checks_and_other_rules_still_run():
+    facts, problems = facts_from_dict({"version": 1, "system": {"os": "Linux", "shm_total_gb": 0.0625,
+                                                                "container": "docker"}})
+    assert any("torch" in p for p in problems)
+    result = evaluate(facts, notes=problems)
+    assert "shm-too-small" in result.ids()
+    unknown = {c.key for c in result.checks if c.status == "unknown"}
+    assert {"python", "torch", "yolov5"} <= unknown
+    assert all(c.note for c in result.checks if c.status == "unknown")
+
+
+def test_malformed_fact_values_do_not_crash_the_rules():
+    facts = healthy_gpu_machine()
+    facts.nvml.gpus[0].capability = ["x"]  # type: ignore[list-item]
+    facts.disks[0].read_mb_s = "fast"  # type: ignore[assignment]
+    result = evaluate(facts)
+    assert any(c.status == "unknown" and "malformed" in c.note for c in result.checks)
+
+
+def test_shm_estimate_scales_with_workers_batch_and_imgsz():
+    small = shm_needed_gb(RuleContext(workers=2, batch=8, imgsz=320))
+    assert shm_needed_gb(RuleContext(workers=4, batch=8, imgsz=320)) == pytest.approx(2 * small)
+    assert shm_needed_gb(RuleContext(workers=2, batch=8, imgsz=640)) == pytest.approx(4 * small)
+
+
+def test_shm_finding_offers_the_workers_that_fit():
+    facts = healthy_gpu_machine()
+    facts.system.shm_total_gb = shm_needed_gb(RuleContext(workers=3)) + 0.01
+    finding = next(f for f in evaluate(facts, RuleContext(workers=8)).findings if f.id == "shm-too-small")
+    assert finding.setting == {"workers": 3}
+
+
+def test_report_and_table():
+    facts = healthy_gpu_machine()
+    CPU_BUILD(facts)
+    result = evaluate(facts)
+    report = report_dict(facts, result, private=True)
+    assert set(report) >= {"facts", "findings"}
+    assert set(report["findings"][0]) >= {"id", "severity", "title", "detail", "evidence", "fix"}
+    assert all(f["severity"] in SEVERITIES for f in report["findings"])
+    table = render_table(facts, result)
+    assert "[torch-cpu-build]" in table and "fix: " in table and "ERROR" in table
+
+
+def test_report_abbreviates_home(monkeypatch):
+    monkeypatch.setenv("HOME", "/home/ann")
+    report = report_dict(healthy_gpu_machine(), evaluate(healthy_gpu_machine()), private=True)
+    assert report["facts"]["disks"][0]["path"] == "~/ws"
+    assert report["facts"]["dataset"]["data_yaml"] == "~/data/data.yaml"
+
+
+def test_cuda_join_by_uuid_not_index_is_reflected_in_kernel_failure():
+    facts = healthy_gpu_machine(gpus=2)
+    facts.torch.devices = [TorchGpuFacts(index=0, name="B", uuid="GPU-1", nvml_index=1, capability=[8, 9],
+                                         kernel_ok=True),
+                           TorchGpuFacts(index=1, name="A", uuid="GPU-0", nvml_index=0, capability=[8, 9],
+                                         kernel_ok=False, kernel_error="boom")]
+    finding = next(f for f in evaluate(facts).findings if f.id == "cuda-unusable")
+    assert "GPU 1 (A)" in finding.title and finding.evidence["message"] == "boom"
+
+
+def test_cu128_archs_constant_matches_the_table():
+    from core.environment.tables import WHEELS
+    assert [f"sm_{a}{b}" for a, b in next(w for w in WHEELS if w.tag == "cu128").archs] == CU128_ARCHS

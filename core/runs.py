@@ -55,6 +55,11 @@ class RunInfo:
     error: dict[str, Any] | None = None
     can_resume: bool = False
     last_event_t: float | None = None
+    images_per_s: float | None = None
+    gpu_util_mean_percent: float | None = None
+    data_wait_share: float | None = None
+    epoch_time_mean_s: float | None = None
+    duration_s: float | None = None  # summed over every worker start (a resumed run has several)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -157,6 +162,8 @@ class RunSummary:
     best_epoch: int | None = None
     last_weights: str = ""
     best_weights: str = ""
+    efficiency: dict[str, Any] | None = None
+    duration_s: float = 0.0
 
 
 def fold_events(events: Any) -> RunSummary:
@@ -186,6 +193,9 @@ def fold_events(events: Any) -> RunSummary:
             summary.segment.error = {k: ev.get(k) for k in ("kind", "message", "hint")}
         elif kind == "done":
             summary.segment.done = ev
+            summary.efficiency = ev.get("efficiency") or summary.efficiency
+            if isinstance(ev.get("elapsed_s"), (int, float)):
+                summary.duration_s += float(ev["elapsed_s"])
             summary.best_weights = ev.get("best") or summary.best_weights
             summary.last_weights = ev.get("last") or summary.last_weights
     return summary
@@ -243,6 +253,7 @@ def read_run(run_dir: Path, *, now: float | None = None,
     if best50 is None:
         best50, best95 = _results_csv_best(run_dir)
     done = summary.segment.done or {}
+    eff = summary.efficiency or {}
     weights = run_dir / "weights"
     last = summary.last_weights or (str(weights / "last.pt") if (weights / "last.pt").exists() else "")
     best = summary.best_weights or (str(weights / "best.pt") if (weights / "best.pt").exists() else "")
@@ -270,6 +281,11 @@ def read_run(run_dir: Path, *, now: float | None = None,
         error=error,
         can_resume=status in ("stopped", "failed") and (weights / "last.pt").is_file(),
         last_event_t=summary.last_t,
+        images_per_s=eff.get("images_per_s"),
+        gpu_util_mean_percent=eff.get("gpu_util_mean_percent"),
+        data_wait_share=eff.get("data_wait_share"),
+        epoch_time_mean_s=eff.get("epoch_time_mean_s"),
+        duration_s=summary.duration_s or None,
     )
 
 
@@ -297,6 +313,42 @@ def kill_run(pid: int | None, create_time: float | None) -> bool:
     except psutil.Error:
         return False  # gone meanwhile
     return True
+
+
+def rename_run(run_dir: Path, new_name: str) -> Path:
+    """Rename a run that is not running; the paths recorded inside it follow, so it still resumes.
+
+    yolov5 resumes from the absolute ``save_dir`` in ``opt.yaml``, and the worker spec names the run
+    folder: both are rewritten (atomically) along with the folder's name.
+    """
+    import yaml
+
+    from core.train_config import _RUN_NAME
+
+    if not _RUN_NAME.match(new_name) or new_name.strip() != new_name or new_name in (".", ".."):
+        raise ValueError(f"{new_name!r} is not a valid folder name")
+    if read_run(run_dir).status == "running":
+        raise RuntimeError(f"run {run_dir.name} is running; stop it before renaming")
+    target = run_dir.parent / new_name
+    if target.exists():
+        raise FileExistsError(f"a run named {new_name} already exists")
+    run_dir.rename(target)
+    config_path = target / CONFIG_FILE
+    if config_path.exists():
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+        spec = config.setdefault("spec", {})
+        spec["run_dir"] = str(target)
+        spec.setdefault("config", {})["name"] = new_name
+        config["yolov5_command"] = command_line(build_yolov5_command(spec))
+        atomic_write_text(config_path, json.dumps(config, indent=2, ensure_ascii=False) + "\n", backup=False)
+        if spec_path(target).exists():
+            write_spec(target, spec)
+    opt_yaml = target / "opt.yaml"
+    if opt_yaml.exists():
+        opt = yaml.safe_load(opt_yaml.read_text(encoding="utf-8")) or {}
+        opt.update(save_dir=str(target), name=new_name, project=str(target.parent))
+        atomic_write_text(opt_yaml, yaml.safe_dump(opt, sort_keys=False), backup=False)
+    return target
 
 
 def request_stop(run_dir: Path) -> None:

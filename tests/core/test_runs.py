@@ -155,3 +155,33 @@ def test_kill_run_only_kills_the_same_process():
     assert kill_run(proc.pid, created) is True
     assert proc.wait(timeout=10) != 0
     assert kill_run(proc.pid, created) is False  # already gone
+
+
+def test_efficiency_and_duration_come_from_done_events(workspace):
+    run = make_run(workspace)
+    eff = {"images_per_s": 120.0, "gpu_util_mean_percent": 88.0, "data_wait_share": 0.04, "epoch_time_mean_s": 9.0}
+    write_events(run, starting(1, 1.0), make_event("done", status="stopped", elapsed_s=10.0),
+                 starting(2, 2.0), make_event("done", status="completed", elapsed_s=5.0, efficiency=eff))
+    info = read_run(run, alive=lambda pid, ct: False)
+    assert info.images_per_s == 120.0 and info.gpu_util_mean_percent == 88.0 and info.data_wait_share == 0.04
+    assert info.duration_s == 15.0
+
+
+def test_rename_moves_folder_and_recorded_paths(workspace):
+    import yaml
+
+    from core.runs import rename_run
+
+    run = make_run(workspace)
+    (run / "opt.yaml").write_text(yaml.safe_dump({"save_dir": str(run), "name": run.name, "epochs": 3}))
+    write_events(run, starting(1, 1.0), make_event("done", status="stopped", elapsed_s=1.0))
+    target = rename_run(run, "better-name")
+    assert not run.exists() and target.name == "better-name"
+    assert json.loads((target / "config.json").read_text())["spec"]["run_dir"] == str(target)
+    assert yaml.safe_load((target / "opt.yaml").read_text())["save_dir"] == str(target)
+    other = make_run(workspace, "other")
+    write_events(other, starting(1, 1.0), make_event("done", status="failed", elapsed_s=1.0))
+    with pytest.raises(FileExistsError):
+        rename_run(other, "better-name")
+    with pytest.raises(ValueError):
+        rename_run(other, "a/b")

@@ -13,8 +13,10 @@ import sys
 
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from core import RESOURCES_DIR
 from core.workspace import resolve_workspace
 from gui.background import shutdown_background
 from gui.main_window import MainWindow
@@ -35,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     QCoreApplication.setOrganizationName("YOLO Studio")
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setStyle("Fusion")  # Fusion takes the platform's palette, so light/dark follows the system
+    app.setWindowIcon(QIcon(str(RESOURCES_DIR / "icons" / "yolo-studio.svg")))
     pg.setConfigOptions(useOpenGL=False, antialias=True)
     window = MainWindow(resolve_workspace(args.workspace))
     window.show()

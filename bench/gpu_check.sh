@@ -27,3 +27,48 @@ echo "== 1. training: yolov5s, imgsz 640, batch 32, workers 8, 3 epochs, device 
 timeout 420 "$PY" -m core.cli --workspace "$WS" train "$WS/gpu-data/data.yaml" --model yolov5s.yaml \
     --imgsz 640 --batch 32 --workers 8 --epochs 3 --device 0 --name gpu-check || echo "training exit code $?"
 "$PY" bench/run_summary.py "$WS/runs/gpu-check"
+
+echo "== environment check: yolostudio doctor --json (expect no errors on this machine)"
+"$PY" -m core.cli --workspace "$WS" doctor --json --data "$WS/gpu-data/data.yaml" > "$WS/doctor.json" \
+    || echo "doctor exit code $? (1 = an error finding)"
+"$PY" - "$WS/doctor.json" <<'PYEOF'
+import json, sys
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+f = report["facts"]
+print(f"driver {f['nvml']['driver_version']} (CUDA {f['nvml']['cuda_driver_version']}), torch {f['torch']['version']} "
+      f"(CUDA {f['torch']['cuda']}, cuDNN {f['torch']['cudnn_version']}), torch import {f['torch']['import_s'] or 0:.1f} s, "
+      f"probe {f['probe']['elapsed_s'] or 0:.1f} s, container {f['system']['container']!r}, shm {f['system']['shm_total_gb']}")
+for g in f["nvml"]["gpus"]:
+    print(f"  NVML gpu {g['index']}: {g['name']} cc {g['capability']} {g['memory_used_gb']}/{g['memory_total_gb']} GB, "
+          f"{g['temperature_c']} C, PCIe gen {g['pcie_gen']}/{g['pcie_gen_max']} x{g['pcie_width']}/{g['pcie_width_max']}, "
+          f"throttle {g['throttle_reasons']}, processes {g['processes']}, unknown {g['unknown']}")
+for d in f["torch"]["devices"]:
+    print(f"  torch gpu {d['index']} -> NVML {d['nvml_index']}: {d['name']} kernel_ok={d['kernel_ok']} {d['kernel_error'] or ''}")
+for x in report["findings"]:
+    print(f"  {x['severity'].upper():7} {x['id']}: {x['title']}\n          fix: {x['fix']}")
+print("doctor errors:", sum(x["severity"] == "error" for x in report["findings"]), "(expected 0)")
+PYEOF
+
+echo "== export: the GPU-trained run to ONNX and to a TensorRT FP16 engine, each verified against PyTorch"
+# ONNX is verified with ONNX Runtime (CUDA provider when onnxruntime-gpu is installed, else CPU) and OpenCV DNN;
+# the engine needs the tensorrt package (10.x) — without it the CLI refuses with the install command (exit 2).
+BEST="$WS/runs/gpu-check/weights/best.pt"
+timeout 300 "$PY" -m core.cli --workspace "$WS" export "$BEST" --format onnx --device 0 \
+    || echo "onnx export exit code $? (1 = not verified)"
+timeout 600 "$PY" -m core.cli --workspace "$WS" export "$BEST" --format engine --half --device 0 \
+    || echo "engine export exit code $? (1 = not verified, 2 = refused: the reason is printed above)"
+"$PY" - "$WS/runs/gpu-check" <<'PYEOF'
+import sys
+from pathlib import Path
+from core.export.plan import find_reports
+from core.export.render import detail_lines, headline
+reports = find_reports(Path(sys.argv[1]))
+for report in reports:
+    level, text = headline(report)
+    providers = ((report.get("verified") or {}).get("client") or {}).get("providers")
+    print(f"{level.upper():7} {text}" + (f"  [providers: {', '.join(providers)}]" if providers else ""))
+    for line in detail_lines(report):
+        print("          " + line)
+print("verified exports:", sum(bool((r.get("verified") or {}).get("ok")) for r in reports), "of", len(reports),
+      "(expected 2 with tensorrt installed, else 1)")
+PYEOF

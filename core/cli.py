@@ -31,6 +31,7 @@ from core.cli_render import ConsoleRenderer, JsonRenderer
 from core.i18n import tr
 from core.launch import worker_argv, worker_env
 from core.machine import quick_machine_facts
+from core.progress import format_duration
 from core.protocol import EventFileTail, LineDecoder
 from core.runs import (EVENTS_FILE, create_run, list_runs, load_run_config, read_run, request_stop, resume_spec,
                        write_spec)
@@ -41,7 +42,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
 
 #: Modules that add verbs of their own: each has ``register(subparsers)``, which adds its parser and sets
 #: ``handler=fn(args, workspace) -> exit code`` as a default. Keep their imports light (no torch, no Qt).
-FEATURE_VERBS: list[str] = ["core.cli_export", "core.cli_dataset"]
+FEATURE_VERBS: list[str] = ["core.cli_export", "core.cli_dataset", "core.cli_doctor"]
 _STATUS_EXIT = {"completed": EXIT_OK, "stopped": EXIT_STOPPED, "failed": EXIT_FAILED}
 
 
@@ -296,12 +297,17 @@ def cmd_runs(args: argparse.Namespace, workspace: Path) -> int:
     if not runs:
         print(tr("No runs yet in {folder}. Start one with: yolostudio train DATA.yaml", folder=runs_dir(workspace)))
         return EXIT_OK
-    header = (tr("name"), tr("status"), tr("epochs"), "mAP@0.5", "mAP@.5:.95", tr("started"), tr("path"))
+    header = (tr("name"), tr("status"), tr("epochs"), "mAP@0.5", "mAP@.5:.95", tr("images/s"), tr("GPU busy"),
+              tr("data wait"), tr("duration"), tr("started"), tr("path"))
     rows_txt = [header]
     for info in runs:
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.started)) if info.started else "—"
+        ips = "—" if info.images_per_s is None else f"{info.images_per_s:.1f}"
+        gpu = "—" if info.gpu_util_mean_percent is None else f"{info.gpu_util_mean_percent:.0f}%"
+        wait = "—" if info.data_wait_share is None else f"{100 * info.data_wait_share:.0f}%"
+        duration = info.duration_s if info.duration_s is not None else info.elapsed_s
         rows_txt.append((info.name, info.status, f"{info.epochs_done}/{info.epochs_total}", _fmt_map(info.best_map50),
-                         _fmt_map(info.best_map50_95), started, info.path))
+                         _fmt_map(info.best_map50_95), ips, gpu, wait, format_duration(duration), started, info.path))
     widths = [max(len(str(r[i])) for r in rows_txt) for i in range(len(header) - 1)]
     for row in rows_txt:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + "  " + str(row[-1]))

@@ -173,7 +173,6 @@ _NESTED: dict[tuple[type, str], type] = {
 _LISTS: dict[tuple[type, str], type] = {
     (EnvironmentFacts, "disks"): DiskFacts, (NvmlFacts, "gpus"): GpuFacts, (TorchFacts, "devices"): TorchGpuFacts,
 }
-_SCALARS = (str, int, float, bool)
 
 
 def _load(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
@@ -271,7 +270,3 @@ def abbreviate_home(value: Any, home: str | None = None) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return abbreviate_home(asdict(value), home)
     return value
-
-
-def is_scalar(value: Any) -> bool:
-    return value is None or isinstance(value, _SCALARS)

@@ -37,8 +37,8 @@ class Finding:
 
 @dataclass
 class CheckResult:
-    """One rule's outcome: ``ok`` (ran, nothing found), ``found`` (its findings are listed), or
-    ``unknown`` (the facts it needs were not read; ``note`` says which)."""
+    """One rule's outcome: ``ok`` (ran, nothing found), ``found`` (its findings are listed), ``unknown``
+    (the facts it needs were not read; ``note`` says which) or ``n/a`` (does not apply here, e.g. no GPU)."""
 
     key: str
     title: str

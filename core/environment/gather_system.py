@@ -30,7 +30,8 @@ def _read(path: str) -> str | None:
         return None
 
 
-def parse_cgroup_quota(cpu_max: str | None, cfs_quota: str | None = None, cfs_period: str | None = None) -> float | None:
+def parse_cgroup_quota(cpu_max: str | None, cfs_quota: str | None = None,
+                       cfs_period: str | None = None) -> float | None:
     """Cores allowed by a cgroup: v2 ``cpu.max`` ("200000 100000" -> 2.0, "max 100000" -> None) or v1 quota/period."""
     if cpu_max:
         parts = cpu_max.split()

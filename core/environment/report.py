@@ -31,14 +31,18 @@ def summarize(facts: EnvironmentFacts, evaluation: Evaluation) -> tuple[str, str
     """(level, sentence) for the top of the page and the end of the table."""
     errors = evaluation.errors
     device = training_device(facts)
-    if device is not None and not errors:
+    if device is not None:
+        if errors:
+            return "error", tr("Not ready to train — here is why: {reason}", reason=errors[0].title)
         memory = f" ({device['memory_gb']:.0f} GB)" if device.get("memory_gb") else ""
         level = "warning" if any(f.severity == "warning" for f in evaluation.findings) else "ok"
         return level, tr("Ready to train on {gpu}{memory} with CUDA {cuda}", gpu=device["name"] or "GPU",
                          memory=memory, cuda=facts.torch.cuda or "?")
+    if facts.nvml.gpus:
+        reason = errors[0].title if errors else tr("PyTorch cannot use it")
+        return "error", tr("Training would not use the GPU — here is why: {reason}", reason=reason)
     if errors:
-        return "error", tr("Training would not use the GPU — here is why: {reason}", reason=errors[0].title) \
-            if facts.nvml.gpus else tr("Not ready to train — here is why: {reason}", reason=errors[0].title)
+        return "error", tr("Not ready to train — here is why: {reason}", reason=errors[0].title)
     reason = next((f.title for f in evaluation.findings if f.id == "no-gpu"), tr("no usable GPU"))
     return "info", tr("Training would run on the CPU — here is why: {reason}", reason=reason)
 
@@ -54,7 +58,7 @@ def report_dict(facts: EnvironmentFacts, evaluation: Evaluation, *, private: boo
     return abbreviate_home(report) if private else report
 
 
-_WORDS = {"error": "ERROR", "warning": "WARN", "info": "INFO", "ok": "OK", "unknown": "??"}
+_WORDS = {"error": "ERROR", "warning": "WARN", "info": "INFO", "ok": "OK", "unknown": "??", "n/a": "n/a"}
 
 
 def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 100) -> str:
@@ -74,8 +78,8 @@ def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 1
     for check in by_check.values():
         if check.status == "ok":
             lines.append(f"{tr(_WORDS['ok']):<6} {check.title}")
-        elif check.status == "unknown":
-            lines.append(f"{tr(_WORDS['unknown']):<6} {check.title}: {check.note}")
+        elif check.status in ("unknown", "n/a"):
+            lines.append(f"{tr(_WORDS[check.status]):<6} {check.title}: {check.note}")
     level, sentence = summarize(facts, evaluation)
     lines.append("")
     lines.append(sentence)

@@ -16,11 +16,11 @@ from core.environment.commands import (driver_update_command, torch_install_comm
                                        yolov5_install_command)
 from core.environment.facts import EnvironmentFacts, GpuFacts
 from core.environment.findings import CheckResult, Evaluation, Finding
-from core.environment.tables import (DISK_FREE_ERROR_GB, DISK_FREE_WARN_GB, DISK_SLOW_MB_S, DRIVER_FLOORS,
-                                     GPU_BUSY_MEM_SHARE, PREFETCH_FACTOR, PYTHON_SUPPORTED, RAM_CACHE_MARGIN,
-                                     SHM_SAFETY, TOOLKIT_DRIVERS, amp_unsafe, arch_covers, architecture_name,
-                                     choose_wheel, cuda_tuple, driver_floor, driver_meets, minimum_driver_for,
-                                     throttle_names, version_tuple)
+from core.environment.tables import (DISK_FREE_ERROR_GB, DISK_FREE_WARN_GB, DISK_SLOW_FILES_S, DISK_SLOW_MB_S,
+                                     DRIVER_FLOORS, GPU_BUSY_MEM_SHARE, PREFETCH_FACTOR, PYTHON_SUPPORTED,
+                                     RAM_CACHE_MARGIN, SHM_SAFETY, TOOLKIT_DRIVERS, amp_unsafe, arch_covers,
+                                     architecture_name, choose_wheel, cuda_tuple, driver_floor, driver_meets,
+                                     minimum_driver_for, throttle_names, version_tuple)
 from core.i18n import tr
 
 GB = 1024**3
@@ -28,6 +28,15 @@ GB = 1024**3
 
 class Unknown(Exception):
     """A rule cannot judge: a fact it needs was not read (the message says which)."""
+
+
+class NotApplicable(Exception):
+    """The check does not apply to this machine (GPU checks without a GPU); the message says why."""
+
+
+def _need_gpu(f: EnvironmentFacts) -> None:
+    if not _nvml_gpus(f) and not f.torch.cuda_available and not f.torch.device_count:
+        raise NotApplicable(tr("no NVIDIA GPU"))
 
 
 @dataclass(frozen=True)
@@ -46,7 +55,8 @@ def _need(value: object, name: str) -> object:
 
 
 def _cc(gpu: GpuFacts) -> tuple[int, int] | None:
-    return tuple(gpu.capability[:2]) if gpu.capability and len(gpu.capability) >= 2 else None  # type: ignore[return-value]
+    cc = gpu.capability
+    return (int(cc[0]), int(cc[1])) if cc and len(cc) >= 2 else None
 
 
 def _capabilities(f: EnvironmentFacts) -> list[tuple[int, int]]:
@@ -140,7 +150,7 @@ def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
         return []
     if not f.nvml.available and f.nvml.error is None and f.torch.cuda_available is None:
         raise Unknown(tr("{fact} was not read", fact="NVML"))
-    reason = f.nvml.error or tr("no GPU listed")
+    reason = f"{f.nvml.error}: {f.nvml.error_message or ''}".strip(": ") if f.nvml.error else tr("no GPU listed")
     hint = (tr("In WSL, install the NVIDIA driver on Windows (not inside WSL); NVML lives in /usr/lib/wsl/lib.")
             if f.system.wsl else
             tr("If this machine has an NVIDIA GPU, install its driver until 'nvidia-smi' lists it, then re-check."))
@@ -155,6 +165,9 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
     error = f.nvml.error
     if f.nvml.available or error is None:
         return []
+    if error in ("LibraryNotFound", "NotInstalled") and not (f.torch.cuda_available or f.torch.device_count) \
+            and not f.system.wsl:
+        raise NotApplicable(tr("no NVIDIA driver installed"))
     evidence = {tr("NVML error"): f"{error}: {f.nvml.error_message or ''}".strip(": ")}
     if error == "LibraryNotFound":
         if f.system.wsl:
@@ -162,8 +175,6 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                             tr("WSL provides the NVIDIA library from the Windows driver in /usr/lib/wsl/lib; "
                                "without it the app cannot read GPU utilisation or check the driver."), evidence,
                             "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH", "command")]
-        if not (f.torch.cuda_available or f.torch.device_count):
-            return []  # no driver at all: no-gpu says it
         return [Finding("nvml-unavailable", "warning", tr("GPU monitoring is unavailable (no NVML library)"),
                         tr("torch sees a GPU but the NVIDIA management library is missing, so the app cannot show "
                            "GPU utilisation, temperature or throttling."), evidence,
@@ -171,7 +182,8 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                         "advice")]
     fixes = {
         "DriverNotLoaded": (tr("The NVIDIA driver is installed but not loaded"), "error",
-                            tr("sudo modprobe nvidia   # if that fails (e.g. after a kernel update), reboot"), "command"),
+                            tr("sudo modprobe nvidia   # if that fails (e.g. after a kernel update), reboot"),
+                            "command"),
         "NoPermission": (tr("No permission to talk to the GPU driver"), "warning",
                          "sudo usermod -aG video $USER   # then log out and in", "command"),
         "GpuIsLost": (tr("A GPU has fallen off the bus"), "error",
@@ -186,6 +198,7 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 
 
 def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    _need_gpu(f)
     if not f.torch.installed or not _nvml_gpus(f):
         return []
     if _need(f.torch.version, "torch version") and f.torch.cuda is not None:
@@ -199,6 +212,7 @@ def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Fi
 
 
 def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    _need_gpu(f)
     if not f.torch.cuda or not _nvml_gpus(f):
         return []
     wheel = cuda_tuple(f.torch.cuda)
@@ -220,18 +234,19 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
                            "driver (the command below) or update the driver to {wanted} or newer.",
                            cuda=f.torch.cuda, floor=floor, driver=driver, wanted=wanted), evidence, fix, kind)]
     if driver_cuda is not None and driver_cuda < wheel:
+        toolkit = TOOLKIT_DRIVERS.get(f"{wheel[0]}.{wheel[1]}", (floor or "", floor or ""))
         return [Finding("driver-cuda-minor", "info",
                         tr("The driver supports CUDA {have}; this PyTorch is built for {want}",
                            have=_cuda_text(driver_cuda), want=f.torch.cuda),
                         tr("Same CUDA major version, so it runs (minor-version compatibility), but kernels that need "
                            "PTX JIT compilation may be unavailable."), evidence,
-                        driver_update_command(f.system.os, TOOLKIT_DRIVERS.get(
-                            f"{wheel[0]}.{wheel[1]}", (floor or "", floor or ""))[1 if f.system.os == "Windows" else 0]),
+                        driver_update_command(f.system.os, toolkit[1 if f.system.os == "Windows" else 0]),
                         "command")]
     return []
 
 
 def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    _need_gpu(f)
     if not f.torch.cuda:
         return []
     archs = list(_need(f.torch.arch_list, "torch arch list") or [])  # type: ignore[arg-type]
@@ -254,6 +269,7 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 
 
 def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    _need_gpu(f)
     if not f.torch.cuda or not f.torch.installed:
         return []
     if any(e.id in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build", "nvml-unavailable")
@@ -279,6 +295,7 @@ def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Find
 
 
 def rule_cudnn(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    _need_gpu(f)
     if not f.torch.cuda_available:
         return []
     if f.torch.cudnn_version and f.torch.cudnn_enabled is not False:
@@ -297,7 +314,7 @@ def shm_needed_gb(ctx: RuleContext) -> float:
 
 def rule_shm(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if f.system.os not in (None, "Linux"):
-        return []
+        raise NotApplicable(tr("no /dev/shm on {os}", os=f.system.os))
     shm = float(_need(f.system.shm_total_gb, "/dev/shm size"))  # type: ignore[arg-type]
     need = shm_needed_gb(ctx)
     if shm >= need or ctx.workers == 0:
@@ -338,14 +355,15 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
     if not f.disks:
         raise Unknown(tr("{fact} was not read", fact=tr("disk")))
     for d in measured:
-        if d.read_mb_s >= DISK_SLOW_MB_S:  # type: ignore[operator]
+        if (d.files_per_s >= DISK_SLOW_FILES_S) if d.files_per_s is not None else (d.read_mb_s >= DISK_SLOW_MB_S):
             continue
-        out.append(Finding("disk-slow", "warning", tr("Slow disk under the {role}: {speed:.0f} MB/s", role=d.role,
-                                                       speed=d.read_mb_s),
+        out.append(Finding("disk-slow", "warning", tr("Slow disk under the {role}: {files:.0f} images/s",
+                                                       role=d.role, files=d.files_per_s or 0),
                            tr("Random reads of image files ran at {speed:.0f} MB/s ({files:.0f} files/s); a fast GPU "
                               "consumes images faster than that, so it would wait for the disk.",
                               speed=d.read_mb_s, files=d.files_per_s or 0),
                            {tr("path"): d.path, tr("read speed"): f"{d.read_mb_s:.0f} MB/s",
+                            tr("images per second"): f"{d.files_per_s or 0:.0f}",
                             tr("files read"): str(d.files_read)},
                            tr("Copy the dataset to a local SSD, or train with --cache ram (or --cache disk)."),
                            "setting", {"cache": "ram"}))
@@ -361,6 +379,7 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 
 
 def rule_gpu_state(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    _need_gpu(f)
     if not _nvml_gpus(f):
         return []
     out: list[Finding] = []
@@ -407,6 +426,7 @@ def rule_gpu_state(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]
 
 
 def rule_amp(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    _need_gpu(f)
     names = [g.name for g in f.nvml.gpus] or [d.name for d in f.torch.devices]
     bad = [n for n in names if amp_unsafe(n)]
     if not bad:
@@ -421,6 +441,7 @@ def rule_amp(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
 
 
 def rule_multi_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    _need_gpu(f)
     count = max(len(f.nvml.gpus), f.torch.device_count or 0)
     if count < 2 or "LOCAL_RANK" in f.system.env:
         return []
@@ -433,7 +454,7 @@ def rule_multi_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]
 
 def rule_windows(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if _need(f.system.os, "OS") != "Windows":
-        return []
+        raise NotApplicable(tr("not Windows"))
     return [Finding("windows-workers", "info", tr("Windows: keep data-loader workers modest"),
                     tr("Windows starts each data-loader worker as a new process (spawn), which re-imports torch: "
                        "each costs seconds and memory, and many of them can fail with 'WinError 1455: the paging "
@@ -477,6 +498,9 @@ def evaluate(facts: EnvironmentFacts, ctx: RuleContext | None = None, notes: lis
             found = rule(facts, ctx, list(result.findings))
         except Unknown as exc:
             result.checks.append(CheckResult(key, tr(title), "unknown", str(exc)))
+            continue
+        except NotApplicable as exc:
+            result.checks.append(CheckResult(key, tr(title), "n/a", str(exc)))
             continue
         except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:  # malformed facts
             result.checks.append(CheckResult(key, tr(title), "unknown",

@@ -103,7 +103,8 @@ def gather_torch(nvml_gpus: list[GpuFacts], run_kernels: bool = True,
             d.name, d.capability, d.memory_total_gb = p.name, [p.major, p.minor], p.total_memory / GB
             d.uuid = str(getattr(p, "uuid", "")) or None
             if hasattr(p, "pci_bus_id"):
-                d.pci_bus_id = f"{getattr(p, 'pci_domain_id', 0):08x}:{p.pci_bus_id:02x}:{getattr(p, 'pci_device_id', 0):02x}.0"
+                domain, device = getattr(p, "pci_domain_id", 0), getattr(p, "pci_device_id", 0)
+                d.pci_bus_id = f"{domain:08x}:{p.pci_bus_id:02x}:{device:02x}.0"
         except Exception as exc:  # noqa: BLE001
             d.unknown["name"] = f"{type(exc).__name__}: {exc}"
         if run_kernels:

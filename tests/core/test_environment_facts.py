@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.environment.facts import FACTS_VERSION, abbreviate_home, facts_from_dict, load_facts, save_facts
+from core.environment.rules import RULES, evaluate
+from core.environment.tables import parse_arch, version_tuple
 from tests.core.environment_builders import healthy_gpu_machine
 
 
@@ -63,3 +67,24 @@ def test_a_saved_report_is_accepted_as_facts():
 def test_abbreviate_home():
     assert abbreviate_home({"a": ["/home/ann/x", 3]}, "/home/ann") == {"a": ["~/x", 3]}
     assert json.dumps(abbreviate_home(healthy_gpu_machine(), "/home/ann")).count("/home/ann") == 0
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                        max_size=3), max_leaves=12)
+section_names = st.sampled_from(["version", "system", "nvml", "torch", "disks", "dataset", "probe", "packages"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(section_names, json_values, max_size=6))
+def test_any_json_object_loads_and_is_judged_without_crashing(raw):
+    facts, problems = facts_from_dict(raw)
+    result = evaluate(facts, notes=problems)
+    assert len(result.checks) == len(RULES)
+    assert all(isinstance(p, str) for p in problems)
+
+
+@given(st.text(max_size=20))
+def test_version_and_arch_parsers_never_raise(text):
+    version_tuple(text)
+    parse_arch(text)

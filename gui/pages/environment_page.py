@@ -1,0 +1,289 @@
+"""The Environment page: why the GPU would sit idle, with the evidence and the exact fix.
+
+Owns the page's flow only. The facts come from the ``probe`` worker job (torch is imported there, never in
+the GUI), started through the QProcess wrapper with progress per step and a hard time limit — a wedged
+driver gets the probe killed and reported, the window never waits. ``core.environment`` judges the
+facts (``evaluate``) and words the summary; this page lists the checks, shows one in detail, copies a
+fix, re-checks (F5), saves a report (home folder abbreviated) and loads a colleague's facts file.
+Tests inject facts (``facts=``) or a launcher that replays events.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar,
+                               QPushButton, QSplitter, QVBoxLayout, QWidget)
+
+from core.atomic import atomic_write_text
+from core.environment.facts import EnvironmentFacts, load_facts
+from core.environment.findings import CheckResult, Evaluation, Finding, severity_rank
+from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_spec, write_probe_spec
+from core.environment.report import report_dict, summarize
+from core.environment.rules import evaluate
+from core.launch import worker_argv, worker_env
+from gui.widgets.banner import Banner
+from gui.widgets.check_details import Applier, CheckDetails
+from gui.widgets.levels import level_icon, level_word
+from gui.widgets.page_header import PageHeader
+from gui.widgets.summary_line import SummaryLine
+from gui.worker_process import WorkerProcess
+
+#: Returns the probe worker's argv and environment for a spec file.
+Launcher = Callable[[Path], tuple[list[str], dict[str, str]]]
+
+
+def default_launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
+    return worker_argv("probe", spec_file), worker_env()
+
+
+def ask_save_path(parent: QWidget, suggested: str) -> str:
+    """Module attribute so tests answer it instead of a modal dialog."""
+    return QFileDialog.getSaveFileName(parent, parent.tr("Save environment report"), suggested,
+                                       parent.tr("JSON report (*.json)"))[0]
+
+
+def ask_open_path(parent: QWidget) -> str:
+    return QFileDialog.getOpenFileName(parent, parent.tr("Open a facts file or report"), "",
+                                       parent.tr("JSON (*.json)"))[0]
+
+
+class EnvironmentPage(QWidget):
+    checked = Signal(object)  # Evaluation, after every check
+
+    def __init__(self, workspace: Path, parent: QWidget | None = None, *, launcher: Launcher = default_launcher,
+                 facts: EnvironmentFacts | None = None, timeout_s: float = PROBE_TIMEOUT_S,
+                 applier: Applier | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = Path(workspace)
+        self.launcher = launcher
+        self.timeout_s = timeout_s
+        self.facts: EnvironmentFacts | None = None
+        self.evaluation: Evaluation | None = None
+        self.source = ""  # "" = this machine, else the facts file shown
+        self._worker: WorkerProcess | None = None
+        self._collector = ProbeCollector()
+        self._timed_out = False
+        self._spec_file: Path | None = None
+        self._auto_start = facts is None
+
+        self.recheck_button = QPushButton(self.tr("Re-check"), self, clicked=self.recheck)
+        self.recheck_button.setToolTip(self.tr("Check this machine again (F5)"))
+        self.load_button = QPushButton(self.tr("Open facts…"), self, clicked=self.open_facts)
+        self.load_button.setToolTip(self.tr("Judge a facts file or report saved on another machine"))
+        self.save_button = QPushButton(self.tr("Save report…"), self, clicked=self.save_report)
+        self.save_button.setToolTip(self.tr("Save facts and findings as JSON to attach to a bug report (Ctrl+S)"))
+        self.header = PageHeader(
+            self.tr("Environment"),
+            self.tr("Checks the GPU driver, CUDA, PyTorch, memory and disks, and says what to fix so training "
+                    "keeps the GPU busy."),
+            [self.recheck_button, self.load_button, self.save_button], self)
+        self.banner = Banner(self)
+        self.summary = SummaryLine(self)
+        self.progress_label = QLabel(self)
+        self.progress_bar = QProgressBar(self, maximum=5, value=0, textVisible=False)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel)
+        self.list = QListWidget(self)
+        self.list.setAccessibleName(self.tr("Checks"))
+        self.list.setWordWrap(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.details = CheckDetails(self, applier)
+        self.details.copied.connect(lambda text: self.banner.show_message("info", self.tr("Copied: {fix}").format(
+            fix=text if len(text) < 120 else text[:117] + "…")))
+        self.list.currentItemChanged.connect(self._on_current)
+        self._kill_timer = QTimer(self, singleShot=True, timeout=self._on_timeout)
+        self._build_layout()
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self, self.save_report,
+                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        if facts is not None:
+            self.show_facts(facts)
+        else:
+            self.summary.set_summary("info", self.tr("Not checked yet."))
+            self._set_busy(False)
+
+    def _build_layout(self) -> None:
+        progress = QHBoxLayout()
+        progress.addWidget(self.progress_label, 1)
+        progress.addWidget(self.progress_bar, 1)
+        progress.addWidget(self.cancel_button)
+        body = QSplitter(Qt.Orientation.Horizontal, self, childrenCollapsible=False)
+        body.addWidget(self.list)
+        body.addWidget(self.details)
+        body.setStretchFactor(0, 2)
+        body.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 8)
+        layout.addWidget(self.header)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.summary)
+        layout.addLayout(progress)
+        layout.addWidget(body, 1)
+
+    # -- probing ------------------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self._worker is not None and self._worker.running
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self._auto_start:
+            self._auto_start = False
+            self.recheck()
+
+    def refresh(self) -> None:
+        """F5 (from the main window): check this machine again."""
+        self.recheck()
+
+    def recheck(self) -> bool:
+        if self.busy:
+            return False
+        self._auto_start = False
+        try:
+            self._spec_file = write_probe_spec(self.workspace, probe_spec(self.workspace))
+        except OSError as exc:
+            self.banner.show_message("error", self.tr("Cannot write the probe's spec in {path}: {reason}").format(
+                path=self.workspace, reason=exc))
+            return False
+        argv, env = self.launcher(self._spec_file)
+        self._collector = ProbeCollector()
+        self._timed_out = False
+        if self._worker is not None:
+            self._worker.deleteLater()
+        self._worker = WorkerProcess(self)
+        self._worker.event.connect(self._on_event)
+        self._worker.finished.connect(self._on_finished)
+        self._worker.failed_to_start.connect(self._on_failed_to_start)
+        self.progress_bar.setValue(0)
+        self.progress_label.setText(self.tr("Starting the check…"))
+        self._set_busy(True)
+        self._worker.start(argv, env)
+        self._kill_timer.start(int(self.timeout_s * 1000))
+        return True
+
+    def cancel(self) -> None:
+        if self.busy:
+            self._worker.kill()
+
+    def _on_event(self, event: dict[str, Any]) -> None:
+        self._collector.feed(event)
+        if event.get("type") == "probe_step":
+            self.progress_bar.setMaximum(self._collector.count)
+            self.progress_bar.setValue(self._collector.index)
+            self.progress_label.setText(self.tr("{step} (step {n} of {count})").format(
+                step=self._step_words(self._collector.step), n=self._collector.index + 1, count=self._collector.count))
+
+    def _step_words(self, step: str | None) -> str:
+        return {"system": self.tr("Reading the system…"), "nvml": self.tr("Asking the GPU driver (NVML)…"),
+                "disks": self.tr("Timing the disks…"),
+                "torch": self.tr("Importing PyTorch (this takes a few seconds)…"),
+                "cuda": self.tr("Testing CUDA on each GPU…")}.get(step or "", self.tr("Checking…"))
+
+    def _on_timeout(self) -> None:
+        if self.busy:
+            self._timed_out = True
+            self._worker.kill()
+
+    def _on_failed_to_start(self, reason: str) -> None:
+        self._kill_timer.stop()
+        self._set_busy(False)
+        self.banner.show_message("error", self.tr("Could not start the check: {reason}").format(reason=reason))
+
+    def _on_finished(self, code: int, crashed: bool) -> None:
+        self._kill_timer.stop()
+        if self._spec_file is not None:
+            self._spec_file.unlink(missing_ok=True)
+        facts, notes = self._collector.result(timed_out=self._timed_out, timeout_s=self.timeout_s,
+                                              exit_code=None if self._timed_out else code,
+                                              detail=self.tr("the check was cancelled") if crashed else "")
+        self._set_busy(False)
+        self.source = ""
+        self.show_facts(facts, notes)
+
+    def _set_busy(self, busy: bool) -> None:
+        for widget in (self.progress_label, self.progress_bar, self.cancel_button):
+            widget.setVisible(busy)
+        self.recheck_button.setEnabled(not busy)
+        self.load_button.setEnabled(not busy)
+        self.save_button.setEnabled(not busy and self.facts is not None)
+
+    # -- showing ------------------------------------------------------------------------------------
+    def show_facts(self, facts: EnvironmentFacts, notes: list[str] | None = None) -> Evaluation:
+        self.facts = facts
+        self.evaluation = evaluation = evaluate(facts, notes=notes)
+        level, text = summarize(facts, evaluation)
+        if self.source:
+            text = self.tr("{file}: {summary}").format(file=Path(self.source).name, summary=text)
+        self.summary.set_summary(level, text)
+        if notes:
+            self.banner.show_message("warning", self.tr("The facts were incomplete: {notes}").format(
+                notes="; ".join(notes[:5]) + (" …" if len(notes) > 5 else "")))
+        self.list.clear()
+        for finding in sorted(evaluation.findings, key=lambda f: severity_rank(f.severity)):
+            self._add_row(finding.severity, finding.title, finding)
+        for check in evaluation.checks:
+            if check.status == "ok":
+                self._add_row("ok", check.title, check)
+        for check in evaluation.checks:
+            if check.status in ("unknown", "n/a"):
+                word = self.tr("not checked") if check.status == "unknown" else self.tr("does not apply")
+                self._add_row("info", self.tr("{title} — {word}: {why}").format(title=check.title, word=word,
+                                                                                why=check.note), check, muted=True)
+        self.list.setCurrentRow(0)
+        self._set_busy(self.busy)
+        self.checked.emit(evaluation)
+        return evaluation
+
+    def _add_row(self, level: str, title: str, payload: Finding | CheckResult, *, muted: bool = False) -> None:
+        text = title if muted else self.tr("{level} · {title}").format(level=level_word(level), title=title)
+        item = QListWidgetItem(level_icon(self, level), text)
+        item.setData(Qt.ItemDataRole.UserRole, payload)
+        item.setToolTip(text)
+        if muted:
+            item.setForeground(self.palette().placeholderText())
+        self.list.addItem(item)
+
+    def _on_current(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None = None) -> None:
+        payload = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if isinstance(payload, Finding):
+            self.details.show_finding(payload)
+        elif isinstance(payload, CheckResult):
+            self.details.show_check(payload)
+        else:
+            self.details.show_nothing()
+
+    def row_texts(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    # -- files --------------------------------------------------------------------------------------
+    def save_report(self) -> bool:
+        if self.facts is None or self.evaluation is None:
+            return False
+        path = ask_save_path(self, str(Path.home() / "yolostudio-environment.json"))
+        if not path:
+            return False
+        report = report_dict(self.facts, self.evaluation, private=True)
+        try:
+            atomic_write_text(Path(path), json.dumps(report, indent=2, ensure_ascii=False) + "\n", backup=False)
+        except OSError as exc:
+            self.banner.show_message("error", self.tr("Could not save the report: {reason}").format(reason=exc))
+            return False
+        self.banner.show_message("info", self.tr("Report saved to {path}. Paths under your home folder are "
+                                                 "shortened to ~.").format(path=path))
+        return True
+
+    def open_facts(self) -> bool:
+        path = ask_open_path(self)
+        if not path:
+            return False
+        try:
+            facts, notes = load_facts(Path(path))
+        except (OSError, ValueError) as exc:
+            self.banner.show_message("error", self.tr("Cannot read {path}: {reason}").format(path=path, reason=exc))
+            return False
+        self.source = path
+        self.show_facts(facts, notes)
+        return True

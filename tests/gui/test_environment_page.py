@@ -1,0 +1,159 @@
+"""The Environment page with injected facts (summary, list, details, copy fix, save/open) and a replayed probe."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QGuiApplication
+
+from core.environment.facts import EnvironmentFacts, save_facts
+from core.protocol import encode, make_event
+from gui.pages import environment_page
+from gui.pages.environment_page import EnvironmentPage
+from tests.core.environment_builders import cpu_machine, healthy_gpu_machine
+
+TIMEOUT_MS = 20_000
+
+
+def cpu_build_on_gpu_machine() -> EnvironmentFacts:
+    facts = healthy_gpu_machine()
+    facts.torch.version, facts.torch.cuda, facts.torch.cuda_available = "2.14.1+cpu", None, False
+    facts.torch.devices, facts.torch.device_count, facts.torch.arch_list = [], 0, []
+    return facts
+
+
+@pytest.fixture
+def make_page(qtbot, tmp_path):
+    def make(**kwargs) -> EnvironmentPage:
+        page = EnvironmentPage(tmp_path / "ws", **kwargs)
+        qtbot.addWidget(page)
+        return page
+
+    return make
+
+
+def test_error_facts_summary_rows_and_copy_fix(make_page, qtbot):
+    page = make_page(facts=cpu_build_on_gpu_machine())
+    assert page.summary.level == "error"
+    assert page.summary.plain_text.startswith("Training would not use the GPU — here is why: PyTorch is a CPU-only")
+    rows = page.row_texts()
+    assert rows[0].startswith("Error · PyTorch is a CPU-only build")
+    assert any(r.startswith("OK · ") for r in rows)
+    assert not page.list.item(0).icon().isNull()  # status is icon + words, never colour alone
+    assert page.details.finding.id == "torch-cpu-build"
+    assert "torch-cpu-build" in page.details.browser.toPlainText()
+    assert "download.pytorch.org/whl/cu128" in page.details.browser.toPlainText()
+    assert page.details.copy_button.isEnabled()
+    qtbot.mouseClick(page.details.copy_button, environment_page.Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == page.details.finding.fix
+    assert "whl/cu128" in QGuiApplication.clipboard().text()
+    assert page.banner.text.startswith("Copied: ")
+
+
+def test_ready_summary_and_passed_checks(make_page):
+    page = make_page(facts=healthy_gpu_machine())
+    assert (page.summary.level, page.summary.plain_text) == (
+        "ok", "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 12.8")
+    assert page.row_texts()[0].startswith("OK · ")
+    assert page.details.finding is None and "Passed" in page.details.browser.toPlainText()
+    assert not page.details.copy_button.isEnabled()
+
+
+def test_cpu_machine_says_cpu_and_why(make_page):
+    page = make_page(facts=cpu_machine())
+    assert page.summary.level == "info"
+    assert page.summary.plain_text.startswith("Training would run on the CPU — here is why")
+    assert any("does not apply" in r for r in page.row_texts())
+
+
+def test_apply_setting_goes_to_the_applier(make_page, qtbot):
+    applied = []
+    facts = healthy_gpu_machine()
+    facts.dataset.cache_ram_gb = 500.0
+    page = make_page(facts=facts, applier=lambda setting: applied.append(setting) or True)
+    assert page.details.finding.id == "ram-low"
+    assert page.details.apply_button.isVisibleTo(page)
+    page.details.apply_button.click()
+    assert applied == [{"cache": "disk"}]
+
+
+def test_apply_hidden_without_an_applier(make_page):
+    facts = healthy_gpu_machine()
+    facts.dataset.cache_ram_gb = 500.0
+    page = make_page(facts=facts)
+    assert not page.details.apply_button.isVisibleTo(page)
+
+
+def test_save_report_abbreviates_home(make_page, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", "/home/ann")
+    out = tmp_path / "report.json"
+    monkeypatch.setattr(environment_page, "ask_save_path", lambda parent, suggested: str(out))
+    page = make_page(facts=cpu_build_on_gpu_machine())
+    assert page.save_report()
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert {"facts", "findings"} <= set(report)
+    assert report["findings"][0]["id"] == "torch-cpu-build"
+    assert report["facts"]["disks"][0]["path"] == "~/ws"
+    assert "/home/ann" not in out.read_text(encoding="utf-8")
+
+
+def test_open_facts_file_and_a_broken_one(make_page, tmp_path, monkeypatch):
+    page = make_page(facts=healthy_gpu_machine())
+    good, bad = tmp_path / "colleague.json", tmp_path / "broken.json"
+    save_facts(cpu_build_on_gpu_machine(), good)
+    bad.write_text("{nope", encoding="utf-8")
+    monkeypatch.setattr(environment_page, "ask_open_path", lambda parent: str(bad))
+    assert not page.open_facts()
+    assert page.banner.level == "error" and "broken.json" in page.banner.text
+    monkeypatch.setattr(environment_page, "ask_open_path", lambda parent: str(good))
+    assert page.open_facts()
+    assert page.summary.plain_text.startswith("colleague.json: ") and page.summary.level == "error"
+
+
+def _fake_probe(tmp_path: Path, facts: EnvironmentFacts, *, hang: bool = False):
+    lines = [make_event("stage", stage="starting", job="probe", pid=1, create_time=0.0, python="", started=0.0)]
+    for i, step in enumerate(("system", "nvml", "disks", "torch", "cuda")):
+        lines.append(make_event("probe_step", step=step, index=i, count=5))
+        if hang and step == "cuda":
+            break
+        lines.append(make_event("facts", facts=facts.to_dict(), final=step == "cuda"))
+    if not hang:
+        lines.append(make_event("done", status="completed", elapsed_s=1.0))
+    script = tmp_path / "probe.py"
+    tail = "time.sleep(600)" if hang else ""
+    script.write_text(f"import sys, time\nsys.stdout.write({''.join(encode(e) for e in lines)!r})\n"
+                      f"sys.stdout.flush()\n{tail}\n", encoding="utf-8")
+    seen: list[Path] = []
+
+    def launcher(spec_file: Path):
+        seen.append(spec_file)
+        return [sys.executable, str(script)], dict(os.environ)
+
+    return launcher, seen
+
+
+def test_recheck_runs_the_probe_and_shows_its_facts(make_page, qtbot, tmp_path):
+    launcher, seen = _fake_probe(tmp_path, cpu_build_on_gpu_machine())
+    page = make_page(launcher=launcher)
+    assert page.summary.plain_text == "Not checked yet."
+    with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
+        assert page.recheck()
+        assert page.busy and page.progress_bar.isVisibleTo(page) and not page.recheck_button.isEnabled()
+    assert page.facts.probe.completed and page.summary.level == "error"
+    assert page.row_texts()[0].startswith("Error · PyTorch is a CPU-only build")
+    assert not page.progress_bar.isVisibleTo(page) and page.recheck_button.isEnabled()
+    assert seen and not seen[0].exists()  # the spec file is cleaned up
+
+
+def test_hung_probe_is_killed_and_reported(make_page, qtbot, tmp_path):
+    launcher, _ = _fake_probe(tmp_path, healthy_gpu_machine(), hang=True)
+    page = make_page(launcher=launcher, timeout_s=1.0)
+    with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
+        page.recheck()
+    assert page.facts.probe.timed_out and page.facts.probe.hung_at == "cuda"
+    assert page.row_texts()[0].startswith("Error · The environment check hung")
+    assert page.summary.level == "error"

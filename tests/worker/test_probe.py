@@ -1,0 +1,214 @@
+"""The probe worker: the real probe on this machine (no GPU needed), NVML errors, joins, a hung probe."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.environment.facts import EnvironmentFacts, GpuFacts, TorchGpuFacts
+from core.environment.gather_system import detect_container, detect_wsl, parse_cgroup_quota
+from core.environment.probe_launch import probe_spec, run_probe_process, write_probe_spec
+from core.environment.rules import evaluate
+from core.protocol import encode, make_event
+from core.worker.probe_nvml import error_kind, gather_nvml
+from core.worker.probe_torch import join_nvml
+
+#: Fields whose None is a meaning (absent by nature), not an unread fact.
+NONE_MEANS_ABSENT = {
+    "torch": {"import_error", "cuda", "cuda_error", "torchvision"},
+    "nvml": {"error", "error_message"},
+    "system": {"cgroup_cpu_quota"},
+}
+
+
+def _unexplained_nones(facts: EnvironmentFacts) -> list[str]:
+    """Every None fact must be explained: in its section's ``unknown``, or by the section's own error."""
+    out = []
+    for section in ("system", "torch", "nvml"):
+        obj = getattr(facts, section)
+        if section == "nvml" and not obj.available:
+            assert obj.error and obj.error_message
+            continue
+        if section == "torch" and obj.installed is False:
+            continue
+        for f in dataclasses.fields(obj):
+            if getattr(obj, f.name) is None and f.name not in obj.unknown \
+                    and f.name not in NONE_MEANS_ABSENT.get(section, set()):
+                out.append(f"{section}.{f.name}")
+    for disk in facts.disks:
+        out += [f"disk.{k}" for k in ("free_gb", "read_mb_s") if getattr(disk, k) is None and k not in disk.unknown]
+    return out
+
+
+@pytest.fixture(scope="module")
+def probed(tmp_path_factory):
+    """One real probe of this machine, with a small generated dataset (its disk is timed, its cache estimated)."""
+    root = tmp_path_factory.mktemp("probe")
+    data = generate_demo_dataset(root / "data", DemoSpec(n_train=24, n_val=4, image_size=64, seed=1))
+    events: list[dict] = []
+    spec = probe_spec(root / "ws", str(data), imgsz=320, read_budget_s=0.5)
+    facts, notes = run_probe_process(write_probe_spec(root / "ws", spec), on_event=events.append)
+    return facts, notes, events
+
+
+def test_real_probe_facts_are_complete(probed):
+    facts, notes, events = probed
+    assert notes == []
+    assert facts.probe.completed and not facts.probe.timed_out
+    assert facts.system.os and facts.system.python_version and facts.system.usable_cores >= 1
+    assert facts.system.ram_total_gb > 0 and facts.system.container is not None and facts.system.wsl is not None
+    assert facts.torch.installed is True and facts.torch.version and facts.torch.import_s > 0
+    assert facts.packages["yolov5"]
+    assert _unexplained_nones(facts) == []
+    assert facts.dataset.images == 24 and facts.dataset.cache_ram_gb > 0 and facts.dataset.imgsz == 320
+    dataset_disk = next(d for d in facts.disks if d.role == "dataset")
+    assert dataset_disk.files_read > 0 and dataset_disk.read_mb_s > 0
+    steps = [e["step"] for e in events if e["type"] == "probe_step"]
+    assert steps == ["system", "nvml", "disks", "torch", "cuda"]
+    assert events[-1]["type"] == "done" and events[-1]["status"] == "completed"
+    assert sum(1 for e in events if e["type"] == "facts" and e["final"]) == 1
+
+
+def test_real_probe_findings_are_sensible(probed):
+    facts, _, _ = probed
+    result = evaluate(facts)
+    assert result.errors == [], [f.id for f in result.errors]
+    if not facts.nvml.gpus and not facts.torch.cuda_available:  # this CI machine: no GPU
+        assert "no-gpu" in result.ids()
+        assert facts.torch.devices == []
+    for finding in result.findings:
+        assert finding.fix and finding.evidence
+
+
+class FakeNvmlError(Exception):
+    pass
+
+
+def _nvml_raising(kind: str) -> SimpleNamespace:
+    error = type(f"NVMLError_{kind}", (FakeNvmlError,), {})
+
+    def init() -> None:
+        raise error("nvml says no")
+
+    return SimpleNamespace(nvmlInit=init)
+
+
+@pytest.mark.parametrize("kind", ["LibraryNotFound", "DriverNotLoaded", "NoPermission", "GpuIsLost", "Unknown"])
+def test_nvml_errors_are_recorded_not_raised(kind):
+    facts = gather_nvml(_nvml_raising(kind))
+    assert facts.available is False and facts.error == kind and facts.error_message == "nvml says no"
+
+
+def test_error_kind_of_import_error():
+    assert error_kind(ImportError("no pynvml")) == "NotInstalled"
+
+
+class FakeNvml:
+    """One GPU; a few calls unsupported, as on a consumer card."""
+
+    def __init__(self) -> None:
+        NotSupported = type("NVMLError_NotSupported", (FakeNvmlError,), {})
+        self.NotSupported = NotSupported
+
+    def nvmlInit(self): pass
+    def nvmlShutdown(self): pass
+    def nvmlDeviceGetCount(self): return 1
+    def nvmlDeviceGetHandleByIndex(self, i): return f"h{i}"
+    def nvmlSystemGetDriverVersion(self): return b"570.86.15"
+    def nvmlSystemGetCudaDriverVersion(self): return 12080
+    def nvmlDeviceGetName(self, h): return b"NVIDIA GeForce RTX 4090"
+    def nvmlDeviceGetUUID(self, h): return "GPU-abc"
+    def nvmlDeviceGetPciInfo(self, h): return SimpleNamespace(busId=b"00000000:01:00.0")
+    def nvmlDeviceGetCudaComputeCapability(self, h): return (8, 9)
+    def nvmlDeviceGetUtilizationRates(self, h): return SimpleNamespace(gpu=3, memory=1)
+    def nvmlDeviceGetMemoryInfo(self, h): return SimpleNamespace(used=2 * 1024**3, total=24 * 1024**3)
+    def nvmlDeviceGetTemperature(self, h, sensor): return 41
+    def nvmlDeviceGetTemperatureThreshold(self, h, kind): raise self.NotSupported()
+    def nvmlDeviceGetPowerUsage(self, h): return 35_000
+    def nvmlDeviceGetEnforcedPowerLimit(self, h): return 450_000
+    def nvmlDeviceGetCurrentClocksEventReasons(self, h): return 1
+    def nvmlDeviceGetCurrPcieLinkGeneration(self, h): return 4
+    def nvmlDeviceGetMaxPcieLinkGeneration(self, h): return 4
+    def nvmlDeviceGetCurrPcieLinkWidth(self, h): return 16
+    def nvmlDeviceGetMaxPcieLinkWidth(self, h): raise self.NotSupported()
+    def nvmlDeviceGetComputeRunningProcesses(self, h): return [SimpleNamespace(pid=77, usedGpuMemory=None)]
+
+
+def test_nvml_facts_with_unsupported_readings():
+    facts = gather_nvml(FakeNvml())
+    assert facts.available and facts.driver_version == "570.86.15" and facts.cuda_driver_version == 12080
+    gpu = facts.gpus[0]
+    assert (gpu.name, gpu.uuid, gpu.pci_bus_id, gpu.capability) == ("NVIDIA GeForce RTX 4090", "GPU-abc",
+                                                                      "00000000:01:00.0", [8, 9])
+    assert gpu.memory_total_gb == 24 and gpu.power_w == 35 and gpu.processes == [{"pid": 77, "used_gb": None}]
+    assert gpu.slowdown_temp_c is None and gpu.unknown["slowdown_temp_c"] == "NotSupported"
+    assert gpu.pcie_width_max is None and gpu.unknown["pcie_width_max"] == "NotSupported"
+
+
+def test_torch_devices_join_nvml_by_uuid_then_pci_bus_not_index():
+    gpus = [GpuFacts(index=0, uuid="GPU-aaa", pci_bus_id="00000000:01:00.0"),
+            GpuFacts(index=1, uuid="GPU-bbb", pci_bus_id="00000000:41:00.0")]
+    devices = [TorchGpuFacts(index=0, uuid="bbb"), TorchGpuFacts(index=1, uuid=None, pci_bus_id="0000:01:00.0")]
+    join_nvml(devices, gpus)
+    assert [d.nvml_index for d in devices] == [1, 0]
+
+
+@pytest.mark.parametrize("cpu_max, quota, period, cores", [
+    ("200000 100000", None, None, 2.0), ("max 100000", None, None, None), (None, "150000", "100000", 1.5),
+    (None, "-1", "100000", None), (None, None, None, None)])
+def test_cgroup_quota(cpu_max, quota, period, cores):
+    assert parse_cgroup_quota(cpu_max, quota, period) == cores
+
+
+@pytest.mark.parametrize("files, cgroup, env, found", [
+    ({"/.dockerenv": True}, "0::/", {}, "docker"), ({"/run/.containerenv": True}, "", {}, "podman"),
+    ({}, "1:cpu:/kubepods/pod1", {}, "kubernetes"), ({}, "0::/", {"KUBERNETES_SERVICE_HOST": "10.0.0.1"}, "kubernetes"),
+    ({}, "1:name=systemd:/lxc/box", {}, "lxc"), ({}, "0::/init.scope", {}, "")])
+def test_container_detection(files, cgroup, env, found):
+    assert detect_container(files, cgroup, env) == found
+
+
+def test_wsl_detection():
+    assert detect_wsl("5.15.90.1-microsoft-standard-WSL2", None)
+    assert not detect_wsl("6.8.0-45-generic", "Linux version 6.8.0 (gcc)")
+
+
+def _script(tmp_path: Path, lines: list[dict], then: str) -> list[str]:
+    """A stand-in probe that writes ``lines`` and then runs ``then`` (python code)."""
+    body = "".join(encode(e) for e in lines)
+    path = tmp_path / "fake_probe.py"
+    path.write_text(f"import sys, time\nsys.stdout.write({body!r})\nsys.stdout.flush()\n{then}\n", encoding="utf-8")
+    return [sys.executable, str(path)]
+
+
+def test_hung_probe_is_killed_and_reported(tmp_path):
+    partial = EnvironmentFacts().to_dict()
+    partial["system"]["os"] = "Linux"
+    lines = [make_event("probe_step", step="torch", index=3, count=5),
+             make_event("facts", facts=partial, final=False), make_event("probe_step", step="cuda", index=4, count=5)]
+    facts, _ = run_probe_process(tmp_path / "unused.json", timeout_s=1.0, argv=_script(tmp_path, lines, "time.sleep(600)"))
+    assert facts.probe.timed_out and facts.probe.hung_at == "cuda" and facts.probe.timeout_s == 1.0
+    assert facts.system.os == "Linux"  # what was read before the hang is kept
+    finding = next(f for f in evaluate(facts).findings if f.id == "probe-timeout")
+    assert finding.severity == "error" and "cuda" in finding.detail
+
+
+def test_crashed_probe_is_reported_with_what_it_read(tmp_path):
+    lines = [make_event("probe_step", step="system", index=0, count=5)]
+    facts, notes = run_probe_process(tmp_path / "unused.json", timeout_s=30,
+                                     argv=_script(tmp_path, lines, "sys.stderr.write('Segmentation fault\\n'); sys.exit(139)"))
+    assert not facts.probe.completed and not facts.probe.timed_out
+    assert "Segmentation fault" in facts.probe.error
+    assert "probe-failed" in evaluate(facts, notes=notes).ids()
+
+
+def test_probe_spec_round_trip(tmp_path):
+    spec = probe_spec(tmp_path, "data.yaml", imgsz=512)
+    path = write_probe_spec(tmp_path, spec)
+    assert json.loads(path.read_text(encoding="utf-8")) == spec and Path(spec["data"]).is_absolute()

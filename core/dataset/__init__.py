@@ -6,5 +6,5 @@ touch only the edited text, atomic save), ``spec`` (what the YAML means: names, 
 ``files`` (which images a split holds, yolov5's image↔label pairing), ``labels`` (one label file's rows),
 ``images`` (one image's facts via Pillow), ``scan`` (parallel per-file checks with a cache),
 ``validate`` (the whole check: per-file + cross-file findings and statistics), ``split`` (a new dataset
-from folders).
+from folders), ``fixes`` (one-click fixes, planned for a preview before they run, with backups).
 """

@@ -23,6 +23,7 @@ CODES: dict[str, str] = {
     "names-nc-mismatch": ERROR,
     "names-duplicate": WARNING,
     "path-foreign": WARNING,
+    "path-relative": WARNING,
     # splits
     "split-path-missing": ERROR,
     "split-empty": ERROR,

@@ -131,6 +131,11 @@ def _columns_ok(nums: list[float], segments: bool, file: str, line_no: int, out:
                 "the image as corrupt ('labels require 5 columns').", n=n), line_no))
             return False
         return True
+    if n < 3:
+        out.append(finding("label-columns", file, tr(
+            "{n} values in a file of polygons; a polygon row is a class and at least 3 x y pairs. yolov5 drops "
+            "the image as corrupt.", n=n), line_no))
+        return False
     if (n - 1) % 2:
         out.append(finding("label-columns", file, tr(
             "A polygon row needs a class and x y pairs, but this one has {n} coordinates (an odd number). "

@@ -88,18 +88,42 @@ def _stat_key(image: str, label: str) -> list[int]:
 
 
 class ScanCache:
-    """``{image path: {"k": stat key, "r": result}}`` in one JSON file (no pickle: safe to load)."""
+    """``{image path: {"k": stat key, "r": result}}``: a JSON snapshot plus a JSON-lines journal of changes.
+
+    A re-check after a few fixes appends a few journal lines instead of rewriting every entry; the snapshot
+    is rewritten (and the journal dropped) when the journal grows past a fifth of the entries or entries
+    for files that left the dataset are pruned. JSON only, no pickle: a cache file can never run code, and
+    a torn last journal line (a crash mid-write) is skipped.
+    """
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.entries: dict[str, dict[str, Any]] = {}
-        if path is not None:
-            try:
-                data = json.loads(Path(path).read_text(encoding="utf-8"))
-                if data.get("version") == CACHE_VERSION:
-                    self.entries = data.get("files", {})
-            except (OSError, ValueError, AttributeError):
-                self.entries = {}
+        self._new: list[str] = []
+        self._journal_lines = 0
+        if path is None:
+            return
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            if data.get("version") == CACHE_VERSION:
+                self.entries = data.get("files", {})
+        except (OSError, ValueError, AttributeError):
+            self.entries = {}
+        try:
+            with open(self._journal(), encoding="utf-8") as handle:
+                for line in handle:
+                    try:
+                        image, key, result = json.loads(line)
+                    except (ValueError, TypeError):
+                        continue
+                    self.entries[image] = {"k": key, "r": result}
+                    self._journal_lines += 1
+        except OSError:
+            pass
+
+    def _journal(self) -> Path:
+        assert self.path is not None
+        return Path(self.path).with_suffix(".journal")
 
     def get(self, image: str, key: list[int]) -> dict[str, Any] | None:
         entry = self.entries.get(image)
@@ -107,14 +131,28 @@ class ScanCache:
 
     def put(self, image: str, key: list[int], result: dict[str, Any]) -> None:
         self.entries[image] = {"k": key, "r": result}
+        self._new.append(image)
 
     def save(self, keep: set[str] | None = None) -> None:
         if self.path is None:
             return
-        files = self.entries if keep is None else {k: v for k, v in self.entries.items() if k in keep}
-        blob = json.dumps({"version": CACHE_VERSION, "files": files}, separators=(",", ":")).encode("utf-8")
+        stale = [k for k in self.entries if k not in keep] if keep is not None else []
+        for image in stale:
+            del self.entries[image]
         try:
-            atomic_write_bytes(self.path, blob, backup=False)  # our own file: no backup needed
+            if stale or self._journal_lines + len(self._new) > max(100, len(self.entries) // 5):
+                blob = json.dumps({"version": CACHE_VERSION, "files": self.entries}, separators=(",", ":"))
+                atomic_write_bytes(self.path, blob.encode("utf-8"), backup=False)  # our own file: no backup
+                self._journal().unlink(missing_ok=True)
+                self._journal_lines = 0
+            elif self._new:
+                lines = "".join(json.dumps([i, self.entries[i]["k"], self.entries[i]["r"]], separators=(",", ":"))
+                                + "\n" for i in dict.fromkeys(self._new) if i in self.entries)
+                self._journal().parent.mkdir(parents=True, exist_ok=True)
+                with open(self._journal(), "a", encoding="utf-8") as handle:
+                    handle.write(lines)
+                self._journal_lines += len(self._new)
+            self._new = []
         except OSError:
             pass  # a cache that cannot be written only makes the next check slower
 

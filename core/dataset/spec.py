@@ -7,6 +7,7 @@ Accepts every form yolov5 accepts: ``names`` as a list or an ``{id: name}`` map,
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -123,6 +124,14 @@ def _read_names(data: dict[str, Any], doc: YamlDocument, file: str, spec: Datase
 
 def _read_root(data: dict[str, Any], doc: YamlDocument, file: str, spec: DatasetSpec) -> None:
     raw = data.get("path")
+    relative_splits = [k for k in SPLITS if isinstance(data.get(k), str) and data[k]
+                       and not Path(data[k]).is_absolute() and not _WINDOWS_ABS.match(data[k])]
+    if relative_splits and (raw in (None, "") or not (Path(str(raw)).is_absolute() or looks_foreign(str(raw)))):
+        spec.findings.append(finding("path-relative", file, tr(
+            "The dataset folder is given relative to this file. YOLO Studio reads it that way, but yolov5 itself "
+            "resolves a relative 'path' (or a missing one) against its own install folder, not this file's; "
+            "set 'path' to the absolute folder (one-click fix) so every tool finds the images."),
+            doc.key_line("path") or doc.key_line(relative_splits[0])))
     if raw in (None, ""):
         return
     text = str(raw)
@@ -133,7 +142,7 @@ def _read_root(data: dict[str, Any], doc: YamlDocument, file: str, spec: Dataset
             "the folder this data.yaml is in (one-click fix) or to where the images are now.", path=text),
             doc.key_line("path")))
     root = Path(text).expanduser()
-    spec.root = root if root.is_absolute() else (spec.yaml_file.parent / root)
+    spec.root = root if root.is_absolute() else Path(os.path.normpath(spec.yaml_file.parent / root))
 
 
 def _resolve(root: Path, entry: str) -> Path:

@@ -143,42 +143,38 @@ def _orphans(split_files: dict[str, SplitFiles], expected: set[str]) -> list[Fin
 
 
 def _leaks_and_duplicates(split_files: dict[str, SplitFiles], results: dict[str, dict]) -> list[Finding]:
+    """Same content (hash) in train and val is a leak; elsewhere a duplicate. ``realpath`` (an lstat per path
+    component) runs only inside groups of identical content, which keeps a re-check of 20,000 images fast."""
     out: list[Finding] = []
-    where: dict[str, list[str]] = defaultdict(list)  # real path -> splits
-    for name, files in split_files.items():
-        for image in files.images:
-            where[os.path.realpath(image)].append(name)
-    train = set(split_files["train"].images) if "train" in split_files else set()
-    val_images = split_files["val"].images if "val" in split_files else []
-    train_real = {os.path.realpath(p) for p in train}
     by_hash: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for name, files in split_files.items():
         for image in files.images:
             digest = results.get(image, {}).get("hash")
             if digest:
                 by_hash[digest].append((name, image))
-    for image in val_images:
-        if os.path.realpath(image) in train_real:
+    train = set(split_files["train"].images) if "train" in split_files else set()
+    for image in split_files["val"].images if "val" in split_files else []:
+        digest = results.get(image, {}).get("hash")
+        twins = [p for s, p in by_hash.get(digest, []) if s == "train"] if digest else []
+        if image in train or any(os.path.realpath(t) == os.path.realpath(image) for t in twins):
             out.append(finding("train-val-leak", image, tr(
                 "The same file is in train and val, so validation scores are inflated. yolov5 never reports "
                 "this; remove it from val (one-click fix).")))
-            continue
-        digest = results.get(image, {}).get("hash")
-        twins = [p for s, p in by_hash.get(digest, []) if s == "train"] if digest else []
-        if twins:
+        elif twins:
             out.append(finding("train-val-leak", image, tr(
                 "Identical content to the training image {twin}, so validation scores are inflated. yolov5 "
                 "never reports this; remove it from val (one-click fix).", twin=twins[0])))
-    for digest, members in by_hash.items():
-        names = {os.path.realpath(p) for _, p in members}
-        if len(names) < 2:
+    for members in by_hash.values():
+        if len(members) < 2:
             continue
+        real = {os.path.realpath(p) for _, p in members}
         splits = {s for s, _ in members}
-        if splits == {"train", "val"} or (splits >= {"train", "val"} and len(members) == 2):
-            continue  # reported as a leak
-        first = members[0][1]
+        if len(real) < 2 or (splits == {"train", "val"} and len(members) == 2):
+            continue  # one file listed twice, or a pair already reported as a leak
+        first_split, first = members[0]
+        first_real = os.path.realpath(first)
         for split, image in members[1:]:
-            if os.path.realpath(image) == os.path.realpath(first):
+            if os.path.realpath(image) == first_real or {split, first_split} == {"train", "val"}:
                 continue
             out.append(finding("image-duplicate", image, tr(
                 "Identical content to {other} under another name; it counts twice in {split}. yolov5 never "

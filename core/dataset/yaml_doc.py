@@ -28,6 +28,13 @@ from core.i18n import tr
 
 BOM = "\ufeff"
 KeyPath = Sequence[Any]
+#: libyaml's safe loader when PyYAML has it: the same safe constructor yolov5's ``yaml.safe_load`` uses, ~10x
+#: faster, which keeps an edit of a 1000-class file responsive on the GUI thread.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _safe_load(text: str) -> Any:
+    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader, never yaml.Loader
 
 
 class EditError(ValueError):
@@ -100,7 +107,7 @@ def parse_text(text: str, file: str = "data.yaml") -> YamlDocument:
     doc = YamlDocument(text=text, file=file)
     clean = text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="ignore")  # as yolov5 reads it
     try:
-        doc.data = yaml.safe_load(clean)
+        doc.data = _safe_load(clean)
     except yaml.MarkedYAMLError as exc:
         doc.findings.append(_syntax_finding(file, exc.problem or str(exc), exc.problem_mark, clean))
         return doc
@@ -207,11 +214,11 @@ def format_scalar(value: Any, style: str | None = None, *, flow: bool = False) -
         return "'" + text.replace("'", "''") + "'"
     if style == '"':
         return json.dumps(text, ensure_ascii=False)
-    plain_ok = bool(text) and text == text.strip() and "\n" not in text and "\r" not in text
+    plain_ok = bool(text) and text == text.strip() and not any(c in text for c in "\n\r\t")
     if plain_ok:
         try:
             probe = f"k: [{text}]" if flow else f"k: {text}"
-            plain_ok = yaml.safe_load(probe) == {"k": [text] if flow else text}
+            plain_ok = _safe_load(probe) == {"k": [text] if flow else text}
         except yaml.YAMLError:
             plain_ok = False
     if plain_ok:
@@ -288,7 +295,7 @@ def _append_key(text: str, key: str, value_text: str) -> str:
 def _verified(doc: YamlDocument, path: KeyPath, value: Any, candidates: list[str]) -> str:
     for candidate in candidates:
         try:
-            loaded = yaml.safe_load(candidate)
+            loaded = _safe_load(candidate)
         except yaml.YAMLError:
             continue
         if _value_at(loaded, path) == value and _same_elsewhere(doc.data, loaded, path):
@@ -361,7 +368,10 @@ def set_names(doc: YamlDocument, names: list[str], *, update_nc: bool = True) ->
         interim = parse_text(text, doc.file)
         if interim.editable and interim.node(["nc"]) is not None:
             text = set_value(interim, ["nc"], len(names))
-    check = yaml.safe_load(text)
+    try:
+        check = _safe_load(text)
+    except yaml.YAMLError:
+        check = None
     if names_of(check) != names:
         raise EditError(tr("Could not write the class names without changing other values."))
     return text

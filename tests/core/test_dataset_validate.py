@@ -218,3 +218,78 @@ def test_json_shape_and_stats(tmp_path):
     assert set(data) == {"findings", "stats"}
     assert data["stats"]["splits"]["train"]["per_class"] == [1, 1]
     assert data["stats"]["splits"]["val"]["instances"] == 2
+
+
+def test_new_dataset_from_folders_is_deterministic_and_stratified(tmp_path):
+    from core.dataset.split import plan_split, write_split
+
+    root = tmp_path / "export"
+    for split in ("train", "valid"):  # a Roboflow-style export
+        (root / split / "images").mkdir(parents=True)
+        (root / split / "labels").mkdir(parents=True)
+    for i in range(20):
+        (root / "train" / "images" / f"c{i}.png").write_bytes(image_bytes())
+        (root / "train" / "labels" / f"c{i}.txt").write_text(BOX)
+    for i in range(5):
+        (root / "valid" / "images" / f"r{i}.png").write_bytes(image_bytes())
+        (root / "valid" / "labels" / f"r{i}.txt").write_text("1 .5 .5 .1 .1\n")
+    (root / "valid" / "images" / "bg.png").write_bytes(image_bytes())
+    plan = plan_split(root, 0.2, seed=1)
+    assert plan_split(root, 0.2, seed=1).val == plan.val
+    assert len(plan.val) == 4 + 1 and sum("/r" in p for p in plan.val) == 1
+    assert plan.names == ["class0", "class1"] and plan.unlabelled == 1
+    yaml_file = write_split(plan)
+    report = validate_dataset(yaml_file)
+    assert report.ok, report.findings
+    assert report.stats["splits"]["val"]["per_class"] == [4, 1]
+
+
+def test_cache_journal_survives_reload_and_a_torn_line(tmp_path):
+    from core.dataset.scan import ScanCache
+
+    cache = ScanCache(tmp_path / "c.json")
+    for i in range(200):
+        cache.put(f"/i{i}", [i], {"n": i})
+    cache.save()  # large change: a snapshot
+    again = ScanCache(tmp_path / "c.json")
+    again.put("/i5", [99], {"n": "changed"})
+    again.save()  # small change: one journal line
+    assert (tmp_path / "c.journal").read_text().count("\n") == 1
+    with open(tmp_path / "c.journal", "a") as handle:
+        handle.write('["/torn", [1], {"n"')  # a crash mid-write
+    third = ScanCache(tmp_path / "c.json")
+    assert third.get("/i5", [99]) == {"n": "changed"} and third.get("/i7", [7]) == {"n": 7}
+    third.save(keep={"/i5"})  # pruning rewrites the snapshot and drops the journal
+    assert not (tmp_path / "c.journal").exists() and list(ScanCache(tmp_path / "c.json").entries) == ["/i5"]
+
+
+def test_relative_root_is_a_warning_that_explains_yolov5(tmp_path):
+    yaml_file = build(tmp_path, yaml_text="train: images/train\nval: images/val\nnames: [a, b]\n")
+    found = codes(yaml_file)
+    assert list(found) == ["path-relative"] and found["path-relative"][0].line == 1
+    assert "install folder" in found["path-relative"][0].message
+
+
+def test_missing_keys_duplicate_names_and_large_images(tmp_path, monkeypatch):
+    from core.dataset import images
+
+    root = tmp_path / "d"
+    build(root)
+    (root / "data.yaml").write_text(f"path: {root}\ntrain: images/train\nnames: [a, a]\n")
+    found = codes(root / "data.yaml")
+    assert "'val'" in found["yaml-missing-key"][0].message
+    assert found["names-duplicate"][0].line == 3
+    monkeypatch.setattr(images, "LARGE_PIXELS", 32 * 24 - 1)
+    found = codes(build(tmp_path / "big"))
+    assert len(found["image-too-large"]) == 3 and found["image-too-large"][0].severity == "warning"
+    monkeypatch.undo()
+    good = codes(build(tmp_path / "good"))
+    assert not {"yaml-missing-key", "names-duplicate", "image-too-large"} & set(good)
+
+
+def test_every_code_has_a_test():
+    """The table of codes and the tests stay in step: each code is named in at least one dataset test."""
+    here = Path(__file__).parent
+    text = "".join(p.read_text() for p in here.glob("test_dataset_*.py"))
+    missing = [code for code in CODES if f'"{code}"' not in text]
+    assert missing == []

@@ -1,0 +1,508 @@
+"""The Dataset page: open or create a data.yaml, edit it as a form or as text, check every image and label.
+
+Owns the page's flow only. The YAML *text* is the single source of truth: form edits become text edits
+(``core.dataset.yaml_doc``, which touches only the edited characters), typed edits are parsed back into
+the form, and both go through one ``QUndoStack``. Checking runs ``core.dataset.validate`` in the
+background (it spawns its own processes) with progress, ETA and Cancel; results fill the findings list,
+the statistics and the gallery. Saving is atomic with a backup of the original before the first
+overwrite, and leaving with unsaved edits (closing the window, switching page, opening another file)
+asks first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter, QStackedWidget,
+                               QTabWidget, QVBoxLayout, QWidget)
+
+from core.atomic import atomic_write_bytes
+from core.dataset.findings import Finding, has_errors
+from core.dataset.fixes import YAML_FIXES, apply_fix, plan_fix
+from core.dataset.scan import Eta, ScanCancelled
+from core.dataset.spec import DatasetSpec, read_spec
+from core.dataset.split import plan_split, write_split
+from core.dataset.validate import Report, validate_dataset
+from core.dataset.yaml_doc import BOM, EditError, YamlDocument, parse_bytes, parse_text, set_names, set_value
+from core.demo_dataset import ensure_demo_dataset
+from core.workspace import app_cache_dir
+from gui.background import BackgroundTask, run_in_background
+from gui.widgets import dataset_dialogs
+from gui.widgets.banner import Banner
+from gui.widgets.dataset_findings import FindingsView
+from gui.widgets.dataset_form import DatasetForm
+from gui.widgets.dataset_gallery import DatasetGallery
+from gui.widgets.dataset_stats import DatasetStats
+from gui.widgets.dataset_yaml_editor import YamlEditor
+from gui.widgets.page_header import PageHeader
+
+YAML_ERRORS = ("yaml-syntax", "yaml-not-mapping", "yaml-duplicate-key", "yaml-encoding")
+
+
+class TextEdit(QUndoCommand):
+    """One edit of the YAML text, from the form or typed; undo puts the previous text back."""
+
+    def __init__(self, page: "DatasetPage", before: str, after: str, label: str) -> None:
+        super().__init__(label)
+        self.page, self.before, self.after = page, before, after
+
+    def redo(self) -> None:
+        self.page.apply_text(self.after)
+
+    def undo(self) -> None:
+        self.page.apply_text(self.before)
+
+
+class DatasetPage(QWidget):
+    def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = Path(workspace)
+        self.path: Path | None = None
+        self.text = ""
+        self.saved_text = ""
+        self.bom = False
+        self.crlf = False
+        self.doc: YamlDocument | None = None
+        self.spec: DatasetSpec | None = None
+        self.report: Report | None = None
+        self._task: BackgroundTask | None = None
+        self._eta = Eta()
+        self._guards_installed = False
+        self._stack_parent: QStackedWidget | None = None
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda _: self._update_state())
+
+        self.open_button = QPushButton(self.tr("Open…"), self, clicked=self.choose_and_open)
+        self.open_button.setToolTip(self.tr("Open a data.yaml (Ctrl+O)"))
+        self.new_button = QPushButton(self.tr("New from folders…"), self, clicked=self.new_from_folders)
+        self.new_button.setToolTip(self.tr("Split a folder of images and labels into train/val and write a data.yaml"))
+        self.demo_button = QPushButton(self.tr("Use the demo"), self, clicked=self.open_demo)
+        self.save_button = QPushButton(self.tr("Save"), self, clicked=self.save)
+        self.save_button.setToolTip(self.tr("Save the data.yaml (Ctrl+S); the original is kept as .bak"))
+        self.check_button = QPushButton(self.tr("Check"), self, clicked=self.check, default=True)
+        self.check_button.setToolTip(self.tr("Check every image and label (F5)"))
+        self.header = PageHeader(
+            self.tr("Dataset"),
+            self.tr("Open or create a data.yaml, fix it safely, and catch every label problem before training."),
+            [self.open_button, self.new_button, self.demo_button, self.save_button, self.check_button], self)
+        self.banner = Banner(self)
+        self.progress = QProgressBar(self)
+        self.progress_label = QLabel(self)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel_check)
+        self.progress_row = QWidget(self)
+        row = QHBoxLayout(self.progress_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.progress_label)
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.cancel_button)
+        self.progress_row.hide()
+
+        self.form = DatasetForm(self)
+        self.yaml_editor = YamlEditor(self)
+        self.findings = FindingsView(self)
+        self.stats = DatasetStats(self)
+        self.gallery = DatasetGallery(self)
+        self.file_label = QLabel(self)
+        self.file_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.left_tabs = QTabWidget(self)
+        self.left_tabs.addTab(self.form, self.tr("Form"))
+        self.left_tabs.addTab(self.yaml_editor, self.tr("YAML"))
+        self.right_tabs = QTabWidget(self)
+        self.right_tabs.addTab(self.findings, self.tr("Problems"))
+        self.right_tabs.addTab(self.stats, self.tr("Statistics"))
+        self.right_tabs.addTab(self.gallery, self.tr("Gallery"))
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self._empty_state())
+        editor = QWidget(self)
+        editor_layout = QVBoxLayout(editor)
+        editor_layout.setContentsMargins(0, 0, 0, 0)
+        editor_layout.addWidget(self.file_label)
+        body = QSplitter(Qt.Orientation.Horizontal, editor, childrenCollapsible=False)
+        body.addWidget(self.left_tabs)
+        body.addWidget(self.right_tabs)
+        body.setStretchFactor(1, 1)
+        body.setSizes([480, 760])
+        editor_layout.addWidget(body, 1)
+        self.stack.addWidget(editor)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 12, 16, 8)
+        layout.addWidget(self.header)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.progress_row)
+        layout.addWidget(self.stack, 1)
+
+        self.form.field_edited.connect(self._field_edited)
+        self.form.names_edited.connect(self._names_edited)
+        self.yaml_editor.text_edited.connect(self._typed)
+        self.yaml_editor.edit.undo_requested.connect(self.undo)
+        self.yaml_editor.edit.redo_requested.connect(self.redo)
+        self.findings.yaml_location.connect(self._go_to_yaml)
+        self.findings.fix_requested.connect(self.fix_finding)
+        context = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        QShortcut(QKeySequence.StandardKey.Save, self, self.save, context=context)
+        QShortcut(QKeySequence.StandardKey.Open, self, self.choose_and_open, context=context)
+        QShortcut(QKeySequence.StandardKey.Undo, self, self.undo, context=context)
+        QShortcut(QKeySequence.StandardKey.Redo, self, self.redo, context=context)
+        QShortcut(QKeySequence("Ctrl+Y"), self, self.redo, context=context)
+        self._update_state()
+
+    def _empty_state(self) -> QWidget:
+        empty = QWidget(self)
+        text = QLabel(self.tr("No dataset yet — open a data.yaml, create one from folders, or use the demo."), empty)
+        font = text.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        text.setFont(font)
+        text.setWordWrap(True)
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        for label, slot in ((self.tr("Open a data.yaml…"), self.choose_and_open),
+                            (self.tr("New from folders…"), self.new_from_folders),
+                            (self.tr("Use the demo dataset"), self.open_demo)):
+            buttons.addWidget(QPushButton(label, empty, clicked=slot))
+        buttons.addStretch(1)
+        layout = QVBoxLayout(empty)
+        layout.addStretch(1)
+        layout.addWidget(text)
+        layout.addLayout(buttons)
+        layout.addStretch(2)
+        self.empty_text = text
+        return empty
+
+    # -- state --------------------------------------------------------------------------------------
+    @property
+    def dirty(self) -> bool:
+        return self.path is not None and (self.text != self.saved_text or self.yaml_editor.pending)
+
+    @property
+    def checking(self) -> bool:
+        return self._task is not None
+
+    def _update_state(self) -> None:
+        has_file = self.path is not None
+        self.save_button.setEnabled(has_file and self.dirty)
+        self.check_button.setEnabled(has_file and not self.checking)
+        if has_file:
+            mark = self.tr(" — unsaved changes") if self.text != self.saved_text else ""
+            self.file_label.setText(self.tr("{path}{mark}").format(path=self.path, mark=mark))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._guards_installed:
+            self._guards_installed = True
+            self.window().installEventFilter(self)
+            parent = self.parentWidget()
+            if isinstance(parent, QStackedWidget):
+                self._stack_parent = parent
+                parent.currentChanged.connect(self._page_switched)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window() and event.type() == QEvent.Type.Close and not self.maybe_leave():
+            event.ignore()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _page_switched(self, index: int) -> None:
+        stack = self._stack_parent
+        if stack is None or stack.widget(index) is self or not self.dirty:
+            return
+        if not self.maybe_leave():
+            QTimer.singleShot(0, self._come_back)
+
+    def _come_back(self) -> None:
+        show_page = getattr(self.window(), "show_page", None)
+        if self._stack_parent is not None:
+            index = self._stack_parent.indexOf(self)
+            if callable(show_page):
+                show_page(index)
+            else:
+                self._stack_parent.setCurrentIndex(index)
+
+    def maybe_leave(self) -> bool:
+        """True when it is fine to leave this file (saved, discarded, or nothing to save)."""
+        self.yaml_editor.commit()
+        if not self.dirty:
+            return True
+        choice = dataset_dialogs.ask_unsaved(self, self.path.name if self.path else "data.yaml")
+        if choice == dataset_dialogs.SAVE:
+            return self.save()
+        if choice == dataset_dialogs.DISCARD:
+            self.undo_stack.clear()
+            self.apply_text(self.saved_text)
+            return True
+        return False
+
+    def refresh(self) -> None:
+        """F5: check again (only files that changed are read)."""
+        self.check()
+
+    # -- opening ------------------------------------------------------------------------------------
+    def choose_and_open(self) -> None:
+        start = str(self.path.parent) if self.path else str(Path.home())
+        path = dataset_dialogs.choose_data_yaml(self, start)
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path, *, check: bool = True) -> bool:
+        if not self.maybe_leave():
+            return False
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            self.banner.show_message("error", self.tr("Cannot open {path}: {reason}").format(
+                path=path, reason=exc.strerror or exc))
+            return False
+        self.cancel_check()
+        doc = parse_bytes(raw, str(Path(path).absolute()))
+        self.path = Path(path).absolute()
+        self.bom = doc.bom
+        self.crlf = "\r\n" in doc.text
+        self.text = self.saved_text = doc.text
+        self.undo_stack.clear()
+        self.report = None
+        self.findings.set_findings([], str(self.path), self.tr("Not checked yet."))
+        self.banner.hide()
+        self.apply_text(doc.text, doc)
+        self.stack.setCurrentIndex(1)
+        if check:
+            self.check()
+        return True
+
+    def open_demo(self) -> None:
+        self.demo_button.setEnabled(False)
+        self._show_progress(self.tr("Preparing the demo dataset…"))
+        run_in_background(self, lambda progress, cancelled: ensure_demo_dataset(self.workspace, progress, cancelled),
+                          on_done=self._demo_ready, on_failed=self._demo_failed, on_progress=self._progress)
+
+    def _demo_ready(self, path: Path) -> None:
+        self.demo_button.setEnabled(True)
+        self.progress_row.hide()
+        self.open_path(path)
+
+    def _demo_failed(self, exc: BaseException) -> None:
+        self.demo_button.setEnabled(True)
+        self.progress_row.hide()
+        self.banner.show_message("error", self.tr("Could not prepare the demo dataset: {reason}").format(reason=exc))
+
+    def new_from_folders(self) -> None:
+        folder = dataset_dialogs.choose_image_folder(self, str(Path.home()))
+        if not folder:
+            return
+        ratio = dataset_dialogs.ask_val_ratio(self)
+        if ratio is None:
+            return
+        self._show_progress(self.tr("Finding images and labels…"))
+
+        def job(progress: Any, cancelled: Any) -> tuple[Path, Any]:
+            plan = plan_split(Path(folder), ratio, progress=progress)
+            if not plan.train and not plan.val:
+                raise FileNotFoundError(folder)
+            return write_split(plan), plan
+
+        run_in_background(self, job, on_done=self._created, on_failed=self._create_failed, on_progress=self._progress)
+
+    def _created(self, result: tuple[Path, Any]) -> None:
+        self.progress_row.hide()
+        path, plan = result
+        if self.open_path(path):
+            self.banner.show_message("ok", self.tr(
+                "Wrote {path}: {train} training and {val} validation images ({bg} without labels). Check the "
+                "class names in the form.").format(path=path, train=len(plan.train), val=len(plan.val),
+                                                   bg=plan.unlabelled))
+
+    def _create_failed(self, exc: BaseException) -> None:
+        self.progress_row.hide()
+        message = (self.tr("No images found in {folder}.").format(folder=exc) if isinstance(exc, FileNotFoundError)
+                   else self.tr("Could not create the dataset: {reason}").format(reason=exc))
+        self.banner.show_message("error", message)
+
+    # -- editing ------------------------------------------------------------------------------------
+    def apply_text(self, text: str, doc: YamlDocument | None = None) -> None:
+        """Show ``text`` everywhere (form, text view, error mark); called by open, undo and redo."""
+        self.text = text
+        file = str(self.path) if self.path else "data.yaml"
+        if doc is None:
+            doc = parse_text(text, file)
+            doc.bom = self.bom
+        self.doc = doc
+        self.spec = read_spec(doc, self.path) if self.path is not None and doc.ok else None
+        self.form.show_spec(doc.data, self.spec, doc.editable)
+        shown = text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
+        self.yaml_editor.set_text(shown.replace("\r\n", "\n"))
+        error = next((f for f in doc.findings if f.code in YAML_ERRORS), None)
+        self.yaml_editor.set_error(None if error is None else (max(1, error.line), error.column, error.message))
+        self._update_state()
+
+    def _push(self, after: str, label: str) -> None:
+        if after != self.text:
+            self.undo_stack.push(TextEdit(self, self.text, after, label))
+
+    def _typed(self, shown: str) -> None:
+        self._push(shown.replace("\n", "\r\n") if self.crlf else shown, self.tr("Edit the YAML text"))
+
+    def _field_edited(self, key: str, value: str) -> None:
+        self.yaml_editor.commit()
+        try:
+            self._push(set_value(self.doc, [key], value), self.tr("Set {key}").format(key=key))
+        except EditError as exc:
+            self.banner.show_message("error", str(exc))
+            self.apply_text(self.text)
+
+    def _names_edited(self, names: list[str], id_change: str) -> None:
+        self.yaml_editor.commit()
+        if id_change and not dataset_dialogs.confirm_id_change(self, id_change):
+            self.apply_text(self.text)  # the table goes back to what the file says
+            return
+        try:
+            self._push(set_names(self.doc, names), self.tr("Change the classes"))
+        except EditError as exc:
+            self.banner.show_message("error", str(exc))
+            self.apply_text(self.text)
+
+    def undo(self) -> None:
+        self.yaml_editor.commit()
+        self.undo_stack.undo()
+
+    def redo(self) -> None:
+        self.yaml_editor.commit()
+        self.undo_stack.redo()
+
+    def _go_to_yaml(self, line: int, column: int) -> None:
+        self.left_tabs.setCurrentWidget(self.yaml_editor)
+        self.yaml_editor.go_to_line(line, column)
+
+    # -- saving -------------------------------------------------------------------------------------
+    def save(self) -> bool:
+        self.yaml_editor.commit()
+        if self.path is None:
+            return False
+        data = ((BOM if self.bom else "") + self.text).encode("utf-8", errors="surrogateescape")
+        first = not self.path.with_name(self.path.name + ".bak").exists()
+        try:
+            atomic_write_bytes(self.path, data, backup=True)
+        except OSError as exc:
+            self.banner.show_message("error", self.tr("Could not save {path}: {reason}").format(
+                path=self.path, reason=exc.strerror or exc))
+            return False
+        self.saved_text = self.text
+        self.undo_stack.setClean()
+        if first and self.path.with_name(self.path.name + ".bak").exists():
+            self.banner.show_message("ok", self.tr("Saved. The original file is kept as {name}.").format(
+                name=self.path.name + ".bak"))
+        self._update_state()
+        return True
+
+    def fix_finding(self, finding: Finding) -> bool:
+        """Plan the one-click fix, show what it changes, apply it on yes, then check again."""
+        if finding.code in YAML_FIXES and self.path is not None:
+            return self._reroot()
+        val = self.spec.splits.get("val") if self.spec else None
+        val_lists = [str(p) for p in val.paths if p.is_file()] if val else []
+        try:
+            plan = plan_fix(finding, val_lists=val_lists, root=self.spec.root if self.spec else None)
+        except OSError as exc:
+            plan, reason = None, str(exc)
+        else:
+            reason = ""
+        if plan is None:
+            self.banner.show_message("info", self.tr(
+                "There is no safe automatic fix for this finding{reason}; its message says what to do.").format(
+                reason=f" ({reason})" if reason else ""))
+            return False
+        if not dataset_dialogs.confirm_fix(self, plan.summary, plan.before, plan.after):
+            return False
+        try:
+            apply_fix(plan)
+        except OSError as exc:
+            self.banner.show_message("error", self.tr("The fix failed: {reason}").format(reason=exc))
+            return False
+        self.banner.show_message("ok", self.tr("Done: {what}.").format(what=plan.summary))
+        self.check()
+        return True
+
+    def _reroot(self) -> bool:
+        """Set ``path:`` to this data.yaml's folder: an undoable edit, saved when the user saves."""
+        target = str(self.path.parent)
+        if not dataset_dialogs.confirm_fix(self, self.tr("Set 'path' to {folder}").format(folder=target), "", ""):
+            return False
+        try:
+            self._push(set_value(self.doc, ["path"], target), self.tr("Re-root the dataset"))
+        except EditError as exc:
+            self.banner.show_message("error", str(exc))
+            return False
+        self.banner.show_message("ok", self.tr("'path' is now {folder}. Save (Ctrl+S) to keep it.").format(
+            folder=target))
+        self.check()
+        return True
+
+    # -- checking -----------------------------------------------------------------------------------
+    def check(self) -> None:
+        if self.path is None or self.checking:
+            return
+        self.yaml_editor.commit()
+        path, doc = self.path, parse_text(self.text, str(self.path))
+        cache_dir = app_cache_dir(self.workspace) / "dataset-check"
+        self._eta = Eta()
+        self._show_progress(self.tr("Checking images and labels…"))
+
+        def job(progress: Any, cancelled: Any) -> Report:
+            return validate_dataset(path, progress=progress, cancelled=cancelled, cache_dir=cache_dir, doc=doc)
+
+        self._task = run_in_background(self, job, on_done=self._checked, on_failed=self._check_failed,
+                                       on_progress=self._progress)
+        self._update_state()
+
+    def cancel_check(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def _show_progress(self, text: str) -> None:
+        self.progress.setRange(0, 0)
+        self.progress_label.setText(text)
+        self.cancel_button.setVisible(True)
+        self.progress_row.show()
+
+    def _progress(self, done: int, total: int) -> None:
+        if total <= 0:
+            return
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        left = self._eta.update(done, total)
+        eta = self.tr(" · about {s} s left").format(s=round(left)) if left is not None and done < total else ""
+        self.progress_label.setText(self.tr("{done} / {total} files{eta}").format(done=done, total=total, eta=eta))
+
+    def _checked(self, report: Report) -> None:
+        self._task = None
+        self.progress_row.hide()
+        self.report = report
+        counts = report.stats.get("findings", {})
+        scan = report.stats.get("scan", {})
+        summary = self.tr("Errors: {e} · warnings: {w} · notes: {i} — {files} files checked in {s} s "
+                          "({cached} unchanged since the last check)").format(
+            e=counts.get("error", 0), w=counts.get("warning", 0), i=counts.get("info", 0),
+            files=scan.get("files", 0), s=scan.get("seconds", 0), cached=scan.get("from_cache", 0))
+        self.findings.set_findings(report.findings, report.yaml_file, summary)
+        self.stats.show_stats(report.stats)
+        self.gallery.set_records(report.images, report.names)
+        if has_errors(report.findings):
+            self.banner.show_message("error", self.tr(
+                "Errors found ({e}): yolov5 would drop images or stop. See the Problems list.").format(
+                e=counts.get("error", 0)))
+        elif counts.get("warning"):
+            self.banner.show_message("warning", self.tr(
+                "No errors; warnings worth a look ({w}) in the Problems list.").format(w=counts["warning"]))
+        else:
+            self.banner.show_message("ok", self.tr("No problems found: the dataset is ready to train."))
+        self._update_state()
+
+    def _check_failed(self, exc: BaseException) -> None:
+        self._task = None
+        self.progress_row.hide()
+        if isinstance(exc, ScanCancelled):
+            self.banner.show_message("info", self.tr("Check cancelled. Files checked so far are remembered."))
+        else:
+            self.banner.show_message("error", self.tr("The check failed: {reason}").format(reason=exc))
+        self._update_state()

@@ -1,0 +1,67 @@
+"""The questions the Dataset page asks in a modal box, each a module function so tests can answer it.
+
+Callers use ``dataset_dialogs.ask_unsaved(...)`` (looked up at call time), so a test monkeypatches the
+function instead of clicking a real box.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
+
+SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("DatasetDialogs", text)
+
+
+def ask_unsaved(parent: QWidget | None, name: str) -> str:
+    """``SAVE``, ``DISCARD`` or ``CANCEL`` for a data.yaml with unsaved edits."""
+    answer = QMessageBox.warning(
+        parent, _tr("Unsaved changes"),
+        _tr("{name} has changes that are not saved. Save them before leaving?").format(name=name),
+        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        QMessageBox.StandardButton.Save)
+    return {QMessageBox.StandardButton.Save: SAVE, QMessageBox.StandardButton.Discard: DISCARD}.get(answer, CANCEL)
+
+
+def confirm_id_change(parent: QWidget | None, what: str) -> bool:
+    """Label files store class *ids*: deleting or reordering classes changes what every label means."""
+    answer = QMessageBox.warning(
+        parent, _tr("Change class ids?"),
+        _tr("{what}\n\nLabel files store class ids, not names, so this changes the meaning of existing labels "
+            "(they are not rewritten). Continue?").format(what=what),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def ask_val_ratio(parent: QWidget | None) -> float | None:
+    """The share of images that go to val for a new dataset; None when cancelled."""
+    value, ok = QInputDialog.getInt(parent, _tr("Validation share"),
+                                    _tr("Percent of images for validation (the rest train):"), 20, 1, 90)
+    return value / 100 if ok else None
+
+
+def choose_data_yaml(parent: QWidget | None, start: str) -> str:
+    from PySide6.QtWidgets import QFileDialog
+
+    path, _ = QFileDialog.getOpenFileName(parent, _tr("Open a data.yaml"), start, _tr("YAML files (*.yaml *.yml)"))
+    return path
+
+
+def choose_image_folder(parent: QWidget | None, start: str) -> str:
+    from PySide6.QtWidgets import QFileDialog
+
+    return QFileDialog.getExistingDirectory(parent, _tr("Folder of images and labels"), start)
+
+
+def confirm_fix(parent: QWidget | None, summary: str, before: str, after: str) -> bool:
+    """Preview a one-click fix: what changes (before → after) and where the backup goes."""
+    box = QMessageBox(QMessageBox.Icon.Question, _tr("Apply this fix?"), summary,
+                      QMessageBox.StandardButton.Apply | QMessageBox.StandardButton.Cancel, parent)
+    if before or after:
+        box.setDetailedText(_tr("Before:\n{before}\n\nAfter:\n{after}").format(before=before[:4000],
+                                                                                after=after[:4000]))
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    return box.exec() == QMessageBox.StandardButton.Apply

@@ -1,0 +1,135 @@
+"""The validator's findings as a list: level (icon + word), code, file:line, message; a click opens the place.
+
+Selecting a finding shows the file it names beside the list with the line marked (label files are small;
+only the first 256 KB of any file is read), or, for the data.yaml itself, asks the page to jump there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFontDatabase, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSplitter, QTextEdit,
+                               QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+
+from core.dataset.findings import Finding
+from core.dataset.fixes import FIXABLE
+from gui.widgets.levels import level_colour, level_icon, level_word
+
+PREVIEW_BYTES = 256 * 1024
+MAX_ROWS = 5000  # the list stays responsive; the CLI's --json has them all
+
+
+class FindingsView(QWidget):
+    #: a finding in the data.yaml was chosen: (line, column)
+    yaml_location = Signal(int, int)
+    #: the user asked for the one-click fix of this finding
+    fix_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.findings: list[Finding] = []
+        self.yaml_file = ""
+        self.summary = QLabel(self.tr("Not checked yet. Press Check (F5) to validate every image and label."), self)
+        self.summary.setWordWrap(True)
+        self.level_filter = QComboBox(self)
+        self.level_filter.addItems([self.tr("All levels"), self.tr("Errors"), self.tr("Warnings"), self.tr("Info")])
+        self.level_filter.setAccessibleName(self.tr("Show findings of level"))
+        self.level_filter.currentIndexChanged.connect(self._refill)
+        self.tree = QTreeWidget(self)
+        self.tree.setHeaderLabels([self.tr("Level"), self.tr("Code"), self.tr("Where"), self.tr("Message")])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setColumnWidth(0, 90)
+        self.tree.setColumnWidth(1, 170)
+        self.tree.setColumnWidth(2, 220)
+        self.tree.currentItemChanged.connect(self._selected)
+        self.preview = QPlainTextEdit(self, readOnly=True)
+        self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.preview.setPlaceholderText(self.tr("Select a finding to see its file here."))
+        self.preview_title = QLabel(self)
+        self.fix_button = QPushButton(self.tr("Fix…"), self, enabled=False)
+        self.fix_button.setToolTip(self.tr("Preview and apply the one-click fix for this finding (a backup is kept)"))
+        self.fix_button.clicked.connect(self._fix_clicked)
+        self.current: Finding | None = None
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.level_filter)
+        side = QWidget(self)
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.preview_title, 1)
+        title_row.addWidget(self.fix_button)
+        side_layout.addLayout(title_row)
+        side_layout.addWidget(self.preview, 1)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.tree)
+        split.addWidget(side)
+        split.setSizes([300, 160])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+
+    def set_findings(self, findings: list[Finding], yaml_file: str, summary: str) -> None:
+        self.findings, self.yaml_file = findings, yaml_file
+        self.summary.setText(summary)
+        self._refill()
+
+    def _refill(self) -> None:
+        wanted = {1: "error", 2: "warning", 3: "info"}.get(self.level_filter.currentIndex())
+        self.tree.clear()
+        items = []
+        for f in self.findings:
+            if wanted and f.severity != wanted:
+                continue
+            where = Path(f.file).name + (f":{f.line}" if f.line else "")
+            item = QTreeWidgetItem([level_word(f.severity), f.code, where, f.message])
+            item.setIcon(0, level_icon(self, f.severity))
+            item.setToolTip(2, f.file)
+            item.setToolTip(3, f.message)
+            item.setData(0, Qt.ItemDataRole.UserRole, f)
+            items.append(item)
+            if len(items) >= MAX_ROWS:
+                break
+        self.tree.addTopLevelItems(items)
+
+    def _selected(self, item: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None = None) -> None:
+        if item is None:
+            return
+        f: Finding = item.data(0, Qt.ItemDataRole.UserRole)
+        self.open_finding(f)
+
+    def _fix_clicked(self) -> None:
+        if self.current is not None:
+            self.fix_requested.emit(self.current)
+
+    def open_finding(self, f: Finding) -> None:
+        self.current = f
+        self.fix_button.setEnabled(f.code in FIXABLE)
+        if Path(f.file) == Path(self.yaml_file):
+            self.yaml_location.emit(max(1, f.line), f.column)
+        self.preview_title.setText(f.file + (f":{f.line}" if f.line else ""))
+        path = Path(f.file)
+        if path.suffix.lower() not in (".txt", ".yaml", ".yml") or not path.is_file():
+            self.preview.setPlainText(f.message)
+            return
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read(PREVIEW_BYTES).decode("utf-8", errors="replace")
+        except OSError as exc:
+            self.preview.setPlainText(str(exc))
+            return
+        self.preview.setPlainText(text)
+        if f.line:
+            block = self.preview.document().findBlockByNumber(f.line - 1)
+            selection = QTextEdit.ExtraSelection()
+            colour = level_colour(f.severity)
+            selection.format.setBackground(QColor(colour.red(), colour.green(), colour.blue(), 60))
+            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            selection.cursor = QTextCursor(block)
+            self.preview.setExtraSelections([selection])
+            self.preview.setTextCursor(QTextCursor(block))
+            self.preview.centerCursor()

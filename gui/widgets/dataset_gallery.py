@@ -1,0 +1,157 @@
+"""A paged gallery of the dataset's images with their boxes and class names drawn, filterable to problems.
+
+Thumbnails are decoded and drawn with Pillow on a background thread, one page at a time and only when
+the page is shown (``QImage`` is built from the bytes on the GUI thread, which is cheap); turning the
+page cancels the previous page's job, so scrolling through 20,000 images never queues 20,000 decodes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QIcon, QImage, QPixmap
+from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QListView, QListWidget, QListWidgetItem, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from core.dataset.validate import ImageRecord
+from gui.background import BackgroundTask, run_in_background
+
+PAGE = 48
+THUMB = 150
+PALETTE = [(47, 127, 209), (217, 140, 0), (46, 157, 87), (214, 69, 65), (138, 99, 210), (0, 150, 160)]
+
+
+def render_thumbnail(record: ImageRecord, names: list[str], size: int = THUMB) -> tuple[bytes, int, int]:
+    """RGBA bytes of a thumbnail with boxes and class names drawn (runs on a pool thread; no Qt)."""
+    from PIL import Image, ImageDraw
+
+    try:
+        with Image.open(record.path) as im:
+            im.draft("RGB", (size * 2, size * 2))  # JPEG: decode at a reduced scale, much faster
+            im = im.convert("RGB")
+            im.thumbnail((size, size))
+    except Exception:  # noqa: BLE001 - a broken image gets a grey tile with an X
+        im = Image.new("RGB", (size, size), (90, 90, 90))
+        draw = ImageDraw.Draw(im)
+        draw.line((0, 0, size, size), fill=(214, 69, 65), width=3)
+        draw.line((0, size, size, 0), fill=(214, 69, 65), width=3)
+        return im.convert("RGBA").tobytes(), size, size
+    draw = ImageDraw.Draw(im)
+    w, h = im.size
+    for cls, x, y, bw, bh in record.boxes:
+        colour = PALETTE[cls % len(PALETTE)]
+        box = ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h)
+        draw.rectangle(box, outline=colour, width=2)
+        label = names[cls] if 0 <= cls < len(names) else str(cls)
+        left, top, right, bottom = draw.textbbox((box[0], box[1]), label)
+        draw.rectangle((left, top, right + 3, bottom + 2), fill=colour)  # a solid tag stays readable on any image
+        draw.text((box[0] + 1, box[1] + 1), label, fill=(255, 255, 255))
+    return im.convert("RGBA").tobytes(), w, h
+
+
+class DatasetGallery(QWidget):
+    def __init__(self, parent: QWidget | None = None, *, renderer: Callable[..., Any] = render_thumbnail) -> None:
+        super().__init__(parent)
+        self._renderer = renderer
+        self.records: list[ImageRecord] = []
+        self.names: list[str] = []
+        self.page = 0
+        self.thumbnails_loaded = 0
+        self._generation = 0
+        self._task: BackgroundTask | None = None
+        self.only_problems = QCheckBox(self.tr("Only images with problems"), self)
+        self.only_problems.toggled.connect(lambda _: self.show_page(0))
+        self.prev_button = QPushButton(self.tr("Previous"), self, clicked=lambda: self.show_page(self.page - 1))
+        self.next_button = QPushButton(self.tr("Next"), self, clicked=lambda: self.show_page(self.page + 1))
+        self.page_label = QLabel(self)
+        self.list = QListWidget(self)
+        self.list.setViewMode(QListView.ViewMode.IconMode)
+        self.list.setIconSize(QSize(THUMB, THUMB))
+        self.list.setGridSize(QSize(THUMB + 16, THUMB + 36))
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list.setMovement(QListView.Movement.Static)
+        self.list.setUniformItemSizes(True)
+        self.list.setWordWrap(True)
+        self.empty = QLabel(self.tr("Images appear here after a check."), self)
+        bar = QHBoxLayout()
+        bar.addWidget(self.only_problems)
+        bar.addStretch(1)
+        bar.addWidget(self.prev_button)
+        bar.addWidget(self.page_label)
+        bar.addWidget(self.next_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.list, 1)
+        self.page_label.setText("")
+
+    def set_records(self, records: list[ImageRecord], names: list[str]) -> None:
+        self.records, self.names = records, names
+        if self.isVisible():
+            self.show_page(0)
+        else:
+            self.page = -1  # shown lazily, the first time the gallery is visible
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self.page < 0:
+            self.show_page(0)
+
+    def visible_records(self) -> list[ImageRecord]:
+        if self.only_problems.isChecked():
+            return [r for r in self.records if r.problems]
+        return self.records
+
+    def show_page(self, page: int) -> None:
+        shown = self.visible_records()
+        pages = max(1, (len(shown) + PAGE - 1) // PAGE)
+        self.page = max(0, min(page, pages - 1))
+        if self._task is not None:
+            self._task.cancel()
+        self.list.clear()
+        chunk = shown[self.page * PAGE:(self.page + 1) * PAGE]
+        self.empty.setVisible(not chunk)
+        if not chunk:
+            self.empty.setText(self.tr("No images with problems.") if self.only_problems.isChecked()
+                               else self.tr("Images appear here after a check."))
+        self.page_label.setText(self.tr("Page {page} of {pages} · {n} images").format(
+            page=self.page + 1, pages=pages, n=len(shown)))
+        self.prev_button.setEnabled(self.page > 0)
+        self.next_button.setEnabled(self.page < pages - 1)
+        placeholder = QPixmap(THUMB, THUMB)
+        placeholder.fill(Qt.GlobalColor.lightGray)
+        for record in chunk:
+            text = record.path.rsplit("/", 1)[-1]
+            if record.problems:
+                text = self.tr("⚠ {name}").format(name=text)
+            item = QListWidgetItem(QIcon(placeholder), text)
+            item.setToolTip("\n".join([record.path] + record.problems))
+            self.list.addItem(item)
+        names, renderer = list(self.names), self._renderer
+
+        def job(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> list[tuple[int, Any]]:
+            out = []
+            for index, record in enumerate(chunk):
+                if cancelled():
+                    break
+                out.append((index, renderer(record, names)))
+            return out
+
+        self._generation += 1
+        self.thumbnails_loaded = 0
+        generation = self._generation
+        self._task = run_in_background(self, job, on_done=lambda result: self._thumbs(generation, result),
+                                       on_failed=lambda exc: None)
+
+    def _thumbs(self, generation: int, result: list[tuple[int, tuple[bytes, int, int]]]) -> None:
+        if generation != self._generation:
+            return  # a later page or filter replaced this one
+        for index, (data, w, h) in result:
+            item = self.list.item(index)
+            if item is None:
+                continue
+            image = QImage(data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy()
+            item.setIcon(QIcon(QPixmap.fromImage(image)))
+        self.thumbnails_loaded = len(result)

@@ -1,0 +1,248 @@
+"""The real Dataset page: form ↔ text sync, undo/redo, the id-change warning, saving and the save prompt,
+a background check with findings, statistics and the gallery, and "new from folders"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStackedWidget, QWidget
+
+from gui.pages.dataset_page import DatasetPage
+from gui.widgets import dataset_dialogs
+from tests.core.test_dataset_validate import BOX, build, image_bytes
+
+TIMEOUT_MS = 20_000
+YAML = "# my dataset\npath: {root}  # where it lives\ntrain: images/train\nval: images/val\nnames: [a, 'b']  # two\n"
+
+
+@pytest.fixture(autouse=True)
+def _never_a_real_modal(monkeypatch):
+    """A test that ends with unsaved edits must not block on a real message box when its widget closes."""
+    monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.DISCARD)
+    monkeypatch.setattr(dataset_dialogs, "confirm_id_change", lambda parent, what: True)
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    root = tmp_path / "ds"
+    return build(root, yaml_text=YAML.format(root=root))
+
+
+@pytest.fixture
+def page(qtbot, tmp_path):
+    page = DatasetPage(tmp_path / "ws")
+    qtbot.addWidget(page)
+    yield page
+    if page.checking:
+        page.cancel_check()
+        qtbot.waitUntil(lambda: not page.checking, timeout=TIMEOUT_MS)
+
+
+def open_checked(qtbot, page: DatasetPage, path: Path) -> None:
+    page.open_path(path)
+    qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
+
+
+def test_empty_state_says_what_to_do(page):
+    assert page.stack.currentIndex() == 0
+    assert "No dataset yet" in page.empty_text.text()
+    assert not page.save_button.isEnabled() and not page.check_button.isEnabled()
+
+
+def test_form_edit_changes_only_that_text_and_undo_redo(qtbot, page, dataset):
+    original = dataset.read_text()
+    open_checked(qtbot, page, dataset)
+    assert page.form.table.item(1, 1).text() == "b"
+    page.form.table.item(1, 1).setText("bee")  # a rename keeps every id: no warning
+    assert page.text == original.replace("'b'", "'bee'")
+    assert "'bee'" in page.yaml_editor.edit.toPlainText()
+    assert page.dirty and page.save_button.isEnabled()
+    page.undo()
+    assert page.text == original and not page.dirty
+    assert page.form.table.item(1, 1).text() == "b"
+    page.redo()
+    assert page.text == original.replace("'b'", "'bee'")
+
+
+def test_typed_text_updates_the_form_and_marks_a_parse_error(qtbot, page, dataset):
+    open_checked(qtbot, page, dataset)
+    page.yaml_editor.edit.setPlainText(page.text.replace("names: [a, 'b']", "names: [a, 'b', c]"))
+    page.yaml_editor.commit()
+    assert page.form.table.rowCount() == 3
+    page.yaml_editor.edit.setPlainText("train: [oops\nval: x\n")
+    page.yaml_editor.commit()
+    assert "line 2" in page.yaml_editor.error_label.text().lower()
+    assert not page.form.add_button.isEnabled()  # the form cannot edit a file that does not parse
+    page.undo()
+    assert page.form.table.rowCount() == 3 and page.yaml_editor.error_label.text() == "The YAML parses."
+
+
+def test_reorder_and_delete_ask_first(qtbot, page, dataset, monkeypatch):
+    open_checked(qtbot, page, dataset)
+    before = page.text
+    asked = []
+    monkeypatch.setattr(dataset_dialogs, "confirm_id_change", lambda parent, what: asked.append(what) or False)
+    page.form.select_class(0)
+    page.form.move_class(1)
+    assert asked and page.text == before and page.form.table.item(0, 1).text() == "a"
+    monkeypatch.setattr(dataset_dialogs, "confirm_id_change", lambda parent, what: True)
+    page.form.select_class(0)
+    page.form.delete_class()
+    assert page.form.table.rowCount() == 1 and "names: ['b']" in page.text
+
+
+def test_save_keeps_a_backup_and_unsaved_prompt(qtbot, page, dataset, monkeypatch):
+    original = dataset.read_bytes()
+    open_checked(qtbot, page, dataset)
+    page.form.edits["val"].setText("images/train")
+    page.form.edits["val"].editingFinished.emit()
+    answers = iter([dataset_dialogs.CANCEL, dataset_dialogs.SAVE])
+    monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: next(answers))
+    assert page.maybe_leave() is False and page.dirty
+    assert page.maybe_leave() is True and not page.dirty
+    assert dataset.read_bytes() == original.replace(b"val: images/val", b"val: images/train")
+    assert (dataset.parent / "data.yaml.bak").read_bytes() == original
+
+
+def test_discard_reverts_and_a_close_can_be_cancelled(qtbot, tmp_path, dataset, monkeypatch):
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    page = DatasetPage(tmp_path / "ws", holder)
+    holder.show()
+    open_checked(qtbot, page, dataset)
+    page.form.table.item(0, 1).setText("ant")
+    monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.CANCEL)
+    assert holder.close() is False and holder.isVisible()
+    monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.DISCARD)
+    assert holder.close() is True
+    assert "ant" not in page.text and dataset.read_text() == YAML.format(root=dataset.parent)
+
+
+def test_switching_page_with_unsaved_edits_asks(qtbot, tmp_path, dataset, monkeypatch):
+    stack = QStackedWidget()
+    qtbot.addWidget(stack)
+    page = DatasetPage(tmp_path / "ws", stack)
+    stack.addWidget(page)
+    stack.addWidget(QWidget())
+    stack.show()
+    open_checked(qtbot, page, dataset)
+    page.form.table.item(0, 1).setText("ant")
+    monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.CANCEL)
+    stack.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: stack.currentIndex() == 0, timeout=TIMEOUT_MS)
+    assert page.dirty
+    monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.DISCARD)
+    stack.setCurrentIndex(1)
+    qtbot.wait(50)
+    assert stack.currentIndex() == 1 and not page.dirty
+    stack.close()
+
+
+def test_check_fills_findings_stats_and_gallery(qtbot, page, tmp_path):
+    root = tmp_path / "bad"
+    yaml_file = build(root, train={"t1": BOX + "5 0.5 0.5 0.1 0.1\n", "t2": BOX, "t3": "1 .5 .5 .1 .1\n"},
+                      yaml_text=YAML.format(root=root) + "nc: 3\n")
+    open_checked(qtbot, page, yaml_file)
+    codes = [page.findings.tree.topLevelItem(i).text(1) for i in range(page.findings.tree.topLevelItemCount())]
+    assert "label-class-range" in codes and "names-nc-mismatch" in codes
+    assert page.banner.level == "error"
+    row = codes.index("names-nc-mismatch")
+    page.findings.tree.setCurrentItem(page.findings.tree.topLevelItem(row))
+    assert page.left_tabs.currentWidget() is page.yaml_editor
+    assert page.yaml_editor.edit.textCursor().blockNumber() == 5  # line 6: nc
+    row = codes.index("label-class-range")
+    page.findings.tree.setCurrentItem(page.findings.tree.topLevelItem(row))
+    assert "5 0.5 0.5 0.1 0.1" in page.findings.preview.toPlainText()
+    assert page.report.stats["splits"]["train"]["per_class"] == [2, 1]
+    page.right_tabs.setCurrentWidget(page.gallery)
+    page.show()
+    qtbot.waitUntil(lambda: page.gallery.thumbnails_loaded == 4, timeout=TIMEOUT_MS)
+    page.gallery.only_problems.setChecked(True)
+    assert page.gallery.list.count() == 1
+    assert "t1.png" in page.gallery.list.item(0).text()
+    page.hide()
+
+
+def test_new_dataset_from_folders(qtbot, page, tmp_path, monkeypatch):
+    folder = tmp_path / "flat"
+    folder.mkdir()
+    for i in range(10):
+        (folder / f"img{i}.png").write_bytes(image_bytes())
+        (folder / f"img{i}.txt").write_text(BOX)
+    (folder / "classes.txt").write_text("cat\n")
+    monkeypatch.setattr(dataset_dialogs, "choose_image_folder", lambda parent, start: str(folder))
+    monkeypatch.setattr(dataset_dialogs, "ask_val_ratio", lambda parent: 0.2)
+    page.new_from_folders()
+    qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
+    assert page.path == folder / "data.yaml"
+    assert page.form.table.item(0, 1).text() == "cat"
+    assert len((folder / "val.txt").read_text().split()) == 2
+    assert page.report.ok
+
+
+def test_save_shortcut(qtbot, page, dataset):
+    open_checked(qtbot, page, dataset)
+    page.show()
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow, timeout=TIMEOUT_MS)
+    page.form.table.item(0, 1).setText("ant")
+    page.form.table.setFocus()
+    qtbot.keyClick(page.form.table, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert not page.dirty and "ant" in dataset.read_text()
+    page.hide()
+
+
+def test_one_click_fix_is_previewed_then_applied(qtbot, page, tmp_path, monkeypatch):
+    root = tmp_path / "dup"
+    yaml_file = build(root, train={"t1": BOX + BOX, "t2": "1 .5 .5 .1 .1\n"}, yaml_text=YAML.format(root=root))
+    open_checked(qtbot, page, yaml_file)
+    row = [page.findings.tree.topLevelItem(i).text(1)
+           for i in range(page.findings.tree.topLevelItemCount())].index("label-duplicate-row")
+    page.findings.tree.setCurrentItem(page.findings.tree.topLevelItem(row))
+    assert page.findings.fix_button.isEnabled()
+    previews = []
+    monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda parent, summary, before, after:
+                        previews.append((before, after)) or True)
+    page.report = None
+    page.findings.fix_button.click()
+    assert previews == [(BOX + BOX, BOX)]
+    qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
+    assert page.report.findings == []
+    assert (root / "labels" / "train" / "t1.txt.bak").read_text() == BOX + BOX
+
+
+def test_reroot_a_colab_path_is_an_undoable_edit(qtbot, page, tmp_path, monkeypatch):
+    root = tmp_path / "moved"
+    yaml_file = build(root, yaml_text="path: /content/drive/MyDrive/ds\ntrain: images/train\nval: images/val\n"
+                                      "names: [a, b]\n")
+    open_checked(qtbot, page, yaml_file)
+    [finding] = [f for f in page.report.findings if f.code == "path-foreign"]
+    monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda *args: True)
+    page.report = None
+    assert page.fix_finding(finding)
+    assert page.text.startswith(f"path: {root}\n") and page.dirty
+    qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
+    assert page.report.ok
+    page.undo()
+    assert page.text.startswith("path: /content/")
+
+
+def test_ctrl_z_in_the_text_view_uses_the_page_history(qtbot, page, dataset):
+    open_checked(qtbot, page, dataset)
+    page.show()
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow, timeout=TIMEOUT_MS)
+    original = page.text
+    page.form.table.item(0, 1).setText("ant")  # a form edit ...
+    page.left_tabs.setCurrentWidget(page.yaml_editor)
+    page.yaml_editor.edit.setFocus()
+    page.yaml_editor.edit.moveCursor(page.yaml_editor.edit.textCursor().MoveOperation.End)
+    qtbot.keyClicks(page.yaml_editor.edit, "test: images/val")  # ... then typing (QTest has no '\n' key)
+    qtbot.keyClick(page.yaml_editor.edit, Qt.Key.Key_Return)
+    qtbot.keyClick(page.yaml_editor.edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert "test:" not in page.text and "ant" in page.text  # typing undone first
+    qtbot.keyClick(page.yaml_editor.edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert page.text == original
+    page.hide()

@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from core.export.facts import gather_export_facts
 from core.export.options import FORMATS, OPSET_DEFAULT, ExportOptions, validate_options
-from core.export.plan import build_export_spec, cli_summary, run_dataset, run_dir_of
+from core.export.plan import build_export_spec, cli_summary, run_dataset, run_imgsz
 from core.export.render import detail_lines, headline
 from core.i18n import tr
 from core.launch import worker_argv
@@ -51,17 +51,6 @@ def register(sub: Any) -> None:
 def _formats(values: list[str] | None) -> tuple[str, ...]:
     items = [f.strip().lower() for v in (values or ["onnx"]) for f in v.split(",") if f.strip()]
     return tuple(dict.fromkeys(items))
-
-
-def _run_imgsz(weights: Path) -> int:
-    run = run_dir_of(weights)
-    if run is not None:
-        try:
-            cfg = json.loads((run / "config.json").read_text(encoding="utf-8"))["spec"]["config"]
-            return int(cfg.get("imgsz") or 640)
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-    return 640
 
 
 class ExportRenderer:
@@ -125,7 +114,7 @@ def cmd_export(args: argparse.Namespace, workspace: Path) -> int:
                  "if you trust it, add --trust-weights.", path=weights), file=sys.stderr)
         return EXIT_USAGE
     options = ExportOptions(weights=str(weights.resolve()), formats=_formats(args.format),
-                            imgsz=args.imgsz or _run_imgsz(weights), batch=args.batch, half=args.half,
+                            imgsz=args.imgsz or run_imgsz(weights), batch=args.batch, half=args.half,
                             dynamic=args.dynamic, opset=args.opset, simplify=args.simplify, int8=args.int8,
                             data=args.data or run_dataset(weights), device=args.device)
     checked = validate_options(options, gather_export_facts())

@@ -89,7 +89,8 @@ def _nvml_gpu() -> tuple[int, str, tuple[int, int] | None]:
             handle = pynvml.nvmlDeviceGetHandleByIndex(0)
             name = pynvml.nvmlDeviceGetName(handle)
             try:
-                capability: tuple[int, int] | None = tuple(pynvml.nvmlDeviceGetCudaComputeCapability(handle))  # type: ignore[assignment]
+                major, minor = pynvml.nvmlDeviceGetCudaComputeCapability(handle)
+                capability: tuple[int, int] | None = (int(major), int(minor))
             except Exception:  # noqa: BLE001 - old drivers lack it
                 capability = None
             return count, name.decode() if isinstance(name, bytes) else str(name), capability

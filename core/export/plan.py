@@ -57,6 +57,18 @@ def run_dataset(weights: Path) -> str:
     return str(config.get("spec", {}).get("config", {}).get("data", ""))
 
 
+def run_imgsz(weights: Path, default: int = 640) -> int:
+    """The image size a run trained at (exports default to it), or ``default``."""
+    run = run_dir_of(weights)
+    if run is None:
+        return default
+    try:
+        config = json.loads((run / CONFIG_FILE).read_text(encoding="utf-8"))
+        return int(config["spec"]["config"].get("imgsz") or default)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return default
+
+
 def _resolve(base: Path, entry: str) -> Path:
     path = Path(entry).expanduser()
     return path if path.is_absolute() else (base / path)
@@ -114,7 +126,7 @@ def build_export_spec(options: ExportOptions, workspace: Path, *, trusted: bool 
     }
 
 
-def build_predict_spec(model: Path, images: list[Path], workspace: Path, *, imgsz: int, conf: float = 0.01,
+def build_predict_spec(model: Path, images: list[Path], workspace: Path, *, imgsz: int, conf: float = 0.001,
                        iou: float = 0.45, trusted: bool = False) -> dict[str, Any]:
     """The worker spec for "Try it": run an exported (or .pt) model on images, return every box ≥ conf."""
     return {"job": "predict", "workspace": str(workspace), "model": str(Path(model).resolve()),

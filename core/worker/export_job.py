@@ -27,8 +27,8 @@ from core.protocol import EventWriter
 from core.worker import compat
 from core.worker.control import ControlChannel
 from core.worker.export_load import ExportError, LoadedModel, load_for_export
-from core.worker.export_verify import (Prepared, Runner, batches, compare, median_latency_ms, prepare_images,
-                                       torch_runner)
+from core.worker.export_verify import (WARMUP_RUNS, Prepared, Runner, batches, compare, median_latency_ms,
+                                       prepare_images, torch_runner)
 from core.workspace import app_cache_dir, runs_dir
 
 
@@ -59,9 +59,9 @@ def _device(options: ExportOptions) -> str:
 
 
 def _check_disk(folder: Path, weights: Path, formats: int, required: int | None) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
     need = required if required is not None else weights.stat().st_size * 3 * max(1, formats) + (64 << 20)
-    free = shutil.disk_usage(folder).free
+    existing = next(p for p in (folder, *folder.parents) if p.exists())  # nothing is created before it's needed
+    free = shutil.disk_usage(existing).free
     if free < need:
         raise ExportError("disk_full", tr("Not enough disk space in {folder}: {free} MB free, about {need} MB "
                                           "needed.", folder=folder, free=free >> 20, need=need >> 20),
@@ -102,6 +102,9 @@ class ExportJob:
 
         opts = self.options
         self.device = _device(opts)
+        # The reference is strict FP32: TF32 convolutions/matmuls (on by default for cuDNN) would move it.
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
         self.stage("loading", tr("loading {path}", path=self.weights))
         _check_disk(final_path(self.weights, opts.formats[0]).parent.parent, self.weights, len(opts.formats),
                     self.spec.get("min_free_bytes"))
@@ -152,7 +155,7 @@ class ExportJob:
             self.stage("timing", tr("timing {format}", format=fmt), format=fmt)
             exported = median_latency_ms(runner, self.batches[0], self.runs, sync=self.sync)
             report["latency_ms"] = {"torch": self.torch_latency, "exported": exported / max(1, self.options.batch),
-                                    "runs": self.runs, "warmup": 3, "batch": self.options.batch}
+                                    "runs": self.runs, "warmup": WARMUP_RUNS, "batch": self.options.batch}
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -169,7 +172,9 @@ class ExportJob:
     def _precision(self, fmt: str) -> str:
         if fmt == "engine" and self.options.int8:
             return "int8"
-        return "fp16" if self.options.half else "fp32"
+        if self.options.half:
+            return "fp16"
+        return "tf32" if fmt == "engine" else "fp32"  # TensorRT enables TF32 for FP32 layers by default
 
     def _option_report(self, fmt: str) -> dict[str, Any]:
         o = self.options

@@ -55,6 +55,10 @@ def _read(path: Path) -> Any:
                                         "Python module '{module}', which this app does not have.", path=path,
                                         module=exc.name or "?"),
                           tr("Export it with the tool that trained it, or fine-tune a model here from it.")) from exc
+    except AttributeError as exc:  # the module exists, the class doesn't: another version's layout
+        raise ExportError("weights", tr("{path} was made by a different yolov5/ultralytics version: {reason}.",
+                                        path=path, reason=str(exc).splitlines()[0][:200]),
+                          tr("Export it with the tool that trained it, or fine-tune a model here from it.")) from exc
     except (RuntimeError, EOFError, OSError, zipfile.BadZipFile) as exc:
         if isinstance(exc, OSError) and exc.errno == 28:
             raise
@@ -65,26 +69,26 @@ def _read(path: Path) -> Any:
 
 def load_for_export(path: Path) -> LoadedModel:
     """The checkpoint's model ready to export: FP32, fused, eval, Detect returning its single tensor."""
-    from yolov5.models.yolo import Detect, DetectionModel
-
     ckpt = _read(path)
     if not isinstance(ckpt, dict) or not (ckpt.get("ema") or ckpt.get("model")):
         raise ExportError("weights", tr("{path} is a PyTorch file but not a yolov5 checkpoint (no model inside).",
                                         path=path), tr("Pick a best.pt or last.pt written by yolov5 training."))
     model = ckpt.get("ema") or ckpt["model"]
     module = type(model).__module__
-    if not isinstance(model, DetectionModel):
+    # GitHub-yolov5 checkpoints pickle "models.yolo.DetectionModel" (yolov5 pip puts its folder on sys.path
+    # for them): the same classes under another module name, so compare by name, not identity.
+    if not (type(model).__name__ in ("DetectionModel", "Model") and module.endswith("models.yolo")):
         maker = "ultralytics 8" if module.startswith("ultralytics") else module
         raise ExportError("weights", tr("{path} holds a {kind} model from {maker}, not a yolov5 7 detection "
                                         "model.", path=path, kind=type(model).__name__, maker=maker),
                           tr("Export it with the tool that trained it (for ultralytics 8: 'yolo export')."))
     model = model.float().fuse().eval()
     head = model.model[-1]
-    if not isinstance(head, Detect):
+    if type(head).__name__ != "Detect":
         raise ExportError("weights", tr("{path} is not a detection model (its head is {head}).", path=path,
                                         head=type(head).__name__), tr("Only yolov5 detection models export here."))
     for m in model.modules():
-        if isinstance(m, Detect):
+        if type(m).__name__ == "Detect":
             m.inplace = False
             m.export = True
     names = model.names if isinstance(model.names, dict) else dict(enumerate(model.names))

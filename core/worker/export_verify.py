@@ -23,7 +23,8 @@ CONF_THRES = 0.25
 IOU_THRES = 0.45
 BORDER_BAND = 0.08  # relative to the threshold: 0.02 at 0.25
 #: (max abs diff of scores, max abs diff of boxes in pixels, agreement) a verified export must meet.
-TOLERANCES = {"fp32": (1e-3, 0.1, 0.99), "fp16": (2e-2, 2.0, 0.97), "int8": (0.15, 8.0, 0.80)}
+TOLERANCES = {"fp32": (1e-3, 0.1, 0.99), "tf32": (1e-2, 1.0, 0.98), "fp16": (2e-2, 2.0, 0.97),
+              "int8": (0.15, 8.0, 0.80)}
 
 Runner = Callable[[np.ndarray], np.ndarray]
 
@@ -164,7 +165,10 @@ def compare(ref_preds: list[np.ndarray], cand_preds: list[np.ndarray], precision
     }
 
 
-def median_latency_ms(run: Runner, x: np.ndarray, runs: int = 20, warmup: int = 3,
+WARMUP_RUNS = 5  # TorchScript's profiling executor re-optimises over its first runs; TensorRT allocates on its first
+
+
+def median_latency_ms(run: Runner, x: np.ndarray, runs: int = 20, warmup: int = WARMUP_RUNS,
                       sync: Callable[[], None] | None = None) -> float:
     """Median wall time of ``run(x)`` in ms over ``runs`` timed calls after ``warmup`` untimed ones."""
     for _ in range(warmup):

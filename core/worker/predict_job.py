@@ -12,14 +12,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from core.i18n import tr
 from core.protocol import EventWriter
 from core.worker import compat
 from core.worker.control import ControlChannel
 from core.worker.export_job import _error_event
 from core.worker.export_load import ExportError
-from core.worker.export_verify import Runner, nms, prepare_images
+from core.worker.export_verify import Runner, batches, nms, prepare_images
 from core.workspace import app_cache_dir, runs_dir
 
 
@@ -86,18 +85,25 @@ def _runner(path: Path) -> tuple[Runner, dict[int, str], int, str]:
         from core.worker.export_trt import TrtRunner
 
         return TrtRunner(path), names, stride, "tensorrt"
-    raise ExportError("config", f"{path.name}: not a model file this app can run", "")
+    raise ExportError("config", tr("{name}: not a model file this app can run (.onnx, .torchscript, .engine or "
+                                   ".pt).", name=path.name), "")
 
 
-def _static_size(path: Path, requested: int) -> int:
-    """The input size a static ONNX model insists on, else the requested one."""
-    if path.suffix != ".onnx":
-        return requested
-    import onnx
+def _input_shape(path: Path, requested: int) -> tuple[int, int]:
+    """(batch, image size) the model insists on: from its export.json, else a static ONNX input, else
+    (1, requested). A static model exported for batch B needs exactly B images per call."""
+    options = _report(path).get("options") or {}
+    if options:
+        if options.get("dynamic"):
+            return 1, requested
+        return int(options.get("batch") or 1), int(options.get("imgsz") or requested)
+    if path.suffix == ".onnx":
+        import onnx
 
-    dims = onnx.load(str(path), load_external_data=False).graph.input[0].type.tensor_type.shape.dim
-    value = dims[2].dim_value if len(dims) == 4 else 0
-    return int(value) or requested
+        dims = onnx.load(str(path), load_external_data=False).graph.input[0].type.tensor_type.shape.dim
+        if len(dims) == 4:
+            return int(dims[0].dim_value or 1), int(dims[2].dim_value or requested)
+    return 1, requested
 
 
 def run_predict(spec: dict[str, Any], writer: EventWriter, control_fd: int | None = None) -> int:
@@ -111,7 +117,7 @@ def run_predict(spec: dict[str, Any], writer: EventWriter, control_fd: int | Non
                      trusted=[runs_dir(workspace), *map(Path, spec.get("trusted_weights", []))])
         model = Path(spec["model"])
         run, names, stride, backend = _runner(model)
-        imgsz = _static_size(model, int(spec.get("imgsz", 640)))
+        batch, imgsz = _input_shape(model, int(spec.get("imgsz", 640)))
         writer.emit("stage", stage="predicting", detail=backend, backend=backend, imgsz=imgsz,
                     images=len(spec.get("images", [])))
         for path in map(Path, spec.get("images", [])):
@@ -119,13 +125,14 @@ def run_predict(spec: dict[str, Any], writer: EventWriter, control_fd: int | Non
                 break
             prepared = prepare_images([path], imgsz, stride)
             if not prepared:
-                writer.emit("warning", code="unreadable-image", message=f"{path}: not an image this app can read")
+                writer.emit("warning", code="unreadable-image",
+                            message=tr("{path}: not an image this app can read", path=path))
                 continue
             item = prepared[0]
             t1 = time.perf_counter()
-            pred = run(item.tensor[None])
+            pred = run(batches([item], batch)[0])  # a static batch is padded with copies of the image
             ms = (time.perf_counter() - t1) * 1000
-            det = nms(pred[:1], float(spec.get("conf", 0.01)), float(spec.get("iou", 0.45)))[0]
+            det = nms(pred[:1], float(spec.get("conf", 0.001)), float(spec.get("iou", 0.45)))[0]
             boxes = det.copy()
             if len(boxes):  # letterbox → original pixels
                 boxes[:, [0, 2]] = (boxes[:, [0, 2]] - item.pad[0]) / item.ratio
@@ -135,7 +142,8 @@ def run_predict(spec: dict[str, Any], writer: EventWriter, control_fd: int | Non
                 boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
             height, width = item.original.shape[:2]
             writer.emit("predictions", image=str(path), width=int(width), height=int(height),
-                        boxes=np.round(boxes, 2).tolist(), names=names, inference_ms=ms)
+                        boxes=[[round(float(v), 1) for v in b[:4]] + [round(float(b[4]), 5), int(b[5])] for b in boxes],
+                        names=names, inference_ms=ms)
             count += 1
         status = "stopped" if control.stop_requested.is_set() else "completed"
     except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)

@@ -14,6 +14,12 @@ import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
 def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -27,6 +33,11 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        # mkstemp makes the file 0600: keep the mode the user's file had, or the usual one for a new file.
+        if path.exists():
+            shutil.copymode(path, tmp_name)
+        else:
+            os.chmod(tmp_name, 0o666 & ~_umask())
         os.replace(tmp_name, path)
     except BaseException:
         try:

@@ -63,3 +63,25 @@ def test_workspace_resolution_order(tmp_path, monkeypatch):
     monkeypatch.setenv("YOLOSTUDIO_WORKSPACE", str(tmp_path / "from-env"))
     assert resolve_workspace() == tmp_path / "from-env"
     assert resolve_workspace(tmp_path / "explicit") == tmp_path / "explicit"
+
+
+def test_atomic_write_keeps_the_file_mode(tmp_path):
+    import os
+    import stat
+
+    path = tmp_path / "shared.yaml"
+    path.write_text("x")
+    os.chmod(path, 0o664)
+    atomic_write_text(path, "y")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o664
+    fresh = tmp_path / "new.json"
+    atomic_write_text(fresh, "{}")
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~_current_umask()
+
+
+def _current_umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

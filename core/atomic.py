@@ -14,10 +14,14 @@ import tempfile
 from pathlib import Path
 
 
-def _umask() -> int:
+def _read_umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+#: Read once at import: os.umask can only be read by setting it, which would race with other threads.
+_UMASK = _read_umask()
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> None:
@@ -37,7 +41,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> None:
         if path.exists():
             shutil.copymode(path, tmp_name)
         else:
-            os.chmod(tmp_name, 0o666 & ~_umask())
+            os.chmod(tmp_name, 0o666 & ~_UMASK)
         os.replace(tmp_name, path)
     except BaseException:
         try:

@@ -18,6 +18,7 @@ from core.runs import RunInfo, list_runs
 from gui import dialogs
 from gui.background import run_in_background
 from gui.pages.catalog import PAGES, TRAIN, page_index
+from gui.pages.runs_page import RunsPage
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.pages.train_page import Launcher, TrainPage, default_launcher
 from gui.run_session import RunOutcome
@@ -68,6 +69,11 @@ class MainWindow(QMainWindow):
         self._stop_dialog: QProgressDialog | None = None
         self._stop_timer = QTimer(self, singleShot=True, interval=STOP_TIMEOUT_S * 1000, timeout=self._stop_timed_out)
         self.train_page.run_ended.connect(self._on_run_ended)
+        pages = [self.pages.widget(i) for i in range(self.pages.count())]
+        self.runs_page: RunsPage | None = next((page for page in pages if isinstance(page, RunsPage)), None)
+        if self.runs_page is not None:
+            self.runs_page.open_requested.connect(self.open_run)
+            self.train_page.run_ended.connect(lambda outcome: self.runs_page.refresh())
         self._install_shortcuts()
         self._restore_geometry()
         if check_runs:
@@ -102,6 +108,11 @@ class MainWindow(QMainWindow):
         refresh = getattr(self.pages.currentWidget(), "refresh", None)
         if callable(refresh):
             refresh()
+
+    def open_run(self, info: RunInfo) -> bool:
+        """From the Runs page: show the Train page, replaying (or following) the run there."""
+        self.rail.setCurrentRow(TRAIN_INDEX)
+        return self.train_page.open_run(info)
 
     # -- re-attach ----------------------------------------------------------------------------------
     def _on_runs_listed(self, runs: list[RunInfo]) -> None:

@@ -5,6 +5,10 @@ a run is created, spec'd and resumed by ``core.runs``; progress is ``core.progre
 (inside ``RunSession``); the worker is started through an injectable ``launcher`` (production:
 ``core.launch``), so tests drive the real page with a fake worker. Slow work (the demo dataset, NVML
 facts) runs in the background; the display is refreshed by timers, never per event.
+
+Everything the run shows — progress, training and system plots, the bottleneck doctor's verdict, the
+validation pictures — comes from the run's events, so a run started here, one re-attached to, and one
+replayed from the Runs page (``open_run``) look the same.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import (QGroupBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget)
 
 from core.demo_dataset import DemoCancelled, ensure_demo_dataset
 from core.launch import worker_argv, worker_env
@@ -28,14 +32,18 @@ from gui import dialogs
 from gui.background import BackgroundTask, run_in_background
 from gui.run_session import RunOutcome, RunSession
 from gui.run_text import ended_text, log_line, stage_text, summary_text
+from gui.widgets import diagnosis_banner
 from gui.widgets.banner import Banner
+from gui.widgets.diagnosis_banner import DiagnosisBanner
 from gui.widgets.log_view import LogView
 from gui.widgets.page_header import PageHeader
 from gui.widgets.problem_list import ProblemList
 from gui.widgets.progress_panel import ProgressPanel
 from gui.widgets.run_status_panel import RunStatusPanel
+from gui.widgets.system_plots import SystemPlots
 from gui.widgets.train_form import TrainForm
 from gui.widgets.training_plots import TrainingPlots
+from gui.widgets.val_images import ValImages
 
 #: Returns the worker's argv and environment for a spec file.
 Launcher = Callable[[Path], tuple[list[str], dict[str, str]]]
@@ -106,7 +114,12 @@ class TrainPage(QWidget):
         self.progress_panel = ProgressPanel(self)
         self.status_panel = RunStatusPanel(self)
         self.status_panel.resume_requested.connect(self.resume_run)
+        self.status_panel.more_epochs_requested.connect(self.train_more)
+        self.diagnosis = DiagnosisBanner(self)
+        self.diagnosis.apply_requested.connect(self.apply_prescriptions)
         self.plots = TrainingPlots(self)
+        self.system_plots = SystemPlots(self)
+        self.val_images = ValImages(self)
         self.log_view = LogView(self)
         self._build_layout()
 
@@ -137,20 +150,34 @@ class TrainPage(QWidget):
         scroll = QScrollArea(self, widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
         scroll.setWidget(options)
         scroll.setMinimumWidth(400)
-        run_box = QGroupBox(self.tr("Progress"), self)
-        run_layout = QVBoxLayout(run_box)
-        run_layout.addWidget(self.progress_panel)
-        run_layout.addWidget(self.status_panel)
+        self.run_box = run_box = QGroupBox(self.tr("Progress"), self)
+        run_layout = QHBoxLayout(run_box)
+        progress_column = QVBoxLayout()
+        progress_column.addWidget(self.diagnosis)
+        progress_column.addWidget(self.progress_panel)
+        progress_column.addWidget(self.status_panel)
+        progress_column.addStretch(1)
+        run_layout.addLayout(progress_column, 3)
+        run_layout.addWidget(self.val_images, 2)
+        system_box = QGroupBox(self.tr("Machine while training"), self)
+        system_layout = QVBoxLayout(system_box)
+        system_layout.setContentsMargins(6, 4, 6, 4)
+        system_layout.addWidget(self.system_plots)
         right = QSplitter(Qt.Orientation.Vertical, self, childrenCollapsible=False)
         right.addWidget(run_box)
         right.addWidget(self.plots)
+        right.addWidget(system_box)
         right.addWidget(self.log_view)
-        right.setStretchFactor(0, 0)
-        right.setStretchFactor(1, 3)
-        right.setStretchFactor(2, 1)
+        for index, stretch in enumerate((0, 3, 2, 1)):
+            right.setStretchFactor(index, stretch)
         body = QSplitter(Qt.Orientation.Horizontal, self, childrenCollapsible=False)
         body.addWidget(scroll)
-        body.addWidget(right)
+        # The live view is dense (progress, doctor, pictures, three plots, the machine strip, the log): on a
+        # short screen it scrolls instead of forcing the window taller than the screen.
+        right_scroll = QScrollArea(self, widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
+        right_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        right_scroll.setWidget(right)
+        body.addWidget(right_scroll)
         body.setStretchFactor(1, 1)
         body.setSizes([430, 900])
         layout = QVBoxLayout(self)
@@ -293,6 +320,7 @@ class TrainPage(QWidget):
         if fresh or self.session is None or self.session.run_dir != run_dir:
             self._new_session(run_dir)
         self.status_panel.clear()
+        self.run_box.setMinimumHeight(0)
         self.banner.hide()
         self._problems_banner = False
         self.session.launch(argv, env)
@@ -310,6 +338,30 @@ class TrainPage(QWidget):
         self._notify("info", self.tr(
             "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
             "closed.").format(name=info.name, started=started))
+        self._dirty = True
+        self._update_buttons()
+        return True
+
+    def open_run(self, info: RunInfo) -> bool:
+        """Show a run from the Runs page: follow it when it is training, else replay its events."""
+        run_dir = Path(info.path)
+        if self.session is not None and self.session.run_dir == run_dir and (self.active or info.status != "running"):
+            if not self.active:  # shown already (finished): replay again from the start
+                return self._replay(info)
+            return True
+        if self.active:
+            self._notify("warning", self.tr(
+                "Run {name} is active on this page: stop it, or wait for it to finish, before opening run "
+                "{other}.").format(name=self.session.name, other=info.name))
+            return False
+        if info.status == "running":
+            return self.attach(info)
+        return self._replay(info)
+
+    def _replay(self, info: RunInfo) -> bool:
+        self._new_session(Path(info.path))
+        self.session.follow()
+        self._notify("info", self.tr("Replaying run {name} from its events file.").format(name=info.name))
         self._dirty = True
         self._update_buttons()
         return True
@@ -344,13 +396,23 @@ class TrainPage(QWidget):
         self.session.ended.connect(self._on_ended)
         self.resumable_run = None
         self.plots.clear()
+        self.system_plots.clear()
+        self.diagnosis.clear()
+        self.val_images.clear()
         self.log_view.clear()
         self.log_view.set_log_file(run_dir / WORKER_LOG)
         self.status_panel.clear()
+        self.run_box.setMinimumHeight(0)
 
     # -- events (cheap: buffers only; timers draw) --------------------------------------------------
     def _on_event(self, event: dict[str, Any]) -> None:
         self.plots.add_event(event)
+        self.system_plots.add_event(event)
+        kind = event.get("type")
+        if kind == "diagnosis":
+            self.diagnosis.show_diagnosis(event)
+        elif kind == "epoch_end" and self.session is not None:
+            self.val_images.request(self.session.run_dir, int(event.get("epoch", 0)))
         line = log_line(event)
         if line is not None:
             self.log_view.add(line)
@@ -368,12 +430,55 @@ class TrainPage(QWidget):
             tail += [self.tr("— last lines of worker.log —"), *worker_log]
         self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
                                        can_resume=can_resume)
+        # A splitter gives a pane only its minimum, which ignores wrapped text: keep the whole panel visible.
+        self.run_box.setMinimumHeight(self.run_box.sizeHint().height())
         self.plots.refresh()
+        self.system_plots.refresh()
+        self.val_images.request(run_dir)  # yolov5 draws its pictures in the final validation
         self.log_view.flush()
         self._dirty = True
         self._refresh_if_dirty()
         self._update_buttons()
         self.run_ended.emit(outcome)
+
+    # -- the next run -------------------------------------------------------------------------------
+    def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
+        """The doctor's changes into the form for the next run, after the user saw and confirmed them."""
+        settable = [p for p in prescriptions if p.get("field") in self.form.SETTABLE]
+        if not settable:
+            return False
+        rows = [(str(p["field"]), self.form.field_text(str(p["field"])), str(p.get("value")),
+                 str(p.get("reason") or "")) for p in settable]
+        if not diagnosis_banner.confirm_changes(self, rows):
+            return False
+        changed = self.form.apply_values({str(p["field"]): p.get("value") for p in settable})
+        self.revalidate()
+        self._notify("info", self.tr("Set for the next run: {fields}.").format(fields=", ".join(
+            self.tr("{field} {value}").format(field=r[0], value=r[2]) for r in rows if r[0] in changed)))
+        return True
+
+    def train_more(self, epochs: int) -> bool:
+        """Start a new run from the shown run's best.pt on the same dataset, for ``epochs`` more epochs."""
+        if self.session is None or self.active:
+            return False
+        run_dir = self.session.run_dir
+        recorded = (self.session.outcome.done.get("best") if self.session.outcome else "") or ""
+        # The folder's own best.pt first: a renamed run's events still name its old path.
+        candidates = [run_dir / "weights" / "best.pt", *([Path(recorded)] if recorded else [])]
+        best = next((str(c) for c in candidates if c.is_file()), "")
+        if not best:
+            self._notify("error", self.tr("Run {name} has no best.pt to continue from.").format(name=run_dir.name))
+            return False
+        values: dict[str, Any] = {}
+        try:
+            data = load_run_config(run_dir).get("spec", {}).get("config", {}).get("data")
+        except (OSError, ValueError):
+            data = None
+        if data:
+            values["data"] = data
+        values.update(model=best, epochs=epochs, name=f"{run_dir.name}-more")
+        self.form.apply_values(values)
+        return self.start_run()
 
     def _refresh_if_dirty(self) -> None:
         if not self._dirty or self.session is None:

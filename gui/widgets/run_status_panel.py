@@ -1,7 +1,8 @@
 """How the last run ended, shown prominently: where the weights are, or what went wrong and what to do.
 
 Two faces of one panel. Finished (completed or stopped): best/last weights with "Open folder", best
-mAPs, total time. Failed (error event, killed, or a worker that died without a word): the message and
+mAPs, total time, and "Train N more epochs" from the best weights (the page fills the form and starts
+it). Failed (error event, killed, or a worker that died without a word): the message and
 its hint, the last lines of the log, "Resume from last checkpoint" when a checkpoint exists, and the
 traceback behind a "Details" toggle — never a traceback dialog.
 """
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QFontDatabase
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QToolButton,
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSpinBox, QToolButton,
                                QVBoxLayout, QWidget)
 
 from core.progress import RunProgress, format_duration
@@ -23,6 +24,7 @@ from gui.widgets.levels import level_colour, level_icon
 
 class RunStatusPanel(QFrame):
     resume_requested = Signal()
+    more_epochs_requested = Signal(int)  # train this many more epochs from the run's best.pt
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,6 +56,12 @@ class RunStatusPanel(QFrame):
         self.resume_button = QPushButton(self.tr("Resume from last checkpoint"), self)
         self.resume_button.clicked.connect(self.resume_requested)
         self.open_button = QPushButton(self.tr("Open folder"), self, clicked=self._open_folder)
+        self.more_epochs = QSpinBox(self, minimum=1, maximum=10_000, value=10, suffix=self.tr(" epochs"))
+        self.more_epochs.setAccessibleName(self.tr("More epochs"))
+        self.more_button = QPushButton(self.tr("Train more from best.pt"), self)
+        self.more_button.setToolTip(self.tr("Start a new run from this run's best weights, on the same dataset, "
+                                            "for the number of epochs beside it"))
+        self.more_button.clicked.connect(lambda: self.more_epochs_requested.emit(self.more_epochs.value()))
 
         title_row = QHBoxLayout()
         title_row.addWidget(self.icon_label)
@@ -61,6 +69,9 @@ class RunStatusPanel(QFrame):
         buttons = QHBoxLayout()
         buttons.addWidget(self.resume_button)
         buttons.addWidget(self.open_button)
+        buttons.addSpacing(12)
+        buttons.addWidget(self.more_epochs)
+        buttons.addWidget(self.more_button)
         buttons.addStretch(1)
         buttons.addWidget(self.details_button)
         layout = QVBoxLayout(self)
@@ -108,6 +119,7 @@ class RunStatusPanel(QFrame):
         self.details_text.setPlainText(outcome.traceback)
         self.details_button.setVisible(bool(outcome.traceback))
         self.open_button.setText(self.tr("Open run folder"))
+        self._show_more(False)
 
     def _show_finished(self, outcome: RunOutcome, progress: RunProgress, run_dir: Path) -> None:
         self.mode = "finished"
@@ -142,7 +154,13 @@ class RunStatusPanel(QFrame):
         self.details_button.hide()
         self.details_text.hide()
         self.open_button.setText(self.tr("Open weights folder"))
+        self._show_more((run_dir / "weights" / "best.pt").is_file() or bool(done.get("best"))
+                        and Path(done["best"]).is_file())
         self.map50, self.map50_95 = map50, map50_95
+
+    def _show_more(self, shown: bool) -> None:
+        self.more_epochs.setVisible(shown)
+        self.more_button.setVisible(shown)
 
     def _toggle_details(self, shown: bool) -> None:
         self.details_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)

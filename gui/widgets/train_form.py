@@ -1,7 +1,8 @@
 """The Train page's options form: it edits a ``core.train_config.TrainConfig`` and nothing else.
 
 Keyboard friendly (buddies, natural tab order), with the demo dataset one click away. Validation lives
-in ``core.train_config.validate_config``; the form only says ``changed`` and hands out ``config()``.
+in ``core.train_config.validate_config``; the form only says ``changed`` and hands out ``config()``;
+``apply_values`` sets fields by their ``TrainConfig`` name (the bottleneck doctor's prescriptions).
 Picking a ``.pt`` checkpoint from outside the workspace's runs asks first — a checkpoint is a pickle
 that can run code — and a confirmed path is remembered in ``trusted_weights``.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
@@ -70,6 +73,12 @@ class TrainForm(QWidget):
         self.device_combo.setToolTip(self.tr("Auto uses the first GPU if there is one, else the CPU. "
                                              "Type 0,1 for two GPUs."))
         self.set_machine_facts(MachineFacts())
+        self.cache_combo = QComboBox(self)
+        self.cache_combo.addItem(self.tr("No cache (read each image from disk)"), "")
+        self.cache_combo.addItem(self.tr("RAM (decode once, keep in memory)"), "ram")
+        self.cache_combo.addItem(self.tr("Disk (decoded .npy files beside the images)"), "disk")
+        self.cache_combo.setToolTip(self.tr("Caching decoded images removes JPEG decoding from every epoch; "
+                                            "yolov5 checks that a RAM cache fits."))
         self.name_edit = QLineEdit("exp", self)
         self.name_edit.setToolTip(self.tr("The run folder's name; a number is added when it already exists."))
 
@@ -92,22 +101,25 @@ class TrainForm(QWidget):
         form.addRow(self.tr("&Batch:"), self.batch)
         form.addRow(self.tr("&Workers:"), self.workers)
         form.addRow(self.tr("De&vice:"), self.device_combo)
+        form.addRow(self.tr("&Cache:"), self.cache_combo)
         form.addRow(self.tr("Run &name:"), self.name_edit)
         for row, field in ((0, self.data_edit), (2, self.model_combo), (3, self.epochs), (4, self.imgsz),
-                           (5, self.batch), (6, self.workers), (7, self.device_combo), (8, self.name_edit)):
+                           (5, self.batch), (6, self.workers), (7, self.device_combo), (8, self.cache_combo),
+                           (9, self.name_edit)):
             label = form.itemAt(row, QFormLayout.ItemRole.LabelRole).widget()
             label.setBuddy(field)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(form)
         chain = (self.data_edit, self.data_browse, self.demo_button, self.model_combo, self.model_browse,
-                 self.epochs, self.imgsz, self.batch, self.workers, self.device_combo, self.name_edit)
+                 self.epochs, self.imgsz, self.batch, self.workers, self.device_combo, self.cache_combo, self.name_edit)
         for first, second in zip(chain, chain[1:]):
             QWidget.setTabOrder(first, second)
 
         self.data_edit.textChanged.connect(self._on_data_changed)
         self.model_combo.currentTextChanged.connect(self.changed)
         self.device_combo.currentTextChanged.connect(self.changed)
+        self.cache_combo.currentIndexChanged.connect(self.changed)
         self.name_edit.textChanged.connect(self.changed)
         for key, spin in (("epochs", self.epochs), ("imgsz", self.imgsz), ("batch", self.batch),
                           ("workers", self.workers)):
@@ -117,13 +129,61 @@ class TrainForm(QWidget):
     def config(self) -> TrainConfig:
         return TrainConfig(data=self.data_edit.text().strip(), model=self.model_combo.currentText().strip(),
                            epochs=self.epochs.value(), imgsz=self.imgsz.value(), batch=self.batch.value(),
-                           workers=self.workers.value(), device=self.device_value(), name=self.name_edit.text())
+                           workers=self.workers.value(), device=self.device_value(), name=self.name_edit.text(),
+                           cache=self.cache_combo.currentData() or "")
 
     def device_value(self) -> str:
         text = self.device_combo.currentText()
         index = self.device_combo.findText(text)
         data = self.device_combo.itemData(index) if index >= 0 else None
         return data if isinstance(data, str) else text.strip()
+
+    #: TrainConfig fields the form can set (the doctor's prescriptions name them).
+    SETTABLE = ("epochs", "imgsz", "batch", "workers", "device", "cache", "model", "name", "data")
+
+    def field_text(self, field: str) -> str:
+        """The field's current value as the user sees it (``auto``, ``no cache``…)."""
+        spins = {"epochs": self.epochs, "imgsz": self.imgsz, "batch": self.batch, "workers": self.workers}
+        if field in spins:
+            spin = spins[field]
+            return spin.specialValueText() if spin.value() == spin.minimum() and spin.specialValueText() else \
+                str(spin.value())
+        if field == "cache":
+            return self.cache_combo.currentText()
+        if field == "device":
+            return self.device_combo.currentText()
+        value = getattr(self.config(), field, None)
+        return "" if value is None else str(value)
+
+    def apply_values(self, values: dict[str, Any]) -> list[str]:
+        """Set fields by TrainConfig name; the ones set count as chosen by the user. Returns the fields set."""
+        spins = {"epochs": self.epochs, "imgsz": self.imgsz, "batch": self.batch, "workers": self.workers}
+        done = []
+        for field, value in values.items():
+            if field in spins:
+                spins[field].setValue(int(value))
+                self._touched.add(field)
+            elif field == "cache":
+                index = self.cache_combo.findData(str(value or ""))
+                if index < 0:
+                    continue
+                self.cache_combo.setCurrentIndex(index)
+            elif field == "device":
+                index = self.device_combo.findData(str(value))
+                if index >= 0:
+                    self.device_combo.setCurrentIndex(index)
+                else:
+                    self.device_combo.setCurrentText(str(value))
+            elif field == "model":
+                self.set_model(str(value))
+            elif field == "name":
+                self.name_edit.setText(str(value))
+            elif field == "data":
+                self.set_data_path(str(value))
+            else:
+                continue
+            done.append(field)
+        return done
 
     def set_data_path(self, path: str) -> None:
         self.data_edit.setText(path)

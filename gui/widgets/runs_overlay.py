@@ -1,0 +1,128 @@
+"""Compare runs: their mAP@0.5 and box loss per epoch, overlaid, one colour per run.
+
+The curves are read from each run's ``events.jsonl`` (``epoch_end`` metrics) by a background job —
+a long run's file can be megabytes. A resumed run that redid an epoch keeps that epoch's last value.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from core.protocol import iter_events
+from core.runs import EVENTS_FILE
+from gui.background import run_in_background
+from gui.widgets.training_plots import PEN_WIDTH
+
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
+CURVES = {"map50": "metrics/mAP_0.5", "train_box": "train/box_loss", "val_box": "val/box_loss"}
+
+Curves = dict[str, tuple[list[float], list[float]]]  # curve -> (epochs, values)
+
+
+def read_curves(run_dir: Path) -> Curves:
+    """Per-epoch curves of one run from its events file (epochs counted from 1)."""
+    by_epoch: dict[str, dict[int, float]] = {name: {} for name in CURVES}
+    for event in iter_events(Path(run_dir) / EVENTS_FILE):
+        if event.get("type") != "epoch_end":
+            continue
+        metrics = event.get("metrics") or {}
+        epoch = int(event.get("epoch", 0)) + 1
+        for name, key in CURVES.items():
+            value = metrics.get(key)
+            if isinstance(value, (int, float)):
+                by_epoch[name][epoch] = float(value)
+    return {name: (sorted(values), [values[e] for e in sorted(values)]) for name, values in by_epoch.items()}
+
+
+def read_all(run_dirs: list[Path], cancelled: Any = lambda: False) -> dict[str, Curves]:
+    out: dict[str, Curves] = {}
+    for run_dir in run_dirs:
+        if cancelled():
+            break
+        out[Path(run_dir).name] = read_curves(run_dir)
+    return out
+
+
+class RunsOverlayDialog(QDialog):
+    def __init__(self, run_dirs: list[Path], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Compare runs"))
+        self.resize(980, 480)
+        self.curves: dict[str, Curves] | None = None
+        self.run_names = [Path(d).name for d in run_dirs]
+        self.status_label = QLabel(self.tr("Reading the runs' events…"), self)
+        self.key_label = QLabel(self, wordWrap=True)
+        self.key_label.setTextFormat(Qt.TextFormat.RichText)
+        self.map_plot = self._plot(self.tr("mAP@0.5 (0–1)"))
+        self.loss_plot = self._plot(self.tr("Box loss (yolov5 units)"))
+        plots = QHBoxLayout()
+        plots.addWidget(self._panel(self.tr("mAP@0.5 per epoch"), self.map_plot))
+        plots.addWidget(self._panel(self.tr("Box loss per epoch: train ━━, val ╍╍"), self.loss_plot))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.key_label)
+        layout.addLayout(plots, 1)
+        layout.addWidget(buttons)
+        self._task = run_in_background(self, lambda progress, cancelled: read_all(list(run_dirs), cancelled),
+                                       on_done=self._on_loaded, on_failed=self._on_failed)
+
+    def _plot(self, label: str) -> pg.PlotWidget:
+        plot = pg.PlotWidget(self)
+        plot.setLabel("bottom", self.tr("Epoch"))
+        plot.setLabel("left", label)
+        for axis in ("left", "bottom"):
+            plot.getAxis(axis).enableAutoSIPrefix(False)
+        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.setDownsampling(auto=True, mode="peak")  # auto: without it pyqtgraph draws every point
+        plot.setClipToView(True)
+        plot.setBackground(self.palette().color(QPalette.ColorRole.Base))
+        foreground = self.palette().color(QPalette.ColorRole.Text)
+        for axis in ("left", "bottom"):
+            plot.getAxis(axis).setPen(foreground)
+            plot.getAxis(axis).setTextPen(foreground)
+        return plot
+
+    def _panel(self, title: str, plot: pg.PlotWidget) -> QWidget:
+        panel = QWidget(self)
+        heading = QLabel(title, panel)
+        font = heading.font()
+        font.setBold(True)
+        heading.setFont(font)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(heading)
+        layout.addWidget(plot, 1)
+        return panel
+
+    def done(self, result: int) -> None:  # noqa: D102 - closing cancels a read still running
+        self._task.cancel()
+        super().done(result)
+
+    def _on_loaded(self, curves: dict[str, Curves]) -> None:
+        self.curves = curves
+        keys = []
+        for i, (name, run) in enumerate(curves.items()):
+            colour = COLOURS[i % len(COLOURS)]
+            symbol = {"symbol": "o", "symbolSize": 5, "symbolBrush": colour, "symbolPen": None}
+            self.map_plot.plot(*run["map50"], pen=pg.mkPen(colour, width=PEN_WIDTH), **symbol)
+            self.loss_plot.plot(*run["train_box"], pen=pg.mkPen(colour, width=PEN_WIDTH), **symbol)
+            dashed = pg.mkPen(colour, width=PEN_WIDTH, style=Qt.PenStyle.DashLine)
+            self.loss_plot.plot(*run["val_box"], pen=dashed, **symbol)
+            keys.append(f"<span style='color:{colour}'>━━</span>&nbsp;{escape(name)}")
+        self.key_label.setText("&nbsp;&nbsp; ".join(keys))
+        empty = [name for name, run in curves.items() if not run["map50"][0]]
+        self.status_label.setText(
+            self.tr("No finished epoch yet in: {names}").format(names=", ".join(empty)) if empty else
+            self.tr("{count} runs, per epoch.").format(count=len(curves)))
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self.status_label.setText(self.tr("Could not read the runs: {reason}").format(reason=exc))

@@ -1,0 +1,261 @@
+"""The system strip: what the machine did while the run trained, so a waiting GPU is visible, not guessed.
+
+Five small plots over the run's time (minutes since its first event): GPU utilisation and memory per
+GPU, CPU (the whole machine and the training process tree) and RAM, disk reads, the share of each
+step window the GPU waited for data, and images/s. Every figure comes from protocol events (``system``
+and ``batch``), so a live run, a re-attached run and a replayed one look the same. Same discipline as
+``training_plots``: events append to doubling numpy buffers (``Series``), a timer pushes them to
+pyqtgraph at ~5 Hz, one changed plot per tick (``StaggeredRedraw``), with peak downsampling and
+clip-to-view.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from gui.widgets.training_plots import PEN_WIDTH, Series, StaggeredRedraw, _number
+
+REFRESH_MS = 200
+GPU_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+CPU_COLOURS = {"cpu": "#1f77b4", "proc": "#ff7f0e", "ram": "#2ca02c"}
+WAIT_COLOUR, IPS_COLOUR, DISK_COLOUR = "#d62728", "#9467bd", "#8c564b"
+PLOTS = ("gpu", "cpu", "disk", "wait", "ips")
+
+
+class SystemPlots(QWidget):
+    """Fed every protocol event by the Train page (``add_event``); draws itself on a timer."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.series: dict[str, Series] = {name: Series() for name in (
+            "cpu", "proc", "ram", "disk", "wait", "ips")}  # per-GPU series are added as GPUs appear
+        self.gpu_indices: list[int] = []
+        self._t0: float | None = None
+        self._latest: dict[str, Any] = {}  # the newest readings, for the headings
+        self._curves: dict[str, pg.PlotDataItem] = {}
+        self.plots: dict[str, pg.PlotWidget] = {}
+        self.headings: dict[str, QLabel] = {}
+        units = {"gpu": self.tr("%"), "cpu": self.tr("%"), "disk": self.tr("MB/s"), "wait": self.tr("%"),
+                 "ips": self.tr("images/s")}
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(8)
+        for column, name in enumerate(PLOTS):
+            grid.addWidget(self._panel(name, units[name]), 0, column)
+            grid.setColumnStretch(column, 1)
+        pen = pg.mkPen
+        self._curves["cpu"] = self.plots["cpu"].plot(pen=pen(CPU_COLOURS["cpu"], width=PEN_WIDTH))
+        self._curves["proc"] = self.plots["cpu"].plot(pen=pen(CPU_COLOURS["proc"], width=PEN_WIDTH))
+        self._curves["ram"] = self.plots["cpu"].plot(
+            pen=pen(CPU_COLOURS["ram"], width=PEN_WIDTH, style=Qt.PenStyle.DashLine))
+        self._curves["disk"] = self.plots["disk"].plot(pen=pen(DISK_COLOUR, width=PEN_WIDTH))
+        self._curves["wait"] = self.plots["wait"].plot(pen=pen(WAIT_COLOUR, width=PEN_WIDTH))
+        self._curves["ips"] = self.plots["ips"].plot(pen=pen(IPS_COLOUR, width=PEN_WIDTH))
+        for name in ("gpu", "cpu", "wait"):
+            self.plots[name].setYRange(0, 100, padding=0.02)
+            self.plots[name].getPlotItem().getViewBox().setLimits(yMin=0, yMax=105)
+        self._apply_palette()
+        for key, text in self._heading_texts().items():
+            self.headings[key].setText(text)
+        self._redraw = StaggeredRedraw(self, REFRESH_MS, list(PLOTS), self._push)
+
+    def _panel(self, name: str, unit: str) -> QWidget:
+        """A heading that is also the legend (each reading's words beside its curve's glyph), over the plot."""
+        panel = QWidget(self)
+        heading = QLabel(panel, wordWrap=True)
+        heading.setTextFormat(Qt.TextFormat.RichText)
+        # Fixed size: changing readings must not re-layout the strip (that repaints every plot).
+        heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        heading.setFixedHeight(2 * heading.fontMetrics().lineSpacing() + 2)
+        heading.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        plot = pg.PlotWidget(panel)
+        plot.setLabel("left", unit)
+        plot.setLabel("bottom", self.tr("minutes"))
+        for axis in ("left", "bottom"):
+            plot.getAxis(axis).enableAutoSIPrefix(False)
+            plot.getAxis(axis).setTickDensity(0.6)  # small plots: fewer, readable tick labels
+        # No grid: in a strip of small plots, grid lines are most of each repaint (measured ~5 ms a plot).
+        plot.setDownsampling(auto=True, mode="peak")  # auto: without it pyqtgraph draws every point
+        plot.setClipToView(True)
+        plot.setMinimumHeight(90)
+        plot.setMouseEnabled(x=True, y=False)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(1)
+        layout.addWidget(heading)
+        layout.addWidget(plot, 1)
+        self.plots[name], self.headings[name] = plot, heading
+        return panel
+
+    @staticmethod
+    def _item(colour: str, glyph: str, text: str) -> str:
+        """One legend entry: the curve's glyph in its colour, then the words (never colour alone)."""
+        return f"<span style='color:{colour}'>{glyph}</span>&nbsp;{escape(text)}"
+
+    # -- data ---------------------------------------------------------------------------------------
+    def _minutes(self, event: dict[str, Any]) -> float | None:
+        t = _number(event.get("t"))
+        if t is None:
+            return None
+        if self._t0 is None:
+            self._t0 = t
+        return (t - self._t0) / 60.0
+
+    def add_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "system":
+            self._add_system(event)
+        elif kind == "batch" and not event.get("warmup"):
+            self._add_batch(event)
+        elif kind == "stage" and event.get("stage") == "starting" and self._t0 is None:
+            self._minutes(event)  # time zero is the worker's start
+
+    def _add_system(self, event: dict[str, Any]) -> None:
+        x = self._minutes(event)
+        if x is None:
+            return
+        cpu, count = _number(event.get("cpu_percent")), _number(event.get("cpu_count"))
+        proc = _number(event.get("proc_cpu_percent"))
+        used, total = _number(event.get("ram_used_gb")), _number(event.get("ram_total_gb"))
+        disk = _number(event.get("disk_read_mb_s"))
+        if cpu is not None:
+            self.series["cpu"].append(x, cpu)
+        if proc is not None and count:
+            self.series["proc"].append(x, proc / count)  # 100 = every core busy, like the total
+        if used is not None and total:
+            self.series["ram"].append(x, 100.0 * used / total)
+        if disk is not None:
+            self.series["disk"].append(x, disk)
+        for gpu in event.get("gpus") or []:
+            self._add_gpu(x, gpu)
+        self._latest["system"] = event
+        self._redraw.mark("gpu", "cpu", "disk")
+
+    def _add_gpu(self, x: float, gpu: dict[str, Any]) -> None:
+        index = gpu.get("index")
+        if not isinstance(index, int):
+            return
+        if index not in self.gpu_indices:
+            self._new_gpu(index)
+        util = _number(gpu.get("util_percent"))
+        used, total = _number(gpu.get("mem_used_gb")), _number(gpu.get("mem_total_gb"))
+        if util is not None:
+            self.series[f"gpu{index}/util"].append(x, util)
+        if used is not None and total:
+            self.series[f"gpu{index}/mem"].append(x, 100.0 * used / total)
+
+    def _new_gpu(self, index: int) -> None:
+        self.gpu_indices.append(index)
+        self.gpu_indices.sort()
+        colour = GPU_COLOURS[index % len(GPU_COLOURS)]
+        for part, style in (("util", Qt.PenStyle.SolidLine), ("mem", Qt.PenStyle.DashLine)):
+            self.series[f"gpu{index}/{part}"] = Series()
+            pen = pg.mkPen(colour, width=PEN_WIDTH, style=style)
+            self._curves[f"gpu{index}/{part}"] = self.plots["gpu"].plot(pen=pen)
+
+    def _add_batch(self, event: dict[str, Any]) -> None:
+        x = self._minutes(event)
+        window = event.get("window") or {}
+        share, ips = _number(window.get("data_wait_share")), _number(window.get("images_per_s"))
+        if x is None:
+            return
+        if share is not None:
+            self.series["wait"].append(x, 100.0 * share)
+        if ips is not None:
+            self.series["ips"].append(x, ips)
+        self._redraw.mark("wait", "ips")
+
+    def clear(self) -> None:
+        for series in self.series.values():
+            series.clear()
+        self._t0 = None
+        self._latest.clear()
+        self._redraw.mark(*PLOTS)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Draw every change now (the timer otherwise draws one plot per tick)."""
+        self._redraw.flush()
+
+    def _push(self, plot: str) -> None:
+        for name, curve in self._curves.items():
+            if self._plot_of(name) == plot:
+                curve.setData(*self.series[name].view())
+        self.headings[plot].setText(self._heading_texts()[plot])
+
+    @staticmethod
+    def _plot_of(curve: str) -> str:
+        if curve.startswith("gpu"):
+            return "gpu"
+        return "cpu" if curve in ("cpu", "proc", "ram") else curve
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the plot buffers (for the live-view benchmark)."""
+        return sum(series.nbytes for series in self.series.values())
+
+    # -- headings: the newest reading, in words and units -------------------------------------------
+    def _heading_texts(self) -> dict[str, str]:
+        """The newest readings, in words and units; each entry doubles as its curve's legend."""
+        system = self._latest.get("system") or {}
+        gpus = {g.get("index"): g for g in system.get("gpus") or [] if isinstance(g, dict)}
+        item = self._item
+        if self.gpu_indices:
+            parts = [item(GPU_COLOURS[i % len(GPU_COLOURS)], "━", self.tr("GPU {index} {util}").format(
+                index=i, util=self._pct(_number((gpus.get(i) or {}).get("util_percent"))))) for i in self.gpu_indices]
+            used = sum(_number(g.get("mem_used_gb")) or 0.0 for g in gpus.values())
+            total = sum(_number(g.get("mem_total_gb")) or 0.0 for g in gpus.values())
+            parts.append(item("gray", "╍", self.tr("memory {used}/{total} GB").format(
+                used=self._num(used, 1), total=self._num(total, 0))))
+            gpu_text = " ".join(parts)
+        else:
+            gpu_text = escape(self.tr("GPU: no readings (NVML unavailable)"))
+        count = _number(system.get("cpu_count"))
+        proc = _number(system.get("proc_cpu_percent"))
+        used, total = _number(system.get("ram_used_gb")), _number(system.get("ram_total_gb"))
+        cpu = _number(system.get("cpu_percent"))
+        return {
+            "gpu": gpu_text,
+            "cpu": " ".join((
+                item(CPU_COLOURS["cpu"], "━", self.tr("CPU {cpu}").format(cpu=self._pct(cpu))),
+                item(CPU_COLOURS["proc"], "━", self.tr("training {proc}").format(
+                    proc=self._pct(proc / count if proc is not None and count else None))),
+                item(CPU_COLOURS["ram"], "╍", self.tr("RAM {used}/{total} GB").format(
+                    used=self._num(used, 1), total=self._num(total, 0))))),
+            "disk": item(DISK_COLOUR, "━", self.tr("Disk read {rate} MB/s").format(
+                rate=self._num(_number(system.get("disk_read_mb_s")), 1))),
+            "wait": item(WAIT_COLOUR, "━", self.tr("GPU waited for data {share} of the time").format(
+                share=self._pct(self.series["wait"].last()))),
+            "ips": item(IPS_COLOUR, "━", self.tr("Throughput {rate} images/s").format(
+                rate=self._num(self.series["ips"].last(), 1))),
+        }
+
+    @staticmethod
+    def _pct(value: float | None) -> str:
+        return "—" if value is None else f"{value:.0f} %"
+
+    @staticmethod
+    def _num(value: float | None, digits: int) -> str:
+        return "—" if value is None else f"{value:.{digits}f}"
+
+    # -- theme --------------------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+        super().changeEvent(event)
+
+    def _apply_palette(self) -> None:
+        background = self.palette().color(QPalette.ColorRole.Base)
+        foreground = self.palette().color(QPalette.ColorRole.Text)
+        for plot in self.plots.values():
+            plot.setBackground(background)
+            item = plot.getPlotItem()
+            for axis in ("left", "bottom"):
+                item.getAxis(axis).setPen(foreground)
+                item.getAxis(axis).setTextPen(foreground)

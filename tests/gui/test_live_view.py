@@ -1,0 +1,185 @@
+"""The Train page's live view: system strip, learning rate, the doctor's banner, validation pictures, "train more".
+
+Driven like a real run: the fake worker replays a recorded stream (with synthesised multi-GPU ``system``
+samples and a ``diagnosis`` event spliced in) through the real page; replay goes through ``open_run``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QColor, QImage
+
+from core.runs import EVENTS_FILE, create_run, read_run
+from core.train_config import MachineFacts, TrainConfig, validate_config
+from gui.pages.train_page import TrainPage
+from gui.widgets import diagnosis_banner
+
+TIMEOUT_MS = 20_000
+RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"
+
+DIAGNOSIS = {"v": 1, "type": "diagnosis", "code": "input-bound-workers", "severity": "warning",
+             "title": "Training waits for the data loader; cores are idle",
+             "detail": "The GPU waited for data 34% of the time.",
+             "evidence": {"data_wait_share": 0.34, "cpu_percent": 41.0, "workers": 2, "cpu_count": 16},
+             "prescriptions": [{"field": "workers", "value": 6, "reason": "16 cores, 2 workers"},
+                               {"field": "cache", "value": "ram", "reason": "decode each image once"}],
+             "epoch": 1, "at": "epoch_end"}
+
+
+def _gpus(t: float) -> list[dict]:
+    return [{"index": i, "util_percent": 20.0 + 10 * i, "mem_util_percent": 5.0, "mem_used_gb": 3.0 + i,
+             "mem_total_gb": 80.0, "temperature_c": 50, "power_w": 100, "power_limit_w": 300,
+             "throttle_reasons": 0} for i in range(2)]
+
+
+def synthesised_stream(path: Path, *, healthy_at_end: bool = False) -> Path:
+    """The recorded run, with two GPUs in every system sample and a doctor's verdict after epoch 2."""
+    lines = []
+    for raw in RECORDED.read_text(encoding="utf-8").splitlines():
+        event = json.loads(raw)
+        if event["type"] == "system":
+            event["gpus"] = _gpus(event["t"])
+            event["disk_read_mb_s"] = 12.5
+        lines.append(json.dumps(event))
+        if event["type"] == "epoch_end" and event["epoch"] == 1:
+            lines.append(json.dumps({**DIAGNOSIS, "t": event["t"]}))
+        if healthy_at_end and event["type"] == "epoch_end" and event["epoch"] == 2:
+            lines.append(json.dumps({**DIAGNOSIS, "t": event["t"], "code": "healthy", "severity": "ok",
+                                     "title": "The input pipeline keeps up", "prescriptions": [],
+                                     "detail": "The GPU waited for data 3% of the time."}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+class Launcher:
+    def __init__(self, fake_worker, events: Path) -> None:
+        self.fake_worker, self.events = fake_worker, events
+        self.spec_files: list[Path] = []
+
+    def __call__(self, spec_file: Path) -> tuple[list[str], dict[str, str]]:
+        self.spec_files.append(spec_file)
+        return (self.fake_worker("--events-out", str(spec_file.parent / EVENTS_FILE), events=self.events),
+                dict(os.environ))
+
+
+@pytest.fixture
+def data_yaml(tmp_path: Path) -> Path:
+    path = tmp_path / "data" / "data.yaml"
+    path.parent.mkdir()
+    path.write_text("train: images/train\nval: images/val\nnames: [a, b]\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def launcher(fake_worker, tmp_path) -> Launcher:
+    return Launcher(fake_worker, synthesised_stream(tmp_path / "stream.jsonl"))
+
+
+@pytest.fixture
+def page(qtbot, tmp_path, data_yaml, launcher):
+    page = TrainPage(tmp_path / "ws", launcher=launcher, prepare_demo=False, machine_facts=MachineFacts(gpu_count=2))
+    qtbot.addWidget(page)
+    page.form.set_data_path(str(data_yaml))
+    page.revalidate()
+    yield page
+    if page.active:
+        page.session.kill()
+        qtbot.waitUntil(lambda: not page.active, timeout=TIMEOUT_MS)
+
+
+def _run(qtbot, page: TrainPage) -> None:
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        assert page.start_run()
+
+
+def test_system_strip_and_learning_rate_fill_from_the_stream(qtbot, page):
+    _run(qtbot, page)
+    strip = page.system_plots
+    assert strip.gpu_indices == [0, 1]
+    assert strip.series["cpu"].size == 40 and strip.series["gpu1/util"].size == 40
+    assert strip.series["proc"].size == 40 and strip.series["ram"].size == 40 and strip.series["disk"].size == 40
+    _, util = strip.series["gpu1/util"].view()
+    assert util[-1] == pytest.approx(30.0)
+    _, mem = strip.series["gpu0/mem"].view()
+    assert mem[-1] == pytest.approx(100 * 3.0 / 80.0)
+    assert strip.series["wait"].size == 9 and strip.series["ips"].size == 9  # 12 batches, 3 of them warm-up
+    x, _ = strip.series["cpu"].view()
+    assert x[0] >= 0 and all(b >= a for a, b in zip(x, x[1:]))  # minutes since the worker started
+    gpu_heading = strip.headings["gpu"].text()  # the newest readings, each beside its curve's glyph
+    assert "GPU 0 20 %" in gpu_heading and "GPU 1 30 %" in gpu_heading and "memory 7.0/160 GB" in gpu_heading
+    assert "Disk read 12.5 MB/s" in strip.headings["disk"].text()
+    assert "CPU " in strip.headings["cpu"].text() and "RAM " in strip.headings["cpu"].text()
+    lr_x, lr = page.plots.series["lr0"].view()
+    assert list(lr_x) == [1.0, 2.0, 3.0] and lr[0] == pytest.approx(0.0973)
+    assert page.plots.series["lr2"].size == 3
+
+
+def test_diagnosis_banner_shows_evidence_and_applies_after_confirmation(qtbot, page, monkeypatch):
+    _run(qtbot, page)
+    banner = page.diagnosis
+    assert banner.isVisibleTo(page) and banner.code == "input-bound-workers"
+    assert "Warning" in banner.title_label.text() and "data loader" in banner.title_label.text()
+    assert "data wait 34 %" in banner.evidence_label.text() and "workers 2" in banner.evidence_label.text()
+    assert banner.apply_button.isVisibleTo(page)
+    before = page.form.config()
+    asked: list[list[tuple[str, str, str, str]]] = []
+    answers = iter([False, True])
+    monkeypatch.setattr(diagnosis_banner, "confirm_changes", lambda parent, rows: asked.append(rows) or next(answers))
+    banner.apply_button.click()  # declined: nothing changes
+    assert page.form.config().workers == before.workers and page.form.config().cache == ""
+    banner.apply_button.click()
+    rows = asked[-1]
+    assert rows[0][:3] == ("workers", str(before.workers), "6") and "16 cores" in rows[0][3]
+    assert rows[1][0] == "cache" and rows[1][2] == "ram"
+    config = page.form.config()
+    assert config.workers == 6 and config.cache == "ram"
+    assert "Set for the next run" in page.banner.text
+
+
+def test_healthy_verdict_is_a_quiet_line(qtbot, page, launcher, tmp_path):
+    launcher.events = synthesised_stream(tmp_path / "healthy.jsonl", healthy_at_end=True)
+    _run(qtbot, page)
+    banner = page.diagnosis
+    assert banner.code == "healthy" and banner.isVisibleTo(page)
+    assert not banner.apply_button.isVisibleTo(page) and not banner.close_button.isVisibleTo(page)
+    assert not banner.evidence_label.isVisibleTo(page)
+    assert "keeps up" in banner.title_label.text()
+
+
+def test_replay_shows_the_newest_validation_picture(qtbot, page, data_yaml, tmp_path):
+    run_dir = create_run(page.workspace, validate_config(TrainConfig(data=str(data_yaml), epochs=3)))
+    (run_dir / EVENTS_FILE).write_text(synthesised_stream(tmp_path / "s.jsonl").read_text(), encoding="utf-8")
+    image = QImage(640, 480, QImage.Format.Format_RGB32)
+    image.fill(QColor("#336699"))
+    assert image.save(str(run_dir / "val_batch0_pred.jpg"))
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        assert page.open_run(read_run(run_dir))
+    assert "Replaying run" in page.banner.text
+    assert page.session.followed and page.plots.series["map50"].size == 3
+    qtbot.waitUntil(lambda: page.val_images.current is not None and not page.val_images.busy, timeout=TIMEOUT_MS)
+    shown = page.val_images.current
+    assert shown.path.name == "val_batch0_pred.jpg" and shown.size.width() == 640
+    assert shown.image.width() <= 480 and shown.image.height() <= 320  # scaled while decoding
+    assert "val_batch0_pred.jpg" in page.val_images.caption.text()
+    assert page.val_images.image_label.pixmap() is not None and not page.val_images.image_label.pixmap().isNull()
+    assert page.system_plots.series["gpu0/util"].size == 40  # the same figures as live
+    assert page.diagnosis.code == "input-bound-workers"
+
+
+def test_train_more_epochs_starts_from_best_weights(qtbot, page, launcher, data_yaml):
+    _run(qtbot, page)
+    first = page.session.run_dir
+    panel = page.status_panel
+    assert panel.more_button.isVisibleTo(page)
+    panel.more_epochs.setValue(5)
+    page.form.set_data_path(str(data_yaml.parent / "elsewhere.yaml"))  # the run's own dataset is used
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        panel.more_button.click()
+    spec = json.loads(launcher.spec_files[-1].read_text(encoding="utf-8"))
+    assert spec["config"]["model"] == str(first / "weights" / "best.pt")
+    assert spec["config"]["epochs"] == 5 and spec["config"]["data"] == str(data_yaml)
+    assert page.session.run_dir.name == "exp-more" and page.session.run_dir != first

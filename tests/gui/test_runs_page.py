@@ -1,0 +1,187 @@
+"""The Runs page: the table of runs, open (replay on the Train page), compare, rename, delete to the trash."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import psutil
+import pytest
+from PySide6.QtCore import Qt
+
+from core.runs import EVENTS_FILE, create_run
+from core.train_config import TrainConfig, validate_config
+from gui.main_window import MainWindow
+from gui.pages import runs_page as runs_module
+from gui.pages.runs_page import RunsPage
+from gui.widgets.runs_table_model import COLUMN, COLUMNS
+
+TIMEOUT_MS = 20_000
+RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"
+HEADERS = ["Name", "Dataset", "Model", "Status", "Epochs", "Best mAP@0.5", "Best mAP@0.5:0.95", "Images/s",
+           "GPU busy", "Data wait", "Duration", "Started"]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """Three runs: two completed (one with efficiency figures), one still running (this very process)."""
+    ws = tmp_path / "ws"
+    data = tmp_path / "shapes" / "data.yaml"
+    data.parent.mkdir()
+    data.write_text("train: a\nval: b\nnames: [a]\n", encoding="utf-8")
+    recorded = [json.loads(line) for line in RECORDED.read_text(encoding="utf-8").splitlines()]
+    for name, speed in (("alpha", None), ("beta", 42.5)):
+        run_dir = create_run(ws, validate_config(TrainConfig(data=str(data), epochs=3, name=name)))
+        events = []
+        for i, event in enumerate(recorded):
+            event = dict(event, t=event["t"] + (100 if name == "beta" else 0))
+            if event["type"] == "done" and speed is not None:
+                event["efficiency"] = {"images_per_s": speed, "gpu_util_mean_percent": 87.0,
+                                       "data_wait_share": 0.031, "epoch_time_mean_s": 7.0}
+            events.append(json.dumps(event))
+        (run_dir / EVENTS_FILE).write_text("\n".join(events) + "\n", encoding="utf-8")
+    running = create_run(ws, validate_config(TrainConfig(data=str(data), epochs=3, name="live")))
+    me = psutil.Process()
+    (running / EVENTS_FILE).write_text(json.dumps({"v": 1, "type": "stage", "t": recorded[0]["t"] + 500,
+                                                   "stage": "starting", "pid": me.pid,
+                                                   "create_time": me.create_time()}) + "\n", encoding="utf-8")
+    return ws
+
+
+@pytest.fixture
+def page(qtbot, workspace):
+    page = RunsPage(workspace)
+    qtbot.addWidget(page)
+    page.refresh()
+    qtbot.waitUntil(lambda: not page.loading, timeout=TIMEOUT_MS)
+    return page
+
+
+def _cell(page: RunsPage, name: str, column: str) -> str:
+    for row in range(page.proxy.rowCount()):
+        if page.proxy.index(row, 0).data() == name:
+            return page.proxy.index(row, COLUMN[column]).data()
+    raise KeyError(name)
+
+
+def _names(page: RunsPage) -> list[str]:
+    return [page.proxy.index(row, 0).data() for row in range(page.proxy.rowCount())]
+
+
+def test_table_lists_runs_with_units_status_and_sorting(page):
+    assert [page.proxy.headerData(i, Qt.Orientation.Horizontal) for i in range(len(COLUMNS))] == HEADERS
+    assert page.stack.currentWidget() is page.table
+    assert _names(page) == ["live", "beta", "alpha"]  # newest first
+    assert _cell(page, "beta", "status") == "Completed" and _cell(page, "live", "status") == "Running"
+    status = page.proxy.index(0, COLUMN["status"]).data(Qt.ItemDataRole.DecorationRole)
+    assert status is not None and not status.isNull()  # icon + words
+    assert _cell(page, "beta", "epochs") == "3/3" and _cell(page, "beta", "dataset") == "shapes"
+    assert _cell(page, "beta", "model") == "yolov5n.yaml"
+    assert _cell(page, "beta", "map50") == "0.002"
+    assert _cell(page, "beta", "ips") == "42.5" and _cell(page, "beta", "gpu") == "87 %"
+    assert _cell(page, "beta", "wait") == "3 %" and _cell(page, "beta", "duration") == "0:48"
+    assert _cell(page, "alpha", "ips") == "—"
+    page.table.sortByColumn(COLUMN["ips"], Qt.SortOrder.DescendingOrder)
+    assert _names(page)[0] == "beta"  # numbers sort as numbers; missing figures last
+
+
+def test_empty_workspace_explains_what_to_do(qtbot, tmp_path):
+    page = RunsPage(tmp_path / "empty")
+    qtbot.addWidget(page)
+    page.refresh()
+    qtbot.waitUntil(lambda: not page.loading, timeout=TIMEOUT_MS)
+    assert page.stack.currentWidget() is page.empty_label
+    assert "No runs yet" in page.empty_label.text() and "Train page" in page.empty_label.text()
+
+
+def test_rename_refuses_a_running_run_and_renames_a_finished_one(qtbot, page, workspace, monkeypatch):
+    monkeypatch.setattr(runs_module, "ask_new_name", lambda parent, old: "gamma")
+    assert page.select_run("live")
+    page.rename_selected()
+    assert page.banner.level == "warning" and "is training" in page.banner.text
+    assert (workspace / "runs" / "live").is_dir()
+    assert page.select_run("alpha")
+    page.rename_selected()
+    qtbot.waitUntil(lambda: "gamma" in _names(page) and not page.loading, timeout=TIMEOUT_MS)
+    assert (workspace / "runs" / "gamma").is_dir() and not (workspace / "runs" / "alpha").exists()
+    assert "Renamed run alpha to gamma" in page.banner.text
+
+
+def test_delete_moves_to_the_trash_or_says_it_could_not(qtbot, page, workspace, tmp_path, monkeypatch):
+    trash = tmp_path / "xdg"
+    trash.mkdir()
+    monkeypatch.setenv("XDG_DATA_HOME", str(trash))  # the test's own trash, never the user's
+    real_trash = runs_module.move_to_trash
+    monkeypatch.setattr(runs_module, "confirm_delete", lambda parent, names: True)
+    assert page.select_run("live")
+    page.delete_selected()
+    assert "is training" in page.banner.text and (workspace / "runs" / "live").is_dir()
+
+    monkeypatch.setattr(runs_module, "move_to_trash", lambda path: False)
+    assert page.select_run("alpha")
+    page.delete_selected()
+    qtbot.waitUntil(lambda: page.banner.level == "error", timeout=TIMEOUT_MS)
+    assert "Not moved to the trash: alpha" in page.banner.text and "nothing was deleted" in page.banner.text
+    assert (workspace / "runs" / "alpha").is_dir()
+
+    monkeypatch.setattr(runs_module, "move_to_trash", real_trash)
+    qtbot.waitUntil(lambda: not page.loading, timeout=TIMEOUT_MS)
+    assert page.select_run("alpha")
+    page.delete_selected()
+    qtbot.waitUntil(lambda: page.banner.level == "ok", timeout=TIMEOUT_MS)
+    assert "Moved to the trash: alpha" in page.banner.text
+    qtbot.waitUntil(lambda: "alpha" not in _names(page), timeout=TIMEOUT_MS)
+    assert not (workspace / "runs" / "alpha").exists()
+    assert (trash / "Trash" / "files" / "alpha").is_dir()  # restorable, with its .trashinfo
+    assert (trash / "Trash" / "info" / "alpha.trashinfo").is_file()
+
+
+def test_compare_overlays_the_selected_runs_curves(qtbot, page):
+    page.table.selectAll()
+    dialog = page.compare_selected()
+    try:
+        qtbot.waitUntil(lambda: dialog.curves is not None, timeout=TIMEOUT_MS)
+        assert set(dialog.curves) == {"alpha", "beta", "live"}
+        epochs, values = dialog.curves["beta"]["map50"]
+        assert epochs == [1, 2, 3] and len(values) == 3
+        assert len(dialog.curves["beta"]["train_box"][1]) == 3
+        assert dialog.curves["live"]["map50"] == ([], [])
+        assert "No finished epoch yet in: live" in dialog.status_label.text()
+        assert len(dialog.map_plot.getPlotItem().listDataItems()) == 3
+    finally:
+        dialog.close()
+
+
+def test_open_replays_the_run_on_the_train_page(qtbot, workspace):
+    window = MainWindow(workspace, prepare_demo=False, check_runs=False)
+    qtbot.addWidget(window)
+    runs = window.runs_page
+    assert runs is not None
+    runs.refresh()
+    qtbot.waitUntil(lambda: not runs.loading and runs.proxy.rowCount() == 3, timeout=TIMEOUT_MS)
+    assert runs.select_run("beta")
+    page = window.train_page
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        runs.open_selected()
+        assert window.pages.currentWidget() is page
+    assert page.session.followed and page.session.run_dir == workspace / "runs" / "beta"
+    assert page.plots.series["map50"].size == 3 and page.status_panel.mode == "finished"
+
+
+def test_keyboard_enter_opens_f2_renames_delete_deletes(qtbot, page, monkeypatch):
+    asked: list[str] = []
+    opened: list = []
+    page.open_requested.connect(opened.append)
+    monkeypatch.setattr(runs_module, "ask_new_name", lambda parent, old: asked.append(f"rename {old}"))
+    monkeypatch.setattr(runs_module, "confirm_delete", lambda parent, names: asked.append(f"delete {names}"))
+    page.show()
+    qtbot.waitUntil(lambda: not page.loading, timeout=TIMEOUT_MS)
+    assert page.select_run("beta")
+    page.table.setFocus()
+    qtbot.waitUntil(page.table.hasFocus, timeout=TIMEOUT_MS)
+    qtbot.keyClick(page.table, Qt.Key.Key_Return)
+    qtbot.keyClick(page.table, Qt.Key.Key_F2)
+    qtbot.keyClick(page.table, Qt.Key.Key_Delete)
+    assert [run.name for run in opened] == ["beta"]
+    assert asked == ["rename beta", "delete ['beta']"]
+    page.close()

@@ -227,6 +227,8 @@ class EventFileTail:
         self.path = path
         self._offset = 0
         self._decoder = LineDecoder()
+        #: False when the last poll stopped at its byte limit: more is waiting to be read.
+        self.caught_up = True
         if not from_start and path.exists():
             self._offset = path.stat().st_size
 
@@ -236,6 +238,8 @@ class EventFileTail:
                 handle.seek(self._offset)
                 chunk = handle.read(max_bytes)
         except FileNotFoundError:
+            self.caught_up = True
             return []
         self._offset += len(chunk)
+        self.caught_up = len(chunk) < max_bytes
         return [d.event for d in self._decoder.feed(chunk) if d.event is not None]

@@ -21,7 +21,7 @@ from core.runs import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, process_alive,
 
 POLL_MS = 100
 LIVENESS_MS = 1000
-MAX_BYTES_PER_POLL = 256 * 1024
+MAX_BYTES_PER_POLL = 48 * 1024  # ~80 events: each poll stays well under a frame of work
 
 
 class RunFollower(QObject):
@@ -84,6 +84,9 @@ class RunFollower(QObject):
         for event in events:
             self._note(event)
             self.event.emit(event)
+        if not self._tail.caught_up and self._following:
+            QTimer.singleShot(0, self._poll)  # a backlog (replay): keep reading, letting the event loop breathe
+            return
         if events or not self._following:
             return
         # Caught up with the file: end when this worker start said ``done``, or its process is gone.

@@ -47,3 +47,28 @@ def fake_worker():
         return [sys.executable, str(FIXTURES / "fake_worker.py"), str(events), *options]
 
     return argv
+
+
+class UnexpectedDialog(AssertionError):
+    """A modal dialog opened that the test did not answer: offscreen it would wait forever."""
+
+
+@pytest.fixture(autouse=True)
+def _no_unanswered_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail fast instead of hanging: a test that expects a dialog patches the app's dialog helper."""
+    try:
+        from PySide6 import QtWidgets as widgets  # noqa: N813
+    except ImportError:
+        return
+
+    def refuse(*args, **kwargs):
+        raise UnexpectedDialog(f"unanswered modal dialog: {args[:3]!r}")
+
+    for cls, names in ((widgets.QDialog, ("exec", "exec_")), (widgets.QMessageBox, ("exec", "exec_", "question",
+                       "warning", "critical", "information", "about")),
+                       (widgets.QFileDialog, ("exec", "getOpenFileName", "getOpenFileNames", "getSaveFileName",
+                                              "getExistingDirectory")),
+                       (widgets.QInputDialog, ("exec", "getInt", "getText", "getItem", "getDouble"))):
+        for name in names:
+            if hasattr(cls, name):
+                monkeypatch.setattr(cls, name, refuse, raising=False)

@@ -116,3 +116,14 @@ def test_tail_follows_appends_with_partial_writes(tmp_path):
 def test_encode_is_one_line():
     text = encode(make_event("log", level="info", message="a\nb", t=0.0))
     assert text.count("\n") == 1 and not math.isnan(json.loads(text)["t"])
+
+
+def test_tail_says_when_it_stopped_at_its_limit(tmp_path):
+    path = tmp_path / "events.jsonl"
+    line = encode(make_event("log", level="info", message="x" * 50, t=1.0))
+    path.write_text(line * 10, encoding="utf-8")
+    tail = EventFileTail(path)
+    first = tail.poll(max_bytes=len(line.encode()) * 3)
+    assert len(first) == 3 and not tail.caught_up
+    rest = tail.poll()
+    assert len(rest) == 7 and tail.caught_up

@@ -51,6 +51,9 @@ class MainWindow(QMainWindow):
                 page = PlaceholderPage(title, explanation, self)
             else:
                 page = spec.build(workspace, self)
+            set_applier = getattr(page, "set_applier", None)
+            if callable(set_applier):  # a page whose fixes are training options (the environment checker)
+                set_applier(self._apply_to_next_run)
             self._add_page(title, style.standardIcon(spec.icon), page, explanation, enabled=spec.page is not None)
         self.rail.currentRowChanged.connect(self.pages.setCurrentIndex)
         self.rail.setCurrentRow(TRAIN_INDEX)
@@ -94,6 +97,15 @@ class MainWindow(QMainWindow):
             QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self, lambda index=index: self.show_page(index))
         QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self, self._refresh_page)
         QShortcut(QKeySequence("Ctrl+Q"), self, self.close)
+
+    def _apply_to_next_run(self, setting: dict) -> bool:
+        """A fix that is a training option: into the Train form (the user confirms), then show it."""
+        prescriptions = [{"field": key, "value": value, "reason": self.tr("from the environment check")}
+                         for key, value in setting.items()]
+        if self.train_page.apply_prescriptions(prescriptions):
+            self.show_page(TRAIN_INDEX)
+            return True
+        return False
 
     def show_page(self, index: int) -> bool:
         item = self.rail.item(index)

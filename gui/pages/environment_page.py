@@ -105,6 +105,10 @@ class EnvironmentPage(QWidget):
             self.summary.set_summary("info", self.tr("Not checked yet."))
             self._set_busy(False)
 
+    def set_applier(self, applier: Applier | None) -> None:
+        """Let "Apply setting" change the training options (wired by the main window)."""
+        self.details.set_applier(applier)
+
     def _build_layout(self) -> None:
         progress = QHBoxLayout()
         progress.addWidget(self.progress_label, 1)

@@ -83,6 +83,12 @@ class CheckDetails(QWidget):
         QGuiApplication.clipboard().setText(self.finding.fix)
         self.copied.emit(self.finding.fix)
 
+    def set_applier(self, applier: Applier | None) -> None:
+        """Who applies a setting fix (the main window hands in the Train form's); None hides Apply."""
+        self._applier = applier
+        f = self.finding
+        self.apply_button.setVisible(f is not None and f.setting is not None and applier is not None)
+
     def apply_setting(self) -> None:
         if self.finding is not None and self.finding.setting and self._applier is not None:
             if self._applier(dict(self.finding.setting)):

@@ -173,3 +173,16 @@ def test_nvml_glance_never_raises():
     ok = glance.init()  # no driver in CI: False, and no exception
     assert (glance.read() is None) == (not ok)
     glance.close()
+
+
+def test_environment_setting_fix_applies_to_the_train_form(qtbot, make_window, monkeypatch):
+    from gui.widgets import diagnosis_banner
+
+    window = make_window()
+    monkeypatch.setattr(diagnosis_banner, "confirm_changes", lambda parent, rows: True)
+    environment = window.pages.widget(0)
+    assert environment.details._applier is not None
+    assert window._apply_to_next_run({"cache": "disk", "workers": 2})
+    assert window.pages.currentWidget() is window.train_page
+    config = window.train_page.form.config()
+    assert config.cache == "disk" and config.workers == 2

@@ -15,6 +15,7 @@ import logging
 import os
 import re
 import sys
+import threading
 import time
 import traceback
 from copy import deepcopy
@@ -165,22 +166,56 @@ class TrainReporter:
         self.last_path: str = ""
         self.validating = False
         self.run_batches = 0
+        self.training_over = False  # the final validation draws its own pictures
+        self.names: Any = None
+        self.save_dir: Path | None = None
+        self.noplots = False
 
     def register(self) -> None:
         for hook in ("on_pretrain_routine_start", "on_pretrain_routine_end", "on_train_start",
                      "on_train_epoch_start", "on_train_batch_start", "on_train_batch_end", "on_val_start",
-                     "on_fit_epoch_end", "on_model_save", "on_train_end"):
+                     "on_val_batch_end", "on_fit_epoch_end", "on_model_save", "on_train_end"):
             self.callbacks.register_action(hook, name="yolostudio", callback=getattr(self, hook))
 
     # -- stages ---------------------------------------------------------------------------------------
     def on_pretrain_routine_start(self, *args: Any) -> None:
         self.writer.emit("stage", stage="preparing", detail="checking the dataset and building the model")
 
+    def on_val_batch_end(self, batch_i: int, im: Any, targets: Any, paths: Any, shapes: Any, out: Any) -> None:
+        """yolov5 draws validation predictions only in its final validation; the live view wants them every
+        epoch, so the first val batch of each epoch is drawn to ``val_batch0_pred.jpg`` (in a thread, as
+        yolov5 does; written under a temporary name and renamed, so a reader never sees half a JPEG)."""
+        if batch_i != 0 or self.training_over or self.noplots or self.save_dir is None:
+            return
+        from yolov5.utils.plots import output_to_target, plot_images
+
+        target = self.save_dir / "val_batch0_pred.jpg"
+        targets_drawn = output_to_target(out)
+        images = im.detach().cpu()
+
+        def draw() -> None:
+            tmp = target.with_name(".val_batch0_pred.tmp.jpg")
+            try:
+                drawing = plot_images(images, targets_drawn, paths, tmp, self.names)  # yolov5 threads it itself
+                if isinstance(drawing, threading.Thread):
+                    drawing.join()
+                if tmp.exists():
+                    os.replace(tmp, target)
+            except Exception:  # noqa: BLE001 - a picture must never end a training run
+                pass
+
+        threading.Thread(target=draw, name="val-preview", daemon=True).start()
+
     def on_pretrain_routine_end(self, labels: Any, names: Any) -> None:
+        self.names = names
         self.writer.emit("stage", stage="ready", names=list(names.values()) if isinstance(names, dict) else names,
                          instances=int(len(labels)))
 
     def on_train_start(self, *args: Any) -> None:
+        frame = _train_frame()
+        if frame is not None:
+            self.save_dir = Path(frame.f_locals["save_dir"])
+            self.noplots = bool(getattr(frame.f_locals.get("opt"), "noplots", False))
         self.writer.emit("stage", stage="training")
 
     def on_val_start(self, *args: Any) -> None:
@@ -255,6 +290,7 @@ class TrainReporter:
     def on_model_save(self, last: Any, epoch: int, final_epoch: bool, best_fitness: Any, fi: Any) -> None:
         import numpy as np
 
+        self.training_over = bool(final_epoch)
         self.last_path = str(last)
         is_best = float(np.asarray(fi).reshape(-1)[0]) >= float(np.asarray(best_fitness).reshape(-1)[0])
         best_path = str(Path(last).with_name("best.pt")) if is_best else ""

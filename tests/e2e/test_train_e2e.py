@@ -59,6 +59,8 @@ def test_train_completes_offline_and_yolov5_tools_load_the_weights(tiny_data, e2
     run_dir = Path(done["best"]).parents[1]
     assert Path(done["best"]).is_file() and Path(done["last"]).is_file()
     assert set(done["final_metrics"]) >= {"map50", "map50_95"}
+    assert (run_dir / "val_batch0_pred.jpg").is_file()  # drawn every epoch for the live view
+    assert not list(run_dir.glob(".val_batch0_pred.tmp*"))
     rows = (run_dir / "results.csv").read_text().strip().splitlines()
     assert len(rows) == 3 and "metrics/mAP_0.5" in rows[0]
     assert (run_dir / "events.jsonl").read_text().count("\n") == len(events)

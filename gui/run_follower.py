@@ -20,6 +20,7 @@ from core.protocol import EventFileTail
 from core.runs import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, process_alive, request_stop
 
 POLL_MS = 100
+BACKLOG_POLL_MS = 15
 LIVENESS_MS = 1000
 MAX_BYTES_PER_POLL = 48 * 1024  # ~80 events: each poll stays well under a frame of work
 
@@ -85,7 +86,7 @@ class RunFollower(QObject):
             self._note(event)
             self.event.emit(event)
         if not self._tail.caught_up and self._following:
-            QTimer.singleShot(0, self._poll)  # a backlog (replay): keep reading, letting the event loop breathe
+            QTimer.singleShot(BACKLOG_POLL_MS, self._poll)  # a backlog (replay): soon, but let the loop breathe
             return
         if events or not self._following:
             return

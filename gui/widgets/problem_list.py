@@ -33,6 +33,7 @@ class ProblemList(QWidget):
         while self._grid.count():
             item = self._grid.takeAt(0)
             if item.widget() is not None:
+                item.widget().hide()  # deleteLater waits for the event loop; until then it would overlap
                 item.widget().deleteLater()
         self.messages = [p.message for p in problems]
         if not problems:

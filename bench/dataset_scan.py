@@ -8,7 +8,7 @@ Generates a dataset of small JPEGs with labels (90 % train, 10 % val), then time
      construction is timed, not importing torch;
   2. the app's full check (``validate_dataset``: everything yolov5 checks, plus hashing for leaks and
      duplicates, orphans, per-line findings and statistics), with an empty cache;
-  3. a re-check after touching 10 label files (only those pairs are read again).
+  3. a re-check after touching 10 label files (every file is stat'ed; only those 10 labels are read again).
 Prints the three figures and the ratios the issue targets (check ≤ yolov5's scan; re-check < 5 %).
 """
 

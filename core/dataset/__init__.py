@@ -4,7 +4,10 @@ Shared by the Dataset page and ``yolostudio dataset check``. Modules, one job ea
 ``findings`` (the finding record and its codes), ``yaml_doc`` (a data.yaml as text + positions, edits that
 touch only the edited text, atomic save), ``spec`` (what the YAML means: names, splits, roots),
 ``files`` (which images a split holds, yolov5's image↔label pairing), ``labels`` (one label file's rows),
-``images`` (one image's facts via Pillow), ``scan`` (parallel per-file checks with a cache),
-``validate`` (the whole check: per-file + cross-file findings and statistics), ``split`` (a new dataset
-from folders), ``fixes`` (one-click fixes, planned for a preview before they run, with backups).
+``images`` (one image's facts via Pillow), ``scan`` (parallel per-file checks, re-reading only what
+changed), ``statkeys`` (every file's size and mtime, over two cores), ``table`` (per-image results as
+arrays), ``cache`` (the table on disk plus a journal), ``dirs`` (folder listings reused while unchanged),
+``crossfile`` (orphans, leaks, duplicates), ``stats`` (totals and histograms), ``records`` (the gallery's
+lazy per-image records), ``validate`` (the whole check), ``split`` (a new dataset from folders),
+``fixes`` (one-click fixes, planned for a preview before they run, with backups).
 """

@@ -4,7 +4,8 @@ A folder split is searched recursively (hidden files skipped, as ``glob`` does);
 one image per line (``./x`` is relative to the list's folder). The label of ``…/images/…/a.jpg`` is
 ``…/labels/…/a.txt`` (the *last* ``/images/`` is swapped, the suffix replaced), exactly
 ``img2label_paths``. Folder walks follow links but remember every real folder visited, so a symlink
-loop is reported once instead of recursing forever.
+loop is reported once instead of recursing forever. A folder unchanged since the last check is not
+listed again (``dirs.FolderMemo``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.dataset.dirs import FolderMemo, stat_folder
 from core.dataset.findings import Finding, finding
 from core.dataset.images import is_image_name, is_other_image_name
 from core.dataset.spec import SplitSpec
@@ -34,11 +36,13 @@ class SplitFiles:
     list_files: set[str] = field(default_factory=set)
 
 
-def list_split(split: SplitSpec, yaml_file: str) -> SplitFiles:
+def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None) -> SplitFiles:
+    """The split's images, sorted and unique; ``memo`` reuses listings of folders unchanged since last time."""
     out = SplitFiles(split.name)
+    memo = memo or FolderMemo()
     for entry, path in zip(split.entries, split.paths):
         if path.is_dir():
-            _walk(path, out)
+            _walk(path, out, memo)
             out.recursive_label_dirs.add(label_path_for(str(path) + os.sep + "x.y").rsplit(os.sep, 1)[0])
         elif path.is_file():
             _read_list(path, out)
@@ -46,17 +50,18 @@ def list_split(split: SplitSpec, yaml_file: str) -> SplitFiles:
             out.findings.append(finding("split-path-missing", yaml_file, tr(
                 "{split}: {entry} does not exist (looked for {path}). yolov5 stops with 'Dataset not found'.",
                 split=split.name, entry=entry, path=path), split.line))
-    out.images = sorted(set(out.images))
+    # A single folder walk never lists a path twice (loops are cut); lists and several entries can.
+    out.images = sorted(set(out.images) if len(split.paths) > 1 or out.list_files else out.images)
     return out
 
 
-def _walk(top: Path, out: SplitFiles) -> None:
+def _walk(top: Path, out: SplitFiles, memo: FolderMemo) -> None:
     visited: set[tuple[int, int]] = set()
     stack = [str(top)]
     while stack:
         folder = stack.pop()
         try:
-            st = os.stat(folder)
+            st, started = stat_folder(folder)
         except OSError:
             out.findings.append(finding("split-symlink-loop", folder, tr(
                 "This folder cannot be opened (a broken or looping link?); its images are skipped.")))
@@ -68,24 +73,38 @@ def _walk(top: Path, out: SplitFiles) -> None:
             continue
         visited.add((st.st_dev, st.st_ino))
         try:
-            entries = list(os.scandir(folder))
+            folders, images, others = memo.lists("images", folder, st, lambda: _classify(folder), started)
         except OSError:
             continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                stack.append(entry.path)
-            elif is_image_name(entry.name):
-                out.images.append(entry.path)
-            elif is_other_image_name(entry.name):
-                out.findings.append(finding("image-unsupported-format", entry.path, tr(
-                    "yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or "
-                    "PNG if it should be used.", suffix=entry.name.rsplit('.', 1)[-1].lower())))
+        prefix = os.path.join(folder, "")
+        stack += [prefix + name for name in folders]
+        out.images += [prefix + name for name in images]
+        for name in others:
+            out.findings.append(finding("image-unsupported-format", prefix + name, tr(
+                "yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or "
+                "PNG if it should be used.", suffix=name.rsplit('.', 1)[-1].lower())))
+
+
+def _classify(folder: str) -> list[list[str]]:
+    """Names in ``folder``: sub-folders (links followed, as glob does), images yolov5 reads, other images."""
+    folders: list[str] = []
+    images: list[str] = []
+    others: list[str] = []
+    for entry in os.scandir(folder):
+        name = entry.name
+        if name.startswith("."):
+            continue
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            folders.append(name)
+        elif is_image_name(name):
+            images.append(name)
+        elif is_other_image_name(name):
+            others.append(name)
+    return [sorted(folders), sorted(images), sorted(others)]  # sorted: a walk's images come out nearly in order
 
 
 def _read_list(path: Path, out: SplitFiles) -> None:

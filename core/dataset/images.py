@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -66,7 +67,7 @@ def check_image_bytes(data: bytes, file: str) -> ImageFacts:
         return facts
     except Exception as exc:  # noqa: BLE001 - Pillow raises many kinds for a broken file
         facts.findings.append(finding("image-corrupt", file, tr(
-            "Pillow cannot read this image ({reason}). yolov5 drops it as corrupt.", reason=exc)))
+            "Pillow cannot read this image ({reason}). yolov5 drops it as corrupt.", reason=_reason(exc))))
         return facts
     if orientation in (6, 8):
         width, height = height, width
@@ -89,6 +90,11 @@ def check_image_bytes(data: bytes, file: str) -> ImageFacts:
             "The JPEG is truncated (no end marker). yolov5 re-saves it in place — rewriting your file — and "
             "trains on the part that decodes; restore the original if you have it."), severity=WARNING))
     return facts
+
+
+def _reason(exc: Exception) -> str:
+    """Pillow's message without the in-memory buffer's address, so two checks of one file say the same."""
+    return re.sub(r" ?<_io\.BytesIO object at 0x[0-9a-fA-F]+>", "", str(exc)) or type(exc).__name__
 
 
 def _orientation(im: object) -> int:

@@ -1,39 +1,51 @@
-"""Per-file checks of every image and its label, in parallel processes, with a cache of results.
+"""Per-file checks of every image and its label, in parallel processes, re-reading only what changed.
 
 Why processes: decoding headers and hashing tens of thousands of files is CPU-bound, and a GUI-side
 thread pool would fight the window for the GIL. The processes are *spawned* (not forked: safe in a Qt
 process with threads, and the same on Windows) and receive chunks of paths, so start-up is paid once.
-Small datasets are checked in-process, where spawning would cost more than it saves.
+When only a few files changed (the usual re-check after a fix) they are read in-process: spawning would
+cost more than the whole re-check.
 
-The cache is keyed per image by (path, size, mtime) of the image *and* of its label, so a re-check after
-a fix reads only the pairs that changed. Results are plain JSON: a cache file can never run code.
+Each image and each label is cached by its own (size, mtime), so fixing a label re-reads that label only
+(not its image). A re-check therefore costs one ``stat`` per file (``statkeys``, over two cores) — on a
+slow-syscall VM that is most of its time, which is why the rest (cache load, merge, totals) is
+vectorised in ``table``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
+from bisect import bisect_left
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Any, Callable
 
-from core.atomic import atomic_write_bytes
+import numpy as np
+
+from core.dataset.cache import ScanCache
+from core.dataset.files import label_path_for
 from core.dataset.findings import Finding
-from core.dataset.images import check_image_bytes
-from core.dataset.labels import parse_label_bytes
+from core.dataset.statkeys import stat_keys
+from core.dataset.table import Entry, ScanTable, merge
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
-CACHE_VERSION = 1
-PARALLEL_MIN = 1500  # below this many unchecked files, spawning processes costs more than it saves
+PARALLEL_MIN = 1500  # below this many files to read, spawning processes costs more than it saves
 CHUNK = 400
+Task = tuple[int, "str | None", "str | None"]  # position, image to read (or None), label to read (or None)
 
 
 class ScanCancelled(Exception):
     """The user cancelled; results so far are in the cache, so the next check resumes from there."""
+
+
+@dataclass
+class ScanStats:
+    total: int = 0
+    from_cache: int = 0  # images whose image and label were both unchanged
+    read: int = 0  # images of which the image, the label or both were read
 
 
 def _f(findings: list[Finding]) -> list[list[Any]]:
@@ -44,197 +56,138 @@ def findings_from(rows: list[list[Any]]) -> list[Finding]:
     return [Finding(code, severity, file, line, message, column) for code, severity, file, line, message, column in rows]
 
 
-def check_pair(image: str, label: str) -> dict[str, Any]:
-    """Read one image and its label file once each; a JSON-able result (cached as is)."""
-    result: dict[str, Any] = {"w": 0, "h": 0, "fmt": "", "hash": "", "if": [], "lbl": False, "rows": [],
-                              "lf": [], "seg": False, "bom": False}
+def check_image(image: str) -> dict[str, Any]:
+    """Read one image once: size, content hash and problems (JSON-able, cached as is)."""
+    from core.dataset.images import check_image_bytes  # Pillow only when an image is really read
+
     try:
         with open(image, "rb") as handle:
             data = handle.read()
     except OSError as exc:
         from core.dataset.findings import finding
         from core.i18n import tr
-        result["if"] = _f([finding("image-corrupt", image, tr("Cannot read the file: {reason}",
-                                                               reason=exc.strerror or exc))])
-    else:
-        facts = check_image_bytes(data, image)
-        result.update(w=facts.width, h=facts.height, fmt=facts.format, hash=facts.digest, **{"if": _f(facts.findings)})
+        return {"w": 0, "h": 0, "hash": "", "f": _f([finding("image-corrupt", image, tr(
+            "Cannot read the file: {reason}", reason=exc.strerror or exc))])}
+    facts = check_image_bytes(data, image)
+    return {"w": facts.width, "h": facts.height, "hash": facts.digest, "f": _f(facts.findings)}
+
+
+def check_label(label: str) -> dict[str, Any]:
+    """Read one label file once: its usable rows and per-line problems; ``ok`` False when it is absent."""
+    from core.dataset.labels import parse_label_bytes
+
     try:
         with open(label, "rb") as handle:
             raw = handle.read()
-    except FileNotFoundError:
-        return result
     except OSError:
-        return result
+        return {"ok": False, "rows": [], "f": []}
     parsed = parse_label_bytes(raw, label)
-    result.update(lbl=True, rows=[list(r) for r in parsed.rows], lf=_f(parsed.findings), seg=parsed.segments,
-                  bom=parsed.fixable_bom)
-    return result
+    return {"ok": True, "rows": [list(r) for r in parsed.rows], "f": _f(parsed.findings)}
 
 
-def check_chunk(pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    return [check_pair(image, label) for image, label in pairs]
+def check_chunk(tasks: list[tuple[str | None, str | None]]) -> list[tuple[dict | None, dict | None]]:
+    return [(check_image(image) if image else None, check_label(label) if label else None) for image, label in tasks]
 
 
-def _stat_key(image: str, label: str) -> list[int]:
-    key: list[int] = []
-    for path in (image, label):
-        try:
-            st = os.stat(path)
-            key += [st.st_size, st.st_mtime_ns]
-        except OSError:
-            key += [-1, -1]
-    return key
-
-
-class ScanCache:
-    """``{image path: {"k": stat key, "r": result}}``: a JSON snapshot plus a JSON-lines journal of changes.
-
-    A re-check after a few fixes appends a few journal lines instead of rewriting every entry; the snapshot
-    is rewritten (and the journal dropped) when the journal grows past a fifth of the entries or entries
-    for files that left the dataset are pruned. JSON only, no pickle: a cache file can never run code, and
-    a torn last journal line (a crash mid-write) is skipped.
-    """
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.entries: dict[str, dict[str, Any]] = {}
-        self._new: list[str] = []
-        self._journal_lines = 0
-        if path is None:
-            return
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-            if data.get("version") == CACHE_VERSION:
-                self.entries = data.get("files", {})
-        except (OSError, ValueError, AttributeError):
-            self.entries = {}
-        try:
-            with open(self._journal(), encoding="utf-8") as handle:
-                for line in handle:
-                    try:
-                        image, key, result = json.loads(line)
-                    except (ValueError, TypeError):
-                        continue
-                    self.entries[image] = {"k": key, "r": result}
-                    self._journal_lines += 1
-        except OSError:
-            pass
-
-    def _journal(self) -> Path:
-        assert self.path is not None
-        return Path(self.path).with_suffix(".journal")
-
-    def get(self, image: str, key: list[int]) -> dict[str, Any] | None:
-        entry = self.entries.get(image)
-        return entry["r"] if entry is not None and entry.get("k") == key else None
-
-    def put(self, image: str, key: list[int], result: dict[str, Any]) -> None:
-        self.entries[image] = {"k": key, "r": result}
-        self._new.append(image)
-
-    def save(self, keep: set[str] | None = None) -> None:
-        if self.path is None:
-            return
-        stale = [k for k in self.entries if k not in keep] if keep is not None else []
-        for image in stale:
-            del self.entries[image]
-        try:
-            if stale or self._journal_lines + len(self._new) > max(100, len(self.entries) // 5):
-                blob = json.dumps({"version": CACHE_VERSION, "files": self.entries}, separators=(",", ":"))
-                atomic_write_bytes(self.path, blob.encode("utf-8"), backup=False)  # our own file: no backup
-                self._journal().unlink(missing_ok=True)
-                self._journal_lines = 0
-            elif self._new:
-                lines = "".join(json.dumps([i, self.entries[i]["k"], self.entries[i]["r"]], separators=(",", ":"))
-                                + "\n" for i in dict.fromkeys(self._new) if i in self.entries)
-                self._journal().parent.mkdir(parents=True, exist_ok=True)
-                with open(self._journal(), "a", encoding="utf-8") as handle:
-                    handle.write(lines)
-                self._journal_lines += len(self._new)
-            self._new = []
-        except OSError:
-            pass  # a cache that cannot be written only makes the next check slower
-
-
-@dataclass
-class ScanStats:
-    total: int = 0
-    from_cache: int = 0
-    read: int = 0
-
-
-def scan_pairs(pairs: list[tuple[str, str]], cache: ScanCache, progress: Progress | None = None,
-               cancelled: Cancelled | None = None, workers: int | None = None) -> tuple[dict[str, dict], ScanStats]:
-    """Results per image path; raises ``ScanCancelled`` (after caching what was done) on cancel."""
+def scan_images(images: list[str], cache: ScanCache, progress: Progress | None = None,
+                cancelled: Cancelled | None = None, workers: int | None = None) -> tuple[ScanTable, ScanStats]:
+    """The checked table for ``images`` (sorted, unique). Raises ``ScanCancelled`` after caching what was read."""
     progress = progress or (lambda done, total: None)
     cancelled = cancelled or (lambda: False)
-    results: dict[str, dict[str, Any]] = {}
-    todo: list[tuple[str, str, list[int]]] = []
-    for image, label in pairs:
-        key = _stat_key(image, label)
-        hit = cache.get(image, key)
-        if hit is not None:
-            results[image] = hit
+    old, journal = cache.load()
+    n = len(images)
+    if old is not None and old.paths == images:
+        labels, source = old.labels, np.arange(n)
+    else:
+        labels = [label_path_for(image) for image in images]
+        if old is not None:
+            index = {path: j for j, path in enumerate(old.paths)}
+            source = np.fromiter((index.get(path, -1) for path in images), dtype=np.int64, count=n)
         else:
-            todo.append((image, label, key))
-    stats = ScanStats(total=len(pairs), from_cache=len(results), read=len(todo))
-    total = len(pairs)
-    progress(len(results), total)
+            source = np.full(n, -1, dtype=np.int64)
+    keys = stat_keys(images, labels)
+    cached = np.full((n, 4), -2, dtype=np.int64)  # -2 never equals a real key (-1 means "missing")
+    known = source >= 0
+    if old is not None:
+        cached[known] = old.keys[source[known]]
+    base: dict[int, Entry] = {}
+    for path, (key, entry) in journal.items():
+        i = bisect_left(images, path)
+        if i < n and images[i] == path:
+            cached[i], base[i] = key, entry
+    image_changed = (keys[:, :2] != cached[:, :2]).any(axis=1)
+    label_changed = (keys[:, 2:] != cached[:, 2:]).any(axis=1)
+    todo: list[Task] = [(i, images[i] if image_changed[i] else None, labels[i] if label_changed[i] else None)
+                        for i in np.flatnonzero(image_changed | label_changed).tolist()]
+    stats = ScanStats(total=n, from_cache=n - len(todo), read=len(todo))
+    fresh = dict(base)
+    read: list[int] = []
+
+    def keep(i: int, part_i: dict | None, part_l: dict | None) -> None:
+        """Store a re-read entry; the part that did not change comes from the journal or the old table."""
+        before = base.get(i) or (old.entry(int(source[i])) if old is not None and source[i] >= 0 else None)
+        if part_i is None or part_l is None:
+            assert before is not None, "a part is kept only for an entry checked before"
+            part_i, part_l = part_i or before[0], part_l or before[1]
+        fresh[i] = (part_i, part_l)
+        read.append(i)
+
+    try:
+        _read(todo, keep, n - len(todo), n, progress, cancelled, workers)
+    except ScanCancelled:
+        cache.append({images[i]: (keys[i].tolist(), fresh[i]) for i in read})
+        raise
+    table = merge(images, labels, keys, old, source, fresh)
+    cache.save(table, read, limit=max(100, n // 50))
+    return table, stats
+
+
+def _read(todo: list[Task], keep: Callable[[int, Any, Any], None], done: int, total: int, progress: Progress,
+          cancelled: Cancelled, workers: int | None) -> None:
+    progress(done, total)
     workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, 16))
-    try:
-        if len(todo) < PARALLEL_MIN or workers <= 1:
-            _scan_here(todo, cache, results, total, progress, cancelled)
-        else:
-            _scan_processes(todo, cache, results, total, progress, cancelled, workers)
-    finally:
-        if cancelled():
-            cache.save()
-    return results, stats
+    if len(todo) < PARALLEL_MIN or workers <= 1:
+        last = time.monotonic()
+        for index, (i, image, label) in enumerate(todo):
+            if index % 32 == 0 and cancelled():
+                raise ScanCancelled()
+            keep(i, *check_chunk([(image, label)])[0])
+            now = time.monotonic()
+            if now - last > 0.1:
+                last = now
+                progress(done + index + 1, total)
+    else:
+        _read_in_processes(todo, keep, done, total, progress, cancelled, workers)
+    progress(done + len(todo), total)
 
 
-def _scan_here(todo: list[tuple[str, str, list[int]]], cache: ScanCache, results: dict[str, dict], total: int,
-               progress: Progress, cancelled: Cancelled) -> None:
-    last = time.monotonic()
-    for index, (image, label, key) in enumerate(todo):
-        if index % 32 == 0 and cancelled():
-            raise ScanCancelled()
-        result = check_pair(image, label)
-        cache.put(image, key, result)
-        results[image] = result
-        now = time.monotonic()
-        if now - last > 0.1:
-            last = now
-            progress(len(results), total)
-    progress(len(results), total)
-
-
-def _scan_processes(todo: list[tuple[str, str, list[int]]], cache: ScanCache, results: dict[str, dict], total: int,
-                    progress: Progress, cancelled: Cancelled, workers: int) -> None:
+def _read_in_processes(todo: list[Task], keep: Callable[[int, Any, Any], None], done: int, total: int,
+                       progress: Progress, cancelled: Cancelled, workers: int) -> None:
     size = max(64, min(CHUNK, len(todo) // (workers * 4) or 64))
-    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+    chunks = iter([todo[i:i + size] for i in range(0, len(todo), size)])
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-    pending: dict[Future, list[tuple[str, str, list[int]]]] = {}
+    pending: dict[Future, list[Task]] = {}
+
+    def submit() -> None:
+        chunk = next(chunks, None)
+        if chunk is not None:
+            pending[pool.submit(check_chunk, [(image, label) for _, image, label in chunk])] = chunk
+
     try:
-        queue = iter(chunks)
-        for chunk in queue:
-            pending[pool.submit(check_chunk, [(i, lbl) for i, lbl, _ in chunk])] = chunk
-            if len(pending) >= workers * 3:
-                break
+        for _ in range(workers * 3):
+            submit()
         while pending:
-            done, _ = wait(list(pending), timeout=0.2, return_when=FIRST_COMPLETED)
+            finished, _ = wait(list(pending), timeout=0.2, return_when=FIRST_COMPLETED)
             if cancelled():
                 raise ScanCancelled()
-            for future in done:
+            for future in finished:
                 chunk = pending.pop(future)
-                for (image, _, key), result in zip(chunk, future.result()):
-                    cache.put(image, key, result)
-                    results[image] = result
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending[pool.submit(check_chunk, [(i, lbl) for i, lbl, _ in nxt])] = nxt
-            if done:
-                progress(len(results), total)
+                for (i, _, _), (part_i, part_l) in zip(chunk, future.result()):
+                    keep(i, part_i, part_l)
+                    done += 1
+                submit()
+            if finished:
+                progress(done, total)
     finally:
         pool.shutdown(wait=not cancelled(), cancel_futures=True)
 

@@ -1,6 +1,8 @@
-"""Dataset statistics: objects per class and split (bar chart), and the figures behind them in words.
+"""Dataset statistics: objects per class and split (bar chart), box area, box aspect and image size
+histograms, and the figures behind them in words.
 
-Computed by the validator (``Report.stats`` and its image records); this widget only draws them.
+Computed by the validator (``Report.stats``, histograms included, in ``core.dataset.stats``); this widget
+only draws them, so showing a report never does work proportional to the dataset on the GUI thread.
 """
 
 from __future__ import annotations
@@ -11,9 +13,43 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 SPLIT_COLOURS = {"train": "#2f7fd1", "val": "#d98c00", "test": "#2e9d57"}
+HISTOGRAM_COLOUR = "#6f6fbf"
+SIDE_TICKS = {0, 64, 256, 640, 1280, 4096}  # of the image-side bins' edges, the ones labelled
+
+
+def _power_ticks(edges: list[float], base: float, fmt: str) -> list[tuple[float, str]]:
+    """Ticks at whole powers on a log-scale x axis, labelled with the real values."""
+    return [(e, fmt.format(base ** e)) for e in edges if float(e).is_integer()]
+
+
+class Histogram(pg.PlotWidget):
+    """One fixed-bin histogram from ``{"edges", "counts"}``; bars are drawn by bin index when the bins are
+    uneven (image sides), else at their edges."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setBackground(None)
+        self.setTitle(title, size="9pt")
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        self.getAxis("left").setWidth(36)
+        self.setMinimumHeight(120)
+
+    def show_histogram(self, data: dict[str, Any], ticks: list[tuple[float, str]] | None = None,
+                       by_index: bool = False) -> None:
+        self.clear()
+        edges, counts = data.get("edges", []), data.get("counts", [])
+        if len(edges) != len(counts) + 1 or not counts:
+            return
+        x0 = np.arange(len(counts), dtype=float) if by_index else np.array(edges[:-1], dtype=float)
+        x1 = x0 + 1 if by_index else np.array(edges[1:], dtype=float)
+        self.addItem(pg.BarGraphItem(x0=x0, x1=x1, height=np.array(counts, dtype=float), brush=HISTOGRAM_COLOUR,
+                                     pen=None))
+        if ticks is not None:
+            self.getAxis("bottom").setTicks([ticks])
 
 
 class DatasetStats(QWidget):
@@ -30,9 +66,20 @@ class DatasetStats(QWidget):
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.box_area = Histogram(self.tr("Box area (fraction of the image)"), self)
+        self.box_aspect = Histogram(self.tr("Box aspect (width / height)"), self)
+        self.image_side = Histogram(self.tr("Image size (longer side, px)"), self)
+        histograms = QWidget(self)
+        row = QHBoxLayout(histograms)
+        row.setContentsMargins(0, 0, 0, 0)
+        for plot in (self.box_area, self.box_aspect, self.image_side):
+            row.addWidget(plot)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.plot)
+        split.addWidget(histograms)
         split.addWidget(self.text)
+        for index, stretch in enumerate((3, 2, 1)):
+            split.setStretchFactor(index, stretch)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
@@ -54,7 +101,19 @@ class DatasetStats(QWidget):
         shown = names if len(names) <= 40 else names[:: max(1, len(names) // 40)]
         step = 1 if len(names) <= 40 else max(1, len(names) // 40)
         self.plot.getAxis("bottom").setTicks([[(i * step, name) for i, name in enumerate(shown)]])
+        self._show_histograms(stats.get("histograms") or {})
         self.text.setText(self._summary(stats))
+
+    def _show_histograms(self, histograms: dict[str, Any]) -> None:
+        area = histograms.get("box_area_log10", {})
+        self.box_area.show_histogram(area, _power_ticks(area.get("edges", []), 10, "{:g}"))
+        aspect = histograms.get("box_aspect_log2", {})
+        self.box_aspect.show_histogram(aspect, _power_ticks(aspect.get("edges", []), 2, "{:.3g}"))
+        side = histograms.get("image_side_px", {})
+        edges = side.get("edges", [])
+        ticks = [(i, f"{e / 1024:g}k" if e >= 1024 else f"{int(e)}") for i, e in enumerate(edges[:-1])
+                 if e in SIDE_TICKS]  # at the left edge of a bar
+        self.image_side.show_histogram(side, ticks, by_index=True)
 
     def _summary(self, stats: dict[str, Any]) -> str:
         names = stats.get("classes", [])

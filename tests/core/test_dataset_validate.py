@@ -245,22 +245,27 @@ def test_new_dataset_from_folders_is_deterministic_and_stratified(tmp_path):
 
 
 def test_cache_journal_survives_reload_and_a_torn_line(tmp_path):
-    from core.dataset.scan import ScanCache
-
-    cache = ScanCache(tmp_path / "c.json")
-    for i in range(200):
-        cache.put(f"/i{i}", [i], {"n": i})
-    cache.save()  # large change: a snapshot
-    again = ScanCache(tmp_path / "c.json")
-    again.put("/i5", [99], {"n": "changed"})
-    again.save()  # small change: one journal line
-    assert (tmp_path / "c.journal").read_text().count("\n") == 1
-    with open(tmp_path / "c.journal", "a") as handle:
-        handle.write('["/torn", [1], {"n"')  # a crash mid-write
-    third = ScanCache(tmp_path / "c.json")
-    assert third.get("/i5", [99]) == {"n": "changed"} and third.get("/i7", [7]) == {"n": 7}
-    third.save(keep={"/i5"})  # pruning rewrites the snapshot and drops the journal
-    assert not (tmp_path / "c.journal").exists() and list(ScanCache(tmp_path / "c.json").entries) == ["/i5"]
+    train = {f"t{i}": BOX for i in range(30)}
+    yaml_file = build(tmp_path, train=train)
+    cache = tmp_path / "cache"
+    validate_dataset(yaml_file, cache_dir=cache)
+    [table] = cache.glob("*.table")
+    journal = table.with_suffix(".journal")
+    assert not journal.exists()  # a full check writes the snapshot only
+    label = tmp_path / "labels" / "train" / "t3.txt"
+    label.write_text(BOX + BOX)
+    os.utime(label, ns=(1, 1))
+    snapshot = table.read_bytes()
+    validate_dataset(yaml_file, cache_dir=cache)
+    assert journal.read_text().count("\n") == 1 and table.read_bytes() == snapshot  # one line, no rewrite
+    with open(journal, "a") as handle:
+        handle.write('["/torn", [1, 2, 3, 4], {"w"')  # a crash mid-write
+    third = validate_dataset(yaml_file, cache_dir=cache)
+    assert (third.scan.read, third.scan.from_cache) == (0, 31)
+    assert [f.file.endswith("t3.txt") for f in third.findings if f.code == "label-duplicate-row"] == [True]
+    (tmp_path / "images" / "train" / "t7.png").unlink()  # the file list changed: a new snapshot, no journal
+    fourth = validate_dataset(yaml_file, cache_dir=cache)
+    assert fourth.scan.total == 30 and not journal.exists() and table.read_bytes() != snapshot
 
 
 def test_relative_root_is_a_warning_that_explains_yolov5(tmp_path):

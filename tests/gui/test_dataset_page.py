@@ -246,3 +246,20 @@ def test_ctrl_z_in_the_text_view_uses_the_page_history(qtbot, page, dataset):
     qtbot.keyClick(page.yaml_editor.edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert page.text == original
     page.hide()
+
+
+def test_statistics_tab_draws_box_and_image_size_histograms(qtbot, page, tmp_path):
+    import pyqtgraph as pg
+
+    root = tmp_path / "h"
+    yaml_file = build(root, train={"t1": BOX + "1 .3 .3 .05 .4\n", "t2": "0 .5 .5 .6 .3\n"},
+                      yaml_text=YAML.format(root=root))
+    open_checked(qtbot, page, yaml_file)
+    histograms = page.report.stats["histograms"]
+    assert sum(histograms["box_area_log10"]["counts"]) == 5 == sum(histograms["box_aspect_log2"]["counts"])
+    assert sum(histograms["image_side_px"]["counts"]) == 3
+    for plot, counts in ((page.stats.box_area, histograms["box_area_log10"]["counts"]),
+                         (page.stats.box_aspect, histograms["box_aspect_log2"]["counts"]),
+                         (page.stats.image_side, histograms["image_side_px"]["counts"])):
+        [bars] = [item for item in plot.getPlotItem().items if isinstance(item, pg.BarGraphItem)]
+        assert list(bars.opts["height"]) == counts

@@ -1,0 +1,148 @@
+"""What only shows across files: label files without an image, and the same image content twice.
+
+yolov5 reports none of these. Orphans come from listing the label folders; leaks (train and val sharing
+an image) and duplicates come from the content hashes the per-file checks computed, so no image is read
+again here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+
+import numpy as np
+
+from core.dataset.dirs import FolderMemo, stat_folder
+from core.dataset.files import SplitFiles
+from core.dataset.findings import Finding, finding
+from core.dataset.table import HAS_DIGEST, ScanTable
+from core.i18n import tr
+
+ORPHAN_IGNORE = {"classes.txt", "notes.txt", "readme.txt", "predefined_classes.txt"}
+
+
+def orphans(split_files: dict[str, SplitFiles], table: ScanTable, memo: FolderMemo | None = None) -> list[Finding]:
+    """Label files nobody pairs with: ``.txt`` files in the label folders, minus the table's labels and the
+    split lists. When neither those folders nor the table's file list changed, last check's answer stands."""
+    memo = memo or FolderMemo()
+    lists = sorted({p for files in split_files.values() for p in files.list_files})
+    flat = sorted({d for files in split_files.values() for d in files.label_dirs})
+    trees = sorted({d for files in split_files.values() for d in files.recursive_label_dirs})
+    fingerprint = "\0".join([table.paths_id, *lists, "\1", *flat, "\1", *trees])
+    paths = memo.recall("orphans", fingerprint)
+    if paths is None:
+        paths, folders = _orphan_paths(lists, flat, trees, set(table.labels), memo)
+        memo.keep("orphans", fingerprint, folders, paths)
+    return [finding("label-orphan", path, tr(
+        "A label file without an image (yolov5's pairing: same name under images/ instead of labels/). "
+        "yolov5 ignores it silently; was its image renamed or deleted? Move it aside (one-click fix)."))
+        for path in paths]
+
+
+def _orphan_paths(lists: list[str], flat: list[str], trees: list[str], expected: set[str],
+                  memo: FolderMemo) -> tuple[list[str], list[tuple[str, str]]]:
+    """The orphans' paths, sorted, and the (view, folder) listings they were derived from."""
+    candidates: set[str] = set()
+    visited: list[tuple[str, str]] = []
+    for folder in flat:
+        try:
+            st, started = stat_folder(folder)
+            [names] = memo.lists("label-files", folder, st, lambda: [_txt_files(folder)], started)
+        except OSError:
+            continue
+        visited.append(("label-files", folder))
+        prefix = os.path.join(folder, "")
+        candidates.update([prefix + name for name in names])
+    for top in trees:
+        stack = [top]
+        while stack:  # os.walk's rules: links to folders are not followed
+            folder = stack.pop()
+            try:
+                st, started = stat_folder(folder)
+                folders, names = memo.lists("label-tree", folder, st, lambda: _txt_tree(folder), started)
+            except OSError:
+                continue
+            visited.append(("label-tree", folder))
+            prefix = os.path.join(folder, "")
+            candidates.update([prefix + name for name in names])
+            stack += [prefix + name for name in folders]
+    found = sorted(p for p in candidates - expected - set(lists) if os.path.basename(p).lower() not in ORPHAN_IGNORE)
+    return found, visited
+
+
+def _txt_files(folder: str) -> list[str]:
+    return [e.name for e in os.scandir(folder) if e.name.endswith(".txt") and e.is_file()]
+
+
+def _txt_tree(folder: str) -> list[list[str]]:
+    """Sub-folders to descend into (not links) and ``.txt`` names, as ``os.walk`` would yield them."""
+    folders: list[str] = []
+    names: list[str] = []
+    for entry in os.scandir(folder):
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if not entry.is_symlink():
+                folders.append(entry.name)
+        elif entry.name.endswith(".txt"):
+            names.append(entry.name)
+    return [folders, names]
+
+
+def leaks_and_duplicates(table: ScanTable, members: dict[str, np.ndarray]) -> list[Finding]:
+    """Same content (hash) in train and val is a leak; elsewhere a duplicate.
+
+    Only a split member whose hash occurs more than once among all members can be either (an image listed
+    in train and val is two members with one hash), so one sort of 64-bit hash prefixes finds the few
+    candidates and only those are judged in Python; ``realpath`` (an lstat per path component) runs only
+    inside groups of identical content.
+    """
+    out: list[Finding] = []
+    names = list(members)
+    parts = list(members.values())
+    image = np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
+    split = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
+    hashed = (table.flags[image] & HAS_DIGEST).astype(bool)
+    digest = table.digest[image]
+    suspect = np.zeros(len(image), dtype=bool)
+    _, inverse, counts = np.unique(digest[hashed, 0], return_inverse=True, return_counts=True)
+    suspect[np.flatnonzero(hashed)[counts[inverse.reshape(-1)] > 1]] = True
+    by_hash: dict[tuple[int, int], list[tuple[str, str]]] = defaultdict(list)
+    for m in np.flatnonzero(suspect).tolist():
+        by_hash[tuple(digest[m].tolist())].append((names[int(split[m])], table.paths[int(image[m])]))
+    if "val" in members:
+        train: set[str] | None = None
+        first = sum(len(members[s]) for s in names[:names.index("val")])
+        for m in range(first, first + len(members["val"])):
+            if hashed[m] and not suspect[m]:
+                continue  # content seen once among all members: not in train, no twin
+            if train is None:
+                train = {table.paths[i] for i in members["train"].tolist()} if "train" in members else set()
+            path = table.paths[int(image[m])]
+            twins = [p for s, p in by_hash.get(tuple(digest[m].tolist()), []) if s == "train"] if hashed[m] else []
+            if path in train or any(os.path.realpath(t) == os.path.realpath(path) for t in twins):
+                out.append(finding("train-val-leak", path, tr(
+                    "The same file is in train and val, so validation scores are inflated. yolov5 never reports "
+                    "this; remove it from val (one-click fix).")))
+            elif twins:
+                out.append(finding("train-val-leak", path, tr(
+                    "Identical content to the training image {twin}, so validation scores are inflated. yolov5 "
+                    "never reports this; remove it from val (one-click fix).", twin=twins[0])))
+    for group in by_hash.values():
+        if len(group) < 2:
+            continue  # the first 64 bits matched, the whole hash did not
+        real = {os.path.realpath(p) for _, p in group}
+        in_splits = {s for s, _ in group}
+        if len(real) < 2 or (in_splits == {"train", "val"} and len(group) == 2):
+            continue  # one file listed twice, or a pair already reported as a leak
+        first_split, first_path = group[0]
+        first_real = os.path.realpath(first_path)
+        for split_name, path in group[1:]:
+            if os.path.realpath(path) == first_real or {split_name, first_split} == {"train", "val"}:
+                continue
+            out.append(finding("image-duplicate", path, tr(
+                "Identical content to {other} under another name; it counts twice in {split}. yolov5 never "
+                "reports duplicates.", other=first_path, split=split_name)))
+    return out

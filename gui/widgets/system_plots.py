@@ -16,10 +16,9 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from gui.widgets.training_plots import PEN_WIDTH, Series, StaggeredRedraw, _number
+from gui.widgets.training_plots import PEN_WIDTH, Series, StaggeredRedraw, _number, apply_palette
 
 REFRESH_MS = 200
 GPU_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -251,11 +250,4 @@ class SystemPlots(QWidget):
         super().changeEvent(event)
 
     def _apply_palette(self) -> None:
-        background = self.palette().color(QPalette.ColorRole.Base)
-        foreground = self.palette().color(QPalette.ColorRole.Text)
-        for plot in self.plots.values():
-            plot.setBackground(background)
-            item = plot.getPlotItem()
-            for axis in ("left", "bottom"):
-                item.getAxis(axis).setPen(foreground)
-                item.getAxis(axis).setTextPen(foreground)
+        apply_palette(self.palette(), self.plots.values())

@@ -221,11 +221,16 @@ class TrainingPlots(QWidget):
         super().changeEvent(event)
 
     def _apply_palette(self) -> None:
-        background = self.palette().color(QPalette.ColorRole.Base)
-        foreground = self.palette().color(QPalette.ColorRole.Text)
-        for plot in (self.loss_plot, self.metric_plot, self.lr_plot):
-            plot.setBackground(background)
-            item = plot.getPlotItem()
-            for axis in ("left", "bottom"):
-                item.getAxis(axis).setPen(foreground)
-                item.getAxis(axis).setTextPen(foreground)
+        apply_palette(self.palette(), (self.loss_plot, self.metric_plot, self.lr_plot))
+
+
+def apply_palette(palette: QPalette, plots: Any) -> None:
+    """Plots follow the window's light/dark palette (pyqtgraph's own defaults are fixed colours)."""
+    background = palette.color(QPalette.ColorRole.Base)
+    foreground = palette.color(QPalette.ColorRole.Text)
+    for plot in plots:
+        plot.setBackground(background)
+        item = plot.getPlotItem()
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).setPen(foreground)
+            item.getAxis(axis).setTextPen(foreground)

@@ -12,6 +12,7 @@ import os
 import sys
 
 import pyqtgraph as pg
+from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
@@ -39,9 +40,14 @@ def main(argv: list[str] | None = None) -> int:
     app.setStyle("Fusion")  # Fusion takes the platform's palette, so light/dark follows the system
     app.setWindowIcon(QIcon(str(RESOURCES_DIR / "icons" / "yolo-studio.svg")))
     pg.setConfigOptions(useOpenGL=False, antialias=True)
+    # Python's cyclic GC runs in whichever thread allocates; collecting Qt objects in a background job's
+    # thread deadlocks on Qt's locks (seen: a demo-dataset job froze the window). Collect in the GUI thread
+    # only, on a timer, as pyqtgraph provides.
+    collector = GarbageCollector(interval=1.0)
     window = MainWindow(resolve_workspace(args.workspace))
     window.show()
     code = app.exec()
+    collector.timer.stop()
     shutdown_background()
     if detached_processes():
         # A run was left training in the background. Qt's QProcess kills (and waits for) a running child

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -18,6 +19,21 @@ def _isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     """No test reads or writes the developer's real settings, window state or workspace."""
     monkeypatch.setenv("YOLOSTUDIO_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
     monkeypatch.setenv("YOLOSTUDIO_WORKSPACE", str(tmp_path_factory.mktemp("workspace")))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _gc_in_the_main_thread_only():
+    """As the app does (gui/app.py): automatic GC off, collected here in the main thread after each test.
+    Otherwise a background job's thread may collect leftover Qt objects and deadlock on Qt's locks."""
+    gc.disable()
+    yield
+    gc.enable()
+
+
+@pytest.fixture(autouse=True)
+def _collect_after_each_test():
+    yield
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,75 @@
+"""The environment rules: pure functions from facts to findings, run from one table.
+
+Each rule looks at ``EnvironmentFacts`` (and the training options it should be judged for, in
+``RuleContext``) and returns findings. A rule that needs a fact that was not read raises ``Unknown``:
+its check is reported as unknown with the reason, and every other rule still runs — so a partial or
+old facts file still gets the diagnosis that its facts allow. Rules see the findings of the rules
+before them, so a consequence is not reported twice (no "CUDA unusable" on top of "driver too old").
+
+The rules live by subject (``software``, ``cuda``, ``host``, ``gpu_state``; shared helpers in ``base``);
+this module owns their order and the loop that runs them. A new rule is a function in the module of its
+subject and one row in ``RULES``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from core.environment.facts import EnvironmentFacts
+from core.environment.findings import CheckResult, Evaluation, Finding
+from core.environment.rules.base import NotApplicable, RuleContext, Unknown
+from core.environment.rules.cuda import (rule_arch, rule_cuda_unusable, rule_cudnn, rule_driver, rule_no_gpu,
+                                         rule_nvml, rule_torch_cpu_build)
+from core.environment.rules.gpu_state import rule_amp, rule_gpu_state, rule_multi_gpu
+from core.environment.rules.host import rule_disk, rule_ram, rule_shm, rule_windows, shm_needed_gb
+from core.environment.rules.software import rule_probe, rule_python, rule_torch_missing, rule_yolov5_missing
+from core.i18n import tr
+
+__all__ = ["RULES", "Rule", "RuleContext", "evaluate", "shm_needed_gb"]
+
+
+Rule = Callable[[EnvironmentFacts, RuleContext, list[Finding]], list[Finding]]
+
+#: (check key, check title, rule), in the order they run and the order a person reads them.
+RULES: tuple[tuple[str, str, Rule], ...] = (
+    ("probe", "Environment probe", rule_probe),
+    ("python", "Python version", rule_python),
+    ("torch", "PyTorch installed", rule_torch_missing),
+    ("yolov5", "yolov5 installed", rule_yolov5_missing),
+    ("nvml", "GPU driver (NVML)", rule_nvml),
+    ("gpu", "NVIDIA GPU present", rule_no_gpu),
+    ("torch-build", "PyTorch CUDA build", rule_torch_cpu_build),
+    ("driver", "Driver vs PyTorch CUDA", rule_driver),
+    ("arch", "GPU architecture in the wheel", rule_arch),
+    ("cuda", "CUDA works (test kernel)", rule_cuda_unusable),
+    ("cudnn", "cuDNN", rule_cudnn),
+    ("shm", "Shared memory (/dev/shm)", rule_shm),
+    ("ram", "RAM for the dataset cache", rule_ram),
+    ("disk", "Disk speed and space", rule_disk),
+    ("gpu-state", "GPU busy, throttling, PCIe", rule_gpu_state),
+    ("amp", "Mixed precision (AMP)", rule_amp),
+    ("multi-gpu", "Several GPUs", rule_multi_gpu),
+    ("windows", "Windows data loading", rule_windows),
+)
+
+
+def evaluate(facts: EnvironmentFacts, ctx: RuleContext | None = None, notes: list[str] | None = None) -> Evaluation:
+    """Run every rule; a rule missing its facts is an ``unknown`` check, a crashing rule too (with why)."""
+    ctx = ctx or RuleContext()
+    result = Evaluation(notes=list(notes or []))
+    for key, title, rule in RULES:
+        try:
+            found = rule(facts, ctx, list(result.findings))
+        except Unknown as exc:
+            result.checks.append(CheckResult(key, tr(title), "unknown", str(exc)))
+            continue
+        except NotApplicable as exc:
+            result.checks.append(CheckResult(key, tr(title), "n/a", str(exc)))
+            continue
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:  # malformed facts
+            result.checks.append(CheckResult(key, tr(title), "unknown",
+                                             tr("facts malformed: {reason}", reason=exc)))
+            continue
+        result.findings.extend(found)
+        result.checks.append(CheckResult(key, tr(title), "found" if found else "ok"))
+    return result

@@ -1,0 +1,86 @@
+"""What every environment rule shares: the context it judges for, how it says "can't judge", and fact helpers.
+
+A rule that needs a fact that was not read raises ``Unknown``; a check that does not apply to this machine
+raises ``NotApplicable``. The helpers read facts the way every rule must (NVML first, torch as fallback), so
+two rules never disagree about which GPUs the machine has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.environment.commands import driver_update_command, torch_install_command
+from core.environment.facts import EnvironmentFacts, GpuFacts
+from core.environment.tables import DRIVER_FLOORS, choose_wheel, cuda_tuple, driver_floor, minimum_driver_for
+from core.i18n import tr
+
+GB = 1024**3
+
+
+class Unknown(Exception):
+    """A rule cannot judge: a fact it needs was not read (the message says which)."""
+
+
+class NotApplicable(Exception):
+    """The check does not apply to this machine (GPU checks without a GPU); the message says why."""
+
+
+def need_gpu(f: EnvironmentFacts) -> None:
+    """Make a GPU-only check ``n/a`` on a machine without an NVIDIA GPU (neither NVML nor torch sees one)."""
+    if not nvml_lists_gpus(f) and not f.torch.cuda_available and not f.torch.device_count:
+        raise NotApplicable(tr("no NVIDIA GPU"))
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """The training options to judge the machine for (shared memory and RAM depend on them)."""
+
+    workers: int = 8
+    batch: int = 16
+    imgsz: int = 640
+
+
+def need_fact(value: object, name: str) -> object:
+    """The fact, or ``Unknown`` naming it when it was not read."""
+    if value is None:
+        raise Unknown(tr("{fact} was not read", fact=name))
+    return value
+
+
+def gpu_capability(gpu: GpuFacts) -> tuple[int, int] | None:
+    """(major, minor) compute capability as NVML reported it, or None."""
+    cc = gpu.capability
+    return (int(cc[0]), int(cc[1])) if cc and len(cc) >= 2 else None
+
+
+def capabilities(f: EnvironmentFacts) -> list[tuple[int, int]]:
+    """Every GPU's compute capability: NVML's, or torch's when NVML could not be read."""
+    caps = [cc for cc in (gpu_capability(g) for g in f.nvml.gpus) if cc is not None]
+    if not caps:
+        caps = [tuple(d.capability[:2]) for d in f.torch.devices if d.capability]  # type: ignore[misc]
+    return caps
+
+
+def nvml_lists_gpus(f: EnvironmentFacts) -> bool:
+    """NVML answered and listed at least one GPU."""
+    return f.nvml.available and len(f.nvml.gpus) > 0
+
+
+def cuda_text(cuda: tuple[int, int] | None) -> str:
+    return "—" if cuda is None else f"{cuda[0]}.{cuda[1]}"
+
+
+def right_wheel_fix(f: EnvironmentFacts) -> tuple[str, str]:
+    """(fix, fix_kind): the install command for the wheel that fits this driver and GPU, or a driver update."""
+    caps = capabilities(f)
+    wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, f.system.os)
+    if wheel is None:
+        needed = minimum_driver_for(caps, f.system.os) or driver_floor(max(DRIVER_FLOORS), f.system.os) or "?"
+        return driver_update_command(f.system.os, needed), "command"
+    return torch_install_command(f, wheel), "command"
+
+
+def gpu_words(f: EnvironmentFacts) -> str:
+    """The GPUs' names for evidence lines (NVML's, else torch's)."""
+    names = [g.name or "?" for g in f.nvml.gpus] or [d.name or "?" for d in f.torch.devices]
+    return ", ".join(names)

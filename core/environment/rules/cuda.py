@@ -1,0 +1,175 @@
+"""Rules about whether training can use the GPU: NVML, a GPU at all, torch's CUDA build, driver, architecture,
+a working test kernel and cuDNN. Order matters: later rules skip a consequence an earlier one reported.
+"""
+
+from __future__ import annotations
+
+from core.environment.commands import driver_update_command
+from core.environment.facts import EnvironmentFacts
+from core.environment.findings import Finding
+from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text, gpu_words,
+                                         need_fact, need_gpu, nvml_lists_gpus, right_wheel_fix)
+from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_name, cuda_tuple, driver_floor,
+                                     driver_meets)
+from core.i18n import tr
+
+
+def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    if nvml_lists_gpus(f) or f.torch.cuda_available or f.torch.device_count:
+        return []
+    if not f.nvml.available and f.nvml.error is None and f.torch.cuda_available is None:
+        raise Unknown(tr("{fact} was not read", fact="NVML"))
+    reason = f"{f.nvml.error}: {f.nvml.error_message or ''}".strip(": ") if f.nvml.error else tr("no GPU listed")
+    hint = (tr("In WSL, install the NVIDIA driver on Windows (not inside WSL); NVML lives in /usr/lib/wsl/lib.")
+            if f.system.wsl else
+            tr("If this machine has an NVIDIA GPU, install its driver until 'nvidia-smi' lists it, then re-check."))
+    return [Finding("no-gpu", "info", tr("No NVIDIA GPU found: training runs on the CPU"),
+                    tr("Without a usable NVIDIA GPU, yolov5 trains on the CPU — fine for the demo, one to two "
+                       "orders of magnitude slower for real datasets."),
+                    {tr("NVML"): reason, tr("torch CUDA available"): str(f.torch.cuda_available)},
+                    hint, "advice")]
+
+
+def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    error = f.nvml.error
+    if f.nvml.available or error is None:
+        return []
+    if error in ("LibraryNotFound", "NotInstalled") and not (f.torch.cuda_available or f.torch.device_count) \
+            and not f.system.wsl:
+        raise NotApplicable(tr("no NVIDIA driver installed"))
+    evidence = {tr("NVML error"): f"{error}: {f.nvml.error_message or ''}".strip(": ")}
+    if error == "LibraryNotFound":
+        if f.system.wsl:
+            return [Finding("nvml-unavailable", "warning", tr("NVML not found inside WSL"),
+                            tr("WSL provides the NVIDIA library from the Windows driver in /usr/lib/wsl/lib; "
+                               "without it the app cannot read GPU utilisation or check the driver."), evidence,
+                            "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH", "command")]
+        return [Finding("nvml-unavailable", "warning", tr("GPU monitoring is unavailable (no NVML library)"),
+                        tr("torch sees a GPU but the NVIDIA management library is missing, so the app cannot show "
+                           "GPU utilisation, temperature or throttling."), evidence,
+                        tr("Install the NVIDIA driver's utilities package (it provides libnvidia-ml and nvidia-smi)."),
+                        "advice")]
+    fixes = {
+        "DriverNotLoaded": (tr("The NVIDIA driver is installed but not loaded"), "error",
+                            tr("sudo modprobe nvidia   # if that fails (e.g. after a kernel update), reboot"),
+                            "command"),
+        "NoPermission": (tr("No permission to talk to the GPU driver"), "warning",
+                         "sudo usermod -aG video $USER   # then log out and in", "command"),
+        "GpuIsLost": (tr("A GPU has fallen off the bus"), "error",
+                      tr("Reboot the machine; if it happens again, check power and cooling, and "
+                         "'sudo dmesg | grep -i xid'."), "advice"),
+    }
+    title, severity, fix, kind = fixes.get(error, (tr("The GPU driver cannot be queried"), "warning",
+                                                    tr("Run nvidia-smi to see the driver's own error."), "advice"))
+    return [Finding("nvml-unavailable", severity, title,
+                    tr("NVML (the driver's management library) answered with an error: the driver and GPUs cannot "
+                       "be checked, and training may not see the GPU."), evidence, fix, kind)]
+
+
+def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    need_gpu(f)
+    if not f.torch.installed or not nvml_lists_gpus(f):
+        return []
+    if need_fact(f.torch.version, "torch version") and f.torch.cuda is not None:
+        return []
+    fix, kind = right_wheel_fix(f)
+    return [Finding("torch-cpu-build", "error", tr("PyTorch is a CPU-only build, but this machine has an NVIDIA GPU"),
+                    tr("The installed torch wheel has no CUDA support, so training would run on the CPU and the "
+                       "GPU would sit idle. Install the CUDA wheel that matches the driver."),
+                    {tr("torch"): str(f.torch.version), tr("torch CUDA"): tr("none (CPU build)"),
+                     tr("GPUs"): gpu_words(f), tr("driver"): str(f.nvml.driver_version)}, fix, kind)]
+
+
+def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    need_gpu(f)
+    if not f.torch.cuda or not nvml_lists_gpus(f):
+        return []
+    wheel = cuda_tuple(f.torch.cuda)
+    driver = str(need_fact(f.nvml.driver_version, "driver version"))
+    driver_cuda = cuda_tuple(f.nvml.cuda_driver_version)
+    assert wheel is not None
+    floor = driver_floor(wheel[0], f.system.os)
+    evidence = {tr("driver"): driver, tr("driver's CUDA"): cuda_text(driver_cuda),
+                tr("torch wheel CUDA"): f.torch.cuda, tr("family minimum driver"): floor or "?"}
+    too_old = (driver_cuda is not None and driver_cuda[0] < wheel[0]) or driver_meets(driver, floor) is False
+    if too_old:
+        fix, kind = right_wheel_fix(f)
+        toolkit = TOOLKIT_DRIVERS.get(f"{wheel[0]}.{wheel[1]}")
+        wanted = (toolkit[1] if f.system.os == "Windows" else toolkit[0]) if toolkit else floor
+        return [Finding("driver-too-old", "error",
+                        tr("The GPU driver is too old for this PyTorch (CUDA {cuda})", cuda=f.torch.cuda),
+                        tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA "
+                           "cannot start and training falls back to the CPU. Either install the wheel that fits this "
+                           "driver (the command below) or update the driver to {wanted} or newer.",
+                           cuda=f.torch.cuda, floor=floor, driver=driver, wanted=wanted), evidence, fix, kind)]
+    if driver_cuda is not None and driver_cuda < wheel:
+        toolkit = TOOLKIT_DRIVERS.get(f"{wheel[0]}.{wheel[1]}", (floor or "", floor or ""))
+        return [Finding("driver-cuda-minor", "info",
+                        tr("The driver supports CUDA {have}; this PyTorch is built for {want}",
+                           have=cuda_text(driver_cuda), want=f.torch.cuda),
+                        tr("Same CUDA major version, so it runs (minor-version compatibility), but kernels that need "
+                           "PTX JIT compilation may be unavailable."), evidence,
+                        driver_update_command(f.system.os, toolkit[1 if f.system.os == "Windows" else 0]),
+                        "command")]
+    return []
+
+
+def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    need_gpu(f)
+    if not f.torch.cuda:
+        return []
+    archs = list(need_fact(f.torch.arch_list, "torch arch list") or [])  # type: ignore[arg-type]
+    if not archs:
+        raise Unknown(tr("{fact} was not read", fact="torch arch list"))
+    out = []
+    for cc in sorted(set(capabilities(f))):
+        if arch_covers(archs, cc):
+            continue
+        fix, kind = right_wheel_fix(f)
+        out.append(Finding("gpu-arch-unsupported", "error",
+                           tr("This PyTorch has no kernels for the GPU's architecture (sm_{cc})", cc=f"{cc[0]}{cc[1]}"),
+                           tr("The GPU is {family} (compute capability {major}.{minor}); the installed wheel is "
+                              "compiled for {archs}. CUDA calls fail with 'no kernel image is available for "
+                              "execution on the device'.", family=architecture_name(cc), major=cc[0], minor=cc[1],
+                              archs=" ".join(archs)),
+                           {tr("GPU"): gpu_words(f), tr("compute capability"): f"{cc[0]}.{cc[1]}",
+                            tr("wheel arch list"): " ".join(archs), tr("torch"): str(f.torch.version)}, fix, kind))
+    return out
+
+
+def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    need_gpu(f)
+    if not f.torch.cuda or not f.torch.installed:
+        return []
+    if any(e.id in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build", "nvml-unavailable")
+           and e.severity == "error" for e in earlier):
+        return []
+    failed = [d for d in f.torch.devices if d.kernel_ok is False]
+    if f.torch.cuda_available is False and nvml_lists_gpus(f):
+        message = f.torch.cuda_error or tr("torch.cuda.is_available() is False")
+        visible = f.system.env.get("CUDA_VISIBLE_DEVICES")
+        fix = (tr("unset CUDA_VISIBLE_DEVICES   # it is set to '{value}', which hides every GPU", value=visible)
+               if visible is not None and visible.strip() in ("", "-1", "none") else
+               tr("Reboot (a driver update needs it); if it persists: {cmd}", cmd=right_wheel_fix(f)[0]))
+        return [Finding("cuda-unusable", "error", tr("PyTorch cannot use the GPU"),
+                        tr("NVML lists the GPU, but CUDA does not start in torch, so training would run on the CPU."),
+                        {tr("message"): message, tr("GPUs"): gpu_words(f), tr("CUDA_VISIBLE_DEVICES"): str(visible)},
+                        fix, "command")]
+    return [Finding("cuda-unusable", "error", tr("A test kernel failed on GPU {index} ({name})", index=d.index,
+                                                 name=d.name or "?"),
+                    tr("A tiny CUDA computation failed on this GPU, so training on it would fail too."),
+                    {tr("message"): d.kernel_error or "?", tr("GPU"): d.name or "?"},
+                    tr("Reboot; if it persists, reinstall the wheel: {cmd}", cmd=right_wheel_fix(f)[0]), "command")
+            for d in failed]
+
+
+def rule_cudnn(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    need_gpu(f)
+    if not f.torch.cuda_available:
+        return []
+    if f.torch.cudnn_version and f.torch.cudnn_enabled is not False:
+        return []
+    return [Finding("cudnn-unavailable", "warning", tr("cuDNN is not available to PyTorch"),
+                    tr("Without cuDNN the convolutions run on slower kernels: training is several times slower."),
+                    {tr("cuDNN version"): str(f.torch.cudnn_version), tr("cuDNN enabled"): str(f.torch.cudnn_enabled)},
+                    right_wheel_fix(f)[0], "command")]

@@ -72,3 +72,24 @@ for report in reports:
 print("verified exports:", sum(bool((r.get("verified") or {}).get("ok")) for r in reports), "of", len(reports),
       "(expected 2 with tensorrt installed, else 1)")
 PYEOF
+
+echo "== installer: wheel choice on this GPU machine (NVML vs nvidia-smi must agree; the installed torch should match)"
+PYTHONPATH="$PWD" "$PY" - <<'PYEOF'
+from core.environment.facts import EnvironmentFacts
+from core.install.detect import nvidia_smi_facts, nvml_facts, system_facts
+from core.install.wheel_choice import choose_index
+nvml, source = nvml_facts()
+smi = nvidia_smi_facts()
+by_nvml = choose_index(EnvironmentFacts(system=system_facts(), nvml=nvml))
+by_smi = choose_index(EnvironmentFacts(system=system_facts(), nvml=smi))
+print(f"{source}: {by_nvml.tag} — {by_nvml.reason}")
+print(f"nvidia-smi: {by_smi.tag} (driver {smi.driver_version}, CUDA {smi.cuda_driver_version}, "
+      f"capabilities {[g.capability for g in smi.gpus]})")
+print("agree:", by_nvml.tag == by_smi.tag)
+try:
+    import torch
+    print("installed torch:", torch.__version__, "cuda available:", torch.cuda.is_available())
+except ImportError:
+    print("installed torch: none")
+PYEOF
+bash installer/linux/install.sh --dry-run --json | "$PY" -c "import json,sys; d=json.load(sys.stdin); print('install.sh --dry-run:', d['index'], '-', d['reason'])"

@@ -14,7 +14,7 @@ import sys
 import pyqtgraph as pg
 from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from core import RESOURCES_DIR
@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setStyle("Fusion")  # Fusion takes the platform's palette, so light/dark follows the system
     app.setWindowIcon(QIcon(str(RESOURCES_DIR / "icons" / "yolo-studio.svg")))
+    QGuiApplication.setDesktopFileName("yolo-studio")  # Wayland docks match the installed menu entry's icon
     pg.setConfigOptions(useOpenGL=False, antialias=True)
     # Python's cyclic GC runs in whichever thread allocates; collecting Qt objects in a background job's
     # thread deadlocks on Qt's locks (seen: a demo-dataset job froze the window). Collect in the GUI thread

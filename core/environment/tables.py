@@ -163,6 +163,11 @@ def architecture_name(capability: tuple[int, int]) -> str:
     return row[0]
 
 
+def fitting_wheels(capabilities: list[tuple[int, int]]) -> list[Wheel]:
+    """The CUDA wheels compiled for every one of these GPUs, newest first."""
+    return [w for w in WHEELS if all(arch_covers(w.archs, cc) for cc in capabilities)]
+
+
 def choose_wheel(driver: str | None, driver_cuda: tuple[int, int] | None, capabilities: list[tuple[int, int]],
                  os_name: str | None) -> Wheel | None:
     """The wheel this driver runs and every GPU is compiled for; CPU wheel when there is no GPU; None when
@@ -174,7 +179,7 @@ def choose_wheel(driver: str | None, driver_cuda: tuple[int, int] | None, capabi
     """
     if not capabilities:
         return CPU_WHEEL
-    fitting = [w for w in WHEELS if all(arch_covers(w.archs, cc) for cc in capabilities)]
+    fitting = fitting_wheels(capabilities)
     floor_ok = [w for w in fitting
                 if driver_meets(driver, driver_floor(w.cuda[0], os_name)) is not False]  # type: ignore[index]
     for wheel in floor_ok:
@@ -188,7 +193,7 @@ def choose_wheel(driver: str | None, driver_cuda: tuple[int, int] | None, capabi
 
 def minimum_driver_for(capabilities: list[tuple[int, int]], os_name: str | None) -> str | None:
     """The lowest driver that runs some wheel compiled for these GPUs (the oldest fitting wheel's floor)."""
-    fitting = [w for w in WHEELS if all(arch_covers(w.archs, cc) for cc in capabilities)]
+    fitting = fitting_wheels(capabilities)
     return driver_floor(fitting[-1].cuda[0], os_name) if fitting else None  # type: ignore[index]
 
 

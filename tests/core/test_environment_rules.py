@@ -67,7 +67,7 @@ CASES = [
                                         _set("torch.version", None), _set("torch.torchvision", None)),
      None, "torch-missing", "error", "download.pytorch.org/whl/cpu"),
     ("torch-cpu-build: driver 570 / Ada -> cu128", CPU_BUILD, None, "torch-cpu-build", "error",
-     "torch==2.14.1 torchvision==0.29.1 --index-url https://download.pytorch.org/whl/cu128"),
+     "torch==2.14.1+cu128 torchvision==0.29.1+cu128 --index-url https://download.pytorch.org/whl/cu128"),
     ("torch-cpu-build: driver 580 -> cu130", _all(CPU_BUILD, _set("nvml.driver_version", "580.82.07"),
                                                   _set("nvml.cuda_driver_version", 13000)),
      None, "torch-cpu-build", "error", "whl/cu130"),

@@ -70,14 +70,15 @@ def cuda_text(cuda: tuple[int, int] | None) -> str:
     return "—" if cuda is None else f"{cuda[0]}.{cuda[1]}"
 
 
-def right_wheel_fix(f: EnvironmentFacts) -> tuple[str, str]:
-    """(fix, fix_kind): the install command for the wheel that fits this driver and GPU, or a driver update."""
+def right_wheel_fix(f: EnvironmentFacts, force: bool = False) -> tuple[str, str]:
+    """(fix, fix_kind): the install command for the wheel that fits this driver and GPU, or a driver update.
+    ``force``: reinstall even when that build is installed (its files are damaged)."""
     caps = capabilities(f)
     wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, f.system.os)
     if wheel is None:
         needed = minimum_driver_for(caps, f.system.os) or driver_floor(max(DRIVER_FLOORS), f.system.os) or "?"
         return driver_update_command(f.system.os, needed), "command"
-    return torch_install_command(f, wheel), "command"
+    return torch_install_command(f, wheel, force=force), "command"
 
 
 def gpu_words(f: EnvironmentFacts) -> str:

@@ -172,4 +172,4 @@ def rule_cudnn(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) ->
     return [Finding("cudnn-unavailable", "warning", tr("cuDNN is not available to PyTorch"),
                     tr("Without cuDNN the convolutions run on slower kernels: training is several times slower."),
                     {tr("cuDNN version"): str(f.torch.cudnn_version), tr("cuDNN enabled"): str(f.torch.cudnn_enabled)},
-                    right_wheel_fix(f)[0], "command")]
+                    right_wheel_fix(f, force=True)[0], "command")]

@@ -1,0 +1,217 @@
+"""The installer's steps against a fake venv whose pip prints progress and fails on demand: shortcuts come
+last and only after a passing smoke test, a failed step names its reason and the retry command, re-runs
+continue and upgrade in place, and the uninstaller removes exactly what was installed."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from core.install.layout import layout_for
+from core.install.manifest import load_manifest
+from core.install.plan import make_plan
+from core.install.shortcuts import desktop_entry, exec_quote
+from core.install.smoke import GUI_CHECK, TORCH_CHECK
+from core.install.steps import Installer
+from core.install.uninstall import cmd_uninstall
+from tests.core.environment_builders import healthy_gpu_machine
+
+
+class FakeVenv:
+    """Plays the system Python (venv creation) and the venv's Python (pip, NVML detection, smoke checks)."""
+
+    def __init__(self, layout, fail: str | None = None, gui_error: str | None = None) -> None:
+        self.layout = layout
+        self.fail = fail  # a substring of the argv whose pip call fails
+        self.gui_error = gui_error
+        self.calls: list[list[str]] = []
+        self.menu_existed_during_smoke: bool | None = None
+
+    def __call__(self, argv, env, on_line) -> int:
+        self.calls.append(argv)
+        joined = " ".join(argv)
+        if argv[1:3] == ["-m", "venv"]:
+            venv = Path(argv[3])
+            (venv / "bin").mkdir(parents=True, exist_ok=True)
+            (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+            (venv / "bin" / "python").write_text("")
+            return 0
+        if argv[1:] == ["-m", "pip", "--version"]:
+            on_line("pip 26.3 from /venv/lib/python3.11/site-packages/pip (python 3.11)")
+            return 0
+        if argv[1:4] == ["-m", "pip", "install"]:
+            for line in ["Looking in indexes: https://download.pytorch.org/whl/cu128",
+                         "Collecting torch==2.14.1+cu128",
+                         "  Downloading https://download.pytorch.org/whl/cu128/torch-2.14.1%2Bcu128-cp311-cp311-"
+                         "manylinux_2_28_x86_64.whl (899.7 MB)",
+                         "Progress 0 of 899700000", "Progress 449850000 of 899700000",
+                         "Progress 899700000 of 899700000"]:
+                on_line(line)
+            if self.fail and self.fail in joined:
+                on_line("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device")
+                return 1
+            on_line("Installing collected packages: torch, torchvision")
+            on_line("Successfully installed torch-2.14.1+cu128 torchvision-0.29.1+cu128")
+            return 0
+        if argv[1:] == ["-m", "core.install", "detect"]:
+            assert env["PYTHONPATH"]  # the installer's modules come from the source clone
+            on_line(json.dumps({"source": "NVML", "facts": healthy_gpu_machine().to_dict()}))
+            return 0
+        if argv[1:] == ["--help"]:
+            return 0
+        if argv[1:] == ["-c", TORCH_CHECK]:
+            on_line("2.14.1+cu128")
+            on_line("True")
+            return 0
+        if argv[1:] == ["-c", GUI_CHECK]:
+            assert env["QT_QPA_PLATFORM"] == "offscreen" and "PYTHONPATH" not in env
+            self.menu_existed_during_smoke = Path(self.layout.menu_entry).exists()
+            if self.gui_error:
+                on_line(self.gui_error)
+                return 1
+            on_line("gui ok")
+            return 0
+        raise AssertionError(f"unexpected command: {joined}")
+
+
+@pytest.fixture
+def layout(tmp_path: Path):
+    return layout_for("Linux", {"XDG_DATA_HOME": str(tmp_path / "data")}, str(tmp_path / "home"))
+
+
+def install(layout, runner, source: Path = Path("/src/yolo-studio")) -> tuple[int, str]:
+    first_look = healthy_gpu_machine()  # what nvidia-smi saw before the venv existed
+    plan = make_plan(first_look, "nvidia-smi", layout, str(source), free_gb=500.0)
+    out = io.StringIO()
+
+    def replan(facts, source_name):
+        return make_plan(facts, source_name, layout, str(source), free_gb=500.0)
+
+    code = Installer(plan, replan, out=out, runner=runner).execute()
+    return code, out.getvalue()
+
+
+def test_install_writes_the_shortcuts_last_and_ends_with_a_summary(layout):
+    runner = FakeVenv(layout)
+    code, out = install(layout, runner)
+    assert code == 0, out
+    assert runner.menu_existed_during_smoke is False  # the shortcut came after the smoke test
+    entry = Path(layout.menu_entry)
+    assert f"Exec={layout.gui}" in entry.read_text()
+    assert os.readlink(layout.launcher) == str(layout.cli)
+    assert Path(layout.icon).read_bytes().startswith(b"<svg")
+    manifest = load_manifest(Path(layout.manifest))
+    assert manifest.status == "installed" and manifest.index == "cu128" and "570.86.15" in manifest.reason
+    summary = out.strip().splitlines()[-1]
+    assert summary.startswith("YOLO Studio 0.1.0 installed in") and "2.14.1+cu128" in summary
+    assert "RTX 4090" in summary and "applications menu" in summary
+    assert "Downloading torch-2.14.1+cu128" in out  # pip's progress, folded
+    detect = runner.calls.index([str(layout.python), "-m", "core.install", "detect"])
+    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu128" in c)
+    assert detect < runner.calls.index(torch_call)  # the wheel is chosen from NVML's reading in the venv
+    assert torch_call[-2:] == ["--progress-bar", "raw"]
+
+
+def test_failed_step_names_reason_and_retry_and_leaves_no_shortcut(layout, monkeypatch):
+    monkeypatch.setenv("YOLOSTUDIO_INSTALL_RETRY", "bash /src/installer/linux/install.sh --desktop")
+    code, out = install(layout, FakeVenv(layout, fail="torch=="))
+    assert code == 1
+    assert "Step failed: PyTorch (cu128)" in out and "No space left on device" in out
+    assert "run: bash /src/installer/linux/install.sh --desktop" in out
+    assert not os.path.lexists(layout.menu_entry) and not os.path.lexists(layout.launcher)
+    assert load_manifest(Path(layout.manifest)).status == "installing"
+    assert "No space left on device" in Path(layout.log).read_text()
+
+    runner = FakeVenv(layout)  # the re-run continues: the venv is reused, not rebuilt
+    code, out = install(layout, runner)
+    assert code == 0 and "reusing the existing environment" in out
+    assert not any(c[1:3] == ["-m", "venv"] for c in runner.calls)
+
+
+def test_failed_upgrade_takes_the_old_shortcut_down(layout):
+    assert install(layout, FakeVenv(layout))[0] == 0
+    assert Path(layout.menu_entry).exists()
+    code, out = install(layout, FakeVenv(layout, fail="--upgrade /src"))
+    assert code == 1 and "Upgrading the YOLO Studio installed" in out
+    assert not os.path.lexists(layout.menu_entry) and not os.path.lexists(layout.launcher)
+
+
+def test_interrupted_venv_is_rebuilt(layout):
+    venv = Path(layout.venv)
+    venv.mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")  # python never got written
+    runner = FakeVenv(layout)
+    code, out = install(layout, runner)
+    assert code == 0 and "building it again" in out
+    assert any(c[1:3] == ["-m", "venv"] for c in runner.calls)
+
+
+def test_a_foreign_folder_is_never_deleted(layout):
+    venv = Path(layout.venv)
+    venv.mkdir(parents=True)
+    (venv / "thesis.tex").write_text("precious")
+    code, out = install(layout, FakeVenv(layout))
+    assert code == 1 and "is not a Python environment" in out
+    assert (venv / "thesis.tex").read_text() == "precious"
+
+
+def test_gui_smoke_failure_names_the_missing_system_package(layout):
+    error = "ImportError: libGL.so.1: cannot open shared object file: No such file or directory"
+    code, out = install(layout, FakeVenv(layout, gui_error=error))
+    assert code == 1 and "sudo apt install libgl1" in out
+    assert not os.path.lexists(layout.menu_entry)
+
+
+def test_uninstall_removes_exactly_what_was_installed(layout, tmp_path):
+    assert install(layout, FakeVenv(layout))[0] == 0
+    foreign = Path(layout.prefix) / "my-notes.txt"
+    foreign.write_text("keep me")
+    workspace = tmp_path / "data" / "YOLO Studio" / "runs" / "exp"
+    workspace.mkdir(parents=True)
+    args = Namespace(remove_data=False, yes=False)
+    assert cmd_uninstall(args, layout) == 0
+    for path in (layout.menu_entry, layout.launcher, layout.icon, layout.venv, layout.manifest, layout.log):
+        assert not os.path.lexists(path), path
+    assert foreign.read_text() == "keep me" and workspace.exists()
+
+
+def test_uninstall_removes_data_only_after_confirmation(layout, tmp_path, monkeypatch):
+    from core.install import uninstall
+
+    assert install(layout, FakeVenv(layout))[0] == 0
+    workspace = tmp_path / "ws"
+    (workspace / "runs").mkdir(parents=True)
+    monkeypatch.setattr(uninstall, "data_folders", lambda lay: [workspace])
+    cmd_uninstall(Namespace(remove_data=True, yes=False), layout, ask=lambda prompt: "no")
+    assert workspace.exists()
+    assert install(layout, FakeVenv(layout))[0] == 0
+    cmd_uninstall(Namespace(remove_data=True, yes=False), layout, ask=lambda prompt: "delete")
+    assert not workspace.exists()
+
+
+@pytest.mark.parametrize("arg,quoted", [
+    ("/home/ann/.local/share/yolo-studio/venv/bin/yolostudio-gui", "/home/ann/.local/share/yolo-studio/venv/bin/"
+                                                                    "yolostudio-gui"),
+    ("/home/ann/My Apps/yolostudio-gui", '"/home/ann/My Apps/yolostudio-gui"'),
+    ("/opt/a$b/100%", '"/opt/a\\\\$b/100%%"'),
+])
+def test_exec_quoting(arg, quoted):
+    assert exec_quote(arg) == quoted
+
+
+@pytest.mark.parametrize("home", ["/home/ann", "/home/Ann Lee", "/home/李雷"])
+def test_desktop_entry_is_valid(tmp_path, home):
+    validator = shutil.which("desktop-file-validate")
+    if validator is None:
+        pytest.skip("desktop-file-validate is not installed (Debian: apt install desktop-file-utils)")
+    path = tmp_path / "yolo-studio.desktop"
+    path.write_text(desktop_entry(layout_for("Linux", {}, home)), encoding="utf-8")
+    done = subprocess.run([validator, str(path)], capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stdout.strip(), done.stdout + done.stderr

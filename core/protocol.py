@@ -40,6 +40,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "facts": ("facts", "final"),
     "export_result": ("format", "ok", "report"),
     "predictions": ("image", "width", "height", "boxes", "names"),
+    "repair_progress": ("phase", "text", "fraction", "cancellable"),
 }
 
 #: Final states of a run as carried by the ``done`` event.

@@ -69,6 +69,7 @@ JOBS: dict[str, str] = {
     "probe": "core.worker.probe_job:run_probe",
     "export": "core.worker.export_job:run_export",
     "predict": "core.worker.predict_job:run_predict",
+    "repair": "core.worker.repair_job:run_repair",
 }
 
 

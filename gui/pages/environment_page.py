@@ -5,6 +5,8 @@ the GUI), started through the QProcess wrapper with progress per step and a hard
 driver gets the probe killed and reported, the window never waits. ``core.environment`` judges the
 facts (``evaluate``) and words the summary; this page lists the checks, shows one in detail, copies a
 fix, re-checks (F5), saves a report (home folder abbreviated) and loads a colleague's facts file.
+"Repair…" appears when another PyTorch build fixes a finding on this machine (``core.install.repair``):
+the dialog installs it in the background, then the page re-checks and offers a restart.
 Tests inject facts (``facts=``) or a launcher that replays events.
 """
 
@@ -14,10 +16,10 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QProcess, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar,
-                               QPushButton, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
+                               QMessageBox, QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from core.atomic import atomic_write_text
 from core.environment.facts import EnvironmentFacts, load_facts
@@ -25,11 +27,13 @@ from core.environment.findings import CheckResult, Evaluation, Finding, severity
 from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_spec, write_probe_spec
 from core.environment.report import report_dict, summarize
 from core.environment.rules import evaluate
+from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
 from core.launch import worker_argv, worker_env
 from gui.widgets.banner import Banner
 from gui.widgets.check_details import Applier, CheckDetails
 from gui.widgets.levels import level_icon, level_word
 from gui.widgets.page_header import PageHeader
+from gui.widgets.repair_dialog import RepairDialog
 from gui.widgets.summary_line import SummaryLine
 from gui.worker_process import WorkerProcess
 
@@ -45,6 +49,23 @@ def ask_save_path(parent: QWidget, suggested: str) -> str:
     """Module attribute so tests answer it instead of a modal dialog."""
     return QFileDialog.getSaveFileName(parent, parent.tr("Save environment report"), suggested,
                                        parent.tr("JSON report (*.json)"))[0]
+
+
+def ask_restart(parent: QWidget) -> bool:
+    """Module attribute so tests answer it instead of a modal dialog."""
+    answer = QMessageBox.question(parent, parent.tr("Restart YOLO Studio?"),
+                                  parent.tr("PyTorch was replaced. Restart YOLO Studio now so every part of it uses "
+                                            "the new build?"),
+                                  QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def restart_app() -> None:
+    """Start a new window of the app, then close this one (its own close checks still apply)."""
+    import sys  # noqa: PLC0415
+
+    if QProcess.startDetached(sys.executable, ["-m", "gui", *sys.argv[1:]]):
+        QApplication.closeAllWindows()
 
 
 def ask_open_path(parent: QWidget) -> str:
@@ -77,11 +98,17 @@ class EnvironmentPage(QWidget):
         self.load_button.setToolTip(self.tr("Judge a facts file or report saved on another machine"))
         self.save_button = QPushButton(self.tr("Save report…"), self, clicked=self.save_report)
         self.save_button.setToolTip(self.tr("Save facts and findings as JSON to attach to a bug report (Ctrl+S)"))
+        self.repair_button = QPushButton(self.tr("Repair…"), self, clicked=self.open_repair)
+        self.repair_button.setToolTip(self.tr("Install the PyTorch build that fits this driver and GPU into the "
+                                              "app's own environment"))
+        self.repair_button.setVisible(False)
+        self.repair_dialog: RepairDialog | None = None
+        self._restart_after_check = False
         self.header = PageHeader(
             self.tr("Environment"),
             self.tr("Checks the GPU driver, CUDA, PyTorch, memory and disks, and says what to fix so training "
                     "keeps the GPU busy."),
-            [self.recheck_button, self.load_button, self.save_button], self)
+            [self.repair_button, self.recheck_button, self.load_button, self.save_button], self)
         self.banner = Banner(self)
         self.summary = SummaryLine(self)
         self.progress_label = QLabel(self)
@@ -213,6 +240,9 @@ class EnvironmentPage(QWidget):
         self.recheck_button.setEnabled(not busy)
         self.load_button.setEnabled(not busy)
         self.save_button.setEnabled(not busy and self.facts is not None)
+        repairable = (not busy and not self.source and self.evaluation is not None
+                      and any(i in REPAIRABLE for i in self.evaluation.ids()))
+        self.repair_button.setVisible(repairable)
 
     # -- showing ------------------------------------------------------------------------------------
     def show_facts(self, facts: EnvironmentFacts, notes: list[str] | None = None) -> Evaluation:
@@ -239,6 +269,10 @@ class EnvironmentPage(QWidget):
         self.list.setCurrentRow(0)
         self._set_busy(self.busy)
         self.checked.emit(evaluation)
+        if self._restart_after_check and not self.source:
+            self._restart_after_check = False
+            if ask_restart(self):
+                restart_app()
         return evaluation
 
     def _add_row(self, level: str, title: str, payload: Finding | CheckResult, *, muted: bool = False) -> None:
@@ -261,6 +295,20 @@ class EnvironmentPage(QWidget):
 
     def row_texts(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]
+
+    # -- repair -------------------------------------------------------------------------------------
+    def open_repair(self) -> RepairDialog | None:
+        if self.facts is None or self.evaluation is None or self.busy:
+            return None
+        plan = plan_repair(self.facts, self.evaluation.ids(), runtime_facts())
+        self.repair_dialog = RepairDialog(plan, self.workspace, self)
+        self.repair_dialog.repaired.connect(self._after_repair)
+        self.repair_dialog.open()
+        return self.repair_dialog
+
+    def _after_repair(self) -> None:
+        self._restart_after_check = True
+        self.recheck()
 
     # -- files --------------------------------------------------------------------------------------
     def save_report(self) -> bool:

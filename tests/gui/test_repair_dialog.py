@@ -1,0 +1,115 @@
+"""Environment page "Repair…": shown only when another PyTorch build fixes a finding here; the dialog shows
+the exact command, runs the real repair worker job against a fake pip (progress, log, failure, refusal,
+a training run in the way), and the page re-checks and offers a restart."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.environment.facts import save_facts
+from core.environment.rules import evaluate
+from core.install.repair import RuntimeFacts, plan_repair
+from core.launch import worker_argv, worker_env
+from gui.pages import environment_page
+from gui.pages.environment_page import EnvironmentPage
+from gui.widgets.repair_dialog import RepairDialog
+from tests.core.environment_builders import healthy_gpu_machine
+from tests.gui.test_environment_page import cpu_build_on_gpu_machine
+
+FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
+TIMEOUT_MS = 30_000
+VENV = RuntimeFacts(python="/home/ann/.local/share/yolo-studio/venv/bin/python", os="Linux", in_venv=True,
+                    site_packages="/home/ann/.local/share/yolo-studio/venv/lib/python3.11/site-packages",
+                    writable=True, pip_version="26.3")
+
+
+def fake_pip_launcher(**env: str):
+    """The real repair worker job, with the plan's pip swapped for the fake one (same arguments)."""
+    def launch(spec_file: Path):
+        spec = json.loads(spec_file.read_text())
+        spec["argv"] = [sys.executable, str(FAKE_PIP), *spec["argv"][3:]]
+        spec_file.write_text(json.dumps(spec))
+        return worker_argv("repair", spec_file), dict(worker_env(), **env)
+    return launch
+
+
+def make_dialog(qtbot, tmp_path, runtime=VENV, busy=None, **env) -> RepairDialog:
+    facts = cpu_build_on_gpu_machine()
+    plan = plan_repair(facts, evaluate(facts).ids(), runtime)
+    dialog = RepairDialog(plan, tmp_path / "ws", launcher=fake_pip_launcher(**env),
+                          busy_check=lambda ws: list(busy or []))
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_repair_button_only_for_this_machine_and_a_repairable_finding(qtbot, tmp_path, monkeypatch):
+    page = EnvironmentPage(tmp_path / "ws", facts=cpu_build_on_gpu_machine())
+    qtbot.addWidget(page)
+    assert not page.repair_button.isHidden()
+    page.show_facts(healthy_gpu_machine())
+    assert page.repair_button.isHidden()
+    save_facts(cpu_build_on_gpu_machine(), tmp_path / "colleague.json")
+    monkeypatch.setattr(environment_page, "ask_open_path", lambda parent: str(tmp_path / "colleague.json"))
+    page.open_facts()
+    assert page.repair_button.isHidden()  # another machine's facts: nothing here to repair
+
+
+def test_dialog_shows_the_exact_command_then_installs_with_progress(qtbot, tmp_path):
+    dialog = make_dialog(qtbot, tmp_path)
+    assert dialog.command.toPlainText() == (
+        "/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install --progress-bar=raw "
+        "torch==2.14.1+cu128 torchvision==0.29.1+cu128 --index-url https://download.pytorch.org/whl/cu128")
+    assert "cu128" in dialog.headline.text() and "570.86.15" in dialog.reason.text()
+    labels = []
+    dialog.progress_label.setText = lambda text, original=dialog.progress_label.setText: (labels.append(text),
+                                                                                          original(text))[1]
+    with qtbot.waitSignal(dialog.repaired, timeout=TIMEOUT_MS):
+        dialog.install_button.click()
+    assert dialog.status == "completed"
+    assert any(text.startswith("Downloading torch-2.14.1+cu128") for text in labels)
+    assert any(text.startswith("Installing") for text in labels)
+    dialog.log.flush()
+    assert "Successfully installed torch-2.14.1+cu128" in dialog.log.text.toPlainText()
+    assert "is installed" in dialog.progress_label.text() and dialog.install_button.isHidden()
+
+
+def test_failed_install_shows_pips_error_and_can_be_retried(qtbot, tmp_path):
+    dialog = make_dialog(qtbot, tmp_path, FAKE_PIP_FAIL="install")
+    dialog.install_button.click()
+    qtbot.waitUntil(lambda: dialog.status == "failed", timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT_MS)
+    assert "No space left on device" in dialog.banner.text and "worker.log" in dialog.banner.text
+    assert dialog.install_button.isEnabled() and dialog.install_button.text() == "Try again"
+
+
+def test_refusal_disables_install_but_shows_the_command(qtbot, tmp_path):
+    system = RuntimeFacts("/usr/bin/python3", "Linux", False, "/usr/lib/python3/dist-packages", False, "23.0")
+    dialog = make_dialog(qtbot, tmp_path, runtime=system)
+    assert not dialog.install_button.isEnabled()
+    assert "system's Python" in dialog.banner.text
+    assert dialog.command.toPlainText().startswith("/usr/bin/python3 -m pip install") and dialog.copy_button.isEnabled()
+
+
+def test_training_in_the_way_is_refused_before_pip_starts(qtbot, tmp_path):
+    dialog = make_dialog(qtbot, tmp_path, busy=["exp3"])
+    dialog.install_button.click()
+    qtbot.waitUntil(lambda: "exp3" in dialog.banner.text, timeout=TIMEOUT_MS)
+    assert dialog._worker is None and dialog.install_button.isEnabled()
+
+
+def test_page_rechecks_after_a_repair_and_offers_a_restart(qtbot, tmp_path, monkeypatch):
+    page = EnvironmentPage(tmp_path / "ws", facts=cpu_build_on_gpu_machine())
+    qtbot.addWidget(page)
+    monkeypatch.setattr(environment_page, "runtime_facts", lambda: VENV)
+    asked = []
+    monkeypatch.setattr(environment_page, "ask_restart", lambda parent: asked.append(True) or False)
+    monkeypatch.setattr(page, "recheck", lambda: page.show_facts(healthy_gpu_machine()))
+    dialog = page.open_repair()
+    assert dialog is not None and dialog.plan.ok
+    dialog.repaired.emit()
+    assert asked == [True] and page.repair_button.isHidden()
+    dialog.close()

@@ -227,3 +227,14 @@ def test_saved_facts_round_trip_into_the_same_plan(tmp_path: Path):
     loaded, notes = load_facts(tmp_path / "facts.json")
     assert make_plan(loaded, "file", linux(), "/src").to_dict()["reason"] == \
         make_plan(facts, "file", linux(), "/src").to_dict()["reason"]
+
+
+def test_nvml_is_read_with_the_probes_reader_when_importable():
+    """In the app's venv (nvidia-ml-py and psutil present) the installer reads NVML with the checker's own
+    reader, not nvidia-smi; if that reader moves, this fails instead of silently falling back."""
+    from core.install.detect import nvml_facts
+
+    pytest.importorskip("pynvml")
+    facts, source = nvml_facts(run=lambda argv: (127, "not here"))
+    assert source == "NVML"
+    assert facts.available or facts.error not in (None, "NotInstalled")

@@ -24,12 +24,12 @@ data = generate_demo_dataset(Path(sys.argv[1]) / "gpu-data", DemoSpec(n_train=51
 print(f"dataset: {data} ({time.time() - t:.1f} s)")
 PYEOF
 echo "== 1. training: yolov5s, imgsz 640, batch 32, workers 8, 3 epochs, device 0"
-timeout 420 "$PY" -m core.cli --workspace "$WS" train "$WS/gpu-data/data.yaml" --model yolov5s.yaml \
+timeout 420 "$PY" -m cli --workspace "$WS" train "$WS/gpu-data/data.yaml" --model yolov5s.yaml \
     --imgsz 640 --batch 32 --workers 8 --epochs 3 --device 0 --name gpu-check || echo "training exit code $?"
 "$PY" bench/run_summary.py "$WS/runs/gpu-check"
 
 echo "== environment check: yolostudio doctor --json (expect no errors on this machine)"
-"$PY" -m core.cli --workspace "$WS" doctor --json --data "$WS/gpu-data/data.yaml" > "$WS/doctor.json" \
+"$PY" -m cli --workspace "$WS" doctor --json --data "$WS/gpu-data/data.yaml" > "$WS/doctor.json" \
     || echo "doctor exit code $? (1 = an error finding)"
 "$PY" - "$WS/doctor.json" <<'PYEOF'
 import json, sys
@@ -53,9 +53,9 @@ echo "== export: the GPU-trained run to ONNX and to a TensorRT FP16 engine, each
 # ONNX is verified with ONNX Runtime (CUDA provider when onnxruntime-gpu is installed, else CPU) and OpenCV DNN;
 # the engine needs the tensorrt package (10.x) — without it the CLI refuses with the install command (exit 2).
 BEST="$WS/runs/gpu-check/weights/best.pt"
-timeout 300 "$PY" -m core.cli --workspace "$WS" export "$BEST" --format onnx --device 0 \
+timeout 300 "$PY" -m cli --workspace "$WS" export "$BEST" --format onnx --device 0 \
     || echo "onnx export exit code $? (1 = not verified)"
-timeout 600 "$PY" -m core.cli --workspace "$WS" export "$BEST" --format engine --half --device 0 \
+timeout 600 "$PY" -m cli --workspace "$WS" export "$BEST" --format engine --half --device 0 \
     || echo "engine export exit code $? (1 = not verified, 2 = refused: the reason is printed above)"
 "$PY" - "$WS/runs/gpu-check" <<'PYEOF'
 import sys

@@ -28,7 +28,7 @@ from core.model_catalog import builtin_model_path  # noqa: E402
 
 
 def run_studio(data: Path, workspace: Path, name: str, common: dict[str, str]) -> tuple[list[float], float]:
-    argv = [sys.executable, "-m", "core.cli", "--workspace", str(workspace), "train", str(data), "--json",
+    argv = [sys.executable, "-m", "cli", "--workspace", str(workspace), "train", str(data), "--json",
             "--model", "yolov5n.yaml", "--name", name, "--device", "cpu"]
     for key in ("epochs", "imgsz", "batch", "workers"):
         argv += [f"--{key}", common[key]]

@@ -2,6 +2,8 @@
 
 1. ``core`` never imports Qt, and nothing outside ``core/worker`` imports torch, yolov5 or cv2.
 2. The GUI process never imports torch, yolov5 or cv2 (start-up time, crash isolation, cv2's Qt plugins).
+3. The CLI (``cli/``, a front end like ``gui/``) imports neither Qt nor the training stack; ``core``
+   imports neither front end.
 """
 
 from __future__ import annotations
@@ -46,11 +48,27 @@ def imported_after(modules: list[str]) -> set[str]:
 
 
 def test_core_imports_neither_qt_nor_training_stack():
-    core_modules = [m for m in modules_under("core") if not m.startswith("core.worker") and m != "core.cli"]
-    core_modules.append("core.cli")  # the CLI loads the GUI only when asked for it
-    loaded = imported_after(core_modules)
+    loaded = imported_after([m for m in modules_under("core") if not m.startswith("core.worker")])
     assert not loaded & set(QT), loaded & set(QT)
     assert not loaded & set(HEAVY), loaded & set(HEAVY)
+    assert not loaded & {"gui", "cli"}, loaded & {"gui", "cli"}
+
+
+def test_cli_imports_neither_qt_nor_training_stack():
+    """Every verb module included: ``yolostudio gui`` loads the GUI only when that verb runs."""
+    loaded = imported_after([*modules_under("cli"), "cli.main"])
+    assert "cli" in loaded  # the check is real
+    assert not loaded & set(QT), loaded & set(QT)
+    assert not loaded & set(HEAVY), loaded & set(HEAVY)
+    assert "gui" not in loaded
+
+
+def test_core_names_no_front_end():
+    """Not even a lazy import: core is the library both front ends use, never the other way round."""
+    pattern = re.compile(r"^\s*(from|import)\s+(gui|cli)\b|import_module\([\"'](gui|cli)\b", re.M)
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "core").rglob("*.py")
+                 if pattern.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
 
 
 def test_worker_modules_import_no_qt():

@@ -1,4 +1,4 @@
-"""How a diagnosis is presented: the one-line summary, the JSON report, and the terminal table.
+"""How a diagnosis is presented: the one-line summary and the JSON report (the terminal table is the CLI's).
 
 Shared by ``yolostudio doctor`` and the Environment page so both say the same thing. The JSON report
 is ``{"facts": {...}, "findings": [...]}`` (plus the per-check results); with ``private=True`` paths
@@ -7,7 +7,6 @@ under the user's home folder are abbreviated to ``~`` so the file can be attache
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from core.environment.facts import EnvironmentFacts, abbreviate_home
@@ -56,31 +55,3 @@ def report_dict(facts: EnvironmentFacts, evaluation: Evaluation, *, private: boo
         "notes": list(evaluation.notes),
     }
     return abbreviate_home(report) if private else report
-
-
-_WORDS = {"error": "ERROR", "warning": "WARN", "info": "INFO", "ok": "OK", "unknown": "??", "n/a": "n/a"}
-
-
-def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 100) -> str:
-    """The human report: one line per check, each finding with its evidence and fix, then the summary."""
-    lines: list[str] = []
-    for note in evaluation.notes:
-        lines.append(tr("note: {text}", text=note))
-    by_check = {c.key: c for c in evaluation.checks}
-    findings = sorted(evaluation.findings, key=lambda f: severity_rank(f.severity))
-    for finding in findings:
-        lines.append(f"{tr(_WORDS[finding.severity]):<6} {finding.title}  [{finding.id}]")
-        for chunk in textwrap.wrap(finding.detail, width - 7):
-            lines.append(" " * 7 + chunk)
-        for key, value in finding.evidence.items():
-            lines.append(" " * 7 + f"{key}: {value}")
-        lines.append(" " * 7 + tr("fix: {fix}", fix=finding.fix))
-    for check in by_check.values():
-        if check.status == "ok":
-            lines.append(f"{tr(_WORDS['ok']):<6} {check.title}")
-        elif check.status in ("unknown", "n/a"):
-            lines.append(f"{tr(_WORDS[check.status]):<6} {check.title}: {check.note}")
-    level, sentence = summarize(facts, evaluation)
-    lines.append("")
-    lines.append(sentence)
-    return "\n".join(lines)

@@ -52,10 +52,10 @@ def train_args(data: Path, name: str = "e2e", epochs: int = 2, batch: int = 8, e
 
 
 class Cli:
-    """``python -m core.cli ... --json`` as a child, read event by event."""
+    """``python -m cli ... --json`` as a child, read event by event."""
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "core.cli", *args, "--json"], cwd=ROOT, env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "cli", *args, "--json"], cwd=ROOT, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.events: list[dict[str, Any]] = []
         self._decoder = LineDecoder()
@@ -91,7 +91,7 @@ class Cli:
 
 
 def run_cli(args: list[str], env: dict[str, str], timeout: float = 300.0) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=timeout)
 
 

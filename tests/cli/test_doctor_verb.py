@@ -6,8 +6,10 @@ import json
 
 import pytest
 
-from core.cli import main
+from cli.main import main
+from cli.verbs.doctor import render_table
 from core.environment.facts import load_facts, save_facts
+from core.environment.rules import evaluate
 from tests.core.environment_builders import healthy_gpu_machine
 
 
@@ -107,3 +109,10 @@ def test_real_probe_json_and_save_facts(tmp_path, capsys):
     facts, notes = load_facts(saved)
     assert notes == [] and facts.torch.installed is True
     assert facts.to_dict() == report["facts"]
+
+
+def test_table_names_each_finding_with_its_fix():
+    facts = healthy_gpu_machine()
+    facts.torch.version, facts.torch.cuda, facts.torch.cuda_available, facts.torch.devices = "2.14.1+cpu", None, False, []
+    table = render_table(facts, evaluate(facts))
+    assert "[torch-cpu-build]" in table and "fix: " in table and "ERROR" in table

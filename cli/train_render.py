@@ -1,21 +1,18 @@
-"""How a run looks in a terminal: a live progress line and per-epoch metrics, or the raw event stream.
+"""How a training run looks in a terminal: a live progress line and per-epoch metrics.
 
 ``ConsoleRenderer`` redraws one progress line in place on a terminal (at most ~4 times a second) and
 prints one line per epoch; when stdout is a file (``nohup``), it prints only the epoch lines and
-milestones, so logs stay readable. ``JsonRenderer`` passes events through unchanged, one per line, and
-adds a synthetic ``error``/``done`` pair when a worker dies without its own, so a machine reader always
-sees a terminal event.
+milestones, so logs stay readable. (``--json`` uses ``cli.render.JsonEvents``: the raw event stream.)
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import IO, Any
 
+from cli.render import EventRenderer
 from core.i18n import tr
 from core.progress import RunProgress, format_duration
-from core.protocol import encode, make_event
 
 _STAGE_NOTES = {
     "preparing": "Checking the dataset and building the model…",
@@ -29,9 +26,9 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
-class ConsoleRenderer:
+class ConsoleRenderer(EventRenderer):
     def __init__(self, stream: IO[str] | None = None, *, is_tty: bool | None = None, width: int = 24) -> None:
-        self.out = stream or sys.stdout
+        super().__init__(False, stream)
         self.is_tty = self.out.isatty() if is_tty is None else is_tty
         self.width = width
         self.progress = RunProgress()
@@ -152,24 +149,3 @@ class ConsoleRenderer:
         if ev.get("last"):
             lines.append(tr("Last weights: {path}", path=ev["last"]))
         return "\n".join(lines)
-
-
-class JsonRenderer:
-    def __init__(self, stream: IO[str] | None = None) -> None:
-        self.out = stream or sys.stdout
-
-    def event(self, ev: dict[str, Any]) -> None:
-        self.out.write(encode(ev))
-        self.out.flush()
-
-    def text(self, line: str) -> None:
-        print(line, file=sys.stderr)
-
-    def note(self, text: str) -> None:
-        print(text, file=sys.stderr)
-
-    def died(self, code: int | None) -> None:
-        message = tr("The worker ended without a final event (exit code {code}).", code="?" if code is None else code)
-        hint = tr("Everything saved so far is kept; see the run's worker.log, then resume.")
-        self.event(make_event("error", kind="worker_died", message=message, hint=hint, synthetic=True))
-        self.event(make_event("done", status="failed", elapsed_s=None, synthetic=True))

@@ -6,7 +6,8 @@ import io
 import json
 from pathlib import Path
 
-from core.cli_render import ConsoleRenderer, JsonRenderer
+from cli.render import JsonEvents
+from cli.train_render import ConsoleRenderer
 from core.protocol import read_events
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
@@ -39,7 +40,7 @@ def test_console_draws_progress_bar_on_tty():
 
 def test_json_renderer_passes_events_and_closes_a_dead_stream():
     out = io.StringIO()
-    renderer = JsonRenderer(out)
+    renderer = JsonEvents(out)
     renderer.event({"v": 1, "type": "stage", "t": 1.0, "stage": "training"})
     renderer.died(-9)
     lines = [json.loads(x) for x in out.getvalue().splitlines()]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from core.cli import main
+from cli.main import main
 from tests.core.test_dataset_validate import BOX, build
 
 

@@ -8,24 +8,25 @@ Exit codes: 0 no errors, 1 errors found, 2 usage error (file missing, cancelled 
 from __future__ import annotations
 
 import argparse
-import json
+import io
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import IO
 
+from cli.common import EXIT_FAILED as EXIT_ERRORS
+from cli.common import EXIT_OK, EXIT_USAGE
+from cli.registry import Verb, register
+from cli.render import Output
 from core.dataset.findings import Finding
 from core.dataset.scan import Eta, ScanCancelled
 from core.dataset.validate import Report, validate_dataset
 from core.i18n import tr
 from core.workspace import app_cache_dir
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 EXAMPLES_PER_CODE = 5
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    dataset = subparsers.add_parser("dataset", help=tr("check a dataset's data.yaml, images and labels"))
+def add_arguments(dataset: argparse.ArgumentParser) -> None:
     verbs = dataset.add_subparsers(dest="dataset_verb", metavar="ACTION", required=True)
     check = verbs.add_parser("check", help=tr("validate DATA.yaml and every image and label it names"))
     check.add_argument("data", help=tr("the dataset's data.yaml"))
@@ -35,10 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.set_defaults(handler=cmd_dataset_check)
 
 
-def cmd_dataset_check(args: argparse.Namespace, workspace: Path) -> int:
+def cmd_dataset_check(args: argparse.Namespace, workspace: Path | None) -> int:
+    assert workspace is not None
+    out = Output(args.json)
     path = Path(args.data).expanduser()
     if not path.is_file():
-        print(tr("error: {path} does not exist", path=path), file=sys.stderr)
+        out.error(tr("{path} does not exist", path=path))
         return EXIT_USAGE
     show_progress = not args.json and sys.stderr.isatty()
     eta = Eta()
@@ -59,10 +62,7 @@ def cmd_dataset_check(args: argparse.Namespace, workspace: Path) -> int:
         return EXIT_USAGE
     if show_progress:
         sys.stderr.write("\r\033[K")
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
-    else:
-        print_report(report, sys.stdout)
+    out.result(report.to_json(), lambda: report_text(report))
     return EXIT_OK if report.ok else EXIT_ERRORS
 
 
@@ -70,7 +70,8 @@ def _where(f: Finding) -> str:
     return f"{f.file}:{f.line}" if f.line else f.file
 
 
-def print_report(report: Report, out: IO[str]) -> None:
+def report_text(report: Report) -> str:
+    out = io.StringIO()
     stats = report.stats
     print(tr("Dataset {path}", path=report.yaml_file), file=out)
     print(tr("  {n} classes: {names}", n=len(report.names), names=", ".join(report.names[:20])
@@ -100,3 +101,12 @@ def print_report(report: Report, out: IO[str]) -> None:
     else:
         print(tr("{e} errors, {w} warnings, {i} notes. Fix the errors before training.",
                  e=counts.get("error", 0), w=counts.get("warning", 0), i=counts.get("info", 0)), file=out)
+    return out.getvalue().rstrip("\n")
+
+
+def run(args: argparse.Namespace, workspace: Path | None) -> int:
+    """``dataset ACTION``: each action's parser names its handler."""
+    return int(args.handler(args, workspace))
+
+
+register(Verb("dataset", tr("check a dataset's data.yaml, images and labels"), add_arguments, run, order=70))

@@ -11,23 +11,25 @@ Exit codes: 0 no finding is an error, 1 at least one is, 2 usage error (bad argu
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
+from cli.common import EXIT_FAILED as EXIT_ERRORS
+from cli.common import EXIT_OK, EXIT_USAGE
+from cli.registry import Verb, register
+from cli.render import Output
 from core.environment.facts import EnvironmentFacts, load_facts, save_facts
+from core.environment.findings import Evaluation, severity_rank
 from core.environment.probe_launch import (PROBE_TIMEOUT_S, probe_spec, run_probe_process, step_text,
                                            write_probe_spec)
-from core.environment.report import render_table, report_dict
+from core.environment.report import report_dict, summarize
 from core.environment.rules import RuleContext, evaluate
 from core.i18n import tr
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
-
-def register(sub: Any) -> None:
-    p = sub.add_parser("doctor", help=tr("check the GPU driver, CUDA, PyTorch, memory and disks; say what to fix"))
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help=tr("print facts and findings as one JSON document"))
     p.add_argument("--facts", metavar="FILE", help=tr("judge a saved facts file instead of this machine"))
     p.add_argument("--save-facts", metavar="FILE", help=tr("write the gathered facts to FILE"))
@@ -37,7 +39,6 @@ def register(sub: Any) -> None:
     p.add_argument("--workers", type=int, default=8, help=tr("data-loader workers the checks assume (default 8)"))
     p.add_argument("--timeout", type=float, default=PROBE_TIMEOUT_S,
                    help=tr("seconds before a hung probe is killed (default {s:.0f})", s=PROBE_TIMEOUT_S))
-    p.set_defaults(handler=cmd_doctor)
 
 
 def _gather(args: argparse.Namespace, workspace: Path) -> tuple[EnvironmentFacts, list[str]]:
@@ -55,32 +56,62 @@ def _gather(args: argparse.Namespace, workspace: Path) -> tuple[EnvironmentFacts
         spec_file.unlink(missing_ok=True)
 
 
-def cmd_doctor(args: argparse.Namespace, workspace: Path) -> int:
+def run(args: argparse.Namespace, workspace: Path | None) -> int:
+    assert workspace is not None
+    out = Output(args.json)
     if args.facts and args.data:
-        print(tr("error: --data needs this machine's probe; it cannot be combined with --facts."), file=sys.stderr)
+        out.error(tr("--data needs this machine's probe; it cannot be combined with --facts."))
         return EXIT_USAGE
     if args.data and not Path(args.data).expanduser().is_file():
-        print(tr("error: dataset file not found: {path}", path=args.data), file=sys.stderr)
+        out.error(tr("dataset file not found: {path}", path=args.data))
         return EXIT_USAGE
     if min(args.imgsz, args.batch) < 1 or args.workers < 0 or args.timeout <= 0:
-        print(tr("error: --imgsz and --batch must be at least 1, --workers at least 0, --timeout positive."),
-              file=sys.stderr)
+        out.error(tr("--imgsz and --batch must be at least 1, --workers at least 0, --timeout positive."))
         return EXIT_USAGE
     if args.facts:
         try:
             facts, notes = load_facts(Path(args.facts).expanduser())
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            print(tr("error: cannot read facts file {path}: {reason}", path=args.facts, reason=reason), file=sys.stderr)
+            out.error(tr("cannot read facts file {path}: {reason}", path=args.facts, reason=reason))
             return EXIT_USAGE
     else:
         facts, notes = _gather(args, workspace)
     if args.save_facts:
         save_facts(facts, Path(args.save_facts).expanduser())
-        print(tr("Facts written to {path}", path=args.save_facts), file=sys.stderr)
+        print(tr("Facts written to {path}", path=args.save_facts), file=out.err)
     evaluation = evaluate(facts, RuleContext(workers=args.workers, batch=args.batch, imgsz=args.imgsz), notes)
-    if args.json:
-        print(json.dumps(report_dict(facts, evaluation), indent=2, ensure_ascii=False))
-    else:
-        print(render_table(facts, evaluation))
+    out.result(report_dict(facts, evaluation), lambda: render_table(facts, evaluation))
     return EXIT_ERRORS if evaluation.errors else EXIT_OK
+
+
+_WORDS = {"error": "ERROR", "warning": "WARN", "info": "INFO", "ok": "OK", "unknown": "??", "n/a": "n/a"}
+
+
+def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 100) -> str:
+    """The human report: one line per check, each finding with its evidence and fix, then the summary."""
+    lines: list[str] = []
+    for note in evaluation.notes:
+        lines.append(tr("note: {text}", text=note))
+    by_check = {c.key: c for c in evaluation.checks}
+    findings = sorted(evaluation.findings, key=lambda f: severity_rank(f.severity))
+    for finding in findings:
+        lines.append(f"{tr(_WORDS[finding.severity]):<6} {finding.title}  [{finding.id}]")
+        for chunk in textwrap.wrap(finding.detail, width - 7):
+            lines.append(" " * 7 + chunk)
+        for key, value in finding.evidence.items():
+            lines.append(" " * 7 + f"{key}: {value}")
+        lines.append(" " * 7 + tr("fix: {fix}", fix=finding.fix))
+    for check in by_check.values():
+        if check.status == "ok":
+            lines.append(f"{tr(_WORDS['ok']):<6} {check.title}")
+        elif check.status in ("unknown", "n/a"):
+            lines.append(f"{tr(_WORDS[check.status]):<6} {check.title}: {check.note}")
+    level, sentence = summarize(facts, evaluation)
+    lines.append("")
+    lines.append(sentence)
+    return "\n".join(lines)
+
+
+register(Verb("doctor", tr("check the GPU driver, CUDA, PyTorch, memory and disks; say what to fix"), add_arguments,
+              run, order=80))

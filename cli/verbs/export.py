@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+from cli.common import EXIT_USAGE
+from cli.registry import Verb, register
+from cli.render import EventRenderer
+from cli.session import WorkerSession
 from core.export.facts import gather_export_facts
 from core.export.options import FORMATS, OPSET_DEFAULT, ExportOptions, validate_options
 from core.export.plan import build_export_spec, cli_summary, run_dataset, run_imgsz
@@ -24,12 +27,10 @@ from core.i18n import tr
 from core.launch import worker_argv
 from core.workspace import app_cache_dir, runs_dir
 
-EXIT_USAGE = 2
 _STAGES = {"loading", "reference", "exporting", "verifying", "timing"}
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser("export", help=tr("export weights to ONNX, TensorRT or TorchScript, verified against PyTorch"))
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("weights", help=tr("the .pt to export (a run's best.pt / last.pt)"))
     p.add_argument("--format", action="append", default=None, metavar="FORMAT",
                    help=tr("{formats}; repeat or separate with commas (default: onnx)", formats="|".join(FORMATS)))
@@ -45,7 +46,6 @@ def register(sub: Any) -> None:
     p.add_argument("--trust-weights", action="store_true",
                    help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     p.add_argument("--json", action="store_true", help=tr("print the reports as one JSON document"))
-    p.set_defaults(handler=cmd_export)
 
 
 def _formats(values: list[str] | None) -> tuple[str, ...]:
@@ -53,14 +53,13 @@ def _formats(values: list[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-class ExportRenderer:
+class ExportRenderer(EventRenderer):
     """Human lines as the worker reports; collects the reports for the final summary or JSON."""
 
-    def __init__(self, out: IO[str], json_mode: bool) -> None:
-        self.out = out
-        self.json_mode = json_mode
+    def __init__(self, json_mode: bool) -> None:
+        super().__init__(json_mode)
         self.reports: list[dict[str, Any]] = []
-        self.error: dict[str, Any] | None = None
+        self.failure: dict[str, Any] | None = None
 
     def _line(self, text: str) -> None:
         if not self.json_mode:
@@ -78,40 +77,32 @@ class ExportRenderer:
             for line in detail_lines(report):
                 self._line("    " + line)
         elif kind == "error" and not ev.get("format"):
-            self.error = {k: ev.get(k) for k in ("kind", "message", "hint")}
-            print(tr("error: {message}", message=ev.get("message", "")), file=sys.stderr)
-            if ev.get("hint"):
-                print("  → " + str(ev["hint"]), file=sys.stderr)
-
-    def text(self, line: str) -> None:
-        print(line, file=sys.stderr)
-
-    def note(self, text: str) -> None:
-        print(text, file=sys.stderr)
+            self.failure = {k: ev.get(k) for k in ("kind", "message", "hint")}
+            self.error(str(ev.get("message", "")), str(ev.get("hint") or ""))
 
     def died(self, code: int | None) -> None:
-        self.error = {"kind": "worker_died", "message": tr("The export worker ended without a final event "
+        self.failure = {"kind": "worker_died", "message": tr("The export worker ended without a final event "
                                                            "(exit code {code}).", code=code), "hint": ""}
-        print(tr("error: {message}", message=self.error["message"]), file=sys.stderr)
+        self.error(self.failure["message"])
 
     def document(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"exports": [cli_summary(r) for r in self.reports]}
-        if self.error:
-            doc["error"] = self.error
+        if self.failure:
+            doc["error"] = self.failure
         return doc
 
 
-def cmd_export(args: argparse.Namespace, workspace: Path) -> int:
-    from core.cli import WorkerSession  # the CLI's worker runner (Ctrl+C = stop); imported late: no cycle
-
+def run(args: argparse.Namespace, workspace: Path | None) -> int:
+    assert workspace is not None
+    renderer = ExportRenderer(args.json)
     weights = Path(args.weights).expanduser()
     if not weights.is_file():
-        print(tr("error: {path} does not exist.", path=weights), file=sys.stderr)
+        renderer.error(tr("{path} does not exist.", path=weights))
         return EXIT_USAGE
     trusted = runs_dir(workspace).resolve() in weights.resolve().parents
     if not trusted and not args.trust_weights:
-        print(tr("error: {path} is outside your runs. A .pt file is a pickle and can run code when loaded; "
-                 "if you trust it, add --trust-weights.", path=weights), file=sys.stderr)
+        renderer.error(tr("{path} is outside your runs. A .pt file is a pickle and can run code when loaded; "
+                          "if you trust it, add --trust-weights.", path=weights))
         return EXIT_USAGE
     options = ExportOptions(weights=str(weights.resolve()), formats=_formats(args.format),
                             imgsz=args.imgsz or run_imgsz(weights), batch=args.batch, half=args.half,
@@ -119,8 +110,7 @@ def cmd_export(args: argparse.Namespace, workspace: Path) -> int:
                             data=args.data or run_dataset(weights), device=args.device)
     checked = validate_options(options, gather_export_facts())
     for problem in checked.problems:
-        print(tr("error: {message}", message=problem.message) + (f"\n  → {problem.hint}" if problem.hint else ""),
-              file=sys.stderr)
+        renderer.error(problem.message, problem.hint)
     if not checked.ok:
         return EXIT_USAGE
     spec = build_export_spec(options, workspace, trusted=not trusted)
@@ -130,11 +120,14 @@ def cmd_export(args: argparse.Namespace, workspace: Path) -> int:
                                      encoding="utf-8") as handle:
         json.dump(spec, handle, indent=2)
     spec_file = Path(handle.name)
-    renderer = ExportRenderer(sys.stdout, args.json)
     try:
         code = WorkerSession(worker_argv("export", spec_file), renderer).run()
     finally:
         spec_file.unlink(missing_ok=True)
     if args.json:
-        print(json.dumps(renderer.document(), indent=2, ensure_ascii=False))
+        renderer.result(renderer.document(), "")
     return code
+
+
+register(Verb("export", tr("export weights to ONNX, TensorRT or TorchScript, verified against PyTorch"),
+              add_arguments, run, order=90))

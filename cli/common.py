@@ -1,0 +1,26 @@
+"""What several verbs share: the exit codes and finding a run by its name or folder.
+
+Exit codes (the same for every verb): 0 completed (or listed), 1 the job failed or found errors,
+2 usage or configuration error, 3 stopped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.i18n import tr
+from core.workspace import runs_dir
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
+STATUS_EXIT = {"completed": EXIT_OK, "stopped": EXIT_STOPPED, "failed": EXIT_FAILED}
+
+
+def find_run(workspace: Path, run: str) -> Path:
+    """A run folder given as a path, or by its name in the workspace's runs."""
+    candidate = Path(run).expanduser()
+    if candidate.is_dir():
+        return candidate.resolve()
+    named = runs_dir(workspace) / run
+    if named.is_dir():
+        return named
+    raise FileNotFoundError(tr("No run named {run} in {folder}.", run=run, folder=runs_dir(workspace)))

@@ -1,0 +1,51 @@
+"""``yolostudio``: the command-line face of the app — the same core as the GUI, for terminals and SSH.
+
+The verbs are the modules of ``cli/verbs/`` (``yolostudio --help`` lists them); with no verb the desktop
+app opens. Human output by default, ``--json`` for machines; exit codes in ``cli.common``. Training and
+export run in the same worker subprocess the GUI uses (``cli.session``): Ctrl+C asks it to stop
+gracefully, and a dropped SSH connection leaves it training — ``yolostudio attach RUN`` follows it again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from cli.registry import load_verbs, verb_named
+from cli.render import Output
+from core.i18n import tr
+from core.workspace import resolve_workspace
+
+DEFAULT_VERB = "gui"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="yolostudio", description=tr("YOLO Studio: train and export YOLOv5 models."))
+    parser.add_argument("--workspace", help=tr("workspace folder (runs, demo dataset); default: the app's data folder"))
+    sub = parser.add_subparsers(dest="verb", metavar="VERB")
+    for verb in load_verbs():
+        verb.add_arguments(sub.add_parser(verb.name, help=verb.help))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(argv)
+    verb = verb_named(args.verb or DEFAULT_VERB)
+    errors = Output()
+    try:
+        workspace = resolve_workspace(args.workspace) if verb.needs_workspace else None
+        return verb.run(args, workspace)
+    except FileNotFoundError as exc:
+        errors.error(str(exc))
+        return EXIT_USAGE
+    except BrokenPipeError:  # `yolostudio runs | head`
+        return EXIT_OK
+    except OSError as exc:
+        errors.error(str(exc))
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""``yolostudio resume RUN``: continue a stopped or failed run from its ``weights/last.pt``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cli.common import EXIT_USAGE, find_run
+from cli.registry import Verb, register
+from cli.session import WorkerSession
+from cli.verbs.train import job_renderer
+from core.i18n import tr
+from core.launch import worker_argv
+from core.runs import read_run, resume_spec, write_spec
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run", help=tr("run name or folder"))
+    parser.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
+
+
+def run(args: argparse.Namespace, workspace: Path | None) -> int:
+    assert workspace is not None
+    run_dir = find_run(workspace, args.run)
+    renderer = job_renderer(args.json)
+    info = read_run(run_dir)
+    if info.status == "running":
+        renderer.error(tr("run {name} is still running; use 'yolostudio attach {name}'.", name=info.name))
+        return EXIT_USAGE
+    if info.status == "completed":
+        renderer.error(tr("run {name} completed; start a new run from its best.pt instead.", name=info.name))
+        return EXIT_USAGE
+    spec = resume_spec(run_dir)
+    return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer, forward_stdin=args.json).run()
+
+
+register(Verb("resume", tr("resume a stopped or failed run from its last checkpoint"), add_arguments, run, order=20))

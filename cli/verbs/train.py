@@ -1,0 +1,94 @@
+"""``yolostudio train DATA.yaml [options]``: check the options, create the run, train it in a worker.
+
+Options are checked with the same rules as the Train page (``core.train_config.validate_config``) on
+this machine's facts; the run folder and its spec come from ``core.runs.create_run``. The progress bar
+(or, with ``--json``, the event stream) follows the worker until it ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cli.common import EXIT_USAGE
+from cli.registry import Verb, register
+from cli.render import EventRenderer, JsonEvents
+from cli.session import WorkerSession
+from cli.train_render import ConsoleRenderer
+from core.i18n import tr
+from core.launch import worker_argv
+from core.machine import quick_machine_facts
+from core.runs import create_run, load_run_config, write_spec
+from core.train_config import AUTO_BATCH, TrainConfig, validate_config
+from core.workspace import runs_dir
+
+
+def add_arguments(train: argparse.ArgumentParser) -> None:
+    train.add_argument("data", help=tr("the dataset's data.yaml"))
+    defaults = TrainConfig(data="")
+    train.add_argument("--model", default=defaults.model, help=tr("yolov5n/s/m/l/x.yaml, a model YAML, or a .pt"))
+    train.add_argument("--weights", default="", help=tr("initial weights (.pt) to fine-tune from"))
+    train.add_argument("--epochs", type=int, default=defaults.epochs)
+    train.add_argument("--imgsz", "--img", type=int, default=defaults.imgsz)
+    train.add_argument("--batch", "--batch-size", type=int, default=defaults.batch,
+                       help=tr("images per batch; {auto} picks it on one GPU", auto=AUTO_BATCH))
+    train.add_argument("--workers", type=int, default=defaults.workers)
+    train.add_argument("--device", default=defaults.device, help=tr("cpu, 0, 0,1 … (empty: first GPU, else CPU)"))
+    train.add_argument("--name", default=defaults.name, help=tr("run name (a suffix is added if it exists)"))
+    train.add_argument("--hyp", default=defaults.hyp)
+    train.add_argument("--cache", choices=["ram", "disk"], default=None)
+    train.add_argument("--optimizer", default=defaults.optimizer)
+    train.add_argument("--patience", type=int, default=defaults.patience)
+    train.add_argument("--seed", type=int, default=defaults.seed)
+    train.add_argument("--cos-lr", action="store_true")
+    train.add_argument("--rect", action="store_true")
+    train.add_argument("--single-cls", action="store_true")
+    train.add_argument("--trust-weights", action="store_true",
+                       help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
+    train.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    return TrainConfig(
+        data=args.data, model=args.model, weights=args.weights, epochs=args.epochs, imgsz=args.imgsz,
+        batch=args.batch, workers=args.workers, device=args.device, name=args.name, hyp=args.hyp,
+        cache=args.cache or "", optimizer=args.optimizer, patience=args.patience, seed=args.seed,
+        cos_lr=args.cos_lr, rect=args.rect, single_cls=args.single_cls)
+
+
+def _needs_trust(weights: Path | None, workspace: Path) -> bool:
+    if weights is None:
+        return False
+    root = runs_dir(workspace).resolve()
+    return root not in weights.resolve().parents
+
+
+def job_renderer(json_mode: bool) -> EventRenderer:
+    """How a training worker is shown: the event stream with ``--json``, else the progress bar."""
+    return JsonEvents() if json_mode else ConsoleRenderer(sys.stdout)
+
+
+def run(args: argparse.Namespace, workspace: Path | None) -> int:
+    assert workspace is not None
+    renderer = job_renderer(args.json)
+    checked = validate_config(config_from_args(args), quick_machine_facts())
+    for problem in checked.problems:
+        (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.hint)
+    if not checked.ok:
+        return EXIT_USAGE
+    trusted: tuple[str, ...] = ()
+    if _needs_trust(checked.weights_path, workspace):
+        if not args.trust_weights:
+            renderer.error(tr("{path} is outside your runs. A .pt file is a pickle and can run code when loaded; "
+                              "if you trust it, add --trust-weights.", path=checked.weights_path))
+            return EXIT_USAGE
+        trusted = (str(checked.weights_path),)
+    run_dir = create_run(workspace, checked, trusted_weights=trusted)
+    spec = load_run_config(run_dir)["spec"]
+    if not args.json:
+        renderer.note(tr("Run {name}: {path}", name=run_dir.name, path=run_dir))
+    return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer, forward_stdin=args.json).run()
+
+
+register(Verb("train", tr("train a model (runs in a worker process)"), add_arguments, run, order=10))

@@ -134,7 +134,7 @@ class Installer:
         except StepFailed as failed:
             return self._failed(failed.step, failed.reason)
         except KeyboardInterrupt:
-            return self._failed(self.step_name, tr("interrupted"))
+            return self._failed(self.step_name, tr("interrupted"), check_previous=False)
         finally:
             self.log.close()
             self.log = None
@@ -270,13 +270,27 @@ class Installer:
                   where=where, desktop=tr(" or the desktop") if self.plan.desktop_shortcut else "",
                   cli=self.layout.launcher or self.layout.cli)
 
-    def _failed(self, step: str, reason: str) -> int:
+    def _failed(self, step: str, reason: str, check_previous: bool = True) -> int:
         self.say(tr("\nStep failed: {step}\n{reason}", step=step or "?", reason=reason))
         retry = os.environ.get("YOLOSTUDIO_INSTALL_RETRY") or tr("the installer again, with the same options")
-        self.say(tr("No shortcut was created. The full log is {log}.\nFix the cause above, then run: {retry}\n"
+        kept = check_previous and self._previous_still_works()
+        self.say(tr("{shortcut} The full log is {log}.\nFix the cause above, then run: {retry}\n"
                     "(It continues where it stopped: what is already installed is kept.)",
-                    log=self.layout.log, retry=retry))
+                    shortcut=tr("The version installed before still passes its check: its shortcut was put back.")
+                    if kept else tr("No shortcut was created."), log=self.layout.log, retry=retry))
         return 1
+
+    def _previous_still_works(self) -> bool:
+        """A failed upgrade (a download that broke off, say) often leaves the old app intact: if it passes the
+        same smoke test, its shortcuts come back; if not, none points at it."""
+        if not self.upgrade or self.manifest.index is None:
+            return False
+        try:
+            smoke_test(self.layout, self.manifest.index, self.run)
+            self._shortcuts()
+        except (StepFailed, OSError):
+            return False
+        return True
 
 
 def _short_reason(code: str, gpus: list, driver: str | None) -> str:

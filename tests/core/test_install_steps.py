@@ -135,11 +135,15 @@ def test_failed_step_names_reason_and_retry_and_leaves_no_shortcut(layout, monke
     assert not any(c[1:3] == ["-m", "venv"] for c in runner.calls)
 
 
-def test_failed_upgrade_takes_the_old_shortcut_down(layout):
+def test_failed_upgrade_keeps_a_shortcut_only_to_an_app_that_still_works(layout):
     assert install(layout, FakeVenv(layout))[0] == 0
     assert Path(layout.menu_entry).exists()
-    code, out = install(layout, FakeVenv(layout, fail="--upgrade /src"))
+    code, out = install(layout, FakeVenv(layout, fail="--upgrade /src"))  # pip rolled back: old app intact
     assert code == 1 and "Upgrading the YOLO Studio installed" in out
+    assert "its shortcut was put back" in out and Path(layout.menu_entry).exists()
+    broken = FakeVenv(layout, fail="--upgrade /src", gui_error="ImportError: cannot import name 'MainWindow'")
+    code, out = install(layout, broken)  # the old app no longer starts: no shortcut may point at it
+    assert code == 1 and "No shortcut was created" in out
     assert not os.path.lexists(layout.menu_entry) and not os.path.lexists(layout.launcher)
 
 

@@ -23,6 +23,9 @@ def worker_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(parts))
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONIOENCODING"] = "utf-8"
+    # UTF-8 mode: yolov5 opens data.yaml, label files and image lists in the locale's encoding (``open(f)``),
+    # which on a Chinese Windows is GBK; the dataset check reads them as UTF-8, so both must read the same.
+    env["PYTHONUTF8"] = "1"
     # cv2 (imported by yolov5) would otherwise point Qt at its own plugins in this process tree.
     env.pop("QT_QPA_PLATFORM_PLUGIN_PATH", None)
     return env

@@ -34,6 +34,7 @@ class SplitFiles:
     label_dirs: set[str] = field(default_factory=set)  # folders whose .txt files are this split's labels
     recursive_label_dirs: set[str] = field(default_factory=set)
     list_files: set[str] = field(default_factory=set)
+    missing: list[str] = field(default_factory=list)  # entries that do not exist
 
 
 def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None) -> SplitFiles:
@@ -47,12 +48,25 @@ def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None)
         elif path.is_file():
             _read_list(path, out)
         else:
+            out.missing.append(entry)
             out.findings.append(finding("split-path-missing", yaml_file, tr(
-                "{split}: {entry} does not exist (looked for {path}). yolov5 stops with 'Dataset not found'.",
-                split=split.name, entry=entry, path=path), split.line))
+                "{split}: {entry} does not exist (looked for {path}). {consequence}",
+                split=split.name, entry=entry, path=path, consequence=_missing_consequence(split.name)),
+                split.line, severity="warning" if split.name == "test" else None))
     # A single folder walk never lists a path twice (loops are cut); lists and several entries can.
     out.images = sorted(set(out.images) if len(split.paths) > 1 or out.list_files else out.images)
     return out
+
+
+def _missing_consequence(split: str) -> str:
+    """What yolov5 7.0.14 does about a missing split path: ``check_dataset`` checks only ``val`` (and runs a
+    ``download`` script if the YAML has one); ``train`` fails when its loader is built; training never
+    reads ``test``."""
+    if split == "val":
+        return tr("yolov5 stops before training with 'Dataset not found'.")
+    if split == "train":
+        return tr("yolov5 stops before training with 'Error loading data from … does not exist'.")
+    return tr("Training does not read it, but validating on the test split ('val.py --task test') fails.")
 
 
 def _walk(top: Path, out: SplitFiles, memo: FolderMemo) -> None:
@@ -112,6 +126,7 @@ def _read_list(path: Path, out: SplitFiles) -> None:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
+        out.missing.append(str(path))
         out.findings.append(finding("split-path-missing", path, tr("Cannot read the list: {reason}",
                                                                    reason=exc.strerror)))
         return
@@ -137,7 +152,8 @@ def _read_list(path: Path, out: SplitFiles) -> None:
             continue
         if not os.path.isfile(image):
             out.findings.append(finding("image-missing", path, tr(
-                "{entry} is listed but does not exist. yolov5 counts it as corrupt and trains without it.",
+                "{entry} is listed but does not exist. yolov5 counts it as corrupt ('No such file or directory') and "
+                "trains without it.",
                 entry=entry), number))
             continue
         out.images.append(image)

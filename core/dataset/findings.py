@@ -10,6 +10,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 ERROR, WARNING, INFO = "error", "warning", "info"
+#: Bump when a per-file check's verdict or text changes: the scan cache is keyed by it, so results cached
+#: under older rules are checked again instead of showing stale messages.
+RULES_VERSION = 2
 
 #: Every code the validator emits and its severity. Keep it the single list: tests walk it.
 CODES: dict[str, str] = {
@@ -27,6 +30,7 @@ CODES: dict[str, str] = {
     # splits
     "split-path-missing": ERROR,
     "split-empty": ERROR,
+    "split-no-labels": ERROR,
     "split-symlink-loop": WARNING,
     "image-missing": ERROR,
     # images

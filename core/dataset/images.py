@@ -2,9 +2,13 @@
 
 Pillow only (``Image.open`` + ``verify``, no full decode), never cv2: the GUI process imports this
 module. The bytes are read once and hashed in the same pass, so duplicate and train/val-leak detection
-costs no second read. yolov5 drops an image as corrupt when Pillow cannot verify it, when it is under
-10 px on a side, or when its real format is not one it supports; for a JPEG without its end marker it
-re-saves the file in place (rewriting the user's image) — each finding says so.
+costs no second read. yolov5 7.0.14's ``verify_image_label`` checks, in this order: Pillow can verify
+it; it is at least 10 px on each side (EXIF-rotated); its real format is one it supports; and for a
+JPEG (Pillow's "JPEG" only, not "MPO") that does not end with the end marker, it re-saves the file in
+place at quality 100. That re-save decodes the whole image, so it works only when the data is complete
+(bytes after the end marker); a really truncated JPEG fails to decode ('image file is truncated'), and
+the image is dropped as corrupt. The first failure drops the image with its one message; each finding
+quotes it.
 """
 
 from __future__ import annotations
@@ -72,24 +76,43 @@ def check_image_bytes(data: bytes, file: str) -> ImageFacts:
     if orientation in (6, 8):
         width, height = height, width
     facts.width, facts.height = width, height
-    if facts.format not in IMG_FORMATS:
-        facts.findings.append(finding("image-corrupt", file, tr(
-            "The file is really a {format} image, whatever its name says. yolov5 drops it as corrupt "
-            "('invalid image format'); convert it to JPEG or PNG.", format=facts.format.upper() or "?")))
-    if width < MIN_SIDE or height < MIN_SIDE:
+    too_small = width < MIN_SIDE or height < MIN_SIDE
+    if too_small:
         facts.findings.append(finding("image-too-small", file, tr(
-            "The image is {w}×{h} px. yolov5 drops images under {min} px on a side as corrupt.",
-            w=width, h=height, min=MIN_SIDE)))
+            "The image is {w}×{h} px. yolov5 drops images under {min} px on a side as corrupt ('image size "
+            "({w}, {h}) <10 pixels').", w=width, h=height, min=MIN_SIDE)))
+    if facts.format not in IMG_FORMATS:
+        reason = "" if too_small else tr(" ('invalid image format')")  # yolov5 stops at its first failed check
+        facts.findings.append(finding("image-corrupt", file, tr(
+            "The file is really a {format} image, whatever its name says. yolov5 drops it as corrupt{reason}; "
+            "convert it to JPEG or PNG.", format=facts.format.upper() or "?", reason=reason)))
     if width * height > LARGE_PIXELS:
         facts.findings.append(finding("image-too-large", file, tr(
             "The image is {w}×{h} px ({mpx:.0f} Mpx). yolov5 decodes it at full size before resizing, which "
             "slows every epoch and costs memory in each loader worker; downscale it.",
             w=width, h=height, mpx=width * height / 1e6)))
-    if facts.format in ("jpeg", "jpg", "mpo") and data[-2:] != b"\xff\xd9":
-        facts.findings.append(finding("image-corrupt", file, tr(
-            "The JPEG is truncated (no end marker). yolov5 re-saves it in place — rewriting your file — and "
-            "trains on the part that decodes; restore the original if you have it."), severity=WARNING))
+    if facts.format == "jpeg" and not too_small and data[-2:] != b"\xff\xd9":
+        facts.findings.append(_unterminated_jpeg(data, file))
     return facts
+
+
+def _unterminated_jpeg(data: bytes, file: str) -> Finding:
+    """A JPEG not ending with its end marker: yolov5 re-saves it in place, which needs a full decode
+    (rare, so the cost of decoding here is paid only for these files)."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            im.load()
+    except Exception as exc:  # noqa: BLE001 - Pillow raises OSError or ValueError for truncated data
+        return finding("image-corrupt", file, tr(
+            "The JPEG is truncated ({reason}). yolov5 tries to re-save it, cannot decode it, and drops the "
+            "image as corrupt; restore the original if you have it.", reason=_reason(exc)))
+    return finding("image-corrupt", file, tr(
+        "The JPEG has extra bytes after its end marker. yolov5 re-saves it in place ('corrupt JPEG restored and "
+        "saved') — rewriting your file at quality 100, without those bytes — and trains on it; keep a copy if "
+        "the original matters."),
+        severity=WARNING)
 
 
 def _reason(exc: Exception) -> str:

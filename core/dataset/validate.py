@@ -25,7 +25,7 @@ from core.dataset.cache import ScanCache
 from core.dataset.crossfile import leaks_and_duplicates, orphans
 from core.dataset.dirs import FolderMemo
 from core.dataset.files import SplitFiles, list_split
-from core.dataset.findings import Finding, finding, has_errors, sort_findings
+from core.dataset.findings import ERROR, RULES_VERSION, Finding, finding, has_errors, sort_findings
 from core.dataset.records import ImageRecord, ImageRecords
 from core.dataset.scan import ScanStats, findings_from, scan_images
 from core.dataset.spec import DatasetSpec, read_spec
@@ -59,7 +59,7 @@ class Report:
 
 def cache_file_for(cache_dir: Path, yaml_file: Path) -> Path:
     digest = hashlib.blake2b(str(Path(yaml_file).absolute()).encode("utf-8"), digest_size=8).hexdigest()
-    return Path(cache_dir) / f"{digest}.table"
+    return Path(cache_dir) / f"{digest}.r{RULES_VERSION}.table"
 
 
 def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cancelled: Cancelled | None = None,
@@ -82,20 +82,22 @@ def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cance
         files = list_split(split, str(yaml_file), memo)
         split_files[name] = files
         findings += files.findings
-        if not files.images and not any(f.code == "split-path-missing" and f.severity == "error"
-                                         for f in files.findings):
+        if not files.images and not files.missing:
             findings.append(finding("split-empty", yaml_file, tr(
-                "{split} holds no images yolov5 can read. yolov5 stops with 'No images found'.", split=name),
-                split.line, severity="error" if name != "test" else "warning"))
+                "{split} holds no images yolov5 can read. {consequence}", split=name, consequence=tr(
+                    "yolov5 stops with 'No images found'.") if name != "test" else tr(
+                    "Training does not read it, but validating on the test split fails with 'No images "
+                    "found'.")), split.line, severity="error" if name != "test" else "warning"))
     images = _union([files.images for files in split_files.values()])
     table, report.scan = scan_images(images, ScanCache(cache_file), progress, cancelled, workers)
     members = _members(images, split_files)
-    per_image = _per_image_findings(table, len(spec.names))
+    per_image = _per_image_findings(table, len(spec.names), members.get("train"))
     for own in per_image.values():
         findings += own
     findings += orphans(split_files, table, memo)
     memo.save()
     findings += leaks_and_duplicates(table, members)
+    findings += _train_without_labels(table, members, per_image, spec, yaml_file)
     problems = {i: sorted({f.code for f in own if f.severity != "info"}) for i, own in per_image.items()}
     report.images = ImageRecords(table, members, {i: codes for i, codes in problems.items() if codes})
     report.stats = dataset_stats(spec.names, table, members)
@@ -131,7 +133,7 @@ def _members(images: list[str], split_files: dict[str, SplitFiles]) -> dict[str,
     return out
 
 
-def _per_image_findings(table: ScanTable, nc: int) -> dict[int, list[Finding]]:
+def _per_image_findings(table: ScanTable, nc: int, train: np.ndarray | None) -> dict[int, list[Finding]]:
     """Each image's own findings by table position, in position order: what its image and label checks
     found, class ids ≥ ``nc`` (judged here, so a cached parse survives a class-list edit) and a missing
     label. Only images with findings are visited, so a clean dataset costs a few array passes."""
@@ -140,18 +142,52 @@ def _per_image_findings(table: ScanTable, nc: int) -> dict[int, list[Finding]]:
         for i in sorted(bisect_left(table.paths, path) for path in source):  # few: no path -> index dict
             own[i] += findings_from(source[table.paths[i]])
     if nc:
+        in_train = np.zeros(len(table), dtype=bool)
+        if train is not None:
+            in_train[train] = True
         for r in np.flatnonzero(table.rows[:, 1] >= nc).tolist():
             i, (line, cls) = int(table.owner[r]), table.rows[r, :2].tolist()
+            # yolov5 7.0.14 train.py checks only the training labels, once, before the first epoch
+            # (``assert mlc < nc, f'Label class {mlc} exceeds nc={nc} ...'``); val.py indexes ``names[c]``
+            # for every class it scored, so a validation label with such a class fails there instead.
+            consequence = tr(
+                "yolov5's scan accepts it, then training aborts at start ('Label class {cls} exceeds nc={nc}').",
+                cls=int(cls), nc=nc) if in_train[i] else tr(
+                "yolov5 checks only training labels against nc, so validation scores a class that does not "
+                "exist and fails when it looks up its name.")
             own[i].append(finding("label-class-range", table.labels[i], tr(
-                "Class id {cls} but the dataset has {nc} classes (0–{top}). yolov5's scan accepts it, "
-                "then training aborts at start ('Label class {cls} exceeds nc={nc}').",
-                cls=int(cls), nc=nc, top=nc - 1), int(line)))
+                "Class id {cls} but the dataset has {nc} classes (0–{top}). {consequence}",
+                cls=_fmt_class(cls), nc=nc, top=nc - 1, consequence=consequence), int(line)))
     for i in np.flatnonzero((table.flags & HAS_LABEL) == 0).tolist():
         if table.paths[i] not in table.image_findings:
             own[i].append(finding("label-missing", table.paths[i], tr(
                 "No label file ({label}). yolov5 trains on it as a background image (no objects); fine if "
                 "that is meant.", label=table.labels[i])))
     return {i: own[i] for i in sorted(own)}
+
+
+def _fmt_class(cls: float) -> str:
+    return str(int(cls)) if cls == int(cls) else f"{cls:g}"
+
+
+def _train_without_labels(table: ScanTable, members: dict[str, np.ndarray], per_image: dict[int, list[Finding]],
+                          spec: DatasetSpec, yaml_file: Path) -> list[Finding]:
+    """yolov5 refuses to train when no training image keeps a label: 'No labels found' when no label file
+    was found, 'All labels empty' when they hold no usable row (``LoadImagesAndLabels``, augment=True).
+    Images it drops (an error in the image or its label) keep nothing."""
+    train = members.get("train")
+    if train is None or not len(train):
+        return []
+    dropped = np.array([i for i, own in per_image.items() if any(f.severity == ERROR for f in own)], dtype=np.int64)
+    kept = train[~np.isin(train, dropped)]
+    if table.counts[kept].sum() > 0:
+        return []
+    found = bool(((table.flags[kept] & HAS_LABEL) != 0).any())
+    reason = "All labels empty" if found else "No labels found"
+    return [finding("split-no-labels", yaml_file, tr(
+        "No training image has a usable label. yolov5 refuses to start ('{reason} … can not start training'); "
+        "label some images, or check that the labels sit in a 'labels' folder beside 'images'.", reason=reason),
+        spec.splits["train"].line if "train" in spec.splits else 0)]
 
 
 def _unused_classes(spec: DatasetSpec, stats: dict[str, Any], doc: YamlDocument, yaml_file: Path) -> list[Finding]:

@@ -103,11 +103,13 @@ def test_each_label_and_image_code_fails_and_passes(tmp_path, code):
     assert code not in codes(build(tmp_path / "good"))
 
 
-def test_truncated_jpeg_is_a_warning_that_says_yolov5_rewrites_it(tmp_path):
+def test_truncated_jpeg_is_dropped_and_one_with_trailing_bytes_is_rewritten(tmp_path):
     good = image_bytes("JPEG")
-    found = codes(build(tmp_path, train={"t1": BOX, "t2": "1 .5 .5 .1 .1\n", "cut": (good[:-2], BOX)}))
-    [hit] = found["image-corrupt"]
-    assert hit.severity == "warning" and "re-saves" in hit.message
+    found = codes(build(tmp_path / "a", train={"t1": BOX, "t2": "1 .5 .5 .1 .1\n", "cut": (good[:-2], BOX),
+                                                 "tail": (good + b"camera trailer", BOX)}))
+    cut, tail = sorted(found["image-corrupt"], key=lambda f: f.file)
+    assert cut.file.endswith("cut.png") and cut.severity == "error" and "drops" in cut.message
+    assert tail.file.endswith("tail.png") and tail.severity == "warning" and "re-saves" in tail.message
 
 
 def test_orphan_label(tmp_path):
@@ -147,6 +149,32 @@ def test_split_path_missing_and_split_empty(tmp_path):
     assert found["split-path-missing"][0].line == 2
     assert found["split-empty"][0].line == 3
     assert "split-path-missing" not in codes(build(tmp_path / "good"))
+
+
+def test_a_missing_split_path_says_what_yolov5_does_for_that_split(tmp_path):
+    root = tmp_path / "d"
+    build(root)
+    (root / "data.yaml").write_text(f"path: {root}\ntrain: images/t\nval: images/v\ntest: images/x\nnames: [a, b]\n")
+    train, val, test = sorted(codes(root / "data.yaml")["split-path-missing"], key=lambda f: f.line)
+    assert train.severity == val.severity == "error" and test.severity == "warning"
+    assert "Error loading data" in train.message and "Dataset not found" in val.message
+    assert "Training does not read it" in test.message
+
+
+def test_train_without_any_usable_label_is_an_error_yolov5_stops_on(tmp_path):
+    no_files = codes(build(tmp_path / "a", train={"t1": None, "t2": None}))
+    [hit] = no_files["split-no-labels"]
+    assert hit.severity == "error" and hit.line == 2 and "No labels found" in hit.message
+    empty = codes(build(tmp_path / "b", train={"t1": "", "t2": "0 2 2 2 2\n"}))
+    assert "All labels empty" in empty["split-no-labels"][0].message
+    assert "split-no-labels" not in codes(build(tmp_path / "c", train={"t1": None, "t2": BOX}))
+    assert "split-no-labels" not in codes(build(tmp_path / "d", val={"v1": None}))  # val may be all background
+
+
+def test_class_beyond_nc_says_where_yolov5_fails_by_split(tmp_path):
+    found = codes(build(tmp_path, train={"t1": BOX, "t2": "2 .5 .5 .1 .1\n"}, val={"v1": "5 .5 .5 .1 .1\n"}))
+    hits = {f.file.rsplit("/", 1)[-1]: f.message for f in found["label-class-range"]}
+    assert "exceeds nc=2" in hits["t2.txt"] and "only training labels" in hits["v1.txt"]
 
 
 def test_list_file_with_missing_entries(tmp_path):

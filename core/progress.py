@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.best_epoch import BestEpoch, best_from_event
+
 
 @dataclass
 class RunProgress:
@@ -24,9 +26,7 @@ class RunProgress:
     data_wait_share: float | None = None
     epoch_times: list[float] = field(default_factory=list)
     metrics: dict[str, float] = field(default_factory=dict)
-    best_map50: float | None = None
-    best_map50_95: float | None = None
-    best_epoch: int | None = None
+    best: BestEpoch | None = None  # yolov5's best epoch (highest fitness), the one best.pt holds
     status: str | None = None  # set by done
     elapsed_s: float | None = None
     error: dict[str, Any] | None = None
@@ -101,15 +101,23 @@ class RunProgress:
         epoch_time = event.get("epoch_time_s")
         if isinstance(epoch_time, (int, float)):
             self.epoch_times.append(float(epoch_time))
-        m50, m95 = self.metrics.get("metrics/mAP_0.5"), self.metrics.get("metrics/mAP_0.5:0.95")
-        if m50 is not None and (self.best_map50 is None or m50 > self.best_map50):
-            self.best_map50, self.best_epoch = m50, self.epoch
-        if m95 is not None and (self.best_map50_95 is None or m95 > self.best_map50_95):
-            self.best_map50_95 = m95
+        self.best = best_from_event(self.best, event)
         self.batch = self.batches
         self.stage = "validated"
 
     # -- derived figures ------------------------------------------------------------------------------
+    @property
+    def best_map50(self) -> float | None:
+        return self.best.map50 if self.best else None
+
+    @property
+    def best_map50_95(self) -> float | None:
+        return self.best.map50_95 if self.best else None
+
+    @property
+    def best_epoch(self) -> int | None:
+        return self.best.epoch if self.best else None
+
     @property
     def epoch_fraction(self) -> float:
         return min(1.0, self.batch / self.batches) if self.batches else 0.0

@@ -21,6 +21,7 @@ import psutil
 
 from core import __version__
 from core.atomic import atomic_write_text
+from core.best_epoch import BestEpoch, best_from_event, epoch_candidate, update_best
 from core.protocol import iter_events
 from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line
 
@@ -185,8 +186,7 @@ class RunSummary:
     last_t: float | None = None
     epochs_total: int = 0
     epochs_done: int = 0
-    best: dict[str, Any] | None = None
-    best_epoch: int | None = None
+    best: BestEpoch | None = None
     last_weights: str = ""
     best_weights: str = ""
     efficiency: dict[str, Any] | None = None
@@ -195,7 +195,6 @@ class RunSummary:
 
 def fold_events(events: Any) -> RunSummary:
     summary = RunSummary()
-    best_fit = float("-inf")
     for ev in events:
         kind = ev.get("type")
         t = ev.get("t")
@@ -208,9 +207,7 @@ def fold_events(events: Any) -> RunSummary:
         elif kind == "epoch_end":
             summary.epochs_done = max(summary.epochs_done, int(ev.get("epoch", -1)) + 1)
             summary.epochs_total = int(ev.get("epochs") or summary.epochs_total)
-            fit = ev.get("fitness")
-            if isinstance(fit, (int, float)) and fit > best_fit:
-                best_fit, summary.best, summary.best_epoch = fit, ev.get("metrics") or {}, int(ev["epoch"])
+            summary.best = best_from_event(summary.best, ev)
         elif kind == "checkpoint":
             if ev.get("reason") in ("epoch", "stop"):
                 summary.last_weights = ev.get("path", summary.last_weights)
@@ -240,24 +237,25 @@ def derive_status(summary: RunSummary, *, folder_mtime: float, now: float,
     return "running" if alive(seg.pid, seg.create_time) else "failed"
 
 
-def _metric(metrics: dict[str, Any] | None, key: str) -> float | None:
-    if not metrics:
-        return None
-    value = metrics.get(key)
-    return float(value) if isinstance(value, (int, float)) else None
-
-
-def _results_csv_best(run_dir: Path) -> tuple[float | None, float | None]:
-    """Best mAPs from yolov5's results.csv (headers padded with spaces), for runs without events."""
+def _results_csv_best(run_dir: Path) -> BestEpoch | None:
+    """The best epoch from yolov5's results.csv (headers padded with spaces), for runs without events."""
     path = run_dir / "results.csv"
     try:
         with open(path, newline="", encoding="utf-8") as handle:
             rows = [{k.strip(): v.strip() for k, v in row.items() if k} for row in csv.DictReader(handle)]
     except (OSError, csv.Error):
-        return None, None
-    m50 = [float(r["metrics/mAP_0.5"]) for r in rows if r.get("metrics/mAP_0.5")]
-    m95 = [float(r["metrics/mAP_0.5:0.95"]) for r in rows if r.get("metrics/mAP_0.5:0.95")]
-    return (max(m50) if m50 else None), (max(m95) if m95 else None)
+        return None
+    best: BestEpoch | None = None
+    for row in rows:
+        numbers = {}
+        for key, text in row.items():
+            try:
+                numbers[key] = float(text)
+            except (TypeError, ValueError):
+                continue
+        if "epoch" in numbers:
+            best = update_best(best, epoch_candidate(int(numbers.pop("epoch")), numbers))
+    return best
 
 
 def read_run(run_dir: Path, *, now: float | None = None,
@@ -276,14 +274,12 @@ def read_run(run_dir: Path, *, now: float | None = None,
     except OSError:
         folder_mtime = run_dir.stat().st_mtime
     status = derive_status(summary, folder_mtime=folder_mtime, now=now, alive=alive)
-    best50, best95 = _metric(summary.best, "metrics/mAP_0.5"), _metric(summary.best, "metrics/mAP_0.5:0.95")
-    if best50 is None:
-        best50, best95 = _results_csv_best(run_dir)
+    best = summary.best or _results_csv_best(run_dir)
     done = summary.segment.done or {}
     eff = summary.efficiency or {}
     weights = run_dir / "weights"
     last = summary.last_weights or (str(weights / "last.pt") if (weights / "last.pt").exists() else "")
-    best = summary.best_weights or (str(weights / "best.pt") if (weights / "best.pt").exists() else "")
+    best_pt = summary.best_weights or (str(weights / "best.pt") if (weights / "best.pt").exists() else "")
     error = summary.segment.error
     if status == "failed" and error is None and summary.segment.done is None:
         error = {"kind": "worker_died", "message": "The training process ended without a word (killed or crashed).",
@@ -296,14 +292,14 @@ def read_run(run_dir: Path, *, now: float | None = None,
         model=cfg.get("model", ""),
         epochs_done=summary.epochs_done,
         epochs_total=summary.epochs_total or int(cfg.get("epochs") or 0),
-        best_map50=best50,
-        best_map50_95=best95,
-        best_epoch=summary.best_epoch,
+        best_map50=best.map50 if best else None,
+        best_map50_95=best.map50_95 if best else None,
+        best_epoch=best.epoch if best else None,
         started=summary.started or created,
         ended=done.get("t"),
         elapsed_s=done.get("elapsed_s"),
         pid=summary.segment.pid,
-        best_weights=best,
+        best_weights=best_pt,
         last_weights=last,
         error=error,
         can_resume=status in ("stopped", "failed") and (weights / "last.pt").is_file(),

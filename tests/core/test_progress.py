@@ -18,7 +18,10 @@ def test_recorded_run_folds_to_completed():
     epoch_ends = [e for e in events if e["type"] == "epoch_end"]
     assert progress.status == "completed" and progress.run_fraction == 1.0
     assert progress.epochs == epoch_ends[-1]["epochs"] and len(progress.epoch_times) == len(epoch_ends)
-    assert progress.best_map50 == max(e["metrics"]["metrics/mAP_0.5"] for e in epoch_ends)
+    fittest = max(epoch_ends, key=lambda e: e["fitness"])  # yolov5's best.pt epoch
+    assert progress.best_epoch == fittest["epoch"]
+    assert progress.best_map50 == fittest["metrics"]["metrics/mAP_0.5"]
+    assert progress.best_map50_95 == fittest["metrics"]["metrics/mAP_0.5:0.95"]
     assert progress.eta_run_s() is None
 
 

@@ -22,6 +22,7 @@ import psutil
 from core import __version__
 from core.atomic import atomic_write_text
 from core.best_epoch import BestEpoch, best_from_event, epoch_candidate, update_best
+from core.dataset.data_yaml import pin_dataset_root
 from core.protocol import iter_events
 from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line
 
@@ -94,31 +95,6 @@ def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tu
         spec["resolved"]["data"] = str(pin_dataset_root(checked.data_path, run_dir))
     write_run_config(run_dir, spec)
     return run_dir
-
-
-def pin_dataset_root(data_path: Path, run_dir: Path) -> Path:
-    """The data.yaml a run trains from: the user's own, or a copy whose dataset folder is absolute.
-
-    yolov5 resolves a relative (or missing) ``path:`` against its own install folder; people — and the
-    app's validator — mean the data.yaml's folder. When the two would differ, the run gets
-    ``<run_dir>/data.yaml`` with ``path`` made absolute (everything else kept), so training finds the
-    images and the copyable ``yolov5 train`` command works the same. The user's file is never touched.
-    """
-    import yaml
-
-    raw = yaml.safe_load(data_path.read_text(encoding="utf-8"))
-    if not isinstance(raw, dict):
-        return data_path
-    root = raw.get("path")
-    splits = [v for k in ("train", "val", "test") for v in (raw.get(k) if isinstance(raw.get(k), list)
-                                                            else [raw.get(k)]) if isinstance(v, str) and v]
-    if (root and Path(str(root)).expanduser().is_absolute()) or all(Path(v).is_absolute() for v in splits):
-        return data_path
-    raw["path"] = str((data_path.parent / str(root or "")).resolve())
-    pinned = run_dir / "data.yaml"
-    header = f"# The dataset of this run: {data_path}, with its folder ('path') made absolute for yolov5.\n"
-    atomic_write_text(pinned, header + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), backup=False)
-    return pinned
 
 
 def write_run_config(run_dir: Path, spec: dict[str, Any]) -> None:

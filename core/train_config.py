@@ -15,8 +15,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from core.dataset.data_yaml import read_data_yaml
 from core.i18n import tr
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
 
@@ -117,6 +116,7 @@ def parse_device(device: str) -> list[int] | None:
 
 
 def _check_data(path_text: str, problems: list[Problem]) -> Path | None:
+    """The data.yaml must exist and be trainable by the dataset reader's rule (the validator's own)."""
     if not path_text:
         problems.append(Problem("error", "data", tr("No dataset chosen."),
                                 tr("Choose a data.yaml, or use the demo dataset.")))
@@ -126,33 +126,12 @@ def _check_data(path_text: str, problems: list[Problem]) -> Path | None:
         problems.append(Problem("error", "data", tr("Dataset file not found: {path}", path=path),
                                 tr("Check the path, or open the dataset page to create a data.yaml.")))
         return None
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        problems.append(Problem("error", "data", tr("Cannot read {path}: {reason}", path=path, reason=exc.strerror),
-                                tr("Check the file's permissions.")))
-        return None
-    except UnicodeDecodeError:
-        problems.append(Problem("error", "data", tr("{path} is not UTF-8 text.", path=path),
-                                tr("Save the file as UTF-8.")))
-        return None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        problems.append(Problem("error", "data", tr("{where}: not valid YAML ({reason})", where=where,
-                                                    reason=getattr(exc, "problem", None) or exc),
-                                tr("Fix the YAML at that line, e.g. in the Dataset page's text view.")))
-        return None
-    if not isinstance(raw, dict):
-        problems.append(Problem("error", "data", tr("{path} does not hold a YAML mapping.", path=path),
-                                tr("A data.yaml needs 'train', 'val' and 'names' keys.")))
-        return None
-    missing = [k for k in ("train", "val", "names") if not raw.get(k)]
-    if missing:
-        problems.append(Problem("error", "data", tr("{path} has no {keys}.", path=path, keys=", ".join(missing)),
-                                tr("A data.yaml needs 'train', 'val' and 'names' keys.")))
-        return None
-    return path.resolve()
+    judged = read_data_yaml(path)
+    for found in judged.errors:
+        where = ":".join(str(part) for part in (found.file, found.line, found.column) if part)
+        problems.append(Problem("error", "data", f"{where}: {found.message}",
+                                tr("Fix it on the Dataset page (it has one-click fixes for several of these).")))
+    return path.resolve() if judged.trainable else None
 
 
 def _check_model(cfg: TrainConfig, problems: list[Problem]) -> tuple[Path | None, Path | None]:

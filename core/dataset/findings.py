@@ -17,6 +17,7 @@ RULES_VERSION = 2
 #: Every code the validator emits and its severity. Keep it the single list: tests walk it.
 CODES: dict[str, str] = {
     # data.yaml itself
+    "yaml-unreadable": ERROR,
     "yaml-syntax": ERROR,
     "yaml-encoding": ERROR,
     "yaml-not-mapping": ERROR,
@@ -25,7 +26,7 @@ CODES: dict[str, str] = {
     "names-invalid": ERROR,
     "names-nc-mismatch": ERROR,
     "names-duplicate": WARNING,
-    "path-foreign": WARNING,
+    "path-foreign": WARNING,  # an error when relative splits depend on it
     "path-relative": WARNING,
     # splits
     "split-path-missing": ERROR,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
-from core.dataset.findings import Finding, finding
+from core.dataset.findings import ERROR, WARNING, Finding, finding
 from core.dataset.yaml_doc import YamlDocument
 from core.i18n import tr
 
@@ -63,11 +63,17 @@ def read_spec(doc: YamlDocument, yaml_file: Path) -> DatasetSpec:
         if key not in data:
             spec.findings.append(finding("yaml-missing-key", file, tr(
                 "'{key}' is missing. yolov5 stops at once with \"data.yaml '{key}:' field missing\".", key=key), 1))
+        elif data[key] in (None, "", [], {}):
+            spec.findings.append(finding("yaml-missing-key", file, tr(
+                "'names' lists no classes. yolov5 would build a model with no classes and stop at the first "
+                "label; list the class names.") if key == "names" else tr(
+                "'{key}' is empty. yolov5 needs the folder (or list file) of the {key} images.", key=key),
+                doc.key_line(key) or 1))
     _read_names(data, doc, file, spec)
     _read_root(data, doc, file, spec)
     for split in SPLITS:
         value = data.get(split)
-        if value in (None, ""):
+        if value in (None, "", []):
             continue
         entries = value if isinstance(value, list) else [value]
         if not all(isinstance(e, str) for e in entries):
@@ -137,10 +143,11 @@ def _read_root(data: dict[str, Any], doc: YamlDocument, file: str, spec: Dataset
     text = str(raw)
     if looks_foreign(text):
         spec.foreign_root = True
+        # Relative splits under a foreign root point nowhere on this machine: nothing could be trained.
         spec.findings.append(finding("path-foreign", file, tr(
             "'path' is {path}, an absolute path from another machine (Colab, Kaggle or Windows). Re-root it to "
             "the folder this data.yaml is in (one-click fix) or to where the images are now.", path=text),
-            doc.key_line("path")))
+            doc.key_line("path"), severity=ERROR if relative_splits else WARNING))
     root = Path(text).expanduser()
     spec.root = root if root.is_absolute() else Path(os.path.normpath(spec.yaml_file.parent / root))
 

@@ -28,7 +28,8 @@ from core.dataset.files import SplitFiles, list_split
 from core.dataset.findings import ERROR, RULES_VERSION, Finding, finding, has_errors, sort_findings
 from core.dataset.records import ImageRecord, ImageRecords
 from core.dataset.scan import ScanStats, findings_from, scan_images
-from core.dataset.spec import DatasetSpec, read_spec
+from core.dataset.data_yaml import judge_document
+from core.dataset.spec import DatasetSpec
 from core.dataset.stats import dataset_stats
 from core.dataset.table import HAS_LABEL, ScanTable
 from core.dataset.yaml_doc import YamlDocument, load_document
@@ -71,9 +72,9 @@ def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cance
     if doc is None:
         doc = load_document(yaml_file)
     report = Report(str(yaml_file))
-    findings: list[Finding] = list(doc.findings)
-    spec = read_spec(doc, yaml_file)
-    findings += spec.findings
+    judged = judge_document(doc, yaml_file)
+    findings: list[Finding] = list(judged.findings)
+    spec = judged.spec
     report.names = spec.names
     cache_file = cache_file_for(cache_dir, yaml_file) if cache_dir is not None else None
     memo = FolderMemo(cache_file.with_suffix(".dirs.json") if cache_file is not None else None)

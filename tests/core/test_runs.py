@@ -185,31 +185,3 @@ def test_rename_moves_folder_and_recorded_paths(workspace):
         rename_run(other, "better-name")
     with pytest.raises(ValueError):
         rename_run(other, "a/b")
-
-
-def test_relative_dataset_root_is_pinned_for_yolov5(tmp_path):
-    """yolov5 would resolve 'path: .' against its install folder; the run trains from an absolute copy."""
-    import yaml
-
-    from core.runs import pin_dataset_root
-
-    data_dir = tmp_path / "set"
-    data_dir.mkdir()
-    relative = data_dir / "data.yaml"
-    original = "# mine\npath: .\ntrain: images/train\nval: images/val\nnames: [a]\ndownload: echo hi\n"
-    relative.write_text(original)
-    run = tmp_path / "run"
-    run.mkdir()
-    pinned = pin_dataset_root(relative, run)
-    assert pinned == run / "data.yaml"
-    loaded = yaml.safe_load(pinned.read_text())
-    assert loaded["path"] == str(data_dir.resolve()) and loaded["train"] == "images/train"
-    assert loaded["download"] == "echo hi" and loaded["names"] == ["a"]
-    assert relative.read_text() == original  # the user's file is untouched
-
-    absolute = data_dir / "abs.yaml"
-    absolute.write_text(f"path: {data_dir}\ntrain: images/train\nval: images/val\nnames: [a]\n")
-    assert pin_dataset_root(absolute, run) == absolute
-    no_root_abs_splits = data_dir / "abs2.yaml"
-    no_root_abs_splits.write_text(f"train: {data_dir}/images/train\nval: {data_dir}/images/val\nnames: [a]\n")
-    assert pin_dataset_root(no_root_abs_splits, run) == no_root_abs_splits

@@ -57,7 +57,9 @@ def test_yaml_without_required_keys(tmp_path):
     partial = tmp_path / "p.yaml"
     partial.write_text("train: a\n", encoding="utf-8")
     result = validate_config(cfg(partial), CPU)
-    assert "val" in result.errors[0].message and "names" in result.errors[0].message
+    messages = [p.message for p in result.errors if p.field == "data"]
+    assert len(messages) == 2 and "'val'" in messages[0] and "'names'" in messages[1]
+    assert all(m.startswith(f"{partial}:1: ") for m in messages)  # the file and line, then why
 
 
 def test_unknown_model(data_yaml):

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from core import RESOURCES_DIR
+from core.trust import within
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
 _FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
@@ -61,16 +62,16 @@ def prepare_environment(config_dir: Path) -> None:
 
 
 def set_trusted_roots(paths: Iterable[Path]) -> None:
-    """Checkpoints under these folders (or equal to these files) may be fully unpickled."""
+    """Checkpoints under these folders (or equal to these files) may be fully unpickled
+    (``core.trust.trusted_roots``: the workspace's runs and the files the user confirmed)."""
     _trusted_roots[:] = [Path(p).resolve() for p in paths]
 
 
 def is_trusted(path: Any) -> bool:
     try:
-        candidate = Path(os.fspath(path)).resolve()
+        return within(os.fspath(path), _trusted_roots)
     except TypeError:
         return False  # a file object or buffer: not ours to vouch for
-    return any(candidate == root or root in candidate.parents for root in _trusted_roots)
 
 
 def _patch_numpy() -> None:

@@ -29,7 +29,8 @@ from core.worker.control import ControlChannel
 from core.worker.export_load import ExportError, LoadedModel, load_for_export
 from core.worker.export_verify import (WARMUP_RUNS, Prepared, Runner, batches, compare, median_latency_ms,
                                        prepare_images, torch_runner)
-from core.workspace import app_cache_dir, runs_dir
+from core.trust import trusted_roots
+from core.workspace import app_cache_dir
 
 
 class Cancelled(Exception):
@@ -275,7 +276,7 @@ def run_export(spec: dict[str, Any], writer: EventWriter, control_fd: int | None
     status = "failed"
     try:
         compat.apply(app_cache_dir(workspace) / "yolov5",
-                     trusted=[runs_dir(workspace), *map(Path, spec.get("trusted_weights", []))])
+                     trusted=trusted_roots(workspace, spec.get("trusted_weights", [])))
         from core.worker.train_job import _devices, _versions
 
         writer.emit("hello", job="export", pid=os.getpid(), versions=_versions(), devices=_devices())

@@ -19,7 +19,8 @@ from core.worker.control import ControlChannel
 from core.worker.export_job import _error_event
 from core.worker.export_load import ExportError
 from core.worker.export_verify import Runner, batches, nms, prepare_images
-from core.workspace import app_cache_dir, runs_dir
+from core.trust import trusted_roots
+from core.workspace import app_cache_dir
 
 
 def _names_and_stride(path: Path) -> tuple[dict[int, str], int]:
@@ -114,7 +115,7 @@ def run_predict(spec: dict[str, Any], writer: EventWriter, control_fd: int | Non
     count = 0
     try:
         compat.apply(app_cache_dir(workspace) / "yolov5",
-                     trusted=[runs_dir(workspace), *map(Path, spec.get("trusted_weights", []))])
+                     trusted=trusted_roots(workspace, spec.get("trusted_weights", [])))
         model = Path(spec["model"])
         run, names, stride, backend = _runner(model)
         batch, imgsz = _input_shape(model, int(spec.get("imgsz", 640)))

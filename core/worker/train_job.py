@@ -34,7 +34,8 @@ from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
 from core.worker.doctor_monitor import DoctorMonitor
 from core.worker.system_sampler import SystemSampler, open_nvml
-from core.workspace import app_cache_dir, runs_dir
+from core.trust import trusted_roots
+from core.workspace import app_cache_dir
 
 WARMUP_BATCHES = 3
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -336,7 +337,7 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
     control.start(control_fd)
     try:
         compat.apply(app_cache_dir(workspace) / "yolov5",
-                     trusted=[runs_dir(workspace), run_dir, *map(Path, spec.get("trusted_weights", []))])
+                     trusted=trusted_roots(workspace, spec.get("trusted_weights", [])))
         _allow_partial_resume()
         from yolov5 import train as y5train
         from yolov5.utils.callbacks import Callbacks

@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (QFileDialog, QGroupBox, QLabel, QProgressBar, QPu
 from core.export.facts import ExportFacts, gather_export_facts
 from core.export.options import ExportOptions, validate_options
 from core.export.plan import (build_export_spec, build_predict_spec, dataset_images, export_root, find_reports,
-                              run_dataset, run_dir_of, run_imgsz)
+                              run_dataset, run_imgsz)
 from core.export.render import format_name
 from core.runs import list_runs
-from core.workspace import runs_dir
+from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
 from gui.background import run_in_background
 from gui.widgets.banner import Banner
@@ -191,10 +191,10 @@ class ExportPage(QWidget):
     def use_weights_file(self, path: Path) -> bool:
         """Add a .pt the user picked; one from outside the runs needs their confirmation (it is a pickle)."""
         path = path.resolve()
-        if runs_dir(self.workspace).resolve() not in path.parents:
+        if needs_trust(path, self.workspace, self.trusted):
             if not dialogs.confirm_untrusted_weights(self, path):
                 return False
-            self.trusted.add(str(path))
+            self.trusted.add(confirmed_entry(path))
         self.form.add_weights_file(path)
         return True
 
@@ -203,10 +203,11 @@ class ExportPage(QWidget):
         if self.exporter.running or not self.revalidate():
             return False
         options = self.options()
-        if run_dir_of(Path(options.weights)) is None and options.weights not in self.trusted:
+        if needs_trust(options.weights, self.workspace, self.trusted):
             if not self.use_weights_file(Path(options.weights)):
                 return False
-        spec = build_export_spec(options, self.workspace, trusted=options.weights in self.trusted)
+        spec = build_export_spec(options, self.workspace,
+                                 trusted=needs_trust(options.weights, self.workspace))  # confirmed just now
         self._steps = 0
         self.progress.setMaximum(2 + STEPS_PER_FORMAT * len(options.formats))
         self.progress.setValue(0)

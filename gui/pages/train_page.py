@@ -27,6 +27,7 @@ from core.runs import (WORKER_LOG, RunInfo, create_run, load_run_config, resume_
 from core.settings import load_settings, save_settings
 from core.train_config import (MachineFacts, ValidatedConfig, build_worker_spec, build_yolov5_command,
                                command_line, validate_config)
+from core.trust import confirmed_entry
 from core.workspace import runs_dir
 from gui import dialogs
 from gui.background import BackgroundTask, run_in_background
@@ -102,7 +103,7 @@ class TrainPage(QWidget):
         self.banner = Banner(self)
 
         demo_yaml = (self.workspace / "demo" / "data.yaml").resolve()
-        self.form = TrainForm(runs_dir(self.workspace), demo_yaml, self)
+        self.form = TrainForm(self.workspace, demo_yaml, self)
         self.problems = ProblemList({
             "data": self.tr("Dataset"), "model": self.tr("Model"), "weights": self.tr("Weights"),
             "hyp": self.tr("Hyperparameters"), "epochs": self.tr("Epochs"), "imgsz": self.tr("Image size"),
@@ -291,7 +292,8 @@ class TrainPage(QWidget):
             return ()
         if not self.form.accept_weights(weights):
             return None
-        return (str(weights),) if str(weights) in self.form.trusted_weights else ()
+        entry = confirmed_entry(weights)
+        return (entry,) if entry in self.form.trusted_weights else ()
 
     def _remember_choices(self, checked: ValidatedConfig) -> None:
         try:

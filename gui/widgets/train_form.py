@@ -3,8 +3,8 @@
 Keyboard friendly (buddies, natural tab order), with the demo dataset one click away. Validation lives
 in ``core.train_config.validate_config``; the form only says ``changed`` and hands out ``config()``;
 ``apply_values`` sets fields by their ``TrainConfig`` name (the bottleneck doctor's prescriptions).
-Picking a ``.pt`` checkpoint from outside the workspace's runs asks first — a checkpoint is a pickle
-that can run code — and a confirmed path is remembered in ``trusted_weights``.
+Picking a checkpoint that ``core.trust`` says needs trust asks first — a checkpoint is a pickle that can
+run code — and a confirmed path is remembered in ``trusted_weights``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QHBoxLayout,
 
 from core.model_catalog import BUILTIN_MODELS
 from core.train_config import AUTO_BATCH, MachineFacts, TrainConfig
+from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
 
 DEMO_DEFAULTS = {"epochs": 30, "imgsz": 128}
@@ -39,9 +40,9 @@ class TrainForm(QWidget):
     changed = Signal()
     demo_requested = Signal()
 
-    def __init__(self, runs_root: Path, demo_yaml: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, workspace: Path, demo_yaml: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.runs_root = runs_root
+        self.workspace = workspace
         self.demo_yaml = demo_yaml
         self.trusted_weights: set[str] = set()
         self._touched: set[str] = set()
@@ -252,17 +253,11 @@ class TrainForm(QWidget):
         if path and self.accept_weights(Path(path)):
             self.set_model(path)
 
-    def needs_trust(self, path: Path) -> bool:
-        """A .pt from outside the workspace's runs that the user has not confirmed yet."""
-        resolved = path.expanduser().resolve()
-        return (resolved.suffix == ".pt" and str(resolved) not in self.trusted_weights
-                and not resolved.is_relative_to(self.runs_root.resolve()))
-
     def accept_weights(self, path: Path) -> bool:
-        """Ask before trusting a checkpoint (it is a pickle); True when it may be used."""
-        if not self.needs_trust(path):
+        """Ask before trusting a checkpoint (``core.trust``'s rule); True when it may be used."""
+        if not needs_trust(path, self.workspace, self.trusted_weights):
             return True
         if not dialogs.confirm_untrusted_weights(self, path):
             return False
-        self.trusted_weights.add(str(path.expanduser().resolve()))
+        self.trusted_weights.add(confirmed_entry(path))
         return True

@@ -1,28 +1,41 @@
-"""Quick machine facts for validating options in the GUI/CLI process, without importing torch.
+"""Which GPUs this machine has, read quickly in the GUI/CLI process without importing torch.
 
-NVML answers in milliseconds and needs no CUDA context; when it can't be read (no driver, no GPU,
-no library) the GPU count is unknown and validation says so instead of guessing. The full environment
+``MachineFacts`` is the one facts type for "what GPUs are there": the Train check validates ``--device``
+against it and the export rules (``core.export.facts``) grey out what the GPU can't do. It is read through
+the one NVML reader (``core.nvml``) in milliseconds and injected everywhere, so tests need no GPU. NVML
+that is not installed or finds no driver means no NVIDIA GPU (count 0); any other NVML error leaves the
+count unknown (None) with the reason, so checks can say so instead of guessing. The full environment
 check (torch's view, a test kernel) runs in a worker — this is only the cheap part.
 """
 
 from __future__ import annotations
 
-from core.train_config import MachineFacts
+from dataclasses import dataclass
+from typing import Any
+
+from core.nvml import NvmlUnavailable, open_nvml
+
+#: NVML errors that mean "there is no NVIDIA driver here", i.e. no GPU the app could use.
+NO_DRIVER = ("NotInstalled", "LibraryNotFound", "DriverNotLoaded")
 
 
-def quick_machine_facts() -> MachineFacts:
+@dataclass(frozen=True)
+class MachineFacts:
+    """What option checks need to know about the GPUs; injected so tests need no GPU."""
+
+    gpu_count: int | None = None  # None: unknown (NVML could not be read)
+    gpu_names: tuple[str, ...] = ()
+    gpu_capabilities: tuple[tuple[int, int] | None, ...] = ()  # CUDA compute capability per GPU
+    nvml_error: str | None = None  # why NVML could not be read ("LibraryNotFound: …")
+
+
+def quick_machine_facts(nvml: Any | None = None) -> MachineFacts:
     try:
-        import pynvml
-
-        pynvml.nvmlInit()
-        try:
-            count = pynvml.nvmlDeviceGetCount()
-            names = []
-            for i in range(count):
-                name = pynvml.nvmlDeviceGetName(pynvml.nvmlDeviceGetHandleByIndex(i))
-                names.append(name.decode() if isinstance(name, bytes) else str(name))
-        finally:
-            pynvml.nvmlShutdown()
-    except Exception:  # noqa: BLE001 - ImportError, NVMLError_LibraryNotFound, DriverNotLoaded...
-        return MachineFacts(gpu_count=0, gpu_names=())
-    return MachineFacts(gpu_count=count, gpu_names=tuple(names))
+        reader = open_nvml(nvml)
+    except NvmlUnavailable as exc:
+        return MachineFacts(gpu_count=0 if exc.kind in NO_DRIVER else None, nvml_error=f"{exc.kind}: {exc}")
+    try:
+        return MachineFacts(gpu_count=len(reader.handles), gpu_names=tuple(reader.names()),
+                            gpu_capabilities=tuple(reader.capabilities()))
+    finally:
+        reader.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 from core.dataset.data_yaml import read_data_yaml
 from core.i18n import tr
+from core.machine import MachineFacts
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
 
 SPEC_VERSION = 1
@@ -61,14 +62,6 @@ class TrainConfig:
     def from_dict(cls, raw: dict[str, Any]) -> TrainConfig:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in raw.items() if k in known})
-
-
-@dataclass(frozen=True)
-class MachineFacts:
-    """What validation needs to know about the machine; injected so tests need no GPU."""
-
-    gpu_count: int | None = None  # None: unknown (no NVML)
-    gpu_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -231,8 +224,10 @@ def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Problem]
     if wanted is None:
         return
     if not facts.gpu_count:
-        problems.append(Problem("error", "device", tr("GPU {value} was requested but no NVIDIA GPU was found.",
-                                                      value=cfg.device),
+        found = (tr("no NVIDIA GPU was found") if not facts.nvml_error else
+                 tr("the GPUs could not be read ({reason})", reason=facts.nvml_error))
+        problems.append(Problem("error", "device", tr("GPU {value} was requested but {found}.", value=cfg.device,
+                                                      found=found),
                                 tr("Train on the CPU (device cpu), or see the Environment page for why no GPU is visible.")))
         return
     missing = [i for i in wanted if i >= facts.gpu_count]

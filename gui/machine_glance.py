@@ -2,8 +2,8 @@
 
 NVML readings take about a millisecond, so they are polled from a GUI timer; only ``nvmlInit`` can be
 slow (seconds on a GPU without persistence mode), so ``NvmlGlance.init`` is meant to run in the
-background once. Every NVML call is guarded: no library, no driver or a GPU falling off the bus must
-read as "no NVIDIA GPU", never as an exception. No Qt here.
+background once. Every NVML call is guarded (``core.nvml``): no library, no driver or a GPU falling off the
+bus must read as "no NVIDIA GPU", never as an exception. No Qt here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import psutil
 
-GIB = 1024 ** 3
+from core.nvml import GB, NvmlReader, NvmlUnavailable, open_nvml
 
 
 @dataclass(frozen=True)
@@ -33,55 +33,39 @@ class HostGlance:
 
 
 class NvmlGlance:
-    """Holds NVML open while the window lives; ``read()`` is None when no NVIDIA GPU can be read."""
+    """Holds NVML open while the window lives (``core.nvml``, the app's one reader); ``read()`` is None when
+    no NVIDIA GPU can be read."""
 
-    def __init__(self) -> None:
-        self._nvml: Any = None
-        self._handles: list[tuple[int, str, Any]] = []
+    def __init__(self, nvml: Any | None = None) -> None:
+        self._module = nvml  # a fake in tests; pynvml otherwise
+        self._reader: NvmlReader | None = None
+        self._names: list[str] = []
 
     def init(self) -> bool:
         try:
-            import pynvml
-
-            pynvml.nvmlInit()
-            for i in range(pynvml.nvmlDeviceGetCount()):
-                handle = pynvml.nvmlDeviceGetHandleByIndex(i)
-                name = pynvml.nvmlDeviceGetName(handle)
-                self._handles.append((i, name.decode() if isinstance(name, bytes) else str(name), handle))
-        except Exception:  # noqa: BLE001 - ImportError, NVMLError_LibraryNotFound, DriverNotLoaded...
-            self._handles = []
+            self._reader = open_nvml(self._module)
+        except NvmlUnavailable:
             return False
-        self._nvml = pynvml
-        return bool(self._handles)
+        self._names = self._reader.names()
+        return bool(self._reader.handles)
 
     def read(self) -> list[GpuGlance] | None:
-        if self._nvml is None or not self._handles:
+        if self._reader is None or not self._reader.handles:
             return None
-        return [self._read_one(i, name, handle) for i, name, handle in self._handles]
-
-    def _read_one(self, index: int, name: str, handle: Any) -> GpuGlance:
-        util = used = total = None
-        try:
-            util = float(self._nvml.nvmlDeviceGetUtilizationRates(handle).gpu)
-        except Exception:  # noqa: BLE001 - unsupported reading or GPU lost: shown as unknown
-            pass
-        try:
-            memory = self._nvml.nvmlDeviceGetMemoryInfo(handle)
-            used, total = memory.used / GIB, memory.total / GIB
-        except Exception:  # noqa: BLE001
-            pass
-        return GpuGlance(index, name, util, used, total)
+        return [GpuGlance(row["index"], self._names[row["index"]], _float(row["util_percent"]), row["mem_used_gb"],
+                          row["mem_total_gb"]) for row in self._reader.read()]
 
     def close(self) -> None:
-        if self._nvml is not None:
-            try:
-                self._nvml.nvmlShutdown()
-            except Exception:  # noqa: BLE001
-                pass
-            self._nvml, self._handles = None, []
+        if self._reader is not None:
+            self._reader.close()
+            self._reader, self._names = None, []
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def read_host() -> HostGlance:
     """CPU % since the previous call (non-blocking) and RAM in use."""
     memory = psutil.virtual_memory()
-    return HostGlance(psutil.cpu_percent(None), (memory.total - memory.available) / GIB, memory.total / GIB)
+    return HostGlance(psutil.cpu_percent(None), (memory.total - memory.available) / GB, memory.total / GB)

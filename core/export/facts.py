@@ -1,8 +1,8 @@
 """What this machine offers for export, read without importing torch, tensorrt or onnxsim.
 
-Facts are data (``ExportFacts``): gathered cheaply here (NVML, package metadata, ``find_spec``) and fed
-into the option rules in ``core/export/options.py``; tests inject them instead of needing a GPU or
-TensorRT. The worker re-checks what it actually finds and says so if it disagrees.
+Facts are data (``ExportFacts``): gathered cheaply here (the GPUs from ``core.machine``, package metadata,
+``find_spec``) and fed into the option rules in ``core/export/options.py``; tests inject them instead of
+needing a GPU or TensorRT. The worker re-checks what it actually finds and says so if it disagrees.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from core.machine import quick_machine_facts
 
 
 @dataclass(frozen=True)
@@ -77,32 +79,12 @@ def torch_cuda_version() -> str | None:
     return None
 
 
-def _nvml_gpu() -> tuple[int, str, tuple[int, int] | None]:
-    try:
-        import pynvml
-
-        pynvml.nvmlInit()
-        try:
-            count = pynvml.nvmlDeviceGetCount()
-            if not count:
-                return 0, "", None
-            handle = pynvml.nvmlDeviceGetHandleByIndex(0)
-            name = pynvml.nvmlDeviceGetName(handle)
-            try:
-                major, minor = pynvml.nvmlDeviceGetCudaComputeCapability(handle)
-                capability: tuple[int, int] | None = (int(major), int(minor))
-            except Exception:  # noqa: BLE001 - old drivers lack it
-                capability = None
-            return count, name.decode() if isinstance(name, bytes) else str(name), capability
-        finally:
-            pynvml.nvmlShutdown()
-    except Exception:  # noqa: BLE001 - no driver, no library, no GPU: all mean "no GPU we can use"
-        return 0, "", None
-
-
 def gather_export_facts() -> ExportFacts:
     """This machine's facts; a few milliseconds, safe to call from a GUI background thread."""
-    count, name, capability = _nvml_gpu()
+    machine = quick_machine_facts()
+    count = machine.gpu_count or 0  # unknown reads as none: nothing is offered that may not work
+    name = machine.gpu_names[0] if count and machine.gpu_names else ""
+    capability = machine.gpu_capabilities[0] if count and machine.gpu_capabilities else None
     return ExportFacts(gpu_count=count, gpu_name=name, gpu_capability=capability, torch_cuda=torch_cuda_version(),
                        tensorrt_version=tensorrt_version(), onnxsim=_has_module("onnxsim"),
                        onnxruntime=_has_module("onnxruntime"))

@@ -24,12 +24,12 @@ from core.export.options import ExportOptions
 from core.export.plan import REPORT_NAME, cli_summary, dataset_images, final_path
 from core.i18n import tr
 from core.protocol import EventWriter
+from core.trust import trusted_roots
 from core.worker import compat
 from core.worker.control import ControlChannel
 from core.worker.export_load import ExportError, LoadedModel, load_for_export
 from core.worker.export_verify import (WARMUP_RUNS, Prepared, Runner, batches, compare, median_latency_ms,
                                        prepare_images, torch_runner)
-from core.trust import trusted_roots
 from core.workspace import app_cache_dir
 
 

@@ -14,12 +14,12 @@ from typing import Any
 
 from core.i18n import tr
 from core.protocol import EventWriter
+from core.trust import trusted_roots
 from core.worker import compat
 from core.worker.control import ControlChannel
 from core.worker.export_job import _error_event
 from core.worker.export_load import ExportError
 from core.worker.export_verify import Runner, batches, nms, prepare_images
-from core.trust import trusted_roots
 from core.workspace import app_cache_dir
 
 

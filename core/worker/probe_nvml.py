@@ -1,8 +1,8 @@
 """The environment probe's NVML half: driver, and per GPU its identity, limits and current state.
 
-Extends the sampler's ``NvmlReader`` (the same handles and the same live readings: utilisation, memory,
-temperature, power, throttle reasons) with what the checker needs once: names, UUIDs, PCI ids,
-compute capability, slowdown temperature, PCIe link, compute processes. Every NVML error is mapped
+Extends the one NVML reader (``core.nvml.NvmlReader``: the same handles and the same live readings as the
+training sampler: utilisation, memory, temperature, power, throttle reasons) with what the checker needs
+once: names, UUIDs, PCI ids, compute capability, slowdown temperature, PCIe link, compute processes. Every NVML error is mapped
 to a short kind (LibraryNotFound, DriverNotLoaded, NoPermission, GpuIsLost, NotSupported...) and
 recorded, never raised: a machine without a driver is a fact, not a crash.
 """
@@ -12,23 +12,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from core.environment.facts import GpuFacts, NvmlFacts
-from core.worker.system_sampler import GB, NvmlReader
+from core.nvml import GB, NvmlReader, NvmlUnavailable, error_kind, open_nvml, text
 
 NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1
-
-
-def error_kind(exc: BaseException) -> str:
-    """'NVMLError_LibraryNotFound' -> 'LibraryNotFound'; ImportError -> 'NotInstalled'."""
-    if isinstance(exc, ImportError):
-        return "NotInstalled"
-    name = type(exc).__name__
-    return name.split("NVMLError_", 1)[1] if name.startswith("NVMLError_") else name
-
-
-def _text(value: Any) -> str | None:
-    if value is None:
-        return None
-    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
 
 
 class NvmlFactsReader(NvmlReader):
@@ -44,17 +30,17 @@ class NvmlFactsReader(NvmlReader):
     def facts(self) -> NvmlFacts:
         n = self.nvml
         out = NvmlFacts(available=True)
-        out.driver_version = _text(self._get(out.unknown, "driver_version", n.nvmlSystemGetDriverVersion))
+        out.driver_version = text(self._get(out.unknown, "driver_version", n.nvmlSystemGetDriverVersion))
         cuda_fn = getattr(n, "nvmlSystemGetCudaDriverVersion_v2", None) or n.nvmlSystemGetCudaDriverVersion
         out.cuda_driver_version = self._get(out.unknown, "cuda_driver_version", cuda_fn)
         live = self.read()
         for index, handle in enumerate(self.handles):
             g = GpuFacts(index=index)
             u = g.unknown
-            g.name = _text(self._get(u, "name", n.nvmlDeviceGetName, handle))
-            g.uuid = _text(self._get(u, "uuid", n.nvmlDeviceGetUUID, handle))
+            g.name = text(self._get(u, "name", n.nvmlDeviceGetName, handle))
+            g.uuid = text(self._get(u, "uuid", n.nvmlDeviceGetUUID, handle))
             pci = self._get(u, "pci_bus_id", n.nvmlDeviceGetPciInfo, handle)
-            g.pci_bus_id = _text(getattr(pci, "busId", None)) if pci is not None else None
+            g.pci_bus_id = text(getattr(pci, "busId", None)) if pci is not None else None
             cc = self._get(u, "capability", n.nvmlDeviceGetCudaComputeCapability, handle)
             g.capability = list(cc) if cc is not None else None
             sample = live[index] if index < len(live) else {}
@@ -85,11 +71,9 @@ class NvmlFactsReader(NvmlReader):
 def gather_nvml(nvml: Any | None = None) -> NvmlFacts:
     """NVML facts, or ``available=False`` with the error kind and message when NVML can't be used."""
     try:
-        if nvml is None:
-            import pynvml as nvml  # noqa: PLC0415 - optional: absent or driverless machines are normal
-        reader = NvmlFactsReader(nvml)
-    except Exception as exc:  # noqa: BLE001 - ImportError, LibraryNotFound, DriverNotLoaded, NoPermission...
-        return NvmlFacts(available=False, error=error_kind(exc), error_message=str(exc) or type(exc).__name__)
+        reader = open_nvml(nvml, NvmlFactsReader)
+    except NvmlUnavailable as exc:
+        return NvmlFacts(available=False, error=exc.kind, error_message=str(exc))
     try:
         return reader.facts()
     finally:

@@ -14,56 +14,7 @@ from typing import Any, Callable
 
 import psutil
 
-GB = 1024**3
-
-
-class NvmlReader:
-    """Per-GPU readings through pynvml; every call that a GPU doesn't support reads as None."""
-
-    def __init__(self, nvml: Any) -> None:
-        self.nvml = nvml
-        nvml.nvmlInit()
-        self.handles = [nvml.nvmlDeviceGetHandleByIndex(i) for i in range(nvml.nvmlDeviceGetCount())]
-
-    def _try(self, fn: Callable[..., Any], *args: Any) -> Any:
-        try:
-            return fn(*args)
-        except Exception:  # noqa: BLE001 - NVMLError_NotSupported and friends
-            return None
-
-    def read(self) -> list[dict[str, Any]]:
-        n = self.nvml
-        out = []
-        for index, handle in enumerate(self.handles):
-            util = self._try(n.nvmlDeviceGetUtilizationRates, handle)
-            mem = self._try(n.nvmlDeviceGetMemoryInfo, handle)
-            power = self._try(n.nvmlDeviceGetPowerUsage, handle)
-            limit = self._try(n.nvmlDeviceGetEnforcedPowerLimit, handle)
-            reasons = self._try(n.nvmlDeviceGetCurrentClocksEventReasons, handle)
-            out.append({
-                "index": index,
-                "util_percent": None if util is None else util.gpu,
-                "mem_util_percent": None if util is None else util.memory,
-                "mem_used_gb": None if mem is None else mem.used / GB,
-                "mem_total_gb": None if mem is None else mem.total / GB,
-                "temperature_c": self._try(n.nvmlDeviceGetTemperature, handle, 0),  # NVML_TEMPERATURE_GPU
-                "power_w": None if power is None else power / 1000.0,
-                "power_limit_w": None if limit is None else limit / 1000.0,
-                "throttle_reasons": reasons,
-            })
-        return out
-
-    def close(self) -> None:
-        self._try(self.nvml.nvmlShutdown)
-
-
-def open_nvml() -> tuple[NvmlReader | None, str | None]:
-    try:
-        import pynvml
-
-        return NvmlReader(pynvml), None
-    except Exception as exc:  # noqa: BLE001 - ImportError, LibraryNotFound, DriverNotLoaded...
-        return None, f"{type(exc).__name__}: {exc}"
+from core.nvml import GB, NvmlReader
 
 
 def process_tree_cpu(root: psutil.Process, cache: dict[int, psutil.Process]) -> float:

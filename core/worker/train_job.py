@@ -26,15 +26,16 @@ from typing import Any
 
 from core.atomic import atomic_write_text
 from core.errors import classify_failure
+from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.protocol import EventWriter
 from core.runs import CONTROL_FILE
 from core.train_config import yolov5_options
+from core.trust import trusted_roots
 from core.worker import compat
 from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
 from core.worker.doctor_monitor import DoctorMonitor
-from core.worker.system_sampler import SystemSampler, open_nvml
-from core.trust import trusted_roots
+from core.worker.system_sampler import SystemSampler
 from core.workspace import app_cache_dir
 
 WARMUP_BATCHES = 3
@@ -353,9 +354,11 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
         writer.add_listener(monitor.feed)
         writer.emit("hello", job="train", pid=os.getpid(), versions=_versions(), devices=_devices(),
                     device_type="cuda" if on_gpu else "cpu", resume=bool(spec.get("resume")))
-        nvml, nvml_error = open_nvml()
-        if nvml_error:
-            writer.emit("log", level="info", message=f"GPU monitoring unavailable (NVML): {nvml_error}")
+        try:
+            nvml: NvmlReader | None = open_nvml()
+        except NvmlUnavailable as exc:
+            nvml = None
+            writer.emit("log", level="info", message=f"GPU monitoring unavailable (NVML): {exc.kind}: {exc}")
         sampler = SystemSampler(writer.emit, nvml=nvml)
         sampler.start()
 

@@ -22,6 +22,8 @@ from gui.machine_glance import GpuGlance, NvmlGlance
 from gui.widgets.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
 from gui.worker_process import detached_processes
+from tests.fixtures.fake_nvml import FakeNvml as FakePynvml
+from tests.fixtures.fake_nvml import nvml_raising
 
 TIMEOUT_MS = 20_000
 PAGES = ["Environment", "Dataset", "Wizard", "Train", "Runs", "Export"]
@@ -186,3 +188,13 @@ def test_environment_setting_fix_applies_to_the_train_form(qtbot, make_window, m
     assert window.pages.currentWidget() is window.train_page
     config = window.train_page.form.config()
     assert config.cache == "disk" and config.workers == 2
+
+
+def test_status_bar_glance_reads_through_the_same_reader():
+    glance = NvmlGlance(FakePynvml())
+    assert glance.init()
+    assert glance.read() == [GpuGlance(0, "NVIDIA GeForce RTX 4090", 3.0, 2.0, 24.0)]
+    glance.close()
+    assert glance.read() is None
+    broken = NvmlGlance(nvml_raising("DriverNotLoaded"))
+    assert not broken.init() and broken.read() is None

@@ -6,7 +6,6 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -15,9 +14,11 @@ from core.environment.facts import EnvironmentFacts, GpuFacts, TorchGpuFacts
 from core.environment.gather_system import detect_container, detect_wsl, parse_cgroup_quota
 from core.environment.probe_launch import probe_spec, run_probe_process, write_probe_spec
 from core.environment.rules import evaluate
+from core.nvml import error_kind
 from core.protocol import encode, make_event
-from core.worker.probe_nvml import error_kind, gather_nvml
+from core.worker.probe_nvml import gather_nvml
 from core.worker.probe_torch import join_nvml
+from tests.fixtures.fake_nvml import FakeNvml, nvml_raising
 
 #: Fields whose None is a meaning (absent by nature), not an unread fact.
 NONE_MEANS_ABSENT = {
@@ -86,58 +87,14 @@ def test_real_probe_findings_are_sensible(probed):
         assert finding.fix and finding.evidence
 
 
-class FakeNvmlError(Exception):
-    pass
-
-
-def _nvml_raising(kind: str) -> SimpleNamespace:
-    error = type(f"NVMLError_{kind}", (FakeNvmlError,), {})
-
-    def init() -> None:
-        raise error("nvml says no")
-
-    return SimpleNamespace(nvmlInit=init)
-
-
 @pytest.mark.parametrize("kind", ["LibraryNotFound", "DriverNotLoaded", "NoPermission", "GpuIsLost", "Unknown"])
 def test_nvml_errors_are_recorded_not_raised(kind):
-    facts = gather_nvml(_nvml_raising(kind))
+    facts = gather_nvml(nvml_raising(kind))
     assert facts.available is False and facts.error == kind and facts.error_message == "nvml says no"
 
 
 def test_error_kind_of_import_error():
     assert error_kind(ImportError("no pynvml")) == "NotInstalled"
-
-
-class FakeNvml:
-    """One GPU; a few calls unsupported, as on a consumer card."""
-
-    def __init__(self) -> None:
-        NotSupported = type("NVMLError_NotSupported", (FakeNvmlError,), {})
-        self.NotSupported = NotSupported
-
-    def nvmlInit(self): pass
-    def nvmlShutdown(self): pass
-    def nvmlDeviceGetCount(self): return 1
-    def nvmlDeviceGetHandleByIndex(self, i): return f"h{i}"
-    def nvmlSystemGetDriverVersion(self): return b"570.86.15"
-    def nvmlSystemGetCudaDriverVersion(self): return 12080
-    def nvmlDeviceGetName(self, h): return b"NVIDIA GeForce RTX 4090"
-    def nvmlDeviceGetUUID(self, h): return "GPU-abc"
-    def nvmlDeviceGetPciInfo(self, h): return SimpleNamespace(busId=b"00000000:01:00.0")
-    def nvmlDeviceGetCudaComputeCapability(self, h): return (8, 9)
-    def nvmlDeviceGetUtilizationRates(self, h): return SimpleNamespace(gpu=3, memory=1)
-    def nvmlDeviceGetMemoryInfo(self, h): return SimpleNamespace(used=2 * 1024**3, total=24 * 1024**3)
-    def nvmlDeviceGetTemperature(self, h, sensor): return 41
-    def nvmlDeviceGetTemperatureThreshold(self, h, kind): raise self.NotSupported()
-    def nvmlDeviceGetPowerUsage(self, h): return 35_000
-    def nvmlDeviceGetEnforcedPowerLimit(self, h): return 450_000
-    def nvmlDeviceGetCurrentClocksEventReasons(self, h): return 1
-    def nvmlDeviceGetCurrPcieLinkGeneration(self, h): return 4
-    def nvmlDeviceGetMaxPcieLinkGeneration(self, h): return 4
-    def nvmlDeviceGetCurrPcieLinkWidth(self, h): return 16
-    def nvmlDeviceGetMaxPcieLinkWidth(self, h): raise self.NotSupported()
-    def nvmlDeviceGetComputeRunningProcesses(self, h): return [SimpleNamespace(pid=77, usedGpuMemory=None)]
 
 
 def test_nvml_facts_with_unsupported_readings():

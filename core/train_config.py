@@ -224,8 +224,12 @@ def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Problem]
     if wanted is None:
         return
     if not facts.gpu_count:
-        found = (tr("no NVIDIA GPU was found") if not facts.nvml_error else
-                 tr("the GPUs could not be read ({reason})", reason=facts.nvml_error))
+        if facts.gpu_count is None and facts.nvml_error:
+            found = tr("the GPUs could not be read ({reason})", reason=facts.nvml_error)
+        elif facts.nvml_error:
+            found = tr("no NVIDIA GPU was found ({reason})", reason=facts.nvml_error)
+        else:
+            found = tr("no NVIDIA GPU was found")
         problems.append(Problem("error", "device", tr("GPU {value} was requested but {found}.", value=cfg.device,
                                                       found=found),
                                 tr("Train on the CPU (device cpu), or see the Environment page for why no GPU is visible.")))

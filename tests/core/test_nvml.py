@@ -42,4 +42,8 @@ def test_device_check_names_why_the_gpus_could_not_be_read(tmp_path):
     data.write_text("path: .\ntrain: a\nval: a\nnames: [x]\n")
     checked = validate_config(TrainConfig(data=str(data), device="0"), quick_machine_facts(nvml_raising("NoPermission")))
     [problem] = [p for p in checked.errors if p.field == "device"]
-    assert "NoPermission" in problem.message
+    assert "could not be read" in problem.message and "NoPermission" in problem.message
+    no_driver = validate_config(TrainConfig(data=str(data), device="0"),
+                                quick_machine_facts(nvml_raising("LibraryNotFound")))
+    [problem] = [p for p in no_driver.errors if p.field == "device"]
+    assert "no NVIDIA GPU was found" in problem.message and "LibraryNotFound" in problem.message

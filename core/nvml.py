@@ -10,7 +10,7 @@ One facts type per purpose, each built on ``NvmlReader``:
 - live readings (utilisation, memory, temperature, power, throttle reasons): ``NvmlReader.read()`` rows — the
   ``gpus`` of ``system`` events (``core/worker/system_sampler.py``) and the status bar's glance;
 - the environment checker's full record (driver, PCIe, processes …): ``core.environment.facts.NvmlFacts``,
-  read by ``core/worker/probe_nvml.py`` on top of this reader.
+  read by ``core/environment/gather_nvml.py`` on top of this reader (the probe job and the installer).
 """
 
 from __future__ import annotations

@@ -121,14 +121,19 @@ def write_spec(run_dir: Path, spec: dict[str, Any]) -> Path:
     return path
 
 
-def resume_spec(run_dir: Path) -> dict[str, Any]:
-    """The worker spec that resumes a stopped or failed run from its ``weights/last.pt``."""
+def resume_spec(run_dir: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The worker spec that resumes a stopped or failed run from its ``weights/last.pt``.
+
+    ``trusted_weights``: checkpoints the user confirmed (``core.trust``) — a run folder outside the
+    workspace's runs is not the app's own, so its ``last.pt`` is unpickled only when confirmed.
+    """
     spec = dict(load_run_config(run_dir)["spec"])
     last = run_dir / "weights" / "last.pt"
     if not last.is_file():
         raise FileNotFoundError(f"{last}: no checkpoint to resume from (the run stopped before its first save)")
     spec["resume"] = True
     spec["run_dir"] = str(run_dir)
+    spec["trusted_weights"] = [*spec.get("trusted_weights", []), *trusted_weights]
     return spec
 
 

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Iterable
 
+from core.i18n import tr
 from core.workspace import runs_dir
 
 #: What ``torch.load`` reads: the files this rule is about (a model YAML is plain text, nothing to trust).
@@ -51,3 +52,9 @@ def needs_trust(path: str | os.PathLike[str], workspace: Path,
 def confirmed_entry(path: str | os.PathLike[str]) -> str:
     """How a confirmed file is remembered (and written into a worker spec): its resolved path."""
     return str(_resolved(path))
+
+
+def refusal(path: str | os.PathLike[str]) -> str:
+    """What a front end without a dialog (the CLI) says when it refuses an unconfirmed checkpoint."""
+    return tr("{path} is outside your runs. A .pt file is a pickle and can run code when loaded; if you trust "
+              "it, add --trust-weights.", path=path)

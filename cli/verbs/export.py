@@ -25,7 +25,8 @@ from core.export.plan import build_export_spec, cli_summary, run_dataset, run_im
 from core.export.render import detail_lines, headline
 from core.i18n import tr
 from core.launch import worker_argv
-from core.workspace import app_cache_dir, runs_dir
+from core.trust import needs_trust, refusal
+from core.workspace import app_cache_dir
 
 _STAGES = {"loading", "reference", "exporting", "verifying", "timing"}
 
@@ -99,10 +100,9 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     if not weights.is_file():
         renderer.error(tr("{path} does not exist.", path=weights))
         return EXIT_USAGE
-    trusted = runs_dir(workspace).resolve() in weights.resolve().parents
-    if not trusted and not args.trust_weights:
-        renderer.error(tr("{path} is outside your runs. A .pt file is a pickle and can run code when loaded; "
-                          "if you trust it, add --trust-weights.", path=weights))
+    confirm = needs_trust(weights, workspace)
+    if confirm and not args.trust_weights:
+        renderer.error(refusal(weights))
         return EXIT_USAGE
     options = ExportOptions(weights=str(weights.resolve()), formats=_formats(args.format),
                             imgsz=args.imgsz or run_imgsz(weights), batch=args.batch, half=args.half,
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(problem.message, problem.hint)
     if not checked.ok:
         return EXIT_USAGE
-    spec = build_export_spec(options, workspace, trusted=not trusted)
+    spec = build_export_spec(options, workspace, trusted=confirm)
     folder = app_cache_dir(workspace) / "jobs"
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="export-", dir=folder, delete=False,

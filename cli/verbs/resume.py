@@ -12,10 +12,14 @@ from cli.verbs.train import job_renderer
 from core.i18n import tr
 from core.launch import worker_argv
 from core.runs import read_run, resume_spec, write_spec
+from core.trust import confirmed_entry, needs_trust, refusal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run", help=tr("run name or folder"))
+    parser.add_argument("--trust-weights", action="store_true",
+                        help=tr("resume a run from outside this workspace's runs (its last.pt is a pickle and can "
+                                "run code)"))
     parser.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
 
 
@@ -30,7 +34,14 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     if info.status == "completed":
         renderer.error(tr("run {name} completed; start a new run from its best.pt instead.", name=info.name))
         return EXIT_USAGE
-    spec = resume_spec(run_dir)
+    last = run_dir / "weights" / "last.pt"
+    confirmed: tuple[str, ...] = ()
+    if needs_trust(last, workspace):  # a run folder from elsewhere: its checkpoint is not the app's own
+        if not args.trust_weights:
+            renderer.error(refusal(last))
+            return EXIT_USAGE
+        confirmed = (confirmed_entry(last),)
+    spec = resume_spec(run_dir, trusted_weights=confirmed)
     return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer, forward_stdin=args.json).run()
 
 

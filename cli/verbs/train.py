@@ -21,7 +21,7 @@ from core.launch import worker_argv
 from core.machine import quick_machine_facts
 from core.runs import create_run, load_run_config, write_spec
 from core.train_config import AUTO_BATCH, TrainConfig, validate_config
-from core.workspace import runs_dir
+from core.trust import confirmed_entry, needs_trust, refusal
 
 
 def add_arguments(train: argparse.ArgumentParser) -> None:
@@ -57,13 +57,6 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         cos_lr=args.cos_lr, rect=args.rect, single_cls=args.single_cls)
 
 
-def _needs_trust(weights: Path | None, workspace: Path) -> bool:
-    if weights is None:
-        return False
-    root = runs_dir(workspace).resolve()
-    return root not in weights.resolve().parents
-
-
 def job_renderer(json_mode: bool) -> EventRenderer:
     """How a training worker is shown: the event stream with ``--json``, else the progress bar."""
     return JsonEvents() if json_mode else ConsoleRenderer(sys.stdout)
@@ -78,12 +71,11 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     if not checked.ok:
         return EXIT_USAGE
     trusted: tuple[str, ...] = ()
-    if _needs_trust(checked.weights_path, workspace):
+    if checked.weights_path is not None and needs_trust(checked.weights_path, workspace):
         if not args.trust_weights:
-            renderer.error(tr("{path} is outside your runs. A .pt file is a pickle and can run code when loaded; "
-                              "if you trust it, add --trust-weights.", path=checked.weights_path))
+            renderer.error(refusal(checked.weights_path))
             return EXIT_USAGE
-        trusted = (str(checked.weights_path),)
+        trusted = (confirmed_entry(checked.weights_path),)
     run_dir = create_run(workspace, checked, trusted_weights=trusted)
     spec = load_run_config(run_dir)["spec"]
     if not args.json:

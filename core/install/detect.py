@@ -1,8 +1,8 @@
 """The installer's view of this machine: OS, Python, NVIDIA driver and each GPU's compute capability.
 
-Read through NVML with the environment probe's own reader (``core.worker.probe_nvml.gather_nvml``) when
-nvidia-ml-py (and psutil, which that reader's sampler uses) can be imported — the installer puts both into
-the app's fresh venv first, as a bootstrap step — else through ``nvidia-smi --query-gpu``, which every
+Read through NVML with the environment checker's own reader (``core.environment.gather_nvml``) when
+nvidia-ml-py can be imported — the installer puts it into the app's fresh venv first, as a bootstrap
+step — else through ``nvidia-smi --query-gpu``, which every
 NVIDIA driver ships (Linux and Windows). The result is ``EnvironmentFacts``, the type a saved facts file
 loads into, so ``--facts FILE`` and this machine are planned by the same code.
 """
@@ -124,7 +124,7 @@ def nvidia_smi_facts(run: Runner = run_command, smi: str | None = None) -> NvmlF
 def nvml_facts(run: Runner = run_command) -> tuple[NvmlFacts, str]:
     """(facts, source): NVML through nvidia-ml-py when it can be imported, else nvidia-smi."""
     try:
-        from core.worker.probe_nvml import gather_nvml  # noqa: PLC0415 - needs psutil, absent before the venv
+        from core.environment.gather_nvml import gather_nvml  # noqa: PLC0415 - lazy: only this path needs it
     except ImportError:
         gather_nvml = None
     if gather_nvml is not None:

@@ -18,9 +18,9 @@ from typing import Any
 from core import __version__
 from core.environment.facts import EnvironmentFacts, ProbeInfo
 from core.environment.gather_disk import gather_dataset, gather_disk, list_images
+from core.environment.gather_nvml import gather_nvml
 from core.environment.gather_system import gather_system, package_versions
 from core.protocol import EventWriter
-from core.worker.probe_nvml import gather_nvml
 from core.worker.probe_torch import gather_torch
 
 STEPS = ("system", "nvml", "disks", "torch", "cuda")

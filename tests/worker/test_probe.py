@@ -11,12 +11,12 @@ import pytest
 
 from core.demo_dataset import DemoSpec, generate_demo_dataset
 from core.environment.facts import EnvironmentFacts, GpuFacts, TorchGpuFacts
+from core.environment.gather_nvml import gather_nvml
 from core.environment.gather_system import detect_container, detect_wsl, parse_cgroup_quota
 from core.environment.probe_launch import probe_spec, run_probe_process, write_probe_spec
 from core.environment.rules import evaluate
 from core.nvml import error_kind
 from core.protocol import encode, make_event
-from core.worker.probe_nvml import gather_nvml
 from core.worker.probe_torch import join_nvml
 from tests.fixtures.fake_nvml import FakeNvml, nvml_raising
 

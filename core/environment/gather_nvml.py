@@ -1,10 +1,11 @@
-"""The environment probe's NVML half: driver, and per GPU its identity, limits and current state.
+"""The environment checker's NVML facts: driver, and per GPU its identity, limits and current state.
 
 Extends the one NVML reader (``core.nvml.NvmlReader``: the same handles and the same live readings as the
 training sampler: utilisation, memory, temperature, power, throttle reasons) with what the checker needs
-once: names, UUIDs, PCI ids, compute capability, slowdown temperature, PCIe link, compute processes. Every NVML error is mapped
-to a short kind (LibraryNotFound, DriverNotLoaded, NoPermission, GpuIsLost, NotSupported...) and
-recorded, never raised: a machine without a driver is a fact, not a crash.
+once: names, UUIDs, PCI ids, compute capability, slowdown temperature, PCIe link, compute processes.
+Every NVML error is mapped to a short kind (LibraryNotFound, DriverNotLoaded, NoPermission, GpuIsLost,
+NotSupported...) and recorded, never raised: a machine without a driver is a fact, not a crash. No torch
+here: the probe job calls it, and so does the installer before torch is installed.
 """
 
 from __future__ import annotations

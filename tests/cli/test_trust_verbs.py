@@ -1,0 +1,79 @@
+"""The CLI asks core.trust before unpickling: train --weights, export and resume of a run from elsewhere."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from core.protocol import encode, make_event
+from core.runs import EVENTS_FILE, create_run, spec_path
+from core.train_config import MachineFacts, TrainConfig, validate_config
+
+
+class NoWorker:
+    """Stands in for the worker session: records the argv instead of starting a process."""
+
+    started: list[list[str]] = []
+
+    def __init__(self, argv, renderer, **kwargs) -> None:
+        NoWorker.started.append(argv)
+
+    def run(self) -> int:
+        return 0
+
+
+@pytest.fixture
+def stopped_run_elsewhere(tmp_path: Path) -> Path:
+    data = tmp_path / "data.yaml"
+    data.write_text("path: .\ntrain: a\nval: a\nnames: [x]\n")
+    run = create_run(tmp_path / "other-ws", validate_config(TrainConfig(data=str(data), device="cpu"),
+                                                             MachineFacts(0)))
+    (run / "weights").mkdir()
+    (run / "weights" / "last.pt").write_bytes(b"pickle")
+    with open(run / EVENTS_FILE, "w") as handle:
+        handle.write(encode(make_event("stage", stage="starting", pid=1, create_time=1.0)))
+        handle.write(encode(make_event("done", status="stopped", elapsed_s=1.0)))
+    return run
+
+
+def test_resume_of_a_run_outside_the_workspace_asks_first(stopped_run_elsewhere, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("cli.verbs.resume.WorkerSession", NoWorker)
+    NoWorker.started.clear()
+    workspace = tmp_path / "ws"
+    assert main(["--workspace", str(workspace), "resume", str(stopped_run_elsewhere)]) == 2
+    assert "--trust-weights" in capsys.readouterr().err and not NoWorker.started
+    assert main(["--workspace", str(workspace), "resume", str(stopped_run_elsewhere), "--trust-weights"]) == 0
+    spec = json.loads(spec_path(stopped_run_elsewhere).read_text())
+    assert spec["trusted_weights"] == [str((stopped_run_elsewhere / "weights" / "last.pt").resolve())]
+
+
+def test_resume_of_a_run_in_the_workspace_needs_no_confirmation(stopped_run_elsewhere, tmp_path, monkeypatch):
+    monkeypatch.setattr("cli.verbs.resume.WorkerSession", NoWorker)
+    NoWorker.started.clear()
+    workspace = tmp_path / "other-ws"  # the run's own workspace
+    assert main(["--workspace", str(workspace), "resume", stopped_run_elsewhere.name]) == 0
+    assert json.loads(spec_path(stopped_run_elsewhere).read_text())["trusted_weights"] == []
+    assert NoWorker.started
+
+
+def test_train_from_outside_weights_asks_first(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("cli.verbs.train.WorkerSession", NoWorker)
+    data = tmp_path / "data.yaml"
+    data.write_text("path: .\ntrain: a\nval: a\nnames: [x]\n")
+    weights = tmp_path / "Downloads" / "yolov5s.pt"
+    weights.parent.mkdir()
+    weights.write_bytes(b"pickle")
+    base = ["--workspace", str(tmp_path / "ws"), "train", str(data), "--weights", str(weights), "--device", "cpu"]
+    assert main(base) == 2 and "--trust-weights" in capsys.readouterr().err
+    assert main(base + ["--trust-weights"]) == 0
+    [run] = (tmp_path / "ws" / "runs").iterdir()
+    assert json.loads(spec_path(run).read_text())["trusted_weights"] == [str(weights.resolve())]
+    inside = tmp_path / "ws" / "runs" / run.name / "weights" / "best.pt"
+    inside.parent.mkdir()
+    shutil.copyfile(weights, inside)
+    assert main(["--workspace", str(tmp_path / "ws"), "train", str(data), "--weights", str(inside),
+                 "--device", "cpu"]) == 0  # the app's own run: no question

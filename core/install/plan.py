@@ -158,7 +158,7 @@ def make_plan(facts: EnvironmentFacts, facts_source: str, layout: Layout, source
     venv_python = str(layout.python)
     commands = [
         [python.executable or ("python" if os_name == "Windows" else "python3"), "-m", "venv", str(layout.venv)],
-        [venv_python, "-m", "pip", "install", "--upgrade", "pip", "nvidia-ml-py", "psutil"],
+        [venv_python, "-m", "pip", "install", "--upgrade", "pip", "nvidia-ml-py"],
         torch_install_argv(venv_python, choice.tag, PINNED["torch"], PINNED["torchvision"], os_name, index_base),
         [venv_python, "-m", "pip", "install", "--upgrade", source_root],
     ]

@@ -1,0 +1,71 @@
+"""The layer boundaries checked statically: the import-linter contracts in pyproject.toml hold for the code,
+and each contract really breaks on the import it forbids (a miniature project that violates each one)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("importlinter")
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True, no_logo=True))"
+
+
+def lint(folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", LINT], cwd=folder, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(folder), "PATH": "/usr/bin:/bin"})
+
+
+def test_the_code_keeps_every_contract():
+    result = lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+#: (the contract ids it breaks, module to add to the miniature project, its source)
+VIOLATIONS = [
+    ("core-no-qt", "core/view.py", "import PySide6.QtWidgets\n"),
+    ("core-no-qt", "core/show.py", "from gui import window\n"),
+    ("training-stack-in-workers", "core/quick.py", "import torch\n"),
+    ("training-stack-in-workers", "gui/preview.py", "import cv2\n"),
+    ("training-stack-in-workers", "cli/verbs/fast.py", "import onnxruntime\n"),
+    ("gui-not-worker worker-entered-by-process", "gui/jobs.py", "from core.worker import train_job\n"),
+    ("worker-entered-by-process", "core/shortcut.py", "from core.worker.train_job import run\n"),
+    ("worker-entered-by-process", "cli/verbs/direct.py", "import core.worker.train_job\n"),
+]
+
+
+def as_toml(config: dict) -> str:
+    """The same [tool.importlinter] section, written back out (tomllib only reads)."""
+    def value(v: object) -> str:
+        return json.dumps(v)  # JSON strings, lists and booleans are valid TOML
+
+    lines = ["[tool.importlinter]", *(f"{k} = {value(v)}" for k, v in config.items() if k != "contracts")]
+    for contract in config["contracts"]:
+        named = {**contract, "name": contract["id"]}  # reported by id, one word
+        lines += ["", "[[tool.importlinter.contracts]]", *(f"{k} = {value(v)}" for k, v in named.items())]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("contract,module,source", VIOLATIONS, ids=[f"{v[0]}:{v[1]}" for v in VIOLATIONS])
+def test_each_contract_catches_what_it_forbids(tmp_path, contract, module, source):
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    for folder in ("core", "core/worker", "gui", "cli", "cli/verbs"):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "gui" / "window.py").write_text("import PySide6\n")
+    stack = next(c for c in config["contracts"] if c["id"] == "training-stack-in-workers")["protected_modules"]
+    worker_job = "".join(f"import {module}\n" for module in stack) + "def run(): ...\n"  # imports the whole stack
+    (tmp_path / "core" / "worker" / "train_job.py").write_text(worker_job)
+    (tmp_path / module).write_text(source)
+    (tmp_path / "pyproject.toml").write_text(as_toml(config))
+    result = lint(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    broken = {line.split()[0] for line in result.stdout.splitlines() if " BROKEN" in line}
+    assert broken == set(contract.split()), result.stdout

@@ -24,7 +24,8 @@ from core.atomic import atomic_write_text
 from core.best_epoch import BestEpoch, best_from_event, epoch_candidate, update_best
 from core.dataset.data_yaml import pin_dataset_root
 from core.protocol import iter_events
-from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line
+from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
+                               valid_run_name)
 
 RUN_STATUSES = ("running", "completed", "stopped", "failed")
 #: A run whose worker has not said a word yet is "running" for this long after its folder was made.
@@ -327,9 +328,7 @@ def rename_run(run_dir: Path, new_name: str) -> Path:
     """
     import yaml
 
-    from core.train_config import _RUN_NAME
-
-    if not _RUN_NAME.match(new_name) or new_name.strip() != new_name or new_name in (".", ".."):
+    if not valid_run_name(new_name):
         raise ValueError(f"{new_name!r} is not a valid folder name")
     if read_run(run_dir).status == "running":
         raise RuntimeError(f"run {run_dir.name} is running; stop it before renaming")

@@ -1,6 +1,7 @@
-"""Training options: one dataclass for everything the app exposes, its validation, and its commands.
+"""Training options checked, and the commands that run them.
 
-``TrainConfig`` is what the user chose (GUI form, CLI flags, a saved run's ``config.json``).
+``TrainConfig`` (``core/train_options.py``, where every option is described once) is what the user chose
+(GUI form, CLI flags, a saved run's ``config.json``).
 ``validate_config`` checks it *before* a GPU minute is spent, against injected machine facts, and
 returns a normalised copy plus problems that name the file or value and say what to do.
 ``build_worker_spec`` and ``build_yolov5_command`` are pure: the first is what ``core.worker train``
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,49 +20,10 @@ from core.dataset.data_yaml import read_data_yaml
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
+from core.train_options import AUTO_BATCH, TrainConfig, train_options, yolov5_fields
 
 SPEC_VERSION = 1
-AUTO_BATCH = -1
-CACHE_MODES = ("", "ram", "disk")
-OPTIMIZERS = ("SGD", "Adam", "AdamW")
 _RUN_NAME = re.compile(r"^[^\\/:*?\"<>|\x00-\x1f]{1,80}$")
-
-
-@dataclass
-class TrainConfig:
-    data: str
-    model: str = "yolov5n.yaml"  # a built-in name, a model YAML path, or a .pt checkpoint
-    weights: str = ""  # optional .pt to start from when ``model`` is a YAML (fine-tuning)
-    epochs: int = 100
-    imgsz: int = 640
-    batch: int = 16  # AUTO_BATCH (-1) lets yolov5 pick it on a single GPU
-    workers: int = 8
-    device: str = ""  # "" = first GPU if any else CPU; "cpu"; "0"; "0,1"
-    name: str = "exp"
-    hyp: str = "hyp.scratch-low.yaml"
-    cache: str = ""  # "", "ram" or "disk"
-    optimizer: str = "SGD"
-    cos_lr: bool = False
-    patience: int = 100
-    seed: int = 0
-    rect: bool = False
-    single_cls: bool = False
-    multi_scale: bool = False
-    image_weights: bool = False
-    label_smoothing: float = 0.0
-    freeze: int = 0
-    save_period: int = -1
-    noval: bool = False
-    noplots: bool = False
-    noautoanchor: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> TrainConfig:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in raw.items() if k in known})
 
 
 @dataclass(frozen=True)
@@ -95,6 +57,12 @@ class ValidatedConfig:
     @property
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "warning"]
+
+
+def valid_run_name(name: str) -> bool:
+    """A run folder name that is safe on Linux and Windows: no separators or reserved characters, no
+    surrounding spaces, not ``.``/``..``."""
+    return bool(_RUN_NAME.match(name)) and name.strip() == name and name not in (".", "..")
 
 
 def parse_device(device: str) -> list[int] | None:
@@ -181,37 +149,42 @@ def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts()) -> V
     cfg_path, weights_path = _check_model(cfg, problems)
     hyp_path = _check_hyp(cfg.hyp, problems)
 
-    if cfg.epochs < 1:
-        problems.append(Problem("error", "epochs", tr("Epochs must be at least 1 (got {value}).", value=cfg.epochs), ""))
-    if cfg.imgsz < 32:
-        problems.append(Problem("error", "imgsz", tr("Image size must be at least 32 (got {value}).", value=cfg.imgsz),
-                                tr("640 is yolov5's default; 320 trains about 4x faster.")))
-    elif cfg.imgsz % 32:
+    _check_ranges(cfg, problems)
+    if cfg.imgsz >= 32 and cfg.imgsz % 32:
         rounded = (cfg.imgsz + 31) // 32 * 32
         fixed.imgsz = rounded
         problems.append(Problem("warning", "imgsz",
                                 tr("Image size {value} is not a multiple of 32; using {rounded}.",
                                    value=cfg.imgsz, rounded=rounded), ""))
-    if cfg.batch < 1 and cfg.batch != AUTO_BATCH:
+    if cfg.batch == 0:
         problems.append(Problem("error", "batch", tr("Batch size must be at least 1, or -1 for automatic (got {value}).",
                                                      value=cfg.batch), ""))
-    if cfg.workers < 0:
-        problems.append(Problem("error", "workers", tr("Workers cannot be negative (got {value}).", value=cfg.workers),
-                                tr("0 loads data in the training process; more workers feed the GPU faster.")))
-    if cfg.cache not in CACHE_MODES:
-        problems.append(Problem("error", "cache", tr("Cache must be empty, 'ram' or 'disk' (got {value}).",
-                                                     value=cfg.cache), ""))
-    if cfg.optimizer not in OPTIMIZERS:
-        problems.append(Problem("error", "optimizer", tr("Optimizer must be one of {choices} (got {value}).",
-                                                         choices=", ".join(OPTIMIZERS), value=cfg.optimizer), ""))
-    if cfg.patience < 0 or cfg.freeze < 0 or not 0.0 <= cfg.label_smoothing < 1.0:
-        problems.append(Problem("error", "advanced", tr("Patience and freeze must be >= 0, label smoothing in [0, 1)."), ""))
-    if not _RUN_NAME.match(cfg.name) or cfg.name.strip() != cfg.name or cfg.name in (".", ".."):
+    if not valid_run_name(cfg.name):
         problems.append(Problem("error", "name", tr("Run name {name!r} is not a valid folder name.", name=cfg.name),
                                 tr("Use letters, digits, '-', '_' or '.', without slashes.")))
 
     _check_device(cfg, facts, problems)
     return ValidatedConfig(fixed, problems, data_path, cfg_path, weights_path, hyp_path)
+
+
+def _check_ranges(cfg: TrainConfig, problems: list[Problem]) -> None:
+    """Every number within its option's range, every choice one of its choices (``core.train_options``)."""
+    for opt in train_options():
+        value = getattr(cfg, opt.name)
+        label = tr(opt.label)
+        if opt.widget in ("int", "float"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                problems.append(Problem("error", opt.name, tr("{label} must be a number (got {value!r}).",
+                                                              label=label, value=value), tr(opt.help)))
+            elif (opt.minimum is not None and value < opt.minimum) or (opt.maximum is not None
+                                                                        and value > opt.maximum):
+                problems.append(Problem("error", opt.name, tr("{label} must be from {low:g} to {high:g} (got {value}).",
+                                                              label=label, low=opt.minimum, high=opt.maximum,
+                                                              value=value), tr(opt.help)))
+        elif opt.choices and value not in [choice for choice, _label in opt.choices]:
+            shown = ", ".join(repr(choice) for choice, _label in opt.choices)
+            problems.append(Problem("error", opt.name, tr("{label} must be one of {choices} (got {value!r}).",
+                                                          label=label, choices=shown, value=value), tr(opt.help)))
 
 
 def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Problem]) -> None:
@@ -269,8 +242,11 @@ def build_worker_spec(checked: ValidatedConfig, run_dir: Path, workspace: Path, 
 
 
 def yolov5_options(spec: dict[str, Any]) -> dict[str, Any]:
-    """yolov5's ``opt`` fields for a worker spec: the single mapping both the worker and the CLI line use."""
-    cfg = TrainConfig.from_dict(spec["config"])
+    """yolov5's ``opt`` fields for a worker spec: the single mapping both the worker and the CLI line use.
+
+    The resolved paths and the run folder come from the spec; every other option maps itself
+    (``core.train_options``: its yolov5 name and conversion).
+    """
     resolved = spec["resolved"]
     run_dir = Path(spec["run_dir"])
     return {
@@ -278,29 +254,10 @@ def yolov5_options(spec: dict[str, Any]) -> dict[str, Any]:
         "cfg": resolved["cfg"],
         "weights": resolved["weights"],
         "hyp": resolved["hyp"],
-        "epochs": cfg.epochs,
-        "batch_size": cfg.batch,
-        "imgsz": cfg.imgsz,
-        "workers": cfg.workers,
-        "device": cfg.device,
         "project": str(run_dir.parent),
         "name": run_dir.name,
         "exist_ok": True,
-        "cache": cfg.cache or None,
-        "optimizer": cfg.optimizer,
-        "cos_lr": cfg.cos_lr,
-        "patience": cfg.patience,
-        "seed": cfg.seed,
-        "rect": cfg.rect,
-        "single_cls": cfg.single_cls,
-        "multi_scale": cfg.multi_scale,
-        "image_weights": cfg.image_weights,
-        "label_smoothing": cfg.label_smoothing,
-        "freeze": [cfg.freeze],
-        "save_period": cfg.save_period,
-        "noval": cfg.noval,
-        "noplots": cfg.noplots,
-        "noautoanchor": cfg.noautoanchor,
+        **yolov5_fields(TrainConfig.from_dict(spec["config"])),
     }
 
 

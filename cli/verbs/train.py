@@ -20,41 +20,16 @@ from core.i18n import tr
 from core.launch import worker_argv
 from core.machine import quick_machine_facts
 from core.runs import create_run, load_run_config, write_spec
-from core.train_config import AUTO_BATCH, TrainConfig, validate_config
+from core.train_config import validate_config
+from core.train_options import add_train_arguments, config_from_args
 from core.trust import confirmed_entry, needs_trust, refusal
 
 
 def add_arguments(train: argparse.ArgumentParser) -> None:
-    train.add_argument("data", help=tr("the dataset's data.yaml"))
-    defaults = TrainConfig(data="")
-    train.add_argument("--model", default=defaults.model, help=tr("yolov5n/s/m/l/x.yaml, a model YAML, or a .pt"))
-    train.add_argument("--weights", default="", help=tr("initial weights (.pt) to fine-tune from"))
-    train.add_argument("--epochs", type=int, default=defaults.epochs)
-    train.add_argument("--imgsz", "--img", type=int, default=defaults.imgsz)
-    train.add_argument("--batch", "--batch-size", type=int, default=defaults.batch,
-                       help=tr("images per batch; {auto} picks it on one GPU", auto=AUTO_BATCH))
-    train.add_argument("--workers", type=int, default=defaults.workers)
-    train.add_argument("--device", default=defaults.device, help=tr("cpu, 0, 0,1 … (empty: first GPU, else CPU)"))
-    train.add_argument("--name", default=defaults.name, help=tr("run name (a suffix is added if it exists)"))
-    train.add_argument("--hyp", default=defaults.hyp)
-    train.add_argument("--cache", choices=["ram", "disk"], default=None)
-    train.add_argument("--optimizer", default=defaults.optimizer)
-    train.add_argument("--patience", type=int, default=defaults.patience)
-    train.add_argument("--seed", type=int, default=defaults.seed)
-    train.add_argument("--cos-lr", action="store_true")
-    train.add_argument("--rect", action="store_true")
-    train.add_argument("--single-cls", action="store_true")
+    add_train_arguments(train)  # every training option, from its one description (core.train_options)
     train.add_argument("--trust-weights", action="store_true",
                        help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     train.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
-
-
-def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    return TrainConfig(
-        data=args.data, model=args.model, weights=args.weights, epochs=args.epochs, imgsz=args.imgsz,
-        batch=args.batch, workers=args.workers, device=args.device, name=args.name, hyp=args.hyp,
-        cache=args.cache or "", optimizer=args.optimizer, patience=args.patience, seed=args.seed,
-        cos_lr=args.cos_lr, rect=args.rect, single_cls=args.single_cls)
 
 
 def job_renderer(json_mode: bool) -> EventRenderer:

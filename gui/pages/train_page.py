@@ -22,11 +22,12 @@ from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QPushButton, QScrollArea,
 
 from core.demo_dataset import DemoCancelled, ensure_demo_dataset
 from core.launch import worker_argv, worker_env
-from core.machine import quick_machine_facts
+from core.machine import MachineFacts, quick_machine_facts
 from core.runs import (WORKER_LOG, RunInfo, create_run, load_run_config, resume_spec, write_spec)
 from core.settings import load_settings, save_settings
-from core.train_config import (MachineFacts, ValidatedConfig, build_worker_spec, build_yolov5_command,
+from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command,
                                command_line, validate_config)
+from core.train_options import option_labels
 from core.trust import confirmed_entry
 from core.workspace import runs_dir
 from gui import dialogs
@@ -104,12 +105,7 @@ class TrainPage(QWidget):
 
         demo_yaml = (self.workspace / "demo" / "data.yaml").resolve()
         self.form = TrainForm(self.workspace, demo_yaml, self)
-        self.problems = ProblemList({
-            "data": self.tr("Dataset"), "model": self.tr("Model"), "weights": self.tr("Weights"),
-            "hyp": self.tr("Hyperparameters"), "epochs": self.tr("Epochs"), "imgsz": self.tr("Image size"),
-            "batch": self.tr("Batch"), "workers": self.tr("Workers"), "device": self.tr("Device"),
-            "name": self.tr("Run name"), "cache": self.tr("Cache"), "optimizer": self.tr("Optimizer"),
-            "advanced": self.tr("Advanced")}, self)
+        self.problems = ProblemList(option_labels(), self)
         self.copy_button = QPushButton(self.tr("Copy yolov5 command"), self, clicked=self.copy_command)
         self.copy_button.setToolTip(self.tr("Copy the equivalent plain `yolov5 train …` command line"))
         self.progress_panel = ProgressPanel(self)
@@ -446,7 +442,7 @@ class TrainPage(QWidget):
     # -- the next run -------------------------------------------------------------------------------
     def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
         """The doctor's changes into the form for the next run, after the user saw and confirmed them."""
-        settable = [p for p in prescriptions if p.get("field") in self.form.SETTABLE]
+        settable = [p for p in prescriptions if p.get("field") in self.form.settable]
         if not settable:
             return False
         rows = [(str(p["field"]), self.form.field_text(str(p["field"])), str(p.get("value")),

@@ -35,7 +35,7 @@ def test_valid_config_resolves_paths(data_yaml):
     result = validate_config(cfg(data_yaml), CPU)
     assert result.ok, result.problems
     assert result.data_path == data_yaml.resolve()
-    assert result.cfg_path == builtin_model_path("yolov5n.yaml")
+    assert result.cfg_path == builtin_model_path("yolov5n.yaml").resolve()  # the check resolves links
     assert result.hyp_path.name == "hyp.scratch-low.yaml" and result.hyp_path.is_file()
 
 

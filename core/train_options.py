@@ -1,0 +1,212 @@
+"""Every training option, described once: ``TrainConfig`` and the metadata every front end derives from.
+
+Each ``TrainConfig`` field carries an ``Option`` (``option(...)``): label, help, CLI flags, widget kind,
+range or choices, whether it is advanced, and its yolov5 ``opt`` name. From that one description come
+the CLI flags (``add_train_arguments`` / ``config_from_args``, used by ``yolostudio train``), the Train
+form's rows and tooltips (``gui/widgets/train_form.py``), the problem labels (``option_labels``), the
+range checks (``core.train_config.validate_config``) and the mapping to yolov5 (``yolov5_fields``).
+**Adding an option is one ``option(...)`` line here** (plus a rule in ``validate_config`` when a range
+is not enough). Help texts say what the option does *and what it costs*: they are the form's tooltips
+and the CLI's ``--help``. Texts are source strings, translated where they are shown (``core.i18n.tr``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Callable
+
+from core.i18n import tr
+
+AUTO_BATCH = -1
+#: How the form edits an option: composite editors for the first five, generic ones for the rest.
+WIDGETS = ("dataset", "model", "weights", "hyp", "device", "int", "float", "bool", "choice", "text")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One training option as every front end shows it (``name``/``default`` are filled in from the field)."""
+
+    label: str
+    help: str
+    widget: str
+    flags: tuple[str, ...] = ()  # CLI flags; empty: --<name-with-dashes>; a bare name: positional
+    minimum: float | None = None
+    maximum: float | None = None
+    step: float | None = None
+    special: str = ""  # how the form shows the minimum ("auto" for batch -1)
+    suffix: str = ""  # unit shown after the number in the form
+    choices: tuple[tuple[Any, str], ...] = ()  # (value, label) for ``choice``
+    advanced: bool = False  # in the form's Advanced section
+    yolov5: str | None = ""  # yolov5 ``opt`` name; "" = the field's name; None = passed as a resolved path
+    to_yolov5: Callable[[Any], Any] | None = None
+    name: str = ""
+    default: Any = None
+
+    def __post_init__(self) -> None:
+        assert self.widget in WIDGETS, self.widget
+
+    @property
+    def positional(self) -> bool:
+        return bool(self.flags) and not self.flags[0].startswith("-")
+
+    @property
+    def cli_flags(self) -> tuple[str, ...]:
+        return self.flags or ("--" + self.name.replace("_", "-"),)
+
+    @property
+    def yolov5_name(self) -> str | None:
+        return self.name if self.yolov5 == "" else self.yolov5
+
+
+def option(default: Any, label: str, help: str, widget: str, **meta: Any) -> Any:
+    """A ``TrainConfig`` field described for every front end (see ``Option``)."""
+    return dataclasses.field(default=default, metadata={"option": Option(label, help, widget, **meta)})
+
+
+@dataclass
+class TrainConfig:
+    """What the user chose (GUI form, CLI flags, a saved run's ``config.json``); one field per option."""
+
+    data: str = option("", "Dataset", "The dataset's data.yaml: where the images are and the class names. Check it on "
+                       "the Dataset page first — an error there stops training.", "dataset", flags=("data",),
+                       yolov5=None)
+    model: str = option("yolov5n.yaml", "Model", "The network: yolov5n (smallest, fastest) … yolov5x (largest, "
+                        "most accurate, about 25x the compute of n), a model YAML, or a .pt checkpoint to start "
+                        "from. Larger models need more GPU memory and time per image.", "model", yolov5=None)
+    weights: str = option("", "Initial weights", "A .pt checkpoint to start from when Model is a YAML "
+                          "(fine-tuning): reaches a good mAP in far fewer epochs than training from scratch. A .pt "
+                          "from outside your runs is a pickle and needs your confirmation.", "weights", advanced=True,
+                          yolov5=None)
+    epochs: int = option(100, "Epochs", "Passes over the training images. Accuracy keeps improving until it levels "
+                         "off (Patience then stops early); every epoch costs the same time.", "int", minimum=1,
+                         maximum=10_000)
+    imgsz: int = option(640, "Image size", "Images are resized to this square size (a multiple of 32). Larger "
+                        "finds smaller objects, but time and GPU memory grow with the square of the size: 1280 "
+                        "costs about 4x 640.", "int", flags=("--imgsz", "--img"), minimum=32, maximum=4096, step=32,
+                        suffix=" px")
+    batch: int = option(16, "Batch", "Images per training step. A larger batch keeps the GPU busier and trains "
+                        "faster until GPU memory runs out; 'auto' (-1) lets yolov5 pick the largest that fits on "
+                        "one GPU.", "int", flags=("--batch", "--batch-size"), minimum=AUTO_BATCH, maximum=4096,
+                        special="auto", suffix=" images", yolov5="batch_size")
+    workers: int = option(8, "Workers", "Processes that load and augment images alongside training. Too few and "
+                          "the GPU waits for data; each costs a CPU core, RAM, and shared memory in Docker.", "int",
+                          minimum=0, maximum=64)
+    device: str = option("", "Device", "Where to train: empty picks the first GPU, else the CPU; 'cpu'; '0' for "
+                         "the first GPU; '0,1' for two GPUs. The CPU is one to two orders of magnitude slower.",
+                         "device")
+    name: str = option("exp", "Run name", "The run's folder under runs/; a number is added when it exists "
+                       "already.", "text", yolov5=None)
+    hyp: str = option("hyp.scratch-low.yaml", "Hyperparameters", "Learning rate, loss weights and augmentation: "
+                      "hyp.scratch-low suits small models from scratch, scratch-high the large ones; or the path "
+                      "of your own file.", "hyp", advanced=True, yolov5=None)
+    cache: str = option("", "Cache", "Keep decoded images so decoding JPEGs leaves every epoch after the first: "
+                        "'ram' is fastest but needs RAM for the whole dataset (yolov5 checks it fits); 'disk' "
+                        "writes .npy files beside the images (their decoded size on disk).", "choice",
+                        choices=(("", "No cache (read each image from disk)"),
+                                 ("ram", "RAM (decode once, keep in memory)"),
+                                 ("disk", "Disk (decoded .npy files beside the images)")),
+                        to_yolov5=lambda value: value or None)
+    optimizer: str = option("SGD", "Optimizer", "SGD (yolov5's default) generalises well from scratch; Adam and "
+                            "AdamW converge faster on small or fine-tuning sets but may need a lower learning rate.",
+                            "choice", choices=(("SGD", "SGD"), ("Adam", "Adam"), ("AdamW", "AdamW")), advanced=True)
+    cos_lr: bool = option(False, "Cosine learning rate", "Lower the learning rate along a cosine curve instead of "
+                          "linearly; sometimes a little more accuracy at the end, at no cost.", "bool", advanced=True)
+    patience: int = option(100, "Patience", "Stop early when the best fitness has not improved for this many "
+                           "epochs, saving the time of a plateau; 0 never stops early.", "int", minimum=0,
+                           maximum=10_000, advanced=True)
+    seed: int = option(0, "Seed", "Random seed for shuffling and augmentation: the same seed repeats a run.",
+                       "int", minimum=0, maximum=2**31 - 1, advanced=True)
+    rect: bool = option(False, "Rectangular batches", "Train on letterboxed rectangles instead of squares: less "
+                        "padding, faster for wide images, but images are no longer shuffled (can cost accuracy).",
+                        "bool", advanced=True)
+    single_cls: bool = option(False, "Single class", "Train every class as one 'object' class: detection without "
+                              "telling the classes apart.", "bool", advanced=True)
+    multi_scale: bool = option(False, "Multi-scale", "Vary the image size ±50 % per batch: more robust to object "
+                               "size, but a 1.5x batch costs about 2.25x time and GPU memory.", "bool", advanced=True)
+    image_weights: bool = option(False, "Image weights", "Draw images with rare classes more often: helps an "
+                                 "imbalanced dataset; epochs then repeat some images and skip others.", "bool",
+                                 advanced=True)
+    label_smoothing: float = option(0.0, "Label smoothing", "Soften the class targets by this amount (0.1 is "
+                                    "typical) against over-confident classes; 0 is off.", "float", minimum=0.0,
+                                    maximum=0.99, step=0.05, advanced=True)
+    freeze: int = option(0, "Freeze layers", "Keep the first N layers fixed while fine-tuning (10 = the backbone): "
+                         "faster steps and less memory, but those layers don't adapt to your data.", "int",
+                         minimum=0, maximum=100, advanced=True, to_yolov5=lambda value: [value])
+    save_period: int = option(-1, "Save every N epochs", "Keep a checkpoint every N epochs besides last.pt and "
+                              "best.pt (each costs about three times the model's size on disk); -1 keeps only "
+                              "those two.", "int", minimum=-1, maximum=10_000, special="never", advanced=True)
+    noval: bool = option(False, "Validate only at the end", "Skip validation after each epoch: faster epochs, but "
+                         "mAP, best.pt and early stopping then see only the final epoch.", "bool", advanced=True)
+    noplots: bool = option(False, "No plots", "Don't draw yolov5's plots (labels, batches, curves): saves seconds "
+                           "per run, and the live view has no validation pictures.", "bool", advanced=True)
+    noautoanchor: bool = option(False, "Keep anchors", "Keep the model's anchors instead of checking them "
+                                "against your boxes (and re-fitting them when they fit badly).", "bool", advanced=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in raw.items() if k in known})
+
+
+def train_options() -> list[Option]:
+    """Every option in declaration order (the order the form and ``--help`` show them)."""
+    return [dataclasses.replace(f.metadata["option"], name=f.name, default=f.default) for f in fields(TrainConfig)]
+
+
+def option_named(name: str) -> Option:
+    return next(o for o in train_options() if o.name == name)
+
+
+def option_labels() -> dict[str, str]:
+    """Translated label per option name (the problem list names the field it is about)."""
+    return {o.name: tr(o.label) for o in train_options()}
+
+
+def choice_label(opt: Option, value: Any) -> str:
+    return next((tr(label) for choice, label in opt.choices if choice == value), str(value))
+
+
+def yolov5_fields(cfg: TrainConfig) -> dict[str, Any]:
+    """The options yolov5 takes as they are (paths are resolved by the caller), under yolov5's names."""
+    out = {}
+    for opt in train_options():
+        if opt.yolov5_name is not None:
+            value = getattr(cfg, opt.name)
+            out[opt.yolov5_name] = opt.to_yolov5(value) if opt.to_yolov5 else value
+    return out
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    """One argparse argument per option: flags, type, choices, default and help from the metadata."""
+    for opt in train_options():
+        kwargs: dict[str, Any] = {"help": tr(opt.help).replace("%", "%%")}  # argparse formats help with %
+        if opt.positional:
+            parser.add_argument(opt.flags[0], **kwargs)
+            continue
+        kwargs["dest"] = opt.name
+        if opt.widget == "bool":
+            kwargs["action"] = "store_true"
+        else:
+            kwargs["type"] = {"int": int, "float": float}.get(opt.widget, str)
+            kwargs["default"] = opt.default
+            choices = [value for value, _label in opt.choices if value != ""]
+            if choices:
+                kwargs["choices"] = choices
+                kwargs["default"] = None if opt.default == "" else opt.default  # "" = the option left off
+            if opt.default not in ("", None):
+                kwargs["help"] += " " + tr("(default: {value})", value=opt.default).replace("%", "%%")
+        parser.add_argument(*opt.cli_flags, **kwargs)
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """The ``TrainConfig`` the parsed arguments describe (an option left off keeps its default)."""
+    values = {}
+    for opt in train_options():
+        value = getattr(args, opt.name, None)
+        values[opt.name] = opt.default if value is None else value
+    return TrainConfig(**values)

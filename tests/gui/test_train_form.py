@@ -1,0 +1,74 @@
+"""The Train form is built from the options' one description: a row, label, tooltip and editor per option."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel
+
+from core.machine import MachineFacts
+from core.train_options import TrainConfig, option_labels, train_options
+from gui.widgets.train_form import TrainForm
+from tests.core.test_train_options import other_value
+
+OPTIONS = train_options()
+
+
+def make_form(qtbot, tmp_path) -> TrainForm:
+    form = TrainForm(tmp_path / "ws", tmp_path / "ws" / "demo" / "data.yaml")
+    qtbot.addWidget(form)
+    form.set_machine_facts(MachineFacts(gpu_count=1, gpu_names=("RTX",)))
+    return form
+
+
+def test_a_row_per_option_with_its_label_and_help(qtbot, tmp_path):
+    form = make_form(qtbot, tmp_path)
+    assert list(form.editors) == [o.name for o in OPTIONS]
+    labels = {label.buddy(): label for label in form.findChildren(QLabel) if label.buddy() is not None}
+    for opt in OPTIONS:
+        editor = form.editors[opt.name]
+        label = labels[editor.focus]
+        assert label.text().replace("&", "") == f"{option_labels()[opt.name]}:"
+        assert editor.focus.toolTip() == opt.help == label.toolTip()
+        assert form.advanced.isAncestorOf(editor.focus) is opt.advanced, opt.name
+
+
+def test_mnemonics_are_unique_and_every_basic_option_has_one(qtbot, tmp_path):
+    form = make_form(qtbot, tmp_path)
+    labels = [label for label in form.findChildren(QLabel) if label.buddy() is not None]
+    keys = [label.text().split("&")[1][0].lower() for label in labels if "&" in label.text()]
+    assert len(keys) == len(set(keys)) and "a" not in keys  # Alt+A: Advanced options
+    basic = {form.editors[o.name].focus for o in OPTIONS if not o.advanced}
+    assert all("&" in label.text() for label in labels if label.buddy() in basic)
+
+
+def test_every_option_can_be_set_by_name_and_reads_back(qtbot, tmp_path):
+    """The prescriptions' and settings' apply path covers every option (it used to drop most of them)."""
+    form = make_form(qtbot, tmp_path)
+    values = {o.name: other_value(o) for o in OPTIONS if o.widget not in ("model", "weights")}
+    values["device"] = "0"
+    assert form.apply_values(values) == list(values)
+    config = form.config()
+    for name, value in values.items():
+        assert getattr(config, name) == value, name
+        assert form.field_text(name)
+    assert form.advanced.isVisible() or not form.isVisible()  # an advanced change opens the section
+    assert form.advanced_button.isChecked()
+    assert form.field_text("batch") == "17" and form.apply_values({"batch": -1}) and form.field_text("batch") == "auto"
+    assert form.apply_values({"cache": "gpu"}) == []  # not a choice: left as it was
+
+
+def test_the_form_config_starts_at_the_dataclass_defaults(qtbot, tmp_path):
+    form = make_form(qtbot, tmp_path)
+    defaults = TrainConfig()
+    config = form.config()
+    differing = {f for f in defaults.to_dict() if getattr(config, f) != getattr(defaults, f)}
+    assert differing <= {"workers"}  # capped at the number of cores
+
+
+def test_the_advanced_section_opens_and_closes(qtbot, tmp_path):
+    form = make_form(qtbot, tmp_path)
+    form.show()
+    assert not form.advanced.isVisible()
+    form.advanced_button.click()
+    assert form.advanced.isVisible()
+    form.advanced_button.click()
+    assert not form.advanced.isVisible()

@@ -7,9 +7,10 @@ import time
 
 from core.runs import request_stop
 from core.worker.control import ControlChannel
+from tests.waits import TIMEOUT_S
 
 
-def wait_for(predicate, timeout=5.0):
+def wait_for(predicate, timeout=TIMEOUT_S):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if predicate():

@@ -19,6 +19,7 @@ from core.export.plan import find_reports
 from core.launch import worker_env
 from core.protocol import parse_line
 from tests.e2e.conftest import NETGUARD, ROOT, assert_offline, run_cli, train_args
+from tests.waits import TIMEOUT_MS
 
 pytestmark = pytest.mark.e2e
 
@@ -211,7 +212,7 @@ def test_try_it_runs_the_exported_onnx_in_a_real_worker(trained, qtbot):
     total = sum(len(r["boxes"]) for r in view.results.values())
     assert total > 0
     view.slider.setValue(view.slider.minimum())
-    qtbot.waitUntil(lambda: view.view.image is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: view.view.image is not None, timeout=TIMEOUT_MS)
     low = view.box_count()
     view.slider.setValue(view.slider.maximum())
     assert view.box_count() <= low

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QStackedWidget, QWidget
 from gui.pages.dataset_page import DatasetPage
 from gui.widgets import dataset_dialogs
 from tests.core.test_dataset_validate import BOX, build, image_bytes
+from tests.waits import TIMEOUT_MS
 
-TIMEOUT_MS = 20_000
 YAML = "# my dataset\npath: {root}  # where it lives\ntrain: images/train\nval: images/val\nnames: [a, 'b']  # two\n"
 
 

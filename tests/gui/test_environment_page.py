@@ -15,8 +15,7 @@ from core.protocol import encode, make_event
 from gui.pages import environment_page
 from gui.pages.environment_page import EnvironmentPage
 from tests.core.environment_builders import cpu_machine, healthy_gpu_machine
-
-TIMEOUT_MS = 20_000
+from tests.waits import TIMEOUT_MS
 
 
 def cpu_build_on_gpu_machine() -> EnvironmentFacts:
@@ -131,7 +130,7 @@ def _fake_probe(tmp_path: Path, facts: EnvironmentFacts, *, hang: bool = False):
 
     def launcher(spec_file: Path):
         seen.append(spec_file)
-        return [sys.executable, str(script)], dict(os.environ)
+        return [sys.executable, "-S", str(script)], dict(os.environ)
 
     return launcher, seen
 
@@ -151,7 +150,7 @@ def test_recheck_runs_the_probe_and_shows_its_facts(make_page, qtbot, tmp_path):
 
 def test_hung_probe_is_killed_and_reported(make_page, qtbot, tmp_path):
     launcher, _ = _fake_probe(tmp_path, healthy_gpu_machine(), hang=True)
-    page = make_page(launcher=launcher, timeout_s=1.0)
+    page = make_page(launcher=launcher, timeout_s=8.0)  # time for the stand-in to start on a busy machine
     with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
         page.recheck()
     assert page.facts.probe.timed_out and page.facts.probe.hung_at == "cuda"

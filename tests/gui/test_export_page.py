@@ -14,8 +14,8 @@ from gui import dialogs
 from gui.pages.export_page import ExportPage
 from gui.widgets import export_card
 from tests.conftest import FIXTURES
+from tests.waits import TIMEOUT_MS
 
-TIMEOUT_MS = 20_000
 NO_GPU = ExportFacts(gpu_count=0, torch_cuda="13.0")
 GPU_TRT10 = ExportFacts(gpu_count=1, gpu_name="RTX 4090", gpu_capability=(8, 9), torch_cuda="13.0",
                         tensorrt_version="10.16.1", onnxsim=True)

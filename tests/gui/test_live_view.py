@@ -17,8 +17,8 @@ from core.runs import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.pages.train_page import TrainPage
 from gui.widgets import diagnosis_banner
+from tests.waits import TIMEOUT_MS
 
-TIMEOUT_MS = 20_000
 RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"
 
 DIAGNOSIS = {"v": 1, "type": "diagnosis", "code": "input-bound-workers", "severity": "warning",

@@ -24,8 +24,8 @@ from gui.window_settings import window_settings
 from gui.worker_process import detached_processes
 from tests.fixtures.fake_nvml import FakeNvml as FakePynvml
 from tests.fixtures.fake_nvml import nvml_raising
+from tests.waits import TIMEOUT_MS
 
-TIMEOUT_MS = 20_000
 PAGES = ["Environment", "Dataset", "Wizard", "Train", "Runs", "Export"]
 
 

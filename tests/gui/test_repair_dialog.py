@@ -19,9 +19,9 @@ from gui.pages.environment_page import EnvironmentPage
 from gui.widgets.repair_dialog import RepairDialog
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.gui.test_environment_page import cpu_build_on_gpu_machine
+from tests.waits import TIMEOUT_MS
 
 FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
-TIMEOUT_MS = 30_000
 VENV = RuntimeFacts(python="/home/ann/.local/share/yolo-studio/venv/bin/python", os="Linux", in_venv=True,
                     site_packages="/home/ann/.local/share/yolo-studio/venv/lib/python3.11/site-packages",
                     writable=True, pip_version="26.3")

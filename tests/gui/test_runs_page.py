@@ -15,8 +15,8 @@ from gui.main_window import MainWindow
 from gui.pages import runs_page as runs_module
 from gui.pages.runs_page import RunsPage
 from gui.widgets.runs_table_model import COLUMN, COLUMNS
+from tests.waits import TIMEOUT_MS
 
-TIMEOUT_MS = 20_000
 RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"
 HEADERS = ["Name", "Dataset", "Model", "Status", "Epochs", "Best mAP@0.5", "Best mAP@0.5:0.95", "Images/s",
            "GPU busy", "Data wait", "Duration", "Started"]

@@ -12,8 +12,7 @@ from core.runs import EVENTS_FILE
 from core.train_config import MachineFacts
 from gui import dialogs
 from gui.pages.train_page import TrainPage
-
-TIMEOUT_MS = 20_000
+from tests.waits import TIMEOUT_MS
 
 
 class FakeLauncher:

@@ -15,9 +15,9 @@ from core.protocol import read_events
 from core.runs import EVENTS_FILE, request_stop
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess, detached_processes
+from tests.waits import TIMEOUT_MS
 
 RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"
-TIMEOUT_MS = 20_000
 
 
 class Collector:

@@ -136,12 +136,15 @@ def test_wsl_detection():
     assert not detect_wsl("6.8.0-45-generic", "Linux version 6.8.0 (gcc)")
 
 
+HANG_LIMIT_S = 8.0
+
+
 def _script(tmp_path: Path, lines: list[dict], then: str) -> list[str]:
     """A stand-in probe that writes ``lines`` and then runs ``then`` (python code)."""
     body = "".join(encode(e) for e in lines)
     path = tmp_path / "fake_probe.py"
     path.write_text(f"import sys, time\nsys.stdout.write({body!r})\nsys.stdout.flush()\n{then}\n", encoding="utf-8")
-    return [sys.executable, str(path)]
+    return [sys.executable, "-S", str(path)]  # -S: no site import, the quickest start
 
 
 def test_hung_probe_is_killed_and_reported(tmp_path):
@@ -149,8 +152,10 @@ def test_hung_probe_is_killed_and_reported(tmp_path):
     partial["system"]["os"] = "Linux"
     lines = [make_event("probe_step", step="torch", index=3, count=5),
              make_event("facts", facts=partial, final=False), make_event("probe_step", step="cuda", index=4, count=5)]
-    facts, _ = run_probe_process(tmp_path / "unused.json", timeout_s=1.0, argv=_script(tmp_path, lines, "time.sleep(600)"))
-    assert facts.probe.timed_out and facts.probe.hung_at == "cuda" and facts.probe.timeout_s == 1.0
+    # The limit must leave the stand-in time to start and write its lines on a busy machine (1 s did not).
+    facts, _ = run_probe_process(tmp_path / "unused.json", timeout_s=HANG_LIMIT_S,
+                                 argv=_script(tmp_path, lines, "time.sleep(600)"))
+    assert facts.probe.timed_out and facts.probe.hung_at == "cuda" and facts.probe.timeout_s == HANG_LIMIT_S
     assert facts.system.os == "Linux"  # what was read before the hang is kept
     finding = next(f for f in evaluate(facts).findings if f.id == "probe-timeout")
     assert finding.severity == "error" and "cuda" in finding.detail

@@ -1,4 +1,5 @@
-"""Loaded by every Python process of an e2e test run (via PYTHONPATH): fail on any network attempt.
+"""Loaded by every Python process of an e2e test run (via PYTHONPATH): fail on any network attempt, and
+apply the delays a test asked for (``injected_delays``, when ``YOLOSTUDIO_TEST_DELAYS`` is set).
 
 A Python audit hook sees every ``socket.connect`` and ``socket.getaddrinfo``; an Internet address or a
 name lookup is written to ``$YOLOSTUDIO_NET_AUDIT`` and refused. Local (AF_UNIX) sockets, which torch's
@@ -20,3 +21,8 @@ def _hook(event, args):
 
 if _LOG:
     sys.addaudithook(_hook)
+
+if os.environ.get("YOLOSTUDIO_TEST_DELAYS"):
+    import injected_delays
+
+    injected_delays.install()

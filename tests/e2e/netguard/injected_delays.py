@@ -1,0 +1,75 @@
+"""Test-only delays inside yolov5, so an e2e test's timing verdict holds on a loaded machine.
+
+``YOLOSTUDIO_TEST_DELAYS="load=0.25,step=1.0"`` makes every ``LoadImagesAndLabels.__getitem__`` (one image
+for the data loader) sleep ``load`` seconds and every ``ComputeLoss.__call__`` (once per training step) sleep
+``step`` seconds. A sleep does not stretch when other processes take the CPU, so a test can make its effect
+overwhelming — e.g. 1 s of loading against a few milliseconds of compute — instead of relying on how fast
+decoding and training happen to run on the machine. Imported by ``sitecustomize`` when the variable is set;
+the patch is applied right after yolov5 imports each module, through an import hook.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import importlib.util
+import os
+import sys
+import time
+
+_TARGETS = {"load": ("yolov5.utils.dataloaders", "LoadImagesAndLabels", "__getitem__"),
+            "step": ("yolov5.utils.loss", "ComputeLoss", "__call__")}
+
+
+def _delays() -> dict[str, float]:
+    out = {}
+    for part in os.environ.get("YOLOSTUDIO_TEST_DELAYS", "").split(","):
+        key, _, value = part.partition("=")
+        if key.strip() in _TARGETS and value:
+            out[key.strip()] = float(value)
+    return out
+
+
+def _slowed(method, seconds: float):
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        time.sleep(seconds)
+        return method(*args, **kwargs)
+    return wrapper
+
+
+class _PatchAfterImport(importlib.abc.MetaPathFinder):
+    """Finds nothing itself; for a target module it wraps the real loader so the patch follows execution."""
+
+    def __init__(self, patches: dict[str, list[tuple[str, str, float]]]) -> None:
+        self.patches = patches
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname not in self.patches:
+            return None
+        sys.meta_path.remove(self)
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            sys.meta_path.insert(0, self)
+        if spec is None or spec.loader is None:
+            return spec
+        run, patches = spec.loader.exec_module, self.patches[fullname]
+
+        def exec_module(module):
+            run(module)
+            for cls_name, method, seconds in patches:
+                cls = getattr(module, cls_name)
+                setattr(cls, method, _slowed(getattr(cls, method), seconds))
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def install() -> None:
+    patches: dict[str, list[tuple[str, str, float]]] = {}
+    for key, seconds in _delays().items():
+        module, cls, method = _TARGETS[key]
+        patches.setdefault(module, []).append((cls, method, seconds))
+    if patches:
+        sys.meta_path.insert(0, _PatchAfterImport(patches))

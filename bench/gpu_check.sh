@@ -47,6 +47,16 @@ for d in f["torch"]["devices"]:
 for x in report["findings"]:
     print(f"  {x['severity'].upper():7} {x['id']}: {x['title']}\n          fix: {x['fix']}")
 print("doctor errors:", sum(x["severity"] == "error" for x in report["findings"]), "(expected 0)")
+# issue 12: on a GPU machine these facts must be read (not null), and an idle healthy GPU must raise none of
+# the state findings (a power cap at idle, a desktop's memory and the probe itself are not "busy").
+for g in f["nvml"]["gpus"]:
+    print(f"  gpu {g['index']}: power limit {g['power_limit_w']} W, default {g['power_default_limit_w']} W, "
+          f"util {g['util_percent']} %, compute processes {g['processes']}")
+checks = {c["key"]: c for c in report["checks"]}
+print("checks not run:", {k: c["note"] for k, c in checks.items() if c["status"] == "not-checked"} or "none",
+      "(expected none but 'ram' without a dataset)")
+print("gpu-state findings on an idle GPU:", [x["id"] for x in report["findings"]
+      if x["id"] in ("gpu-busy", "gpu-throttled", "gpu-power-capped")], "(expected [] when nothing else runs)")
 PYEOF
 
 echo "== export: the GPU-trained run to ONNX and to a TensorRT FP16 engine, each verified against PyTorch"

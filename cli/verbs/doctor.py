@@ -21,7 +21,7 @@ from cli.common import EXIT_OK, EXIT_USAGE
 from cli.registry import Verb, register
 from cli.render import Output
 from core.environment.facts import EnvironmentFacts, load_facts, save_facts
-from core.environment.findings import Evaluation, severity_rank
+from core.environment.findings import NOT_CHECKED, Evaluation, severity_rank
 from core.environment.probe_launch import (PROBE_TIMEOUT_S, probe_spec, run_probe_process, step_text,
                                            write_probe_spec)
 from core.environment.report import report_dict, summarize
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     return EXIT_ERRORS if evaluation.errors else EXIT_OK
 
 
-_WORDS = {"error": "ERROR", "warning": "WARN", "info": "INFO", "ok": "OK", "unknown": "??", "n/a": "n/a"}
+_WORDS = {"error": "ERROR", "warning": "WARN", "info": "INFO", "ok": "OK", NOT_CHECKED: "SKIP", "n/a": "n/a"}
 
 
 def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 100) -> str:
@@ -105,8 +105,12 @@ def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 1
     for check in by_check.values():
         if check.status == "ok":
             lines.append(f"{tr(_WORDS['ok']):<6} {check.title}")
-        elif check.status in ("unknown", "n/a"):
-            lines.append(f"{tr(_WORDS[check.status]):<6} {check.title}: {check.note}")
+        elif check.status == NOT_CHECKED:
+            lines.append(f"{tr(_WORDS[check.status]):<6} " + tr("{title}: not checked — {why}", title=check.title,
+                                                                why=check.note))
+        elif check.status == "n/a":
+            lines.append(f"{tr(_WORDS[check.status]):<6} " + tr("{title}: does not apply — {why}", title=check.title,
+                                                                why=check.note))
     level, sentence = summarize(facts, evaluation)
     lines.append("")
     lines.append(sentence)

@@ -70,13 +70,14 @@ class GpuFacts:
     temperature_c: float | None = None
     slowdown_temp_c: float | None = None
     power_w: float | None = None
-    power_limit_w: float | None = None
+    power_limit_w: float | None = None  # enforced now
+    power_default_limit_w: float | None = None  # the board's default; lower enforced = someone lowered it
     pcie_gen: int | None = None
     pcie_gen_max: int | None = None
     pcie_width: int | None = None
     pcie_width_max: int | None = None
     throttle_reasons: int | None = None
-    processes: list[dict[str, Any]] | None = None  # [{"pid", "used_gb"}]
+    processes: list[dict[str, Any]] | None = None  # compute processes: [{"pid", "used_gb", "name"}]
     unknown: dict[str, str] = field(default_factory=dict)
 
 
@@ -165,6 +166,9 @@ class EnvironmentFacts:
 
 # -- loading ------------------------------------------------------------------------------------------
 
+#: Fields added after facts version 1: a file written before them lacks them without being defective.
+ADDED_LATER = frozenset({"power_default_limit_w"})
+
 _NESTED: dict[tuple[type, str], type] = {
     (EnvironmentFacts, "system"): SystemFacts, (EnvironmentFacts, "nvml"): NvmlFacts,
     (EnvironmentFacts, "torch"): TorchFacts, (EnvironmentFacts, "dataset"): DatasetFacts,
@@ -185,7 +189,7 @@ def _load(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
     for f in fields(cls):
         name = f"{where}.{f.name}" if where else f.name
         if f.name not in raw:
-            if f.name not in ("unknown", "dataset", "kind", "env"):
+            if f.name not in ("unknown", "dataset", "kind", "env") and f.name not in ADDED_LATER:
                 problems.append(tr("{field}: missing", field=name))
             continue
         value = raw[f.name]

@@ -35,10 +35,15 @@ class Finding:
         return asdict(self)
 
 
+#: A check that could not run (a fact it needs was not read, NVML failed, an earlier error stops it): never
+#: shown as passed; ``note`` says why, in the table, the JSON report and the page alike.
+NOT_CHECKED = "not-checked"
+
+
 @dataclass
 class CheckResult:
-    """One rule's outcome: ``ok`` (ran, nothing found), ``found`` (its findings are listed), ``unknown``
-    (the facts it needs were not read; ``note`` says which) or ``n/a`` (does not apply here, e.g. no GPU)."""
+    """One rule's outcome: ``ok`` (ran, nothing found), ``found`` (its findings are listed), ``not-checked``
+    (it could not run; ``note`` says why) or ``n/a`` (does not apply here, e.g. no GPU)."""
 
     key: str
     title: str

@@ -28,6 +28,21 @@ class NvmlFactsReader(NvmlReader):
             unknown[key] = error_kind(exc)
             return None
 
+    def _call(self, unknown: dict[str, str], key: str, name: str, *args: Any) -> Any:
+        """``_get`` for an NVML function an older pynvml may lack (then recorded as NotSupported)."""
+        fn = getattr(self.nvml, name, None)
+        if fn is None:
+            unknown[key] = "NotSupported"
+            return None
+        return self._get(unknown, key, fn, *args)
+
+    def _process_name(self, pid: int) -> str | None:
+        """The process's name as NVML gives it (a full path on Linux), so a finding can say what it is."""
+        name = text(self._call({}, "name", "nvmlSystemGetProcessName", pid))
+        if not name:
+            return None
+        return name.replace("\\", "/").rsplit("/", 1)[-1] or None
+
     def facts(self) -> NvmlFacts:
         n = self.nvml
         out = NvmlFacts(available=True)
@@ -51,6 +66,8 @@ class NvmlFactsReader(NvmlReader):
             g.temperature_c = sample.get("temperature_c")
             g.power_w = sample.get("power_w")
             g.power_limit_w = sample.get("power_limit_w")
+            default = self._call(u, "power_default_limit_w", "nvmlDeviceGetPowerManagementDefaultLimit", handle)
+            g.power_default_limit_w = None if default is None else default / 1000.0
             g.throttle_reasons = sample.get("throttle_reasons")
             for key in ("memory_total_gb", "util_percent", "temperature_c", "power_w", "throttle_reasons"):
                 if getattr(g, key) is None:
@@ -64,7 +81,7 @@ class NvmlFactsReader(NvmlReader):
             procs = self._get(u, "processes", n.nvmlDeviceGetComputeRunningProcesses, handle)
             if procs is not None:
                 g.processes = [{"pid": p.pid, "used_gb": (p.usedGpuMemory / GB) if getattr(p, "usedGpuMemory", None)
-                                else None} for p in procs]
+                                else None, "name": self._process_name(p.pid)} for p in procs]
             out.gpus.append(g)
         return out
 

@@ -20,7 +20,8 @@ from core.environment.facts import SystemFacts
 from core.i18n import tr
 
 GB = 1024**3
-ENV_VARS = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "LOCAL_RANK", "WORLD_SIZE")
+ENV_VARS = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "LOCAL_RANK", "WORLD_SIZE",
+            "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")  # the last two: NVIDIA container runtime
 
 
 def _read(path: str) -> str | None:

@@ -74,6 +74,14 @@ THROTTLE_BITS: dict[int, str] = {
     0x80: "HwPowerBrakeSlowdown",
 }
 THROTTLE_IDLE = 0x1
+#: What each reason means, from NVML's ``nvmlClocksEventReasons`` documentation, and so which fix applies:
+#: SwPowerCap "clocks optimized to not exceed the currently set power limit" (a GPU under full load at its
+#: limit works as designed); HwSlowdown "engaged: temperature too high, external power brake assertion
+#: (e.g. by the system power supply), or power draw too high and fast-trigger protection"; SwThermal /
+#: HwThermal: "to keep the GPU below its max operating temperature"; HwPowerBrake "external power brake
+#: assertion being triggered (e.g. by the system power supply)".
+THROTTLE_KIND: dict[int, str] = {0x4: "power-cap", 0x8: "hardware", 0x20: "thermal", 0x40: "thermal",
+                                 0x80: "power-brake"}
 
 #: GPUs whose FP16 (AMP) training is known to produce NaN losses / zero mAP with yolov5.
 AMP_UNSAFE_NAMES: tuple[str, ...] = (r"\bGTX\s*16\d\d", r"\bQuadro\s+T\d{3,4}\b", r"^(NVIDIA\s+)?T\d{3,4}\b")
@@ -91,10 +99,59 @@ DISK_SLOW_FILES_S = 400.0
 DISK_SLOW_MB_S = 100.0
 DISK_FREE_WARN_GB = 10.0
 DISK_FREE_ERROR_GB = 2.0
-GPU_BUSY_MEM_SHARE = 0.10  # another process holding >10% of memory at idle
+#: Another *compute* process (NVML ``GetComputeRunningProcesses``: a desktop's compositor and browser are
+#: graphics processes and never count) makes a GPU busy when it computes (utilisation at or above this) or
+#: holds this much memory: yolov5's AutoBatch (utils/autobatch.py) sizes the batch from torch's own
+#: reserved/allocated memory and ignores other processes', so their memory turns into an out-of-memory error.
+GPU_BUSY_UTIL = 20.0  # % of time a kernel ran; a desktop alone stays in single digits
+GPU_BUSY_MEM_GB = 1.0
+GPU_BUSY_UNSEEN_UTIL = 50.0  # this busy with no process NVML can see: another container or VM uses it
+#: A software power cap counts only while the GPU is not this busy, or when its limit is below the default.
+POWER_CAP_BUSY_UTIL = 50.0
+POWER_LIMIT_LOWERED = 0.97  # enforced / default limit under this: someone lowered it
 PREFETCH_FACTOR = 2  # torch DataLoader default per worker
 SHM_SAFETY = 2.0  # collated batches in flight are copied; keep twice the estimate free
 RAM_CACHE_MARGIN = 1.1  # yolov5's check_cache_ram safety margin
+
+
+# Data-loader workers. yolov5 7.0.14 ``utils/dataloaders.py: create_dataloader`` sizes each loader as
+#     nw = min([os.cpu_count() // max(nd, 1), batch_size if batch_size > 1 else 0, workers])
+# with ``nd = torch.cuda.device_count()``; ``train.py`` builds the validation loader with ``workers * 2`` and
+# ``batch_size * 2``, and both are ``InfiniteDataLoader``s, whose workers start at once and live for the whole
+# run. ``os.cpu_count()`` is the machine's logical CPUs: it ignores the affinity mask and a container's CPU
+# quota (Python docs: "not equivalent to the number of CPUs the current process can use";
+# ``len(os.sched_getaffinity(0))`` is, and cgroup ``cpu.max`` caps it further).
+YOLOV5_DEFAULT_WORKERS = 8  # train.py --workers default
+#: RAM one worker costs the machine beside the batches it holds: bench/worker_memory.py (yolov5's own train and
+#: val datasets, imgsz 640, batch 16, 1280x960 JPEGs; PSS of the main process and its workers before and
+#: after) measured 53 MB (train) / 61 MB (val) per forked worker, of which ~40 MB are its two prefetched
+#: batches, and 536 / 566 MB per spawned one (each re-imports torch, cv2 and yolov5). [design] 0.1 GB for a
+#: forked worker leaves room for the copy-on-write pages of the dataset's Python lists that each worker copies
+#: as it touches them (pytorch/pytorch#13246), which grow with the dataset.
+WORKER_BASE_RAM_GB: dict[str, float] = {"fork": 0.1, "spawn": 0.55}
+#: [design] the training process's own RAM: 1.1 GB RSS measured after importing torch and yolov5 and building
+#: yolov5s with its optimizer (bench/worker_memory.py, on a CPU); CUDA's host-side libraries and pinned
+#: buffers add to it on a GPU machine.
+TRAIN_PROCESS_RAM_GB = 2.5
+
+
+def yolov5_loader_workers(workers: int, batch: int, cpu_count: int, gpus: int) -> int:
+    """The workers yolov5's ``create_dataloader`` starts (see above)."""
+    return max(0, min(cpu_count // max(gpus, 1), batch if batch > 1 else 0, workers))
+
+
+def worker_start_method(os_name: str | None, python_version: str | None) -> str:
+    """How torch starts loader workers: fork on Linux until Python 3.14, which makes forkserver the POSIX
+    default (a fresh server process, so workers import torch again like spawn); spawn on Windows and macOS."""
+    if os_name in ("Windows", "Darwin"):
+        return "spawn"
+    version = version_tuple(python_version) or (3, 11)
+    return "spawn" if version[:2] >= (3, 14) else "fork"
+
+
+def worker_ram_gb(method: str, batch: int, imgsz: int) -> float:
+    """RAM one worker costs: its base (``WORKER_BASE_RAM_GB``) plus the uint8 batches it keeps prefetched."""
+    return WORKER_BASE_RAM_GB[method] + PREFETCH_FACTOR * batch * 3 * imgsz * imgsz / 1024**3
 
 
 def version_tuple(text: str | None) -> tuple[int, ...] | None:
@@ -201,6 +258,15 @@ def throttle_names(mask: int | None) -> list[str]:
     if not mask:
         return []
     return [name for bit, name in THROTTLE_BITS.items() if mask & bit]
+
+
+def throttle_kinds(mask: int | None) -> dict[str, list[str]]:
+    """The reasons in ``mask`` grouped by what fixes them: {"thermal": ["HwThermalSlowdown"], ...}."""
+    out: dict[str, list[str]] = {}
+    for bit, name in THROTTLE_BITS.items():
+        if mask and mask & bit:
+            out.setdefault(THROTTLE_KIND[bit], []).append(name)
+    return out
 
 
 def amp_unsafe(name: str | None) -> bool:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, Q
 
 from core.atomic import atomic_write_text
 from core.environment.facts import EnvironmentFacts, load_facts
-from core.environment.findings import CheckResult, Evaluation, Finding, severity_rank
+from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation, Finding, severity_rank
 from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_spec, write_probe_spec
 from core.environment.report import report_dict, summarize
 from core.environment.rules import evaluate
@@ -262,8 +262,8 @@ class EnvironmentPage(QWidget):
             if check.status == "ok":
                 self._add_row("ok", check.title, check)
         for check in evaluation.checks:
-            if check.status in ("unknown", "n/a"):
-                word = self.tr("not checked") if check.status == "unknown" else self.tr("does not apply")
+            if check.status in (NOT_CHECKED, "n/a"):
+                word = self.tr("not checked") if check.status == NOT_CHECKED else self.tr("does not apply")
                 self._add_row("info", self.tr("{title} — {word}: {why}").format(title=check.title, word=word,
                                                                                 why=check.note), check, muted=True)
         self.list.setCurrentRow(0)

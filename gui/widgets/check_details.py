@@ -13,7 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
-from core.environment.findings import CheckResult, Finding
+from core.environment.findings import NOT_CHECKED, CheckResult, Finding
 from gui.widgets.levels import level_colour, level_word
 
 Applier = Callable[[dict], bool]
@@ -48,7 +48,7 @@ class CheckDetails(QWidget):
 
     def show_check(self, check: CheckResult) -> None:
         self.finding = None
-        words = {"ok": self.tr("Passed: nothing to fix."), "unknown": self.tr("Not checked: {why}."),
+        words = {"ok": self.tr("Passed: nothing to fix."), NOT_CHECKED: self.tr("Not checked: {why}."),
                  "n/a": self.tr("Does not apply here: {why}.")}
         text = words.get(check.status, "").format(why=escape(check.note))
         self.browser.setHtml(f"<h3>{escape(check.title)}</h3><p>{text}</p>")

@@ -85,7 +85,7 @@ def test_newer_and_incomplete_facts_still_judged(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert any("newer" in n for n in report["notes"]) and "torch: missing" in report["notes"]
     statuses = {c["key"]: c["status"] for c in report["checks"]}
-    assert statuses["torch"] == "unknown" and statuses["shm"] == "ok"
+    assert statuses["torch"] == "not-checked" and statuses["shm"] == "ok"
 
 
 @pytest.mark.parametrize("args", [["--workers", "many"], ["--bogus"], ["--facts", "x.json", "--data", "d.yaml"],
@@ -116,3 +116,13 @@ def test_table_names_each_finding_with_its_fix():
     facts.torch.version, facts.torch.cuda, facts.torch.cuda_available, facts.torch.devices = "2.14.1+cpu", None, False, []
     table = render_table(facts, evaluate(facts))
     assert "[torch-cpu-build]" in table and "fix: " in table and "ERROR" in table
+
+
+def test_table_says_not_checked_and_why_for_checks_that_could_not_run():
+    from core.environment.facts import NvmlFacts
+
+    facts = healthy_gpu_machine()
+    facts.nvml = NvmlFacts(available=False, error="LibraryNotFound", error_message="NVML Shared Library Not Found")
+    table = render_table(facts, evaluate(facts))
+    line = next(ln for ln in table.splitlines() if "GPU busy, throttling, PCIe" in ln)
+    assert "not checked" in line and "NVML Shared Library Not Found" in line and "OK" not in line

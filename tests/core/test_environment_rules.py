@@ -60,6 +60,10 @@ CASES = [
     ("nvml-unavailable: torch sees GPU, no NVML library",
      _set("nvml", NvmlFacts(available=False, error="LibraryNotFound")), None, "nvml-unavailable", "warning",
      "libnvidia-ml"),
+    ("nvml-unavailable: container started without the utility capability",
+     _all(_set("nvml", NvmlFacts(available=False, error="LibraryNotFound")), _set("system.container", "docker"),
+          _set("system.env", {"NVIDIA_DRIVER_CAPABILITIES": "compute"})), None, "nvml-unavailable", "warning",
+     "NVIDIA_DRIVER_CAPABILITIES=compute,utility"),
     ("torch-missing: GPU machine", _set("torch", dataclasses.replace(
         healthy_gpu_machine().torch, installed=False, import_error="No module named 'torch'", version=None,
         torchvision=None, cuda=None)), None, "torch-missing", "error", "download.pytorch.org/whl/cu128"),
@@ -78,9 +82,13 @@ CASES = [
     ("driver-too-old: CUDA 12.2 driver, cu130 wheel", _all(
         _set("torch.cuda", "13.0"), _set("torch.version", "2.14.1+cu130"), _set("nvml.driver_version", "535.104.05"),
         _set("nvml.cuda_driver_version", 12020), _no_cuda), None, "driver-too-old", "error", "whl/cu126"),
+    ("driver-too-old: cu130 wheel, driver below every floor", _all(
+        _set("torch.cuda", "13.0"), _set("torch.version", "2.14.1+cu130"), _set("nvml.driver_version", "520.61.05"),
+        _set("nvml.cuda_driver_version", 11080), _set("torch.arch_list", ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"]),
+        _no_cuda), None, "driver-too-old", "error", "580.65.06"),  # the cu130 wheel's floor, not cu126's 525
     ("driver-too-old: below the 12.x floor", _all(
         _set("nvml.driver_version", "520.61.05"), _set("nvml.cuda_driver_version", None), _no_cuda), None,
-     "driver-too-old", "error", "525.60.13"),  # no wheel fits: the driver update names the version
+     "driver-too-old", "error", "570.26"),  # no wheel fits: the driver the installed cu128 wheel shipped with
     ("driver-too-old: Windows floor", _all(_set("system.os", "Windows"), _set("nvml.driver_version", "527.10"),
                                            _set("nvml.cuda_driver_version", None), _no_cuda),
      None, "driver-too-old", "error", "nvidia.com"),
@@ -110,19 +118,49 @@ CASES = [
      "remount,size=16G"),
     ("ram-low: cache bigger than RAM", _set("dataset.cache_ram_gb", 80.0), None, "ram-low", "warning",
      "--cache disk"),
+    ("ram-low-workers: 4 GB free, no swap, 8 workers", _all(_set("system.ram_available_gb", 4.0),
+                                                             _set("system.swap_total_gb", 0.0)),
+     None, "ram-low-workers", "warning", "--workers"),
+    ("ram-low-workers: Windows spawns heavy workers", _all(_set("system.os", "Windows"),
+                                                          _set("system.ram_available_gb", 9.0)),
+     None, "ram-low-workers", "warning", "--workers"),
+    ("cpu-limited: docker quota of 4 on a 64-CPU host", _all(
+        _set("system.logical_cores", 64), _set("system.usable_cores", 4), _set("system.cgroup_cpu_quota", 4.0),
+        _set("system.container", "docker")), None, "cpu-limited", "warning", "--workers 3"),
+    ("cpu-limited: affinity mask (taskset)", _all(_set("system.usable_cores", 2)), None, "cpu-limited",
+     "warning", "--workers 1"),
     ("disk-slow: network share", _set("disks", [DiskFacts(role="dataset", path="/mnt/nas", read_mb_s=35.0,
                                                           files_per_s=90.0, files_read=80)]), None, "disk-slow",
      "warning", "--cache ram"),
     ("disk-space-low: 5 GB", _set("disks.0.free_gb", 5.0), None, "disk-space-low", "warning", "--workspace"),
     ("disk-space-low: 1 GB", _set("disks.0.free_gb", 1.0), None, "disk-space-low", "error", "--workspace"),
-    ("gpu-busy: other process on GPU 0", _all(_set("nvml.gpus.0.processes", [{"pid": 4242, "used_gb": 9.5}]),
-                                              _set("nvml.gpus.0.memory_used_gb", 10.0)),
-     None, "gpu-busy", "warning", "nvidia-smi"),
+    ("gpu-busy: other process holds memory", _all(_set("nvml.gpus.0.processes", [{"pid": 4242, "used_gb": 9.5}]),
+                                                  _set("nvml.gpus.0.memory_used_gb", 10.0)),
+     None, "gpu-busy", "warning", "kill 4242"),
+    ("gpu-busy: other process computes", _all(_set("nvml.gpus.0.processes", [{"pid": 7, "used_gb": 0.3,
+                                                                              "name": "python"}]),
+                                              _set("nvml.gpus.0.util_percent", 97)),
+     None, "gpu-busy", "warning", "kill 7"),
+    ("gpu-busy: Windows", _all(_set("system.os", "Windows"), _set("nvml.gpus.0.util_percent", 80),
+                               _set("nvml.gpus.0.processes", [{"pid": 7, "used_gb": None}, {"pid": 9}])),
+     None, "gpu-busy", "warning", "taskkill /PID 7 /PID 9"),
+    ("gpu-busy: busy with no process visible (another container)", _set("nvml.gpus.0.util_percent", 99), None,
+     "gpu-busy", "warning", "host"),
     ("gpu-busy: pick the idle GPU", _all(lambda f: _copy_into(f, healthy_gpu_machine(gpus=2)),
                                          _set("nvml.gpus.0.processes", [{"pid": 1, "used_gb": 20.0}])),
      None, "gpu-busy", "warning", "--device 1"),
     ("gpu-throttled: thermal", _set("nvml.gpus.0.throttle_reasons", 0x40 | 0x20), None, "gpu-throttled", "warning",
-     "cooling"),
+     "airflow"),
+    ("gpu-throttled: hardware slowdown", _set("nvml.gpus.0.throttle_reasons", 0x8), None, "gpu-throttled",
+     "warning", "power connector"),
+    ("gpu-throttled: power brake", _set("nvml.gpus.0.throttle_reasons", 0x80), None, "gpu-throttled", "warning",
+     "power supply"),
+    ("gpu-power-capped: limit lowered", _all(_set("nvml.gpus.0.power_limit_w", 300.0),
+                                             _set("nvml.gpus.0.power_default_limit_w", 450.0)),
+     None, "gpu-power-capped", "warning", "nvidia-smi -i 0 -pl 450"),
+    ("gpu-power-capped: capped while idle", _all(_set("nvml.gpus.0.throttle_reasons", 0x4),
+                                                 _set("nvml.gpus.0.util_percent", 3)),
+     None, "gpu-power-capped", "warning", "nvidia-smi -q -d POWER"),
     ("gpu-throttled: near slowdown temperature", _set("nvml.gpus.0.temperature_c", 88), None, "gpu-throttled",
      "warning", "PERFORMANCE"),
     ("pcie-degraded: x4 under load", _all(_set("nvml.gpus.0.pcie_width", 4), _set("nvml.gpus.0.util_percent", 95)),
@@ -172,7 +210,8 @@ def test_every_documented_id_has_a_case():
     issue_ids = {"no-gpu", "nvml-unavailable", "torch-missing", "torch-cpu-build", "driver-too-old",
                  "gpu-arch-unsupported", "cuda-unusable", "cudnn-unavailable", "shm-too-small", "ram-low", "disk-slow",
                  "disk-space-low", "gpu-busy", "gpu-throttled", "pcie-degraded", "amp-unsafe-gpu",
-                 "multi-gpu-dataparallel-risk", "windows-workers", "yolov5-missing", "python-unsupported"}
+                 "multi-gpu-dataparallel-risk", "windows-workers", "yolov5-missing", "python-unsupported",
+                 "cpu-limited", "ram-low-workers", "gpu-power-capped"}
     assert issue_ids <= {c[3] for c in CASES}
 
 
@@ -236,9 +275,9 @@ def test_missing_facts_make_unknown_checks_and_other_rules_still_run():
     assert any("torch" in p for p in problems)
     result = evaluate(facts, notes=problems)
     assert "shm-too-small" in result.ids()
-    unknown = {c.key for c in result.checks if c.status == "unknown"}
+    unknown = {c.key for c in result.checks if c.status == "not-checked"}
     assert {"python", "torch", "yolov5"} <= unknown
-    assert all(c.note for c in result.checks if c.status == "unknown")
+    assert all(c.note for c in result.checks if c.status == "not-checked")
 
 
 def test_malformed_fact_values_do_not_crash_the_rules():
@@ -246,7 +285,7 @@ def test_malformed_fact_values_do_not_crash_the_rules():
     facts.nvml.gpus[0].capability = ["x"]  # type: ignore[list-item]
     facts.disks[0].files_per_s = "fast"  # type: ignore[assignment]
     result = evaluate(facts)
-    assert any(c.status == "unknown" and "malformed" in c.note for c in result.checks)
+    assert any(c.status == "not-checked" and "malformed" in c.note for c in result.checks)
 
 
 def test_shm_estimate_scales_with_workers_batch_and_imgsz():
@@ -292,3 +331,128 @@ def test_cuda_join_by_uuid_not_index_is_reflected_in_kernel_failure():
 def test_cu128_archs_constant_matches_the_table():
     from core.environment.tables import WHEELS
     assert [f"sm_{a}{b}" for a, b in next(w for w in WHEELS if w.tag == "cu128").archs] == CU128_ARCHS
+
+
+# Healthy machines the checker used to flag, or might: each must raise nothing of the kind.
+NO_ALARM = [
+    ("desktop memory only: no compute process, 4% busy", _all(_set("nvml.gpus.0.memory_used_gb", 3.5),
+                                                             _set("nvml.gpus.0.memory_total_gb", 8.0),
+                                                             _set("nvml.gpus.0.util_percent", 4)), "gpu-busy"),
+    ("an idle notebook's small CUDA context", _set("nvml.gpus.0.processes", [{"pid": 5, "used_gb": 0.4}]), "gpu-busy"),
+    ("power cap under full load is by design", _all(_set("nvml.gpus.0.throttle_reasons", 0x4),
+                                                    _set("nvml.gpus.0.util_percent", 99),
+                                                    _set("nvml.gpus.0.processes", [{"pid": 8, "used_gb": 0.2}])),
+     "gpu-power-capped"),
+    ("power cap under full load is not throttling", _all(_set("nvml.gpus.0.throttle_reasons", 0x4),
+                                                         _set("nvml.gpus.0.util_percent", 99)), "gpu-throttled"),
+    ("limit set at the default", _all(_set("nvml.gpus.0.power_limit_w", 450.0),
+                                      _set("nvml.gpus.0.power_default_limit_w", 450.0)), "gpu-power-capped"),
+    ("a quota larger than the workers need", _all(_set("system.logical_cores", 64), _set("system.usable_cores", 16),
+                                                  _set("system.cgroup_cpu_quota", 16.0)), "cpu-limited"),
+    ("all CPUs usable", _all(_set("system.logical_cores", 4), _set("system.usable_cores", 4)), "cpu-limited"),
+    ("8 GB free is enough for 8 forked workers", _set("system.ram_available_gb", 8.0), "ram-low-workers"),
+]
+
+
+@pytest.mark.parametrize("case, mutate, finding_id", NO_ALARM, ids=[c[0] for c in NO_ALARM])
+def test_no_false_alarm(case, mutate, finding_id):
+    facts = healthy_gpu_machine()
+    mutate(facts)
+    assert finding_id not in evaluate(facts).ids()
+
+
+def test_cpu_limited_states_what_yolov5_will_start():
+    facts = healthy_gpu_machine()
+    _all(_set("system.logical_cores", 64), _set("system.usable_cores", 4), _set("system.cgroup_cpu_quota", 4.0),
+         _set("system.container", "docker"))(facts)
+    finding = next(f for f in evaluate(facts, RuleContext(workers=8, batch=16)).findings if f.id == "cpu-limited")
+    assert "os.cpu_count() = 64" in finding.detail and "8 training and 16 validation workers" in finding.detail
+    assert finding.setting == {"workers": 3} and "docker run --cpus 9" in finding.fix
+
+
+# 8 workers, batch 16, imgsz 640 on Linux: 8 train + 16 val forked workers and the training process ~ 6.4 GB.
+@pytest.mark.parametrize("available, workers_that_fit", [(2.0, None), (2.9, 0), (3.6, 2), (6.0, 7), (6.5, 8)])
+def test_ram_for_workers_says_how_many_fit(available, workers_that_fit):
+    facts = healthy_gpu_machine()
+    facts.system.ram_available_gb, facts.system.swap_total_gb = available, 0.0
+    found = [f for f in evaluate(facts, RuleContext(workers=8, batch=16, imgsz=640)).findings
+             if f.id == "ram-low-workers"]
+    if workers_that_fit == 8:
+        assert found == []
+        return
+    [finding] = found
+    assert "out-of-memory killer" in finding.detail
+    if workers_that_fit is None:
+        assert finding.fix_kind == "advice" and "--workers 0" in finding.fix
+    else:
+        assert finding.setting == {"workers": workers_that_fit}
+
+
+def test_ram_for_workers_is_judged_without_a_dataset():
+    facts = healthy_gpu_machine()
+    facts.dataset = None
+    facts.system.ram_available_gb, facts.system.swap_total_gb = 3.0, 0.0
+    result = evaluate(facts)
+    checks = {c.key: c for c in result.checks}
+    assert "ram-low-workers" in result.ids() and checks["ram-workers"].status == "found"
+    assert checks["ram"].status == "not-checked" and checks["ram"].note == "no dataset given"
+
+
+# (wheel CUDA, driver, driver's CUDA, OS, wheel archs): every driver-too-old fix must reach a working state in one
+# step — a pip install of a wheel this driver runs, or a driver at or above the *installed* wheel's floor.
+DRIVERS = [
+    ("13.0", "520.61.05", 11080, "Linux", ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]),
+    ("13.0", "535.104.05", 12020, "Linux", ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]),
+    ("13.0", "470.82.01", 11040, "Linux", ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]),
+    ("12.8", "470.82.01", 11040, "Linux", CU128_ARCHS),
+    ("12.8", "515.65.01", 11070, "Linux", CU128_ARCHS),
+    ("12.8", "472.12", 11040, "Windows", CU128_ARCHS),
+    ("12.6", "450.80.02", 11000, "Linux", ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]),
+]
+
+
+@pytest.mark.parametrize("wheel, driver, driver_cuda, os_name, archs", DRIVERS)
+def test_driver_too_old_fix_works_in_one_step(wheel, driver, driver_cuda, os_name, archs):
+    from core.environment.tables import choose_wheel, driver_floor, driver_meets, version_tuple
+
+    facts = healthy_gpu_machine()
+    _all(_set("torch.cuda", wheel), _set("torch.version", f"2.14.1+cu{wheel.replace('.', '')}"),
+         _set("torch.arch_list", archs), _set("nvml.driver_version", driver),
+         _set("nvml.cuda_driver_version", driver_cuda), _set("system.os", os_name), _no_cuda)(facts)
+    [finding] = [f for f in evaluate(facts).findings if f.id == "driver-too-old"]
+    floor = driver_floor(int(wheel.split(".")[0]), os_name)
+    fitting = choose_wheel(driver, (driver_cuda // 1000, driver_cuda % 1000 // 10), [(8, 9)], os_name)
+    if fitting is not None:
+        assert f"whl/{fitting.tag}" in finding.fix and "\n" not in finding.fix
+    else:
+        named = [w for w in finding.fix.split() if w[:1].isdigit() and version_tuple(w)]
+        assert named and driver_meets(named[0], floor), (finding.fix, floor)
+        assert named[0] in finding.detail  # the detail names the same driver
+
+
+def test_without_nvml_the_checks_that_need_it_say_not_checked_and_why():
+    facts = healthy_gpu_machine()
+    facts.nvml = NvmlFacts(available=False, error="LibraryNotFound", error_message="NVML Shared Library Not Found")
+    result = evaluate(facts)
+    checks = {c.key: c for c in result.checks}
+    for key in ("driver", "gpu-state"):
+        assert checks[key].status == "not-checked" and "NVML Shared Library Not Found" in checks[key].note
+    assert "CUDA does start" in checks["driver"].note
+    report = report_dict(facts, result)
+    assert {c["key"]: c["status"] for c in report["checks"]}["gpu-state"] == "not-checked"
+    assert not [c for c in result.checks if c.status == "ok" and c.key in ("driver", "gpu-state", "nvml")]
+
+
+def test_a_check_skipped_because_of_an_earlier_error_is_not_ok():
+    facts = healthy_gpu_machine()
+    _all(_set("nvml.driver_version", "520.61.05"), _set("nvml.cuda_driver_version", None), _no_cuda)(facts)
+    checks = {c.key: c for c in evaluate(facts).checks}
+    assert checks["cuda"].status == "not-checked" and "driver is too old" in checks["cuda"].note
+    assert checks["cudnn"].status == "not-checked"
+
+
+def test_nvml_failing_for_another_reason_leaves_gpu_checks_unknown_not_inapplicable():
+    facts = cpu_machine()
+    facts.nvml = NvmlFacts(available=False, error="DriverNotLoaded", error_message="Driver Not Loaded")
+    checks = {c.key: c for c in evaluate(facts).checks}
+    assert checks["gpu-state"].status == "not-checked" and "Driver Not Loaded" in checks["gpu-state"].note

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QGuiApplication
 
-from core.environment.facts import EnvironmentFacts, save_facts
+from core.environment.facts import EnvironmentFacts, NvmlFacts, save_facts
 from core.protocol import encode, make_event
 from gui.pages import environment_page
 from gui.pages.environment_page import EnvironmentPage
@@ -67,6 +67,15 @@ def test_cpu_machine_says_cpu_and_why(make_page):
     assert page.summary.level == "info"
     assert page.summary.plain_text.startswith("Training would run on the CPU — here is why")
     assert any("does not apply" in r for r in page.row_texts())
+
+
+def test_checks_that_could_not_run_say_not_checked_and_why(make_page):
+    facts = healthy_gpu_machine()
+    facts.nvml = NvmlFacts(available=False, error="LibraryNotFound", error_message="NVML Shared Library Not Found")
+    page = make_page(facts=facts)
+    row = next(r for r in page.row_texts() if r.startswith("GPU busy, throttling, PCIe"))
+    assert "not checked" in row and "NVML Shared Library Not Found" in row
+    assert not any(r.startswith("OK · GPU busy") or r.startswith("OK · Driver vs") for r in page.row_texts())
 
 
 def test_apply_setting_goes_to_the_applier(make_page, qtbot):

@@ -103,7 +103,8 @@ def test_nvml_facts_with_unsupported_readings():
     gpu = facts.gpus[0]
     assert (gpu.name, gpu.uuid, gpu.pci_bus_id, gpu.capability) == ("NVIDIA GeForce RTX 4090", "GPU-abc",
                                                                       "00000000:01:00.0", [8, 9])
-    assert gpu.memory_total_gb == 24 and gpu.power_w == 35 and gpu.processes == [{"pid": 77, "used_gb": None}]
+    assert gpu.memory_total_gb == 24 and gpu.power_w == 35 and gpu.power_default_limit_w == 450
+    assert gpu.processes == [{"pid": 77, "used_gb": None, "name": "python3.11"}]
     assert gpu.slowdown_temp_c is None and gpu.unknown["slowdown_temp_c"] == "NotSupported"
     assert gpu.pcie_width_max is None and gpu.unknown["pcie_width_max"] == "NotSupported"
 

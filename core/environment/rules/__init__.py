@@ -6,7 +6,8 @@ its check is reported as unknown with the reason, and every other rule still run
 old facts file still gets the diagnosis that its facts allow. Rules see the findings of the rules
 before them, so a consequence is not reported twice (no "CUDA unusable" on top of "driver too old").
 
-The rules live by subject (``software``, ``cuda``, ``host``, ``gpu_state``; shared helpers in ``base``);
+The rules live by subject (``software``, ``cuda``, ``host``, ``loader``, ``gpu_state``; shared helpers in
+``base``);
 this module owns their order and the loop that runs them. A new rule is a function in the module of its
 subject and one row in ``RULES``.
 """
@@ -16,12 +17,13 @@ from __future__ import annotations
 from typing import Callable
 
 from core.environment.facts import EnvironmentFacts
-from core.environment.findings import CheckResult, Evaluation, Finding
+from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation, Finding
 from core.environment.rules.base import NotApplicable, RuleContext, Unknown
 from core.environment.rules.cuda import (rule_arch, rule_cuda_unusable, rule_cudnn, rule_driver, rule_no_gpu,
                                          rule_nvml, rule_torch_cpu_build)
 from core.environment.rules.gpu_state import rule_amp, rule_gpu_state, rule_multi_gpu
 from core.environment.rules.host import rule_disk, rule_ram, rule_shm, rule_windows, shm_needed_gb
+from core.environment.rules.loader import rule_cpu_limited, rule_worker_ram
 from core.environment.rules.software import rule_probe, rule_python, rule_torch_missing, rule_yolov5_missing
 from core.i18n import tr
 
@@ -44,6 +46,8 @@ RULES: tuple[tuple[str, str, Rule], ...] = (
     ("cuda", "CUDA works (test kernel)", rule_cuda_unusable),
     ("cudnn", "cuDNN", rule_cudnn),
     ("shm", "Shared memory (/dev/shm)", rule_shm),
+    ("cpu", "CPUs for the data loader", rule_cpu_limited),
+    ("ram-workers", "RAM for the data-loader workers", rule_worker_ram),
     ("ram", "RAM for the dataset cache", rule_ram),
     ("disk", "Disk speed and space", rule_disk),
     ("gpu-state", "GPU busy, throttling, PCIe", rule_gpu_state),
@@ -61,13 +65,13 @@ def evaluate(facts: EnvironmentFacts, ctx: RuleContext | None = None, notes: lis
         try:
             found = rule(facts, ctx, list(result.findings))
         except Unknown as exc:
-            result.checks.append(CheckResult(key, tr(title), "unknown", str(exc)))
+            result.checks.append(CheckResult(key, tr(title), NOT_CHECKED, str(exc)))
             continue
         except NotApplicable as exc:
             result.checks.append(CheckResult(key, tr(title), "n/a", str(exc)))
             continue
         except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:  # malformed facts
-            result.checks.append(CheckResult(key, tr(title), "unknown",
+            result.checks.append(CheckResult(key, tr(title), NOT_CHECKED,
                                              tr("facts malformed: {reason}", reason=exc)))
             continue
         result.findings.extend(found)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from core.environment.commands import driver_update_command, torch_install_command
 from core.environment.facts import EnvironmentFacts, GpuFacts
-from core.environment.tables import DRIVER_FLOORS, choose_wheel, cuda_tuple, driver_floor, minimum_driver_for
+from core.environment.tables import (DRIVER_FLOORS, TOOLKIT_DRIVERS, arch_covers, choose_wheel, cuda_tuple,
+                                     driver_floor, minimum_driver_for)
 from core.i18n import tr
 
 GB = 1024**3
@@ -25,10 +26,32 @@ class NotApplicable(Exception):
     """The check does not apply to this machine (GPU checks without a GPU); the message says why."""
 
 
+#: NVML errors that mean "no NVIDIA driver here" rather than "the driver could not be asked".
+NO_DRIVER_ERRORS = ("LibraryNotFound", "NotInstalled")
+
+
 def need_gpu(f: EnvironmentFacts) -> None:
-    """Make a GPU-only check ``n/a`` on a machine without an NVIDIA GPU (neither NVML nor torch sees one)."""
+    """Make a GPU-only check ``n/a`` on a machine without an NVIDIA GPU (neither NVML nor torch sees one) —
+    but not-checked when NVML failed for another reason: then nobody knows whether a GPU is there."""
     if not nvml_lists_gpus(f) and not f.torch.cuda_available and not f.torch.device_count:
+        if f.nvml.error and f.nvml.error not in NO_DRIVER_ERRORS:
+            raise Unknown(nvml_unread(f))
         raise NotApplicable(tr("no NVIDIA GPU"))
+
+
+def need_nvml(f: EnvironmentFacts) -> None:
+    """A check that reads the driver or the GPUs' live state cannot run without NVML: say why."""
+    if not nvml_lists_gpus(f):
+        raise Unknown(nvml_unread(f))
+
+
+def nvml_unread(f: EnvironmentFacts) -> str:
+    """Why NVML's facts are missing, for a not-checked note."""
+    if f.nvml.error:
+        return tr("NVML is not available ({error})", error=f"{f.nvml.error}: {f.nvml.error_message or ''}".strip(": "))
+    if f.nvml.available:
+        return tr("NVML lists no GPU")
+    return tr("{fact} was not read", fact="NVML")
 
 
 @dataclass(frozen=True)
@@ -75,10 +98,41 @@ def right_wheel_fix(f: EnvironmentFacts, force: bool = False) -> tuple[str, str]
     ``force``: reinstall even when that build is installed (its files are damaged)."""
     caps = capabilities(f)
     wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, f.system.os)
-    if wheel is None:
+    if wheel is None:  # two steps, said as such: the driver, then the wheel that fits it
         needed = minimum_driver_for(caps, f.system.os) or driver_floor(max(DRIVER_FLOORS), f.system.os) or "?"
-        return driver_update_command(f.system.os, needed), "command"
+        update = driver_update_command(f.system.os, needed)
+        after = choose_wheel(needed, None, caps, f.system.os)
+        if after is None or after.cuda is None:
+            return update, "command"
+        return tr("{update}\nthen: {install}", update=update, install=torch_install_command(f, after, force=force)), \
+            "command"
     return torch_install_command(f, wheel, force=force), "command"
+
+
+def wanted_driver(cuda: tuple[int, int], os_name: str | None) -> str | None:
+    """The driver to name for a wheel of this CUDA: the one its toolkit shipped with (full support, no PTX
+    caveat), else its family's floor — either way at or above the floor, so the wheel runs."""
+    toolkit = TOOLKIT_DRIVERS.get(f"{cuda[0]}.{cuda[1]}")
+    if toolkit:
+        return toolkit[1] if os_name == "Windows" else toolkit[0]
+    return driver_floor(cuda[0], os_name)
+
+
+def driver_too_old_fix(f: EnvironmentFacts, wheel_cuda: tuple[int, int]) -> tuple[str, str, str | None]:
+    """(fix, fix_kind, driver to name) for a driver too old for the installed wheel, reaching a working state in
+    one step: the wheel that fits this driver and GPU if there is one; else a driver new enough for the
+    *installed* wheel (never the floor of another CUDA family, which would still not run it) when that wheel
+    has kernels for the GPU; else the driver update and the wheel to install after it."""
+    caps = capabilities(f)
+    wanted = wanted_driver(wheel_cuda, f.system.os)
+    wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, f.system.os)
+    if wheel is not None and wheel.cuda is not None:
+        return torch_install_command(f, wheel), "command", wanted
+    archs = f.torch.arch_list or []
+    if wanted and (not archs or all(arch_covers(archs, cc) for cc in caps)):
+        return driver_update_command(f.system.os, wanted), "command", wanted
+    fix, kind = right_wheel_fix(f)
+    return fix, kind, wanted
 
 
 def gpu_words(f: EnvironmentFacts) -> str:

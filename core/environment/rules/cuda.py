@@ -7,8 +7,9 @@ from __future__ import annotations
 from core.environment.commands import driver_update_command
 from core.environment.facts import EnvironmentFacts
 from core.environment.findings import Finding
-from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text, gpu_words,
-                                         need_fact, need_gpu, nvml_lists_gpus, right_wheel_fix)
+from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text,
+                                         driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
+                                         nvml_lists_gpus, nvml_unread, right_wheel_fix)
 from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_name, cuda_tuple, driver_floor,
                                      driver_meets)
 from core.i18n import tr
@@ -32,8 +33,10 @@ def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
 
 def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     error = f.nvml.error
-    if f.nvml.available or error is None:
+    if f.nvml.available:
         return []
+    if error is None:
+        raise Unknown(nvml_unread(f))
     if error in ("LibraryNotFound", "NotInstalled") and not (f.torch.cuda_available or f.torch.device_count) \
             and not f.system.wsl:
         raise NotApplicable(tr("no NVIDIA driver installed"))
@@ -44,6 +47,8 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                             tr("WSL provides the NVIDIA library from the Windows driver in /usr/lib/wsl/lib; "
                                "without it the app cannot read GPU utilisation or check the driver."), evidence,
                             "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH", "command")]
+        if f.system.container:
+            return [_container_capabilities(f, evidence)]
         return [Finding("nvml-unavailable", "warning", tr("GPU monitoring is unavailable (no NVML library)"),
                         tr("torch sees a GPU but the NVIDIA management library is missing, so the app cannot show "
                            "GPU utilisation, temperature or throttling."), evidence,
@@ -66,12 +71,32 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                        "be checked, and training may not see the GPU."), evidence, fix, kind)]
 
 
+def _container_capabilities(f: EnvironmentFacts, evidence: dict[str, str]) -> Finding:
+    """NVML missing in a container that sees the GPU: the NVIDIA container runtime mounts the driver's libraries
+    by capability — ``compute`` (CUDA) and ``utility`` (nvidia-smi, NVML) — from ``NVIDIA_DRIVER_CAPABILITIES``
+    or ``--gpus '…,"capabilities=…"'`` (NVIDIA Container Toolkit docs, "Driver capabilities"). CUDA working
+    without NVML means ``utility`` was left out; installing driver utilities inside the image cannot fix it (the
+    user-space NVML must match the host's kernel driver, which only the runtime mounts)."""
+    current = f.system.env.get("NVIDIA_DRIVER_CAPABILITIES")
+    evidence = {**evidence, tr("container"): f.system.container or "?",
+                "NVIDIA_DRIVER_CAPABILITIES": current if current is not None else tr("not set")}
+    fix = ("docker run --gpus 'all,\"capabilities=compute,utility\"' …   "
+           + tr("# or: docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility … (Kubernetes: the same variable "
+                "in the pod's env)"))
+    return Finding("nvml-unavailable", "warning", tr("GPU monitoring is unavailable inside this container"),
+                   tr("CUDA reaches the GPU but NVML (the driver's management library) is missing: the container was "
+                      "started with the 'compute' driver capability only, so the NVIDIA runtime did not mount the "
+                      "'utility' libraries. Without them the app cannot read GPU utilisation, throttling or other "
+                      "processes. Restart the container with both capabilities."), evidence, fix, "command")
+
+
 def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
-    if not f.torch.installed or not nvml_lists_gpus(f):
-        return []
+    if not f.torch.installed:
+        raise Unknown(tr("PyTorch is not installed"))
     if need_fact(f.torch.version, "torch version") and f.torch.cuda is not None:
         return []
+    need_nvml(f)
     fix, kind = right_wheel_fix(f)
     return [Finding("torch-cpu-build", "error", tr("PyTorch is a CPU-only build, but this machine has an NVIDIA GPU"),
                     tr("The installed torch wheel has no CUDA support, so training would run on the CPU and the "
@@ -82,8 +107,12 @@ def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Fi
 
 def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
-    if not f.torch.cuda or not nvml_lists_gpus(f):
-        return []
+    if not f.torch.cuda:
+        raise NotApplicable(tr("PyTorch is not a CUDA build")) if f.torch.installed else Unknown(
+            tr("PyTorch is not installed"))
+    if not nvml_lists_gpus(f):
+        started = tr("; CUDA does start in PyTorch") if f.torch.cuda_available else ""
+        raise Unknown(tr("{why}: the driver version cannot be read{started}", why=nvml_unread(f), started=started))
     wheel = cuda_tuple(f.torch.cuda)
     driver = str(need_fact(f.nvml.driver_version, "driver version"))
     driver_cuda = cuda_tuple(f.nvml.cuda_driver_version)
@@ -93,9 +122,7 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
                 tr("torch wheel CUDA"): f.torch.cuda, tr("family minimum driver"): floor or "?"}
     too_old = (driver_cuda is not None and driver_cuda[0] < wheel[0]) or driver_meets(driver, floor) is False
     if too_old:
-        fix, kind = right_wheel_fix(f)
-        toolkit = TOOLKIT_DRIVERS.get(f"{wheel[0]}.{wheel[1]}")
-        wanted = (toolkit[1] if f.system.os == "Windows" else toolkit[0]) if toolkit else floor
+        fix, kind, wanted = driver_too_old_fix(f, wheel)
         return [Finding("driver-too-old", "error",
                         tr("The GPU driver is too old for this PyTorch (CUDA {cuda})", cuda=f.torch.cuda),
                         tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA "
@@ -117,7 +144,8 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
 def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
     if not f.torch.cuda:
-        return []
+        raise NotApplicable(tr("PyTorch is not a CUDA build")) if f.torch.installed else Unknown(
+            tr("PyTorch is not installed"))
     archs = list(need_fact(f.torch.arch_list, "torch arch list") or [])  # type: ignore[arg-type]
     if not archs:
         raise Unknown(tr("{fact} was not read", fact="torch arch list"))
@@ -139,11 +167,16 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 
 def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
-    if not f.torch.cuda or not f.torch.installed:
-        return []
-    if any(e.id in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build", "nvml-unavailable")
-           and e.severity == "error" for e in earlier):
-        return []
+    if not f.torch.installed:
+        raise Unknown(tr("PyTorch is not installed"))
+    if not f.torch.cuda:
+        raise NotApplicable(tr("PyTorch is not a CUDA build"))
+    cause = next((e for e in earlier if e.id in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build",
+                                                 "nvml-unavailable") and e.severity == "error"), None)
+    if cause is not None:
+        raise Unknown(tr("'{title}' (above) stops CUDA first", title=cause.title))
+    if f.torch.cuda_available is None:
+        raise Unknown(tr("{fact} was not read", fact="torch.cuda.is_available()"))
     failed = [d for d in f.torch.devices if d.kernel_ok is False]
     if f.torch.cuda_available is False and nvml_lists_gpus(f):
         message = f.torch.cuda_error or tr("torch.cuda.is_available() is False")
@@ -166,7 +199,7 @@ def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Find
 def rule_cudnn(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
     if not f.torch.cuda_available:
-        return []
+        raise Unknown(tr("CUDA does not start in PyTorch, so cuDNN cannot be used"))
     if f.torch.cudnn_version and f.torch.cudnn_enabled is not False:
         return []
     return [Finding("cudnn-unavailable", "warning", tr("cuDNN is not available to PyTorch"),

@@ -19,7 +19,7 @@ from typing import Callable
 from core.atomic import atomic_write_text
 from core.dataset.files import label_path_for
 from core.dataset.images import is_image_name
-from core.dataset.yaml_doc import format_scalar
+from core.dataset.yaml_edit import format_scalar
 from core.i18n import tr
 
 Progress = Callable[[int, int], None]

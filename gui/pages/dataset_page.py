@@ -26,7 +26,8 @@ from core.dataset.scan import Eta, ScanCancelled
 from core.dataset.spec import DatasetSpec, read_spec
 from core.dataset.split import plan_split, write_split
 from core.dataset.validate import Report, validate_dataset
-from core.dataset.yaml_doc import BOM, EditError, YamlDocument, parse_bytes, parse_text, set_names, set_value
+from core.dataset.yaml_doc import BOM, YamlDocument, parse_bytes, parse_text
+from core.dataset.yaml_edit import EditError, set_names, set_value
 from core.demo_dataset import ensure_demo_dataset
 from core.workspace import app_cache_dir
 from gui.background import BackgroundTask, run_in_background

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.dataset.spec import read_spec
-from core.dataset.yaml_doc import (EditError, load_document, names_of, parse_bytes, parse_text, save_document,
-                                   set_names, set_value)
+from core.dataset.yaml_doc import load_document, parse_bytes, parse_text, save_document
+from core.dataset.yaml_edit import EditError, names_of, set_names, set_value
 
 YOLOV5_DATA = Path(importlib.util.find_spec("yolov5").origin).parent / "data"  # found, not imported
 YAMLS = sorted(YOLOV5_DATA.rglob("*.yaml"))

@@ -12,9 +12,10 @@ a larger batch when GPU utilisation is under 50% (shared/reference/gpu-environme
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from core.findings import Change, Finding, Severity
 from core.i18n import tr
 
 #: NVML clock-event reasons that mean "slowed down", not "idle" (0x1 GpuIdle is ignored).
@@ -33,26 +34,17 @@ THRESHOLDS: dict[str, float] = {
 }
 
 
-@dataclass
-class Prescription:
-    field: str  # a TrainConfig field
-    value: Any
-    reason: str
+def verdict(code: str, severity: str, title: str, detail: str, evidence: dict[str, Any],
+            prescriptions: list[Change] | tuple[Change, ...] = ()) -> Finding:
+    """A verdict is the app's one finding record; its ``changes`` are the prescriptions for the next run."""
+    return Finding(code, Severity(severity), title, detail, evidence, changes=tuple(prescriptions))
 
 
-@dataclass
-class Diagnosis:
-    code: str
-    severity: str  # ok | info | warning | error
-    title: str
-    detail: str
-    evidence: dict[str, Any]
-    prescriptions: list[Prescription] = field(default_factory=list)
-
-    def to_event_fields(self) -> dict[str, Any]:
-        fields = asdict(self)
-        fields["prescriptions"] = [asdict(p) for p in self.prescriptions]
-        return fields
+def verdict_event_fields(found: Finding) -> dict[str, Any]:
+    """The ``diagnosis`` event's fields (docs/protocol.md): recorded runs and their readers keep this shape."""
+    return {"code": found.code, "severity": str(found.severity), "title": found.message, "detail": found.detail,
+            "evidence": dict(found.evidence),
+            "prescriptions": [{"field": c.field, "value": c.value, "reason": c.reason} for c in found.changes]}
 
 
 @dataclass
@@ -154,38 +146,38 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
-def _input_prescriptions(fig: WindowFigures, kind: str) -> list[Prescription]:
-    out: list[Prescription] = []
+def _input_prescriptions(fig: WindowFigures, kind: str) -> list[Change]:
+    out: list[Change] = []
     workers = fig.workers or 0
     cores = fig.cpu_count or 0
     if kind == "workers" and cores:
         target = min(cores, max(workers * 2, workers + 2, 2))
         if target > workers:
-            out.append(Prescription("workers", target, tr("{cores} cores, {workers} workers: more workers can decode "
+            out.append(Change("workers", target, tr("{cores} cores, {workers} workers: more workers can decode "
                                                             "and augment in parallel", cores=cores, workers=workers)))
     if kind in ("cpu", "io") and fig.cache in (None, ""):
-        out.append(Prescription("cache", "ram", tr("decode each image once and keep it in RAM (yolov5 checks that it "
+        out.append(Change("cache", "ram", tr("decode each image once and keep it in RAM (yolov5 checks that it "
                                                    "fits, else trains without cache)")))
     if kind == "cpu" and fig.imgsz and fig.imgsz > 320:
         smaller = max(320, (fig.imgsz * 3 // 4) // 32 * 32)
-        out.append(Prescription("imgsz", smaller, tr("fewer pixels to decode and augment per image")))
+        out.append(Change("imgsz", smaller, tr("fewer pixels to decode and augment per image")))
     return out
 
 
-def _rule_cpu_training(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
+def _rule_cpu_training(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     if fig.training_on_gpu is False and fig.gpus_seen > 0:
-        return Diagnosis("cpu-training", "error", tr("Training runs on the CPU although this machine has a GPU"),
+        return verdict("cpu-training", "error", tr("Training runs on the CPU although this machine has a GPU"),
                          tr("torch in the worker saw no usable CUDA device while NVML reports {n} GPU(s). Each step "
                             "takes many times longer than it would on the GPU.", n=fig.gpus_seen),
                          {"gpus_seen_by_nvml": fig.gpus_seen, "training_on_gpu": False},
-                         [Prescription("device", "0", tr("train on the first GPU once the Environment page shows "
+                         [Change("device", "0", tr("train on the first GPU once the Environment page shows "
                                                          "CUDA working"))])
     return None
 
 
-def _rule_throttled(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
+def _rule_throttled(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     if fig.throttled_share is not None and fig.throttled_share >= th["throttled_share"]:
-        return Diagnosis("gpu-throttled", "warning", tr("The GPU is slowing itself down"),
+        return verdict("gpu-throttled", "warning", tr("The GPU is slowing itself down"),
                          tr("For {share} of the samples the GPU reported: {reasons}. Check cooling and the power "
                             "limit (nvidia-smi -q -d PERFORMANCE).", share=_pct(fig.throttled_share),
                             reasons=", ".join(fig.throttle_reasons)),
@@ -194,7 +186,7 @@ def _rule_throttled(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | Non
     return None
 
 
-def _input_bound(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
+def _input_bound(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     share = fig.data_wait_share
     if share is None or share < th["wait_low"]:
         return None
@@ -204,30 +196,30 @@ def _input_bound(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
                 "disk_read_mb_s": fig.disk_read_mb_s, "workers": fig.workers, "gpu_util_percent": fig.gpu_util_percent}
     waiting = tr("The GPU waited for data {share} of the time.", share=_pct(share))
     if fig.iowait_percent is not None and fig.iowait_percent >= th["iowait_high"]:
-        return Diagnosis("input-bound-io", severity, tr("Training waits for the disk"),
+        return verdict("input-bound-io", severity, tr("Training waits for the disk"),
                          tr("{waiting} The CPU spent {iowait:.0f}% of its time waiting for reads: the disk is the "
                             "limit. Cache the images, or copy the dataset to a local SSD.", waiting=waiting,
                             iowait=fig.iowait_percent), evidence, _input_prescriptions(fig, "io"))
     if fig.cpu_percent is not None and fig.cpu_percent >= th["cpu_busy"]:
-        return Diagnosis("input-bound-cpu", severity, tr("Training waits for the CPU to prepare images"),
+        return verdict("input-bound-cpu", severity, tr("Training waits for the CPU to prepare images"),
                          tr("{waiting} All cores are busy ({cpu:.0f}%): more workers would not help. Cache decoded "
                             "images, use lighter augmentation, or a smaller image size.", waiting=waiting,
                             cpu=fig.cpu_percent), evidence, _input_prescriptions(fig, "cpu"))
-    return Diagnosis("input-bound-workers", severity, tr("Training waits for the data loader; cores are idle"),
+    return verdict("input-bound-workers", severity, tr("Training waits for the data loader; cores are idle"),
                      tr("{waiting} The CPU is only {cpu} busy, so more data-loader workers can feed the GPU.",
                         waiting=waiting, cpu="—" if fig.cpu_percent is None else f"{fig.cpu_percent:.0f}%"),
                      evidence, _input_prescriptions(fig, "workers"))
 
 
-def _rule_underfed(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None:
+def _rule_underfed(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     if not fig.training_on_gpu or fig.gpu_util_percent is None or fig.gpu_util_percent >= th["gpu_util_low"]:
         return None
     prescriptions = []
     if fig.batch_size and fig.batch_size > 0 and (fig.gpu_mem_share is None or fig.gpu_mem_share < th["gpu_mem_room"]):
-        prescriptions.append(Prescription("batch", fig.batch_size * 2, tr("GPU memory is {mem} used: a larger batch "
+        prescriptions.append(Change("batch", fig.batch_size * 2, tr("GPU memory is {mem} used: a larger batch "
                                                                           "gives each kernel more work",
                                                                           mem=_pct(fig.gpu_mem_share))))
-    return Diagnosis("gpu-underfed-small-batch", "warning", tr("The GPU is idle between small steps"),
+    return verdict("gpu-underfed-small-batch", "warning", tr("The GPU is idle between small steps"),
                      tr("Data arrives in time (wait {share}) but the GPU computed only {util:.0f}% of the time: each "
                         "step is too small to keep it busy. Use a larger batch (and mixed precision).",
                         share=_pct(fig.data_wait_share), util=fig.gpu_util_percent),
@@ -235,20 +227,20 @@ def _rule_underfed(fig: WindowFigures, th: dict[str, float]) -> Diagnosis | None
                       "gpu_mem_share": fig.gpu_mem_share, "batch_size": fig.batch_size}, prescriptions)
 
 
-def _rule_healthy(fig: WindowFigures, th: dict[str, float]) -> Diagnosis:
-    return Diagnosis("healthy", "ok", tr("The input pipeline keeps up"),
+def _rule_healthy(fig: WindowFigures, th: dict[str, float]) -> Finding:
+    return verdict("healthy", "ok", tr("The input pipeline keeps up"),
                      tr("The GPU waited for data {share} of the time.", share=_pct(fig.data_wait_share)),
                      {"data_wait_share": fig.data_wait_share, "images_per_s": fig.images_per_s,
                       "gpu_util_percent": fig.gpu_util_percent})
 
 
 #: Checked in order; the first rule that returns a verdict wins.
-RULES: tuple[Callable[[WindowFigures, dict[str, float]], Diagnosis | None], ...] = (
+RULES: tuple[Callable[[WindowFigures, dict[str, float]], Finding | None], ...] = (
     _rule_cpu_training, _rule_throttled, _input_bound, _rule_underfed,
 )
 
 
-def diagnose(fig: WindowFigures, thresholds: dict[str, float] | None = None) -> Diagnosis | None:
+def diagnose(fig: WindowFigures, thresholds: dict[str, float] | None = None) -> Finding | None:
     """The verdict for a window, or None while too few batches were measured."""
     th = {**THRESHOLDS, **(thresholds or {})}
     if fig.batches < th["min_batches"]:

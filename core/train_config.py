@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from core.dataset.data_yaml import read_data_yaml
+from core.findings import Finding, Severity, errors_of, problem
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
@@ -26,21 +27,10 @@ SPEC_VERSION = 1
 _RUN_NAME = re.compile(r"^[^\\/:*?\"<>|\x00-\x1f]{1,80}$")
 
 
-@dataclass(frozen=True)
-class Problem:
-    severity: str  # "error" | "warning"
-    field: str
-    message: str
-    hint: str = ""
-
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)
-
-
 @dataclass
 class ValidatedConfig:
     config: TrainConfig
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
     data_path: Path | None = None
     cfg_path: Path | None = None  # model YAML ("" when training from a checkpoint)
     weights_path: Path | None = None
@@ -51,12 +41,12 @@ class ValidatedConfig:
         return not self.errors
 
     @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
+    def errors(self) -> list[Finding]:
+        return errors_of(self.problems)
 
     @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
+    def warnings(self) -> list[Finding]:
+        return [p for p in self.problems if p.severity is Severity.WARNING]
 
 
 def valid_run_name(name: str) -> bool:
@@ -76,32 +66,31 @@ def parse_device(device: str) -> list[int] | None:
     return [int(p) for p in parts]
 
 
-def _check_data(path_text: str, problems: list[Problem]) -> Path | None:
+def _check_data(path_text: str, problems: list[Finding]) -> Path | None:
     """The data.yaml must exist and be trainable by the dataset reader's rule (the validator's own)."""
     if not path_text:
-        problems.append(Problem("error", "data", tr("No dataset chosen."),
+        problems.append(problem("error", "data", tr("No dataset chosen."),
                                 tr("Choose a data.yaml, or use the demo dataset.")))
         return None
     path = Path(path_text).expanduser()
     if not path.is_file():
-        problems.append(Problem("error", "data", tr("Dataset file not found: {path}", path=path),
+        problems.append(problem("error", "data", tr("Dataset file not found: {path}", path=path),
                                 tr("Check the path, or open the dataset page to create a data.yaml.")))
         return None
     judged = read_data_yaml(path)
     for found in judged.errors:
-        where = ":".join(str(part) for part in (found.file, found.line, found.column) if part)
-        problems.append(Problem("error", "data", f"{where}: {found.message}",
+        problems.append(problem("error", "data", f"{found.where}: {found.message}",
                                 tr("Fix it on the Dataset page (it has one-click fixes for several of these).")))
     return path.resolve() if judged.trainable else None
 
 
-def _check_model(cfg: TrainConfig, problems: list[Problem]) -> tuple[Path | None, Path | None]:
+def _check_model(cfg: TrainConfig, problems: list[Finding]) -> tuple[Path | None, Path | None]:
     """Returns (model yaml, weights)."""
     cfg_path: Path | None = None
     weights: Path | None = None
     model = cfg.model.strip()
     if not model:
-        problems.append(Problem("error", "model", tr("No model chosen."), tr("Pick yolov5n/s/m/l/x or a model file.")))
+        problems.append(problem("error", "model", tr("No model chosen."), tr("Pick yolov5n/s/m/l/x or a model file.")))
     elif model.endswith(".pt"):
         weights = Path(model).expanduser()
     else:
@@ -110,19 +99,19 @@ def _check_model(cfg: TrainConfig, problems: list[Problem]) -> tuple[Path | None
         if candidate.is_file():
             cfg_path = candidate.resolve()
         else:
-            problems.append(Problem("error", "model", tr("Model definition not found: {model}", model=model),
+            problems.append(problem("error", "model", tr("Model definition not found: {model}", model=model),
                                     tr("Use one of yolov5n.yaml … yolov5x.yaml, or the path of a model YAML.")))
     if cfg.weights.strip():
         if weights is not None:
-            problems.append(Problem("error", "weights", tr("Both a checkpoint model and initial weights were given."),
+            problems.append(problem("error", "weights", tr("Both a checkpoint model and initial weights were given."),
                                     tr("Give either a .pt model, or a model YAML plus initial weights.")))
         weights = Path(cfg.weights.strip()).expanduser()
     if weights is not None:
         if weights.suffix != ".pt":
-            problems.append(Problem("error", "weights", tr("Weights must be a .pt file: {path}", path=weights), ""))
+            problems.append(problem("error", "weights", tr("Weights must be a .pt file: {path}", path=weights), ""))
             weights = None
         elif not weights.is_file():
-            problems.append(Problem(
+            problems.append(problem(
                 "error", "weights", tr("Weights file not found: {path}", path=weights),
                 tr("YOLO Studio works offline: download pretrained weights yourself, then give their full path.")))
             weights = None
@@ -131,10 +120,10 @@ def _check_model(cfg: TrainConfig, problems: list[Problem]) -> tuple[Path | None
     return cfg_path, weights
 
 
-def _check_hyp(name: str, problems: list[Problem]) -> Path | None:
+def _check_hyp(name: str, problems: list[Finding]) -> Path | None:
     path = builtin_hyp_path(name) if name in BUILTIN_HYPS else Path(name).expanduser()
     if path is None or not path.is_file():
-        problems.append(Problem("error", "hyp", tr("Hyperparameter file not found: {name}", name=name),
+        problems.append(problem("error", "hyp", tr("Hyperparameter file not found: {name}", name=name),
                                 tr("Use hyp.scratch-low.yaml, or the path of a hyp YAML.")))
         return None
     return path.resolve()
@@ -142,7 +131,7 @@ def _check_hyp(name: str, problems: list[Problem]) -> Path | None:
 
 def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts()) -> ValidatedConfig:
     """Check every option and return a normalised copy; nothing here touches torch or the GPU."""
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     fixed = replace(cfg)
 
     data_path = _check_data(cfg.data, problems)
@@ -153,45 +142,45 @@ def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts()) -> V
     if cfg.imgsz >= 32 and cfg.imgsz % 32:
         rounded = (cfg.imgsz + 31) // 32 * 32
         fixed.imgsz = rounded
-        problems.append(Problem("warning", "imgsz",
+        problems.append(problem("warning", "imgsz",
                                 tr("Image size {value} is not a multiple of 32; using {rounded}.",
                                    value=cfg.imgsz, rounded=rounded), ""))
     if cfg.batch == 0:
-        problems.append(Problem("error", "batch", tr("Batch size must be at least 1, or -1 for automatic (got {value}).",
+        problems.append(problem("error", "batch", tr("Batch size must be at least 1, or -1 for automatic (got {value}).",
                                                      value=cfg.batch), ""))
     if not valid_run_name(cfg.name):
-        problems.append(Problem("error", "name", tr("Run name {name!r} is not a valid folder name.", name=cfg.name),
+        problems.append(problem("error", "name", tr("Run name {name!r} is not a valid folder name.", name=cfg.name),
                                 tr("Use letters, digits, '-', '_' or '.', without slashes.")))
 
     _check_device(cfg, facts, problems)
     return ValidatedConfig(fixed, problems, data_path, cfg_path, weights_path, hyp_path)
 
 
-def _check_ranges(cfg: TrainConfig, problems: list[Problem]) -> None:
+def _check_ranges(cfg: TrainConfig, problems: list[Finding]) -> None:
     """Every number within its option's range, every choice one of its choices (``core.train_options``)."""
     for opt in train_options():
         value = getattr(cfg, opt.name)
         label = tr(opt.label)
         if opt.widget in ("int", "float"):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                problems.append(Problem("error", opt.name, tr("{label} must be a number (got {value!r}).",
+                problems.append(problem("error", opt.name, tr("{label} must be a number (got {value!r}).",
                                                               label=label, value=value), tr(opt.help)))
             elif (opt.minimum is not None and value < opt.minimum) or (opt.maximum is not None
                                                                         and value > opt.maximum):
-                problems.append(Problem("error", opt.name, tr("{label} must be from {low:g} to {high:g} (got {value}).",
+                problems.append(problem("error", opt.name, tr("{label} must be from {low:g} to {high:g} (got {value}).",
                                                               label=label, low=opt.minimum, high=opt.maximum,
                                                               value=value), tr(opt.help)))
         elif opt.choices and value not in [choice for choice, _label in opt.choices]:
             shown = ", ".join(repr(choice) for choice, _label in opt.choices)
-            problems.append(Problem("error", opt.name, tr("{label} must be one of {choices} (got {value!r}).",
+            problems.append(problem("error", opt.name, tr("{label} must be one of {choices} (got {value!r}).",
                                                           label=label, choices=shown, value=value), tr(opt.help)))
 
 
-def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Problem]) -> None:
+def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Finding]) -> None:
     try:
         wanted = parse_device(cfg.device)
     except ValueError:
-        problems.append(Problem("error", "device", tr("Device {value!r} is not understood.", value=cfg.device),
+        problems.append(problem("error", "device", tr("Device {value!r} is not understood.", value=cfg.device),
                                 tr("Use cpu, 0, or a list like 0,1 (empty picks the first GPU).")))
         return
     if wanted is None:
@@ -203,18 +192,18 @@ def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Problem]
             found = tr("no NVIDIA GPU was found ({reason})", reason=facts.nvml_error)
         else:
             found = tr("no NVIDIA GPU was found")
-        problems.append(Problem("error", "device", tr("GPU {value} was requested but {found}.", value=cfg.device,
+        problems.append(problem("error", "device", tr("GPU {value} was requested but {found}.", value=cfg.device,
                                                       found=found),
                                 tr("Train on the CPU (device cpu), or see the Environment page for why no GPU is visible.")))
         return
     missing = [i for i in wanted if i >= facts.gpu_count]
     if missing:
-        problems.append(Problem("error", "device",
+        problems.append(problem("error", "device",
                                 tr("GPU {missing} is not present: this machine has {count} GPU(s), numbered 0 to {last}.",
                                    missing=",".join(map(str, missing)), count=facts.gpu_count, last=facts.gpu_count - 1),
                                 tr("Pick a device from 0 to {last}.", last=facts.gpu_count - 1)))
     if len(wanted) > 1 and cfg.batch == AUTO_BATCH:
-        problems.append(Problem("error", "batch", tr("Automatic batch size works on one GPU only."),
+        problems.append(problem("error", "batch", tr("Automatic batch size works on one GPU only."),
                                 tr("Set a batch size that is a multiple of the number of GPUs.")))
 
 

@@ -17,9 +17,9 @@ from cli.common import EXIT_FAILED as EXIT_ERRORS
 from cli.common import EXIT_OK, EXIT_USAGE
 from cli.registry import Verb, register
 from cli.render import Output
-from core.dataset.findings import Finding
 from core.dataset.scan import Eta, ScanCancelled
 from core.dataset.validate import Report, validate_dataset
+from core.findings import Finding
 from core.i18n import tr
 from core.workspace import app_cache_dir
 

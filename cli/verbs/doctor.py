@@ -21,11 +21,12 @@ from cli.common import EXIT_OK, EXIT_USAGE
 from cli.registry import Verb, register
 from cli.render import Output
 from core.environment.facts import EnvironmentFacts, load_facts, save_facts
-from core.environment.findings import NOT_CHECKED, Evaluation, severity_rank
+from core.environment.findings import NOT_CHECKED, Evaluation
 from core.environment.probe_launch import (PROBE_TIMEOUT_S, probe_spec, run_probe_process, step_text,
                                            write_probe_spec)
 from core.environment.report import report_dict, summarize
 from core.environment.rules import RuleContext, evaluate
+from core.findings import by_severity
 from core.i18n import tr
 
 
@@ -94,9 +95,8 @@ def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 1
     for note in evaluation.notes:
         lines.append(tr("note: {text}", text=note))
     by_check = {c.key: c for c in evaluation.checks}
-    findings = sorted(evaluation.findings, key=lambda f: severity_rank(f.severity))
-    for finding in findings:
-        lines.append(f"{tr(_WORDS[finding.severity]):<6} {finding.title}  [{finding.id}]")
+    for finding in by_severity(evaluation.findings):
+        lines.append(f"{tr(_WORDS[finding.severity]):<6} {finding.message}  [{finding.code}]")
         for chunk in textwrap.wrap(finding.detail, width - 7):
             lines.append(" " * 7 + chunk)
         for key, value in finding.evidence.items():

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
                             data=args.data or run_dataset(weights), device=args.device)
     checked = validate_options(options, gather_export_facts())
     for problem in checked.problems:
-        renderer.error(problem.message, problem.hint)
+        renderer.error(problem.message, problem.fix)
     if not checked.ok:
         return EXIT_USAGE
     spec = build_export_spec(options, workspace, trusted=confirm)

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     renderer = job_renderer(args.json)
     checked = validate_config(config_from_args(args), quick_machine_facts())
     for problem in checked.problems:
-        (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.hint)
+        (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.fix)
     if not checked.ok:
         return EXIT_USAGE
     trusted: tuple[str, ...] = ()

@@ -14,8 +14,9 @@ import numpy as np
 
 from core.dataset.dirs import FolderMemo, stat_folder
 from core.dataset.files import SplitFiles
-from core.dataset.findings import Finding, finding
+from core.dataset.findings import finding
 from core.dataset.table import HAS_DIGEST, ScanTable
+from core.findings import Finding
 from core.i18n import tr
 
 ORPHAN_IGNORE = {"classes.txt", "notes.txt", "readme.txt", "predefined_classes.txt"}

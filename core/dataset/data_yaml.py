@@ -16,9 +16,10 @@ from pathlib import Path
 import yaml
 
 from core.atomic import atomic_write_text
-from core.dataset.findings import ERROR, Finding, finding
+from core.dataset.findings import ERROR, finding
 from core.dataset.spec import DatasetSpec, read_spec
 from core.dataset.yaml_doc import YamlDocument, load_document
+from core.findings import Finding
 from core.i18n import tr
 
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.dataset.dirs import FolderMemo, stat_folder
-from core.dataset.findings import Finding, finding
+from core.dataset.findings import finding
 from core.dataset.images import is_image_name, is_other_image_name
 from core.dataset.spec import SplitSpec
+from core.findings import Finding
 from core.i18n import tr
 
 

@@ -1,15 +1,17 @@
-"""A finding: one problem (or note) about a dataset, naming the file and, where it applies, the line.
+"""The dataset validator's codes: each one's default severity, and findings built from them.
 
-Why a closed set of codes: the page filters and the CLI's ``--json`` consumers switch on them, and each
+A finding is the app's one record (``core.findings.Finding``), naming the file and, where it applies, the
+line. Why a closed set of codes: the page filters and the CLI's ``--json`` consumers switch on them, and each
 code has exactly one default severity so "exit 1 when there are errors" means the same everywhere.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import Any
 
-ERROR, WARNING, INFO = "error", "warning", "info"
+from core.findings import Finding, Severity
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 #: Bump when a per-file check's verdict or text changes: the scan cache is keyed by it, so results cached
 #: under older rules are checked again instead of showing stale messages.
 RULES_VERSION = 2
@@ -56,33 +58,18 @@ CODES: dict[str, str] = {
     "class-no-instances": WARNING,
 }
 
-SEVERITY_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
-
-
-@dataclass(frozen=True)
-class Finding:
-    """``line`` and ``column`` are 1-based; 0 means "the whole file"."""
-
-    code: str
-    severity: str
-    file: str
-    line: int
-    message: str
-    column: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
 def finding(code: str, file: object, message: str, line: int = 0, column: int = 0,
             severity: str | None = None) -> Finding:
     """Build a finding with the code's default severity (``severity`` overrides it for the rare case)."""
-    return Finding(code, severity or CODES[code], str(file), int(line), message, int(column))
+    return Finding(code, Severity(severity or CODES[code]), message, file=str(file), line=int(line),
+                   column=int(column))
 
 
-def has_errors(findings: list[Finding]) -> bool:
-    return any(f.severity == ERROR for f in findings)
+def finding_json(f: Finding) -> dict[str, Any]:
+    """The shape ``yolostudio dataset check --json`` has always printed."""
+    return {"code": f.code, "severity": str(f.severity), "file": f.file, "line": f.line, "message": f.message,
+            "column": f.column}
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.file, f.line, f.code))
+    return sorted(findings, key=lambda f: (f.severity.rank, f.file, f.line, f.code))

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.atomic import atomic_write_bytes
-from core.dataset.findings import Finding
 from core.dataset.labels import BOM, SLIGHT
+from core.findings import Finding
 from core.i18n import tr
 
 FIXABLE = ("label-duplicate-row", "label-not-normalized", "label-encoding", "label-orphan", "train-val-leak",

@@ -19,7 +19,8 @@ import re
 import warnings
 from dataclasses import dataclass, field
 
-from core.dataset.findings import WARNING, Finding, finding
+from core.dataset.findings import WARNING, finding
+from core.findings import Finding
 from core.i18n import tr
 
 #: yolov5's own list (utils/dataloaders.py IMG_FORMATS): anything else is skipped silently.

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.dataset.findings import ERROR, WARNING, Finding, finding
+from core.dataset.findings import ERROR, WARNING, finding
+from core.findings import Finding
 from core.i18n import tr
 
 BOM = b"\xef\xbb\xbf"

@@ -26,9 +26,9 @@ import numpy as np
 
 from core.dataset.cache import ScanCache
 from core.dataset.files import label_path_for
-from core.dataset.findings import Finding
 from core.dataset.statkeys import stat_keys
 from core.dataset.table import Entry, ScanTable, merge
+from core.findings import Finding
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
@@ -49,11 +49,12 @@ class ScanStats:
 
 
 def _f(findings: list[Finding]) -> list[list[Any]]:
-    return [[f.code, f.severity, f.file, f.line, f.message, f.column] for f in findings]
+    return [[f.code, str(f.severity), f.file, f.line, f.message, f.column] for f in findings]
 
 
 def findings_from(rows: list[list[Any]]) -> list[Finding]:
-    return [Finding(code, severity, file, line, message, column) for code, severity, file, line, message, column in rows]
+    return [Finding(code, severity, message, file=file, line=line, column=column)
+            for code, severity, file, line, message, column in rows]
 
 
 def check_image(image: str) -> dict[str, Any]:

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
-from core.dataset.findings import ERROR, WARNING, Finding, finding
+from core.dataset.findings import ERROR, WARNING, finding
 from core.dataset.yaml_doc import YamlDocument
+from core.findings import Finding
 from core.i18n import tr
 
 SPLITS = ("train", "val", "test")

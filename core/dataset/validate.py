@@ -23,16 +23,17 @@ import numpy as np
 
 from core.dataset.cache import ScanCache
 from core.dataset.crossfile import leaks_and_duplicates, orphans
+from core.dataset.data_yaml import judge_document
 from core.dataset.dirs import FolderMemo
 from core.dataset.files import SplitFiles, list_split
-from core.dataset.findings import ERROR, RULES_VERSION, Finding, finding, has_errors, sort_findings
+from core.dataset.findings import ERROR, RULES_VERSION, finding, finding_json, sort_findings
 from core.dataset.records import ImageRecord, ImageRecords
 from core.dataset.scan import ScanStats, findings_from, scan_images
-from core.dataset.data_yaml import judge_document
 from core.dataset.spec import DatasetSpec
 from core.dataset.stats import dataset_stats
 from core.dataset.table import HAS_LABEL, ScanTable
 from core.dataset.yaml_doc import YamlDocument, load_document
+from core.findings import Finding, has_errors
 from core.i18n import tr
 
 __all__ = ["ImageRecord", "Report", "cache_file_for", "validate_dataset"]
@@ -54,7 +55,7 @@ class Report:
         return not has_errors(self.findings)
 
     def to_json(self) -> dict[str, Any]:
-        return {"findings": [{k: v for k, v in f.to_json().items() if k != "column"} for f in self.findings],
+        return {"findings": [{k: v for k, v in finding_json(f).items() if k != "column"} for f in self.findings],
                 "stats": self.stats}
 
 
@@ -106,7 +107,7 @@ def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cance
     report.stats["scan"] = {"files": report.scan.total, "from_cache": report.scan.from_cache,
                             "read": report.scan.read, "seconds": round(time.monotonic() - started, 3)}
     report.findings = sort_findings(findings)
-    report.stats["findings"] = dict(Counter(f.severity for f in report.findings))
+    report.stats["findings"] = dict(Counter(str(f.severity) for f in report.findings))
     return report
 
 

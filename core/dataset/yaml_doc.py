@@ -20,7 +20,8 @@ from ruamel.yaml.error import YAMLError as RuamelError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from core.atomic import atomic_write_bytes
-from core.dataset.findings import Finding, finding
+from core.dataset.findings import finding
+from core.findings import Finding
 from core.i18n import tr
 
 BOM = "\ufeff"

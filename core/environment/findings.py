@@ -1,38 +1,19 @@
 """What the environment rules produce: findings (something to know or fix) and per-check results.
 
-A ``Finding`` carries everything a person needs to act without asking: a stable ``id``, a
-``severity`` (info / warning / error), a one-line ``title``, the ``detail`` (why it matters for
-training speed), the ``evidence`` (the measured figures, with units) and the ``fix`` — an exact command
-(``fix_kind == "command"``) or a training setting (``"setting"``, with ``setting`` holding the option
-values the app can apply), or plain advice when neither exists.
+A finding is the app's one record (``core.findings.Finding``) and carries everything a person needs to
+act without asking: a stable ``code``, a ``severity`` (info / warning / error), a one-line ``message``,
+the ``detail`` (why it matters for training speed), the ``evidence`` (the measured figures, with units)
+and the ``fix`` — an exact command (``fix_kind == "command"``) or a training setting (``"setting"``, with
+``changes`` holding the option values the app can apply), or plain advice when neither exists.
+``finding_json`` keeps the shape ``yolostudio doctor --json`` has always printed.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-SEVERITIES = ("info", "warning", "error")
-FIX_KINDS = ("command", "setting", "advice")
-
-
-@dataclass
-class Finding:
-    id: str
-    severity: str
-    title: str
-    detail: str
-    evidence: dict[str, str]
-    fix: str
-    fix_kind: str = "command"
-    setting: dict[str, Any] | None = None  # e.g. {"cache": "disk"} for the train options
-
-    def __post_init__(self) -> None:
-        assert self.severity in SEVERITIES, self.severity
-        assert self.fix_kind in FIX_KINDS, self.fix_kind
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+from core.findings import Finding, errors_of
 
 
 #: A check that could not run (a fact it needs was not read, NVML failed, an earlier error stops it): never
@@ -59,11 +40,14 @@ class Evaluation:
 
     @property
     def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "error"]
+        return errors_of(self.findings)
 
     def ids(self) -> list[str]:
-        return [f.id for f in self.findings]
+        return [f.code for f in self.findings]
 
 
-def severity_rank(severity: str) -> int:
-    return {"error": 0, "warning": 1, "info": 2}.get(severity, 3)
+def finding_json(f: Finding) -> dict[str, Any]:
+    """The shape ``yolostudio doctor --json`` has always printed (``id``/``title``/``fix``/``setting``)."""
+    return {"id": f.code, "severity": str(f.severity), "title": f.message, "detail": f.detail,
+            "evidence": dict(f.evidence), "fix": f.fix, "fix_kind": f.fix_kind,
+            "setting": f.settings() or None}

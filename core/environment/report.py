@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.environment.facts import EnvironmentFacts, abbreviate_home
-from core.environment.findings import Evaluation, severity_rank
+from core.environment.findings import Evaluation, finding_json
+from core.findings import by_severity
 from core.i18n import tr
 
 REPORT_VERSION = 1
@@ -32,17 +33,17 @@ def summarize(facts: EnvironmentFacts, evaluation: Evaluation) -> tuple[str, str
     device = training_device(facts)
     if device is not None:
         if errors:
-            return "error", tr("Not ready to train — here is why: {reason}", reason=errors[0].title)
+            return "error", tr("Not ready to train — here is why: {reason}", reason=errors[0].message)
         memory = f" ({device['memory_gb']:.0f} GB)" if device.get("memory_gb") else ""
         level = "warning" if any(f.severity == "warning" for f in evaluation.findings) else "ok"
         return level, tr("Ready to train on {gpu}{memory} with CUDA {cuda}", gpu=device["name"] or "GPU",
                          memory=memory, cuda=facts.torch.cuda or "?")
     if facts.nvml.gpus:
-        reason = errors[0].title if errors else tr("PyTorch cannot use it")
+        reason = errors[0].message if errors else tr("PyTorch cannot use it")
         return "error", tr("Training would not use the GPU — here is why: {reason}", reason=reason)
     if errors:
-        return "error", tr("Not ready to train — here is why: {reason}", reason=errors[0].title)
-    reason = next((f.title for f in evaluation.findings if f.id == "no-gpu"), tr("no usable GPU"))
+        return "error", tr("Not ready to train — here is why: {reason}", reason=errors[0].message)
+    reason = next((f.message for f in evaluation.findings if f.code == "no-gpu"), tr("no usable GPU"))
     return "info", tr("Training would run on the CPU — here is why: {reason}", reason=reason)
 
 
@@ -50,7 +51,7 @@ def report_dict(facts: EnvironmentFacts, evaluation: Evaluation, *, private: boo
     report = {
         "report_version": REPORT_VERSION,
         "facts": facts.to_dict(),
-        "findings": [f.to_dict() for f in sorted(evaluation.findings, key=lambda f: severity_rank(f.severity))],
+        "findings": [finding_json(f) for f in by_severity(evaluation.findings)],
         "checks": [{"key": c.key, "title": c.title, "status": c.status, "note": c.note} for c in evaluation.checks],
         "notes": list(evaluation.notes),
     }

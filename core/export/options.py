@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.export.facts import ExportFacts
+from core.findings import Finding, has_errors, problem
 from core.i18n import tr
 
 FORMATS = ("onnx", "engine", "torchscript")
@@ -52,22 +53,14 @@ class OptionState:
 
 
 @dataclass
-class OptionProblem:
-    field: str
-    message: str
-    hint: str = ""
-    severity: str = "error"
-
-
-@dataclass
 class CheckedOptions:
     options: ExportOptions
     states: dict[str, OptionState] = field(default_factory=dict)
-    problems: list[OptionProblem] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not any(p.severity == "error" for p in self.problems)
+        return not has_errors(self.problems)
 
 
 def _major(version: str | None) -> int | None:
@@ -165,30 +158,35 @@ def validate_options(options: ExportOptions, facts: ExportFacts) -> CheckedOptio
     checked = CheckedOptions(options, option_states(options, facts))
     add = checked.problems.append
     if not options.formats:
-        add(OptionProblem("formats", tr("Choose at least one format to export.")))
+        add(refusal("formats", tr("Choose at least one format to export.")))
     for fmt in options.formats:
         if fmt not in FORMATS:
-            add(OptionProblem("formats", tr("Unknown format {format}; choose from {formats}.", format=fmt,
+            add(refusal("formats", tr("Unknown format {format}; choose from {formats}.", format=fmt,
                                             formats=", ".join(FORMATS))))
         elif not checked.states[fmt].enabled:
             state = checked.states[fmt]
-            add(OptionProblem(fmt, state.reason, _install_hint(state)))
+            add(refusal(fmt, state.reason, _install_hint(state)))
     for name in ("half", "dynamic", "simplify", "int8"):
         state = checked.states[name]
         if getattr(options, name) and not state.enabled:
-            add(OptionProblem(name, state.reason, _install_hint(state)))
+            add(refusal(name, state.reason, _install_hint(state)))
     if options.int8 and not options.data:
-        add(OptionProblem("data", tr("INT8 calibration needs images: give the dataset with --data DATA.yaml "
+        add(refusal("data", tr("INT8 calibration needs images: give the dataset with --data DATA.yaml "
                                      "(a run's own dataset is used when the weights come from a run).")))
     if options.imgsz < 32 or options.imgsz % 32:
-        add(OptionProblem("imgsz", tr("Image size {imgsz} must be a multiple of 32 (the model's largest stride) "
+        add(refusal("imgsz", tr("Image size {imgsz} must be a multiple of 32 (the model's largest stride) "
                                       "and at least 32.", imgsz=options.imgsz)))
     if options.batch < 1:
-        add(OptionProblem("batch", tr("Batch size must be at least 1.")))
+        add(refusal("batch", tr("Batch size must be at least 1.")))
     if not OPSET_MIN <= options.opset <= OPSET_MAX:
-        add(OptionProblem("opset", tr("ONNX opset {opset} is outside {low}–{high}, the range of the exporter "
+        add(refusal("opset", tr("ONNX opset {opset} is outside {low}–{high}, the range of the exporter "
                                       "used.", opset=options.opset, low=OPSET_MIN, high=OPSET_MAX)))
     return checked
+
+
+def refusal(option: str, message: str, fix: str = "") -> Finding:
+    """An option the export cannot use, as the app's one finding record (an error naming the option)."""
+    return problem("error", option, message, fix)
 
 
 def _install_hint(state: OptionState) -> str:

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from core.bottleneck import EfficiencyAccumulator, RunWindow, diagnose
+from core.bottleneck import EfficiencyAccumulator, RunWindow, diagnose, verdict_event_fields
 
 
 class DoctorMonitor:
@@ -47,4 +47,4 @@ class DoctorMonitor:
                 return
             self._last_code = verdict.code
         self._emit("diagnosis", epoch=self._epoch, at="epoch_end" if kind == "epoch_end" else "mid_epoch",
-                   **verdict.to_event_fields())
+                   **verdict_event_fields(verdict))

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QProgressBar, QPushButton, Q
                                QTabWidget, QVBoxLayout, QWidget)
 
 from core.atomic import atomic_write_bytes
-from core.dataset.findings import Finding, has_errors
 from core.dataset.fixes import YAML_FIXES, apply_fix, plan_fix
 from core.dataset.scan import Eta, ScanCancelled
 from core.dataset.spec import DatasetSpec, read_spec
@@ -29,6 +28,7 @@ from core.dataset.validate import Report, validate_dataset
 from core.dataset.yaml_doc import BOM, YamlDocument, parse_bytes, parse_text
 from core.dataset.yaml_edit import EditError, set_names, set_value
 from core.demo_dataset import ensure_demo_dataset
+from core.findings import Finding, has_errors
 from core.workspace import app_cache_dir
 from gui.background import BackgroundTask, run_in_background
 from gui.widgets import dataset_dialogs

@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, Q
 
 from core.atomic import atomic_write_text
 from core.environment.facts import EnvironmentFacts, load_facts
-from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation, Finding, severity_rank
+from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation
 from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_spec, write_probe_spec
 from core.environment.report import report_dict, summarize
 from core.environment.rules import evaluate
+from core.findings import Finding, by_severity
 from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
 from core.launch import worker_argv, worker_env
 from gui.widgets.banner import Banner
@@ -256,8 +257,8 @@ class EnvironmentPage(QWidget):
             self.banner.show_message("warning", self.tr("The facts were incomplete: {notes}").format(
                 notes="; ".join(notes[:5]) + (" …" if len(notes) > 5 else "")))
         self.list.clear()
-        for finding in sorted(evaluation.findings, key=lambda f: severity_rank(f.severity)):
-            self._add_row(finding.severity, finding.title, finding)
+        for finding in by_severity(evaluation.findings):
+            self._add_row(finding.severity, finding.message, finding)
         for check in evaluation.checks:
             if check.status == "ok":
                 self._add_row("ok", check.title, check)

@@ -159,7 +159,7 @@ class ExportPage(QWidget):
         checked = validate_options(options, self.facts)
         self.form.apply_states(checked.states)
         checked = validate_options(self.options(), self.facts)  # with the now-disabled boxes unticked
-        messages = [p.message + (f" {p.hint}" if p.hint else "") for p in checked.problems]
+        messages = [p.message + (f" {p.fix}" if p.fix else "") for p in checked.problems]
         if not options.weights:
             messages.insert(0, self.tr("No weights yet: train a run first, or pick a .pt with “Other .pt…”."))
         self.problems_label.setText("\n".join(messages) if messages else self.tr("Ready to export."))

@@ -13,7 +13,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
-from core.environment.findings import NOT_CHECKED, CheckResult, Finding
+from core.environment.findings import NOT_CHECKED, CheckResult
+from core.findings import Finding
 from gui.widgets.levels import level_colour, level_word
 
 Applier = Callable[[dict], bool]
@@ -64,9 +65,9 @@ class CheckDetails(QWidget):
         fix = (f"<pre style='white-space:pre-wrap'>{escape(finding.fix)}</pre>" if finding.fix_kind != "advice"
                else f"<p>{escape(finding.fix)}</p>")
         self.browser.setHtml(
-            f"<h3>{escape(finding.title)}</h3>"
+            f"<h3>{escape(finding.message)}</h3>"
             f"<p><span style='color:{colour}'><b>{escape(level_word(finding.severity))}</b></span>"
-            f" · <code>{escape(finding.id)}</code></p>"
+            f" · <code>{escape(finding.code)}</code></p>"
             f"<p>{escape(finding.detail)}</p>"
             f"<p><b>{escape(self.tr('Measured'))}</b></p><table>{rows}</table>"
             f"<p><b>{escape(fix_label)}</b></p>{fix}")
@@ -75,7 +76,7 @@ class CheckDetails(QWidget):
     def _buttons(self) -> None:
         f = self.finding
         self.copy_button.setEnabled(f is not None and bool(f.fix))
-        self.apply_button.setVisible(f is not None and f.setting is not None and self._applier is not None)
+        self.apply_button.setVisible(f is not None and bool(f.changes) and self._applier is not None)
 
     def copy_fix(self) -> None:
         if self.finding is None:
@@ -87,9 +88,9 @@ class CheckDetails(QWidget):
         """Who applies a setting fix (the main window hands in the Train form's); None hides Apply."""
         self._applier = applier
         f = self.finding
-        self.apply_button.setVisible(f is not None and f.setting is not None and applier is not None)
+        self.apply_button.setVisible(f is not None and bool(f.changes) and applier is not None)
 
     def apply_setting(self) -> None:
-        if self.finding is not None and self.finding.setting and self._applier is not None:
-            if self._applier(dict(self.finding.setting)):
-                self.applied.emit(dict(self.finding.setting))
+        if self.finding is not None and self.finding.changes and self._applier is not None:
+            if self._applier(self.finding.settings()):
+                self.applied.emit(self.finding.settings())

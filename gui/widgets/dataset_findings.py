@@ -13,8 +13,8 @@ from PySide6.QtGui import QColor, QFontDatabase, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSplitter, QTextEdit,
                                QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
-from core.dataset.findings import Finding
 from core.dataset.fixes import FIXABLE
+from core.findings import Finding
 from gui.widgets.levels import level_colour, level_icon, level_word
 
 PREVIEW_BYTES = 256 * 1024

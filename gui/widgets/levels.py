@@ -1,4 +1,5 @@
-"""Status levels (ok / info / warning / error): the same icon, word and colour everywhere in the app.
+"""Status levels (``core.findings.Severity``: ok / info / warning / error): the same icon, word and colour
+everywhere in the app.
 
 Colour is never the only signal: every level also has an icon and a word, so the meaning survives
 colour blindness, a dark theme and a screenshot in a bug report.
@@ -10,15 +11,15 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor, QIcon
 from PySide6.QtWidgets import QStyle, QWidget
 
-LEVELS = ("ok", "info", "warning", "error")
+from core.findings import Severity
 
 _ICONS = {
-    "ok": QStyle.StandardPixmap.SP_DialogApplyButton,
-    "info": QStyle.StandardPixmap.SP_MessageBoxInformation,
-    "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
-    "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+    Severity.OK: QStyle.StandardPixmap.SP_DialogApplyButton,
+    Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,
+    Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
+    Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
 }
-_COLOURS = {"ok": "#2e9d57", "info": "#2f7fd1", "warning": "#d98c00", "error": "#d64541"}
+_COLOURS = {Severity.OK: "#2e9d57", Severity.INFO: "#2f7fd1", Severity.WARNING: "#d98c00", Severity.ERROR: "#d64541"}
 
 
 def level_icon(widget: QWidget, level: str) -> QIcon:

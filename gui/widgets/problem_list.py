@@ -1,6 +1,6 @@
 """Validation problems shown inline under a form: icon + "Error"/"Warning" + the field + message + hint.
 
-Displays ``core.train_config.Problem`` objects as they are (they already name the file or value and
+Displays ``core.findings.Finding`` problems (``field`` names the option) as they are (they already name the file or value and
 say what to do); an empty list reads "Ready to train", so the state is never blank.
 """
 
@@ -11,7 +11,7 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from core.train_config import Problem
+from core.findings import Finding, by_severity
 from gui.widgets.levels import level_icon, level_word
 
 
@@ -28,7 +28,7 @@ class ProblemList(QWidget):
         self.messages: list[str] = []
         self.set_problems([], ready_text=self.tr("Checking the options…"), ready_level="info")
 
-    def set_problems(self, problems: list[Problem], *, ready_text: str = "", ready_level: str = "ok") -> None:
+    def set_problems(self, problems: list[Finding], *, ready_text: str = "", ready_level: str = "ok") -> None:
         """Show ``problems``; with none, one ``ready_level`` row saying ``ready_text``."""
         while self._grid.count():
             item = self._grid.takeAt(0)
@@ -39,12 +39,12 @@ class ProblemList(QWidget):
         if not problems:
             self._add_row(0, ready_level, ready_text or self.tr("Ready to train."))
             return
-        ordered = sorted(problems, key=lambda p: p.severity != "error")
+        ordered = by_severity(problems)
         for row, problem in enumerate(ordered):
             field = self._field_labels.get(problem.field, problem.field)
             values = {"level": escape(level_word(problem.severity)), "field": escape(field),
-                      "message": escape(problem.message), "hint": escape(problem.hint)}
-            template = (self.tr("<b>{level}</b> · {field}: {message}<br>{hint}") if problem.hint
+                      "message": escape(problem.message), "hint": escape(problem.fix)}
+            template = (self.tr("<b>{level}</b> · {field}: {message}<br>{hint}") if problem.fix
                         else self.tr("<b>{level}</b> · {field}: {message}"))
             self._add_row(row, problem.severity, template.format(**values))
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from core.bottleneck import THRESHOLDS, RunWindow, diagnose, efficiency_summary
+from core.bottleneck import THRESHOLDS, RunWindow, diagnose, efficiency_summary, verdict_event_fields
 from core.protocol import make_event, read_events
 from core.worker.doctor_monitor import DoctorMonitor
 
@@ -52,7 +53,7 @@ def gpu(util: float, mem: float = 4.0, total: float = 24.0, reasons: int = 0, te
 def test_verdicts(case, expected):
     verdict = diagnose(window(**case).figures())
     assert verdict is not None and verdict.code == expected, verdict
-    assert verdict.title and verdict.detail and verdict.evidence
+    assert verdict.message and verdict.detail and verdict.evidence
 
 
 def test_wait_share_boundaries():
@@ -79,16 +80,26 @@ def test_too_few_batches_gives_no_verdict():
 
 def test_prescriptions_name_config_fields_and_values():
     workers = diagnose(window(wait_share=0.4, cpu=30.0, workers=2, cpu_count=8).figures())
-    assert [(p.field, p.value) for p in workers.prescriptions] == [("workers", 4)]
+    assert [(p.field, p.value) for p in workers.changes] == [("workers", 4)]
     cpu = diagnose(window(wait_share=0.4, cpu=99.0, imgsz=640).figures())
-    assert ("cache", "ram") in [(p.field, p.value) for p in cpu.prescriptions]
-    assert ("imgsz", 480) in [(p.field, p.value) for p in cpu.prescriptions]
+    assert ("cache", "ram") in [(p.field, p.value) for p in cpu.changes]
+    assert ("imgsz", 480) in [(p.field, p.value) for p in cpu.changes]
     cached = diagnose(window(wait_share=0.4, cpu=99.0, imgsz=320, cache="ram").figures())
-    assert cached.prescriptions == []  # nothing left to prescribe from the config
+    assert cached.changes == ()  # nothing left to prescribe from the config
     underfed = diagnose(window(wait_share=0.0, gpus=[gpu(20, mem=4, total=24)], batch=16).figures())
-    assert [(p.field, p.value) for p in underfed.prescriptions] == [("batch", 32)]
+    assert [(p.field, p.value) for p in underfed.changes] == [("batch", 32)]
     full = diagnose(window(wait_share=0.0, gpus=[gpu(20, mem=22, total=24)], batch=16).figures())
-    assert full.prescriptions == []  # no memory left for a larger batch
+    assert full.changes == ()  # no memory left for a larger batch
+
+
+def test_the_diagnosis_event_keeps_its_documented_shape():
+    """Verdicts are the app's one finding record; the `diagnosis` event recorded runs hold keeps its fields."""
+    found = diagnose(window(wait_share=0.4, cpu=30.0, workers=2, cpu_count=8).figures())
+    fields = verdict_event_fields(found)
+    assert set(fields) == {"code", "severity", "title", "detail", "evidence", "prescriptions"}
+    assert fields["title"] == found.message and fields["severity"] == "warning"
+    assert fields["prescriptions"] == [{"field": "workers", "value": 4, "reason": found.changes[0].reason}]
+    assert json.loads(json.dumps(fields)) == fields  # plain JSON, as written to events.jsonl
 
 
 def test_warmup_and_validation_are_excluded():

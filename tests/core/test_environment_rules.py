@@ -9,9 +9,9 @@ import pytest
 
 from core.environment.facts import (DiskFacts, EnvironmentFacts, NvmlFacts, ProbeInfo, TorchGpuFacts,
                                     facts_from_dict)
-from core.environment.findings import SEVERITIES
 from core.environment.report import report_dict, summarize
 from core.environment.rules import RULES, RuleContext, evaluate, shm_needed_gb
+from core.findings import Severity
 from tests.core.environment_builders import CU128_ARCHS, cpu_machine, healthy_gpu_machine
 
 Mutate = Callable[[EnvironmentFacts], None]
@@ -197,12 +197,12 @@ def test_rule_case(case, mutate, ctx, finding_id, severity, fix_text):
     facts = healthy_gpu_machine()
     mutate(facts)
     result = evaluate(facts, ctx)
-    matching = [f for f in result.findings if f.id == finding_id]
+    matching = [f for f in result.findings if f.code == finding_id]
     assert matching, f"{finding_id} not found in {result.ids()}"
     finding = matching[0]
     assert finding.severity == severity
     assert fix_text in finding.fix, finding.fix
-    assert finding.title and finding.detail and finding.evidence
+    assert finding.message and finding.detail and finding.evidence
     assert all(isinstance(v, str) for v in finding.evidence.values())
 
 
@@ -297,8 +297,8 @@ def test_shm_estimate_scales_with_workers_batch_and_imgsz():
 def test_shm_finding_offers_the_workers_that_fit():
     facts = healthy_gpu_machine()
     facts.system.shm_total_gb = shm_needed_gb(RuleContext(workers=3)) + 0.01
-    finding = next(f for f in evaluate(facts, RuleContext(workers=8)).findings if f.id == "shm-too-small")
-    assert finding.setting == {"workers": 3}
+    finding = next(f for f in evaluate(facts, RuleContext(workers=8)).findings if f.code == "shm-too-small")
+    assert finding.settings() == {"workers": 3}
 
 
 def test_report():
@@ -308,7 +308,7 @@ def test_report():
     report = report_dict(facts, result, private=True)
     assert set(report) >= {"facts", "findings"}
     assert set(report["findings"][0]) >= {"id", "severity", "title", "detail", "evidence", "fix"}
-    assert all(f["severity"] in SEVERITIES for f in report["findings"])
+    assert all(f["severity"] in {s.value for s in Severity} - {"ok"} for f in report["findings"])
 
 
 def test_report_abbreviates_home(monkeypatch):
@@ -324,8 +324,8 @@ def test_cuda_join_by_uuid_not_index_is_reflected_in_kernel_failure():
                                          kernel_ok=True),
                            TorchGpuFacts(index=1, name="A", uuid="GPU-0", nvml_index=0, capability=[8, 9],
                                          kernel_ok=False, kernel_error="boom")]
-    finding = next(f for f in evaluate(facts).findings if f.id == "cuda-unusable")
-    assert "GPU 1 (A)" in finding.title and finding.evidence["message"] == "boom"
+    finding = next(f for f in evaluate(facts).findings if f.code == "cuda-unusable")
+    assert "GPU 1 (A)" in finding.message and finding.evidence["message"] == "boom"
 
 
 def test_cu128_archs_constant_matches_the_table():
@@ -365,9 +365,9 @@ def test_cpu_limited_states_what_yolov5_will_start():
     facts = healthy_gpu_machine()
     _all(_set("system.logical_cores", 64), _set("system.usable_cores", 4), _set("system.cgroup_cpu_quota", 4.0),
          _set("system.container", "docker"))(facts)
-    finding = next(f for f in evaluate(facts, RuleContext(workers=8, batch=16)).findings if f.id == "cpu-limited")
+    finding = next(f for f in evaluate(facts, RuleContext(workers=8, batch=16)).findings if f.code == "cpu-limited")
     assert "os.cpu_count() = 64" in finding.detail and "8 training and 16 validation workers" in finding.detail
-    assert finding.setting == {"workers": 3} and "docker run --cpus 9" in finding.fix
+    assert finding.settings() == {"workers": 3} and "docker run --cpus 9" in finding.fix
 
 
 # 8 workers, batch 16, imgsz 640 on Linux: 8 train + 16 val forked workers and the training process ~ 6.4 GB.
@@ -376,7 +376,7 @@ def test_ram_for_workers_says_how_many_fit(available, workers_that_fit):
     facts = healthy_gpu_machine()
     facts.system.ram_available_gb, facts.system.swap_total_gb = available, 0.0
     found = [f for f in evaluate(facts, RuleContext(workers=8, batch=16, imgsz=640)).findings
-             if f.id == "ram-low-workers"]
+             if f.code == "ram-low-workers"]
     if workers_that_fit == 8:
         assert found == []
         return
@@ -385,7 +385,7 @@ def test_ram_for_workers_says_how_many_fit(available, workers_that_fit):
     if workers_that_fit is None:
         assert finding.fix_kind == "advice" and "--workers 0" in finding.fix
     else:
-        assert finding.setting == {"workers": workers_that_fit}
+        assert finding.settings() == {"workers": workers_that_fit}
 
 
 def test_ram_for_workers_is_judged_without_a_dataset():
@@ -419,7 +419,7 @@ def test_driver_too_old_fix_works_in_one_step(wheel, driver, driver_cuda, os_nam
     _all(_set("torch.cuda", wheel), _set("torch.version", f"2.14.1+cu{wheel.replace('.', '')}"),
          _set("torch.arch_list", archs), _set("nvml.driver_version", driver),
          _set("nvml.cuda_driver_version", driver_cuda), _set("system.os", os_name), _no_cuda)(facts)
-    [finding] = [f for f in evaluate(facts).findings if f.id == "driver-too-old"]
+    [finding] = [f for f in evaluate(facts).findings if f.code == "driver-too-old"]
     floor = driver_floor(int(wheel.split(".")[0]), os_name)
     fitting = choose_wheel(driver, (driver_cuda // 1000, driver_cuda % 1000 // 10), [(8, 9)], os_name)
     if fitting is not None:

@@ -90,7 +90,7 @@ def test_validate_lists_each_refusal_with_its_hint():
     fields = [p.field for p in checked.problems]
     assert fields == ["engine", "half", "dynamic", "simplify", "int8", "data", "imgsz", "opset"]
     simplify = checked.problems[fields.index("simplify")]
-    assert simplify.hint == "Install it with: pip install onnxsim"
+    assert simplify.fix == "Install it with: pip install onnxsim"
     assert "multiple of 32" in checked.problems[fields.index("imgsz")].message
 
 

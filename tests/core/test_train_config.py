@@ -70,7 +70,7 @@ def test_unknown_model(data_yaml):
 def test_missing_weights_says_offline(data_yaml, tmp_path):
     result = validate_config(cfg(data_yaml, model=str(tmp_path / "best.pt")), CPU)
     assert "weights" in fields_of(result)
-    assert "offline" in result.errors[0].hint
+    assert "offline" in result.errors[0].fix
 
 
 def test_imgsz_rounded_up_with_warning(data_yaml):

@@ -70,7 +70,7 @@ def test_out_of_range_is_refused_and_labelled(opt, tmp_path):
     bad = "no-such-choice" if opt.choices else (opt.minimum - 1 if opt.minimum is not None else None)
     checked = validate_config(TrainConfig(data=str(data), device="cpu", **{opt.name: bad}), MachineFacts(0))
     [problem] = [p for p in checked.errors if p.field == opt.name]
-    assert option_labels()[opt.name] in problem.message and problem.hint == opt.help
+    assert option_labels()[opt.name] in problem.message and problem.fix == opt.help
 
 
 def test_every_yolov5_name_is_an_option_of_yolov5_train():

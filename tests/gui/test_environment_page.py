@@ -43,7 +43,7 @@ def test_error_facts_summary_rows_and_copy_fix(make_page, qtbot):
     assert rows[0].startswith("Error · PyTorch is a CPU-only build")
     assert any(r.startswith("OK · ") for r in rows)
     assert not page.list.item(0).icon().isNull()  # status is icon + words, never colour alone
-    assert page.details.finding.id == "torch-cpu-build"
+    assert page.details.finding.code == "torch-cpu-build"
     assert "torch-cpu-build" in page.details.browser.toPlainText()
     assert "download.pytorch.org/whl/cu128" in page.details.browser.toPlainText()
     assert page.details.copy_button.isEnabled()
@@ -83,7 +83,7 @@ def test_apply_setting_goes_to_the_applier(make_page, qtbot):
     facts = healthy_gpu_machine()
     facts.dataset.cache_ram_gb = 500.0
     page = make_page(facts=facts, applier=lambda setting: applied.append(setting) or True)
-    assert page.details.finding.id == "ram-low"
+    assert page.details.finding.code == "ram-low"
     assert page.details.apply_button.isVisibleTo(page)
     page.details.apply_button.click()
     assert applied == [{"cache": "disk"}]

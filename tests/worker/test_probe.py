@@ -79,7 +79,7 @@ def test_real_probe_facts_are_complete(probed):
 def test_real_probe_findings_are_sensible(probed):
     facts, _, _ = probed
     result = evaluate(facts)
-    assert result.errors == [], [f.id for f in result.errors]
+    assert result.errors == [], [f.code for f in result.errors]
     if not facts.nvml.gpus and not facts.torch.cuda_available:  # this CI machine: no GPU
         assert "no-gpu" in result.ids()
         assert facts.torch.devices == []
@@ -158,7 +158,7 @@ def test_hung_probe_is_killed_and_reported(tmp_path):
                                  argv=_script(tmp_path, lines, "time.sleep(600)"))
     assert facts.probe.timed_out and facts.probe.hung_at == "cuda" and facts.probe.timeout_s == HANG_LIMIT_S
     assert facts.system.os == "Linux"  # what was read before the hang is kept
-    finding = next(f for f in evaluate(facts).findings if f.id == "probe-timeout")
+    finding = next(f for f in evaluate(facts).findings if f.code == "probe-timeout")
     assert finding.severity == "error" and "cuda" in finding.detail
 
 

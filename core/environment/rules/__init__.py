@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Callable
 
 from core.environment.facts import EnvironmentFacts
-from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation, Finding
+from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation
 from core.environment.rules.base import NotApplicable, RuleContext, Unknown
 from core.environment.rules.cuda import (rule_arch, rule_cuda_unusable, rule_cudnn, rule_driver, rule_no_gpu,
                                          rule_nvml, rule_torch_cpu_build)
@@ -25,6 +25,7 @@ from core.environment.rules.gpu_state import rule_amp, rule_gpu_state, rule_mult
 from core.environment.rules.host import rule_disk, rule_ram, rule_shm, rule_windows, shm_needed_gb
 from core.environment.rules.loader import rule_cpu_limited, rule_worker_ram
 from core.environment.rules.software import rule_probe, rule_python, rule_torch_missing, rule_yolov5_missing
+from core.findings import Finding
 from core.i18n import tr
 
 __all__ = ["RULES", "Rule", "RuleContext", "evaluate", "shm_needed_gb"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.environment.commands import driver_update_command
 from core.environment.facts import EnvironmentFacts
-from core.environment.findings import Finding
+from core.findings import Finding
 from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text,
                                          driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
                                          nvml_lists_gpus, nvml_unread, right_wheel_fix)
@@ -171,10 +171,10 @@ def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Find
         raise Unknown(tr("PyTorch is not installed"))
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build"))
-    cause = next((e for e in earlier if e.id in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build",
+    cause = next((e for e in earlier if e.code in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build",
                                                  "nvml-unavailable") and e.severity == "error"), None)
     if cause is not None:
-        raise Unknown(tr("'{title}' (above) stops CUDA first", title=cause.title))
+        raise Unknown(tr("'{title}' (above) stops CUDA first", title=cause.message))
     if f.torch.cuda_available is None:
         raise Unknown(tr("{fact} was not read", fact="torch.cuda.is_available()"))
     failed = [d for d in f.torch.devices if d.kernel_ok is False]

@@ -8,8 +8,8 @@ from typing import Any
 
 from core.environment.commands import torchrun_command
 from core.environment.facts import EnvironmentFacts, GpuFacts
-from core.environment.findings import Finding
 from core.environment.rules.base import RuleContext, gpu_words, need_gpu, need_nvml
+from core.findings import Finding, changes
 from core.environment.tables import (GPU_BUSY_MEM_GB, GPU_BUSY_UNSEEN_UTIL, GPU_BUSY_UTIL, POWER_CAP_BUSY_UTIL,
                                      POWER_LIMIT_LOWERED, amp_unsafe, throttle_kinds, throttle_names)
 from core.i18n import tr
@@ -77,7 +77,7 @@ def _busy(f: EnvironmentFacts, g: GpuFacts, label: str) -> list[Finding]:
     return [Finding("gpu-busy", "warning", tr("GPU {gpu} is in use by {count} other process(es): {pids}", gpu=label,
                                               count=len(others), pids=pids),
                     tr("Other programs run CUDA on this GPU. {why}", why=why), evidence, fix,
-                    "setting" if idle else "command", {"device": str(idle[0])} if idle else None)]
+                    "setting" if idle else "command", changes({"device": str(idle[0])} if idle else None))]
 
 
 def _throttled(g: GpuFacts, label: str) -> list[Finding]:

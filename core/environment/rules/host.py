@@ -5,8 +5,8 @@ data loading. Several depend on the training options in ``RuleContext``.
 from __future__ import annotations
 
 from core.environment.facts import EnvironmentFacts
-from core.environment.findings import Finding
 from core.environment.rules.base import GB, NotApplicable, RuleContext, Unknown, need_fact
+from core.findings import Finding, changes
 from core.environment.tables import (DISK_FREE_ERROR_GB, DISK_FREE_WARN_GB, DISK_SLOW_FILES_S, DISK_SLOW_MB_S,
                                      PREFETCH_FACTOR, RAM_CACHE_MARGIN, SHM_SAFETY)
 from core.i18n import tr
@@ -37,7 +37,7 @@ def rule_shm(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
                        "64 MB unless told otherwise. Until it is fixed, --workers {fits} fits.", fits=fits),
                     {tr("/dev/shm"): f"{shm * 1024:.0f} MB", tr("needed"): f"{need * 1024:.0f} MB",
                      tr("options"): f"workers {ctx.workers}, batch {ctx.batch}, imgsz {ctx.imgsz}",
-                     tr("container"): container or tr("no")}, fix, "command", {"workers": fits})]
+                     tr("container"): container or tr("no")}, fix, "command", changes({"workers": fits}))]
 
 
 def rule_ram(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
@@ -52,7 +52,7 @@ def rule_ram(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
                        "silently trains without a cache. Use the disk cache instead.", need=need,
                        images=f.dataset.images or "?", imgsz=f.dataset.imgsz or ctx.imgsz),
                     {tr("cache estimate"): f"{f.dataset.cache_ram_gb:.1f} GB",
-                     tr("available RAM"): f"{available:.1f} GB"}, "--cache disk", "setting", {"cache": "disk"})]
+                     tr("available RAM"): f"{available:.1f} GB"}, "--cache disk", "setting", changes({"cache": "disk"}))]
 
 
 def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
@@ -72,7 +72,7 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                             tr("images per second"): f"{d.files_per_s or 0:.0f}",
                             tr("files read"): str(d.files_read)},
                            tr("Copy the dataset to a local SSD, or train with --cache ram (or --cache disk)."),
-                           "setting", {"cache": "ram"}))
+                           "setting", changes({"cache": "ram"})))
     for d in f.disks:
         if d.role != "workspace" or d.free_gb is None or d.free_gb >= DISK_FREE_WARN_GB:
             continue
@@ -93,4 +93,4 @@ def rule_windows(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) 
                        "file is too small'."), {tr("OS"): f"Windows {f.system.os_release or ''}".strip(),
                                                  tr("workers"): str(ctx.workers)},
                     tr("Use --workers 4; if WinError 1455 appears, enlarge the page file (System → Advanced → "
-                       "Performance → Virtual memory)."), "setting", {"workers": min(ctx.workers, 4)})]
+                       "Performance → Virtual memory)."), "setting", changes({"workers": min(ctx.workers, 4)}))]

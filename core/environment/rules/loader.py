@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 
 from core.environment.facts import EnvironmentFacts
-from core.environment.findings import Finding
 from core.environment.rules.base import RuleContext, need_fact, nvml_lists_gpus
+from core.findings import Finding, changes
 from core.environment.tables import (TRAIN_PROCESS_RAM_GB, worker_ram_gb, worker_start_method,
                                      yolov5_loader_workers)
 from core.i18n import tr
@@ -60,7 +60,7 @@ def rule_cpu_limited(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Findin
                      tr("cgroup quota"): f"{quota:g} CPUs" if quota is not None else tr("none"),
                      tr("yolov5 workers"): tr("{train} train + {val} val", train=train, val=val),
                      tr("container"): f.system.container or tr("no")},
-                    fix, "setting", {"workers": fits})]
+                    fix, "setting", changes({"workers": fits}))]
 
 
 def worker_ram_need_gb(f: EnvironmentFacts, workers: int, batch: int, imgsz: int) -> float:
@@ -103,4 +103,4 @@ def rule_worker_ram(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding
                     tr("yolov5 keeps {train} training and {val} validation workers alive for the whole run; with the "
                        "training process they need about {need:.1f} GB, and {available:.1f} GB is free. {risk} "
                        "--workers {fits} fits.", train=train, val=val, need=need, available=available, risk=risk,
-                       fits=fits), evidence, tr("--workers {fits}", fits=fits), "setting", {"workers": fits})]
+                       fits=fits), evidence, tr("--workers {fits}", fits=fits), "setting", changes({"workers": fits}))]

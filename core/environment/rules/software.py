@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from core.environment.commands import yolov5_install_command
 from core.environment.facts import EnvironmentFacts
-from core.environment.findings import Finding
 from core.environment.rules.base import RuleContext, Unknown, need_fact, right_wheel_fix
 from core.environment.tables import PYTHON_SUPPORTED, version_tuple
+from core.findings import Finding
 from core.i18n import tr
 
 

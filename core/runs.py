@@ -175,8 +175,13 @@ class RunSummary:
     duration_s: float = 0.0
 
 
-def fold_events(events: Any) -> RunSummary:
-    summary = RunSummary()
+#: The event types ``fold_events`` reads (beyond every event's ``t``); readers may skip decoding the others.
+FOLDED_TYPES = frozenset({"stage", "epoch_start", "epoch_end", "checkpoint", "error", "done"})
+
+
+def fold_events(events: Any, summary: RunSummary | None = None) -> RunSummary:
+    """Fold events into a run's summary; with ``summary``, continue that fold (events appended since)."""
+    summary = RunSummary() if summary is None else summary
     for ev in events:
         kind = ev.get("type")
         t = ev.get("t")
@@ -241,9 +246,12 @@ def _results_csv_best(run_dir: Path) -> BestEpoch | None:
 
 
 def read_run(run_dir: Path, *, now: float | None = None,
-             alive: Callable[[int | None, float | None], bool] = process_alive) -> RunInfo:
+             alive: Callable[[int | None, float | None], bool] = process_alive,
+             summary: RunSummary | None = None) -> RunInfo:
+    """What a run folder says now. ``summary``: its events already folded (``core.run_index`` caches them)."""
     now = time.time() if now is None else now
-    summary = fold_events(iter_events(run_dir / EVENTS_FILE))
+    if summary is None:
+        summary = fold_events(iter_events(run_dir / EVENTS_FILE))
     try:
         config = load_run_config(run_dir)
         spec = config.get("spec", {})
@@ -294,14 +302,18 @@ def read_run(run_dir: Path, *, now: float | None = None,
     )
 
 
-def list_runs(workspace: Path) -> list[RunInfo]:
-    """Every run in the workspace, newest first; folders that aren't runs are skipped."""
+def list_runs(workspace: Path, summaries: Callable[[Path], RunSummary] | None = None) -> list[RunInfo]:
+    """Every run in the workspace, newest first; folders that aren't runs are skipped.
+
+    ``summaries`` gives a run folder's folded events (``core.run_index.RunIndex.summary`` keeps them between
+    listings); without it every events file is read again."""
     from core.workspace import runs_dir
 
     root = runs_dir(workspace)
     if not root.is_dir():
         return []
-    runs = [read_run(d) for d in root.iterdir() if d.is_dir() and (d / CONFIG_FILE).exists()]
+    runs = [read_run(d, summary=summaries(d) if summaries else None)
+            for d in root.iterdir() if d.is_dir() and (d / CONFIG_FILE).exists()]
     return sorted(runs, key=lambda r: r.started or 0.0, reverse=True)
 
 

@@ -2,7 +2,8 @@
 
 Owns process-wide Qt choices: names used by QSettings, the Fusion style following the system's
 light/dark palette, pyqtgraph's global options (OpenGL off), the workspace from ``--workspace`` /
-``YOLOSTUDIO_WORKSPACE`` / settings, and what happens at exit when a run was left training.
+``YOLOSTUDIO_WORKSPACE`` / settings, the log file and the handler of unexpected exceptions
+(``gui/app_log.py``), and what happens at exit when a run was left training.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import QApplication
 
 from core import RESOURCES_DIR
 from core.workspace import resolve_workspace
+from gui.app_log import install_excepthook, setup_logging
 from gui.background import shutdown_background
 from gui.main_window import MainWindow
 from gui.worker_process import detached_processes
@@ -45,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     # thread deadlocks on Qt's locks (seen: a demo-dataset job froze the window). Collect in the GUI thread
     # only, on a timer, as pyqtgraph provides.
     collector = GarbageCollector(interval=1.0)
-    window = MainWindow(resolve_workspace(args.workspace))
+    workspace = resolve_workspace(args.workspace)
+    install_excepthook(setup_logging(workspace))  # a crash after a double-click launch leaves a trace
+    window = MainWindow(workspace)
     window.show()
     code = app.exec()
     collector.timer.stop()

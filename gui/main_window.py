@@ -2,7 +2,9 @@
 
 Thin on purpose: it arranges pages, remembers its geometry, re-attaches to a run that kept training
 while the app was closed, and decides what closing means while a run is active (stop it, keep it
-training in the background, or cancel). Each page owns its own feature.
+training in the background, or cancel). Each page owns its own feature; the window knows a page only
+through ``gui.pages.page.Page`` (may it be left, refresh) and hands every page the same ``AppServices``
+(the one runs store, the way a fix reaches the Train form).
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QListWidgetItem, QMainWindow, QProgressDialog, QStackedWidget,
                                QWidget)
 
-from core.runs import RunInfo, list_runs
+from core.runs import RunInfo
 from gui import dialogs
-from gui.background import run_in_background
 from gui.pages.catalog import PAGES, TRAIN, page_index
-from gui.pages.runs_page import RunsPage
+from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
+from gui.pages.runs_page import RunsPage
 from gui.pages.train_page import Launcher, TrainPage, default_launcher
 from gui.run_session import RunOutcome
+from gui.runs_store import RunsStore
 from gui.widgets.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
 
@@ -35,6 +38,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.workspace = workspace
         self.setWindowTitle(self.tr("YOLO Studio"))
+        self.runs_store = RunsStore(workspace, self)  # the app's one list of runs, shared by the pages
+        self.services = AppServices(self.runs_store, self._apply_to_next_run)
         self.train_page = TrainPage(workspace, self, launcher=launcher, prepare_demo=prepare_demo)
         self.rail = QListWidget(self)
         self.rail.setIconSize(QSize(22, 22))
@@ -46,16 +51,14 @@ class MainWindow(QMainWindow):
             title = QCoreApplication.translate("MainWindow", spec.title)
             explanation = QCoreApplication.translate("MainWindow", spec.explanation)
             if spec.key == TRAIN:
-                page: QWidget = self.train_page
+                page: Page = self.train_page
             elif spec.page is None:
-                page = PlaceholderPage(title, explanation, self)
+                page = PlaceholderPage(workspace, title, explanation, self)
             else:
                 page = spec.build(workspace, self)
-            set_applier = getattr(page, "set_applier", None)
-            if callable(set_applier):  # a page whose fixes are training options (the environment checker)
-                set_applier(self._apply_to_next_run)
+            page.bind(self.services)
             self._add_page(title, style.standardIcon(spec.icon), page, explanation, enabled=spec.page is not None)
-        self.rail.currentRowChanged.connect(self.pages.setCurrentIndex)
+        self.rail.currentRowChanged.connect(self._on_rail_changed)
         self.rail.setCurrentRow(TRAIN_INDEX)
 
         central = QWidget(self)
@@ -76,14 +79,14 @@ class MainWindow(QMainWindow):
         self.runs_page: RunsPage | None = next((page for page in pages if isinstance(page, RunsPage)), None)
         if self.runs_page is not None:
             self.runs_page.open_requested.connect(self.open_run)
-            self.train_page.run_ended.connect(lambda outcome: self.runs_page.refresh())
+        self.train_page.run_ended.connect(lambda outcome: self.runs_store.reload())
         self._install_shortcuts()
         self._restore_geometry()
-        if check_runs:
-            run_in_background(self, lambda progress, cancelled: list_runs(workspace),
-                              on_done=self._on_runs_listed, on_failed=lambda exc: None)
+        if check_runs:  # the first listing also finds a run that kept training while the app was closed
+            self.runs_store.changed.connect(self._on_runs_listed)
+            self.runs_store.ensure_loaded()
 
-    def _add_page(self, title: str, icon: QIcon, page: QWidget, explanation: str, *, enabled: bool = False) -> None:
+    def _add_page(self, title: str, icon: QIcon, page: Page, explanation: str, *, enabled: bool = False) -> None:
         item = QListWidgetItem(icon, title if enabled else self.tr("{title}\nComing soon").format(title=title))
         item.setToolTip(explanation if enabled else self.tr("Coming soon: {what}").format(what=explanation))
         item.setSizeHint(QSize(140, 52))
@@ -116,10 +119,25 @@ class MainWindow(QMainWindow):
         self.rail.setCurrentRow(index)
         return True
 
+    def page(self, index: int) -> Page:
+        page = self.pages.widget(index)
+        assert isinstance(page, Page), page
+        return page
+
+    def _on_rail_changed(self, row: int) -> None:
+        """Switch pages, unless the page on screen has something to keep (it asks the user)."""
+        current = self.pages.currentIndex()
+        if row == current or row < 0:
+            return
+        if self.page(current).can_leave():
+            self.pages.setCurrentIndex(row)
+            return
+        self.rail.blockSignals(True)  # the rail follows the page that stayed
+        self.rail.setCurrentRow(current)
+        self.rail.blockSignals(False)
+
     def _refresh_page(self) -> None:
-        refresh = getattr(self.pages.currentWidget(), "refresh", None)
-        if callable(refresh):
-            refresh()
+        self.page(self.pages.currentIndex()).refresh()
 
     def open_run(self, info: RunInfo) -> bool:
         """From the Runs page: show the Train page, replaying (or following) the run there."""
@@ -128,6 +146,8 @@ class MainWindow(QMainWindow):
 
     # -- re-attach ----------------------------------------------------------------------------------
     def _on_runs_listed(self, runs: list[RunInfo]) -> None:
+        """The first listing only: follow a run still training, else offer to resume the newest."""
+        self.runs_store.changed.disconnect(self._on_runs_listed)
         running = [run for run in runs if run.status == "running"]
         if running:
             self.train_page.attach(running[0])
@@ -136,6 +156,11 @@ class MainWindow(QMainWindow):
 
     # -- closing ------------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
+        current = self.pages.currentIndex()  # the page on screen asks first, then the others
+        order = [current, *(i for i in range(self.pages.count()) if i != current)]
+        if not all(self.page(i).can_leave() for i in order):
+            event.ignore()
+            return
         if self.train_page.active:
             if self._stop_dialog is not None:  # already stopping: keep waiting
                 event.ignore()

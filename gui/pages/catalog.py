@@ -1,8 +1,8 @@
 """The pages of the main window, in the order a newcomer walks them, and what each one is.
 
 One row per feature: its title, icon, one-line explanation, and the page class that builds it as
-``"module:Class"`` (constructed as ``Class(workspace, parent)``), or None while the feature is not built
-yet — the window then shows a disabled placeholder that says what the page will do. A feature plugs in
+``"module:Class"`` (a ``gui.pages.page.Page``, constructed as ``Class(workspace, parent)``), or None while
+the feature is not built yet — the window then shows a disabled placeholder that says what the page will do. A feature plugs in
 by filling in its row; the main window needs no edit.
 """
 
@@ -15,6 +15,8 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QStyle, QWidget
 
+from gui.pages.page import Page
+
 TRAIN = "train"
 
 
@@ -26,10 +28,12 @@ class PageSpec:
     explanation: str
     page: str | None  # "module:Class", or None for a placeholder
 
-    def build(self, workspace: Path, parent: QWidget) -> QWidget:
+    def build(self, workspace: Path, parent: QWidget) -> Page:
         assert self.page is not None
         module, _, name = self.page.partition(":")
-        return getattr(importlib.import_module(module), name)(workspace, parent)
+        page = getattr(importlib.import_module(module), name)(workspace, parent)
+        assert isinstance(page, Page), f"{self.page} must be a gui.pages.page.Page"
+        return page
 
 
 SP = QStyle.StandardPixmap

@@ -5,8 +5,8 @@ Owns the page's flow only. The YAML *text* is the single source of truth: form e
 the form, and both go through one ``QUndoStack``. Checking runs ``core.dataset.validate`` in the
 background (it spawns its own processes) with progress, ETA and Cancel; results fill the findings list,
 the statistics and the gallery. Saving is atomic with a backup of the original before the first
-overwrite, and leaving with unsaved edits (closing the window, switching page, opening another file)
-asks first.
+overwrite, and leaving with unsaved edits asks first: opening another file here, and switching page or
+closing the window (the window asks ``can_leave``).
 """
 
 from __future__ import annotations
@@ -14,31 +14,33 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter, QStackedWidget,
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import (QLabel, QPushButton, QSplitter, QStackedWidget,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from core.atomic import atomic_write_bytes
 from core.dataset.fixes import YAML_FIXES, apply_fix, plan_fix
-from core.dataset.scan import Eta, ScanCancelled
+from core.dataset.scan import ScanCancelled
 from core.dataset.spec import DatasetSpec, read_spec
-from core.dataset.split import plan_split, write_split
 from core.dataset.validate import Report, validate_dataset
 from core.dataset.yaml_doc import BOM, YamlDocument, parse_bytes, parse_text
 from core.dataset.yaml_edit import EditError, set_names, set_value
-from core.demo_dataset import ensure_demo_dataset
 from core.findings import Finding, has_errors
 from core.workspace import app_cache_dir
 from gui.background import BackgroundTask, run_in_background
+from gui.pages.page import Page
 from gui.widgets import dataset_dialogs
 from gui.widgets.banner import Banner
 from gui.widgets.dataset_findings import FindingsView
 from gui.widgets.dataset_form import DatasetForm
 from gui.widgets.dataset_gallery import DatasetGallery
+from gui.widgets.dataset_sources import DatasetSources
 from gui.widgets.dataset_stats import DatasetStats
 from gui.widgets.dataset_yaml_editor import YamlEditor
+from gui.widgets.empty_state import EmptyState
 from gui.widgets.page_header import PageHeader
+from gui.widgets.progress_row import ProgressRow
 
 YAML_ERRORS = ("yaml-syntax", "yaml-not-mapping", "yaml-duplicate-key", "yaml-encoding")
 
@@ -57,10 +59,9 @@ class TextEdit(QUndoCommand):
         self.page.apply_text(self.before)
 
 
-class DatasetPage(QWidget):
+class DatasetPage(Page):
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.workspace = Path(workspace)
+        super().__init__(workspace, parent)
         self.path: Path | None = None
         self.text = ""
         self.saved_text = ""
@@ -70,9 +71,6 @@ class DatasetPage(QWidget):
         self.spec: DatasetSpec | None = None
         self.report: Report | None = None
         self._task: BackgroundTask | None = None
-        self._eta = Eta()
-        self._guards_installed = False
-        self._stack_parent: QStackedWidget | None = None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(lambda _: self._update_state())
 
@@ -90,16 +88,12 @@ class DatasetPage(QWidget):
             self.tr("Open or create a data.yaml, fix it safely, and catch every label problem before training."),
             [self.open_button, self.new_button, self.demo_button, self.save_button, self.check_button], self)
         self.banner = Banner(self)
-        self.progress = QProgressBar(self)
-        self.progress_label = QLabel(self)
-        self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel_check)
-        self.progress_row = QWidget(self)
-        row = QHBoxLayout(self.progress_row)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.progress_label)
-        row.addWidget(self.progress, 1)
-        row.addWidget(self.cancel_button)
-        self.progress_row.hide()
+        self.progress_row = ProgressRow(self)
+        self.progress_row.cancel_requested.connect(self.cancel_check)
+        self.sources = DatasetSources(self.workspace, self.progress_row, self)
+        self.sources.made.connect(self._made)
+        self.sources.failed.connect(lambda message: self.banner.show_message("error", message))
+        self.sources.busy_changed.connect(lambda busy: self.demo_button.setEnabled(not busy))
 
         self.form = DatasetForm(self)
         self.yaml_editor = YamlEditor(self)
@@ -116,7 +110,11 @@ class DatasetPage(QWidget):
         self.right_tabs.addTab(self.stats, self.tr("Statistics"))
         self.right_tabs.addTab(self.gallery, self.tr("Gallery"))
         self.stack = QStackedWidget(self)
-        self.stack.addWidget(self._empty_state())
+        self.empty_state = EmptyState(
+            self.tr("No dataset yet — open a data.yaml, create one from folders, or use the demo."),
+            [(self.tr("Open a data.yaml…"), self.choose_and_open), (self.tr("New from folders…"), self.new_from_folders),
+             (self.tr("Use the demo dataset"), self.open_demo)], self)
+        self.stack.addWidget(self.empty_state)
         editor = QWidget(self)
         editor_layout = QVBoxLayout(editor)
         editor_layout.setContentsMargins(0, 0, 0, 0)
@@ -150,29 +148,6 @@ class DatasetPage(QWidget):
         QShortcut(QKeySequence("Ctrl+Y"), self, self.redo, context=context)
         self._update_state()
 
-    def _empty_state(self) -> QWidget:
-        empty = QWidget(self)
-        text = QLabel(self.tr("No dataset yet — open a data.yaml, create one from folders, or use the demo."), empty)
-        font = text.font()
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        text.setFont(font)
-        text.setWordWrap(True)
-        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        for label, slot in ((self.tr("Open a data.yaml…"), self.choose_and_open),
-                            (self.tr("New from folders…"), self.new_from_folders),
-                            (self.tr("Use the demo dataset"), self.open_demo)):
-            buttons.addWidget(QPushButton(label, empty, clicked=slot))
-        buttons.addStretch(1)
-        layout = QVBoxLayout(empty)
-        layout.addStretch(1)
-        layout.addWidget(text)
-        layout.addLayout(buttons)
-        layout.addStretch(2)
-        self.empty_text = text
-        return empty
-
     # -- state --------------------------------------------------------------------------------------
     @property
     def dirty(self) -> bool:
@@ -190,37 +165,9 @@ class DatasetPage(QWidget):
             mark = self.tr(" — unsaved changes") if self.text != self.saved_text else ""
             self.file_label.setText(self.tr("{path}{mark}").format(path=self.path, mark=mark))
 
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if not self._guards_installed:
-            self._guards_installed = True
-            self.window().installEventFilter(self)
-            parent = self.parentWidget()
-            if isinstance(parent, QStackedWidget):
-                self._stack_parent = parent
-                parent.currentChanged.connect(self._page_switched)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window() and event.type() == QEvent.Type.Close and not self.maybe_leave():
-            event.ignore()
-            return True
-        return super().eventFilter(watched, event)
-
-    def _page_switched(self, index: int) -> None:
-        stack = self._stack_parent
-        if stack is None or stack.widget(index) is self or not self.dirty:
-            return
-        if not self.maybe_leave():
-            QTimer.singleShot(0, self._come_back)
-
-    def _come_back(self) -> None:
-        show_page = getattr(self.window(), "show_page", None)
-        if self._stack_parent is not None:
-            index = self._stack_parent.indexOf(self)
-            if callable(show_page):
-                show_page(index)
-            else:
-                self._stack_parent.setCurrentIndex(index)
+    def can_leave(self) -> bool:
+        """The window asks before switching page or closing: unsaved edits are saved, discarded or kept."""
+        return self.maybe_leave()
 
     def maybe_leave(self) -> bool:
         """True when it is fine to leave this file (saved, discarded, or nothing to save)."""
@@ -273,52 +220,14 @@ class DatasetPage(QWidget):
         return True
 
     def open_demo(self) -> None:
-        self.demo_button.setEnabled(False)
-        self._show_progress(self.tr("Preparing the demo dataset…"))
-        run_in_background(self, lambda progress, cancelled: ensure_demo_dataset(self.workspace, progress, cancelled),
-                          on_done=self._demo_ready, on_failed=self._demo_failed, on_progress=self._progress)
-
-    def _demo_ready(self, path: Path) -> None:
-        self.demo_button.setEnabled(True)
-        self.progress_row.hide()
-        self.open_path(path)
-
-    def _demo_failed(self, exc: BaseException) -> None:
-        self.demo_button.setEnabled(True)
-        self.progress_row.hide()
-        self.banner.show_message("error", self.tr("Could not prepare the demo dataset: {reason}").format(reason=exc))
+        self.sources.demo()
 
     def new_from_folders(self) -> None:
-        folder = dataset_dialogs.choose_image_folder(self, str(Path.home()))
-        if not folder:
-            return
-        ratio = dataset_dialogs.ask_val_ratio(self)
-        if ratio is None:
-            return
-        self._show_progress(self.tr("Finding images and labels…"))
+        self.sources.from_folders()
 
-        def job(progress: Any, cancelled: Any) -> tuple[Path, Any]:
-            plan = plan_split(Path(folder), ratio, progress=progress)
-            if not plan.train and not plan.val:
-                raise FileNotFoundError(folder)
-            return write_split(plan), plan
-
-        run_in_background(self, job, on_done=self._created, on_failed=self._create_failed, on_progress=self._progress)
-
-    def _created(self, result: tuple[Path, Any]) -> None:
-        self.progress_row.hide()
-        path, plan = result
-        if self.open_path(path):
-            self.banner.show_message("ok", self.tr(
-                "Wrote {path}: {train} training and {val} validation images ({bg} without labels). Check the "
-                "class names in the form.").format(path=path, train=len(plan.train), val=len(plan.val),
-                                                   bg=plan.unlabelled))
-
-    def _create_failed(self, exc: BaseException) -> None:
-        self.progress_row.hide()
-        message = (self.tr("No images found in {folder}.").format(folder=exc) if isinstance(exc, FileNotFoundError)
-                   else self.tr("Could not create the dataset: {reason}").format(reason=exc))
-        self.banner.show_message("error", message)
+    def _made(self, path: Path, message: str) -> None:
+        if self.open_path(path) and message:
+            self.banner.show_message("ok", message)
 
     # -- editing ------------------------------------------------------------------------------------
     def apply_text(self, text: str, doc: YamlDocument | None = None) -> None:
@@ -446,34 +355,18 @@ class DatasetPage(QWidget):
         self.yaml_editor.commit()
         path, doc = self.path, parse_text(self.text, str(self.path))
         cache_dir = app_cache_dir(self.workspace) / "dataset-check"
-        self._eta = Eta()
-        self._show_progress(self.tr("Checking images and labels…"))
+        self.progress_row.start(self.tr("Checking images and labels…"))
 
         def job(progress: Any, cancelled: Any) -> Report:
             return validate_dataset(path, progress=progress, cancelled=cancelled, cache_dir=cache_dir, doc=doc)
 
         self._task = run_in_background(self, job, on_done=self._checked, on_failed=self._check_failed,
-                                       on_progress=self._progress)
+                                       on_progress=self.progress_row.update_counts)
         self._update_state()
 
     def cancel_check(self) -> None:
         if self._task is not None:
             self._task.cancel()
-
-    def _show_progress(self, text: str) -> None:
-        self.progress.setRange(0, 0)
-        self.progress_label.setText(text)
-        self.cancel_button.setVisible(True)
-        self.progress_row.show()
-
-    def _progress(self, done: int, total: int) -> None:
-        if total <= 0:
-            return
-        self.progress.setRange(0, total)
-        self.progress.setValue(done)
-        left = self._eta.update(done, total)
-        eta = self.tr(" · about {s} s left").format(s=round(left)) if left is not None and done < total else ""
-        self.progress_label.setText(self.tr("{done} / {total} files{eta}").format(done=done, total=total, eta=eta))
 
     def _checked(self, report: Report) -> None:
         self._task = None

@@ -30,6 +30,7 @@ from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
 from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
 from core.launch import worker_argv, worker_env
+from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.check_details import Applier, CheckDetails
 from gui.widgets.levels import level_icon, level_word
@@ -74,14 +75,13 @@ def ask_open_path(parent: QWidget) -> str:
                                        parent.tr("JSON (*.json)"))[0]
 
 
-class EnvironmentPage(QWidget):
+class EnvironmentPage(Page):
     checked = Signal(object)  # Evaluation, after every check
 
     def __init__(self, workspace: Path, parent: QWidget | None = None, *, launcher: Launcher = default_launcher,
                  facts: EnvironmentFacts | None = None, timeout_s: float = PROBE_TIMEOUT_S,
                  applier: Applier | None = None) -> None:
-        super().__init__(parent)
-        self.workspace = Path(workspace)
+        super().__init__(workspace, parent)
         self.launcher = launcher
         self.timeout_s = timeout_s
         self.facts: EnvironmentFacts | None = None
@@ -134,8 +134,13 @@ class EnvironmentPage(QWidget):
             self._set_busy(False)
 
     def set_applier(self, applier: Applier | None) -> None:
-        """Let "Apply setting" change the training options (wired by the main window)."""
+        """Let "Apply setting" change the training options (the window binds it, see ``on_bound``)."""
         self.details.set_applier(applier)
+
+    def on_bound(self) -> None:
+        """A fix that is a training option goes to the Train form through the window."""
+        if self.services.apply_to_next_run is not None:
+            self.set_applier(self.services.apply_to_next_run)
 
     def _build_layout(self) -> None:
         progress = QHBoxLayout()

@@ -22,10 +22,10 @@ from core.export.options import ExportOptions, validate_options
 from core.export.plan import (build_export_spec, build_predict_spec, dataset_images, export_root, find_reports,
                               run_dataset, run_imgsz)
 from core.export.render import format_name
-from core.runs import list_runs
 from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
 from gui.background import run_in_background
+from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.export_card import ExportCard
 from gui.widgets.export_form import ExportForm
@@ -38,11 +38,10 @@ TRY_IMAGES = 16
 STEPS_PER_FORMAT = 3  # exporting, verifying, timing
 
 
-class ExportPage(QWidget):
+class ExportPage(Page):
     def __init__(self, workspace: Path, parent: QWidget | None = None, *,
                  launcher: JobLauncher = default_job_launcher, facts: ExportFacts | None = None) -> None:
-        super().__init__(parent)
-        self.workspace = Path(workspace)
+        super().__init__(workspace, parent)
         self.facts = facts or ExportFacts()
         self.trusted: set[str] = set()
         self.reports: list[dict[str, Any]] = []
@@ -88,7 +87,6 @@ class ExportPage(QWidget):
         if facts is None:
             run_in_background(self, lambda progress, cancelled: gather_export_facts(),
                               on_done=self.set_facts, on_failed=lambda exc: None)
-        self.reload_runs()
         self.revalidate()
 
     def _build_layout(self) -> None:
@@ -132,9 +130,15 @@ class ExportPage(QWidget):
         self.reload_runs()
         self.revalidate()
 
+    def on_bound(self) -> None:
+        store = self.services.runs
+        store.changed.connect(self._on_runs)
+        if store.loaded:
+            self._on_runs(store.runs)
+        store.ensure_loaded()
+
     def reload_runs(self) -> None:
-        run_in_background(self, lambda progress, cancelled: list_runs(self.workspace),
-                          on_done=self._on_runs, on_failed=lambda exc: None)
+        self.services.runs.reload()
 
     def _on_runs(self, runs: list[Any]) -> None:
         self.form.set_runs(runs)

@@ -6,16 +6,19 @@ without pretending: there are no dead buttons and no sample data here.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
 
 
-class PlaceholderPage(QWidget):
-    def __init__(self, title: str, explanation: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+class PlaceholderPage(Page):
+    def __init__(self, workspace: Path, title: str, explanation: str, parent: QWidget | None = None) -> None:
+        super().__init__(workspace, parent)
         self.title = title
         self.explanation = explanation
         self.header = PageHeader(title, explanation, parent=self)

@@ -1,6 +1,6 @@
 """The Runs page: every run in the workspace, to compare, replay, rename, clean up.
 
-Owns the page's flow only: listing is ``core.runs.list_runs`` (background), renaming is
+Owns the page's flow only: the list is the window's runs store (``gui/runs_store.py``), renaming is
 ``core.runs.rename_run`` (background: it reads the run's events to refuse a running one), deleting moves
 the folder to the OS trash with ``QFile.moveToTrash`` (never a silent permanent delete; when the trash
 refuses, the page says so and deletes nothing). Opening a run asks the main window (``open_requested``)
@@ -18,8 +18,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInp
                                QMessageBox,
                                QPushButton, QStackedWidget, QTableView, QVBoxLayout, QWidget)
 
-from core.runs import RunInfo, list_runs, read_run, rename_run
-from gui.background import BackgroundTask, run_in_background
+from core.runs import RunInfo, read_run, rename_run
+from gui.background import run_in_background
+from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
 from gui.widgets.runs_overlay import RunsOverlayDialog
@@ -55,14 +56,11 @@ def _trash_all(paths: list[Path]) -> list[tuple[Path, bool]]:
     return [(path, read_run(path).status != "running" and move_to_trash(path)) for path in paths]
 
 
-class RunsPage(QWidget):
+class RunsPage(Page):
     open_requested = Signal(object)  # RunInfo: replay (or follow) it on the Train page
 
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.workspace = Path(workspace)
-        self._task: BackgroundTask | None = None
-        self._again = False
+        super().__init__(workspace, parent)
         self._loaded = False
         self._dialogs: list[RunsOverlayDialog] = []
         self.model = RunsTableModel(self)
@@ -141,23 +139,26 @@ class RunsPage(QWidget):
         self.table.addAction(action)
         return action
 
-    # -- loading ------------------------------------------------------------------------------------
+    # -- loading: the window's runs store lists them (core.run_index keeps each run's events folded) --------
+    def on_bound(self) -> None:
+        store = self.services.runs
+        store.changed.connect(self._on_listed)
+        store.failed.connect(self._on_list_failed)
+        if store.loaded:
+            self._on_listed(store.runs)
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self.refresh()
+        self.refresh()  # runs started from a terminal meanwhile appear; unchanged ones cost nothing
 
     def refresh(self) -> None:
         """F5, the Refresh button, and the end of a run: list the runs again, in the background."""
-        if self._task is not None:
-            self._again = True
-            return
         self.refresh_button.setEnabled(False)
-        self._task = run_in_background(self, lambda progress, cancelled: list_runs(self.workspace),
-                                       on_done=self._on_listed, on_failed=self._on_list_failed)
+        self.services.runs.reload()
 
     @property
     def loading(self) -> bool:
-        return self._task is not None
+        return self.services.runs.loading
 
     def _on_listed(self, runs: list[RunInfo]) -> None:
         selected = {run.path for run in self.selected_runs()}
@@ -165,20 +166,12 @@ class RunsPage(QWidget):
         self._loaded = True
         self.stack.setCurrentWidget(self.table if runs else self.empty_label)
         self._reselect(selected)
-        self._list_done()
-
-    def _on_list_failed(self, exc: BaseException) -> None:
-        self.banner.show_message("error", self.tr("Could not read the runs folder {folder}: {reason}").format(
-            folder=self.workspace / "runs", reason=exc))
-        self._list_done()
-
-    def _list_done(self) -> None:
-        self._task = None
         self.refresh_button.setEnabled(True)
-        self._update_actions()
-        if self._again:
-            self._again = False
-            self.refresh()
+
+    def _on_list_failed(self, reason: str) -> None:
+        self.banner.show_message("error", self.tr("Could not read the runs folder {folder}: {reason}").format(
+            folder=self.workspace / "runs", reason=reason))
+        self.refresh_button.setEnabled(True)
 
     def _reselect(self, paths: set[str]) -> None:
         selection = self.table.selectionModel()

@@ -32,6 +32,7 @@ from core.trust import confirmed_entry
 from core.workspace import runs_dir
 from gui import dialogs
 from gui.background import BackgroundTask, run_in_background
+from gui.pages.page import Page
 from gui.run_session import RunOutcome, RunSession
 from gui.run_text import ended_text, log_line, stage_text, summary_text
 from gui.widgets import diagnosis_banner
@@ -70,14 +71,13 @@ def read_log_tail(path: Path, max_bytes: int = 4096, lines: int = 8) -> list[str
     return [line for line in text.splitlines() if line.strip()][-lines:]
 
 
-class TrainPage(QWidget):
+class TrainPage(Page):
     summary_changed = Signal(str)  # the status bar's glance at the run
     run_ended = Signal(object)  # RunOutcome
 
     def __init__(self, workspace: Path, parent: QWidget | None = None, *, launcher: Launcher = default_launcher,
                  prepare_demo: bool = True, machine_facts: MachineFacts | None = None) -> None:
-        super().__init__(parent)
-        self.workspace = Path(workspace)
+        super().__init__(workspace, parent)
         self.launcher = launcher
         self.session: RunSession | None = None
         self.last_checked: ValidatedConfig | None = None

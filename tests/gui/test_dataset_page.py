@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from gui.pages.dataset_page import DatasetPage
 from gui.widgets import dataset_dialogs
@@ -47,7 +46,7 @@ def open_checked(qtbot, page: DatasetPage, path: Path) -> None:
 
 def test_empty_state_says_what_to_do(page):
     assert page.stack.currentIndex() == 0
-    assert "No dataset yet" in page.empty_text.text()
+    assert "No dataset yet" in page.empty_state.text.text()
     assert not page.save_button.isEnabled() and not page.check_button.isEnabled()
 
 
@@ -106,38 +105,47 @@ def test_save_keeps_a_backup_and_unsaved_prompt(qtbot, page, dataset, monkeypatc
     assert (dataset.parent / "data.yaml.bak").read_bytes() == original
 
 
-def test_discard_reverts_and_a_close_can_be_cancelled(qtbot, tmp_path, dataset, monkeypatch):
-    holder = QWidget()
-    qtbot.addWidget(holder)
-    page = DatasetPage(tmp_path / "ws", holder)
-    holder.show()
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The Dataset page inside the real window: leaving it (another page, closing) is the window's question."""
+    from gui.main_window import MainWindow
+    from gui.pages.catalog import page_index
+
+    window = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=False)
+    qtbot.addWidget(window)
+    window.show()
+    index = page_index("dataset")
+    assert window.show_page(index)
+    page = window.pages.widget(index)
+    assert isinstance(page, DatasetPage)
+    return window, page, index
+
+
+def test_discard_reverts_and_a_close_can_be_cancelled(qtbot, window, dataset, monkeypatch):
+    window, page, _ = window
     open_checked(qtbot, page, dataset)
     page.form.table.item(0, 1).setText("ant")
     monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.CANCEL)
-    assert holder.close() is False and holder.isVisible()
+    assert window.close() is False and window.isVisible()
     monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.DISCARD)
-    assert holder.close() is True
+    assert window.close() is True
     assert "ant" not in page.text and dataset.read_text() == YAML.format(root=dataset.parent)
 
 
-def test_switching_page_with_unsaved_edits_asks(qtbot, tmp_path, dataset, monkeypatch):
-    stack = QStackedWidget()
-    qtbot.addWidget(stack)
-    page = DatasetPage(tmp_path / "ws", stack)
-    stack.addWidget(page)
-    stack.addWidget(QWidget())
-    stack.show()
+def test_switching_page_with_unsaved_edits_asks(qtbot, window, dataset, monkeypatch):
+    window, page, index = window
     open_checked(qtbot, page, dataset)
     page.form.table.item(0, 1).setText("ant")
-    monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.CANCEL)
-    stack.setCurrentIndex(1)
-    qtbot.waitUntil(lambda: stack.currentIndex() == 0, timeout=TIMEOUT_MS)
+    asked = []
+    monkeypatch.setattr(dataset_dialogs, "ask_unsaved",
+                        lambda parent, name: asked.append(name) or dataset_dialogs.CANCEL)
+    window.rail.setCurrentRow(index + 2)  # the Train page
+    assert asked == ["data.yaml"] and window.pages.currentIndex() == index and window.rail.currentRow() == index
     assert page.dirty
     monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.DISCARD)
-    stack.setCurrentIndex(1)
-    qtbot.wait(50)
-    assert stack.currentIndex() == 1 and not page.dirty
-    stack.close()
+    window.rail.setCurrentRow(index + 2)
+    assert window.pages.currentIndex() == index + 2 and not page.dirty
+    window.close()
 
 
 def test_check_fills_findings_stats_and_gallery(qtbot, page, tmp_path):

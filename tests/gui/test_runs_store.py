@@ -1,0 +1,73 @@
+"""The app's one runs store: one listing at start-up for every page, reloads that never overlap."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from core.run_index import RunIndex
+from core.runs import EVENTS_FILE, create_run
+from core.train_config import MachineFacts, TrainConfig, validate_config
+from gui.main_window import MainWindow
+from gui.pages.export_page import ExportPage
+from gui.pages.page import Page
+from gui.pages.runs_page import RunsPage
+from gui.runs_store import RunsStore
+from tests.waits import TIMEOUT_MS
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
+
+
+def make_run(workspace: Path, name: str) -> Path:
+    data = workspace.parent / "data.yaml"
+    data.write_text("path: .\ntrain: a\nval: a\nnames: [x]\n")
+    run = create_run(workspace, validate_config(TrainConfig(data=str(data), name=name, device="cpu"),
+                                                MachineFacts(0)))
+    shutil.copyfile(RECORDED, run / EVENTS_FILE)
+    return run
+
+
+def test_reloads_never_overlap_and_the_last_one_wins(qtbot, tmp_path, monkeypatch):
+    workspace = tmp_path / "ws"
+    make_run(workspace, "a")
+    listings = []
+    original = RunIndex.list_runs
+    monkeypatch.setattr(RunIndex, "list_runs", lambda self, ws: listings.append(ws) or original(self, ws))
+    store = RunsStore(workspace)
+    seen = []
+    store.changed.connect(lambda runs: seen.append([r.name for r in runs]))
+    store.reload()
+    make_run(workspace, "b")
+    store.reload()  # asked while the first one runs: done right after it, not alongside
+    store.reload()
+    qtbot.waitUntil(lambda: len(seen) == 2 and not store.loading, timeout=TIMEOUT_MS)
+    assert len(listings) == 2 and sorted(seen[-1]) == ["a", "b"] and store.run_named("b") is not None
+
+
+def test_a_failed_listing_says_why(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setattr(RunIndex, "list_runs", lambda self, ws: (_ for _ in ()).throw(PermissionError("denied")))
+    store = RunsStore(tmp_path)
+    reasons = []
+    store.failed.connect(reasons.append)
+    store.reload()
+    qtbot.waitUntil(lambda: reasons == ["denied"] and not store.loading, timeout=TIMEOUT_MS)
+
+
+def test_the_window_lists_runs_once_for_every_page(qtbot, tmp_path, monkeypatch):
+    workspace = tmp_path / "ws"
+    make_run(workspace, "exp")
+    listings = []
+    original = RunIndex.list_runs
+    monkeypatch.setattr(RunIndex, "list_runs", lambda self, ws: listings.append(ws) or original(self, ws))
+    window = MainWindow(workspace, prepare_demo=False, check_runs=True)
+    qtbot.addWidget(window)
+    pages = [window.pages.widget(i) for i in range(window.pages.count())]
+    assert all(isinstance(page, Page) and page.services is window.services for page in pages)
+    runs_page = next(p for p in pages if isinstance(p, RunsPage))
+    export_page = next(p for p in pages if isinstance(p, ExportPage))
+    qtbot.waitUntil(lambda: window.runs_store.loaded and export_page.form.weights_path() == "", timeout=TIMEOUT_MS)
+    qtbot.wait(100)
+    assert len(listings) == 1  # main window, Runs page and Export page: one listing
+    assert runs_page.model.rowCount() == 1
+    runs_page.refresh()  # F5: the store reads again (only what changed)
+    qtbot.waitUntil(lambda: len(listings) == 2 and not window.runs_store.loading, timeout=TIMEOUT_MS)

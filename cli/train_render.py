@@ -115,7 +115,7 @@ class ConsoleRenderer(EventRenderer):
                   wait=_pct(timing.get("data_wait_share")), best=best)
 
     def diagnosis_text(self, ev: dict[str, Any]) -> str:
-        lines = [tr("Bottleneck doctor [{code}]: {title}", code=ev.get("code"), title=ev.get("title", "")),
+        lines = [tr("Bottleneck monitor [{code}]: {title}", code=ev.get("code"), title=ev.get("title", "")),
                  "  " + str(ev.get("detail", ""))]
         for p in ev.get("prescriptions") or []:
             lines.append(tr("  → next run: --{field} {value} ({reason})", field=str(p.get("field")).replace("_", "-"),

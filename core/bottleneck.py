@@ -1,4 +1,4 @@
-"""The bottleneck doctor: why a running training waits, measured, with the change that fixes the next run.
+"""The bottleneck monitor: why a running training waits, measured, with the change that fixes the next run.
 
 Pure and table-driven. ``RunWindow`` folds a sliding window of ``batch`` and ``system`` events (warm-up
 batches excluded; validation and checkpoint saves are outside batch timing by construction) into the

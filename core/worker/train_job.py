@@ -34,7 +34,7 @@ from core.trust import trusted_roots
 from core.worker import compat
 from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
-from core.worker.doctor_monitor import DoctorMonitor
+from core.worker.bottleneck_monitor import BottleneckMonitor
 from core.worker.system_sampler import SystemSampler
 from core.workspace import app_cache_dir
 
@@ -329,7 +329,7 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
     workspace = Path(spec["workspace"])
     reporter: TrainReporter | None = None
     sampler: SystemSampler | None = None
-    monitor: DoctorMonitor | None = None
+    monitor: BottleneckMonitor | None = None
 
     def on_stop(source: str) -> None:
         writer.emit("stage", stage="stopping", detail=f"stop requested ({source}); finishing the current batch")
@@ -349,7 +349,7 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
 
         cfg = spec.get("config", {})
         on_gpu = torch.cuda.is_available() and str(cfg.get("device", "")).strip().lower() != "cpu"
-        monitor = DoctorMonitor(writer.emit, {"workers": cfg.get("workers"), "batch_size": cfg.get("batch"),
+        monitor = BottleneckMonitor(writer.emit, {"workers": cfg.get("workers"), "batch_size": cfg.get("batch"),
                                               "imgsz": cfg.get("imgsz"), "cache": cfg.get("cache")})
         writer.add_listener(monitor.feed)
         writer.emit("hello", job="train", pid=os.getpid(), versions=_versions(), devices=_devices(),
@@ -384,7 +384,7 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
 
 
 def _finish(writer: EventWriter, status: str, t0: float, reporter: TrainReporter | None,
-            monitor: DoctorMonitor | None, run_dir: Path) -> None:
+            monitor: BottleneckMonitor | None, run_dir: Path) -> None:
     fields: dict[str, Any] = {"status": status, "elapsed_s": time.time() - t0}
     if monitor is not None:
         fields["efficiency"] = monitor.efficiency.summary()

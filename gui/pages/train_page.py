@@ -6,7 +6,7 @@ a run is created, spec'd and resumed by ``core.runs``; progress is ``core.progre
 ``core.launch``), so tests drive the real page with a fake worker. Slow work (the demo dataset, NVML
 facts) runs in the background; the display is refreshed by timers, never per event.
 
-Everything the run shows — progress, training and system plots, the bottleneck doctor's verdict, the
+Everything the run shows — progress, training and system plots, the bottleneck monitor's verdict, the
 validation pictures — comes from the run's events, so a run started here, one re-attached to, and one
 replayed from the Runs page (``open_run``) look the same.
 """
@@ -169,7 +169,7 @@ class TrainPage(Page):
             right.setStretchFactor(index, stretch)
         body = QSplitter(Qt.Orientation.Horizontal, self, childrenCollapsible=False)
         body.addWidget(scroll)
-        # The live view is dense (progress, doctor, pictures, three plots, the machine strip, the log): on a
+        # The live view is dense (progress, bottleneck verdict, pictures, three plots, the machine strip, the log): on a
         # short screen it scrolls instead of forcing the window taller than the screen.
         right_scroll = QScrollArea(self, widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
         right_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -441,7 +441,7 @@ class TrainPage(Page):
 
     # -- the next run -------------------------------------------------------------------------------
     def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
-        """The doctor's changes into the form for the next run, after the user saw and confirmed them."""
+        """The bottleneck monitor's changes into the form for the next run, after the user saw and confirmed them."""
         settable = [p for p in prescriptions if p.get("field") in self.form.settable]
         if not settable:
             return False

@@ -1,4 +1,4 @@
-"""The bottleneck doctor's latest verdict on the Train page, with its evidence and a one-click fix.
+"""The bottleneck monitor's latest verdict on the Train page, with its evidence and a one-click fix.
 
 Shows the newest ``diagnosis`` event (``core/bottleneck.py`` decides; this only displays): icon and
 words by severity, the title, the detail, and the figures that triggered it. When the verdict carries
@@ -146,7 +146,7 @@ class DiagnosisBanner(QFrame):
         if quiet:  # one calm line: figures inline, no frame, nothing to press
             self.setStyleSheet("")
             self.title_label.setText(self.tr("<b>{word}:</b> {title} — {detail}").format(
-                word=escape(self.tr("Doctor")), title=escape(title), detail=escape(detail)))
+                word=escape(self.tr("Bottleneck monitor")), title=escape(title), detail=escape(detail)))
             self.detail_label.hide()
             self.evidence_label.hide()
             self.apply_button.hide()

@@ -1,4 +1,4 @@
-"""The bottleneck doctor's rules over synthesised event windows, including the thresholds' boundaries."""
+"""The bottleneck monitor's rules over synthesised event windows, including the thresholds' boundaries."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from core.bottleneck import THRESHOLDS, RunWindow, diagnose, efficiency_summary, verdict_event_fields
 from core.protocol import make_event, read_events
-from core.worker.doctor_monitor import DoctorMonitor
+from core.worker.bottleneck_monitor import BottleneckMonitor
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
 
@@ -115,7 +115,7 @@ def test_warmup_and_validation_are_excluded():
 def test_monitor_emits_at_epoch_end_and_on_change():
     emitted = []
     clock = [0.0]
-    monitor = DoctorMonitor(lambda kind, **f: emitted.append((kind, f)), {"workers": 2}, interval_s=10.0,
+    monitor = BottleneckMonitor(lambda kind, **f: emitted.append((kind, f)), {"workers": 2}, interval_s=10.0,
                             clock=lambda: clock[0])
     for ev in list(window(wait_share=0.02, gpus=[gpu(95)]).batches):
         monitor.feed(ev)

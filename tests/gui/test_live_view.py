@@ -1,4 +1,4 @@
-"""The Train page's live view: system strip, learning rate, the doctor's banner, validation pictures, "train more".
+"""The Train page's live view: system strip, learning rate, the bottleneck banner, validation pictures, "train more".
 
 Driven like a real run: the fake worker replays a recorded stream (with synthesised multi-GPU ``system``
 samples and a ``diagnosis`` event spliced in) through the real page; replay goes through ``open_run``.
@@ -37,7 +37,7 @@ def _gpus(t: float) -> list[dict]:
 
 
 def synthesised_stream(path: Path, *, healthy_at_end: bool = False) -> Path:
-    """The recorded run, with two GPUs in every system sample and a doctor's verdict after epoch 2."""
+    """The recorded run, with two GPUs in every system sample and a bottleneck verdict after epoch 2."""
     lines = []
     for raw in RECORDED.read_text(encoding="utf-8").splitlines():
         event = json.loads(raw)

@@ -1,4 +1,4 @@
-"""The bottleneck doctor on real CPU runs: a slow data path is called input-bound; a slow step with a loader
+"""The bottleneck monitor on real CPU runs: a slow data path is called input-bound; a slow step with a loader
 that keeps up is not.
 
 Both effects are injected as sleeps inside yolov5 (``netguard/injected_delays.py``): 1 s of loading per batch

@@ -1,4 +1,4 @@
-"""Runs the bottleneck doctor inside the training worker, on the events the worker itself emits.
+"""Runs the bottleneck monitor inside the training worker, on the events the worker itself emits.
 
 Every event passes through ``feed`` (an ``EventWriter`` listener). At each epoch end, and every
 ``interval_s`` of training in between, the window is diagnosed; a ``diagnosis`` event goes out at every
@@ -15,7 +15,7 @@ from typing import Any, Callable
 from core.bottleneck import EfficiencyAccumulator, RunWindow, diagnose, verdict_event_fields
 
 
-class DoctorMonitor:
+class BottleneckMonitor:
     def __init__(self, emit: Callable[..., Any], config: dict[str, Any], *, interval_s: float = 30.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._emit = emit

@@ -290,10 +290,3 @@ class EfficiencyAccumulator:
                 "images_per_s": self.images / total if total else None, "epoch_time_mean_s": _mean(self.epoch_times),
                 "cpu_percent_mean": _mean(self.cpu), "batches": self.batches}
 
-
-def efficiency_summary(events: Any) -> dict[str, Any]:
-    """Whole-run figures stored with a run: mean GPU utilisation, data-wait share, images/s, epoch time."""
-    acc = EfficiencyAccumulator()
-    for ev in events:
-        acc.feed(ev)
-    return acc.summary()

@@ -44,19 +44,6 @@ _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2, Severity.OK: 
 FIX_KINDS = ("command", "setting", "advice")
 
 
-def severity_rank(severity: str) -> int:
-    """Rank of a severity word (unknown words last), for sorting mixed or recorded findings."""
-    try:
-        return Severity(severity).rank
-    except ValueError:
-        return len(_RANK)
-
-
-def worst(severities: Iterable[str]) -> Severity:
-    """The most serious of ``severities`` (``ok`` when there are none)."""
-    return min((Severity(s) for s in severities), key=lambda s: s.rank, default=Severity.OK)
-
-
 @dataclass(frozen=True)
 class Change:
     """A training-option value that fixes a finding (a ``TrainConfig`` field), and why."""
@@ -89,10 +76,6 @@ class Finding:
     def __post_init__(self) -> None:
         object.__setattr__(self, "severity", Severity(self.severity))
         assert self.fix_kind in FIX_KINDS, self.fix_kind
-
-    @property
-    def is_error(self) -> bool:
-        return self.severity is Severity.ERROR
 
     @property
     def where(self) -> str:

@@ -34,7 +34,6 @@ class RunProgress:
     _batch_rate: float | None = None  # batches per second, smoothed
     _last_batch_t: float | None = None
     _last_batch_index: int | None = None
-    _epoch_start_t: float | None = None
     _started_t: float | None = None
     now: float | None = None
 
@@ -53,7 +52,6 @@ class RunProgress:
             self.epochs = int(event.get("epochs", self.epochs))
             self.batches = int(event.get("batches", self.batches))
             self.batch = 0
-            self._epoch_start_t = t
             self._last_batch_t, self._last_batch_index = t, -1
             self.stage = "training"
         elif kind == "batch":

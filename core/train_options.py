@@ -158,10 +158,6 @@ def train_options() -> list[Option]:
     return [dataclasses.replace(f.metadata["option"], name=f.name, default=f.default) for f in fields(TrainConfig)]
 
 
-def option_named(name: str) -> Option:
-    return next(o for o in train_options() if o.name == name)
-
-
 def option_labels() -> dict[str, str]:
     """Translated label per option name (the problem list names the field it is about)."""
     return {o.name: tr(o.label) for o in train_options()}

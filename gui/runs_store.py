@@ -53,9 +53,6 @@ class RunsStore(QObject):
         if not self.loaded and self._task is None:
             self.reload()
 
-    def run_named(self, name: str) -> RunInfo | None:
-        return next((run for run in self.runs if run.name == name), None)
-
     def _listed(self, runs: list[RunInfo]) -> None:
         self._task = None
         self.runs, self.loaded = runs, True

@@ -42,10 +42,9 @@ class LabelResult:
     rows: list[tuple[int, float, float, float, float, float]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     segments: bool = False
-    fixable_bom: bool = False
 
 
-def decode_label(raw: bytes, file: str, out: list[Finding]) -> tuple[str, bool]:
+def decode_label(raw: bytes, file: str, out: list[Finding]) -> str:
     """Text of a label file; records ``label-encoding`` for a BOM or bytes that are not UTF-8.
 
     yolov5 opens labels in the locale's encoding; the worker runs in UTF-8 mode (``core.launch``), so
@@ -58,18 +57,18 @@ def decode_label(raw: bytes, file: str, out: list[Finding]) -> tuple[str, bool]:
             "drops the image as corrupt with a confusing 'could not convert string to float' message; strip "
             "the mark (one-click fix)."), 1))
     try:
-        return raw.decode("utf-8"), bom
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         out.append(finding("label-encoding", file, tr(
             "Byte {offset} is not UTF-8 text. yolov5 drops the image as corrupt (\"'utf-8' codec can't "
             "decode byte\"); save the file as plain UTF-8 (or ASCII) text.", offset=exc.start), line))
-        return raw.decode("utf-8", errors="replace"), bom
+        return raw.decode("utf-8", errors="replace")
 
 
 def parse_label_bytes(raw: bytes, file: str = "labels.txt") -> LabelResult:
     result = LabelResult()
-    text, result.fixable_bom = decode_label(raw, file, result.findings)
+    text = decode_label(raw, file, result.findings)
     parse_label_text(text, file, result)
     return result
 

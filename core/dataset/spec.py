@@ -41,7 +41,6 @@ class DatasetSpec:
     nc: int | None = None
     splits: dict[str, SplitSpec] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
-    foreign_root: bool = False
 
 
 def looks_foreign(path_text: str) -> bool:
@@ -143,7 +142,6 @@ def _read_root(data: dict[str, Any], doc: YamlDocument, file: str, spec: Dataset
         return
     text = str(raw)
     if looks_foreign(text):
-        spec.foreign_root = True
         # Relative splits under a foreign root point nowhere on this machine: nothing could be trained.
         spec.findings.append(finding("path-foreign", file, tr(
             "'path' is {path}, an absolute path from another machine (Colab, Kaggle or Windows). Re-root it to "

@@ -19,7 +19,6 @@ from array import array
 import numpy as np
 
 HELPER_MIN = 8000  # below this many files, starting the helper costs more than it saves
-TIMEOUT_S = 120
 STEAL_BLOCK = 256
 _ERRORS = "surrogatepass" if os.name == "nt" else "surrogateescape"  # paths that are not valid UTF-8
 HELPER = r"""

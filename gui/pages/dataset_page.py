@@ -19,12 +19,11 @@ from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QLabel, QPushButton, QSplitter, QStackedWidget,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from core.atomic import atomic_write_bytes
 from core.dataset.fixes import YAML_FIXES, apply_fix, plan_fix
 from core.dataset.scan import ScanCancelled
-from core.dataset.spec import DatasetSpec, read_spec
+from core.dataset.spec import DatasetSpec, read_spec, reroot_target
 from core.dataset.validate import Report, validate_dataset
-from core.dataset.yaml_doc import BOM, YamlDocument, parse_bytes, parse_text
+from core.dataset.yaml_doc import YamlDocument, parse_bytes, parse_text, save_document
 from core.dataset.yaml_edit import EditError, set_names, set_value
 from core.findings import Finding, has_errors
 from core.workspace import app_cache_dir
@@ -289,10 +288,9 @@ class DatasetPage(Page):
         self.yaml_editor.commit()
         if self.path is None:
             return False
-        data = ((BOM if self.bom else "") + self.text).encode("utf-8", errors="surrogateescape")
         first = not self.path.with_name(self.path.name + ".bak").exists()
         try:
-            atomic_write_bytes(self.path, data, backup=True)
+            save_document(self.path, self.doc)  # the bytes as read, edits spliced in; atomic, with a backup
         except OSError as exc:
             self.banner.show_message("error", self.tr("Could not save {path}: {reason}").format(
                 path=self.path, reason=exc.strerror or exc))
@@ -334,8 +332,10 @@ class DatasetPage(Page):
         return True
 
     def _reroot(self) -> bool:
-        """Set ``path:`` to this data.yaml's folder: an undoable edit, saved when the user saves."""
-        target = str(self.path.parent)
+        """Set ``path:`` to where the dataset most likely is now (``spec.reroot_target``): an undoable edit,
+        saved when the user saves."""
+        assert self.spec is not None  # the finding being fixed came from it
+        target = str(reroot_target(self.spec))
         if not dataset_dialogs.confirm_fix(self, self.tr("Set 'path' to {folder}").format(folder=target), "", ""):
             return False
         try:

@@ -61,8 +61,6 @@ class RunsPage(Page):
 
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
-        self._loaded = False
-        self._dialogs: list[RunsOverlayDialog] = []
         self.model = RunsTableModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
@@ -163,7 +161,6 @@ class RunsPage(Page):
     def _on_listed(self, runs: list[RunInfo]) -> None:
         selected = {run.path for run in self.selected_runs()}
         self.model.set_runs(runs)
-        self._loaded = True
         self.stack.setCurrentWidget(self.table if runs else self.empty_label)
         self._reselect(selected)
         self.refresh_button.setEnabled(True)

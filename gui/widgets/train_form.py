@@ -133,9 +133,6 @@ class TrainForm(QWidget):
     def config(self) -> TrainConfig:
         return TrainConfig(**{name: editor.value() for name, editor in self.editors.items()})
 
-    def device_value(self) -> str:
-        return str(self.editors["device"].value())
-
     @property
     def settable(self) -> tuple[str, ...]:
         """Every ``TrainConfig`` option: prescriptions and settings may name any of them."""

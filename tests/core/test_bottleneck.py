@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.bottleneck import THRESHOLDS, RunWindow, diagnose, efficiency_summary, verdict_event_fields
+from core.bottleneck import THRESHOLDS, EfficiencyAccumulator, RunWindow, diagnose, verdict_event_fields
 from core.protocol import make_event, read_events
 from core.worker.bottleneck_monitor import BottleneckMonitor
 
@@ -131,7 +131,10 @@ def test_monitor_emits_at_epoch_end_and_on_change():
 
 def test_efficiency_summary_of_recorded_run():
     events = read_events(RECORDED)
-    summary = efficiency_summary(events)
+    accumulator = EfficiencyAccumulator()  # as the worker folds it, event by event
+    for event in events:
+        accumulator.feed(event)
+    summary = accumulator.summary()
     epochs = [e["epoch_time_s"] for e in events if e["type"] == "epoch_end"]
     assert summary["epoch_time_mean_s"] == pytest.approx(sum(epochs) / len(epochs))
     assert summary["gpu_util_mean_percent"] is None  # recorded on a machine without a GPU

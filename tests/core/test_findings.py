@@ -9,7 +9,7 @@ import pytest
 from core.bottleneck import verdict
 from core.dataset.findings import finding, finding_json
 from core.environment.findings import finding_json as environment_json
-from core.findings import Change, Finding, Severity, by_severity, changes, has_errors, problem, severity_rank, worst
+from core.findings import Change, Finding, Severity, by_severity, changes, has_errors, problem
 
 
 def test_severity_is_its_word_everywhere():
@@ -20,10 +20,8 @@ def test_severity_is_its_word_everywhere():
         Severity("fatal")
 
 
-def test_order_and_worst():
+def test_order():
     assert [s.rank for s in (Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.OK)] == [0, 1, 2, 3]
-    assert worst(["info", "warning", "ok"]) is Severity.WARNING and worst([]) is Severity.OK
-    assert severity_rank("nonsense") > severity_rank("ok")
 
 
 def test_every_kind_of_check_makes_the_same_record():

@@ -5,6 +5,8 @@ on stderr and a hard time limit (a wedged driver gets the probe killed and repor
 terminal). ``--facts FILE`` judges a saved facts file instead — a colleague's machine, from their
 report; ``--save-facts FILE`` writes what was gathered. ``--json`` prints
 ``{"facts": {...}, "findings": [{"id", "severity", "title", "detail", "evidence", "fix"}], ...}``.
+``--repair`` then installs the PyTorch build that fixes a wrong-build finding into the app's own
+environment, after asking (``--yes`` for scripts), and checks again (``cli/repair.py``).
 Exit codes: 0 no finding is an error, 1 at least one is, 2 usage error (bad arguments or facts file).
 """
 
@@ -38,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--imgsz", type=int, default=640, help=tr("image size the checks assume (default 640)"))
     p.add_argument("--batch", type=int, default=16, help=tr("batch size the checks assume (default 16)"))
     p.add_argument("--workers", type=int, default=8, help=tr("data-loader workers the checks assume (default 8)"))
+    p.add_argument("--repair", action="store_true",
+                   help=tr("install the PyTorch build this machine needs when the check finds a wrong one (asks first)"))
+    p.add_argument("--yes", action="store_true", help=tr("with --repair: do not ask"))
     p.add_argument("--timeout", type=float, default=PROBE_TIMEOUT_S,
                    help=tr("seconds before a hung probe is killed (default {s:.0f})", s=PROBE_TIMEOUT_S))
 
@@ -63,6 +68,11 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     if args.facts and args.data:
         out.error(tr("--data needs this machine's probe; it cannot be combined with --facts."))
         return EXIT_USAGE
+    if args.repair and (args.facts or args.json):
+        out.error(tr("--repair changes this machine and talks to a person: it cannot be combined with --facts or "
+                     "--json."), tr("run 'yolostudio doctor --repair' (add --yes in scripts; the exit code says how "
+                                    "it ended)"))
+        return EXIT_USAGE
     if args.data and not Path(args.data).expanduser().is_file():
         out.error(tr("dataset file not found: {path}", path=args.data))
         return EXIT_USAGE
@@ -83,6 +93,11 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         print(tr("Facts written to {path}", path=args.save_facts), file=out.err)
     evaluation = evaluate(facts, RuleContext(workers=args.workers, batch=args.batch, imgsz=args.imgsz), notes)
     out.result(report_dict(facts, evaluation), lambda: render_table(facts, evaluation))
+    if args.repair:
+        from cli.repair import repair  # noqa: PLC0415 - only this path needs it
+
+        again = argparse.Namespace(**dict(vars(args), repair=False, save_facts=None))
+        return repair(facts, evaluation, workspace, out, yes=args.yes, recheck=lambda: run(again, workspace))
     return EXIT_ERRORS if evaluation.errors else EXIT_OK
 
 

@@ -176,8 +176,9 @@ def make_plan(facts: EnvironmentFacts, facts_source: str, layout: Layout, source
         warnings += win_warnings
     nvml_note = (tr("none found ({error}: {message})", error=facts.nvml.error, message=facts.nvml.error_message or "")
                  if facts.nvml.error else None)
-    return InstallPlan(choice, layout, python, facts_source, source_root, torch, torch_index_url(choice.tag, index_base),
-                       commands, needed, free_gb, errors, warnings, desktop_shortcut, nvml_note)
+    index_url = torch_index_url(choice.tag, index_base)
+    return InstallPlan(choice, layout, python, facts_source, source_root, torch, index_url, commands, needed,
+                       free_gb, errors, warnings, desktop_shortcut, nvml_note)
 
 
 def render_plan(plan: InstallPlan, dry_run: bool) -> str:
@@ -185,7 +186,8 @@ def render_plan(plan: InstallPlan, dry_run: bool) -> str:
     c, lay = plan.choice, plan.layout
     gpus = "; ".join(g.words() + ("" if g.usable else tr(" — not usable with this wheel")) for g in c.gpus)
     lines = [tr("YOLO Studio install plan{note}", note=tr(" (dry run: nothing was changed)") if dry_run else ""),
-             tr("  Python     {exe} ({version})", exe=plan.python.executable or "?", version=plan.python.version or "?"),
+             tr("  Python     {exe} ({version})", exe=plan.python.executable or "?",
+                version=plan.python.version or "?"),
              tr("  GPUs       {gpus}   [read with {source}]", gpus=gpus or plan.nvml_note or tr("none found"),
                 source=plan.facts_source),
              tr("  Driver     {driver} (CUDA {cuda})", driver=c.driver or "—", cuda=c.driver_cuda or "—"),

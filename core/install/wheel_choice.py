@@ -143,7 +143,8 @@ def choose_index(facts: EnvironmentFacts, override: str | None = None) -> WheelC
                            warnings=warnings, **base)
     if caps and not fitting_wheels(caps):
         return _mixed(facts, gpus, caps, driver, driver_cuda, base, warnings)
-    needed = minimum_driver_for(caps, os_name) if caps else driver_floor(WHEELS[-1].cuda[0], os_name)  # type: ignore[index]
+    oldest = WHEELS[-1].cuda[0]  # type: ignore[index]
+    needed = minimum_driver_for(caps, os_name) if caps else driver_floor(oldest, os_name)
     best = (fitting_wheels(caps) or list(WHEELS))[0]
     return WheelChoice("cpu", tr("The NVIDIA driver {driver} is older than {needed}, the oldest driver any PyTorch "
                                  "CUDA wheel for {gpus} runs with, so the CPU build is installed and training will "
@@ -160,11 +161,13 @@ def _fits_reason(wheel: Wheel, driver: str | None, driver_cuda: tuple[int, int] 
         return tr("{tag}: the newest wheel driver {driver} (CUDA {have}) runs, through CUDA {major}.x minor-version "
                   "compatibility, and compiled for {gpus}.", tag=wheel.tag, driver=driver or "?",
                   have=_cuda_text(driver_cuda), major=wheel.cuda[0], gpus=_gpu_list(gpus))  # type: ignore[index]
-    newer = [w.tag for w in WHEELS[:WHEELS.index(wheel)] if driver_cuda is None or driver_cuda >= w.cuda]  # type: ignore[operator]
-    why_not = tr(" Newer wheels ({tags}) have no kernels for this architecture.", tags=", ".join(newer)) if newer else ""
+    newer = [w.tag for w in WHEELS[:WHEELS.index(wheel)]
+             if driver_cuda is None or driver_cuda >= w.cuda]  # type: ignore[operator]
+    why_not = (tr(" Newer wheels ({tags}) have no kernels for this architecture.", tags=", ".join(newer))
+               if newer else "")
     return tr("{tag}: the newest wheel (CUDA {cuda}) that driver {driver} (CUDA {have}) runs and that is compiled "
-              "for {gpus}.{why_not}", tag=wheel.tag, cuda=cuda, driver=driver or "?", have=_cuda_text(driver_cuda) or "?",
-              gpus=_gpu_list(gpus), why_not=why_not)
+              "for {gpus}.{why_not}", tag=wheel.tag, cuda=cuda, driver=driver or "?",
+              have=_cuda_text(driver_cuda) or "?", gpus=_gpu_list(gpus), why_not=why_not)
 
 
 def _no_gpu(facts: EnvironmentFacts, base: dict[str, Any]) -> WheelChoice:

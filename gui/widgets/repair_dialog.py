@@ -195,8 +195,8 @@ class RepairDialog(QDialog):
     def _on_finished(self, code: int, crashed: bool) -> None:
         if self.status is None:
             self.status = "failed"
-            self._error = self._error or self.tr("The repair process ended without a result (exit code {code}).").format(
-                code=code)
+            ended = self.tr("The repair process ended without a result (exit code {code}).").format(code=code)
+            self._error = self._error or ended
         self._finish(self._error)
 
     def _finish(self, error: str) -> None:

@@ -1,0 +1,127 @@
+"""``yolostudio doctor --repair``: the Environment page's "Repair…" in a terminal.
+
+After the check, when another PyTorch build fixes a finding on this machine (``core.install.repair``),
+it prints the build, why, and the exact command, asks before changing anything (``--yes`` for scripts;
+with no terminal to ask and no ``--yes`` it refuses), runs the ``repair`` worker job through
+the CLI's worker session with pip's progress on stderr, then checks the machine again and prints the new
+report.
+A refusal (system Python, read-only venv, no CUDA build for the driver, a training run alive) is printed
+with its reason and the command to run by hand; the exit code is then 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE
+from cli.render import EventRenderer, Output
+from cli.session import WorkerSession
+from core.environment.facts import EnvironmentFacts
+from core.environment.findings import Evaluation
+from core.i18n import tr
+from core.install.repair import RepairPlan, plan_repair, runtime_facts
+from core.launch import worker_argv
+from core.run_index import RunIndex
+from core.workspace import app_cache_dir
+
+#: (worker argv, renderer) -> exit code by the job's ``done`` status: the CLI's one way to run a worker.
+Runner = Callable[[list[str], EventRenderer], int]
+
+
+def run_worker(argv: list[str], renderer: EventRenderer) -> int:
+    return WorkerSession(argv, renderer).run()
+
+
+def running_runs(workspace: Path) -> list[str]:
+    return [run.name for run in RunIndex().list_runs(workspace) if run.status == "running"]
+
+
+def describe(plan: RepairPlan) -> list[str]:
+    lines = [tr("Repair: {findings}", findings=", ".join(plan.findings))]
+    if plan.choice is not None:
+        lines.append(tr("  build    {tag} — {reason}", tag=plan.choice.tag, reason=plan.choice.reason))
+    if plan.command:
+        lines.append(tr("  command  {command}", command=plan.command))
+    return lines
+
+
+class RepairRenderer(EventRenderer):
+    """pip's progress on stderr: one rewritten line on a terminal, a line per file or phase elsewhere."""
+
+    def __init__(self, err: Any) -> None:
+        super().__init__(False, err=err)
+        self.tty = hasattr(err, "isatty") and err.isatty()
+        self.last = ""
+        self.error = ""
+
+    def text(self, line: str) -> None:
+        pass  # pip's full output is in the job's worker.log
+
+    def died(self, code: int | None) -> None:
+        self.error = self.error or tr("The repair process ended without a result (exit code {code}).", code=code)
+
+    def event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "repair_progress":
+            text = str(event.get("text", ""))
+            if self.tty:
+                print("\r" + text[:110].ljust(len(self.last)), end="", file=self.err, flush=True)
+            elif text != self.last and not (event.get("phase") == "downloading" and text.split(":")[0]
+                                           == self.last.split(":")[0]):
+                print("  " + text, file=self.err, flush=True)
+            self.last = text[:110]
+        elif kind == "warning":
+            self.end_line()
+            print(tr("  note: {text}", text=event.get("message", "")), file=self.err, flush=True)
+        elif kind == "error":
+            self.error = "\n".join(str(event.get(k) or "") for k in ("message", "hint")).strip()
+
+    def end_line(self) -> None:
+        if self.tty and self.last:
+            print(file=self.err, flush=True)
+            self.last = ""
+
+
+def repair(facts: EnvironmentFacts, evaluation: Evaluation, workspace: Path, out: Output, *, yes: bool,
+           recheck: Callable[[], int], ask: Callable[[str], str] | None = None, stdin_tty: bool | None = None,
+           runner: Runner | None = None) -> int:
+    """Plan, ask, run, re-check. Returns the verb's exit code."""
+    plan = plan_repair(facts, evaluation.ids(), runtime_facts(), busy_runs=running_runs(workspace))
+    err = out.err
+    if not plan.findings:
+        print(tr("Nothing to repair: none of the findings is fixed by another PyTorch build."), file=err)
+        return EXIT_FAILED if evaluation.errors else EXIT_OK
+    for line in describe(plan):
+        print(line, file=err)
+    if plan.refusal:
+        print(tr("Not repaired: {reason}", reason=plan.refusal), file=err)
+        return EXIT_FAILED
+    if not yes:
+        interactive = sys.stdin.isatty() if stdin_tty is None else stdin_tty
+        if not interactive:
+            print(tr("Not repaired: add --yes to install without asking."), file=err)
+            return EXIT_USAGE
+        answer = (ask or input)(tr("Install it into the app's environment now? [y/N] "))
+        if answer.strip().lower() not in ("y", "yes"):
+            print(tr("Nothing was changed."), file=err)
+            return EXIT_FAILED if evaluation.errors else EXIT_OK
+    job_dir = app_cache_dir(workspace) / "repair" / time.strftime("%Y%m%d-%H%M%S")
+    job_dir.mkdir(parents=True, exist_ok=True)
+    spec_file = job_dir / "spec.json"
+    spec_file.write_text(json.dumps({"argv": plan.argv, "run_dir": str(job_dir)}), encoding="utf-8")
+    renderer = RepairRenderer(err)
+    code = (runner or run_worker)(worker_argv("repair", spec_file), renderer)
+    renderer.end_line()
+    if code == EXIT_STOPPED:
+        print(tr("Stopped before anything was replaced; PyTorch is unchanged."), file=err)
+        return EXIT_STOPPED
+    if code != EXIT_OK:
+        print(tr("The repair failed: {reason}", reason=renderer.error or tr("see the log")), file=err)
+        print(tr("pip's full output: {log}", log=job_dir / "worker.log"), file=err)
+        return EXIT_FAILED
+    print(tr("PyTorch was replaced. Checking this machine again…"), file=err)
+    return recheck()

@@ -1,0 +1,92 @@
+"""``yolostudio doctor --repair``: asks (or --yes), runs the real repair worker job against a fake pip with
+progress on stderr, re-checks; refuses with the reason; never combined with --facts or --json."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import cli.repair
+import cli.verbs.doctor
+from cli.main import main
+from cli.render import EventRenderer
+from cli.session import WorkerSession
+from core.install.repair import RuntimeFacts
+from tests.core.environment_builders import healthy_gpu_machine
+from tests.gui.test_environment_page import cpu_build_on_gpu_machine
+
+FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
+VENV = RuntimeFacts(python=sys.executable, os="Linux", in_venv=True, site_packages="/venv/site-packages",
+                    writable=True, pip_version="26.3")
+
+
+@pytest.fixture
+def machine(monkeypatch):
+    """A GPU machine with a CPU-only torch until the repair ran, a healthy one after."""
+    state = {"repaired": False, "pip_env": {}}
+
+    def gather(args, workspace):
+        return (healthy_gpu_machine() if state["repaired"] else cpu_build_on_gpu_machine()), []
+
+    def runner(argv, renderer: EventRenderer) -> int:
+        spec_file = Path(argv[-1])
+        spec = json.loads(spec_file.read_text())
+        state["command"] = spec["argv"]
+        spec["argv"] = [sys.executable, str(FAKE_PIP), *spec["argv"][3:]]  # the same arguments, a fake pip
+        spec_file.write_text(json.dumps(spec))
+        for key, value in state["pip_env"].items():
+            monkeypatch.setenv(key, value)
+        code = WorkerSession(argv, renderer).run()
+        state["repaired"] = code == 0
+        return code
+
+    monkeypatch.setattr(cli.verbs.doctor, "_gather", gather)
+    monkeypatch.setattr(cli.repair, "runtime_facts", lambda: VENV)
+    monkeypatch.setattr(cli.repair, "run_worker", runner)
+    return state
+
+
+def test_repair_with_yes_installs_then_rechecks(machine, capsys):
+    assert main(["doctor", "--repair", "--yes"]) == 0  # the re-check finds no error any more
+    captured = capsys.readouterr()
+    assert f"{sys.executable} -m pip install --progress-bar=raw torch==2.14.1+cu128" in captured.err
+    assert "Downloading torch-2.14.1+cu128" in captured.err and "Checking this machine again" in captured.err
+    assert captured.out.count("Ready to train") == 1  # the second report
+    assert machine["command"][4:6] == ["--progress-bar=raw", "torch==2.14.1+cu128"]
+
+
+def test_repair_asks_first(machine, capsys, monkeypatch):
+    monkeypatch.setattr("builtins.input", lambda prompt: "n")
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    assert main(["doctor", "--repair"]) == 1  # still the CPU build's error
+    assert "Nothing was changed" in capsys.readouterr().err and not machine["repaired"]
+
+
+def test_repair_without_a_terminal_needs_yes(machine, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    assert main(["doctor", "--repair"]) == 2
+    assert "add --yes" in capsys.readouterr().err
+
+
+def test_failed_pip_says_why_and_where_the_log_is(machine, capsys):
+    machine["pip_env"] = {"FAKE_PIP_FAIL": "download"}
+    assert main(["doctor", "--repair", "--yes"]) == 1
+    err = capsys.readouterr().err
+    assert "The repair failed" in err and "Read timed out" in err and "worker.log" in err
+
+
+def test_refusal_is_explained(machine, capsys, monkeypatch):
+    monkeypatch.setattr(cli.repair, "runtime_facts", lambda: RuntimeFacts("/usr/bin/python3", "Linux", False,
+                                                                           "/usr/lib/python3/dist-packages", False))
+    assert main(["doctor", "--repair", "--yes"]) == 1
+    err = capsys.readouterr().err
+    assert "Not repaired" in err and "system's Python" in err and "/usr/bin/python3 -m pip install" in err
+
+
+@pytest.mark.parametrize("extra", [["--json"], ["--facts", "x.json"]])
+def test_repair_is_for_this_machine_and_a_person(extra, capsys):
+    assert main(["doctor", "--repair", *extra]) == 2
+    assert "--repair" in capsys.readouterr().err

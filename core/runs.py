@@ -98,6 +98,18 @@ def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tu
     return run_dir
 
 
+def read_log_tail(path: Path, max_bytes: int = 4096, lines: int = 8) -> list[str]:
+    """The last lines of a (possibly huge) log file such as ``worker.log``, reading only its end."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, 2)
+            handle.seek(max(0, handle.tell() - max_bytes))
+            text = handle.read().decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    return [line for line in text.splitlines() if line.strip()][-lines:]
+
+
 def write_run_config(run_dir: Path, spec: dict[str, Any]) -> None:
     document = {
         "app_version": __version__,

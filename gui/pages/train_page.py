@@ -1,8 +1,8 @@
 """The Train page: choose options, start / stop / resume a run, watch it learn, find its weights.
 
-Owns the page's flow only. Options are a ``TrainConfig`` checked by ``core.train_config.validate_config``;
-a run is created, spec'd and resumed by ``core.runs``; progress is ``core.progress.RunProgress``
-(inside ``RunSession``); the worker is started through an injectable ``launcher`` (production:
+Owns the page's flow only. The options side (form, problems, demo dataset, yolov5 line, applying
+prescriptions) is ``TrainOptionsPanel``; a run is created, spec'd and resumed by ``core.runs``; progress is
+``core.progress.RunProgress`` (inside ``RunSession``); the worker is started through an injectable ``launcher`` (production:
 ``core.launch``), so tests drive the real page with a fake worker. Slow work (the demo dataset, NVML
 facts) runs in the background; the display is refreshed by timers, never per event.
 
@@ -17,58 +17,36 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from core.demo_dataset import DemoCancelled, ensure_demo_dataset
 from core.launch import worker_argv, worker_env
-from core.machine import MachineFacts, quick_machine_facts
-from core.runs import (WORKER_LOG, RunInfo, create_run, load_run_config, resume_spec, write_spec)
-from core.settings import load_settings, save_settings
-from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command,
-                               command_line, validate_config)
-from core.train_options import option_labels
-from core.trust import confirmed_entry
-from core.workspace import runs_dir
+from core.machine import MachineFacts
+from core.runs import WORKER_LOG, RunInfo, create_run, load_run_config, read_log_tail, resume_spec, write_spec
+from core.train_config import ValidatedConfig
 from gui import dialogs
-from gui.background import BackgroundTask, run_in_background
 from gui.pages.page import Page
 from gui.run_session import RunOutcome, RunSession
 from gui.run_text import ended_text, log_line, stage_text, summary_text
-from gui.widgets import diagnosis_banner
 from gui.widgets.banner import Banner
 from gui.widgets.diagnosis_banner import DiagnosisBanner
 from gui.widgets.log_view import LogView
 from gui.widgets.page_header import PageHeader
-from gui.widgets.problem_list import ProblemList
 from gui.widgets.progress_panel import ProgressPanel
 from gui.widgets.run_status_panel import RunStatusPanel
 from gui.widgets.system_plots import SystemPlots
-from gui.widgets.train_form import TrainForm
+from gui.widgets.train_options_panel import TrainOptionsPanel
 from gui.widgets.training_plots import TrainingPlots
 from gui.widgets.val_images import ValImages
 
 #: Returns the worker's argv and environment for a spec file.
 Launcher = Callable[[Path], tuple[list[str], dict[str, str]]]
 REFRESH_MS = 100
-VALIDATE_DELAY_MS = 250
 LOG_TAIL_LINES = 12
 
 
 def default_launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
     return worker_argv("train", spec_file), worker_env()
-
-
-def read_log_tail(path: Path, max_bytes: int = 4096, lines: int = 8) -> list[str]:
-    """The last lines of a (possibly huge) log file, reading only its end."""
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, 2)
-            handle.seek(max(0, handle.tell() - max_bytes))
-            text = handle.read().decode("utf-8", errors="replace")
-    except OSError:
-        return []
-    return [line for line in text.splitlines() if line.strip()][-lines:]
 
 
 class TrainPage(Page):
@@ -80,14 +58,11 @@ class TrainPage(Page):
         super().__init__(workspace, parent)
         self.launcher = launcher
         self.session: RunSession | None = None
-        self.last_checked: ValidatedConfig | None = None
         self.resumable_run: Path | None = None
-        self._facts = machine_facts or MachineFacts()
         self._prepare_demo = prepare_demo
         self._shown_once = False
         self._dirty = False
         self._summary = ""
-        self._demo_task: BackgroundTask | None = None
         self._problems_banner = False  # the banner says "fix the problems first"
 
         self.start_button = QPushButton(self.tr("Start"), self, clicked=self.start_run, default=True)
@@ -103,11 +78,10 @@ class TrainPage(Page):
             [self.start_button, self.stop_button, self.kill_button, self.resume_button], self)
         self.banner = Banner(self)
 
-        demo_yaml = (self.workspace / "demo" / "data.yaml").resolve()
-        self.form = TrainForm(self.workspace, demo_yaml, self)
-        self.problems = ProblemList(option_labels(), self)
-        self.copy_button = QPushButton(self.tr("Copy yolov5 command"), self, clicked=self.copy_command)
-        self.copy_button.setToolTip(self.tr("Copy the equivalent plain `yolov5 train …` command line"))
+        self.options = TrainOptionsPanel(self.workspace, self, machine_facts=machine_facts)
+        self.options.checked.connect(self._on_checked)
+        self.options.notify.connect(self._notify)
+        self.form, self.problems = self.options.form, self.options.problems
         self.progress_panel = ProgressPanel(self)
         self.status_panel = RunStatusPanel(self)
         self.status_panel.resume_requested.connect(self.resume_run)
@@ -120,32 +94,15 @@ class TrainPage(Page):
         self.log_view = LogView(self)
         self._build_layout()
 
-        settings = load_settings()
-        if settings.last_data and Path(settings.last_data).is_file():
-            self.form.set_data_path(settings.last_data)
-        self.form.set_model(settings.last_model or "yolov5n.yaml")
-        self.form.changed.connect(self._schedule_validation)
-        self.form.demo_requested.connect(self.prepare_demo_dataset)
         QShortcut(QKeySequence("Ctrl+Return"), self, self.start_run,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self._validate_timer = QTimer(self, singleShot=True, interval=VALIDATE_DELAY_MS, timeout=self.revalidate)
         self._refresh_timer = QTimer(self, interval=REFRESH_MS, timeout=self._refresh_if_dirty)
         self._refresh_timer.start()
-        if machine_facts is None:
-            run_in_background(self, lambda progress, cancelled: quick_machine_facts(),
-                              on_done=self._on_machine_facts, on_failed=lambda exc: None)
-        self.form.set_machine_facts(self._facts)
         self.revalidate()
 
     def _build_layout(self) -> None:
-        options = QGroupBox(self.tr("Options"), self)
-        options_layout = QVBoxLayout(options)
-        options_layout.addWidget(self.form)
-        options_layout.addWidget(self.problems)
-        options_layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignLeft)
-        options_layout.addStretch(1)
         scroll = QScrollArea(self, widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
-        scroll.setWidget(options)
+        scroll.setWidget(self.options)
         scroll.setMinimumWidth(400)
         self.run_box = run_box = QGroupBox(self.tr("Progress"), self)
         run_layout = QHBoxLayout(run_box)
@@ -192,68 +149,25 @@ class TrainPage(Page):
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
-            if self._prepare_demo and not self.form.data_edit.text().strip():
-                self.prepare_demo_dataset()
+            if self._prepare_demo and not self.options.has_dataset:
+                self.options.prepare_demo_dataset()
 
     def refresh(self) -> None:
         """F5: check the options again (files may have changed on disk)."""
         self.revalidate()
 
-    # -- options ------------------------------------------------------------------------------------
-    def _schedule_validation(self) -> None:
-        self._validate_timer.start()
+    # -- options (``TrainOptionsPanel``) --------------------------------------------------------------
+    @property
+    def last_checked(self) -> ValidatedConfig | None:
+        return self.options.last_checked
 
     def revalidate(self) -> ValidatedConfig:
-        self.last_checked = checked = validate_config(self.form.config(), self._facts)
-        shown = checked.problems
-        waiting = self._demo_task is not None and not self.form.data_edit.text().strip()
-        if waiting:  # "no dataset chosen" is not news while the demo dataset is being made
-            shown = [p for p in shown if p.field != "data"]
-        self.problems.set_problems(shown, ready_level="info" if waiting else "ok",
-                                   ready_text=self.tr("Preparing the demo dataset…") if waiting else "")
+        return self.options.revalidate()
+
+    def _on_checked(self, checked: ValidatedConfig) -> None:
         if checked.ok and self._problems_banner:
             self.banner.hide()
-        self.copy_button.setEnabled(checked.ok)
         self._update_buttons()
-        return checked
-
-    def _on_machine_facts(self, facts: MachineFacts) -> None:
-        self._facts = facts
-        self.form.set_machine_facts(facts)
-        self.revalidate()
-
-    def prepare_demo_dataset(self) -> None:
-        if self._demo_task is not None:
-            return
-        self.form.show_demo_progress(0, 1)
-        self._demo_task = run_in_background(
-            self, lambda progress, cancelled: ensure_demo_dataset(self.workspace, progress, cancelled),
-            on_done=self._on_demo_ready, on_failed=self._on_demo_failed, on_progress=self.form.show_demo_progress)
-        self.revalidate()
-
-    def _on_demo_ready(self, path: Path) -> None:
-        self._demo_task = None
-        self.form.end_demo_progress()
-        self.form.set_data_path(str(path))
-        self.revalidate()
-
-    def _on_demo_failed(self, exc: BaseException) -> None:
-        self._demo_task = None
-        self.revalidate()
-        if isinstance(exc, DemoCancelled):
-            self.form.end_demo_progress()
-            return
-        self.form.end_demo_progress(self.tr("Could not prepare the demo dataset: {reason}. Check that the "
-                                            "workspace folder {path} is writable.").format(
-            reason=exc, path=self.workspace))
-
-    def copy_command(self) -> None:
-        checked = self.revalidate()
-        if not checked.ok:
-            return
-        spec = build_worker_spec(checked, runs_dir(self.workspace) / checked.config.name, self.workspace)
-        QGuiApplication.clipboard().setText(command_line(build_yolov5_command(spec)))
-        self._notify("info", self.tr("Copied the yolov5 command to the clipboard."))
 
     # -- run control --------------------------------------------------------------------------------
     def start_run(self) -> bool:
@@ -266,7 +180,7 @@ class TrainPage(Page):
         if not checked.ok:
             self._notify("error", self.tr("Fix the problems listed under the options first."), about_problems=True)
             return False
-        trusted = self._trusted_weights(checked)
+        trusted = self.options.trusted_weights(checked)
         if trusted is None:
             return False
         try:
@@ -277,28 +191,9 @@ class TrainPage(Page):
                 "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
                 reason=exc, path=self.workspace))
             return False
-        self._remember_choices(checked)
+        self.options.remember_choices(checked)
         self._launch(run_dir, spec_file, fresh=True)
         return True
-
-    def _trusted_weights(self, checked: ValidatedConfig) -> tuple[str, ...] | None:
-        """The checkpoint paths the user confirmed; None when they declined."""
-        weights = checked.weights_path
-        if weights is None:
-            return ()
-        if not self.form.accept_weights(weights):
-            return None
-        entry = confirmed_entry(weights)
-        return (entry,) if entry in self.form.trusted_weights else ()
-
-    def _remember_choices(self, checked: ValidatedConfig) -> None:
-        try:
-            settings = load_settings()
-            settings.last_data = "" if self.form.is_demo() else checked.config.data
-            settings.last_model = checked.config.model
-            save_settings(settings)
-        except OSError:
-            pass  # remembering the last choice is a convenience; the run goes on
 
     def resume_run(self) -> bool:
         run_dir = self.resumable_run
@@ -441,19 +336,8 @@ class TrainPage(Page):
 
     # -- the next run -------------------------------------------------------------------------------
     def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
-        """The bottleneck monitor's changes into the form for the next run, after the user saw and confirmed them."""
-        settable = [p for p in prescriptions if p.get("field") in self.form.settable]
-        if not settable:
-            return False
-        rows = [(str(p["field"]), self.form.field_text(str(p["field"])), str(p.get("value")),
-                 str(p.get("reason") or "")) for p in settable]
-        if not diagnosis_banner.confirm_changes(self, rows):
-            return False
-        changed = self.form.apply_values({str(p["field"]): p.get("value") for p in settable})
-        self.revalidate()
-        self._notify("info", self.tr("Set for the next run: {fields}.").format(fields=", ".join(
-            self.tr("{field} {value}").format(field=r[0], value=r[2]) for r in rows if r[0] in changed)))
-        return True
+        """Option changes (the bottleneck monitor's, the environment checker's) into the form for the next run."""
+        return self.options.apply_changes(prescriptions)
 
     def train_more(self, epochs: int) -> bool:
         """Start a new run from the shown run's best.pt on the same dataset, for ``epochs`` more epochs."""

@@ -1,0 +1,159 @@
+"""The Train page's left side: the next run's options, their problems, the demo dataset and the yolov5 line.
+
+Owns everything about *what the next run will be*: the form (``TrainForm``), checking it against this
+machine's GPUs after every edit (``core.train_config.validate_config``; "Ready to train" when nothing is
+wrong), preparing the demo dataset in the background the first time the page is shown with no dataset,
+remembering the last dataset and model, which checkpoints the user confirmed, and copying the equivalent
+``yolov5 train`` command. The page asks it for ``revalidate()`` and owns starting, watching and stopping.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
+
+from core.demo_dataset import DemoCancelled, ensure_demo_dataset
+from core.machine import MachineFacts, quick_machine_facts
+from core.settings import load_settings, save_settings
+from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config
+from core.train_options import option_labels
+from core.trust import confirmed_entry
+from core.workspace import runs_dir
+from gui.background import BackgroundTask, run_in_background
+from gui.widgets import diagnosis_banner
+from gui.widgets.problem_list import ProblemList
+from gui.widgets.train_form import TrainForm
+
+VALIDATE_DELAY_MS = 250
+
+
+class TrainOptionsPanel(QGroupBox):
+    checked = Signal(object)  # ValidatedConfig, after every check
+    notify = Signal(str, str)  # (level, text) for the page's banner
+
+    def __init__(self, workspace: Path, parent: QWidget | None = None, *,
+                 machine_facts: MachineFacts | None = None) -> None:
+        super().__init__(parent)
+        self.setTitle(self.tr("Options"))
+        self.workspace = Path(workspace)
+        self.last_checked: ValidatedConfig | None = None
+        self._facts = machine_facts or MachineFacts()
+        self._demo_task: BackgroundTask | None = None
+        self.form = TrainForm(self.workspace, (self.workspace / "demo" / "data.yaml").resolve(), self)
+        self.problems = ProblemList(option_labels(), self)
+        self.copy_button = QPushButton(self.tr("Copy yolov5 command"), self, clicked=self.copy_command)
+        self.copy_button.setToolTip(self.tr("Copy the equivalent plain `yolov5 train …` command line"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.form)
+        layout.addWidget(self.problems)
+        layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addStretch(1)
+
+        settings = load_settings()
+        if settings.last_data and Path(settings.last_data).is_file():
+            self.form.set_data_path(settings.last_data)
+        self.form.set_model(settings.last_model or "yolov5n.yaml")
+        self._validate_timer = QTimer(self, singleShot=True, interval=VALIDATE_DELAY_MS, timeout=self.revalidate)
+        self.form.changed.connect(self._validate_timer.start)
+        self.form.demo_requested.connect(self.prepare_demo_dataset)
+        if machine_facts is None:
+            run_in_background(self, lambda progress, cancelled: quick_machine_facts(),
+                              on_done=self._on_machine_facts, on_failed=lambda exc: None)
+        self.form.set_machine_facts(self._facts)
+
+    @property
+    def has_dataset(self) -> bool:
+        return bool(self.form.data_edit.text().strip())
+
+    def revalidate(self) -> ValidatedConfig:
+        """Check the options now; the problems list shows the result (or "Ready to train")."""
+        self.last_checked = checked = validate_config(self.form.config(), self._facts)
+        shown = checked.problems
+        waiting = self._demo_task is not None and not self.has_dataset
+        if waiting:  # "no dataset chosen" is not news while the demo dataset is being made
+            shown = [p for p in shown if p.field != "data"]
+        self.problems.set_problems(shown, ready_level="info" if waiting else "ok",
+                                   ready_text=self.tr("Preparing the demo dataset…") if waiting else "")
+        self.copy_button.setEnabled(checked.ok)
+        self.checked.emit(checked)
+        return checked
+
+    def _on_machine_facts(self, facts: MachineFacts) -> None:
+        self._facts = facts
+        self.form.set_machine_facts(facts)
+        self.revalidate()
+
+    # -- the demo dataset ---------------------------------------------------------------------------
+    def prepare_demo_dataset(self) -> None:
+        if self._demo_task is not None:
+            return
+        self.form.show_demo_progress(0, 1)
+        self._demo_task = run_in_background(
+            self, lambda progress, cancelled: ensure_demo_dataset(self.workspace, progress, cancelled),
+            on_done=self._on_demo_ready, on_failed=self._on_demo_failed, on_progress=self.form.show_demo_progress)
+        self.revalidate()
+
+    def _on_demo_ready(self, path: Path) -> None:
+        self._demo_task = None
+        self.form.end_demo_progress()
+        self.form.set_data_path(str(path))
+        self.revalidate()
+
+    def _on_demo_failed(self, exc: BaseException) -> None:
+        self._demo_task = None
+        self.revalidate()
+        if isinstance(exc, DemoCancelled):
+            self.form.end_demo_progress()
+            return
+        self.form.end_demo_progress(self.tr("Could not prepare the demo dataset: {reason}. Check that the "
+                                            "workspace folder {path} is writable.").format(
+            reason=exc, path=self.workspace))
+
+    # -- changes for the next run ----------------------------------------------------------------------
+    def apply_changes(self, prescriptions: list[dict[str, Any]]) -> bool:
+        """Put option changes into the form after the user saw and confirmed them (current -> new, why)."""
+        settable = [p for p in prescriptions if p.get("field") in self.form.settable]
+        if not settable:
+            return False
+        rows = [(str(p["field"]), self.form.field_text(str(p["field"])), str(p.get("value")),
+                 str(p.get("reason") or "")) for p in settable]
+        if not diagnosis_banner.confirm_changes(self, rows):
+            return False
+        changed = self.form.apply_values({str(p["field"]): p.get("value") for p in settable})
+        self.revalidate()
+        self.notify.emit("info", self.tr("Set for the next run: {fields}.").format(fields=", ".join(
+            self.tr("{field} {value}").format(field=r[0], value=r[2]) for r in rows if r[0] in changed)))
+        return True
+
+    # -- around a start -----------------------------------------------------------------------------
+    def copy_command(self) -> None:
+        checked = self.revalidate()
+        if not checked.ok:
+            return
+        spec = build_worker_spec(checked, runs_dir(self.workspace) / checked.config.name, self.workspace)
+        QGuiApplication.clipboard().setText(command_line(build_yolov5_command(spec)))
+        self.notify.emit("info", self.tr("Copied the yolov5 command to the clipboard."))
+
+    def trusted_weights(self, checked: ValidatedConfig) -> tuple[str, ...] | None:
+        """The checkpoint paths the user confirmed (``core.trust``); None when they declined."""
+        weights = checked.weights_path
+        if weights is None:
+            return ()
+        if not self.form.accept_weights(weights):
+            return None
+        entry = confirmed_entry(weights)
+        return (entry,) if entry in self.form.trusted_weights else ()
+
+    def remember_choices(self, checked: ValidatedConfig) -> None:
+        """The dataset and model of a started run are the next session's defaults."""
+        try:
+            settings = load_settings()
+            settings.last_data = "" if self.form.is_demo() else checked.config.data
+            settings.last_model = checked.config.model
+            save_settings(settings)
+        except OSError:
+            pass  # remembering the last choice is a convenience; the run goes on

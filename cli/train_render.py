@@ -34,6 +34,7 @@ class ConsoleRenderer(EventRenderer):
         self.progress = RunProgress()
         self._bar_shown = False
         self._last_draw = 0.0
+        self.device_type: str | None = None  # from the hello event: "cuda" or "cpu"
         self._last_diagnosis: str | None = None
 
     # -- output helpers -------------------------------------------------------------------------------
@@ -70,6 +71,7 @@ class ConsoleRenderer(EventRenderer):
         self.progress.feed(ev)
         kind = ev.get("type")
         if kind == "hello":
+            self.device_type = ev.get("device_type")
             versions = ev.get("versions", {})
             devices = ev.get("devices") or []
             device = ", ".join(d.get("name", "?") for d in devices) or tr("CPU (no CUDA device)")
@@ -141,9 +143,13 @@ class ConsoleRenderer(EventRenderer):
         eff = ev.get("efficiency") or {}
         if eff.get("images_per_s") is not None:
             gpu = eff.get("gpu_util_mean_percent")
-            lines.append(tr("Efficiency: {ips:.0f} img/s, data wait {wait}, GPU busy {gpu}",
-                            ips=eff["images_per_s"], wait=_pct(eff.get("data_wait_share")),
-                            gpu="—" if gpu is None else f"{gpu:.0f}%"))
+            if self.device_type == "cpu":  # no GPU trained: say so instead of "GPU busy —"
+                lines.append(tr("Efficiency: {ips:.0f} img/s on the CPU, data wait {wait}",
+                                ips=eff["images_per_s"], wait=_pct(eff.get("data_wait_share"))))
+            else:
+                lines.append(tr("Efficiency: {ips:.0f} img/s, data wait {wait}, GPU busy {gpu}",
+                                ips=eff["images_per_s"], wait=_pct(eff.get("data_wait_share")),
+                                gpu="—" if gpu is None else f"{gpu:.0f}%"))
         if ev.get("best"):
             lines.append(tr("Best weights: {path}", path=ev["best"]))
         if ev.get("last"):

@@ -18,9 +18,11 @@ from typing import Any, Callable
 from core.findings import Change, Finding, Severity
 from core.i18n import tr
 
-#: NVML clock-event reasons that mean "slowed down", not "idle" (0x1 GpuIdle is ignored).
-THROTTLE_BITS = {0x4: "software power cap", 0x8: "hardware slowdown", 0x20: "software thermal slowdown",
-                 0x40: "hardware thermal slowdown", 0x80: "hardware power brake"}
+#: NVML clock-event reasons that mean "slowed down", not "idle" (0x1 GpuIdle is ignored). The software power
+#: cap (0x4) is left out: a GPU at its power limit under a full training load works as designed
+#: (``core.environment.tables.THROTTLE_KIND`` has the sources); heat and the power supply are what slow it.
+THROTTLE_BITS = {0x8: "hardware slowdown", 0x20: "software thermal slowdown", 0x40: "hardware thermal slowdown",
+                 0x80: "hardware power brake"}
 
 THRESHOLDS: dict[str, float] = {
     "wait_high": 0.20,  # data-wait share at/above which training is input-bound
@@ -146,12 +148,24 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
+def _waited(fig: WindowFigures) -> str:
+    """Who waited: the GPU on a GPU run; on a CPU run the model's computation (no GPU is involved)."""
+    share = _pct(fig.data_wait_share)
+    if fig.training_on_gpu:
+        return tr("The GPU waited for data {share} of the time.", share=share)
+    if fig.training_on_gpu is False:
+        return tr("The model's computation on the CPU waited for data {share} of the time.", share=share)
+    return tr("Training waited for data {share} of the time.", share=share)
+
+
 def _input_prescriptions(fig: WindowFigures, kind: str) -> list[Change]:
     out: list[Change] = []
     workers = fig.workers or 0
     cores = fig.cpu_count or 0
     if kind == "workers" and cores:
         target = min(cores, max(workers * 2, workers + 2, 2))
+        if fig.training_on_gpu is False:  # the workers share the cores with the model's computation
+            target = min(max(cores - 1, 1), workers + 2)
         if target > workers:
             out.append(Change("workers", target, tr("{cores} cores, {workers} workers: more workers can decode "
                                                             "and augment in parallel", cores=cores, workers=workers)))
@@ -176,11 +190,18 @@ def _rule_cpu_training(fig: WindowFigures, th: dict[str, float]) -> Finding | No
 
 
 def _rule_throttled(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
+    if fig.training_on_gpu is False:
+        return None  # a GPU slowing down does not slow a run on the CPU
     if fig.throttled_share is not None and fig.throttled_share >= th["throttled_share"]:
+        thermal = any(THROTTLE_BITS[bit] in fig.throttle_reasons for bit in (0x20, 0x40))
+        power = any(THROTTLE_BITS[bit] in fig.throttle_reasons for bit in (0x8, 0x80))
+        fixes = ([tr("improve airflow (dust, fans, the fan curve)")] if thermal else []) + (
+            [tr("check the power supply and the GPU's power connectors")] if power else [])
         return verdict("gpu-throttled", "warning", tr("The GPU is slowing itself down"),
-                         tr("For {share} of the samples the GPU reported: {reasons}. Check cooling and the power "
-                            "limit (nvidia-smi -q -d PERFORMANCE).", share=_pct(fig.throttled_share),
-                            reasons=", ".join(fig.throttle_reasons)),
+                       tr("For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} "
+                          "(nvidia-smi -q -d PERFORMANCE shows which slowdown is active).",
+                          share=_pct(fig.throttled_share), reasons=", ".join(fig.throttle_reasons),
+                          fixes="; ".join(fixes)),
                          {"throttled_share": fig.throttled_share, "reasons": fig.throttle_reasons,
                           "max_temperature_c": fig.gpu_temperature_c, "gpu_util_percent": fig.gpu_util_percent})
     return None
@@ -194,21 +215,34 @@ def _input_bound(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     evidence = {"data_wait_share": share, "images_per_s": fig.images_per_s, "cpu_percent": fig.cpu_percent,
                 "cpu_count": fig.cpu_count, "iowait_percent": fig.iowait_percent,
                 "disk_read_mb_s": fig.disk_read_mb_s, "workers": fig.workers, "gpu_util_percent": fig.gpu_util_percent}
-    waiting = tr("The GPU waited for data {share} of the time.", share=_pct(share))
+    waiting = _waited(fig)
+    on_cpu = fig.training_on_gpu is False
     if fig.iowait_percent is not None and fig.iowait_percent >= th["iowait_high"]:
         return verdict("input-bound-io", severity, tr("Training waits for the disk"),
-                         tr("{waiting} The CPU spent {iowait:.0f}% of its time waiting for reads: the disk is the "
-                            "limit. Cache the images, or copy the dataset to a local SSD.", waiting=waiting,
-                            iowait=fig.iowait_percent), evidence, _input_prescriptions(fig, "io"))
+                       tr("{waiting} The CPU spent {iowait:.0f}% of its time waiting for reads: the disk is the "
+                          "limit. Cache the images, or copy the dataset to a local SSD.", waiting=waiting,
+                          iowait=fig.iowait_percent), evidence, _input_prescriptions(fig, "io"))
     if fig.cpu_percent is not None and fig.cpu_percent >= th["cpu_busy"]:
+        if on_cpu:
+            return verdict("input-bound-cpu", severity, tr("The CPU is the limit: it prepares the images and "
+                                                           "computes the model"),
+                           tr("{waiting} All cores are busy ({cpu:.0f}%), and on a CPU run the data loader and the "
+                              "model's computation share them: more workers would only take cores from the model. "
+                              "Cache decoded images, use a smaller image size, or train on a GPU.",
+                              waiting=waiting, cpu=fig.cpu_percent), evidence, _input_prescriptions(fig, "cpu"))
         return verdict("input-bound-cpu", severity, tr("Training waits for the CPU to prepare images"),
-                         tr("{waiting} All cores are busy ({cpu:.0f}%): more workers would not help. Cache decoded "
-                            "images, use lighter augmentation, or a smaller image size.", waiting=waiting,
-                            cpu=fig.cpu_percent), evidence, _input_prescriptions(fig, "cpu"))
+                       tr("{waiting} All cores are busy ({cpu:.0f}%): more workers would not help. Cache decoded "
+                          "images, use lighter augmentation, or a smaller image size.", waiting=waiting,
+                          cpu=fig.cpu_percent), evidence, _input_prescriptions(fig, "cpu"))
+    cpu = "—" if fig.cpu_percent is None else f"{fig.cpu_percent:.0f}%"
+    if on_cpu:
+        return verdict("input-bound-workers", severity, tr("Training waits for the data loader; cores are idle"),
+                       tr("{waiting} The CPU is only {cpu} busy, so a few more data-loader workers can prepare "
+                          "images while the model computes (they share the cores with it).", waiting=waiting,
+                          cpu=cpu), evidence, _input_prescriptions(fig, "workers"))
     return verdict("input-bound-workers", severity, tr("Training waits for the data loader; cores are idle"),
-                     tr("{waiting} The CPU is only {cpu} busy, so more data-loader workers can feed the GPU.",
-                        waiting=waiting, cpu="—" if fig.cpu_percent is None else f"{fig.cpu_percent:.0f}%"),
-                     evidence, _input_prescriptions(fig, "workers"))
+                   tr("{waiting} The CPU is only {cpu} busy, so more data-loader workers can feed the GPU.",
+                      waiting=waiting, cpu=cpu), evidence, _input_prescriptions(fig, "workers"))
 
 
 def _rule_underfed(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
@@ -228,10 +262,14 @@ def _rule_underfed(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
 
 
 def _rule_healthy(fig: WindowFigures, th: dict[str, float]) -> Finding:
-    return verdict("healthy", "ok", tr("The input pipeline keeps up"),
-                     tr("The GPU waited for data {share} of the time.", share=_pct(fig.data_wait_share)),
-                     {"data_wait_share": fig.data_wait_share, "images_per_s": fig.images_per_s,
-                      "gpu_util_percent": fig.gpu_util_percent})
+    evidence = {"data_wait_share": fig.data_wait_share, "images_per_s": fig.images_per_s,
+                "gpu_util_percent": fig.gpu_util_percent}
+    if fig.training_on_gpu is False:
+        return verdict("healthy", "ok", tr("The data keeps up; the model's computation on the CPU sets the pace"),
+                       tr("{waiting} The rest of each step is the model's forward and backward pass on the CPU; "
+                          "on a GPU it runs one to two orders of magnitude faster.", waiting=_waited(fig)),
+                       {**evidence, "gpu_util_percent": None, "cpu_percent": fig.cpu_percent})
+    return verdict("healthy", "ok", tr("The input pipeline keeps up"), _waited(fig), evidence)
 
 
 #: Checked in order; the first rule that returns a verdict wins.

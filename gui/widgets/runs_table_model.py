@@ -38,7 +38,7 @@ COLUMN = {key: i for i, (key, _) in enumerate(COLUMNS)}
 HEADER_TIPS = {
     "ips": QT_TRANSLATE_NOOP("RunsTableModel", "Training throughput over the whole run (validation excluded)"),
     "gpu": QT_TRANSLATE_NOOP("RunsTableModel", "Mean GPU utilisation while training (NVML)"),
-    "wait": QT_TRANSLATE_NOOP("RunsTableModel", "Share of step time the GPU waited for the data loader"),
+    "wait": QT_TRANSLATE_NOOP("RunsTableModel", "Share of step time training waited for the data loader"),
     "duration": QT_TRANSLATE_NOOP("RunsTableModel", "Wall time of every worker start, summed (h:mm:ss)"),
 }
 NUMERIC = {"epochs", "map50", "map50_95", "ips", "gpu", "wait", "duration"}

@@ -114,6 +114,8 @@ class SystemPlots(QWidget):
             self._add_batch(event)
         elif kind == "stage" and event.get("stage") == "starting" and self._t0 is None:
             self._minutes(event)  # time zero is the worker's start
+        elif kind == "hello" and event.get("device_type"):
+            self._latest["device_type"] = event.get("device_type")  # who waits for data: the GPU, or the CPU
 
     def _add_system(self, event: dict[str, Any]) -> None:
         x = self._minutes(event)
@@ -213,6 +215,8 @@ class SystemPlots(QWidget):
             parts.append(item("gray", "╍", self.tr("memory {used}/{total} GB").format(
                 used=self._num(used, 1), total=self._num(total, 0))))
             gpu_text = " ".join(parts)
+        elif self._latest.get("device_type") == "cpu":
+            gpu_text = escape(self.tr("GPU: none used (training runs on the CPU)"))
         else:
             gpu_text = escape(self.tr("GPU: no readings (NVML unavailable)"))
         count = _number(system.get("cpu_count"))
@@ -229,11 +233,18 @@ class SystemPlots(QWidget):
                     used=self._num(used, 1), total=self._num(total, 0))))),
             "disk": item(DISK_COLOUR, "━", self.tr("Disk read {rate} MB/s").format(
                 rate=self._num(_number(system.get("disk_read_mb_s")), 1))),
-            "wait": item(WAIT_COLOUR, "━", self.tr("GPU waited for data {share} of the time").format(
-                share=self._pct(self.series["wait"].last()))),
+            "wait": item(WAIT_COLOUR, "━", self._wait_words().format(share=self._pct(self.series["wait"].last()))),
             "ips": item(IPS_COLOUR, "━", self.tr("Throughput {rate} images/s").format(
                 rate=self._num(self.series["ips"].last(), 1))),
         }
+
+    def _wait_words(self) -> str:
+        device = self._latest.get("device_type")
+        if device == "cpu":
+            return self.tr("The model (on the CPU) waited for data {share} of the time")
+        if device == "cuda":
+            return self.tr("GPU waited for data {share} of the time")
+        return self.tr("Training waited for data {share} of the time")
 
     @staticmethod
     def _pct(value: float | None) -> str:

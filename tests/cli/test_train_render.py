@@ -46,3 +46,14 @@ def test_json_renderer_passes_events_and_closes_a_dead_stream():
     lines = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [x["type"] for x in lines] == ["stage", "error", "done"]
     assert lines[-1]["status"] == "failed" and lines[1]["kind"] == "worker_died" and "-9" in lines[1]["message"]
+
+
+def test_a_cpu_run_summary_does_not_speak_of_a_gpu():
+    out = io.StringIO()
+    renderer = ConsoleRenderer(out, is_tty=False)
+    renderer.event({"v": 1, "type": "hello", "t": 1.0, "job": "train", "pid": 1, "versions": {}, "devices": [],
+                    "device_type": "cpu"})
+    renderer.event({"v": 1, "type": "done", "t": 9.0, "status": "completed", "elapsed_s": 8.0,
+                    "efficiency": {"images_per_s": 12.0, "data_wait_share": 0.04, "gpu_util_mean_percent": None}})
+    text = out.getvalue()
+    assert "12 img/s on the CPU, data wait 4" in text and "GPU busy" not in text

@@ -56,6 +56,41 @@ def test_verdicts(case, expected):
     assert verdict.message and verdict.detail and verdict.evidence
 
 
+# CPU-only runs: every verdict the doctor can give there, and none of its words may speak of a GPU.
+CPU_RUNS = [
+    (dict(wait_share=0.02, on_gpu=False, gpus=[]), "healthy", "the CPU"),
+    (dict(wait_share=0.30, cpu=40.0, on_gpu=False, gpus=[]), "input-bound-workers", "share the cores"),
+    (dict(wait_share=0.30, cpu=97.0, on_gpu=False, gpus=[]), "input-bound-cpu", "computes the model"),
+    (dict(wait_share=0.30, cpu=40.0, iowait=25.0, on_gpu=False, gpus=[]), "input-bound-io", "disk"),
+    (dict(wait_share=0.02, on_gpu=False, gpus=[gpu(3, reasons=0x40)]), "cpu-training", "GPU"),  # the one exception
+]
+
+
+@pytest.mark.parametrize("case, expected, words", CPU_RUNS, ids=[c[1] for c in CPU_RUNS])
+def test_cpu_runs_are_described_as_cpu_runs(case, expected, words):
+    verdict = diagnose(window(**case).figures())
+    assert verdict.code == expected and words in verdict.message + verdict.detail
+    if expected != "cpu-training":
+        text = " ".join([verdict.message, verdict.detail] + [p.reason for p in verdict.changes])
+        assert "GPU" not in text.replace("on a GPU", "").replace("train on a GPU", ""), text
+        assert "gpu_util_percent" not in {k for k, v in verdict.evidence.items() if v is not None}
+
+
+def test_more_workers_on_a_cpu_run_leave_a_core_to_the_model():
+    verdict = diagnose(window(wait_share=0.3, cpu=40.0, on_gpu=False, gpus=[], workers=2, cpu_count=4).figures())
+    [more] = [p for p in verdict.changes if p.field == "workers"]
+    assert more.value == 3  # 4 cores: 3 workers at most, the fourth computes the model
+
+
+def test_power_cap_under_load_is_not_throttling_but_heat_and_power_supply_are():
+    capped = diagnose(window(wait_share=0.02, gpus=[gpu(99, reasons=0x4)]).figures())
+    assert capped.code == "healthy"
+    hot = diagnose(window(wait_share=0.02, gpus=[gpu(99, reasons=0x40, temp=91)]).figures())
+    assert hot.code == "gpu-throttled" and "airflow" in hot.detail and "power supply" not in hot.detail
+    brake = diagnose(window(wait_share=0.02, gpus=[gpu(99, reasons=0x80)]).figures())
+    assert brake.code == "gpu-throttled" and "power supply" in brake.detail and "airflow" not in brake.detail
+
+
 def test_wait_share_boundaries():
     low, high = THRESHOLDS["wait_low"], THRESHOLDS["wait_high"]
     assert diagnose(window(wait_share=low - 0.005, gpus=[gpu(95)]).figures()).code == "healthy"

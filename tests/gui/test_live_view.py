@@ -183,3 +183,24 @@ def test_train_more_epochs_starts_from_best_weights(qtbot, page, launcher, data_
     assert spec["config"]["model"] == str(first / "weights" / "best.pt")
     assert spec["config"]["epochs"] == 5 and spec["config"]["data"] == str(data_yaml)
     assert page.session.run_dir.name == "exp-more" and page.session.run_dir != first
+
+
+@pytest.mark.parametrize("device, words", [("cpu", "The model (on the CPU) waited for data 25 %"),
+                                           ("cuda", "GPU waited for data 25 %"),
+                                           (None, "Training waited for data 25 %")])
+def test_the_wait_heading_names_who_waited(qtbot, device, words):
+    from gui.widgets.system_plots import SystemPlots
+
+    strip = SystemPlots()
+    qtbot.addWidget(strip)
+    if device:
+        strip.add_event({"v": 1, "type": "hello", "t": 1.0, "job": "train", "pid": 1, "versions": {}, "devices": [],
+                         "device_type": device})
+    strip.add_event({"v": 1, "type": "batch", "t": 2.0, "epoch": 0, "index": 5, "count": 10, "warmup": False,
+                     "window": {"batches": 1, "images": 4, "data_wait_s": 0.25, "step_s": 0.75,
+                                "data_wait_share": 0.25, "images_per_s": 4.0}})
+    strip.add_event({"v": 1, "type": "system", "t": 2.5, "cpu_percent": 90.0, "cpu_count": 2, "gpus": []})
+    strip.refresh()
+    assert words in strip.headings["wait"].text()
+    assert ("GPU" in strip.headings["wait"].text()) == (device == "cuda")
+    assert ("training runs on the CPU" in strip.headings["gpu"].text()) == (device == "cpu")

@@ -92,6 +92,9 @@ class ProbeCollector:
         return facts, notes
 
 
+STDERR_DRAIN_S = 10.0
+
+
 def run_probe_process(spec_file: Path, *, timeout_s: float = PROBE_TIMEOUT_S, argv: list[str] | None = None,
                       on_event: Callable[[dict[str, Any]], None] | None = None) -> tuple[EnvironmentFacts, list[str]]:
     """Run the probe worker (or ``argv``), feeding its events to ``on_event``; kill it after ``timeout_s``."""
@@ -115,7 +118,8 @@ def run_probe_process(spec_file: Path, *, timeout_s: float = PROBE_TIMEOUT_S, ar
             del stderr_tail[:-20]
 
     threading.Thread(target=pump_stdout, name="probe-stdout", daemon=True).start()
-    threading.Thread(target=pump_stderr, name="probe-stderr", daemon=True).start()
+    stderr_reader = threading.Thread(target=pump_stderr, name="probe-stderr", daemon=True)
+    stderr_reader.start()
     decoder = LineDecoder()
     deadline = time.monotonic() + timeout_s
     timed_out = False
@@ -138,6 +142,10 @@ def run_probe_process(spec_file: Path, *, timeout_s: float = PROBE_TIMEOUT_S, ar
         if chunk is None:
             break
     code = proc.wait()
+    # The process has ended, so its stderr reaches EOF at once; wait for the reader to take the last line (the
+    # crash's own words), which on a busy machine it may not have done yet. Bounded: a grandchild that kept
+    # the pipe open must not hang the check.
+    stderr_reader.join(timeout=STDERR_DRAIN_S)
     detail = stderr_tail[-1] if stderr_tail else ""
     return collector.result(timed_out=timed_out, timeout_s=timeout_s, exit_code=None if timed_out else code,
                             detail=detail)

@@ -18,24 +18,32 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Dialogs", text)
 
 
+def ask_yes(parent: QWidget | None, title: str, text: str, *, warning: bool = False, cancel: bool = True,
+            default_yes: bool = False) -> bool:
+    """One yes/no question in a message box; True only for an explicit yes (Escape and closing say no).
+
+    The one shape every confirmation in the app takes: ``warning`` for a risk (a question otherwise),
+    ``cancel`` names the other button Cancel (else No), and the default button is the safe answer unless
+    ``default_yes``."""
+    other = QMessageBox.StandardButton.Cancel if cancel else QMessageBox.StandardButton.No
+    ask = QMessageBox.warning if warning else QMessageBox.question
+    answer = ask(parent, title, text, QMessageBox.StandardButton.Yes | other,
+                 QMessageBox.StandardButton.Yes if default_yes else other)
+    return answer == QMessageBox.StandardButton.Yes
+
+
 def confirm_untrusted_weights(parent: QWidget | None, path: Path) -> bool:
     """A .pt file is a pickle: loading it can run code. Only an explicit yes trusts it."""
-    answer = QMessageBox.warning(
-        parent, _tr("Use this weights file?"),
-        _tr("{name} is a PyTorch checkpoint (.pt). Such a file is a Python pickle: loading it can run any "
-            "code it contains.\n\nOnly use it if you trust where it came from.\n\n{path}").format(
-            name=path.name, path=path),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
-    return answer == QMessageBox.StandardButton.Yes
+    return ask_yes(parent, _tr("Use this weights file?"),
+                   _tr("{name} is a PyTorch checkpoint (.pt). Such a file is a Python pickle: loading it can run "
+                       "any code it contains.\n\nOnly use it if you trust where it came from.\n\n{path}").format(
+                       name=path.name, path=path), warning=True)
 
 
 def confirm_kill(parent: QWidget | None) -> bool:
-    answer = QMessageBox.question(
-        parent, _tr("Kill the training process?"),
-        _tr("Killing loses the work since the last checkpoint; a graceful stop saves it. "
-            "Kill the training process now?"),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
-    return answer == QMessageBox.StandardButton.Yes
+    return ask_yes(parent, _tr("Kill the training process?"),
+                   _tr("Killing loses the work since the last checkpoint; a graceful stop saves it. "
+                       "Kill the training process now?"), cancel=False)
 
 
 def ask_close_while_training(parent: QWidget | None, run_name: str) -> str:
@@ -56,9 +64,6 @@ def ask_close_while_training(parent: QWidget | None, run_name: str) -> str:
 
 def ask_kill_after_timeout(parent: QWidget | None, seconds: int) -> bool:
     """The worker did not stop in time: True to kill it, False to keep waiting."""
-    answer = QMessageBox.question(
-        parent, _tr("The run has not stopped yet"),
-        _tr("The training process has not stopped after {seconds} s. Kill it now (work since the last "
-            "checkpoint is lost), or keep waiting?").format(seconds=seconds),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
-    return answer == QMessageBox.StandardButton.Yes
+    return ask_yes(parent, _tr("The run has not stopped yet"),
+                   _tr("The training process has not stopped after {seconds} s. Kill it now (work since the last "
+                       "checkpoint is lost), or keep waiting?").format(seconds=seconds), cancel=False)

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QProcess, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QMessageBox, QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
+                               QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from core.atomic import atomic_write_text
 from core.environment.facts import EnvironmentFacts, load_facts
@@ -30,6 +30,7 @@ from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
 from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
 from core.launch import worker_argv, worker_env
+from gui.dialogs import ask_yes
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.check_details import Applier, CheckDetails
@@ -55,11 +56,9 @@ def ask_save_path(parent: QWidget, suggested: str) -> str:
 
 def ask_restart(parent: QWidget) -> bool:
     """Module attribute so tests answer it instead of a modal dialog."""
-    answer = QMessageBox.question(parent, parent.tr("Restart YOLO Studio?"),
-                                  parent.tr("PyTorch was replaced. Restart YOLO Studio now so every part of it uses "
-                                            "the new build?"),
-                                  QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-    return answer == QMessageBox.StandardButton.Yes
+    return ask_yes(parent, parent.tr("Restart YOLO Studio?"),
+                   parent.tr("PyTorch was replaced. Restart YOLO Studio now so every part of it uses the new build?"),
+                   cancel=False)
 
 
 def restart_app() -> None:

@@ -15,11 +15,11 @@ from typing import Any
 from PySide6.QtCore import QFile, QItemSelectionModel, QSortFilterProxyModel, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
-                               QMessageBox,
                                QPushButton, QStackedWidget, QTableView, QVBoxLayout, QWidget)
 
 from core.runs import RunInfo, read_run, rename_run
 from gui.background import run_in_background
+from gui.dialogs import ask_yes
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
@@ -37,12 +37,9 @@ def ask_new_name(parent: QWidget, old: str) -> str | None:
 
 
 def confirm_delete(parent: QWidget, names: list[str]) -> bool:
-    answer = QMessageBox.question(
-        parent, parent.tr("Move runs to the trash?"),
-        parent.tr("Move these runs (weights, results and events) to the trash?\n\n{names}\n\nThey can be "
-                  "restored from the trash.").format(names="\n".join(names)),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
-    return answer == QMessageBox.StandardButton.Yes
+    return ask_yes(parent, parent.tr("Move runs to the trash?"),
+                   parent.tr("Move these runs (weights, results and events) to the trash?\n\n{names}\n\nThey can "
+                             "be restored from the trash.").format(names="\n".join(names)))
 
 
 def move_to_trash(path: Path) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
+from gui.dialogs import ask_yes
+
 SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
 
 
@@ -28,12 +30,9 @@ def ask_unsaved(parent: QWidget | None, name: str) -> str:
 
 def confirm_id_change(parent: QWidget | None, what: str) -> bool:
     """Label files store class *ids*: deleting or reordering classes changes what every label means."""
-    answer = QMessageBox.warning(
-        parent, _tr("Change class ids?"),
-        _tr("{what}\n\nLabel files store class ids, not names, so this changes the meaning of existing labels "
-            "(they are not rewritten). Continue?").format(what=what),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
-    return answer == QMessageBox.StandardButton.Yes
+    return ask_yes(parent, _tr("Change class ids?"),
+                   _tr("{what}\n\nLabel files store class ids, not names, so this changes the meaning of existing "
+                       "labels (they are not rewritten). Continue?").format(what=what), warning=True)
 
 
 def ask_val_ratio(parent: QWidget | None) -> float | None:

@@ -13,8 +13,9 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
+from gui.dialogs import ask_yes
 from gui.widgets.levels import level_colour, level_icon, level_word
 
 
@@ -74,12 +75,9 @@ def confirm_changes(parent: QWidget | None, rows: list[tuple[str, str, str, str]
     """Ask before changing the form: rows of (field, old, new, reason). Tests monkeypatch this."""
     lines = "\n".join(_tr("• {field}: {old} → {new} — {reason}").format(field=f, old=o, new=n, reason=r)
                       for f, o, n, r in rows)
-    answer = QMessageBox.question(
-        parent, _tr("Apply to the next run?"),
-        _tr("These options will be changed in the form for the next run (the current run is not "
-            "touched):\n\n{changes}").format(changes=lines),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes)
-    return answer == QMessageBox.StandardButton.Yes
+    return ask_yes(parent, _tr("Apply to the next run?"),
+                   _tr("These options will be changed in the form for the next run (the current run is not "
+                       "touched):\n\n{changes}").format(changes=lines), default_yes=True)
 
 
 class DiagnosisBanner(QFrame):

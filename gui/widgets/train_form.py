@@ -110,22 +110,6 @@ class TrainForm(QWidget):
         return editor.spin
 
     @property
-    def epochs(self) -> Any:
-        return self.spin("epochs")
-
-    @property
-    def imgsz(self) -> Any:
-        return self.spin("imgsz")
-
-    @property
-    def batch(self) -> Any:
-        return self.spin("batch")
-
-    @property
-    def workers(self) -> Any:
-        return self.spin("workers")
-
-    @property
     def device_combo(self) -> Any:
         return self.editors["device"].focus
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from core.run_index import RunIndex
 from core.runs import EVENTS_FILE, create_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
@@ -27,12 +29,18 @@ def make_run(workspace: Path, name: str) -> Path:
     return run
 
 
-def test_reloads_never_overlap_and_the_last_one_wins(qtbot, tmp_path, monkeypatch):
+@pytest.fixture
+def listings(monkeypatch) -> list[Path]:
+    """Every listing of the runs folder (each one is a pass over its events files)."""
+    seen: list[Path] = []
+    original = RunIndex.list_runs
+    monkeypatch.setattr(RunIndex, "list_runs", lambda self, ws: seen.append(ws) or original(self, ws))
+    return seen
+
+
+def test_reloads_never_overlap_and_the_last_one_wins(qtbot, tmp_path, listings):
     workspace = tmp_path / "ws"
     make_run(workspace, "a")
-    listings = []
-    original = RunIndex.list_runs
-    monkeypatch.setattr(RunIndex, "list_runs", lambda self, ws: listings.append(ws) or original(self, ws))
     store = RunsStore(workspace)
     seen = []
     store.changed.connect(lambda runs: seen.append([r.name for r in runs]))
@@ -53,12 +61,9 @@ def test_a_failed_listing_says_why(qtbot, tmp_path, monkeypatch):
     qtbot.waitUntil(lambda: reasons == ["denied"] and not store.loading, timeout=TIMEOUT_MS)
 
 
-def test_the_window_lists_runs_once_for_every_page(qtbot, tmp_path, monkeypatch):
+def test_the_window_lists_runs_once_for_every_page(qtbot, tmp_path, listings):
     workspace = tmp_path / "ws"
     make_run(workspace, "exp")
-    listings = []
-    original = RunIndex.list_runs
-    monkeypatch.setattr(RunIndex, "list_runs", lambda self, ws: listings.append(ws) or original(self, ws))
     window = MainWindow(workspace, prepare_demo=False, check_runs=True)
     qtbot.addWidget(window)
     pages = [window.pages.widget(i) for i in range(window.pages.count())]

@@ -192,7 +192,7 @@ def test_demo_dataset_is_prepared_in_the_background_on_first_show(qtbot, tmp_pat
     assert page.problems.messages == [] and not page.start_button.isEnabled()  # "preparing", not an error
     demo = (tmp_path / "ws" / "demo" / "data.yaml").resolve()
     qtbot.waitUntil(lambda: page.form.data_edit.text() == str(demo), timeout=TIMEOUT_MS)
-    assert page.form.is_demo() and page.form.imgsz.value() == 128 and page.form.epochs.value() == 30
+    assert page.form.is_demo() and page.form.spin("imgsz").value() == 128 and page.form.spin("epochs").value() == 30
     assert not page.form.demo_progress.isVisible()
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
 

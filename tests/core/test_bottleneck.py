@@ -56,7 +56,7 @@ def test_verdicts(case, expected):
     assert verdict.message and verdict.detail and verdict.evidence
 
 
-# CPU-only runs: every verdict the doctor can give there, and none of its words may speak of a GPU.
+# CPU-only runs: every verdict the bottleneck monitor can give there, and none of its words may speak of a GPU.
 CPU_RUNS = [
     (dict(wait_share=0.02, on_gpu=False, gpus=[]), "healthy", "the CPU"),
     (dict(wait_share=0.30, cpu=40.0, on_gpu=False, gpus=[]), "input-bound-workers", "share the cores"),

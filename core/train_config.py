@@ -22,6 +22,7 @@ from core.i18n import tr
 from core.machine import MachineFacts
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
 from core.train_options import AUTO_BATCH, TrainConfig, train_options, yolov5_fields
+from core.weights.choice import WeightsNotHere, resolve_named
 
 SPEC_VERSION = 1
 _RUN_NAME = re.compile(r"^[^\\/:*?\"<>|\x00-\x1f]{1,80}$")
@@ -84,15 +85,28 @@ def _check_data(path_text: str, problems: list[Finding]) -> Path | None:
     return path.resolve() if judged.trainable else None
 
 
-def _check_model(cfg: TrainConfig, problems: list[Finding]) -> tuple[Path | None, Path | None]:
-    """Returns (model yaml, weights)."""
+def _checkpoint_path(field_name: str, text: str, workspace: Path | None, problems: list[Finding]) -> Path | None:
+    """A checkpoint's file: a bare official name (``yolov5s.pt``) comes from the weights store
+    (``core.weights.choice.resolve_named``: never downloaded, a missing one names the command that gets it);
+    anything else is a path. None (with the problem) when a named one is not usable."""
+    try:
+        stored = resolve_named(text, workspace)
+    except WeightsNotHere as missing:
+        problems.append(problem("error", field_name, missing.message, missing.hint))
+        return None
+    return stored or Path(text.strip()).expanduser()
+
+
+def _check_model(cfg: TrainConfig, problems: list[Finding],
+                 workspace: Path | None = None) -> tuple[Path | None, Path | None]:
+    """Returns (model yaml, weights). Bare official checkpoint names come from the workspace's store."""
     cfg_path: Path | None = None
     weights: Path | None = None
     model = cfg.model.strip()
     if not model:
         problems.append(problem("error", "model", tr("No model chosen."), tr("Pick yolov5n/s/m/l/x or a model file.")))
     elif model.endswith(".pt"):
-        weights = Path(model).expanduser()
+        weights = _checkpoint_path("model", model, workspace, problems)
     else:
         builtin = builtin_model_path(model)
         candidate = builtin if builtin is not None else Path(model).expanduser()
@@ -102,10 +116,10 @@ def _check_model(cfg: TrainConfig, problems: list[Finding]) -> tuple[Path | None
             problems.append(problem("error", "model", tr("Model definition not found: {model}", model=model),
                                     tr("Use one of yolov5n.yaml … yolov5x.yaml, or the path of a model YAML.")))
     if cfg.weights.strip():
-        if weights is not None:
+        if weights is not None or model.endswith(".pt"):
             problems.append(problem("error", "weights", tr("Both a checkpoint model and initial weights were given."),
                                     tr("Give either a .pt model, or a model YAML plus initial weights.")))
-        weights = Path(cfg.weights.strip()).expanduser()
+        weights = _checkpoint_path("weights", cfg.weights, workspace, problems)
     if weights is not None:
         if weights.suffix != ".pt":
             problems.append(problem("error", "weights", tr("Weights must be a .pt file: {path}", path=weights), ""))
@@ -113,7 +127,9 @@ def _check_model(cfg: TrainConfig, problems: list[Finding]) -> tuple[Path | None
         elif not weights.is_file():
             problems.append(problem(
                 "error", "weights", tr("Weights file not found: {path}", path=weights),
-                tr("YOLO Studio works offline: download pretrained weights yourself, then give their full path.")))
+                tr("Check the path. YOLO Studio works offline: the official pretrained checkpoints come by "
+                   "name (yolov5s.pt …) from its weights store, and yolostudio weights get yolov5s fetches one "
+                   "when you ask.")))
             weights = None
         else:
             weights = weights.resolve()
@@ -129,13 +145,17 @@ def _check_hyp(name: str, problems: list[Finding]) -> Path | None:
     return path.resolve()
 
 
-def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts()) -> ValidatedConfig:
-    """Check every option and return a normalised copy; nothing here touches torch or the GPU."""
+def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts(),
+                    workspace: Path | None = None) -> ValidatedConfig:
+    """Check every option and return a normalised copy; nothing here touches torch or the GPU.
+
+    ``workspace``: where bare official checkpoint names (``yolov5s.pt``) are looked up (its weights store);
+    without it such a name must be a file where it is named."""
     problems: list[Finding] = []
     fixed = replace(cfg)
 
     data_path = _check_data(cfg.data, problems)
-    cfg_path, weights_path = _check_model(cfg, problems)
+    cfg_path, weights_path = _check_model(cfg, problems, workspace)
     hyp_path = _check_hyp(cfg.hyp, problems)
 
     _check_ranges(cfg, problems)

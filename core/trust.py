@@ -3,7 +3,14 @@
 A ``.pt`` file is a Python pickle: loading it fully can run any code it carries, and yolov5's checkpoints
 need full unpickling (torch >= 2.6 refuses them with ``weights_only=True``). So the app unpickles without
 asking only what it wrote itself — files under *this* workspace's ``runs/`` folder — and files the user
-confirmed (a dialog, or ``--trust-weights``). Everything else is loaded ``weights_only`` or refused.
+confirmed (a dialog, or ``--trust-weights``) — and the checkpoints in the workspace's weights store
+(``core.weights.store``: fetched from the official release or imported after the user confirmed) *while
+their bytes still hash to the SHA-256 the store's manifest recorded when they came in*. Everything else is
+loaded ``weights_only`` or refused.
+
+Asking (``needs_trust``, the GUI while the user types) checks a stored file cheaply: listed, with its
+recorded size. Loading (``stored_verdict``, the worker's ``torch.load`` guard) hashes it: a file changed on
+disk after it came in is refused there, with words that say so (``store_refusal``).
 
 Paths are compared after resolving links and ``..``: a link inside ``runs/`` to a file elsewhere is that
 file, and ``runs/../x.pt`` is not under ``runs/``. Another workspace's run folder is "elsewhere" too: only
@@ -18,6 +25,7 @@ from pathlib import Path
 from typing import Iterable
 
 from core.i18n import tr
+from core.weights.store import WeightsStore
 from core.workspace import runs_dir
 
 #: What ``torch.load`` reads: the files this rule is about (a model YAML is plain text, nothing to trust).
@@ -46,7 +54,46 @@ def within(path: str | os.PathLike[str], roots: Iterable[Path]) -> bool:
 def needs_trust(path: str | os.PathLike[str], workspace: Path,
                 confirmed: Iterable[str | os.PathLike[str]] = ()) -> bool:
     """True when using ``path`` would unpickle a checkpoint the user has not vouched for."""
-    return is_checkpoint(path) and not within(path, trusted_roots(workspace, confirmed))
+    return (is_checkpoint(path) and not within(path, trusted_roots(workspace, confirmed))
+            and not _listed_in_store(path, workspace))
+
+
+def _listed_in_store(path: str | os.PathLike[str], workspace: Path) -> bool:
+    store = WeightsStore(workspace)
+    name = store.contains(path)
+    return name is not None and store.state(name) == "ok"
+
+
+_verified: dict[tuple[str, int, int, int], bool] = {}
+
+
+def stored_verdict(path: str | os.PathLike[str], workspace: Path) -> bool | None:
+    """For a checkpoint in the workspace's weights store: True when its bytes hash to the manifest's
+    SHA-256, False when they don't (changed on disk, or not recorded); None for a file outside the store.
+
+    The verdict is kept per (file, size, mtime, inode) for the life of the process: a worker that loads
+    the same file twice reads it once."""
+    store = WeightsStore(workspace)
+    name = store.contains(path)
+    if name is None:
+        return None
+    target = store.path(name)
+    try:
+        stat = target.stat()
+    except OSError:
+        return False
+    key = (str(target), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    if key not in _verified:
+        _verified[key] = store.verify(name)
+    return _verified[key]
+
+
+def store_refusal(path: str | os.PathLike[str]) -> str:
+    """Why a stored checkpoint is refused: it is not what came in."""
+    name = Path(path).stem
+    return tr("{path} is not the file that was stored: its SHA-256 differs from the one recorded when it was "
+              "downloaded or imported (changed on disk?). Remove it (yolostudio weights remove {name}), then get "
+              "or import it again.", path=path, name=name)
 
 
 def confirmed_entry(path: str | os.PathLike[str]) -> str:

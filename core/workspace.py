@@ -35,6 +35,11 @@ def runs_dir(workspace: Path) -> Path:
     return workspace / "runs"
 
 
+def weights_dir(workspace: Path) -> Path:
+    """The pretrained-weights store (``core.weights.store``): checkpoints fetched or imported on request."""
+    return workspace / "weights"
+
+
 def app_cache_dir(workspace: Path) -> Path:
     """Private folder for the training stack's own config (fonts, Ultralytics/matplotlib settings)."""
     return workspace / ".cache"

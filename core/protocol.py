@@ -88,6 +88,26 @@ def encode(event: dict[str, Any]) -> str:
     return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
 
 
+def encode_control(control_type: str) -> str:
+    """One control line for a worker (its stdin, or ``<run_dir>/control.jsonl``), newline included.
+
+    The only encoder of control lines: the GUI, the CLI and ``yolostudio stop`` all send these."""
+    if control_type not in CONTROL_TYPES:
+        raise ValueError(f"unknown control type {control_type!r}")
+    return encode({"v": PROTOCOL_VERSION, "type": control_type, "t": time.time()})
+
+
+def parse_control(line: str) -> str | None:
+    """The control type a line asks for, or None for anything else (garbage is ignored, never fatal)."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(message, dict) and message.get("type") in CONTROL_TYPES:
+        return str(message["type"])
+    return None
+
+
 @dataclass
 class Decoded:
     """One complete line from a stream: a protocol event, or plain text that was not one."""

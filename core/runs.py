@@ -23,7 +23,8 @@ from core import __version__
 from core.atomic import atomic_write_text
 from core.best_epoch import BestEpoch, best_from_event, epoch_candidate, update_best
 from core.dataset.data_yaml import pin_dataset_root
-from core.protocol import iter_events
+from core.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
+from core.protocol import encode_control, iter_events
 from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
                                valid_run_name)
 
@@ -125,13 +126,11 @@ def load_run_config(run_dir: Path) -> dict[str, Any]:
 
 
 def spec_path(run_dir: Path) -> Path:
-    return run_dir / "spec.json"
+    return run_dir / RUN_SPEC_FILE
 
 
 def write_spec(run_dir: Path, spec: dict[str, Any]) -> Path:
-    path = spec_path(run_dir)
-    atomic_write_text(path, json.dumps(spec, indent=2, ensure_ascii=False) + "\n", backup=False)
-    return path
+    return JobSpec.for_run("train", run_dir, spec).write()
 
 
 def resume_spec(run_dir: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -284,8 +283,7 @@ def read_run(run_dir: Path, *, now: float | None = None,
     best_pt = summary.best_weights or (str(weights / "best.pt") if (weights / "best.pt").exists() else "")
     error = summary.segment.error
     if status == "failed" and error is None and summary.segment.done is None:
-        error = {"kind": "worker_died", "message": "The training process ended without a word (killed or crashed).",
-                 "hint": "Everything saved so far is kept; resume from the last checkpoint."}
+        error = fold_outcome(None, None).error()  # its worker is gone without a word
     return RunInfo(
         name=run_dir.name,
         path=str(run_dir),
@@ -380,6 +378,5 @@ def rename_run(run_dir: Path, new_name: str) -> Path:
 
 def request_stop(run_dir: Path) -> None:
     """Ask a run's worker to stop gracefully through its control file (works for re-attached runs)."""
-    line = json.dumps({"v": 1, "type": "stop", "t": time.time()}) + "\n"
     with open(run_dir / CONTROL_FILE, "a", encoding="utf-8") as handle:
-        handle.write(line)
+        handle.write(encode_control("stop"))

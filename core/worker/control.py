@@ -13,11 +13,12 @@ at its first batch).
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from pathlib import Path
 from typing import Callable
+
+from core.protocol import parse_control
 
 
 class ControlChannel:
@@ -40,11 +41,7 @@ class ControlChannel:
         self._closed.set()
 
     def handle_line(self, line: str, source: str) -> None:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            return
-        if isinstance(message, dict) and message.get("type") == "stop":
+        if parse_control(line) == "stop":
             self._request_stop(source)
 
     def _request_stop(self, source: str) -> None:

@@ -1,4 +1,10 @@
-"""Entry point of every worker job: ``python -m core.worker <job> SPEC.json``.
+"""Entry point of every worker job: ``python -m core.worker <job> SPEC.json`` — and everything around a job.
+
+A job is a function ``run(ctx) -> status`` (``core/worker/job.py``) listed in ``JOBS`` below; this
+module owns the rest, the same for every job: the streams, ``stage: starting``, the job's stack (for a
+job that uses torch/yolov5: ``compat.apply`` — the offline and trust patches — then ``hello`` with the
+versions and devices), the control channel (stdin and ``<run_dir>/control.jsonl``; a stop request is
+announced as ``stage: stopping``), an exception → its ``error`` event, and the final ``done``.
 
 Before anything heavy is imported, the worker claims its standard streams: protocol events go to the
 original stdout (the launcher's pipe), while fd 1 and fd 2 are pointed at ``<run_dir>/worker.log`` so a
@@ -18,12 +24,15 @@ import os
 import sys
 import time
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import psutil
 
-from core.protocol import EventWriter
-from core.runs import EVENTS_FILE, WORKER_LOG
+from core.protocol import DONE_STATUSES, EventWriter
+from core.runs import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
+from core.worker.control import ControlChannel
+from core.worker.job import JobContext
 
 
 def _claim_streams(log_path: Path | None) -> tuple[Any, int]:
@@ -62,20 +71,66 @@ def _own_session() -> None:
             pass  # already a session leader (e.g. started with start_new_session)
 
 
-#: Job name -> "module:function"; a job is ``fn(spec, writer, control_fd) -> exit code`` and is imported
-#: only when it runs, so one job's imports never slow another's start.
-JOBS: dict[str, str] = {
-    "train": "core.worker.train_job:run_train",
-    "probe": "core.worker.probe_job:run_probe",
-    "export": "core.worker.export_job:run_export",
-    "predict": "core.worker.predict_job:run_predict",
-    "repair": "core.worker.repair_job:run_repair",
+@dataclass(frozen=True)
+class Job:
+    target: str  # "module:function"; imported only when the job runs, so one job's imports never slow another's
+    stack: bool = False  # uses torch/yolov5: compat is applied first, then ``hello`` names versions and devices
+
+
+#: Every worker job. To add one: a module with ``run(ctx) -> status`` and one line here (docs/architecture.md).
+JOBS: dict[str, Job] = {
+    "train": Job("core.worker.train_job:run_train", stack=True),
+    "probe": Job("core.worker.probe_job:run_probe"),  # imports torch itself, step by step, to find a hang
+    "export": Job("core.worker.export_job:run_export", stack=True),
+    "predict": Job("core.worker.predict_job:run_predict", stack=True),
+    "repair": Job("core.worker.repair_job:run_repair"),  # must not import the torch it replaces
 }
 
 
-def load_job(name: str) -> Callable[[dict[str, Any], EventWriter, int], int]:
-    module, _, function = JOBS[name].partition(":")
+def load_job(name: str) -> Callable[[JobContext], str]:
+    module, _, function = JOBS[name].target.partition(":")
     return getattr(importlib.import_module(module), function)
+
+
+def _prepare_stack(ctx: JobContext, function: Callable[[JobContext], str]) -> dict[str, Any]:
+    """Apply yolov5's offline/trust patches for this job, then say hello (versions, devices)."""
+    from core.trust import trusted_roots
+    from core.worker import compat, stack
+    from core.workspace import app_cache_dir
+
+    compat.apply(app_cache_dir(ctx.workspace) / "yolov5",
+                 trusted=trusted_roots(ctx.workspace, ctx.spec.get("trusted_weights", [])))
+    extra = getattr(sys.modules[function.__module__], "hello_fields", None)
+    return ctx.emit("hello", job=ctx.job, pid=os.getpid(), versions=stack.versions(), devices=stack.devices(),
+                    **(extra(ctx.spec) if extra else {}))
+
+
+def run_job(name: str, spec: dict[str, Any], writer: EventWriter, control_fd: int | None = None) -> int:
+    """Run one job with everything around it; the process exit code (0 completed or stopped, 1 failed).
+
+    Also the way tests run a job in-process (``control_fd`` None: only the control file, if any)."""
+    started = time.time()
+    run_dir = Path(spec["run_dir"]) if spec.get("run_dir") else None
+
+    def on_stop(source: str) -> None:
+        writer.emit("stage", stage="stopping", detail=f"stop requested ({source})")
+
+    control = ControlChannel(run_dir / CONTROL_FILE if run_dir else None, on_stop=on_stop)
+    control.start(control_fd)
+    ctx = JobContext(name, spec, writer, control)
+    try:
+        function = load_job(name)
+        if JOBS[name].stack:
+            ctx.hello = _prepare_stack(ctx, function)
+        status = function(ctx)
+    except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)
+        ctx.report_error(exc)
+        status = "failed"
+    finally:
+        control.close()
+    status = status if status in DONE_STATUSES else "failed"
+    writer.emit("done", status=status, elapsed_s=time.time() - started, **ctx.done_fields)
+    return 1 if status == "failed" else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     writer.emit("stage", stage="starting", job=args.job, pid=me.pid, create_time=me.create_time(),
                 python=sys.executable, started=time.time())
     try:
-        return load_job(args.job)(spec, writer, control_fd)
+        return run_job(args.job, spec, writer, control_fd)
     finally:
         writer.close()
 

@@ -186,43 +186,43 @@ def offline_check_amp(model: Any) -> bool:
     return ok
 
 
+def _replacements() -> dict[str, Any]:
+    return {"check_font": _local_font, "check_online": _offline, "check_requirements": _no_op,
+            "check_git_status": _no_op, "check_amp": offline_check_amp, "attempt_download": local_weights,
+            "attempt_download_from_hub": _no_hub}
+
+
 def _patch_yolov5() -> None:
+    """Replace yolov5's network habits at their source, then in every yolov5 module already loaded.
+
+    A module imported *later* binds the replacements (``from ..utils.general import check_amp`` reads the
+    patched attribute), so nothing has to be imported here beyond what ``import yolov5`` loads itself: a
+    job pays only for the parts of yolov5 it uses (export and predict never import ``yolov5.train``)."""
     from yolov5.utils import downloads, general
 
-    general.check_font = _local_font
-    general.check_online = _offline
-    general.check_requirements = _no_op
-    general.check_git_status = _no_op
-    general.check_amp = offline_check_amp
-    downloads.attempt_download = local_weights
-    downloads.attempt_download_from_hub = _no_hub
-    # Modules that imported these names directly hold their own references.
-    for name in ("yolov5.train", "yolov5.val", "yolov5.detect", "yolov5.export", "yolov5.models.experimental",
-                 "yolov5.models.common", "yolov5.utils.plots", "yolov5.utils.dataloaders"):
-        module = sys.modules.get(name)
-        if module is None:
+    replacements = _replacements()
+    sources = {name: downloads if name.startswith("attempt_download") else general for name in replacements}
+    originals = {name: getattr(sources[name], name, None) for name in replacements}
+    for name, value in replacements.items():
+        setattr(sources[name], name, value)
+    # Modules loaded before the patch hold their own reference to each original: rebind those (only
+    # where the name really is yolov5's function, never a module's own function of the same name).
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not (module_name == "yolov5" or module_name.startswith("yolov5.")):
             continue
-        for attr, value in (("attempt_download", local_weights), ("attempt_download_from_hub", _no_hub),
-                            ("check_requirements", _no_op), ("check_font", _local_font),
-                            ("check_online", _offline), ("check_git_status", _no_op),
-                            ("check_amp", offline_check_amp)):
-            if hasattr(module, attr):
-                setattr(module, attr, value)
+        for name, value in replacements.items():
+            current = getattr(module, name, None)
+            if current is not None and current is originals[name] and current is not value:
+                setattr(module, name, value)
 
 
 def apply(config_dir: Path, trusted: Iterable[Path] = ()) -> None:
-    """Make yolov5 train, validate and export with no network; call once, early, in a worker."""
+    """Make yolov5 train, validate and export with no network; call early, in a worker (idempotent)."""
     global _applied
     prepare_environment(config_dir)
     set_trusted_roots(trusted)
     _patch_numpy()
     _patch_pillow()
     _patch_torch_load()
-    import yolov5.detect  # noqa: F401 - imported so their direct name bindings get patched too
-    import yolov5.models.common  # noqa: F401
-    import yolov5.models.experimental  # noqa: F401
-    import yolov5.train  # noqa: F401
-    import yolov5.val  # noqa: F401
-
     _patch_yolov5()
     _applied = True

@@ -13,24 +13,20 @@ import json
 import os
 import shutil
 import time
-import traceback
 from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
 from core.atomic import atomic_write_text
-from core.errors import classify_failure
 from core.export.options import ExportOptions
 from core.export.plan import REPORT_NAME, cli_summary, dataset_images, final_path
 from core.i18n import tr
 from core.protocol import EventWriter
-from core.trust import trusted_roots
-from core.worker import compat
 from core.worker.control import ControlChannel
 from core.worker.export_load import ExportError, LoadedModel, load_for_export
+from core.worker.job import JobContext
 from core.worker.export_verify import (WARMUP_RUNS, Prepared, Runner, batches, compare, median_latency_ms,
                                        prepare_images, torch_runner)
-from core.workspace import app_cache_dir
 
 
 class Cancelled(Exception):
@@ -251,36 +247,11 @@ class ExportJob:
         return {**client, **{k: result[k] for k in ("ok", "max_abs_diff", "nms_agreement")}}
 
 
-def _error_event(writer: EventWriter, exc: BaseException, fmt: str | None = None) -> dict[str, Any]:
-    if isinstance(exc, ExportError):
-        kind, message, hint = exc.kind, exc.message, exc.hint
-    elif isinstance(exc, compat.UntrustedCheckpointError):
-        kind, message = "weights", str(exc)
-        hint = tr("Pick weights from your runs, or confirm that you trust this file (--trust-weights).")
-    else:
-        failure = classify_failure(type(exc).__name__, str(exc))
-        kind, message, hint = failure.kind, failure.message, failure.hint
-    extra = {"format": fmt} if fmt else {}
-    writer.emit("error", kind=kind, message=message, hint=hint, exception=type(exc).__name__,
-                traceback=traceback.format_exc(), **extra)
-    return {"kind": kind, "message": message, "hint": hint}
-
-
-def run_export(spec: dict[str, Any], writer: EventWriter, control_fd: int | None = None) -> int:
-    """Export every requested format; exit 0 only when every file was written and verified."""
-    t0 = time.time()
-    workspace = Path(spec["workspace"])
-    control = ControlChannel(None)
-    control.start(control_fd)
-    job: ExportJob | None = None
-    status = "failed"
+def run_export(ctx: JobContext) -> str:
+    """Export every requested format: ``completed`` only when every file was written and verified."""
+    ctx.done_fields["exports"] = []
+    job = ExportJob(ctx.spec, ctx.writer, ctx.control)
     try:
-        compat.apply(app_cache_dir(workspace) / "yolov5",
-                     trusted=trusted_roots(workspace, spec.get("trusted_weights", [])))
-        from core.worker.train_job import _devices, _versions
-
-        writer.emit("hello", job="export", pid=os.getpid(), versions=_versions(), devices=_devices())
-        job = ExportJob(spec, writer, control)
         job.prepare()
         for fmt in job.options.formats:
             try:
@@ -288,20 +259,13 @@ def run_export(spec: dict[str, Any], writer: EventWriter, control_fd: int | None
             except Cancelled:
                 raise
             except Exception as exc:  # noqa: BLE001 - one format failing doesn't stop the others
-                error = _error_event(writer, exc, fmt)
+                error = ctx.report_error(exc, format=fmt)
                 report = {"format": fmt, "path": None, "bytes": None, "error": error,
                           "verified": {"ok": False, "max_abs_diff": None, "nms_agreement": None}}
             job.results.append(report)
-            writer.emit("export_result", format=fmt, ok=bool(report["verified"].get("ok")), report=report)
-        ok = all(r["verified"].get("ok") for r in job.results)
-        status = "completed" if ok else "failed"
+            ctx.emit("export_result", format=fmt, ok=bool(report["verified"].get("ok")), report=report)
     except Cancelled:
-        status = "stopped"
-    except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)
-        _error_event(writer, exc)
+        return "stopped"
     finally:
-        control.close()
-    results = job.results if job is not None else []
-    writer.emit("done", status=status, elapsed_s=time.time() - t0, exports=[cli_summary(r) for r in results])
-    return 0 if status == "completed" else 1
-
+        ctx.done_fields["exports"] = [cli_summary(r) for r in job.results]
+    return "completed" if all(r["verified"].get("ok") for r in job.results) else "failed"

@@ -15,16 +15,11 @@ from typing import Any
 
 from core.i18n import tr
 from core.worker.compat import UntrustedCheckpointError
+from core.worker.job import JobError
 
 
-class ExportError(RuntimeError):
+class ExportError(JobError):
     """An export step failed for a reason the user can act on."""
-
-    def __init__(self, kind: str, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.hint = hint
 
 
 @dataclass

@@ -13,14 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from core.i18n import tr
-from core.protocol import EventWriter
-from core.trust import trusted_roots
-from core.worker import compat
-from core.worker.control import ControlChannel
-from core.worker.export_job import _error_event
 from core.worker.export_load import ExportError
 from core.worker.export_verify import Runner, batches, nms, prepare_images
-from core.workspace import app_cache_dir
+from core.worker.job import JobContext
 
 
 def _names_and_stride(path: Path) -> tuple[dict[int, str], int]:
@@ -107,51 +102,37 @@ def _input_shape(path: Path, requested: int) -> tuple[int, int]:
     return 1, requested
 
 
-def run_predict(spec: dict[str, Any], writer: EventWriter, control_fd: int | None = None) -> int:
-    t0 = time.time()
-    workspace = Path(spec["workspace"])
-    control = ControlChannel(None)
-    control.start(control_fd)
-    count = 0
-    try:
-        compat.apply(app_cache_dir(workspace) / "yolov5",
-                     trusted=trusted_roots(workspace, spec.get("trusted_weights", [])))
-        model = Path(spec["model"])
-        run, names, stride, backend = _runner(model)
-        batch, imgsz = _input_shape(model, int(spec.get("imgsz", 640)))
-        writer.emit("stage", stage="predicting", detail=backend, backend=backend, imgsz=imgsz,
-                    images=len(spec.get("images", [])))
-        for path in map(Path, spec.get("images", [])):
-            if control.stop_requested.is_set():
-                break
-            prepared = prepare_images([path], imgsz, stride)
-            if not prepared:
-                writer.emit("warning", code="unreadable-image",
-                            message=tr("{path}: not an image this app can read", path=path))
-                continue
-            item = prepared[0]
-            t1 = time.perf_counter()
-            pred = run(batches([item], batch)[0])  # a static batch is padded with copies of the image
-            ms = (time.perf_counter() - t1) * 1000
-            det = nms(pred[:1], float(spec.get("conf", 0.001)), float(spec.get("iou", 0.45)))[0]
-            boxes = det.copy()
-            if len(boxes):  # letterbox → original pixels
-                boxes[:, [0, 2]] = (boxes[:, [0, 2]] - item.pad[0]) / item.ratio
-                boxes[:, [1, 3]] = (boxes[:, [1, 3]] - item.pad[1]) / item.ratio
-                height, width = item.original.shape[:2]
-                boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
-                boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
-            height, width = item.original.shape[:2]
-            writer.emit("predictions", image=str(path), width=int(width), height=int(height),
-                        boxes=[[round(float(v), 1) for v in b[:4]] + [round(float(b[4]), 5), int(b[5])] for b in boxes],
-                        names=names, inference_ms=ms)
-            count += 1
-        status = "stopped" if control.stop_requested.is_set() else "completed"
-    except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)
-        _error_event(writer, exc)
-        status = "failed"
-    finally:
-        control.close()
-    writer.emit("done", status=status, elapsed_s=time.time() - t0, images=count)
-    return 0 if status != "failed" else 1
-
+def run_predict(ctx: JobContext) -> str:
+    """Boxes for each image of the spec, one ``predictions`` event each; ``stopped`` when asked to stop."""
+    spec = ctx.spec
+    ctx.done_fields["images"] = 0
+    model = Path(spec["model"])
+    run, names, stride, backend = _runner(model)
+    batch, imgsz = _input_shape(model, int(spec.get("imgsz", 640)))
+    ctx.emit("stage", stage="predicting", detail=backend, backend=backend, imgsz=imgsz,
+             images=len(spec.get("images", [])))
+    for path in map(Path, spec.get("images", [])):
+        if ctx.stop_requested:
+            return "stopped"
+        prepared = prepare_images([path], imgsz, stride)
+        if not prepared:
+            ctx.emit("warning", code="unreadable-image",
+                     message=tr("{path}: not an image this app can read", path=path))
+            continue
+        item = prepared[0]
+        t1 = time.perf_counter()
+        pred = run(batches([item], batch)[0])  # a static batch is padded with copies of the image
+        ms = (time.perf_counter() - t1) * 1000
+        det = nms(pred[:1], float(spec.get("conf", 0.001)), float(spec.get("iou", 0.45)))[0]
+        boxes = det.copy()
+        height, width = item.original.shape[:2]
+        if len(boxes):  # letterbox → original pixels
+            boxes[:, [0, 2]] = (boxes[:, [0, 2]] - item.pad[0]) / item.ratio
+            boxes[:, [1, 3]] = (boxes[:, [1, 3]] - item.pad[1]) / item.ratio
+            boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+            boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+        ctx.emit("predictions", image=str(path), width=int(width), height=int(height),
+                 boxes=[[round(float(v), 1) for v in b[:4]] + [round(float(b[4]), 5), int(b[5])] for b in boxes],
+                 names=names, inference_ms=ms)
+        ctx.done_fields["images"] += 1
+    return "stopped" if ctx.stop_requested else "completed"

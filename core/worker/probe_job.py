@@ -11,7 +11,6 @@ driver) still has the facts gathered before the hang and knows the step it hung 
 from __future__ import annotations
 
 import time
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +19,15 @@ from core.environment.facts import EnvironmentFacts, ProbeInfo
 from core.environment.gather_disk import gather_dataset, gather_disk, list_images
 from core.environment.gather_nvml import gather_nvml
 from core.environment.gather_system import gather_system, package_versions
-from core.protocol import EventWriter
+from core.worker.job import JobContext
 from core.worker.probe_torch import gather_torch
 
 STEPS = ("system", "nvml", "disks", "torch", "cuda")
 
 
-def run_probe(spec: dict[str, Any], writer: EventWriter, control_fd: int) -> int:
+def run_probe(ctx: JobContext) -> str:
+    """Every step's facts, published as read; a step that raises still publishes what came before it."""
+    spec, writer = ctx.spec, ctx.writer
     start = time.time()
     facts = EnvironmentFacts(created=start, app_version=__version__, probe=ProbeInfo(completed=False))
 
@@ -55,12 +56,8 @@ def run_probe(spec: dict[str, Any], writer: EventWriter, control_fd: int) -> int
     except Exception as exc:  # noqa: BLE001 - report what was gathered, and why the rest is missing
         facts.probe.error = f"{type(exc).__name__}: {exc}"
         publish(final=True)
-        writer.emit("error", kind="internal", message=facts.probe.error, hint="", exception=type(exc).__name__,
-                    traceback=traceback.format_exc())
-        writer.emit("done", status="failed", elapsed_s=time.time() - start)
-        return 1
-    writer.emit("done", status="completed", elapsed_s=time.time() - start)
-    return 0
+        raise  # the worker entry reports it (error, then done: failed)
+    return "completed"
 
 
 def _gather_disks(facts: EnvironmentFacts, spec: dict[str, Any]) -> None:

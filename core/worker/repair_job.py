@@ -15,21 +15,18 @@ import os
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 from core.i18n import tr
 from core.install.pip_progress import PipProgress
-from core.protocol import EventWriter
-from core.worker.control import ControlChannel
+from core.worker.job import JobContext, JobError
 
 EMIT_INTERVAL_S = 0.25
 
 
-def run_repair(spec: dict[str, Any], writer: EventWriter, control_fd: int) -> int:
-    started = time.time()
+def run_repair(ctx: JobContext) -> str:
+    """pip to its end (``completed``), ``stopped`` while still safe to stop; raises ``JobError`` on failure."""
+    spec, writer, control = ctx.spec, ctx.writer, ctx.control
     run_dir = Path(spec["run_dir"])
-    control = ControlChannel(run_dir / "control.jsonl")
-    control.start(control_fd)
     writer.emit("stage", stage="repair", command=spec["argv"])
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONIOENCODING="utf-8")
     env.pop("PYTHONPATH", None)  # pip must see the app's venv as it is
@@ -38,9 +35,7 @@ def run_repair(spec: dict[str, Any], writer: EventWriter, control_fd: int) -> in
                                 stderr=subprocess.STDOUT, text=True, encoding="utf-8", errors="replace", bufsize=1,
                                 env=env)
     except OSError as exc:
-        writer.emit("error", kind="repair", message=str(exc), hint=tr("Run the command in a terminal to see why."))
-        writer.emit("done", status="failed", elapsed_s=time.time() - started)
-        return 1
+        raise JobError("repair", str(exc), tr("Run the command in a terminal to see why.")) from exc
     progress = PipProgress()
     last_emit = 0.0
     stopped = warned = False
@@ -65,15 +60,9 @@ def run_repair(spec: dict[str, Any], writer: EventWriter, control_fd: int) -> in
                             message=tr("pip is replacing PyTorch's files now; stopping it would leave PyTorch "
                                        "half installed. It will finish in a moment."))
     code = proc.wait()
-    control.close()
     if stopped:
-        writer.emit("done", status="stopped", elapsed_s=time.time() - started)
-        return 3
+        return "stopped"
     if code != 0:
-        writer.emit("error", kind="repair", message="\n".join(progress.errors) or tr("pip exited with code {code}",
-                                                                                     code=code),
-                    hint=tr("The full pip output is in {log}.", log=run_dir / "worker.log"))
-        writer.emit("done", status="failed", elapsed_s=time.time() - started)
-        return 1
-    writer.emit("done", status="completed", elapsed_s=time.time() - started)
-    return 0
+        raise JobError("repair", "\n".join(progress.errors) or tr("pip exited with code {code}", code=code),
+                       tr("The full pip output is in {log}.", log=run_dir / "worker.log"))
+    return "completed"

@@ -17,7 +17,6 @@ import re
 import sys
 import threading
 import time
-import traceback
 from copy import deepcopy
 from datetime import datetime
 from pathlib import Path
@@ -25,18 +24,14 @@ from types import FrameType
 from typing import Any
 
 from core.atomic import atomic_write_text
-from core.errors import classify_failure
 from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.protocol import EventWriter
-from core.runs import CONTROL_FILE
 from core.train_config import yolov5_options
-from core.trust import trusted_roots
-from core.worker import compat
 from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
 from core.worker.bottleneck_monitor import BottleneckMonitor
+from core.worker.job import JobContext
 from core.worker.system_sampler import SystemSampler
-from core.workspace import app_cache_dir
 
 WARMUP_BATCHES = 3
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -111,43 +106,6 @@ def _allow_partial_resume() -> None:
 
     smart_resume._yolostudio = True  # type: ignore[attr-defined]
     y5train.smart_resume = smart_resume
-
-
-def _versions() -> dict[str, Any]:
-    import numpy
-    import torch
-    import torchvision
-    import yolov5
-
-    try:
-        import cv2
-
-        cv_version = cv2.__version__
-    except ImportError:
-        cv_version = None
-    return {
-        "python": sys.version.split()[0],
-        "torch": torch.__version__,
-        "torchvision": torchvision.__version__,
-        "yolov5": yolov5.__version__,
-        "numpy": numpy.__version__,
-        "opencv": cv_version,
-        "cuda": torch.version.cuda,
-        "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
-    }
-
-
-def _devices() -> list[dict[str, Any]]:
-    import torch
-
-    if not torch.cuda.is_available():
-        return []
-    out = []
-    for i in range(torch.cuda.device_count()):
-        props = torch.cuda.get_device_properties(i)
-        out.append({"index": i, "name": props.name, "capability": f"{props.major}.{props.minor}",
-                    "memory_gb": props.total_memory / 1024**3})
-    return out
 
 
 class TrainReporter:
@@ -322,38 +280,34 @@ def _build_opt(spec: dict[str, Any]) -> Any:
     return opt
 
 
-def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None = None) -> int:
-    """Run one training to its end; returns the process exit code (0 completed/stopped, 1 failed)."""
-    t0 = time.time()
+def hello_fields(spec: dict[str, Any]) -> dict[str, Any]:
+    """What this job adds to ``hello``: where it trains (the doctor judges a CPU run differently), and resume."""
+    import torch
+
+    on_gpu = torch.cuda.is_available() and str(spec.get("config", {}).get("device", "")).strip().lower() != "cpu"
+    return {"device_type": "cuda" if on_gpu else "cpu", "resume": bool(spec.get("resume"))}
+
+
+def run_train(ctx: JobContext) -> str:
+    """Run one training to its end: ``completed``, or ``stopped`` after a graceful stop; raises on failure."""
+    spec, writer = ctx.spec, ctx.writer
     run_dir = Path(spec["run_dir"])
-    workspace = Path(spec["workspace"])
     reporter: TrainReporter | None = None
     sampler: SystemSampler | None = None
     monitor: BottleneckMonitor | None = None
-
-    def on_stop(source: str) -> None:
-        writer.emit("stage", stage="stopping", detail=f"stop requested ({source}); finishing the current batch")
-
-    control = ControlChannel(run_dir / CONTROL_FILE, on_stop=on_stop)
-    control.start(control_fd)
     try:
-        compat.apply(app_cache_dir(workspace) / "yolov5",
-                     trusted=trusted_roots(workspace, spec.get("trusted_weights", [])))
         _allow_partial_resume()
         from yolov5 import train as y5train
         from yolov5.utils.callbacks import Callbacks
         from yolov5.utils.general import LOGGER
 
         LOGGER.handlers[:] = [EventLogHandler(writer)]
-        import torch
-
         cfg = spec.get("config", {})
-        on_gpu = torch.cuda.is_available() and str(cfg.get("device", "")).strip().lower() != "cpu"
         monitor = BottleneckMonitor(writer.emit, {"workers": cfg.get("workers"), "batch_size": cfg.get("batch"),
                                               "imgsz": cfg.get("imgsz"), "cache": cfg.get("cache")})
+        if ctx.hello is not None:
+            monitor.feed(ctx.hello)  # where it trains decides which verdicts apply
         writer.add_listener(monitor.feed)
-        writer.emit("hello", job="train", pid=os.getpid(), versions=_versions(), devices=_devices(),
-                    device_type="cuda" if on_gpu else "cpu", resume=bool(spec.get("resume")))
         try:
             nvml: NvmlReader | None = open_nvml()
         except NvmlUnavailable as exc:
@@ -363,29 +317,21 @@ def run_train(spec: dict[str, Any], writer: EventWriter, control_fd: int | None 
         sampler.start()
 
         callbacks = Callbacks()
-        reporter = TrainReporter(writer, control, callbacks)
+        reporter = TrainReporter(writer, ctx.control, callbacks)
         reporter.register()
         opt = _build_opt(spec)
         writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))
         y5train.main(opt, callbacks=callbacks)
-    except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)
-        failure = classify_failure(type(exc).__name__, str(exc))
-        writer.emit("error", kind=failure.kind, message=failure.message, hint=failure.hint,
-                    exception=type(exc).__name__, traceback=traceback.format_exc())
-        _finish(writer, "failed", t0, reporter, monitor, run_dir)
-        return 1
     finally:
-        control.close()
         if sampler is not None:
             sampler.stop()
-    status = "stopped" if reporter is not None and reporter.stopped_at is not None else "completed"
-    _finish(writer, status, t0, reporter, monitor, run_dir)
-    return 0
+        ctx.done_fields.update(_done_fields(reporter, monitor, run_dir))
+    return "stopped" if reporter is not None and reporter.stopped_at is not None else "completed"
 
 
-def _finish(writer: EventWriter, status: str, t0: float, reporter: TrainReporter | None,
-            monitor: BottleneckMonitor | None, run_dir: Path) -> None:
-    fields: dict[str, Any] = {"status": status, "elapsed_s": time.time() - t0}
+def _done_fields(reporter: TrainReporter | None, monitor: BottleneckMonitor | None, run_dir: Path) -> dict[str, Any]:
+    """What ``done`` says about a training, however it ended (also written to efficiency.json)."""
+    fields: dict[str, Any] = {}
     if monitor is not None:
         fields["efficiency"] = monitor.efficiency.summary()
         try:  # stored with the run for the runs table; the done event carries the same figures
@@ -401,4 +347,4 @@ def _finish(writer: EventWriter, status: str, t0: float, reporter: TrainReporter
         if reporter.final_results:
             keys = ("precision", "recall", "map50", "map50_95", "val_box_loss", "val_obj_loss", "val_cls_loss")
             fields["final_metrics"] = dict(zip(keys, reporter.final_results))
-    writer.emit("done", **fields)
+    return fields

@@ -109,14 +109,14 @@ def _run_job(trained, tmp_path, **overrides) -> tuple[int, list[dict]]:
     from core.export.options import ExportOptions
     from core.export.plan import build_export_spec
     from core.protocol import EventWriter
-    from core.worker.export_job import run_export
+    from core.worker.__main__ import run_job
 
     weights = overrides.pop("weights", trained["best"])
     spec = build_export_spec(ExportOptions(weights=str(weights), formats=("onnx",), imgsz=64), trained["ws"],
                              latency_runs=2)
     spec.update(overrides)
     stream = io.StringIO()
-    code = run_export(spec, EventWriter(stream))
+    code = run_job("export", spec, EventWriter(stream))
     events = [parse_line(line).event for line in stream.getvalue().splitlines()]
     return code, events
 

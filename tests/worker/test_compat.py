@@ -15,6 +15,8 @@ from pathlib import Path
 tmp = Path(sys.argv[1])
 from core.worker import compat
 compat.apply(tmp / "cache", trusted=[tmp / "runs"])
+# per job: the trainer is not imported by the patches (export and predict never pay for it)
+assert "yolov5.train" not in sys.modules and "yolov5.val" not in sys.modules, sorted(sys.modules)
 
 # 1. fonts are local copies, so check_font never downloads
 from yolov5.utils import general
@@ -47,9 +49,11 @@ else:
 compat.set_trusted_roots([tmp / "runs", tmp / "elsewhere.pt"])
 assert torch.load(tmp / "elsewhere.pt")["cls"] == Path("x")
 
-# 5. weights are local-only, everywhere yolov5 bound the downloader
+# 5. weights are local-only, everywhere yolov5 bound the downloader (loaded before the patch, or after it)
 from yolov5 import train
-from yolov5.models import experimental
+from yolov5.models import common, experimental
+compat.apply(tmp / "cache", trusted=[tmp / "runs"])  # idempotent
+assert common.check_requirements is general.check_requirements  # bound before the patch, rebound by it
 for fn in (train.attempt_download, experimental.attempt_download):
     try:
         fn("yolov5n.pt")

@@ -1,0 +1,79 @@
+"""What a worker job is given, and how a failure becomes words: the contract between a job and the entry.
+
+A job is a plain function ``run(ctx: JobContext) -> status`` (``completed``, ``stopped`` or ``failed``).
+It reports through ``ctx.emit`` and checks ``ctx.stop_requested``; it raises on failure. Everything
+around it belongs to the worker entry (``core/worker/__main__.py``): the ``stage: starting`` and
+``hello`` events, the control channel (stdin and ``control.jsonl``), turning an exception into an
+``error`` event, and the final ``done`` event — with the fields the job put in ``ctx.done_fields``.
+
+``JobError`` is a failure the job can name (kind, message, hint); any other exception is classified by
+``core.errors.classify_failure``.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.errors import classify_failure
+from core.i18n import tr
+from core.protocol import EventWriter
+from core.worker.control import ControlChannel
+
+
+class JobError(RuntimeError):
+    """A job step failed for a reason the user can act on."""
+
+    def __init__(self, kind: str, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+
+
+def failure_of(exc: BaseException) -> tuple[str, str, str]:
+    """(kind, message, hint) of an exception raised inside a job."""
+    if isinstance(exc, JobError):
+        return exc.kind, exc.message, exc.hint
+    if type(exc).__name__ == "UntrustedCheckpointError":  # compat's trust refusal (no torch import here)
+        return "weights", str(exc), tr("Pick weights from your runs, or confirm that you trust this file "
+                                       "(--trust-weights).")
+    failure = classify_failure(type(exc).__name__, str(exc))
+    return failure.kind, failure.message, failure.hint
+
+
+@dataclass
+class JobContext:
+    job: str
+    spec: dict[str, Any]
+    writer: EventWriter
+    control: ControlChannel
+    hello: dict[str, Any] | None = None  # the ``hello`` event the entry emitted (None for a job without one)
+    done_fields: dict[str, Any] = field(default_factory=dict)  # extra fields of the final ``done`` event
+
+    @property
+    def workspace(self) -> Path:
+        return Path(self.spec.get("workspace") or ".")
+
+    @property
+    def run_dir(self) -> Path | None:
+        return Path(self.spec["run_dir"]) if self.spec.get("run_dir") else None
+
+    @property
+    def stop_requested(self) -> bool:
+        return self.control.stop_requested.is_set()
+
+    def emit(self, event_type: str, **fields: Any) -> dict[str, Any]:
+        return self.writer.emit(event_type, **fields)
+
+    def report_error(self, exc: BaseException, **extra: Any) -> dict[str, str]:
+        """Emit the ``error`` event for ``exc`` (with its traceback); returns its ``{kind, message, hint}``.
+
+        The entry calls this for the exception that ends a job; a job calls it for a failure it survives
+        (an export format that failed while the others go on, with ``format=``)."""
+        kind, message, hint = failure_of(exc)
+        self.emit("error", kind=kind, message=message, hint=hint, exception=type(exc).__name__,
+                  traceback="".join(traceback.format_exception(type(exc), exc, exc.__traceback__)), **extra)
+        return {"kind": kind, "message": message, "hint": hint}

@@ -9,10 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.i18n import tr
+from core.jobs import JobOutcome
 from core.workspace import runs_dir
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
 STATUS_EXIT = {"completed": EXIT_OK, "stopped": EXIT_STOPPED, "failed": EXIT_FAILED}
+
+
+def exit_code_of(outcome: JobOutcome) -> int:
+    return STATUS_EXIT.get(outcome.status, EXIT_FAILED)
 
 
 def find_run(workspace: Path, run: str) -> Path:

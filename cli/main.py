@@ -2,7 +2,7 @@
 
 The verbs are the modules of ``cli/verbs/`` (``yolostudio --help`` lists them); with no verb the desktop
 app opens. Human output by default, ``--json`` for machines; exit codes in ``cli.common``. Training and
-export run in the same worker subprocess the GUI uses (``cli.session``): Ctrl+C asks it to stop
+export run in the same worker subprocess the GUI uses (``cli.jobs.run_job``): Ctrl+C asks it to stop
 gracefully, and a dropped SSH connection leaves it training — ``yolostudio attach RUN`` follows it again.
 """
 

@@ -4,9 +4,9 @@
 about what the CLI is doing (stdout for a person, stderr in JSON mode so stdout stays machine-readable)
 and *errors* (always stderr, ``error: …`` with the way out on the next line). A verb that runs a worker
 job uses an ``EventRenderer``, which adds what the job says: its protocol events, its non-protocol
-output and, when the worker dies without a final event, that fact. ``JsonEvents`` passes the event
-stream through unchanged and closes a dead stream with a synthetic ``error``/``done`` pair, so a machine
-reader always sees a terminal event.
+output and how it ended (``finish``, with the ``core.jobs.JobOutcome``: the words when the worker died
+without saying so). ``JsonEvents`` passes the event stream through unchanged and closes a dead stream with
+a synthetic ``error``/``done`` pair, so a machine reader always sees a terminal event.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 from typing import IO, Any, Callable
 
 from core.i18n import tr
+from core.jobs import JobOutcome
 from core.protocol import encode, make_event
 
 
@@ -66,8 +67,10 @@ class EventRenderer(Output):
         """A line of worker output that is not a protocol event."""
         print(line, file=self.err, flush=True)
 
-    def died(self, code: int | None) -> None:
-        """The worker ended without its final ``done`` event."""
+    def finish(self, outcome: JobOutcome) -> None:
+        """The job has ended; say how when the worker could not (it died, was killed, timed out)."""
+        if outcome.synthetic:
+            self.error(outcome.message, outcome.hint)
 
 
 class JsonEvents(EventRenderer):
@@ -80,8 +83,11 @@ class JsonEvents(EventRenderer):
         self.out.write(encode(ev))
         self.out.flush()
 
-    def died(self, code: int | None) -> None:
-        message = tr("The worker ended without a final event (exit code {code}).", code="?" if code is None else code)
-        hint = tr("Everything saved so far is kept; see the run's worker.log, then resume.")
-        self.event(make_event("error", kind="worker_died", message=message, hint=hint, synthetic=True))
-        self.event(make_event("done", status="failed", elapsed_s=None, synthetic=True))
+    def finish(self, outcome: JobOutcome) -> None:
+        """A stream without its ``done`` gets one (and the reason as an ``error``), marked ``synthetic``."""
+        if outcome.reported:
+            return
+        if outcome.synthetic:
+            self.event(make_event("error", kind=outcome.kind, message=outcome.message, hint=outcome.hint,
+                                  synthetic=True))
+        self.event(make_event("done", status=outcome.status, elapsed_s=None, synthetic=True))

@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from cli.render import EventRenderer
 from core.i18n import tr
+from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
 
 _STAGE_NOTES = {
@@ -51,10 +52,11 @@ class ConsoleRenderer(EventRenderer):
     def text(self, line: str) -> None:
         self._line(line)
 
-    def died(self, code: int | None) -> None:
-        self._line(tr("The training process ended without a final word (exit code {code}). "
-                      "Everything saved so far is kept; see the run's worker.log, then "
-                      "'yolostudio resume RUN'.", code="?" if code is None else code))
+    def finish(self, outcome: JobOutcome) -> None:
+        if outcome.synthetic:  # on stdout, after the last progress line, where the user is looking
+            self._line(tr("error: {reason}", reason=outcome.message))
+            if outcome.hint:
+                self._line("  → " + outcome.hint)
 
     def bar_text(self) -> str:
         p = self.progress

@@ -8,11 +8,13 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import Any
 
-from cli.common import EXIT_FAILED, EXIT_OK, STATUS_EXIT, find_run
+from cli.common import EXIT_OK, exit_code_of, find_run
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
 from core.i18n import tr
+from core.jobs import JobTracker
 from core.protocol import EventFileTail
 from core.runs import EVENTS_FILE, read_run
 
@@ -27,17 +29,21 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     run_dir = find_run(workspace, args.run)
     renderer = job_renderer(args.json)
     tail = EventFileTail(run_dir / EVENTS_FILE)
+    tracker = JobTracker()
+
+    def show(events: list[dict[str, Any]]) -> None:
+        for event in events:
+            tracker.feed(event)
+            renderer.event(event)
+
     try:
         while True:
-            for event in tail.poll():
-                renderer.event(event)
-            info = read_run(run_dir)
-            if info.status != "running":
-                for event in tail.poll():
-                    renderer.event(event)
-                if info.status == "failed" and (info.error or {}).get("kind") == "worker_died":
-                    renderer.died(None)
-                return STATUS_EXIT.get(info.status, EXIT_FAILED)
+            show(tail.poll())
+            if read_run(run_dir).status != "running":
+                show(tail.poll())
+                outcome = tracker.outcome()  # its process is gone: no done means it died without a word
+                renderer.finish(outcome)
+                return exit_code_of(outcome)
             time.sleep(0.5)
     except KeyboardInterrupt:
         renderer.note(tr("Detached; the run keeps going. 'yolostudio stop {name}' stops it.", name=run_dir.name))

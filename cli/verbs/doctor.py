@@ -16,16 +16,16 @@ import argparse
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from cli.common import EXIT_FAILED as EXIT_ERRORS
 from cli.common import EXIT_OK, EXIT_USAGE
+from cli.jobs import run_job
 from cli.registry import Verb, register
 from cli.render import Output
 from core.environment.facts import EnvironmentFacts, load_facts, save_facts
 from core.environment.findings import NOT_CHECKED, Evaluation
-from core.environment.probe_launch import (PROBE_TIMEOUT_S, probe_spec, run_probe_process, step_text,
-                                           write_probe_spec)
+from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_job, step_text
 from core.environment.report import report_dict, summarize
 from core.environment.rules import RuleContext, evaluate
 from core.findings import by_severity
@@ -47,8 +47,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=tr("seconds before a hung probe is killed (default {s:.0f})", s=PROBE_TIMEOUT_S))
 
 
+def gather_facts(workspace: Path, data: str | None = None, imgsz: int = 640, *, timeout_s: float = PROBE_TIMEOUT_S,
+                 read_budget_s: float = 2.0, on_event: Callable[[dict[str, Any]], None] | None = None,
+                 argv: list[str] | None = None) -> tuple[EnvironmentFacts, list[str]]:
+    """Run the probe job (or ``argv``, a stand-in) with a hard time limit; the facts it read, and notes."""
+    collector = ProbeCollector()
+
+    def feed(event: dict[str, Any]) -> None:
+        collector.feed(event)
+        if on_event is not None:
+            on_event(event)
+
+    outcome = run_job(probe_job(workspace, data, imgsz, read_budget_s), feed, timeout_s, argv=argv)
+    return collector.result(outcome, detail=outcome.output_tail[-1] if outcome.output_tail else "")
+
+
 def _gather(args: argparse.Namespace, workspace: Path) -> tuple[EnvironmentFacts, list[str]]:
-    spec_file = write_probe_spec(workspace, probe_spec(workspace, args.data, args.imgsz))
     show = not args.json
 
     def progress(event: dict[str, Any]) -> None:
@@ -56,10 +70,7 @@ def _gather(args: argparse.Namespace, workspace: Path) -> tuple[EnvironmentFacts
             print(f"[{int(event.get('index', 0)) + 1}/{event.get('count', '?')}] {step_text(event.get('step'))}",
                   file=sys.stderr, flush=True)
 
-    try:
-        return run_probe_process(spec_file, timeout_s=args.timeout, on_event=progress)
-    finally:
-        spec_file.unlink(missing_ok=True)
+    return gather_facts(workspace, args.data, args.imgsz, timeout_s=args.timeout, on_event=progress)
 
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:

@@ -10,23 +10,20 @@ in the worker (``core/worker/export_job.py``). ``--json`` prints one document,
 from __future__ import annotations
 
 import argparse
-import json
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from cli.common import EXIT_USAGE
+from cli.common import EXIT_USAGE, exit_code_of
 from cli.registry import Verb, register
 from cli.render import EventRenderer
-from cli.session import WorkerSession
+from cli.jobs import render_job
 from core.export.facts import gather_export_facts
 from core.export.options import FORMATS, OPSET_DEFAULT, ExportOptions, validate_options
 from core.export.plan import build_export_spec, cli_summary, run_dataset, run_imgsz
 from core.export.render import detail_lines, headline
 from core.i18n import tr
-from core.launch import worker_argv
+from core.jobs import JobOutcome, JobSpec
 from core.trust import needs_trust, refusal
-from core.workspace import app_cache_dir
 
 _STAGES = {"loading", "reference", "exporting", "verifying", "timing"}
 
@@ -81,10 +78,10 @@ class ExportRenderer(EventRenderer):
             self.failure = {k: ev.get(k) for k in ("kind", "message", "hint")}
             self.error(str(ev.get("message", "")), str(ev.get("hint") or ""))
 
-    def died(self, code: int | None) -> None:
-        self.failure = {"kind": "worker_died", "message": tr("The export worker ended without a final event "
-                                                           "(exit code {code}).", code=code), "hint": ""}
-        self.error(self.failure["message"])
+    def finish(self, outcome: JobOutcome) -> None:
+        if outcome.synthetic:
+            self.failure = outcome.error()
+            self.error(outcome.message, outcome.hint)
 
     def document(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"exports": [cli_summary(r) for r in self.reports]}
@@ -113,20 +110,11 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(problem.message, problem.fix)
     if not checked.ok:
         return EXIT_USAGE
-    spec = build_export_spec(options, workspace, trusted=confirm)
-    folder = app_cache_dir(workspace) / "jobs"
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="export-", dir=folder, delete=False,
-                                     encoding="utf-8") as handle:
-        json.dump(spec, handle, indent=2)
-    spec_file = Path(handle.name)
-    try:
-        code = WorkerSession(worker_argv("export", spec_file), renderer).run()
-    finally:
-        spec_file.unlink(missing_ok=True)
+    job = JobSpec.scratch("export", build_export_spec(options, workspace, trusted=confirm), workspace)
+    outcome = render_job(renderer, job, forward_stdin=args.json)
     if args.json:
         renderer.result(renderer.document(), "")
-    return code
+    return exit_code_of(outcome)
 
 
 register(Verb("export", tr("export weights to ONNX, TensorRT or TorchScript, verified against PyTorch"),

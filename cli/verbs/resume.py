@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cli.common import EXIT_USAGE, find_run
+from cli.common import EXIT_USAGE, exit_code_of, find_run
 from cli.registry import Verb, register
-from cli.session import WorkerSession
+from cli.jobs import render_job
 from cli.verbs.train import job_renderer
 from core.i18n import tr
-from core.launch import worker_argv
-from core.runs import read_run, resume_spec, write_spec
+from core.jobs import JobSpec
+from core.runs import read_run, resume_spec
 from core.trust import confirmed_entry, needs_trust, refusal
 
 
@@ -42,7 +42,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
             return EXIT_USAGE
         confirmed = (confirmed_entry(last),)
     spec = resume_spec(run_dir, trusted_weights=confirmed)
-    return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer, forward_stdin=args.json).run()
+    outcome = render_job(renderer, JobSpec.for_run("train", run_dir, spec), forward_stdin=args.json)
+    return exit_code_of(outcome)
 
 
 register(Verb("resume", tr("resume a stopped or failed run from its last checkpoint"), add_arguments, run, order=20))

@@ -11,15 +11,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from cli.common import EXIT_USAGE
+from cli.common import EXIT_USAGE, exit_code_of
+from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer, JsonEvents
-from cli.session import WorkerSession
 from cli.train_render import ConsoleRenderer
 from core.i18n import tr
-from core.launch import worker_argv
+from core.jobs import JobSpec
 from core.machine import quick_machine_facts
-from core.runs import create_run, load_run_config, write_spec
+from core.runs import create_run, load_run_config
 from core.train_config import validate_config
 from core.train_options import add_train_arguments, config_from_args
 from core.trust import confirmed_entry, needs_trust, refusal
@@ -55,7 +55,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     spec = load_run_config(run_dir)["spec"]
     if not args.json:
         renderer.note(tr("Run {name}: {path}", name=run_dir.name, path=run_dir))
-    return WorkerSession(worker_argv("train", write_spec(run_dir, spec)), renderer, forward_stdin=args.json).run()
+    outcome = render_job(renderer, JobSpec.for_run("train", run_dir, spec), forward_stdin=args.json)
+    return exit_code_of(outcome)
 
 
 register(Verb("train", tr("train a model (runs in a worker process)"), add_arguments, run, order=10))

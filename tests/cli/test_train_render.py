@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cli.render import JsonEvents
 from cli.train_render import ConsoleRenderer
+from core.jobs import fold_outcome, worker_died_words
 from core.protocol import read_events
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
@@ -42,10 +43,28 @@ def test_json_renderer_passes_events_and_closes_a_dead_stream():
     out = io.StringIO()
     renderer = JsonEvents(out)
     renderer.event({"v": 1, "type": "stage", "t": 1.0, "stage": "training"})
-    renderer.died(-9)
+    renderer.finish(fold_outcome(None, None, exit_code=-9))
     lines = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [x["type"] for x in lines] == ["stage", "error", "done"]
     assert lines[-1]["status"] == "failed" and lines[1]["kind"] == "worker_died" and "-9" in lines[1]["message"]
+    assert lines[1]["synthetic"] and lines[-1]["synthetic"]
+
+
+def test_json_renderer_adds_nothing_when_the_worker_said_how_it_ended():
+    out = io.StringIO()
+    renderer = JsonEvents(out)
+    done = {"v": 1, "type": "done", "t": 2.0, "status": "stopped", "elapsed_s": 1.0}
+    renderer.event(done)
+    renderer.finish(fold_outcome(done, None, exit_code=0))
+    assert [json.loads(x)["type"] for x in out.getvalue().splitlines()] == ["done"]
+
+
+def test_console_says_how_a_dead_worker_ended_where_the_user_looks():
+    out = io.StringIO()
+    renderer = ConsoleRenderer(out, is_tty=False)
+    renderer.finish(fold_outcome(None, None, exit_code=None))
+    message, hint = worker_died_words(None)
+    assert out.getvalue() == f"error: {message}\n  → {hint}\n"
 
 
 def test_a_cpu_run_summary_does_not_speak_of_a_gpu():

@@ -13,7 +13,8 @@ from core.demo_dataset import DemoSpec, generate_demo_dataset
 from core.environment.facts import EnvironmentFacts, GpuFacts, TorchGpuFacts
 from core.environment.gather_nvml import gather_nvml
 from core.environment.gather_system import detect_container, detect_wsl, parse_cgroup_quota
-from core.environment.probe_launch import probe_spec, run_probe_process, write_probe_spec
+from cli.verbs.doctor import gather_facts
+from core.environment.probe_launch import probe_job, probe_spec
 from core.environment.rules import evaluate
 from core.nvml import error_kind
 from core.protocol import encode, make_event
@@ -53,8 +54,7 @@ def probed(tmp_path_factory):
     root = tmp_path_factory.mktemp("probe")
     data = generate_demo_dataset(root / "data", DemoSpec(n_train=24, n_val=4, image_size=64, seed=1))
     events: list[dict] = []
-    spec = probe_spec(root / "ws", str(data), imgsz=320, read_budget_s=0.5)
-    facts, notes = run_probe_process(write_probe_spec(root / "ws", spec), on_event=events.append)
+    facts, notes = gather_facts(root / "ws", str(data), imgsz=320, read_budget_s=0.5, on_event=events.append)
     return facts, notes, events
 
 
@@ -154,8 +154,7 @@ def test_hung_probe_is_killed_and_reported(tmp_path):
     lines = [make_event("probe_step", step="torch", index=3, count=5),
              make_event("facts", facts=partial, final=False), make_event("probe_step", step="cuda", index=4, count=5)]
     # The limit must leave the stand-in time to start and write its lines on a busy machine (1 s did not).
-    facts, _ = run_probe_process(tmp_path / "unused.json", timeout_s=HANG_LIMIT_S,
-                                 argv=_script(tmp_path, lines, "time.sleep(600)"))
+    facts, _ = gather_facts(tmp_path, timeout_s=HANG_LIMIT_S, argv=_script(tmp_path, lines, "time.sleep(600)"))
     assert facts.probe.timed_out and facts.probe.hung_at == "cuda" and facts.probe.timeout_s == HANG_LIMIT_S
     assert facts.system.os == "Linux"  # what was read before the hang is kept
     finding = next(f for f in evaluate(facts).findings if f.code == "probe-timeout")
@@ -164,8 +163,8 @@ def test_hung_probe_is_killed_and_reported(tmp_path):
 
 def test_crashed_probe_is_reported_with_what_it_read(tmp_path):
     lines = [make_event("probe_step", step="system", index=0, count=5)]
-    facts, notes = run_probe_process(tmp_path / "unused.json", timeout_s=30,
-                                     argv=_script(tmp_path, lines, "sys.stderr.write('Segmentation fault\\n'); sys.exit(139)"))
+    facts, notes = gather_facts(tmp_path, timeout_s=30,
+                                argv=_script(tmp_path, lines, "sys.stderr.write('Segmentation fault\\n'); sys.exit(139)"))
     assert not facts.probe.completed and not facts.probe.timed_out
     assert "Segmentation fault" in facts.probe.error
     assert "probe-failed" in evaluate(facts, notes=notes).ids()
@@ -173,5 +172,9 @@ def test_crashed_probe_is_reported_with_what_it_read(tmp_path):
 
 def test_probe_spec_round_trip(tmp_path):
     spec = probe_spec(tmp_path, "data.yaml", imgsz=512)
-    path = write_probe_spec(tmp_path, spec)
+    job = probe_job(tmp_path, "data.yaml", imgsz=512)
+    path = job.write()
     assert json.loads(path.read_text(encoding="utf-8")) == spec and Path(spec["data"]).is_absolute()
+    assert job.argv()[-2:] == ["probe", str(path)]
+    job.discard()
+    assert not path.exists()

@@ -1,0 +1,181 @@
+"""``run_job``: the CLI's one way to run a worker job — a plain subprocess, no Qt.
+
+Every verb that needs the worker (train, resume, export, doctor's probe, and those to come) calls
+``run_job(spec, on_event, timeout_s)`` and gets a ``core.jobs.JobOutcome`` back:
+
+- the worker runs in its own session / process group, so a Ctrl+C or a dropped SSH connection aimed at
+  the terminal doesn't reach it; Ctrl+C here sends it the protocol's stop line (it saves and ends with
+  ``done: stopped``), a second Ctrl+C kills it;
+- with ``forward_stdin`` (``--json`` mode), control lines written to the CLI's stdin are passed on, so
+  a program driving the CLI stops a job the way the GUI does;
+- after ``timeout_s`` the worker is killed and the outcome says so (a wedged GPU driver must never
+  hang a terminal);
+- its stderr (and any non-protocol stdout line) goes to ``on_text`` and the last lines are kept in the
+  outcome's ``output_tail``.
+Control goes through stdin only (no POSIX signals to the worker), so this runs the same on Windows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import IO, Any, Callable
+
+from cli.render import EventRenderer
+from core.i18n import tr
+from core.jobs import JobOutcome, JobSpec, JobTracker
+from core.protocol import LineDecoder, encode_control
+
+TAIL_LINES = 20
+
+
+class _Run:
+    """The state of one job while it runs (the signal handler and the threads share it)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], on_note: Callable[[str], None] | None) -> None:
+        self.proc = proc
+        self.on_note = on_note
+        self.interrupts = 0
+        self.killed = False
+        self.stdin_lock = threading.Lock()
+
+    def write_control(self, data: bytes) -> bool:
+        with self.stdin_lock:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+            except (OSError, ValueError):
+                return False
+        return True
+
+    def on_sigint(self, signum: int, frame: Any) -> None:
+        self.interrupts += 1
+        if self.interrupts == 1:
+            self._note(tr("Stopping gracefully (a training run saves a checkpoint after the current batch)… "
+                          "Ctrl+C again kills the worker."))
+            self.write_control(encode_control("stop").encode("utf-8"))
+        else:
+            self._note(tr("Killing the worker; the last saved checkpoint is kept."))
+            self.kill()
+
+    def kill(self) -> None:
+        self.killed = True
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+
+    def _note(self, text: str) -> None:
+        if self.on_note is not None:
+            self.on_note(text)
+
+
+def _popen_isolation() -> dict[str, Any]:
+    if os.name == "posix":
+        return {"start_new_session": True}
+    return {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}  # type: ignore[attr-defined]
+
+
+def _pump(stream: IO[bytes], out: queue.Queue[tuple[str, bytes | None]], name: str) -> None:
+    read = getattr(stream, "read1", stream.read)
+    for chunk in iter(lambda: read(65536), b""):
+        out.put((name, chunk))
+    out.put((name, None))
+
+
+def _forward_stdin(run: _Run) -> None:
+    """Our stdin → the worker's, as it comes; our EOF is not a stop (the worker's stdin stays open)."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    while run.proc.poll() is None:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            return
+        if not chunk or not run.write_control(chunk):
+            return
+
+
+def run_job(spec: JobSpec, on_event: Callable[[dict[str, Any]], None], timeout_s: float | None = None, *,
+            on_text: Callable[[str], None] | None = None, on_note: Callable[[str], None] | None = None,
+            forward_stdin: bool = False, argv: list[str] | None = None) -> JobOutcome:
+    """Run ``spec`` (or ``argv``, for tests) to its end; events go to ``on_event`` as they arrive."""
+    tracker = JobTracker()
+    tail: list[str] = []
+
+    def text(line: str) -> None:
+        tail.append(line)
+        del tail[:-TAIL_LINES]
+        if on_text is not None:
+            on_text(line)
+
+    try:
+        proc = subprocess.Popen(argv or spec.argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=spec.env(), **_popen_isolation())
+    except OSError as exc:
+        spec.discard()
+        return tracker.outcome(start_error=str(exc))
+    run = _Run(proc, on_note)
+    chunks: queue.Queue[tuple[str, bytes | None]] = queue.Queue()
+    assert proc.stdout is not None and proc.stderr is not None
+    threading.Thread(target=_pump, args=(proc.stdout, chunks, "out"), name="job-stdout", daemon=True).start()
+    threading.Thread(target=_pump, args=(proc.stderr, chunks, "err"), name="job-stderr", daemon=True).start()
+    if forward_stdin:
+        threading.Thread(target=_forward_stdin, args=(run,), name="job-stdin", daemon=True).start()
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, run.on_sigint) if in_main else None
+    decoders = {"out": LineDecoder(), "err": LineDecoder()}
+    open_streams = {"out", "err"}
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    timed_out = False
+    try:
+        while open_streams:
+            wait = 0.5 if deadline is None else min(0.5, deadline - time.monotonic())
+            if wait <= 0:
+                timed_out = True
+                run.kill()
+                break
+            try:
+                name, chunk = chunks.get(timeout=wait)
+            except queue.Empty:
+                continue
+            decoded = decoders[name].feed(chunk) if chunk is not None else decoders[name].flush()
+            if chunk is None:
+                open_streams.discard(name)
+            for line in decoded:
+                if line.event is not None and name == "out":
+                    tracker.feed(line.event)
+                    on_event(line.event)
+                elif line.event is not None:
+                    text(json.dumps(line.event, ensure_ascii=False))  # stderr is never protocol
+                elif line.text:
+                    text(line.text)
+        code = proc.wait()
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        spec.discard()
+    if timed_out:
+        outcome = tracker.outcome(exit_code=None, timed_out_s=timeout_s)
+    else:
+        outcome = tracker.outcome(exit_code=code, crashed=code < 0, killed=run.killed)
+    outcome.output_tail = tail
+    return outcome
+
+
+def render_job(renderer: EventRenderer, spec: JobSpec, *, timeout_s: float | None = None,
+               forward_stdin: bool = False) -> JobOutcome:
+    """``run_job`` shown through a verb's renderer: events, other output, notes, and how it ended."""
+    outcome = run_job(spec, renderer.event, timeout_s, on_text=renderer.text, on_note=renderer.note,
+                      forward_stdin=forward_stdin)
+    renderer.finish(outcome)
+    return outcome

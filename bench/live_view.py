@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -176,9 +177,9 @@ def run(batches: int, rate: float, gpus: int) -> dict:
     data.parent.mkdir()
     data.write_text("train: images/train\nval: images/val\nnames: [a]\n", encoding="utf-8")
 
-    def launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
+    def launcher(job: Any) -> tuple[list[str], dict[str, str]]:  # core.jobs.JobSpec, its spec file written
         return ([sys.executable, str(Path(__file__).resolve()), "--emit", str(stream), "--events-out",
-                 str(spec_file.parent / "events.jsonl")], dict(os.environ))
+                 str(job.path.parent / "events.jsonl")], dict(os.environ))
 
     page = TrainPage(tmp / "ws", launcher=launcher, prepare_demo=False, machine_facts=MachineFacts(gpu_count=gpus))
     page.resize(1360, 860)

@@ -16,14 +16,15 @@ from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QListWidgetItem, QMainWindow, QProgressDialog, QStackedWidget,
                                QWidget)
 
+from core.jobs import JobOutcome
 from core.runs import RunInfo
 from gui import dialogs
+from gui.job_runner import Launcher, default_launcher
 from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.pages.runs_page import RunsPage
-from gui.pages.train_page import Launcher, TrainPage, default_launcher
-from gui.run_session import RunOutcome
+from gui.pages.train_page import TrainPage
 from gui.runs_store import RunsStore
 from gui.widgets.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
@@ -206,7 +207,7 @@ class MainWindow(QMainWindow):
         else:
             self._stop_timer.start()
 
-    def _on_run_ended(self, outcome: RunOutcome) -> None:
+    def _on_run_ended(self, outcome: JobOutcome) -> None:
         if not self._closing_after_stop:
             return
         self._stop_timer.stop()

@@ -11,8 +11,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
-from gui.run_session import RunOutcome
 
 DASH = "—"
 
@@ -44,7 +44,7 @@ def _number(value: float | None, pattern: str) -> str:
     return DASH if value is None else pattern.format(value)
 
 
-def ended_text(outcome: RunOutcome, *, with_message: bool = True) -> str:
+def ended_text(outcome: JobOutcome, *, with_message: bool = True) -> str:
     """The stage line once a worker start has ended (the progress model only knows what was said)."""
     if outcome.status == "completed":
         return _tr("Completed")

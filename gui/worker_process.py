@@ -16,9 +16,7 @@ import json
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
-from core.protocol import Decoded, LineDecoder
-
-STOP_LINE = b'{"v":1,"type":"stop"}\n'
+from core.protocol import Decoded, LineDecoder, encode_control
 
 #: Processes handed over to the background; their QProcess objects must never be destroyed (see app.py).
 _DETACHED: list[QProcess] = []
@@ -70,7 +68,7 @@ class WorkerProcess(QObject):
         if self._stop_sent or not self.running or self._detached:
             return False
         self._stop_sent = True
-        self._proc.write(STOP_LINE)
+        self._proc.write(encode_control("stop").encode("utf-8"))
         return True
 
     def kill(self) -> None:

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from cli.common import EXIT_USAGE, exit_code_of
+from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer
-from cli.jobs import render_job
 from core.export.facts import gather_export_facts
 from core.export.options import FORMATS, OPSET_DEFAULT, ExportOptions, validate_options
 from core.export.plan import build_export_spec, cli_summary, run_dataset, run_imgsz

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 from cli.common import EXIT_USAGE, exit_code_of, find_run
-from cli.registry import Verb, register
 from cli.jobs import render_job
+from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
 from core.i18n import tr
 from core.jobs import JobSpec

@@ -1,7 +1,7 @@
 """The Environment page: why the GPU would sit idle, with the evidence and the exact fix.
 
 Owns the page's flow only. The facts come from the ``probe`` worker job (torch is imported there, never in
-the GUI), started through the QProcess wrapper with progress per step and a hard time limit — a wedged
+the GUI), run by ``gui.job_runner.JobRunner`` with progress per step and a hard time limit — a wedged
 driver gets the probe killed and reported, the window never waits. ``core.environment`` judges the
 facts (``evaluate``) and words the summary; this page lists the checks, shows one in detail, copies a
 fix, re-checks (F5), saves a report (home folder abbreviated) and loads a colleague's facts file.
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from PySide6.QtCore import QProcess, Qt, QTimer, Signal
+from PySide6.QtCore import QProcess, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
@@ -24,13 +24,14 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, Q
 from core.atomic import atomic_write_text
 from core.environment.facts import EnvironmentFacts, load_facts
 from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation
-from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_spec, write_probe_spec
+from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_job
 from core.environment.report import report_dict, summarize
 from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
 from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
-from core.launch import worker_argv, worker_env
+from core.jobs import JobOutcome
 from gui.dialogs import ask_yes
+from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.check_details import Applier, CheckDetails
@@ -38,14 +39,6 @@ from gui.widgets.levels import level_icon, level_word
 from gui.widgets.page_header import PageHeader
 from gui.widgets.repair_dialog import RepairDialog
 from gui.widgets.summary_line import SummaryLine
-from gui.worker_process import WorkerProcess
-
-#: Returns the probe worker's argv and environment for a spec file.
-Launcher = Callable[[Path], tuple[list[str], dict[str, str]]]
-
-
-def default_launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
-    return worker_argv("probe", spec_file), worker_env()
 
 
 def ask_save_path(parent: QWidget, suggested: str) -> str:
@@ -86,10 +79,11 @@ class EnvironmentPage(Page):
         self.facts: EnvironmentFacts | None = None
         self.evaluation: Evaluation | None = None
         self.source = ""  # "" = this machine, else the facts file shown
-        self._worker: WorkerProcess | None = None
+        self._probe = JobRunner(self, launcher=launcher, timeout_s=timeout_s)
+        self._probe.event.connect(self._on_event)
+        self._probe.ended.connect(self._on_probe_ended)
         self._collector = ProbeCollector()
-        self._timed_out = False
-        self._spec_file: Path | None = None
+        self._cancelled = False
         self._auto_start = facts is None
 
         self.recheck_button = QPushButton(self.tr("Re-check"), self, clicked=self.recheck)
@@ -122,7 +116,6 @@ class EnvironmentPage(Page):
         self.details.copied.connect(lambda text: self.banner.show_message("info", self.tr("Copied: {fix}").format(
             fix=text if len(text) < 120 else text[:117] + "…")))
         self.list.currentItemChanged.connect(self._on_current)
-        self._kill_timer = QTimer(self, singleShot=True, timeout=self._on_timeout)
         self._build_layout()
         QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self, self.save_report,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -162,7 +155,7 @@ class EnvironmentPage(Page):
     # -- probing ------------------------------------------------------------------------------------
     @property
     def busy(self) -> bool:
-        return self._worker is not None and self._worker.running
+        return self._probe.active
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -178,31 +171,24 @@ class EnvironmentPage(Page):
         if self.busy:
             return False
         self._auto_start = False
-        try:
-            self._spec_file = write_probe_spec(self.workspace, probe_spec(self.workspace))
-        except OSError as exc:
-            self.banner.show_message("error", self.tr("Cannot write the probe's spec in {path}: {reason}").format(
-                path=self.workspace, reason=exc))
-            return False
-        argv, env = self.launcher(self._spec_file)
         self._collector = ProbeCollector()
-        self._timed_out = False
-        if self._worker is not None:
-            self._worker.deleteLater()
-        self._worker = WorkerProcess(self)
-        self._worker.event.connect(self._on_event)
-        self._worker.finished.connect(self._on_finished)
-        self._worker.failed_to_start.connect(self._on_failed_to_start)
+        self._cancelled = False
         self.progress_bar.setValue(0)
         self.progress_label.setText(self.tr("Starting the check…"))
         self._set_busy(True)
-        self._worker.start(argv, env)
-        self._kill_timer.start(int(self.timeout_s * 1000))
+        try:
+            self._probe.start(probe_job(self.workspace))
+        except OSError as exc:
+            self._set_busy(False)
+            self.banner.show_message("error", self.tr("Cannot write the probe's spec in {path}: {reason}").format(
+                path=self.workspace, reason=exc))
+            return False
         return True
 
     def cancel(self) -> None:
         if self.busy:
-            self._worker.kill()
+            self._cancelled = True
+            self._probe.kill()
 
     def _on_event(self, event: dict[str, Any]) -> None:
         self._collector.feed(event)
@@ -218,23 +204,14 @@ class EnvironmentPage(Page):
                 "torch": self.tr("Importing PyTorch (this takes a few seconds)…"),
                 "cuda": self.tr("Testing CUDA on each GPU…")}.get(step or "", self.tr("Checking…"))
 
-    def _on_timeout(self) -> None:
-        if self.busy:
-            self._timed_out = True
-            self._worker.kill()
-
-    def _on_failed_to_start(self, reason: str) -> None:
-        self._kill_timer.stop()
-        self._set_busy(False)
-        self.banner.show_message("error", self.tr("Could not start the check: {reason}").format(reason=reason))
-
-    def _on_finished(self, code: int, crashed: bool) -> None:
-        self._kill_timer.stop()
-        if self._spec_file is not None:
-            self._spec_file.unlink(missing_ok=True)
-        facts, notes = self._collector.result(timed_out=self._timed_out, timeout_s=self.timeout_s,
-                                              exit_code=None if self._timed_out else code,
-                                              detail=self.tr("the check was cancelled") if crashed else "")
+    def _on_probe_ended(self, outcome: JobOutcome) -> None:
+        if outcome.kind == "launch":
+            self._set_busy(False)
+            self.banner.show_message("error", self.tr("The check could not run. {reason} {hint}").format(
+                reason=outcome.message, hint=outcome.hint))
+            return
+        facts, notes = self._collector.result(outcome, detail=self.tr("the check was cancelled") if self._cancelled
+                                              else "")
         self._set_busy(False)
         self.source = ""
         self.show_facts(facts, notes)

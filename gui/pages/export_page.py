@@ -2,8 +2,8 @@
 
 Owns the page's flow only. What is possible is ``core.export.options`` on this machine's facts
 (gathered in the background); where files go and which images verify them is ``core.export.plan``; the
-exporting and the "Try it" inference run in worker jobs (``export``, ``predict``) started through an
-injectable launcher, so the GUI never imports a runtime and tests can replay recorded events. Reports
+exporting and the "Try it" inference run in worker jobs (``export``, ``predict``) on ``gui.job_runner.JobRunner``
+with an injectable launcher, so the GUI never imports a runtime and tests can replay recorded events. Reports
 (``export.json``) are read back when a run's weights are chosen, so earlier exports show again.
 """
 
@@ -22,15 +22,16 @@ from core.export.options import ExportOptions, validate_options
 from core.export.plan import (build_export_spec, build_predict_spec, dataset_images, export_root, find_reports,
                               run_dataset, run_imgsz)
 from core.export.render import format_name
+from core.jobs import JobOutcome, JobSpec
 from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
 from gui.background import run_in_background
+from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.export_card import ExportCard
 from gui.widgets.export_form import ExportForm
 from gui.widgets.export_try import TryItView
-from gui.widgets.export_worker import ExportWorker, JobLauncher, default_job_launcher
 from gui.widgets.page_header import PageHeader
 
 VALIDATE_DELAY_MS = 150
@@ -40,7 +41,7 @@ STEPS_PER_FORMAT = 3  # exporting, verifying, timing
 
 class ExportPage(Page):
     def __init__(self, workspace: Path, parent: QWidget | None = None, *,
-                 launcher: JobLauncher = default_job_launcher, facts: ExportFacts | None = None) -> None:
+                 launcher: Launcher = default_launcher, facts: ExportFacts | None = None) -> None:
         super().__init__(workspace, parent)
         self.facts = facts or ExportFacts()
         self.trusted: set[str] = set()
@@ -69,10 +70,10 @@ class ExportPage(Page):
         self.try_view = TryItView(self)
         self._build_layout()
 
-        self.exporter = ExportWorker(self.workspace, launcher, self)
+        self.exporter = JobRunner(self, launcher=launcher)
         self.exporter.event.connect(self._on_export_event)
         self.exporter.ended.connect(self._on_export_ended)
-        self.predictor = ExportWorker(self.workspace, launcher, self)
+        self.predictor = JobRunner(self, launcher=launcher)
         self.predictor.event.connect(self._on_predict_event)
         self.predictor.ended.connect(self._on_predict_ended)
 
@@ -86,7 +87,7 @@ class ExportPage(Page):
         self._validate_timer = QTimer(self, singleShot=True, interval=VALIDATE_DELAY_MS, timeout=self.revalidate)
         if facts is None:
             run_in_background(self, lambda progress, cancelled: gather_export_facts(),
-                              on_done=self.set_facts, on_failed=lambda exc: None)
+                              on_done=self.set_facts, what=self.tr("Checking which export formats this machine can do"))
         self.revalidate()
 
     def _build_layout(self) -> None:
@@ -168,7 +169,7 @@ class ExportPage(Page):
             messages.insert(0, self.tr("No weights yet: train a run first, or pick a .pt with “Other .pt…”."))
         self.problems_label.setText("\n".join(messages) if messages else self.tr("Ready to export."))
         ready = checked.ok and bool(options.weights)
-        self.export_button.setEnabled(ready and not self.exporter.running)
+        self.export_button.setEnabled(ready and not self.exporter.active)
         self.export_button.setToolTip("\n".join(messages) or self.tr("Export and verify (Ctrl+Enter)"))
         return ready
 
@@ -180,7 +181,7 @@ class ExportPage(Page):
         self.form.set_imgsz(run_imgsz(Path(weights), self.form.imgsz.value()))
         root = export_root(Path(weights))
         self.show_reports([r for r in find_reports(root) if Path(r.get("weights", "")) == Path(weights)])
-        if not self.exporter.running:
+        if not self.exporter.active:
             self.progress.hide()
             self.stage_label.setText(self.tr("Earlier exports of {name}:").format(name=Path(weights).name)
                                      if self.reports else self.tr("No exports of {name} yet — choose formats, then "
@@ -204,7 +205,7 @@ class ExportPage(Page):
 
     # -- export ---------------------------------------------------------------------------------------
     def start_export(self) -> bool:
-        if self.exporter.running or not self.revalidate():
+        if self.exporter.active or not self.revalidate():
             return False
         options = self.options()
         if needs_trust(options.weights, self.workspace, self.trusted):
@@ -219,7 +220,7 @@ class ExportPage(Page):
         self.stage_label.setText(self.tr("Starting the export worker…"))
         self.banner.hide()
         self.show_reports([])
-        self.exporter.start("export", spec)
+        self.exporter.start(JobSpec.scratch("export", spec, self.workspace))
         self.export_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         return True
@@ -237,7 +238,8 @@ class ExportPage(Page):
         elif kind == "export_result":
             self.add_report(event.get("report") or {})
 
-    def _on_export_ended(self, status: str, error: dict[str, Any] | None) -> None:
+    def _on_export_ended(self, outcome: JobOutcome) -> None:
+        status, error = outcome.status, outcome.error()
         self.cancel_button.setEnabled(False)
         self.progress.setValue(self.progress.maximum())
         verified = [r for r in self.reports if (r.get("verified") or {}).get("ok")]
@@ -294,7 +296,7 @@ class ExportPage(Page):
     def try_images(self, images: list[Path] | None) -> bool:
         """Run the chosen model on ``images`` (None: the dataset's validation images) in a worker."""
         model = self.try_view.model
-        if model is None or self.predictor.running:
+        if model is None or self.predictor.active:
             return False
         report = self._model_report()
         if images is None:
@@ -308,14 +310,15 @@ class ExportPage(Page):
         self.try_view.clear_results()
         self.try_view.set_busy(True, self.tr("Running {format} on {n} images…").format(
             format=format_name(report.get("format")) if report else model.suffix, n=len(images)))
-        self.predictor.start("predict", spec)
+        self.predictor.start(JobSpec.scratch("predict", spec, self.workspace))
         return True
 
     def _on_predict_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "predictions":
             self.try_view.add_result(event)
 
-    def _on_predict_ended(self, status: str, error: dict[str, Any] | None) -> None:
+    def _on_predict_ended(self, outcome: JobOutcome) -> None:
+        error = outcome.error()
         if error:
             self.try_view.set_busy(False, self.tr("Try it failed: {message}").format(message=error.get("message")))
         else:

@@ -2,9 +2,10 @@
 
 Owns the page's flow only. The options side (form, problems, demo dataset, yolov5 line, applying
 prescriptions) is ``TrainOptionsPanel``; a run is created, spec'd and resumed by ``core.runs``; progress is
-``core.progress.RunProgress`` (inside ``RunSession``); the worker is started through an injectable ``launcher`` (production:
-``core.launch``), so tests drive the real page with a fake worker. Slow work (the demo dataset, NVML
-facts) runs in the background; the display is refreshed by timers, never per event.
+``core.progress.RunProgress`` (inside ``RunSession``, a ``gui.job_runner.JobRunner``); the worker is
+started through an injectable ``launcher`` (production: the job's own argv), so tests drive the real page
+with a fake worker. Slow work (the demo dataset, NVML facts) runs in the background; the display is
+refreshed by timers, never per event.
 
 Everything the run shows — progress, training and system plots, the bottleneck monitor's verdict, the
 validation pictures — comes from the run's events, so a run started here, one re-attached to, and one
@@ -14,19 +15,20 @@ replayed from the Runs page (``open_run``) look the same.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from core.launch import worker_argv, worker_env
+from core.jobs import JobOutcome, JobSpec
 from core.machine import MachineFacts
-from core.runs import WORKER_LOG, RunInfo, create_run, load_run_config, read_log_tail, resume_spec, write_spec
+from core.runs import WORKER_LOG, RunInfo, create_run, load_run_config, read_log_tail, resume_spec
 from core.train_config import ValidatedConfig
 from gui import dialogs
+from gui.job_runner import Launcher, default_launcher
 from gui.pages.page import Page
-from gui.run_session import RunOutcome, RunSession
+from gui.run_session import RunSession
 from gui.run_text import ended_text, log_line, stage_text, summary_text
 from gui.widgets.banner import Banner
 from gui.widgets.diagnosis_banner import DiagnosisBanner
@@ -39,19 +41,15 @@ from gui.widgets.train_options_panel import TrainOptionsPanel
 from gui.widgets.training_plots import TrainingPlots
 from gui.widgets.val_images import ValImages
 
-#: Returns the worker's argv and environment for a spec file.
-Launcher = Callable[[Path], tuple[list[str], dict[str, str]]]
 REFRESH_MS = 100
 LOG_TAIL_LINES = 12
 
 
-def default_launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
-    return worker_argv("train", spec_file), worker_env()
 
 
 class TrainPage(Page):
     summary_changed = Signal(str)  # the status bar's glance at the run
-    run_ended = Signal(object)  # RunOutcome
+    run_ended = Signal(object)  # JobOutcome
 
     def __init__(self, workspace: Path, parent: QWidget | None = None, *, launcher: Launcher = default_launcher,
                  prepare_demo: bool = True, machine_facts: MachineFacts | None = None) -> None:
@@ -185,14 +183,15 @@ class TrainPage(Page):
             return False
         try:
             run_dir = create_run(self.workspace, checked, trusted_weights=trusted)
-            spec_file = write_spec(run_dir, load_run_config(run_dir)["spec"])
+            job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
+            job.write()
         except (OSError, ValueError) as exc:
             self._notify("error", self.tr(
                 "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
                 reason=exc, path=self.workspace))
             return False
         self.options.remember_choices(checked)
-        self._launch(run_dir, spec_file, fresh=True)
+        self._launch(run_dir, job, fresh=True)
         return True
 
     def resume_run(self) -> bool:
@@ -200,23 +199,23 @@ class TrainPage(Page):
         if self.active or run_dir is None:
             return False
         try:
-            spec_file = write_spec(run_dir, resume_spec(run_dir))
+            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir))
+            job.write()
         except (OSError, ValueError, KeyError) as exc:
             self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
                 name=run_dir.name, reason=exc))
             return False
-        self._launch(run_dir, spec_file, fresh=False)
+        self._launch(run_dir, job, fresh=False)
         return True
 
-    def _launch(self, run_dir: Path, spec_file: Path, *, fresh: bool) -> None:
-        argv, env = self.launcher(spec_file)
+    def _launch(self, run_dir: Path, job: JobSpec, *, fresh: bool) -> None:
         if fresh or self.session is None or self.session.run_dir != run_dir:
             self._new_session(run_dir)
         self.status_panel.clear()
         self.run_box.setMinimumHeight(0)
         self.banner.hide()
         self._problems_banner = False
-        self.session.launch(argv, env)
+        self.session.launch(job)
         self._dirty = True
         self._update_buttons()
 
@@ -283,7 +282,7 @@ class TrainPage(Page):
     def _new_session(self, run_dir: Path) -> None:
         if self.session is not None:
             self.session.deleteLater()
-        self.session = RunSession(run_dir, self)
+        self.session = RunSession(run_dir, self, launcher=self.launcher)
         self.session.event.connect(self._on_event)
         self.session.text.connect(self.log_view.add)
         self.session.ended.connect(self._on_ended)
@@ -311,7 +310,7 @@ class TrainPage(Page):
             self.log_view.add(line)
         self._dirty = True
 
-    def _on_ended(self, outcome: RunOutcome) -> None:
+    def _on_ended(self, outcome: JobOutcome) -> None:
         session = self.session
         run_dir = session.run_dir
         last = run_dir / "weights" / "last.pt"

@@ -143,7 +143,7 @@ class DatasetGallery(QWidget):
         self.thumbnails_loaded = 0
         generation = self._generation
         self._task = run_in_background(self, job, on_done=lambda result: self._thumbs(generation, result),
-                                       on_failed=lambda exc: None)
+                                       what=self.tr("Drawing thumbnails"))
 
     def _thumbs(self, generation: int, result: list[tuple[int, tuple[bytes, int, int]]]) -> None:
         if generation != self._generation:

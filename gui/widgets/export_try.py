@@ -159,7 +159,8 @@ class TryItView(QWidget):
         self.image_list.addItem(item)
         self._label(item)
         run_in_background(self, lambda progress, cancelled: QImage(path),
-                          on_done=lambda image, p=path: self._image_loaded(p, image), on_failed=lambda exc: None)
+                          on_done=lambda image, p=path: self._image_loaded(p, image),
+                          what=self.tr("Reading image {name}").format(name=Path(path).name))
 
     def _image_loaded(self, path: str, image: QImage) -> None:
         self._images[path] = image

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
+from core.jobs import JobOutcome
 from core.progress import RunProgress
-from gui.run_session import RunOutcome
 from gui.run_text import best_text, detail_text, ended_text, stage_text
 
 SCALE = 1000
@@ -40,7 +40,7 @@ class ProgressPanel(QWidget):
         grid.addWidget(self.best_label, 5, 0, 1, 2)
         grid.setColumnStretch(1, 1)
 
-    def show_progress(self, title: str, progress: RunProgress, outcome: RunOutcome | None = None) -> None:
+    def show_progress(self, title: str, progress: RunProgress, outcome: JobOutcome | None = None) -> None:
         """``outcome`` once the worker has ended: the stage line says how, and there is no ETA."""
         self.title_label.setText(title)
         self.stage_label.setText(stage_text(progress) if outcome is None else ended_text(outcome))

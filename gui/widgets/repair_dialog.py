@@ -10,7 +10,6 @@ it emits ``repaired``; the page re-checks and offers a restart.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -21,19 +20,12 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QPushButton, QVBoxLayout, QWidget)
 
 from core.install.repair import RepairPlan
-from core.launch import worker_argv, worker_env
+from core.jobs import JobOutcome, JobSpec
 from core.runs import list_runs
 from gui.background import run_in_background
+from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
 from gui.widgets.log_view import LogView
-from gui.worker_process import WorkerProcess
-
-#: (spec file) -> (argv, env) of the repair worker; tests hand in one that runs a fake pip.
-Launcher = Callable[[Path], tuple[list[str], dict[str, str]]]
-
-
-def default_launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
-    return worker_argv("repair", spec_file), worker_env()
 
 
 def running_runs(workspace: Path) -> list[str]:
@@ -54,8 +46,9 @@ class RepairDialog(QDialog):
         self.launcher = launcher
         self.busy_check = busy_check
         self.status: str | None = None  # the job's done status once finished
-        self._worker: WorkerProcess | None = None
-        self._error = ""
+        self._worker = JobRunner(self, launcher=launcher)  # tests hand in a launcher that runs a fake pip
+        self._worker.event.connect(self._on_event)
+        self._worker.ended.connect(self._on_ended)
         choice = plan.choice
         self.headline = QLabel(self)
         self.headline.setTextFormat(Qt.TextFormat.PlainText)
@@ -76,6 +69,7 @@ class RepairDialog(QDialog):
         self.progress_label = QLabel(self, wordWrap=True)
         self.progress_bar = QProgressBar(self, maximum=1000, textVisible=False)
         self.log = LogView(self)
+        self._worker.text.connect(self.log.add)
         self.log.text.setPlaceholderText(self.tr("pip's output appears here."))
         self.buttons = QDialogButtonBox(self)
         self.install_button = self.buttons.addButton(self.tr("Install"), QDialogButtonBox.ButtonRole.AcceptRole)
@@ -119,7 +113,7 @@ class RepairDialog(QDialog):
 
     @property
     def running(self) -> bool:
-        return self._worker is not None and self._worker.running
+        return self._worker.active
 
     def copy_command(self) -> None:
         QGuiApplication.clipboard().setText(self.plan.command)
@@ -145,27 +139,18 @@ class RepairDialog(QDialog):
             return
         job_dir = self.workspace / ".cache" / "repair" / time.strftime("%Y%m%d-%H%M%S")
         job_dir.mkdir(parents=True, exist_ok=True)
-        spec_file = job_dir / "spec.json"
-        spec_file.write_text(json.dumps({"argv": self.plan.argv, "run_dir": str(job_dir)}), encoding="utf-8")
         self.log.clear()
         self.log.set_log_file(job_dir / "worker.log")
         self.status = None
-        self._error = ""
         self.banner.hide()
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(self.tr("Starting pip…"))
-        self._worker = WorkerProcess(self)
-        self._worker.event.connect(self._on_event)
-        self._worker.text.connect(self.log.add)
-        self._worker.finished.connect(self._on_finished)
-        self._worker.failed_to_start.connect(self._on_failed_to_start)
-        argv, env = self.launcher(spec_file)
         self._show_running(True)
-        self._worker.start(argv, env)
+        self._worker.start(JobSpec.for_run("repair", job_dir, {"argv": self.plan.argv, "run_dir": str(job_dir)}))
 
     def stop(self) -> None:
         if self.running:
-            self._worker.send_stop()
+            self._worker.stop()
             self.progress_label.setText(self.tr("Stopping…"))
 
     def _on_event(self, event: dict[str, Any]) -> None:
@@ -183,21 +168,10 @@ class RepairDialog(QDialog):
             self.log.add(str(event.get("message", "")))
         elif kind == "warning":
             self.banner.show_message("warning", str(event.get("message", "")))
-        elif kind == "error":
-            self._error = "\n".join(str(event.get(k) or "") for k in ("message", "hint")).strip()
-        elif kind == "done":
-            self.status = event.get("status")
 
-    def _on_failed_to_start(self, reason: str) -> None:
-        self.status = "failed"
-        self._finish(self.tr("Could not start the repair: {reason}").format(reason=reason))
-
-    def _on_finished(self, code: int, crashed: bool) -> None:
-        if self.status is None:
-            self.status = "failed"
-            ended = self.tr("The repair process ended without a result (exit code {code}).").format(code=code)
-            self._error = self._error or ended
-        self._finish(self._error)
+    def _on_ended(self, outcome: JobOutcome) -> None:
+        self.status = outcome.status
+        self._finish("\n".join(part for part in (outcome.message, outcome.hint) if part))
 
     def _finish(self, error: str) -> None:
         self.log.flush()

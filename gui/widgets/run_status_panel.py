@@ -17,8 +17,8 @@ from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSpinBox, QToolButton,
                                QVBoxLayout, QWidget)
 
+from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
-from gui.run_session import RunOutcome
 from gui.widgets.levels import level_colour, level_icon
 
 
@@ -89,7 +89,7 @@ class RunStatusPanel(QFrame):
         self.details_button.setChecked(False)
         self.hide()
 
-    def show_outcome(self, outcome: RunOutcome, *, run_dir: Path, progress: RunProgress, log_tail: list[str],
+    def show_outcome(self, outcome: JobOutcome, *, run_dir: Path, progress: RunProgress, log_tail: list[str],
                      can_resume: bool) -> None:
         self._folder = run_dir
         if outcome.failed:
@@ -106,7 +106,7 @@ class RunStatusPanel(QFrame):
         self.icon_label.setPixmap(level_icon(self, level).pixmap(22, 22))
         self.title_label.setText(title)
 
-    def _show_failed(self, outcome: RunOutcome, log_tail: list[str]) -> None:
+    def _show_failed(self, outcome: JobOutcome, log_tail: list[str]) -> None:
         self.mode = "failed"
         self._frame("error", self.tr("Training failed"))
         self.message_label.setText(outcome.message)
@@ -121,7 +121,7 @@ class RunStatusPanel(QFrame):
         self.open_button.setText(self.tr("Open run folder"))
         self._show_more(False)
 
-    def _show_finished(self, outcome: RunOutcome, progress: RunProgress, run_dir: Path) -> None:
+    def _show_finished(self, outcome: JobOutcome, progress: RunProgress, run_dir: Path) -> None:
         self.mode = "finished"
         done = outcome.done
         if outcome.status == "completed":

@@ -62,7 +62,7 @@ class TrainOptionsPanel(QGroupBox):
         self.form.demo_requested.connect(self.prepare_demo_dataset)
         if machine_facts is None:
             run_in_background(self, lambda progress, cancelled: quick_machine_facts(),
-                              on_done=self._on_machine_facts, on_failed=lambda exc: None)
+                              on_done=self._on_machine_facts, what=self.tr("Reading this machine's GPUs"))
         self.form.set_machine_facts(self._facts)
 
     @property

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtGui import QGuiApplication
 
 from core.environment.facts import EnvironmentFacts, NvmlFacts, save_facts
+from core.jobs import JobSpec
 from core.protocol import encode, make_event
 from gui.pages import environment_page
 from gui.pages.environment_page import EnvironmentPage
@@ -137,8 +138,9 @@ def _fake_probe(tmp_path: Path, facts: EnvironmentFacts, *, hang: bool = False):
                       f"sys.stdout.flush()\n{tail}\n", encoding="utf-8")
     seen: list[Path] = []
 
-    def launcher(spec_file: Path):
-        seen.append(spec_file)
+    def launcher(job: JobSpec):
+        assert job.job == "probe" and job.path is not None
+        seen.append(job.path)
         return [sys.executable, "-S", str(script)], dict(os.environ)
 
     return launcher, seen

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from core.export.facts import ExportFacts
+from core.jobs import JobSpec, worker_died_words
 from gui import dialogs
 from gui.pages.export_page import ExportPage
 from gui.widgets import export_card
@@ -31,10 +32,11 @@ class Launcher:
         self.specs: list[tuple[str, dict]] = []
         self.spec_files: list[Path] = []
 
-    def __call__(self, job: str, spec_file: Path) -> tuple[list[str], dict[str, str]]:
-        self.specs.append((job, json.loads(spec_file.read_text())))
-        self.spec_files.append(spec_file)
-        return self.fake_worker(events=self.events[job]), dict(os.environ)
+    def __call__(self, job: JobSpec) -> tuple[list[str], dict[str, str]]:
+        assert job.path is not None  # the runner wrote the spec before launching
+        self.specs.append((job.job, json.loads(job.path.read_text())))
+        self.spec_files.append(job.path)
+        return self.fake_worker(events=self.events[job.job]), dict(os.environ)
 
 
 @pytest.fixture
@@ -95,7 +97,7 @@ def test_export_replay_fills_progress_and_report_cards(qtbot, run_dir, fake_work
     with qtbot.waitSignal(page.exporter.ended, timeout=TIMEOUT_MS) as ended:
         assert page.start_export()
         assert not page.export_button.isEnabled() and page.cancel_button.isEnabled()
-    assert ended.args[0] == "completed"
+    assert ended.args[0].status == "completed" and ended.args[0].reported
     job, spec = launcher.specs[0]
     assert job == "export" and spec["options"]["formats"] == ["onnx", "torchscript"]
     assert spec["options"]["imgsz"] == 64 and spec["trusted_weights"] == []
@@ -121,7 +123,9 @@ def test_worker_dying_without_a_report_is_an_error(qtbot, run_dir, fake_worker, 
     page = make_page(qtbot, run_dir, Launcher(fake_worker, {"export": events}))
     with qtbot.waitSignal(page.exporter.ended, timeout=TIMEOUT_MS) as ended:
         page.start_export()
-    assert ended.args[0] == "failed" and ended.args[1]["kind"] == "worker_died"
+    outcome = ended.args[0]
+    assert outcome.status == "failed" and outcome.kind == "worker_died" and outcome.synthetic
+    assert outcome.error()["message"] == worker_died_words(outcome.exit_code)[0]  # the one wording
     assert page.banner.isVisibleTo(page) and page.banner.level == "error"
     assert page.cards() == []
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QColor, QImage
 
+from core.jobs import JobSpec
 from core.runs import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.pages.train_page import TrainPage
@@ -60,7 +61,9 @@ class Launcher:
         self.fake_worker, self.events = fake_worker, events
         self.spec_files: list[Path] = []
 
-    def __call__(self, spec_file: Path) -> tuple[list[str], dict[str, str]]:
+    def __call__(self, job: JobSpec) -> tuple[list[str], dict[str, str]]:
+        assert job.job == "train" and job.path is not None
+        spec_file = job.path
         self.spec_files.append(spec_file)
         return (self.fake_worker("--events-out", str(spec_file.parent / EVENTS_FILE), events=self.events),
                 dict(os.environ))

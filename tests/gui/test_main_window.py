@@ -10,6 +10,7 @@ import psutil
 import pytest
 from PySide6.QtCore import Qt
 
+from core.jobs import JobSpec
 from core.protocol import read_events
 from core.runs import EVENTS_FILE, create_run, read_run
 from core.train_config import TrainConfig, validate_config
@@ -40,8 +41,9 @@ def data_yaml(tmp_path: Path) -> Path:
 def make_window(qtbot, tmp_path, data_yaml, fake_worker):
     options: list[str] = []
 
-    def launcher(spec_file: Path) -> tuple[list[str], dict[str, str]]:
-        return fake_worker("--events-out", str(spec_file.parent / EVENTS_FILE), *options), dict(os.environ)
+    def launcher(job: JobSpec) -> tuple[list[str], dict[str, str]]:
+        assert job.path is not None
+        return fake_worker("--events-out", str(job.path.parent / EVENTS_FILE), *options), dict(os.environ)
 
     def make(*worker_options: str, check_runs: bool = False) -> MainWindow:
         options[:] = worker_options

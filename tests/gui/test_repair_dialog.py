@@ -4,7 +4,6 @@ a training run in the way), and the page re-checks and offers a restart."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -13,7 +12,8 @@ import pytest
 from core.environment.facts import save_facts
 from core.environment.rules import evaluate
 from core.install.repair import RuntimeFacts, plan_repair
-from core.launch import worker_argv, worker_env
+from core.jobs import JobSpec
+from core.launch import worker_env
 from gui.pages import environment_page
 from gui.pages.environment_page import EnvironmentPage
 from gui.widgets.repair_dialog import RepairDialog
@@ -29,11 +29,11 @@ VENV = RuntimeFacts(python="/home/ann/.local/share/yolo-studio/venv/bin/python",
 
 def fake_pip_launcher(**env: str):
     """The real repair worker job, with the plan's pip swapped for the fake one (same arguments)."""
-    def launch(spec_file: Path):
-        spec = json.loads(spec_file.read_text())
-        spec["argv"] = [sys.executable, str(FAKE_PIP), *spec["argv"][3:]]
-        spec_file.write_text(json.dumps(spec))
-        return worker_argv("repair", spec_file), dict(worker_env(), **env)
+    def launch(job: JobSpec):
+        assert job.job == "repair"
+        job.spec["argv"] = [sys.executable, str(FAKE_PIP), *job.spec["argv"][3:]]
+        job.write()
+        return job.argv(), job.env(dict(worker_env(), **env))
     return launch
 
 
@@ -98,7 +98,7 @@ def test_training_in_the_way_is_refused_before_pip_starts(qtbot, tmp_path):
     dialog = make_dialog(qtbot, tmp_path, busy=["exp3"])
     dialog.install_button.click()
     qtbot.waitUntil(lambda: "exp3" in dialog.banner.text, timeout=TIMEOUT_MS)
-    assert dialog._worker is None and dialog.install_button.isEnabled()
+    assert dialog._worker.job is None and not dialog.running and dialog.install_button.isEnabled()
 
 
 def test_page_rechecks_after_a_repair_and_offers_a_restart(qtbot, tmp_path, monkeypatch):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from core.jobs import JobSpec, worker_died_words
 from core.runs import EVENTS_FILE
 from core.train_config import MachineFacts
 from gui import dialogs
@@ -24,7 +25,9 @@ class FakeLauncher:
         self.events: Path | None = None  # another recorded stream to replay
         self.spec_files: list[Path] = []
 
-    def __call__(self, spec_file: Path) -> tuple[list[str], dict[str, str]]:
+    def __call__(self, job: JobSpec) -> tuple[list[str], dict[str, str]]:
+        assert job.job == "train" and job.path is not None
+        spec_file = job.path
         self.spec_files.append(spec_file)
         extra = {"events": self.events} if self.events else {}
         argv = self.fake_worker("--events-out", str(spec_file.parent / EVENTS_FILE), *self.options, **extra)
@@ -120,7 +123,7 @@ def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, lau
     assert outcome.failed and outcome.kind == "worker_died"
     panel = page.status_panel
     assert panel.mode == "failed" and panel.isVisibleTo(page)
-    assert "ended without a word" in panel.message_label.text()
+    assert panel.message_label.text() == worker_died_words(None)[0]  # killed by a signal: the code is unknown
     assert panel.resume_button.isVisibleTo(page) and page.resume_button.isEnabled()
     assert panel.log_tail.toPlainText()
     run_dir = page.session.run_dir

@@ -198,14 +198,14 @@ def test_try_it_runs_the_exported_onnx_in_a_real_worker(trained, qtbot):
     if not onnx_path.is_file():  # when run alone, export first
         assert run_cli(["export", str(trained["best"])], trained["env"]).returncode == 0
     env = trained["env"]
-    page = ExportPage(trained["ws"], launcher=lambda job, spec: ([sys.executable, "-m", "core.worker", job,
-                                                                   str(spec)], env))
+    page = ExportPage(trained["ws"], launcher=lambda job: ([sys.executable, "-m", "core.worker", job.job,
+                                                             str(job.path)], env))
     qtbot.addWidget(page)
     page.open_run(trained["run"])
     page.choose_try_model(str(onnx_path))
     with qtbot.waitSignal(page.predictor.ended, timeout=120_000) as ended:
         assert page.try_images(None)  # the run's validation images
-    assert ended.args[0] == "completed", ended.args[1]
+    assert ended.args[0].status == "completed", ended.args[0]
     view = page.try_view
     assert len(view.results) == 8
     assert all(r["width"] == 64 and r["height"] == 64 for r in view.results.values())

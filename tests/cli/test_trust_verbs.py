@@ -9,21 +9,20 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
+from core.jobs import JobOutcome, JobSpec, fold_outcome
 from core.protocol import encode, make_event
 from core.runs import EVENTS_FILE, create_run, spec_path
 from core.train_config import MachineFacts, TrainConfig, validate_config
 
 
 class NoWorker:
-    """Stands in for the worker session: records the argv instead of starting a process."""
+    """Stands in for ``cli.jobs.render_job``: records the job's argv instead of starting a process."""
 
     started: list[list[str]] = []
 
-    def __init__(self, argv, renderer, **kwargs) -> None:
-        NoWorker.started.append(argv)
-
-    def run(self) -> int:
-        return 0
+    def __new__(cls, renderer, job: JobSpec, **kwargs) -> JobOutcome:  # type: ignore[misc]
+        NoWorker.started.append(job.argv())
+        return fold_outcome({"type": "done", "status": "completed"}, None, exit_code=0)
 
 
 @pytest.fixture
@@ -41,7 +40,7 @@ def stopped_run_elsewhere(tmp_path: Path) -> Path:
 
 
 def test_resume_of_a_run_outside_the_workspace_asks_first(stopped_run_elsewhere, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("cli.verbs.resume.WorkerSession", NoWorker)
+    monkeypatch.setattr("cli.verbs.resume.render_job", NoWorker)
     NoWorker.started.clear()
     workspace = tmp_path / "ws"
     assert main(["--workspace", str(workspace), "resume", str(stopped_run_elsewhere)]) == 2
@@ -52,7 +51,7 @@ def test_resume_of_a_run_outside_the_workspace_asks_first(stopped_run_elsewhere,
 
 
 def test_resume_of_a_run_in_the_workspace_needs_no_confirmation(stopped_run_elsewhere, tmp_path, monkeypatch):
-    monkeypatch.setattr("cli.verbs.resume.WorkerSession", NoWorker)
+    monkeypatch.setattr("cli.verbs.resume.render_job", NoWorker)
     NoWorker.started.clear()
     workspace = tmp_path / "other-ws"  # the run's own workspace
     assert main(["--workspace", str(workspace), "resume", stopped_run_elsewhere.name]) == 0
@@ -61,7 +60,7 @@ def test_resume_of_a_run_in_the_workspace_needs_no_confirmation(stopped_run_else
 
 
 def test_train_from_outside_weights_asks_first(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("cli.verbs.train.WorkerSession", NoWorker)
+    monkeypatch.setattr("cli.verbs.train.render_job", NoWorker)
     data = tmp_path / "data.yaml"
     data.write_text("path: .\ntrain: a\nval: a\nnames: [x]\n")
     weights = tmp_path / "Downloads" / "yolov5s.pt"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cli.render import Output
 from core.i18n import tr
 from core.jobs import JobOutcome
 from core.workspace import runs_dir
@@ -29,3 +30,12 @@ def find_run(workspace: Path, run: str) -> Path:
     if named.is_dir():
         return named
     raise FileNotFoundError(tr("No run named {run} in {folder}.", run=run, folder=runs_dir(workspace)))
+
+
+def existing_file(out: Output, value: str) -> Path | None:
+    """``value`` as a file that exists, or None after saying so (the verb then exits with ``EXIT_USAGE``)."""
+    path = Path(value).expanduser()
+    if path.is_file():
+        return path
+    out.error(tr("{path} does not exist.", path=path))
+    return None

@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from cli.common import EXIT_FAILED as EXIT_ERRORS
-from cli.common import EXIT_OK, EXIT_USAGE
+from cli.common import EXIT_OK, EXIT_USAGE, existing_file
 from cli.registry import Verb, register
 from cli.render import Output
 from core.dataset.scan import Eta, ScanCancelled
@@ -39,9 +39,8 @@ def add_arguments(dataset: argparse.ArgumentParser) -> None:
 def cmd_dataset_check(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     out = Output(args.json)
-    path = Path(args.data).expanduser()
-    if not path.is_file():
-        out.error(tr("{path} does not exist", path=path))
+    path = existing_file(out, args.data)
+    if path is None:
         return EXIT_USAGE
     show_progress = not args.json and sys.stderr.isatty()
     eta = Eta()

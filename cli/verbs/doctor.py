@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from cli.common import EXIT_FAILED as EXIT_ERRORS
-from cli.common import EXIT_OK, EXIT_USAGE
+from cli.common import EXIT_OK, EXIT_USAGE, existing_file
 from cli.jobs import run_job
 from cli.registry import Verb, register
 from cli.render import Output
@@ -84,8 +84,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
                      "--json."), tr("run 'yolostudio doctor --repair' (add --yes in scripts; the exit code says how "
                                     "it ended)"))
         return EXIT_USAGE
-    if args.data and not Path(args.data).expanduser().is_file():
-        out.error(tr("dataset file not found: {path}", path=args.data))
+    if args.data and existing_file(out, args.data) is None:
         return EXIT_USAGE
     if min(args.imgsz, args.batch) < 1 or args.workers < 0 or args.timeout <= 0:
         out.error(tr("--imgsz and --batch must be at least 1, --workers at least 0, --timeout positive."))

@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cli.common import EXIT_USAGE, exit_code_of
+from cli.common import EXIT_USAGE, existing_file, exit_code_of
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer
@@ -93,9 +93,8 @@ class ExportRenderer(EventRenderer):
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     renderer = ExportRenderer(args.json)
-    weights = Path(args.weights).expanduser()
-    if not weights.is_file():
-        renderer.error(tr("{path} does not exist.", path=weights))
+    weights = existing_file(renderer, args.weights)
+    if weights is None:
         return EXIT_USAGE
     confirm = needs_trust(weights, workspace)
     if confirm and not args.trust_weights:

@@ -3,7 +3,7 @@
 After the check, when another PyTorch build fixes a finding on this machine (``core.install.repair``),
 it prints the build, why, and the exact command, asks before changing anything (``--yes`` for scripts;
 with no terminal to ask and no ``--yes`` it refuses), runs the ``repair`` worker job through
-the CLI's worker session with pip's progress on stderr, then checks the machine again and prints the new
+``cli.jobs.render_job`` with pip's progress on stderr, then checks the machine again and prints the new
 report.
 A refusal (system Python, read-only venv, no CUDA build for the driver, a training run alive) is printed
 with its reason and the command to run by hand; the exit code is then 1.
@@ -11,29 +11,28 @@ with its reason and the command to run by hand; the exit code is then 1.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE
+from cli.jobs import render_job
 from cli.render import EventRenderer, Output
-from cli.session import WorkerSession
 from core.environment.facts import EnvironmentFacts
 from core.environment.findings import Evaluation
 from core.i18n import tr
 from core.install.repair import RepairPlan, plan_repair, runtime_facts
-from core.launch import worker_argv
+from core.jobs import JobOutcome, JobSpec
 from core.run_index import RunIndex
 from core.workspace import app_cache_dir
 
-#: (worker argv, renderer) -> exit code by the job's ``done`` status: the CLI's one way to run a worker.
-Runner = Callable[[list[str], EventRenderer], int]
+#: (the job, its renderer) -> how it ended; tests hand in one that swaps pip for a fake.
+Runner = Callable[[JobSpec, EventRenderer], JobOutcome]
 
 
-def run_worker(argv: list[str], renderer: EventRenderer) -> int:
-    return WorkerSession(argv, renderer).run()
+def run_worker(job: JobSpec, renderer: EventRenderer) -> JobOutcome:
+    return render_job(renderer, job)
 
 
 def running_runs(workspace: Path) -> list[str]:
@@ -56,13 +55,12 @@ class RepairRenderer(EventRenderer):
         super().__init__(False, err=err)
         self.tty = hasattr(err, "isatty") and err.isatty()
         self.last = ""
-        self.error = ""
 
     def text(self, line: str) -> None:
         pass  # pip's full output is in the job's worker.log
 
-    def died(self, code: int | None) -> None:
-        self.error = self.error or tr("The repair process ended without a result (exit code {code}).", code=code)
+    def finish(self, outcome: JobOutcome) -> None:
+        """How it ended is said by ``repair`` below, with the log's path."""
 
     def event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -77,8 +75,6 @@ class RepairRenderer(EventRenderer):
         elif kind == "warning":
             self.end_line()
             print(tr("  note: {text}", text=event.get("message", "")), file=self.err, flush=True)
-        elif kind == "error":
-            self.error = "\n".join(str(event.get(k) or "") for k in ("message", "hint")).strip()
 
     def end_line(self) -> None:
         if self.tty and self.last:
@@ -110,17 +106,16 @@ def repair(facts: EnvironmentFacts, evaluation: Evaluation, workspace: Path, out
             print(tr("Nothing was changed."), file=err)
             return EXIT_FAILED if evaluation.errors else EXIT_OK
     job_dir = app_cache_dir(workspace) / "repair" / time.strftime("%Y%m%d-%H%M%S")
-    job_dir.mkdir(parents=True, exist_ok=True)
-    spec_file = job_dir / "spec.json"
-    spec_file.write_text(json.dumps({"argv": plan.argv, "run_dir": str(job_dir)}), encoding="utf-8")
+    job = JobSpec.for_run("repair", job_dir, {"argv": plan.argv, "run_dir": str(job_dir)})
     renderer = RepairRenderer(err)
-    code = (runner or run_worker)(worker_argv("repair", spec_file), renderer)
+    outcome = (runner or run_worker)(job, renderer)
     renderer.end_line()
-    if code == EXIT_STOPPED:
+    if outcome.status == "stopped":
         print(tr("Stopped before anything was replaced; PyTorch is unchanged."), file=err)
         return EXIT_STOPPED
-    if code != EXIT_OK:
-        print(tr("The repair failed: {reason}", reason=renderer.error or tr("see the log")), file=err)
+    if outcome.failed:
+        reason = "\n".join(part for part in (outcome.message, outcome.hint) if part)
+        print(tr("The repair failed: {reason}", reason=reason or tr("see the log")), file=err)
         print(tr("pip's full output: {log}", log=job_dir / "worker.log"), file=err)
         return EXIT_FAILED
     print(tr("PyTorch was replaced. Checking this machine again…"), file=err)

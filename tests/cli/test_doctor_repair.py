@@ -3,7 +3,6 @@ progress on stderr, re-checks; refuses with the reason; never combined with --fa
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -12,9 +11,10 @@ import pytest
 import cli.repair
 import cli.verbs.doctor
 from cli.main import main
+from cli.jobs import render_job
 from cli.render import EventRenderer
-from cli.session import WorkerSession
 from core.install.repair import RuntimeFacts
+from core.jobs import JobOutcome, JobSpec
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.gui.test_environment_page import cpu_build_on_gpu_machine
 
@@ -31,17 +31,15 @@ def machine(monkeypatch):
     def gather(args, workspace):
         return (healthy_gpu_machine() if state["repaired"] else cpu_build_on_gpu_machine()), []
 
-    def runner(argv, renderer: EventRenderer) -> int:
-        spec_file = Path(argv[-1])
-        spec = json.loads(spec_file.read_text())
-        state["command"] = spec["argv"]
-        spec["argv"] = [sys.executable, str(FAKE_PIP), *spec["argv"][3:]]  # the same arguments, a fake pip
-        spec_file.write_text(json.dumps(spec))
+    def runner(job: JobSpec, renderer: EventRenderer) -> JobOutcome:
+        assert job.job == "repair"
+        state["command"] = job.spec["argv"]
+        job.spec["argv"] = [sys.executable, str(FAKE_PIP), *job.spec["argv"][3:]]  # the same arguments, a fake pip
         for key, value in state["pip_env"].items():
             monkeypatch.setenv(key, value)
-        code = WorkerSession(argv, renderer).run()
-        state["repaired"] = code == 0
-        return code
+        outcome = render_job(renderer, job)
+        state["repaired"] = outcome.status == "completed"
+        return outcome
 
     monkeypatch.setattr(cli.verbs.doctor, "_gather", gather)
     monkeypatch.setattr(cli.repair, "runtime_facts", lambda: VENV)

@@ -33,6 +33,9 @@ from core.jobs import JobOutcome, JobSpec, JobTracker
 from core.protocol import LineDecoder, encode_control
 
 TAIL_LINES = 20
+#: Once the worker has exited (or closed stdout), how long its pipes may take to deliver their last lines (a
+#: crash's own words on stderr); bounded because a process it started may hold them open.
+DRAIN_S = 10.0
 
 
 class _Run:
@@ -136,14 +139,22 @@ def run_job(spec: JobSpec, on_event: Callable[[dict[str, Any]], None], timeout_s
     decoders = {"out": LineDecoder(), "err": LineDecoder()}
     open_streams = {"out", "err"}
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    drain: float | None = None
     timed_out = False
     try:
         while open_streams:
-            wait = 0.5 if deadline is None else min(0.5, deadline - time.monotonic())
+            limit = deadline
+            if "out" not in open_streams or proc.poll() is not None:
+                # The worker is ending: what is left in its pipes gets a bounded wait, because a process it
+                # started may have inherited them and keep them open long after it is gone.
+                drain = drain or time.monotonic() + DRAIN_S
+                limit = drain if limit is None else min(limit, drain)
+            wait = 0.5 if limit is None else min(0.5, limit - time.monotonic())
             if wait <= 0:
-                timed_out = True
-                run.kill()
-                break
+                if deadline is not None and time.monotonic() >= deadline:
+                    timed_out = True
+                    run.kill()
+                break  # else a grandchild keeps a pipe open: don't hang on it
             try:
                 name, chunk = chunks.get(timeout=wait)
             except queue.Empty:

@@ -272,20 +272,33 @@ def yolov5_options(spec: dict[str, Any]) -> dict[str, Any]:
 
 def build_yolov5_command(spec: dict[str, Any]) -> list[str]:
     """The equivalent ``yolov5 train ...`` argv (python-fire flags) for a user to copy."""
-    argv = ["yolov5", "train"]
-    for key, value in yolov5_options(spec).items():
+    return ["yolov5", "train", *_yolov5_flags(yolov5_options(spec), fire=True)]
+
+
+def yolov5_module_argv(spec: dict[str, Any], extra: dict[str, Any] | None = None) -> list[str]:
+    """``-m yolov5.train`` and its argparse flags (``--batch-size``): the entry torchrun launches per rank
+    (``core.torchrun``), as yolov5 documents for DDP. ``extra``: yolov5 options the spec has no field for."""
+    return ["-m", "yolov5.train", *_yolov5_flags({**yolov5_options(spec), **(extra or {})}, fire=False)]
+
+
+def _yolov5_flags(options: dict[str, Any], *, fire: bool) -> list[str]:
+    """yolov5's options as flags: python-fire's (``--batch_size``, quoted lists) or train.py's argparse
+    flags (``--batch-size``; every option the app passes is spelled with dashes there)."""
+    argv: list[str] = []
+    for key, value in options.items():
+        flag = "--" + (key if fire else key.replace("_", "-"))
         if value is None:
             continue
         if isinstance(value, bool):
             if value:
-                argv.append(f"--{key}")
+                argv.append(flag)
             continue
         if isinstance(value, list):
             value = value[0] if len(value) == 1 else ",".join(map(str, value))
         text = str(value)
-        if key == "device" and "," in text:
+        if fire and key == "device" and "," in text:
             text = f'"{text}"'  # python-fire would otherwise parse 0,1 as a tuple
-        argv += [f"--{key}", text]
+        argv += [flag, text]
     return argv
 
 

@@ -12,6 +12,7 @@ import subprocess
 from core.environment.facts import EnvironmentFacts
 from core.environment.tables import CPU_WHEEL, PINNED, PYTORCH_INDEX, Wheel
 from core.i18n import tr
+from core.torchrun import Topology, torchrun_argv
 
 
 def render_command(argv: list[str], os_name: str | None) -> str:
@@ -72,8 +73,8 @@ def yolov5_install_command(facts: EnvironmentFacts) -> str:
 def torchrun_command(gpus: int) -> str:
     """One node, every GPU, DDP (never DataParallel): the total batch is split across the GPUs."""
     devices = ",".join(str(i) for i in range(gpus))
-    return (f"python -m torch.distributed.run --nproc_per_node {gpus} -m yolov5.train --data DATA.yaml "
-            f"--batch-size {16 * gpus} --device {devices}")
+    entry = ["-m", "yolov5.train", "--data", "DATA.yaml", "--batch-size", str(16 * gpus), "--device", devices]
+    return shlex.join(torchrun_argv(entry, Topology(nproc_per_node=gpus)))
 
 
 def driver_update_command(os_name: str | None, driver: str) -> str:

@@ -146,31 +146,34 @@ def test_yolov5_command_parses_back_through_fire(data_yaml, tmp_path):
     assert captured["data"] == expected["data"] and captured["project"] == expected["project"]
 
 
-def test_yolov5_module_argv_parses_back_through_yolov5s_own_parser(data_yaml, tmp_path):
+def _yolov5_train_parse_opt():
+    """yolov5's own ``train.parse_opt``, lifted from the installed ``yolov5/train.py`` source: importing the module
+    would pull in torch, cv2 and the compat patches (seconds); the parser itself needs only argparse and ROOT."""
+    import argparse
+    import ast
+    import importlib.util
+
+    source = Path(importlib.util.find_spec("yolov5").submodule_search_locations[0]) / "train.py"  # no import
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    [func] = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "parse_opt"]
+    namespace = {"argparse": argparse, "ROOT": source.parent}
+    exec(compile(ast.Module(body=[func], type_ignores=[]), str(source), "exec"), namespace)
+    return namespace["parse_opt"]
+
+
+def test_yolov5_module_argv_parses_back_through_yolov5s_own_parser(data_yaml, tmp_path, monkeypatch):
     """The entry torchrun launches (``-m yolov5.train`` + argparse flags) must mean what the worker's spec means:
-    parsed by yolov5's own ``train.parse_opt`` in a worker-like interpreter (importing yolov5 needs compat)."""
-    import json
-    import subprocess
+    parsed by yolov5's own ``train.parse_opt``."""
     import sys
 
-    from core.launch import worker_env
     from core.train_config import yolov5_module_argv
 
     spec = build_worker_spec(validate_config(cfg(data_yaml, device="0,1", cos_lr=True, cache="ram", freeze=10,
                                                  label_smoothing=0.1), TWO_GPUS), tmp_path / "runs" / "exp", tmp_path)
     argv = yolov5_module_argv(spec, {"sync_bn": True})
     assert argv[:2] == ["-m", "yolov5.train"]
-    script = ("import json, sys\nfrom pathlib import Path\nfrom core.worker import compat\n"
-              "compat.apply(Path(sys.argv[1]), trusted=[])\nfrom yolov5 import train\n"
-              "sys.argv = ['train.py', *json.loads(sys.argv[2])]\n"
-              "print('OPT ' + json.dumps({k: str(v) for k, v in vars(train.parse_opt()).items()}))")
-    env = worker_env()
-    env["HOME"] = str(tmp_path / "home")
-    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "cache"), json.dumps(argv[2:])],
-                         cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
-    [line] = [ln for ln in out.stdout.splitlines() if ln.startswith("OPT ")]
-    parsed = json.loads(line[4:])
+    monkeypatch.setattr(sys, "argv", ["train.py", *argv[2:]])
+    parsed = {key: str(value) for key, value in vars(_yolov5_train_parse_opt()()).items()}
     for key, value in yolov5_options(spec).items():
         assert parsed[key] == str(value), key
     assert parsed["sync_bn"] == "True" and parsed["device"] == "0,1"

@@ -41,6 +41,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "export_result": ("format", "ok", "report"),
     "predictions": ("image", "width", "height", "boxes", "names"),
     "repair_progress": ("phase", "text", "fraction", "cancellable"),
+    "download": ("name", "received", "total", "speed_bps", "eta_s"),
 }
 
 #: Final states of a run as carried by the ``done`` event.

@@ -64,14 +64,14 @@ def _listed_in_store(path: str | os.PathLike[str], workspace: Path) -> bool:
     return name is not None and store.state(name) == "ok"
 
 
-_verified: dict[tuple[str, int, int, int], bool] = {}
+_verified: dict[tuple[str, int, int, int, int], bool] = {}
 
 
 def stored_verdict(path: str | os.PathLike[str], workspace: Path) -> bool | None:
     """For a checkpoint in the workspace's weights store: True when its bytes hash to the manifest's
     SHA-256, False when they don't (changed on disk, or not recorded); None for a file outside the store.
 
-    The verdict is kept per (file, size, mtime, inode) for the life of the process: a worker that loads
+    The verdict is kept per (file, size, mtime, ctime, inode) for the life of the process: a worker that loads
     the same file twice reads it once."""
     store = WeightsStore(workspace)
     name = store.contains(path)
@@ -82,7 +82,7 @@ def stored_verdict(path: str | os.PathLike[str], workspace: Path) -> bool | None
         stat = target.stat()
     except OSError:
         return False
-    key = (str(target), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    key = (str(target), stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
     if key not in _verified:
         _verified[key] = store.verify(name)
     return _verified[key]

@@ -75,6 +75,7 @@ def _own_session() -> None:
 class Job:
     target: str  # "module:function"; imported only when the job runs, so one job's imports never slow another's
     stack: bool = False  # uses torch/yolov5: compat is applied first, then ``hello`` names versions and devices
+    # (a job that needs them only later calls ``ctx.prepare_stack()`` then)
 
 
 #: Every worker job. To add one: a module with ``run(ctx) -> status`` and one line here (docs/architecture.md).
@@ -84,6 +85,9 @@ JOBS: dict[str, Job] = {
     "export": Job("core.worker.export_job:run_export", stack=True),
     "predict": Job("core.worker.predict_job:run_predict", stack=True),
     "repair": Job("core.worker.repair_job:run_repair"),  # must not import the torch it replaces
+    # The download needs no torch: the stack is prepared for the load check (ctx.prepare_stack()).
+    "weights_get": Job("core.worker.weights_job:run_weights_get"),
+    "weights_import": Job("core.worker.weights_job:run_weights_import", stack=True),
 }
 
 
@@ -99,7 +103,7 @@ def _prepare_stack(ctx: JobContext, function: Callable[[JobContext], str]) -> di
     from core.workspace import app_cache_dir
 
     compat.apply(app_cache_dir(ctx.workspace) / "yolov5",
-                 trusted=trusted_roots(ctx.workspace, ctx.spec.get("trusted_weights", [])))
+                 trusted=trusted_roots(ctx.workspace, ctx.spec.get("trusted_weights", [])), workspace=ctx.workspace)
     extra = getattr(sys.modules[function.__module__], "hello_fields", None)
     return ctx.emit("hello", job=ctx.job, pid=os.getpid(), versions=stack.versions(), devices=stack.devices(),
                     **(extra(ctx.spec) if extra else {}))
@@ -120,8 +124,9 @@ def run_job(name: str, spec: dict[str, Any], writer: EventWriter, control_fd: in
     ctx = JobContext(name, spec, writer, control)
     try:
         function = load_job(name)
+        ctx.stack_loader = lambda: _prepare_stack(ctx, function)
         if JOBS[name].stack:
-            ctx.hello = _prepare_stack(ctx, function)
+            ctx.prepare_stack()
         status = function(ctx)
     except BaseException as exc:  # noqa: BLE001 - every failure becomes an error event, then done(failed)
         ctx.report_error(exc)

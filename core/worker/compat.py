@@ -5,7 +5,8 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
   2. Pillow >= 10 removed ``FreeTypeFont.getsize`` → shimmed on ``getbbox``;
   3. numpy 2 removed ``np.trapz`` → aliased to ``np.trapezoid``;
   4. torch >= 2.6 loads checkpoints ``weights_only=True`` → full unpickling only for trusted files
-     (the workspace's own runs, and files the user explicitly trusted);
+     (``core.trust``: the workspace's own runs, files the user explicitly trusted, and the weights store's
+     files while they hash to their manifest record — a changed one is refused with its own words);
   5. a relative or missing weights path becomes a Hugging Face / GitHub download → local-only lookup;
   6. network probes and auto-installs (DNS on import, ``check_online``, ``check_requirements``, the
      Ultralytics settings file in ``~``) → environment switches and no-op checks;
@@ -26,12 +27,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from core import RESOURCES_DIR
-from core.trust import within
+from core.trust import store_refusal, stored_verdict, within
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
 _FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
 
 _trusted_roots: list[Path] = []
+_workspace: list[Path] = []  # the workspace whose weights store is trusted (core.trust.stored_verdict)
 _applied = False
 
 
@@ -61,17 +63,26 @@ def prepare_environment(config_dir: Path) -> None:
             shutil.copyfile(BUNDLED_FONT, target)
 
 
-def set_trusted_roots(paths: Iterable[Path]) -> None:
+def set_trusted_roots(paths: Iterable[Path], workspace: Path | None = None) -> None:
     """Checkpoints under these folders (or equal to these files) may be fully unpickled
-    (``core.trust.trusted_roots``: the workspace's runs and the files the user confirmed)."""
+    (``core.trust.trusted_roots``: the workspace's runs and the files the user confirmed), and so may the
+    ``workspace``'s weights store while its files are what its manifest recorded."""
     _trusted_roots[:] = [Path(p).resolve() for p in paths]
+    _workspace[:] = [Path(workspace)] if workspace is not None else []
 
 
 def is_trusted(path: Any) -> bool:
+    """May ``path`` be fully unpickled? Raises ``UntrustedCheckpointError`` for a store file that changed."""
     try:
-        return within(os.fspath(path), _trusted_roots)
+        text = os.fspath(path)
     except TypeError:
         return False  # a file object or buffer: not ours to vouch for
+    if within(text, _trusted_roots):
+        return True
+    verdict = stored_verdict(text, _workspace[0]) if _workspace else None
+    if verdict is False:
+        raise UntrustedCheckpointError(store_refusal(text))
+    return bool(verdict)
 
 
 def _patch_numpy() -> None:
@@ -216,11 +227,12 @@ def _patch_yolov5() -> None:
                 setattr(module, name, value)
 
 
-def apply(config_dir: Path, trusted: Iterable[Path] = ()) -> None:
-    """Make yolov5 train, validate and export with no network; call early, in a worker (idempotent)."""
+def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None = None) -> None:
+    """Make yolov5 train, validate and export with no network; call early, in a worker (idempotent).
+    ``workspace``: its weights store's checkpoints are trusted while they hash to their record."""
     global _applied
     prepare_environment(config_dir)
-    set_trusted_roots(trusted)
+    set_trusted_roots(trusted, workspace)
     _patch_numpy()
     _patch_pillow()
     _patch_torch_load()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from core.errors import classify_failure
 from core.i18n import tr
@@ -52,6 +52,15 @@ class JobContext:
     control: ControlChannel
     hello: dict[str, Any] | None = None  # the ``hello`` event the entry emitted (None for a job without one)
     done_fields: dict[str, Any] = field(default_factory=dict)  # extra fields of the final ``done`` event
+    stack_loader: Callable[[], dict[str, Any]] | None = None  # the entry's: compat patches, then ``hello``
+
+    def prepare_stack(self) -> dict[str, Any] | None:
+        """yolov5's offline/trust patches and the ``hello`` event, once. The entry calls it before a job
+        with ``stack=True``; a job that needs torch only after other work (``weights_get``: the download
+        first, then the load check) calls it when it gets there."""
+        if self.hello is None and self.stack_loader is not None:
+            self.hello = self.stack_loader()
+        return self.hello
 
     @property
     def workspace(self) -> Path:

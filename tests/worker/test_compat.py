@@ -49,6 +49,27 @@ else:
 compat.set_trusted_roots([tmp / "runs", tmp / "elsewhere.pt"])
 assert torch.load(tmp / "elsewhere.pt")["cls"] == Path("x")
 
+# 4b. the weights store: trusted while a file hashes to its manifest record, refused in words once changed
+import time
+from core.weights.store import StoredFile, WeightsStore, sha256_of
+store = WeightsStore(tmp / "ws")
+store.partial_dir.mkdir(parents=True)
+part = store.partial_path("yolov5n.pt")
+torch.save(obj, part)
+store.add(part, StoredFile("yolov5n.pt", sha256_of(part), part.stat().st_size, "download", time.time()))
+compat.set_trusted_roots([tmp / "runs"], tmp / "ws")
+assert torch.load(store.path("yolov5n.pt"))["cls"] == Path("x")
+altered = bytearray(store.path("yolov5n.pt").read_bytes())
+altered[100] ^= 0xFF
+store.path("yolov5n.pt").write_bytes(bytes(altered))  # same size, other bytes
+try:
+    torch.load(store.path("yolov5n.pt"))
+except compat.UntrustedCheckpointError as exc:
+    assert "not the file that was stored" in str(exc) and "weights remove yolov5n" in str(exc)
+else:
+    raise AssertionError("a changed store file was unpickled")
+compat.set_trusted_roots([tmp / "runs"])
+
 # 5. weights are local-only, everywhere yolov5 bound the downloader (loaded before the patch, or after it)
 from yolov5 import train
 from yolov5.models import common, experimental

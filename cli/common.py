@@ -1,4 +1,4 @@
-"""What several verbs share: the exit codes and finding a run by its name or folder.
+"""What several verbs share: the exit codes, finding a run by its name or folder, and asking yes or no.
 
 Exit codes (the same for every verb): 0 completed (or listed), 1 the job failed or found errors,
 2 usage or configuration error, 3 stopped.
@@ -6,7 +6,9 @@ Exit codes (the same for every verb): 0 completed (or listed), 1 the job failed 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Callable
 
 from cli.render import Output
 from core.i18n import tr
@@ -39,3 +41,18 @@ def existing_file(out: Output, value: str) -> Path | None:
         return path
     out.error(tr("{path} does not exist.", path=path))
     return None
+
+
+def ask_yes(question: str, *, yes: bool, ask: Callable[[str], str] | None = None,
+            stdin_tty: bool | None = None) -> bool | None:
+    """The user's answer to a ``[y/N]`` question: True, False — or None when nobody can answer (stdin is
+    not a terminal) and ``--yes`` was not given; the verb then says which flag does it."""
+    if yes:
+        return True
+    if not (sys.stdin.isatty() if stdin_tty is None else stdin_tty):
+        return None
+    try:
+        answer = (ask or input)(question)
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")

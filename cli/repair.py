@@ -11,12 +11,11 @@ with its reason and the command to run by hand; the exit code is then 1.
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE
+from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, ask_yes
 from cli.jobs import render_job
 from cli.render import EventRenderer, Output
 from core.environment.facts import EnvironmentFacts
@@ -96,15 +95,13 @@ def repair(facts: EnvironmentFacts, evaluation: Evaluation, workspace: Path, out
     if plan.refusal:
         print(tr("Not repaired: {reason}", reason=plan.refusal), file=err)
         return EXIT_FAILED
-    if not yes:
-        interactive = sys.stdin.isatty() if stdin_tty is None else stdin_tty
-        if not interactive:
-            print(tr("Not repaired: add --yes to install without asking."), file=err)
-            return EXIT_USAGE
-        answer = (ask or input)(tr("Install it into the app's environment now? [y/N] "))
-        if answer.strip().lower() not in ("y", "yes"):
-            print(tr("Nothing was changed."), file=err)
-            return EXIT_FAILED if evaluation.errors else EXIT_OK
+    answer = ask_yes(tr("Install it into the app's environment now? [y/N] "), yes=yes, ask=ask, stdin_tty=stdin_tty)
+    if answer is None:
+        print(tr("Not repaired: add --yes to install without asking."), file=err)
+        return EXIT_USAGE
+    if not answer:
+        print(tr("Nothing was changed."), file=err)
+        return EXIT_FAILED if evaluation.errors else EXIT_OK
     job_dir = app_cache_dir(workspace) / "repair" / time.strftime("%Y%m%d-%H%M%S")
     job = JobSpec.for_run("repair", job_dir, {"argv": plan.argv, "run_dir": str(job_dir)})
     renderer = RepairRenderer(err)

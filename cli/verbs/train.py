@@ -1,7 +1,7 @@
 """``yolostudio train DATA.yaml [options]``: check the options, create the run, train it in a worker.
 
 Options are checked with the same rules as the Train page (``core.train_config.validate_config``) on
-this machine's facts; the run folder and its spec come from ``core.runs.create_run``. The progress bar
+this machine's facts (``--model yolov5s.pt`` is the weights store's file: never a download); the run folder and its spec come from ``core.runs.create_run``. The progress bar
 (or, with ``--json``, the event stream) follows the worker until it ends.
 """
 
@@ -22,7 +22,7 @@ from core.machine import quick_machine_facts
 from core.runs import create_run, load_run_config
 from core.train_config import validate_config
 from core.train_options import add_train_arguments, config_from_args
-from core.trust import confirmed_entry, needs_trust, refusal
+from core.trust import confirmed_entry, needs_trust, refusal, store_refusal, stored_verdict
 
 
 def add_arguments(train: argparse.ArgumentParser) -> None:
@@ -40,12 +40,15 @@ def job_renderer(json_mode: bool) -> EventRenderer:
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     renderer = job_renderer(args.json)
-    checked = validate_config(config_from_args(args), quick_machine_facts())
+    checked = validate_config(config_from_args(args), quick_machine_facts(), workspace)
     for problem in checked.problems:
         (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.fix)
     if not checked.ok:
         return EXIT_USAGE
     trusted: tuple[str, ...] = ()
+    if checked.weights_path is not None and stored_verdict(checked.weights_path, workspace) is False:
+        renderer.error(store_refusal(checked.weights_path))  # the worker would refuse it too; say it now
+        return EXIT_USAGE
     if checked.weights_path is not None and needs_trust(checked.weights_path, workspace):
         if not args.trust_weights:
             renderer.error(refusal(checked.weights_path))

@@ -1,4 +1,5 @@
-"""``yolostudio dataset check DATA.yaml [--json]``: the dataset validator from a terminal.
+"""``yolostudio dataset check DATA.yaml [--json]``: the dataset validator from a terminal;
+``yolostudio dataset prepare DATA.yaml --imgsz N``: a copy resized to the training size (``core.dataset.prepare``).
 
 Human output groups findings by severity and code (long lists are cut to a few examples per code with
 a count of the rest; ``--json`` always has them all). Progress goes to stderr, only on a terminal.
@@ -17,6 +18,8 @@ from cli.common import EXIT_FAILED as EXIT_ERRORS
 from cli.common import EXIT_OK, EXIT_USAGE, existing_file
 from cli.registry import Verb, register
 from cli.render import Output
+from core.dataset.prepare import (FORMATS, PrepareCancelled, PrepareError, PrepareResult, default_out_dir,
+                                  prepare_dataset)
 from core.dataset.scan import Eta, ScanCancelled
 from core.dataset.validate import Report, validate_dataset
 from core.findings import Finding
@@ -34,6 +37,17 @@ def add_arguments(dataset: argparse.ArgumentParser) -> None:
     check.add_argument("--workers", type=int, default=None, help=tr("processes to use (default: all cores)"))
     check.add_argument("--no-cache", action="store_true", help=tr("read every file again"))
     check.set_defaults(handler=cmd_dataset_check)
+    prepare = verbs.add_parser("prepare", help=tr("write a copy resized to the training size (faster loading), "
+                                                  "with a data.yaml to train on"))
+    prepare.add_argument("data", help=tr("the dataset's data.yaml"))
+    prepare.add_argument("--imgsz", type=int, default=640, help=tr("the training image size: the copy's long "
+                                                                   "side (default: 640)"))
+    prepare.add_argument("--out", default=None, help=tr("where to write the copy (default: the workspace's cache)"))
+    prepare.add_argument("--format", choices=FORMATS, default="jpg", help=tr("image format of the copy "
+                                                                           "(default: jpg)"))
+    prepare.add_argument("--workers", type=int, default=None, help=tr("threads to use (default: all cores)"))
+    prepare.add_argument("--json", action="store_true", help=tr("print the result as JSON"))
+    prepare.set_defaults(handler=cmd_dataset_prepare)
 
 
 def cmd_dataset_check(args: argparse.Namespace, workspace: Path | None) -> int:
@@ -63,6 +77,51 @@ def cmd_dataset_check(args: argparse.Namespace, workspace: Path | None) -> int:
         sys.stderr.write("\r\033[K")
     out.result(report.to_json(), lambda: report_text(report))
     return EXIT_OK if report.ok else EXIT_ERRORS
+
+
+def cmd_dataset_prepare(args: argparse.Namespace, workspace: Path | None) -> int:
+    assert workspace is not None
+    out = Output(args.json)
+    path = existing_file(out, args.data)
+    if path is None:
+        return EXIT_USAGE
+    out_dir = Path(args.out) if args.out else default_out_dir(app_cache_dir(workspace), path, args.imgsz, args.format)
+    show_progress = not args.json and sys.stderr.isatty()
+    eta = Eta()
+
+    def progress(done: int, total: int) -> None:
+        if show_progress and total:
+            left = eta.update(done, total)
+            when = tr(", about {s:.0f} s left", s=left) if left is not None else ""
+            sys.stderr.write("\r" + tr("Preparing {done}/{total} images{when}", done=done, total=total, when=when)
+                             + "   ")
+            sys.stderr.flush()
+
+    try:
+        result = prepare_dataset(path, args.imgsz, out_dir, fmt=args.format, workers=args.workers, progress=progress)
+    except PrepareError as exc:
+        out.error(str(exc))
+        return EXIT_USAGE
+    except (PrepareCancelled, KeyboardInterrupt):
+        print(tr("\nStopped; the images finished so far are kept and the next run resumes."), file=sys.stderr)
+        return EXIT_USAGE
+    if show_progress:
+        sys.stderr.write("\r\033[K")
+    out.result(result.to_json(), lambda: prepare_text(result, args.imgsz))
+    return EXIT_OK
+
+
+def prepare_text(result: PrepareResult, imgsz: int) -> str:
+    if result.up_to_date:
+        head = tr("Up to date: {n} images at {imgsz} px, nothing to do.", n=result.images, imgsz=imgsz)
+    else:
+        head = tr("Prepared {written} of {n} images at {imgsz} px ({resumed} kept from an earlier run).",
+                  written=result.written, n=result.images, imgsz=imgsz, resumed=result.resumed)
+    lines = [head]
+    for image, reason in result.failed[:EXAMPLES_PER_CODE]:
+        lines.append(tr("  copied as it is (unreadable): {image}: {reason}", image=image, reason=reason))
+    lines.append(tr("Train on: {path}", path=result.data_yaml))
+    return "\n".join(lines)
 
 
 def _where(f: Finding) -> str:

@@ -1,7 +1,7 @@
 """The GUI entry point: application set-up, the main window, and a clean (or detached) exit.
 
 Owns process-wide Qt choices: names used by QSettings, the Fusion style following the system's
-light/dark palette, pyqtgraph's global options (OpenGL off), the workspace from ``--workspace`` /
+light/dark palette, garbage collection in the GUI thread only, the workspace from ``--workspace`` /
 ``YOLOSTUDIO_WORKSPACE`` / settings, the log file and the handler of unexpected exceptions
 (``gui/app_log.py``), and what happens at exit when a run was left training.
 """
@@ -12,8 +12,6 @@ import argparse
 import os
 import sys
 
-import pyqtgraph as pg
-from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
@@ -22,6 +20,7 @@ from core import RESOURCES_DIR
 from core.workspace import resolve_workspace
 from gui.app_log import install_excepthook, setup_logging
 from gui.background import shutdown_background
+from gui.gui_gc import MainThreadCollector
 from gui.main_window import MainWindow
 from gui.worker_process import detached_processes
 
@@ -42,17 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     app.setStyle("Fusion")  # Fusion takes the platform's palette, so light/dark follows the system
     app.setWindowIcon(QIcon(str(RESOURCES_DIR / "icons" / "yolo-studio.svg")))
     QGuiApplication.setDesktopFileName("yolo-studio")  # Wayland docks match the installed menu entry's icon
-    pg.setConfigOptions(useOpenGL=False, antialias=True)
-    # Python's cyclic GC runs in whichever thread allocates; collecting Qt objects in a background job's
-    # thread deadlocks on Qt's locks (seen: a demo-dataset job froze the window). Collect in the GUI thread
-    # only, on a timer, as pyqtgraph provides.
-    collector = GarbageCollector(interval=1.0)
+    collector = MainThreadCollector()  # cyclic GC in the GUI thread only (gui/gui_gc.py)
     workspace = resolve_workspace(args.workspace)
     install_excepthook(setup_logging(workspace))  # a crash after a double-click launch leaves a trace
     window = MainWindow(workspace)
     window.show()
     code = app.exec()
-    collector.timer.stop()
+    collector.stop()
     shutdown_background()
     if detached_processes():
         # A run was left training in the background. Qt's QProcess kills (and waits for) a running child

@@ -4,7 +4,11 @@ Thin on purpose: it arranges pages, remembers its geometry, re-attaches to a run
 while the app was closed, and decides what closing means while a run is active (stop it, keep it
 training in the background, or cancel). Each page owns its own feature; the window knows a page only
 through ``gui.pages.page.Page`` (may it be left, refresh) and hands every page the same ``AppServices``
-(the one runs store, the way a fix reaches the Train form).
+(the one runs store, the way a fix reaches the Train form, the way a run is opened).
+
+Pages are built the first time they are opened (issue 15: the window paints before anything slow):
+until then the stack holds a light stand-in that says "Loading…", and the catalogue row is all the
+window knows. The Train page, the one on screen at start, is built with the window.
 """
 
 from __future__ import annotations
@@ -13,8 +17,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QListWidgetItem, QMainWindow, QProgressDialog, QStackedWidget,
-                               QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QProgressDialog,
+                               QStackedWidget, QVBoxLayout, QWidget)
 
 from core.jobs import JobOutcome
 from core.runs import RunInfo
@@ -23,7 +27,6 @@ from gui.job_runner import Launcher, default_launcher
 from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
-from gui.pages.runs_page import RunsPage
 from gui.pages.train_page import TrainPage
 from gui.runs_store import RunsStore
 from gui.widgets.status_bar import MachineStatusBar
@@ -33,6 +36,17 @@ TRAIN_INDEX = page_index(TRAIN)
 STOP_TIMEOUT_S = 60
 
 
+class PendingPage(QWidget):
+    """Stands in the stack for a page not opened yet; shown for the moment its page is being built."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        label = QLabel(self.tr("Loading {page}…").format(page=title), self)
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        label.setEnabled(False)
+        QVBoxLayout(self).addWidget(label)
+
+
 class MainWindow(QMainWindow):
     def __init__(self, workspace: Path, *, launcher: Launcher = default_launcher, prepare_demo: bool = True,
                  check_runs: bool = True, parent: QWidget | None = None) -> None:
@@ -40,25 +54,29 @@ class MainWindow(QMainWindow):
         self.workspace = workspace
         self.setWindowTitle(self.tr("YOLO Studio"))
         self.runs_store = RunsStore(workspace, self)  # the app's one list of runs, shared by the pages
-        self.services = AppServices(self.runs_store, self._apply_to_next_run)
+        self.services = AppServices(self.runs_store, self._apply_to_next_run, self.open_run)
         self.train_page = TrainPage(workspace, self, launcher=launcher, prepare_demo=prepare_demo)
+        self._built: dict[int, Page] = {}  # index -> the page, once built
         self.rail = QListWidget(self)
         self.rail.setIconSize(QSize(22, 22))
         self.rail.setFixedWidth(150)
         self.rail.setSpacing(2)
         self.pages = QStackedWidget(self)
         style = self.style()
-        for spec in PAGES:
+        for index, spec in enumerate(PAGES):
             title = QCoreApplication.translate("MainWindow", spec.title)
             explanation = QCoreApplication.translate("MainWindow", spec.explanation)
+            page: QWidget
             if spec.key == TRAIN:
-                page: Page = self.train_page
+                page = self._built[index] = self.train_page
+                self.train_page.bind(self.services)
             elif spec.page is None:
-                page = PlaceholderPage(workspace, title, explanation, self)
+                page = self._built[index] = PlaceholderPage(workspace, title, explanation, self)
+                page.bind(self.services)
             else:
-                page = spec.build(workspace, self)
-            page.bind(self.services)
+                page = PendingPage(title, self)  # built when first opened (``page``)
             self._add_page(title, style.standardIcon(spec.icon), page, explanation, enabled=spec.page is not None)
+        self.pages.setCurrentIndex(TRAIN_INDEX)  # before the rail follows: no page is built for a switch
         self.rail.currentRowChanged.connect(self._on_rail_changed)
         self.rail.setCurrentRow(TRAIN_INDEX)
 
@@ -76,10 +94,6 @@ class MainWindow(QMainWindow):
         self._stop_dialog: QProgressDialog | None = None
         self._stop_timer = QTimer(self, singleShot=True, interval=STOP_TIMEOUT_S * 1000, timeout=self._stop_timed_out)
         self.train_page.run_ended.connect(self._on_run_ended)
-        pages = [self.pages.widget(i) for i in range(self.pages.count())]
-        self.runs_page: RunsPage | None = next((page for page in pages if isinstance(page, RunsPage)), None)
-        if self.runs_page is not None:
-            self.runs_page.open_requested.connect(self.open_run)
         self.train_page.run_ended.connect(lambda outcome: self.runs_store.reload())
         self._install_shortcuts()
         self._restore_geometry()
@@ -87,7 +101,7 @@ class MainWindow(QMainWindow):
             self.runs_store.changed.connect(self._on_runs_listed)
             self.runs_store.ensure_loaded()
 
-    def _add_page(self, title: str, icon: QIcon, page: Page, explanation: str, *, enabled: bool = False) -> None:
+    def _add_page(self, title: str, icon: QIcon, page: QWidget, explanation: str, *, enabled: bool = False) -> None:
         item = QListWidgetItem(icon, title if enabled else self.tr("{title}\nComing soon").format(title=title))
         item.setToolTip(explanation if enabled else self.tr("Coming soon: {what}").format(what=explanation))
         item.setSizeHint(QSize(140, 52))
@@ -121,9 +135,36 @@ class MainWindow(QMainWindow):
         return True
 
     def page(self, index: int) -> Page:
-        page = self.pages.widget(index)
-        assert isinstance(page, Page), page
+        """The page at ``index`` of the catalogue, built (and bound) now if it was never opened."""
+        built = self._built.get(index)
+        if built is not None:
+            return built
+        pending = self.pages.widget(index)
+        if self.pages.currentIndex() == index:  # opened from the rail: its "Loading…" is on screen
+            pending.repaint()
+        page = PAGES[index].build(self.workspace, self)
+        self._built[index] = page
+        page.bind(self.services)
+        current = self.pages.currentWidget()
+        self.pages.insertWidget(index, page)
+        self.pages.removeWidget(pending)
+        pending.deleteLater()
+        if current is pending:
+            self.pages.setCurrentIndex(index)
         return page
+
+    def page_for(self, key: str) -> Page | None:
+        """The page of the catalogue row ``key`` (built now if need be); None for a placeholder row."""
+        index = page_index(key)
+        return None if PAGES[index].page is None else self.page(index)
+
+    def built_pages(self) -> list[Page]:
+        """The pages opened so far (the others have nothing to keep and nothing to refresh)."""
+        return [self._built[i] for i in sorted(self._built)]
+
+    @property
+    def runs_page(self) -> Page | None:
+        return self.page_for("runs")
 
     def _on_rail_changed(self, row: int) -> None:
         """Switch pages, unless the page on screen has something to keep (it asks the user)."""
@@ -132,6 +173,7 @@ class MainWindow(QMainWindow):
             return
         if self.page(current).can_leave():
             self.pages.setCurrentIndex(row)
+            self.page(row)  # the first visit builds it, with "Loading…" on screen meanwhile
             return
         self.rail.blockSignals(True)  # the rail follows the page that stayed
         self.rail.setCurrentRow(current)
@@ -157,8 +199,8 @@ class MainWindow(QMainWindow):
 
     # -- closing ------------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
-        current = self.pages.currentIndex()  # the page on screen asks first, then the others
-        order = [current, *(i for i in range(self.pages.count()) if i != current)]
+        current = self.pages.currentIndex()  # the page on screen asks first, then the others opened
+        order = [current, *(i for i in sorted(self._built) if i != current)]
         if not all(self.page(i).can_leave() for i in order):
             event.ignore()
             return

@@ -21,6 +21,8 @@ from gui.runs_store import RunsStore
 
 #: Puts option values into the Train form for the next run (after the user confirmed); True when applied.
 ApplyToNextRun = Callable[[dict[str, Any]], bool]
+#: Shows a run on the Train page (replays it, or follows it while it trains); True when shown.
+OpenRun = Callable[[Any], bool]
 
 
 @dataclass
@@ -29,6 +31,7 @@ class AppServices:
 
     runs: RunsStore
     apply_to_next_run: ApplyToNextRun | None = None
+    open_run: OpenRun | None = None
 
 
 class Page(QWidget):

@@ -136,6 +136,8 @@ class RunsPage(Page):
 
     # -- loading: the window's runs store lists them (core.run_index keeps each run's events folded) --------
     def on_bound(self) -> None:
+        if self.services.open_run is not None:  # in the window: Open shows the run on the Train page
+            self.open_requested.connect(self.services.open_run)
         store = self.services.runs
         store.changed.connect(self._on_listed)
         store.failed.connect(self._on_list_failed)

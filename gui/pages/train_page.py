@@ -15,10 +15,10 @@ replayed from the Runs page (``open_run``) look the same.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from core.jobs import JobOutcome, JobSpec
@@ -31,20 +31,33 @@ from gui.pages.page import Page
 from gui.run_session import RunSession
 from gui.run_text import ended_text, log_line, stage_text, summary_text
 from gui.widgets.banner import Banner
+from gui.widgets.deferred import DeferredWidget
 from gui.widgets.diagnosis_banner import DiagnosisBanner
 from gui.widgets.log_view import LogView
 from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_panel import ProgressPanel
 from gui.widgets.run_status_panel import RunStatusPanel
-from gui.widgets.system_plots import SystemPlots
 from gui.widgets.train_options_panel import TrainOptionsPanel
-from gui.widgets.training_plots import TrainingPlots
 from gui.widgets.val_images import ValImages
+
+if TYPE_CHECKING:
+    from gui.widgets.system_plots import SystemPlots
+    from gui.widgets.training_plots import TrainingPlots
 
 REFRESH_MS = 100
 LOG_TAIL_LINES = 12
 
 
+def _training_plots(parent: QWidget) -> TrainingPlots:
+    from gui.widgets.training_plots import TrainingPlots  # noqa: PLC0415 - pyqtgraph when a plot is first shown
+
+    return TrainingPlots(parent)
+
+
+def _system_plots(parent: QWidget) -> SystemPlots:
+    from gui.widgets.system_plots import SystemPlots  # noqa: PLC0415 - pyqtgraph when a plot is first shown
+
+    return SystemPlots(parent)
 
 
 class TrainPage(Page):
@@ -86,8 +99,11 @@ class TrainPage(Page):
         self.status_panel.more_epochs_requested.connect(self.train_more)
         self.diagnosis = DiagnosisBanner(self)
         self.diagnosis.apply_requested.connect(self.apply_prescriptions)
-        self.plots = TrainingPlots(self)
-        self.system_plots = SystemPlots(self)
+        # Built with the first run shown (start-up never imports pyqtgraph): ``plots`` / ``system_plots``.
+        self._plots = DeferredWidget(_training_plots, self.tr("Losses, metrics and the learning rate are plotted "
+                                                              "here once a run starts or is opened."), self)
+        self._system_plots = DeferredWidget(_system_plots, self.tr("GPU, CPU, memory, disk and data-wait "
+                                                                   "figures appear here while a run trains."), self)
         self.val_images = ValImages(self)
         self.log_view = LogView(self)
         self._build_layout()
@@ -114,10 +130,10 @@ class TrainPage(Page):
         system_box = QGroupBox(self.tr("Machine while training"), self)
         system_layout = QVBoxLayout(system_box)
         system_layout.setContentsMargins(6, 4, 6, 4)
-        system_layout.addWidget(self.system_plots)
+        system_layout.addWidget(self._system_plots)
         right = QSplitter(Qt.Orientation.Vertical, self, childrenCollapsible=False)
         right.addWidget(run_box)
-        right.addWidget(self.plots)
+        right.addWidget(self._plots)
         right.addWidget(system_box)
         right.addWidget(self.log_view)
         for index, stretch in enumerate((0, 3, 2, 1)):
@@ -140,15 +156,32 @@ class TrainPage(Page):
 
     # -- state --------------------------------------------------------------------------------------
     @property
+    def plots(self) -> TrainingPlots:
+        return self._plots.widget()  # type: ignore[return-value]
+
+    @property
+    def system_plots(self) -> SystemPlots:
+        return self._system_plots.widget()  # type: ignore[return-value]
+
+    @property
     def active(self) -> bool:
         return self.session is not None and self.session.active
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if not self._shown_once:
+        if not self._shown_once and self._prepare_demo and not self.options.has_dataset:
+            self.options.expect_demo_dataset()  # the first paint says "Preparing…", not "No dataset chosen"
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._shown_once:  # once the window is on screen: start-up paints before any slow work
             self._shown_once = True
             if self._prepare_demo and not self.options.has_dataset:
-                self.options.prepare_demo_dataset()
+                QTimer.singleShot(0, self, self._prepare_demo_if_needed)
+
+    def _prepare_demo_if_needed(self) -> None:
+        if not self.options.has_dataset:
+            self.options.prepare_demo_dataset()
 
     def refresh(self) -> None:
         """F5: check the options again (files may have changed on disk)."""

@@ -11,7 +11,7 @@ from html import escape
 from typing import Any
 
 import numpy as np
-import pyqtgraph as pg
+from gui.plotting import pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 

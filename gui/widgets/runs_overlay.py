@@ -10,7 +10,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-import pyqtgraph as pg
+from gui.plotting import pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget

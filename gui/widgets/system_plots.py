@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-import pyqtgraph as pg
+from gui.plotting import pg
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 

@@ -43,6 +43,7 @@ class TrainOptionsPanel(QGroupBox):
         self.last_checked: ValidatedConfig | None = None
         self._facts = machine_facts or MachineFacts()
         self._demo_task: BackgroundTask | None = None
+        self._demo_expected = False  # "Preparing…" is on screen; the job starts after the first paint
         self.form = TrainForm(self.workspace, (self.workspace / "demo" / "data.yaml").resolve(), self)
         self.problems = ProblemList(option_labels(), self)
         self.copy_button = QPushButton(self.tr("Copy yolov5 command"), self, clicked=self.copy_command)
@@ -73,7 +74,7 @@ class TrainOptionsPanel(QGroupBox):
         """Check the options now; the problems list shows the result (or "Ready to train")."""
         self.last_checked = checked = validate_config(self.form.config(), self._facts)
         shown = checked.problems
-        waiting = self._demo_task is not None and not self.has_dataset
+        waiting = (self._demo_task is not None or self._demo_expected) and not self.has_dataset
         if waiting:  # "no dataset chosen" is not news while the demo dataset is being made
             shown = [p for p in shown if p.field != "data"]
         self.problems.set_problems(shown, ready_level="info" if waiting else "ok",
@@ -88,6 +89,12 @@ class TrainOptionsPanel(QGroupBox):
         self.revalidate()
 
     # -- the demo dataset ---------------------------------------------------------------------------
+    def expect_demo_dataset(self) -> None:
+        """Say "Preparing the demo dataset…" now; the job itself starts after the window's first paint."""
+        self._demo_expected = True
+        self.form.show_demo_progress(0, 1)
+        self.revalidate()
+
     def prepare_demo_dataset(self) -> None:
         if self._demo_task is not None:
             return
@@ -98,13 +105,13 @@ class TrainOptionsPanel(QGroupBox):
         self.revalidate()
 
     def _on_demo_ready(self, path: Path) -> None:
-        self._demo_task = None
+        self._demo_task, self._demo_expected = None, False
         self.form.end_demo_progress()
         self.form.set_data_path(str(path))
         self.revalidate()
 
     def _on_demo_failed(self, exc: BaseException) -> None:
-        self._demo_task = None
+        self._demo_task, self._demo_expected = None, False
         self.revalidate()
         if isinstance(exc, DemoCancelled):
             self.form.end_demo_progress()

@@ -13,7 +13,7 @@ from html import escape
 from typing import Any, Callable
 
 import numpy as np
-import pyqtgraph as pg
+from gui.plotting import pg
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget

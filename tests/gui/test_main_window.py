@@ -17,6 +17,8 @@ from core.train_config import TrainConfig, validate_config
 from gui import dialogs
 from gui.main_window import MainWindow
 from gui.pages.catalog import PAGES as CATALOG
+from gui.pages.catalog import page_index
+from gui.pages.page import Page
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.pages.train_page import TrainPage
 from gui.machine_glance import GpuGlance, NvmlGlance
@@ -184,7 +186,7 @@ def test_environment_setting_fix_applies_to_the_train_form(qtbot, make_window, m
 
     window = make_window()
     monkeypatch.setattr(diagnosis_banner, "confirm_changes", lambda parent, rows: True)
-    environment = window.pages.widget(0)
+    environment = window.page(0)  # built when first asked for
     assert environment.details._applier is not None
     assert window._apply_to_next_run({"cache": "disk", "workers": 2})
     assert window.pages.currentWidget() is window.train_page
@@ -200,3 +202,15 @@ def test_status_bar_glance_reads_through_the_same_reader():
     assert glance.read() is None
     broken = NvmlGlance(nvml_raising("DriverNotLoaded"))
     assert not broken.init() and broken.read() is None
+
+
+def test_pages_are_built_when_first_opened(make_window):
+    """Start-up builds the Train page only; a page opened from the rail is built then, once."""
+    window = make_window()
+    assert [page for page in window.built_pages() if not isinstance(page, PlaceholderPage)] == [window.train_page]
+    runs = page_index("runs")
+    assert not isinstance(window.pages.widget(runs), Page)  # a "Loading…" stand-in until opened
+    assert window.show_page(runs)
+    page = window.pages.widget(runs)
+    assert isinstance(page, Page) and window.pages.currentWidget() is page and page.services is window.services
+    assert window.page(runs) is page and window.rail.currentRow() == runs

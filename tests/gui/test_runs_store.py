@@ -66,10 +66,9 @@ def test_the_window_lists_runs_once_for_every_page(qtbot, tmp_path, listings):
     make_run(workspace, "exp")
     window = MainWindow(workspace, prepare_demo=False, check_runs=True)
     qtbot.addWidget(window)
-    pages = [window.pages.widget(i) for i in range(window.pages.count())]
-    assert all(isinstance(page, Page) and page.services is window.services for page in pages)
-    runs_page = next(p for p in pages if isinstance(p, RunsPage))
-    export_page = next(p for p in pages if isinstance(p, ExportPage))
+    runs_page, export_page = window.page_for("runs"), window.page_for("export")  # opened: built now
+    assert isinstance(runs_page, RunsPage) and isinstance(export_page, ExportPage)
+    assert all(isinstance(page, Page) and page.services is window.services for page in window.built_pages())
     qtbot.waitUntil(lambda: window.runs_store.loaded and export_page.form.weights_path() == "", timeout=TIMEOUT_MS)
     qtbot.wait(100)
     assert len(listings) == 1  # main window, Runs page and Export page: one listing

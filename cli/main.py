@@ -14,7 +14,7 @@ import sys
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from cli.registry import load_verbs, verb_named
 from cli.render import Output
-from core.i18n import tr
+from core.i18n import set_language, tr
 from core.workspace import resolve_workspace
 
 DEFAULT_VERB = "gui"
@@ -32,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(argv)
+    if getattr(args, "json", False):
+        set_language("en")  # --json is for programs: stable English words (ids are the contract)
     verb = verb_named(args.verb or DEFAULT_VERB)
     errors = Output()
     try:

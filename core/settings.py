@@ -1,7 +1,9 @@
 """App settings: one versioned JSON file in the OS config directory, with defaults and migrations.
 
 Settings are declared once (``Settings``) with their defaults; ``settings_version`` lets a newer app
-migrate an older file instead of silently dropping what the user chose. Window geometry is the GUI's
+migrate an older file instead of silently dropping what the user chose: each step of ``_MIGRATIONS``
+takes a version-N dict to N+1, and a file is walked up the chain when it is read. A value of the wrong
+type or outside its choices falls back to the default (a hand-edited file never breaks the start). Window geometry is the GUI's
 business (QSettings); everything else a user sets lives here, so the CLI sees the same workspace.
 Tests point ``YOLOSTUDIO_CONFIG_DIR`` at a temp folder so they never touch a developer's real config.
 """
@@ -19,7 +21,10 @@ import platformdirs
 from core.atomic import atomic_write_text
 
 APP_NAME = "YOLO Studio"
-SETTINGS_VERSION = 1
+SETTINGS_VERSION = 2
+LANGUAGES = ("system", "en", "zh_CN")  # "system" follows the OS locale (LANG / LC_ALL, QLocale)
+THEMES = ("system", "light", "dark")
+CLOSE_WITH_RUN = ("ask", "stop", "keep")  # closing the window while a run trains: ask, stop it, or keep it
 
 
 @dataclass
@@ -30,6 +35,19 @@ class Settings:
     #: Last data.yaml used on the Train page; empty means the demo dataset.
     last_data: str = ""
     last_model: str = "yolov5n.yaml"
+    #: Interface language: one of ``LANGUAGES``; read at start (a change applies after a restart).
+    language: str = "system"
+    #: Colours: one of ``THEMES``.
+    theme: str = "system"
+    #: The Train form's device for a new run ("" = the first GPU, else the CPU; "cpu"; "0"; "0,1").
+    default_device: str = ""
+    #: What closing the window does while a run trains: one of ``CLOSE_WITH_RUN``.
+    close_with_run: str = "ask"
+    #: The first-run guide was finished or dismissed; the Help menu still opens it.
+    guide_done: bool = False
+
+
+_CHOICES = {"language": LANGUAGES, "theme": THEMES, "close_with_run": CLOSE_WITH_RUN}
 
 
 def config_dir() -> Path:
@@ -41,9 +59,23 @@ def settings_path() -> Path:
     return config_dir() / "settings.json"
 
 
+def _v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 added language, theme, device, close behaviour and the first-run guide. A version-1 file
+    means the app was used before: its user needs no first-run guide (the Help menu still has it)."""
+    return {**raw, "guide_done": True}
+
+
+_MIGRATIONS = {1: _v1_to_v2}  # version N -> N + 1
+
+
 def _migrate(raw: dict[str, Any]) -> dict[str, Any]:
-    """Bring an older settings dict up to ``SETTINGS_VERSION`` (no older versions exist yet)."""
+    """Bring an older settings dict up to ``SETTINGS_VERSION``, one step at a time."""
     raw = dict(raw)
+    version = raw.get("settings_version")
+    version = version if isinstance(version, int) and 1 <= version <= SETTINGS_VERSION else SETTINGS_VERSION
+    while version < SETTINGS_VERSION:
+        raw = _MIGRATIONS[version](raw)
+        version += 1
     raw["settings_version"] = SETTINGS_VERSION
     return raw
 
@@ -59,7 +91,9 @@ def load_settings(path: Path | None = None) -> Settings:
         return Settings()
     raw = _migrate(raw)
     known = {f.name for f in fields(Settings)}
-    values = {k: v for k, v in raw.items() if k in known and isinstance(v, type(getattr(Settings(), k)))}
+    defaults = Settings()
+    values = {k: v for k, v in raw.items() if k in known and isinstance(v, type(getattr(defaults, k)))
+              and v in _CHOICES.get(k, (v,))}
     return Settings(**values)
 
 

@@ -40,6 +40,11 @@ def weights_dir(workspace: Path) -> Path:
     return workspace / "weights"
 
 
+def last_facts_path(workspace: Path) -> Path:
+    """The facts of the last environment check (the About box's versions: the GUI never imports torch)."""
+    return workspace / ".cache" / "environment" / "last-facts.json"
+
+
 def app_cache_dir(workspace: Path) -> Path:
     """Private folder for the training stack's own config (fonts, Ultralytics/matplotlib settings)."""
     return workspace / ".cache"

@@ -1,7 +1,7 @@
 """The GUI entry point: application set-up, the main window, and a clean (or detached) exit.
 
-Owns process-wide Qt choices: names used by QSettings, the Fusion style following the system's
-light/dark palette, garbage collection in the GUI thread only, the workspace from ``--workspace`` /
+Owns process-wide Qt choices: names used by QSettings, the Fusion style with the theme and the interface
+language of the settings (``gui/theme.py``, ``gui/i18n.py``), garbage collection in the GUI thread only, the workspace from ``--workspace`` /
 ``YOLOSTUDIO_WORKSPACE`` / settings, the log file and the handler of unexpected exceptions
 (``gui/app_log.py``), and what happens at exit when a run was left training.
 """
@@ -17,11 +17,14 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from core import RESOURCES_DIR
+from core.settings import load_settings
 from core.workspace import resolve_workspace
 from gui.app_log import install_excepthook, setup_logging
 from gui.background import shutdown_background
 from gui.gui_gc import MainThreadCollector
+from gui.i18n import install_language
 from gui.main_window import MainWindow
+from gui.theme import apply_theme
 from gui.worker_process import detached_processes
 
 
@@ -39,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     QCoreApplication.setOrganizationName("YOLO Studio")
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setStyle("Fusion")  # Fusion takes the platform's palette, so light/dark follows the system
+    settings = load_settings()
+    apply_theme(app, settings.theme)
+    install_language(app, settings.language)  # before any widget: widgets translate when built
     app.setWindowIcon(QIcon(str(RESOURCES_DIR / "icons" / "yolo-studio.svg")))
     QGuiApplication.setDesktopFileName("yolo-studio")  # Wayland docks match the installed menu entry's icon
     collector = MainThreadCollector()  # cyclic GC in the GUI thread only (gui/gui_gc.py)

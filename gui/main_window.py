@@ -16,19 +16,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QProgressDialog,
-                               QStackedWidget, QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QApplication, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+                               QProgressDialog, QStackedWidget, QVBoxLayout, QWidget)
 
+from core.environment.report import summarize
 from core.jobs import JobOutcome
 from core.runs import RunInfo
-from gui import dialogs
+from core.settings import load_settings, save_settings
+from gui import dialogs, first_run
+from gui.about_dialog import AboutDialog
 from gui.job_runner import Launcher, default_launcher
 from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.pages.train_page import TrainPage
 from gui.runs_store import RunsStore
+from gui.settings_dialog import SettingsDialog
+from gui.theme import apply_theme
 from gui.widgets.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
 
@@ -96,6 +101,8 @@ class MainWindow(QMainWindow):
         self.train_page.run_ended.connect(self._on_run_ended)
         self.train_page.run_ended.connect(lambda outcome: self.runs_store.reload())
         self._install_shortcuts()
+        self._build_menus()
+        self.guide: first_run.FirstRunGuide | None = None
         self._restore_geometry()
         if check_runs:  # the first listing also finds a run that kept training while the app was closed
             self.runs_store.changed.connect(self._on_runs_listed)
@@ -114,7 +121,98 @@ class MainWindow(QMainWindow):
         for index in range(self.pages.count()):
             QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self, lambda index=index: self.show_page(index))
         QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self, self._refresh_page)
-        QShortcut(QKeySequence("Ctrl+Q"), self, self.close)
+
+    def _build_menus(self) -> None:
+        def action(menu: object, text: str, slot: object, shortcut: str | None = None) -> QAction:
+            item = menu.addAction(text)  # type: ignore[attr-defined]
+            item.triggered.connect(slot)
+            if shortcut:
+                item.setShortcut(QKeySequence(shortcut))
+            return item
+
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        action(file_menu, self.tr("&Settings…"), self.open_settings, "Ctrl+,")
+        file_menu.addSeparator()
+        action(file_menu, self.tr("&Quit"), self.close, "Ctrl+Q")
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        action(help_menu, self.tr("&Getting started"), self.show_guide)
+        action(help_menu, self.tr("&About YOLO Studio"), self.open_about)
+
+    # -- shell: settings, about, the first-run guide --------------------------------------------------
+    def open_settings(self) -> SettingsDialog:
+        dialog = SettingsDialog(self)
+        dialog.theme_changed.connect(lambda theme: apply_theme(QApplication.instance(), theme))
+        dialog.open()
+        return dialog
+
+    def open_about(self) -> AboutDialog:
+        dialog = AboutDialog(self.workspace, self)
+        dialog.open()
+        return dialog
+
+    def show_guide(self) -> first_run.FirstRunGuide:
+        """The first-run guide, beside the pages (Help ▸ Getting started, or the first start)."""
+        if self.guide is None:
+            wizard = next((spec for spec in PAGES if spec.key == "wizard"), None)
+            self.guide = first_run.FirstRunGuide(has_wizard=wizard is not None and wizard.page is not None,
+                                                 parent=self)
+            self.guide.action_requested.connect(self._on_guide_action)
+            self.guide.dismissed.connect(self._on_guide_dismissed)
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.guide)
+        self.guide.show()
+        self.guide.raise_()
+        return self.guide
+
+    def _on_guide_action(self, action: str) -> None:
+        assert self.guide is not None
+        if action == first_run.CHECK:
+            environment = self.page_for("environment")
+            self.show_page(page_index("environment"))
+            if environment is not None and hasattr(environment, "checked"):
+                environment.checked.connect(self._on_checked_for_guide)  # type: ignore[attr-defined]
+        elif action == first_run.DEMO:
+            self.show_page(TRAIN_INDEX)
+            self.train_page.options.prepare_demo_dataset()
+            self.guide.data.set_done(self.tr("The demo dataset is on the Train form."))
+        elif action in (first_run.OPEN_YAML, first_run.FROM_FOLDERS):
+            dataset = self.page_for("dataset")
+            self.show_page(page_index("dataset"))
+            if action == first_run.OPEN_YAML:
+                dataset.choose_and_open()  # type: ignore[union-attr]
+                path = getattr(dataset, "path", None)
+                if path is not None:
+                    self.train_page.options.form.set_data_path(str(path))
+                    self.guide.data_ready(str(path))
+            else:
+                dataset.new_from_folders()  # type: ignore[union-attr]
+                self.guide.data.set_status(self.tr("Make the data.yaml on the Dataset page; the Train form "
+                                                   "takes it from there."))
+        elif action == first_run.TUNE:
+            wizard = page_index("wizard") if any(spec.key == "wizard" for spec in PAGES) else TRAIN_INDEX
+            self.show_page(wizard if PAGES[wizard].page is not None else TRAIN_INDEX)
+            self.guide.tune.set_done(self.tr("Done."))
+        elif action == first_run.TRAIN:
+            self.show_page(TRAIN_INDEX)
+            if self.train_page.start_run():
+                self.guide.train.set_done(self.tr("Training. Watch it on the Train page."))
+            else:
+                self.guide.train.set_status(self.tr("Not started: the Train form lists what to fix first."))
+
+    def _on_checked_for_guide(self, evaluation: object) -> None:
+        environment = self.page_for("environment")
+        environment.checked.disconnect(self._on_checked_for_guide)  # type: ignore[union-attr]
+        if self.guide is not None and environment.facts is not None:  # type: ignore[union-attr]
+            _level, text = summarize(environment.facts, evaluation)  # type: ignore[union-attr, arg-type]
+            self.guide.show_check_result(text)
+
+    def _on_guide_dismissed(self) -> None:
+        settings = load_settings()
+        if not settings.guide_done:
+            settings.guide_done = True
+            try:
+                save_settings(settings)
+            except OSError:
+                pass  # shown again next time: better than a dialog about a guide
 
     def _apply_to_next_run(self, setting: dict) -> bool:
         """A fix that is a training option: into the Train form (the user confirms), then show it."""
@@ -192,6 +290,8 @@ class MainWindow(QMainWindow):
         """The first listing only: follow a run still training, else offer to resume the newest."""
         self.runs_store.changed.disconnect(self._on_runs_listed)
         running = [run for run in runs if run.status == "running"]
+        if not runs and not load_settings().guide_done:
+            self.show_guide()  # a first start: the guide, once
         if running:
             self.train_page.attach(running[0])
         elif runs:
@@ -208,7 +308,8 @@ class MainWindow(QMainWindow):
             if self._stop_dialog is not None:  # already stopping: keep waiting
                 event.ignore()
                 return
-            choice = dialogs.ask_close_while_training(self, self.train_page.session.name)
+            choice = {"stop": dialogs.CLOSE_STOP, "keep": dialogs.CLOSE_KEEP}.get(load_settings().close_with_run) \
+                or dialogs.ask_close_while_training(self, self.train_page.session.name)
             if choice == dialogs.CLOSE_CANCEL:
                 event.ignore()
                 return

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["YOLOSTUDIO_LANG"] = "en"  # tests read the source texts, whatever the developer's locale
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

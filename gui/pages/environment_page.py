@@ -13,6 +13,7 @@ Tests inject facts (``facts=``) or a launcher that replays events.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, Q
                                QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from core.atomic import atomic_write_text
-from core.environment.facts import EnvironmentFacts, load_facts
+from core.environment.facts import EnvironmentFacts, load_facts, save_facts
 from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation
 from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_job
 from core.environment.report import report_dict, summarize
@@ -30,6 +31,7 @@ from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
 from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
 from core.jobs import JobOutcome
+from core.workspace import last_facts_path
 from gui.dialogs import ask_yes
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
@@ -215,6 +217,14 @@ class EnvironmentPage(Page):
         self._set_busy(False)
         self.source = ""
         self.show_facts(facts, notes)
+        self._keep_last_facts(facts)
+
+    def _keep_last_facts(self, facts: EnvironmentFacts) -> None:
+        """The About box shows the versions this check read (the GUI never imports torch to ask)."""
+        try:
+            save_facts(facts, last_facts_path(self.workspace))
+        except OSError as exc:
+            logging.getLogger("yolostudio.gui.environment").warning("could not keep the check's facts: %s", exc)
 
     def _set_busy(self, busy: bool) -> None:
         for widget in (self.progress_label, self.progress_bar, self.cancel_button):

@@ -58,6 +58,8 @@ class TrainOptionsPanel(QGroupBox):
         if settings.last_data and Path(settings.last_data).is_file():
             self.form.set_data_path(settings.last_data)
         self.form.set_model(settings.last_model or "yolov5n.yaml")
+        if settings.default_device:  # Settings ▸ Default device
+            self.form.apply_values({"device": settings.default_device})
         self._validate_timer = QTimer(self, singleShot=True, interval=VALIDATE_DELAY_MS, timeout=self.revalidate)
         self.form.changed.connect(self._validate_timer.start)
         self.form.demo_requested.connect(self.prepare_demo_dataset)

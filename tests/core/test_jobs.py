@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from core.i18n import load_catalogue
+from core.i18n import set_catalogue
 from core.jobs import RUN_SPEC_FILE, JobSpec, JobTracker, fold_outcome, worker_died_words
 from core.protocol import CONTROL_TYPES, encode_control, parse_control
 
@@ -56,14 +56,12 @@ def test_the_wording_goes_through_the_translation_catalogue(tmp_path):
     english = worker_died_words(7)[0]
     template = ("The worker process ended without its final report (exit code {code}): it was killed or it "
                 "crashed.")
-    catalogue = tmp_path / "zh_CN.json"
     translated = "工作进程未给出最终报告就结束了（退出码 {code}）：它被终止或崩溃了。"
-    catalogue.write_text(json.dumps({template: translated}, ensure_ascii=False), encoding="utf-8")
-    load_catalogue(catalogue)
+    set_catalogue({template: translated})
     try:
         assert worker_died_words(7)[0] == translated.format(code=7)
     finally:
-        load_catalogue(None)
+        set_catalogue({})
     assert worker_died_words(7)[0] == english
 
 

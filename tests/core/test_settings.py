@@ -85,3 +85,21 @@ def _current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_version_1_file_is_migrated_keeping_what_the_user_chose(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"settings_version": 1, "workspace": "/w", "last_model": "yolov5s.yaml"}))
+    loaded = load_settings(path)
+    assert (loaded.workspace, loaded.last_model, loaded.settings_version) == ("/w", "yolov5s.yaml", SETTINGS_VERSION)
+    assert loaded.guide_done  # the app was used before: no first-run guide
+    assert (loaded.language, loaded.theme, loaded.close_with_run) == ("system", "system", "ask")
+    assert not load_settings(tmp_path / "none.json").guide_done  # a first start gets the guide
+
+
+def test_a_choice_outside_its_list_falls_back_to_the_default(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"settings_version": SETTINGS_VERSION, "language": "klingon", "theme": "dark",
+                                "close_with_run": "explode"}))
+    loaded = load_settings(path)
+    assert (loaded.language, loaded.theme, loaded.close_with_run) == ("system", "dark", "ask")

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from core.jobs import JobSpec
 from core.protocol import read_events
 from core.runs import EVENTS_FILE, create_run, read_run
+from core.settings import Settings, save_settings
 from core.train_config import TrainConfig, validate_config
 from gui import dialogs
 from gui.main_window import MainWindow
@@ -100,7 +101,8 @@ def test_close_and_keep_training_detaches_without_killing(qtbot, make_window, mo
     window = make_window("--pause-after", "60")
     _start_paused_run(qtbot, window)
     run_dir = window.train_page.session.run_dir
-    monkeypatch.setattr(dialogs, "ask_close_while_training", lambda parent, name: dialogs.CLOSE_KEEP)
+    save_settings(Settings(close_with_run="keep"))  # Settings ▸ Closing while a run trains: keep, without asking
+    monkeypatch.setattr(dialogs, "ask_close_while_training", lambda parent, name: pytest.fail("asked"))
     assert window.close() is True
     assert not window.train_page.active
     (proc,) = detached_processes()

@@ -1,0 +1,127 @@
+"""The first-run guide: from "just installed" to a training run, in four steps a newcomer can skip.
+
+Shown once, at the first start (no settings file yet, no runs), as a panel beside the pages so the user
+follows it while the pages do the work: 1. the environment check's verdict, 2. data (the demo dataset, a
+data.yaml of their own, or one made from folders), 3. the wizard where it exists (else the Train form's
+options), 4. train. Every step can be skipped; closing the panel marks the guide done
+(``Settings.guide_done``) and only the Help menu opens it again. The guide owns no feature: it asks the
+window (``action_requested``) and the window routes to the page that owns it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QDockWidget, QGroupBox, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout,
+                               QWidget)
+
+#: The actions the guide can ask for; the window maps each to a page.
+CHECK, DEMO, OPEN_YAML, FROM_FOLDERS, TUNE, TRAIN = "check", "demo", "open-yaml", "from-folders", "tune", "train"
+
+
+class GuideStep(QGroupBox):
+    """One numbered step: what it is for, its buttons, a Skip link, and a tick once done or skipped."""
+
+    def __init__(self, title: str, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(title, parent)
+        self.text = QLabel(text, self)
+        self.text.setWordWrap(True)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.status.hide()
+        self.buttons = QHBoxLayout()
+        self.skip = QPushButton(self.tr("Skip"), self)
+        self.skip.setFlat(True)
+        self.skip.clicked.connect(lambda: self.set_done(self.tr("Skipped.")))
+        self.buttons.addStretch(1)
+        self.buttons.addWidget(self.skip)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.text)
+        layout.addWidget(self.status)
+        layout.addLayout(self.buttons)
+        self.done = False
+
+    def add_button(self, text: str, slot: object) -> QPushButton:
+        button = QPushButton(text, self)
+        button.clicked.connect(slot)
+        self.buttons.insertWidget(self.buttons.count() - 2, button)
+        return button
+
+    def set_status(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
+
+    def set_done(self, text: str) -> None:
+        self.done = True
+        self.setTitle("✓ " + self.title().removeprefix("✓ "))
+        self.set_status(text)
+        self.skip.hide()
+
+
+class FirstRunGuide(QDockWidget):
+    action_requested = Signal(str)  # one of the action names above
+    dismissed = Signal()  # closed by the user: do not show it again
+
+    def __init__(self, *, has_wizard: bool, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Getting started"), parent)
+        self.setObjectName("first-run-guide")
+        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        intro = QLabel(self.tr("Four steps from a fresh install to a trained model. Each step opens the page "
+                               "that does it; skip any you don't need."), self)
+        intro.setWordWrap(True)
+        self.check = GuideStep(self.tr("1. Check this machine"),
+                               self.tr("Is PyTorch using the GPU, and is the driver new enough? The check says "
+                                       "what to fix."), self)
+        self.check.add_button(self.tr("Check now"), lambda: self.action_requested.emit(CHECK))
+        self.data = GuideStep(self.tr("2. Choose the data"),
+                              self.tr("Start with the built-in demo dataset (trains in minutes on any machine), "
+                                      "or use your own images and labels."), self)
+        self.data.add_button(self.tr("Use the demo dataset"), lambda: self._data_chosen(DEMO))
+        self.data.add_button(self.tr("Open a data.yaml…"), lambda: self._data_chosen(OPEN_YAML))
+        self.data.add_button(self.tr("Create from folders…"), lambda: self._data_chosen(FROM_FOLDERS))
+        self.tune = GuideStep(self.tr("3. Fit the training to this machine"),
+                              self.tr("The wizard measures this machine and recommends batch size, image size "
+                                      "and data-loading workers.") if has_wizard else
+                              self.tr("Review the options on the Train form: model, epochs, image size and "
+                                      "batch size. Every option explains itself in its tooltip."), self)
+        self.tune.add_button(self.tr("Open the wizard") if has_wizard else self.tr("Review the options"),
+                             lambda: self._step_done(self.tune, TUNE))
+        self.train = GuideStep(self.tr("4. Train"),
+                               self.tr("Start the run and watch losses, mAP and the GPU's load. A stopped run can "
+                                       "be resumed; closing the window can keep it training."), self)
+        self.train.add_button(self.tr("Start training"), lambda: self._step_done(self.train, TRAIN))
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.addWidget(intro)
+        for step in self.steps:
+            layout.addWidget(step)
+        layout.addStretch(1)
+        close = QPushButton(self.tr("Close the guide"), body)
+        close.setToolTip(self.tr("It will not open again by itself; Help ▸ Getting started brings it back."))
+        close.clicked.connect(self.close)
+        layout.addWidget(close, 0, Qt.AlignmentFlag.AlignRight)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+        self.setMinimumWidth(300)
+
+    @property
+    def steps(self) -> list[GuideStep]:
+        return [self.check, self.data, self.tune, self.train]
+
+    def _data_chosen(self, action: str) -> None:
+        self.action_requested.emit(action)
+
+    def _step_done(self, step: GuideStep, action: str) -> None:
+        self.action_requested.emit(action)
+
+    def show_check_result(self, text: str) -> None:
+        """The environment check's verdict, in the step that asked for it."""
+        self.check.set_done(text)
+
+    def data_ready(self, path: str) -> None:
+        self.data.set_done(self.tr("Dataset: {path}").format(path=path))
+
+    def closeEvent(self, event: object) -> None:
+        self.dismissed.emit()
+        super().closeEvent(event)  # type: ignore[arg-type]

@@ -1,0 +1,93 @@
+"""Settings, About and the first-run guide, in the real window."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtWidgets import QApplication
+
+from core.settings import Settings, load_settings, save_settings, settings_path
+from core.workspace import last_facts_path
+from gui.about_dialog import AboutDialog
+from gui.main_window import MainWindow
+from gui.settings_dialog import SettingsDialog
+from tests.waits import TIMEOUT_MS
+
+
+def test_settings_dialog_writes_every_choice(qtbot):
+    dialog = SettingsDialog(settings=Settings())
+    qtbot.addWidget(dialog)
+    dialog.workspace_edit.setText("/data/yolo")
+    dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
+    dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+    dialog.device.setEditText("0,1,2")
+    dialog.close_with_run.setCurrentIndex(dialog.close_with_run.findData("keep"))
+    assert dialog.note.isVisibleTo(dialog) and "next time" in dialog.note.text()
+    dialog.accept()
+    saved = json.loads(settings_path().read_text(encoding="utf-8"))
+    assert {k: saved[k] for k in ("workspace", "language", "theme", "default_device", "close_with_run")} == {
+        "workspace": "/data/yolo", "language": "zh_CN", "theme": "dark", "default_device": "0,1,2",
+        "close_with_run": "keep"}
+
+
+def test_a_listed_device_is_saved_by_its_value_not_its_words(qtbot):
+    dialog = SettingsDialog(settings=Settings())
+    qtbot.addWidget(dialog)
+    dialog.device.setCurrentIndex(dialog.device.findData("cpu"))
+    assert dialog.chosen().default_device == "cpu"
+    dialog.device.setCurrentIndex(0)
+    assert dialog.chosen().default_device == ""
+
+
+def test_about_names_versions_from_the_last_check_without_torch(qtbot, tmp_path):
+    dialog = AboutDialog(tmp_path)
+    qtbot.addWidget(dialog)
+    assert "not checked yet" in dialog.text.text() and "AGPL" in dialog.text.text()
+    path = last_facts_path(tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"torch": {"version": "2.9.1+cu128", "cuda": "12.8"},
+                                "packages": {"yolov5": "7.0.14"}, "nvml": {"driver_version": "570.86"}}))
+    again = AboutDialog(tmp_path)
+    qtbot.addWidget(again)
+    text = again.text.text()
+    for expected in ("2.9.1+cu128", "12.8", "7.0.14", "570.86", str(settings_path()), "gui.log", "Open Font License", "DejaVu"):
+        assert expected in text, expected
+
+
+def test_first_start_shows_the_guide_once(qtbot, tmp_path):
+    window = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=True)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.guide is not None, timeout=TIMEOUT_MS)
+    assert [step.done for step in window.guide.steps] == [False] * 4
+    window.guide.tune.skip.click()
+    assert window.guide.tune.done and "Skipped" in window.guide.tune.status.text()
+    window.guide.close()
+    assert load_settings().guide_done
+    again = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=True)
+    qtbot.addWidget(again)
+    qtbot.waitUntil(lambda: again.runs_store.loaded, timeout=TIMEOUT_MS)
+    assert again.guide is None  # never again by itself
+    assert again.show_guide().isVisible() or again.guide is not None  # the Help menu still opens it
+
+
+def test_the_guide_puts_the_demo_dataset_on_the_train_form(qtbot, tmp_path):
+    window = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=False)
+    qtbot.addWidget(window)
+    guide = window.show_guide()
+    guide.action_requested.emit("demo")
+    qtbot.waitUntil(lambda: window.train_page.options.form.is_demo(), timeout=TIMEOUT_MS)
+    assert guide.data.done and window.pages.currentWidget() is window.train_page
+
+
+def test_the_menus_open_settings_and_about(qtbot, tmp_path):
+    window = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=False)
+    qtbot.addWidget(window)
+    titles = [a.text() for a in window.menuBar().actions()]
+    assert titles == ["&File", "&Help"]
+    before = QApplication.instance().palette().window().color().name()
+    settings = window.open_settings()
+    settings.theme.setCurrentIndex(settings.theme.findData("dark"))
+    assert QApplication.instance().palette().window().color().lightness() < 80  # the preview shows at once
+    settings.reject()
+    assert QApplication.instance().palette().window().color().name() == before  # Cancel takes it back
+    window.open_about().close()

@@ -40,6 +40,15 @@ def confirm_untrusted_weights(parent: QWidget | None, path: Path) -> bool:
                        name=path.name, path=path), warning=True)
 
 
+def confirm_download(parent: QWidget | None, file_name: str, size: str, url: str) -> bool:
+    """Downloading is the app's only network use: it happens after an explicit yes."""
+    return ask_yes(parent, _tr("Download {name}?").format(name=file_name),
+                   _tr("Download {name} ({size}) from the official YOLOv5 release?\n\n{url}\n\nThis is the only "
+                       "time YOLO Studio uses the network, and only when you ask. Proxy settings come from the "
+                       "environment (https_proxy). The file is checked before it is used.").format(
+                       name=file_name, size=size, url=url), default_yes=True)
+
+
 def confirm_kill(parent: QWidget | None) -> bool:
     return ask_yes(parent, _tr("Kill the training process?"),
                    _tr("Killing loses the work since the last checkpoint; a graceful stop saves it. "

@@ -8,6 +8,8 @@ with no change to this file. Basic options first; the rest behind "Advanced opti
 ``apply_values`` sets any option by its name (the bottleneck monitor's prescriptions, the environment
 checker's settings, "train more"). Picking a checkpoint that ``core.trust`` says needs trust asks first —
 a checkpoint is a pickle that can run code — and a confirmed path is remembered in ``trusted_weights``.
+Under the Model field, ``start_hint`` (``StartHint``) says what the next run starts from; the options panel
+fills it and, until the user picks Initial weights themselves, sets them with ``set_default``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from core.train_options import TrainConfig, train_options
 from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
 from gui.widgets.option_editors import ChoiceEditor, OptionEditor, SpinEditor, make_editor, with_browse
+from gui.widgets.start_hint import StartHint
 
 DEMO_DEFAULTS = {"epochs": 30, "imgsz": 128}
 OTHER_DEFAULTS = {"epochs": 100, "imgsz": 640}
@@ -66,6 +69,7 @@ class TrainForm(QWidget):
                                                 "checkpoint options"))
         self.advanced = QWidget(self, visible=False)
         self.advanced_button.toggled.connect(self._show_advanced)
+        self.start_hint = StartHint(self)
 
         basic_form, advanced_form = QFormLayout(), QFormLayout(self.advanced)
         advanced_form.setContentsMargins(0, 0, 0, 0)
@@ -85,6 +89,9 @@ class TrainForm(QWidget):
             if opt.widget == "dataset":
                 form.addRow("", self._demo_box())
                 chain.append(self.demo_button)
+            if opt.widget == "model":
+                form.addRow("", self.start_hint)
+                chain += self.start_hint.buttons
             editor.changed.connect(lambda name=opt.name: self._on_edited(name))
         self._touched.clear()
 
@@ -139,6 +146,32 @@ class TrainForm(QWidget):
             if editor.option.advanced:
                 self.advanced_button.setChecked(True)  # a change the user should see
         return done
+
+    def is_touched(self, name: str) -> bool:
+        """Did the user choose this option (typed, picked, or applied a suggested change)?"""
+        return name in self._touched
+
+    def set_default(self, name: str, value: Any) -> bool:
+        """Set an option the user has not chosen, as a default that follows their other choices; False (and
+        nothing changes) once they chose it themselves."""
+        if name in self._touched:
+            return False
+        if self.editors[name].value() != value:
+            self._programmatic = True
+            try:
+                self.editors[name].set_value(value)
+            finally:
+                self._programmatic = False
+        return True
+
+    def forget_choice(self, name: str) -> None:
+        """The option follows its default again (``set_default``)."""
+        self._touched.discard(name)
+
+    def choose(self, name: str, value: Any) -> None:
+        """Set an option as the user's own choice (a button that stands for typing it)."""
+        self.editors[name].set_value(value)
+        self._touched.add(name)
 
     def set_data_path(self, path: str) -> None:
         self.editors["data"].set_value(path)
@@ -230,8 +263,5 @@ class TrainForm(QWidget):
         """The demo trains in minutes at its own size; any other dataset gets yolov5's defaults — unless the
         user chose the value."""
         defaults = DEMO_DEFAULTS if self.is_demo() else OTHER_DEFAULTS
-        self._programmatic = True
         for name, value in defaults.items():
-            if name not in self._touched:
-                self.editors[name].set_value(value)
-        self._programmatic = False
+            self.set_default(name, value)

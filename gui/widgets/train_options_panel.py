@@ -5,6 +5,10 @@ machine's GPUs after every edit (``core.train_config.validate_config``; "Ready t
 wrong), preparing the demo dataset in the background the first time the page is shown with no dataset,
 remembering the last dataset and model, which checkpoints the user confirmed, and copying the equivalent
 ``yolov5 train`` command. The page asks it for ``revalidate()`` and owns starting, watching and stopping.
+
+What the run starts from follows ``core.weights.choice.recommend_start``: the matching COCO checkpoint
+from the weights store when it is here (Initial weights = ``yolov5s.pt``, a bare name the store resolves)
+until the user picks weights themselves; the Weights dialog gets or imports one.
 """
 
 from __future__ import annotations
@@ -22,11 +26,14 @@ from core.settings import load_settings, save_settings
 from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config
 from core.train_options import option_labels
 from core.trust import confirmed_entry
+from core.weights.choice import recommend_start
 from core.workspace import runs_dir
 from gui.background import BackgroundTask, run_in_background
+from gui.job_runner import Launcher, default_launcher
 from gui.widgets import diagnosis_banner
 from gui.widgets.problem_list import ProblemList
 from gui.widgets.train_form import TrainForm
+from gui.widgets.weights_dialog import WeightsDialog
 
 VALIDATE_DELAY_MS = 250
 
@@ -41,6 +48,8 @@ class TrainOptionsPanel(QGroupBox):
         self.setTitle(self.tr("Options"))
         self.workspace = Path(workspace)
         self.last_checked: ValidatedConfig | None = None
+        self.weights_launcher: Launcher = default_launcher  # the Weights dialog's jobs (tests hand in their own)
+        self.weights_dialog: WeightsDialog | None = None
         self._facts = machine_facts or MachineFacts()
         self._demo_task: BackgroundTask | None = None
         self._demo_expected = False  # "Preparing…" is on screen; the job starts after the first paint
@@ -63,6 +72,11 @@ class TrainOptionsPanel(QGroupBox):
         self._validate_timer = QTimer(self, singleShot=True, interval=VALIDATE_DELAY_MS, timeout=self.revalidate)
         self.form.changed.connect(self._validate_timer.start)
         self.form.demo_requested.connect(self.prepare_demo_dataset)
+        hint = self.form.start_hint
+        hint.get_requested.connect(lambda name: self.open_weights(get=name))
+        hint.manage_requested.connect(self.open_weights)
+        hint.scratch_requested.connect(lambda: self._choose_weights(""))
+        hint.pretrained_requested.connect(self._follow_pretrained)
         if machine_facts is None:
             run_in_background(self, lambda progress, cancelled: quick_machine_facts(),
                               on_done=self._on_machine_facts, what=self.tr("Reading this machine's GPUs"))
@@ -74,7 +88,8 @@ class TrainOptionsPanel(QGroupBox):
 
     def revalidate(self) -> ValidatedConfig:
         """Check the options now; the problems list shows the result (or "Ready to train")."""
-        self.last_checked = checked = validate_config(self.form.config(), self._facts)
+        self._follow_start_choice()
+        self.last_checked = checked = validate_config(self.form.config(), self._facts, self.workspace)
         shown = checked.problems
         waiting = (self._demo_task is not None or self._demo_expected) and not self.has_dataset
         if waiting:  # "no dataset chosen" is not news while the demo dataset is being made
@@ -88,6 +103,43 @@ class TrainOptionsPanel(QGroupBox):
     def _on_machine_facts(self, facts: MachineFacts) -> None:
         self._facts = facts
         self.form.set_machine_facts(facts)
+        self.revalidate()
+
+    # -- what the run starts from: pretrained weights --------------------------------------------------
+    def _follow_start_choice(self) -> None:
+        """Fine-tune from the matching stored checkpoint unless the user chose Initial weights themselves."""
+        choice = recommend_start(str(self.form.editors["model"].value()), self.workspace)
+        if choice.checkpoint is not None and choice.weights is not None:
+            self.form.set_default("weights", choice.checkpoint.file_name)
+        else:
+            self.form.set_default("weights", "")
+        self.form.start_hint.show_choice(choice, str(self.form.editors["weights"].value()))
+
+    def _choose_weights(self, value: str) -> None:
+        self.form.choose("weights", value)
+        self.revalidate()
+
+    def _follow_pretrained(self, _file_name: str = "") -> None:
+        """Back to the default: the model's own checkpoint, which follows later model changes too."""
+        self.form.forget_choice("weights")
+        self.revalidate()
+
+    def open_weights(self, get: str = "") -> WeightsDialog:
+        """The Weights dialog (window-modal); with ``get`` it asks to download that checkpoint at once."""
+        if self.weights_dialog is None:
+            self.weights_dialog = WeightsDialog(self.workspace, self, launcher=self.weights_launcher)
+            self.weights_dialog.changed.connect(self._on_weights_changed)
+            self.weights_dialog.finished.connect(lambda _result: self.revalidate())
+        dialog = self.weights_dialog
+        dialog.reload(get or str(self.form.editors["model"].value()))
+        dialog.open()
+        if get:
+            dialog.get(get)
+        return dialog
+
+    def _on_weights_changed(self) -> None:
+        if self.form.editors["weights"].value() == "":
+            self.form.forget_choice("weights")  # "from scratch", then a checkpoint got: fine-tune again
         self.revalidate()
 
     # -- the demo dataset ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@ Exit codes (the same for every verb): 0 completed (or listed), 1 the job failed 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -23,11 +24,21 @@ def exit_code_of(outcome: JobOutcome) -> int:
     return STATUS_EXIT.get(outcome.status, EXIT_FAILED)
 
 
+def looks_like_path(text: str) -> bool:
+    """A run given as a path (``./g0``, ``/data/runs/exp``, ``~/x``) rather than by its name (``g0``)."""
+    return any(sep and sep in text for sep in (os.sep, os.altsep, "/")) or text in (".", "..") or text.startswith("~")
+
+
 def find_run(workspace: Path, run: str) -> Path:
-    """A run folder given as a path, or by its name in the workspace's runs."""
-    candidate = Path(run).expanduser()
-    if candidate.is_dir():
-        return candidate.resolve()
+    """A run folder by its name in the workspace's runs, or by its path when ``run`` looks like one.
+
+    A bare name is only ever the workspace's run: a folder of that name in the current directory is not
+    taken for it (``stop g0`` must not write into ``./g0``)."""
+    if looks_like_path(run):
+        candidate = Path(run).expanduser()
+        if candidate.is_dir():
+            return candidate.resolve()
+        raise FileNotFoundError(tr("No run folder at {path}.", path=candidate))
     named = runs_dir(workspace) / run
     if named.is_dir():
         return named

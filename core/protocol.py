@@ -12,13 +12,17 @@ warning) comes back as log text instead of an exception.
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
+
+from core.event_fields import clean_event
 
 PROTOCOL_VERSION = 1
 
@@ -117,18 +121,43 @@ class Decoded:
     text: str | None = None
 
 
+#: How every event line starts (``encode`` of ``make_event``): where a glued event begins after a torn fragment.
+EVENT_START = '{"v":'
+#: How many event starts inside one unparsable line are tried (several torn fragments in a row, at most).
+_GLUE_TRIES = 8
+
+
+def _event_of(text: str) -> dict[str, Any] | None:
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(obj, dict) and isinstance(obj.get("type"), str) and type(obj.get("v")) is int:
+        return clean_event(obj)
+    return None
+
+
 def parse_line(line: str) -> Decoded:
-    """Parse one complete line; anything that is not a versioned protocol object is log text."""
+    """Parse one complete line; anything that is not a versioned protocol object is log text.
+
+    A line that starts with a torn fragment (a killed writer's last bytes, then the next worker's first
+    event glued on by an older writer) still yields the whole event after the fragment. Every event's
+    fields pass the typed boundary (``core.event_fields``) here, for every reader."""
     stripped = line.strip()
     if not stripped:
         return Decoded(text="")
     if stripped.startswith("{"):
-        try:
-            obj = json.loads(stripped)
-        except ValueError:
-            return Decoded(text=line.rstrip("\r\n"))
-        if isinstance(obj, dict) and isinstance(obj.get("type"), str) and isinstance(obj.get("v"), int):
-            return Decoded(event=obj)
+        event = _event_of(stripped)
+        if event is not None:
+            return Decoded(event=event)
+        glued = stripped.find(EVENT_START, 1)
+        for _ in range(_GLUE_TRIES):
+            if glued < 0:
+                break
+            event = _event_of(stripped[glued:])
+            if event is not None:
+                return Decoded(event=event)
+            glued = stripped.find(EVENT_START, glued + 1)
     return Decoded(text=line.rstrip("\r\n"))
 
 
@@ -171,6 +200,25 @@ class LineDecoder:
         return len(self._buffer)
 
 
+def open_lines_for_append(path: Path) -> IO[str]:
+    """An append handle on a JSON-lines file (events, control), positioned at the start of a line.
+
+    A writer killed mid-line leaves a torn tail; the next writer's first line would be glued onto it and
+    both lost to every reader. So a file that does not end with a newline gets one first: the fragment
+    becomes a line of its own, which readers skip."""
+    handle = open(path, "a+b")  # noqa: SIM115 - the caller closes it
+    try:
+        if handle.seek(0, os.SEEK_END) > 0:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                handle.write(b"\n")
+                handle.flush()
+    except BaseException:
+        handle.close()
+        raise
+    return io.TextIOWrapper(handle, encoding="utf-8", write_through=True)
+
+
 class EventWriter:
     """Writes events to a stream and appends them to an events file; thread-safe.
 
@@ -186,7 +234,7 @@ class EventWriter:
         self._file = None
         if events_path is not None:
             events_path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(events_path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+            self._file = open_lines_for_append(events_path)
 
     def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> None:
         """Called with every event after it is written (outside the writer's lock, so it may emit)."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from core.protocol import parse_line
+from core.run_files import check_events_file
 from core.runs import EVENTS_FILE, FOLDED_TYPES, RunInfo, RunSummary, fold_events, list_runs
 
 
@@ -44,6 +45,7 @@ class RunIndex:
         except OSError:
             self._entries.pop(path, None)
             return RunSummary()
+        check_events_file(run_dir)  # a folder or a device in its place: the run is unreadable, with the reason
         entry = self._entries.get(path)
         identity = (st.st_dev, st.st_ino)
         if entry is not None and (entry.size, entry.mtime_ns, entry.identity) == (st.st_size, st.st_mtime_ns, identity):

@@ -10,30 +10,31 @@ A resumed run appends to the same events file; each worker start (``stage: start
 
 from __future__ import annotations
 
-import csv
 import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import psutil
-
 from core import __version__
 from core.atomic import atomic_write_text
-from core.best_epoch import BestEpoch, best_from_event, epoch_candidate, update_best
+from core.best_epoch import BestEpoch, best_from_event
 from core.dataset.data_yaml import pin_dataset_root
 from core.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
-from core.protocol import encode_control, iter_events
+from core.i18n import tr
+from core.protocol import encode_control, iter_events, open_lines_for_append
+from core.run_owner import lock_owner, process_alive, worker_alive  # noqa: F401 - process_alive is re-exported
+from core.run_files import (CONFIG_FILE, EVENTS_FILE, UnreadableRun, check_events_file, folder_mtime,
+                            load_config_document, read_config, results_csv_best)
 from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
                                valid_run_name)
 
 RUN_STATUSES = ("running", "completed", "stopped", "failed")
+#: The status of a run folder whose files cannot be read (``RunInfo.error`` says why); never resumable.
+UNREADABLE = "unreadable"
 #: A run whose worker has not said a word yet is "running" for this long after its folder was made.
 STARTING_GRACE_S = 60.0
 
-CONFIG_FILE = "config.json"
-EVENTS_FILE = "events.jsonl"
 CONTROL_FILE = "control.jsonl"
 WORKER_LOG = "worker.log"
 
@@ -122,7 +123,8 @@ def write_run_config(run_dir: Path, spec: dict[str, Any]) -> None:
 
 
 def load_run_config(run_dir: Path) -> dict[str, Any]:
-    return json.loads((run_dir / CONFIG_FILE).read_text(encoding="utf-8"))
+    """The run's ``config.json`` (an object with an object ``spec``); ``UnreadableRun`` (a ValueError) if not."""
+    return load_config_document(run_dir)
 
 
 def spec_path(run_dir: Path) -> Path:
@@ -147,19 +149,6 @@ def resume_spec(run_dir: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict
     spec["run_dir"] = str(run_dir)
     spec["trusted_weights"] = [*spec.get("trusted_weights", []), *trusted_weights]
     return spec
-
-
-def process_alive(pid: int | None, create_time: float | None) -> bool:
-    """True when ``pid`` runs and is the same process that started then (pids get recycled)."""
-    if not pid:
-        return False
-    try:
-        proc = psutil.Process(pid)
-        if proc.status() == psutil.STATUS_ZOMBIE:
-            return False
-        return create_time is None or abs(proc.create_time() - create_time) < 1.0
-    except (psutil.NoSuchProcess, psutil.AccessDenied):
-        return False
 
 
 @dataclass
@@ -224,7 +213,7 @@ def fold_events(events: Any, summary: RunSummary | None = None) -> RunSummary:
 
 
 def derive_status(summary: RunSummary, *, folder_mtime: float, now: float,
-                  alive: Callable[[int | None, float | None], bool] = process_alive) -> str:
+                  alive: Callable[[int | None, float | None], bool] = worker_alive) -> str:
     seg = summary.segment
     if seg.done is not None:
         status = seg.done.get("status")
@@ -235,47 +224,39 @@ def derive_status(summary: RunSummary, *, folder_mtime: float, now: float,
     return "running" if alive(seg.pid, seg.create_time) else "failed"
 
 
-def _results_csv_best(run_dir: Path) -> BestEpoch | None:
-    """The best epoch from yolov5's results.csv (headers padded with spaces), for runs without events."""
-    path = run_dir / "results.csv"
-    try:
-        with open(path, newline="", encoding="utf-8") as handle:
-            rows = [{k.strip(): v.strip() for k, v in row.items() if k} for row in csv.DictReader(handle)]
-    except (OSError, csv.Error):
-        return None
-    best: BestEpoch | None = None
-    for row in rows:
-        numbers = {}
-        for key, text in row.items():
-            try:
-                numbers[key] = float(text)
-            except (TypeError, ValueError):
-                continue
-        if "epoch" in numbers:
-            best = update_best(best, epoch_candidate(int(numbers.pop("epoch")), numbers))
-    return best
-
-
 def read_run(run_dir: Path, *, now: float | None = None,
-             alive: Callable[[int | None, float | None], bool] = process_alive,
+             alive: Callable[[int | None, float | None], bool] = worker_alive,
              summary: RunSummary | None = None) -> RunInfo:
-    """What a run folder says now. ``summary``: its events already folded (``core.run_index`` caches them)."""
-    now = time.time() if now is None else now
+    """What a run folder says now. ``summary``: its events already folded (``core.run_index`` caches them).
+
+    A run whose files cannot be read is ``unreadable`` with the reason as its error; it never raises for
+    what is in the folder, so one damaged run can't hide the others."""
+    try:
+        return _read_run(Path(run_dir), now=time.time() if now is None else now, alive=alive, summary=summary)
+    except UnreadableRun as exc:
+        return unreadable_run(Path(run_dir), str(exc))
+
+
+def unreadable_run(run_dir: Path, reason: str) -> RunInfo:
+    return RunInfo(name=run_dir.name, path=str(run_dir), status=UNREADABLE,
+                   error={"kind": UNREADABLE, "message": reason,
+                          "hint": tr("The run's files were damaged (a killed process, a full disk or an edit). Its "
+                                     "weights, if any, are still in its weights folder.")})
+
+
+def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float | None], bool],
+              summary: RunSummary | None) -> RunInfo:
+    config = read_config(run_dir)
     if summary is None:
-        summary = fold_events(iter_events(run_dir / EVENTS_FILE))
-    try:
-        config = load_run_config(run_dir)
-        spec = config.get("spec", {})
-        created = config.get("created")
-    except (OSError, ValueError):
-        spec, created = {}, None
-    cfg = spec.get("config", {})
-    try:
-        folder_mtime = (run_dir / CONFIG_FILE).stat().st_mtime
-    except OSError:
-        folder_mtime = run_dir.stat().st_mtime
-    status = derive_status(summary, folder_mtime=folder_mtime, now=now, alive=alive)
-    best = summary.best or _results_csv_best(run_dir)
+        try:
+            summary = fold_events(iter_events(check_events_file(run_dir)))
+        except OSError as exc:
+            raise UnreadableRun(tr("{file} cannot be read: {reason}", file=EVENTS_FILE,
+                                   reason=exc.strerror or exc)) from exc
+    status = derive_status(summary, folder_mtime=folder_mtime(run_dir), now=now, alive=alive)
+    if status != "running" and summary.segment.done is None and lock_owner(run_dir) is not None:
+        status = "running"  # a worker holds the folder (its first event may not be written yet)
+    best = summary.best or results_csv_best(run_dir)
     done = summary.segment.done or {}
     eff = summary.efficiency or {}
     weights = run_dir / "weights"
@@ -288,14 +269,14 @@ def read_run(run_dir: Path, *, now: float | None = None,
         name=run_dir.name,
         path=str(run_dir),
         status=status,
-        dataset=cfg.get("data", ""),
-        model=cfg.get("model", ""),
+        dataset=config.data,
+        model=config.model,
         epochs_done=summary.epochs_done,
-        epochs_total=summary.epochs_total or int(cfg.get("epochs") or 0),
+        epochs_total=summary.epochs_total or config.epochs,
         best_map50=best.map50 if best else None,
         best_map50_95=best.map50_95 if best else None,
         best_epoch=best.epoch if best else None,
-        started=summary.started or created,
+        started=summary.started or config.created,
         ended=done.get("t"),
         elapsed_s=done.get("elapsed_s"),
         pid=summary.segment.pid,
@@ -322,9 +303,15 @@ def list_runs(workspace: Path, summaries: Callable[[Path], RunSummary] | None = 
     root = runs_dir(workspace)
     if not root.is_dir():
         return []
-    runs = [read_run(d, summary=summaries(d) if summaries else None)
-            for d in root.iterdir() if d.is_dir() and (d / CONFIG_FILE).exists()]
+    runs = [_listed_run(d, summaries) for d in root.iterdir() if d.is_dir() and (d / CONFIG_FILE).exists()]
     return sorted(runs, key=lambda r: r.started or 0.0, reverse=True)
+
+
+def _listed_run(run_dir: Path, summaries: Callable[[Path], RunSummary] | None) -> RunInfo:
+    try:
+        return read_run(run_dir, summary=summaries(run_dir) if summaries else None)
+    except (UnreadableRun, OSError) as exc:  # the index could not read its events file
+        return unreadable_run(run_dir, str(exc))
 
 
 def kill_run(pid: int | None, create_time: float | None) -> bool:
@@ -333,8 +320,10 @@ def kill_run(pid: int | None, create_time: float | None) -> bool:
     The run loses the batch in flight; its last checkpoint stays. Used for runs this process did not start
     (a re-attached GUI, the CLI), where there is no process handle to kill.
     """
-    if not process_alive(pid, create_time):
-        return False
+    if not worker_alive(pid, create_time):
+        return False  # gone, or the pid is now another program's: never kill that
+    import psutil
+
     try:
         psutil.Process(pid).kill()
     except psutil.Error:
@@ -360,7 +349,7 @@ def rename_run(run_dir: Path, new_name: str) -> Path:
     run_dir.rename(target)
     config_path = target / CONFIG_FILE
     if config_path.exists():
-        config = json.loads(config_path.read_text(encoding="utf-8"))
+        config = load_run_config(target)
         spec = config.setdefault("spec", {})
         spec["run_dir"] = str(target)
         spec.setdefault("config", {})["name"] = new_name
@@ -378,5 +367,5 @@ def rename_run(run_dir: Path, new_name: str) -> Path:
 
 def request_stop(run_dir: Path) -> None:
     """Ask a run's worker to stop gracefully through its control file (works for re-attached runs)."""
-    with open(run_dir / CONTROL_FILE, "a", encoding="utf-8") as handle:
+    with open_lines_for_append(run_dir / CONTROL_FILE) as handle:
         handle.write(encode_control("stop"))

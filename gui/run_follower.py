@@ -4,7 +4,8 @@ Used to re-attach to a run that kept training while the window was closed (or wa
 CLI), and to replay a finished one. Events come out with the same ``event`` signal as
 ``WorkerProcess``, so the Train page cannot tell the two apart. Reading is bounded per poll (a long
 run's file replays over a few ticks instead of freezing the window), and liveness is checked with
-``core.runs.process_alive`` on the pid / start time of the last ``stage: starting`` event: a worker
+``core.run_owner.worker_alive`` on the pid / start time of the last ``stage: starting`` event (the
+process must still be that YOLO Studio worker): a worker
 that vanished without its ``done`` event ends the follow as crashed — it never hangs "running".
 """
 
@@ -17,7 +18,8 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.protocol import EventFileTail
-from core.runs import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, process_alive, request_stop
+from core.run_owner import lock_owner, worker_alive
+from core.runs import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, request_stop
 
 POLL_MS = 100
 BACKLOG_POLL_MS = 15
@@ -32,7 +34,7 @@ class RunFollower(QObject):
     finished = Signal(int, bool)  # as WorkerProcess.finished: (0 or 1 after ``done``, -1 when it died), crashed
 
     def __init__(self, run_dir: Path, parent: QObject | None = None, *,
-                 alive: Callable[[int | None, float | None], bool] = process_alive) -> None:
+                 alive: Callable[[int | None, float | None], bool] = worker_alive) -> None:
         super().__init__(parent)
         self.run_dir = Path(run_dir)
         self._alive = alive
@@ -110,7 +112,9 @@ class RunFollower(QObject):
         if self._pid is None:
             self._gone = time.time() - self._folder_time() > STARTING_GRACE_S  # never said a word
         else:
-            self._gone = not self._alive(self._pid, self._create_time)
+            # The folder's lock is the kernel's word that a worker owns it; the pid check covers runs
+            # written before workers took it.
+            self._gone = lock_owner(self.run_dir) is None and not self._alive(self._pid, self._create_time)
 
     def _folder_time(self) -> float:
         for path in (self.run_dir / CONFIG_FILE, self.run_dir):

@@ -11,6 +11,7 @@ from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
 from core.i18n import tr
 from core.jobs import JobSpec
+from core.run_owner import busy_words, lock_owner
 from core.runs import read_run, resume_spec
 from core.trust import confirmed_entry, needs_trust, refusal
 
@@ -28,6 +29,10 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     run_dir = find_run(workspace, args.run)
     renderer = job_renderer(args.json)
     info = read_run(run_dir)
+    owner = lock_owner(run_dir)
+    if owner is not None:
+        renderer.error(*busy_words(run_dir, owner))
+        return EXIT_USAGE
     if info.status == "running":
         renderer.error(tr("run {name} is still running; use 'yolostudio attach {name}'.", name=info.name))
         return EXIT_USAGE

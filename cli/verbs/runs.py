@@ -13,7 +13,7 @@ from cli.registry import Verb, register
 from cli.render import Output
 from core.i18n import tr
 from core.progress import format_duration
-from core.runs import RunInfo, list_runs
+from core.runs import UNREADABLE, RunInfo, list_runs
 from core.workspace import runs_dir
 
 
@@ -49,7 +49,10 @@ def runs_table(runs: list[RunInfo], workspace: Path) -> str:
         rows.append((info.name, info.status, f"{info.epochs_done}/{info.epochs_total}", _fmt_map(info.best_map50),
                      _fmt_map(info.best_map50_95), ips, gpu, wait, format_duration(duration), started, info.path))
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(header) - 1)]
-    return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + "  " + str(row[-1]) for row in rows)
+    table = "\n".join("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + "  " + str(row[-1]) for row in rows)
+    reasons = [tr("{name} is unreadable: {reason}", name=info.name, reason=(info.error or {}).get("message", ""))
+               for info in runs if info.status == UNREADABLE]
+    return "\n".join([table, *reasons])
 
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:

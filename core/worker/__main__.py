@@ -30,6 +30,7 @@ from typing import Any, Callable
 import psutil
 
 from core.protocol import DONE_STATUSES, EventWriter
+from core.run_owner import RunBusy, RunLock, busy_words
 from core.runs import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
 from core.worker.control import ControlChannel
 from core.worker.job import JobContext
@@ -146,8 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     spec = json.loads(args.spec.read_text(encoding="utf-8"))
     # A job with a run folder keeps its events and log there; a short job (a probe) only streams.
     run_dir = Path(spec["run_dir"]) if spec.get("run_dir") else None
+    lock: RunLock | None = None
     if run_dir is not None:
         run_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            lock = RunLock.acquire(run_dir, job=args.job)  # held until this process ends, however it ends
+        except RunBusy as busy:
+            return _refuse_busy(busy)
     _own_session()
     protocol, control_fd = _claim_streams(run_dir / WORKER_LOG if run_dir else None)
     writer = EventWriter(protocol, run_dir / EVENTS_FILE if run_dir else None)
@@ -158,6 +164,18 @@ def main(argv: list[str] | None = None) -> int:
         return run_job(args.job, spec, writer, control_fd)
     finally:
         writer.close()
+        if lock is not None:
+            lock.release()
+
+
+def _refuse_busy(busy: RunBusy) -> int:
+    """Another worker owns the run folder: say so on stdout only — its events, log and control file are
+    that worker's, and a line from this process there would end its run in every reader's eyes."""
+    message, hint = busy_words(busy.run_dir, busy.owner)
+    writer = EventWriter(sys.stdout)
+    writer.emit("error", kind="run_busy", message=message, hint=hint, owner_pid=busy.owner.pid)
+    writer.emit("done", status="failed", elapsed_s=0.0)
+    return 1
 
 
 if __name__ == "__main__":

@@ -48,6 +48,8 @@ _STATUS = {  # status -> (words, icon)
     "completed": (QT_TRANSLATE_NOOP("RunsTableModel", "Completed"), QStyle.StandardPixmap.SP_DialogApplyButton),
     "stopped": (QT_TRANSLATE_NOOP("RunsTableModel", "Stopped"), QStyle.StandardPixmap.SP_MediaPause),
     "failed": (QT_TRANSLATE_NOOP("RunsTableModel", "Failed"), QStyle.StandardPixmap.SP_MessageBoxCritical),
+    # its files could not be read (``RunInfo.error`` says which and why): listed, never resumable
+    "unreadable": (QT_TRANSLATE_NOOP("RunsTableModel", "Unreadable"), QStyle.StandardPixmap.SP_MessageBoxWarning),
 }
 
 

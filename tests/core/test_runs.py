@@ -148,12 +148,26 @@ def test_kill_run_only_kills_the_same_process():
 
     from core.runs import kill_run
 
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    other = subprocess.Popen([sys.executable, "-c", "print('ready', flush=True); import time; time.sleep(60)"],
+                             stdout=subprocess.PIPE, text=True)
+    assert other.stdout.readline().strip() == "ready"
+    try:  # the right pid and start time, but not a YOLO Studio worker: a pid the run's worker no longer holds
+        assert kill_run(other.pid, psutil.Process(other.pid).create_time()) is False
+        assert other.poll() is None
+    finally:
+        other.kill()
+        other.wait()
+        other.stdout.close()
+    # It says "ready" once exec'd, so its command line is the worker's (not the forking parent's) when read.
+    proc = subprocess.Popen([sys.executable, "-c", "print('ready', flush=True); import time; time.sleep(60)",
+                             "-m", "core.worker"], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
     created = psutil.Process(proc.pid).create_time()
     assert kill_run(proc.pid, created - 50) is False  # a recycled pid is left alone
     assert proc.poll() is None
     assert kill_run(proc.pid, created) is True
     assert proc.wait(timeout=10) != 0
+    proc.stdout.close()
     assert kill_run(proc.pid, created) is False  # already gone
 
 

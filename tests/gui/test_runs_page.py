@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Iterator
 
 import psutil
 import pytest
 from PySide6.QtCore import Qt
 
+from core.run_owner import RunLock
 from core.runs import EVENTS_FILE, create_run
 from core.train_config import TrainConfig, validate_config
 from gui.main_window import MainWindow
@@ -23,7 +25,7 @@ HEADERS = ["Name", "Dataset", "Model", "Status", "Epochs", "Best mAP@0.5", "Best
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
+def workspace(tmp_path: Path) -> Iterator[Path]:
     """Three runs: two completed (one with efficiency figures), one still running (this very process)."""
     ws = tmp_path / "ws"
     data = tmp_path / "shapes" / "data.yaml"
@@ -45,7 +47,9 @@ def workspace(tmp_path: Path) -> Path:
     (running / EVENTS_FILE).write_text(json.dumps({"v": 1, "type": "stage", "t": recorded[0]["t"] + 500,
                                                    "stage": "starting", "pid": me.pid,
                                                    "create_time": me.create_time()}) + "\n", encoding="utf-8")
-    return ws
+    lock = RunLock.acquire(running, job="train")  # this process plays its worker: it owns the folder
+    yield ws
+    lock.release()
 
 
 @pytest.fixture

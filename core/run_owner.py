@@ -1,0 +1,207 @@
+"""Who owns a run folder: one worker at a time, held by an OS lock, and whether a recorded pid is that worker.
+
+**The lock.** A worker that writes into a run folder (train, resume, finish) first takes an exclusive,
+non-blocking lock on ``<run>/worker.lock`` and holds it for its whole life (``RunLock``). The kernel
+releases it when the process ends, however it ends (SIGKILL, crash, power loss of the process), so a
+killed worker never leaves a stale lock behind. A second worker for the same folder — a second
+``resume``, the GUI and a terminal at once — fails to take it and is refused with the owner's pid,
+which the owner wrote into the lock file (``lock_owner``). POSIX uses ``flock`` (per open file, so a
+reader in the same process cannot release it, and data-loader processes forked by the worker close
+their copy so they never hold it after the worker is gone); Windows uses ``msvcrt.locking`` on one
+byte far past the recorded pid, so the pid stays readable.
+
+**Liveness.** A pid alone proves nothing: pids are recycled, and a hand-edited or copied events file
+can name pid 1. ``worker_alive`` asks that the process exists, is not a zombie, started when the event
+says (same create time) *and* is a YOLO Studio worker (``-m core.worker`` on its command line).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import psutil
+
+LOCK_FILE = "worker.lock"
+#: The byte Windows locks: past anything written into the file, so the owner's record stays readable.
+_WINDOWS_LOCK_OFFSET = 1 << 20
+#: How long a worker retries a lock held for an instant by a reader probing it (``lock_owner``).
+ACQUIRE_WAIT_S = 2.0
+#: What a worker's command line contains (``core.launch.worker_argv``: python -m core.worker JOB SPEC).
+WORKER_MODULE = "core.worker"
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The worker holding a run folder: its pid, start time and job, as it recorded them."""
+
+    pid: int | None
+    create_time: float | None = None
+    job: str = ""
+
+
+class RunBusy(RuntimeError):
+    """The run folder is owned by another live worker."""
+
+    def __init__(self, run_dir: Path, owner: Owner) -> None:
+        super().__init__(f"{run_dir} is owned by worker pid {owner.pid}")
+        self.run_dir = Path(run_dir)
+        self.owner = owner
+
+
+def _try_lock(handle: IO[bytes], *, shared: bool = False) -> bool:
+    if os.name == "nt":
+        import msvcrt
+
+        handle.seek(_WINDOWS_LOCK_OFFSET)
+        try:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(handle.fileno(), (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _unlock(handle: IO[bytes]) -> None:
+    if os.name == "nt":
+        import msvcrt
+
+        handle.seek(_WINDOWS_LOCK_OFFSET)
+        try:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        except OSError:
+            pass
+    else:
+        import fcntl
+
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _read_owner(path: Path) -> Owner:
+    try:
+        with open(path, "rb") as handle:
+            record = json.loads(handle.read(4096).split(b"\0", 1)[0] or b"{}")
+    except (OSError, ValueError):
+        record = {}
+    record = record if isinstance(record, dict) else {}
+    pid = record.get("pid")
+    create_time = record.get("create_time")
+    return Owner(pid if type(pid) is int and pid > 0 else None,
+                 float(create_time) if isinstance(create_time, (int, float)) and not isinstance(create_time, bool)
+                 else None, str(record.get("job") or ""))
+
+
+def lock_owner(run_dir: Path) -> Owner | None:
+    """The worker that owns ``run_dir`` now, or None when no process holds its lock.
+
+    A probe takes a *shared* lock for an instant on POSIX (a worker retries for ``ACQUIRE_WAIT_S``), so
+    listing runs never makes a worker starting at that moment fail."""
+    path = Path(run_dir) / LOCK_FILE
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError:
+        return None  # no lock file: no worker of this version ever owned it
+    with handle:
+        if _try_lock(handle, shared=True):
+            _unlock(handle)
+            return None
+    return _read_owner(path)
+
+
+class RunLock:
+    """The run folder's lock, held by this process until ``release()`` or its end."""
+
+    def __init__(self, run_dir: Path, handle: IO[bytes]) -> None:
+        self.run_dir = Path(run_dir)
+        self._handle: IO[bytes] | None = handle
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._drop_in_child)
+
+    def _drop_in_child(self) -> None:
+        """A forked child (a data-loader worker) must not keep the lock alive after this process dies:
+        closing its copy of the descriptor drops its reference without unlocking ours."""
+        if self._handle is not None:
+            try:
+                self._handle.close()
+            except OSError:
+                pass
+            self._handle = None
+
+    @classmethod
+    def acquire(cls, run_dir: Path, *, job: str = "", wait_s: float = ACQUIRE_WAIT_S) -> RunLock:
+        """Take the lock or raise ``RunBusy`` naming the owner (retried for ``wait_s``: a probe's instant)."""
+        path = Path(run_dir) / LOCK_FILE
+        handle = open(path, "a+b")  # noqa: SIM115 - held for the process's life
+        deadline = time.monotonic() + wait_s
+        while not _try_lock(handle):
+            if time.monotonic() >= deadline:
+                handle.close()
+                raise RunBusy(Path(run_dir), _read_owner(path))
+            time.sleep(0.05)
+        me = psutil.Process()
+        record = json.dumps({"pid": me.pid, "create_time": me.create_time(), "job": job}).encode()
+        handle.seek(0)
+        handle.truncate(0)
+        handle.write(record)
+        handle.flush()
+        return cls(Path(run_dir), handle)
+
+    def release(self) -> None:
+        if self._handle is not None:
+            _unlock(self._handle)
+            self._handle.close()
+            self._handle = None
+
+
+def process_alive(pid: int | None, create_time: float | None) -> bool:
+    """True when ``pid`` runs and is the same process that started then (pids get recycled)."""
+    if not pid or type(pid) is not int or pid < 0:
+        return False
+    try:
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return False
+        return create_time is None or abs(proc.create_time() - create_time) < 1.0
+    except (psutil.Error, OverflowError, ValueError):
+        return False
+
+
+def is_worker_command(cmdline: list[str]) -> bool:
+    """A YOLO Studio worker: ``python -m core.worker JOB SPEC`` (or ``core/worker/__main__.py``)."""
+    return any(arg == WORKER_MODULE or arg.replace("\\", "/").endswith("core/worker/__main__.py") for arg in cmdline)
+
+
+def worker_alive(pid: int | None, create_time: float | None) -> bool:
+    """True when ``pid`` is still the YOLO Studio worker that started at ``create_time``.
+
+    Without a create time the pid can't be told from a recycled one, so the command line must say it is
+    a worker; with one, both must agree. Pid 1, or a pid now held by another program, is never a worker."""
+    if not process_alive(pid, create_time):
+        return False
+    try:
+        return is_worker_command(psutil.Process(pid).cmdline())
+    except psutil.Error:
+        return False
+
+
+
+def busy_words(run_dir: Path, owner: Owner) -> tuple[str, str]:
+    """(message, hint) when a run folder is owned by another worker — the one wording, CLI, GUI and worker."""
+    from core.i18n import tr
+
+    name = Path(run_dir).name
+    pid = owner.pid if owner.pid is not None else tr("unknown")
+    return (tr("Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a "
+               "time.", name=name, pid=pid),
+            tr("Follow it with 'yolostudio attach {name}' (or open it on the Runs page), or stop it with "
+               "'yolostudio stop {name}' and resume it afterwards.", name=name))

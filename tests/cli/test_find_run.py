@@ -1,0 +1,32 @@
+"""A run is named in the workspace; only text that looks like a path is taken as one."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli.common import find_run, looks_like_path
+
+
+def test_a_bare_name_is_the_workspace_run_not_a_folder_in_the_current_directory(tmp_path, monkeypatch):
+    ws = tmp_path / "ws"
+    (ws / "runs" / "g0").mkdir(parents=True)
+    cwd = tmp_path / "elsewhere"
+    (cwd / "g0").mkdir(parents=True)
+    monkeypatch.chdir(cwd)
+    assert find_run(ws, "g0") == ws / "runs" / "g0"
+    assert find_run(ws, "./g0") == (cwd / "g0").resolve()
+
+
+def test_a_missing_name_is_not_found_even_if_the_current_directory_has_it(tmp_path, monkeypatch):
+    ws = tmp_path / "ws"
+    (ws / "runs").mkdir(parents=True)
+    (tmp_path / "g1").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        find_run(ws, "g1")
+
+
+@pytest.mark.parametrize(("text", "path"), [("g0", False), ("exp-2", False), ("./g0", True), ("/abs/run", True),
+                                            ("~/runs/x", True), ("..", True), ("a/b", True)])
+def test_looks_like_path(text, path):
+    assert looks_like_path(text) is path

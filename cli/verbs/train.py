@@ -1,7 +1,11 @@
 """``yolostudio train DATA.yaml [options]``: check the options, create the run, train it in a worker.
 
 Options are checked with the same rules as the Train page (``core.train_config.validate_config``) on
-this machine's facts (``--model yolov5s.pt`` is the weights store's file: never a download); the run folder and its spec come from ``core.runs.create_run``. The progress bar
+this machine's facts (``--model yolov5s.pt`` is the weights store's file: never a download), then the
+dataset the way the Train page checks it before Start (``core.dataset.training_gate``: errors that abort
+training or make yolov5 drop images exit 2 within seconds, each with its file:line, before any run folder
+exists; ``--no-check`` skips it knowingly). The run folder and its spec come from
+``core.runs.create_run``. The progress bar
 (or, with ``--json``, the event stream) follows the worker until it ends.
 """
 
@@ -16,6 +20,8 @@ from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer, JsonEvents
 from cli.train_render import ConsoleRenderer
+from core.dataset.scan import ScanCancelled
+from core.dataset.training_gate import DatasetGate, check_for_training
 from core.i18n import tr
 from core.jobs import JobSpec
 from core.machine import quick_machine_facts
@@ -29,7 +35,29 @@ def add_arguments(train: argparse.ArgumentParser) -> None:
     add_train_arguments(train)  # every training option, from its one description (core.train_options)
     train.add_argument("--trust-weights", action="store_true",
                        help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
+    train.add_argument("--no-check", action="store_true",
+                       help=tr("skip the dataset check before training (yolov5 may then stop on a broken dataset "
+                               "or train without the images it cannot read)"))
     train.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
+
+SHOWN_FINDINGS = 20
+
+
+def report_gate(renderer: EventRenderer, gate: DatasetGate, data: str) -> None:
+    """Each error that stops the start with its file:line (the first ``SHOWN_FINDINGS``), then the way out."""
+    for found in gate.blockers[:SHOWN_FINDINGS]:
+        renderer.error(f"{found.where}: {found.message}")
+    more = len(gate.blockers) - SHOWN_FINDINGS
+    if more > 0:
+        renderer.error(tr("… and {n} more.", n=more))
+    if gate.aborts:
+        summary = tr("The dataset has {n} errors that would stop training; nothing was started.",
+                     n=len(gate.blockers))
+    else:
+        summary = tr("yolov5 would train without {n} images it cannot read; nothing was started.",
+                     n=len(gate.drops))
+    renderer.error(summary, tr("Fix them (yolostudio dataset check {data} lists them all; the Dataset page has "
+                               "one-click fixes), or pass --no-check to train anyway.", data=data))
 
 
 def job_renderer(json_mode: bool) -> EventRenderer:
@@ -54,6 +82,15 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
             renderer.error(refusal(checked.weights_path))
             return EXIT_USAGE
         trusted = (confirmed_entry(checked.weights_path),)
+    if not args.no_check and checked.data_path is not None:
+        try:
+            gate = check_for_training(checked.data_path, workspace)
+        except (ScanCancelled, KeyboardInterrupt):
+            renderer.error(tr("Dataset check cancelled; nothing was started."))
+            return EXIT_USAGE
+        if not gate.ok:
+            report_gate(renderer, gate, args.data)
+            return EXIT_USAGE
     run_dir = create_run(workspace, checked, trusted_weights=trusted)
     spec = load_run_config(run_dir)["spec"]
     if not args.json:

@@ -58,6 +58,26 @@ CODES: dict[str, str] = {
     "class-no-instances": WARNING,
 }
 
+#: What yolov5 7.0.14 does when it meets each error-severity code, so a run is never started to fail later.
+#: ``abort``: training stops (``check_dataset`` refuses the data.yaml, a split has no images or no labels,
+#: train.py's ``Label class … exceeds nc`` assertion, an infinite class id). ``drop``: ``verify_image_label``
+#: ignores the image as corrupt and training goes on without it (the user may start anyway, knowingly).
+ABORTS, DROPS = "abort", "drop"
+TRAINING_EFFECT: dict[str, str] = {
+    "yaml-unreadable": ABORTS, "yaml-syntax": ABORTS, "yaml-encoding": ABORTS, "yaml-not-mapping": ABORTS,
+    "yaml-duplicate-key": ABORTS, "yaml-missing-key": ABORTS, "names-invalid": ABORTS,
+    "names-nc-mismatch": ABORTS, "path-foreign": ABORTS, "split-path-missing": ABORTS, "split-empty": ABORTS,
+    "split-no-labels": ABORTS, "label-class-range": ABORTS, "label-nan": ABORTS,
+    "image-missing": DROPS, "image-corrupt": DROPS, "image-too-small": DROPS, "label-encoding": DROPS,
+    "label-columns": DROPS, "label-value": DROPS, "label-not-normalized": DROPS,
+}
+
+
+def training_effect(f: Finding) -> str:
+    """``abort``, ``drop`` or "" (training is unaffected) for one finding; only errors affect training."""
+    return TRAINING_EFFECT.get(f.code, ABORTS) if f.severity is Severity.ERROR else ""
+
+
 def finding(code: str, file: object, message: str, line: int = 0, column: int = 0,
             severity: str | None = None) -> Finding:
     """Build a finding with the code's default severity (``severity`` overrides it for the rare case)."""

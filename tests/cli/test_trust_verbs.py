@@ -66,7 +66,8 @@ def test_train_from_outside_weights_asks_first(tmp_path, monkeypatch, capsys):
     weights = tmp_path / "Downloads" / "yolov5s.pt"
     weights.parent.mkdir()
     weights.write_bytes(b"pickle")
-    base = ["--workspace", str(tmp_path / "ws"), "train", str(data), "--weights", str(weights), "--device", "cpu"]
+    base = ["--workspace", str(tmp_path / "ws"), "train", str(data), "--weights", str(weights), "--device", "cpu",
+            "--no-check"]  # about trust: the dataset here is only a name
     assert main(base) == 2 and "--trust-weights" in capsys.readouterr().err
     assert main(base + ["--trust-weights"]) == 0
     [run] = (tmp_path / "ws" / "runs").iterdir()
@@ -75,4 +76,4 @@ def test_train_from_outside_weights_asks_first(tmp_path, monkeypatch, capsys):
     inside.parent.mkdir()
     shutil.copyfile(weights, inside)
     assert main(["--workspace", str(tmp_path / "ws"), "train", str(data), "--weights", str(inside),
-                 "--device", "cpu"]) == 0  # the app's own run: no question
+                 "--device", "cpu", "--no-check"]) == 0  # the app's own run: no question

@@ -26,6 +26,7 @@ from core.runs import RunInfo
 from core.settings import load_settings, save_settings
 from gui import dialogs, first_run
 from gui.about_dialog import AboutDialog
+from gui.current_work import CurrentWork
 from gui.job_runner import Launcher, default_launcher
 from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.page import AppServices, Page
@@ -59,7 +60,8 @@ class MainWindow(QMainWindow):
         self.workspace = workspace
         self.setWindowTitle(self.tr("YOLO Studio"))
         self.runs_store = RunsStore(workspace, self)  # the app's one list of runs, shared by the pages
-        self.services = AppServices(self.runs_store, self._apply_to_next_run, self.open_run)
+        self.services = AppServices(self.runs_store, self._apply_to_next_run, self.open_run, CurrentWork(self))
+        self.services.current.show_requested.connect(lambda key: self.show_page(page_index(key)))
         self.train_page = TrainPage(workspace, self, launcher=launcher, prepare_demo=prepare_demo)
         self._built: dict[int, Page] = {}  # index -> the page, once built
         self.rail = QListWidget(self)

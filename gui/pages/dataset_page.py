@@ -82,10 +82,13 @@ class DatasetPage(Page):
         self.save_button.setToolTip(self.tr("Save the data.yaml (Ctrl+S); the original is kept as .bak"))
         self.check_button = QPushButton(self.tr("Check"), self, clicked=self.check, default=True)
         self.check_button.setToolTip(self.tr("Check every image and label (F5)"))
+        self.train_button = QPushButton(self.tr("Train with this dataset"), self, clicked=self.train_with_this)
+        self.train_button.setToolTip(self.tr("Make this data.yaml the Train page's dataset and go there"))
         self.header = PageHeader(
             self.tr("Dataset"),
             self.tr("Open or create a data.yaml, fix it safely, and catch every label problem before training."),
-            [self.open_button, self.new_button, self.demo_button, self.save_button, self.check_button], self)
+            [self.open_button, self.new_button, self.demo_button, self.save_button, self.check_button,
+             self.train_button], self)
         self.banner = Banner(self)
         self.progress_row = ProgressRow(self)
         self.progress_row.cancel_requested.connect(self.cancel_check)
@@ -160,6 +163,7 @@ class DatasetPage(Page):
         has_file = self.path is not None
         self.save_button.setEnabled(has_file and self.dirty)
         self.check_button.setEnabled(has_file and not self.checking)
+        self.train_button.setEnabled(has_file)
         if has_file:
             mark = self.tr(" — unsaved changes") if self.text != self.saved_text else ""
             self.file_label.setText(self.tr("{path}{mark}").format(path=self.path, mark=mark))
@@ -185,6 +189,37 @@ class DatasetPage(Page):
     def refresh(self) -> None:
         """F5: check again (only files that changed are read)."""
         self.check()
+
+    # -- the app's current dataset ------------------------------------------------------------------
+    def on_bound(self) -> None:
+        self.services.current.dataset_changed.connect(self._follow_dataset)
+        if self.path is None and self.services.current.dataset:
+            self._follow_dataset(self.services.current.dataset)
+
+    def _follow_dataset(self, path: str) -> None:
+        """Another page chose a dataset: show it here too, unless edits here are unsaved (never ask unprompted)."""
+        if self.path is not None and str(self.path.resolve()) == path:
+            return
+        self.yaml_editor.commit()
+        if self.dirty:
+            self.banner.show_message("info", self.tr(
+                "The Train page now uses {path}; your unsaved edits to {name} stay here (Open… shows it).").format(
+                path=path, name=self.path.name if self.path else ""))
+            return
+        self.open_path(Path(path), check=self.isVisible())
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self.path is not None and self.report is None and not self.checking:
+            self.check()  # a dataset chosen on another page is checked when it is first looked at
+
+    def train_with_this(self) -> bool:
+        """Make this data.yaml the app's dataset (saved first, if edited) and show the Train page."""
+        if self.path is None or not self.maybe_leave():
+            return False
+        self.services.current.set_dataset(self.path)
+        self.services.current.show_train()
+        return True
 
     # -- opening ------------------------------------------------------------------------------------
     def choose_and_open(self) -> None:
@@ -214,6 +249,7 @@ class DatasetPage(Page):
         self.banner.hide()
         self.apply_text(doc.text, doc)
         self.stack.setCurrentIndex(1)
+        self.services.current.set_dataset(self.path)
         if check:
             self.check()
         return True

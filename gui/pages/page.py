@@ -2,21 +2,22 @@
 
 The window never probes a page with ``getattr``: every page is a ``Page`` and answers the same few
 questions — may the user leave it now (``can_leave``: unsaved edits ask first), refresh it (F5) — and
-receives the app's shared services through ``bind`` (the one runs store, the way a fix that is a training
-option reaches the Train form). A page connects to the services in ``on_bound``, never in its
+receives the app's shared services through ``bind`` (the one runs store, the current dataset, the way a
+fix that is a training option reaches the Train form). A page connects to the services in ``on_bound``, never in its
 constructor: the window binds each page right after building it. A page used on its own (a test, a tool
 window) binds services of its own as soon as the event loop runs, or when it first asks for them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
+from gui.current_work import CurrentWork
 from gui.runs_store import RunsStore
 
 #: Puts option values into the Train form for the next run (after the user confirmed); True when applied.
@@ -32,6 +33,7 @@ class AppServices:
     runs: RunsStore
     apply_to_next_run: ApplyToNextRun | None = None
     open_run: OpenRun | None = None
+    current: CurrentWork = field(default_factory=CurrentWork)  # the dataset every page works on
 
 
 class Page(QWidget):

@@ -92,6 +92,7 @@ class TrainPage(Page):
         self.options = TrainOptionsPanel(self.workspace, self, machine_facts=machine_facts)
         self.options.checked.connect(self._on_checked)
         self.options.notify.connect(self._notify)
+        self.options.show_dataset_requested.connect(self._show_dataset_page)
         self.form, self.problems = self.options.form, self.options.problems
         self.progress_panel = ProgressPanel(self)
         self.status_panel = RunStatusPanel(self)
@@ -171,6 +172,8 @@ class TrainPage(Page):
         super().showEvent(event)
         if not self._shown_once and self._prepare_demo and not self.options.has_dataset:
             self.options.expect_demo_dataset()  # the first paint says "Preparing…", not "No dataset chosen"
+        elif self._shown_once and not self.active:
+            self.options.recheck_dataset()  # back from fixing it elsewhere: only changed files are read
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -183,9 +186,25 @@ class TrainPage(Page):
         if not self.options.has_dataset:
             self.options.prepare_demo_dataset()
 
+    def on_bound(self) -> None:
+        """The app's current dataset: this form follows it, and a dataset chosen here becomes it."""
+        current = self.services.current
+        current.dataset_changed.connect(self._follow_dataset)
+        self.options.dataset_chosen.connect(current.set_dataset)
+        if self.last_checked is not None and self.last_checked.data_path is not None:
+            current.set_dataset(str(self.last_checked.data_path))
+        elif current.dataset:
+            self._follow_dataset(current.dataset)
+
+    def _follow_dataset(self, path: str) -> None:
+        checked = self.last_checked
+        if checked is None or checked.data_path is None or str(checked.data_path) != path:
+            self.form.set_data_path(path)
+            self.revalidate()
+
     def refresh(self) -> None:
-        """F5: check the options again (files may have changed on disk)."""
-        self.revalidate()
+        """F5: check the options and the dataset again (files may have changed on disk)."""
+        self.options.recheck_dataset()
 
     # -- options (``TrainOptionsPanel``) --------------------------------------------------------------
     @property
@@ -196,7 +215,7 @@ class TrainPage(Page):
         return self.options.revalidate()
 
     def _on_checked(self, checked: ValidatedConfig) -> None:
-        if checked.ok and self._problems_banner:
+        if self.options.ready and self._problems_banner:
             self.banner.hide()
         self._update_buttons()
 
@@ -208,8 +227,11 @@ class TrainPage(Page):
                 name=self.session.name))
             return False
         checked = self.revalidate()
-        if not checked.ok:
-            self._notify("error", self.tr("Fix the problems listed under the options first."), about_problems=True)
+        if not checked.ok or not self.options.ready:
+            self._notify("info" if checked.ok and self.options.checking_dataset else "error",
+                         self.tr("The dataset is being checked: Start is possible as soon as it passes.")
+                         if checked.ok and self.options.checking_dataset else
+                         self.tr("Fix the problems listed under the options first."), about_problems=True)
             return False
         trusted = self.options.trusted_weights(checked)
         if trusted is None:
@@ -409,6 +431,13 @@ class TrainPage(Page):
             self._summary = summary
             self.summary_changed.emit(summary)
 
+    def _show_dataset_page(self) -> None:
+        """The dataset check's errors, shown where they can be fixed (the Dataset page, with one-click fixes)."""
+        current = self.services.current
+        if self.last_checked is not None and self.last_checked.data_path is not None:
+            current.set_dataset(str(self.last_checked.data_path))
+        current.show_dataset()
+
     def _notify(self, level: str, text: str, *, about_problems: bool = False) -> None:
         self.banner.show_message(level, text)
         self._problems_banner = about_problems  # hidden again as soon as the options are fine
@@ -416,11 +445,12 @@ class TrainPage(Page):
     def _update_buttons(self) -> None:
         active = self.active
         stopping = active and self.session.stopping
-        ok = self.last_checked is not None and self.last_checked.ok
+        ok = self.options.ready
         self.start_button.setEnabled(not active and ok)
         self.start_button.setToolTip(
             self.tr("A run is active: stop it, or wait for it to finish, first.") if active else
             self.tr("Start training with these options (Ctrl+Enter)") if ok else
+            self.tr("Checking the dataset before training…") if self.options.checking_dataset else
             self.tr("Fix the problems listed under the options first."))
         self.stop_button.setEnabled(active and not stopping)
         self.stop_button.setText(self.tr("Stopping…") if stopping else self.tr("Stop"))

@@ -1,8 +1,9 @@
 """The Train page's left side: the next run's options, their problems, the demo dataset and the yolov5 line.
 
 Owns everything about *what the next run will be*: the form (``TrainForm``), checking it against this
-machine's GPUs after every edit (``core.train_config.validate_config``; "Ready to train" when nothing is
-wrong), preparing the demo dataset in the background the first time the page is shown with no dataset,
+machine's GPUs after every edit (``core.train_config.validate_config``), then the dataset in the background
+(``core.dataset.training_gate``, the validator with its cache: "Ready to train" only when yolov5 would
+neither stop nor drop images; droppable ones can be started anyway, knowingly), preparing the demo dataset in the background the first time the page is shown with no dataset,
 remembering the last dataset and model, which checkpoints the user confirmed, and copying the equivalent
 ``yolov5 train`` command. The page asks it for ``revalidate()`` and owns starting, watching and stopping.
 
@@ -16,11 +17,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import dataclasses
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from core.dataset.scan import ScanCancelled
+from core.dataset.training_gate import DatasetGate, check_for_training
 from core.demo_dataset import DemoCancelled, ensure_demo_dataset
+from core.findings import Finding, Severity
 from core.machine import MachineFacts, quick_machine_facts
 from core.settings import load_settings, save_settings
 from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config
@@ -36,11 +42,14 @@ from gui.widgets.train_form import TrainForm
 from gui.widgets.weights_dialog import WeightsDialog
 
 VALIDATE_DELAY_MS = 250
+SHOWN_DATASET_ERRORS = 8
 
 
 class TrainOptionsPanel(QGroupBox):
     checked = Signal(object)  # ValidatedConfig, after every check
     notify = Signal(str, str)  # (level, text) for the page's banner
+    dataset_chosen = Signal(str)  # a data.yaml that exists was chosen here (the app's current dataset)
+    show_dataset_requested = Signal()  # "Show them on the Dataset page"
 
     def __init__(self, workspace: Path, parent: QWidget | None = None, *,
                  machine_facts: MachineFacts | None = None) -> None:
@@ -53,13 +62,26 @@ class TrainOptionsPanel(QGroupBox):
         self._facts = machine_facts or MachineFacts()
         self._demo_task: BackgroundTask | None = None
         self._demo_expected = False  # "Preparing…" is on screen; the job starts after the first paint
+        self.gate: DatasetGate | None = None  # the dataset check of ``_gate_path``
+        self._gate_path: Path | None = None
+        self._gate_task: BackgroundTask | None = None
         self.form = TrainForm(self.workspace, (self.workspace / "demo" / "data.yaml").resolve(), self)
         self.problems = ProblemList(option_labels(), self)
+        self.dataset_link = QLabel(self, visible=False, openExternalLinks=False)
+        self.dataset_link.setText('<a href="dataset">{}</a>'.format(self.tr("Show them on the Dataset page")))
+        self.dataset_link.linkActivated.connect(lambda _link: self.show_dataset_requested.emit())
+        self.start_anyway = QCheckBox(self.tr("Start anyway: train without the images yolov5 cannot read"), self,
+                                      visible=False)
+        self.start_anyway.setToolTip(self.tr("yolov5 skips these images with a warning and trains on the rest; "
+                                             "fix them on the Dataset page to train on all of them."))
+        self.start_anyway.toggled.connect(lambda _on: self.revalidate())
         self.copy_button = QPushButton(self.tr("Copy yolov5 command"), self, clicked=self.copy_command)
         self.copy_button.setToolTip(self.tr("Copy the equivalent plain `yolov5 train …` command line"))
         layout = QVBoxLayout(self)
         layout.addWidget(self.form)
         layout.addWidget(self.problems)
+        layout.addWidget(self.dataset_link)
+        layout.addWidget(self.start_anyway)
         layout.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)
 
@@ -86,19 +108,103 @@ class TrainOptionsPanel(QGroupBox):
     def has_dataset(self) -> bool:
         return bool(self.form.data_edit.text().strip())
 
+    @property
+    def ready(self) -> bool:
+        """The options are fine and the dataset check passed (or the user starts anyway past dropped images)."""
+        checked, gate = self.last_checked, self._current_gate()
+        return (checked is not None and checked.ok and gate is not None
+                and (gate.ok or (gate.startable_anyway and self.start_anyway.isChecked())))
+
+    @property
+    def checking_dataset(self) -> bool:
+        return self._gate_task is not None
+
     def revalidate(self) -> ValidatedConfig:
         """Check the options now; the problems list shows the result (or "Ready to train")."""
         self._follow_start_choice()
         self.last_checked = checked = validate_config(self.form.config(), self._facts, self.workspace)
-        shown = checked.problems
+        shown = list(checked.problems)
         waiting = (self._demo_task is not None or self._demo_expected) and not self.has_dataset
         if waiting:  # "no dataset chosen" is not news while the demo dataset is being made
             shown = [p for p in shown if p.field != "data"]
-        self.problems.set_problems(shown, ready_level="info" if waiting else "ok",
-                                   ready_text=self.tr("Preparing the demo dataset…") if waiting else "")
+        ready_level, ready_text = ("info", self.tr("Preparing the demo dataset…")) if waiting else ("ok", "")
+        if checked.data_path is not None:
+            self.dataset_chosen.emit(str(checked.data_path))
+            if self._current_gate() is None and self._gate_path != checked.data_path:
+                self._check_dataset(checked.data_path)
+        gate = self._current_gate()
+        blocked = checked.ok and gate is not None and not gate.ok
+        if checked.ok and gate is None:
+            shown.append(Finding("dataset-check", Severity.INFO, self.tr(
+                "Checking the dataset's images and labels before training…"), field="data"))
+        elif blocked:
+            anyway = gate.startable_anyway and self.start_anyway.isChecked()
+            shown += [dataclasses.replace(f, severity=Severity.WARNING) if anyway else f
+                      for f in self._gate_problems(gate)]
+        self.dataset_link.setVisible(blocked)
+        self.start_anyway.setVisible(blocked and gate.startable_anyway)
+        self.problems.set_problems(shown, ready_level=ready_level, ready_text=ready_text)
         self.copy_button.setEnabled(checked.ok)
         self.checked.emit(checked)
         return checked
+
+    # -- the dataset check before Start --------------------------------------------------------------
+    def recheck_dataset(self) -> None:
+        """Check the dataset again (files may have changed: a fix, a save, F5); cheap thanks to the cache."""
+        self._gate_path = None
+        self.gate = None
+        self.revalidate()
+
+    def _current_gate(self) -> DatasetGate | None:
+        checked = self.last_checked
+        if checked is None or checked.data_path is None or self._gate_path != checked.data_path:
+            return None
+        return self.gate
+
+    def _check_dataset(self, path: Path) -> None:
+        if self._gate_task is not None:
+            self._gate_task.cancel()
+        self._gate_path, self.gate = path, None
+        self.start_anyway.setChecked(False)
+        workspace = self.workspace
+        self._gate_task = task = run_in_background(
+            self, lambda progress, cancelled: check_for_training(path, workspace, cancelled=cancelled),
+            on_done=lambda gate: self._on_gate(task, path, gate),
+            on_failed=lambda exc: self._on_gate_failed(task, path, exc),
+            what=self.tr("Checking the dataset"))
+
+    def _on_gate(self, task: BackgroundTask, path: Path, gate: DatasetGate) -> None:
+        if task is not self._gate_task:
+            return  # a newer check replaced this one
+        self._gate_task = None
+        if path == self._gate_path:
+            self.gate = gate
+        self.revalidate()
+
+    def _on_gate_failed(self, task: BackgroundTask, path: Path, exc: BaseException) -> None:
+        if task is not self._gate_task:
+            return
+        self._gate_task = None
+        if isinstance(exc, ScanCancelled):
+            self._gate_path = None  # checked again by the revalidation below
+        elif path == self._gate_path:
+            self.gate = DatasetGate(str(path), aborts=[Finding("dataset-check", Severity.ERROR, self.tr(
+                "The dataset check failed: {reason}").format(reason=exc), file=str(path))])
+        self.revalidate()
+
+    def _gate_problems(self, gate: DatasetGate) -> list[Finding]:
+        """The errors that stop the start, as problems of the Dataset option (file:line first), then a total."""
+        shown = [dataclasses.replace(f, field="data", fix="", message=self.tr("{where}: {message}").format(
+            where=f.where, message=f.message)) for f in gate.blockers[:SHOWN_DATASET_ERRORS]]
+        if gate.aborts:
+            total = self.tr("{n} errors in the dataset would stop training.").format(n=len(gate.blockers))
+            fix = self.tr("Fix them on the Dataset page (several have one-click fixes), then Start.")
+        elif gate.drops:
+            total = self.tr("yolov5 would skip {n} images it cannot read.").format(n=len(gate.drops))
+            fix = self.tr("Fix them on the Dataset page, or tick 'Start anyway' to train without them.")
+        else:
+            return []
+        return [Finding("dataset-check", Severity.ERROR, total, fix=fix, field="data"), *shown]
 
     def _on_machine_facts(self, facts: MachineFacts) -> None:
         self._facts = facts

@@ -18,6 +18,7 @@ from core.runs import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.pages.train_page import TrainPage
 from gui.widgets import diagnosis_banner
+from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS
 
 RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"
@@ -71,10 +72,7 @@ class Launcher:
 
 @pytest.fixture
 def data_yaml(tmp_path: Path) -> Path:
-    path = tmp_path / "data" / "data.yaml"
-    path.parent.mkdir()
-    path.write_text("train: images/train\nval: images/val\nnames: [a, b]\n", encoding="utf-8")
-    return path
+    return build(tmp_path / "data")  # a dataset that passes the check before Start
 
 
 @pytest.fixture
@@ -88,6 +86,7 @@ def page(qtbot, tmp_path, data_yaml, launcher):
     qtbot.addWidget(page)
     page.form.set_data_path(str(data_yaml))
     page.revalidate()
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)  # the dataset check passed
     yield page
     if page.active:
         page.session.kill()

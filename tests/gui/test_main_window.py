@@ -28,6 +28,7 @@ from gui.window_settings import window_settings
 from gui.worker_process import detached_processes
 from tests.fixtures.fake_nvml import FakeNvml as FakePynvml
 from tests.fixtures.fake_nvml import nvml_raising
+from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS
 
 PAGES = ["Environment", "Dataset", "Wizard", "Train", "Runs", "Export"]
@@ -35,9 +36,7 @@ PAGES = ["Environment", "Dataset", "Wizard", "Train", "Runs", "Export"]
 
 @pytest.fixture
 def data_yaml(tmp_path: Path) -> Path:
-    path = tmp_path / "data.yaml"
-    path.write_text("train: images/train\nval: images/val\nnames: [a]\n", encoding="utf-8")
-    return path
+    return build(tmp_path / "data")  # a dataset that passes the check before Start
 
 
 @pytest.fixture
@@ -55,6 +54,7 @@ def make_window(qtbot, tmp_path, data_yaml, fake_worker):
         window.train_page.form.set_data_path(str(data_yaml))
         window.train_page.revalidate()
         window.show()
+        qtbot.waitUntil(lambda: not window.train_page.options.checking_dataset, timeout=TIMEOUT_MS)
         return window
 
     return make

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Callable
 
 from core.dataset.findings import ABORTS, DROPS, training_effect
-from core.dataset.validate import validate_dataset
 from core.findings import Finding
 from core.workspace import app_cache_dir
 
@@ -50,6 +49,8 @@ def check_for_training(yaml_file: Path, workspace: Path, *, progress: Callable[[
                        cancelled: Callable[[], bool] | None = None) -> DatasetGate:
     """Run the validator (cached per file in the workspace) and sort its errors by what they do to training.
     Raises ``core.dataset.scan.ScanCancelled`` when ``cancelled()`` turns true."""
+    from core.dataset.validate import validate_dataset  # numpy and the scanners: not at the window's start-up
+
     report = validate_dataset(Path(yaml_file), progress=progress, cancelled=cancelled,
                               cache_dir=app_cache_dir(workspace) / "dataset-check")
     return gate_of(report.yaml_file, report.findings)

@@ -23,7 +23,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from core.dataset.scan import ScanCancelled
 from core.dataset.training_gate import DatasetGate, check_for_training
 from core.demo_dataset import DemoCancelled, ensure_demo_dataset
 from core.findings import Finding, Severity
@@ -185,6 +184,7 @@ class TrainOptionsPanel(QGroupBox):
         if task is not self._gate_task:
             return
         self._gate_task = None
+        from core.dataset.scan import ScanCancelled  # loaded by the check that just ended
         if isinstance(exc, ScanCancelled):
             self._gate_path = None  # checked again by the revalidation below
         elif path == self._gate_path:

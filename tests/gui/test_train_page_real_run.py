@@ -26,7 +26,7 @@ def test_real_worker_trains_and_the_page_shows_the_result(qtbot, tmp_path):
     form.spin("workers").setValue(0)
     form.device_combo.setEditText("cpu")
     page.revalidate()
-    assert page.start_button.isEnabled()
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=60_000)  # after the dataset check before Start
 
     with qtbot.waitSignal(page.run_ended, timeout=240_000) as ended:
         page.start_button.click()

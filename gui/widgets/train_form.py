@@ -32,6 +32,8 @@ from gui.widgets.start_hint import StartHint
 
 DEMO_DEFAULTS = {"epochs": 30, "imgsz": 128}
 OTHER_DEFAULTS = {"epochs": 100, "imgsz": 640}
+#: Options whose default follows the dataset: a change made for the user is said next to the field.
+NOTED = tuple(DEMO_DEFAULTS)
 
 
 def with_mnemonic(text: str, used: set[str]) -> str:
@@ -55,6 +57,8 @@ class TrainForm(QWidget):
         self._touched: set[str] = set()
         self._programmatic = False
         self.editors: dict[str, OptionEditor] = {}
+        self.notes: dict[str, QLabel] = {}  # "set for the demo dataset" under a field the form changed itself
+        self._note_rows: dict[str, tuple[QFormLayout, QLabel]] = {}
 
         self.demo_button = QPushButton(self.tr("Use demo dataset"), self)
         self.demo_button.clicked.connect(self.demo_requested)
@@ -85,6 +89,13 @@ class TrainForm(QWidget):
             label.setToolTip(tr(opt.help))
             form = advanced_form if opt.advanced else basic_form
             form.addRow(label, editor.row)
+            if opt.name in NOTED:
+                note = QLabel(self, wordWrap=True)
+                note.setStyleSheet("color: palette(placeholder-text);")
+                form.addRow("", note)
+                form.setRowVisible(note, False)
+                self.notes[opt.name] = note
+                self._note_rows[opt.name] = (form, note)
             chain += [editor.focus, *([editor.browse] if editor.browse else [])]
             if opt.widget == "dataset":
                 form.addRow("", self._demo_box())
@@ -151,18 +162,31 @@ class TrainForm(QWidget):
         """Did the user choose this option (typed, picked, or applied a suggested change)?"""
         return name in self._touched
 
-    def set_default(self, name: str, value: Any) -> bool:
+    def set_default(self, name: str, value: Any, why: str = "") -> bool:
         """Set an option the user has not chosen, as a default that follows their other choices; False (and
-        nothing changes) once they chose it themselves."""
+        nothing changes) once they chose it themselves. ``why`` is said next to the field when it changes it,
+        so choosing a dataset never changes another value without a word."""
         if name in self._touched:
             return False
+        before = self.editors[name].text()
         if self.editors[name].value() != value:
             self._programmatic = True
             try:
                 self.editors[name].set_value(value)
             finally:
                 self._programmatic = False
+            if why:
+                self._show_note(name, self.tr("{why} (was {before}); change it freely.").format(
+                    why=why, before=before))
         return True
+
+    def _show_note(self, name: str, text: str) -> None:
+        row = self._note_rows.get(name)
+        if row is None:
+            return
+        form, note = row
+        note.setText(text)
+        form.setRowVisible(note, bool(text))
 
     def forget_choice(self, name: str) -> None:
         """The option follows its default again (``set_default``)."""
@@ -255,6 +279,7 @@ class TrainForm(QWidget):
     def _on_edited(self, name: str) -> None:
         if not self._programmatic:
             self._touched.add(name)
+            self._show_note(name, "")  # the user's own value now
         if name == "data":
             self._apply_dataset_defaults()
         self.changed.emit()
@@ -262,6 +287,8 @@ class TrainForm(QWidget):
     def _apply_dataset_defaults(self) -> None:
         """The demo trains in minutes at its own size; any other dataset gets yolov5's defaults — unless the
         user chose the value."""
-        defaults = DEMO_DEFAULTS if self.is_demo() else OTHER_DEFAULTS
-        for name, value in defaults.items():
-            self.set_default(name, value)
+        demo = self.is_demo()
+        why = self.tr("Set for the demo dataset, which trains in minutes at this size") if demo else self.tr(
+            "yolov5's default for your own dataset")
+        for name, value in (DEMO_DEFAULTS if demo else OTHER_DEFAULTS).items():
+            self.set_default(name, value, why)

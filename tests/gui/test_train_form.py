@@ -72,3 +72,19 @@ def test_the_advanced_section_opens_and_closes(qtbot, tmp_path):
     assert form.advanced.isVisible()
     form.advanced_button.click()
     assert not form.advanced.isVisible()
+
+
+def test_choosing_a_dataset_changes_other_values_only_with_a_word_next_to_them(qtbot, tmp_path):
+    form = make_form(qtbot, tmp_path)
+    form.spin("epochs").setValue(30)  # the user's own choice: kept
+    form.forget_choice("epochs")
+    form.set_data_path(str(tmp_path / "ws" / "demo" / "data.yaml"))
+    assert form.spin("imgsz").value() == 128 and "demo dataset" in form.notes["imgsz"].text()
+    assert "was 640" in form.notes["imgsz"].text() and not form.notes["imgsz"].isHidden()
+    assert form.notes["epochs"].isHidden()  # 30 already: nothing changed, nothing to say
+    form.spin("epochs").setValue(7)  # chosen by the user from now on
+    form.set_data_path(str(tmp_path / "mine.yaml"))
+    assert form.spin("epochs").value() == 7 and form.notes["epochs"].isHidden()
+    assert form.spin("imgsz").value() == 640 and "yolov5's default" in form.notes["imgsz"].text()
+    form.spin("imgsz").setValue(320)
+    assert form.notes["imgsz"].isHidden()

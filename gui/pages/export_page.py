@@ -65,8 +65,6 @@ class ExportPage(Page):
         self.cards_layout = QVBoxLayout(self.cards_box)
         self.cards_layout.setContentsMargins(0, 0, 0, 0)
         self.cards_layout.addStretch(1)
-        self.empty_label = QLabel(self.tr("No exports of these weights yet."), self.cards_box, wordWrap=True)
-        self.cards_layout.insertWidget(0, self.empty_label)
         self.try_view = TryItView(self)
         self._build_layout()
 
@@ -268,14 +266,12 @@ class ExportPage(Page):
         self.reports = []
         for report in reports:
             self.add_report(report)
-        self.empty_label.setVisible(not reports)
 
     def add_report(self, report: dict[str, Any]) -> None:
         self.reports.append(report)
         card = ExportCard(report, self.cards_box)
         card.try_requested.connect(self.choose_try_model)
         self.cards_layout.insertWidget(self.cards_layout.count() - 1, card)
-        self.empty_label.hide()
 
     # -- try it -----------------------------------------------------------------------------------------
     def choose_try_model(self, path: str) -> None:
@@ -322,5 +318,4 @@ class ExportPage(Page):
         if error:
             self.try_view.set_busy(False, self.tr("Try it failed: {message}").format(message=error.get("message")))
         else:
-            self.try_view.set_busy(False, self.tr("{n} images; move the slider to change the confidence "
-                                                  "threshold.").format(n=len(self.try_view.results)))
+            self.try_view.set_busy(False, self.try_view.summary())

@@ -64,7 +64,9 @@ class ExportForm(QWidget):
         formats_row.addStretch(1)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow(self.tr("&Weights:"), weights_row)
+        weights_label = QLabel(self.tr("&Weights:"), self)  # a layout as the field gets no buddy: '&' would show
+        weights_label.setBuddy(self.weights_combo)
+        form.addRow(weights_label, weights_row)
         form.addRow(self.tr("Formats:"), formats_row)
         form.addRow(self.tr("&Image size:"), self.imgsz)
         form.addRow(self.tr("&Batch:"), self.batch)
@@ -85,17 +87,26 @@ class ExportForm(QWidget):
 
     # -- weights ------------------------------------------------------------------------------------
     def set_runs(self, runs: list[RunInfo]) -> None:
-        """Offer every run's best.pt / last.pt (newest run first); keeps a picked file at the top."""
+        """Offer every run's best.pt / last.pt (newest run first); keeps a picked file at the top. With nothing
+        picked yet, the newest finished run's best.pt is chosen — never the weights of a run still training."""
         current = self.weights_path()
         self.weights_combo.blockSignals(True)
         self.weights_combo.clear()
+        preferred = -1
         for info in runs:
+            training = info.status == "running"
             for label, path in ((self.tr("best"), info.best_weights), (self.tr("last"), info.last_weights)):
                 if path and Path(path).is_file():
-                    self.weights_combo.addItem(self.tr("{run} · {which}.pt").format(run=info.name, which=label), path)
+                    text = self.tr("{run} · {which}.pt").format(run=info.name, which=label)
+                    if training:
+                        text = self.tr("{weights} (still training)").format(weights=text)
+                    elif preferred < 0 and label == self.tr("best"):
+                        preferred = self.weights_combo.count()
+                    self.weights_combo.addItem(text, path)
         if current and self.weights_combo.findData(current) < 0:
             self.weights_combo.insertItem(0, Path(current).name, current)
-        index = self.weights_combo.findData(current) if current else 0
+            preferred += 1 if preferred >= 0 else 0
+        index = self.weights_combo.findData(current) if current else max(preferred, 0)
         self.weights_combo.setCurrentIndex(max(0, index))
         self.weights_combo.blockSignals(False)
         self.changed.emit()

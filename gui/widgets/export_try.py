@@ -50,7 +50,7 @@ class DetectionView(QWidget):
         painter.fillRect(self.rect(), self.palette().window())
         if self.image is None or self.image.isNull():
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter,
-                             self.tr("Pick images or use the validation set, then press Run."))
+                             self.tr("Press “Pick images…” or “Validation images” above: the model's boxes are drawn here."))
             return
         scale = min(self.width() / self.image.width(), self.height() / self.image.height())
         w, h = self.image.width() * scale, self.image.height() * scale
@@ -187,6 +187,29 @@ class TryItView(QWidget):
         self.view.set_threshold(value / SCALE)
         for row in range(self.image_list.count()):
             self._label(self.image_list.item(row))
+        if self.results and self.pick_button.isEnabled():  # not while a run is busy filling them
+            self.status_label.setText(self.summary())
+
+    def highest_score(self) -> float:
+        """The best confidence among every box returned (the worker returns boxes down to 0.001)."""
+        return max((float(b[4]) for r in self.results.values() for b in r.get("boxes") or []), default=0.0)
+
+    def visible_total(self) -> int:
+        return sum(1 for r in self.results.values() for b in r.get("boxes") or [] if b[4] >= self.threshold)
+
+    def summary(self) -> str:
+        """What the images show at this threshold; with no box, the highest score found (an undertrained model)."""
+        n = len(self.results)
+        if not n:
+            return ""
+        if self.visible_total():
+            return self.tr("{n} images; move the slider to change the confidence threshold.").format(n=n)
+        best = self.highest_score()
+        if best <= 0:
+            return self.tr("{n} images: the model found no object at all (not even at 0.001).").format(n=n)
+        return self.tr("{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. "
+                       "Lower the slider to see them; a model this unsure is probably undertrained.").format(
+            n=n, threshold=self.threshold, best=best)
 
     def box_count(self) -> int:
         return len(self.view.visible_boxes())

@@ -192,3 +192,40 @@ def test_try_it_draws_the_workers_boxes_and_filters_by_confidence(qtbot, run_dir
     colours = {shot.pixelColor(x, y).name() for x in range(0, 128, 2) for y in range(0, 128, 2)}
     assert "#e6194b" in colours  # class 0's box was painted over the black image
     assert "1 images" in view.status_label.text()
+
+
+def test_no_box_at_the_threshold_says_so_with_the_highest_score(qtbot, run_dir, fake_worker, tmp_path):
+    image = tmp_path / "img.png"
+    QImage(32, 32, QImage.Format.Format_RGB32).save(str(image))
+    events = tmp_path / "predict.jsonl"
+    events.write_text("".join(json.dumps(e) + "\n" for e in _predictions(image)))
+    page = make_page(qtbot, run_dir, Launcher(fake_worker, {"predict": events}))
+    page.choose_try_model(str(run_dir / "best.onnx"))
+    page.try_view.slider.setValue(950)
+    with qtbot.waitSignal(page.predictor.ended, timeout=TIMEOUT_MS):
+        assert page.try_images([image])
+    text = page.try_view.status_label.text()
+    assert "no box at confidence ≥ 0.950" in text and "highest score found is 0.900" in text
+    page.try_view.slider.setValue(500)
+    assert "move the slider" in page.try_view.status_label.text()
+
+
+def test_weights_label_mnemonic_and_the_newest_finished_runs_best_is_chosen(qtbot, run_dir, fake_worker):
+    from core.runs import RunInfo
+    from PySide6.QtWidgets import QLabel
+
+    page = make_page(qtbot, run_dir, Launcher(fake_worker, {}))
+    [label] = [w for w in page.form.findChildren(QLabel) if w.text() == "&Weights:"]
+    assert label.buddy() is page.form.weights_combo  # shown as "Weights:" with W underlined, no literal '&'
+    newest = run_dir.parent / "exp2"
+    (newest / "weights").mkdir(parents=True)
+    for name in ("best.pt", "last.pt"):
+        (newest / "weights" / name).write_bytes(b"pt")
+    page.form.weights_combo.clear()
+    page.form.set_runs([
+        RunInfo(name="exp2", path=str(newest), status="running", best_weights=str(newest / "weights" / "best.pt"),
+                last_weights=str(newest / "weights" / "last.pt")),
+        RunInfo(name="exp", path=str(run_dir), status="completed",
+                best_weights=str(run_dir / "weights" / "best.pt"))])
+    assert page.form.weights_path() == str(run_dir / "weights" / "best.pt")  # not the run at epoch 0
+    assert "still training" in page.form.weights_combo.itemText(0)

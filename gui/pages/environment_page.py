@@ -65,7 +65,8 @@ def restart_app() -> None:
 
 
 def ask_open_path(parent: QWidget) -> str:
-    return QFileDialog.getOpenFileName(parent, parent.tr("Open a facts file or report"), "",
+    return QFileDialog.getOpenFileName(parent, parent.tr(
+        "Open a facts file (yolostudio doctor --save-facts FILE on the other machine) or a saved report"), "",
                                        parent.tr("JSON (*.json)"))[0]
 
 
@@ -91,7 +92,10 @@ class EnvironmentPage(Page):
         self.recheck_button = QPushButton(self.tr("Re-check"), self, clicked=self.recheck)
         self.recheck_button.setToolTip(self.tr("Check this machine again (F5)"))
         self.load_button = QPushButton(self.tr("Open facts…"), self, clicked=self.open_facts)
-        self.load_button.setToolTip(self.tr("Judge a facts file or report saved on another machine"))
+        self.load_button.setToolTip(self.tr(
+            "Judge another machine: a facts file is the JSON of what the check read there (GPUs, driver, CUDA, "
+            "PyTorch, disks). Make one on that machine with 'yolostudio doctor --save-facts facts.json', or use a "
+            "report saved with Save report…"))
         self.save_button = QPushButton(self.tr("Save report…"), self, clicked=self.save_report)
         self.save_button.setToolTip(self.tr("Save facts and findings as JSON to attach to a bug report (Ctrl+S)"))
         self.repair_button = QPushButton(self.tr("Repair…"), self, clicked=self.open_repair)
@@ -177,6 +181,8 @@ class EnvironmentPage(Page):
         self._cancelled = False
         self.progress_bar.setValue(0)
         self.progress_label.setText(self.tr("Starting the check…"))
+        self.summary.set_summary("info", self.tr("Checking this machine…") if self.facts is None else self.tr(
+            "Checking this machine again… (the list below is from the previous check until it ends)"))
         self._set_busy(True)
         try:
             self._probe.start(probe_job(self.workspace))

@@ -110,6 +110,11 @@ def test_save_report_abbreviates_home(make_page, tmp_path, monkeypatch):
     assert "/home/ann" not in out.read_text(encoding="utf-8")
 
 
+def test_open_facts_explains_what_a_facts_file_is_and_how_to_make_one(make_page):
+    tip = make_page(facts=cpu_build_on_gpu_machine()).load_button.toolTip()
+    assert "yolostudio doctor --save-facts" in tip and "what the check read" in tip
+
+
 def test_open_facts_file_and_a_broken_one(make_page, tmp_path, monkeypatch):
     page = make_page(facts=healthy_gpu_machine())
     good, bad = tmp_path / "colleague.json", tmp_path / "broken.json"
@@ -153,6 +158,7 @@ def test_recheck_runs_the_probe_and_shows_its_facts(make_page, qtbot, tmp_path):
     with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
         assert page.recheck()
         assert page.busy and page.progress_bar.isVisibleTo(page) and not page.recheck_button.isEnabled()
+        assert page.summary.plain_text == "Checking this machine…"  # not "Not checked yet" while it runs
     assert page.facts.probe.completed and page.summary.level == "error"
     assert page.row_texts()[0].startswith("Error · PyTorch is a CPU-only build")
     assert not page.progress_bar.isVisibleTo(page) and page.recheck_button.isEnabled()

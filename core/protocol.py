@@ -46,6 +46,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "predictions": ("image", "width", "height", "boxes", "names"),
     "repair_progress": ("phase", "text", "fraction", "cancellable"),
     "download": ("name", "received", "total", "speed_bps", "eta_s"),
+    "wizard_step": ("step", "index", "count", "status"),
 }
 
 #: Final states of a run as carried by the ``done`` event.

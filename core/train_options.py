@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from pathlib import Path
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable
 
@@ -181,8 +182,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     """One argparse argument per option: flags, type, choices, default and help from the metadata."""
     for opt in train_options():
         kwargs: dict[str, Any] = {"help": tr(opt.help).replace("%", "%%")}  # argparse formats help with %
-        if opt.positional:
-            parser.add_argument(opt.flags[0], **kwargs)
+        if opt.positional:  # optional on the command line: a --config file may name it
+            parser.add_argument(opt.flags[0], nargs="?", default=None, **kwargs)
             continue
         kwargs["dest"] = opt.name
         if opt.widget == "bool":
@@ -199,10 +200,40 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(*opt.cli_flags, **kwargs)
 
 
-def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    """The ``TrainConfig`` the parsed arguments describe (an option left off keeps its default)."""
+def config_from_args(args: argparse.Namespace, base: TrainConfig | None = None) -> TrainConfig:
+    """The ``TrainConfig`` the parsed arguments describe. An option left off (or given its default) keeps the
+    value of ``base`` (a saved config: ``yolostudio train --config FILE``), else its default."""
     values = {}
     for opt in train_options():
         value = getattr(args, opt.name, None)
-        values[opt.name] = opt.default if value is None else value
+        if value is None or value == opt.default:
+            value = getattr(base, opt.name) if base is not None else opt.default
+        values[opt.name] = value
     return TrainConfig(**values)
+
+
+def load_config_file(path: Path) -> TrainConfig:
+    """A saved config: a JSON or YAML mapping of option names, or the wizard's ``--json`` document (its
+    ``config``). Raises ValueError naming the file and what is wrong; unknown keys are refused by name."""
+    import yaml  # safe_load reads JSON too
+
+    try:
+        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(tr("Cannot read the config {path}: {reason}", path=path, reason=exc)) from exc
+    if isinstance(raw, dict) and isinstance(raw.get("config"), dict):
+        raw = raw["config"]
+    if not isinstance(raw, dict):
+        raise ValueError(tr("{path} holds no options (expected a mapping of option names).", path=path))
+    known = {f.name: f for f in fields(TrainConfig)}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise ValueError(tr("{path}: unknown options {names}.", path=path, names=", ".join(map(str, unknown))))
+    defaults = TrainConfig()
+    for name, value in raw.items():
+        default = getattr(defaults, name)
+        if not isinstance(value, type(default)) or isinstance(value, bool) != isinstance(default, bool):
+            if not (isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool)):
+                raise ValueError(tr("{path}: {name} = {value!r} is not a {kind}.", path=path, name=name, value=value,
+                                    kind=type(default).__name__))
+    return TrainConfig.from_dict(raw)

@@ -27,12 +27,15 @@ from core.jobs import JobSpec
 from core.machine import quick_machine_facts
 from core.runs import create_run, load_run_config
 from core.train_config import validate_config
-from core.train_options import add_train_arguments, config_from_args
+from core.train_options import add_train_arguments, config_from_args, load_config_file
 from core.trust import confirmed_entry, needs_trust, refusal, store_refusal, stored_verdict
 
 
 def add_arguments(train: argparse.ArgumentParser) -> None:
     add_train_arguments(train)  # every training option, from its one description (core.train_options)
+    train.add_argument("--config", metavar="FILE", default=None,
+                       help=tr("start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard "
+                               "--json); options given on the command line override it"))
     train.add_argument("--trust-weights", action="store_true",
                        help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     train.add_argument("--no-check", action="store_true",
@@ -68,7 +71,12 @@ def job_renderer(json_mode: bool) -> EventRenderer:
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     renderer = job_renderer(args.json)
-    checked = validate_config(config_from_args(args), quick_machine_facts(), workspace)
+    try:
+        base = load_config_file(Path(args.config)) if args.config else None
+    except ValueError as exc:
+        renderer.error(str(exc), tr("Save the options again from the wizard or the Train page."))
+        return EXIT_USAGE
+    checked = validate_config(config_from_args(args, base), quick_machine_facts(), workspace)
     for problem in checked.problems:
         (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.fix)
     if not checked.ok:

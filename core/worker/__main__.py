@@ -89,6 +89,7 @@ JOBS: dict[str, Job] = {
     # The download needs no torch: the stack is prepared for the load check (ctx.prepare_stack()).
     "weights_get": Job("core.worker.weights_job:run_weights_get"),
     "weights_import": Job("core.worker.weights_job:run_weights_import", stack=True),
+    "wizard_measure": Job("core.worker.wizard_job:run_wizard_measure", stack=True),
 }
 
 

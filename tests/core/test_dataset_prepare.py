@@ -104,12 +104,12 @@ def test_up_to_date_copy_is_skipped_and_a_changed_source_redone(tmp_path):
 
 def test_unreadable_image_is_copied_as_it_is_and_named(tmp_path):
     data = dataset(tmp_path / "ds", {"a": (300, 200)})
-    (tmp_path / "ds" / "images" / "train" / "broken.jpg").write_bytes(b"\xff\xd8 not really")
+    (tmp_path / "ds" / "images" / "train" / "broken.jpg").write_bytes(b"\xff\xd8\xff\xe0 not really a JPEG")
     (tmp_path / "ds" / "labels" / "train" / "broken.txt").write_text(BOX)
     result = prepare_dataset(data, 64, tmp_path / "out")
     [(image, _reason)] = result.failed
     assert image.endswith("broken.jpg")
-    assert (tmp_path / "out" / "images" / "train" / "broken.jpg").read_bytes() == b"\xff\xd8 not really"
+    assert (tmp_path / "out" / "images" / "train" / "broken.jpg").read_bytes() == b"\xff\xd8\xff\xe0 not really a JPEG"
 
 
 def test_broken_data_yaml_is_refused_with_its_reason(tmp_path):

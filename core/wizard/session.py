@@ -1,0 +1,80 @@
+"""One wizard pass as both front ends run it: facts in, the measure job's spec, the result document out.
+
+The CLI verb (``yolostudio wizard``) and the Wizard page share these steps, so they recommend the same
+settings from the same facts: ``read_inputs`` (the checker's facts, read quickly without torch, and the
+validator's statistics), ``measure_job`` (the ``wizard_measure`` worker job's spec), ``use_prepared`` (point
+the config at an up-to-date prepared copy when the recommendation includes one) and ``result_document``
+(the ``--json`` shape: config, reasons, predicted, commands).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.dataset.prepare import default_out_dir, find_prepared
+from core.dataset.validate import Report, validate_dataset
+from core.environment.facts import EnvironmentFacts
+from core.jobs import JobSpec
+from core.wizard.commands import commands
+from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements, dataset_from_stats, hardware_from_facts
+from core.wizard.recommend import Recommendation
+from core.wizard.rules import candidate_models, choose_batch, choose_imgsz, worker_counts
+from core.workspace import app_cache_dir, runs_dir
+
+MEASURE_BUDGET_S = 45.0  # plus worker start and imports: about a minute
+MEASURE_TIMEOUT_S = 600.0
+
+
+def quick_facts() -> EnvironmentFacts:
+    """The checker's system and NVML facts, read in milliseconds without torch (the probe job reads torch)."""
+    from core.environment.gather_nvml import gather_nvml
+    from core.environment.gather_system import gather_system
+
+    return EnvironmentFacts(system=gather_system(), nvml=gather_nvml())
+
+
+def read_inputs(data: Path, workspace: Path, gpu_indices: list[int] | None,
+                facts: EnvironmentFacts | None = None) -> tuple[Hardware, DatasetSummary, Report]:
+    facts = facts or quick_facts()
+    report = validate_dataset(data, cache_dir=app_cache_dir(workspace) / "dataset-check")
+    return hardware_from_facts(facts, gpu_indices), dataset_from_stats(str(Path(data).absolute()), report.stats), report
+
+
+def measure_job(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
+                budget_s: float = MEASURE_BUDGET_S) -> JobSpec:
+    """The measure job for the size and model the wizard is about to judge (the first candidate)."""
+    imgsz = int(choose_imgsz(ds, goal, hw).value)
+    model = candidate_models(hw, goal)[0] + ".yaml"
+    batch = int(choose_batch(hw, ds, model, imgsz, True, Measurements()).value) // max(1, len(hw.gpus))
+    spec = {"workspace": str(workspace), "data": ds.data_yaml, "imgsz": imgsz, "model": model,
+            "batch": max(1, min(batch, 64)), "device": hw.device,
+            "workers": worker_counts(hw.usable_cores, len(hw.gpus)), "budget_s": budget_s}
+    return JobSpec.scratch("wizard_measure", spec, workspace)
+
+
+def use_prepared(rec: Recommendation, workspace: Path) -> Path | None:
+    """The up-to-date prepared copy the recommendation asks for (and the config now points at), or None."""
+    if rec.prepare_imgsz is None:
+        return None
+    found = find_prepared(Path(rec.config["data"]), rec.prepare_imgsz, app_cache_dir(workspace))
+    if found is not None:
+        rec.config["data"] = str(found)
+    return found
+
+
+def prepared_out_dir(rec: Recommendation, workspace: Path, source: str) -> Path:
+    return default_out_dir(app_cache_dir(workspace), Path(source), int(rec.prepare_imgsz or 640), "jpg")
+
+
+def result_document(rec: Recommendation, m: Measurements, workspace: Path, *, source_data: str,
+                    config_file: str | None = None) -> dict[str, Any]:
+    """``yolostudio wizard --json``: {config, reasons, predicted, commands, …}; ``yolostudio train --config`` reads it."""
+    run_dir = runs_dir(workspace) / str(rec.config.get("name") or "exp")
+    cmds = commands(rec.config, run_dir, config_file=config_file, sync_bn=rec.sync_bn)
+    if rec.prepare_imgsz is not None and rec.config["data"] == source_data:
+        cmds["prepare"] = f"yolostudio dataset prepare {source_data} --imgsz {rec.prepare_imgsz}"
+    return {"config": rec.config, "reasons": rec.reasons_json(), "predicted": rec.predicted, "commands": cmds,
+            "data_choice": rec.data_choice, "source_data": source_data, "estimated": rec.estimated,
+            "failures": m.failures, "notes": rec.notes, "measurements": m.to_json()}
+

@@ -1,6 +1,6 @@
 """The first-run guide: from "just installed" to a training run, in four steps a newcomer can skip.
 
-Shown once, at the first start (no settings file yet, no runs), as a panel beside the pages so the user
+Shown once, at the first start (no settings file yet, no runs), as a strip under the pages so the user
 follows it while the pages do the work: 1. the environment check's verdict, 2. data (the demo dataset, a
 data.yaml of their own, or one made from folders), 3. the wizard where it exists (else the Train form's
 options), 4. train. Every step can be skipped; closing the panel marks the guide done
@@ -28,22 +28,25 @@ class GuideStep(QGroupBox):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.status.hide()
-        self.buttons = QHBoxLayout()
+        self.buttons = QVBoxLayout()  # one choice a row: a narrow panel, and Chinese or English alike fit
         self.skip = QPushButton(self.tr("Skip"), self)
         self.skip.setFlat(True)
         self.skip.clicked.connect(lambda: self.set_done(self.tr("Skipped.")))
-        self.buttons.addStretch(1)
-        self.buttons.addWidget(self.skip)
+        skip_row = QHBoxLayout()
+        skip_row.addStretch(1)
+        skip_row.addWidget(self.skip)
         layout = QVBoxLayout(self)
         layout.addWidget(self.text)
         layout.addWidget(self.status)
         layout.addLayout(self.buttons)
+        layout.addStretch(1)
+        layout.addLayout(skip_row)
         self.done = False
 
     def add_button(self, text: str, slot: object) -> QPushButton:
         button = QPushButton(text, self)
         button.clicked.connect(slot)
-        self.buttons.insertWidget(self.buttons.count() - 2, button)
+        self.buttons.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
         return button
 
     def set_status(self, text: str) -> None:
@@ -91,19 +94,23 @@ class FirstRunGuide(QDockWidget):
         self.train.add_button(self.tr("Start training"), lambda: self._step_done(self.train, TRAIN))
         body = QWidget(self)
         layout = QVBoxLayout(body)
-        layout.addWidget(intro)
-        for step in self.steps:
-            layout.addWidget(step)
-        layout.addStretch(1)
+        top = QHBoxLayout()
+        top.addWidget(intro, 1)
         close = QPushButton(self.tr("Close the guide"), body)
         close.setToolTip(self.tr("It will not open again by itself; Help ▸ Getting started brings it back."))
         close.clicked.connect(self.close)
-        layout.addWidget(close, 0, Qt.AlignmentFlag.AlignRight)
+        top.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(top)
+        row = QHBoxLayout()  # the steps side by side under the pages: the pages keep their full width
+        for step in self.steps:
+            row.addWidget(step, 1)
+        layout.addLayout(row)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(body)
         self.setWidget(scroll)
-        self.setMinimumWidth(300)
 
     @property
     def steps(self) -> list[GuideStep]:

@@ -19,16 +19,21 @@ CJK_FONT = RESOURCES_DIR / "fonts" / "NotoSansCJKsc-subset.otf"
 CJK_FONT_LICENSE = RESOURCES_DIR / "fonts" / "LICENSE_NOTO_CJK"
 
 _log = logging.getLogger("yolostudio.gui.fonts")
+_family: str | None = None  # registered once per process
 
 
 def register_cjk_font(app: QApplication) -> str | None:
     """Register the bundled CJK face and add it to the app font's fallbacks; its family, or None."""
-    font_id = QFontDatabase.addApplicationFont(str(CJK_FONT))
-    families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
-    if not families:
-        _log.warning("the bundled CJK font %s could not be loaded: Chinese may show as boxes", CJK_FONT)
-        return None
+    global _family
+    if _family is None:
+        font_id = QFontDatabase.addApplicationFont(str(CJK_FONT))
+        families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+        if not families:
+            _log.warning("the bundled CJK font %s could not be loaded: Chinese may show as boxes", CJK_FONT)
+            return None
+        _family = families[0]
     font = QFont(app.font())
-    font.setFamilies([*font.families(), families[0]])
-    app.setFont(font)
-    return families[0]
+    if _family not in font.families():
+        font.setFamilies([*font.families(), _family])
+        app.setFont(font)
+    return _family

@@ -160,7 +160,7 @@ class MainWindow(QMainWindow):
                                                  parent=self)
             self.guide.action_requested.connect(self._on_guide_action)
             self.guide.dismissed.connect(self._on_guide_dismissed)
-            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.guide)
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.guide)
         self.guide.show()
         self.guide.raise_()
         return self.guide

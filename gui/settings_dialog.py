@@ -48,6 +48,7 @@ class SettingsDialog(QDialog):
                                           self.original.close_with_run)
         form = QFormLayout()
         form.addRow(self.tr("&Workspace folder:"), workspace_row)
+        form.labelForField(workspace_row).setBuddy(self.workspace_edit)  # Alt+W reaches the field
         form.addRow(self.tr("&Language:"), self.language)
         form.addRow(self.tr("&Theme:"), self.theme)
         form.addRow(self.tr("Default &device:"), self.device)

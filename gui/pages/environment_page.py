@@ -17,7 +17,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QProcess, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QProcess, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
@@ -43,16 +43,20 @@ from gui.widgets.repair_dialog import RepairDialog
 from gui.widgets.summary_line import SummaryLine
 
 
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("EnvironmentPage", text)
+
+
 def ask_save_path(parent: QWidget, suggested: str) -> str:
     """Module attribute so tests answer it instead of a modal dialog."""
-    return QFileDialog.getSaveFileName(parent, parent.tr("Save environment report"), suggested,
-                                       parent.tr("JSON report (*.json)"))[0]
+    return QFileDialog.getSaveFileName(parent, _tr("Save environment report"), suggested,
+                                       _tr("JSON report (*.json)"))[0]
 
 
 def ask_restart(parent: QWidget) -> bool:
     """Module attribute so tests answer it instead of a modal dialog."""
-    return ask_yes(parent, parent.tr("Restart YOLO Studio?"),
-                   parent.tr("PyTorch was replaced. Restart YOLO Studio now so every part of it uses the new build?"),
+    return ask_yes(parent, _tr("Restart YOLO Studio?"),
+                   _tr("PyTorch was replaced. Restart YOLO Studio now so every part of it uses the new build?"),
                    cancel=False)
 
 
@@ -65,9 +69,9 @@ def restart_app() -> None:
 
 
 def ask_open_path(parent: QWidget) -> str:
-    return QFileDialog.getOpenFileName(parent, parent.tr(
-        "Open a facts file (yolostudio doctor --save-facts FILE on the other machine) or a saved report"), "",
-                                       parent.tr("JSON (*.json)"))[0]
+    return QFileDialog.getOpenFileName(
+        parent, _tr("Open a facts file (yolostudio doctor --save-facts FILE on the other machine) or a saved report"),
+        "", _tr("JSON (*.json)"))[0]
 
 
 class EnvironmentPage(Page):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QFile, QItemSelectionModel, QSortFilterProxyModel, Qt, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QFile, QItemSelectionModel, QSortFilterProxyModel, QUrl, Qt, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
                                QPushButton, QStackedWidget, QTableView, QVBoxLayout, QWidget)
@@ -30,16 +30,20 @@ MAX_OVERLAY = 9
 
 
 # -- the questions (tests monkeypatch these) ----------------------------------------------------------
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("RunsPage", text)
+
+
 def ask_new_name(parent: QWidget, old: str) -> str | None:
-    text, ok = QInputDialog.getText(parent, parent.tr("Rename run"), parent.tr("New name for run {name}:").format(
-        name=old), QLineEdit.EchoMode.Normal, old)
+    text, ok = QInputDialog.getText(parent, _tr("Rename run"), _tr("New name for run {name}:").format(name=old),
+                                    QLineEdit.EchoMode.Normal, old)
     return text.strip() if ok and text.strip() and text.strip() != old else None
 
 
 def confirm_delete(parent: QWidget, names: list[str]) -> bool:
-    return ask_yes(parent, parent.tr("Move runs to the trash?"),
-                   parent.tr("Move these runs (weights, results and events) to the trash?\n\n{names}\n\nThey can "
-                             "be restored from the trash.").format(names="\n".join(names)))
+    return ask_yes(parent, _tr("Move runs to the trash?"),
+                   _tr("Move these runs (weights, results and events) to the trash?\n\n{names}\n\nThey can "
+                       "be restored from the trash.").format(names="\n".join(names)))
 
 
 def move_to_trash(path: Path) -> bool:

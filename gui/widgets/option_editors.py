@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLineEdit, QPushButton,
                                QSpinBox, QWidget)
 
@@ -162,7 +162,7 @@ def with_browse(editor: OptionEditor, parent: QWidget, on_pick: Callable[[str], 
     layout = QHBoxLayout(box)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.addWidget(editor.row, 1)
-    button = QPushButton(box.tr("Browse…"), box)
+    button = QPushButton(QCoreApplication.translate("TrainForm", "Browse…"), box)
     layout.addWidget(button)
 
     def browse() -> None:

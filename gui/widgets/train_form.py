@@ -36,13 +36,22 @@ OTHER_DEFAULTS = {"epochs": 100, "imgsz": 640}
 NOTED = tuple(DEMO_DEFAULTS)
 
 
-def with_mnemonic(text: str, used: set[str]) -> str:
-    """``text`` with ``&`` before its first letter no other label uses yet (Alt+letter jumps to the field)."""
+def with_mnemonic(text: str, used: set[str], source: str = "") -> str:
+    """``text`` with ``&`` before its first letter no other label uses yet (Alt+letter jumps to the field).
+
+    Only a Latin letter can be typed with Alt; a translated label without one (Chinese) gets the letter
+    of its English ``source`` the way Chinese software writes it: "数据集(&D)：".
+    """
     for index, char in enumerate(text):
-        if char.isalpha() and char.lower() not in used:
+        if char.isascii() and char.isalpha() and char.lower() not in used:
             used.add(char.lower())
             return text[:index] + "&" + text[index:]
-    return text
+    letter = next((c for c in source if c.isascii() and c.isalpha() and c.lower() not in used), "")
+    if not letter:
+        return text
+    used.add(letter.lower())
+    stem = text.rstrip(":：")
+    return f"{stem}(&{letter.upper()}){text[len(stem):]}"
 
 
 class TrainForm(QWidget):
@@ -84,7 +93,7 @@ class TrainForm(QWidget):
         for opt in train_options():
             editor = self._editor_for(opt)
             self.editors[opt.name] = editor
-            label = QLabel(with_mnemonic(tr("{label}:", label=tr(opt.label)), used), self)
+            label = QLabel(with_mnemonic(tr("{label}:", label=tr(opt.label)), used, opt.label), self)
             label.setBuddy(editor.focus)
             label.setToolTip(tr(opt.help))
             form = advanced_form if opt.advanced else basic_form

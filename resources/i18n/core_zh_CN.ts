@@ -1,0 +1,3827 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+  <context>
+    <name>core</name>
+    <message>
+      <source>
+Cancelled; files checked so far are cached.</source>
+      <translation>
+已取消；已检查的文件结果已缓存。</translation>
+    </message>
+    <message>
+      <source>
+Nothing was changed.</source>
+      <translation>
+没有做任何更改。</translation>
+    </message>
+    <message>
+      <source>
+Step failed: {step}
+{reason}</source>
+      <translation>
+步骤失败：{step}
+{reason}</translation>
+    </message>
+    <message>
+      <source>
+Stopped; the images finished so far are kept and the next run resumes.</source>
+      <translation>
+已停止；已完成的图片会保留，下次运行会接着做。</translation>
+    </message>
+    <message>
+      <source>      NVML changed the choice: {old} -&gt; {new}</source>
+      <translation>      NVML 改变了选择：{old} -&gt; {new}</translation>
+    </message>
+    <message>
+      <source>      NVML gave no readable answer; keeping the plan from {source}</source>
+      <translation>      NVML 没有给出可读的回答；保留来自 {source} 的计划</translation>
+    </message>
+    <message>
+      <source>      reusing the existing environment</source>
+      <translation>      沿用现有环境</translation>
+    </message>
+    <message>
+      <source>      the environment is incomplete (an interrupted install?): building it again</source>
+      <translation>      环境不完整（安装被中断？）：重新构建</translation>
+    </message>
+    <message>
+      <source>  App        {prefix}</source>
+      <translation>  应用       {prefix}</translation>
+    </message>
+    <message>
+      <source>  Cannot install: {text}</source>
+      <translation>  无法安装：{text}</translation>
+    </message>
+    <message>
+      <source>  Command    {launcher}</source>
+      <translation>  命令       {launcher}</translation>
+    </message>
+    <message>
+      <source>  Commands</source>
+      <translation>  命令</translation>
+    </message>
+    <message>
+      <source>  Disk       needs about {needed:.1f} GB; {free}</source>
+      <translation>  磁盘       需要约 {needed:.1f} GB；{free}</translation>
+    </message>
+    <message>
+      <source>  Driver     {driver} (CUDA {cuda})</source>
+      <translation>  驱动       {driver}（CUDA {cuda}）</translation>
+    </message>
+    <message>
+      <source>  GPUs       {gpus}   [read with {source}]</source>
+      <translation>  GPU        {gpus}   [通过 {source} 读取]</translation>
+    </message>
+    <message>
+      <source>  PyTorch    {index}: {torch} from {url}</source>
+      <translation>  PyTorch    {index}：{torch}，来自 {url}</translation>
+    </message>
+    <message>
+      <source>  Python     {exe} ({version})</source>
+      <translation>  Python     {exe}（{version}）</translation>
+    </message>
+    <message>
+      <source>  Shortcuts  {menu}{desktop}</source>
+      <translation>  快捷方式   {menu}{desktop}</translation>
+    </message>
+    <message>
+      <source>  Warning: {text}</source>
+      <translation>  警告：{text}</translation>
+    </message>
+    <message>
+      <source>  Why        {reason}</source>
+      <translation>  原因       {reason}</translation>
+    </message>
+    <message>
+      <source>  build    {tag} — {reason}</source>
+      <translation>  版本    {tag} — {reason}</translation>
+    </message>
+    <message>
+      <source>  checked {files} files in {s} s ({cached} unchanged since the last check)</source>
+      <translation>  在 {s} 秒内检查了 {files} 个文件（{cached} 个自上次检查后未变）</translation>
+    </message>
+    <message>
+      <source>  command  {command}</source>
+      <translation>  命令    {command}</translation>
+    </message>
+    <message>
+      <source>  copied as it is (unreadable): {image}: {reason}</source>
+      <translation>  原样复制（无法读取）：{image}：{reason}</translation>
+    </message>
+    <message>
+      <source>  note: {text}</source>
+      <translation>  注意：{text}</translation>
+    </message>
+    <message>
+      <source>  {n} classes: {names}</source>
+      <translation>  {n} 个类别：{names}</translation>
+    </message>
+    <message>
+      <source>  {split}: {images} images, {instances} objects, {bg} backgrounds</source>
+      <translation>  {split}：{images} 张图片，{instances} 个目标，{bg} 张背景图</translation>
+    </message>
+    <message>
+      <source>  … and {n} more (--json lists them all)</source>
+      <translation>  … 还有 {n} 条（--json 会全部列出）</translation>
+    </message>
+    <message>
+      <source>  → next run: --{field} {value} ({reason})</source>
+      <translation>  → 下次训练：--{field} {value}（{reason}）</translation>
+    </message>
+    <message>
+      <source> ('invalid image format')</source>
+      <translation>（'invalid image format'）</translation>
+    </message>
+    <message>
+      <source> (best)</source>
+      <translation>（最佳）</translation>
+    </message>
+    <message>
+      <source> (dry run: nothing was changed)</source>
+      <translation>（试运行：没有做任何更改）</translation>
+    </message>
+    <message>
+      <source> Newer wheels ({tags}) have no kernels for this architecture.</source>
+      <translation> 更新的安装包（{tags}）没有这种架构的内核。</translation>
+    </message>
+    <message>
+      <source> This machine has {gpus}; training will not use them.</source>
+      <translation> 这台机器有 {gpus}；训练不会使用它们。</translation>
+    </message>
+    <message>
+      <source> Your runs and settings were kept (--remove-data deletes them).</source>
+      <translation> 你的训练记录和设置已保留（--remove-data 会删除它们）。</translation>
+    </message>
+    <message>
+      <source> and {path}</source>
+      <translation> 和 {path}</translation>
+    </message>
+    <message>
+      <source> images</source>
+      <translation> 张</translation>
+    </message>
+    <message>
+      <source> or the desktop</source>
+      <translation>或桌面</translation>
+    </message>
+    <message>
+      <source> px</source>
+      <translation> 像素</translation>
+    </message>
+    <message>
+      <source> — not usable with this wheel</source>
+      <translation> — 无法用于此安装包</translation>
+    </message>
+    <message>
+      <source># Prepared copy of {source} (images resized to {imgsz} px). Written by YOLO Studio; edit the original instead.</source>
+      <translation># {source} 的预处理副本（图片已缩放到 {imgsz} 像素）。由 YOLO Studio 生成；请改为编辑原文件。</translation>
+    </message>
+    <message>
+      <source># Written by YOLO Studio from the folder's images and labels; edit freely.</source>
+      <translation># 由 YOLO Studio 根据文件夹中的图片和标签生成；可随意编辑。</translation>
+    </message>
+    <message>
+      <source># or: docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility … (Kubernetes: the same variable in the pod's env)</source>
+      <translation># 或：docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility …（Kubernetes：在 pod 的 env 中设置同一变量）</translation>
+    </message>
+    <message>
+      <source>'names' lists no classes. yolov5 would build a model with no classes and stop at the first label; list the class names.</source>
+      <translation>'names' 没有列出任何类别。yolov5 会建立一个没有类别的模型，并在第一个标签处停止；请列出类别名称。</translation>
+    </message>
+    <message>
+      <source>'names' must be a list of class names or a map of id: name.</source>
+      <translation>'names' 必须是类别名称列表，或 id: 名称 的映射。</translation>
+    </message>
+    <message>
+      <source>'nc' must be a whole number.</source>
+      <translation>'nc' 必须是整数。</translation>
+    </message>
+    <message>
+      <source>'path' is {path}, an absolute path from another machine (Colab, Kaggle or Windows). Re-root it to the folder this data.yaml is in (one-click fix) or to where the images are now.</source>
+      <translation>'path' 是 {path}，一个来自其他机器（Colab、Kaggle 或 Windows）的绝对路径。请把它改到这个 data.yaml 所在的文件夹（一键修复），或改到图片现在的位置。</translation>
+    </message>
+    <message>
+      <source>'{key}' is empty. yolov5 needs the folder (or list file) of the {key} images.</source>
+      <translation>'{key}' 为空。yolov5 需要 {key} 图片的文件夹（或列表文件）。</translation>
+    </message>
+    <message>
+      <source>'{key}' is missing. yolov5 stops at once with "data.yaml '{key}:' field missing".</source>
+      <translation>缺少 '{key}'。yolov5 会立即以 "data.yaml '{key}:' field missing" 停止。</translation>
+    </message>
+    <message>
+      <source>'{split}' must be a path or a list of paths.</source>
+      <translation>'{split}' 必须是一个路径或路径列表。</translation>
+    </message>
+    <message>
+      <source>'{title}' (above) stops CUDA first</source>
+      <translation>'{title}'（见上）首先阻止了 CUDA</translation>
+    </message>
+    <message>
+      <source>'{token}' is not a number. yolov5 drops the image as corrupt ('could not convert string to float').</source>
+      <translation>'{token}' 不是数字。yolov5 会把图片当作损坏丢弃（'could not convert string to float'）。</translation>
+    </message>
+    <message>
+      <source>(default: {value})</source>
+      <translation>（默认：{value}）</translation>
+    </message>
+    <message>
+      <source>, about {s:.0f} s left</source>
+      <translation>，约剩 {s:.0f} 秒</translation>
+    </message>
+    <message>
+      <source>--cache ram needs about {need:.1f} GB for {images} images at imgsz {imgsz}; yolov5 then silently trains without a cache. Use the disk cache instead.</source>
+      <translation>--cache ram 在 imgsz {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
+    </message>
+    <message>
+      <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
+      <translation>--data 需要探测这台机器，不能与 --facts 同时使用。</translation>
+    </message>
+    <message>
+      <source>--facts describes another machine: showing its plan only (nothing is installed).</source>
+      <translation>--facts 描述的是另一台机器：只显示它的安装计划（不会安装任何东西）。</translation>
+    </message>
+    <message>
+      <source>--imgsz and --batch must be at least 1, --workers at least 0, --timeout positive.</source>
+      <translation>--imgsz 和 --batch 至少为 1，--workers 至少为 0，--timeout 必须为正数。</translation>
+    </message>
+    <message>
+      <source>--repair changes this machine and talks to a person: it cannot be combined with --facts or --json.</source>
+      <translation>--repair 会修改这台机器并需要与人交互，不能与 --facts 或 --json 同时使用。</translation>
+    </message>
+    <message>
+      <source>--workers {fits}</source>
+      <translation>--workers {fits}</translation>
+    </message>
+    <message>
+      <source>--workers {fits}   # or give the container more CPUs: docker run {cpus} …</source>
+      <translation>--workers {fits}   # 或给容器更多 CPU：docker run {cpus} …</translation>
+    </message>
+    <message>
+      <source>/dev/shm</source>
+      <translation>/dev/shm</translation>
+    </message>
+    <message>
+      <source>/dev/shm is too small for {workers} data-loader workers</source>
+      <translation>/dev/shm 太小，容不下 {workers} 个数据加载进程</translation>
+    </message>
+    <message>
+      <source>; CUDA does start in PyTorch</source>
+      <translation>；CUDA 在 PyTorch 中能够启动</translation>
+    </message>
+    <message>
+      <source>A .pt checkpoint to start from when Model is a YAML (fine-tuning): reaches a good mAP in far fewer epochs than training from scratch. A .pt from outside your runs is a pickle and needs your confirmation.</source>
+      <translation>当模型是 YAML 时作为起点的 .pt 检查点（微调）：比从头训练少得多的轮数就能达到好的 mAP。训练目录以外的 .pt 是 pickle 文件，需要你确认。</translation>
+    </message>
+    <message>
+      <source>A GPU has fallen off the bus</source>
+      <translation>有一块 GPU 从总线上掉线了</translation>
+    </message>
+    <message>
+      <source>A data-loader worker was killed, usually for lack of RAM. Use fewer workers, or turn off the RAM cache.</source>
+      <translation>一个数据加载进程被终止了，通常是因为内存不足。请减少加载进程，或关闭内存缓存。</translation>
+    </message>
+    <message>
+      <source>A file in the store that its manifest does not list.</source>
+      <translation>权重库中有一个清单未列出的文件。</translation>
+    </message>
+    <message>
+      <source>A label file without an image (yolov5's pairing: same name under images/ instead of labels/). yolov5 ignores it silently; was its image renamed or deleted? Move it aside (one-click fix).</source>
+      <translation>一个没有对应图片的标签文件（yolov5 的配对规则：同名文件，位于 images/ 而不是 labels/ 下）。yolov5 会静默忽略它；它的图片是被改名或删除了吗？把它移到别处（一键修复）。</translation>
+    </message>
+    <message>
+      <source>A label uses a class id that is not in the data.yaml's names. Add the class to names, or fix the label files (the Dataset page lists them).</source>
+      <translation>有标签使用了 data.yaml 的 names 中没有的类别 id。请把该类别加入 names，或修正标签文件（数据集页面会列出它们）。</translation>
+    </message>
+    <message>
+      <source>A narrower link slows every copy of a batch to the GPU. An idle GPU may narrow its link to save power: check again during training.</source>
+      <translation>更窄的链路会拖慢每个批次向 GPU 的复制。空闲的 GPU 可能为省电而缩窄链路：请在训练时再检查一次。</translation>
+    </message>
+    <message>
+      <source>A network that inspects HTTPS needs its certificate: point SSL_CERT_FILE at your organisation's CA bundle. Also check the computer's clock.</source>
+      <translation>会检查 HTTPS 流量的网络需要它自己的证书：把 SSL_CERT_FILE 指向你所在机构的 CA 证书包。另外请检查电脑的时钟。</translation>
+    </message>
+    <message>
+      <source>A polygon row needs a class and x y pairs, but this one has {n} coordinates (an odd number). yolov5 drops the image as corrupt ('cannot reshape array of size {n} into shape (2)').</source>
+      <translation>多边形行需要类别加 x y 坐标对，但这一行有 {n} 个坐标（奇数）。yolov5 会把图片当作损坏丢弃（'cannot reshape array of size {n} into shape (2)'）。</translation>
+    </message>
+    <message>
+      <source>A test kernel failed on GPU {index} ({name})</source>
+      <translation>GPU {index}（{name}）上的测试内核失败</translation>
+    </message>
+    <message>
+      <source>A tiny CUDA computation failed on this GPU, so training on it would fail too.</source>
+      <translation>在这块 GPU 上运行的一个微小 CUDA 计算失败了，所以在它上面训练也会失败。</translation>
+    </message>
+    <message>
+      <source>A {n}-value row in a file of polygons. yolov5 reads every row of this file as a polygon, so this row becomes a {points}-point polygon and its box is wrong; keep one format per file.</source>
+      <translation>多边形标签文件中出现了 {n} 个数值的行。yolov5 会把这个文件的每一行都当作多边形读取，所以这一行会变成 {points} 个点的多边形，框也会出错；每个文件请只用一种格式。</translation>
+    </message>
+    <message>
+      <source>Adam</source>
+      <translation>Adam</translation>
+    </message>
+    <message>
+      <source>AdamW</source>
+      <translation>AdamW</translation>
+    </message>
+    <message>
+      <source>Add --yes to trust {path}.</source>
+      <translation>加上 --yes 以信任 {path}。</translation>
+    </message>
+    <message>
+      <source>An option has an unexpected value; check the training settings.</source>
+      <translation>某个选项的值不符合预期；请检查训练设置。</translation>
+    </message>
+    <message>
+      <source>Asked run {name} to stop; it saves a checkpoint after the current batch.</source>
+      <translation>已请求训练 {name} 停止；它会在当前批次结束后保存检查点。</translation>
+    </message>
+    <message>
+      <source>Asking the GPU driver (NVML)…</source>
+      <translation>正在询问 GPU 驱动（NVML）…</translation>
+    </message>
+    <message>
+      <source>Automatic batch size works on one GPU only.</source>
+      <translation>自动批大小只适用于单块 GPU。</translation>
+    </message>
+    <message>
+      <source>Batch</source>
+      <translation>批大小</translation>
+    </message>
+    <message>
+      <source>Batch size must be at least 1, or -1 for automatic (got {value}).</source>
+      <translation>批大小至少为 1，或用 -1 表示自动（当前为 {value}）。</translation>
+    </message>
+    <message>
+      <source>Batch size must be at least 1.</source>
+      <translation>批大小至少为 1。</translation>
+    </message>
+    <message>
+      <source>Best mAP@0.5 {m50:.3f}, mAP@0.5:0.95 {m95:.3f}</source>
+      <translation>最佳 mAP@0.5 {m50:.3f}，mAP@0.5:0.95 {m95:.3f}</translation>
+    </message>
+    <message>
+      <source>Best weights: {path}</source>
+      <translation>最佳权重：{path}</translation>
+    </message>
+    <message>
+      <source>Both a checkpoint model and initial weights were given.</source>
+      <translation>同时指定了检查点模型和初始权重。</translation>
+    </message>
+    <message>
+      <source>Bottleneck monitor [{code}]: {title}</source>
+      <translation>瓶颈监测 [{code}]：{title}</translation>
+    </message>
+    <message>
+      <source>Build it again on this machine.</source>
+      <translation>请在这台机器上重新构建。</translation>
+    </message>
+    <message>
+      <source>Byte {offset} is not UTF-8 text. yolov5 drops the image as corrupt ("'utf-8' codec can't decode byte"); save the file as plain UTF-8 (or ASCII) text.</source>
+      <translation>第 {offset} 个字节不是 UTF-8 文本。yolov5 会把图片当作损坏丢弃（"'utf-8' codec can't decode byte"）；请把文件保存为纯 UTF-8（或 ASCII）文本。</translation>
+    </message>
+    <message>
+      <source>Byte {offset} is not UTF-8 text. yolov5 silently drops such bytes when it reads the file, so a class name or path may not be what you see; save the file as UTF-8.</source>
+      <translation>第 {offset} 个字节不是 UTF-8 文本。yolov5 读文件时会静默丢弃这类字节，所以类别名或路径可能与你看到的不同；请把文件保存为 UTF-8。</translation>
+    </message>
+    <message>
+      <source>CPU (no CUDA device)</source>
+      <translation>CPU（无 CUDA 设备）</translation>
+    </message>
+    <message>
+      <source>CPU build, as asked (--cpu).{note}</source>
+      <translation>CPU 版本，按要求（--cpu）。{note}</translation>
+    </message>
+    <message>
+      <source>CPUs for the data loader</source>
+      <translation>数据加载可用的 CPU</translation>
+    </message>
+    <message>
+      <source>CUDA does not start in PyTorch, so cuDNN cannot be used</source>
+      <translation>CUDA 在 PyTorch 中无法启动，所以不能使用 cuDNN</translation>
+    </message>
+    <message>
+      <source>CUDA reaches the GPU but NVML (the driver's management library) is missing: the container was started with the 'compute' driver capability only, so the NVIDIA runtime did not mount the 'utility' libraries. Without them the app cannot read GPU utilisation, throttling or other processes. Restart the container with both capabilities.</source>
+      <translation>CUDA 能访问 GPU，但缺少 NVML（驱动的管理库）：容器启动时只带了 'compute' 驱动能力，所以 NVIDIA 运行时没有挂载 'utility' 库。没有它们，应用无法读取 GPU 利用率、降频或其他进程。请带上两种能力重新启动容器。</translation>
+    </message>
+    <message>
+      <source>CUDA works (test kernel)</source>
+      <translation>CUDA 可用（测试内核）</translation>
+    </message>
+    <message>
+      <source>CUDA_VISIBLE_DEVICES</source>
+      <translation>CUDA_VISIBLE_DEVICES</translation>
+    </message>
+    <message>
+      <source>Cache</source>
+      <translation>缓存</translation>
+    </message>
+    <message>
+      <source>Cancelled. yolostudio weights get {name} resumes where it stopped.</source>
+      <translation>已取消。yolostudio weights get {name} 会从中断处继续。</translation>
+    </message>
+    <message>
+      <source>Cannot read the file: {reason}</source>
+      <translation>无法读取文件：{reason}</translation>
+    </message>
+    <message>
+      <source>Cannot read the file: {reason}. Check that it exists and that you may read it.</source>
+      <translation>无法读取文件：{reason}。请确认文件存在且你有读取权限。</translation>
+    </message>
+    <message>
+      <source>Cannot read the list: {reason}</source>
+      <translation>无法读取列表：{reason}</translation>
+    </message>
+    <message>
+      <source>Check that YOLO Studio's Python environment is complete ('yolostudio doctor' or the Environment page checks it), then try again.</source>
+      <translation>请检查 YOLO Studio 的 Python 环境是否完整（'yolostudio doctor' 或环境页面会检查），然后重试。</translation>
+    </message>
+    <message>
+      <source>Check the dataset's val folder (--data DATA.yaml).</source>
+      <translation>请检查数据集的 val 文件夹（--data DATA.yaml）。</translation>
+    </message>
+    <message>
+      <source>Check the dataset: the data.yaml paths must point at existing image folders or lists, with labels in a matching labels/ folder.</source>
+      <translation>请检查数据集：data.yaml 中的路径必须指向存在的图片文件夹或列表，标签放在对应的 labels/ 文件夹中。</translation>
+    </message>
+    <message>
+      <source>Check the disk space and permissions of {folder}.</source>
+      <translation>请检查 {folder} 的磁盘空间和权限。</translation>
+    </message>
+    <message>
+      <source>Check the network connection and try again; the download resumes where it stopped.</source>
+      <translation>请检查网络连接后重试；下载会从中断处继续。</translation>
+    </message>
+    <message>
+      <source>Check the path, or open the dataset page to create a data.yaml.</source>
+      <translation>请检查路径，或打开数据集页面创建 data.yaml。</translation>
+    </message>
+    <message>
+      <source>Check the path. YOLO Studio works offline: the official pretrained checkpoints come by name (yolov5s.pt …) from its weights store, and yolostudio weights get yolov5s fetches one when you ask.</source>
+      <translation>请检查路径。YOLO Studio 离线工作：官方预训练检查点按名称（yolov5s.pt …）从它的权重库获取，需要时用 yolostudio weights get yolov5s 下载。</translation>
+    </message>
+    <message>
+      <source>Check the power supply: its rating for this card, every power connector seated, no adapters or daisy-chained cables; then cooling. 'nvidia-smi -q -d PERFORMANCE' shows which slowdown is active.</source>
+      <translation>检查电源：额定功率是否适合这张显卡，每个供电接口是否插好，不要用转接头或串联线缆；然后检查散热。'nvidia-smi -q -d PERFORMANCE' 会显示当前的降频原因。</translation>
+    </message>
+    <message>
+      <source>Check the weights file. A finished run cannot be resumed: start a new run from its best.pt instead.</source>
+      <translation>请检查权重文件。已完成的训练不能继续：请改用它的 best.pt 开始新的训练。</translation>
+    </message>
+    <message>
+      <source>Check the weights path.</source>
+      <translation>请检查权重路径。</translation>
+    </message>
+    <message>
+      <source>Checking the installed app</source>
+      <translation>正在检查已安装的应用</translation>
+    </message>
+    <message>
+      <source>Checking {detail} (loading it as a YOLOv5 checkpoint)</source>
+      <translation>正在检查 {detail}（作为 YOLOv5 检查点加载）</translation>
+    </message>
+    <message>
+      <source>Checking {done}/{total} files{when}</source>
+      <translation>正在检查 {done}/{total} 个文件{when}</translation>
+    </message>
+    <message>
+      <source>Checking…</source>
+      <translation>正在检查…</translation>
+    </message>
+    <message>
+      <source>Checkpoints, plots and a disk cache are written there; a full disk ends training.</source>
+      <translation>检查点、图表和磁盘缓存都写在那里；磁盘写满会终止训练。</translation>
+    </message>
+    <message>
+      <source>Choose a data.yaml, or use the demo dataset.</source>
+      <translation>请选择一个 data.yaml，或使用演示数据集。</translation>
+    </message>
+    <message>
+      <source>Choose at least one format to export.</source>
+      <translation>请至少选择一种导出格式。</translation>
+    </message>
+    <message>
+      <source>Choose from: {names}</source>
+      <translation>可选：{names}</translation>
+    </message>
+    <message>
+      <source>Class id {cls} but the dataset has {nc} classes (0–{top}). {consequence}</source>
+      <translation>类别 id 为 {cls}，但数据集只有 {nc} 个类别（0–{top}）。{consequence}</translation>
+    </message>
+    <message>
+      <source>Class id {cls} is negative. yolov5 drops the image as corrupt ('{quote}').</source>
+      <translation>类别 id {cls} 为负数。yolov5 会把图片当作损坏丢弃（'{quote}'）。</translation>
+    </message>
+    <message>
+      <source>Class id {cls} is not a whole number. yolov5 accepts the row and trains it as class {int} (its loss truncates ids); was a column shifted?</source>
+      <translation>类别 id {cls} 不是整数。yolov5 会接受这一行并按类别 {int} 训练（损失函数会截断 id）；是不是某一列错位了？</translation>
+    </message>
+    <message>
+      <source>Class ids in 'names' must run 0, 1, 2 … without gaps; found {ids}. yolov5 sets nc to the number of names ({n}), so a label with id {top} aborts training.</source>
+      <translation>'names' 中的类别 id 必须按 0、1、2 … 连续，不能有空缺；发现 {ids}。yolov5 把 nc 设为名称的数量（{n}），所以 id 为 {top} 的标签会中止训练。</translation>
+    </message>
+    <message>
+      <source>Class {id} '{name}' has no instances in {split}. The model cannot learn it; yolov5 never reports this. Label some images, or delete the class (ids after it shift).</source>
+      <translation>类别 {id} '{name}' 在 {split} 中没有实例。模型无法学会它；yolov5 从不报告这一点。请标注一些图片，或删除这个类别（其后的 id 会顺移）。</translation>
+    </message>
+    <message>
+      <source>Class {id} is not a plain text value; edit it in the YAML view.</source>
+      <translation>类别 {id} 不是普通的文本值；请在 YAML 视图中编辑。</translation>
+    </message>
+    <message>
+      <source>Classes {first} and {second} are both called '{name}'; their predictions cannot be told apart.</source>
+      <translation>类别 {first} 和 {second} 都叫 '{name}'；它们的预测结果无法区分。</translation>
+    </message>
+    <message>
+      <source>Close other programs, or train with a smaller batch and --workers 0.</source>
+      <translation>关闭其他程序，或用更小的批大小和 --workers 0 训练。</translation>
+    </message>
+    <message>
+      <source>Completed in {time}.</source>
+      <translation>已完成，用时 {time}。</translation>
+    </message>
+    <message>
+      <source>Connect to the Internet and try again. If this network needs a proxy, set HTTPS_PROXY (and NO_PROXY) in the environment YOLO Studio starts from; or download the file elsewhere and use Import.</source>
+      <translation>请连接互联网后重试。如果这个网络需要代理，请在启动 YOLO Studio 的环境中设置 HTTPS_PROXY（和 NO_PROXY）；或在别处下载文件后用“导入”。</translation>
+    </message>
+    <message>
+      <source>Coordinates are fractions of the image size, between 0 and 1.</source>
+      <translation>坐标是相对于图片尺寸的比例，在 0 到 1 之间。</translation>
+    </message>
+    <message>
+      <source>Copy the dataset to a local SSD, or train with --cache ram (or --cache disk).</source>
+      <translation>把数据集复制到本地 SSD，或使用 --cache ram（或 --cache disk）训练。</translation>
+    </message>
+    <message>
+      <source>Copy the file again, or use the run's other checkpoint (best.pt / last.pt).</source>
+      <translation>请重新复制文件，或使用该训练的另一个检查点（best.pt / last.pt）。</translation>
+    </message>
+    <message>
+      <source>Copying {detail}</source>
+      <translation>正在复制 {detail}</translation>
+    </message>
+    <message>
+      <source>Cosine learning rate</source>
+      <translation>余弦学习率</translation>
+    </message>
+    <message>
+      <source>Could not copy {path} into the weights store: {reason}</source>
+      <translation>无法把 {path} 复制到权重库：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not write the class names without changing other values.</source>
+      <translation>无法在不改变其他值的情况下写入类别名称。</translation>
+    </message>
+    <message>
+      <source>Could not write {path}: {reason}</source>
+      <translation>无法写入 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not write {value!r} at {path} without changing other values.</source>
+      <translation>无法在不改变其他值的情况下把 {value!r} 写到 {path}。</translation>
+    </message>
+    <message>
+      <source>Create the app's environment with Python {high}: python{high} -m venv .venv, then run installer/launch.sh again.</source>
+      <translation>用 Python {high} 创建应用的环境：python{high} -m venv .venv，然后重新运行 installer/launch.sh。</translation>
+    </message>
+    <message>
+      <source>Data arrives in time (wait {share}) but the GPU computed only {util:.0f}% of the time: each step is too small to keep it busy. Use a larger batch (and mixed precision).</source>
+      <translation>数据供应及时（等待 {share}），但 GPU 只有 {util:.0f}% 的时间在计算：每一步的工作量太小，无法让它忙起来。请使用更大的批大小（并开启混合精度）。</translation>
+    </message>
+    <message>
+      <source>Data-loader workers hand batches to training through shared memory; when it is full the loader dies with 'bus error' or 'No space left on device'. Docker gives containers only 64 MB unless told otherwise. Until it is fixed, --workers {fits} fits.</source>
+      <translation>数据加载进程通过共享内存把批次交给训练；共享内存满了，加载器就会以 'bus error' 或 'No space left on device' 崩溃。Docker 默认只给容器 64 MB。在修复之前，--workers {fits} 可以放得下。</translation>
+    </message>
+    <message>
+      <source>Data-loader workers ran out of shared memory. In a container start it with --ipc=host or a larger --shm-size; or use fewer workers.</source>
+      <translation>数据加载进程的共享内存不足。在容器中请用 --ipc=host 或更大的 --shm-size 启动；或减少加载进程。</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Dataset file not found: {path}</source>
+      <translation>找不到数据集文件：{path}</translation>
+    </message>
+    <message>
+      <source>Dataset {path}</source>
+      <translation>数据集 {path}</translation>
+    </message>
+    <message>
+      <source>Delete your workspace and settings too? This removes every run and model in:
+{folders}
+Type 'delete' to confirm: </source>
+      <translation>也删除你的工作区和设置吗？这会删除以下位置中的所有训练记录和模型：
+{folders}
+输入 'delete' 确认：</translation>
+    </message>
+    <message>
+      <source>Detached; the run keeps going. 'yolostudio stop {name}' stops it.</source>
+      <translation>已分离；训练继续进行。用 'yolostudio stop {name}' 停止它。</translation>
+    </message>
+    <message>
+      <source>Detection agreement after NMS: {pct} ({matched} of {boxes} boxes, IoU ≥ 0.9, same class, conf ≥ {conf}) on {images} images</source>
+      <translation>NMS 后的检测一致率：{pct}（{boxes} 个框中 {matched} 个一致，IoU ≥ 0.9，类别相同，置信度 ≥ {conf}），共 {images} 张图片</translation>
+    </message>
+    <message>
+      <source>Device</source>
+      <translation>设备</translation>
+    </message>
+    <message>
+      <source>Device {value!r} is not understood.</source>
+      <translation>无法理解设备 {value!r}。</translation>
+    </message>
+    <message>
+      <source>Disk (decoded .npy files beside the images)</source>
+      <translation>磁盘（在图片旁保存解码后的 .npy 文件）</translation>
+    </message>
+    <message>
+      <source>Disk speed and space</source>
+      <translation>磁盘速度和空间</translation>
+    </message>
+    <message>
+      <source>Don't draw yolov5's plots (labels, batches, curves): saves seconds per run, and the live view has no validation pictures.</source>
+      <translation>不绘制 yolov5 的图表（标签、批次、曲线）：每次训练节省几秒钟，实时视图中也就没有验证图片。</translation>
+    </message>
+    <message>
+      <source>Download cancelled.</source>
+      <translation>下载已取消。</translation>
+    </message>
+    <message>
+      <source>Downloading {detail}</source>
+      <translation>正在下载 {detail}</translation>
+    </message>
+    <message>
+      <source>Downloading {file} ({size})</source>
+      <translation>正在下载 {file}（{size}）</translation>
+    </message>
+    <message>
+      <source>Downloading {file}: {done:.0f} of {total:.0f} MB</source>
+      <translation>正在下载 {file}：{done:.0f} / {total:.0f} MB</translation>
+    </message>
+    <message>
+      <source>Draw images with rare classes more often: helps an imbalanced dataset; epochs then repeat some images and skip others.</source>
+      <translation>更频繁地抽取含稀有类别的图片：有助于类别不平衡的数据集；每一轮会重复一些图片并跳过另一些。</translation>
+    </message>
+    <message>
+      <source>Driver vs PyTorch CUDA</source>
+      <translation>驱动与 PyTorch CUDA 匹配</translation>
+    </message>
+    <message>
+      <source>Driver {driver} is older than {floor}, the minimum for {tag}: CUDA will not start until the driver is updated.</source>
+      <translation>驱动 {driver} 比 {tag} 所需的最低版本 {floor} 旧：在更新驱动之前 CUDA 无法启动。</translation>
+    </message>
+    <message>
+      <source>Dynamic shapes cannot be combined with FP16; turn off FP16 to export dynamic shapes.</source>
+      <translation>动态尺寸不能与 FP16 同时使用；关闭 FP16 才能导出动态尺寸。</translation>
+    </message>
+    <message>
+      <source>ERROR</source>
+      <translation>错误</translation>
+    </message>
+    <message>
+      <source>Efficiency: {ips:.0f} img/s on the CPU, data wait {wait}</source>
+      <translation>效率：CPU 上 {ips:.0f} 张/秒，数据等待 {wait}</translation>
+    </message>
+    <message>
+      <source>Efficiency: {ips:.0f} img/s, data wait {wait}, GPU busy {gpu}</source>
+      <translation>效率：{ips:.0f} 张/秒，数据等待 {wait}，GPU 繁忙 {gpu}</translation>
+    </message>
+    <message>
+      <source>Environment probe</source>
+      <translation>环境探测</translation>
+    </message>
+    <message>
+      <source>Epoch {epoch}/{epochs}  box {box:.4f} obj {obj:.4f} cls {cls:.4f} | P {p:.3f} R {r:.3f} mAP@0.5 {m50:.3f} mAP@0.5:0.95 {m95:.3f} | {secs:.1f} s, {ips} img/s, data wait {wait}{best}</source>
+      <translation>轮次 {epoch}/{epochs}  box {box:.4f} obj {obj:.4f} cls {cls:.4f} | P {p:.3f} R {r:.3f} mAP@0.5 {m50:.3f} mAP@0.5:0.95 {m95:.3f} | {secs:.1f} 秒，{ips} 张/秒，数据等待 {wait}{best}</translation>
+    </message>
+    <message>
+      <source>Epoch {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} img/s  data wait {wait}  ETA {eta}</source>
+      <translation>轮次 {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} 张/秒  数据等待 {wait}  剩余 {eta}</translation>
+    </message>
+    <message>
+      <source>Epochs</source>
+      <translation>轮数</translation>
+    </message>
+    <message>
+      <source>Even without data-loader workers, training needs about {main:.1f} GB and {available:.1f} GB is free. {risk}</source>
+      <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
+    </message>
+    <message>
+      <source>Everything saved so far is kept. The last lines of the job's log (worker.log in a run's folder) may say why; a training run can be resumed from its last checkpoint.</source>
+      <translation>目前已保存的内容都会保留。任务日志（训练文件夹中的 worker.log）的最后几行可能说明了原因；训练可以从最后的检查点继续。</translation>
+    </message>
+    <message>
+      <source>Everything saved so far is kept; a training run can be resumed from its last checkpoint.</source>
+      <translation>目前已保存的内容都会保留；训练可以从最后的检查点继续。</translation>
+    </message>
+    <message>
+      <source>Export FP32 ONNX or TorchScript on this machine.</source>
+      <translation>请在这台机器上导出 FP32 的 ONNX 或 TorchScript。</translation>
+    </message>
+    <message>
+      <source>Export a complete checkpoint.</source>
+      <translation>请导出一个完整的检查点。</translation>
+    </message>
+    <message>
+      <source>Export it with the tool that trained it (for ultralytics 8: 'yolo export').</source>
+      <translation>请用训练它的工具导出（ultralytics 8：'yolo export'）。</translation>
+    </message>
+    <message>
+      <source>Export it with the tool that trained it, or fine-tune a model here from it.</source>
+      <translation>请用训练它的工具导出，或在这里以它为起点微调一个模型。</translation>
+    </message>
+    <message>
+      <source>Extra large P6: the most accurate YOLOv5; the slowest and the most GPU memory.</source>
+      <translation>Extra large P6：最准的 YOLOv5；最慢，显存占用也最多。</translation>
+    </message>
+    <message>
+      <source>Extra large: the most accurate at 640 px and the slowest; about 12x the compute of s.</source>
+      <translation>Extra large：640 像素下最准也最慢；计算量约为 s 的 12 倍。</translation>
+    </message>
+    <message>
+      <source>FP16 (needs a GPU; not with --dynamic)</source>
+      <translation>FP16（需要 GPU；不能与 --dynamic 同用）</translation>
+    </message>
+    <message>
+      <source>FP16 and TensorRT exports need an NVIDIA GPU that PyTorch can use, and none is available.</source>
+      <translation>FP16 和 TensorRT 导出需要一块 PyTorch 能使用的 NVIDIA GPU，但当前没有。</translation>
+    </message>
+    <message>
+      <source>FP16 and TensorRT need a GPU, but the CPU was chosen.</source>
+      <translation>FP16 和 TensorRT 需要 GPU，但选择的是 CPU。</translation>
+    </message>
+    <message>
+      <source>FP16 export cannot be combined with dynamic shapes; turn off dynamic shapes to export FP16.</source>
+      <translation>FP16 导出不能与动态尺寸同时使用；关闭动态尺寸才能导出 FP16。</translation>
+    </message>
+    <message>
+      <source>FP16 export needs an NVIDIA GPU (half precision does not run on the CPU).</source>
+      <translation>FP16 导出需要 NVIDIA GPU（半精度无法在 CPU 上运行）。</translation>
+    </message>
+    <message>
+      <source>Facts written to {path}</source>
+      <translation>检测信息已写入 {path}</translation>
+    </message>
+    <message>
+      <source>Failed after {time}.</source>
+      <translation>在 {time} 后失败。</translation>
+    </message>
+    <message>
+      <source>File not found: {path}</source>
+      <translation>找不到文件：{path}</translation>
+    </message>
+    <message>
+      <source>File: {path} ({size})</source>
+      <translation>文件：{path}（{size}）</translation>
+    </message>
+    <message>
+      <source>Fine-tuning from {file} (COCO-pretrained, on this machine): a few hundred images reach a useful mAP in tens of epochs, where training from scratch needs hundreds.</source>
+      <translation>从 {file} 微调（COCO 预训练，已在本机）：几百张图片在几十轮内就能达到可用的 mAP，而从头训练需要几百轮。</translation>
+    </message>
+    <message>
+      <source>Fix it on the Dataset page (it has one-click fixes for several of these).</source>
+      <translation>请在数据集页面修复（其中几项有一键修复）。</translation>
+    </message>
+    <message>
+      <source>Fix the YAML errors first; the file cannot be edited safely while it does not parse.</source>
+      <translation>请先修复 YAML 错误；文件无法解析时不能安全地编辑。</translation>
+    </message>
+    <message>
+      <source>For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} (nvidia-smi -q -d PERFORMANCE shows which slowdown is active).</source>
+      <translation>在 {share} 的采样中 GPU 报告：{reasons}。解决办法：{fixes}（nvidia-smi -q -d PERFORMANCE 可显示当前的降频原因）。</translation>
+    </message>
+    <message>
+      <source>Free some disk space in the workspace, then get it again: the download resumes where it stopped.</source>
+      <translation>请清理工作区所在磁盘的空间，然后重新获取：下载会从中断处继续。</translation>
+    </message>
+    <message>
+      <source>Free some space (old runs, caches) and export again.</source>
+      <translation>请清理一些空间（旧的训练、缓存）后重新导出。</translation>
+    </message>
+    <message>
+      <source>Free space, or move the workspace: yolostudio --workspace DIR …</source>
+      <translation>清理空间，或移动工作区：yolostudio --workspace DIR …</translation>
+    </message>
+    <message>
+      <source>Freeze layers</source>
+      <translation>冻结层</translation>
+    </message>
+    <message>
+      <source>GPU</source>
+      <translation>GPU</translation>
+    </message>
+    <message>
+      <source>GPU architecture in the wheel</source>
+      <translation>安装包支持的 GPU 架构</translation>
+    </message>
+    <message>
+      <source>GPU busy</source>
+      <translation>GPU 繁忙</translation>
+    </message>
+    <message>
+      <source>GPU busy, throttling, PCIe</source>
+      <translation>GPU 占用、降频、PCIe</translation>
+    </message>
+    <message>
+      <source>GPU driver (NVML)</source>
+      <translation>GPU 驱动（NVML）</translation>
+    </message>
+    <message>
+      <source>GPU memory is {mem} used: a larger batch gives each kernel more work</source>
+      <translation>显存已用 {mem}：更大的批大小能让每个内核有更多工作</translation>
+    </message>
+    <message>
+      <source>GPU monitoring is unavailable (no NVML library)</source>
+      <translation>无法监控 GPU（缺少 NVML 库）</translation>
+    </message>
+    <message>
+      <source>GPU monitoring is unavailable inside this container</source>
+      <translation>此容器内无法监控 GPU</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} hits its power cap while hardly busy</source>
+      <translation>GPU {gpu} 几乎不忙却碰到了功耗上限</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} is busy with work this system cannot see</source>
+      <translation>GPU {gpu} 正忙于本系统看不到的工作</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} is held back by a hardware slowdown</source>
+      <translation>GPU {gpu} 受到硬件降频的限制</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} is in use by {count} other process(es): {pids}</source>
+      <translation>GPU {gpu} 正被 {count} 个其他进程使用：{pids}</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} runs its PCIe link at x{width} of x{max}</source>
+      <translation>GPU {gpu} 的 PCIe 链路以 x{width} 运行（最高 x{max}）</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} slows down to stay cool</source>
+      <translation>GPU {gpu} 为了降温而降频</translation>
+    </message>
+    <message>
+      <source>GPU {gpu}'s power limit is lowered to {limit:.0f} W (default {default:.0f} W)</source>
+      <translation>GPU {gpu} 的功耗上限被降低到 {limit:.0f} W（默认 {default:.0f} W）</translation>
+    </message>
+    <message>
+      <source>GPU {index}: {what}</source>
+      <translation>GPU {index}：{what}</translation>
+    </message>
+    <message>
+      <source>GPU {missing} is not present: this machine has {count} GPU(s), numbered 0 to {last}.</source>
+      <translation>GPU {missing} 不存在：这台机器有 {count} 块 GPU，编号 0 到 {last}。</translation>
+    </message>
+    <message>
+      <source>GPU {value} was requested but {found}.</source>
+      <translation>请求使用 GPU {value}，但{found}。</translation>
+    </message>
+    <message>
+      <source>GPUs</source>
+      <translation>GPU</translation>
+    </message>
+    <message>
+      <source>GTX 16xx and Quadro T-series GPUs are known to produce NaN losses or zero mAP with FP16 training. The worker's AMP check compares FP16 with FP32 on your model before training and falls back to FP32 when they disagree.</source>
+      <translation>已知 GTX 16xx 和 Quadro T 系列 GPU 用 FP16 训练时会出现 NaN 损失或 mAP 为零。工作进程的 AMP 检查会在训练前用你的模型比较 FP16 与 FP32，不一致时退回 FP32。</translation>
+    </message>
+    <message>
+      <source>Get it again to resume from where it stopped.</source>
+      <translation>重新获取即可从中断处继续。</translation>
+    </message>
+    <message>
+      <source>Get it again; if it happens again the file on the server has changed.</source>
+      <translation>请重新获取；如果再次发生，说明服务器上的文件已经改变。</translation>
+    </message>
+    <message>
+      <source>Get it with: {command} (or Weights… on the Train page); or give the path of a copy you have.</source>
+      <translation>获取方式：{command}（或训练页面上的“权重…”）；也可以指定你已有副本的路径。</translation>
+    </message>
+    <message>
+      <source>Get one with: yolostudio weights get yolov5s   (downloads from {base})</source>
+      <translation>获取方式：yolostudio weights get yolov5s   （从 {base} 下载）</translation>
+    </message>
+    <message>
+      <source>Give a dataset with validation images (--data DATA.yaml).</source>
+      <translation>请指定带验证图片的数据集（--data DATA.yaml）。</translation>
+    </message>
+    <message>
+      <source>Give a plain file name ending in .pt (--name).</source>
+      <translation>请指定以 .pt 结尾的普通文件名（--name）。</translation>
+    </message>
+    <message>
+      <source>Give either a .pt model, or a model YAML plus initial weights.</source>
+      <translation>请指定一个 .pt 模型，或者模型 YAML 加初始权重。</translation>
+    </message>
+    <message>
+      <source>Hyperparameter file not found: {name}</source>
+      <translation>找不到超参数文件：{name}</translation>
+    </message>
+    <message>
+      <source>Hyperparameters</source>
+      <translation>超参数</translation>
+    </message>
+    <message>
+      <source>INFO</source>
+      <translation>提示</translation>
+    </message>
+    <message>
+      <source>INT8 TensorRT engine, calibrated on --data images</source>
+      <translation>INT8 TensorRT 引擎，用 --data 的图片校准</translation>
+    </message>
+    <message>
+      <source>INT8 applies to TensorRT engines only; choose the TensorRT format.</source>
+      <translation>INT8 只适用于 TensorRT 引擎；请选择 TensorRT 格式。</translation>
+    </message>
+    <message>
+      <source>INT8 calibration needs images, and none were found in the dataset.</source>
+      <translation>INT8 校准需要图片，但数据集中没有找到。</translation>
+    </message>
+    <message>
+      <source>INT8 calibration needs images: give the dataset with --data DATA.yaml (a run's own dataset is used when the weights come from a run).</source>
+      <translation>INT8 校准需要图片：用 --data DATA.yaml 指定数据集（权重来自训练时会使用该训练的数据集）。</translation>
+    </message>
+    <message>
+      <source>INT8 is a TensorRT option: {reason}</source>
+      <translation>INT8 是 TensorRT 的选项：{reason}</translation>
+    </message>
+    <message>
+      <source>Identical content to the training image {twin}, so validation scores are inflated. yolov5 never reports this; remove it from val (one-click fix).</source>
+      <translation>内容与训练图片 {twin} 完全相同，验证分数因此虚高。yolov5 从不报告这一点；把它从 val 中删除（一键修复）。</translation>
+    </message>
+    <message>
+      <source>Identical content to {other} under another name; it counts twice in {split}. yolov5 never reports duplicates.</source>
+      <translation>内容与另一个名字的 {other} 完全相同；它在 {split} 中被计算了两次。yolov5 从不报告重复。</translation>
+    </message>
+    <message>
+      <source>If this machine has an NVIDIA GPU, install its driver until 'nvidia-smi' lists it, then re-check.</source>
+      <translation>如果这台机器有 NVIDIA GPU，请安装驱动，直到 'nvidia-smi' 能列出它，然后重新检查。</translation>
+    </message>
+    <message>
+      <source>If this network needs a proxy, set HTTPS_PROXY (and NO_PROXY) in the environment YOLO Studio starts from; or download the file elsewhere and use Import.</source>
+      <translation>如果这个网络需要代理，请在启动 YOLO Studio 的环境中设置 HTTPS_PROXY（和 NO_PROXY）；或在别处下载文件后用“导入”。</translation>
+    </message>
+    <message>
+      <source>Image size</source>
+      <translation>图片尺寸</translation>
+    </message>
+    <message>
+      <source>Image size {imgsz} is not a multiple of the model's stride {stride}.</source>
+      <translation>图片尺寸 {imgsz} 不是模型步长 {stride} 的倍数。</translation>
+    </message>
+    <message>
+      <source>Image size {imgsz} must be a multiple of 32 (the model's largest stride) and at least 32.</source>
+      <translation>图片尺寸 {imgsz} 必须是 32（模型的最大步长）的倍数且至少为 32。</translation>
+    </message>
+    <message>
+      <source>Image size {value} is not a multiple of 32; using {rounded}.</source>
+      <translation>图片尺寸 {value} 不是 32 的倍数；将使用 {rounded}。</translation>
+    </message>
+    <message>
+      <source>Image weights</source>
+      <translation>图片权重</translation>
+    </message>
+    <message>
+      <source>Images are resized to this square size (a multiple of 32). Larger finds smaller objects, but time and GPU memory grow with the square of the size: 1280 costs about 4x 640.</source>
+      <translation>图片会被缩放到这个正方形尺寸（32 的倍数）。更大能发现更小的目标，但时间和显存随尺寸的平方增长：1280 约为 640 的 4 倍。</translation>
+    </message>
+    <message>
+      <source>Images per training step. A larger batch keeps the GPU busier and trains faster until GPU memory runs out; 'auto' (-1) lets yolov5 pick the largest that fits on one GPU.</source>
+      <translation>每个训练步骤的图片数。更大的批大小能让 GPU 更忙、训练更快，直到显存用尽；'auto'（-1）让 yolov5 选择单块 GPU 能容纳的最大值。</translation>
+    </message>
+    <message>
+      <source>Imported: {classes} classes, {params:.1f} M parameters.</source>
+      <translation>已导入：{classes} 个类别，{params:.1f} M 参数。</translation>
+    </message>
+    <message>
+      <source>Importing PyTorch…</source>
+      <translation>正在导入 PyTorch…</translation>
+    </message>
+    <message>
+      <source>Improve airflow: clean the dust filters and fans, give the card room, raise the fan curve; watch it with 'nvidia-smi -q -d TEMPERATURE,PERFORMANCE'.</source>
+      <translation>改善散热：清洁防尘网和风扇，给显卡留出空间，提高风扇曲线；用 'nvidia-smi -q -d TEMPERATURE,PERFORMANCE' 观察。</translation>
+    </message>
+    <message>
+      <source>In WSL, install the NVIDIA driver on Windows (not inside WSL); NVML lives in /usr/lib/wsl/lib.</source>
+      <translation>在 WSL 中，请在 Windows 上安装 NVIDIA 驱动（不要在 WSL 内安装）；NVML 位于 /usr/lib/wsl/lib。</translation>
+    </message>
+    <message>
+      <source>Initial weights</source>
+      <translation>初始权重</translation>
+    </message>
+    <message>
+      <source>Install NVIDIA driver {driver} or newer from https://www.nvidia.com/Download/index.aspx</source>
+      <translation>从 https://www.nvidia.com/Download/index.aspx 安装 {driver} 或更新版本的 NVIDIA 驱动</translation>
+    </message>
+    <message>
+      <source>Install TensorRT 10 for FP16 engines.</source>
+      <translation>要生成 FP16 引擎请安装 TensorRT 10。</translation>
+    </message>
+    <message>
+      <source>Install TensorRT 10 for calibrated INT8 engines.</source>
+      <translation>要生成校准过的 INT8 引擎请安装 TensorRT 10。</translation>
+    </message>
+    <message>
+      <source>Install TensorRT 10 for this CUDA (the Export page shows the command).</source>
+      <translation>为这个 CUDA 安装 TensorRT 10（导出页面会显示安装命令）。</translation>
+    </message>
+    <message>
+      <source>Install YOLO Studio for this user.</source>
+      <translation>为当前用户安装 YOLO Studio。</translation>
+    </message>
+    <message>
+      <source>Install it into the app's environment now? [y/N] </source>
+      <translation>现在安装到应用的 Python 环境中吗？[y/N] </translation>
+    </message>
+    <message>
+      <source>Install it with: {command}</source>
+      <translation>安装命令：{command}</translation>
+    </message>
+    <message>
+      <source>Install the NVIDIA driver's utilities package (it provides libnvidia-ml and nvidia-smi).</source>
+      <translation>安装 NVIDIA 驱动的工具包（它提供 libnvidia-ml 和 nvidia-smi）。</translation>
+    </message>
+    <message>
+      <source>Installed</source>
+      <translation>已安装</translation>
+    </message>
+    <message>
+      <source>Installing {packages}</source>
+      <translation>正在安装 {packages}</translation>
+    </message>
+    <message>
+      <source>Its files are not trusted until they are got or imported again.</source>
+      <translation>在重新下载或导入之前，其文件不受信任。</translation>
+    </message>
+    <message>
+      <source>Keep a checkpoint every N epochs besides last.pt and best.pt (each costs about three times the model's size on disk); -1 keeps only those two.</source>
+      <translation>除 last.pt 和 best.pt 外每 N 轮再保存一个检查点（每个约占模型大小三倍的磁盘空间）；-1 只保留这两个。</translation>
+    </message>
+    <message>
+      <source>Keep anchors</source>
+      <translation>保留锚框</translation>
+    </message>
+    <message>
+      <source>Keep decoded images so decoding JPEGs leaves every epoch after the first: 'ram' is fastest but needs RAM for the whole dataset (yolov5 checks it fits); 'disk' writes .npy files beside the images (their decoded size on disk).</source>
+      <translation>保存解码后的图片，这样从第二轮起就不再解码 JPEG：'ram' 最快，但需要能放下整个数据集的内存（yolov5 会检查是否够用）；'disk' 在图片旁写 .npy 文件（占用解码后大小的磁盘空间）。</translation>
+    </message>
+    <message>
+      <source>Keep the first N layers fixed while fine-tuning (10 = the backbone): faster steps and less memory, but those layers don't adapt to your data.</source>
+      <translation>微调时保持前 N 层不变（10 = 主干网络）：步骤更快、显存更省，但这些层不会适应你的数据。</translation>
+    </message>
+    <message>
+      <source>Keep the model's anchors instead of checking them against your boxes (and re-fitting them when they fit badly).</source>
+      <translation>保留模型的锚框，而不是用你的框检查它们（并在不匹配时重新拟合）。</translation>
+    </message>
+    <message>
+      <source>Keeping the workspace and settings.</source>
+      <translation>保留工作区和设置。</translation>
+    </message>
+    <message>
+      <source>Key '{key}' appears twice (first on line {first}). yolov5's loader silently keeps the last one; delete the one you do not mean.</source>
+      <translation>键 '{key}' 出现了两次（第一次在第 {first} 行）。yolov5 的加载器会静默保留最后一个；请删除你不想要的那个。</translation>
+    </message>
+    <message>
+      <source>Killing the worker; the last saved checkpoint is kept.</source>
+      <translation>正在强制结束工作进程；最后保存的检查点会保留。</translation>
+    </message>
+    <message>
+      <source>Label smoothing</source>
+      <translation>标签平滑</translation>
+    </message>
+    <message>
+      <source>Large P6: 1280 px, high accuracy; needs a large GPU and a large dataset.</source>
+      <translation>Large P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
+    </message>
+    <message>
+      <source>Large: higher accuracy for larger datasets; needs a GPU with plenty of memory.</source>
+      <translation>Large：适合更大的数据集，精度更高；需要显存充足的 GPU。</translation>
+    </message>
+    <message>
+      <source>Last weights: {path}</source>
+      <translation>最后权重：{path}</translation>
+    </message>
+    <message>
+      <source>Latency per image: PyTorch {torch} ms · {client} {exported} ms (median of {runs}, {device})</source>
+      <translation>每张图片的延迟：PyTorch {torch} 毫秒 · {client} {exported} 毫秒（{runs} 次的中位数，{device}）</translation>
+    </message>
+    <message>
+      <source>Learning rate, loss weights and augmentation: hyp.scratch-low suits small models from scratch, scratch-high the large ones; or the path of your own file.</source>
+      <translation>学习率、损失权重和数据增强：hyp.scratch-low 适合从头训练的小模型，scratch-high 适合大模型；也可以是你自己的文件路径。</translation>
+    </message>
+    <message>
+      <source>Line {line} uses a tab to indent; YAML allows only spaces there ({problem}).</source>
+      <translation>第 {line} 行用制表符缩进；YAML 在此处只允许空格（{problem}）。</translation>
+    </message>
+    <message>
+      <source>Lower the learning rate along a cosine curve instead of linearly; sometimes a little more accuracy at the end, at no cost.</source>
+      <translation>按余弦曲线而不是线性降低学习率；有时最终精度会略高，没有额外开销。</translation>
+    </message>
+    <message>
+      <source>Max abs difference vs PyTorch: {diff} (boxes {boxes} px, scores {scores}), {precision}</source>
+      <translation>与 PyTorch 的最大绝对差：{diff}（框 {boxes} 像素，分数 {scores}），{precision}</translation>
+    </message>
+    <message>
+      <source>Medium P6: 1280 px, more accurate; needs a large GPU at that size.</source>
+      <translation>Medium P6：1280 像素，更准；在该尺寸下需要大显存 GPU。</translation>
+    </message>
+    <message>
+      <source>Medium: clearly more accurate than s for about 3x the compute; a good default on a strong GPU.</source>
+      <translation>Medium：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
+    </message>
+    <message>
+      <source>Mixed precision (AMP)</source>
+      <translation>混合精度（AMP）</translation>
+    </message>
+    <message>
+      <source>Mixed precision (AMP) is unreliable on {name}</source>
+      <translation>混合精度（AMP）在 {name} 上不可靠</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Model definition not found: {model}</source>
+      <translation>找不到模型定义：{model}</translation>
+    </message>
+    <message>
+      <source>Move {name} to {target}</source>
+      <translation>把 {name} 移到 {target}</translation>
+    </message>
+    <message>
+      <source>Multi-scale</source>
+      <translation>多尺度</translation>
+    </message>
+    <message>
+      <source>NAME</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <source>NVIDIA GPU present</source>
+      <translation>存在 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <source>NVML</source>
+      <translation>NVML</translation>
+    </message>
+    <message>
+      <source>NVML (the driver's management library) answered with an error: the driver and GPUs cannot be checked, and training may not see the GPU.</source>
+      <translation>NVML（驱动的管理库）返回了错误：无法检查驱动和 GPU，训练也可能看不到 GPU。</translation>
+    </message>
+    <message>
+      <source>NVML error</source>
+      <translation>NVML 错误</translation>
+    </message>
+    <message>
+      <source>NVML is not available ({error})</source>
+      <translation>NVML 不可用（{error}）</translation>
+    </message>
+    <message>
+      <source>NVML lists no GPU</source>
+      <translation>NVML 没有列出任何 GPU</translation>
+    </message>
+    <message>
+      <source>NVML lists the GPU, but CUDA does not start in torch, so training would run on the CPU.</source>
+      <translation>NVML 列出了 GPU，但 CUDA 在 torch 中无法启动，所以训练会在 CPU 上进行。</translation>
+    </message>
+    <message>
+      <source>NVML not found inside WSL</source>
+      <translation>WSL 中找不到 NVML</translation>
+    </message>
+    <message>
+      <source>Nano P6: trained at 1280 px with a fourth output layer, for small objects in large images.</source>
+      <translation>Nano P6：以 1280 像素训练，多一个输出层，适合大图中的小目标。</translation>
+    </message>
+    <message>
+      <source>Nano: the smallest and fastest — CPUs, edge devices and quick experiments; lowest accuracy.</source>
+      <translation>Nano：最小最快——适合 CPU、边缘设备和快速实验；精度最低。</translation>
+    </message>
+    <message>
+      <source>No NVIDIA GPU found: training runs on the CPU</source>
+      <translation>未找到 NVIDIA GPU：训练将在 CPU 上进行</translation>
+    </message>
+    <message>
+      <source>No NVIDIA GPU was found on this machine; {tag} will run on the CPU only.</source>
+      <translation>这台机器上没有找到 NVIDIA GPU；{tag} 只能在 CPU 上运行。</translation>
+    </message>
+    <message>
+      <source>No NVIDIA GPU was found, so the CPU build of PyTorch is installed (it is also much smaller).</source>
+      <translation>没有找到 NVIDIA GPU，所以安装了 CPU 版 PyTorch（它也小得多）。</translation>
+    </message>
+    <message>
+      <source>No PyTorch CUDA build runs here: {reason}</source>
+      <translation>这里无法运行任何 CUDA 版 PyTorch：{reason}</translation>
+    </message>
+    <message>
+      <source>No PyTorch CUDA wheel runs on driver {driver} for {gpus}; the CPU build is installed. Update the driver, then run the installer again.</source>
+      <translation>没有 PyTorch CUDA 安装包能在驱动 {driver} 上为 {gpus} 运行；已安装 CPU 版本。请更新驱动，然后重新运行安装程序。</translation>
+    </message>
+    <message>
+      <source>No cache (read each image from disk)</source>
+      <translation>不缓存（每次从磁盘读取图片）</translation>
+    </message>
+    <message>
+      <source>No dataset chosen.</source>
+      <translation>未选择数据集。</translation>
+    </message>
+    <message>
+      <source>No images could be read to verify the export.</source>
+      <translation>没有能读取的图片来验证导出结果。</translation>
+    </message>
+    <message>
+      <source>No label file ({label}). yolov5 trains on it as a background image (no objects); fine if that is meant.</source>
+      <translation>没有标签文件（{label}）。yolov5 会把它当作背景图（没有目标）来训练；如果本意如此就没问题。</translation>
+    </message>
+    <message>
+      <source>No model chosen.</source>
+      <translation>未选择模型。</translation>
+    </message>
+    <message>
+      <source>No official pretrained checkpoint matches {model}: training from scratch, which needs many more epochs.</source>
+      <translation>没有与 {model} 匹配的官方预训练检查点：将从头训练，需要多得多的轮数。</translation>
+    </message>
+    <message>
+      <source>No permission to talk to the GPU driver</source>
+      <translation>没有权限访问 GPU 驱动</translation>
+    </message>
+    <message>
+      <source>No plots</source>
+      <translation>不绘图</translation>
+    </message>
+    <message>
+      <source>No pretrained weights on this machine: training from scratch needs many more epochs. Get {file} ({size}) to fine-tune instead.</source>
+      <translation>本机没有预训练权重：从头训练需要多得多的轮数。获取 {file}（{size}）即可改为微调。</translation>
+    </message>
+    <message>
+      <source>No run named {run} in {folder}.</source>
+      <translation>{folder} 中没有名为 {run} 的训练。</translation>
+    </message>
+    <message>
+      <source>No runs yet in {folder}. Start one with: yolostudio train DATA.yaml</source>
+      <translation>{folder} 中还没有训练。用以下命令开始：yolostudio train DATA.yaml</translation>
+    </message>
+    <message>
+      <source>No shortcut was created.</source>
+      <translation>没有创建快捷方式。</translation>
+    </message>
+    <message>
+      <source>No single PyTorch wheel has kernels for every GPU here ({all}): sm_50–sm_70 need cu126 and Blackwell needs cu128 or newer. {tag} serves {usable}; {left_out} cannot be used for training (choose the other GPUs with --device {devices}).</source>
+      <translation>没有一个 PyTorch 安装包同时具有这里所有 GPU（{all}）的内核：sm_50–sm_70 需要 cu126，Blackwell 需要 cu128 或更新。{tag} 支持 {usable}；{left_out} 无法用于训练（用 --device {devices} 选择其他 GPU）。</translation>
+    </message>
+    <message>
+      <source>No training image has a usable label. yolov5 refuses to start ('{reason} … can not start training'); label some images, or check that the labels sit in a 'labels' folder beside 'images'.</source>
+      <translation>没有任何训练图片带有可用的标签。yolov5 拒绝启动（'{reason} … can not start training'）；请标注一些图片，或确认标签放在与 'images' 并列的 'labels' 文件夹中。</translation>
+    </message>
+    <message>
+      <source>Not an official YOLOv5 v7.0 checkpoint: {names}.</source>
+      <translation>不是官方 YOLOv5 v7.0 检查点：{names}。</translation>
+    </message>
+    <message>
+      <source>Not enough RAM to cache this dataset</source>
+      <translation>内存不足，无法缓存这个数据集</translation>
+    </message>
+    <message>
+      <source>Not enough disk space in {folder}: {free} MB free, about {need} MB needed.</source>
+      <translation>{folder} 中磁盘空间不足：可用 {free} MB，需要约 {need} MB。</translation>
+    </message>
+    <message>
+      <source>Not enough disk space: the install needs about {needed:.1f} GB, {free:.1f} GB are free under {path}. Free some space, or install elsewhere with --prefix DIR.</source>
+      <translation>磁盘空间不足：安装需要约 {needed:.1f} GB，{path} 下只有 {free:.1f} GB 可用。请清理空间，或用 --prefix DIR 安装到别处。</translation>
+    </message>
+    <message>
+      <source>Not enough free RAM for {train} data-loader workers</source>
+      <translation>可用内存不足以运行 {train} 个数据加载进程</translation>
+    </message>
+    <message>
+      <source>Not imported.</source>
+      <translation>未导入。</translation>
+    </message>
+    <message>
+      <source>Not imported: nobody can be asked here.</source>
+      <translation>未导入：这里无法询问用户。</translation>
+    </message>
+    <message>
+      <source>Not ready to train — here is why: {reason}</source>
+      <translation>还不能训练——原因：{reason}</translation>
+    </message>
+    <message>
+      <source>Not repaired: add --yes to install without asking.</source>
+      <translation>未修复：加上 --yes 可不经询问直接安装。</translation>
+    </message>
+    <message>
+      <source>Not repaired: {reason}</source>
+      <translation>未修复：{reason}</translation>
+    </message>
+    <message>
+      <source>Not valid YAML: {reason}</source>
+      <translation>不是有效的 YAML：{reason}</translation>
+    </message>
+    <message>
+      <source>Note: {path} exists and is not ours; left alone (the command is {cli}).</source>
+      <translation>注意：{path} 已存在且不是本应用创建的；保持原样（命令是 {cli}）。</translation>
+    </message>
+    <message>
+      <source>Note: {text}</source>
+      <translation>注意：{text}</translation>
+    </message>
+    <message>
+      <source>Nothing to repair: none of the findings is fixed by another PyTorch build.</source>
+      <translation>无需修复：这些问题都不能靠更换 PyTorch 版本解决。</translation>
+    </message>
+    <message>
+      <source>Nothing was changed.</source>
+      <translation>没有做任何更改。</translation>
+    </message>
+    <message>
+      <source>Nothing was stored. Check where the file came from.</source>
+      <translation>没有保存任何东西。请检查文件的来源。</translation>
+    </message>
+    <message>
+      <source>OK</source>
+      <translation>正常</translation>
+    </message>
+    <message>
+      <source>OK: no errors ({w} warnings, {i} notes).</source>
+      <translation>正常：没有错误（{w} 个警告，{i} 条提示）。</translation>
+    </message>
+    <message>
+      <source>ONNX opset {opset} is outside {low}–{high}, the range of the exporter used.</source>
+      <translation>ONNX opset {opset} 超出了所用导出器支持的范围 {low}–{high}。</translation>
+    </message>
+    <message>
+      <source>OS</source>
+      <translation>操作系统</translation>
+    </message>
+    <message>
+      <source>Only a class id, in a file of polygons. yolov5 drops the image as corrupt ('zero-size array to reduction operation'): a polygon row is a class and x y pairs.</source>
+      <translation>在多边形标签文件中只有一个类别 id。yolov5 会把图片当作损坏丢弃（'zero-size array to reduction operation'）：多边形行是类别加若干 x y 坐标对。</translation>
+    </message>
+    <message>
+      <source>Only yolov5 detection models export here.</source>
+      <translation>这里只能导出 yolov5 检测模型。</translation>
+    </message>
+    <message>
+      <source>Only {free:.1f} GB free for the workspace</source>
+      <translation>工作区只剩 {free:.1f} GB 可用空间</translation>
+    </message>
+    <message>
+      <source>Only {usable} of {logical} CPUs are usable, but yolov5 will start {train} data-loader workers</source>
+      <translation>{logical} 个 CPU 中只有 {usable} 个可用，但 yolov5 会启动 {train} 个数据加载进程</translation>
+    </message>
+    <message>
+      <source>OpenCV DNN: max abs difference {diff}, agreement {pct}</source>
+      <translation>OpenCV DNN：最大绝对差 {diff}，一致率 {pct}</translation>
+    </message>
+    <message>
+      <source>OpenCV DNN: not checked ({reason})</source>
+      <translation>OpenCV DNN：未检查（{reason}）</translation>
+    </message>
+    <message>
+      <source>OpenCV's DNN reads only static FP32 models</source>
+      <translation>OpenCV 的 DNN 只能读取静态的 FP32 模型</translation>
+    </message>
+    <message>
+      <source>Optimizer</source>
+      <translation>优化器</translation>
+    </message>
+    <message>
+      <source>Other programs run CUDA on this GPU. {why}</source>
+      <translation>有其他程序在这块 GPU 上运行 CUDA。{why}</translation>
+    </message>
+    <message>
+      <source>PARAMS</source>
+      <translation>参数量</translation>
+    </message>
+    <message>
+      <source>PCIe</source>
+      <translation>PCIe</translation>
+    </message>
+    <message>
+      <source>Passes over the training images. Accuracy keeps improving until it levels off (Patience then stops early); every epoch costs the same time.</source>
+      <translation>遍历训练图片的次数。精度会持续提升直到趋于平稳（之后“耐心值”会提前停止）；每一轮的耗时相同。</translation>
+    </message>
+    <message>
+      <source>Patience</source>
+      <translation>耐心值</translation>
+    </message>
+    <message>
+      <source>Pick a best.pt or last.pt written by yolov5 training.</source>
+      <translation>请选择由 yolov5 训练写出的 best.pt 或 last.pt。</translation>
+    </message>
+    <message>
+      <source>Pick a best.pt or last.pt written by yolov5 training; if it was copied or downloaded, copy it again.</source>
+      <translation>请选择由 yolov5 训练写出的 best.pt 或 last.pt；如果它是复制或下载来的，请重新复制。</translation>
+    </message>
+    <message>
+      <source>Pick a device from 0 to {last}.</source>
+      <translation>请选择 0 到 {last} 之间的设备。</translation>
+    </message>
+    <message>
+      <source>Pick weights from your runs, or confirm that you trust this file (--trust-weights).</source>
+      <translation>请从你的训练中选择权重，或确认你信任这个文件（--trust-weights）。</translation>
+    </message>
+    <message>
+      <source>Pick yolov5n/s/m/l/x or a model file.</source>
+      <translation>请选择 yolov5n/s/m/l/x 或一个模型文件。</translation>
+    </message>
+    <message>
+      <source>Pillow cannot read this image ({reason}). yolov5 drops it as corrupt.</source>
+      <translation>Pillow 无法读取这张图片（{reason}）。yolov5 会把它当作损坏图片丢弃。</translation>
+    </message>
+    <message>
+      <source>PowerShell's execution policy is {policy}: a .ps1 script double-clicked or run directly is refused. install.bat runs the installer with '-ExecutionPolicy Bypass' for this one process and changes nothing. To run scripts yourself: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</source>
+      <translation>PowerShell 的执行策略为 {policy}：双击或直接运行 .ps1 脚本会被拒绝。install.bat 只对这一个进程使用 '-ExecutionPolicy Bypass' 运行安装程序，不会改变任何设置。如需自己运行脚本：Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</translation>
+    </message>
+    <message>
+      <source>Prepared {written} of {n} images at {imgsz} px ({resumed} kept from an earlier run).</source>
+      <translation>已准备 {written}/{n} 张图片，{imgsz} 像素（{resumed} 张沿用之前的结果）。</translation>
+    </message>
+    <message>
+      <source>Preparing {done}/{total} images{when}</source>
+      <translation>正在准备 {done}/{total} 张图片{when}</translation>
+    </message>
+    <message>
+      <source>Processes that load and augment images alongside training. Too few and the GPU waits for data; each costs a CPU core, RAM, and shared memory in Docker.</source>
+      <translation>与训练同时加载和增强图片的进程。太少时 GPU 会等待数据；每个进程占用一个 CPU 核心、内存，在 Docker 中还占用共享内存。</translation>
+    </message>
+    <message>
+      <source>Put them in HTTPS_PROXY (https://user:password@proxy:port), or download the file elsewhere and use Import.</source>
+      <translation>请把它们写进 HTTPS_PROXY（https://user:password@proxy:port），或在别处下载文件后用“导入”。</translation>
+    </message>
+    <message>
+      <source>PyTorch ({index}) — the largest download</source>
+      <translation>PyTorch（{index}）— 最大的下载</translation>
+    </message>
+    <message>
+      <source>PyTorch CUDA build</source>
+      <translation>PyTorch CUDA 版本</translation>
+    </message>
+    <message>
+      <source>PyTorch cannot use it</source>
+      <translation>PyTorch 无法使用它</translation>
+    </message>
+    <message>
+      <source>PyTorch cannot use the GPU</source>
+      <translation>PyTorch 无法使用 GPU</translation>
+    </message>
+    <message>
+      <source>PyTorch installed</source>
+      <translation>PyTorch 已安装</translation>
+    </message>
+    <message>
+      <source>PyTorch is a CPU-only build, but this machine has an NVIDIA GPU</source>
+      <translation>PyTorch 是纯 CPU 版本，但这台机器有 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <source>PyTorch is not a CUDA build</source>
+      <translation>PyTorch 不是 CUDA 版本</translation>
+    </message>
+    <message>
+      <source>PyTorch is not installed</source>
+      <translation>未安装 PyTorch</translation>
+    </message>
+    <message>
+      <source>PyTorch publishes CUDA wheels for Linux and Windows only; on {os} the CPU build is installed.</source>
+      <translation>PyTorch 只为 Linux 和 Windows 提供 CUDA 安装包；在 {os} 上安装 CPU 版本。</translation>
+    </message>
+    <message>
+      <source>PyTorch was replaced. Checking this machine again…</source>
+      <translation>PyTorch 已替换。正在重新检查这台机器…</translation>
+    </message>
+    <message>
+      <source>PyTorch {found} is installed, but the plan chose the {index} build.</source>
+      <translation>已安装 PyTorch {found}，但计划选择的是 {index} 版本。</translation>
+    </message>
+    <message>
+      <source>PyTorch {version} cannot use the GPU yet (a reboot after a driver update is often needed); open the Environment page or run 'yolostudio doctor' to see why.</source>
+      <translation>PyTorch {version} 还不能使用 GPU（驱动更新后通常需要重启）；打开环境页面或运行 'yolostudio doctor' 查看原因。</translation>
+    </message>
+    <message>
+      <source>PyTorch {version} is already the build this machine needs ({tag}); reinstalling it would not change anything. See the finding's details.</source>
+      <translation>PyTorch {version} 已经是这台机器需要的版本（{tag}）；重新安装不会有任何改变。详见该问题的说明。</translation>
+    </message>
+    <message>
+      <source>Python</source>
+      <translation>Python</translation>
+    </message>
+    <message>
+      <source>Python environment {venv}</source>
+      <translation>Python 环境 {venv}</translation>
+    </message>
+    <message>
+      <source>Python version</source>
+      <translation>Python 版本</translation>
+    </message>
+    <message>
+      <source>Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to {high}); if installing PyTorch fails, install Python {high} and run the installer with it (PYTHON=python{high}).</source>
+      <translation>Python {version} 比 PyTorch {torch} 提供安装包的版本（{low} 到 {high}）更新；如果安装 PyTorch 失败，请安装 Python {high} 并用它运行安装程序（PYTHON=python{high}）。</translation>
+    </message>
+    <message>
+      <source>Python {version} is not supported</source>
+      <translation>不支持 Python {version}</translation>
+    </message>
+    <message>
+      <source>Python {version} is too old: YOLO Studio needs Python {low} or newer (up to {high}).</source>
+      <translation>Python {version} 太旧：YOLO Studio 需要 Python {low} 或更新版本（最高 {high}）。</translation>
+    </message>
+    <message>
+      <source>RAM (decode once, keep in memory)</source>
+      <translation>内存（解码一次，保存在内存中）</translation>
+    </message>
+    <message>
+      <source>RAM for the data-loader workers</source>
+      <translation>数据加载进程所需内存</translation>
+    </message>
+    <message>
+      <source>RAM for the dataset cache</source>
+      <translation>数据集缓存所需内存</translation>
+    </message>
+    <message>
+      <source>Random reads of image files ran at {speed:.0f} MB/s ({files:.0f} files/s); a fast GPU consumes images faster than that, so it would wait for the disk.</source>
+      <translation>随机读取图片文件的速度为 {speed:.0f} MB/s（{files:.0f} 个文件/秒）；快速的 GPU 消耗图片的速度比这更快，所以它会等待磁盘。</translation>
+    </message>
+    <message>
+      <source>Random seed for shuffling and augmentation: the same seed repeats a run.</source>
+      <translation>打乱和数据增强使用的随机种子：相同的种子可以重复一次训练。</translation>
+    </message>
+    <message>
+      <source>Reading the GPUs through NVML</source>
+      <translation>正在通过 NVML 读取 GPU</translation>
+    </message>
+    <message>
+      <source>Reading the system…</source>
+      <translation>正在读取系统信息…</translation>
+    </message>
+    <message>
+      <source>Ready to train on {gpu}{memory} with CUDA {cuda}</source>
+      <translation>可以在 {gpu}{memory} 上用 CUDA {cuda} 训练</translation>
+    </message>
+    <message>
+      <source>Reboot (a driver update needs it); if it persists: {cmd}</source>
+      <translation>重启（驱动更新后需要重启）；如果问题仍在：{cmd}</translation>
+    </message>
+    <message>
+      <source>Reboot the machine; if it happens again, check power and cooling, and 'sudo dmesg | grep -i xid'.</source>
+      <translation>重启机器；如果再次发生，请检查电源和散热，并运行 'sudo dmesg | grep -i xid'。</translation>
+    </message>
+    <message>
+      <source>Reboot; if it persists, reinstall the wheel: {cmd}</source>
+      <translation>重启；如果问题仍在，请重新安装：{cmd}</translation>
+    </message>
+    <message>
+      <source>Rectangular batches</source>
+      <translation>矩形批次</translation>
+    </message>
+    <message>
+      <source>Remove it and get it again: yolostudio weights remove {name} &amp;&amp; {command}</source>
+      <translation>请删除并重新获取：yolostudio weights remove {name} &amp;&amp; {command}</translation>
+    </message>
+    <message>
+      <source>Remove it first (yolostudio weights remove {name}), or import under another name (--name).</source>
+      <translation>请先删除它（yolostudio weights remove {name}），或用另一个名称导入（--name）。</translation>
+    </message>
+    <message>
+      <source>Remove {name} from {list}</source>
+      <translation>从 {list} 中删除 {name}</translation>
+    </message>
+    <message>
+      <source>Removed {name}.</source>
+      <translation>已删除 {name}。</translation>
+    </message>
+    <message>
+      <source>Repair: {findings}</source>
+      <translation>修复：{findings}</translation>
+    </message>
+    <message>
+      <source>Reseat the card or move it to a full x16 slot; verify with 'nvidia-smi -q -d PCIE' under load.</source>
+      <translation>重新插好显卡或把它移到完整的 x16 插槽；在负载下用 'nvidia-smi -q -d PCIE' 确认。</translation>
+    </message>
+    <message>
+      <source>Resolving {package}</source>
+      <translation>正在解析 {package}</translation>
+    </message>
+    <message>
+      <source>Rewrite {name} (backup kept as {name}.bak)</source>
+      <translation>重写 {name}（备份保存为 {name}.bak）</translation>
+    </message>
+    <message>
+      <source>Run 'yolostudio doctor' in a terminal to see the probe's own messages.</source>
+      <translation>在终端中运行 'yolostudio doctor' 查看探测进程自己的消息。</translation>
+    </message>
+    <message>
+      <source>Run name</source>
+      <translation>训练名称</translation>
+    </message>
+    <message>
+      <source>Run name {name!r} is not a valid folder name.</source>
+      <translation>训练名称 {name!r} 不是有效的文件夹名。</translation>
+    </message>
+    <message>
+      <source>Run nvidia-smi on the host to see who uses it, and train when it is free.</source>
+      <translation>在宿主机上运行 nvidia-smi 查看谁在使用它，等它空闲时再训练。</translation>
+    </message>
+    <message>
+      <source>Run nvidia-smi on the host to see who uses it; {move}</source>
+      <translation>在宿主机上运行 nvidia-smi 查看谁在使用它；{move}</translation>
+    </message>
+    <message>
+      <source>Run nvidia-smi to see the driver's own error.</source>
+      <translation>运行 nvidia-smi 查看驱动自己的错误信息。</translation>
+    </message>
+    <message>
+      <source>Run nvidia-smi: if it hangs or shows 'ERR!', reboot the machine; if it persists, check 'sudo dmesg | grep -i xid' for the GPU error.</source>
+      <translation>运行 nvidia-smi：如果它卡住或显示 'ERR!'，请重启机器；如果问题仍在，用 'sudo dmesg | grep -i xid' 查看 GPU 错误。</translation>
+    </message>
+    <message>
+      <source>Run the command in a terminal to see why.</source>
+      <translation>在终端中运行该命令查看原因。</translation>
+    </message>
+    <message>
+      <source>Run {name} is not running.</source>
+      <translation>训练 {name} 没有在进行。</translation>
+    </message>
+    <message>
+      <source>Run {name}: {path}</source>
+      <translation>训练 {name}：{path}</translation>
+    </message>
+    <message>
+      <source>SGD</source>
+      <translation>SGD</translation>
+    </message>
+    <message>
+      <source>SGD (yolov5's default) generalises well from scratch; Adam and AdamW converge faster on small or fine-tuning sets but may need a lower learning rate.</source>
+      <translation>SGD（yolov5 的默认值）从头训练时泛化好；Adam 和 AdamW 在小数据集或微调时收敛更快，但可能需要更低的学习率。</translation>
+    </message>
+    <message>
+      <source>SIZE</source>
+      <translation>大小</translation>
+    </message>
+    <message>
+      <source>SKIP</source>
+      <translation>跳过</translation>
+    </message>
+    <message>
+      <source>STATE</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>Same CUDA major version, so it runs (minor-version compatibility), but kernels that need PTX JIT compilation may be unavailable.</source>
+      <translation>CUDA 主版本相同，所以能运行（次版本兼容），但需要 PTX 即时编译的内核可能不可用。</translation>
+    </message>
+    <message>
+      <source>Save every N epochs</source>
+      <translation>每 N 轮保存一次</translation>
+    </message>
+    <message>
+      <source>See the list with: yolostudio weights list</source>
+      <translation>查看列表：yolostudio weights list</translation>
+    </message>
+    <message>
+      <source>See the worker log for the exporter's messages.</source>
+      <translation>导出器的消息请查看工作进程日志。</translation>
+    </message>
+    <message>
+      <source>See: yolostudio weights list</source>
+      <translation>参见：yolostudio weights list</translation>
+    </message>
+    <message>
+      <source>Seed</source>
+      <translation>随机种子</translation>
+    </message>
+    <message>
+      <source>Set a batch size that is a multiple of the number of GPUs.</source>
+      <translation>请设置一个是 GPU 数量倍数的批大小。</translation>
+    </message>
+    <message>
+      <source>Several GPUs</source>
+      <translation>多块 GPU</translation>
+    </message>
+    <message>
+      <source>Shared memory (/dev/shm)</source>
+      <translation>共享内存（/dev/shm）</translation>
+    </message>
+    <message>
+      <source>Shortcuts</source>
+      <translation>快捷方式</translation>
+    </message>
+    <message>
+      <source>Simplifying applies to ONNX and TensorRT exports only.</source>
+      <translation>简化只适用于 ONNX 和 TensorRT 导出。</translation>
+    </message>
+    <message>
+      <source>Simplifying needs the 'onnxsim' package, which is not installed.</source>
+      <translation>简化需要 'onnxsim' 包，但它没有安装。</translation>
+    </message>
+    <message>
+      <source>Single class</source>
+      <translation>单类别</translation>
+    </message>
+    <message>
+      <source>Skip validation after each epoch: faster epochs, but mAP, best.pt and early stopping then see only the final epoch.</source>
+      <translation>每轮结束后不验证：每轮更快，但 mAP、best.pt 和提前停止只能看到最后一轮。</translation>
+    </message>
+    <message>
+      <source>Slow disk under the {role}: {files:.0f} images/s</source>
+      <translation>{role}所在的磁盘很慢：{files:.0f} 张图片/秒</translation>
+    </message>
+    <message>
+      <source>Small P6: 1280 px training for small objects in large images on one GPU.</source>
+      <translation>Small P6：1280 像素训练，在单块 GPU 上检测大图中的小目标。</translation>
+    </message>
+    <message>
+      <source>Small: the usual first choice for a custom dataset on one GPU; fast to fine-tune.</source>
+      <translation>Small：在单块 GPU 上训练自定义数据集的常用首选；微调很快。</translation>
+    </message>
+    <message>
+      <source>Soften the class targets by this amount (0.1 is typical) against over-confident classes; 0 is off.</source>
+      <translation>按这个量软化类别目标（通常为 0.1），防止类别预测过于自信；0 表示关闭。</translation>
+    </message>
+    <message>
+      <source>Someone (or a power-saving profile) set a lower power limit, so the GPU reaches its cap, and lowers its clocks, sooner than it was built to.</source>
+      <translation>有人（或某个节能配置）设置了更低的功耗上限，所以 GPU 比设计时更早达到上限并降频。</translation>
+    </message>
+    <message>
+      <source>Something it waits for (often the GPU driver) hangs; what it reported before is kept.</source>
+      <translation>它在等待的某个东西（通常是 GPU 驱动）卡住了；之前报告的内容已保留。</translation>
+    </message>
+    <message>
+      <source>Stop early when the best fitness has not improved for this many epochs, saving the time of a plateau; 0 never stops early.</source>
+      <translation>最佳适应度连续这么多轮没有提升就提前停止，省去平台期的时间；0 表示从不提前停止。</translation>
+    </message>
+    <message>
+      <source>Stopped after {done} of {total} images; run it again to resume.</source>
+      <translation>已在 {done}/{total} 张图片后停止；再次运行即可继续。</translation>
+    </message>
+    <message>
+      <source>Stopped after {time}; resume with 'yolostudio resume RUN'.</source>
+      <translation>已在 {time} 后停止；用 'yolostudio resume RUN' 继续训练。</translation>
+    </message>
+    <message>
+      <source>Stopped before anything was replaced; PyTorch is unchanged.</source>
+      <translation>在替换任何文件之前已停止；PyTorch 未改变。</translation>
+    </message>
+    <message>
+      <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
+      <translation>正在平稳停止（训练会在当前批次结束后保存检查点）… 再按一次 Ctrl+C 将强制结束工作进程。</translation>
+    </message>
+    <message>
+      <source>TensorRT 10 does not support this GPU ({name}, compute capability {major}.{minor}; it needs 7.5 or newer).</source>
+      <translation>TensorRT 10 不支持这块 GPU（{name}，计算能力 {major}.{minor}；需要 7.5 或更高）。</translation>
+    </message>
+    <message>
+      <source>TensorRT 11 removed INT8 calibration.</source>
+      <translation>TensorRT 11 移除了 INT8 校准。</translation>
+    </message>
+    <message>
+      <source>TensorRT 11 removed INT8 calibration; install TensorRT 10 for calibrated INT8 engines.</source>
+      <translation>TensorRT 11 移除了 INT8 校准；要生成校准过的 INT8 引擎请安装 TensorRT 10。</translation>
+    </message>
+    <message>
+      <source>TensorRT 11 removed the FP16 builder flag.</source>
+      <translation>TensorRT 11 移除了 FP16 构建选项。</translation>
+    </message>
+    <message>
+      <source>TensorRT 11 removed the FP16 builder flag; install TensorRT 10 for FP16 engines.</source>
+      <translation>TensorRT 11 移除了 FP16 构建选项；要生成 FP16 引擎请安装 TensorRT 10。</translation>
+    </message>
+    <message>
+      <source>TensorRT could not build an engine for this model on this GPU.</source>
+      <translation>TensorRT 无法在这块 GPU 上为这个模型构建引擎。</translation>
+    </message>
+    <message>
+      <source>TensorRT could not parse the ONNX model: {errors}</source>
+      <translation>TensorRT 无法解析 ONNX 模型：{errors}</translation>
+    </message>
+    <message>
+      <source>TensorRT is not installed.</source>
+      <translation>未安装 TensorRT。</translation>
+    </message>
+    <message>
+      <source>TensorRT needs a CUDA build of PyTorch; this one is CPU-only.</source>
+      <translation>TensorRT 需要 CUDA 版本的 PyTorch；当前是纯 CPU 版本。</translation>
+    </message>
+    <message>
+      <source>TensorRT needs an NVIDIA GPU, and none was found on this machine.</source>
+      <translation>TensorRT 需要 NVIDIA GPU，但这台机器上没有找到。</translation>
+    </message>
+    <message>
+      <source>TensorRT needs the 'tensorrt' package, which is not installed.</source>
+      <translation>TensorRT 需要 'tensorrt' 包，但它没有安装。</translation>
+    </message>
+    <message>
+      <source>TensorRT {version} is installed; export needs TensorRT 10 or newer (version 8's API was removed in 10).</source>
+      <translation>已安装 TensorRT {version}；导出需要 TensorRT 10 或更新版本（版本 8 的接口在 10 中已移除）。</translation>
+    </message>
+    <message>
+      <source>TensorRT {version} is too old: export needs TensorRT 10 or newer.</source>
+      <translation>TensorRT {version} 太旧：导出需要 TensorRT 10 或更新版本。</translation>
+    </message>
+    <message>
+      <source>Testing CUDA on each GPU…</source>
+      <translation>正在每块 GPU 上测试 CUDA…</translation>
+    </message>
+    <message>
+      <source>The CPU is the limit: it prepares the images and computes the model</source>
+      <translation>瓶颈在 CPU：它既要准备图片又要计算模型</translation>
+    </message>
+    <message>
+      <source>The GPU computes only {util:.0f}% of the time yet its clocks are held by the power limit ({power} W of {limit} W): the limit is far below what this card needs.</source>
+      <translation>GPU 只有 {util:.0f}% 的时间在计算，但频率被功耗上限限制（{power} W / {limit} W）：这个上限远低于这张卡所需。</translation>
+    </message>
+    <message>
+      <source>The GPU computes {util:.0f}% of the time, but NVML lists no compute process here: another container, virtual machine or user runs on it, and training would get a share of it.</source>
+      <translation>GPU 有 {util:.0f}% 的时间在计算，但 NVML 在这里没有列出计算进程：另一个容器、虚拟机或用户正在使用它，训练只能分到一部分算力。</translation>
+    </message>
+    <message>
+      <source>The GPU could not run PyTorch's CUDA code. Check the Environment page: driver, CUDA build and GPU architecture must match.</source>
+      <translation>GPU 无法运行 PyTorch 的 CUDA 代码。请查看环境页面：驱动、CUDA 版本和 GPU 架构必须匹配。</translation>
+    </message>
+    <message>
+      <source>The GPU driver cannot be queried</source>
+      <translation>无法查询 GPU 驱动</translation>
+    </message>
+    <message>
+      <source>The GPU driver is too old for this PyTorch (CUDA {cuda})</source>
+      <translation>GPU 驱动对这个 PyTorch（CUDA {cuda}）来说太旧</translation>
+    </message>
+    <message>
+      <source>The GPU is at or near its slowdown temperature and lowers its clocks, so every training step takes longer.</source>
+      <translation>GPU 已达到或接近降频温度，正在降低频率，所以每一步训练都会更慢。</translation>
+    </message>
+    <message>
+      <source>The GPU is idle between small steps</source>
+      <translation>GPU 在很小的步骤之间空闲</translation>
+    </message>
+    <message>
+      <source>The GPU is slowing itself down</source>
+      <translation>GPU 正在自行降频</translation>
+    </message>
+    <message>
+      <source>The GPU is {family} (compute capability {major}.{minor}); the installed wheel is compiled for {archs}. CUDA calls fail with 'no kernel image is available for execution on the device'.</source>
+      <translation>GPU 是 {family}（计算能力 {major}.{minor}）；安装的版本是为 {archs} 编译的。CUDA 调用会失败并提示 'no kernel image is available for execution on the device'。</translation>
+    </message>
+    <message>
+      <source>The GPU ran out of memory. Lower the batch size (or image size), close other programs using the GPU, then resume from the last checkpoint.</source>
+      <translation>显存不足。请减小批大小（或图片尺寸），关闭其他使用 GPU 的程序，然后从最后的检查点继续训练。</translation>
+    </message>
+    <message>
+      <source>The GPU waited for data {share} of the time.</source>
+      <translation>GPU 有 {share} 的时间在等待数据。</translation>
+    </message>
+    <message>
+      <source>The JPEG has extra bytes after its end marker. yolov5 re-saves it in place ('corrupt JPEG restored and saved') — rewriting your file at quality 100, without those bytes — and trains on it; keep a copy if the original matters.</source>
+      <translation>这个 JPEG 在结束标记后还有多余字节。yolov5 会原地重新保存它（'corrupt JPEG restored and saved'）——以质量 100 重写你的文件并去掉这些字节——然后用它训练；如果原文件重要，请先备份。</translation>
+    </message>
+    <message>
+      <source>The JPEG is truncated ({reason}). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
+      <translation>JPEG 文件被截断（{reason}）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
+    </message>
+    <message>
+      <source>The NVIDIA driver did not answer ({error}: {message}), so no GPU could be checked and the CPU build is installed. Fix the driver (nvidia-smi must list the GPU), then run the installer again: it switches PyTorch in place.</source>
+      <translation>NVIDIA 驱动没有响应（{error}：{message}），所以无法检查任何 GPU，已安装 CPU 版本。请修好驱动（nvidia-smi 必须能列出 GPU），然后重新运行安装程序：它会原地切换 PyTorch。</translation>
+    </message>
+    <message>
+      <source>The NVIDIA driver is installed but not loaded</source>
+      <translation>NVIDIA 驱动已安装但未加载</translation>
+    </message>
+    <message>
+      <source>The NVIDIA driver {driver} is older than {needed}, the oldest driver any PyTorch CUDA wheel for {gpus} runs with, so the CPU build is installed and training will not use the GPU. Update the driver to {needed} or newer ({recommended} or newer for the {tag} wheel), then run the installer again: it switches PyTorch in place.</source>
+      <translation>NVIDIA 驱动 {driver} 比 {needed} 旧，而 {needed} 是 {gpus} 可用的任何 PyTorch CUDA 安装包所需的最低驱动，所以安装了 CPU 版本，训练不会使用 GPU。请把驱动更新到 {needed} 或更新版本（{tag} 安装包需要 {recommended} 或更新），然后重新运行安装程序：它会原地切换 PyTorch。</translation>
+    </message>
+    <message>
+      <source>The ONNX exporter reported success but wrote no file.</source>
+      <translation>ONNX 导出器报告成功，但没有写出文件。</translation>
+    </message>
+    <message>
+      <source>The ONNX model TensorRT would build from does not match PyTorch (max abs diff {diff}).</source>
+      <translation>TensorRT 将要使用的 ONNX 模型与 PyTorch 不一致（最大绝对差 {diff}）。</translation>
+    </message>
+    <message>
+      <source>The ONNX opset applies to ONNX and TensorRT exports only.</source>
+      <translation>ONNX opset 只适用于 ONNX 和 TensorRT 导出。</translation>
+    </message>
+    <message>
+      <source>The Python version could not be read.</source>
+      <translation>无法读取 Python 版本。</translation>
+    </message>
+    <message>
+      <source>The app would be installed inside the source folder {clone}; choose a --prefix outside it (the default is per user).</source>
+      <translation>应用将被安装到源文件夹 {clone} 内；请选择它以外的 --prefix（默认按用户安装）。</translation>
+    </message>
+    <message>
+      <source>The app's environment ({path}) is not writable by you — it was installed by another user or is read-only. Ask its owner to run the command below.</source>
+      <translation>你没有应用环境（{path}）的写权限——它由其他用户安装，或是只读的。请让它的所有者运行下面的命令。</translation>
+    </message>
+    <message>
+      <source>The architecture of {gpus} could not be read; the wheel was chosen for the driver alone.</source>
+      <translation>无法读取 {gpus} 的架构；仅根据驱动选择了安装包。</translation>
+    </message>
+    <message>
+      <source>The board halves its clocks or more: {reasons}. This comes from the power supply (an external power brake, or power spikes beyond what it delivers) or from heat.</source>
+      <translation>显卡把频率降到一半甚至更低：{reasons}。原因来自电源（外部功率制动，或超出电源供给能力的功率尖峰）或过热。</translation>
+    </message>
+    <message>
+      <source>The box has width {w} and height {h}. yolov5 keeps it, but a box without area teaches the model nothing and usually means a labelling slip.</source>
+      <translation>这个框的宽为 {w}、高为 {h}。yolov5 会保留它，但没有面积的框对模型毫无帮助，通常说明标注有误。</translation>
+    </message>
+    <message>
+      <source>The box has width {w} and height {h}: a size cannot be negative. yolov5 drops the image as corrupt ('{quote}'). If a converter subtracted the corners in the wrong order, the absolute value is the real size.</source>
+      <translation>这个框的宽为 {w}、高为 {h}：尺寸不能为负。yolov5 会把图片当作损坏丢弃（'{quote}'）。如果是转换工具把角点顺序减反了，取绝对值就是真实尺寸。</translation>
+    </message>
+    <message>
+      <source>The class id is infinite. yolov5's scan keeps the row, then training fails when it turns the class into a whole number ('cannot convert float infinity to integer').</source>
+      <translation>类别 id 是无穷大。yolov5 扫描时保留这一行，但训练时把类别转为整数会失败（'cannot convert float infinity to integer'）。</translation>
+    </message>
+    <message>
+      <source>The connection closed after {got} of {total} bytes.</source>
+      <translation>连接在收到 {got}/{total} 字节后关闭。</translation>
+    </message>
+    <message>
+      <source>The connection failed: {reason}</source>
+      <translation>连接失败：{reason}</translation>
+    </message>
+    <message>
+      <source>The connection was refused ({reason}).</source>
+      <translation>连接被拒绝（{reason}）。</translation>
+    </message>
+    <message>
+      <source>The data keeps up; the model's computation on the CPU sets the pace</source>
+      <translation>数据跟得上；速度取决于 CPU 上的模型计算</translation>
+    </message>
+    <message>
+      <source>The dataset folder is given relative to this file. YOLO Studio reads it that way, but yolov5 itself resolves a relative 'path' (or a missing one) against its own install folder, not this file's; set 'path' to the absolute folder (one-click fix) so every tool finds the images.</source>
+      <translation>数据集文件夹是相对于这个文件给出的。YOLO Studio 按此读取，但 yolov5 会相对于它自己的安装文件夹（而不是这个文件所在位置）解析相对的 'path'（或缺失的 'path'）；请把 'path' 设为绝对路径（一键修复），让所有工具都能找到图片。</translation>
+    </message>
+    <message>
+      <source>The dataset's data.yaml: where the images are and the class names. Check it on the Dataset page first — an error there stops training.</source>
+      <translation>数据集的 data.yaml：图片在哪里，类别叫什么。请先在数据集页面检查它——那里的错误会让训练停止。</translation>
+    </message>
+    <message>
+      <source>The disk is full. Free some space (old runs, caches), then resume from the last checkpoint.</source>
+      <translation>磁盘已满。请清理一些空间（旧的训练、缓存），然后从最后的检查点继续训练。</translation>
+    </message>
+    <message>
+      <source>The download was refused (HTTP {code}): a firewall or proxy may be blocking github.com.</source>
+      <translation>下载被拒绝（HTTP {code}）：可能有防火墙或代理屏蔽了 github.com。</translation>
+    </message>
+    <message>
+      <source>The driver supports CUDA {have}; this PyTorch is built for {want}</source>
+      <translation>驱动支持 CUDA {have}；这个 PyTorch 是为 {want} 编译的</translation>
+    </message>
+    <message>
+      <source>The environment check did not finish</source>
+      <translation>环境检查没有完成</translation>
+    </message>
+    <message>
+      <source>The environment check hung and was stopped</source>
+      <translation>环境检查卡住并被终止</translation>
+    </message>
+    <message>
+      <source>The exported ONNX file does not pass onnx.checker: {reason}</source>
+      <translation>导出的 ONNX 文件未通过 onnx.checker：{reason}</translation>
+    </message>
+    <message>
+      <source>The facts file has no valid version number.</source>
+      <translation>检测信息文件没有有效的版本号。</translation>
+    </message>
+    <message>
+      <source>The facts file holds {found}, not a facts object.</source>
+      <translation>检测信息文件包含的是 {found}，而不是检测信息对象。</translation>
+    </message>
+    <message>
+      <source>The facts file is version {found}, newer than this app reads ({known}); fields it does not know are ignored.</source>
+      <translation>检测信息文件的版本是 {found}，比本应用能读取的（{known}）更新；不认识的字段会被忽略。</translation>
+    </message>
+    <message>
+      <source>The file is really a {format} image, whatever its name says. yolov5 drops it as corrupt{reason}; convert it to JPEG or PNG.</source>
+      <translation>无论文件名如何，这其实是一张 {format} 图片。yolov5 会把它当作损坏图片丢弃{reason}；请转换为 JPEG 或 PNG。</translation>
+    </message>
+    <message>
+      <source>The file starts with a UTF-8 byte-order mark. yolov5 reads it as part of the first number and drops the image as corrupt with a confusing 'could not convert string to float' message; strip the mark (one-click fix).</source>
+      <translation>文件以 UTF-8 字节顺序标记（BOM）开头。yolov5 会把它当作第一个数字的一部分读入，并以令人费解的 'could not convert string to float' 把图片当作损坏丢弃；请去掉这个标记（一键修复）。</translation>
+    </message>
+    <message>
+      <source>The file {what}. A data.yaml is a mapping with at least 'train', 'val' and 'names'.</source>
+      <translation>这个文件{what}。data.yaml 是一个映射，至少包含 'train'、'val' 和 'names'。</translation>
+    </message>
+    <message>
+      <source>The full pip output is in {log}.</source>
+      <translation>pip 的完整输出在 {log}。</translation>
+    </message>
+    <message>
+      <source>The image is so large that Pillow refuses to open it ({reason}); yolov5 drops it as corrupt. Downscale it.</source>
+      <translation>图片太大，Pillow 拒绝打开（{reason}）；yolov5 会把它当作损坏图片丢弃。请缩小它。</translation>
+    </message>
+    <message>
+      <source>The image is {w}×{h} px ({mpx:.0f} Mpx). yolov5 decodes it at full size before resizing, which slows every epoch and costs memory in each loader worker; downscale it.</source>
+      <translation>图片为 {w}×{h} 像素（{mpx:.0f} 百万像素）。yolov5 会先按原尺寸解码再缩放，这会拖慢每一轮并占用每个加载进程的内存；请缩小它。</translation>
+    </message>
+    <message>
+      <source>The image is {w}×{h} px. yolov5 drops images under {min} px on a side as corrupt ('image size ({w}, {h}) &lt;10 pixels').</source>
+      <translation>图片为 {w}×{h} 像素。yolov5 会把任一边小于 {min} 像素的图片当作损坏图片丢弃（'image size ({w}, {h}) &lt;10 pixels'）。</translation>
+    </message>
+    <message>
+      <source>The image size must be at least 32, not {imgsz}.</source>
+      <translation>图片尺寸至少为 32，而不是 {imgsz}。</translation>
+    </message>
+    <message>
+      <source>The input pipeline keeps up</source>
+      <translation>输入流水线跟得上</translation>
+    </message>
+    <message>
+      <source>The installed app could not tell where its workspace is; it is left in place.</source>
+      <translation>已安装的应用无法确定工作区位置；工作区保持原样。</translation>
+    </message>
+    <message>
+      <source>The installed torch wheel has no CUDA support, so training would run on the CPU and the GPU would sit idle. Install the CUDA wheel that matches the driver.</source>
+      <translation>安装的 torch 包不支持 CUDA，所以训练会在 CPU 上进行，GPU 会闲置。请安装与驱动匹配的 CUDA 版本。</translation>
+    </message>
+    <message>
+      <source>The keys of 'names' must be class ids (0, 1, 2 …). yolov5 stops with 'names keys must be integers'.</source>
+      <translation>'names' 的键必须是类别 id（0、1、2 …）。yolov5 会以 'names keys must be integers' 停止。</translation>
+    </message>
+    <message>
+      <source>The machine ran out of RAM. Use fewer workers, or turn off the RAM cache.</source>
+      <translation>机器内存不足。请减少加载进程，或关闭内存缓存。</translation>
+    </message>
+    <message>
+      <source>The machine will swap ({swap:.1f} GB of swap), which slows every step.</source>
+      <translation>机器会使用交换空间（{swap:.1f} GB），这会拖慢每一步。</translation>
+    </message>
+    <message>
+      <source>The model is a checkpoint: training starts from its weights.</source>
+      <translation>模型是一个检查点：训练从它的权重开始。</translation>
+    </message>
+    <message>
+      <source>The model's computation on the CPU waited for data {share} of the time.</source>
+      <translation>CPU 上的模型计算有 {share} 的时间在等待数据。</translation>
+    </message>
+    <message>
+      <source>The network may be slow or blocked. If this network needs a proxy, set HTTPS_PROXY (and NO_PROXY) in the environment YOLO Studio starts from; or download the file elsewhere and use Import.</source>
+      <translation>网络可能很慢或被屏蔽。如果这个网络需要代理，请在启动 YOLO Studio 的环境中设置 HTTPS_PROXY（和 NO_PROXY）；或在别处下载文件后用“导入”。</translation>
+    </message>
+    <message>
+      <source>The network: yolov5n (smallest, fastest) … yolov5x (largest, most accurate, about 25x the compute of n), a model YAML, or a .pt checkpoint to start from. Larger models need more GPU memory and time per image.</source>
+      <translation>网络：yolov5n（最小、最快）… yolov5x（最大、最准，计算量约为 n 的 25 倍），一个模型 YAML，或作为起点的 .pt 检查点。更大的模型每张图片需要更多显存和时间。</translation>
+    </message>
+    <message>
+      <source>The probe did not finish step '{step}' within {limit:.0f} s and was killed. A GPU driver that hangs like this (a wedged driver, a GPU that fell off the bus) will hang training too.</source>
+      <translation>探测在 {limit:.0f} 秒内没有完成步骤 '{step}'，已被终止。像这样卡住的 GPU 驱动（驱动僵死、GPU 从总线掉线）也会让训练卡住。</translation>
+    </message>
+    <message>
+      <source>The probe process ended before reporting all facts; the checks below use what it reported.</source>
+      <translation>探测进程在报告全部信息之前就结束了；下面的检查使用它已报告的内容。</translation>
+    </message>
+    <message>
+      <source>The proxy asks for a user name and password (HTTP 407).</source>
+      <translation>代理要求用户名和密码（HTTP 407）。</translation>
+    </message>
+    <message>
+      <source>The release file may have moved: download it from the YOLOv5 release page yourself and use Import.</source>
+      <translation>发布文件可能已移动：请自己从 YOLOv5 发布页面下载，然后用“导入”。</translation>
+    </message>
+    <message>
+      <source>The repair failed: {reason}</source>
+      <translation>修复失败：{reason}</translation>
+    </message>
+    <message>
+      <source>The row holds NaN or infinity. yolov5 drops the image as corrupt and reports it as '{quote}', which hides the real cause.</source>
+      <translation>这一行含有 NaN 或无穷大。yolov5 会把图片当作损坏丢弃并报告 '{quote}'，掩盖了真正的原因。</translation>
+    </message>
+    <message>
+      <source>The run's folder under runs/; a number is added when it exists already.</source>
+      <translation>训练在 runs/ 下的文件夹；已存在时会加上编号。</translation>
+    </message>
+    <message>
+      <source>The same file is in train and val, so validation scores are inflated. yolov5 never reports this; remove it from val (one-click fix).</source>
+      <translation>同一个文件同时出现在 train 和 val 中，验证分数因此虚高。yolov5 从不报告这一点；把它从 val 中删除（一键修复）。</translation>
+    </message>
+    <message>
+      <source>The same {what} as line {first}. yolov5 removes duplicates with a warning; drop it (one-click fix).</source>
+      <translation>与第 {first} 行的{what}相同。yolov5 会删除重复项并给出警告；请删掉它（一键修复）。</translation>
+    </message>
+    <message>
+      <source>The server answered HTTP {code} {reason}.</source>
+      <translation>服务器返回 HTTP {code} {reason}。</translation>
+    </message>
+    <message>
+      <source>The server offers {got} bytes; the published size is {want}.</source>
+      <translation>服务器提供 {got} 字节；公布的大小是 {want}。</translation>
+    </message>
+    <message>
+      <source>The server offers {mb:.1f} MB, far from the {low:.0f}–{high:.0f} MB this checkpoint's published parameter count implies.</source>
+      <translation>服务器提供的是 {mb:.1f} MB，与这个检查点公布的参数量对应的 {low:.0f}–{high:.0f} MB 相差很远。</translation>
+    </message>
+    <message>
+      <source>The server redirected the download to {url}, which is not HTTPS; refused.</source>
+      <translation>服务器把下载重定向到了 {url}，它不是 HTTPS；已拒绝。</translation>
+    </message>
+    <message>
+      <source>The server refused to resume the download.</source>
+      <translation>服务器拒绝断点续传。</translation>
+    </message>
+    <message>
+      <source>The server resumed at the wrong place.</source>
+      <translation>服务器从错误的位置续传。</translation>
+    </message>
+    <message>
+      <source>The server sent more than the {total} bytes it announced.</source>
+      <translation>服务器发送的数据超过了它声明的 {total} 字节。</translation>
+    </message>
+    <message>
+      <source>The server sent nothing for {seconds:g} s.</source>
+      <translation>服务器在 {seconds:g} 秒内没有发送任何数据。</translation>
+    </message>
+    <message>
+      <source>The server's certificate could not be verified ({reason}).</source>
+      <translation>无法验证服务器的证书（{reason}）。</translation>
+    </message>
+    <message>
+      <source>The system library {library} is missing: install the package that provides it, then run the installer again.</source>
+      <translation>缺少系统库 {library}：请安装提供它的软件包，然后重新运行安装程序。</translation>
+    </message>
+    <message>
+      <source>The system library {library} is missing: sudo apt install {package} (Debian/Ubuntu), then run the installer again.</source>
+      <translation>缺少系统库 {library}：sudo apt install {package}（Debian/Ubuntu），然后重新运行安装程序。</translation>
+    </message>
+    <message>
+      <source>The version installed before still passes its check: its shortcut was put back.</source>
+      <translation>之前安装的版本仍能通过检查：已恢复它的快捷方式。</translation>
+    </message>
+    <message>
+      <source>The worker did not finish within {seconds:g} s and was stopped.</source>
+      <translation>工作进程在 {seconds:g} 秒内没有完成，已被停止。</translation>
+    </message>
+    <message>
+      <source>The worker log has TensorRT's own messages; a smaller image size or FP32 may work.</source>
+      <translation>工作进程日志中有 TensorRT 自己的消息；更小的图片尺寸或 FP32 也许可行。</translation>
+    </message>
+    <message>
+      <source>The worker process could not be started: {reason}</source>
+      <translation>无法启动工作进程：{reason}</translation>
+    </message>
+    <message>
+      <source>The worker process ended without its final report (exit code {code}): it was killed or it crashed.</source>
+      <translation>工作进程未给出最终报告就结束了（退出码 {code}）：它被终止或崩溃了。</translation>
+    </message>
+    <message>
+      <source>The worker process was killed.</source>
+      <translation>工作进程被强制结束了。</translation>
+    </message>
+    <message>
+      <source>The yolov5 package has no {yaml}.</source>
+      <translation>yolov5 包中没有 {yaml}。</translation>
+    </message>
+    <message>
+      <source>The yolov5 package is not installed</source>
+      <translation>未安装 yolov5 包</translation>
+    </message>
+    <message>
+      <source>The yolov5 package is not installed, so {name} cannot be checked.</source>
+      <translation>未安装 yolov5 包，所以无法检查 {name}。</translation>
+    </message>
+    <message>
+      <source>There is no swap, so the kernel's out-of-memory killer ends the training (or another program) when memory runs out.</source>
+      <translation>没有交换空间，所以内存耗尽时内核的 OOM killer 会结束训练（或其他程序）。</translation>
+    </message>
+    <message>
+      <source>There is no {path} to edit.</source>
+      <translation>没有可编辑的 {path}。</translation>
+    </message>
+    <message>
+      <source>They are only slightly outside: clip them to [0, 1] (one-click fix).</source>
+      <translation>它们只是略微超出：裁剪到 [0, 1]（一键修复）。</translation>
+    </message>
+    <message>
+      <source>They compute {util:.0f}% of the time, so training gets only a share of the GPU.</source>
+      <translation>它们有 {util:.0f}% 的时间在计算，所以训练只能分到 GPU 的一部分。</translation>
+    </message>
+    <message>
+      <source>They hold {held:.1f} GB of its memory; yolov5's AutoBatch ignores other processes' memory, so the batch it picks can run out of memory.</source>
+      <translation>它们占用了 {held:.1f} GB 显存；yolov5 的 AutoBatch 不考虑其他进程的显存，所以它选的批大小可能导致显存不足。</translation>
+    </message>
+    <message>
+      <source>They look like pixel coordinates: divide x and width by the image width, y and height by its height.</source>
+      <translation>它们看起来像像素坐标：把 x 和宽度除以图片宽度，y 和高度除以图片高度。</translation>
+    </message>
+    <message>
+      <source>This GPU has no fast FP16 support.</source>
+      <translation>这块 GPU 没有快速的 FP16 支持。</translation>
+    </message>
+    <message>
+      <source>This GPU has no fast INT8 support (compute capability 6.1 or newer is needed).</source>
+      <translation>这块 GPU 没有快速的 INT8 支持（需要计算能力 6.1 或更高）。</translation>
+    </message>
+    <message>
+      <source>This PyTorch has no kernels for the GPU's architecture (sm_{cc})</source>
+      <translation>这个 PyTorch 没有适用于该 GPU 架构（sm_{cc}）的内核</translation>
+    </message>
+    <message>
+      <source>This Python cannot create virtual environments (no venv/ensurepip module). Install Python from python.org (Downloads &gt; Windows) and run install.bat again.</source>
+      <translation>这个 Python 无法创建虚拟环境（没有 venv/ensurepip 模块）。请从 python.org 安装 Python（Downloads &gt; Windows），然后重新运行 install.bat。</translation>
+    </message>
+    <message>
+      <source>This Python cannot create virtual environments with pip (the ensurepip module is missing). Debian/Ubuntu: sudo apt install python{version}-venv — Fedora/RHEL: sudo dnf install python3-pip — then run the installer again.</source>
+      <translation>这个 Python 无法创建带 pip 的虚拟环境（缺少 ensurepip 模块）。Debian/Ubuntu：sudo apt install python{version}-venv — Fedora/RHEL：sudo dnf install python3-pip — 然后重新运行安装程序。</translation>
+    </message>
+    <message>
+      <source>This Python comes from the Microsoft Store ({path}); its sandbox redirects files written under AppData, so shortcuts may not find the app. Install Python from python.org (Downloads &gt; Windows) and run install.bat again.</source>
+      <translation>这个 Python 来自 Microsoft Store（{path}）；它的沙盒会重定向写到 AppData 下的文件，快捷方式可能找不到应用。请从 python.org 安装 Python（Downloads &gt; Windows），然后重新运行 install.bat。</translation>
+    </message>
+    <message>
+      <source>This checkpoint could not be loaded safely. Only load .pt files you trust; weights from your own runs are trusted automatically.</source>
+      <translation>无法安全地加载这个检查点。只加载你信任的 .pt 文件；你自己训练得到的权重会被自动信任。</translation>
+    </message>
+    <message>
+      <source>This computer is offline or cannot resolve {host}.</source>
+      <translation>这台电脑处于离线状态，或无法解析 {host}。</translation>
+    </message>
+    <message>
+      <source>This engine could not be loaded: it was built for another TensorRT version or GPU.</source>
+      <translation>无法加载这个引擎：它是为另一个 TensorRT 版本或 GPU 构建的。</translation>
+    </message>
+    <message>
+      <source>This folder cannot be opened (a broken or looping link?); its images are skipped.</source>
+      <translation>无法打开这个文件夹（链接损坏或循环？）；其中的图片会被跳过。</translation>
+    </message>
+    <message>
+      <source>This line holds only spaces or tabs between label rows. yolov5 keeps it as an empty row and drops the whole image as corrupt ('{reason}'); delete the line.</source>
+      <translation>这一行在标签行之间只有空格或制表符。yolov5 会把它当作空行，并把整张图片当作损坏丢弃（'{reason}'）；请删除这一行。</translation>
+    </message>
+    <message>
+      <source>This link leads back to a folder already searched (a symlink loop). yolov5's folder search follows links, so it lists the same images again or fails; remove the link.</source>
+      <translation>这个链接指回一个已搜索过的文件夹（符号链接循环）。yolov5 的文件夹搜索会跟随链接，因此会重复列出同样的图片或失败；请删除这个链接。</translation>
+    </message>
+    <message>
+      <source>This looks like a bug. The log and the run's events.jsonl show the details; please attach them to a bug report. Your checkpoints are kept: resume from the last one.</source>
+      <translation>这看起来是一个程序缺陷。日志和训练的 events.jsonl 中有详细信息；请把它们附在缺陷报告中。你的检查点都已保留：可以从最后一个继续训练。</translation>
+    </message>
+    <message>
+      <source>Timing the disks…</source>
+      <translation>正在测量磁盘速度…</translation>
+    </message>
+    <message>
+      <source>Too little free RAM to train at batch {batch}, imgsz {imgsz}</source>
+      <translation>可用内存太少，无法以批大小 {batch}、imgsz {imgsz} 训练</translation>
+    </message>
+    <message>
+      <source>TorchScript tracing wrote no file.</source>
+      <translation>TorchScript 跟踪没有写出文件。</translation>
+    </message>
+    <message>
+      <source>Train every class as one 'object' class: detection without telling the classes apart.</source>
+      <translation>把所有类别当作一个“目标”类别训练：只检测，不区分类别。</translation>
+    </message>
+    <message>
+      <source>Train on letterboxed rectangles instead of squares: less padding, faster for wide images, but images are no longer shuffled (can cost accuracy).</source>
+      <translation>用加边框的矩形而不是正方形训练：填充更少，宽图更快，但图片不再打乱（可能损失精度）。</translation>
+    </message>
+    <message>
+      <source>Train on the CPU (device cpu), or see the Environment page for why no GPU is visible.</source>
+      <translation>请在 CPU 上训练（设备 cpu），或到环境页面查看为什么看不到 GPU。</translation>
+    </message>
+    <message>
+      <source>Train on: {path}</source>
+      <translation>用于训练：{path}</translation>
+    </message>
+    <message>
+      <source>Training does not read it, but validating on the test split ('val.py --task test') fails.</source>
+      <translation>训练不会读取它，但在测试集上验证（'val.py --task test'）会失败。</translation>
+    </message>
+    <message>
+      <source>Training does not read it, but validating on the test split fails with 'No images found'.</source>
+      <translation>训练不会读取它，但在测试集上验证会以 'No images found' 失败。</translation>
+    </message>
+    <message>
+      <source>Training is running ({runs}) with this PyTorch; replacing it now would break the run. Stop it (or let it finish), then repair.</source>
+      <translation>正在用这个 PyTorch 训练（{runs}）；现在替换会破坏训练。请先停止训练（或等它结束），再修复。</translation>
+    </message>
+    <message>
+      <source>Training needs PyTorch; importing it failed.</source>
+      <translation>训练需要 PyTorch；导入它失败了。</translation>
+    </message>
+    <message>
+      <source>Training runs on the CPU although this machine has a GPU</source>
+      <translation>这台机器有 GPU，训练却在 CPU 上进行</translation>
+    </message>
+    <message>
+      <source>Training waited for data {share} of the time.</source>
+      <translation>训练有 {share} 的时间在等待数据。</translation>
+    </message>
+    <message>
+      <source>Training waits for the CPU to prepare images</source>
+      <translation>训练在等待 CPU 准备图片</translation>
+    </message>
+    <message>
+      <source>Training waits for the data loader; cores are idle</source>
+      <translation>训练在等待数据加载；CPU 核心却有空闲</translation>
+    </message>
+    <message>
+      <source>Training waits for the disk</source>
+      <translation>训练在等待磁盘</translation>
+    </message>
+    <message>
+      <source>Training would not use the GPU — here is why: {reason}</source>
+      <translation>训练不会使用 GPU——原因：{reason}</translation>
+    </message>
+    <message>
+      <source>Training would run on the CPU — here is why: {reason}</source>
+      <translation>训练会在 CPU 上进行——原因：{reason}</translation>
+    </message>
+    <message>
+      <source>Try again later.</source>
+      <translation>请稍后再试。</translation>
+    </message>
+    <message>
+      <source>Try another ONNX opset (17 is the most widely supported).</source>
+      <translation>请尝试其他 ONNX opset（17 的支持最广）。</translation>
+    </message>
+    <message>
+      <source>Unknown CUDA build {tag!r}: choose one of {tags}, or --cpu.</source>
+      <translation>未知的 CUDA 版本 {tag!r}：请从 {tags} 中选择，或使用 --cpu。</translation>
+    </message>
+    <message>
+      <source>Unknown format {format}; choose from {formats}.</source>
+      <translation>未知格式 {format}；可选：{formats}。</translation>
+    </message>
+    <message>
+      <source>Unknown image format {fmt}: use jpg or png.</source>
+      <translation>未知的图片格式 {fmt}：请使用 jpg 或 png。</translation>
+    </message>
+    <message>
+      <source>Up to date: {n} images at {imgsz} px, nothing to do.</source>
+      <translation>已是最新：{n} 张图片，{imgsz} 像素，无需处理。</translation>
+    </message>
+    <message>
+      <source>Upgrading the YOLO Studio installed in {prefix} in place.</source>
+      <translation>正在原地升级安装在 {prefix} 中的 YOLO Studio。</translation>
+    </message>
+    <message>
+      <source>Use --workers 4; if WinError 1455 appears, enlarge the page file (System → Advanced → Performance → Virtual memory).</source>
+      <translation>使用 --workers 4；如果出现 WinError 1455，请增大页面文件（系统 → 高级 → 性能 → 虚拟内存）。</translation>
+    </message>
+    <message>
+      <source>Use a plain file name ending in .pt.</source>
+      <translation>请使用以 .pt 结尾的普通文件名。</translation>
+    </message>
+    <message>
+      <source>Use cpu, 0, or a list like 0,1 (empty picks the first GPU).</source>
+      <translation>请使用 cpu、0 或 0,1 这样的列表（留空则选第一块 GPU）。</translation>
+    </message>
+    <message>
+      <source>Use hyp.scratch-low.yaml, or the path of a hyp YAML.</source>
+      <translation>请使用 hyp.scratch-low.yaml，或超参数 YAML 的路径。</translation>
+    </message>
+    <message>
+      <source>Use letters, digits, '-', '_' or '.', without slashes.</source>
+      <translation>请使用字母、数字、'-'、'_' 或 '.'，不要包含斜杠。</translation>
+    </message>
+    <message>
+      <source>Use one of yolov5n.yaml … yolov5x.yaml, or the path of a model YAML.</source>
+      <translation>请使用 yolov5n.yaml … yolov5x.yaml 之一，或模型 YAML 的路径。</translation>
+    </message>
+    <message>
+      <source>Validate only at the end</source>
+      <translation>只在最后验证</translation>
+    </message>
+    <message>
+      <source>Values outside [0, 1] (from {low} to {high}). yolov5 drops the image as corrupt ('{quote}'). {hint}</source>
+      <translation>数值超出 [0, 1]（从 {low} 到 {high}）。yolov5 会把图片当作损坏丢弃（'{quote}'）。{hint}</translation>
+    </message>
+    <message>
+      <source>Vary the image size ±50 % per batch: more robust to object size, but a 1.5x batch costs about 2.25x time and GPU memory.</source>
+      <translation>每个批次把图片尺寸在 ±50 % 之间变化：对目标大小更鲁棒，但 1.5 倍尺寸的批次要花约 2.25 倍的时间和显存。</translation>
+    </message>
+    <message>
+      <source>WARN</source>
+      <translation>警告</translation>
+    </message>
+    <message>
+      <source>WSL provides the NVIDIA library from the Windows driver in /usr/lib/wsl/lib; without it the app cannot read GPU utilisation or check the driver.</source>
+      <translation>WSL 通过 Windows 驱动在 /usr/lib/wsl/lib 中提供 NVIDIA 库；没有它，应用无法读取 GPU 利用率，也无法检查驱动。</translation>
+    </message>
+    <message>
+      <source>Wait for it to finish, or cancel it there.</source>
+      <translation>请等它完成，或在那边取消。</translation>
+    </message>
+    <message>
+      <source>Watch the log for 'AMP checks failed'; if losses turn NaN anyway, report it with this facts file and train on another GPU or on the CPU meanwhile (--device cpu).</source>
+      <translation>留意日志中的 'AMP checks failed'；如果损失仍然变成 NaN，请附上这个检测信息文件报告问题，同时先在其他 GPU 或 CPU 上训练（--device cpu）。</translation>
+    </message>
+    <message>
+      <source>Weights file not found: {path}</source>
+      <translation>找不到权重文件：{path}</translation>
+    </message>
+    <message>
+      <source>Weights must be a .pt file: {path}</source>
+      <translation>权重必须是 .pt 文件：{path}</translation>
+    </message>
+    <message>
+      <source>Where to train: empty picks the first GPU, else the CPU; 'cpu'; '0' for the first GPU; '0,1' for two GPUs. The CPU is one to two orders of magnitude slower.</source>
+      <translation>在哪里训练：留空选择第一块 GPU，没有则用 CPU；'cpu'；'0' 表示第一块 GPU；'0,1' 表示两块 GPU（多卡训练）。CPU 要慢一到两个数量级。</translation>
+    </message>
+    <message>
+      <source>Windows data loading</source>
+      <translation>Windows 数据加载</translation>
+    </message>
+    <message>
+      <source>Windows long paths are off and the deepest installed file would be {length} characters long (the limit is {limit}): pip would fail half-way. Either enable long paths (in a PowerShell run as administrator: {enable}) and run the installer again, or install to a shorter folder: install.bat --prefix C:\YOLOStudio</source>
+      <translation>Windows 长路径未开启，而安装的最深文件路径将有 {length} 个字符（上限为 {limit}）：pip 会中途失败。可以开启长路径（在以管理员身份运行的 PowerShell 中执行：{enable}）后重新运行安装程序，或安装到更短的文件夹：install.bat --prefix C:\YOLOStudio</translation>
+    </message>
+    <message>
+      <source>Windows long paths are off; the install fits with {spare} characters to spare. If pip reports a missing file or WinError 206, enable long paths ({enable}) or use --prefix C:\YOLOStudio.</source>
+      <translation>Windows 长路径未开启；本次安装还剩 {spare} 个字符的余量。如果 pip 报告文件缺失或 WinError 206，请开启长路径（{enable}）或使用 --prefix C:\YOLOStudio。</translation>
+    </message>
+    <message>
+      <source>Windows starts each data-loader worker as a new process (spawn), which re-imports torch: each costs seconds and memory, and many of them can fail with 'WinError 1455: the paging file is too small'.</source>
+      <translation>Windows 以新进程（spawn）启动每个数据加载进程，并重新导入 torch：每个都要耗费数秒和内存，数量多了可能以 'WinError 1455: the paging file is too small' 失败。</translation>
+    </message>
+    <message>
+      <source>Windows: keep data-loader workers modest</source>
+      <translation>Windows：数据加载进程不宜过多</translation>
+    </message>
+    <message>
+      <source>Without a usable NVIDIA GPU, yolov5 trains on the CPU — fine for the demo, one to two orders of magnitude slower for real datasets.</source>
+      <translation>没有可用的 NVIDIA GPU 时，yolov5 会在 CPU 上训练——跑演示没问题，但对真实数据集要慢一到两个数量级。</translation>
+    </message>
+    <message>
+      <source>Without cuDNN the convolutions run on slower kernels: training is several times slower.</source>
+      <translation>没有 cuDNN 时卷积会使用较慢的内核：训练会慢好几倍。</translation>
+    </message>
+    <message>
+      <source>Workers</source>
+      <translation>数据加载进程</translation>
+    </message>
+    <message>
+      <source>YAML syntax error at line {line}, column {column}: {problem}</source>
+      <translation>YAML 语法错误，第 {line} 行第 {column} 列：{problem}</translation>
+    </message>
+    <message>
+      <source>YOLO Studio and its PyTorch wheels are built for Python {low} to {high}; with another version the right wheels may not exist or install.</source>
+      <translation>YOLO Studio 及其 PyTorch 包是为 Python {low} 到 {high} 构建的；其他版本可能没有合适的包，或无法安装。</translation>
+    </message>
+    <message>
+      <source>YOLO Studio and its other packages</source>
+      <translation>YOLO Studio 及其他软件包</translation>
+    </message>
+    <message>
+      <source>YOLO Studio install plan{note}</source>
+      <translation>YOLO Studio 安装计划{note}</translation>
+    </message>
+    <message>
+      <source>YOLO Studio is not installed in {prefix}; nothing to remove.</source>
+      <translation>{prefix} 中没有安装 YOLO Studio；无需删除。</translation>
+    </message>
+    <message>
+      <source>YOLO Studio removed from {prefix}: {count} items.{kept}</source>
+      <translation>已从 {prefix} 删除 YOLO Studio：{count} 项。{kept}</translation>
+    </message>
+    <message>
+      <source>YOLO Studio runs from the system's Python ({python}), not from its own environment: replacing PyTorch there could break other programs. Install the app with its installer (it makes its own environment), or run the command yourself if this Python is only for YOLO Studio.</source>
+      <translation>YOLO Studio 运行在系统的 Python（{python}）上，而不是它自己的环境：在那里替换 PyTorch 可能破坏其他程序。请用安装程序安装应用（它会创建自己的环境），或者如果这个 Python 只用于 YOLO Studio，请自行运行该命令。</translation>
+    </message>
+    <message>
+      <source>YOLO Studio trains with the yolov5 package's own trainer.</source>
+      <translation>YOLO Studio 使用 yolov5 包自带的训练器进行训练。</translation>
+    </message>
+    <message>
+      <source>YOLO Studio {version} installed in {prefix} with PyTorch {torch} ({why}); open it from {where}{desktop}, or run {cli}.</source>
+      <translation>YOLO Studio {version} 已安装在 {prefix}，PyTorch 为 {torch}（{why}）；从{where}{desktop}打开它，或运行 {cli}。</translation>
+    </message>
+    <message>
+      <source>YOLO Studio: train and export YOLOv5 models.</source>
+      <translation>YOLO Studio：训练并导出 YOLOv5 模型。</translation>
+    </message>
+    <message>
+      <source>[{n}/{total}] {name}</source>
+      <translation>[{n}/{total}] {name}</translation>
+    </message>
+    <message>
+      <source>a mirror of PyTorch's wheel index holding cu130/, cu128/, cu126/ and cpu/ folders</source>
+      <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
+    </message>
+    <message>
+      <source>add a .pt you have (asks whether you trust it)</source>
+      <translation>添加你已有的 .pt（会询问是否信任）</translation>
+    </message>
+    <message>
+      <source>allow loading a .pt from outside your runs (a .pt is a pickle and can run code)</source>
+      <translation>允许加载训练目录以外的 .pt（.pt 是 pickle 文件，可能执行代码）</translation>
+    </message>
+    <message>
+      <source>also put a shortcut on the desktop</source>
+      <translation>同时在桌面放一个快捷方式</translation>
+    </message>
+    <message>
+      <source>also time the dataset's disk and check RAM for --cache ram</source>
+      <translation>同时测试数据集所在磁盘的速度，并检查 --cache ram 所需内存</translation>
+    </message>
+    <message>
+      <source>as asked with --cpu</source>
+      <translation>按 --cpu 的要求</translation>
+    </message>
+    <message>
+      <source>as asked with --cuda</source>
+      <translation>按 --cuda 的要求</translation>
+    </message>
+    <message>
+      <source>ask a running run to stop gracefully</source>
+      <translation>请求正在进行的训练平稳停止</translation>
+    </message>
+    <message>
+      <source>auto</source>
+      <translation>自动</translation>
+    </message>
+    <message>
+      <source>available RAM</source>
+      <translation>可用内存</translation>
+    </message>
+    <message>
+      <source>batch size the checks assume (default 16)</source>
+      <translation>检查时假定的批大小（默认 16）</translation>
+    </message>
+    <message>
+      <source>box</source>
+      <translation>框</translation>
+    </message>
+    <message>
+      <source>cache estimate</source>
+      <translation>缓存估算</translation>
+    </message>
+    <message>
+      <source>cannot read facts file {path}: {reason}</source>
+      <translation>无法读取检测信息文件 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>cgroup quota</source>
+      <translation>cgroup 配额</translation>
+    </message>
+    <message>
+      <source>changed on disk — remove and get it again</source>
+      <translation>磁盘上已被改动 — 请删除后重新获取</translation>
+    </message>
+    <message>
+      <source>check a dataset's data.yaml, images and labels</source>
+      <translation>检查数据集的 data.yaml、图片和标签</translation>
+    </message>
+    <message>
+      <source>check the GPU driver, CUDA, PyTorch, memory and disks; say what to fix</source>
+      <translation>检查 GPU 驱动、CUDA、PyTorch、内存和磁盘；说明需要修复什么</translation>
+    </message>
+    <message>
+      <source>check the power supply and the GPU's power connectors</source>
+      <translation>检查电源和 GPU 的供电接口</translation>
+    </message>
+    <message>
+      <source>compute capability</source>
+      <translation>计算能力</translation>
+    </message>
+    <message>
+      <source>compute processes</source>
+      <translation>计算进程</translation>
+    </message>
+    <message>
+      <source>container</source>
+      <translation>容器</translation>
+    </message>
+    <message>
+      <source>cpu or a GPU index (default: GPU when needed)</source>
+      <translation>cpu 或 GPU 编号（默认：需要时用 GPU）</translation>
+    </message>
+    <message>
+      <source>cuDNN</source>
+      <translation>cuDNN</translation>
+    </message>
+    <message>
+      <source>cuDNN enabled</source>
+      <translation>cuDNN 已启用</translation>
+    </message>
+    <message>
+      <source>cuDNN is not available to PyTorch</source>
+      <translation>PyTorch 无法使用 cuDNN</translation>
+    </message>
+    <message>
+      <source>cuDNN version</source>
+      <translation>cuDNN 版本</translation>
+    </message>
+    <message>
+      <source>data wait</source>
+      <translation>数据等待</translation>
+    </message>
+    <message>
+      <source>data-loader workers the checks assume (default 8)</source>
+      <translation>检查时假定的数据加载进程数（默认 8）</translation>
+    </message>
+    <message>
+      <source>dataset YAML for verification/calibration (default: the run's)</source>
+      <translation>用于验证/校准的数据集 YAML（默认：训练时的）</translation>
+    </message>
+    <message>
+      <source>decode each image once and keep it in RAM (yolov5 checks that it fits, else trains without cache)</source>
+      <translation>每张图片只解码一次并保存在内存中（yolov5 会检查内存是否够用，不够则不缓存）</translation>
+    </message>
+    <message>
+      <source>delete checkpoints from the store</source>
+      <translation>从权重库中删除检查点</translation>
+    </message>
+    <message>
+      <source>disk</source>
+      <translation>磁盘</translation>
+    </message>
+    <message>
+      <source>download official checkpoints (the app's only network use)</source>
+      <translation>下载官方检查点（应用唯一的联网操作）</translation>
+    </message>
+    <message>
+      <source>driver</source>
+      <translation>驱动</translation>
+    </message>
+    <message>
+      <source>driver {driver} is too old for CUDA builds: update it and run the installer again</source>
+      <translation>驱动 {driver} 对 CUDA 版本来说太旧：请更新驱动后重新运行安装程序</translation>
+    </message>
+    <message>
+      <source>driver's CUDA</source>
+      <translation>驱动支持的 CUDA</translation>
+    </message>
+    <message>
+      <source>duration</source>
+      <translation>时长</translation>
+    </message>
+    <message>
+      <source>dynamic batch and image size</source>
+      <translation>动态批大小和图片尺寸</translation>
+    </message>
+    <message>
+      <source>epochs</source>
+      <translation>轮数</translation>
+    </message>
+    <message>
+      <source>error</source>
+      <translation>错误</translation>
+    </message>
+    <message>
+      <source>error: {message}</source>
+      <translation>错误：{message}</translation>
+    </message>
+    <message>
+      <source>error: {reason}</source>
+      <translation>错误：{reason}</translation>
+    </message>
+    <message>
+      <source>estimate</source>
+      <translation>估算</translation>
+    </message>
+    <message>
+      <source>exit code {code}</source>
+      <translation>退出码 {code}</translation>
+    </message>
+    <message>
+      <source>export weights to ONNX, TensorRT or TorchScript, verified against PyTorch</source>
+      <translation>把权重导出为 ONNX、TensorRT 或 TorchScript，并与 PyTorch 对比验证</translation>
+    </message>
+    <message>
+      <source>exporting {format}</source>
+      <translation>正在导出 {format}</translation>
+    </message>
+    <message>
+      <source>facts file {path}</source>
+      <translation>检测信息文件 {path}</translation>
+    </message>
+    <message>
+      <source>facts malformed: {reason}</source>
+      <translation>检测信息格式错误：{reason}</translation>
+    </message>
+    <message>
+      <source>family minimum driver</source>
+      <translation>该系列的最低驱动</translation>
+    </message>
+    <message>
+      <source>fewer pixels to decode and augment per image</source>
+      <translation>每张图片需要解码和增强的像素更少</translation>
+    </message>
+    <message>
+      <source>files read</source>
+      <translation>已读取文件</translation>
+    </message>
+    <message>
+      <source>fits driver {driver} and {gpus}</source>
+      <translation>适合驱动 {driver} 和 {gpus}</translation>
+    </message>
+    <message>
+      <source>fix: {fix}</source>
+      <translation>修复：{fix}</translation>
+    </message>
+    <message>
+      <source>follow a run's progress (or replay a finished one)</source>
+      <translation>跟踪训练进度（或回放已结束的训练）</translation>
+    </message>
+    <message>
+      <source>free</source>
+      <translation>可用</translation>
+    </message>
+    <message>
+      <source>free space not checked</source>
+      <translation>未检查可用空间</translation>
+    </message>
+    <message>
+      <source>holds a {kind}, not a mapping</source>
+      <translation>是一个 {kind}，而不是映射</translation>
+    </message>
+    <message>
+      <source>image format of the copy (default: jpg)</source>
+      <translation>副本的图片格式（默认：jpg）</translation>
+    </message>
+    <message>
+      <source>image size the checks assume (default 640)</source>
+      <translation>检查时假定的图片尺寸（默认 640）</translation>
+    </message>
+    <message>
+      <source>images per second</source>
+      <translation>每秒图片数</translation>
+    </message>
+    <message>
+      <source>images/s</source>
+      <translation>张/秒</translation>
+    </message>
+    <message>
+      <source>import error</source>
+      <translation>导入错误</translation>
+    </message>
+    <message>
+      <source>improve airflow (dust, fans, the fan curve)</source>
+      <translation>改善散热（灰尘、风扇、风扇曲线）</translation>
+    </message>
+    <message>
+      <source>info</source>
+      <translation>提示</translation>
+    </message>
+    <message>
+      <source>input size (default: the run's, else 640)</source>
+      <translation>输入尺寸（默认：训练时的尺寸，否则 640）</translation>
+    </message>
+    <message>
+      <source>install the CPU build of PyTorch</source>
+      <translation>安装 CPU 版 PyTorch</translation>
+    </message>
+    <message>
+      <source>install the PyTorch build this machine needs when the check finds a wrong one (asks first)</source>
+      <translation>检查发现 PyTorch 版本不对时，安装这台机器需要的版本（会先询问）</translation>
+    </message>
+    <message>
+      <source>install the app here instead of the per-user default</source>
+      <translation>把应用安装到这里，而不是默认的用户目录</translation>
+    </message>
+    <message>
+      <source>install this CUDA build of PyTorch</source>
+      <translation>安装这个 CUDA 版本的 PyTorch</translation>
+    </message>
+    <message>
+      <source>interrupted</source>
+      <translation>已中断</translation>
+    </message>
+    <message>
+      <source>is empty</source>
+      <translation>为空</translation>
+    </message>
+    <message>
+      <source>its layers differ from {yaml}</source>
+      <translation>它的层与 {yaml} 不同</translation>
+    </message>
+    <message>
+      <source>its name in the store (default: the file's name)</source>
+      <translation>它在权重库中的名称（默认：文件名）</translation>
+    </message>
+    <message>
+      <source>judge a saved facts file instead of this machine</source>
+      <translation>评估保存的检测信息文件，而不是这台机器</translation>
+    </message>
+    <message>
+      <source>list runs with status and best mAP</source>
+      <translation>列出训练记录及其状态和最佳 mAP</translation>
+    </message>
+    <message>
+      <source>loading {path}</source>
+      <translation>正在加载 {path}</translation>
+    </message>
+    <message>
+      <source>logical CPUs (os.cpu_count)</source>
+      <translation>逻辑 CPU（os.cpu_count）</translation>
+    </message>
+    <message>
+      <source>mAP</source>
+      <translation>mAP</translation>
+    </message>
+    <message>
+      <source>mAP: COCO val2017 mAP@0.5:0.95, from the YOLOv5 v7.0 README. Store: {path}</source>
+      <translation>mAP：COCO val2017 mAP@0.5:0.95，来自 YOLOv5 v7.0 的 README。权重库：{path}</translation>
+    </message>
+    <message>
+      <source>memory unknown</source>
+      <translation>内存未知</translation>
+    </message>
+    <message>
+      <source>memory used</source>
+      <translation>已用显存</translation>
+    </message>
+    <message>
+      <source>message</source>
+      <translation>消息</translation>
+    </message>
+    <message>
+      <source>n/a</source>
+      <translation>不适用</translation>
+    </message>
+    <message>
+      <source>name</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <source>nc is {nc} but there are {n} names. yolov5 ignores nc and uses the {n} names, so labels with ids from {n} up abort training; fix the names list (or delete nc).</source>
+      <translation>nc 为 {nc}，但有 {n} 个名称。yolov5 会忽略 nc 而使用这 {n} 个名称，所以 id 从 {n} 起的标签会中止训练；请修正名称列表（或删除 nc）。</translation>
+    </message>
+    <message>
+      <source>needed</source>
+      <translation>需要</translation>
+    </message>
+    <message>
+      <source>never</source>
+      <translation>从不</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>否</translation>
+    </message>
+    <message>
+      <source>no /dev/shm on this OS</source>
+      <translation>此操作系统没有 /dev/shm</translation>
+    </message>
+    <message>
+      <source>no /dev/shm on {os}</source>
+      <translation>{os} 上没有 /dev/shm</translation>
+    </message>
+    <message>
+      <source>no CUDA builds for this OS</source>
+      <translation>此操作系统没有 CUDA 版本</translation>
+    </message>
+    <message>
+      <source>no GPU listed</source>
+      <translation>没有列出 GPU</translation>
+    </message>
+    <message>
+      <source>no NVIDIA GPU</source>
+      <translation>没有 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <source>no NVIDIA GPU found</source>
+      <translation>未找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <source>no NVIDIA GPU was found</source>
+      <translation>未找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <source>no NVIDIA GPU was found ({reason})</source>
+      <translation>未找到 NVIDIA GPU（{reason}）</translation>
+    </message>
+    <message>
+      <source>no NVIDIA driver installed</source>
+      <translation>未安装 NVIDIA 驱动</translation>
+    </message>
+    <message>
+      <source>no dataset given</source>
+      <translation>未指定数据集</translation>
+    </message>
+    <message>
+      <source>no image file could be read</source>
+      <translation>没有能读取的图片文件</translation>
+    </message>
+    <message>
+      <source>no image files there to time</source>
+      <translation>那里没有可计时的图片文件</translation>
+    </message>
+    <message>
+      <source>no readable training image</source>
+      <translation>没有可读取的训练图片</translation>
+    </message>
+    <message>
+      <source>no usable GPU</source>
+      <translation>没有可用的 GPU</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <source>none (CPU build)</source>
+      <translation>无（CPU 版本）</translation>
+    </message>
+    <message>
+      <source>none found</source>
+      <translation>未找到</translation>
+    </message>
+    <message>
+      <source>none found ({error}: {message})</source>
+      <translation>未找到（{error}：{message}）</translation>
+    </message>
+    <message>
+      <source>not Windows</source>
+      <translation>不是 Windows</translation>
+    </message>
+    <message>
+      <source>not installed</source>
+      <translation>未安装</translation>
+    </message>
+    <message>
+      <source>not on this machine</source>
+      <translation>不在本机</translation>
+    </message>
+    <message>
+      <source>not recorded — remove, then get or import it</source>
+      <translation>没有记录 — 请删除，然后重新获取或导入</translation>
+    </message>
+    <message>
+      <source>not set</source>
+      <translation>未设置</translation>
+    </message>
+    <message>
+      <source>note: {text}</source>
+      <translation>注意：{text}</translation>
+    </message>
+    <message>
+      <source>nvidia-smi -q -d POWER   # compare the enforced limit with the default and max limits</source>
+      <translation>nvidia-smi -q -d POWER   # 把当前生效的上限与默认和最大上限比较</translation>
+    </message>
+    <message>
+      <source>off</source>
+      <translation>关</translation>
+    </message>
+    <message>
+      <source>on</source>
+      <translation>开</translation>
+    </message>
+    <message>
+      <source>on this machine</source>
+      <translation>已在本机</translation>
+    </message>
+    <message>
+      <source>open the desktop app (the default)</source>
+      <translation>打开桌面应用（默认）</translation>
+    </message>
+    <message>
+      <source>options</source>
+      <translation>选项</translation>
+    </message>
+    <message>
+      <source>or train on GPU {index}, which is idle: --device {index}</source>
+      <translation>或者在空闲的 GPU {index} 上训练：--device {index}</translation>
+    </message>
+    <message>
+      <source>path</source>
+      <translation>路径</translation>
+    </message>
+    <message>
+      <source>pid {pid} ({name}, {memory})</source>
+      <translation>pid {pid}（{name}，{memory}）</translation>
+    </message>
+    <message>
+      <source>pip and the NVIDIA management library</source>
+      <translation>pip 和 NVIDIA 管理库</translation>
+    </message>
+    <message>
+      <source>pip exited with code {code}</source>
+      <translation>pip 以代码 {code} 退出</translation>
+    </message>
+    <message>
+      <source>pip is replacing PyTorch's files now; stopping it would leave PyTorch half installed. It will finish in a moment.</source>
+      <translation>pip 正在替换 PyTorch 的文件；现在停止会让 PyTorch 只装了一半。它马上就会完成。</translation>
+    </message>
+    <message>
+      <source>pip's full output: {log}</source>
+      <translation>pip 的完整输出：{log}</translation>
+    </message>
+    <message>
+      <source>plan for the machine in a facts file (yolostudio doctor --save-facts); implies --dry-run</source>
+      <translation>为检测信息文件中的机器制定计划（yolostudio doctor --save-facts）；隐含 --dry-run</translation>
+    </message>
+    <message>
+      <source>power</source>
+      <translation>功耗</translation>
+    </message>
+    <message>
+      <source>pretrained checkpoints: list, get (download on request), import, remove</source>
+      <translation>预训练检查点：列出、获取（按需下载）、导入、删除</translation>
+    </message>
+    <message>
+      <source>print facts and findings as one JSON document</source>
+      <translation>以一个 JSON 文档输出检测信息和问题</translation>
+    </message>
+    <message>
+      <source>print findings and statistics as JSON</source>
+      <translation>以 JSON 输出问题和统计</translation>
+    </message>
+    <message>
+      <source>print the event stream as JSON lines</source>
+      <translation>以 JSON 行输出事件流</translation>
+    </message>
+    <message>
+      <source>print the plan as one JSON object</source>
+      <translation>以一个 JSON 对象输出安装计划</translation>
+    </message>
+    <message>
+      <source>print the reports as one JSON document</source>
+      <translation>以一个 JSON 文档输出报告</translation>
+    </message>
+    <message>
+      <source>print the result as JSON</source>
+      <translation>以 JSON 输出结果</translation>
+    </message>
+    <message>
+      <source>print the result as one JSON document</source>
+      <translation>以一个 JSON 文档输出结果</translation>
+    </message>
+    <message>
+      <source>print the runs as one JSON list</source>
+      <translation>以一个 JSON 列表输出训练记录</translation>
+    </message>
+    <message>
+      <source>print {"data": PATH}</source>
+      <translation>输出 {"data": PATH}</translation>
+    </message>
+    <message>
+      <source>processes to use (default: all cores)</source>
+      <translation>使用的进程数（默认：全部核心）</translation>
+    </message>
+    <message>
+      <source>read every file again</source>
+      <translation>重新读取每个文件</translation>
+    </message>
+    <message>
+      <source>read speed</source>
+      <translation>读取速度</translation>
+    </message>
+    <message>
+      <source>reason</source>
+      <translation>原因</translation>
+    </message>
+    <message>
+      <source>reasons</source>
+      <translation>原因</translation>
+    </message>
+    <message>
+      <source>resume a run from outside this workspace's runs (its last.pt is a pickle and can run code)</source>
+      <translation>继续训练本工作区以外的训练（其 last.pt 是 pickle 文件，可能执行代码）</translation>
+    </message>
+    <message>
+      <source>resume a stopped or failed run from its last checkpoint</source>
+      <translation>从最后的检查点继续已停止或失败的训练</translation>
+    </message>
+    <message>
+      <source>row</source>
+      <translation>行</translation>
+    </message>
+    <message>
+      <source>run 'yolostudio doctor --repair' (add --yes in scripts; the exit code says how it ended)</source>
+      <translation>运行 'yolostudio doctor --repair'（脚本中加 --yes；退出码表示结果）</translation>
+    </message>
+    <message>
+      <source>run name or folder</source>
+      <translation>训练名称或文件夹</translation>
+    </message>
+    <message>
+      <source>run {name} completed; start a new run from its best.pt instead.</source>
+      <translation>训练 {name} 已完成；请改用它的 best.pt 开始新的训练。</translation>
+    </message>
+    <message>
+      <source>run {name} is still running; use 'yolostudio attach {name}'.</source>
+      <translation>训练 {name} 仍在进行；请用 'yolostudio attach {name}'。</translation>
+    </message>
+    <message>
+      <source>running PyTorch on {n} images</source>
+      <translation>正在用 PyTorch 处理 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>seconds before a hung probe is killed (default {s:.0f})</source>
+      <translation>探测卡住多少秒后将其结束（默认 {s:.0f}）</translation>
+    </message>
+    <message>
+      <source>seconds without data before a retry</source>
+      <translation>多少秒收不到数据后重试</translation>
+    </message>
+    <message>
+      <source>see the log</source>
+      <translation>请查看日志</translation>
+    </message>
+    <message>
+      <source>serves {gpus}; see the plan for the other GPUs</source>
+      <translation>支持 {gpus}；其他 GPU 见安装计划</translation>
+    </message>
+    <message>
+      <source>simplify the ONNX graph (needs onnxsim)</source>
+      <translation>简化 ONNX 计算图（需要 onnxsim）</translation>
+    </message>
+    <message>
+      <source>started</source>
+      <translation>开始时间</translation>
+    </message>
+    <message>
+      <source>status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>step</source>
+      <translation>步骤</translation>
+    </message>
+    <message>
+      <source>sudo modprobe nvidia   # if that fails (e.g. after a kernel update), reboot</source>
+      <translation>sudo modprobe nvidia   # 如果失败（例如内核更新后），请重启</translation>
+    </message>
+    <message>
+      <source>sudo nvidia-smi -i {index} -pl {default:.0f}   # restore the default limit; see the limits with: nvidia-smi -q -d POWER</source>
+      <translation>sudo nvidia-smi -i {index} -pl {default:.0f}   # 恢复默认上限；查看上限：nvidia-smi -q -d POWER</translation>
+    </message>
+    <message>
+      <source>sudo ubuntu-drivers install   # or your distribution's NVIDIA driver package, version {driver} or newer</source>
+      <translation>sudo ubuntu-drivers install   # 或你的发行版的 NVIDIA 驱动包，版本 {driver} 或更新</translation>
+    </message>
+    <message>
+      <source>supported</source>
+      <translation>支持的版本</translation>
+    </message>
+    <message>
+      <source>swap</source>
+      <translation>交换空间</translation>
+    </message>
+    <message>
+      <source>temperature</source>
+      <translation>温度</translation>
+    </message>
+    <message>
+      <source>the .pt to export (a run's best.pt / last.pt)</source>
+      <translation>要导出的 .pt（训练的 best.pt / last.pt）</translation>
+    </message>
+    <message>
+      <source>the CPU affinity mask ({usable} CPUs)</source>
+      <translation>CPU 亲和性掩码（{usable} 个 CPU）</translation>
+    </message>
+    <message>
+      <source>the GPUs could not be read ({reason})</source>
+      <translation>无法读取 GPU（{reason}）</translation>
+    </message>
+    <message>
+      <source>the NVIDIA driver did not answer</source>
+      <translation>NVIDIA 驱动没有响应</translation>
+    </message>
+    <message>
+      <source>the OS does not name the CPU</source>
+      <translation>操作系统没有给出 CPU 型号</translation>
+    </message>
+    <message>
+      <source>the Start menu</source>
+      <translation>开始菜单</translation>
+    </message>
+    <message>
+      <source>the applications menu</source>
+      <translation>应用程序菜单</translation>
+    </message>
+    <message>
+      <source>the checkpoint file</source>
+      <translation>检查点文件</translation>
+    </message>
+    <message>
+      <source>the container's CPU quota ({quota:g} CPUs)</source>
+      <translation>容器的 CPU 配额（{quota:g} 个 CPU）</translation>
+    </message>
+    <message>
+      <source>the dataset's data.yaml</source>
+      <translation>数据集的 data.yaml</translation>
+    </message>
+    <message>
+      <source>the installer again, with the same options</source>
+      <translation>用相同选项再次运行安装程序</translation>
+    </message>
+    <message>
+      <source>the official checkpoints and what is on this machine</source>
+      <translation>官方检查点及本机已有的权重</translation>
+    </message>
+    <message>
+      <source>the probe exited with code {code}</source>
+      <translation>探测进程以代码 {code} 退出</translation>
+    </message>
+    <message>
+      <source>the source folder to install from</source>
+      <translation>用于安装的源文件夹</translation>
+    </message>
+    <message>
+      <source>the training image size: the copy's long side (default: 640)</source>
+      <translation>训练图片尺寸：副本的长边（默认：640）</translation>
+    </message>
+    <message>
+      <source>threads to use (default: all cores)</source>
+      <translation>使用的线程数（默认：全部核心）</translation>
+    </message>
+    <message>
+      <source>time limit</source>
+      <translation>时间上限</translation>
+    </message>
+    <message>
+      <source>timing {format}</source>
+      <translation>正在测量 {format} 的速度</translation>
+    </message>
+    <message>
+      <source>torch</source>
+      <translation>torch</translation>
+    </message>
+    <message>
+      <source>torch CUDA</source>
+      <translation>torch CUDA</translation>
+    </message>
+    <message>
+      <source>torch CUDA available</source>
+      <translation>torch CUDA 可用</translation>
+    </message>
+    <message>
+      <source>torch in the worker saw no usable CUDA device while NVML reports {n} GPU(s). Each step takes many times longer than it would on the GPU.</source>
+      <translation>工作进程中的 torch 找不到可用的 CUDA 设备，而 NVML 报告有 {n} 块 GPU。每一步都比在 GPU 上慢很多倍。</translation>
+    </message>
+    <message>
+      <source>torch sees a GPU but the NVIDIA management library is missing, so the app cannot show GPU utilisation, temperature or throttling.</source>
+      <translation>torch 能看到 GPU，但缺少 NVIDIA 管理库，所以应用无法显示 GPU 利用率、温度或降频。</translation>
+    </message>
+    <message>
+      <source>torch wheel CUDA</source>
+      <translation>torch 包的 CUDA</translation>
+    </message>
+    <message>
+      <source>torch {torch} (CUDA {cuda}) · yolov5 {yolov5} · {device}</source>
+      <translation>torch {torch}（CUDA {cuda}）· yolov5 {yolov5} · {device}</translation>
+    </message>
+    <message>
+      <source>torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA cannot start and training falls back to the CPU. Either install the wheel that fits this driver (the command below) or update the driver to {wanted} or newer.</source>
+      <translation>torch 的 CUDA {cuda} 运行时需要 {floor} 或更新的驱动；使用 {driver} 驱动时 CUDA 无法启动，训练会退回到 CPU。可以安装适合这个驱动的版本（见下方命令），或把驱动更新到 {wanted} 或更新版本。</translation>
+    </message>
+    <message>
+      <source>torch.cuda.is_available() is False</source>
+      <translation>torch.cuda.is_available() 为 False</translation>
+    </message>
+    <message>
+      <source>train a model (runs in a worker process)</source>
+      <translation>训练模型（在工作进程中运行）</translation>
+    </message>
+    <message>
+      <source>train on the first GPU once the Environment page shows CUDA working</source>
+      <translation>等环境页面显示 CUDA 正常后，在第一块 GPU 上训练</translation>
+    </message>
+    <message>
+      <source>trust the file without asking</source>
+      <translation>不询问，直接信任该文件</translation>
+    </message>
+    <message>
+      <source>uninstall: also delete the workspace (runs, datasets made by the app) and settings</source>
+      <translation>卸载：同时删除工作区（训练记录、应用生成的数据集）和设置</translation>
+    </message>
+    <message>
+      <source>uninstall: do not ask</source>
+      <translation>卸载：不询问</translation>
+    </message>
+    <message>
+      <source>unknown</source>
+      <translation>未知</translation>
+    </message>
+    <message>
+      <source>unreadable</source>
+      <translation>无法读取</translation>
+    </message>
+    <message>
+      <source>unset CUDA_VISIBLE_DEVICES   # it is set to '{value}', which hides every GPU</source>
+      <translation>unset CUDA_VISIBLE_DEVICES   # 它被设为 '{value}'，隐藏了所有 GPU</translation>
+    </message>
+    <message>
+      <source>usable CPUs</source>
+      <translation>可用 CPU</translation>
+    </message>
+    <message>
+      <source>utilisation</source>
+      <translation>利用率</translation>
+    </message>
+    <message>
+      <source>validate DATA.yaml and every image and label it names</source>
+      <translation>检查 DATA.yaml 及其列出的每张图片和标签</translation>
+    </message>
+    <message>
+      <source>verifying {format} against PyTorch</source>
+      <translation>正在将 {format} 与 PyTorch 对比验证</translation>
+    </message>
+    <message>
+      <source>warning</source>
+      <translation>警告</translation>
+    </message>
+    <message>
+      <source>warning: {message}</source>
+      <translation>警告：{message}</translation>
+    </message>
+    <message>
+      <source>wheel arch list</source>
+      <translation>包的架构列表</translation>
+    </message>
+    <message>
+      <source>where to write the copy (default: the workspace's cache)</source>
+      <translation>副本的写入位置（默认：工作区的缓存）</translation>
+    </message>
+    <message>
+      <source>with --repair: do not ask</source>
+      <translation>与 --repair 一起使用：不询问</translation>
+    </message>
+    <message>
+      <source>workers</source>
+      <translation>加载进程</translation>
+    </message>
+    <message>
+      <source>workers start by</source>
+      <translation>加载进程启动方式</translation>
+    </message>
+    <message>
+      <source>workspace folder (runs, demo dataset); default: the app's data folder</source>
+      <translation>工作区文件夹（训练记录、演示数据集）；默认：应用的数据文件夹</translation>
+    </message>
+    <message>
+      <source>write a copy resized to the training size (faster loading), with a data.yaml to train on</source>
+      <translation>写一份缩放到训练尺寸的副本（加载更快），并附带可直接训练的 data.yaml</translation>
+    </message>
+    <message>
+      <source>write the demo dataset and print its data.yaml path</source>
+      <translation>写出演示数据集并输出其 data.yaml 路径</translation>
+    </message>
+    <message>
+      <source>write the gathered facts to FILE</source>
+      <translation>把收集到的检测信息写入 FILE</translation>
+    </message>
+    <message>
+      <source>yolov5 checks only training labels against nc, so validation scores a class that does not exist and fails when it looks up its name.</source>
+      <translation>yolov5 只用 nc 检查训练标签，所以验证时会给一个不存在的类别打分，并在查找其名称时失败。</translation>
+    </message>
+    <message>
+      <source>yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or PNG if it should be used.</source>
+      <translation>yolov5 不读取 .{suffix} 图片，会静默跳过这个文件；如果要使用它，请转换为 JPEG 或 PNG。</translation>
+    </message>
+    <message>
+      <source>yolov5 installed</source>
+      <translation>yolov5 已安装</translation>
+    </message>
+    <message>
+      <source>yolov5 keeps {train} training and {val} validation workers alive for the whole run; with the training process they need about {need:.1f} GB, and {available:.1f} GB is free. {risk} --workers {fits} fits.</source>
+      <translation>yolov5 在整个训练期间保持 {train} 个训练和 {val} 个验证加载进程；加上训练进程约需 {need:.1f} GB，而可用的只有 {available:.1f} GB。{risk} --workers {fits} 可以放得下。</translation>
+    </message>
+    <message>
+      <source>yolov5 sizes its data loaders from os.cpu_count() = {logical}, the machine's logical CPUs, not from {limit}. With --workers {workers} and batch {batch} it starts {train} training and {val} validation workers, which take turns on {usable} CPUs with the training process: each batch takes longer to prepare and the GPU waits. Use at most {fits} workers, or allow the container more CPUs.</source>
+      <translation>yolov5 根据 os.cpu_count() = {logical}（机器的逻辑 CPU 数）而不是 {limit} 来确定数据加载进程数。在 --workers {workers} 和批大小 {batch} 下，它会启动 {train} 个训练和 {val} 个验证加载进程，与训练进程轮流使用 {usable} 个 CPU：每个批次准备得更慢，GPU 只能等待。最多使用 {fits} 个加载进程，或给容器更多 CPU。</translation>
+    </message>
+    <message>
+      <source>yolov5 stops before training with 'Dataset not found'.</source>
+      <translation>yolov5 会在训练前以 'Dataset not found' 停止。</translation>
+    </message>
+    <message>
+      <source>yolov5 stops before training with 'Error loading data from … does not exist'.</source>
+      <translation>yolov5 会在训练前以 'Error loading data from … does not exist' 停止。</translation>
+    </message>
+    <message>
+      <source>yolov5 stops with 'No images found'.</source>
+      <translation>yolov5 会以 'No images found' 停止。</translation>
+    </message>
+    <message>
+      <source>yolov5 with several devices but without torchrun falls back to DataParallel, which is slower than one GPU in many cases. Launch one process per GPU with torchrun (DDP); the batch is the total, divisible by the number of GPUs.</source>
+      <translation>yolov5 使用多个设备但不通过 torchrun 时会退回到 DataParallel，很多情况下比单 GPU 还慢。请用 torchrun 为每块 GPU 启动一个进程（DDP）；批大小是总数，须能被 GPU 数量整除。</translation>
+    </message>
+    <message>
+      <source>yolov5 workers</source>
+      <translation>yolov5 加载进程</translation>
+    </message>
+    <message>
+      <source>yolov5's scan accepts it, then training aborts at start ('Label class {cls} exceeds nc={nc}').</source>
+      <translation>yolov5 的扫描会接受它，然后训练在开始时中止（'Label class {cls} exceeds nc={nc}'）。</translation>
+    </message>
+    <message>
+      <source>yolov5n … yolov5x6 (see: weights list)</source>
+      <translation>yolov5n … yolov5x6（见：weights list）</translation>
+    </message>
+    <message>
+      <source>{cores} cores, {workers} workers: more workers can decode and augment in parallel</source>
+      <translation>{cores} 个核心，{workers} 个加载进程：更多进程可以并行解码和增强图片</translation>
+    </message>
+    <message>
+      <source>{count} GPUs: use DDP through torchrun</source>
+      <translation>{count} 块 GPU：请通过 torchrun 使用 DDP</translation>
+    </message>
+    <message>
+      <source>{done} of {total}</source>
+      <translation>{done} / {total}</translation>
+    </message>
+    <message>
+      <source>{entry} is listed but does not exist. yolov5 counts it as corrupt ('No such file or directory') and trains without it.</source>
+      <translation>{entry} 列在列表中但不存在。yolov5 会把它当作损坏文件（'No such file or directory'）并在训练时跳过。</translation>
+    </message>
+    <message>
+      <source>{entry}: yolov5 does not read this kind of image and skips it silently.</source>
+      <translation>{entry}：yolov5 不读取这种图片，会静默跳过它。</translation>
+    </message>
+    <message>
+      <source>{eta} left</source>
+      <translation>剩余 {eta}</translation>
+    </message>
+    <message>
+      <source>{e} errors, {w} warnings, {i} notes. Fix the errors before training.</source>
+      <translation>{e} 个错误，{w} 个警告，{i} 条提示。请在训练前修复错误。</translation>
+    </message>
+    <message>
+      <source>{fact} was not read</source>
+      <translation>未读取到 {fact}</translation>
+    </message>
+    <message>
+      <source>{field}: expected a list</source>
+      <translation>{field}：应为列表</translation>
+    </message>
+    <message>
+      <source>{field}: missing</source>
+      <translation>{field}：缺失</translation>
+    </message>
+    <message>
+      <source>{field}: unexpected value {value!r}</source>
+      <translation>{field}：意外的值 {value!r}</translation>
+    </message>
+    <message>
+      <source>{file} in the weights store is not the file that was stored (its size or record differs).</source>
+      <translation>权重库中的 {file} 不是当初保存的文件（大小或记录不同）。</translation>
+    </message>
+    <message>
+      <source>{file} in the weights store is not the file that was stored, so it is not used: training from scratch needs many more epochs. Remove it and get it again.</source>
+      <translation>权重库中的 {file} 不是当初保存的文件，所以不会使用：从头训练需要多得多的轮数。请删除它并重新获取。</translation>
+    </message>
+    <message>
+      <source>{file} is already on this machine.</source>
+      <translation>{file} 已在本机。</translation>
+    </message>
+    <message>
+      <source>{file} is not on this machine. YOLO Studio downloads nothing without being asked.</source>
+      <translation>{file} 不在本机。YOLO Studio 不会在未经你同意时下载任何东西。</translation>
+    </message>
+    <message>
+      <source>{file}'s SHA-256 is {got}, not the published {want}: refused and deleted.</source>
+      <translation>{file} 的 SHA-256 是 {got}，而不是公布的 {want}：已拒绝并删除。</translation>
+    </message>
+    <message>
+      <source>{file}: {params:,} parameters, {layers} output layers, {classes} classes.</source>
+      <translation>{file}：{params:,} 个参数，{layers} 个输出层，{classes} 个类别。</translation>
+    </message>
+    <message>
+      <source>{formats}; repeat or separate with commas (default: onnx)</source>
+      <translation>{formats}；可重复使用或用逗号分隔（默认：onnx）</translation>
+    </message>
+    <message>
+      <source>{format}: NOT verified — the output differs from PyTorch beyond tolerance; the file is kept, marked unverified</source>
+      <translation>{format}：未通过验证 — 输出与 PyTorch 的差异超出容差；文件已保留并标记为未验证</translation>
+    </message>
+    <message>
+      <source>{format}: failed — {message}</source>
+      <translation>{format}：失败 — {message}</translation>
+    </message>
+    <message>
+      <source>{format}: verified against PyTorch</source>
+      <translation>{format}：已与 PyTorch 对比验证</translation>
+    </message>
+    <message>
+      <source>{free:.1f} GB free</source>
+      <translation>可用 {free:.1f} GB</translation>
+    </message>
+    <message>
+      <source>{got:.2f} M parameters instead of the published {want} M</source>
+      <translation>{got:.2f} M 参数，而公布的是 {want} M</translation>
+    </message>
+    <message>
+      <source>{got} classes instead of COCO's {want}</source>
+      <translation>{got} 个类别，而 COCO 有 {want} 个</translation>
+    </message>
+    <message>
+      <source>{got} output layers instead of {want}</source>
+      <translation>{got} 个输出层，而不是 {want} 个</translation>
+    </message>
+    <message>
+      <source>{kb:.0f} kB</source>
+      <translation>{kb:.0f} kB</translation>
+    </message>
+    <message>
+      <source>{key} {got} instead of {want}</source>
+      <translation>{key} 为 {got}，而不是 {want}</translation>
+    </message>
+    <message>
+      <source>{kill}   # only if they are yours and can stop; otherwise wait for them</source>
+      <translation>{kill}   # 仅当它们是你的并且可以停止时；否则请等待它们结束</translation>
+    </message>
+    <message>
+      <source>{kill}   # only if they are yours and can stop; {move}</source>
+      <translation>{kill}   # 仅当它们是你的并且可以停止时；{move}</translation>
+    </message>
+    <message>
+      <source>{label} must be a number (got {value!r}).</source>
+      <translation>{label}必须是数字（当前为 {value!r}）。</translation>
+    </message>
+    <message>
+      <source>{label} must be from {low:g} to {high:g} (got {value}).</source>
+      <translation>{label}必须在 {low:g} 到 {high:g} 之间（当前为 {value}）。</translation>
+    </message>
+    <message>
+      <source>{label} must be one of {choices} (got {value!r}).</source>
+      <translation>{label}必须是 {choices} 之一（当前为 {value!r}）。</translation>
+    </message>
+    <message>
+      <source>{label}:</source>
+      <translation>{label}：</translation>
+    </message>
+    <message>
+      <source>{level} {code} ({n})</source>
+      <translation>{level} {code}（{n}）</translation>
+    </message>
+    <message>
+      <source>{mb:.1f} MB</source>
+      <translation>{mb:.1f} MB</translation>
+    </message>
+    <message>
+      <source>{mb:.1f} MB/s</source>
+      <translation>{mb:.1f} MB/s</translation>
+    </message>
+    <message>
+      <source>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</source>
+      <translation>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</translation>
+    </message>
+    <message>
+      <source>{name} (architecture unknown)</source>
+      <translation>{name}（架构未知）</translation>
+    </message>
+    <message>
+      <source>{name} ({family}, sm_{major}{minor})</source>
+      <translation>{name}（{family}，sm_{major}{minor}）</translation>
+    </message>
+    <message>
+      <source>{name} is a YOLOv5 {task} model, not a detection model.</source>
+      <translation>{name} 是 YOLOv5 {task} 模型，不是检测模型。</translation>
+    </message>
+    <message>
+      <source>{name} is already in the weights store.</source>
+      <translation>权重库中已有 {name}。</translation>
+    </message>
+    <message>
+      <source>{name} is already on this machine: {path}</source>
+      <translation>{name} 已在本机：{path}</translation>
+    </message>
+    <message>
+      <source>{name} is in use by another YOLO Studio process (pid {pid}).</source>
+      <translation>{name} 正被另一个 YOLO Studio 进程（pid {pid}）使用。</translation>
+    </message>
+    <message>
+      <source>{name} is not a PyTorch checkpoint that loads here ({kind}: {reason}).</source>
+      <translation>{name} 不是能在这里加载的 PyTorch 检查点（{kind}：{reason}）。</translation>
+    </message>
+    <message>
+      <source>{name} is not a YOLOv5 checkpoint (no YOLOv5 model inside).</source>
+      <translation>{name} 不是 YOLOv5 检查点（里面没有 YOLOv5 模型）。</translation>
+    </message>
+    <message>
+      <source>{name} is not a valid name for the weights store.</source>
+      <translation>{name} 不是权重库的有效名称。</translation>
+    </message>
+    <message>
+      <source>{name} is not a valid weights file name.</source>
+      <translation>{name} 不是有效的权重文件名。</translation>
+    </message>
+    <message>
+      <source>{name} is not an official YOLOv5 v7.0 checkpoint.</source>
+      <translation>{name} 不是官方 YOLOv5 v7.0 检查点。</translation>
+    </message>
+    <message>
+      <source>{name} is not in the weights store.</source>
+      <translation>权重库中没有 {name}。</translation>
+    </message>
+    <message>
+      <source>{name} is not the official {model} checkpoint: {differences}.</source>
+      <translation>{name} 不是官方的 {model} 检查点：{differences}。</translation>
+    </message>
+    <message>
+      <source>{name}: not a model file this app can run (.onnx, .torchscript, .engine or .pt).</source>
+      <translation>{name}：不是本应用能运行的模型文件（.onnx、.torchscript、.engine 或 .pt）。</translation>
+    </message>
+    <message>
+      <source>{name}: {progress}</source>
+      <translation>{name}：{progress}</translation>
+    </message>
+    <message>
+      <source>{need:.1f} GB: training process {main:.1f} GB + {train} train and {val} val workers × ~{per:.2f} GB</source>
+      <translation>{need:.1f} GB：训练进程 {main:.1f} GB + {train} 个训练和 {val} 个验证加载进程 × 约 {per:.2f} GB</translation>
+    </message>
+    <message>
+      <source>{n} entries are relative paths without './'. They are checked relative to this list's folder, but yolov5 resolves them against the folder training starts in; write them as './…' or absolute.</source>
+      <translation>有 {n} 个条目是不带 './' 的相对路径。这里按此列表所在文件夹检查，但 yolov5 会相对于训练启动时的文件夹解析；请写成 './…' 或绝对路径。</translation>
+    </message>
+    <message>
+      <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>
+      <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
+    </message>
+    <message>
+      <source>{path} cannot be prepared: {reasons}</source>
+      <translation>无法准备 {path}：{reasons}</translation>
+    </message>
+    <message>
+      <source>{path} could not be read ({reason}).</source>
+      <translation>无法读取 {path}（{reason}）。</translation>
+    </message>
+    <message>
+      <source>{path} could not be read: it looks truncated or corrupt ({reason}).</source>
+      <translation>无法读取 {path}：它看起来被截断或已损坏（{reason}）。</translation>
+    </message>
+    <message>
+      <source>{path} does not exist.</source>
+      <translation>{path} 不存在。</translation>
+    </message>
+    <message>
+      <source>{path} has no 'train' entry</source>
+      <translation>{path} 没有 'train' 条目</translation>
+    </message>
+    <message>
+      <source>{path} holds a {kind} model from {maker}, not a yolov5 7 detection model.</source>
+      <translation>{path} 包含的是 {maker} 的 {kind} 模型，而不是 yolov5 7 检测模型。</translation>
+    </message>
+    <message>
+      <source>{path} is a PyTorch file but not a yolov5 checkpoint (no model inside).</source>
+      <translation>{path} 是 PyTorch 文件，但不是 yolov5 检查点（里面没有模型）。</translation>
+    </message>
+    <message>
+      <source>{path} is a pickle: loading it can run code it carries. Trust it and add it to the weights store? [y/N] </source>
+      <translation>{path} 是 pickle 文件：加载它可能执行其中的代码。信任它并加入权重库吗？[y/N] </translation>
+    </message>
+    <message>
+      <source>{path} is empty.</source>
+      <translation>{path} 是空的。</translation>
+    </message>
+    <message>
+      <source>{path} is not a JSON facts file: {reason}</source>
+      <translation>{path} 不是 JSON 格式的检测信息文件：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} is not a PyTorch checkpoint (or it is truncated).</source>
+      <translation>{path} 不是 PyTorch 检查点（或已被截断）。</translation>
+    </message>
+    <message>
+      <source>{path} is not a detection model (its head is {head}).</source>
+      <translation>{path} 不是检测模型（它的检测头是 {head}）。</translation>
+    </message>
+    <message>
+      <source>{path} is not a weights manifest.</source>
+      <translation>{path} 不是权重清单文件。</translation>
+    </message>
+    <message>
+      <source>{path} is not the file that was stored: its SHA-256 differs from the one recorded when it was downloaded or imported (changed on disk?). Remove it (yolostudio weights remove {name}), then get or import it again.</source>
+      <translation>{path} 不是当初保存的文件：它的 SHA-256 与下载或导入时记录的不同（磁盘上被改动过？）。请删除它（yolostudio weights remove {name}），然后重新获取或导入。</translation>
+    </message>
+    <message>
+      <source>{path} is outside your runs. A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights.</source>
+      <translation>{path} 不在你的训练目录中。.pt 文件是 pickle，加载时可能执行代码；如果你信任它，请加上 --trust-weights。</translation>
+    </message>
+    <message>
+      <source>{path} was made by a different yolov5/ultralytics version: it needs the Python module '{module}', which this app does not have.</source>
+      <translation>{path} 是由另一个版本的 yolov5/ultralytics 生成的：它需要 Python 模块 '{module}'，而本应用没有。</translation>
+    </message>
+    <message>
+      <source>{path} was made by a different yolov5/ultralytics version: {reason}.</source>
+      <translation>{path} 是由另一个版本的 yolov5/ultralytics 生成的：{reason}。</translation>
+    </message>
+    <message>
+      <source>{path}: not an image this app can read</source>
+      <translation>{path}：不是本应用能读取的图片</translation>
+    </message>
+    <message>
+      <source>{path}: the train split holds no images.</source>
+      <translation>{path}：train 划分中没有图片。</translation>
+    </message>
+    <message>
+      <source>{prefix} still holds files the installer did not make; they were left.</source>
+      <translation>{prefix} 中还有不是安装程序创建的文件；已保留。</translation>
+    </message>
+    <message>
+      <source>{reason} (tried {tries} times).</source>
+      <translation>{reason}（已尝试 {tries} 次）。</translation>
+    </message>
+    <message>
+      <source>{shortcut} The full log is {log}.
+Fix the cause above, then run: {retry}
+(It continues where it stopped: what is already installed is kept.)</source>
+      <translation>{shortcut} 完整日志见 {log}。
+修复上述原因后运行：{retry}
+（它会从中断处继续：已安装的内容会保留。）</translation>
+    </message>
+    <message>
+      <source>{split} holds no images yolov5 can read. {consequence}</source>
+      <translation>{split} 中没有 yolov5 能读取的图片。{consequence}</translation>
+    </message>
+    <message>
+      <source>{split}: {entry} does not exist (looked for {path}). {consequence}</source>
+      <translation>{split}：{entry} 不存在（查找位置 {path}）。{consequence}</translation>
+    </message>
+    <message>
+      <source>{tag} has no kernels for GPU {index} ({what}).</source>
+      <translation>{tag} 没有 GPU {index}（{what}）的内核。</translation>
+    </message>
+    <message>
+      <source>{tag}, as asked (--cuda {tag}).</source>
+      <translation>{tag}，按要求（--cuda {tag}）。</translation>
+    </message>
+    <message>
+      <source>{tag}: the newest wheel (CUDA {cuda}) that driver {driver} (CUDA {have}) runs and that is compiled for {gpus}.{why_not}</source>
+      <translation>{tag}：驱动 {driver}（CUDA {have}）能运行、且为 {gpus} 编译的最新安装包（CUDA {cuda}）。{why_not}</translation>
+    </message>
+    <message>
+      <source>{tag}: the newest wheel driver {driver} (CUDA {have}) runs, through CUDA {major}.x minor-version compatibility, and compiled for {gpus}.</source>
+      <translation>{tag}：驱动 {driver}（CUDA {have}）通过 CUDA {major}.x 次版本兼容能运行的最新安装包，且为 {gpus} 编译。</translation>
+    </message>
+    <message>
+      <source>{title}: does not apply — {why}</source>
+      <translation>{title}：不适用 — {why}</translation>
+    </message>
+    <message>
+      <source>{title}: not checked — {why}</source>
+      <translation>{title}：未检查 — {why}</translation>
+    </message>
+    <message>
+      <source>{train} train + {val} val</source>
+      <translation>训练 {train} + 验证 {val}</translation>
+    </message>
+    <message>
+      <source>{update}
+then: {install}</source>
+      <translation>{update}
+然后：{install}</translation>
+    </message>
+    <message>
+      <source>{url} is not an official YOLOv5 release URL; YOLO Studio downloads only from {base}.</source>
+      <translation>{url} 不是官方 YOLOv5 发布地址；YOLO Studio 只从 {base} 下载。</translation>
+    </message>
+    <message>
+      <source>{url} was not found on the server (HTTP 404).</source>
+      <translation>服务器上找不到 {url}（HTTP 404）。</translation>
+    </message>
+    <message>
+      <source>{venv} exists but is not a Python environment; move it away or install elsewhere with --prefix DIR.</source>
+      <translation>{venv} 已存在但不是 Python 环境；请把它移走，或用 --prefix DIR 安装到别处。</translation>
+    </message>
+    <message>
+      <source>{waiting} All cores are busy ({cpu:.0f}%), and on a CPU run the data loader and the model's computation share them: more workers would only take cores from the model. Cache decoded images, use a smaller image size, or train on a GPU.</source>
+      <translation>{waiting} 所有核心都很忙（{cpu:.0f}%），而在 CPU 训练时数据加载和模型计算共用这些核心：增加加载进程只会从模型那里抢核心。请缓存解码后的图片、减小图片尺寸，或改用 GPU 训练。</translation>
+    </message>
+    <message>
+      <source>{waiting} All cores are busy ({cpu:.0f}%): more workers would not help. Cache decoded images, use lighter augmentation, or a smaller image size.</source>
+      <translation>{waiting} 所有核心都很忙（{cpu:.0f}%）：增加加载进程没有帮助。请缓存解码后的图片、减轻数据增强，或减小图片尺寸。</translation>
+    </message>
+    <message>
+      <source>{waiting} The CPU is only {cpu} busy, so a few more data-loader workers can prepare images while the model computes (they share the cores with it).</source>
+      <translation>{waiting} CPU 只有 {cpu} 在忙，所以再加几个数据加载进程就能在模型计算的同时准备图片（它们与模型共用核心）。</translation>
+    </message>
+    <message>
+      <source>{waiting} The CPU is only {cpu} busy, so more data-loader workers can feed the GPU.</source>
+      <translation>{waiting} CPU 只有 {cpu} 在忙，所以增加数据加载进程就能喂饱 GPU。</translation>
+    </message>
+    <message>
+      <source>{waiting} The CPU spent {iowait:.0f}% of its time waiting for reads: the disk is the limit. Cache the images, or copy the dataset to a local SSD.</source>
+      <translation>{waiting} CPU 有 {iowait:.0f}% 的时间在等待读盘：瓶颈是磁盘。请缓存图片，或把数据集复制到本地 SSD。</translation>
+    </message>
+    <message>
+      <source>{waiting} The rest of each step is the model's forward and backward pass on the CPU; on a GPU it runs one to two orders of magnitude faster.</source>
+      <translation>{waiting} 每一步剩下的时间是模型在 CPU 上的前向和反向计算；在 GPU 上会快一到两个数量级。</translation>
+    </message>
+    <message>
+      <source>{where}: expected an object, found {found}</source>
+      <translation>{where}：应为对象，实际是 {found}</translation>
+    </message>
+    <message>
+      <source>{why}: the driver version cannot be read{started}</source>
+      <translation>{why}：无法读取驱动版本{started}</translation>
+    </message>
+    <message>
+      <source>… {detail}</source>
+      <translation>… {detail}</translation>
+    </message>
+    <message>
+      <source>≈{mb:.0f} MB</source>
+      <translation>≈{mb:.0f} MB</translation>
+    </message>
+    <message>
+      <source>✓ {name} imported: {path}</source>
+      <translation>✓ 已导入 {name}：{path}</translation>
+    </message>
+    <message>
+      <source>✓ {name} stored: {path}</source>
+      <translation>✓ 已保存 {name}：{path}</translation>
+    </message>
+  </context>
+</TS>

@@ -1,0 +1,2648 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+  <context>
+    <name>AboutDialog</name>
+    <message>
+      <source>About YOLO Studio</source>
+      <translation>关于 YOLO Studio</translation>
+    </message>
+    <message>
+      <source>DejaVu Sans font: the DejaVu fonts license ({file})</source>
+      <translation>DejaVu Sans 字体：DejaVu 字体许可证（{file}）</translation>
+    </message>
+    <message>
+      <source>Licenses</source>
+      <translation>许可证</translation>
+    </message>
+    <message>
+      <source>Log</source>
+      <translation>日志</translation>
+    </message>
+    <message>
+      <source>NVIDIA driver</source>
+      <translation>NVIDIA 驱动</translation>
+    </message>
+    <message>
+      <source>Noto Sans CJK SC font (a subset): SIL Open Font License 1.1 ({file})</source>
+      <translation>Noto Sans CJK SC 字体（子集）：SIL 开放字体许可证 1.1（{file}）</translation>
+    </message>
+    <message>
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <source>Train and export YOLOv5 models on your own GPU workstation.</source>
+      <translation>在你自己的 GPU 工作站上训练并导出 YOLOv5 模型。</translation>
+    </message>
+    <message>
+      <source>Versions</source>
+      <translation>版本</translation>
+    </message>
+    <message>
+      <source>Where things are</source>
+      <translation>文件位置</translation>
+    </message>
+    <message>
+      <source>Workspace</source>
+      <translation>工作区</translation>
+    </message>
+    <message>
+      <source>YOLO Studio</source>
+      <translation>YOLO Studio</translation>
+    </message>
+    <message>
+      <source>YOLO Studio: GNU AGPL-3.0 or later (it embeds yolov5, which is AGPL-3.0)</source>
+      <translation>YOLO Studio：GNU AGPL-3.0 或更新版本（它内嵌了 AGPL-3.0 的 yolov5）</translation>
+    </message>
+    <message>
+      <source>none (a CPU build of PyTorch)</source>
+      <translation>无（CPU 版 PyTorch）</translation>
+    </message>
+    <message>
+      <source>none found</source>
+      <translation>未找到</translation>
+    </message>
+    <message>
+      <source>not checked yet</source>
+      <translation>尚未检查</translation>
+    </message>
+    <message>
+      <source>not checked yet: open the Environment page</source>
+      <translation>尚未检查：请打开环境页面</translation>
+    </message>
+  </context>
+  <context>
+    <name>AppLog</name>
+    <message>
+      <source>Copy details</source>
+      <translation>复制详细信息</translation>
+    </message>
+    <message>
+      <source>Something went wrong</source>
+      <translation>出错了</translation>
+    </message>
+    <message>
+      <source>YOLO Studio hit an unexpected problem: {reason}
+
+It is recorded in {log}. Training runs are not affected (they run in their own process). You can keep working; if something looks wrong, restart the app, and please send the details with a bug report.</source>
+      <translation>YOLO Studio 遇到了意外问题：{reason}
+
+它已记录在 {log}。训练不受影响（它们在自己的进程中运行）。你可以继续工作；如果有什么不对劲，请重启应用，并在缺陷报告中附上详细信息。</translation>
+    </message>
+    <message>
+      <source>the terminal (the log folder is not writable)</source>
+      <translation>终端（日志文件夹不可写）</translation>
+    </message>
+  </context>
+  <context>
+    <name>Background</name>
+    <message>
+      <source>A background task</source>
+      <translation>一个后台任务</translation>
+    </message>
+    <message>
+      <source>{what} failed: {reason}</source>
+      <translation>{what}失败：{reason}</translation>
+    </message>
+  </context>
+  <context>
+    <name>Banner</name>
+    <message>
+      <source>Dismiss</source>
+      <translation>关闭</translation>
+    </message>
+  </context>
+  <context>
+    <name>CheckDetails</name>
+    <message>
+      <source>&lt;p&gt;Select a check to see what was measured and how to fix it.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;选择一项检查，查看测量结果和修复方法。&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <source>Apply setting</source>
+      <translation>应用设置</translation>
+    </message>
+    <message>
+      <source>Copy fix</source>
+      <translation>复制修复方法</translation>
+    </message>
+    <message>
+      <source>Copy the fix (a command or setting) to the clipboard</source>
+      <translation>把修复方法（命令或设置）复制到剪贴板</translation>
+    </message>
+    <message>
+      <source>Does not apply here: {why}.</source>
+      <translation>此处不适用：{why}。</translation>
+    </message>
+    <message>
+      <source>Fix</source>
+      <translation>修复</translation>
+    </message>
+    <message>
+      <source>Fix (command)</source>
+      <translation>修复（命令）</translation>
+    </message>
+    <message>
+      <source>Fix (setting)</source>
+      <translation>修复（设置）</translation>
+    </message>
+    <message>
+      <source>Measured</source>
+      <translation>测量值</translation>
+    </message>
+    <message>
+      <source>Not checked: {why}.</source>
+      <translation>未检查：{why}。</translation>
+    </message>
+    <message>
+      <source>Passed: nothing to fix.</source>
+      <translation>通过：无需修复。</translation>
+    </message>
+  </context>
+  <context>
+    <name>DatasetDialogs</name>
+    <message>
+      <source>Apply this fix?</source>
+      <translation>应用这个修复吗？</translation>
+    </message>
+    <message>
+      <source>Before:
+{before}
+
+After:
+{after}</source>
+      <translation>修改前：
+{before}
+
+修改后：
+{after}</translation>
+    </message>
+    <message>
+      <source>Change class ids?</source>
+      <translation>修改类别 id 吗？</translation>
+    </message>
+    <message>
+      <source>Folder of images and labels</source>
+      <translation>图片和标签所在的文件夹</translation>
+    </message>
+    <message>
+      <source>Open a data.yaml</source>
+      <translation>打开 data.yaml</translation>
+    </message>
+    <message>
+      <source>Percent of images for validation (the rest train):</source>
+      <translation>用于验证的图片百分比（其余用于训练）：</translation>
+    </message>
+    <message>
+      <source>Unsaved changes</source>
+      <translation>未保存的更改</translation>
+    </message>
+    <message>
+      <source>Validation share</source>
+      <translation>验证集比例</translation>
+    </message>
+    <message>
+      <source>YAML files (*.yaml *.yml)</source>
+      <translation>YAML 文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+      <source>{name} has changes that are not saved. Save them before leaving?</source>
+      <translation>{name} 有未保存的更改。离开前保存吗？</translation>
+    </message>
+    <message>
+      <source>{what}
+
+Label files store class ids, not names, so this changes the meaning of existing labels (they are not rewritten). Continue?</source>
+      <translation>{what}
+
+标签文件存储的是类别 id 而不是名称，所以这会改变现有标签的含义（它们不会被重写）。继续吗？</translation>
+    </message>
+  </context>
+  <context>
+    <name>DatasetForm</name>
+    <message>
+      <source>(not set)</source>
+      <translation>（未设置）</translation>
+    </message>
+    <message>
+      <source>A list of {n} entries: edit it in the YAML view.</source>
+      <translation>一个包含 {n} 项的列表：请在 YAML 视图中编辑。</translation>
+    </message>
+    <message>
+      <source>Add</source>
+      <translation>添加</translation>
+    </message>
+    <message>
+      <source>Choose a folder</source>
+      <translation>选择文件夹</translation>
+    </message>
+    <message>
+      <source>Choose a folder for {field}</source>
+      <translation>为 {field} 选择文件夹</translation>
+    </message>
+    <message>
+      <source>Classes</source>
+      <translation>类别</translation>
+    </message>
+    <message>
+      <source>Delete</source>
+      <translation>删除</translation>
+    </message>
+    <message>
+      <source>Delete class {id} '{name}'?</source>
+      <translation>删除类别 {id} '{name}' 吗？</translation>
+    </message>
+    <message>
+      <source>Delete class {id} '{name}'? Every class after it moves down one id.</source>
+      <translation>删除类别 {id} '{name}' 吗？它之后的每个类别的 id 都会减一。</translation>
+    </message>
+    <message>
+      <source>Fix the YAML errors (see the YAML view) to edit here.</source>
+      <translation>请先修复 YAML 错误（见 YAML 视图）才能在这里编辑。</translation>
+    </message>
+    <message>
+      <source>Folders and lists</source>
+      <translation>文件夹和列表</translation>
+    </message>
+    <message>
+      <source>Id</source>
+      <translation>Id</translation>
+    </message>
+    <message>
+      <source>Move down</source>
+      <translation>下移</translation>
+    </message>
+    <message>
+      <source>Move up</source>
+      <translation>上移</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <source>Root (path):</source>
+      <translation>根目录（path）：</translation>
+    </message>
+    <message>
+      <source>Swap classes {a} '{x}' and {b} '{y}'?</source>
+      <translation>交换类别 {a} '{x}' 和 {b} '{y}' 吗？</translation>
+    </message>
+    <message>
+      <source>Test (optional):</source>
+      <translation>测试（test，可选）：</translation>
+    </message>
+    <message>
+      <source>Train:</source>
+      <translation>训练（train）：</translation>
+    </message>
+    <message>
+      <source>Val:</source>
+      <translation>验证（val）：</translation>
+    </message>
+    <message>
+      <source>a folder of images or a .txt list, relative to the root</source>
+      <translation>图片文件夹或 .txt 列表，相对于根目录</translation>
+    </message>
+    <message>
+      <source>class{n}</source>
+      <translation>class{n}</translation>
+    </message>
+    <message>
+      <source>folder</source>
+      <translation>文件夹</translation>
+    </message>
+    <message>
+      <source>list file</source>
+      <translation>列表文件</translation>
+    </message>
+    <message>
+      <source>missing</source>
+      <translation>缺失</translation>
+    </message>
+    <message>
+      <source>the folder of this data.yaml</source>
+      <translation>这个 data.yaml 所在的文件夹</translation>
+    </message>
+    <message>
+      <source>{n} classes. Ids are the row numbers; label files store these ids.</source>
+      <translation>{n} 个类别。Id 就是行号；标签文件存储的是这些 id。</translation>
+    </message>
+    <message>
+      <source>→ {path}</source>
+      <translation>→ {path}</translation>
+    </message>
+    <message>
+      <source>→ {path} ({state})</source>
+      <translation>→ {path}（{state}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>DatasetGallery</name>
+    <message>
+      <source>Drawing thumbnails</source>
+      <translation>正在绘制缩略图</translation>
+    </message>
+    <message>
+      <source>Images appear here after a check.</source>
+      <translation>检查后图片会显示在这里。</translation>
+    </message>
+    <message>
+      <source>Next</source>
+      <translation>下一页</translation>
+    </message>
+    <message>
+      <source>No images with problems.</source>
+      <translation>没有有问题的图片。</translation>
+    </message>
+    <message>
+      <source>Only images with problems</source>
+      <translation>只看有问题的图片</translation>
+    </message>
+    <message>
+      <source>Page {page} of {pages} · {n} images</source>
+      <translation>第 {page}/{pages} 页 · {n} 张图片</translation>
+    </message>
+    <message>
+      <source>Previous</source>
+      <translation>上一页</translation>
+    </message>
+    <message>
+      <source>⚠ {name}</source>
+      <translation>⚠ {name}</translation>
+    </message>
+  </context>
+  <context>
+    <name>DatasetPage</name>
+    <message>
+      <source> — unsaved changes</source>
+      <translation> — 有未保存的更改</translation>
+    </message>
+    <message>
+      <source>'path' is now {folder}. Save (Ctrl+S) to keep it.</source>
+      <translation>'path' 现在是 {folder}。保存（Ctrl+S）以保留它。</translation>
+    </message>
+    <message>
+      <source>Cannot open {path}: {reason}</source>
+      <translation>无法打开 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>Change the classes</source>
+      <translation>修改类别</translation>
+    </message>
+    <message>
+      <source>Check</source>
+      <translation>检查</translation>
+    </message>
+    <message>
+      <source>Check cancelled. Files checked so far are remembered.</source>
+      <translation>检查已取消。已检查的文件会被记住。</translation>
+    </message>
+    <message>
+      <source>Check every image and label (F5)</source>
+      <translation>检查每张图片和标签（F5）</translation>
+    </message>
+    <message>
+      <source>Checking images and labels…</source>
+      <translation>正在检查图片和标签…</translation>
+    </message>
+    <message>
+      <source>Could not save {path}: {reason}</source>
+      <translation>无法保存 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Done: {what}.</source>
+      <translation>完成：{what}。</translation>
+    </message>
+    <message>
+      <source>Edit the YAML text</source>
+      <translation>编辑 YAML 文本</translation>
+    </message>
+    <message>
+      <source>Errors found ({e}): yolov5 would drop images or stop. See the Problems list.</source>
+      <translation>发现错误（{e}）：yolov5 会丢弃图片或停止。请查看问题列表。</translation>
+    </message>
+    <message>
+      <source>Errors: {e} · warnings: {w} · notes: {i} — {files} files checked in {s} s ({cached} unchanged since the last check)</source>
+      <translation>错误：{e} · 警告：{w} · 提示：{i} — 在 {s} 秒内检查了 {files} 个文件（{cached} 个自上次检查后未变）</translation>
+    </message>
+    <message>
+      <source>Form</source>
+      <translation>表单</translation>
+    </message>
+    <message>
+      <source>Gallery</source>
+      <translation>图库</translation>
+    </message>
+    <message>
+      <source>New from folders…</source>
+      <translation>从文件夹新建…</translation>
+    </message>
+    <message>
+      <source>No dataset yet — open a data.yaml, create one from folders, or use the demo.</source>
+      <translation>还没有数据集——打开一个 data.yaml，从文件夹创建，或使用演示数据。</translation>
+    </message>
+    <message>
+      <source>No errors; warnings worth a look ({w}) in the Problems list.</source>
+      <translation>没有错误；问题列表中有值得一看的警告（{w}）。</translation>
+    </message>
+    <message>
+      <source>No problems found: the dataset is ready to train.</source>
+      <translation>未发现问题：数据集可以用于训练了。</translation>
+    </message>
+    <message>
+      <source>Not checked yet.</source>
+      <translation>尚未检查。</translation>
+    </message>
+    <message>
+      <source>Open a data.yaml (Ctrl+O)</source>
+      <translation>打开 data.yaml（Ctrl+O）</translation>
+    </message>
+    <message>
+      <source>Open a data.yaml…</source>
+      <translation>打开 data.yaml…</translation>
+    </message>
+    <message>
+      <source>Open or create a data.yaml, fix it safely, and catch every label problem before training.</source>
+      <translation>打开或创建 data.yaml，安全地修复它，并在训练前发现每一个标签问题。</translation>
+    </message>
+    <message>
+      <source>Open…</source>
+      <translation>打开…</translation>
+    </message>
+    <message>
+      <source>Problems</source>
+      <translation>问题</translation>
+    </message>
+    <message>
+      <source>Re-root the dataset</source>
+      <translation>重新设定数据集根目录</translation>
+    </message>
+    <message>
+      <source>Save</source>
+      <translation>保存</translation>
+    </message>
+    <message>
+      <source>Save the data.yaml (Ctrl+S); the original is kept as .bak</source>
+      <translation>保存 data.yaml（Ctrl+S）；原文件保留为 .bak</translation>
+    </message>
+    <message>
+      <source>Saved. The original file is kept as {name}.</source>
+      <translation>已保存。原文件保留为 {name}。</translation>
+    </message>
+    <message>
+      <source>Set 'path' to {folder}</source>
+      <translation>把 'path' 设为 {folder}</translation>
+    </message>
+    <message>
+      <source>Set {key}</source>
+      <translation>设置 {key}</translation>
+    </message>
+    <message>
+      <source>Split a folder of images and labels into train/val and write a data.yaml</source>
+      <translation>把一个包含图片和标签的文件夹划分为 train/val，并写出 data.yaml</translation>
+    </message>
+    <message>
+      <source>Statistics</source>
+      <translation>统计</translation>
+    </message>
+    <message>
+      <source>The check failed: {reason}</source>
+      <translation>检查失败：{reason}</translation>
+    </message>
+    <message>
+      <source>The fix failed: {reason}</source>
+      <translation>修复失败：{reason}</translation>
+    </message>
+    <message>
+      <source>There is no safe automatic fix for this finding{reason}; its message says what to do.</source>
+      <translation>这个问题没有安全的自动修复{reason}；请按其说明处理。</translation>
+    </message>
+    <message>
+      <source>Use the demo</source>
+      <translation>使用演示数据</translation>
+    </message>
+    <message>
+      <source>Use the demo dataset</source>
+      <translation>使用演示数据集</translation>
+    </message>
+    <message>
+      <source>YAML</source>
+      <translation>YAML</translation>
+    </message>
+    <message>
+      <source>{path}{mark}</source>
+      <translation>{path}{mark}</translation>
+    </message>
+  </context>
+  <context>
+    <name>DatasetSources</name>
+    <message>
+      <source>Could not create the dataset: {reason}</source>
+      <translation>无法创建数据集：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not prepare the demo dataset: {reason}</source>
+      <translation>无法准备演示数据集：{reason}</translation>
+    </message>
+    <message>
+      <source>Finding images and labels…</source>
+      <translation>正在查找图片和标签…</translation>
+    </message>
+    <message>
+      <source>No images found in {folder}.</source>
+      <translation>在 {folder} 中没有找到图片。</translation>
+    </message>
+    <message>
+      <source>Preparing the demo dataset…</source>
+      <translation>正在准备演示数据集…</translation>
+    </message>
+    <message>
+      <source>Wrote {path}: {train} training and {val} validation images ({bg} without labels). Check the class names in the form.</source>
+      <translation>已写入 {path}：{train} 张训练图片和 {val} 张验证图片（{bg} 张没有标签）。请在表单中检查类别名称。</translation>
+    </message>
+  </context>
+  <context>
+    <name>DatasetStats</name>
+    <message>
+      <source>&lt;b&gt;{split}&lt;/b&gt;: {images} images, {objects} objects, {bg} without objects</source>
+      <translation>&lt;b&gt;{split}&lt;/b&gt;：{images} 张图片，{objects} 个目标，{bg} 张没有目标</translation>
+    </message>
+    <message>
+      <source>Box area (fraction of the image)</source>
+      <translation>框面积（占图片的比例）</translation>
+    </message>
+    <message>
+      <source>Box area (fraction of the image): median {median:.3g}, 10–90 % {p10:.3g}–{p90:.3g}</source>
+      <translation>框面积（占图片的比例）：中位数 {median:.3g}，10–90 % 为 {p10:.3g}–{p90:.3g}</translation>
+    </message>
+    <message>
+      <source>Box aspect (width / height)</source>
+      <translation>框宽高比（宽 / 高）</translation>
+    </message>
+    <message>
+      <source>Box aspect (width / height): median {median:.3g}, 10–90 % {p10:.3g}–{p90:.3g}</source>
+      <translation>框宽高比（宽 / 高）：中位数 {median:.3g}，10–90 % 为 {p10:.3g}–{p90:.3g}</translation>
+    </message>
+    <message>
+      <source>Classes with no objects in train: {names}</source>
+      <translation>train 中没有目标的类别：{names}</translation>
+    </message>
+    <message>
+      <source>Image size (longer side, px)</source>
+      <translation>图片尺寸（长边，像素）</translation>
+    </message>
+    <message>
+      <source>Image sizes (px): {sizes}</source>
+      <translation>图片尺寸（像素）：{sizes}</translation>
+    </message>
+    <message>
+      <source>Statistics appear after a check.</source>
+      <translation>检查后会显示统计信息。</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <source>objects</source>
+      <translation>目标数</translation>
+    </message>
+  </context>
+  <context>
+    <name>DetectionView</name>
+    <message>
+      <source>Pick images or use the validation set, then press Run.</source>
+      <translation>选择图片或使用验证集，然后点击“运行”。</translation>
+    </message>
+  </context>
+  <context>
+    <name>DiagnosisBanner</name>
+    <message>
+      <source>&lt;b&gt;{word} — {title}&lt;/b&gt;</source>
+      <translation>&lt;b&gt;{word} — {title}&lt;/b&gt;</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;{word}:&lt;/b&gt; {title} — {detail}</source>
+      <translation>&lt;b&gt;{word}：&lt;/b&gt;{title} — {detail}</translation>
+    </message>
+    <message>
+      <source>Apply to next run…</source>
+      <translation>应用到下次训练…</translation>
+    </message>
+    <message>
+      <source>Apply to the next run?</source>
+      <translation>应用到下次训练吗？</translation>
+    </message>
+    <message>
+      <source>Bottleneck monitor</source>
+      <translation>瓶颈监测</translation>
+    </message>
+    <message>
+      <source>Dismiss</source>
+      <translation>关闭</translation>
+    </message>
+    <message>
+      <source>Dismiss until the verdict changes</source>
+      <translation>在结论改变之前不再显示</translation>
+    </message>
+    <message>
+      <source>Measured: {figures}</source>
+      <translation>测量值：{figures}</translation>
+    </message>
+    <message>
+      <source>Shows the suggested option changes and, once you confirm, sets them in the form for the next run</source>
+      <translation>显示建议的选项修改，确认后把它们填入下次训练的表单</translation>
+    </message>
+    <message>
+      <source>These options will be changed in the form for the next run (the current run is not touched):
+
+{changes}</source>
+      <translation>这些选项将在表单中为下次训练修改（当前训练不受影响）：
+
+{changes}</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>否</translation>
+    </message>
+    <message>
+      <source>yes</source>
+      <translation>是</translation>
+    </message>
+    <message>
+      <source>{label} {value}</source>
+      <translation>{label} {value}</translation>
+    </message>
+    <message>
+      <source>{value} {unit}</source>
+      <translation>{value} {unit}</translation>
+    </message>
+    <message>
+      <source>• {field}: {old} → {new} — {reason}</source>
+      <translation>• {field}：{old} → {new} — {reason}</translation>
+    </message>
+  </context>
+  <context>
+    <name>Dialogs</name>
+    <message>
+      <source>A run is training</source>
+      <translation>有训练正在进行</translation>
+    </message>
+    <message>
+      <source>Keep training in the background</source>
+      <translation>在后台继续训练</translation>
+    </message>
+    <message>
+      <source>Kill the training process?</source>
+      <translation>强制结束训练进程吗？</translation>
+    </message>
+    <message>
+      <source>Killing loses the work since the last checkpoint; a graceful stop saves it. Kill the training process now?</source>
+      <translation>强制结束会丢失上次检查点之后的工作；平稳停止会保存它们。现在强制结束训练进程吗？</translation>
+    </message>
+    <message>
+      <source>Run {name} is still training. Stop it, or keep it training in the background? YOLO Studio re-attaches to it the next time it starts.</source>
+      <translation>训练 {name} 仍在进行。要停止它，还是让它在后台继续训练？YOLO Studio 下次启动时会重新连接到它。</translation>
+    </message>
+    <message>
+      <source>Stop the run</source>
+      <translation>停止训练</translation>
+    </message>
+    <message>
+      <source>The run has not stopped yet</source>
+      <translation>训练还没有停止</translation>
+    </message>
+    <message>
+      <source>The training process has not stopped after {seconds} s. Kill it now (work since the last checkpoint is lost), or keep waiting?</source>
+      <translation>训练进程在 {seconds} 秒后仍未停止。现在强制结束它（上次检查点之后的工作会丢失），还是继续等待？</translation>
+    </message>
+    <message>
+      <source>Use this weights file?</source>
+      <translation>使用这个权重文件吗？</translation>
+    </message>
+    <message>
+      <source>{name} is a PyTorch checkpoint (.pt). Such a file is a Python pickle: loading it can run any code it contains.
+
+Only use it if you trust where it came from.
+
+{path}</source>
+      <translation>{name} 是 PyTorch 检查点（.pt）。这种文件是 Python pickle：加载它可能执行其中包含的任何代码。
+
+只有在你信任它的来源时才使用。
+
+{path}</translation>
+    </message>
+  </context>
+  <context>
+    <name>EnvironmentPage</name>
+    <message>
+      <source>Asking the GPU driver (NVML)…</source>
+      <translation>正在询问 GPU 驱动（NVML）…</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Cannot read {path}: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>Cannot write the probe's spec in {path}: {reason}</source>
+      <translation>无法在 {path} 中写入探测任务的配置：{reason}</translation>
+    </message>
+    <message>
+      <source>Check this machine again (F5)</source>
+      <translation>再次检查这台机器（F5）</translation>
+    </message>
+    <message>
+      <source>Checking…</source>
+      <translation>正在检查…</translation>
+    </message>
+    <message>
+      <source>Checks</source>
+      <translation>检查项</translation>
+    </message>
+    <message>
+      <source>Checks the GPU driver, CUDA, PyTorch, memory and disks, and says what to fix so training keeps the GPU busy.</source>
+      <translation>检查 GPU 驱动、CUDA、PyTorch、内存和磁盘，并说明需要修复什么，让训练时 GPU 保持忙碌。</translation>
+    </message>
+    <message>
+      <source>Copied: {fix}</source>
+      <translation>已复制：{fix}</translation>
+    </message>
+    <message>
+      <source>Could not save the report: {reason}</source>
+      <translation>无法保存报告：{reason}</translation>
+    </message>
+    <message>
+      <source>Environment</source>
+      <translation>环境</translation>
+    </message>
+    <message>
+      <source>Importing PyTorch (this takes a few seconds)…</source>
+      <translation>正在导入 PyTorch（需要几秒钟）…</translation>
+    </message>
+    <message>
+      <source>Install the PyTorch build that fits this driver and GPU into the app's own environment</source>
+      <translation>把适合这个驱动和 GPU 的 PyTorch 版本安装到应用自己的环境中</translation>
+    </message>
+    <message>
+      <source>JSON (*.json)</source>
+      <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+      <source>JSON report (*.json)</source>
+      <translation>JSON 报告 (*.json)</translation>
+    </message>
+    <message>
+      <source>Judge a facts file or report saved on another machine</source>
+      <translation>评估在另一台机器上保存的检测信息文件或报告</translation>
+    </message>
+    <message>
+      <source>Not checked yet.</source>
+      <translation>尚未检查。</translation>
+    </message>
+    <message>
+      <source>Open a facts file or report</source>
+      <translation>打开检测信息文件或报告</translation>
+    </message>
+    <message>
+      <source>Open facts…</source>
+      <translation>打开检测信息…</translation>
+    </message>
+    <message>
+      <source>PyTorch was replaced. Restart YOLO Studio now so every part of it uses the new build?</source>
+      <translation>PyTorch 已被替换。现在重启 YOLO Studio，让它的每个部分都使用新版本吗？</translation>
+    </message>
+    <message>
+      <source>Re-check</source>
+      <translation>重新检查</translation>
+    </message>
+    <message>
+      <source>Reading the system…</source>
+      <translation>正在读取系统信息…</translation>
+    </message>
+    <message>
+      <source>Repair…</source>
+      <translation>修复…</translation>
+    </message>
+    <message>
+      <source>Report saved to {path}. Paths under your home folder are shortened to ~.</source>
+      <translation>报告已保存到 {path}。你的主文件夹下的路径已缩写为 ~。</translation>
+    </message>
+    <message>
+      <source>Restart YOLO Studio?</source>
+      <translation>重启 YOLO Studio 吗？</translation>
+    </message>
+    <message>
+      <source>Save environment report</source>
+      <translation>保存环境报告</translation>
+    </message>
+    <message>
+      <source>Save facts and findings as JSON to attach to a bug report (Ctrl+S)</source>
+      <translation>把检测信息和问题保存为 JSON，以便附在缺陷报告中（Ctrl+S）</translation>
+    </message>
+    <message>
+      <source>Save report…</source>
+      <translation>保存报告…</translation>
+    </message>
+    <message>
+      <source>Starting the check…</source>
+      <translation>正在开始检查…</translation>
+    </message>
+    <message>
+      <source>Testing CUDA on each GPU…</source>
+      <translation>正在每块 GPU 上测试 CUDA…</translation>
+    </message>
+    <message>
+      <source>The check could not run. {reason} {hint}</source>
+      <translation>检查无法运行。{reason} {hint}</translation>
+    </message>
+    <message>
+      <source>The facts were incomplete: {notes}</source>
+      <translation>检测信息不完整：{notes}</translation>
+    </message>
+    <message>
+      <source>Timing the disks…</source>
+      <translation>正在测量磁盘速度…</translation>
+    </message>
+    <message>
+      <source>does not apply</source>
+      <translation>不适用</translation>
+    </message>
+    <message>
+      <source>not checked</source>
+      <translation>未检查</translation>
+    </message>
+    <message>
+      <source>the check was cancelled</source>
+      <translation>检查已取消</translation>
+    </message>
+    <message>
+      <source>{file}: {summary}</source>
+      <translation>{file}：{summary}</translation>
+    </message>
+    <message>
+      <source>{level} · {title}</source>
+      <translation>{level} · {title}</translation>
+    </message>
+    <message>
+      <source>{step} (step {n} of {count})</source>
+      <translation>{step}（第 {n} 步，共 {count} 步）</translation>
+    </message>
+    <message>
+      <source>{title} — {word}: {why}</source>
+      <translation>{title} — {word}：{why}</translation>
+    </message>
+  </context>
+  <context>
+    <name>ExportCard</name>
+    <message>
+      <source>Open folder</source>
+      <translation>打开文件夹</translation>
+    </message>
+    <message>
+      <source>Run this file on images and look at its detections</source>
+      <translation>在图片上运行这个文件，查看它的检测结果</translation>
+    </message>
+    <message>
+      <source>Try it</source>
+      <translation>试一试</translation>
+    </message>
+  </context>
+  <context>
+    <name>ExportForm</name>
+    <message>
+      <source> px</source>
+      <translation> 像素</translation>
+    </message>
+    <message>
+      <source>&amp;Batch:</source>
+      <translation>批大小(&amp;B)：</translation>
+    </message>
+    <message>
+      <source>&amp;Dataset:</source>
+      <translation>数据集(&amp;D)：</translation>
+    </message>
+    <message>
+      <source>&amp;Image size:</source>
+      <translation>图片尺寸(&amp;I)：</translation>
+    </message>
+    <message>
+      <source>&amp;Weights:</source>
+      <translation>权重(&amp;W)：</translation>
+    </message>
+    <message>
+      <source>A run's best.pt or last.pt, or another .pt you picked</source>
+      <translation>训练的 best.pt 或 last.pt，或你选择的其他 .pt</translation>
+    </message>
+    <message>
+      <source>Dynamic batch and image size</source>
+      <translation>动态批大小和图片尺寸</translation>
+    </message>
+    <message>
+      <source>FP16 (half precision)</source>
+      <translation>FP16（半精度）</translation>
+    </message>
+    <message>
+      <source>Formats:</source>
+      <translation>格式：</translation>
+    </message>
+    <message>
+      <source>INT8 (TensorRT, calibrated on the dataset)</source>
+      <translation>INT8（TensorRT，用数据集校准）</translation>
+    </message>
+    <message>
+      <source>ONNX</source>
+      <translation>ONNX</translation>
+    </message>
+    <message>
+      <source>ONNX &amp;opset:</source>
+      <translation>ONNX opset(&amp;O)：</translation>
+    </message>
+    <message>
+      <source>ONNX operator set; 17 suits TensorRT 10, ONNX Runtime and OpenCV.</source>
+      <translation>ONNX 算子集；17 适用于 TensorRT 10、ONNX Runtime 和 OpenCV。</translation>
+    </message>
+    <message>
+      <source>Other .pt…</source>
+      <translation>其他 .pt…</translation>
+    </message>
+    <message>
+      <source>Simplify the ONNX graph</source>
+      <translation>简化 ONNX 计算图</translation>
+    </message>
+    <message>
+      <source>TensorRT engine</source>
+      <translation>TensorRT 引擎</translation>
+    </message>
+    <message>
+      <source>The exported model's input size; a multiple of 32.</source>
+      <translation>导出模型的输入尺寸；须为 32 的倍数。</translation>
+    </message>
+    <message>
+      <source>TorchScript</source>
+      <translation>TorchScript</translation>
+    </message>
+    <message>
+      <source>best</source>
+      <translation>最佳</translation>
+    </message>
+    <message>
+      <source>data.yaml whose validation images verify the export (and calibrate INT8)</source>
+      <translation>用其验证图片来验证导出结果（并校准 INT8）的 data.yaml</translation>
+    </message>
+    <message>
+      <source>last</source>
+      <translation>最后</translation>
+    </message>
+    <message>
+      <source>the run's own dataset</source>
+      <translation>训练使用的数据集</translation>
+    </message>
+    <message>
+      <source>{name} (picked file)</source>
+      <translation>{name}（所选文件）</translation>
+    </message>
+    <message>
+      <source>{run} · {which}.pt</source>
+      <translation>{run} · {which}.pt</translation>
+    </message>
+  </context>
+  <context>
+    <name>ExportPage</name>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Checking which export formats this machine can do</source>
+      <translation>正在检查这台机器支持哪些导出格式</translation>
+    </message>
+    <message>
+      <source>Choose weights to export</source>
+      <translation>选择要导出的权重</translation>
+    </message>
+    <message>
+      <source>Done: every file was verified against PyTorch.</source>
+      <translation>完成：每个文件都已与 PyTorch 对比验证。</translation>
+    </message>
+    <message>
+      <source>Done: {ok} of {total} files verified — see the cards below.</source>
+      <translation>完成：{total} 个文件中 {ok} 个已验证——见下方卡片。</translation>
+    </message>
+    <message>
+      <source>Earlier exports of {name}:</source>
+      <translation>{name} 之前的导出：</translation>
+    </message>
+    <message>
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <source>Export and verify (Ctrl+Enter)</source>
+      <translation>导出并验证（Ctrl+Enter）</translation>
+    </message>
+    <message>
+      <source>Export cancelled; nothing was left half-written.</source>
+      <translation>导出已取消；没有留下写了一半的文件。</translation>
+    </message>
+    <message>
+      <source>Export failed.</source>
+      <translation>导出失败。</translation>
+    </message>
+    <message>
+      <source>Export failed: {message} {hint}</source>
+      <translation>导出失败：{message} {hint}</translation>
+    </message>
+    <message>
+      <source>Export trained weights to ONNX, TensorRT or TorchScript; each file is run on your validation images and compared with PyTorch before it is called verified.</source>
+      <translation>把训练好的权重导出为 ONNX、TensorRT 或 TorchScript；每个文件都会在你的验证图片上运行，并与 PyTorch 对比，之后才标记为已验证。</translation>
+    </message>
+    <message>
+      <source>Images (*.jpg *.jpeg *.png *.bmp *.webp)</source>
+      <translation>图片 (*.jpg *.jpeg *.png *.bmp *.webp)</translation>
+    </message>
+    <message>
+      <source>Images to try</source>
+      <translation>要试用的图片</translation>
+    </message>
+    <message>
+      <source>No exports of these weights yet.</source>
+      <translation>这些权重还没有导出过。</translation>
+    </message>
+    <message>
+      <source>No exports of {name} yet — choose formats, then press Export.</source>
+      <translation>{name} 还没有导出过——选择格式，然后点击“导出”。</translation>
+    </message>
+    <message>
+      <source>No validation images found: pick images instead.</source>
+      <translation>没有找到验证图片：请改为选择图片。</translation>
+    </message>
+    <message>
+      <source>No weights yet: train a run first, or pick a .pt with “Other .pt…”.</source>
+      <translation>还没有权重：请先训练一次，或通过“其他 .pt…”选择一个 .pt。</translation>
+    </message>
+    <message>
+      <source>Nothing exported yet — choose weights and formats, then press Export.</source>
+      <translation>还没有导出——选择权重和格式，然后点击“导出”。</translation>
+    </message>
+    <message>
+      <source>Options</source>
+      <translation>选项</translation>
+    </message>
+    <message>
+      <source>PyTorch checkpoints (*.pt)</source>
+      <translation>PyTorch 检查点 (*.pt)</translation>
+    </message>
+    <message>
+      <source>Ready to export.</source>
+      <translation>可以导出。</translation>
+    </message>
+    <message>
+      <source>Reports</source>
+      <translation>报告</translation>
+    </message>
+    <message>
+      <source>Running {format} on {n} images…</source>
+      <translation>正在用 {format} 处理 {n} 张图片…</translation>
+    </message>
+    <message>
+      <source>Starting the export worker…</source>
+      <translation>正在启动导出工作进程…</translation>
+    </message>
+    <message>
+      <source>Try it</source>
+      <translation>试一试</translation>
+    </message>
+    <message>
+      <source>Try it failed: {message}</source>
+      <translation>试用失败：{message}</translation>
+    </message>
+    <message>
+      <source>{n} images; move the slider to change the confidence threshold.</source>
+      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+    </message>
+  </context>
+  <context>
+    <name>FindingsView</name>
+    <message>
+      <source>All levels</source>
+      <translation>所有级别</translation>
+    </message>
+    <message>
+      <source>Code</source>
+      <translation>代码</translation>
+    </message>
+    <message>
+      <source>Errors</source>
+      <translation>错误</translation>
+    </message>
+    <message>
+      <source>Fix…</source>
+      <translation>修复…</translation>
+    </message>
+    <message>
+      <source>Info</source>
+      <translation>提示</translation>
+    </message>
+    <message>
+      <source>Level</source>
+      <translation>级别</translation>
+    </message>
+    <message>
+      <source>Message</source>
+      <translation>说明</translation>
+    </message>
+    <message>
+      <source>Not checked yet. Press Check (F5) to validate every image and label.</source>
+      <translation>尚未检查。按“检查”（F5）验证每张图片和标签。</translation>
+    </message>
+    <message>
+      <source>Preview and apply the one-click fix for this finding (a backup is kept)</source>
+      <translation>预览并应用这个问题的一键修复（会保留备份）</translation>
+    </message>
+    <message>
+      <source>Select a finding to see its file here.</source>
+      <translation>选择一个问题，在这里查看它的文件。</translation>
+    </message>
+    <message>
+      <source>Show findings of level</source>
+      <translation>显示该级别的问题</translation>
+    </message>
+    <message>
+      <source>Warnings</source>
+      <translation>警告</translation>
+    </message>
+    <message>
+      <source>Where</source>
+      <translation>位置</translation>
+    </message>
+  </context>
+  <context>
+    <name>FirstRunGuide</name>
+    <message>
+      <source>1. Check this machine</source>
+      <translation>1. 检查这台机器</translation>
+    </message>
+    <message>
+      <source>2. Choose the data</source>
+      <translation>2. 选择数据</translation>
+    </message>
+    <message>
+      <source>3. Fit the training to this machine</source>
+      <translation>3. 让训练适配这台机器</translation>
+    </message>
+    <message>
+      <source>4. Train</source>
+      <translation>4. 训练</translation>
+    </message>
+    <message>
+      <source>Check now</source>
+      <translation>立即检查</translation>
+    </message>
+    <message>
+      <source>Close the guide</source>
+      <translation>关闭指南</translation>
+    </message>
+    <message>
+      <source>Create from folders…</source>
+      <translation>从文件夹创建…</translation>
+    </message>
+    <message>
+      <source>Dataset: {path}</source>
+      <translation>数据集：{path}</translation>
+    </message>
+    <message>
+      <source>Four steps from a fresh install to a trained model. Each step opens the page that does it; skip any you don't need.</source>
+      <translation>从全新安装到训练好的模型只需四步。每一步都会打开负责它的页面；不需要的步骤可以跳过。</translation>
+    </message>
+    <message>
+      <source>Getting started</source>
+      <translation>入门指南</translation>
+    </message>
+    <message>
+      <source>Is PyTorch using the GPU, and is the driver new enough? The check says what to fix.</source>
+      <translation>PyTorch 是否在用 GPU，驱动是否够新？检查会告诉你需要修复什么。</translation>
+    </message>
+    <message>
+      <source>It will not open again by itself; Help ▸ Getting started brings it back.</source>
+      <translation>它不会再自动打开；可通过 帮助 ▸ 入门指南 重新打开。</translation>
+    </message>
+    <message>
+      <source>Open a data.yaml…</source>
+      <translation>打开 data.yaml…</translation>
+    </message>
+    <message>
+      <source>Open the wizard</source>
+      <translation>打开向导</translation>
+    </message>
+    <message>
+      <source>Review the options</source>
+      <translation>检查选项</translation>
+    </message>
+    <message>
+      <source>Review the options on the Train form: model, epochs, image size and batch size. Every option explains itself in its tooltip.</source>
+      <translation>在训练表单中检查各项选项：模型、轮数、图片尺寸和批大小。每个选项的提示都会说明它的作用。</translation>
+    </message>
+    <message>
+      <source>Start the run and watch losses, mAP and the GPU's load. A stopped run can be resumed; closing the window can keep it training.</source>
+      <translation>开始训练，观察损失、mAP 和 GPU 负载。停止的训练可以继续；关闭窗口时可以让它继续训练。</translation>
+    </message>
+    <message>
+      <source>Start training</source>
+      <translation>开始训练</translation>
+    </message>
+    <message>
+      <source>Start with the built-in demo dataset (trains in minutes on any machine), or use your own images and labels.</source>
+      <translation>先用内置的演示数据集（在任何机器上几分钟就能训练完），或使用你自己的图片和标签。</translation>
+    </message>
+    <message>
+      <source>The wizard measures this machine and recommends batch size, image size and data-loading workers.</source>
+      <translation>向导会测量这台机器，并推荐批大小、图片尺寸和数据加载进程数。</translation>
+    </message>
+    <message>
+      <source>Use the demo dataset</source>
+      <translation>使用演示数据集</translation>
+    </message>
+  </context>
+  <context>
+    <name>GuideStep</name>
+    <message>
+      <source>Skip</source>
+      <translation>跳过</translation>
+    </message>
+    <message>
+      <source>Skipped.</source>
+      <translation>已跳过。</translation>
+    </message>
+  </context>
+  <context>
+    <name>Levels</name>
+    <message>
+      <source>Error</source>
+      <translation>错误</translation>
+    </message>
+    <message>
+      <source>Info</source>
+      <translation>提示</translation>
+    </message>
+    <message>
+      <source>OK</source>
+      <translation>正常</translation>
+    </message>
+    <message>
+      <source>Warning</source>
+      <translation>警告</translation>
+    </message>
+  </context>
+  <context>
+    <name>LogView</name>
+    <message>
+      <source>Log</source>
+      <translation>日志</translation>
+    </message>
+    <message>
+      <source>Open worker.log</source>
+      <translation>打开 worker.log</translation>
+    </message>
+    <message>
+      <source>The run's log appears here.</source>
+      <translation>训练日志会显示在这里。</translation>
+    </message>
+    <message>
+      <source>The worker's own output: library messages, warnings, tracebacks.</source>
+      <translation>工作进程自己的输出：库的消息、警告和异常堆栈。</translation>
+    </message>
+  </context>
+  <context>
+    <name>MachineStatusBar</name>
+    <message>
+      <source>CPU {percent} %</source>
+      <translation>CPU {percent} %</translation>
+    </message>
+    <message>
+      <source>GPU {index} {name} · {util} % · {used}/{total} GB</source>
+      <translation>GPU {index} {name} · {util} % · {used}/{total} GB</translation>
+    </message>
+    <message>
+      <source>GPU: checking…</source>
+      <translation>GPU：正在检查…</translation>
+    </message>
+    <message>
+      <source>No NVIDIA GPU</source>
+      <translation>没有 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <source>No NVIDIA GPU could be read through NVML: training uses the CPU.</source>
+      <translation>通过 NVML 读不到任何 NVIDIA GPU：训练使用 CPU。</translation>
+    </message>
+    <message>
+      <source>No active run</source>
+      <translation>没有进行中的训练</translation>
+    </message>
+    <message>
+      <source>RAM {used}/{total} GB</source>
+      <translation>内存 {used}/{total} GB</translation>
+    </message>
+    <message>
+      <source>{first} (+{more} more)</source>
+      <translation>{first}（另有 {more} 块）</translation>
+    </message>
+  </context>
+  <context>
+    <name>MainWindow</name>
+    <message>
+      <source>&amp;About YOLO Studio</source>
+      <translation>关于 YOLO Studio(&amp;A)</translation>
+    </message>
+    <message>
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <source>&amp;Getting started</source>
+      <translation>入门指南(&amp;G)</translation>
+    </message>
+    <message>
+      <source>&amp;Help</source>
+      <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+      <source>&amp;Quit</source>
+      <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+      <source>&amp;Settings…</source>
+      <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+      <source>Checks the GPU driver, CUDA and PyTorch, and says what to fix so training can use the GPU.</source>
+      <translation>检查 GPU 驱动、CUDA 和 PyTorch，并说明需要修复什么，让训练能用上 GPU。</translation>
+    </message>
+    <message>
+      <source>Coming soon: {what}</source>
+      <translation>即将推出：{what}</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Done.</source>
+      <translation>完成。</translation>
+    </message>
+    <message>
+      <source>Environment</source>
+      <translation>环境</translation>
+    </message>
+    <message>
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <source>Exports trained weights to ONNX, TensorRT and TorchScript, and checks the result against PyTorch.</source>
+      <translation>把训练好的权重导出为 ONNX、TensorRT 和 TorchScript，并与 PyTorch 对比检查结果。</translation>
+    </message>
+    <message>
+      <source>Kill now</source>
+      <translation>立即强制结束</translation>
+    </message>
+    <message>
+      <source>Lists every run with its status and results, to compare, resume or clean up.</source>
+      <translation>列出每次训练的状态和结果，用于比较、继续训练或清理。</translation>
+    </message>
+    <message>
+      <source>Make the data.yaml on the Dataset page; the Train form takes it from there.</source>
+      <translation>请在数据集页面创建 data.yaml；训练表单会接着使用它。</translation>
+    </message>
+    <message>
+      <source>Not started: the Train form lists what to fix first.</source>
+      <translation>未开始：训练表单列出了需要先修复的问题。</translation>
+    </message>
+    <message>
+      <source>Opens or creates a data.yaml, checks images and labels, and shows class statistics.</source>
+      <translation>打开或创建 data.yaml，检查图片和标签，并显示类别统计。</translation>
+    </message>
+    <message>
+      <source>Recommends batch size, image size and workers for this machine, measured, with reasons.</source>
+      <translation>为这台机器推荐批大小、图片尺寸和加载进程数，基于实测，并给出理由。</translation>
+    </message>
+    <message>
+      <source>Runs</source>
+      <translation>训练记录</translation>
+    </message>
+    <message>
+      <source>Stopping</source>
+      <translation>正在停止</translation>
+    </message>
+    <message>
+      <source>Stopping the run: finishing the current batch and saving a checkpoint…</source>
+      <translation>正在停止训练：完成当前批次并保存检查点…</translation>
+    </message>
+    <message>
+      <source>The demo dataset is on the Train form.</source>
+      <translation>演示数据集已填入训练表单。</translation>
+    </message>
+    <message>
+      <source>Train</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>Train a model and watch it learn.</source>
+      <translation>训练模型，观察它的学习过程。</translation>
+    </message>
+    <message>
+      <source>Training. Watch it on the Train page.</source>
+      <translation>正在训练。请在训练页面查看。</translation>
+    </message>
+    <message>
+      <source>Wizard</source>
+      <translation>向导</translation>
+    </message>
+    <message>
+      <source>YOLO Studio</source>
+      <translation>YOLO Studio</translation>
+    </message>
+    <message>
+      <source>from the environment check</source>
+      <translation>来自环境检查</translation>
+    </message>
+    <message>
+      <source>{title}
+Coming soon</source>
+      <translation>{title}
+即将推出</translation>
+    </message>
+  </context>
+  <context>
+    <name>PendingPage</name>
+    <message>
+      <source>Loading {page}…</source>
+      <translation>正在加载{page}…</translation>
+    </message>
+  </context>
+  <context>
+    <name>PlaceholderPage</name>
+    <message>
+      <source>Coming soon</source>
+      <translation>即将推出</translation>
+    </message>
+    <message>
+      <source>Coming soon — this page is not built yet. Meanwhile, the Train page trains on the demo dataset or on your own data.yaml.</source>
+      <translation>即将推出——这个页面还没有完成。目前可以在训练页面用演示数据集或你自己的 data.yaml 训练。</translation>
+    </message>
+  </context>
+  <context>
+    <name>ProblemList</name>
+    <message>
+      <source>&lt;b&gt;{level}&lt;/b&gt; · {field}: {message}</source>
+      <translation>&lt;b&gt;{level}&lt;/b&gt; · {field}：{message}</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;{level}&lt;/b&gt; · {field}: {message}&lt;br&gt;{hint}</source>
+      <translation>&lt;b&gt;{level}&lt;/b&gt; · {field}：{message}&lt;br&gt;{hint}</translation>
+    </message>
+    <message>
+      <source>Checking the options…</source>
+      <translation>正在检查选项…</translation>
+    </message>
+    <message>
+      <source>Ready to train.</source>
+      <translation>可以开始训练。</translation>
+    </message>
+  </context>
+  <context>
+    <name>ProgressPanel</name>
+    <message>
+      <source>Epoch:</source>
+      <translation>轮次：</translation>
+    </message>
+    <message>
+      <source>Idle: nothing is training.</source>
+      <translation>空闲：没有正在进行的训练。</translation>
+    </message>
+    <message>
+      <source>No run yet — choose a dataset and press Start.</source>
+      <translation>还没有训练——选择数据集后点击“开始”。</translation>
+    </message>
+    <message>
+      <source>Run:</source>
+      <translation>训练：</translation>
+    </message>
+  </context>
+  <context>
+    <name>ProgressRow</name>
+    <message>
+      <source> · about {s} s left</source>
+      <translation> · 约剩 {s} 秒</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>{done} / {total} files{eta}</source>
+      <translation>{done} / {total} 个文件{eta}</translation>
+    </message>
+  </context>
+  <context>
+    <name>RepairDialog</name>
+    <message>
+      <source>Command</source>
+      <translation>命令</translation>
+    </message>
+    <message>
+      <source>Command (runs in the app's own environment):</source>
+      <translation>命令（在应用自己的环境中运行）：</translation>
+    </message>
+    <message>
+      <source>Command copied.</source>
+      <translation>命令已复制。</translation>
+    </message>
+    <message>
+      <source>Copy command</source>
+      <translation>复制命令</translation>
+    </message>
+    <message>
+      <source>Install</source>
+      <translation>安装</translation>
+    </message>
+    <message>
+      <source>Install the PyTorch build for this machine: {tag}</source>
+      <translation>为这台机器安装 PyTorch 版本：{tag}</translation>
+    </message>
+    <message>
+      <source>Making sure no training run uses this PyTorch…</source>
+      <translation>正在确认没有训练在使用这个 PyTorch…</translation>
+    </message>
+    <message>
+      <source>PyTorch {torch} is installed. The environment is being checked again.</source>
+      <translation>已安装 PyTorch {torch}。正在重新检查环境。</translation>
+    </message>
+    <message>
+      <source>Repair PyTorch</source>
+      <translation>修复 PyTorch</translation>
+    </message>
+    <message>
+      <source>Repaired. Restart YOLO Studio so everything uses the new PyTorch.</source>
+      <translation>已修复。请重启 YOLO Studio，让所有部分都使用新的 PyTorch。</translation>
+    </message>
+    <message>
+      <source>Starting pip…</source>
+      <translation>正在启动 pip…</translation>
+    </message>
+    <message>
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <source>Stopped before anything was replaced; PyTorch is unchanged.</source>
+      <translation>在替换任何文件之前已停止；PyTorch 未改变。</translation>
+    </message>
+    <message>
+      <source>Stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>The repair failed; PyTorch was left as it was or as pip left it.</source>
+      <translation>修复失败；PyTorch 保持原样，或保持 pip 留下的状态。</translation>
+    </message>
+    <message>
+      <source>Training is running ({runs}) with this PyTorch; replacing it now would break the run. Stop it (or let it finish), then repair.</source>
+      <translation>正在用这个 PyTorch 训练（{runs}）；现在替换会破坏训练。请先停止训练（或等它结束），再修复。</translation>
+    </message>
+    <message>
+      <source>Try again</source>
+      <translation>重试</translation>
+    </message>
+    <message>
+      <source>pip failed; see the log.</source>
+      <translation>pip 失败；请查看日志。</translation>
+    </message>
+    <message>
+      <source>pip is still running; stop it first (possible while it downloads) or wait for it to finish.</source>
+      <translation>pip 仍在运行；请先停止它（下载期间可以停止）或等它完成。</translation>
+    </message>
+    <message>
+      <source>pip's output appears here.</source>
+      <translation>pip 的输出会显示在这里。</translation>
+    </message>
+  </context>
+  <context>
+    <name>RunStatusPanel</name>
+    <message>
+      <source> epochs</source>
+      <translation> 轮</translation>
+    </message>
+    <message>
+      <source>(the log is empty)</source>
+      <translation>（日志为空）</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;What to do:&lt;/b&gt; {hint}</source>
+      <translation>&lt;b&gt;怎么办：&lt;/b&gt;{hint}</translation>
+    </message>
+    <message>
+      <source>Best mAP@0.5</source>
+      <translation>最佳 mAP@0.5</translation>
+    </message>
+    <message>
+      <source>Best mAP@0.5:0.95</source>
+      <translation>最佳 mAP@0.5:0.95</translation>
+    </message>
+    <message>
+      <source>Best weights</source>
+      <translation>最佳权重</translation>
+    </message>
+    <message>
+      <source>Details</source>
+      <translation>详细信息</translation>
+    </message>
+    <message>
+      <source>Epochs completed</source>
+      <translation>已完成轮数</translation>
+    </message>
+    <message>
+      <source>Last weights</source>
+      <translation>最后权重</translation>
+    </message>
+    <message>
+      <source>More epochs</source>
+      <translation>更多轮数</translation>
+    </message>
+    <message>
+      <source>Open folder</source>
+      <translation>打开文件夹</translation>
+    </message>
+    <message>
+      <source>Open run folder</source>
+      <translation>打开训练文件夹</translation>
+    </message>
+    <message>
+      <source>Open weights folder</source>
+      <translation>打开权重文件夹</translation>
+    </message>
+    <message>
+      <source>Resume from last checkpoint</source>
+      <translation>从最后的检查点继续</translation>
+    </message>
+    <message>
+      <source>Run {name} finished all its epochs.</source>
+      <translation>训练 {name} 已完成全部轮次。</translation>
+    </message>
+    <message>
+      <source>Run {name} stopped; its last checkpoint is saved, so it can be resumed.</source>
+      <translation>训练 {name} 已停止；最后的检查点已保存，可以继续训练。</translation>
+    </message>
+    <message>
+      <source>Start a new run from this run's best weights, on the same dataset, for the number of epochs beside it</source>
+      <translation>以这次训练的最佳权重为起点，在同一数据集上开始新的训练，轮数为旁边设定的值</translation>
+    </message>
+    <message>
+      <source>Total time</source>
+      <translation>总用时</translation>
+    </message>
+    <message>
+      <source>Train more from best.pt</source>
+      <translation>从 best.pt 继续多训练几轮</translation>
+    </message>
+    <message>
+      <source>Training completed</source>
+      <translation>训练完成</translation>
+    </message>
+    <message>
+      <source>Training failed</source>
+      <translation>训练失败</translation>
+    </message>
+    <message>
+      <source>Training stopped</source>
+      <translation>训练已停止</translation>
+    </message>
+    <message>
+      <source>mAP@0.5 of best.pt</source>
+      <translation>best.pt 的 mAP@0.5</translation>
+    </message>
+    <message>
+      <source>mAP@0.5:0.95 of best.pt</source>
+      <translation>best.pt 的 mAP@0.5:0.95</translation>
+    </message>
+    <message>
+      <source>none yet</source>
+      <translation>暂无</translation>
+    </message>
+  </context>
+  <context>
+    <name>RunText</name>
+    <message>
+      <source>Best mAP: — (known after the first validation)</source>
+      <translation>最佳 mAP：—（第一次验证后可知）</translation>
+    </message>
+    <message>
+      <source>Best mAP@0.5: {map50} (epoch {epoch}) · best mAP@0.5:0.95: {map50_95}</source>
+      <translation>最佳 mAP@0.5：{map50}（第 {epoch} 轮）· 最佳 mAP@0.5:0.95：{map50_95}</translation>
+    </message>
+    <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
+      <source>Checking the dataset and building the model…</source>
+      <translation>正在检查数据集并构建模型…</translation>
+    </message>
+    <message>
+      <source>Checkpoint saved: {path}</source>
+      <translation>检查点已保存：{path}</translation>
+    </message>
+    <message>
+      <source>Completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <source>Dataset and model ready</source>
+      <translation>数据集和模型已就绪</translation>
+    </message>
+    <message>
+      <source>Ended</source>
+      <translation>已结束</translation>
+    </message>
+    <message>
+      <source>Epoch {epoch}/{epochs} done in {time}: mAP@0.5 {map50}, mAP@0.5:0.95 {map50_95}</source>
+      <translation>第 {epoch}/{epochs} 轮用时 {time}：mAP@0.5 {map50}，mAP@0.5:0.95 {map50_95}</translation>
+    </message>
+    <message>
+      <source>Epoch {epoch}/{epochs} · batch {batch}/{batches} · {speed} img/s · data wait {wait} % · ETA {eta}</source>
+      <translation>轮次 {epoch}/{epochs} · 批次 {batch}/{batches} · {speed} 张/秒 · 数据等待 {wait} % · 剩余 {eta}</translation>
+    </message>
+    <message>
+      <source>Error: {message}</source>
+      <translation>错误：{message}</translation>
+    </message>
+    <message>
+      <source>Error: {message} — {hint}</source>
+      <translation>错误：{message} — {hint}</translation>
+    </message>
+    <message>
+      <source>Failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>Failed: {message}</source>
+      <translation>失败：{message}</translation>
+    </message>
+    <message>
+      <source>Finishing: validating the best weights…</source>
+      <translation>收尾中：正在验证最佳权重…</translation>
+    </message>
+    <message>
+      <source>Run ended ({status}) after {elapsed}</source>
+      <translation>训练结束（{status}），用时 {elapsed}</translation>
+    </message>
+    <message>
+      <source>Run {name} · epoch {epoch}/{epochs} · {percent} % · ETA {eta}</source>
+      <translation>训练 {name} · 轮次 {epoch}/{epochs} · {percent} % · 剩余 {eta}</translation>
+    </message>
+    <message>
+      <source>Run {name}: {stage}</source>
+      <translation>训练 {name}：{stage}</translation>
+    </message>
+    <message>
+      <source>Saving checkpoints…</source>
+      <translation>正在保存检查点…</translation>
+    </message>
+    <message>
+      <source>Stage: {stage}</source>
+      <translation>阶段：{stage}</translation>
+    </message>
+    <message>
+      <source>Stage: {stage} ({detail})</source>
+      <translation>阶段：{stage}（{detail}）</translation>
+    </message>
+    <message>
+      <source>Starting the trainer…</source>
+      <translation>正在启动训练器…</translation>
+    </message>
+    <message>
+      <source>Starting the training process…</source>
+      <translation>正在启动训练进程…</translation>
+    </message>
+    <message>
+      <source>Stopped</source>
+      <translation>已停止</translation>
+    </message>
+    <message>
+      <source>Stopping: finishing the current batch and saving a checkpoint…</source>
+      <translation>正在停止：完成当前批次并保存检查点…</translation>
+    </message>
+    <message>
+      <source>Training</source>
+      <translation>训练中</translation>
+    </message>
+    <message>
+      <source>Validating the epoch…</source>
+      <translation>正在验证本轮…</translation>
+    </message>
+    <message>
+      <source>Waiting for the first epoch…</source>
+      <translation>正在等待第一轮…</translation>
+    </message>
+    <message>
+      <source>Warning: {message}</source>
+      <translation>警告：{message}</translation>
+    </message>
+    <message>
+      <source>Warning: {message} {hint}</source>
+      <translation>警告：{message} {hint}</translation>
+    </message>
+    <message>
+      <source>Worker ready: PyTorch {torch}, yolov5 {yolov5}, on {devices}</source>
+      <translation>工作进程已就绪：PyTorch {torch}，yolov5 {yolov5}，设备 {devices}</translation>
+    </message>
+  </context>
+  <context>
+    <name>RunsOverlayDialog</name>
+    <message>
+      <source>Box loss (yolov5 units)</source>
+      <translation>框损失（yolov5 单位）</translation>
+    </message>
+    <message>
+      <source>Box loss per epoch: train ━━, val ╍╍</source>
+      <translation>每轮的框损失：训练 ━━，验证 ╍╍</translation>
+    </message>
+    <message>
+      <source>Compare runs</source>
+      <translation>比较训练</translation>
+    </message>
+    <message>
+      <source>Could not read the runs: {reason}</source>
+      <translation>无法读取训练：{reason}</translation>
+    </message>
+    <message>
+      <source>Epoch</source>
+      <translation>轮次</translation>
+    </message>
+    <message>
+      <source>No finished epoch yet in: {names}</source>
+      <translation>以下训练还没有完成的轮次：{names}</translation>
+    </message>
+    <message>
+      <source>Reading the runs' events…</source>
+      <translation>正在读取训练的事件…</translation>
+    </message>
+    <message>
+      <source>mAP@0.5 (0–1)</source>
+      <translation>mAP@0.5（0–1）</translation>
+    </message>
+    <message>
+      <source>mAP@0.5 per epoch</source>
+      <translation>每轮的 mAP@0.5</translation>
+    </message>
+    <message>
+      <source>{count} runs, per epoch.</source>
+      <translation>{count} 次训练，按轮次。</translation>
+    </message>
+  </context>
+  <context>
+    <name>RunsPage</name>
+    <message>
+      <source>Compare</source>
+      <translation>比较</translation>
+    </message>
+    <message>
+      <source>Could not move to the trash: {reason}. Nothing was deleted permanently.</source>
+      <translation>无法移到回收站：{reason}。没有永久删除任何东西。</translation>
+    </message>
+    <message>
+      <source>Could not read the runs folder {folder}: {reason}</source>
+      <translation>无法读取训练文件夹 {folder}：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not rename run {name}: {reason}</source>
+      <translation>无法重命名训练 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>Delete…</source>
+      <translation>删除…</translation>
+    </message>
+    <message>
+      <source>Every training run in this workspace, with its results and how efficiently it used the machine. Open one to replay it; select several to compare their curves.</source>
+      <translation>这个工作区中的每次训练，包括其结果和对机器的利用效率。打开一个可以回放它；选择多个可以比较它们的曲线。</translation>
+    </message>
+    <message>
+      <source>Move runs to the trash?</source>
+      <translation>把训练移到回收站吗？</translation>
+    </message>
+    <message>
+      <source>Move the selected runs to the trash (Delete)</source>
+      <translation>把所选训练移到回收站（Delete）</translation>
+    </message>
+    <message>
+      <source>Move these runs (weights, results and events) to the trash?
+
+{names}
+
+They can be restored from the trash.</source>
+      <translation>把这些训练（权重、结果和事件）移到回收站吗？
+
+{names}
+
+它们可以从回收站恢复。</translation>
+    </message>
+    <message>
+      <source>Moved to the trash: {names}.</source>
+      <translation>已移到回收站：{names}。</translation>
+    </message>
+    <message>
+      <source>New name for run {name}:</source>
+      <translation>训练 {name} 的新名称：</translation>
+    </message>
+    <message>
+      <source>No runs yet in {folder}.
+
+Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minutes on a CPU. Every run then appears here with its results, its speed in images/s and how busy it kept the GPU.</source>
+      <translation>{folder} 中还没有训练。
+
+在训练页面（Ctrl+4）开始一次——演示数据集在 CPU 上几分钟就能训练完。之后每次训练都会出现在这里，附带结果、以张/秒计的速度以及 GPU 的繁忙程度。</translation>
+    </message>
+    <message>
+      <source>Not deleted: {names} is training. Stop it first.</source>
+      <translation>未删除：{names} 正在训练。请先停止它。</translation>
+    </message>
+    <message>
+      <source>Not moved to the trash: {names} (the system's trash refused, or the run is training now); nothing was deleted permanently. Delete the folder yourself if you are sure: {paths}</source>
+      <translation>未移到回收站：{names}（系统回收站拒绝了，或该训练正在进行）；没有永久删除任何东西。如果确定，请自己删除文件夹：{paths}</translation>
+    </message>
+    <message>
+      <source>Open</source>
+      <translation>打开</translation>
+    </message>
+    <message>
+      <source>Open folder</source>
+      <translation>打开文件夹</translation>
+    </message>
+    <message>
+      <source>Overlay the curves of the selected runs</source>
+      <translation>叠加显示所选训练的曲线</translation>
+    </message>
+    <message>
+      <source>Read the runs folder again (F5)</source>
+      <translation>重新读取训练文件夹（F5）</translation>
+    </message>
+    <message>
+      <source>Refresh</source>
+      <translation>刷新</translation>
+    </message>
+    <message>
+      <source>Rename run</source>
+      <translation>重命名训练</translation>
+    </message>
+    <message>
+      <source>Rename the run's folder (F2)</source>
+      <translation>重命名训练的文件夹（F2）</translation>
+    </message>
+    <message>
+      <source>Renamed run {old} to {new}.</source>
+      <translation>已把训练 {old} 重命名为 {new}。</translation>
+    </message>
+    <message>
+      <source>Rename…</source>
+      <translation>重命名…</translation>
+    </message>
+    <message>
+      <source>Replay the run on the Train page, or follow it while it trains (Enter)</source>
+      <translation>在训练页面回放这次训练，或在它训练时跟踪（Enter）</translation>
+    </message>
+    <message>
+      <source>Run {name} is training: stop it before renaming it.</source>
+      <translation>训练 {name} 正在进行：请先停止它再重命名。</translation>
+    </message>
+    <message>
+      <source>Runs</source>
+      <translation>训练记录</translation>
+    </message>
+    <message>
+      <source>best weights {path}</source>
+      <translation>最佳权重 {path}</translation>
+    </message>
+    <message>
+      <source>folder {path}</source>
+      <translation>文件夹 {path}</translation>
+    </message>
+    <message>
+      <source>why it failed: {message}</source>
+      <translation>失败原因：{message}</translation>
+    </message>
+    <message>
+      <source>{count} runs selected.</source>
+      <translation>已选择 {count} 次训练。</translation>
+    </message>
+    <message>
+      <source>{name}: {status}</source>
+      <translation>{name}：{status}</translation>
+    </message>
+  </context>
+  <context>
+    <name>RunsTableModel</name>
+    <message>
+      <source>Best mAP@0.5</source>
+      <translation>最佳 mAP@0.5</translation>
+    </message>
+    <message>
+      <source>Best mAP@0.5:0.95</source>
+      <translation>最佳 mAP@0.5:0.95</translation>
+    </message>
+    <message>
+      <source>Completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <source>Data wait</source>
+      <translation>数据等待</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Duration</source>
+      <translation>时长</translation>
+    </message>
+    <message>
+      <source>Epochs</source>
+      <translation>轮数</translation>
+    </message>
+    <message>
+      <source>Failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>GPU busy</source>
+      <translation>GPU 繁忙</translation>
+    </message>
+    <message>
+      <source>Images/s</source>
+      <translation>张/秒</translation>
+    </message>
+    <message>
+      <source>Mean GPU utilisation while training (NVML)</source>
+      <translation>训练期间的平均 GPU 利用率（NVML）</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <source>Running</source>
+      <translation>进行中</translation>
+    </message>
+    <message>
+      <source>Share of step time training waited for the data loader</source>
+      <translation>训练等待数据加载的时间占每步时间的比例</translation>
+    </message>
+    <message>
+      <source>Started</source>
+      <translation>开始时间</translation>
+    </message>
+    <message>
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>Stopped</source>
+      <translation>已停止</translation>
+    </message>
+    <message>
+      <source>Training throughput over the whole run (validation excluded)</source>
+      <translation>整个训练的吞吐量（不含验证）</translation>
+    </message>
+    <message>
+      <source>Wall time of every worker start, summed (h:mm:ss)</source>
+      <translation>每次启动工作进程的实际用时之和（时:分:秒）</translation>
+    </message>
+    <message>
+      <source>{done}/{total}</source>
+      <translation>{done}/{total}</translation>
+    </message>
+    <message>
+      <source>{value} %</source>
+      <translation>{value} %</translation>
+    </message>
+  </context>
+  <context>
+    <name>SettingsDialog</name>
+    <message>
+      <source>&amp;Closing while a run trains:</source>
+      <translation>训练时关闭窗口(&amp;C)：</translation>
+    </message>
+    <message>
+      <source>&amp;Language:</source>
+      <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+      <source>&amp;Theme:</source>
+      <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+      <source>&amp;Workspace folder:</source>
+      <translation>工作区文件夹(&amp;W)：</translation>
+    </message>
+    <message>
+      <source>Ask every time</source>
+      <translation>每次询问</translation>
+    </message>
+    <message>
+      <source>Automatic: the first GPU, else the CPU</source>
+      <translation>自动：第一块 GPU，没有则用 CPU</translation>
+    </message>
+    <message>
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
+      <source>Choose the workspace folder</source>
+      <translation>选择工作区文件夹</translation>
+    </message>
+    <message>
+      <source>Could not save the settings: {reason}</source>
+      <translation>无法保存设置：{reason}</translation>
+    </message>
+    <message>
+      <source>Dark</source>
+      <translation>深色</translation>
+    </message>
+    <message>
+      <source>Default &amp;device:</source>
+      <translation>默认设备(&amp;D)：</translation>
+    </message>
+    <message>
+      <source>Follow the system</source>
+      <translation>跟随系统</translation>
+    </message>
+    <message>
+      <source>GPU 0</source>
+      <translation>GPU 0</translation>
+    </message>
+    <message>
+      <source>GPUs 0 and 1</source>
+      <translation>GPU 0 和 1</translation>
+    </message>
+    <message>
+      <source>Keep it training in the background</source>
+      <translation>让它在后台继续训练</translation>
+    </message>
+    <message>
+      <source>Light</source>
+      <translation>浅色</translation>
+    </message>
+    <message>
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <source>Stop the run (a checkpoint is saved)</source>
+      <translation>停止训练（会保存检查点）</translation>
+    </message>
+    <message>
+      <source>System language</source>
+      <translation>系统语言</translation>
+    </message>
+    <message>
+      <source>The app's data folder (default)</source>
+      <translation>应用的数据文件夹（默认）</translation>
+    </message>
+    <message>
+      <source>The device a new run starts with on the Train form: empty for automatic, 'cpu', a GPU index such as '0', or several such as '0,1'.</source>
+      <translation>训练表单中新训练使用的设备：留空为自动，'cpu'，GPU 编号如 '0'，或多块如 '0,1'。</translation>
+    </message>
+    <message>
+      <source>The language and the workspace change the next time YOLO Studio starts.</source>
+      <translation>语言和工作区会在 YOLO Studio 下次启动时生效。</translation>
+    </message>
+    <message>
+      <source>YOLOSTUDIO_WORKSPACE is set, so it decides the workspace, not this setting.</source>
+      <translation>已设置 YOLOSTUDIO_WORKSPACE，所以工作区由它决定，而不是这项设置。</translation>
+    </message>
+  </context>
+  <context>
+    <name>SummaryLine</name>
+    <message>
+      <source>&lt;b&gt;{level}:&lt;/b&gt; {text}</source>
+      <translation>&lt;b&gt;{level}：&lt;/b&gt;{text}</translation>
+    </message>
+  </context>
+  <context>
+    <name>SystemPlots</name>
+    <message>
+      <source>%</source>
+      <translation>%</translation>
+    </message>
+    <message>
+      <source>CPU {cpu}</source>
+      <translation>CPU {cpu}</translation>
+    </message>
+    <message>
+      <source>Disk read {rate} MB/s</source>
+      <translation>磁盘读取 {rate} MB/s</translation>
+    </message>
+    <message>
+      <source>GPU waited for data {share} of the time</source>
+      <translation>GPU 有 {share} 的时间在等待数据</translation>
+    </message>
+    <message>
+      <source>GPU {index} {util}</source>
+      <translation>GPU {index} {util}</translation>
+    </message>
+    <message>
+      <source>GPU: no readings (NVML unavailable)</source>
+      <translation>GPU：没有读数（NVML 不可用）</translation>
+    </message>
+    <message>
+      <source>GPU: none used (training runs on the CPU)</source>
+      <translation>GPU：未使用（训练在 CPU 上进行）</translation>
+    </message>
+    <message>
+      <source>MB/s</source>
+      <translation>MB/s</translation>
+    </message>
+    <message>
+      <source>RAM {used}/{total} GB</source>
+      <translation>内存 {used}/{total} GB</translation>
+    </message>
+    <message>
+      <source>The model (on the CPU) waited for data {share} of the time</source>
+      <translation>模型（在 CPU 上）有 {share} 的时间在等待数据</translation>
+    </message>
+    <message>
+      <source>Throughput {rate} images/s</source>
+      <translation>吞吐量 {rate} 张/秒</translation>
+    </message>
+    <message>
+      <source>Training waited for data {share} of the time</source>
+      <translation>训练有 {share} 的时间在等待数据</translation>
+    </message>
+    <message>
+      <source>images/s</source>
+      <translation>张/秒</translation>
+    </message>
+    <message>
+      <source>memory {used}/{total} GB</source>
+      <translation>显存 {used}/{total} GB</translation>
+    </message>
+    <message>
+      <source>minutes</source>
+      <translation>分钟</translation>
+    </message>
+    <message>
+      <source>training {proc}</source>
+      <translation>训练 {proc}</translation>
+    </message>
+  </context>
+  <context>
+    <name>TrainForm</name>
+    <message>
+      <source>&amp;Advanced options</source>
+      <translation>高级选项(&amp;A)</translation>
+    </message>
+    <message>
+      <source>A small synthetic dataset (circles, squares, triangles) that trains in minutes on a CPU; made on this machine, nothing is downloaded.</source>
+      <translation>一个小型合成数据集（圆形、方形、三角形），在 CPU 上几分钟就能训练完；在本机生成，无需下载。</translation>
+    </message>
+    <message>
+      <source>Auto (first GPU, else CPU)</source>
+      <translation>自动（第一块 GPU，没有则用 CPU）</translation>
+    </message>
+    <message>
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
+      <source>GPU {index}: {name}</source>
+      <translation>GPU {index}：{name}</translation>
+    </message>
+    <message>
+      <source>Optimizer, hyperparameters, early stopping, augmentation and checkpoint options</source>
+      <translation>优化器、超参数、提前停止、数据增强和检查点选项</translation>
+    </message>
+    <message>
+      <source>Preparing the demo dataset… %v/%m images</source>
+      <translation>正在准备演示数据集… %v/%m 张图片</translation>
+    </message>
+    <message>
+      <source>Use demo dataset</source>
+      <translation>使用演示数据集</translation>
+    </message>
+  </context>
+  <context>
+    <name>TrainOptionsPanel</name>
+    <message>
+      <source>Copied the yolov5 command to the clipboard.</source>
+      <translation>已把 yolov5 命令复制到剪贴板。</translation>
+    </message>
+    <message>
+      <source>Copy the equivalent plain `yolov5 train …` command line</source>
+      <translation>复制等效的普通 `yolov5 train …` 命令行</translation>
+    </message>
+    <message>
+      <source>Copy yolov5 command</source>
+      <translation>复制 yolov5 命令</translation>
+    </message>
+    <message>
+      <source>Could not prepare the demo dataset: {reason}. Check that the workspace folder {path} is writable.</source>
+      <translation>无法准备演示数据集：{reason}。请检查工作区文件夹 {path} 是否可写。</translation>
+    </message>
+    <message>
+      <source>Options</source>
+      <translation>选项</translation>
+    </message>
+    <message>
+      <source>Preparing the demo dataset…</source>
+      <translation>正在准备演示数据集…</translation>
+    </message>
+    <message>
+      <source>Reading this machine's GPUs</source>
+      <translation>正在读取这台机器的 GPU</translation>
+    </message>
+    <message>
+      <source>Set for the next run: {fields}.</source>
+      <translation>已为下次训练设置：{fields}。</translation>
+    </message>
+    <message>
+      <source>{field} {value}</source>
+      <translation>{field} {value}</translation>
+    </message>
+  </context>
+  <context>
+    <name>TrainPage</name>
+    <message>
+      <source>A run is active: stop it, or wait for it to finish, first.</source>
+      <translation>有训练正在进行：请先停止它或等它结束。</translation>
+    </message>
+    <message>
+      <source>Cannot resume run {name}: {reason}</source>
+      <translation>无法继续训练 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
+      <translation>无法创建训练文件夹：{reason}。请检查工作区 {path} 是否可写。</translation>
+    </message>
+    <message>
+      <source>End the training process at once (asks first)</source>
+      <translation>立即结束训练进程（会先询问）</translation>
+    </message>
+    <message>
+      <source>Finish the current batch, save a checkpoint, then stop</source>
+      <translation>完成当前批次，保存检查点，然后停止</translation>
+    </message>
+    <message>
+      <source>Fix the problems listed under the options first.</source>
+      <translation>请先修复选项下方列出的问题。</translation>
+    </message>
+    <message>
+      <source>GPU, CPU, memory, disk and data-wait figures appear here while a run trains.</source>
+      <translation>训练进行时，这里会显示 GPU、CPU、内存、磁盘和数据等待的数据。</translation>
+    </message>
+    <message>
+      <source>Kill</source>
+      <translation>强制结束</translation>
+    </message>
+    <message>
+      <source>Last run {name}: {state}</source>
+      <translation>上次训练 {name}：{state}</translation>
+    </message>
+    <message>
+      <source>Losses, metrics and the learning rate are plotted here once a run starts or is opened.</source>
+      <translation>训练开始或打开一次训练后，这里会绘制损失、指标和学习率曲线。</translation>
+    </message>
+    <message>
+      <source>Machine while training</source>
+      <translation>训练时的机器状态</translation>
+    </message>
+    <message>
+      <source>Nothing to resume: no stopped or failed run with a checkpoint.</source>
+      <translation>没有可继续的训练：没有带检查点的已停止或失败的训练。</translation>
+    </message>
+    <message>
+      <source>Progress</source>
+      <translation>进度</translation>
+    </message>
+    <message>
+      <source>Re-attached to run {name}, started {started} — it kept training while YOLO Studio was closed.</source>
+      <translation>已重新连接到训练 {name}（开始于 {started}）——YOLO Studio 关闭期间它一直在训练。</translation>
+    </message>
+    <message>
+      <source>Replaying run {name} from its events file.</source>
+      <translation>正在从事件文件回放训练 {name}。</translation>
+    </message>
+    <message>
+      <source>Resume</source>
+      <translation>继续训练</translation>
+    </message>
+    <message>
+      <source>Resume run {name} from its last checkpoint</source>
+      <translation>从最后的检查点继续训练 {name}</translation>
+    </message>
+    <message>
+      <source>Run {name}</source>
+      <translation>训练 {name}</translation>
+    </message>
+    <message>
+      <source>Run {name} has no best.pt to continue from.</source>
+      <translation>训练 {name} 没有可以接着训练的 best.pt。</translation>
+    </message>
+    <message>
+      <source>Run {name} is active on this page: stop it, or wait for it to finish, before opening run {other}.</source>
+      <translation>训练 {name} 正在此页面进行：请先停止它或等它结束，再打开训练 {other}。</translation>
+    </message>
+    <message>
+      <source>Run {name} is still training: stop it, or wait for it to finish, before starting another.</source>
+      <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
+    </message>
+    <message>
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <source>Start training with these options (Ctrl+Enter)</source>
+      <translation>用这些选项开始训练（Ctrl+Enter）</translation>
+    </message>
+    <message>
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <source>Stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>Train</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>Train a YOLOv5 model on your dataset, watch it learn, and find its weights when it is done.</source>
+      <translation>在你的数据集上训练 YOLOv5 模型，观察它的学习过程，完成后找到它的权重。</translation>
+    </message>
+    <message>
+      <source>— last lines of worker.log —</source>
+      <translation>— worker.log 的最后几行 —</translation>
+    </message>
+  </context>
+  <context>
+    <name>TrainingPlots</name>
+    <message>
+      <source>Epoch</source>
+      <translation>轮次</translation>
+    </message>
+    <message>
+      <source>Learning rate</source>
+      <translation>学习率</translation>
+    </message>
+    <message>
+      <source>Learning rate per epoch</source>
+      <translation>每轮的学习率</translation>
+    </message>
+    <message>
+      <source>Loss (yolov5 units)</source>
+      <translation>损失（yolov5 单位）</translation>
+    </message>
+    <message>
+      <source>Losses per batch (train) and per epoch (val)</source>
+      <translation>每批次的损失（训练）和每轮的损失（验证）</translation>
+    </message>
+    <message>
+      <source>Score (0–1)</source>
+      <translation>分数（0–1）</translation>
+    </message>
+    <message>
+      <source>Validation metrics per epoch</source>
+      <translation>每轮的验证指标</translation>
+    </message>
+    <message>
+      <source>lr0 (biases)</source>
+      <translation>lr0（偏置）</translation>
+    </message>
+    <message>
+      <source>lr1 (weights)</source>
+      <translation>lr1（权重）</translation>
+    </message>
+    <message>
+      <source>lr2 (BN)</source>
+      <translation>lr2（BN）</translation>
+    </message>
+    <message>
+      <source>mAP@0.5</source>
+      <translation>mAP@0.5</translation>
+    </message>
+    <message>
+      <source>mAP@0.5:0.95</source>
+      <translation>mAP@0.5:0.95</translation>
+    </message>
+    <message>
+      <source>precision</source>
+      <translation>精确率</translation>
+    </message>
+    <message>
+      <source>recall</source>
+      <translation>召回率</translation>
+    </message>
+    <message>
+      <source>train {loss}</source>
+      <translation>训练 {loss}</translation>
+    </message>
+    <message>
+      <source>val {loss}</source>
+      <translation>验证 {loss}</translation>
+    </message>
+  </context>
+  <context>
+    <name>TryItView</name>
+    <message>
+      <source>Confidence ≥</source>
+      <translation>置信度 ≥</translation>
+    </message>
+    <message>
+      <source>Model: {path}</source>
+      <translation>模型：{path}</translation>
+    </message>
+    <message>
+      <source>No exported model chosen: press “Try it” on a report card.</source>
+      <translation>未选择导出的模型：请在报告卡片上点击“试一试”。</translation>
+    </message>
+    <message>
+      <source>Pick images…</source>
+      <translation>选择图片…</translation>
+    </message>
+    <message>
+      <source>Reading image {name}</source>
+      <translation>正在读取图片 {name}</translation>
+    </message>
+    <message>
+      <source>Run on the dataset's validation images</source>
+      <translation>在数据集的验证图片上运行</translation>
+    </message>
+    <message>
+      <source>Show only boxes at or above this confidence</source>
+      <translation>只显示置信度不低于此值的框</translation>
+    </message>
+    <message>
+      <source>Validation images</source>
+      <translation>验证集图片</translation>
+    </message>
+    <message>
+      <source>{name} — {count} boxes</source>
+      <translation>{name} — {count} 个框</translation>
+    </message>
+  </context>
+  <context>
+    <name>ValImages</name>
+    <message>
+      <source>Could not read the validation picture: {reason}</source>
+      <translation>无法读取验证图片：{reason}</translation>
+    </message>
+    <message>
+      <source>Validation pictures appear here once yolov5 draws them.</source>
+      <translation>yolov5 绘制验证图片后，它们会显示在这里。</translation>
+    </message>
+    <message>
+      <source>{file}: predictions on validation images (written {time})</source>
+      <translation>{file}：在验证图片上的预测（写于 {time}）</translation>
+    </message>
+    <message>
+      <source>{file}: predictions on validation images, after epoch {epoch} (written {time})</source>
+      <translation>{file}：第 {epoch} 轮后在验证图片上的预测（写于 {time}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>YamlEditor</name>
+    <message>
+      <source>Error at line {line}, column {column}: {message}</source>
+      <translation>第 {line} 行第 {column} 列出错：{message}</translation>
+    </message>
+    <message>
+      <source>The YAML parses.</source>
+      <translation>YAML 解析正常。</translation>
+    </message>
+    <message>
+      <source>data.yaml text</source>
+      <translation>data.yaml 文本</translation>
+    </message>
+  </context>
+</TS>

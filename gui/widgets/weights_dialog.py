@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView,
                                QLabel, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
@@ -28,12 +28,17 @@ from gui import dialogs
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
 
-COLUMNS = ("Name", "Size", "mAP", "On this machine", "What it is for")
+COLUMNS = (QT_TRANSLATE_NOOP("WeightsDialog", "Name"), QT_TRANSLATE_NOOP("WeightsDialog", "Size"), "mAP",
+           QT_TRANSLATE_NOOP("WeightsDialog", "On this machine"), QT_TRANSLATE_NOOP("WeightsDialog", "What it is for"))
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("WeightsDialog", text)
 
 
 def ask_import_path(parent: QWidget) -> str:
-    path, _ = QFileDialog.getOpenFileName(parent, parent.tr("Import a checkpoint"), str(Path.home()),
-                                          parent.tr("PyTorch checkpoints (*.pt)"))
+    path, _ = QFileDialog.getOpenFileName(parent, _tr("Import a checkpoint"), str(Path.home()),
+                                          _tr("PyTorch checkpoints (*.pt)"))
     return path
 
 

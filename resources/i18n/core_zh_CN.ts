@@ -602,6 +602,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>数据集</translation>
     </message>
     <message>
+      <source>Dataset check cancelled; nothing was started.</source>
+      <translation>数据集检查已取消；没有开始训练。</translation>
+    </message>
+    <message>
       <source>Dataset file not found: {path}</source>
       <translation>找不到数据集文件：{path}</translation>
     </message>
@@ -788,6 +792,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Fix the YAML errors first; the file cannot be edited safely while it does not parse.</source>
       <translation>请先修复 YAML 错误；文件无法解析时不能安全地编辑。</translation>
+    </message>
+    <message>
+      <source>Fix them (yolostudio dataset check {data} lists them all; the Dataset page has one-click fixes), or pass --no-check to train anyway.</source>
+      <translation>请修复它们（yolostudio dataset check {data} 会全部列出；数据集页面有一键修复），或加上 --no-check 强制训练。</translation>
+    </message>
+    <message>
+      <source>Follow it with 'yolostudio attach {name}' (or open it on the Runs page), or stop it with 'yolostudio stop {name}' and resume it afterwards.</source>
+      <translation>用 'yolostudio attach {name}' 跟踪它（或在训练记录页面打开），或用 'yolostudio stop {name}' 停止它之后再继续训练。</translation>
     </message>
     <message>
       <source>For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} (nvidia-smi -q -d PERFORMANCE shows which slowdown is active).</source>
@@ -1258,6 +1270,10 @@ Type 'delete' to confirm: </source>
       <translation>本机没有预训练权重：从头训练需要多得多的轮数。获取 {file}（{size}）即可改为微调。</translation>
     </message>
     <message>
+      <source>No run folder at {path}.</source>
+      <translation>{path} 处没有训练文件夹。</translation>
+    </message>
+    <message>
       <source>No run named {run} in {folder}.</source>
       <translation>{folder} 中没有名为 {run} 的训练。</translation>
     </message>
@@ -1642,6 +1658,10 @@ Type 'delete' to confirm: </source>
       <translation>在终端中运行该命令查看原因。</translation>
     </message>
     <message>
+      <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
+      <translation>训练 {name} 正被另一个工作进程（pid {pid}）写入；一个训练文件夹同一时间只能有一个工作进程。</translation>
+    </message>
+    <message>
       <source>Run {name} is not running.</source>
       <translation>训练 {name} 没有在进行。</translation>
     </message>
@@ -1958,6 +1978,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集文件夹是相对于这个文件给出的。YOLO Studio 按此读取，但 yolov5 会相对于它自己的安装文件夹（而不是这个文件所在位置）解析相对的 'path'（或缺失的 'path'）；请把 'path' 设为绝对路径（一键修复），让所有工具都能找到图片。</translation>
     </message>
     <message>
+      <source>The dataset has {n} errors that would stop training; nothing was started.</source>
+      <translation>数据集有 {n} 个会让训练停止的错误；没有开始训练。</translation>
+    </message>
+    <message>
       <source>The dataset's data.yaml: where the images are and the class names. Check it on the Dataset page first — an error there stops training.</source>
       <translation>数据集的 data.yaml：图片在哪里，类别叫什么。请先在数据集页面检查它——那里的错误会让训练停止。</translation>
     </message>
@@ -2092,6 +2116,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The row holds NaN or infinity. yolov5 drops the image as corrupt and reports it as '{quote}', which hides the real cause.</source>
       <translation>这一行含有 NaN 或无穷大。yolov5 会把图片当作损坏丢弃并报告 '{quote}'，掩盖了真正的原因。</translation>
+    </message>
+    <message>
+      <source>The run's files were damaged (a killed process, a full disk or an edit). Its weights, if any, are still in its weights folder.</source>
+      <translation>训练的文件已损坏（进程被强制结束、磁盘已满或被编辑过）。它的权重（如果有）仍在其 weights 文件夹中。</translation>
     </message>
     <message>
       <source>The run's folder under runs/; a number is added when it exists already.</source>
@@ -3126,6 +3154,10 @@ Type 'delete' to confirm: </source>
       <translation>简化 ONNX 计算图（需要 onnxsim）</translation>
     </message>
     <message>
+      <source>skip the dataset check before training (yolov5 may then stop on a broken dataset or train without the images it cannot read)</source>
+      <translation>训练前跳过数据集检查（yolov5 可能因数据集损坏而停止，或跳过它读不了的图片进行训练）</translation>
+    </message>
+    <message>
       <source>started</source>
       <translation>开始时间</translation>
     </message>
@@ -3402,6 +3434,10 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 加载进程</translation>
     </message>
     <message>
+      <source>yolov5 would train without {n} images it cannot read; nothing was started.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
+    </message>
+    <message>
       <source>yolov5's scan accepts it, then training aborts at start ('Label class {cls} exceeds nc={nc}').</source>
       <translation>yolov5 的扫描会接受它，然后训练在开始时中止（'Label class {cls} exceeds nc={nc}'）。</translation>
     </message>
@@ -3454,6 +3490,14 @@ Type 'delete' to confirm: </source>
       <translation>{field}：意外的值 {value!r}</translation>
     </message>
     <message>
+      <source>{file} cannot be read: {reason}</source>
+      <translation>无法读取 {file}：{reason}</translation>
+    </message>
+    <message>
+      <source>{file} holds a {kind}, not the run's settings (a JSON object).</source>
+      <translation>{file} 中是一个 {kind}，而不是训练的设置（一个 JSON 对象）。</translation>
+    </message>
+    <message>
       <source>{file} in the weights store is not the file that was stored (its size or record differs).</source>
       <translation>权重库中的 {file} 不是当初保存的文件（大小或记录不同）。</translation>
     </message>
@@ -3466,12 +3510,32 @@ Type 'delete' to confirm: </source>
       <translation>{file} 已在本机。</translation>
     </message>
     <message>
+      <source>{file} is larger than {limit} MB: it is not a run's settings.</source>
+      <translation>{file} 大于 {limit} MB：它不是训练的设置文件。</translation>
+    </message>
+    <message>
+      <source>{file} is missing.</source>
+      <translation>{file} 缺失。</translation>
+    </message>
+    <message>
+      <source>{file} is not a file (a folder or a device is in its place).</source>
+      <translation>{file} 不是文件（那里是一个文件夹或设备）。</translation>
+    </message>
+    <message>
       <source>{file} is not on this machine. YOLO Studio downloads nothing without being asked.</source>
       <translation>{file} 不在本机。YOLO Studio 不会在未经你同意时下载任何东西。</translation>
     </message>
     <message>
+      <source>{file} is not valid JSON: {reason}</source>
+      <translation>{file} 不是有效的 JSON：{reason}</translation>
+    </message>
+    <message>
       <source>{file}'s SHA-256 is {got}, not the published {want}: refused and deleted.</source>
       <translation>{file} 的 SHA-256 是 {got}，而不是公布的 {want}：已拒绝并删除。</translation>
+    </message>
+    <message>
+      <source>{file}: 'spec' is not an object; the run's settings cannot be read.</source>
+      <translation>{file}：'spec' 不是对象；无法读取训练的设置。</translation>
     </message>
     <message>
       <source>{file}: {params:,} parameters, {layers} output layers, {classes} classes.</source>
@@ -3608,6 +3672,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{name} is not the official {model} checkpoint: {differences}.</source>
       <translation>{name} 不是官方的 {model} 检查点：{differences}。</translation>
+    </message>
+    <message>
+      <source>{name} is unreadable: {reason}</source>
+      <translation>无法读取 {name}：{reason}</translation>
     </message>
     <message>
       <source>{name}: not a model file this app can run (.onnx, .torchscript, .engine or .pt).</source>
@@ -3806,6 +3874,10 @@ then: {install}</source>
     <message>
       <source>{why}: the driver version cannot be read{started}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
+    </message>
+    <message>
+      <source>… and {n} more.</source>
+      <translation>… 还有 {n} 条。</translation>
     </message>
     <message>
       <source>… {detail}</source>

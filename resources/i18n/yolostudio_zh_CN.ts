@@ -440,6 +440,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>图库</translation>
     </message>
     <message>
+      <source>Make this data.yaml the Train page's dataset and go there</source>
+      <translation>把这个 data.yaml 设为训练页面的数据集并转到那里</translation>
+    </message>
+    <message>
       <source>New from folders…</source>
       <translation>从文件夹新建…</translation>
     </message>
@@ -512,6 +516,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>统计</translation>
     </message>
     <message>
+      <source>The Train page now uses {path}; your unsaved edits to {name} stay here (Open… shows it).</source>
+      <translation>训练页面现在使用 {path}；你对 {name} 未保存的修改仍保留在这里（“打开…”可以看到它）。</translation>
+    </message>
+    <message>
       <source>The check failed: {reason}</source>
       <translation>检查失败：{reason}</translation>
     </message>
@@ -522,6 +530,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>There is no safe automatic fix for this finding{reason}; its message says what to do.</source>
       <translation>这个问题没有安全的自动修复{reason}；请按其说明处理。</translation>
+    </message>
+    <message>
+      <source>Train with this dataset</source>
+      <translation>用这个数据集训练</translation>
     </message>
     <message>
       <source>Use the demo</source>
@@ -617,8 +629,8 @@ Label files store class ids, not names, so this changes the meaning of existing 
   <context>
     <name>DetectionView</name>
     <message>
-      <source>Pick images or use the validation set, then press Run.</source>
-      <translation>选择图片或使用验证集，然后点击“运行”。</translation>
+      <source>Press “Pick images…” or “Validation images” above: the model's boxes are drawn here.</source>
+      <translation>点击上方的“选择图片…”或“验证集图片”：模型的检测框会画在这里。</translation>
     </message>
   </context>
   <context>
@@ -695,6 +707,22 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>有训练正在进行</translation>
     </message>
     <message>
+      <source>Download {name} ({size}) from the official YOLOv5 release?
+
+{url}
+
+This is the only time YOLO Studio uses the network, and only when you ask. Proxy settings come from the environment (https_proxy). The file is checked before it is used.</source>
+      <translation>从官方 YOLOv5 发布页面下载 {name}（{size}）吗？
+
+{url}
+
+这是 YOLO Studio 唯一会使用网络的地方，而且只在你要求时。代理设置取自环境变量（https_proxy）。文件在使用前会经过检查。</translation>
+    </message>
+    <message>
+      <source>Download {name}?</source>
+      <translation>下载 {name} 吗？</translation>
+    </message>
+    <message>
       <source>Keep training in the background</source>
       <translation>在后台继续训练</translation>
     </message>
@@ -762,6 +790,14 @@ Only use it if you trust where it came from.
       <translation>再次检查这台机器（F5）</translation>
     </message>
     <message>
+      <source>Checking this machine again… (the list below is from the previous check until it ends)</source>
+      <translation>正在重新检查这台机器…（检查结束前，下面的列表来自上一次检查）</translation>
+    </message>
+    <message>
+      <source>Checking this machine…</source>
+      <translation>正在检查这台机器…</translation>
+    </message>
+    <message>
       <source>Checking…</source>
       <translation>正在检查…</translation>
     </message>
@@ -802,16 +838,16 @@ Only use it if you trust where it came from.
       <translation>JSON 报告 (*.json)</translation>
     </message>
     <message>
-      <source>Judge a facts file or report saved on another machine</source>
-      <translation>评估在另一台机器上保存的检测信息文件或报告</translation>
+      <source>Judge another machine: a facts file is the JSON of what the check read there (GPUs, driver, CUDA, PyTorch, disks). Make one on that machine with 'yolostudio doctor --save-facts facts.json', or use a report saved with Save report…</source>
+      <translation>评估另一台机器：检测信息文件是检查在那台机器上读取到的内容（GPU、驱动、CUDA、PyTorch、磁盘）的 JSON。在那台机器上用 'yolostudio doctor --save-facts facts.json' 生成，或使用用“保存报告…”保存的报告。</translation>
     </message>
     <message>
       <source>Not checked yet.</source>
       <translation>尚未检查。</translation>
     </message>
     <message>
-      <source>Open a facts file or report</source>
-      <translation>打开检测信息文件或报告</translation>
+      <source>Open a facts file (yolostudio doctor --save-facts FILE on the other machine) or a saved report</source>
+      <translation>打开检测信息文件（在另一台机器上用 yolostudio doctor --save-facts FILE 生成）或保存的报告</translation>
     </message>
     <message>
       <source>Open facts…</source>
@@ -1015,6 +1051,10 @@ Only use it if you trust where it came from.
       <source>{run} · {which}.pt</source>
       <translation>{run} · {which}.pt</translation>
     </message>
+    <message>
+      <source>{weights} (still training)</source>
+      <translation>{weights}（仍在训练）</translation>
+    </message>
   </context>
   <context>
     <name>ExportPage</name>
@@ -1075,10 +1115,6 @@ Only use it if you trust where it came from.
       <translation>要试用的图片</translation>
     </message>
     <message>
-      <source>No exports of these weights yet.</source>
-      <translation>这些权重还没有导出过。</translation>
-    </message>
-    <message>
       <source>No exports of {name} yet — choose formats, then press Export.</source>
       <translation>{name} 还没有导出过——选择格式，然后点击“导出”。</translation>
     </message>
@@ -1125,10 +1161,6 @@ Only use it if you trust where it came from.
     <message>
       <source>Try it failed: {message}</source>
       <translation>试用失败：{message}</translation>
-    </message>
-    <message>
-      <source>{n} images; move the slider to change the confidence threshold.</source>
-      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
     </message>
   </context>
   <context>
@@ -2127,6 +2159,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>整个训练的吞吐量（不含验证）</translation>
     </message>
     <message>
+      <source>Unreadable</source>
+      <translation>无法读取</translation>
+    </message>
+    <message>
       <source>Wall time of every worker start, summed (h:mm:ss)</source>
       <translation>每次启动工作进程的实际用时之和（时:分:秒）</translation>
     </message>
@@ -2239,6 +2275,45 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>StartHint</name>
+    <message>
+      <source>Download it from the official YOLOv5 release (asks first)</source>
+      <translation>从官方 YOLOv5 发布页面下载（会先询问）</translation>
+    </message>
+    <message>
+      <source>Fine-tune from {file}</source>
+      <translation>从 {file} 微调</translation>
+    </message>
+    <message>
+      <source>Get {file} ({size})…</source>
+      <translation>获取 {file}（{size}）…</translation>
+    </message>
+    <message>
+      <source>Start from random weights instead (needs many more epochs)</source>
+      <translation>改为从随机权重开始（需要多得多的轮数）</translation>
+    </message>
+    <message>
+      <source>Starting from {weights} (Initial weights, under Advanced options).</source>
+      <translation>从 {weights} 开始（初始权重，在高级选项中）。</translation>
+    </message>
+    <message>
+      <source>The pretrained checkpoints: get, import or remove them</source>
+      <translation>预训练检查点：获取、导入或删除</translation>
+    </message>
+    <message>
+      <source>Train from scratch</source>
+      <translation>从头训练</translation>
+    </message>
+    <message>
+      <source>Training from scratch, as you chose: it needs many more epochs than fine-tuning from {file}, which is on this machine.</source>
+      <translation>按你的选择从头训练：它比从本机已有的 {file} 微调需要多得多的轮数。</translation>
+    </message>
+    <message>
+      <source>Weights…</source>
+      <translation>权重…</translation>
+    </message>
+  </context>
+  <context>
     <name>SummaryLine</name>
     <message>
       <source>&lt;b&gt;{level}:&lt;/b&gt; {text}</source>
@@ -2347,12 +2422,32 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在准备演示数据集… %v/%m 张图片</translation>
     </message>
     <message>
+      <source>Set for the demo dataset, which trains in minutes at this size</source>
+      <translation>为演示数据集设定，在这个尺寸下几分钟就能训练完</translation>
+    </message>
+    <message>
       <source>Use demo dataset</source>
       <translation>使用演示数据集</translation>
+    </message>
+    <message>
+      <source>yolov5's default for your own dataset</source>
+      <translation>yolov5 对你自己的数据集的默认值</translation>
+    </message>
+    <message>
+      <source>{why} (was {before}); change it freely.</source>
+      <translation>{why}（原为 {before}）；可以随意修改。</translation>
     </message>
   </context>
   <context>
     <name>TrainOptionsPanel</name>
+    <message>
+      <source>Checking the dataset</source>
+      <translation>正在检查数据集</translation>
+    </message>
+    <message>
+      <source>Checking the dataset's images and labels before training…</source>
+      <translation>训练前正在检查数据集的图片和标签…</translation>
+    </message>
     <message>
       <source>Copied the yolov5 command to the clipboard.</source>
       <translation>已把 yolov5 命令复制到剪贴板。</translation>
@@ -2368,6 +2463,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Could not prepare the demo dataset: {reason}. Check that the workspace folder {path} is writable.</source>
       <translation>无法准备演示数据集：{reason}。请检查工作区文件夹 {path} 是否可写。</translation>
+    </message>
+    <message>
+      <source>Fix them on the Dataset page (several have one-click fixes), then Start.</source>
+      <translation>请在数据集页面修复它们（其中几项有一键修复），然后点击“开始”。</translation>
+    </message>
+    <message>
+      <source>Fix them on the Dataset page, or tick 'Start anyway' to train without them.</source>
+      <translation>请在数据集页面修复它们，或勾选“仍然开始”跳过它们进行训练。</translation>
     </message>
     <message>
       <source>Options</source>
@@ -2386,8 +2489,36 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>已为下次训练设置：{fields}。</translation>
     </message>
     <message>
+      <source>Show them on the Dataset page</source>
+      <translation>在数据集页面查看</translation>
+    </message>
+    <message>
+      <source>Start anyway: train without the images yolov5 cannot read</source>
+      <translation>仍然开始：跳过 yolov5 读不了的图片进行训练</translation>
+    </message>
+    <message>
+      <source>The dataset check failed: {reason}</source>
+      <translation>数据集检查失败：{reason}</translation>
+    </message>
+    <message>
+      <source>yolov5 skips these images with a warning and trains on the rest; fix them on the Dataset page to train on all of them.</source>
+      <translation>yolov5 会跳过这些图片并给出警告，用其余图片训练；在数据集页面修复后就能用全部图片训练。</translation>
+    </message>
+    <message>
+      <source>yolov5 would skip {n} images it cannot read.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
+    </message>
+    <message>
       <source>{field} {value}</source>
       <translation>{field} {value}</translation>
+    </message>
+    <message>
+      <source>{n} errors in the dataset would stop training.</source>
+      <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{where}: {message}</source>
+      <translation>{where}：{message}</translation>
     </message>
   </context>
   <context>
@@ -2399,6 +2530,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Cannot resume run {name}: {reason}</source>
       <translation>无法继续训练 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>Checking the dataset before training…</source>
+      <translation>训练前正在检查数据集…</translation>
     </message>
     <message>
       <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
@@ -2491,6 +2626,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Stopping…</source>
       <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>The dataset is being checked: Start is possible as soon as it passes.</source>
+      <translation>正在检查数据集：通过后即可开始。</translation>
     </message>
     <message>
       <source>Train</source>
@@ -2610,6 +2749,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <source>{name} — {count} boxes</source>
       <translation>{name} — {count} 个框</translation>
     </message>
+    <message>
+      <source>{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
+      <translation>{n} 张图片，置信度 ≥ {threshold:.3f} 时没有框：找到的最高分数是 {best:.3f}。把滑块调低即可看到它们；这么不确定的模型可能训练得还不够。</translation>
+    </message>
+    <message>
+      <source>{n} images: the model found no object at all (not even at 0.001).</source>
+      <translation>{n} 张图片：模型没有找到任何目标（即使在 0.001 也没有）。</translation>
+    </message>
+    <message>
+      <source>{n} images; move the slider to change the confidence threshold.</source>
+      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+    </message>
   </context>
   <context>
     <name>ValImages</name>
@@ -2628,6 +2779,121 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{file}: predictions on validation images, after epoch {epoch} (written {time})</source>
       <translation>{file}：第 {epoch} 轮后在验证图片上的预测（写于 {time}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>WeightsDialog</name>
+    <message>
+      <source>&amp;Cancel download</source>
+      <translation>取消下载(&amp;C)</translation>
+    </message>
+    <message>
+      <source>&amp;Get…</source>
+      <translation>获取(&amp;G)…</translation>
+    </message>
+    <message>
+      <source>&amp;Import…</source>
+      <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+      <source>&amp;Remove</source>
+      <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+      <source>A checkpoint is still arriving: cancel the download first (Get resumes it later).</source>
+      <translation>检查点仍在下载：请先取消下载（之后“获取”可以接着下载）。</translation>
+    </message>
+    <message>
+      <source>Add a .pt you downloaded elsewhere (asks whether you trust it)</source>
+      <translation>添加你在别处下载的 .pt（会询问是否信任）</translation>
+    </message>
+    <message>
+      <source>COCO val2017 mAP@0.5:0.95 (YOLOv5 v7.0 README)</source>
+      <translation>COCO val2017 mAP@0.5:0.95（YOLOv5 v7.0 README）</translation>
+    </message>
+    <message>
+      <source>Cancelled. The part already downloaded is kept: Get resumes it.</source>
+      <translation>已取消。已下载的部分会保留：“获取”会接着下载。</translation>
+    </message>
+    <message>
+      <source>Cancelling…</source>
+      <translation>正在取消…</translation>
+    </message>
+    <message>
+      <source>Checking {name}: loading it as a YOLOv5 checkpoint…</source>
+      <translation>正在检查 {name}：作为 YOLOv5 检查点加载…</translation>
+    </message>
+    <message>
+      <source>Checkpoints</source>
+      <translation>检查点</translation>
+    </message>
+    <message>
+      <source>Connecting to {host}…</source>
+      <translation>正在连接 {host}…</translation>
+    </message>
+    <message>
+      <source>Copying {path}…</source>
+      <translation>正在复制 {path}…</translation>
+    </message>
+    <message>
+      <source>Could not remove {name}: {reason}</source>
+      <translation>无法删除 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>Delete {path} from the weights store? Runs that were trained from it keep their own weights; a later training that names it needs it again.</source>
+      <translation>从权重库中删除 {path} 吗？用它训练过的训练会保留它们自己的权重；以后指定它的训练需要重新获取。</translation>
+    </message>
+    <message>
+      <source>Download the selected checkpoint from the official release (asks first)</source>
+      <translation>从官方发布页面下载所选的检查点（会先询问）</translation>
+    </message>
+    <message>
+      <source>Downloading {name}: {progress}</source>
+      <translation>正在下载 {name}：{progress}</translation>
+    </message>
+    <message>
+      <source>Import a checkpoint</source>
+      <translation>导入检查点</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <source>On this machine</source>
+      <translation>本机状态</translation>
+    </message>
+    <message>
+      <source>Pretrained weights</source>
+      <translation>预训练权重</translation>
+    </message>
+    <message>
+      <source>PyTorch checkpoints (*.pt)</source>
+      <translation>PyTorch 检查点 (*.pt)</translation>
+    </message>
+    <message>
+      <source>Remove {name}?</source>
+      <translation>删除 {name} 吗？</translation>
+    </message>
+    <message>
+      <source>Size</source>
+      <translation>大小</translation>
+    </message>
+    <message>
+      <source>The official YOLOv5 v7.0 checkpoints, pretrained on COCO (80 classes). Fine-tuning from one reaches a useful mAP on a few hundred images in tens of epochs; training from scratch needs hundreds. YOLO Studio downloads only when you click Get, from {base}.</source>
+      <translation>官方 YOLOv5 v7.0 检查点，在 COCO（80 个类别）上预训练。从它微调，几百张图片在几十轮内就能达到可用的 mAP；从头训练则需要几百轮。只有在你点击“获取”时，YOLO Studio 才会从 {base} 下载。</translation>
+    </message>
+    <message>
+      <source>What it is for</source>
+      <translation>用途</translation>
+    </message>
+    <message>
+      <source>{name} is already in the weights store. Remove it first, or rename the file you import.</source>
+      <translation>权重库中已有 {name}。请先删除它，或把要导入的文件改名。</translation>
+    </message>
+    <message>
+      <source>{name} is on this machine: {path}</source>
+      <translation>{name} 已在本机：{path}</translation>
     </message>
   </context>
   <context>

@@ -145,7 +145,12 @@ def _walk(window: QMainWindow, qtbot, language: str) -> tuple[list[str], list[st
     for menu_action in window.menuBar().actions():
         texts.append((window, menu_action.text()))
         texts += [(window, action.text()) for action in menu_action.menu().actions() if action.text()]
-    for name, dialog in (("settings", window.open_settings()), ("about", window.open_about())):
+    from gui.widgets.weights_dialog import WeightsDialog  # noqa: PLC0415 - after the language is installed
+
+    dialogs = [("settings", window.open_settings()), ("about", window.open_about()),
+               ("weights", WeightsDialog(window.workspace, window))]
+    for name, dialog in dialogs:
+        dialog.show()
         shoot(dialog, f"dialog-{name}")
         dialog.close()
     assert len({t for _w, t in texts}) > 150  # the walk is real: pages, menus and dialogs were read

@@ -142,6 +142,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>（试运行：没有做任何更改）</translation>
     </message>
     <message>
+      <source> (peak {gb:.1f} GB)</source>
+      <translation>（峰值 {gb:.1f} GB）</translation>
+    </message>
+    <message>
+      <source> ({n} sample images resized)</source>
+      <translation>（已缩放 {n} 张样本图片）</translation>
+    </message>
+    <message>
       <source> Newer wheels ({tags}) have no kernels for this architecture.</source>
       <translation> 更新的安装包（{tags}）没有这种架构的内核。</translation>
     </message>
@@ -164,6 +172,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source> or the desktop</source>
       <translation>或桌面</translation>
+    </message>
+    <message>
+      <source> per rank × {n}</source>
+      <translation> 每个进程 × {n}</translation>
     </message>
     <message>
       <source> px</source>
@@ -226,6 +238,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>（默认：{value}）</translation>
     </message>
     <message>
+      <source>* estimated: not measured here</source>
+      <translation>* 估算值：未在此测量</translation>
+    </message>
+    <message>
       <source>, about {s:.0f} s left</source>
       <translation>，约剩 {s:.0f} 秒</translation>
     </message>
@@ -244,6 +260,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>--imgsz and --batch must be at least 1, --workers at least 0, --timeout positive.</source>
       <translation>--imgsz 和 --batch 至少为 1，--workers 至少为 0，--timeout 必须为正数。</translation>
+    </message>
+    <message>
+      <source>--imgsz {n}</source>
+      <translation>--imgsz {n}</translation>
     </message>
     <message>
       <source>--repair changes this machine and talks to a person: it cannot be combined with --facts or --json.</source>
@@ -266,6 +286,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>/dev/shm 太小，容不下 {workers} 个数据加载进程</translation>
     </message>
     <message>
+      <source>/dev/shm {shm:.2f} GB holds {n} workers' batches</source>
+      <translation>/dev/shm {shm:.2f} GB 能容纳 {n} 个加载进程的批次</translation>
+    </message>
+    <message>
+      <source>10% of boxes under {area:.2%} of the image</source>
+      <translation>10% 的框小于图片的 {area:.2%}</translation>
+    </message>
+    <message>
       <source>; CUDA does start in PyTorch</source>
       <translation>；CUDA 在 PyTorch 中能够启动</translation>
     </message>
@@ -276,6 +304,18 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>A GPU has fallen off the bus</source>
       <translation>有一块 GPU 从总线上掉线了</translation>
+    </message>
+    <message>
+      <source>A balance of speed and accuracy for this device.</source>
+      <translation>在这个设备上兼顾速度和精度。</translation>
+    </message>
+    <message>
+      <source>A copy resized to {imgsz} px once removes the decoding of large images that starves training.</source>
+      <translation>把图片一次性缩放到 {imgsz} 像素的副本，可以省去拖慢训练的大图解码。</translation>
+    </message>
+    <message>
+      <source>A copy resized to {imgsz} px, kept decoded in RAM: nothing is decoded after the cache is filled, and filling it is quick.</source>
+      <translation>缩放到 {imgsz} 像素的副本，并以解码后的形式保存在内存中：缓存填满后不再解码，而且填充很快。</translation>
     </message>
     <message>
       <source>A data-loader worker was killed, usually for lack of RAM. Use fewer workers, or turn off the RAM cache.</source>
@@ -306,6 +346,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>多边形行需要类别加 x y 坐标对，但这一行有 {n} 个坐标（奇数）。yolov5 会把图片当作损坏丢弃（'cannot reshape array of size {n} into shape (2)'）。</translation>
     </message>
     <message>
+      <source>A quick test on the CPU: 320 costs a quarter of 640.</source>
+      <translation>在 CPU 上快速测试：320 的开销是 640 的四分之一。</translation>
+    </message>
+    <message>
+      <source>A quick test: enough epochs to see the losses fall and mAP rise.</source>
+      <translation>快速测试：足够看到损失下降、mAP 上升的轮数。</translation>
+    </message>
+    <message>
       <source>A test kernel failed on GPU {index} ({name})</source>
       <translation>GPU {index}（{name}）上的测试内核失败</translation>
     </message>
@@ -316,6 +364,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>A {n}-value row in a file of polygons. yolov5 reads every row of this file as a polygon, so this row becomes a {points}-point polygon and its box is wrong; keep one format per file.</source>
       <translation>多边形标签文件中出现了 {n} 个数值的行。yolov5 会把这个文件的每一行都当作多边形读取，所以这一行会变成 {points} 个点的多边形，框也会出错；每个文件请只用一种格式。</translation>
+    </message>
+    <message>
+      <source>AMP check</source>
+      <translation>AMP 检查</translation>
     </message>
     <message>
       <source>Adam</source>
@@ -422,6 +474,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>已取消。yolostudio weights get {name} 会从中断处继续。</translation>
     </message>
     <message>
+      <source>Cannot read the config {path}: {reason}</source>
+      <translation>无法读取配置 {path}：{reason}</translation>
+    </message>
+    <message>
       <source>Cannot read the file: {reason}</source>
       <translation>无法读取文件：{reason}</translation>
     </message>
@@ -432,6 +488,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Cannot read the list: {reason}</source>
       <translation>无法读取列表：{reason}</translation>
+    </message>
+    <message>
+      <source>Check it on the Dataset page.</source>
+      <translation>请在数据集页面检查它。</translation>
     </message>
     <message>
       <source>Check that YOLO Studio's Python environment is complete ('yolostudio doctor' or the Environment page checks it), then try again.</source>
@@ -586,6 +646,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>用 Python {high} 创建应用的环境：python{high} -m venv .venv，然后重新运行 installer/launch.sh。</translation>
     </message>
     <message>
+      <source>Cut to fit your time budget of {h:.1f} h.</source>
+      <translation>为符合你 {h:.1f} 小时的时间预算而缩减。</translation>
+    </message>
+    <message>
       <source>Data arrives in time (wait {share}) but the GPU computed only {util:.0f}% of the time: each step is too small to keep it busy. Use a larger batch (and mixed precision).</source>
       <translation>数据供应及时（等待 {share}），但 GPU 只有 {util:.0f}% 的时间在计算：每一步的工作量太小，无法让它忙起来。请使用更大的批大小（并开启混合精度）。</translation>
     </message>
@@ -612,6 +676,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Dataset {path}</source>
       <translation>数据集 {path}</translation>
+    </message>
+    <message>
+      <source>Dataset: {message}</source>
+      <translation>数据集：{message}</translation>
     </message>
     <message>
       <source>Delete your workspace and settings too? This removes every run and model in:
@@ -644,6 +712,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Disk speed and space</source>
       <translation>磁盘速度和空间</translation>
+    </message>
+    <message>
+      <source>Does not fit in RAM with margin (yolov5 would then silently train without it).</source>
+      <translation>留出余量后内存放不下（yolov5 会因此静默地不用缓存训练）。</translation>
+    </message>
+    <message>
+      <source>Does not fit in RAM with margin.</source>
+      <translation>留出余量后内存放不下。</translation>
     </message>
     <message>
       <source>Don't draw yolov5's plots (labels, batches, curves): saves seconds per run, and the live view has no validation pictures.</source>
@@ -758,12 +834,24 @@ Type 'delete' to confirm: </source>
       <translation>FP16 和 TensorRT 需要 GPU，但选择的是 CPU。</translation>
     </message>
     <message>
+      <source>FP16 differs from FP32</source>
+      <translation>FP16 与 FP32 不一致</translation>
+    </message>
+    <message>
       <source>FP16 export cannot be combined with dynamic shapes; turn off dynamic shapes to export FP16.</source>
       <translation>FP16 导出不能与动态尺寸同时使用；关闭动态尺寸才能导出 FP16。</translation>
     </message>
     <message>
       <source>FP16 export needs an NVIDIA GPU (half precision does not run on the CPU).</source>
       <translation>FP16 导出需要 NVIDIA GPU（半精度无法在 CPU 上运行）。</translation>
+    </message>
+    <message>
+      <source>FP16 is not safe here: yolov5's AMP check fails and it trains in FP32 (more memory, slower).</source>
+      <translation>这里使用 FP16 不安全：yolov5 的 AMP 检查会失败，转而以 FP32 训练（更占显存、更慢）。</translation>
+    </message>
+    <message>
+      <source>FP16 matches FP32</source>
+      <translation>FP16 与 FP32 一致</translation>
     </message>
     <message>
       <source>Facts written to {path}</source>
@@ -782,8 +870,20 @@ Type 'delete' to confirm: </source>
       <translation>文件：{path}（{size}）</translation>
     </message>
     <message>
+      <source>Fine-tuning from pretrained weights converges in fewer epochs.</source>
+      <translation>从预训练权重微调，收敛所需的轮数更少。</translation>
+    </message>
+    <message>
       <source>Fine-tuning from {file} (COCO-pretrained, on this machine): a few hundred images reach a useful mAP in tens of epochs, where training from scratch needs hundreds.</source>
       <translation>从 {file} 微调（COCO 预训练，已在本机）：几百张图片在几十轮内就能达到可用的 mAP，而从头训练需要几百轮。</translation>
+    </message>
+    <message>
+      <source>Fits in RAM with yolov5's 10% margin, and the loader is faster with it.</source>
+      <translation>留出 yolov5 的 10% 余量后内存放得下，而且加载器用它会更快。</translation>
+    </message>
+    <message>
+      <source>Fits in RAM with yolov5's 10% margin.</source>
+      <translation>留出 yolov5 的 10% 余量后内存放得下。</translation>
     </message>
     <message>
       <source>Fix it on the Dataset page (it has one-click fixes for several of these).</source>
@@ -796,6 +896,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Fix them (yolostudio dataset check {data} lists them all; the Dataset page has one-click fixes), or pass --no-check to train anyway.</source>
       <translation>请修复它们（yolostudio dataset check {data} 会全部列出；数据集页面有一键修复），或加上 --no-check 强制训练。</translation>
+    </message>
+    <message>
+      <source>Fixed by you.</source>
+      <translation>由你指定。</translation>
     </message>
     <message>
       <source>Follow it with 'yolostudio attach {name}' (or open it on the Runs page), or stop it with 'yolostudio stop {name}' and resume it afterwards.</source>
@@ -818,8 +922,16 @@ Type 'delete' to confirm: </source>
       <translation>清理空间，或移动工作区：yolostudio --workspace DIR …</translation>
     </message>
     <message>
+      <source>Free the GPU (other processes), or choose a smaller model or image size.</source>
+      <translation>请释放 GPU（关闭其他进程），或选择更小的模型或图片尺寸。</translation>
+    </message>
+    <message>
       <source>Freeze layers</source>
       <translation>冻结层</translation>
+    </message>
+    <message>
+      <source>From scratch, yolov5 needs many epochs; Patience stops early at a plateau.</source>
+      <translation>从头训练时 yolov5 需要很多轮；“耐心值”会在平台期提前停止。</translation>
     </message>
     <message>
       <source>GPU</source>
@@ -896,6 +1008,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>GPUs</source>
       <translation>GPU</translation>
+    </message>
+    <message>
+      <source>GPUs to use (0 or 0,1; cpu); default: every GPU</source>
+      <translation>要使用的 GPU（0 或 0,1；cpu）；默认：所有 GPU</translation>
     </message>
     <message>
       <source>GTX 16xx and Quadro T-series GPUs are known to produce NaN losses or zero mAP with FP16 training. The worker's AMP check compares FP16 with FP32 on your model before training and falls back to FP32 when they disagree.</source>
@@ -1110,6 +1226,10 @@ Type 'delete' to confirm: </source>
       <translation>Large P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
     </message>
     <message>
+      <source>Large images and the best-accuracy goal: 1280 keeps small details.</source>
+      <translation>大图且目标是最高精度：1280 能保留小细节。</translation>
+    </message>
+    <message>
       <source>Large: higher accuracy for larger datasets; needs a GPU with plenty of memory.</source>
       <translation>Large：适合更大的数据集，精度更高；需要显存充足的 GPU。</translation>
     </message>
@@ -1130,12 +1250,24 @@ Type 'delete' to confirm: </source>
       <translation>第 {line} 行用制表符缩进；YAML 在此处只允许空格（{problem}）。</translation>
     </message>
     <message>
+      <source>Loading the original images keeps up; a copy or a cache would not be faster.</source>
+      <translation>加载原图就跟得上；副本或缓存都不会更快。</translation>
+    </message>
+    <message>
       <source>Lower the learning rate along a cosine curve instead of linearly; sometimes a little more accuracy at the end, at no cost.</source>
       <translation>按余弦曲线而不是线性降低学习率；有时最终精度会略高，没有额外开销。</translation>
     </message>
     <message>
       <source>Max abs difference vs PyTorch: {diff} (boxes {boxes} px, scores {scores}), {precision}</source>
       <translation>与 PyTorch 的最大绝对差：{diff}（框 {boxes} 像素，分数 {scores}），{precision}</translation>
+    </message>
+    <message>
+      <source>Measuring failed: {reason}</source>
+      <translation>测量失败：{reason}</translation>
+    </message>
+    <message>
+      <source>Measuring this machine (about a minute; Ctrl+C stops and recommends with what was measured)…</source>
+      <translation>正在测量这台机器（约一分钟；Ctrl+C 可停止，并用已测得的结果给出推荐）…</translation>
     </message>
     <message>
       <source>Medium P6: 1280 px, more accurate; needs a large GPU at that size.</source>
@@ -1294,6 +1426,10 @@ Type 'delete' to confirm: </source>
       <translation>没有任何训练图片带有可用的标签。yolov5 拒绝启动（'{reason} … can not start training'）；请标注一些图片，或确认标签放在与 'images' 并列的 'labels' 文件夹中。</translation>
     </message>
     <message>
+      <source>No usable GPU: the CPU.</source>
+      <translation>没有可用的 GPU：使用 CPU。</translation>
+    </message>
+    <message>
       <source>Not an official YOLOv5 v7.0 checkpoint: {names}.</source>
       <translation>不是官方 YOLOv5 v7.0 检查点：{names}。</translation>
     </message>
@@ -1320,6 +1456,26 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Not imported: nobody can be asked here.</source>
       <translation>未导入：这里无法询问用户。</translation>
+    </message>
+    <message>
+      <source>Not measured with a cache.</source>
+      <translation>没有测量带缓存的情况。</translation>
+    </message>
+    <message>
+      <source>Not measured — {step}: {why}</source>
+      <translation>未测量 — {step}：{why}</translation>
+    </message>
+    <message>
+      <source>Not measured: as many as the limits allow, at most 8.</source>
+      <translation>未测量：在限制允许范围内尽量多，最多 8 个。</translation>
+    </message>
+    <message>
+      <source>Not measured: images {side} px against imgsz {imgsz}.</source>
+      <translation>未测量：图片 {side} 像素，而 imgsz 为 {imgsz}。</translation>
+    </message>
+    <message>
+      <source>Not needed: the loader is as fast without it.</source>
+      <translation>不需要：没有它加载器也一样快。</translation>
     </message>
     <message>
       <source>Not ready to train — here is why: {reason}</source>
@@ -1374,6 +1530,14 @@ Type 'delete' to confirm: </source>
       <translation>操作系统</translation>
     </message>
     <message>
+      <source>On the CPU the cores are the limit, not the batch: images/s barely change with it. 16 is yolov5's default (gradients add up to {nbs} images per step either way).</source>
+      <translation>在 CPU 上，瓶颈是核心而不是批大小：每秒图片数几乎不随它变化。16 是 yolov5 的默认值（无论如何，梯度都会累积到每步 {nbs} 张图片）。</translation>
+    </message>
+    <message>
+      <source>On the CPU the loader workers and the model share {c} cores: {w} gives the most images/s.</source>
+      <translation>在 CPU 上，加载进程和模型共用 {c} 个核心：{w} 个时每秒图片数最多。</translation>
+    </message>
+    <message>
       <source>Only a class id, in a file of polygons. yolov5 drops the image as corrupt ('zero-size array to reduction operation'): a polygon row is a class and x y pairs.</source>
       <translation>在多边形标签文件中只有一个类别 id。yolov5 会把图片当作损坏丢弃（'zero-size array to reduction operation'）：多边形行是类别加若干 x y 坐标对。</translation>
     </message>
@@ -1410,6 +1574,10 @@ Type 'delete' to confirm: </source>
       <translation>有其他程序在这块 GPU 上运行 CUDA。{why}</translation>
     </message>
     <message>
+      <source>Out of memory at batch 1 with {model} at imgsz {imgsz}.</source>
+      <translation>{model} 在 imgsz {imgsz}、批大小 1 时显存不足。</translation>
+    </message>
+    <message>
       <source>PARAMS</source>
       <translation>参数量</translation>
     </message>
@@ -1424,6 +1592,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Patience</source>
       <translation>耐心值</translation>
+    </message>
+    <message>
+      <source>Per-GPU batches are large enough for their own statistics.</source>
+      <translation>每块 GPU 的批大小足够大，可以使用各自的统计量。</translation>
+    </message>
+    <message>
+      <source>Per-GPU batches of {n} or fewer give noisy batch statistics: synchronise them across GPUs.</source>
+      <translation>每块 GPU 的批大小不超过 {n} 时，批统计量噪声较大：请在各 GPU 之间同步它们。</translation>
     </message>
     <message>
       <source>Pick a best.pt or last.pt written by yolov5 training.</source>
@@ -1454,8 +1630,16 @@ Type 'delete' to confirm: </source>
       <translation>PowerShell 的执行策略为 {policy}：双击或直接运行 .ps1 脚本会被拒绝。install.bat 只对这一个进程使用 '-ExecutionPolicy Bypass' 运行安装程序，不会改变任何设置。如需自己运行脚本：Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</translation>
     </message>
     <message>
+      <source>Predicted: {rate:.0f} images/s, {epoch} per epoch, {total} in all</source>
+      <translation>预计：{rate:.0f} 张/秒，每轮 {epoch}，共 {total}</translation>
+    </message>
+    <message>
       <source>Prepared {written} of {n} images at {imgsz} px ({resumed} kept from an earlier run).</source>
       <translation>已准备 {written}/{n} 张图片，{imgsz} 像素（{resumed} 张沿用之前的结果）。</translation>
+    </message>
+    <message>
+      <source>Preparing {done}/{total} images</source>
+      <translation>正在准备 {done}/{total} 张图片</translation>
     </message>
     <message>
       <source>Preparing {done}/{total} images{when}</source>
@@ -1548,6 +1732,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>RAM (decode once, keep in memory)</source>
       <translation>内存（解码一次，保存在内存中）</translation>
+    </message>
+    <message>
+      <source>RAM cache</source>
+      <translation>内存缓存</translation>
     </message>
     <message>
       <source>RAM for the data-loader workers</source>
@@ -1698,6 +1886,10 @@ Type 'delete' to confirm: </source>
       <translation>每 N 轮保存一次</translation>
     </message>
     <message>
+      <source>Save the options again from the wizard or the Train page.</source>
+      <translation>请在向导或训练页面重新保存选项。</translation>
+    </message>
+    <message>
       <source>See the list with: yolostudio weights list</source>
       <translation>查看列表：yolostudio weights list</translation>
     </message>
@@ -1754,6 +1946,10 @@ Type 'delete' to confirm: </source>
       <translation>Small P6：1280 像素训练，在单块 GPU 上检测大图中的小目标。</translation>
     </message>
     <message>
+      <source>Small objects: at a smaller size a tenth of your boxes would shrink below {px} px.</source>
+      <translation>小目标：尺寸更小时，你的框中有十分之一会缩到 {px} 像素以下。</translation>
+    </message>
+    <message>
       <source>Small: the usual first choice for a custom dataset on one GPU; fast to fine-tune.</source>
       <translation>Small：在单块 GPU 上训练自定义数据集的常用首选；微调很快。</translation>
     </message>
@@ -1786,8 +1982,16 @@ Type 'delete' to confirm: </source>
       <translation>在替换任何文件之前已停止；PyTorch 未改变。</translation>
     </message>
     <message>
+      <source>Stopped; the images prepared so far are kept and the next run resumes.</source>
+      <translation>已停止；已准备好的图片会保留，下次运行会接着做。</translation>
+    </message>
+    <message>
       <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
       <translation>正在平稳停止（训练会在当前批次结束后保存检查点）… 再按一次 Ctrl+C 将强制结束工作进程。</translation>
+    </message>
+    <message>
+      <source>Tensor cores run FP16 several times faster and it halves activation memory; yolov5 checks AMP itself before training.</source>
+      <translation>张量核心运行 FP16 要快好几倍，还能让激活值的显存减半；yolov5 会在训练前自行检查 AMP。</translation>
     </message>
     <message>
       <source>TensorRT 10 does not support this GPU ({name}, compute capability {major}.{minor}; it needs 7.5 or newer).</source>
@@ -1892,6 +2096,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The GPU waited for data {share} of the time.</source>
       <translation>GPU 有 {share} 的时间在等待数据。</translation>
+    </message>
+    <message>
+      <source>The GPU.</source>
+      <translation>GPU。</translation>
     </message>
     <message>
       <source>The JPEG has extra bytes after its end marker. yolov5 re-saves it in place ('corrupt JPEG restored and saved') — rewriting your file at quality 100, without those bytes — and trains on it; keep a copy if the original matters.</source>
@@ -2070,6 +2278,18 @@ Type 'delete' to confirm: </source>
       <translation>'names' 的键必须是类别 id（0、1、2 …）。yolov5 会以 'names keys must be integers' 停止。</translation>
     </message>
     <message>
+      <source>The largest batch that trained with room to spare: the GPU stays busy and yolov5 accumulates to {nbs} images per step.</source>
+      <translation>训练时仍有余量的最大批大小：GPU 保持忙碌，yolov5 会累积到每步 {nbs} 张图片。</translation>
+    </message>
+    <message>
+      <source>The largest model that fits your time budget.</source>
+      <translation>符合你时间预算的最大模型。</translation>
+    </message>
+    <message>
+      <source>The largest model this device trains at a useful batch.</source>
+      <translation>这个设备能以有效批大小训练的最大模型。</translation>
+    </message>
+    <message>
       <source>The machine ran out of RAM. Use fewer workers, or turn off the RAM cache.</source>
       <translation>机器内存不足。请减少加载进程，或关闭内存缓存。</translation>
     </message>
@@ -2168,6 +2388,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The server's certificate could not be verified ({reason}).</source>
       <translation>无法验证服务器的证书（{reason}）。</translation>
+    </message>
+    <message>
+      <source>The smallest count that feeds the model ({headroom:.1f}× its demand); more would only cost cores and RAM.</source>
+      <translation>能喂饱模型的最少进程数（其需求的 {headroom:.1f} 倍）；更多只会占用核心和内存。</translation>
+    </message>
+    <message>
+      <source>The smallest model: a quick test.</source>
+      <translation>最小的模型：用于快速测试。</translation>
     </message>
     <message>
       <source>The system library {library} is missing: install the package that provides it, then run the installer again.</source>
@@ -2326,6 +2554,10 @@ Type 'delete' to confirm: </source>
       <translation>训练不会读取它，但在测试集上验证会以 'No images found' 失败。</translation>
     </message>
     <message>
+      <source>Training from the model YAML (no pretrained weights chosen).</source>
+      <translation>从模型 YAML 训练（未选择预训练权重）。</translation>
+    </message>
+    <message>
       <source>Training is running ({runs}) with this PyTorch; replacing it now would break the run. Stop it (or let it finish), then repair.</source>
       <translation>正在用这个 PyTorch 训练（{runs}）；现在替换会破坏训练。请先停止训练（或等它结束），再修复。</translation>
     </message>
@@ -2402,6 +2634,10 @@ Type 'delete' to confirm: </source>
       <translation>请使用 cpu、0 或 0,1 这样的列表（留空则选第一块 GPU）。</translation>
     </message>
     <message>
+      <source>Use cpu, 0, or a list like 0,1.</source>
+      <translation>请使用 cpu、0 或 0,1 这样的列表。</translation>
+    </message>
+    <message>
       <source>Use hyp.scratch-low.yaml, or the path of a hyp YAML.</source>
       <translation>请使用 hyp.scratch-low.yaml，或超参数 YAML 的路径。</translation>
     </message>
@@ -2470,6 +2706,10 @@ Type 'delete' to confirm: </source>
       <translation>Windows 以新进程（spawn）启动每个数据加载进程，并重新导入 torch：每个都要耗费数秒和内存，数量多了可能以 'WinError 1455: the paging file is too small' 失败。</translation>
     </message>
     <message>
+      <source>Windows starts each worker as a new process (at most {n})</source>
+      <translation>Windows 以新进程启动每个加载进程（最多 {n} 个）</translation>
+    </message>
+    <message>
       <source>Windows: keep data-loader workers modest</source>
       <translation>Windows：数据加载进程不宜过多</translation>
     </message>
@@ -2526,6 +2766,10 @@ Type 'delete' to confirm: </source>
       <translation>YOLO Studio：训练并导出 YOLOv5 模型。</translation>
     </message>
     <message>
+      <source>Your images are {side} px on the long side: a larger size only upscales them.</source>
+      <translation>你的图片长边为 {side} 像素：更大的尺寸只会放大它们。</translation>
+    </message>
+    <message>
       <source>[{n}/{total}] {name}</source>
       <translation>[{n}/{total}] {name}</translation>
     </message>
@@ -2550,6 +2794,10 @@ Type 'delete' to confirm: </source>
       <translation>同时测试数据集所在磁盘的速度，并检查 --cache ram 所需内存</translation>
     </message>
     <message>
+      <source>another machine's saved facts (yolostudio doctor --save-facts); implies --no-measure</source>
+      <translation>另一台机器保存的检测信息（yolostudio doctor --save-facts）；隐含 --no-measure</translation>
+    </message>
+    <message>
       <source>as asked with --cpu</source>
       <translation>按 --cpu 的要求</translation>
     </message>
@@ -2570,16 +2818,32 @@ Type 'delete' to confirm: </source>
       <translation>可用内存</translation>
     </message>
     <message>
+      <source>batch probe</source>
+      <translation>批大小探测</translation>
+    </message>
+    <message>
       <source>batch size the checks assume (default 16)</source>
       <translation>检查时假定的批大小（默认 16）</translation>
+    </message>
+    <message>
+      <source>batch {b} fits ({gb:.1f} GB peak); yolov5 AutoBatch: {auto}</source>
+      <translation>批大小 {b} 放得下（峰值 {gb:.1f} GB）；yolov5 AutoBatch：{auto}</translation>
     </message>
     <message>
       <source>box</source>
       <translation>框</translation>
     </message>
     <message>
+      <source>box sizes unknown</source>
+      <translation>框大小未知</translation>
+    </message>
+    <message>
       <source>cache estimate</source>
       <translation>缓存估算</translation>
+    </message>
+    <message>
+      <source>cache size</source>
+      <translation>缓存大小</translation>
     </message>
     <message>
       <source>cannot read facts file {path}: {reason}</source>
@@ -2610,6 +2874,10 @@ Type 'delete' to confirm: </source>
       <translation>计算能力</translation>
     </message>
     <message>
+      <source>compute capability ≥ 7.0</source>
+      <translation>计算能力 ≥ 7.0</translation>
+    </message>
+    <message>
       <source>compute processes</source>
       <translation>计算进程</translation>
     </message>
@@ -2638,6 +2906,14 @@ Type 'delete' to confirm: </source>
       <translation>cuDNN 版本</translation>
     </message>
     <message>
+      <source>data loader (originals)</source>
+      <translation>数据加载（原图）</translation>
+    </message>
+    <message>
+      <source>data loader with RAM cache</source>
+      <translation>带内存缓存的数据加载</translation>
+    </message>
+    <message>
       <source>data wait</source>
       <translation>数据等待</translation>
     </message>
@@ -2652,6 +2928,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>decode each image once and keep it in RAM (yolov5 checks that it fits, else trains without cache)</source>
       <translation>每张图片只解码一次并保存在内存中（yolov5 会检查内存是否够用，不够则不缓存）</translation>
+    </message>
+    <message>
+      <source>decoded at {imgsz} px: ~{gb:.2f} GB{ranks} (yolov5's check_cache_ram estimate); {ram} GB RAM available</source>
+      <translation>以 {imgsz} 像素解码：约 {gb:.2f} GB{ranks}（yolov5 的 check_cache_ram 估算）；可用内存 {ram} GB</translation>
     </message>
     <message>
       <source>delete checkpoints from the store</source>
@@ -2706,6 +2986,10 @@ Type 'delete' to confirm: </source>
       <translation>估算</translation>
     </message>
     <message>
+      <source>estimate: {free:.1f} GB free on {name} at ~{per:.2f} GB per image</source>
+      <translation>估算：{name} 上可用 {free:.1f} GB，每张图片约 {per:.2f} GB</translation>
+    </message>
+    <message>
       <source>exit code {code}</source>
       <translation>退出码 {code}</translation>
     </message>
@@ -2758,6 +3042,10 @@ Type 'delete' to confirm: </source>
       <translation>未检查可用空间</translation>
     </message>
     <message>
+      <source>goal: {goal}</source>
+      <translation>目标：{goal}</translation>
+    </message>
+    <message>
       <source>holds a {kind}, not a mapping</source>
       <translation>是一个 {kind}，而不是映射</translation>
     </message>
@@ -2772,6 +3060,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>images per second</source>
       <translation>每秒图片数</translation>
+    </message>
+    <message>
+      <source>images {side} px (most common); {small}</source>
+      <translation>图片 {side} 像素（最常见）；{small}</translation>
     </message>
     <message>
       <source>images/s</source>
@@ -2834,8 +3126,16 @@ Type 'delete' to confirm: </source>
       <translation>列出训练记录及其状态和最佳 mAP</translation>
     </message>
     <message>
+      <source>loader img/s by workers — {counts}; the model consumes {demand:.0f} img/s; limits: {limits}</source>
+      <translation>按加载进程数的加载速度（张/秒）— {counts}；模型消耗 {demand:.0f} 张/秒；限制：{limits}</translation>
+    </message>
+    <message>
       <source>loading {path}</source>
       <translation>正在加载 {path}</translation>
+    </message>
+    <message>
+      <source>local AMP check passed</source>
+      <translation>本地 AMP 检查通过</translation>
     </message>
     <message>
       <source>logical CPUs (os.cpu_count)</source>
@@ -2850,6 +3150,10 @@ Type 'delete' to confirm: </source>
       <translation>mAP：COCO val2017 mAP@0.5:0.95，来自 YOLOv5 v7.0 的 README。权重库：{path}</translation>
     </message>
     <message>
+      <source>measure this machine and recommend training settings</source>
+      <translation>测量这台机器并推荐训练设置</translation>
+    </message>
+    <message>
       <source>memory unknown</source>
       <translation>内存未知</translation>
     </message>
@@ -2860,6 +3164,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>message</source>
       <translation>消息</translation>
+    </message>
+    <message>
+      <source>model speed</source>
+      <translation>模型速度</translation>
     </message>
     <message>
       <source>n/a</source>
@@ -2896,6 +3204,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no CUDA builds for this OS</source>
       <translation>此操作系统没有 CUDA 版本</translation>
+    </message>
+    <message>
+      <source>no CUDA device: the batch is chosen from RAM</source>
+      <translation>没有 CUDA 设备：根据内存选择批大小</translation>
+    </message>
+    <message>
+      <source>no CUDA device: yolov5 trains in FP32 on the CPU</source>
+      <translation>没有 CUDA 设备：yolov5 在 CPU 上以 FP32 训练</translation>
+    </message>
+    <message>
+      <source>no GPU</source>
+      <translation>没有 GPU</translation>
     </message>
     <message>
       <source>no GPU listed</source>
@@ -3010,6 +3330,10 @@ Type 'delete' to confirm: </source>
       <translation>或者在空闲的 GPU {index} 上训练：--device {index}</translation>
     </message>
     <message>
+      <source>originals</source>
+      <translation>原图</translation>
+    </message>
+    <message>
       <source>path</source>
       <translation>路径</translation>
     </message>
@@ -3040,6 +3364,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>power</source>
       <translation>功耗</translation>
+    </message>
+    <message>
+      <source>prepared copy</source>
+      <translation>预处理副本</translation>
+    </message>
+    <message>
+      <source>prepared copy + RAM cache</source>
+      <translation>预处理副本 + 内存缓存</translation>
     </message>
     <message>
       <source>pretrained checkpoints: list, get (download on request), import, remove</source>
@@ -3082,8 +3414,16 @@ Type 'delete' to confirm: </source>
       <translation>输出 {"data": PATH}</translation>
     </message>
     <message>
+      <source>probe: batch {b} trained within {pct:.0%} of free memory{peak}</source>
+      <translation>探测：批大小 {b} 训练时占用不超过可用显存的 {pct:.0%}{peak}</translation>
+    </message>
+    <message>
       <source>processes to use (default: all cores)</source>
       <translation>使用的进程数（默认：全部核心）</translation>
+    </message>
+    <message>
+      <source>quick test, balanced, or best accuracy</source>
+      <translation>快速测试、平衡或最高精度</translation>
     </message>
     <message>
       <source>read every file again</source>
@@ -3102,6 +3442,10 @@ Type 'delete' to confirm: </source>
       <translation>原因</translation>
     </message>
     <message>
+      <source>recommend from facts alone (settings estimated)</source>
+      <translation>只根据检测信息推荐（设置为估算值）</translation>
+    </message>
+    <message>
       <source>resume a run from outside this workspace's runs (its last.pt is a pickle and can run code)</source>
       <translation>继续训练本工作区以外的训练（其 last.pt 是 pickle 文件，可能执行代码）</translation>
     </message>
@@ -3112,6 +3456,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>row</source>
       <translation>行</translation>
+    </message>
+    <message>
+      <source>rule of thumb: a copy pays when images are over twice the size</source>
+      <translation>经验法则：图片超过两倍尺寸时，做副本才划算</translation>
     </message>
     <message>
       <source>run 'yolostudio doctor --repair' (add --yes in scripts; the exit code says how it ended)</source>
@@ -3156,6 +3504,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>skip the dataset check before training (yolov5 may then stop on a broken dataset or train without the images it cannot read)</source>
       <translation>训练前跳过数据集检查（yolov5 可能因数据集损坏而停止，或跳过它读不了的图片进行训练）</translation>
+    </message>
+    <message>
+      <source>skipped (--no-measure)</source>
+      <translation>已跳过（--no-measure）</translation>
+    </message>
+    <message>
+      <source>start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard --json); options given on the command line override it</source>
+      <translation>从 FILE 中保存的选项开始（JSON 或 YAML，例如来自 yolostudio wizard --json）；命令行上给出的选项会覆盖它</translation>
     </message>
     <message>
       <source>started</source>
@@ -3238,6 +3594,18 @@ Type 'delete' to confirm: </source>
       <translation>用相同选项再次运行安装程序</translation>
     </message>
     <message>
+      <source>the local AMP check: FP16 and FP32 results differ</source>
+      <translation>本地 AMP 检查：FP16 与 FP32 的结果不一致</translation>
+    </message>
+    <message>
+      <source>the longest the training may take (2h, 90m, 1h30m)</source>
+      <translation>训练最多可以花多长时间（2h、90m、1h30m）</translation>
+    </message>
+    <message>
+      <source>the measure job failed</source>
+      <translation>测量任务失败</translation>
+    </message>
+    <message>
       <source>the official checkpoints and what is on this machine</source>
       <translation>官方检查点及本机已有的权重</translation>
     </message>
@@ -3306,6 +3674,10 @@ Type 'delete' to confirm: </source>
       <translation>训练模型（在工作进程中运行）</translation>
     </message>
     <message>
+      <source>train at this image size instead of choosing one</source>
+      <translation>以这个图片尺寸训练，而不是自动选择</translation>
+    </message>
+    <message>
       <source>train on the first GPU once the Environment page shows CUDA working</source>
       <translation>等环境页面显示 CUDA 正常后，在第一块 GPU 上训练</translation>
     </message>
@@ -3358,6 +3730,10 @@ Type 'delete' to confirm: </source>
       <translation>警告：{message}</translation>
     </message>
     <message>
+      <source>weights store</source>
+      <translation>权重库</translation>
+    </message>
+    <message>
       <source>wheel arch list</source>
       <translation>包的架构列表</translation>
     </message>
@@ -3394,6 +3770,22 @@ Type 'delete' to confirm: </source>
       <translation>把收集到的检测信息写入 FILE</translation>
     </message>
     <message>
+      <source>write the prepared copy when the recommendation includes one</source>
+      <translation>当推荐中包含预处理副本时写出它</translation>
+    </message>
+    <message>
+      <source>write the result (JSON) to FILE, for yolostudio train --config</source>
+      <translation>把结果（JSON）写入 FILE，供 yolostudio train --config 使用</translation>
+    </message>
+    <message>
+      <source>yolostudio dataset check {path}</source>
+      <translation>yolostudio dataset check {path}</translation>
+    </message>
+    <message>
+      <source>yolov5 AutoBatch would pick {b} (extrapolated from tiny batches at 80% of free memory, without optimizer state, EMA or other processes)</source>
+      <translation>yolov5 AutoBatch 会选择 {b}（用很小的批次外推到可用显存的 80%，不计优化器状态、EMA 或其他进程）</translation>
+    </message>
+    <message>
       <source>yolov5 checks only training labels against nc, so validation scores a class that does not exist and fails when it looks up its name.</source>
       <translation>yolov5 只用 nc 检查训练标签，所以验证时会给一个不存在的类别打分，并在查找其名称时失败。</translation>
     </message>
@@ -3404,6 +3796,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 installed</source>
       <translation>yolov5 已安装</translation>
+    </message>
+    <message>
+      <source>yolov5 keeps the decoded images in RAM: decoding leaves every epoch after the first.</source>
+      <translation>yolov5 把解码后的图片保存在内存中：从第二轮起不再解码。</translation>
     </message>
     <message>
       <source>yolov5 keeps {train} training and {val} validation workers alive for the whole run; with the training process they need about {need:.1f} GB, and {available:.1f} GB is free. {risk} --workers {fits} fits.</source>
@@ -3426,6 +3822,14 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 会以 'No images found' 停止。</translation>
     </message>
     <message>
+      <source>yolov5 trains in FP32 on the CPU (AMP is for CUDA).</source>
+      <translation>yolov5 在 CPU 上以 FP32 训练（AMP 用于 CUDA）。</translation>
+    </message>
+    <message>
+      <source>yolov5 turns AMP on, but this GPU has no tensor cores: little speed-up.</source>
+      <translation>yolov5 会开启 AMP，但这块 GPU 没有张量核心：提速很少。</translation>
+    </message>
+    <message>
       <source>yolov5 with several devices but without torchrun falls back to DataParallel, which is slower than one GPU in many cases. Launch one process per GPU with torchrun (DDP); the batch is the total, divisible by the number of GPUs.</source>
       <translation>yolov5 使用多个设备但不通过 torchrun 时会退回到 DataParallel，很多情况下比单 GPU 还慢。请用 torchrun 为每块 GPU 启动一个进程（DDP）；批大小是总数，须能被 GPU 数量整除。</translation>
     </message>
@@ -3436,6 +3840,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 would train without {n} images it cannot read; nothing was started.</source>
       <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
+    </message>
+    <message>
+      <source>yolov5's models are trained at 640.</source>
+      <translation>yolov5 的模型是在 640 下训练的。</translation>
     </message>
     <message>
       <source>yolov5's scan accepts it, then training aborts at start ('Label class {cls} exceeds nc={nc}').</source>
@@ -3452,6 +3860,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{count} GPUs: use DDP through torchrun</source>
       <translation>{count} 块 GPU：请通过 torchrun 使用 DDP</translation>
+    </message>
+    <message>
+      <source>{c} cores</source>
+      <translation>{c} 个核心</translation>
+    </message>
+    <message>
+      <source>{c} usable cores / {r} rank(s)</source>
+      <translation>{c} 个可用核心 / {r} 个进程</translation>
     </message>
     <message>
       <source>{done} of {total}</source>
@@ -3562,6 +3978,14 @@ Type 'delete' to confirm: </source>
       <translation>可用 {free:.1f} GB</translation>
     </message>
     <message>
+      <source>{gb:.2f} GB from {n} sampled images</source>
+      <translation>{gb:.2f} GB，来自 {n} 张抽样图片</translation>
+    </message>
+    <message>
+      <source>{gflops:.1f} GFLOPs per image at 640 px; the device consumes {demand:.0f} img/s at imgsz {imgsz}</source>
+      <translation>640 像素下每张图片 {gflops:.1f} GFLOPs；设备在 imgsz {imgsz} 下每秒消耗 {demand:.0f} 张</translation>
+    </message>
+    <message>
       <source>{got:.2f} M parameters instead of the published {want} M</source>
       <translation>{got:.2f} M 参数，而公布的是 {want} M</translation>
     </message>
@@ -3620,6 +4044,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</source>
       <translation>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</translation>
+    </message>
+    <message>
+      <source>{names} produce NaN losses in FP16 with yolov5</source>
+      <translation>{names} 在 yolov5 中用 FP16 会出现 NaN 损失</translation>
+    </message>
+    <message>
+      <source>{names}: compute capability below 7.0</source>
+      <translation>{names}：计算能力低于 7.0</translation>
     </message>
     <message>
       <source>{name} (architecture unknown)</source>
@@ -3686,8 +4118,16 @@ Type 'delete' to confirm: </source>
       <translation>{name}：{progress}</translation>
     </message>
     <message>
+      <source>{name}: {rate:.0f} img/s at {w} workers</source>
+      <translation>{name}：{w} 个加载进程时 {rate:.0f} 张/秒</translation>
+    </message>
+    <message>
       <source>{need:.1f} GB: training process {main:.1f} GB + {train} train and {val} val workers × ~{per:.2f} GB</source>
       <translation>{need:.1f} GB：训练进程 {main:.1f} GB + {train} 个训练和 {val} 个验证加载进程 × 约 {per:.2f} GB</translation>
+    </message>
+    <message>
+      <source>{n} GPUs with DDP through torchrun (one process per GPU, never DataParallel).</source>
+      <translation>{n} 块 GPU 通过 torchrun 使用 DDP 多卡训练（每块 GPU 一个进程，绝不用 DataParallel）。</translation>
     </message>
     <message>
       <source>{n} entries are relative paths without './'. They are checked relative to this list's folder, but yolov5 resolves them against the folder training starts in; write them as './…' or absolute.</source>
@@ -3700,6 +4140,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} cannot be prepared: {reasons}</source>
       <translation>无法准备 {path}：{reasons}</translation>
+    </message>
+    <message>
+      <source>{path} cannot be read for training: {reasons}</source>
+      <translation>无法读取 {path} 用于训练：{reasons}</translation>
     </message>
     <message>
       <source>{path} could not be read ({reason}).</source>
@@ -3720,6 +4164,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} holds a {kind} model from {maker}, not a yolov5 7 detection model.</source>
       <translation>{path} 包含的是 {maker} 的 {kind} 模型，而不是 yolov5 7 检测模型。</translation>
+    </message>
+    <message>
+      <source>{path} holds no options (expected a mapping of option names).</source>
+      <translation>{path} 中没有选项（应为选项名称的映射）。</translation>
     </message>
     <message>
       <source>{path} is a PyTorch file but not a yolov5 checkpoint (no model inside).</source>
@@ -3774,8 +4222,36 @@ Type 'delete' to confirm: </source>
       <translation>{path}：train 划分中没有图片。</translation>
     </message>
     <message>
+      <source>{path}: unknown options {names}.</source>
+      <translation>{path}：未知选项 {names}。</translation>
+    </message>
+    <message>
+      <source>{path}: {name} = {value!r} is not a {kind}.</source>
+      <translation>{path}：{name} = {value!r} 不是 {kind}。</translation>
+    </message>
+    <message>
+      <source>{per} images per GPU</source>
+      <translation>每块 GPU {per} 张图片</translation>
+    </message>
+    <message>
+      <source>{per} per GPU on {n} GPUs (the total is divisible by the GPU count; AutoBatch is off under DDP).</source>
+      <translation>{n} 块 GPU，每块 {per}（总数能被 GPU 数量整除；DDP 下不使用 AutoBatch）。</translation>
+    </message>
+    <message>
       <source>{prefix} still holds files the installer did not make; they were left.</source>
       <translation>{prefix} 中还有不是安装程序创建的文件；已保留。</translation>
+    </message>
+    <message>
+      <source>{ram:.1f} GB RAM free holds {n} workers</source>
+      <translation>可用内存 {ram:.1f} GB 能容纳 {n} 个加载进程</translation>
+    </message>
+    <message>
+      <source>{ram} GB RAM available</source>
+      <translation>可用内存 {ram} GB</translation>
+    </message>
+    <message>
+      <source>{rate:.0f} img/s at batch {b}, imgsz {imgsz} on {device}</source>
+      <translation>批大小 {b}、imgsz {imgsz}、{device} 上 {rate:.0f} 张/秒</translation>
     </message>
     <message>
       <source>{reason} (tried {tries} times).</source>
@@ -3798,6 +4274,10 @@ Fix the cause above, then run: {retry}
       <translation>{split}：{entry} 不存在（查找位置 {path}）。{consequence}</translation>
     </message>
     <message>
+      <source>{step}: {why}</source>
+      <translation>{step}：{why}</translation>
+    </message>
+    <message>
       <source>{tag} has no kernels for GPU {index} ({what}).</source>
       <translation>{tag} 没有 GPU {index}（{what}）的内核。</translation>
     </message>
@@ -3812,6 +4292,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{tag}: the newest wheel driver {driver} (CUDA {have}) runs, through CUDA {major}.x minor-version compatibility, and compiled for {gpus}.</source>
       <translation>{tag}：驱动 {driver}（CUDA {have}）通过 CUDA {major}.x 次版本兼容能运行的最新安装包，且为 {gpus} 编译。</translation>
+    </message>
+    <message>
+      <source>{text} is not a duration like 2h, 90m or 1h30m</source>
+      <translation>{text} 不是 2h、90m 或 1h30m 这样的时长</translation>
     </message>
     <message>
       <source>{title}: does not apply — {why}</source>
@@ -3874,6 +4358,10 @@ then: {install}</source>
     <message>
       <source>{why}: the driver version cannot be read{started}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
+    </message>
+    <message>
+      <source>{w} workers: {rate:.0f} img/s</source>
+      <translation>{w} 个加载进程：{rate:.0f} 张/秒</translation>
     </message>
     <message>
       <source>… and {n} more.</source>

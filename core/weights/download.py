@@ -120,6 +120,7 @@ class Download:
     def __init__(self, url: str, part: Path, *, timeout_s: float = 30.0, retries: int = 3,
                  plausible: tuple[int, int] | None = None, expected_size: int | None = None,
                  on_progress: Callable[[Progress], None] | None = None,
+                 on_retry: Callable[[DownloadError, int, float], None] | None = None,
                  opener: urllib.request.OpenerDirector | None = None, backoff_s: float = 2.0) -> None:
         check_url(url)
         self.url = url
@@ -130,6 +131,7 @@ class Download:
         self.plausible = plausible
         self.expected_size = expected_size
         self.on_progress = on_progress
+        self.on_retry = on_retry  # (what failed, the try about to start, seconds until then): say it
         self.opener = opener or build_opener()
         self.backoff_s = backoff_s
         self.resumed_from = 0  # bytes already there when the last try started
@@ -155,7 +157,10 @@ class Download:
         for attempt in range(self.retries + 1):
             self._check_cancel()
             if attempt:
-                self._cancelled.wait(self.backoff_s * 2 ** (attempt - 1))  # 2 s, 4 s, 8 s; a cancel ends it
+                pause = self.backoff_s * 2 ** (attempt - 1)  # 2 s, 4 s, 8 s; a cancel ends it
+                if self.on_retry is not None and last is not None:
+                    self.on_retry(last, attempt + 1, pause)
+                self._cancelled.wait(pause)
                 self._check_cancel()
             self.tries = attempt + 1
             try:

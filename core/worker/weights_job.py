@@ -80,7 +80,10 @@ def _download(ctx: JobContext, checkpoint: Checkpoint, part: Path) -> int | None
                         timeout_s=float(ctx.spec.get("timeout_s", 30)), retries=int(ctx.spec.get("retries", 3)),
                         plausible=(int(checkpoint.estimated_bytes * low), int(checkpoint.estimated_bytes * high)),
                         expected_size=checkpoint.size_bytes,
-                        on_progress=lambda p: _progress(ctx, checkpoint.file_name, p))
+                        on_progress=lambda p: _progress(ctx, checkpoint.file_name, p),
+                        on_retry=lambda error, attempt, pause: ctx.emit("log", level="warning", message=tr(
+                            "{reason} Trying again in {seconds:g} s (try {attempt} of {tries}).",
+                            reason=error.message, seconds=pause, attempt=attempt, tries=download.retries + 1)))
     finished = threading.Event()
 
     def cancel_on_stop() -> None:

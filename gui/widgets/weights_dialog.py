@@ -244,8 +244,9 @@ class WeightsDialog(QDialog):
             self.cancel_button.setVisible(False)  # the load check is short; the file is complete
             self.progress_label.setText(self.tr("Checking {name}: loading it as a YOLOv5 checkpoint…").format(
                 name=event.get("detail", "")))
-        elif kind == "log" and event.get("level") == "warning":
-            self.banner.show_message("warning", str(event.get("message", "")))
+        elif kind == "log" and event.get("level") == "warning":  # a retry: the next try resumes
+            self.progress_bar.setRange(0, 0)
+            self.progress_label.setText(str(event.get("message", "")))
 
     def _on_ended(self, outcome: JobOutcome) -> None:
         self._busy = False

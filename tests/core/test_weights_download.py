@@ -37,9 +37,12 @@ def test_complete_download_with_progress(server, tmp_path):
 def test_interrupted_download_resumes_with_range(server, tmp_path):
     part = tmp_path / "yolov5s.pt.part"
     server.drop_after["yolov5s.pt"] = 100_000
-    download = Download(server.url("yolov5s.pt"), part, backoff_s=0)
+    retries = []
+    download = Download(server.url("yolov5s.pt"), part, backoff_s=0,
+                        on_retry=lambda error, attempt, pause: retries.append((error.kind, attempt)))
     assert download.run() == len(DATA)
     assert part.read_bytes() == DATA
+    assert retries == [("timeout", 2)]  # said before the second try (the job shows it as a warning)
     assert server.requests[1]["range"] == "bytes=100000-"
     assert server.requests[1]["if_range"] == server.etag("yolov5s.pt")  # a changed file is fetched whole
     assert download.resumed_from == 100_000

@@ -67,6 +67,10 @@ class YamlDocument:
     def node(self, path: KeyPath) -> Node | None:
         return _node_at(self.root, path)
 
+    def key_pair(self, key: str) -> tuple[Node, Node] | None:
+        """The (key, value) nodes of a top-level key (the last one, as yolov5 reads it), None when absent."""
+        return _find_pair(self.root, key)
+
 
 # ---------------------------------------------------------------- loading
 

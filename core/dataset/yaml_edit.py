@@ -106,6 +106,31 @@ def set_value(doc: YamlDocument, path: KeyPath, value: Any) -> str:
     return _verified(doc, path, value, candidates)
 
 
+def remove_key(doc: YamlDocument, key: str) -> str:
+    """New text without the top-level ``key`` (its whole lines, with its comment); every other value stays.
+    Clearing an optional key (``test``) means "no test split", which ``test: ''`` would not say."""
+    if not doc.editable:
+        raise EditError(tr("Fix the YAML errors first; the file cannot be edited safely while it does not parse."))
+    pair = doc.key_pair(key)
+    if pair is None:
+        return doc.text
+    key_node, value_node = pair
+    text = doc.text
+    start = text.rfind("\n", 0, key_node.start_mark.index) + 1
+    end = text.find("\n", _content_end(text, value_node))
+    end = len(text) if end < 0 else end + 1
+    candidate = text[:start] + text[end:]
+    expected = {k: v for k, v in doc.data.items() if k != key} if isinstance(doc.data, dict) else None
+    try:
+        loaded = safe_load(candidate)
+    except yaml.YAMLError:
+        loaded = None
+    if text[start:key_node.start_mark.index].strip() or loaded != expected:
+        raise EditError(tr("Could not remove {key} without changing other values; edit it in the YAML view.",
+                           key=key))
+    return candidate
+
+
 def _content_end(text: str, node: Node) -> int:
     """End of a node's own text. A block collection's end mark runs past the comments that follow it, so
     its end is its last item's end; trailing whitespace is never part of it."""

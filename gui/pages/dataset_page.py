@@ -24,7 +24,7 @@ from core.dataset.scan import ScanCancelled
 from core.dataset.spec import DatasetSpec, read_spec, reroot_target
 from core.dataset.validate import Report, validate_dataset
 from core.dataset.yaml_doc import YamlDocument, parse_bytes, parse_text, save_document
-from core.dataset.yaml_edit import EditError, set_names, set_value
+from core.dataset.yaml_edit import EditError, remove_key, set_names, set_value
 from core.findings import Finding, has_errors
 from core.workspace import app_cache_dir
 from gui.background import BackgroundTask, run_in_background
@@ -41,6 +41,7 @@ from gui.widgets.empty_state import EmptyState
 from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_row import ProgressRow
 
+OPTIONAL_KEYS = ("test",)  # cleared in the form: the key goes, after asking
 YAML_ERRORS = ("yaml-syntax", "yaml-not-mapping", "yaml-duplicate-key", "yaml-encoding")
 
 
@@ -142,6 +143,7 @@ class DatasetPage(Page):
         self.yaml_editor.edit.redo_requested.connect(self.redo)
         self.findings.yaml_location.connect(self._go_to_yaml)
         self.findings.fix_requested.connect(self.fix_finding)
+        self.findings.has_fix = self._has_fix
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
         QShortcut(QKeySequence.StandardKey.Save, self, self.save, context=context)
         QShortcut(QKeySequence.StandardKey.Open, self, self.choose_and_open, context=context)
@@ -179,7 +181,7 @@ class DatasetPage(Page):
             return True
         choice = dataset_dialogs.ask_unsaved(self, self.path.name if self.path else "data.yaml")
         if choice == dataset_dialogs.SAVE:
-            return self.save()
+            return self.save(check=False)  # leaving the file: no re-check to wait for
         if choice == dataset_dialogs.DISCARD:
             self.undo_stack.clear()
             self.apply_text(self.saved_text)
@@ -291,6 +293,12 @@ class DatasetPage(Page):
     def _field_edited(self, key: str, value: str) -> None:
         self.yaml_editor.commit()
         try:
+            if not value and key in OPTIONAL_KEYS and self.doc is not None and self.doc.key_pair(key) is not None:
+                if dataset_dialogs.confirm_remove_key(self, key):  # "no test split", not "test: ''"
+                    self._push(remove_key(self.doc, key), self.tr("Remove {key}").format(key=key))
+                else:
+                    self.apply_text(self.text)  # the field shows what the file says again
+                return
             self._push(set_value(self.doc, [key], value), self.tr("Set {key}").format(key=key))
         except EditError as exc:
             self.banner.show_message("error", str(exc))
@@ -320,7 +328,8 @@ class DatasetPage(Page):
         self.yaml_editor.go_to_line(line, column)
 
     # -- saving -------------------------------------------------------------------------------------
-    def save(self) -> bool:
+    def save(self, *, check: bool = True) -> bool:
+        """Save atomically (a backup before the first overwrite), then check again what the edit touched."""
         self.yaml_editor.commit()
         if self.path is None:
             return False
@@ -337,20 +346,15 @@ class DatasetPage(Page):
             self.banner.show_message("ok", self.tr("Saved. The original file is kept as {name}.").format(
                 name=self.path.name + ".bak"))
         self._update_state()
+        if check:
+            self.check()  # what the edit touched is judged again (unchanged files come from the cache)
         return True
 
     def fix_finding(self, finding: Finding) -> bool:
         """Plan the one-click fix, show what it changes, apply it on yes, then check again."""
         if finding.code in YAML_FIXES and self.path is not None:
             return self._reroot()
-        val = self.spec.splits.get("val") if self.spec else None
-        val_lists = [str(p) for p in val.paths if p.is_file()] if val else []
-        try:
-            plan = plan_fix(finding, val_lists=val_lists, root=self.spec.root if self.spec else None)
-        except OSError as exc:
-            plan, reason = None, str(exc)
-        else:
-            reason = ""
+        plan, reason = self._plan_fix(finding)
         if plan is None:
             self.banner.show_message("info", self.tr(
                 "There is no safe automatic fix for this finding{reason}; its message says what to do.").format(
@@ -366,6 +370,19 @@ class DatasetPage(Page):
         self.banner.show_message("ok", self.tr("Done: {what}.").format(what=plan.summary))
         self.check()
         return True
+
+    def _plan_fix(self, finding: Finding) -> tuple[Any, str]:
+        """The fix ``plan_fix`` would make now (None and why, when there is none)."""
+        val = self.spec.splits.get("val") if self.spec else None
+        val_lists = [str(p) for p in val.paths if p.is_file()] if val else []
+        try:
+            return plan_fix(finding, val_lists=val_lists, root=self.spec.root if self.spec else None), ""
+        except OSError as exc:
+            return None, str(exc)
+
+    def _has_fix(self, finding: Finding) -> bool:
+        """Fix… is enabled only when there is a fix to preview (a label file that needs no rewrite has none)."""
+        return finding.code in YAML_FIXES or self._plan_fix(finding)[0] is not None
 
     def _reroot(self) -> bool:
         """Set ``path:`` to where the dataset most likely is now (``spec.reroot_target``): an undoable edit,

@@ -7,6 +7,7 @@ only the first 256 KB of any file is read), or, for the data.yaml itself, asks t
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCursor, QTextFormat
@@ -53,6 +54,8 @@ class FindingsView(QWidget):
         self.fix_button.setToolTip(self.tr("Preview and apply the one-click fix for this finding (a backup is kept)"))
         self.fix_button.clicked.connect(self._fix_clicked)
         self.current: Finding | None = None
+        #: whether a finding has a one-click fix now (the page plans it: a label already fixed has none)
+        self.has_fix: Callable[[Finding], bool] = lambda f: f.code in FIXABLE
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(self.level_filter)
@@ -74,12 +77,21 @@ class FindingsView(QWidget):
         layout.addWidget(split, 1)
 
     def set_findings(self, findings: list[Finding], yaml_file: str, summary: str) -> None:
+        """Show a new check's findings; the preview is read again (it never shows a line no longer in the file)."""
         self.findings, self.yaml_file = findings, yaml_file
         self.summary.setText(summary)
+        previous = self.current
+        self.current = None
+        self.fix_button.setEnabled(False)
+        self.preview_title.clear()
+        self.preview.clear()
         self._refill()
+        if previous is not None and previous in findings:
+            self.open_finding(previous, show_in_yaml=False)  # a re-check never switches the left pane
 
     def _refill(self) -> None:
         wanted = {1: "error", 2: "warning", 3: "info"}.get(self.level_filter.currentIndex())
+        self.tree.blockSignals(True)  # filling the list is no choice of the user's: nothing opens or switches
         self.tree.clear()
         items = []
         for f in self.findings:
@@ -95,6 +107,8 @@ class FindingsView(QWidget):
             if len(items) >= MAX_ROWS:
                 break
         self.tree.addTopLevelItems(items)
+        self.tree.setCurrentItem(None)
+        self.tree.blockSignals(False)
 
     def _selected(self, item: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None = None) -> None:
         if item is None:
@@ -106,10 +120,14 @@ class FindingsView(QWidget):
         if self.current is not None:
             self.fix_requested.emit(self.current)
 
-    def open_finding(self, f: Finding) -> None:
+    def open_finding(self, f: Finding, *, show_in_yaml: bool = True) -> None:
         self.current = f
-        self.fix_button.setEnabled(f.code in FIXABLE)
-        if Path(f.file) == Path(self.yaml_file):
+        fixable = f.code in FIXABLE and self.has_fix(f)
+        self.fix_button.setEnabled(fixable)
+        self.fix_button.setToolTip(self.tr(
+            "Preview and apply the one-click fix for this finding (a backup is kept)") if fixable else self.tr(
+            "No safe automatic fix for this finding: its message says what to do."))
+        if show_in_yaml and Path(f.file) == Path(self.yaml_file):
             self.yaml_location.emit(max(1, f.line), f.column)
         self.preview_title.setText(f.file + (f":{f.line}" if f.line else ""))
         path = Path(f.file)

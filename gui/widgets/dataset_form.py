@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
                                QLabel, QLineEdit, QPushButton, QTableWidget, QTableWidgetItem, QToolButton,
                                QVBoxLayout, QWidget)
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QFormLayout, QGro
 from core.dataset.spec import DatasetSpec
 
 FIELDS = ("path", "train", "val", "test")
+TYPING_PAUSE_MS = 400  # a typed path is applied (and judged) after this pause
 
 
 class DatasetForm(QWidget):
@@ -31,6 +32,9 @@ class DatasetForm(QWidget):
         self.edits: dict[str, QLineEdit] = {}
         self.previews: dict[str, QLabel] = {}
         self._values: dict[str, str] = {}
+        self._typed_key = ""  # the field being typed in: applied after a pause, not only when focus leaves
+        self._typing_timer = QTimer(self, singleShot=True, interval=TYPING_PAUSE_MS,
+                                    timeout=lambda: self._field_done(self._typed_key, typing=True))
         self._names: list[str] = []
         paths = QGroupBox(self.tr("Folders and lists"), self)
         grid = QFormLayout(paths)
@@ -42,6 +46,7 @@ class DatasetForm(QWidget):
             edit.setPlaceholderText(self.tr("the folder of this data.yaml") if key == "path"
                                     else self.tr("a folder of images or a .txt list, relative to the root"))
             edit.editingFinished.connect(lambda key=key: self._field_done(key))
+            edit.textEdited.connect(lambda _text, key=key: self._typing(key))
             browse = QToolButton(self, text="…")
             browse.setToolTip(self.tr("Choose a folder"))
             browse.setAccessibleName(self.tr("Choose a folder for {field}").format(field=key))
@@ -100,7 +105,9 @@ class DatasetForm(QWidget):
                 edit.setReadOnly(True)
                 edit.setToolTip(self.tr("A list of {n} entries: edit it in the YAML view.").format(n=len(value)))
             else:
-                edit.setText("" if value is None else str(value))
+                text = "" if value is None else str(value)
+                if edit.text() != text:  # the same text: leave the cursor where the user is typing
+                    edit.setText(text)
                 edit.setReadOnly(not editable)
                 edit.setToolTip("")
             edit.blockSignals(False)
@@ -140,9 +147,23 @@ class DatasetForm(QWidget):
         return "\n".join(parts)
 
     # -- editing ------------------------------------------------------------------------------------
-    def _field_done(self, key: str) -> None:
+    def _typing(self, key: str) -> None:
+        if self._typed_key and self._typed_key != key:
+            self._field_done(self._typed_key)
+        self._typed_key = key
+        self._typing_timer.start()
+
+    def _field_done(self, key: str, *, typing: bool = False) -> None:
+        """Apply a field's text: after a pause in typing (Save enables, the hints follow) or when it is left.
+        Clearing an optional key only counts when the field is left: an empty field mid-typing is no request."""
+        if not key:
+            return
+        if not typing:
+            self._typing_timer.stop()
         edit = self.edits[key]
         if edit.isReadOnly() or edit.text() == self._values.get(key, ""):
+            return
+        if typing and not edit.text().strip():
             return
         self._values[key] = edit.text()
         self.field_edited.emit(key, edit.text().strip())

@@ -153,3 +153,12 @@ def test_fuzz_yaml_loader_never_raises(raw):
 def test_fuzz_yaml_text_never_raises(text):
     doc = parse_text(text)
     assert doc.ok or doc.findings
+
+
+def test_remove_key_takes_its_whole_lines_and_nothing_else():
+    from core.dataset.yaml_doc import parse_text
+    from core.dataset.yaml_edit import remove_key
+
+    text = "path: /x  # root\ntrain: a\ntest:\n  - b\n  - c\n# kept\nnames: [a]\n"
+    assert remove_key(parse_text(text), "test") == "path: /x  # root\ntrain: a\n# kept\nnames: [a]\n"
+    assert remove_key(parse_text(text), "absent") == text

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from gui import background
 from gui.pages.dataset_page import DatasetPage
 from gui.widgets import dataset_dialogs
 from tests.core.test_dataset_validate import BOX, build, image_bytes
@@ -34,9 +35,9 @@ def page(qtbot, tmp_path):
     page = DatasetPage(tmp_path / "ws")
     qtbot.addWidget(page)
     yield page
-    if page.checking:
+    if page.checking:  # pytest-qt may have deleted the page already: wait for the job itself, not its answer
         page.cancel_check()
-        qtbot.waitUntil(lambda: not page.checking, timeout=TIMEOUT_MS)
+        assert background.shutdown_background(TIMEOUT_MS)
 
 
 def open_checked(qtbot, page: DatasetPage, path: Path) -> None:
@@ -271,3 +272,53 @@ def test_statistics_tab_draws_box_and_image_size_histograms(qtbot, page, tmp_pat
                          (page.stats.image_side, histograms["image_side_px"]["counts"])):
         [bars] = [item for item in plot.getPlotItem().items if isinstance(item, pg.BarGraphItem)]
         assert list(bars.opts["height"]) == counts
+
+
+def test_fix_is_enabled_only_for_a_finding_that_has_a_fix(qtbot, page, tmp_path):
+    root = tmp_path / "pixels"
+    yaml_file = build(root, train={"t1": "0 50 40 10 12\n", "t2": BOX + BOX}, yaml_text=YAML.format(root=root))
+    open_checked(qtbot, page, yaml_file)
+    rows = {page.findings.tree.topLevelItem(i).text(1): page.findings.tree.topLevelItem(i)
+            for i in range(page.findings.tree.topLevelItemCount())}
+    page.findings.tree.setCurrentItem(rows["label-not-normalized"])  # pixel coordinates: a person must convert
+    assert not page.findings.fix_button.isEnabled()
+    assert "No safe automatic fix" in page.findings.fix_button.toolTip()
+    page.findings.tree.setCurrentItem(rows["label-duplicate-row"])
+    assert page.findings.fix_button.isEnabled()
+    assert page.findings.preview.toPlainText() == BOX + BOX
+    (root / "labels" / "train" / "t2.txt").write_text(BOX)  # fixed outside; the next check's preview is fresh
+    page.report = None
+    page.check()
+    qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
+    assert BOX + BOX not in page.findings.preview.toPlainText() and page.findings.current is None
+
+
+def test_typed_form_edits_apply_after_a_pause_and_save_checks_again(qtbot, page, tmp_path):
+    root = tmp_path / "typed"
+    yaml_file = build(root, yaml_text=YAML.format(root=root))
+    open_checked(qtbot, page, yaml_file)
+    edit = page.form.edits["val"]
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "images/nowhere")  # focus stays in the field
+    qtbot.waitUntil(page.save_button.isEnabled, timeout=TIMEOUT_MS)  # as typed, not only when focus leaves
+    assert "val: images/nowhere" in page.text and "missing" in page.form.previews["val"].text()
+    assert edit.text() == "images/nowhere" and page.left_tabs.currentWidget() is page.form
+    page.report = None
+    assert page.save()
+    qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)  # the save was checked again
+    assert "split-path-missing" in {f.code for f in page.report.findings}
+    assert page.left_tabs.currentWidget() is page.form  # the re-check did not switch to the YAML view
+
+
+def test_clearing_test_offers_to_remove_the_key(qtbot, page, tmp_path, monkeypatch):
+    root = tmp_path / "withtest"
+    yaml_file = build(root, yaml_text=YAML.format(root=root) + "test: images/val  # for later\n")
+    open_checked(qtbot, page, yaml_file)
+    asked = []
+    monkeypatch.setattr(dataset_dialogs, "confirm_remove_key", lambda parent, key: asked.append(key) or True)
+    page.form.edits["test"].setText("")
+    page.form.edits["test"].editingFinished.emit()
+    assert asked == ["test"] and "\ntest:" not in page.text and page.text.startswith("# my dataset\n")
+    page.undo()
+    assert page.text.endswith("test: images/val  # for later\n")

@@ -4258,6 +4258,10 @@ Type 'delete' to confirm: </source>
       <translation>{reason}（已尝试 {tries} 次）。</translation>
     </message>
     <message>
+      <source>{reason} Trying again in {seconds:g} s (try {attempt} of {tries}).</source>
+      <translation>{reason} {seconds:g} 秒后重试（第 {attempt} 次，共 {tries} 次）。</translation>
+    </message>
+    <message>
       <source>{shortcut} The full log is {log}.
 Fix the cause above, then run: {retry}
 (It continues where it stopped: what is already installed is kept.)</source>

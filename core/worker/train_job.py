@@ -27,11 +27,13 @@ from core.atomic import atomic_write_text
 from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.protocol import EventWriter
 from core.train_config import yolov5_options
+from core.worker.batch_log import BatchLog, batch_row
 from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
 from core.worker.bottleneck_monitor import BottleneckMonitor
 from core.worker.job import JobContext
 from core.worker.system_sampler import SystemSampler
+from core.worker.warn_once import show_each_warning_once
 
 WARMUP_BATCHES = 3
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -116,6 +118,7 @@ class TrainReporter:
         self.control = control
         self.callbacks = callbacks
         self.timer = BatchTimer()
+        self.batch_log = BatchLog()
         self.epoch = 0
         self.epochs = 0
         self.batches = 0
@@ -216,6 +219,11 @@ class TrainReporter:
                 data_wait_s=timing.data_wait_s, step_s=timing.step_s, window=timing.window.to_dict(),
                 images_per_s=timing.window.images_per_s, warmup=self.run_batches <= WARMUP_BATCHES,
                 gpu_mem_gb=torch.cuda.memory_reserved() / 1024**3 if torch.cuda.is_available() else None)
+        if self.batch_log.due(index, self.batches):  # yolov5's console row, which only worker.log had
+            mem = torch.cuda.memory_reserved() / 1e9 if torch.cuda.is_available() else None
+            self.writer.emit("log", level="info", message=batch_row(
+                self.epoch, self.epochs, mem, tuple(float(v) for v in vals), int(targets.shape[0]),
+                int(imgs.shape[-1]), index + 1, self.batches))
         if stop and not last_of_epoch:
             self._stop_now(index + 1)
 
@@ -296,6 +304,7 @@ def run_train(ctx: JobContext) -> str:
     sampler: SystemSampler | None = None
     monitor: BottleneckMonitor | None = None
     try:
+        show_each_warning_once()  # not one deprecation warning per batch in worker.log
         _allow_partial_resume()
         from yolov5 import train as y5train
         from yolov5.utils.callbacks import Callbacks

@@ -37,6 +37,7 @@ from gui.widgets.log_view import LogView
 from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_panel import ProgressPanel
 from gui.widgets.run_status_panel import RunStatusPanel
+from gui.widgets.run_viewer import RunViewer
 from gui.widgets.train_options_panel import TrainOptionsPanel
 from gui.widgets.val_images import ValImages
 
@@ -69,6 +70,7 @@ class TrainPage(Page):
         super().__init__(workspace, parent)
         self.launcher = launcher
         self.session: RunSession | None = None
+        self.viewers: list[RunViewer] = []  # finished runs opened while this page trains
         self.resumable_run: Path | None = None
         self._prepare_demo = prepare_demo
         self._shown_once = False
@@ -296,11 +298,12 @@ class TrainPage(Page):
             if not self.active:  # shown already (finished): replay again from the start
                 return self._replay(info)
             return True
-        if self.active:
-            self._notify("warning", self.tr(
-                "Run {name} is active on this page: stop it, or wait for it to finish, before opening run "
-                "{other}.").format(name=self.session.name, other=info.name))
-            return False
+        if self.active:  # viewing is not training: the other run opens in a window of its own
+            viewer = RunViewer(run_dir, self.session.name, self.services.current.show_train, self)
+            viewer.show()
+            self.viewers.append(viewer)
+            viewer.destroyed.connect(lambda _=None, v=viewer: self.viewers.remove(v) if v in self.viewers else None)
+            return True
         if info.status == "running":
             return self.attach(info)
         return self._replay(info)
@@ -338,6 +341,7 @@ class TrainPage(Page):
         if self.session is not None:
             self.session.deleteLater()
         self.session = RunSession(run_dir, self, launcher=self.launcher)
+        self._show_run_settings(run_dir)
         self.session.event.connect(self._on_event)
         self.session.text.connect(self.log_view.add)
         self.session.ended.connect(self._on_ended)
@@ -442,9 +446,22 @@ class TrainPage(Page):
         self.banner.show_message(level, text)
         self._problems_banner = about_problems  # hidden again as soon as the options are fine
 
+    def _show_run_settings(self, run_dir: Path) -> None:
+        """The form shows the run on screen: its recorded options, and the run name actually used (exp2)."""
+        try:
+            recorded = load_run_config(run_dir).get("spec", {}).get("config", {})
+        except (OSError, ValueError):
+            return
+        values = {name: value for name, value in recorded.items() if name in self.form.settable and name != "name"}
+        self.form.apply_values({**values, "name": run_dir.name})
+        self.revalidate()
+
     def _update_buttons(self) -> None:
         active = self.active
         stopping = active and self.session.stopping
+        self.form.setEnabled(not active)  # a training run's settings, read-only until it ends
+        self.options.setTitle(self.tr("Options of run {name} (read-only while it trains)").format(
+            name=self.session.name) if active else self.tr("Options for the next run"))
         ok = self.options.ready
         self.start_button.setEnabled(not active and ok)
         self.start_button.setToolTip(

@@ -222,3 +222,39 @@ def test_error_event_shows_message_hint_and_traceback_behind_details(qtbot, page
     assert panel.details_text.isVisibleTo(page) and "OutOfMemoryError" in panel.details_text.toPlainText()
     assert page.resume_button.isEnabled()  # the first epoch's checkpoint exists
     assert "Failed: CUDA out of memory." in page.progress_panel.stage_label.text()
+
+
+def test_a_finished_run_opens_in_a_viewer_while_another_trains(qtbot, page, launcher):
+    from core.runs import RunInfo
+
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        assert page.start_run()
+    finished = page.session.run_dir
+    launcher.options = ["--pause-after", "60"]
+    assert page.start_run()
+    qtbot.waitUntil(lambda: page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
+    training = page.session
+    shown: list[str] = []
+    page.services.current.show_requested.connect(shown.append)
+    assert page.open_run(RunInfo(name=finished.name, path=str(finished), status="completed"))
+    [viewer] = page.viewers
+    assert page.session is training and page.active  # the training run stays on the page
+    assert "keeps training" in viewer.note.text() and training.name in viewer.back_button.text()
+    qtbot.waitUntil(lambda: viewer.session.progress.status == "completed", timeout=TIMEOUT_MS)
+    assert viewer.plots.series["map50"].size == 3
+    viewer.back_button.click()  # back to the training run: the viewer goes
+    assert shown == ["train"]
+    qtbot.waitUntil(lambda: not page.viewers, timeout=TIMEOUT_MS)
+
+
+def test_the_form_shows_the_run_on_screen_read_only_while_it_trains(qtbot, page, launcher):
+    (page.workspace / "runs" / "exp").mkdir(parents=True)  # taken: the run becomes exp2
+    page.form.spin("epochs").setValue(3)
+    launcher.options = ["--pause-after", "60"]
+    assert page.start_run()
+    assert page.session.name == "exp2" and page.form.editors["name"].value() == "exp2"
+    assert not page.form.isEnabled() and "exp2" in page.options.title()
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        page.stop_run()
+    assert page.form.isEnabled() and page.options.title() == "Options for the next run"
+    assert page.form.spin("epochs").value() == 3

@@ -38,4 +38,6 @@ def test_real_worker_trains_and_the_page_shows_the_result(qtbot, tmp_path):
     assert page.plots.series["train/box"].size >= 1 and page.plots.series["map50"].size == 1
     assert page.status_panel.mode == "finished"
     assert str(run_dir / "weights" / "best.pt") in page.status_panel.facts_label.text()
-    assert "Image sizes 64 train" in page.log_view.text.toPlainText()
+    log = page.log_view.text.toPlainText()
+    assert "Image sizes 64 train" in log
+    assert " 100% 2/2" in log and "0/0" in log  # yolov5's per-batch row (epoch 0/0), not only its header

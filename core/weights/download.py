@@ -38,6 +38,7 @@ from core.weights.catalog import OFFICIAL_BASE
 TEST_BASE_ENV = "YOLOSTUDIO_TEST_WEIGHTS_BASE"
 CHUNK = 64 * 1024
 PROGRESS_EVERY_S = 0.25
+STALE_REPORT_S = 1.0
 SPEED_WINDOW_S = 5.0
 USER_AGENT = "YOLO-Studio-weights/1"
 
@@ -140,6 +141,8 @@ class Download:
         self._response: Any = None
         self._samples: list[tuple[float, int]] = []
         self._last_report = 0.0
+        self._report_lock = threading.Lock()  # the read loop and ``tick`` (another thread) both report
+        self._reading: tuple[int, int | None] | None = None  # (bytes so far, total) while a body arrives
 
     # -- control ---------------------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -226,6 +229,7 @@ class Download:
         self.resumed_from = have
         received = have
         self._samples = [(time.monotonic(), received)]
+        self._reading = (received, total)
         try:
             with open(self.part, mode) as out:
                 while True:
@@ -245,6 +249,7 @@ class Download:
                     if total is not None and received > total:
                         raise DownloadError("size", tr("The server sent more than the {total} bytes it announced.",
                                                        total=total))
+                    self._reading = (received, total)
                     self._report(received, total)
                 out.flush()
                 os.fsync(out.fileno())
@@ -252,6 +257,7 @@ class Download:
             raise DownloadError("disk", tr("Could not write {path}: {reason}", path=self.part, reason=exc),
                                 tr("Free some disk space in the workspace, then get it again: the download "
                                    "resumes where it stopped.")) from None
+        self._reading = None
         self._report(received, total, final=True)
         if total is not None and received < total:
             raise DownloadError("timeout", tr("The connection closed after {got} of {total} bytes.",
@@ -298,19 +304,28 @@ class Download:
                 pass
 
     # -- progress and cancel ---------------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Report now when the last report is over ``STALE_REPORT_S`` old (call it from another thread, about
+        once a second): while the server is silent the read loop cannot, and the bytes shown would lag behind
+        the bytes received, with a speed that never falls."""
+        reading = self._reading
+        if reading is not None and time.monotonic() - self._last_report >= STALE_REPORT_S:
+            self._report(*reading, final=True)
+
     def _report(self, received: int, total: int | None, final: bool = False) -> None:
-        now = time.monotonic()
-        if not final and now - self._last_report < PROGRESS_EVERY_S:
-            return
-        self._last_report = now
-        self._samples.append((now, received))
-        while len(self._samples) > 2 and now - self._samples[0][0] > SPEED_WINDOW_S:
-            self._samples.pop(0)
-        t0, b0 = self._samples[0]
-        speed = (received - b0) / (now - t0) if now - t0 > 0.05 else None
-        eta = (total - received) / speed if speed and total is not None else None
-        if self.on_progress is not None:
-            self.on_progress(Progress(received, total, speed, eta))
+        with self._report_lock:
+            now = time.monotonic()
+            if not final and now - self._last_report < PROGRESS_EVERY_S:
+                return
+            self._last_report = now
+            self._samples.append((now, received))
+            while len(self._samples) > 2 and now - self._samples[0][0] > SPEED_WINDOW_S:
+                self._samples.pop(0)
+            t0, b0 = self._samples[0]
+            speed = (received - b0) / (now - t0) if now - t0 > 0.05 else None
+            eta = (total - received) / speed if speed and total is not None else None
+            if self.on_progress is not None:
+                self.on_progress(Progress(received, total, speed, eta))
 
     def _check_cancel(self) -> None:
         if self.cancelled:

@@ -26,6 +26,8 @@ def progress_text(received: int, total: int | None, speed_bps: float | None, eta
     parts = [tr("{done} of {total}", done=done, total=size_text(total)) if total else done]
     if speed_bps:
         parts.append(tr("{mb:.1f} MB/s", mb=speed_bps / 1e6))
+    elif speed_bps is not None and received:
+        parts.append(tr("waiting for the server"))
     if eta_s is not None and total:
         parts.append(tr("{eta} left", eta=format_duration(eta_s)))
     return " · ".join(parts)

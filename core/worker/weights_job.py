@@ -87,10 +87,12 @@ def _download(ctx: JobContext, checkpoint: Checkpoint, part: Path) -> int | None
     finished = threading.Event()
 
     def cancel_on_stop() -> None:
+        """A stop cancels at once; meanwhile a silent server still gets a progress line each second."""
         while not finished.is_set():
             if ctx.control.stop_requested.wait(0.2):
                 download.cancel()
                 return
+            download.tick()
 
     watcher = threading.Thread(target=cancel_on_stop, name="weights-cancel", daemon=True)
     watcher.start()

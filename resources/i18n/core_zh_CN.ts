@@ -3722,6 +3722,10 @@ Type 'delete' to confirm: </source>
       <translation>正在将 {format} 与 PyTorch 对比验证</translation>
     </message>
     <message>
+      <source>waiting for the server</source>
+      <translation>正在等待服务器</translation>
+    </message>
+    <message>
       <source>warning</source>
       <translation>警告</translation>
     </message>

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from core.weights import download as download_module
 from core.weights.catalog import OFFICIAL_BASE
 from core.weights.download import TEST_BASE_ENV, Download, DownloadError, check_url, test_base, url_for
 from tests.weights_server import ReleaseServer
@@ -110,15 +111,26 @@ def test_stalling_server_times_out_after_retries(server, tmp_path):
     assert len(server.requests) == 2 and server.requests[1]["range"] == "bytes=10000-"
 
 
-def test_cancel_ends_a_stalled_read_at_once(server, tmp_path):
+def test_a_stalled_server_still_shows_its_bytes_and_cancel_ends_the_read_at_once(server, tmp_path, monkeypatch):
+    monkeypatch.setattr(download_module, "STALE_REPORT_S", 0.0)  # tick() reports whenever it is called
     server.stall_after["yolov5s.pt"] = 10_000
-    download = Download(server.url("yolov5s.pt"), tmp_path / "p.part", timeout_s=60)
-    threading.Timer(0.3, download.cancel).start()
+    seen = []
+    download = Download(server.url("yolov5s.pt"), tmp_path / "p.part", timeout_s=60, on_progress=seen.append)
+
+    def watch() -> None:  # what the weights job's watcher thread does while the server is silent
+        deadline = time.monotonic() + 60
+        while (download._reading or (0,))[0] < 10_000 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        download.tick()
+        download.cancel()
+
+    threading.Thread(target=watch, daemon=True).start()
     started = time.monotonic()
     with pytest.raises(DownloadError) as cancelled:
         download.run()
     assert cancelled.value.kind == "cancelled"
     assert time.monotonic() - started < 30  # not the 60 s read timeout (generous: CI machines are busy)
+    assert seen and seen[-1].received == 10_000 and seen[-1].total == len(DATA)  # the bytes that did arrive
 
 
 def test_size_far_from_the_published_parameter_count_is_refused(server, tmp_path):

@@ -65,9 +65,17 @@ class RunInfo:
     data_wait_share: float | None = None
     epoch_time_mean_s: float | None = None
     duration_s: float | None = None  # summed over every worker start (a resumed run has several)
+    running_since: float | None = None  # while running: when the current worker start began
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def duration_at(self, now: float) -> float | None:
+        """Wall time so far: the ended starts, plus the current one up to ``now`` while it runs (live)."""
+        ended = self.duration_s if self.duration_s is not None else self.elapsed_s
+        if self.status == "running" and self.running_since is not None:
+            return (self.duration_s or 0.0) + max(0.0, now - self.running_since)
+        return ended
 
 
 def unique_run_dir(runs_root: Path, name: str) -> Path:
@@ -155,6 +163,7 @@ def resume_spec(run_dir: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict
 class _Segment:
     pid: int | None = None
     create_time: float | None = None
+    started: float | None = None  # the ``t`` of its ``stage: starting``
     done: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
 
@@ -187,7 +196,8 @@ def fold_events(events: Any, summary: RunSummary | None = None) -> RunSummary:
         t = ev.get("t")
         summary.last_t = t if isinstance(t, (int, float)) else summary.last_t
         if kind == "stage" and ev.get("stage") == "starting":
-            summary.segment = _Segment(pid=ev.get("pid"), create_time=ev.get("create_time"))
+            summary.segment = _Segment(pid=ev.get("pid"), create_time=ev.get("create_time"),
+                                       started=t if isinstance(t, (int, float)) else None)
             summary.started = summary.started or t
         elif kind == "epoch_start":
             summary.epochs_total = int(ev.get("epochs") or summary.epochs_total)
@@ -290,6 +300,7 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
         data_wait_share=eff.get("data_wait_share"),
         epoch_time_mean_s=eff.get("epoch_time_mean_s"),
         duration_s=summary.duration_s or None,
+        running_since=summary.segment.started if status == "running" else None,
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
@@ -19,6 +19,16 @@ DASH = "—"
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("RunText", text)
+
+
+def date_time_text(seconds: float) -> str:
+    """A moment in the user's locale (``12/1/26 6:15 AM``, ``2026/12/1 06:15``). The bare C/POSIX locale of
+    a server or container has no date format of its own ("1 12 2026 06:15"): ISO 8601 reads unambiguously."""
+    moment = QDateTime.fromSecsSinceEpoch(int(seconds))
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        return moment.toString("yyyy-MM-dd HH:mm")
+    return locale.toString(moment, QLocale.FormatType.ShortFormat)
 
 
 def stage_text(progress: RunProgress) -> str:

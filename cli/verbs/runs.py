@@ -45,7 +45,7 @@ def runs_table(runs: list[RunInfo], workspace: Path) -> str:
         ips = "—" if info.images_per_s is None else f"{info.images_per_s:.1f}"
         gpu = "—" if info.gpu_util_mean_percent is None else f"{info.gpu_util_mean_percent:.0f}%"
         wait = "—" if info.data_wait_share is None else f"{100 * info.data_wait_share:.0f}%"
-        duration = info.duration_s if info.duration_s is not None else info.elapsed_s
+        duration = info.duration_at(time.time())  # live for a run still training
         rows.append((info.name, info.status, f"{info.epochs_done}/{info.epochs_total}", _fmt_map(info.best_map50),
                      _fmt_map(info.best_map50_95), ips, gpu, wait, format_duration(duration), started, info.path))
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(header) - 1)]

@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QFile, QItemSelectionModel, QSortFilterProxyModel, QUrl, Qt, Signal
+from PySide6.QtCore import (QCoreApplication, QFile, QItemSelectionModel, QSortFilterProxyModel, QTimer, QUrl, Qt,
+                            Signal)
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
                                QPushButton, QStackedWidget, QTableView, QVBoxLayout, QWidget)
@@ -24,6 +25,7 @@ from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
 from gui.widgets.runs_overlay import RunsOverlayDialog
+from gui.widgets.sort_arrow import arrow_follows_order
 from gui.widgets.runs_table_model import COLUMN, RUN_ROLE, SORT_ROLE, RunsTableModel, status_words
 
 MAX_OVERLAY = 9
@@ -85,10 +87,13 @@ class RunsPage(Page):
             [self.refresh_button], self)
         self.banner = Banner(self)
 
+        self._clock = QTimer(self, interval=1000, timeout=self.model.tick)  # live duration of a running run
+        self._clock.start()
         self.table = QTableView(self)
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(COLUMN["started"], Qt.SortOrder.DescendingOrder)
+        arrow_follows_order(self.table.horizontalHeader())  # ▼ above the newest-first list
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
@@ -29,7 +29,7 @@ from gui import dialogs
 from gui.job_runner import Launcher, default_launcher
 from gui.pages.page import Page
 from gui.run_session import RunSession
-from gui.run_text import ended_text, log_line, stage_text, summary_text
+from gui.run_text import date_time_text, ended_text, log_line, stage_text, summary_text
 from gui.widgets.banner import Banner
 from gui.widgets.deferred import DeferredWidget
 from gui.widgets.diagnosis_banner import DiagnosisBanner
@@ -282,8 +282,7 @@ class TrainPage(Page):
             return False
         self._new_session(Path(info.path))
         self.session.follow()
-        started = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(info.started or 0)),
-                                     QLocale.FormatType.ShortFormat)
+        started = date_time_text(info.started or 0)
         self._notify("info", self.tr(
             "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
             "closed.").format(name=info.name, started=started))

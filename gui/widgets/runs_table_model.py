@@ -6,16 +6,18 @@ so sorting by a column sorts numbers as numbers and missing figures last. Status
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QDateTime, QLocale, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
 from core.progress import format_duration
 from core.runs import RunInfo
+from gui.run_text import date_time_text
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 RUN_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -77,6 +79,15 @@ class RunsTableModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.runs: list[RunInfo] = []
+
+    def tick(self) -> bool:
+        """A second passed: the Duration of a running run moves (True when some row changed)."""
+        column = next(i for i, (key, _title) in enumerate(COLUMNS) if key == "duration")
+        rows = [row for row, run in enumerate(self.runs) if run.status == "running"]
+        for row in rows:
+            index = self.index(row, column)
+            self.dataChanged.emit(index, index)
+        return bool(rows)
 
     def set_runs(self, runs: list[RunInfo]) -> None:
         self.beginResetModel()
@@ -150,12 +161,12 @@ class RunsTableModel(QAbstractTableModel):
             value = run.data_wait_share
             return dash if value is None else _tr("{value} %").format(value=f"{100 * value:.0f}")
         if key == "duration":
-            value = run.duration_s if run.duration_s is not None else run.elapsed_s
+            value = run.duration_at(time.time())  # live while it runs
             return dash if value is None else format_duration(value)
         if key == "started":
             if not run.started:
                 return dash
-            return QLocale().toString(QDateTime.fromSecsSinceEpoch(int(run.started)), QLocale.FormatType.ShortFormat)
+            return date_time_text(run.started)
         return ""
 
     @staticmethod
@@ -167,7 +178,7 @@ class RunsTableModel(QAbstractTableModel):
             "model": _model_name(run.model).lower(), "status": status_words(run.status),
             "epochs": float(run.epochs_done), "map50": run.best_map50, "map50_95": run.best_map50_95,
             "ips": run.images_per_s, "gpu": run.gpu_util_mean_percent, "wait": run.data_wait_share,
-            "duration": run.duration_s if run.duration_s is not None else run.elapsed_s, "started": run.started,
+            "duration": run.duration_at(time.time()), "started": run.started,
         }
         value = values.get(key)
         return low if value is None else value

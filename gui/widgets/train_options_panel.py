@@ -196,8 +196,12 @@ class TrainOptionsPanel(QGroupBox):
         """The errors that stop the start, as problems of the Dataset option (file:line first), then a total."""
         shown = [dataclasses.replace(f, field="data", fix="", message=self.tr("{where}: {message}").format(
             where=f.where, message=f.message)) for f in gate.blockers[:SHOWN_DATASET_ERRORS]]
-        if gate.aborts:
-            total = self.tr("{n} errors in the dataset would stop training.").format(n=len(gate.blockers))
+        if gate.aborts and gate.drops:
+            total = self.tr("{a} errors in the dataset would stop training; {d} more would make yolov5 skip "
+                            "images.").format(a=len(gate.aborts), d=len(gate.drops))
+            fix = self.tr("Fix them on the Dataset page (several have one-click fixes), then Start.")
+        elif gate.aborts:
+            total = self.tr("{n} errors in the dataset would stop training.").format(n=len(gate.aborts))
             fix = self.tr("Fix them on the Dataset page (several have one-click fixes), then Start.")
         elif gate.drops:
             total = self.tr("yolov5 would skip {n} images it cannot read.").format(n=len(gate.drops))

@@ -189,3 +189,44 @@ def test_keyboard_enter_opens_f2_renames_delete_deletes(qtbot, page, monkeypatch
     assert [run.name for run in opened] == ["beta"]
     assert asked == ["rename beta", "delete ['beta']"]
     page.close()
+
+
+def test_a_running_runs_duration_is_live_and_the_sort_arrow_points_down_for_newest_first(qtbot, page):
+    from PySide6.QtWidgets import QTableView
+
+    from gui.widgets.sort_arrow import SortArrowStyle, arrow_follows_order
+
+    live = next(run for run in page.model.runs if run.name == "live")
+    assert live.status == "running" and live.running_since is not None
+    assert live.duration_at(live.running_since + 75) == 75  # wall time so far, not a stale figure
+    assert _cell(page, "live", "duration") != "—" and page.model.tick()  # repainted every second
+    header = page.table.horizontalHeader()
+    assert header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+    assert isinstance(header.style(), SortArrowStyle)
+    plain, ours = QTableView(), QTableView()  # Qt's own header sorted ascending draws what ours draws descending
+    arrow_follows_order(ours.horizontalHeader())
+    for view, order in ((plain, Qt.SortOrder.AscendingOrder), (ours, Qt.SortOrder.DescendingOrder)):
+        qtbot.addWidget(view)
+        view.setModel(page.proxy)
+        view.setSortingEnabled(True)
+        view.resize(1200, 300)
+        view.horizontalHeader().setSortIndicator(COLUMN["started"], order)
+    shots = [view.horizontalHeader().grab().toImage() for view in (plain, ours)]
+    assert shots[0] == shots[1]
+    plain.horizontalHeader().setSortIndicator(COLUMN["started"], Qt.SortOrder.DescendingOrder)
+    assert plain.horizontalHeader().grab().toImage() != shots[1]  # the comparison can fail
+
+
+def test_dates_use_the_locale_and_iso_in_the_bare_c_locale(qapp):
+    from PySide6.QtCore import QLocale
+
+    from gui.run_text import date_time_text
+
+    moment = 1796105700  # 2026-12-01 06:15 UTC
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.C))
+        assert date_time_text(moment)[:4] == "2026" and date_time_text(moment)[4] == "-"
+        QLocale.setDefault(QLocale("de_DE"))
+        assert "12.26" in date_time_text(moment)
+    finally:
+        QLocale.setDefault(QLocale.system())

@@ -118,3 +118,8 @@ timeout 300 "$PY" -m cli --workspace "$WS" train "$WS/gpu-data/data.yaml" --mode
     --imgsz 640 --batch 32 --workers 8 --epochs 1 --device 0 --name gpu-finetune || echo "fine-tune exit code $?"
 grep -o 'Transferred [0-9/]* items' "$WS/runs/gpu-finetune/events.jsonl" || echo "no 'Transferred' line: the weights were not used"
 "$PY" bench/run_summary.py "$WS/runs/gpu-finetune"
+
+echo "== wizard: measure on the GPU (batch probe vs AutoBatch, AMP check), then wizard vs defaults (targets: >= 1.5x, data wait < 5%)"
+timeout 300 "$PY" -m cli --workspace "$WS" wizard "$WS/gpu-data/data.yaml" --device 0 --json \
+    | "$PY" -c "import json,sys; d=json.load(sys.stdin); m=d['measurements']; print('probe batch', m['batch_probe'], '(peak', m['batch_probe_gb'], 'GB) vs AutoBatch', m['autobatch'], '| amp_ok', m['amp_ok'], '| demand', m['demand'], 'img/s | loader', m['loader']); print('config', {k: d['config'][k] for k in ('batch', 'workers', 'cache', 'imgsz', 'model')}, 'predicted', d['predicted'], 'failures', d['failures'])"
+timeout 1800 "$PY" bench/wizard_vs_defaults.py --device 0 --imgsz 640 --epochs 3 --rounds 2

@@ -62,6 +62,7 @@ class MainWindow(QMainWindow):
         self.runs_store = RunsStore(workspace, self)  # the app's one list of runs, shared by the pages
         self.services = AppServices(self.runs_store, self._apply_to_next_run, self.open_run, CurrentWork(self))
         self.services.current.show_requested.connect(lambda key: self.show_page(page_index(key)))
+        self.services.use_wizard = self._use_wizard
         self.train_page = TrainPage(workspace, self, launcher=launcher, prepare_demo=prepare_demo)
         self._built: dict[int, Page] = {}  # index -> the page, once built
         self.rail = QListWidget(self)
@@ -221,6 +222,13 @@ class MainWindow(QMainWindow):
         prescriptions = [{"field": key, "value": value, "reason": self.tr("from the environment check")}
                          for key, value in setting.items()]
         if self.train_page.apply_prescriptions(prescriptions):
+            self.show_page(TRAIN_INDEX)
+            return True
+        return False
+
+    def _use_wizard(self, doc: dict) -> bool:
+        """The wizard's settings go to the Train form, and the Train page comes up to start the run."""
+        if self.train_page.use_wizard(doc):
             self.show_page(TRAIN_INDEX)
             return True
         return False

@@ -31,7 +31,7 @@ from core.weights.choice import recommend_start
 from core.wizard.inputs import GOALS, Goal, Measurements, measurements_from_json
 from core.wizard.recommend import recommend
 from core.wizard.session import (MEASURE_TIMEOUT_S, measure_job, prepared_out_dir, read_inputs, result_document,
-                                 use_prepared)
+                                 step_words, use_prepared)
 
 
 def parse_duration(text: str) -> float:
@@ -137,12 +137,6 @@ def _prepare(out: Output, rec: Any, workspace: Path, source: str, *, show: bool)
         out.error(tr("Stopped; the images prepared so far are kept and the next run resumes."))
         return False
     return True
-
-
-def step_words(step: Any) -> str:
-    return {"cache": tr("cache size"), "loader": tr("data loader (originals)"), "prepared": tr("prepared copy"),
-            "cached": tr("data loader with RAM cache"), "demand": tr("model speed"), "batch": tr("batch probe"),
-            "amp": tr("AMP check")}.get(str(step), str(step))
 
 
 def result_text(doc: dict[str, Any]) -> str:

@@ -112,7 +112,7 @@ def choose_data(hw: Hardware, ds: DatasetSummary, m: Measurements, imgsz: int, b
     pick = next(name for name in _preference(ds, imgsz) if name in results
                 and results[name][1] >= best * (1 - T.SAME_RATE))
     workers, rate, supply = results[pick]
-    lines = [tr("{name}: {rate:.0f} img/s at {w} workers", name=_data_words(name), rate=r, w=w)
+    lines = [tr("{name}: {rate:.0f} img/s (workers {w})", name=_data_words(name), rate=r, w=w)
              for name, (w, r, _s) in results.items()]
     data_reason = Reason(pick, {
         "originals": tr("Loading the original images keeps up; a copy or a cache would not be faster."),

@@ -15,6 +15,7 @@ from typing import Any
 from core.dataset.prepare import default_out_dir, find_prepared
 from core.dataset.validate import Report, validate_dataset
 from core.environment.facts import EnvironmentFacts
+from core.i18n import tr
 from core.jobs import JobSpec
 from core.wizard.commands import commands
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements, dataset_from_stats, hardware_from_facts
@@ -78,3 +79,10 @@ def result_document(rec: Recommendation, m: Measurements, workspace: Path, *, so
             "data_choice": rec.data_choice, "source_data": source_data, "estimated": rec.estimated,
             "failures": m.failures, "notes": rec.notes, "measurements": m.to_json()}
 
+
+
+def step_words(step: Any) -> str:
+    """A measurement step (``wizard_step.step``) for a person."""
+    return {"cache": tr("cache size"), "loader": tr("data loader (originals)"), "prepared": tr("prepared copy"),
+            "cached": tr("data loader with RAM cache"), "demand": tr("model speed"), "batch": tr("batch probe"),
+            "amp": tr("AMP check"), "measure": tr("measuring")}.get(str(step), str(step))

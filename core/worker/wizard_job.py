@@ -194,11 +194,11 @@ def _model_steps(ctx: JobContext, step: Callable[[str, Callable[[], Any]], None]
 
 def _partial(ctx: JobContext, step: str, workers: int, rate: float) -> None:
     ctx.emit("wizard_step", step=step, index=STEPS.index(step), count=len(STEPS), status="progress",
-             detail=tr("{w} workers: {rate:.0f} img/s", w=workers, rate=rate))
+             detail=tr("workers {w}: {rate:.0f} img/s", w=workers, rate=rate))
 
 
 def _rates(rates: dict[int, float]) -> str:
-    return ", ".join(tr("{w} workers: {rate:.0f} img/s", w=w, rate=r) for w, r in sorted(rates.items()))
+    return ", ".join(tr("workers {w}: {rate:.0f} img/s", w=w, rate=r) for w, r in sorted(rates.items()))
 
 
 def _scratch_root(ctx: JobContext) -> Path:

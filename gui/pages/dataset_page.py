@@ -39,6 +39,7 @@ from gui.widgets.dataset_stats import DatasetStats
 from gui.widgets.dataset_yaml_editor import YamlEditor
 from gui.widgets.empty_state import EmptyState
 from gui.widgets.page_header import PageHeader
+from gui.widgets.prepare_action import PrepareAction
 from gui.widgets.progress_row import ProgressRow
 
 OPTIONAL_KEYS = ("test",)  # cleared in the form: the key goes, after asking
@@ -83,13 +84,19 @@ class DatasetPage(Page):
         self.save_button.setToolTip(self.tr("Save the data.yaml (Ctrl+S); the original is kept as .bak"))
         self.check_button = QPushButton(self.tr("Check"), self, clicked=self.check, default=True)
         self.check_button.setToolTip(self.tr("Check every image and label (F5)"))
+        self.prepare_button = QPushButton(self.tr("Prepare resized copy…"), self,
+                                          clicked=lambda: self.path is not None and self.preparer.run(self.path))
+        self.prepare_button.setToolTip(self.tr("Write a copy with every image resized to the training size: large "
+                                               "photos then load several times faster (yolostudio dataset prepare)"))
+        self.preparer = PrepareAction(self.workspace, self)
+        self.preparer.finished.connect(lambda level, text: self.banner.show_message(level, text))
         self.train_button = QPushButton(self.tr("Train with this dataset"), self, clicked=self.train_with_this)
         self.train_button.setToolTip(self.tr("Make this data.yaml the Train page's dataset and go there"))
         self.header = PageHeader(
             self.tr("Dataset"),
             self.tr("Open or create a data.yaml, fix it safely, and catch every label problem before training."),
             [self.open_button, self.new_button, self.demo_button, self.save_button, self.check_button,
-             self.train_button], self)
+             self.prepare_button, self.train_button], self)
         self.banner = Banner(self)
         self.progress_row = ProgressRow(self)
         self.progress_row.cancel_requested.connect(self.cancel_check)
@@ -166,6 +173,7 @@ class DatasetPage(Page):
         self.save_button.setEnabled(has_file and self.dirty)
         self.check_button.setEnabled(has_file and not self.checking)
         self.train_button.setEnabled(has_file)
+        self.prepare_button.setEnabled(has_file)
         if has_file:
             mark = self.tr(" — unsaved changes") if self.text != self.saved_text else ""
             self.file_label.setText(self.tr("{path}{mark}").format(path=self.path, mark=mark))

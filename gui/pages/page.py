@@ -24,6 +24,8 @@ from gui.runs_store import RunsStore
 ApplyToNextRun = Callable[[dict[str, Any]], bool]
 #: Shows a run on the Train page (replays it, or follows it while it trains); True when shown.
 OpenRun = Callable[[Any], bool]
+#: Hands the wizard's result document (config, reasons, predicted) to the Train page and shows it; True when done.
+UseWizard = Callable[[dict[str, Any]], bool]
 
 
 @dataclass
@@ -34,6 +36,7 @@ class AppServices:
     apply_to_next_run: ApplyToNextRun | None = None
     open_run: OpenRun | None = None
     current: CurrentWork = field(default_factory=CurrentWork)  # the dataset every page works on
+    use_wizard: UseWizard | None = None
 
 
 class Page(QWidget):

@@ -40,6 +40,7 @@ from gui.widgets.run_status_panel import RunStatusPanel
 from gui.widgets.run_viewer import RunViewer
 from gui.widgets.train_options_panel import TrainOptionsPanel
 from gui.widgets.val_images import ValImages
+from gui.widgets.wizard_prediction import WizardPrediction
 
 if TYPE_CHECKING:
     from gui.widgets.system_plots import SystemPlots
@@ -102,6 +103,8 @@ class TrainPage(Page):
         self.status_panel.more_epochs_requested.connect(self.train_more)
         self.diagnosis = DiagnosisBanner(self)
         self.diagnosis.apply_requested.connect(self.apply_prescriptions)
+        self.wizard_prediction = WizardPrediction(self)  # a run from the wizard: predicted vs measured
+        self.wizard_prediction.review_requested.connect(lambda: self.services.current.show_requested.emit("wizard"))
         # Built with the first run shown (start-up never imports pyqtgraph): ``plots`` / ``system_plots``.
         self._plots = DeferredWidget(_training_plots, self.tr("Losses, metrics and the learning rate are plotted "
                                                               "here once a run starts or is opened."), self)
@@ -125,6 +128,7 @@ class TrainPage(Page):
         run_layout = QHBoxLayout(run_box)
         progress_column = QVBoxLayout()
         progress_column.addWidget(self.diagnosis)
+        progress_column.addWidget(self.wizard_prediction)
         progress_column.addWidget(self.progress_panel)
         progress_column.addWidget(self.status_panel)
         progress_column.addStretch(1)
@@ -249,6 +253,7 @@ class TrainPage(Page):
             return False
         self.options.remember_choices(checked)
         self._launch(run_dir, job, fresh=True)
+        self.wizard_prediction.attach_run(run_dir, checked.config.to_dict())
         return True
 
     def resume_run(self) -> bool:
@@ -352,11 +357,13 @@ class TrainPage(Page):
         self.log_view.clear()
         self.log_view.set_log_file(run_dir / WORKER_LOG)
         self.status_panel.clear()
+        self.wizard_prediction.load(run_dir)
         self.run_box.setMinimumHeight(0)
 
     # -- events (cheap: buffers only; timers draw) --------------------------------------------------
     def _on_event(self, event: dict[str, Any]) -> None:
         self.plots.add_event(event)
+        self.wizard_prediction.feed(event)
         self.system_plots.add_event(event)
         kind = event.get("type")
         if kind == "diagnosis":
@@ -395,6 +402,17 @@ class TrainPage(Page):
     def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
         """Option changes (the bottleneck monitor's, the environment checker's) into the form for the next run."""
         return self.options.apply_changes(prescriptions)
+
+    def use_wizard(self, doc: dict[str, Any]) -> bool:
+        """The wizard's settings into the form (the user asked for them); its prediction waits for the next run."""
+        if self.active:
+            self._notify("warning", self.tr("A run is training: the wizard's settings can be used when it ends."))
+            return False
+        self.form.apply_values(doc["config"])
+        self.wizard_prediction.set_pending(doc)
+        self.revalidate()
+        self._notify("info", self.tr("The wizard's settings are on the form: press Start to train."))
+        return True
 
     def train_more(self, epochs: int) -> bool:
         """Start a new run from the shown run's best.pt on the same dataset, for ``epochs`` more epochs."""

@@ -258,3 +258,18 @@ def test_the_form_shows_the_run_on_screen_read_only_while_it_trains(qtbot, page,
         page.stop_run()
     assert page.form.isEnabled() and page.options.title() == "Options for the next run"
     assert page.form.spin("epochs").value() == 3
+
+
+def test_wizard_settings_start_a_run_that_shows_predicted_against_measured(qtbot, page, data_yaml):
+    doc = {"config": {"data": str(data_yaml), "model": "yolov5n.yaml", "imgsz": 64, "batch": 8, "workers": 1,
+                      "cache": "ram", "device": "cpu", "epochs": 3},
+           "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 6.0},
+           "reasons": {"workers": {"value": 1, "why": "w", "evidence": "e", "step": "measure", "estimated": False}}}
+    assert page.use_wizard(doc)
+    assert page.form.config().workers == 1 and page.form.config().cache == "ram" and page.form.config().imgsz == 64
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        page.start_button.click()
+    assert (page.session.run_dir / "wizard.json").is_file()
+    text = page.wizard_prediction.figures.text()
+    assert "predicted 55 images/s" in text and "measured" in text and "…" not in text

@@ -1,0 +1,137 @@
+"""Does the wizard's config train faster than yolov5's defaults? Two generated datasets, both configs, side by side.
+
+Datasets (generated once under the work folder): **large photos** — JPEGs of at least 2000 px trained at a small
+imgsz (128), where decoding starves the model — and **small images** (at most 320 px), where there is little to
+gain and the wizard must not make things worse. On each, short runs of ``yolostudio train`` with yolov5's
+defaults (batch 16, workers 8, no cache) and with the wizard's config (``yolostudio wizard --imgsz 128
+--prepare --save``, then ``yolostudio train --config``), alternating so machine noise hits both alike. Prints
+images/s, data-wait share and epoch time (the run's own ``done.efficiency``: warm-up batches excluded) and the
+ratio; the wizard's one-time costs (measuring, preparing the copy) are printed apart.
+
+Targets on the 2-core CPU development machine: large photos ≥ 3× the defaults' images/s, small images ≥ 0.95×.
+On a GPU machine (``--device 0``, from ``bench/gpu_check.sh``): ≥ 1.5× and data wait under 5%.
+Not a test: ``.venv/bin/python bench/wizard_vs_defaults.py [--rounds 2] [--epochs 2] [--device cpu]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import tempfile
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from core.launch import worker_env  # noqa: E402
+
+DEFAULTS = ["--batch", "16", "--workers", "8"]  # yolov5's own defaults (and no cache)
+
+
+def make_dataset(root: Path, n_train: int, n_val: int, size: tuple[int, int], seed: int) -> Path:
+    """Photo-like JPEGs (smooth background, textured shapes, sensor noise: they decode like photos, not like flat
+    colour) with a few boxes each. Reused when complete."""
+    from PIL import Image, ImageDraw, ImageFilter
+
+    data = root / "data.yaml"
+    if data.is_file():
+        return data
+    rng = random.Random(seed)
+    w, h = size
+    for split, count in (("train", n_train), ("val", n_val)):
+        (root / "images" / split).mkdir(parents=True, exist_ok=True)
+        (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for i in range(count):
+            small = Image.effect_noise((max(8, w // 16), max(8, h // 16)), 60).convert("RGB")
+            im = small.resize((w, h), Image.Resampling.BICUBIC)
+            draw = ImageDraw.Draw(im)
+            rows = []
+            for _ in range(rng.randint(1, 4)):
+                bw, bh = rng.uniform(0.08, 0.3), rng.uniform(0.08, 0.3)
+                cx, cy = rng.uniform(bw / 2, 1 - bw / 2), rng.uniform(bh / 2, 1 - bh / 2)
+                cls = rng.randint(0, 2)
+                box = [(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h]
+                colour = [(220, 40, 40), (40, 200, 60), (40, 60, 220)][cls]
+                (draw.ellipse if cls == 1 else draw.rectangle)(box, fill=colour)
+                rows.append(f"{cls} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
+            noise = Image.effect_noise((w, h), 25).convert("RGB")
+            im = Image.blend(im, noise, 0.15).filter(ImageFilter.SMOOTH)
+            im.save(root / "images" / split / f"{i:04d}.jpg", quality=90)
+            (root / "labels" / split / f"{i:04d}.txt").write_text("\n".join(rows) + "\n")
+    data.write_text("path: .\ntrain: images/train\nval: images/val\nnames: [red, green, blue]\n")
+    return data
+
+
+def cli(workspace: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli", "--workspace", str(workspace), *args], cwd=ROOT,
+                          env=worker_env(), capture_output=True, text=True)
+
+
+def train(workspace: Path, name: str, argv: list[str]) -> dict:
+    started = time.perf_counter()
+    out = cli(workspace, "train", *argv, "--name", name, "--json")
+    wall = time.perf_counter() - started
+    done = [json.loads(line) for line in out.stdout.splitlines() if '"type":"done"' in line.replace(" ", "")]
+    if out.returncode != 0 or not done:
+        raise SystemExit(f"training {name} failed:\n{out.stderr[-3000:]}\n{out.stdout[-2000:]}")
+    eff = done[-1]["efficiency"]
+    return {"images_per_s": eff["images_per_s"], "data_wait_share": eff["data_wait_share"],
+            "epoch_s": eff["epoch_time_mean_s"], "wall_s": wall}
+
+
+def wizard(workspace: Path, data: Path, imgsz: int, device: str, saved: Path) -> tuple[dict, float]:
+    started = time.perf_counter()
+    out = cli(workspace, "wizard", str(data), "--imgsz", str(imgsz), "--device", device, "--prepare", "--save",
+              str(saved), "--json")
+    if out.returncode != 0:
+        raise SystemExit(f"wizard failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout), time.perf_counter() - started
+
+
+def summary(runs: list[dict]) -> dict:
+    return {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each config (alternated)")
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--imgsz", type=int, default=128)
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "yolostudio-bench-wizard")
+    args = parser.parse_args()
+    sets = {"large photos (2400x1800 JPEG)": make_dataset(args.work / "large", 200, 20, (2400, 1800), 1),
+            "small images (320x240 JPEG)": make_dataset(args.work / "small", 200, 20, (320, 240), 2)}
+    common = ["--imgsz", str(args.imgsz), "--epochs", str(args.epochs), "--device", args.device,
+              "--model", "yolov5n.yaml"]
+    for label, data in sets.items():
+        workspace = args.work / ("ws-" + data.parent.name)
+        saved = workspace / "wizard.json"
+        doc, wizard_s = wizard(workspace, data, args.imgsz, args.device, saved)
+        cfg = doc["config"]
+        print(f"\n== {label}: {data}")
+        print(f"wizard ({wizard_s:.0f} s incl. measuring and preparing): data={doc['data_choice']} "
+              f"batch={cfg['batch']} workers={cfg['workers']} cache={cfg['cache'] or 'none'} "
+              f"predicted {doc['predicted']['images_per_s']:.0f} img/s")
+        results: dict[str, list[dict]] = {"defaults": [], "wizard": []}
+        for r in range(args.rounds):
+            order = ["defaults", "wizard"] if r % 2 == 0 else ["wizard", "defaults"]
+            for kind in order:
+                argv = [str(data), *common, *DEFAULTS] if kind == "defaults" else \
+                    ["--config", str(saved), *common]
+                results[kind].append(train(workspace, f"{kind}-{r}", argv))
+        d, w = summary(results["defaults"]), summary(results["wizard"])
+        for kind, s in (("defaults", d), ("wizard", w)):
+            print(f"{kind:>9}: {s['images_per_s']:7.1f} img/s  data wait {s['data_wait_share']:.0%}  "
+                  f"epoch {s['epoch_s']:.1f} s  run {s['wall_s']:.0f} s")
+        print(f"    ratio: {w['images_per_s'] / d['images_per_s']:.2f}x images/s, "
+              f"{d['epoch_s'] / w['epoch_s']:.2f}x epoch time")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""On the Train page, for a run started from the wizard: predicted against measured images/s and epoch time, and
+for a bottleneck verdict about a setting the wizard chose, which step chose it and why (with a way back).
+
+The wizard's document is kept with the run (``<run>/wizard.json``, written when the run starts), so a replayed
+or re-attached run shows the same comparison. Measured figures come from the run's own events: the batch
+windows' images/s (warm-up left out, as the run's efficiency summary does) and ``epoch_end.epoch_time_s``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from core.atomic import atomic_write_text
+from core.progress import format_duration
+
+WIZARD_FILE = "wizard.json"
+#: Config fields the prediction depends on: another value on the form means the prediction is not this run's.
+PREDICTED_FIELDS = ("imgsz", "batch", "workers", "cache", "model", "device", "data")
+
+
+class WizardPrediction(QFrame):
+    review_requested = Signal()  # open the wizard (its Review step) to see why a setting was chosen
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.doc: dict[str, Any] | None = None
+        self.pending: dict[str, Any] | None = None  # handed over by the wizard, not yet started
+        self._images = 0
+        self._seconds = 0.0
+        self._epochs: list[float] = []
+        self.figures = QLabel(self)
+        self.figures.setWordWrap(True)
+        self.verdict = QLabel(self)
+        self.verdict.setWordWrap(True)
+        self.verdict.setVisible(False)
+        self.review_button = QPushButton(self.tr("Why? Open the &wizard"), self, clicked=self.review_requested.emit)
+        row = QHBoxLayout()
+        row.addWidget(self.figures, 1)
+        row.addWidget(self.review_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addLayout(row)
+        layout.addWidget(self.verdict)
+        self.setVisible(False)
+
+    def set_pending(self, doc: dict[str, Any]) -> None:
+        self.pending = doc
+
+    def attach_run(self, run_dir: Path, config: dict[str, Any]) -> None:
+        """A run starts: keep the wizard's document with it when the form still holds the wizard's settings."""
+        doc, self.pending = self.pending, None
+        if doc is not None and all(str(config.get(k)) == str(doc["config"].get(k)) for k in PREDICTED_FIELDS
+                                   if k != "data") and _same_data(config.get("data"), doc["config"].get("data")):
+            try:
+                atomic_write_text(Path(run_dir) / WIZARD_FILE, json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
+                                  backup=False)
+            except OSError:
+                pass  # the run trains either way; only the comparison is lost
+        self.load(run_dir)
+
+    def load(self, run_dir: Path) -> None:
+        """Show the comparison for ``run_dir`` (hidden when the run was not started from the wizard)."""
+        self._images, self._seconds, self._epochs = 0, 0.0, []
+        self.verdict.setVisible(False)
+        try:
+            self.doc = json.loads((Path(run_dir) / WIZARD_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.doc = None
+        self.setVisible(self.doc is not None)
+        self._update()
+
+    def feed(self, event: dict[str, Any]) -> None:
+        if self.doc is None:
+            return
+        kind = event.get("type")
+        if kind == "batch" and not event.get("warmup"):
+            window = event.get("window") or {}
+            self._images += int(window.get("images") or 0)
+            self._seconds += float(window.get("data_wait_s") or 0.0) + float(window.get("step_s") or 0.0)
+            self._update()
+        elif kind == "epoch_end" and isinstance(event.get("epoch_time_s"), (int, float)):
+            self._epochs.append(float(event["epoch_time_s"]))
+            self._update()
+        elif kind == "diagnosis":
+            self._show_verdict(event)
+
+    def _update(self) -> None:
+        if self.doc is None:
+            return
+        p = self.doc.get("predicted", {})
+        rate = self._images / self._seconds if self._seconds else None
+        epoch = sum(self._epochs) / len(self._epochs) if self._epochs else None
+        self.figures.setText(self.tr(
+            "Wizard predicted {rate:.0f} images/s and {epoch} per epoch — measured {mrate} and {mepoch}.").format(
+            rate=p.get("images_per_s", 0), epoch=format_duration(p.get("epoch_s")),
+            mrate=self.tr("{rate:.0f} images/s").format(rate=rate) if rate else self.tr("… images/s"),
+            mepoch=format_duration(epoch)))
+
+    def _show_verdict(self, event: dict[str, Any]) -> None:
+        reasons = (self.doc or {}).get("reasons", {})
+        fields = [p.get("field") for p in event.get("prescriptions") or [] if p.get("field") in reasons]
+        if not fields:
+            return
+        steps = {"hardware": self.tr("Hardware"), "dataset": self.tr("Dataset"), "goal": self.tr("Goal"),
+                 "measure": self.tr("Measure")}
+        lines = [self.tr("The wizard chose {field} = {value} in its {step} step: {why}").format(
+            field=name, value=reasons[name]["value"], step=steps.get(reasons[name]["step"], reasons[name]["step"]),
+            why=reasons[name]["why"]) for name in fields]
+        self.verdict.setText("\n".join(lines))
+        self.verdict.setVisible(True)
+
+
+def _same_data(a: Any, b: Any) -> bool:
+    try:
+        return Path(str(a)).expanduser().resolve() == Path(str(b)).expanduser().resolve()
+    except OSError:
+        return str(a) == str(b)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton,
                                QRadioButton, QSpinBox, QStackedWidget, QVBoxLayout, QWidget)
@@ -36,10 +36,14 @@ HARDWARE, DATASET, GOAL, MEASURE, REVIEW = range(5)
 MEASURE_STEPS = ("cache", "loader", "prepared", "cached", "demand", "batch", "amp")
 
 
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("WizardPage", text)
+
+
 def ask_data_yaml(parent: QWidget) -> str:
     """Module attribute so tests answer it instead of a modal dialog."""
-    return QFileDialog.getOpenFileName(parent, parent.tr("Choose the dataset's data.yaml"), "",
-                                       parent.tr("Dataset (*.yaml *.yml)"))[0]
+    return QFileDialog.getOpenFileName(parent, _tr("Choose the dataset's data.yaml"), "",
+                                       _tr("Dataset (*.yaml *.yml)"))[0]
 
 
 class WizardPage(Page):

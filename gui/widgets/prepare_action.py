@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QInputDialog, QProgressDialog, QWidget
 
 from core.dataset.prepare import PrepareCancelled, default_out_dir, prepare_dataset
@@ -18,9 +18,13 @@ from core.workspace import app_cache_dir
 from gui.background import BackgroundTask, run_in_background
 
 
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("PrepareAction", text)
+
+
 def ask_imgsz(parent: QWidget) -> int | None:
     """Module attribute so tests answer it instead of a modal dialog."""
-    value, ok = QInputDialog.getInt(parent, parent.tr("Prepare a resized copy"), parent.tr(
+    value, ok = QInputDialog.getInt(parent, _tr("Prepare a resized copy"), _tr(
         "Training image size (the copy's long side; images are never enlarged):"), 640, 32, 4096, 32)
     return value if ok else None
 
@@ -48,8 +52,8 @@ class PrepareAction(QObject):
         if imgsz is None:
             return False
         out_dir = default_out_dir(app_cache_dir(self.workspace), data_yaml, imgsz, "jpg")
-        self.dialog = QProgressDialog(parent.tr("Resizing images to {n} px…").format(n=imgsz), parent.tr("Cancel"),
-                                      0, 0, parent)
+        self.dialog = QProgressDialog(_tr("Resizing images to {n} px…").format(n=imgsz), _tr("Cancel"), 0, 0,
+                                      parent)
         self.dialog.setWindowModality(Qt.WindowModality.NonModal)
         self.dialog.setMinimumDuration(300)
 
@@ -57,7 +61,7 @@ class PrepareAction(QObject):
             return prepare_dataset(data_yaml, imgsz, out_dir, progress=progress, cancelled=cancelled)
 
         self.task = run_in_background(self, work, on_done=self._done, on_failed=self._failed,
-                                      on_progress=self._progress, what=parent.tr("Preparing a resized copy"))
+                                      on_progress=self._progress, what=_tr("Preparing a resized copy"))
         self.dialog.canceled.connect(self.task.cancel)
         return True
 

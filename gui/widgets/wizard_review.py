@@ -16,10 +16,6 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QPla
 
 from core.progress import format_duration
 
-#: What each wizard step is called where a setting names the step that chose it.
-STEP_TITLES = {"hardware": "Hardware", "dataset": "Dataset", "goal": "Goal", "measure": "Measure"}
-
-
 class WizardReview(QWidget):
     copied = Signal(str)
 
@@ -75,13 +71,18 @@ class WizardReview(QWidget):
                 "elastic": self.tr("torchrun: elastic, the same command on every machine"),
                 "prepare": self.tr("prepare the resized copy first")}
 
+    def step_titles(self) -> dict[str, str]:
+        """What each wizard step is called where a setting names the step that chose it."""
+        return {"hardware": self.tr("Hardware"), "dataset": self.tr("Dataset"), "goal": self.tr("Goal"),
+                "measure": self.tr("Measure")}
+
     def show_document(self, doc: dict[str, Any]) -> None:
         self.doc = doc
         reasons = doc["reasons"]
         self.table.setRowCount(len(reasons))
         for row, (name, reason) in enumerate(reasons.items()):
             value = str(reason["value"]) if reason["value"] not in ("", None) else self.tr("none")
-            step = self.tr(STEP_TITLES.get(reason["step"], reason["step"]))
+            step = self.step_titles().get(reason["step"], reason["step"])
             items = [QTableWidgetItem(name), QTableWidgetItem(value + (" *" if reason["estimated"] else "")),
                      QTableWidgetItem(reason["why"]), QTableWidgetItem(reason["evidence"])]
             tip = self.tr("Chosen in the {step} step.").format(step=step)

@@ -630,6 +630,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>无法把 {path} 复制到权重库：{reason}</translation>
     </message>
     <message>
+      <source>Could not remove {key} without changing other values; edit it in the YAML view.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>Could not write the class names without changing other values.</source>
       <translation>无法在不改变其他值的情况下写入类别名称。</translation>
     </message>
@@ -3154,6 +3158,10 @@ Type 'delete' to confirm: </source>
       <translation>测量这台机器并推荐训练设置</translation>
     </message>
     <message>
+      <source>measuring</source>
+      <translation>测量</translation>
+    </message>
+    <message>
       <source>memory unknown</source>
       <translation>内存未知</translation>
     </message>
@@ -3758,6 +3766,10 @@ Type 'delete' to confirm: </source>
       <translation>加载进程启动方式</translation>
     </message>
     <message>
+      <source>workers {w}: {rate:.0f} img/s</source>
+      <translation>{w} 个加载进程：{rate:.0f} 张/秒</translation>
+    </message>
+    <message>
       <source>workspace folder (runs, demo dataset); default: the app's data folder</source>
       <translation>工作区文件夹（训练记录、演示数据集）；默认：应用的数据文件夹</translation>
     </message>
@@ -4122,8 +4134,8 @@ Type 'delete' to confirm: </source>
       <translation>{name}：{progress}</translation>
     </message>
     <message>
-      <source>{name}: {rate:.0f} img/s at {w} workers</source>
-      <translation>{name}：{w} 个加载进程时 {rate:.0f} 张/秒</translation>
+      <source>{name}: {rate:.0f} img/s (workers {w})</source>
+      <translation>{name}：{rate:.0f} 张/秒（{w} 个加载进程）</translation>
     </message>
     <message>
       <source>{need:.1f} GB: training process {main:.1f} GB + {train} train and {val} val workers × ~{per:.2f} GB</source>
@@ -4366,10 +4378,6 @@ then: {install}</source>
     <message>
       <source>{why}: the driver version cannot be read{started}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
-    </message>
-    <message>
-      <source>{w} workers: {rate:.0f} img/s</source>
-      <translation>{w} 个加载进程：{rate:.0f} 张/秒</translation>
     </message>
     <message>
       <source>… and {n} more.</source>

@@ -480,12 +480,20 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>打开…</translation>
     </message>
     <message>
+      <source>Prepare resized copy…</source>
+      <translation>准备缩放副本…</translation>
+    </message>
+    <message>
       <source>Problems</source>
       <translation>问题</translation>
     </message>
     <message>
       <source>Re-root the dataset</source>
       <translation>重新设定数据集根目录</translation>
+    </message>
+    <message>
+      <source>Remove {key}</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <source>Save</source>
@@ -542,6 +550,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>Use the demo dataset</source>
       <translation>使用演示数据集</translation>
+    </message>
+    <message>
+      <source>Write a copy with every image resized to the training size: large photos then load several times faster (yolostudio dataset prepare)</source>
+      <translation>写一份副本，每张图片都缩放到训练尺寸：大照片的加载因此快上数倍（yolostudio dataset prepare）</translation>
     </message>
     <message>
       <source>YAML</source>
@@ -1194,6 +1206,10 @@ Only use it if you trust where it came from.
       <translation>说明</translation>
     </message>
     <message>
+      <source>No safe automatic fix for this finding: its message says what to do.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>Not checked yet. Press Check (F5) to validate every image and label.</source>
       <translation>尚未检查。按“检查”（F5）验证每张图片和标签。</translation>
     </message>
@@ -1530,6 +1546,49 @@ Coming soon</source>
     <message>
       <source>Coming soon — this page is not built yet. Meanwhile, the Train page trains on the demo dataset or on your own data.yaml.</source>
       <translation>即将推出——这个页面还没有完成。目前可以在训练页面用演示数据集或你自己的 data.yaml 训练。</translation>
+    </message>
+  </context>
+  <context>
+    <name>PrepareAction</name>
+    <message>
+      <source> ({n} unreadable, copied as they are)</source>
+      <translation>（{n} 张无法读取，按原样复制）</translation>
+    </message>
+    <message>
+      <source>Already up to date</source>
+      <translation>已是最新</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Prepare a resized copy</source>
+      <translation>准备缩放副本</translation>
+    </message>
+    <message>
+      <source>Prepared {n} images</source>
+      <translation>已准备 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>Preparing a resized copy</source>
+      <translation>正在准备缩放副本</translation>
+    </message>
+    <message>
+      <source>Preparing the copy failed: {reason}</source>
+      <translation>准备副本失败：{reason}</translation>
+    </message>
+    <message>
+      <source>Resizing images to {n} px…</source>
+      <translation>正在把图片缩放到 {n} px…</translation>
+    </message>
+    <message>
+      <source>Training image size (the copy's long side; images are never enlarged):</source>
+      <translation>训练图片尺寸（副本的长边；图片绝不放大）：</translation>
+    </message>
+    <message>
+      <source>{words}{failed}. Train on {path} — your own data.yaml stays the one checked here.</source>
+      <translation>{words}{failed}。请用 {path} 训练——这里检查的仍是你自己的 data.yaml。</translation>
     </message>
   </context>
   <context>
@@ -2528,6 +2587,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>有训练正在进行：请先停止它或等它结束。</translation>
     </message>
     <message>
+      <source>A run is training: the wizard's settings can be used when it ends.</source>
+      <translation>有一个训练正在进行：结束后才能使用向导的设置。</translation>
+    </message>
+    <message>
       <source>Cannot resume run {name}: {reason}</source>
       <translation>无法继续训练 {name}：{reason}</translation>
     </message>
@@ -2630,6 +2693,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>The dataset is being checked: Start is possible as soon as it passes.</source>
       <translation>正在检查数据集：通过后即可开始。</translation>
+    </message>
+    <message>
+      <source>The wizard's settings are on the form: press Start to train.</source>
+      <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
     </message>
     <message>
       <source>Train</source>
@@ -2894,6 +2961,399 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{name} is on this machine: {path}</source>
       <translation>{name} 已在本机：{path}</translation>
+    </message>
+  </context>
+  <context>
+    <name>WizardPage</name>
+    <message>
+      <source> h</source>
+      <translation> 小时</translation>
+    </message>
+    <message>
+      <source> · in {name}</source>
+      <translation> · 运行于 {name}</translation>
+    </message>
+    <message>
+      <source>&amp;Balanced — a good model in reasonable time</source>
+      <translation>均衡(&amp;B)——用合理的时间得到好模型</translation>
+    </message>
+    <message>
+      <source>&amp;Browse…</source>
+      <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+      <source>&amp;Measure</source>
+      <translation>测量(&amp;M)</translation>
+    </message>
+    <message>
+      <source>&amp;Next &gt;</source>
+      <translation>下一步(&amp;N) &gt;</translation>
+    </message>
+    <message>
+      <source>&amp;Prepare the resized copy</source>
+      <translation>准备缩放副本(&amp;P)</translation>
+    </message>
+    <message>
+      <source>&amp;Quick test — does it train at all? (small model, few epochs)</source>
+      <translation>快速测试(&amp;Q)——能不能训练起来？（小模型，少量轮次）</translation>
+    </message>
+    <message>
+      <source>&amp;Skip (estimate)</source>
+      <translation>跳过(&amp;S)（估算）</translation>
+    </message>
+    <message>
+      <source>&amp;Train with these settings</source>
+      <translation>用这些设置训练(&amp;T)</translation>
+    </message>
+    <message>
+      <source>1  Hardware</source>
+      <translation>1  硬件</translation>
+    </message>
+    <message>
+      <source>2  Dataset</source>
+      <translation>2  数据集</translation>
+    </message>
+    <message>
+      <source>3  Goal</source>
+      <translation>3  目标</translation>
+    </message>
+    <message>
+      <source>4  Measure</source>
+      <translation>4  测量</translation>
+    </message>
+    <message>
+      <source>5  Review</source>
+      <translation>5  结果</translation>
+    </message>
+    <message>
+      <source>&lt; &amp;Back</source>
+      <translation>&lt; 上一步(&amp;B)</translation>
+    </message>
+    <message>
+      <source>At most</source>
+      <translation>最多</translation>
+    </message>
+    <message>
+      <source>Best &amp;accuracy — the largest model this machine trains well</source>
+      <translation>最高精度(&amp;A)——本机能训练好的最大模型</translation>
+    </message>
+    <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Cannot read the dataset: {reason}</source>
+      <translation>无法读取数据集：{reason}</translation>
+    </message>
+    <message>
+      <source>Cannot start measuring: {reason}</source>
+      <translation>无法开始测量：{reason}</translation>
+    </message>
+    <message>
+      <source>Checking the dataset</source>
+      <translation>正在检查数据集</translation>
+    </message>
+    <message>
+      <source>Checking the dataset…</source>
+      <translation>正在检查数据集…</translation>
+    </message>
+    <message>
+      <source>Choose a dataset first (step 2).</source>
+      <translation>请先选择数据集（第 2 步）。</translation>
+    </message>
+    <message>
+      <source>Choose the data.yaml to train on.</source>
+      <translation>选择用于训练的 data.yaml。</translation>
+    </message>
+    <message>
+      <source>Choose the dataset's data.yaml</source>
+      <translation>选择数据集的 data.yaml</translation>
+    </message>
+    <message>
+      <source>Copied.</source>
+      <translation>已复制。</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Dataset (*.yaml *.yml)</source>
+      <translation>数据集 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+      <source>Fixed at</source>
+      <translation>固定为</translation>
+    </message>
+    <message>
+      <source>GPU {index}: {name} · {mem:.0f} GB ({used:.1f} GB in use)</source>
+      <translation>GPU {index}：{name} · {mem:.0f} GB（已用 {used:.1f} GB）</translation>
+    </message>
+    <message>
+      <source>GPUs to train on</source>
+      <translation>用于训练的 GPU</translation>
+    </message>
+    <message>
+      <source>Image size:</source>
+      <translation>图片尺寸：</translation>
+    </message>
+    <message>
+      <source>Measurements</source>
+      <translation>测量结果</translation>
+    </message>
+    <message>
+      <source>Measures what this machine can feed and compute, then recommends batch, workers, cache, image size and model — each with its reason.</source>
+      <translation>测量本机能供给多少数据、算得多快，然后推荐批大小、加载进程、缓存、图片尺寸和模型——每项都附理由。</translation>
+    </message>
+    <message>
+      <source>Measuring failed: {reason}. The settings it would have decided are estimated.</source>
+      <translation>测量失败：{reason}。本应由测量决定的设置改为估算。</translation>
+    </message>
+    <message>
+      <source>Measuring takes about a minute: yolov5's own data loader on a sample of your images at each worker count (originals, a resized copy, a RAM cache), the model's training speed, and on a GPU the largest batch that fits. Nothing is changed in your dataset.</source>
+      <translation>测量约需一分钟：用 yolov5 自己的数据加载器在你的图片样本上按各种加载进程数测速（原图、缩放副本、内存缓存），测模型的训练速度，在 GPU 上还会找出能放下的最大批。你的数据集不会被改动。</translation>
+    </message>
+    <message>
+      <source>No NVIDIA GPU found: training runs on the CPU ({why}).</source>
+      <translation>未找到 NVIDIA GPU：训练将在 CPU 上进行（{why}）。</translation>
+    </message>
+    <message>
+      <source>Preparing the copy failed: {reason}</source>
+      <translation>准备副本失败：{reason}</translation>
+    </message>
+    <message>
+      <source>Preparing the resized copy</source>
+      <translation>正在准备缩放副本</translation>
+    </message>
+    <message>
+      <source>Reading this machine</source>
+      <translation>正在读取本机信息</translation>
+    </message>
+    <message>
+      <source>Reading this machine…</source>
+      <translation>正在读取本机信息…</translation>
+    </message>
+    <message>
+      <source>The Train page is not available here.</source>
+      <translation>这里无法使用训练页面。</translation>
+    </message>
+    <message>
+      <source>The resized copy is ready: {n} images.</source>
+      <translation>缩放副本已就绪：{n} 张图片。</translation>
+    </message>
+    <message>
+      <source>Time budget:</source>
+      <translation>时间预算：</translation>
+    </message>
+    <message>
+      <source>Train on these GPUs (several: DDP through torchrun):</source>
+      <translation>在这些 GPU 上训练（多块时通过 torchrun 使用 DDP）：</translation>
+    </message>
+    <message>
+      <source>Wizard</source>
+      <translation>向导</translation>
+    </message>
+    <message>
+      <source>Wizard steps</source>
+      <translation>向导步骤</translation>
+    </message>
+    <message>
+      <source>cancelled</source>
+      <translation>已取消</translation>
+    </message>
+    <message>
+      <source>no driver</source>
+      <translation>没有驱动</translation>
+    </message>
+    <message>
+      <source>path/to/data.yaml</source>
+      <translation>path/to/data.yaml</translation>
+    </message>
+    <message>
+      <source>skipped</source>
+      <translation>已跳过</translation>
+    </message>
+    <message>
+      <source>the measure job failed</source>
+      <translation>测量任务失败</translation>
+    </message>
+    <message>
+      <source>{cpu}: {cores} usable cores · {ram} GB RAM free · /dev/shm {shm} · {os}{container}</source>
+      <translation>{cpu}：可用 {cores} 核 · 空闲内存 {ram} GB · /dev/shm {shm} · {os}{container}</translation>
+    </message>
+    <message>
+      <source>{n} errors: fix them on the Dataset page before training (first: {first})</source>
+      <translation>{n} 个错误：训练前请在数据集页面修复（第一个：{first}）</translation>
+    </message>
+    <message>
+      <source>{path} does not exist.</source>
+      <translation>{path} 不存在。</translation>
+    </message>
+    <message>
+      <source>{step}: measuring…</source>
+      <translation>{step}：测量中…</translation>
+    </message>
+    <message>
+      <source>{step}: not measured — {detail}</source>
+      <translation>{step}：未测量——{detail}</translation>
+    </message>
+    <message>
+      <source>{step}: {detail}</source>
+      <translation>{step}：{detail}</translation>
+    </message>
+    <message>
+      <source>{train} training and {val} validation images · {nc} classes · most images {side} px on the long side · the smallest tenth of the boxes cover {area} of their image</source>
+      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} px · 最小的一成标注框占其图片的 {area}</translation>
+    </message>
+  </context>
+  <context>
+    <name>WizardPrediction</name>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Goal</source>
+      <translation>目标</translation>
+    </message>
+    <message>
+      <source>Hardware</source>
+      <translation>硬件</translation>
+    </message>
+    <message>
+      <source>Measure</source>
+      <translation>测量</translation>
+    </message>
+    <message>
+      <source>The wizard chose {field} = {value} in its {step} step: {why}</source>
+      <translation>向导在“{step}”步骤中选择了 {field} = {value}：{why}</translation>
+    </message>
+    <message>
+      <source>Why? Open the &amp;wizard</source>
+      <translation>为什么？打开向导(&amp;W)</translation>
+    </message>
+    <message>
+      <source>Wizard predicted {rate:.0f} images/s and {epoch} per epoch — measured {mrate} and {mepoch}.</source>
+      <translation>向导预测 {rate:.0f} 张/秒、每轮 {epoch}——实测 {mrate}、{mepoch}。</translation>
+    </message>
+    <message>
+      <source>{rate:.0f} images/s</source>
+      <translation>{rate:.0f} 张/秒</translation>
+    </message>
+    <message>
+      <source>… images/s</source>
+      <translation>… 张/秒</translation>
+    </message>
+  </context>
+  <context>
+    <name>WizardReview</name>
+    <message>
+      <source>&amp;Copy command</source>
+      <translation>复制命令(&amp;C)</translation>
+    </message>
+    <message>
+      <source>* estimated (not measured here): {names}</source>
+      <translation>* 估算值（未在本机测量）：{names}</translation>
+    </message>
+    <message>
+      <source>Chosen in the {step} step.</source>
+      <translation>在“{step}”步骤中选定。</translation>
+    </message>
+    <message>
+      <source>Command</source>
+      <translation>命令</translation>
+    </message>
+    <message>
+      <source>Command to copy</source>
+      <translation>要复制的命令</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Estimated: the measurement it needs was not made here.</source>
+      <translation>估算值：所需的测量未在本机进行。</translation>
+    </message>
+    <message>
+      <source>Evidence</source>
+      <translation>依据</translation>
+    </message>
+    <message>
+      <source>Goal</source>
+      <translation>目标</translation>
+    </message>
+    <message>
+      <source>Hardware</source>
+      <translation>硬件</translation>
+    </message>
+    <message>
+      <source>Measure</source>
+      <translation>测量</translation>
+    </message>
+    <message>
+      <source>Not measured — {step}: {why}</source>
+      <translation>未测量——{step}：{why}</translation>
+    </message>
+    <message>
+      <source>Predicted: {rate:.0f} images/s · {epoch} per epoch · {total} for {epochs} epochs</source>
+      <translation>预测：{rate:.0f} 张/秒 · 每轮 {epoch} · {epochs} 轮共 {total}</translation>
+    </message>
+    <message>
+      <source>Recommended settings</source>
+      <translation>推荐设置</translation>
+    </message>
+    <message>
+      <source>Run it elsewhere:</source>
+      <translation>在别处运行：</translation>
+    </message>
+    <message>
+      <source>Setting</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <source>Value</source>
+      <translation>值</translation>
+    </message>
+    <message>
+      <source>Why</source>
+      <translation>理由</translation>
+    </message>
+    <message>
+      <source>nohup (keeps training after an SSH session ends)</source>
+      <translation>nohup（SSH 会话结束后继续训练）</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <source>plain yolov5 train</source>
+      <translation>原生 yolov5 train</translation>
+    </message>
+    <message>
+      <source>prepare the resized copy first</source>
+      <translation>先准备缩放副本</translation>
+    </message>
+    <message>
+      <source>torchrun: elastic, the same command on every machine</source>
+      <translation>torchrun：弹性模式，每台机器用同一条命令</translation>
+    </message>
+    <message>
+      <source>torchrun: every GPU of this machine (DDP)</source>
+      <translation>torchrun：本机所有 GPU（DDP）</translation>
+    </message>
+    <message>
+      <source>torchrun: one command per machine</source>
+      <translation>torchrun：每台机器一条命令</translation>
+    </message>
+    <message>
+      <source>yolostudio train</source>
+      <translation>yolostudio train</translation>
     </message>
   </context>
   <context>

@@ -22,7 +22,7 @@ from core.i18n import tr
 from core.jobs import JobOutcome, JobSpec
 from core.weights.catalog import OFFICIAL_BASE, catalog_names, find_checkpoint
 from core.weights.store import WeightsStore
-from core.weights.words import progress_text, size_of, state_text, weights_rows
+from core.weights.words import progress_text, row_state_text, size_of, weights_rows
 
 
 def add_arguments(weights: argparse.ArgumentParser) -> None:
@@ -68,7 +68,8 @@ def _table(rows: list[dict[str, Any]], store: WeightsStore) -> str:
         mark = "✓" if row["state"] == "ok" else ("!" if row["state"] in ("changed", "unlisted") else " ")
         map_text = f"{row['map50_95']:.1f}" if row.get("map50_95") is not None else "—"
         params = f"{row['params_m']:.1f} M" if row.get("params_m") is not None else "—"
-        lines.append(f"{row['name']:<10} {size_of(row):>8} {map_text:>7} {params:>8}  {mark} {state_text(row['state'])}")
+        state = f"{mark} {row_state_text(row)}"
+        lines.append(f"{row['name']:<10} {size_of(row):>8} {map_text:>7} {params:>8}  {state}")
         lines.append(f"{'':<10} {row['purpose']}")
     lines.append("")
     lines.append(tr("mAP: COCO val2017 mAP@0.5:0.95, from the YOLOv5 v7.0 README. Store: {path}", path=store.root))

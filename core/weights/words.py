@@ -11,6 +11,13 @@ from core.weights.catalog import CATALOG, Checkpoint, find_checkpoint
 from core.weights.store import StoredFile, WeightsStore, iter_stored
 
 
+def row_state_text(row: dict[str, Any]) -> str:
+    """The row's state in words; an absent checkpoint with part of it downloaded says a Get resumes it."""
+    if row["state"] == "absent" and row.get("partial_bytes"):
+        return tr("{size} downloaded — get it again to resume", size=size_text(row["partial_bytes"]))
+    return state_text(row["state"])
+
+
 def state_text(state: str) -> str:
     return {
         "ok": tr("on this machine"),
@@ -53,6 +60,9 @@ def _row(file_name: str, checkpoint: Checkpoint | None, record: StoredFile | Non
         "source": record.source if record else None,
         "origin": (record.url or record.origin) if record else None,
     }
+    part = store.partial_path(file_name)
+    if state == "absent" and part.is_file():
+        row["partial_bytes"] = part.stat().st_size
     if checkpoint is not None:
         row.update(name=checkpoint.name, url=checkpoint.url, image_size=checkpoint.image_size,
                    params_m=checkpoint.params_m, map50_95=checkpoint.map50_95,

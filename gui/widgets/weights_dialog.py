@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFi
 from core.jobs import JobOutcome, JobSpec
 from core.weights.catalog import OFFICIAL_BASE, find_checkpoint
 from core.weights.store import StoreError, WeightsStore
-from core.weights.words import progress_text, size_of, state_text, weights_rows
+from core.weights.words import progress_text, row_state_text, size_of, weights_rows
 from gui import dialogs
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
@@ -116,7 +116,7 @@ class WeightsDialog(QDialog):
         self.table.setRowCount(len(self.rows))
         for index, row in enumerate(self.rows):
             map_text = f"{row['map50_95']:.1f}" if row.get("map50_95") is not None else "—"
-            cells = (row["name"], size_of(row), map_text, state_text(row["state"]), row["purpose"])
+            cells = (row["name"], size_of(row), map_text, row_state_text(row), row["purpose"])
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(str(text))
                 if column == 4:

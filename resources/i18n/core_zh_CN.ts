@@ -4286,6 +4286,10 @@ Fix the cause above, then run: {retry}
 （它会从中断处继续：已安装的内容会保留。）</translation>
     </message>
     <message>
+      <source>{size} downloaded — get it again to resume</source>
+      <translation>已下载 {size} — 再次获取即可续传</translation>
+    </message>
+    <message>
       <source>{split} holds no images yolov5 can read. {consequence}</source>
       <translation>{split} 中没有 yolov5 能读取的图片。{consequence}</translation>
     </message>

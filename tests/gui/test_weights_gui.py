@@ -129,6 +129,7 @@ def test_get_asks_shows_progress_and_cancel_keeps_the_part(page, qtbot, tmp_path
     assert store.state("yolov5s.pt") == "absent" and not store.path("yolov5s.pt").exists()
     assert store.partial_path("yolov5s.pt").stat().st_size == 300_000  # kept for the resume
     assert dialog.get_button.isEnabled() and weights_value(page) == ""
+    assert dialog.table.item(1, 3).text() == "0.3 MB downloaded — get it again to resume"
 
 
 def test_a_failed_get_says_why_in_the_dialog(page, qtbot, tmp_path, monkeypatch):

@@ -65,10 +65,22 @@ def ended_text(outcome: JobOutcome, *, with_message: bool = True) -> str:
     return _tr("Failed")
 
 
-def detail_text(progress: RunProgress, *, live: bool = True) -> str:
-    """``Epoch 3/30 · batch 12/16 · 312 img/s · data wait 12 % · ETA 0:04:12`` (no ETA once ended)."""
+def average_speed(outcome: JobOutcome | None) -> float | None:
+    """The run's average images/s (the worker's whole-run efficiency figure), once it has ended."""
+    efficiency = (outcome.done.get("efficiency") if outcome is not None and outcome.done else None) or {}
+    value = efficiency.get("images_per_s")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def detail_text(progress: RunProgress, *, live: bool = True, average: float | None = None) -> str:
+    """``Epoch 3/30 · batch 12/16 · 312 img/s · data wait 12 % · ETA 0:04:12`` (no ETA once ended). Once
+    ended, ``average`` (the run's average images/s) replaces the speed of the last batches."""
     if not progress.epochs:
         return _tr("Waiting for the first epoch…")
+    if not live and average is not None:
+        return _tr("Epoch {epoch}/{epochs} · batch {batch}/{batches} · {speed} img/s on average").format(
+            epoch=min(progress.epoch + 1, progress.epochs), epochs=progress.epochs, batch=progress.batch,
+            batches=progress.batches or DASH, speed=f"{average:.1f}")
     return _tr("Epoch {epoch}/{epochs} · batch {batch}/{batches} · {speed} img/s · data wait {wait} % · "
                "ETA {eta}").format(
         epoch=min(progress.epoch + 1, progress.epochs), epochs=progress.epochs,

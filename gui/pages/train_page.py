@@ -491,6 +491,7 @@ class TrainPage(Page):
         self.kill_button.setVisible(stopping)
         self.resume_button.setEnabled(not active and self.resumable_run is not None)
         self.resume_button.setToolTip(
-            self.tr("Resume run {name} from its last checkpoint").format(name=self.resumable_run.name)
+            self.tr("Resume run {name} from its last checkpoint: an epoch interrupted by a stop is redone from its "
+                    "first batch, starting from the weights reached").format(name=self.resumable_run.name)
             if self.resumable_run is not None else self.tr("Nothing to resume: no stopped or failed run with a "
                                                            "checkpoint."))

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
 from core.jobs import JobOutcome
 from core.progress import RunProgress
-from gui.run_text import best_text, detail_text, ended_text, stage_text
+from gui.run_text import average_speed, best_text, detail_text, ended_text, stage_text
 
 SCALE = 1000
 
@@ -46,5 +46,5 @@ class ProgressPanel(QWidget):
         self.stage_label.setText(stage_text(progress) if outcome is None else ended_text(outcome))
         self.epoch_bar.setValue(round(SCALE * progress.epoch_fraction))
         self.run_bar.setValue(round(SCALE * progress.run_fraction))
-        self.detail_label.setText(detail_text(progress, live=outcome is None))
+        self.detail_label.setText(detail_text(progress, live=outcome is None, average=average_speed(outcome)))
         self.best_label.setText(best_text(progress))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QFontDatabase
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPus
 
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
+from gui.run_text import average_speed
 from gui.widgets.levels import level_colour, level_icon
 
 
@@ -129,8 +131,7 @@ class RunStatusPanel(QFrame):
             self.message_label.setText(self.tr("Run {name} finished all its epochs.").format(name=run_dir.name))
         else:
             self._frame("info", self.tr("Training stopped"))
-            self.message_label.setText(self.tr("Run {name} stopped; its last checkpoint is saved, so it can be "
-                                               "resumed.").format(name=run_dir.name))
+            self.message_label.setText(self._stopped_words(run_dir.name, done.get("stopped_at"), progress))
         final = done.get("final_metrics") or {}
         if final:  # the worker validated best.pt at the end: its figures are the ones that matter
             map50, map50_95 = final.get("map50"), final.get("map50_95")
@@ -145,6 +146,8 @@ class RunStatusPanel(QFrame):
             (labels[1], "—" if map50_95 is None else f"{map50_95:.3f}"),
             (self.tr("Epochs completed"), str(done.get("epochs_completed", "—"))),
             (self.tr("Total time"), format_duration(done.get("elapsed_s"))),
+            (self.tr("Average speed"), self.tr("{speed} images/s over the whole run").format(
+                speed=f"{average:.1f}") if (average := average_speed(outcome)) is not None else "—"),
         ]
         self.facts_label.setText("<table>" + "".join(
             f"<tr><td style='padding-right:12px'><b>{escape(k)}</b></td><td>{escape(str(v))}</td></tr>"
@@ -157,6 +160,18 @@ class RunStatusPanel(QFrame):
         self._show_more((run_dir / "weights" / "best.pt").is_file() or bool(done.get("best"))
                         and Path(done["best"]).is_file())
         self.map50, self.map50_95 = map50, map50_95
+
+    def _stopped_words(self, name: str, stopped_at: Any, progress: RunProgress) -> str:
+        """What Resume will do: yolov5 resumes at an epoch boundary, so the interrupted epoch is redone from its
+        first batch, starting from the weights reached (the curves of the redone batches replace the old)."""
+        if not isinstance(stopped_at, dict) or not stopped_at.get("batches_done"):
+            return self.tr("Run {name} stopped; its last checkpoint is saved, so it can be resumed.").format(
+                name=name)
+        return self.tr("Run {name} stopped at batch {done}/{batches} of epoch {epoch}; the checkpoint holds the "
+                       "weights reached there. Resume redoes epoch {epoch} from its first batch, starting from "
+                       "those weights.").format(name=name, done=stopped_at["batches_done"],
+                                                batches=progress.batches or "—",
+                                                epoch=int(stopped_at.get("epoch", 0)) + 1)
 
     def _show_more(self, shown: bool) -> None:
         self.more_epochs.setVisible(shown)

@@ -50,6 +50,13 @@ class Series:
         self._x[self.size], self._y[self.size] = x, y
         self.size += 1
 
+    def put(self, x: float, y: float) -> None:
+        """Append, first dropping every point at or after ``x``: a resumed run redoes the interrupted epoch
+        from its first batch, and the redone curve replaces the old one instead of drawing over it."""
+        if self.size and x <= self._x[self.size - 1]:
+            self.size = int(np.searchsorted(self._x[: self.size], x, side="left"))
+        self.append(x, y)
+
     def view(self) -> tuple[np.ndarray, np.ndarray]:
         return self._x[: self.size], self._y[: self.size]
 
@@ -187,7 +194,7 @@ class TrainingPlots(QWidget):
             for key, value in (event.get("losses") or {}).items():
                 y = _number(value)
                 if y is not None and f"train/{key}" in self.series:
-                    self.series[f"train/{key}"].append(x, y)
+                    self.series[f"train/{key}"].put(x, y)
                     self._redraw.mark("loss")
         elif kind == "epoch_end":
             metrics = event.get("metrics") or {}
@@ -196,7 +203,7 @@ class TrainingPlots(QWidget):
             for name, key in targets.items():
                 y = _number(metrics.get(key))
                 if y is not None:
-                    self.series[name].append(x, y)
+                    self.series[name].put(x, y)
                     self._redraw.mark(self._plot_of[name])
 
     def clear(self) -> None:

@@ -134,6 +134,8 @@ def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, lau
     assert spec["resume"] is True and launcher.spec_files[-1].parent == run_dir
     assert resumed.args[0].status == "completed"
     assert len(_run_dirs(page)) == 1  # resumed in place, not a new run
+    x, _ = page.plots.series["train/box"].view()
+    assert page.plots.series["train/box"].size == 12 and (x[1:] > x[:-1]).all()  # redone batches replaced the old
 
 
 def test_kill_is_offered_only_after_stop_and_asks_first(qtbot, page, launcher, monkeypatch):
@@ -273,3 +275,37 @@ def test_wizard_settings_start_a_run_that_shows_predicted_against_measured(qtbot
     assert (page.session.run_dir / "wizard.json").is_file()
     text = page.wizard_prediction.figures.text()
     assert "predicted 55 images/s" in text and "measured" in text and "…" not in text
+
+
+def test_a_stop_says_what_resume_will_redo_and_the_card_quotes_the_average_speed(qtbot, page, launcher):
+    launcher.options = ["--pause-after", "60"]
+    assert page.start_run()
+    qtbot.waitUntil(lambda: page.session.progress.batch >= 1, timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        page.stop_run()
+    words = page.status_panel.message_label.text()
+    assert "Resume redoes epoch" in words and "from its first batch" in words and "weights reached" in words
+    assert "redone from its first batch" in page.resume_button.toolTip()
+
+
+def test_the_completion_card_quotes_the_runs_average_speed(qtbot, tmp_path):
+    from core.jobs import fold_outcome
+    from core.progress import RunProgress
+    from gui.widgets.progress_panel import ProgressPanel
+    from gui.widgets.run_status_panel import RunStatusPanel
+
+    done = {"type": "done", "status": "completed", "elapsed_s": 60.0, "epochs_completed": 1,
+            "efficiency": {"images_per_s": 6.94}}
+    outcome = fold_outcome(done, None, exit_code=0)
+    progress = RunProgress()
+    for event in ({"type": "epoch_start", "epoch": 0, "epochs": 1, "batches": 4},
+                  {"type": "batch", "epoch": 0, "epochs": 1, "index": 3, "count": 4, "window": {"images_per_s": 65.0}},
+                  done):
+        progress.feed(event)
+    panel, bar = RunStatusPanel(), ProgressPanel()
+    qtbot.addWidget(panel)
+    qtbot.addWidget(bar)
+    panel.show_outcome(outcome, run_dir=tmp_path, progress=progress, log_tail=[], can_resume=False)
+    bar.show_progress("Run exp", progress, outcome)
+    assert "6.9 images/s over the whole run" in panel.facts_label.text()
+    assert "6.9 img/s on average" in bar.detail_label.text() and "65" not in bar.detail_label.text()

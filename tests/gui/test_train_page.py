@@ -277,7 +277,7 @@ def test_wizard_settings_start_a_run_that_shows_predicted_against_measured(qtbot
     assert "predicted 55 images/s" in text and "measured" in text and "…" not in text
 
 
-def test_a_stop_says_what_resume_will_redo_and_the_card_quotes_the_average_speed(qtbot, page, launcher):
+def test_a_stop_says_what_resume_will_redo(qtbot, page, launcher):
     launcher.options = ["--pause-after", "60"]
     assert page.start_run()
     qtbot.waitUntil(lambda: page.session.progress.batch >= 1, timeout=TIMEOUT_MS)

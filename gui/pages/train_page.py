@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 REFRESH_MS = 100
 LOG_TAIL_LINES = 12
+LOG_MIN_PX = 160  # the log pane keeps at least this when the completion card appears
 
 
 def _training_plots(parent: QWidget) -> TrainingPlots:
@@ -145,6 +146,9 @@ class TrainPage(Page):
         right.addWidget(self.log_view)
         for index, stretch in enumerate((0, 3, 2, 1)):
             right.setStretchFactor(index, stretch)
+        self._live_splitter, self._system_box = right, system_box
+        self.log_view.setMinimumHeight(LOG_MIN_PX)  # no pane above may squeeze the log away
+        self.log_view.enlarge_toggled.connect(self._enlarge_log)
         body = QSplitter(Qt.Orientation.Horizontal, self, childrenCollapsible=False)
         body.addWidget(scroll)
         # The live view is dense (progress, bottleneck verdict, pictures, three plots, the machine strip, the log): on a
@@ -389,6 +393,7 @@ class TrainPage(Page):
                                        can_resume=can_resume)
         # A splitter gives a pane only its minimum, which ignores wrapped text: keep the whole panel visible.
         self.run_box.setMinimumHeight(self.run_box.sizeHint().height())
+        self._keep_log_in_sight()
         self.plots.refresh()
         self.system_plots.refresh()
         self.val_images.request(run_dir)  # yolov5 draws its pictures in the final validation
@@ -462,6 +467,20 @@ class TrainPage(Page):
     def _notify(self, level: str, text: str, *, about_problems: bool = False) -> None:
         self.banner.show_message(level, text)
         self._problems_banner = about_problems  # hidden again as soon as the options are fine
+
+    def _enlarge_log(self, on: bool) -> None:
+        """The log takes the charts' room (and gives it back): reading a long log needs more than a strip."""
+        self._plots.setVisible(not on)
+        self._system_box.setVisible(not on)
+
+    def _keep_log_in_sight(self) -> None:
+        """The completion card grows the top pane: the room comes from the charts (down to their minimum),
+        never from the log, which keeps ``LOG_MIN_PX`` at least (the page scrolls when the window is short)."""
+        splitter = self._live_splitter
+        card = self.run_box.sizeHint().height()
+        plots, system = self._plots.minimumSizeHint().height(), self._system_box.minimumSizeHint().height()
+        log = max(LOG_MIN_PX, splitter.height() - card - plots - system - 3 * splitter.handleWidth())
+        splitter.setSizes([card, plots, system, log])
 
     def _show_run_settings(self, run_dir: Path) -> None:
         """The form shows the run on screen: its recorded options, and the run name actually used (exp2)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, QUrl
+from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -18,6 +18,8 @@ FLUSH_MS = 150
 
 
 class LogView(QWidget):
+    enlarge_toggled = Signal(bool)  # "Enlarge": the page gives the log the room of the charts
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._pending: deque[str] = deque(maxlen=MAX_BLOCKS)
@@ -34,6 +36,10 @@ class LogView(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Log"), self))
         top.addStretch(1)
+        self.enlarge_button = QPushButton(self.tr("Enlarge"), self, checkable=True)
+        self.enlarge_button.setToolTip(self.tr("Give the log the room of the charts (click again to restore)"))
+        self.enlarge_button.toggled.connect(self._on_enlarge)
+        top.addWidget(self.enlarge_button)
         top.addWidget(self.open_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -45,6 +51,10 @@ class LogView(QWidget):
         bar.rangeChanged.connect(self._on_range_changed)
         self._timer = QTimer(self, interval=FLUSH_MS, timeout=self.flush)
         self._timer.start()
+
+    def _on_enlarge(self, on: bool) -> None:
+        self.enlarge_button.setText(self.tr("Restore") if on else self.tr("Enlarge"))
+        self.enlarge_toggled.emit(on)
 
     def set_log_file(self, path: Path | None) -> None:
         self._log_file = path

@@ -15,6 +15,7 @@ from html import escape
 from typing import Any
 
 from gui.plotting import pg
+from gui.widgets.plot_wheel import unzoom, wheel_scrolls_page
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -84,6 +85,7 @@ class SystemPlots(QWidget):
         plot.setClipToView(True)
         plot.setMinimumHeight(90)
         plot.setMouseEnabled(x=True, y=False)
+        wheel_scrolls_page(plot)
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(1)
@@ -175,6 +177,8 @@ class SystemPlots(QWidget):
     def clear(self) -> None:
         for series in self.series.values():
             series.clear()
+        for plot in self.plots.values():
+            unzoom(plot)  # every run starts unzoomed
         self._t0 = None
         self._latest.clear()
         self._redraw.mark(*PLOTS)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 from gui.plotting import pg
+from gui.widgets.plot_wheel import unzoom, wheel_scrolls_page
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -162,6 +163,7 @@ class TrainingPlots(QWidget):
         plot.setDownsampling(auto=True, mode="peak")  # auto: without it pyqtgraph draws every point
         plot.setClipToView(True)
         plot.setMinimumHeight(180)
+        wheel_scrolls_page(plot)
         return plot
 
     def _panel(self, title: str, legend: list[tuple[str, str, str]], plot: pg.PlotWidget) -> QWidget:
@@ -209,6 +211,8 @@ class TrainingPlots(QWidget):
     def clear(self) -> None:
         for series in self.series.values():
             series.clear()
+        for plot in (self.loss_plot, self.metric_plot, self.lr_plot):
+            unzoom(plot)  # every run starts unzoomed
         self._redraw.mark(*self._redraw.plots)
         self.refresh()
 

@@ -206,3 +206,59 @@ def test_the_wait_heading_names_who_waited(qtbot, device, words):
     assert words in strip.headings["wait"].text()
     assert ("GPU" in strip.headings["wait"].text()) == (device == "cuda")
     assert ("training runs on the CPU" in strip.headings["gpu"].text()) == (device == "cpu")
+
+
+def test_the_wheel_scrolls_the_page_zooms_only_when_meant_and_a_new_run_starts_unzoomed(qtbot, page):
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication, QScrollArea
+
+    _run(qtbot, page)
+    page.resize(1360, 560)  # short: the live view scrolls
+    page.show()
+    qtbot.waitExposed(page)
+    plot = page.plots.loss_plot
+    area = next(a for a in page.findChildren(QScrollArea) if a.widget().isAncestorOf(plot))
+    page.plots.refresh()
+    before = plot.getPlotItem().getViewBox().viewRange()
+
+    def turn(modifiers=Qt.KeyboardModifier.NoModifier) -> None:
+        centre = QPointF(plot.viewport().rect().center())
+        event = QWheelEvent(centre, QPointF(plot.viewport().mapToGlobal(centre.toPoint())), QPoint(),
+                            QPoint(0, -120), Qt.MouseButton.NoButton, modifiers, Qt.ScrollPhase.NoScrollPhase, False)
+        QApplication.sendEvent(plot.viewport(), event)
+
+    scrolled = area.verticalScrollBar().value()
+    turn()
+    assert area.verticalScrollBar().value() > scrolled  # the page moved
+    assert plot.getPlotItem().getViewBox().viewRange() == before  # the chart did not zoom
+    turn(Qt.KeyboardModifier.ControlModifier)
+    zoomed = plot.getPlotItem().getViewBox().viewRange()
+    assert zoomed != before and not plot.getPlotItem().getViewBox().autoRangeEnabled()[0]
+    page.plots.clear()  # what a new run does
+    assert all(plot.getPlotItem().getViewBox().autoRangeEnabled())
+    page.hide()
+
+
+def test_the_completion_card_leaves_the_log_in_sight_and_the_log_can_be_enlarged(qtbot, page):
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QScrollArea
+
+    page.resize(1360 - 150, 860 - 60)  # the window's default size, less the rail and the status bar
+    page.show()
+    qtbot.waitExposed(page)
+    _run(qtbot, page)
+    qtbot.wait(50)
+    assert page.status_panel.isVisible()
+    log = page.log_view
+    area = next(a for a in page.findChildren(QScrollArea) if a.widget().isAncestorOf(log))
+    shown = QRect(log.mapTo(area.viewport(), QPoint(0, 0)), log.size()).intersected(area.viewport().rect())
+    assert log.height() >= 150  # the card took the charts' room, not the log's
+    area.ensureWidgetVisible(log)
+    shown = QRect(log.mapTo(area.viewport(), QPoint(0, 0)), log.size()).intersected(area.viewport().rect())
+    assert shown.height() >= 150
+    log.enlarge_button.click()
+    assert not page.plots.isVisible() and log.enlarge_button.text() == "Restore"
+    log.enlarge_button.click()
+    assert page.plots.isVisible()
+    page.hide()

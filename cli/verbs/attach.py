@@ -1,6 +1,8 @@
 """``yolostudio attach RUN``: follow a run through its events file until it ends (or replay a finished one).
 
-Ctrl+C only detaches: the run goes on, and ``yolostudio stop RUN`` stops it.
+Ctrl+C only detaches: the run goes on, and ``yolostudio stop RUN`` stops it. A resumed run's events hold
+every worker start; the earlier ones are history (one line each: how it ended, where), and only the
+newest start is shown as the run's current state.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
             tracker.feed(event)
             renderer.event(event)
 
+    events = tail.poll()
+    latest = max((i for i, e in enumerate(events) if e.get("type") == "stage" and e.get("stage") == "starting"),
+                 default=0)
+    for line in history_lines(events[:latest]):
+        renderer.note(line)
+    show(events[latest:])
     try:
         while True:
             show(tail.poll())
@@ -48,6 +56,20 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     except KeyboardInterrupt:
         renderer.note(tr("Detached; the run keeps going. 'yolostudio stop {name}' stops it.", name=run_dir.name))
         return EXIT_OK
+
+
+def history_lines(events: list[dict[str, Any]]) -> list[str]:
+    """One line per earlier worker start that ended: how, when in the run, and that the run went on."""
+    lines, epoch = [], None
+    for event in events:
+        if event.get("type") in ("epoch_start", "batch", "epoch_end"):
+            epoch = event.get("epoch", epoch)
+        if event.get("type") == "done":
+            where = tr(" in epoch {epoch}", epoch=int(epoch) + 1) if isinstance(epoch, int) else ""
+            lines.append(tr("Earlier: the run {status}{where} after {elapsed} s, then was resumed.",
+                            status=event.get("status", "ended"), where=where,
+                            elapsed=f"{float(event.get('elapsed_s') or 0):.0f}"))
+    return lines
 
 
 register(Verb("attach", tr("follow a run's progress (or replay a finished one)"), add_arguments, run, order=30))

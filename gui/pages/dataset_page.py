@@ -46,6 +46,15 @@ OPTIONAL_KEYS = ("test",)  # cleared in the form: the key goes, after asking
 YAML_ERRORS = ("yaml-syntax", "yaml-not-mapping", "yaml-duplicate-key", "yaml-encoding")
 
 
+def flagged_images(report: Report) -> dict[str, list[str]]:
+    """Images that findings name besides their own per-image ones (duplicates, leaks, missing labels)."""
+    flagged: dict[str, list[str]] = {}
+    for f in report.findings:
+        if Path(f.file).suffix.lower() not in (".txt", ".yaml", ".yml", ""):
+            flagged.setdefault(f.file, []).append(f.code)
+    return flagged
+
+
 class TextEdit(QUndoCommand):
     """One edit of the YAML text, from the form or typed; undo puts the previous text back."""
 
@@ -441,7 +450,7 @@ class DatasetPage(Page):
             files=scan.get("files", 0), s=scan.get("seconds", 0), cached=scan.get("from_cache", 0))
         self.findings.set_findings(report.findings, report.yaml_file, summary)
         self.stats.show_stats(report.stats)
-        self.gallery.set_records(report.images, report.names)
+        self.gallery.set_records(report.images, report.names, flagged_images(report))
         if has_errors(report.findings):
             self.banner.show_message("error", self.tr(
                 "Errors found ({e}): yolov5 would drop images or stop. See the Problems list.").format(

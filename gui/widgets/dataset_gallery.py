@@ -19,11 +19,14 @@ from gui.background import BackgroundTask, run_in_background
 
 PAGE = 48
 THUMB = 150
+LARGE = 900  # the double-click view's longest side
 PALETTE = [(47, 127, 209), (217, 140, 0), (46, 157, 87), (214, 69, 65), (138, 99, 210), (0, 150, 160)]
 
 
-def render_thumbnail(record: ImageRecord, names: list[str], size: int = THUMB) -> tuple[bytes, int, int]:
-    """RGBA bytes of a thumbnail with boxes and class names drawn (runs on a pool thread; no Qt)."""
+def render_thumbnail(record: ImageRecord, names: list[str], size: int = THUMB,
+                     enlarge: bool = False) -> tuple[bytes, int, int]:
+    """RGBA bytes of a thumbnail with boxes and class names drawn (runs on a pool thread; no Qt); ``enlarge``
+    scales a smaller image up to ``size`` (the large view), pixels kept sharp."""
     from PIL import Image, ImageDraw
 
     try:
@@ -31,6 +34,9 @@ def render_thumbnail(record: ImageRecord, names: list[str], size: int = THUMB) -
             im.draft("RGB", (size * 2, size * 2))  # JPEG: decode at a reduced scale, much faster
             im = im.convert("RGB")
             im.thumbnail((size, size))
+            if enlarge and max(im.size) < size:
+                factor = size / max(im.size)
+                im = im.resize((round(im.width * factor), round(im.height * factor)), Image.Resampling.NEAREST)
     except Exception:  # noqa: BLE001 - a broken image gets a grey tile with an X
         im = Image.new("RGB", (size, size), (90, 90, 90))
         draw = ImageDraw.Draw(im)
@@ -55,6 +61,7 @@ class DatasetGallery(QWidget):
         super().__init__(parent)
         self._renderer = renderer
         self.records: list[ImageRecord] = []
+        self.flagged: dict[str, list[str]] = {}
         self.names: list[str] = []
         self.page = 0
         self.thumbnails_loaded = 0
@@ -73,6 +80,7 @@ class DatasetGallery(QWidget):
         self.list.setMovement(QListView.Movement.Static)
         self.list.setUniformItemSizes(True)
         self.list.setWordWrap(True)
+        self.list.itemDoubleClicked.connect(self._open_large)
         self.empty = QLabel(self.tr("Images appear here after a check."), self)
         bar = QHBoxLayout()
         bar.addWidget(self.only_problems)
@@ -87,8 +95,11 @@ class DatasetGallery(QWidget):
         layout.addWidget(self.list, 1)
         self.page_label.setText("")
 
-    def set_records(self, records: list[ImageRecord], names: list[str]) -> None:
-        self.records, self.names = records, names
+    def set_records(self, records: list[ImageRecord], names: list[str],
+                    flagged: dict[str, list[str]] | None = None) -> None:
+        """``flagged``: image path -> codes of findings about it that are not the image's own (duplicates,
+        train/val leaks, a missing label): "Only images with problems" shows those too."""
+        self.records, self.names, self.flagged = records, names, flagged or {}
         if self.isVisible():
             self.show_page(0)
         else:
@@ -101,7 +112,7 @@ class DatasetGallery(QWidget):
 
     def visible_records(self) -> list[ImageRecord]:
         if self.only_problems.isChecked():
-            return [r for r in self.records if r.problems]
+            return [r for r in self.records if r.problems or r.path in self.flagged]
         return self.records
 
     def show_page(self, page: int) -> None:
@@ -124,10 +135,11 @@ class DatasetGallery(QWidget):
         placeholder.fill(Qt.GlobalColor.lightGray)
         for record in chunk:
             text = record.path.rsplit("/", 1)[-1]
-            if record.problems:
+            problems = [*record.problems, *self.flagged.get(record.path, [])]
+            if problems:
                 text = self.tr("⚠ {name}").format(name=text)
             item = QListWidgetItem(QIcon(placeholder), text)
-            item.setToolTip("\n".join([record.path] + record.problems))
+            item.setToolTip("\n".join([record.path] + problems))
             self.list.addItem(item)
         names, renderer = list(self.names), self._renderer
 
@@ -144,6 +156,31 @@ class DatasetGallery(QWidget):
         generation = self._generation
         self._task = run_in_background(self, job, on_done=lambda result: self._thumbs(generation, result),
                                        what=self.tr("Drawing thumbnails"))
+
+    def _open_large(self, item: Any) -> None:
+        """Double-click: the image large, with its boxes and class names (drawn off the GUI thread)."""
+        chunk = self.visible_records()[self.page * PAGE:(self.page + 1) * PAGE]
+        row = self.list.row(item)
+        if not 0 <= row < len(chunk):
+            return
+        record, names, renderer = chunk[row], list(self.names), self._renderer
+        self.large_view = view = QLabel(self, Qt.WindowType.Window)
+        view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        view.setWindowTitle(record.path)
+        view.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        view.setText(self.tr("Drawing {name}…").format(name=record.path.rsplit("/", 1)[-1]))
+        view.resize(LARGE + 20, LARGE + 20)
+        view.show()
+
+        def shown(result: tuple[bytes, int, int]) -> None:
+            data, w, h = result
+            try:
+                view.setPixmap(QPixmap.fromImage(QImage(data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy()))
+            except RuntimeError:
+                pass  # closed before the drawing was done
+
+        run_in_background(self, lambda progress, cancelled: renderer(record, names, LARGE, True), on_done=shown,
+                          what=self.tr("Drawing {name}").format(name=record.path))
 
     def _thumbs(self, generation: int, result: list[tuple[int, tuple[bytes, int, int]]]) -> None:
         if generation != self._generation:

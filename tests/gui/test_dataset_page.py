@@ -322,3 +322,24 @@ def test_clearing_test_offers_to_remove_the_key(qtbot, page, tmp_path, monkeypat
     assert asked == ["test"] and "\ntest:" not in page.text and page.text.startswith("# my dataset\n")
     page.undo()
     assert page.text.endswith("test: images/val  # for later\n")
+
+
+def test_problem_filter_includes_duplicates_and_missing_labels_and_double_click_shows_it_large(qtbot, page, tmp_path):
+    root = tmp_path / "warn"
+    same = image_bytes()
+    yaml_file = build(root, train={"t1": (same, BOX), "t2": (same, BOX), "t3": (None, None), "t4": BOX},
+                      yaml_text=YAML.format(root=root))
+    open_checked(qtbot, page, yaml_file)
+    assert {"image-duplicate", "label-missing"} <= {f.code for f in page.report.findings}
+    page.right_tabs.setCurrentWidget(page.gallery)
+    page.show()
+    page.gallery.only_problems.setChecked(True)
+    shown = sorted(page.gallery.list.item(i).text() for i in range(page.gallery.list.count()))
+    assert shown == ["⚠ t2.png", "⚠ t3.png"]  # a duplicate (of t1) and a missing label: not only errors
+    assert "label-missing" in page.gallery.list.item(shown.index("⚠ t3.png")).toolTip()
+    page.gallery.list.itemDoubleClicked.emit(page.gallery.list.item(0))
+    view = page.gallery.large_view  # a window of its own; closing deletes it
+    qtbot.waitUntil(lambda: view.pixmap() is not None and not view.pixmap().isNull(), timeout=TIMEOUT_MS)
+    assert max(view.pixmap().width(), view.pixmap().height()) > 150  # larger than a thumbnail
+    view.close()
+    page.hide()

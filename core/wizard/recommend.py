@@ -22,7 +22,9 @@ from core.wizard.rules import (Reason, best_workers, candidate_models, choose_ba
                                worker_cap)
 
 #: Where images come from and whether yolov5 keeps them decoded, cheapest first.
-DATA_CHOICES = ("originals", "cache", "prepared", "prepared+cache")
+DATA_CHOICES = ("originals", "cache", "prepared", "prepared+cache", "disk")
+DISK_CACHE_MIN_MB_S = 200.0  # below this, reading .npy files is no faster than decoding the JPEGs
+DISK_CACHE_ROOM = 1.5  # free space the .npy files may take, as a multiple of their size
 
 
 @dataclass
@@ -77,6 +79,12 @@ def _fits_ram(hw: Hardware, cache_gb: float) -> bool:
         cache_gb * ranks * RAM_CACHE_MARGIN + TRAIN_PROCESS_RAM_GB * ranks <= hw.ram_available_gb
 
 
+def _fits_disk(hw: Hardware, cache_gb: float) -> bool:
+    """``--cache disk`` writes uncompressed .npy files beside the images (once, shared by every rank)."""
+    return (hw.disk_free_gb is not None and hw.disk_free_gb >= cache_gb * DISK_CACHE_ROOM
+            and hw.disk_read_mb_s is not None and hw.disk_read_mb_s >= DISK_CACHE_MIN_MB_S)
+
+
 def _data_options(hw: Hardware, ds: DatasetSummary, m: Measurements, imgsz: int,
                   cache_gb: float) -> dict[str, dict[int, float]]:
     """Each data path that is allowed here, with its measured supply per worker count."""
@@ -85,6 +93,8 @@ def _data_options(hw: Hardware, ds: DatasetSummary, m: Measurements, imgsz: int,
     options = {"originals": m.loader}
     if fits_ram and m.loader_cached:
         options["cache"] = m.loader_cached
+    elif m.loader_cached and _fits_disk(hw, cache_gb):
+        options["disk"] = m.loader_cached  # measured from RAM: the disk's figure is estimated from it
     if large and m.loader_prepared:
         options["prepared"] = m.loader_prepared
         if "cache" in options:
@@ -120,11 +130,19 @@ def choose_data(hw: Hardware, ds: DatasetSummary, m: Measurements, imgsz: int, b
         "prepared": tr("A copy resized to {imgsz} px once removes the decoding of large images that starves "
                        "training.", imgsz=imgsz),
         "prepared+cache": tr("A copy resized to {imgsz} px, kept decoded in RAM: nothing is decoded after "
-                             "the cache is filled, and filling it is quick.", imgsz=imgsz)}[pick],
+                             "the cache is filled, and filling it is quick.", imgsz=imgsz),
+        "disk": tr("Too big for RAM, but the disk is fast and has room: yolov5 decodes each image once into a "
+                   ".npy file beside it and reads those.")}[pick],
         "; ".join(lines), "measure")
-    cache = "ram" if "cache" in pick else ""
+    cache = "ram" if "cache" in pick else "disk" if pick == "disk" else ""
     fits = _fits_ram(hw, cache_gb)
-    cache_why = (tr("Fits in RAM with yolov5's 10% margin, and the loader is faster with it.") if cache else
+    if pick == "disk":
+        cache_estimated = True
+        cache_evidence += tr("; disk {free:.0f} GB free, {speed:.0f} MB/s", free=hw.disk_free_gb or 0,
+                             speed=hw.disk_read_mb_s or 0)
+    cache_why = (tr("Does not fit in RAM; the .npy files (their decoded size) go beside your images.")
+                 if cache == "disk" else
+                 tr("Fits in RAM with yolov5's 10% margin, and the loader is faster with it.") if cache else
                  tr("Does not fit in RAM with margin (yolov5 would then silently train without it).") if not fits else
                  tr("Not needed: the loader is as fast without it.") if "cache" in results else
                  tr("Not measured with a cache."))
@@ -145,13 +163,13 @@ def choose_data(hw: Hardware, ds: DatasetSummary, m: Measurements, imgsz: int, b
 def _preference(ds: DatasetSummary, imgsz: int) -> tuple[str, ...]:
     """Cheapest first; with very large originals a cache alone decodes them at every start, a copy once."""
     if ds.long_side > 2 * imgsz:
-        return ("originals", "prepared", "prepared+cache", "cache")
+        return ("originals", "prepared", "prepared+cache", "cache", "disk")
     return DATA_CHOICES
 
 
 def _data_words(name: str) -> str:
     return {"originals": tr("originals"), "cache": tr("RAM cache"), "prepared": tr("prepared copy"),
-            "prepared+cache": tr("prepared copy + RAM cache")}[name]
+            "prepared+cache": tr("prepared copy + RAM cache"), "disk": tr("disk cache (estimated from RAM)")}[name]
 
 
 def _unmeasured_data(hw: Hardware, ds: DatasetSummary, imgsz: int, batch_per_rank: int, demand: float,
@@ -159,14 +177,17 @@ def _unmeasured_data(hw: Hardware, ds: DatasetSummary, imgsz: int, batch_per_ran
     ranks = max(1, len(hw.gpus))
     fits = _fits_ram(hw, cache_gb)
     prepared = ds.long_side > 2 * imgsz
-    pick = ("prepared+cache" if fits else "prepared") if prepared else ("cache" if fits else "originals")
+    disk = not fits and not prepared and _fits_disk(hw, cache_gb)
+    pick = ("prepared+cache" if fits else "prepared") if prepared else ("cache" if fits else "disk" if disk
+                                                                        else "originals")
     cap, limits = worker_cap(hw, batch_per_rank, imgsz, cache_gb * ranks if fits else 0.0)
     workers = min(cap, 8) if hw.gpus else min(cap, max(1, hw.usable_cores // 2))
     data = Reason(pick, tr("Not measured: images {side} px against imgsz {imgsz}.", side=ds.long_side,
                            imgsz=imgsz), tr("rule of thumb: a copy pays when images are over twice the size"),
                   "measure", True)
-    cache = Reason("ram" if fits else "", tr("Fits in RAM with yolov5's 10% margin.") if fits else
-                   tr("Does not fit in RAM with margin."), cache_evidence, "measure", True)
+    cache = Reason("ram" if fits else "disk" if disk else "", tr("Fits in RAM with yolov5's 10% margin.") if fits
+                   else tr("Does not fit in RAM; the .npy files (their decoded size) go beside your images.") if disk
+                   else tr("Does not fit in RAM with margin."), cache_evidence, "measure", True)
     reason = Reason(workers, tr("Not measured: as many as the limits allow, at most 8."), "; ".join(limits),
                     "measure", True)
     return pick, workers, demand, data, cache, reason

@@ -298,6 +298,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>；CUDA 在 PyTorch 中能够启动</translation>
     </message>
     <message>
+      <source>; disk {free:.0f} GB free, {speed:.0f} MB/s</source>
+      <translation>；磁盘空闲 {free:.0f} GB，{speed:.0f} MB/s</translation>
+    </message>
+    <message>
       <source>A .pt checkpoint to start from when Model is a YAML (fine-tuning): reaches a good mAP in far fewer epochs than training from scratch. A .pt from outside your runs is a pickle and needs your confirmation.</source>
       <translation>当模型是 YAML 时作为起点的 .pt 检查点（微调）：比从头训练少得多的轮数就能达到好的 mAP。训练目录以外的 .pt 是 pickle 文件，需要你确认。</translation>
     </message>
@@ -724,6 +728,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Does not fit in RAM with margin.</source>
       <translation>留出余量后内存放不下。</translation>
+    </message>
+    <message>
+      <source>Does not fit in RAM; the .npy files (their decoded size) go beside your images.</source>
+      <translation>内存放不下；.npy 文件（解码后的大小）会写在你的图片旁边。</translation>
     </message>
     <message>
       <source>Don't draw yolov5's plots (labels, batches, curves): saves seconds per run, and the live view has no validation pictures.</source>
@@ -2526,6 +2534,10 @@ Type 'delete' to confirm: </source>
       <translation>正在测量磁盘速度…</translation>
     </message>
     <message>
+      <source>Too big for RAM, but the disk is fast and has room: yolov5 decodes each image once into a .npy file beside it and reads those.</source>
+      <translation>内存放不下，但磁盘够快且有空间：yolov5 把每张图片解码一次，存成旁边的 .npy 文件，之后读这些文件。</translation>
+    </message>
+    <message>
       <source>Too little free RAM to train at batch {batch}, imgsz {imgsz}</source>
       <translation>可用内存太少，无法以批大小 {batch}、imgsz {imgsz} 训练</translation>
     </message>
@@ -2944,6 +2956,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>disk</source>
       <translation>磁盘</translation>
+    </message>
+    <message>
+      <source>disk cache (estimated from RAM)</source>
+      <translation>磁盘缓存（由内存测量估算）</translation>
     </message>
     <message>
       <source>download official checkpoints (the app's only network use)</source>

@@ -1958,6 +1958,25 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>RunViewer</name>
+    <message>
+      <source>Back to run {training}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Run {name}</source>
+      <translation>训练 {name}</translation>
+    </message>
+    <message>
+      <source>Run {name} — YOLO Studio</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Viewing run {name}. Run {training} keeps training on the Train page.</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
     <name>RunsOverlayDialog</name>
     <message>
       <source>Box loss (yolov5 units)</source>
@@ -2568,6 +2587,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
     </message>
     <message>
+      <source>{a} errors in the dataset would stop training; {d} more would make yolov5 skip images.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>{field} {value}</source>
       <translation>{field} {value}</translation>
     </message>
@@ -2639,6 +2662,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>没有可继续的训练：没有带检查点的已停止或失败的训练。</translation>
     </message>
     <message>
+      <source>Options for the next run</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Options of run {name} (read-only while it trains)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>Progress</source>
       <translation>进度</translation>
     </message>
@@ -2665,10 +2696,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Run {name} has no best.pt to continue from.</source>
       <translation>训练 {name} 没有可以接着训练的 best.pt。</translation>
-    </message>
-    <message>
-      <source>Run {name} is active on this page: stop it, or wait for it to finish, before opening run {other}.</source>
-      <translation>训练 {name} 正在此页面进行：请先停止它或等它结束，再打开训练 {other}。</translation>
     </message>
     <message>
       <source>Run {name} is still training: stop it, or wait for it to finish, before starting another.</source>

@@ -176,3 +176,13 @@ def test_hardware_and_dataset_come_from_the_checkers_facts_and_the_validators_st
              "box_area": {"p10": 0.01}}
     ds = dataset_from_stats(str(Path("/x/data.yaml")), stats)
     assert (ds.train_images, ds.val_images, ds.long_side, ds.small_box_area) == (40, 8, 1920, 0.01)
+
+
+def test_a_cache_too_big_for_ram_goes_to_a_fast_disk_with_room_and_is_marked_estimated():
+    slow_loader = replace(SMALL_IMAGES, loader={0: 9.0, 1: 16.0, 2: 18.0}, cache_ram_gb=40.0)
+    ds = DatasetSummary("/d.yaml", 200, 20, 1, long_side=140)  # no bigger than the training size: no copy
+    fast_disk = replace(MACHINES["cpu-2-cores"].hw, disk_free_gb=500.0, disk_read_mb_s=1500.0)
+    rec = recommend(fast_disk, ds, Goal(imgsz=128), slow_loader)
+    assert rec.config["cache"] == "disk" and rec.reasons["cache"].estimated and ".npy" in rec.reasons["cache"].why
+    slow_disk = replace(fast_disk, disk_read_mb_s=80.0)
+    assert recommend(slow_disk, ds, Goal(imgsz=128), slow_loader).config["cache"] == ""

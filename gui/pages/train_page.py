@@ -141,10 +141,10 @@ class TrainPage(Page):
         system_layout.addWidget(self._system_plots)
         right = QSplitter(Qt.Orientation.Vertical, self, childrenCollapsible=False)
         right.addWidget(run_box)
+        right.addWidget(self.log_view)  # under the progress: the completion card never pushes it out of sight
         right.addWidget(self._plots)
         right.addWidget(system_box)
-        right.addWidget(self.log_view)
-        for index, stretch in enumerate((0, 3, 2, 1)):
+        for index, stretch in enumerate((0, 1, 3, 2)):
             right.setStretchFactor(index, stretch)
         self._live_splitter, self._system_box = right, system_box
         self.log_view.setMinimumHeight(LOG_MIN_PX)  # no pane above may squeeze the log away
@@ -480,7 +480,7 @@ class TrainPage(Page):
         card = self.run_box.sizeHint().height()
         plots, system = self._plots.minimumSizeHint().height(), self._system_box.minimumSizeHint().height()
         log = max(LOG_MIN_PX, splitter.height() - card - plots - system - 3 * splitter.handleWidth())
-        splitter.setSizes([card, plots, system, log])
+        splitter.setSizes([card, log, plots, system])
 
     def _show_run_settings(self, run_dir: Path) -> None:
         """The form shows the run on screen: its recorded options, and the run name actually used (exp2)."""
@@ -488,7 +488,8 @@ class TrainPage(Page):
             recorded = load_run_config(run_dir).get("spec", {}).get("config", {})
         except (OSError, ValueError):
             return
-        values = {name: value for name, value in recorded.items() if name in self.form.settable and name != "name"}
+        values = {name: value for name, value in recorded.items() if name in self.form.settable and name != "name"
+                  and self.form.editors[name].value() != value}  # only what differs (no section opens for nothing)
         self.form.apply_values({**values, "name": run_dir.name})
         self.revalidate()
 

@@ -28,6 +28,23 @@ WAIT_COLOUR, IPS_COLOUR, DISK_COLOUR = "#d62728", "#9467bd", "#8c564b"
 PLOTS = ("gpu", "cpu", "disk", "wait", "ips")
 
 
+class SparseAxis(pg.AxisItem):
+    """A bottom axis that labels every k-th tick when the labels would touch: pyqtgraph always labels at least
+    its top tick level, which in a strip plot ~100 px wide read "0.20.40.6" at the default window size."""
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        strings = super().tickStrings(values, scale, spacing)
+        if not strings:
+            return strings
+        char = self.fontMetrics().horizontalAdvance("0") if hasattr(self, "fontMetrics") else 7
+        needed = sum(len(text) + 2 for text in strings) * char
+        room = max(1.0, self.geometry().width())
+        step = 1
+        while needed / step > room and step < len(strings):
+            step += 1
+        return [text if index % step == 0 else "" for index, text in enumerate(strings)]
+
+
 class SystemPlots(QWidget):
     """Fed every protocol event by the Train page (``add_event``); draws itself on a timer."""
 
@@ -74,12 +91,13 @@ class SystemPlots(QWidget):
         heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         heading.setFixedHeight(2 * heading.fontMetrics().lineSpacing() + 2)
         heading.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        plot = pg.PlotWidget(panel)
+        plot = pg.PlotWidget(panel, axisItems={"bottom": SparseAxis(orientation="bottom")})
         plot.setLabel("left", unit)
         plot.setLabel("bottom", self.tr("minutes"))
         for axis in ("left", "bottom"):
             plot.getAxis(axis).enableAutoSIPrefix(False)
             plot.getAxis(axis).setTickDensity(0.6)  # small plots: fewer, readable tick labels
+        plot.getAxis("bottom").setStyle(maxTickLevel=0)  # major ticks only: "0.20.40.6" ran together
         # No grid: in a strip of small plots, grid lines are most of each repaint (measured ~5 ms a plot).
         plot.setDownsampling(auto=True, mode="peak")  # auto: without it pyqtgraph draws every point
         plot.setClipToView(True)

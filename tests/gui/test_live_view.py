@@ -262,3 +262,17 @@ def test_the_completion_card_leaves_the_log_in_sight_and_the_log_can_be_enlarged
     log.enlarge_button.click()
     assert page.plots.isVisible()
     page.hide()
+
+
+def test_strip_tick_labels_thin_out_instead_of_running_together(qapp):
+    from PySide6.QtCore import QRectF
+
+    from gui.widgets.system_plots import SparseAxis
+
+    axis = SparseAxis(orientation="bottom")
+    values = [0.2, 0.4, 0.6, 0.8]
+    axis.setGeometry(QRectF(0, 0, 70, 20))  # a strip plot at the default window size
+    narrow = axis.tickStrings(values, 1.0, 0.2)
+    assert narrow[0] == "0.2" and "" in narrow
+    axis.setGeometry(QRectF(0, 0, 600, 20))
+    assert axis.tickStrings(values, 1.0, 0.2) == ["0.2", "0.4", "0.6", "0.8"]

@@ -2,9 +2,9 @@
 
 Owns the dataset's folder: ``data.yaml``, a manifest, and placing the result under the workspace
 atomically; the pictures and labels are drawn by ``core.demo_images`` (numpy and Pillow), imported only
-when a dataset is really generated, so the GUI's start-up never pays for them. Why: a new user's first training must work offline with no data of their own and
-finish in seconds on a laptop CPU, so the set is tiny, easy to learn, and rebuilt bit-for-bit from its
-spec (nothing to download, nothing to ship).
+when a dataset is really generated, so the GUI's start-up never pays for them. Why: a new user's first
+training must work offline with no data of their own and finish in seconds on a laptop CPU, so the set
+is tiny, easy to learn, and rebuilt bit-for-bit from its spec (nothing to download, nothing to ship).
 """
 
 from __future__ import annotations

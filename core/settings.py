@@ -3,8 +3,9 @@
 Settings are declared once (``Settings``) with their defaults; ``settings_version`` lets a newer app
 migrate an older file instead of silently dropping what the user chose: each step of ``_MIGRATIONS``
 takes a version-N dict to N+1, and a file is walked up the chain when it is read. A value of the wrong
-type or outside its choices falls back to the default (a hand-edited file never breaks the start). Window geometry is the GUI's
-business (QSettings); everything else a user sets lives here, so the CLI sees the same workspace.
+type or outside its choices falls back to the default (a hand-edited file never breaks the start).
+Window geometry is the GUI's business (QSettings); everything else a user sets lives here, so the CLI
+sees the same workspace.
 Tests point ``YOLOSTUDIO_CONFIG_DIR`` at a temp folder so they never touch a developer's real config.
 """
 

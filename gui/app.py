@@ -1,9 +1,10 @@
 """The GUI entry point: application set-up, the main window, and a clean (or detached) exit.
 
-Owns process-wide Qt choices: names used by QSettings, the Fusion style with the theme and the interface
-language of the settings (``gui/theme.py``, ``gui/i18n.py``), garbage collection in the GUI thread only, the workspace from ``--workspace`` /
-``YOLOSTUDIO_WORKSPACE`` / settings, the log file and the handler of unexpected exceptions
-(``gui/app_log.py``), and what happens at exit when a run was left training.
+Owns process-wide Qt choices: names used by QSettings, the Fusion style with the theme and the
+interface language of the settings (``gui/theme.py``, ``gui/i18n.py``), garbage collection in the GUI
+thread only, the workspace from ``--workspace`` / ``YOLOSTUDIO_WORKSPACE`` / settings, the log file and
+the handler of unexpected exceptions (``gui/app_log.py``), and what happens at exit when a run was left
+training.
 """
 
 from __future__ import annotations

@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         self._install_shortcuts()
         self._build_menus()
         self.guide: first_run.FirstRunGuide | None = None
+        self._guide_waits_for_check = False
         self._restore_geometry()
         if check_runs:  # the first listing also finds a run that kept training while the app was closed
             self.runs_store.changed.connect(self._on_runs_listed)
@@ -169,10 +170,8 @@ class MainWindow(QMainWindow):
     def _on_guide_action(self, action: str) -> None:
         assert self.guide is not None
         if action == first_run.CHECK:
-            environment = self.page_for("environment")
             self.show_page(page_index("environment"))
-            if environment is not None and hasattr(environment, "checked"):
-                environment.checked.connect(self._on_checked_for_guide)  # type: ignore[attr-defined]
+            self._check_for_guide()
         elif action == first_run.DEMO:
             self.show_page(TRAIN_INDEX)
             self.train_page.options.prepare_demo_dataset()
@@ -201,9 +200,22 @@ class MainWindow(QMainWindow):
             else:
                 self.guide.train.set_status(self.tr("Not started: the Train form lists what to fix first."))
 
+    def _check_for_guide(self) -> None:
+        """Run the environment check (in its worker process) and put its verdict into the guide's step 1."""
+        environment = self.page_for("environment")
+        if environment is None or self.guide is None:
+            return
+        if not self._guide_waits_for_check:
+            self._guide_waits_for_check = True
+            environment.checked.connect(self._on_checked_for_guide)  # type: ignore[attr-defined]
+        if not environment.busy:  # type: ignore[attr-defined]
+            environment.recheck()  # type: ignore[attr-defined]
+        self.guide.check.set_status(self.tr("Checking this machine… (the Environment page shows each step)"))
+
     def _on_checked_for_guide(self, evaluation: object) -> None:
         environment = self.page_for("environment")
         environment.checked.disconnect(self._on_checked_for_guide)  # type: ignore[union-attr]
+        self._guide_waits_for_check = False
         if self.guide is not None and environment.facts is not None:  # type: ignore[union-attr]
             _level, text = summarize(environment.facts, evaluation)  # type: ignore[union-attr, arg-type]
             self.guide.show_check_result(text)
@@ -301,7 +313,8 @@ class MainWindow(QMainWindow):
         self.runs_store.changed.disconnect(self._on_runs_listed)
         running = [run for run in runs if run.status == "running"]
         if not runs and not load_settings().guide_done:
-            self.show_guide()  # a first start: the guide, once
+            self.show_guide()  # a first start: the guide, once, with the machine's verdict as its first step
+            self._check_for_guide()
         if running:
             self.train_page.attach(running[0])
         elif runs:

@@ -116,7 +116,10 @@ class RunsPage(Page):
             "No runs yet in {folder}.\n\nStart one on the Train page (Ctrl+4) — the demo dataset trains in a few "
             "minutes on a CPU. Every run then appears here with its results, its speed in images/s and how "
             "busy it kept the GPU.").format(folder=self.workspace / "runs"))
+        self.loading_label = QLabel(self.tr("Reading the runs folder…"), self, enabled=False,
+                                    alignment=Qt.AlignmentFlag.AlignCenter)  # until the first listing arrives
         self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.loading_label)
         self.stack.addWidget(self.empty_label)
         self.stack.addWidget(self.table)
         self.details = QLabel(self, wordWrap=True)
@@ -152,6 +155,8 @@ class RunsPage(Page):
         store.failed.connect(self._on_list_failed)
         if store.loaded:
             self._on_listed(store.runs)
+        else:
+            store.ensure_loaded()  # "Reading the runs folder…" until it answers
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -176,6 +181,8 @@ class RunsPage(Page):
     def _on_list_failed(self, reason: str) -> None:
         self.banner.show_message("error", self.tr("Could not read the runs folder {folder}: {reason}").format(
             folder=self.workspace / "runs", reason=reason))
+        if self.stack.currentWidget() is self.loading_label:
+            self.stack.setCurrentWidget(self.empty_label)
         self.refresh_button.setEnabled(True)
 
     def _reselect(self, paths: set[str]) -> None:

@@ -1432,6 +1432,10 @@ Only use it if you trust where it came from.
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
+      <source>Checking this machine… (the Environment page shows each step)</source>
+      <translation>正在检查这台机器…（环境页面会显示每一步）</translation>
+    </message>
+    <message>
       <source>Checks the GPU driver, CUDA and PyTorch, and says what to fix so training can use the GPU.</source>
       <translation>检查 GPU 驱动、CUDA 和 PyTorch，并说明需要修复什么，让训练能用上 GPU。</translation>
     </message>
@@ -2104,6 +2108,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Read the runs folder again (F5)</source>
       <translation>重新读取训练文件夹（F5）</translation>
+    </message>
+    <message>
+      <source>Reading the runs folder…</source>
+      <translation>正在读取训练文件夹…</translation>
     </message>
     <message>
       <source>Refresh</source>

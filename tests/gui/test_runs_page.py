@@ -92,6 +92,7 @@ def test_table_lists_runs_with_units_status_and_sorting(page):
 def test_empty_workspace_explains_what_to_do(qtbot, tmp_path):
     page = RunsPage(tmp_path / "empty")
     qtbot.addWidget(page)
+    assert page.stack.currentWidget() is page.loading_label  # "Reading the runs folder…", not "No runs yet"
     page.refresh()
     qtbot.waitUntil(lambda: not page.loading, timeout=TIMEOUT_MS)
     assert page.stack.currentWidget() is page.empty_label

@@ -10,7 +10,9 @@ from core.settings import Settings, load_settings, save_settings, settings_path
 from core.workspace import last_facts_path
 from gui.about_dialog import AboutDialog
 from gui.main_window import MainWindow
+from gui.pages.environment_page import EnvironmentPage
 from gui.settings_dialog import SettingsDialog
+from tests.core.environment_builders import healthy_gpu_machine
 from tests.waits import TIMEOUT_MS
 
 
@@ -54,11 +56,18 @@ def test_about_names_versions_from_the_last_check_without_torch(qtbot, tmp_path)
         assert expected in text, expected
 
 
-def test_first_start_shows_the_guide_once(qtbot, tmp_path):
+def test_first_start_shows_the_guide_once_with_the_machine_check(qtbot, tmp_path, monkeypatch):
+    checks = []
+    monkeypatch.setattr(EnvironmentPage, "recheck", lambda self: checks.append(self) or True)
     window = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=True)
     qtbot.addWidget(window)
     qtbot.waitUntil(lambda: window.guide is not None, timeout=TIMEOUT_MS)
     assert [step.done for step in window.guide.steps] == [False] * 4
+    assert len(checks) == 1 and "Checking" in window.guide.check.status.text()  # the check runs at once
+    facts = healthy_gpu_machine()
+    facts.torch.version, facts.torch.cuda, facts.torch.cuda_available = "2.9.1+cpu", None, False
+    checks[0].show_facts(facts)  # the probe's answer: a CPU build of PyTorch on a GPU machine
+    assert window.guide.check.done and "CPU" in window.guide.check.status.text()
     window.guide.tune.skip.click()
     assert window.guide.tune.done and "Skipped" in window.guide.tune.status.text()
     window.guide.close()

@@ -15,7 +15,6 @@ The language: ``set_language`` (the GUI's setting, ``--json`` forces English), e
 from __future__ import annotations
 
 import os
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +49,8 @@ def language_from_environment() -> str:
 
 def read_ts(path: Path, context: str | None = None) -> dict[str, str]:
     """{source: translation} of a Qt Linguist file (one context, or all); unfinished entries left out."""
+    import xml.etree.ElementTree as ElementTree  # noqa: PLC0415 - only when a translation is used
+
     catalogue: dict[str, str] = {}
     for ctx in ElementTree.parse(path).getroot().iter("context"):
         if context is not None and ctx.findtext("name") != context:

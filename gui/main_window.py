@@ -8,30 +8,27 @@ through ``gui.pages.page.Page`` (may it be left, refresh) and hands every page t
 
 Pages are built the first time they are opened (issue 15: the window paints before anything slow):
 until then the stack holds a light stand-in that says "Loading…", and the catalogue row is all the
-window knows. The Train page, the one on screen at start, is built with the window.
+window knows. The Train page, the one on screen at start, is built right after the first paint, and the
+runs are listed then too (``_when_painted``); ``train_page`` builds it at once for whoever asks earlier.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QApplication, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QShortcut
+from PySide6.QtWidgets import (QApplication, QDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
                                QProgressDialog, QStackedWidget, QVBoxLayout, QWidget)
 
-from core.environment.report import summarize
 from core.jobs import JobOutcome
-from core.runs import RunInfo
 from core.settings import load_settings, save_settings
 from gui import dialogs, first_run
-from gui.about_dialog import AboutDialog
 from gui.current_work import CurrentWork
-from gui.job_runner import Launcher, default_launcher
 from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
-from gui.pages.train_page import TrainPage
 from gui.runs_store import RunsStore
 from gui.settings_dialog import SettingsDialog
 from gui.theme import apply_theme
@@ -40,6 +37,11 @@ from gui.window_settings import window_settings
 
 TRAIN_INDEX = page_index(TRAIN)
 STOP_TIMEOUT_S = 60
+
+if TYPE_CHECKING:
+    from core.runs import RunInfo
+    from gui.job_runner import Launcher
+    from gui.pages.train_page import TrainPage
 
 
 class PendingPage(QWidget):
@@ -54,7 +56,7 @@ class PendingPage(QWidget):
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, workspace: Path, *, launcher: Launcher = default_launcher, prepare_demo: bool = True,
+    def __init__(self, workspace: Path, *, launcher: Launcher | None = None, prepare_demo: bool = True,
                  check_runs: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.workspace = workspace
@@ -63,8 +65,10 @@ class MainWindow(QMainWindow):
         self.services = AppServices(self.runs_store, self._apply_to_next_run, self.open_run, CurrentWork(self))
         self.services.current.show_requested.connect(lambda key: self.show_page(page_index(key)))
         self.services.use_wizard = self._use_wizard
-        self.train_page = TrainPage(workspace, self, launcher=launcher, prepare_demo=prepare_demo)
+        self._train_options = {"launcher": launcher, "prepare_demo": prepare_demo}
         self._built: dict[int, Page] = {}  # index -> the page, once built
+        self._painted = False
+        self._after_paint: list[Callable[[], None]] = []
         self.rail = QListWidget(self)
         self.rail.setIconSize(QSize(22, 22))
         self.rail.setFixedWidth(150)
@@ -75,10 +79,7 @@ class MainWindow(QMainWindow):
             title = QCoreApplication.translate("MainWindow", spec.title)
             explanation = QCoreApplication.translate("MainWindow", spec.explanation)
             page: QWidget
-            if spec.key == TRAIN:
-                page = self._built[index] = self.train_page
-                self.train_page.bind(self.services)
-            elif spec.page is None:
+            if spec.page is None:
                 page = self._built[index] = PlaceholderPage(workspace, title, explanation, self)
                 page.bind(self.services)
             else:
@@ -95,22 +96,21 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.rail)
         layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-        self.machine_bar = MachineStatusBar(self)
+        self.machine_bar = MachineStatusBar(self, start_nvml=False)
+        self._when_painted(self.machine_bar.start_nvml)
         self.setStatusBar(self.machine_bar)
-        self.train_page.summary_changed.connect(self.machine_bar.set_run_summary)
         self._closing_after_stop = False
         self._stop_dialog: QProgressDialog | None = None
         self._stop_timer = QTimer(self, singleShot=True, interval=STOP_TIMEOUT_S * 1000, timeout=self._stop_timed_out)
-        self.train_page.run_ended.connect(self._on_run_ended)
-        self.train_page.run_ended.connect(lambda outcome: self.runs_store.reload())
         self._install_shortcuts()
         self._build_menus()
         self.guide: first_run.FirstRunGuide | None = None
         self._guide_waits_for_check = False
+        self._when_painted(lambda: self.page(TRAIN_INDEX))  # the Train page right after the first paint
         self._restore_geometry()
         if check_runs:  # the first listing also finds a run that kept training while the app was closed
             self.runs_store.changed.connect(self._on_runs_listed)
-            self.runs_store.ensure_loaded()
+            self._when_painted(self.runs_store.ensure_loaded)  # read in the background, after the first paint
 
     def _add_page(self, title: str, icon: QIcon, page: QWidget, explanation: str, *, enabled: bool = False) -> None:
         item = QListWidgetItem(icon, title if enabled else self.tr("{title}\nComing soon").format(title=title))
@@ -149,7 +149,9 @@ class MainWindow(QMainWindow):
         dialog.open()
         return dialog
 
-    def open_about(self) -> AboutDialog:
+    def open_about(self) -> QDialog:
+        from gui.about_dialog import AboutDialog  # noqa: PLC0415 - it reads the facts module: not at start-up
+
         dialog = AboutDialog(self.workspace, self)
         dialog.open()
         return dialog
@@ -200,6 +202,25 @@ class MainWindow(QMainWindow):
             else:
                 self.guide.train.set_status(self.tr("Not started: the Train form lists what to fix first."))
 
+    def _start_guide(self) -> None:
+        self.show_guide()
+        self._check_for_guide()  # the machine's verdict is the guide's first step
+
+    def _when_painted(self, call: Callable[[], None]) -> None:
+        """Run ``call`` once the window is on screen (start-up paints before anything slow is built)."""
+        if self._painted:
+            call()
+        else:
+            self._after_paint.append(call)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            for call in self._after_paint:
+                QTimer.singleShot(0, self, call)
+            self._after_paint.clear()
+
     def _check_for_guide(self) -> None:
         """Run the environment check (in its worker process) and put its verdict into the guide's step 1."""
         environment = self.page_for("environment")
@@ -217,6 +238,8 @@ class MainWindow(QMainWindow):
         environment.checked.disconnect(self._on_checked_for_guide)  # type: ignore[union-attr]
         self._guide_waits_for_check = False
         if self.guide is not None and environment.facts is not None:  # type: ignore[union-attr]
+            from core.environment.report import summarize  # noqa: PLC0415 - the rules load with the page
+
             _level, text = summarize(environment.facts, evaluation)  # type: ignore[union-attr, arg-type]
             self.guide.show_check_result(text)
 
@@ -262,7 +285,7 @@ class MainWindow(QMainWindow):
         pending = self.pages.widget(index)
         if self.pages.currentIndex() == index:  # opened from the rail: its "Loading…" is on screen
             pending.repaint()
-        page = PAGES[index].build(self.workspace, self)
+        page = self._build_train_page() if index == TRAIN_INDEX else PAGES[index].build(self.workspace, self)
         self._built[index] = page
         page.bind(self.services)
         current = self.pages.currentWidget()
@@ -272,6 +295,21 @@ class MainWindow(QMainWindow):
         if current is pending:
             self.pages.setCurrentIndex(index)
         return page
+
+    def _build_train_page(self) -> TrainPage:
+        from gui.pages.train_page import TrainPage  # noqa: PLC0415 - after the first paint (start-up)
+
+        options = {k: v for k, v in self._train_options.items() if v is not None}  # None: the default launcher
+        page = TrainPage(self.workspace, self, **options)
+        page.summary_changed.connect(self.machine_bar.set_run_summary)
+        page.run_ended.connect(self._on_run_ended)
+        page.run_ended.connect(lambda outcome: self.runs_store.reload())
+        return page
+
+    @property
+    def train_page(self) -> TrainPage:
+        """The Train page (built on first use: right after the first paint, or when something needs it)."""
+        return self.page(TRAIN_INDEX)  # type: ignore[return-value]
 
     def page_for(self, key: str) -> Page | None:
         """The page of the catalogue row ``key`` (built now if need be); None for a placeholder row."""
@@ -312,9 +350,8 @@ class MainWindow(QMainWindow):
         """The first listing only: follow a run still training, else offer to resume the newest."""
         self.runs_store.changed.disconnect(self._on_runs_listed)
         running = [run for run in runs if run.status == "running"]
-        if not runs and not load_settings().guide_done:
-            self.show_guide()  # a first start: the guide, once, with the machine's verdict as its first step
-            self._check_for_guide()
+        if not runs and not load_settings().guide_done:  # a first start: the guide, once, after the first paint
+            self._when_painted(self._start_guide)
         if running:
             self.train_page.attach(running[0])
         elif runs:
@@ -327,7 +364,7 @@ class MainWindow(QMainWindow):
         if not all(self.page(i).can_leave() for i in order):
             event.ignore()
             return
-        if self.train_page.active:
+        if TRAIN_INDEX in self._built and self.train_page.active:
             if self._stop_dialog is not None:  # already stopping: keep waiting
                 event.ignore()
                 return

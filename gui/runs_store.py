@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from core.run_index import RunIndex
-from core.runs import RunInfo
 from gui.background import BackgroundTask, run_in_background
+
+if TYPE_CHECKING:
+    from core.run_index import RunIndex
+    from core.runs import RunInfo
 
 log = logging.getLogger("yolostudio.gui.runs")
 
@@ -31,7 +34,7 @@ class RunsStore(QObject):
         self.workspace = Path(workspace)
         self.runs: list[RunInfo] = []
         self.loaded = False  # a first listing arrived
-        self._index = RunIndex()  # used from one pool thread at a time: reloads never overlap
+        self._index: RunIndex | None = None  # made by the first listing; one pool thread at a time uses it
         self._task: BackgroundTask | None = None
         self._again = False
 
@@ -44,9 +47,16 @@ class RunsStore(QObject):
         if self._task is not None:
             self._again = True
             return
-        index, workspace = self._index, self.workspace
-        self._task = run_in_background(self, lambda progress, cancelled: index.list_runs(workspace),
-                                       on_done=self._listed, on_failed=self._failed)
+        self._task = run_in_background(self, lambda progress, cancelled: self._list(), on_done=self._listed,
+                                       on_failed=self._failed)
+
+    def _list(self) -> list[RunInfo]:
+        """In the pool thread: core.runs and its readers load there, not before the window's first paint."""
+        if self._index is None:
+            from core.run_index import RunIndex  # noqa: PLC0415
+
+            self._index = RunIndex()
+        return self._index.list_runs(self.workspace)
 
     def ensure_loaded(self) -> None:
         """Load once: the first page that needs the runs starts it; later callers reuse the list."""

@@ -16,7 +16,8 @@ REFRESH_MS = 2000
 
 
 class MachineStatusBar(QStatusBar):
-    def __init__(self, parent: QWidget | None = None, *, nvml: NvmlGlance | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, nvml: NvmlGlance | None = None,
+                 start_nvml: bool = True) -> None:
         super().__init__(parent)
         self._nvml = nvml or NvmlGlance()
         self._nvml_ready = False
@@ -30,9 +31,14 @@ class MachineStatusBar(QStatusBar):
         self._timer = QTimer(self, interval=REFRESH_MS, timeout=self.refresh)
         self._timer.start()
         read_host()  # the first cpu_percent(None) only sets the reference point
+        if start_nvml:
+            self.start_nvml()
+        self.refresh()
+
+    def start_nvml(self) -> None:
+        """Load NVML in the background (the window calls it after its first paint: start-up)."""
         run_in_background(self, lambda progress, cancelled: self._nvml.init(),
                           on_done=self._on_nvml_ready, on_failed=lambda exc: self._on_nvml_ready(False))
-        self.refresh()
 
     def set_run_summary(self, text: str) -> None:
         self.run_label.setText(text or self.tr("No active run"))

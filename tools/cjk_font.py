@@ -50,6 +50,7 @@ def build(source: Path = SOURCE, output: Path = OUTPUT) -> Path:
     subsetter.populate(unicodes={ord(c) for c in wanted if not c.isspace() or c == " "})
     subsetter.subset(font)
     output.parent.mkdir(parents=True, exist_ok=True)
+    font.recalcTimestamp = False  # the same characters give the same bytes: no churn in git
     font.save(str(output))
     return output
 

@@ -68,6 +68,6 @@ def confirm_fix(parent: QWidget | None, summary: str, before: str, after: str) -
 
 def confirm_remove_key(parent: QWidget, key: str) -> bool:
     """Clearing an optional key in the form: remove it from the file (``test: ''`` would mean nothing)."""
-    return ask_yes(parent, parent.tr("Remove {key}?").format(key=key), parent.tr(
+    return ask_yes(parent, _tr("Remove {key}?").format(key=key), _tr(
         "Remove the '{key}' key from data.yaml? Without it the dataset simply has no {key} split; an empty "
         "'{key}:' value would not say that.").format(key=key), default_yes=True)

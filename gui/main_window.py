@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (QApplication, QDialog, QHBoxLayout, QLabel, QList
                                QProgressDialog, QStackedWidget, QVBoxLayout, QWidget)
 
 from core.jobs import JobOutcome
-from core.settings import load_settings, save_settings
+from core.settings import load_settings
 from gui import dialogs, first_run
+from gui.guide_router import GuideRouter
 from gui.current_work import CurrentWork
 from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.page import AppServices, Page
@@ -104,8 +105,7 @@ class MainWindow(QMainWindow):
         self._stop_timer = QTimer(self, singleShot=True, interval=STOP_TIMEOUT_S * 1000, timeout=self._stop_timed_out)
         self._install_shortcuts()
         self._build_menus()
-        self.guide: first_run.FirstRunGuide | None = None
-        self._guide_waits_for_check = False
+        self.guide_router = GuideRouter(self)  # the first-run guide and the pages its steps open
         self._when_painted(lambda: self.page(TRAIN_INDEX))  # the Train page right after the first paint
         self._restore_geometry()
         if check_runs:  # the first listing also finds a run that kept training while the app was closed
@@ -157,54 +157,12 @@ class MainWindow(QMainWindow):
         return dialog
 
     def show_guide(self) -> first_run.FirstRunGuide:
-        """The first-run guide, beside the pages (Help ▸ Getting started, or the first start)."""
-        if self.guide is None:
-            wizard = next((spec for spec in PAGES if spec.key == "wizard"), None)
-            self.guide = first_run.FirstRunGuide(has_wizard=wizard is not None and wizard.page is not None,
-                                                 parent=self)
-            self.guide.action_requested.connect(self._on_guide_action)
-            self.guide.dismissed.connect(self._on_guide_dismissed)
-            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.guide)
-        self.guide.show()
-        self.guide.raise_()
-        return self.guide
+        """The first-run guide under the pages (Help ▸ Getting started, or the first start)."""
+        return self.guide_router.show()
 
-    def _on_guide_action(self, action: str) -> None:
-        assert self.guide is not None
-        if action == first_run.CHECK:
-            self.show_page(page_index("environment"))
-            self._check_for_guide()
-        elif action == first_run.DEMO:
-            self.show_page(TRAIN_INDEX)
-            self.train_page.options.prepare_demo_dataset()
-            self.guide.data.set_done(self.tr("The demo dataset is on the Train form."))
-        elif action in (first_run.OPEN_YAML, first_run.FROM_FOLDERS):
-            dataset = self.page_for("dataset")
-            self.show_page(page_index("dataset"))
-            if action == first_run.OPEN_YAML:
-                dataset.choose_and_open()  # type: ignore[union-attr]
-                path = getattr(dataset, "path", None)
-                if path is not None:
-                    self.train_page.options.form.set_data_path(str(path))
-                    self.guide.data_ready(str(path))
-            else:
-                dataset.new_from_folders()  # type: ignore[union-attr]
-                self.guide.data.set_status(self.tr("Make the data.yaml on the Dataset page; the Train form "
-                                                   "takes it from there."))
-        elif action == first_run.TUNE:
-            wizard = page_index("wizard") if any(spec.key == "wizard" for spec in PAGES) else TRAIN_INDEX
-            self.show_page(wizard if PAGES[wizard].page is not None else TRAIN_INDEX)
-            self.guide.tune.set_done(self.tr("Done."))
-        elif action == first_run.TRAIN:
-            self.show_page(TRAIN_INDEX)
-            if self.train_page.start_run():
-                self.guide.train.set_done(self.tr("Training. Watch it on the Train page."))
-            else:
-                self.guide.train.set_status(self.tr("Not started: the Train form lists what to fix first."))
-
-    def _start_guide(self) -> None:
-        self.show_guide()
-        self._check_for_guide()  # the machine's verdict is the guide's first step
+    @property
+    def guide(self) -> first_run.FirstRunGuide | None:
+        return self.guide_router.guide
 
     def _when_painted(self, call: Callable[[], None]) -> None:
         """Run ``call`` once the window is on screen (start-up paints before anything slow is built)."""
@@ -220,37 +178,6 @@ class MainWindow(QMainWindow):
             for call in self._after_paint:
                 QTimer.singleShot(0, self, call)
             self._after_paint.clear()
-
-    def _check_for_guide(self) -> None:
-        """Run the environment check (in its worker process) and put its verdict into the guide's step 1."""
-        environment = self.page_for("environment")
-        if environment is None or self.guide is None:
-            return
-        if not self._guide_waits_for_check:
-            self._guide_waits_for_check = True
-            environment.checked.connect(self._on_checked_for_guide)  # type: ignore[attr-defined]
-        if not environment.busy:  # type: ignore[attr-defined]
-            environment.recheck()  # type: ignore[attr-defined]
-        self.guide.check.set_status(self.tr("Checking this machine… (the Environment page shows each step)"))
-
-    def _on_checked_for_guide(self, evaluation: object) -> None:
-        environment = self.page_for("environment")
-        environment.checked.disconnect(self._on_checked_for_guide)  # type: ignore[union-attr]
-        self._guide_waits_for_check = False
-        if self.guide is not None and environment.facts is not None:  # type: ignore[union-attr]
-            from core.environment.report import summarize  # noqa: PLC0415 - the rules load with the page
-
-            _level, text = summarize(environment.facts, evaluation)  # type: ignore[union-attr, arg-type]
-            self.guide.show_check_result(text)
-
-    def _on_guide_dismissed(self) -> None:
-        settings = load_settings()
-        if not settings.guide_done:
-            settings.guide_done = True
-            try:
-                save_settings(settings)
-            except OSError:
-                pass  # shown again next time: better than a dialog about a guide
 
     def _apply_to_next_run(self, setting: dict) -> bool:
         """A fix that is a training option: into the Train form (the user confirms), then show it."""
@@ -351,7 +278,7 @@ class MainWindow(QMainWindow):
         self.runs_store.changed.disconnect(self._on_runs_listed)
         running = [run for run in runs if run.status == "running"]
         if not runs and not load_settings().guide_done:  # a first start: the guide, once, after the first paint
-            self._when_painted(self._start_guide)
+            self._when_painted(self.guide_router.start)
         if running:
             self.train_page.attach(running[0])
         elif runs:

@@ -635,7 +635,7 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     </message>
     <message>
       <source>Could not remove {key} without changing other values; edit it in the YAML view.</source>
-      <translation type="unfinished" />
+      <translation>无法在不改变其他值的情况下删除 {key}；请在 YAML 视图中编辑。</translation>
     </message>
     <message>
       <source>Could not write the class names without changing other values.</source>

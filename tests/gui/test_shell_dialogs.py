@@ -6,7 +6,7 @@ import json
 
 from PySide6.QtWidgets import QApplication
 
-from core.settings import Settings, load_settings, save_settings, settings_path
+from core.settings import Settings, load_settings, settings_path
 from core.workspace import last_facts_path
 from gui.about_dialog import AboutDialog
 from gui.main_window import MainWindow

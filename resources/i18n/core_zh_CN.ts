@@ -170,6 +170,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation> 张</translation>
     </message>
     <message>
+      <source> in epoch {epoch}</source>
+      <translation>，在第 {epoch} 轮</translation>
+    </message>
+    <message>
       <source> or the desktop</source>
       <translation>或桌面</translation>
     </message>
@@ -772,6 +776,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>ERROR</source>
       <translation>错误</translation>
+    </message>
+    <message>
+      <source>Earlier: the run {status}{where} after {elapsed} s, then was resumed.</source>
+      <translation>之前：训练在 {elapsed} 秒后{status}{where}，随后被继续。</translation>
     </message>
     <message>
       <source>Efficiency: {ips:.0f} img/s on the CPU, data wait {wait}</source>

@@ -195,6 +195,14 @@ After:
       <translation>用于验证的图片百分比（其余用于训练）：</translation>
     </message>
     <message>
+      <source>Remove the '{key}' key from data.yaml? Without it the dataset simply has no {key} split; an empty '{key}:' value would not say that.</source>
+      <translation>从 data.yaml 中删除 '{key}' 键吗？没有它，数据集就只是没有 {key} 划分；而空的 '{key}:' 值表达不了这个意思。</translation>
+    </message>
+    <message>
+      <source>Remove {key}?</source>
+      <translation>删除 {key} 吗？</translation>
+    </message>
+    <message>
       <source>Unsaved changes</source>
       <translation>未保存的更改</translation>
     </message>
@@ -345,6 +353,14 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在绘制缩略图</translation>
     </message>
     <message>
+      <source>Drawing {name}</source>
+      <translation>正在绘制 {name}</translation>
+    </message>
+    <message>
+      <source>Drawing {name}…</source>
+      <translation>正在绘制 {name}…</translation>
+    </message>
+    <message>
       <source>Images appear here after a check.</source>
       <translation>检查后图片会显示在这里。</translation>
     </message>
@@ -493,7 +509,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>Remove {key}</source>
-      <translation type="unfinished" />
+      <translation>删除 {key}</translation>
     </message>
     <message>
       <source>Save</source>
@@ -1207,7 +1223,7 @@ Only use it if you trust where it came from.
     </message>
     <message>
       <source>No safe automatic fix for this finding: its message says what to do.</source>
-      <translation type="unfinished" />
+      <translation>这个问题没有安全的自动修复：请按其说明处理。</translation>
     </message>
     <message>
       <source>Not checked yet. Press Check (F5) to validate every image and label.</source>
@@ -1322,6 +1338,33 @@ Only use it if you trust where it came from.
     </message>
   </context>
   <context>
+    <name>GuideRouter</name>
+    <message>
+      <source>Checking this machine… (the Environment page shows each step)</source>
+      <translation>正在检查这台机器…（环境页面会显示每一步）</translation>
+    </message>
+    <message>
+      <source>Done.</source>
+      <translation>完成。</translation>
+    </message>
+    <message>
+      <source>Make the data.yaml on the Dataset page; the Train form takes it from there.</source>
+      <translation>请在数据集页面创建 data.yaml；训练表单会接着使用它。</translation>
+    </message>
+    <message>
+      <source>Not started: the Train form lists what to fix first.</source>
+      <translation>未开始：训练表单列出了需要先修复的问题。</translation>
+    </message>
+    <message>
+      <source>The demo dataset is on the Train form.</source>
+      <translation>演示数据集已填入训练表单。</translation>
+    </message>
+    <message>
+      <source>Training. Watch it on the Train page.</source>
+      <translation>正在训练。请在训练页面查看。</translation>
+    </message>
+  </context>
+  <context>
     <name>GuideStep</name>
     <message>
       <source>Skip</source>
@@ -1354,12 +1397,24 @@ Only use it if you trust where it came from.
   <context>
     <name>LogView</name>
     <message>
+      <source>Enlarge</source>
+      <translation>放大</translation>
+    </message>
+    <message>
+      <source>Give the log the room of the charts (click again to restore)</source>
+      <translation>让日志占用图表的空间（再点一次恢复）</translation>
+    </message>
+    <message>
       <source>Log</source>
       <translation>日志</translation>
     </message>
     <message>
       <source>Open worker.log</source>
       <translation>打开 worker.log</translation>
+    </message>
+    <message>
+      <source>Restore</source>
+      <translation>恢复</translation>
     </message>
     <message>
       <source>The run's log appears here.</source>
@@ -1432,10 +1487,6 @@ Only use it if you trust where it came from.
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <source>Checking this machine… (the Environment page shows each step)</source>
-      <translation>正在检查这台机器…（环境页面会显示每一步）</translation>
-    </message>
-    <message>
       <source>Checks the GPU driver, CUDA and PyTorch, and says what to fix so training can use the GPU.</source>
       <translation>检查 GPU 驱动、CUDA 和 PyTorch，并说明需要修复什么，让训练能用上 GPU。</translation>
     </message>
@@ -1446,10 +1497,6 @@ Only use it if you trust where it came from.
     <message>
       <source>Dataset</source>
       <translation>数据集</translation>
-    </message>
-    <message>
-      <source>Done.</source>
-      <translation>完成。</translation>
     </message>
     <message>
       <source>Environment</source>
@@ -1472,14 +1519,6 @@ Only use it if you trust where it came from.
       <translation>列出每次训练的状态和结果，用于比较、继续训练或清理。</translation>
     </message>
     <message>
-      <source>Make the data.yaml on the Dataset page; the Train form takes it from there.</source>
-      <translation>请在数据集页面创建 data.yaml；训练表单会接着使用它。</translation>
-    </message>
-    <message>
-      <source>Not started: the Train form lists what to fix first.</source>
-      <translation>未开始：训练表单列出了需要先修复的问题。</translation>
-    </message>
-    <message>
       <source>Opens or creates a data.yaml, checks images and labels, and shows class statistics.</source>
       <translation>打开或创建 data.yaml，检查图片和标签，并显示类别统计。</translation>
     </message>
@@ -1500,20 +1539,12 @@ Only use it if you trust where it came from.
       <translation>正在停止训练：完成当前批次并保存检查点…</translation>
     </message>
     <message>
-      <source>The demo dataset is on the Train form.</source>
-      <translation>演示数据集已填入训练表单。</translation>
-    </message>
-    <message>
       <source>Train</source>
       <translation>训练</translation>
     </message>
     <message>
       <source>Train a model and watch it learn.</source>
       <translation>训练模型，观察它的学习过程。</translation>
-    </message>
-    <message>
-      <source>Training. Watch it on the Train page.</source>
-      <translation>正在训练。请在训练页面查看。</translation>
     </message>
     <message>
       <source>Wizard</source>
@@ -1746,6 +1777,10 @@ Coming soon</source>
       <translation>&lt;b&gt;怎么办：&lt;/b&gt;{hint}</translation>
     </message>
     <message>
+      <source>Average speed</source>
+      <translation>平均速度</translation>
+    </message>
+    <message>
       <source>Best mAP@0.5</source>
       <translation>最佳 mAP@0.5</translation>
     </message>
@@ -1794,6 +1829,10 @@ Coming soon</source>
       <translation>训练 {name} 已完成全部轮次。</translation>
     </message>
     <message>
+      <source>Run {name} stopped at batch {done}/{batches} of epoch {epoch}; the checkpoint holds the weights reached there. Resume redoes epoch {epoch} from its first batch, starting from those weights.</source>
+      <translation>训练 {name} 停在第 {epoch} 轮的第 {done}/{batches} 批；检查点保存了此时的权重。继续训练会从第一个批次重做第 {epoch} 轮，起点是这些权重。</translation>
+    </message>
+    <message>
       <source>Run {name} stopped; its last checkpoint is saved, so it can be resumed.</source>
       <translation>训练 {name} 已停止；最后的检查点已保存，可以继续训练。</translation>
     </message>
@@ -1833,6 +1872,10 @@ Coming soon</source>
       <source>none yet</source>
       <translation>暂无</translation>
     </message>
+    <message>
+      <source>{speed} images/s over the whole run</source>
+      <translation>整个训练平均 {speed} 张/秒</translation>
+    </message>
   </context>
   <context>
     <name>RunText</name>
@@ -1871,6 +1914,10 @@ Coming soon</source>
     <message>
       <source>Epoch {epoch}/{epochs} done in {time}: mAP@0.5 {map50}, mAP@0.5:0.95 {map50_95}</source>
       <translation>第 {epoch}/{epochs} 轮用时 {time}：mAP@0.5 {map50}，mAP@0.5:0.95 {map50_95}</translation>
+    </message>
+    <message>
+      <source>Epoch {epoch}/{epochs} · batch {batch}/{batches} · {speed} img/s on average</source>
+      <translation>轮次 {epoch}/{epochs} · 批次 {batch}/{batches} · 平均 {speed} 张/秒</translation>
     </message>
     <message>
       <source>Epoch {epoch}/{epochs} · batch {batch}/{batches} · {speed} img/s · data wait {wait} % · ETA {eta}</source>
@@ -1965,7 +2012,7 @@ Coming soon</source>
     <name>RunViewer</name>
     <message>
       <source>Back to run {training}</source>
-      <translation type="unfinished" />
+      <translation>返回训练 {training}</translation>
     </message>
     <message>
       <source>Run {name}</source>
@@ -1973,11 +2020,11 @@ Coming soon</source>
     </message>
     <message>
       <source>Run {name} — YOLO Studio</source>
-      <translation type="unfinished" />
+      <translation>训练 {name} — YOLO Studio</translation>
     </message>
     <message>
       <source>Viewing run {name}. Run {training} keeps training on the Train page.</source>
-      <translation type="unfinished" />
+      <translation>正在查看训练 {name}。训练 {training} 仍在训练页面上进行。</translation>
     </message>
   </context>
   <context>
@@ -2596,7 +2643,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>{a} errors in the dataset would stop training; {d} more would make yolov5 skip images.</source>
-      <translation type="unfinished" />
+      <translation>数据集中有 {a} 个错误会让训练停止；另有 {d} 个会让 yolov5 跳过图片。</translation>
     </message>
     <message>
       <source>{field} {value}</source>
@@ -2671,11 +2718,11 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>Options for the next run</source>
-      <translation type="unfinished" />
+      <translation>下次训练的选项</translation>
     </message>
     <message>
       <source>Options of run {name} (read-only while it trains)</source>
-      <translation type="unfinished" />
+      <translation>训练 {name} 的选项（训练期间只读）</translation>
     </message>
     <message>
       <source>Progress</source>
@@ -2694,8 +2741,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>继续训练</translation>
     </message>
     <message>
-      <source>Resume run {name} from its last checkpoint</source>
-      <translation>从最后的检查点继续训练 {name}</translation>
+      <source>Resume run {name} from its last checkpoint: an epoch interrupted by a stop is redone from its first batch, starting from the weights reached</source>
+      <translation>从最后的检查点继续训练 {name}：被停止打断的那一轮会从第一个批次重做，起点是已达到的权重</translation>
     </message>
     <message>
       <source>Run {name}</source>

@@ -12,6 +12,7 @@ from gui.about_dialog import AboutDialog
 from gui.main_window import MainWindow
 from gui.pages.environment_page import EnvironmentPage
 from gui.settings_dialog import SettingsDialog
+from gui.widgets import train_options_panel
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.waits import TIMEOUT_MS
 
@@ -82,7 +83,14 @@ def test_first_start_shows_the_guide_once_with_the_machine_check(qtbot, tmp_path
     assert again.show_guide().isVisible() or again.guide is not None  # the Help menu still opens it
 
 
-def test_the_guide_puts_the_demo_dataset_on_the_train_form(qtbot, tmp_path):
+def test_the_guide_puts_the_demo_dataset_on_the_train_form(qtbot, tmp_path, monkeypatch):
+    def quick_demo(workspace, progress, cancelled):  # the real drawing is tests/core/test_demo_dataset.py's
+        path = workspace / "demo" / "data.yaml"
+        path.parent.mkdir(parents=True)
+        path.write_text("path: .\ntrain: images/train\nval: images/val\nnames: [circle]\n", encoding="utf-8")
+        return path
+
+    monkeypatch.setattr(train_options_panel, "ensure_demo_dataset", quick_demo)
     window = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=False)
     qtbot.addWidget(window)
     guide = window.show_guide()

@@ -33,7 +33,8 @@ def dataset_stats(names: list[str], table: ScanTable, members: dict[str, np.ndar
         positive = (w > 0) & (h > 0)
         areas.append(w[positive] * h[positive])
         aspects.append(w[positive] / h[positive])
-        sizes.append(table.wh[idx])
+        wh = table.wh[idx]
+        sizes.append(wh[(wh > 0).all(axis=1)])  # an unreadable image has no size (not "0x0")
         counts = table.counts[idx]
         labelled = (table.flags[idx] & HAS_LABEL).astype(bool) & (counts > 0)
         splits[name] = {"images": len(idx), "labelled": int(labelled.sum()), "backgrounds": int((counts == 0).sum()),

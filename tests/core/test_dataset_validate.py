@@ -326,3 +326,10 @@ def test_every_code_has_a_test():
     text = "".join(p.read_text() for p in here.glob("test_dataset_*.py"))
     missing = [code for code in CODES if f'"{code}"' not in text]
     assert missing == []
+
+
+def test_an_unreadable_image_has_no_size_in_the_statistics(tmp_path):
+    data = build(tmp_path, train={"t1": BOX, "t2": (b"not an image", BOX)})
+    report = validate_dataset(data)
+    assert "image-corrupt" in {f.code for f in report.findings}
+    assert "0x0" not in report.stats["image_sizes"] and sum(report.stats["image_sizes"].values()) == 2

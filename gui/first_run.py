@@ -32,15 +32,15 @@ class GuideStep(QGroupBox):
         self.skip = QPushButton(self.tr("Skip"), self)
         self.skip.setFlat(True)
         self.skip.clicked.connect(lambda: self.set_done(self.tr("Skipped.")))
-        skip_row = QHBoxLayout()
-        skip_row.addStretch(1)
-        skip_row.addWidget(self.skip)
+        actions = QHBoxLayout()  # the choices on the left, Skip at the right of the last one: a low strip
+        actions.addLayout(self.buttons)
+        actions.addStretch(1)
+        actions.addWidget(self.skip, 0, Qt.AlignmentFlag.AlignBottom)
         layout = QVBoxLayout(self)
         layout.addWidget(self.text)
         layout.addWidget(self.status)
-        layout.addLayout(self.buttons)
         layout.addStretch(1)
-        layout.addLayout(skip_row)
+        layout.addLayout(actions)
         self.done = False
 
     def add_button(self, text: str, slot: object) -> QPushButton:

@@ -212,9 +212,11 @@ def placeholders(text: str) -> list[str]:
     return sorted({m.group(0) if m.group(1) is None else m.group(1) for m in PLACEHOLDER.finditer(text)})
 
 
-def problems(language: str = LANGUAGE, root: Path = ROOT) -> tuple[list[Message], list[str]]:
-    """(strings of the sources with no translation, translations whose placeholders differ from the source)."""
-    messages, _errors = extract(root)
+def problems(language: str = LANGUAGE, root: Path = ROOT,
+             messages: list[Message] | None = None) -> tuple[list[Message], list[str]]:
+    """(strings of the sources with no translation, translations whose placeholders differ from the source);
+    ``messages`` from an ``extract`` already made, else the sources are read now."""
+    messages = extract(root)[0] if messages is None else messages
     catalogues = {name: read_ts(ts_path(name, language)) for name in ("yolostudio", "core")}
     missing, wrong, seen = [], [], set()
     for m in messages:

@@ -24,9 +24,10 @@ PALETTE = [(47, 127, 209), (217, 140, 0), (46, 157, 87), (214, 69, 65), (138, 99
 
 
 def render_thumbnail(record: ImageRecord, names: list[str], size: int = THUMB,
-                     enlarge: bool = False) -> tuple[bytes, int, int]:
-    """RGBA bytes of a thumbnail with boxes and class names drawn (runs on a pool thread; no Qt); ``enlarge``
-    scales a smaller image up to ``size`` (the large view), pixels kept sharp."""
+                     enlarge: bool = True) -> tuple[bytes, int, int]:
+    """RGBA bytes of a thumbnail with boxes and class names drawn (runs on a pool thread; no Qt). ``enlarge``
+    scales a smaller image up to ``size``, pixels kept sharp: every tile (and the broken-image one) has the
+    same size, and the large view is large."""
     from PIL import Image, ImageDraw
 
     try:

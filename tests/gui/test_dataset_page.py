@@ -343,3 +343,15 @@ def test_problem_filter_includes_duplicates_and_missing_labels_and_double_click_
     assert max(view.pixmap().width(), view.pixmap().height()) > 150  # larger than a thumbnail
     view.close()
     page.hide()
+
+
+def test_every_thumbnail_has_the_size_of_the_broken_image_tile(tmp_path):
+    from core.dataset.records import ImageRecord
+    from gui.widgets.dataset_gallery import THUMB, render_thumbnail
+
+    root = build(tmp_path / "d").parent
+    small = next((root / "images" / "train").iterdir())  # 32 x 24 px
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not an image")
+    sizes = [render_thumbnail(ImageRecord(str(path), "train", "", False, 0, 0), [])[1:] for path in (small, broken)]
+    assert max(sizes[0]) == THUMB and sizes[1] == (THUMB, THUMB)

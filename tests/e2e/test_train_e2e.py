@@ -159,7 +159,11 @@ def test_dataset_with_no_images_fails_clearly(e2e_env, tmp_path):
     (empty / "images" / "train").mkdir(parents=True)
     (empty / "images" / "val").mkdir(parents=True)
     (empty / "data.yaml").write_text(f"path: {empty}\ntrain: images/train\nval: images/val\nnames: [a]\n")
-    cli = Cli(train_args(empty / "data.yaml", name="empty"), e2e_env)
+    refused = run_cli(train_args(empty / "data.yaml", name="empty"), e2e_env)  # the check before training
+    assert refused.returncode == 2 and "nothing was started" in refused.stderr
+    assert f"{empty / 'data.yaml'}:2: train holds no images" in refused.stderr  # file:line
+    assert not (tmp_path / "ws" / "runs").exists()
+    cli = Cli(train_args(empty / "data.yaml", name="empty", extra=("--no-check",)), e2e_env)  # yolov5's own words
     assert cli.finish() == 1
     error = by_type(cli.events, "error")[0]
     assert error["kind"] == "dataset" and "No images found" in error["message"]

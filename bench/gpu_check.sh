@@ -123,3 +123,17 @@ echo "== wizard: measure on the GPU (batch probe vs AutoBatch, AMP check), then 
 timeout 300 "$PY" -m cli --workspace "$WS" wizard "$WS/gpu-data/data.yaml" --device 0 --json \
     | "$PY" -c "import json,sys; d=json.load(sys.stdin); m=d['measurements']; print('probe batch', m['batch_probe'], '(peak', m['batch_probe_gb'], 'GB) vs AutoBatch', m['autobatch'], '| amp_ok', m['amp_ok'], '| demand', m['demand'], 'img/s | loader', m['loader']); print('config', {k: d['config'][k] for k in ('batch', 'workers', 'cache', 'imgsz', 'model')}, 'predicted', d['predicted'], 'failures', d['failures'])"
 timeout 1800 "$PY" bench/wizard_vs_defaults.py --device 0 --imgsz 640 --epochs 3 --rounds 2
+
+echo "== DDP (issue 16): every GPU of this machine through torch.distributed.run (NCCL), images/s per GPU count"
+# 2 epochs of yolov5s at 640 on the generated dataset, total batch 16 per GPU; with one GPU the single-rank DDP
+# path (torchrun, NCCL process group, DDP wrapper) still runs, so the launcher is exercised on CUDA.
+NGPU=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
+if [ "$NGPU" -ge 1 ]; then
+    [ "$NGPU" -eq 1 ] && echo "one GPU here: single-rank DDP only (no scaling figure)"
+    RANKS=$(python3 -c "n=$NGPU; print(' '.join(str(k) for k in sorted({1, 2, 4, 8, n}) if k <= n))")
+    DEVICES=$(seq -s, 0 $((NGPU - 1)))
+    timeout 900 "$PY" bench/ddp_scaling.py --device "$DEVICES" --ranks $RANKS --model yolov5s.yaml --imgsz 640 \
+        --batch $((16 * NGPU)) --workers 4 --epochs 2 --images 512 || echo "ddp scaling exit code $?"
+else
+    echo "no NVIDIA GPU: DDP section skipped"
+fi

@@ -73,6 +73,9 @@ class WindowFigures:
     batch_size: int | None = None
     imgsz: int | None = None
     cache: str | None = None
+    #: DDP: the rank that waited longest for its data ({rank, node, host, data_wait_share}); one starved rank stalls
+    #: every rank, so its share is the run's (``data_wait_share``).
+    slowest_rank: dict[str, Any] | None = None
 
 
 def _mean(values: list[float]) -> float | None:
@@ -119,6 +122,9 @@ class RunWindow:
         if wait + step > 0:
             fig.data_wait_share = wait / (wait + step)
             fig.images_per_s = fig.images / (wait + step)
+        fig.slowest_rank = _slowest_rank(self.batches)
+        if fig.slowest_rank is not None:
+            fig.data_wait_share = max(fig.data_wait_share or 0.0, fig.slowest_rank["data_wait_share"])
         samples = list(self.system)
         fig.cpu_percent = _mean([s["cpu_percent"] for s in samples if s.get("cpu_percent") is not None])
         fig.cpu_count = next((s.get("cpu_count") for s in reversed(samples) if s.get("cpu_count")), None)
@@ -144,13 +150,33 @@ class RunWindow:
         return fig
 
 
+def _slowest_rank(batches: Any) -> dict[str, Any] | None:
+    """Over the window's DDP batch events (``ranks``): the rank with the largest data-wait share."""
+    sums: dict[int, dict[str, Any]] = {}
+    for ev in batches:
+        for row in ev.get("ranks") or ():
+            entry = sums.setdefault(int(row["rank"]), {"rank": int(row["rank"]), "node": row.get("node"),
+                                                       "host": row.get("host"), "wait": 0.0, "step": 0.0})
+            entry["wait"] += float(row.get("data_wait_s") or 0.0)
+            entry["step"] += float(row.get("step_s") or 0.0)
+    shares = [{**{k: e[k] for k in ("rank", "node", "host")}, "data_wait_share": e["wait"] / (e["wait"] + e["step"])}
+              for e in sums.values() if e["wait"] + e["step"] > 0]
+    return max(shares, key=lambda e: e["data_wait_share"], default=None) if len(shares) > 1 else None
+
+
 def _pct(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
 def _waited(fig: WindowFigures) -> str:
-    """Who waited: the GPU on a GPU run; on a CPU run the model's computation (no GPU is involved)."""
+    """Who waited: the GPU on a GPU run; on a CPU run the model's computation (no GPU is involved); under DDP the
+    rank that waited most, and where it runs (every other rank waits for it at each step)."""
     share = _pct(fig.data_wait_share)
+    slowest = fig.slowest_rank
+    if slowest is not None:
+        return tr("Rank {rank} on node {node} ({host}) waited for its data {share} of the time, and every other "
+                  "rank waits for it at each step.", rank=slowest["rank"], node=slowest["node"],
+                  host=slowest["host"], share=share)
     if fig.training_on_gpu:
         return tr("The GPU waited for data {share} of the time.", share=share)
     if fig.training_on_gpu is False:
@@ -214,7 +240,8 @@ def _input_bound(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     severity = "warning" if share >= th["wait_high"] else "info"
     evidence = {"data_wait_share": share, "images_per_s": fig.images_per_s, "cpu_percent": fig.cpu_percent,
                 "cpu_count": fig.cpu_count, "iowait_percent": fig.iowait_percent,
-                "disk_read_mb_s": fig.disk_read_mb_s, "workers": fig.workers, "gpu_util_percent": fig.gpu_util_percent}
+                "disk_read_mb_s": fig.disk_read_mb_s, "workers": fig.workers, "gpu_util_percent": fig.gpu_util_percent,
+                **({"slowest_rank": fig.slowest_rank} if fig.slowest_rank is not None else {})}
     waiting = _waited(fig)
     on_cpu = fig.training_on_gpu is False
     if fig.iowait_percent is not None and fig.iowait_percent >= th["iowait_high"]:

@@ -77,10 +77,10 @@ class JobSpec:
 
     def argv(self, python: str | None = None) -> list[str]:
         """The worker command; writes the spec first if that has not happened yet."""
-        return worker_argv(self.job, self.path or self.write(), python)
+        return worker_argv(self.job, self.path or self.write(), python, self.spec.get("topology"))
 
     def env(self, base: dict[str, str] | None = None) -> dict[str, str]:
-        return worker_env(base)
+        return worker_env(base, self.spec.get("topology"))
 
     def discard(self) -> None:
         """Remove a temp spec file once the job has ended (a run's spec.json stays)."""

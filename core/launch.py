@@ -1,7 +1,8 @@
 """How a worker job is started: its argv and environment, as pure functions shared by GUI and CLI.
 
 The worker runs under the same interpreter as the launcher (the app's venv) with the repository on
-``PYTHONPATH`` and unbuffered output, so events arrive as they are written.
+``PYTHONPATH`` and unbuffered output, so events arrive as they are written. A run on several GPUs or
+machines is the same worker entry started once per rank by ``torch.distributed.run``.
 """
 
 from __future__ import annotations
@@ -9,16 +10,28 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from core import APP_ROOT
+from core.torchrun import Topology, torchrun_argv
 
 
-def worker_argv(job: str, spec_file: Path, python: str | None = None) -> list[str]:
-    return [python or sys.executable, "-m", "core.worker", job, str(spec_file)]
+def worker_argv(job: str, spec_file: Path, python: str | None = None,
+                topology: dict[str, Any] | None = None) -> list[str]:
+    """The worker command; with a ``topology`` (several GPUs or machines) the same entry under
+    ``torch.distributed.run``, one worker per rank (``core.torchrun``) — never DataParallel."""
+    entry = ["-m", "core.worker", job, str(spec_file)]
+    if topology:
+        return torchrun_argv(entry, Topology(**topology), python or sys.executable)
+    return [python or sys.executable, *entry]
 
 
-def worker_env(base: dict[str, str] | None = None) -> dict[str, str]:
+def worker_env(base: dict[str, str] | None = None, topology: dict[str, Any] | None = None) -> dict[str, str]:
     env = dict(os.environ if base is None else base)
+    if topology and "OMP_NUM_THREADS" not in env:
+        # torchrun would set 1 (and say so on stderr); the machine's cores shared between its ranks is what a CPU
+        # rank needs, and no worse for a GPU rank.
+        env["OMP_NUM_THREADS"] = str(max(1, (os.cpu_count() or 1) // max(1, int(topology["nproc_per_node"]))))
     parts = [str(APP_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(parts))
     env["PYTHONUNBUFFERED"] = "1"

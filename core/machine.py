@@ -10,6 +10,7 @@ check (torch's view, a test kernel) runs in a worker — this is only the cheap 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,15 +28,29 @@ class MachineFacts:
     gpu_names: tuple[str, ...] = ()
     gpu_capabilities: tuple[tuple[int, int] | None, ...] = ()  # CUDA compute capability per GPU
     nvml_error: str | None = None  # why NVML could not be read ("LibraryNotFound: …")
+    gpu_memory: tuple[tuple[float, float] | None, ...] = ()  # (used, total) GB per GPU, others' processes included
+    cpu_count: int | None = None  # CPU cores this process may use (the several-processes workers rule)
+
+
+def usable_cpus() -> int | None:
+    """Cores this process may run on (affinity and cgroup-pinned sets, unlike ``os.cpu_count``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count()
 
 
 def quick_machine_facts(nvml: Any | None = None) -> MachineFacts:
     try:
         reader = open_nvml(nvml)
     except NvmlUnavailable as exc:
-        return MachineFacts(gpu_count=0 if exc.kind in NO_DRIVER else None, nvml_error=f"{exc.kind}: {exc}")
+        return MachineFacts(gpu_count=0 if exc.kind in NO_DRIVER else None, nvml_error=f"{exc.kind}: {exc}",
+                            cpu_count=usable_cpus())
     try:
+        memory = tuple(None if row["mem_total_gb"] is None else (row["mem_used_gb"], row["mem_total_gb"])
+                       for row in reader.read())
         return MachineFacts(gpu_count=len(reader.handles), gpu_names=tuple(reader.names()),
-                            gpu_capabilities=tuple(reader.capabilities()))
+                            gpu_capabilities=tuple(reader.capabilities()), gpu_memory=memory,
+                            cpu_count=usable_cpus())
     finally:
         reader.close()

@@ -66,6 +66,8 @@ class RunInfo:
     epoch_time_mean_s: float | None = None
     duration_s: float | None = None  # summed over every worker start (a resumed run has several)
     running_since: float | None = None  # while running: when the current worker start began
+    #: How the run was launched: machines and training processes per machine (1 and 1: one worker process).
+    topology: dict[str, int] = field(default_factory=lambda: {"nnodes": 1, "nproc_per_node": 1})
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -301,7 +303,21 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
         epoch_time_mean_s=eff.get("epoch_time_mean_s"),
         duration_s=summary.duration_s or None,
         running_since=summary.segment.started if status == "running" else None,
+        topology=run_topology(config.spec),
     )
+
+
+def run_topology(spec: Any) -> dict[str, int]:
+    """``nnodes`` and ``nproc_per_node`` of a run, from the spec it was launched with (1 and 1 when it has none,
+    or when a damaged file says something else than whole numbers)."""
+    topology = spec.get("topology") if isinstance(spec, dict) else None
+    topology = topology if isinstance(topology, dict) else {}
+
+    def count(key: str) -> int:
+        value = topology.get(key)
+        return value if type(value) is int and value >= 1 else 1
+
+    return {"nnodes": count("nnodes"), "nproc_per_node": count("nproc_per_node")}
 
 
 def list_runs(workspace: Path, summaries: Callable[[Path], RunSummary] | None = None) -> list[RunInfo]:

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from core.dataset.data_yaml import read_data_yaml
+from core.distributed import check_distributed, topology_spec
 from core.findings import Finding, Severity, errors_of, problem
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
-from core.train_options import AUTO_BATCH, TrainConfig, train_options, yolov5_fields
+from core.train_options import AUTO_BATCH, TrainConfig, train_options, yolov5_fields  # noqa: F401 - AUTO_BATCH re-exported
 from core.weights.choice import WeightsNotHere, resolve_named
 
 SPEC_VERSION = 1
@@ -173,6 +174,7 @@ def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts(),
                                 tr("Use letters, digits, '-', '_' or '.', without slashes.")))
 
     _check_device(cfg, facts, problems)
+    problems += check_distributed(cfg, facts)
     return ValidatedConfig(fixed, problems, data_path, cfg_path, weights_path, hyp_path)
 
 
@@ -222,9 +224,6 @@ def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Finding]
                                 tr("GPU {missing} is not present: this machine has {count} GPU(s), numbered 0 to {last}.",
                                    missing=",".join(map(str, missing)), count=facts.gpu_count, last=facts.gpu_count - 1),
                                 tr("Pick a device from 0 to {last}.", last=facts.gpu_count - 1)))
-    if len(wanted) > 1 and cfg.batch == AUTO_BATCH:
-        problems.append(problem("error", "batch", tr("Automatic batch size works on one GPU only."),
-                                tr("Set a batch size that is a multiple of the number of GPUs.")))
 
 
 def build_worker_spec(checked: ValidatedConfig, run_dir: Path, workspace: Path, *, resume: bool = False,
@@ -239,6 +238,8 @@ def build_worker_spec(checked: ValidatedConfig, run_dir: Path, workspace: Path, 
         "workspace": str(workspace),
         "resume": resume,
         "config": checked.config.to_dict(),
+        # Several processes (GPUs, machines): the torchrun launch (core.launch); None: one worker process.
+        "topology": topology_spec(checked.config),
         "resolved": {
             "data": str(checked.data_path),
             "cfg": str(checked.cfg_path) if checked.cfg_path else "",

@@ -40,6 +40,7 @@ class Option:
     suffix: str = ""  # unit shown after the number in the form
     choices: tuple[tuple[Any, str], ...] = ()  # (value, label) for ``choice``
     advanced: bool = False  # in the form's Advanced section
+    section: str = ""  # a section of its own in the form ("cluster": Run on several machines)
     yolov5: str | None = ""  # yolov5 ``opt`` name; "" = the field's name; None = passed as a resolved path
     to_yolov5: Callable[[Any], Any] | None = None
     name: str = ""
@@ -144,6 +145,29 @@ class TrainConfig:
                            "per run, and the live view has no validation pictures.", "bool", advanced=True)
     noautoanchor: bool = option(False, "Keep anchors", "Keep the model's anchors instead of checking them "
                                 "against your boxes (and re-fitting them when they fit badly).", "bool", advanced=True)
+
+    sync_bn: bool = option(False, "Synchronised BatchNorm", "With several GPUs, compute BatchNorm statistics over "
+                           "every GPU's images instead of each GPU's own: steadier training when each GPU gets 8 "
+                           "images or fewer, for a little time per step. GPUs only (CUDA).", "bool", advanced=True)
+    nproc_per_node: int = option(0, "Processes per machine", "Training processes (DDP ranks) on this machine: 0 = "
+                                 "one per GPU named in Device (one on the CPU). A run with more than one goes "
+                                 "through PyTorch's launcher (torch.distributed.run), never DataParallel; the "
+                                 "batch is split between them and every process starts its own workers.", "int",
+                                 minimum=0, maximum=64, special="auto", section="cluster", yolov5=None)
+    nnodes: int = option(1, "Machines", "How many machines train this run together (each runs the same command "
+                         "with its own node rank). Every machine needs the same dataset, yolov5 and torch.", "int",
+                         minimum=1, maximum=1024, section="cluster", yolov5=None)
+    node_rank: int = option(0, "This machine's rank", "0 on the machine that leads (it writes the run's record "
+                            "and saves the weights), 1, 2 … on the others.", "int", minimum=0, maximum=1023,
+                            section="cluster", yolov5=None)
+    rdzv_endpoint: str = option("", "Rendezvous", "HOST:PORT where the machines meet (PyTorch's c10d rendezvous, "
+                                "hosted by the machine at HOST, usually rank 0). The port must be open between "
+                                "the machines. Or give the leader's address and port below.", "text",
+                                section="cluster", yolov5=None)
+    master_addr: str = option("", "Leader address", "The address of machine 0, reachable from every machine "
+                              "(static rendezvous, instead of Rendezvous).", "text", section="cluster", yolov5=None)
+    master_port: int = option(29500, "Leader port", "A free TCP port on machine 0, open to the other machines.",
+                              "int", minimum=1, maximum=65535, section="cluster", yolov5=None)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -22,6 +22,7 @@ from cli.render import EventRenderer, JsonEvents
 from cli.train_render import ConsoleRenderer
 from core.dataset.scan import ScanCancelled
 from core.dataset.training_gate import DatasetGate, check_for_training
+from core.distributed import launch_problems, other_node_commands
 from core.i18n import tr
 from core.jobs import JobSpec
 from core.machine import quick_machine_facts
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(str(exc), tr("Save the options again from the wizard or the Train page."))
         return EXIT_USAGE
     checked = validate_config(config_from_args(args, base), quick_machine_facts(), workspace)
+    if checked.ok:  # what only this machine can tell, just before its share starts (ports, the rendezvous)
+        checked.problems += launch_problems(checked.config)
     for problem in checked.problems:
         (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.fix)
     if not checked.ok:
@@ -103,6 +106,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     spec = load_run_config(run_dir)["spec"]
     if not args.json:
         renderer.note(tr("Run {name}: {path}", name=run_dir.name, path=run_dir))
+        for rank, command in other_node_commands(checked.config):
+            renderer.note(tr("On machine {rank}, run: {command}", rank=rank, command=command))
     outcome = render_job(renderer, JobSpec.for_run("train", run_dir, spec), forward_stdin=args.json)
     return exit_code_of(outcome)
 

@@ -12,6 +12,11 @@ library's prints, warnings and C-level messages can neither corrupt the event st
 and nothing breaks when the launcher goes away and the pipe closes. The first event, ``stage:
 starting`` with this process's pid and start time, is what lets anyone tell later whether the worker
 is still alive. Spawn-safe (no fork assumptions), so it runs the same on Windows.
+
+Under ``torch.distributed.run`` the same entry runs once per rank (``core/worker/ddp.py``): the first rank
+of each node (rank 0 on node 0: the run's record) writes the events and reads stdin; the other ranks log to
+``worker.rank<N>.log`` and write no events. ``stage: starting`` then names torchrun's agent, the process
+whose life is the run's.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import faulthandler
 import importlib
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -33,6 +39,7 @@ from core.protocol import DONE_STATUSES, EventWriter
 from core.run_owner import RunBusy, RunLock, busy_words
 from core.runs import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
 from core.worker.control import ControlChannel
+from core.worker.ddp import RankInfo
 from core.worker.job import JobContext
 
 
@@ -59,6 +66,8 @@ def _claim_streams(log_path: Path | None) -> tuple[Any, int]:
         os.dup2(log.fileno(), 1)
         os.dup2(log.fileno(), 2)
         faulthandler.enable(file=log)
+        if hasattr(faulthandler, "register"):  # POSIX: `kill -USR1 <pid>` writes every thread's stack to the log
+            faulthandler.register(signal.SIGUSR1, file=log, all_threads=True)
     return protocol, control_fd
 
 
@@ -151,16 +160,27 @@ def main(argv: list[str] | None = None) -> int:
     lock: RunLock | None = None
     if run_dir is not None:
         run_dir.mkdir(parents=True, exist_ok=True)
+    rank = RankInfo.from_env()
+    if run_dir is not None and (rank is None or rank.writes_events):  # DDP: one owner per machine's folder
         try:
             lock = RunLock.acquire(run_dir, job=args.job)  # held until this process ends, however it ends
         except RunBusy as busy:
             return _refuse_busy(busy)
     _own_session()
-    protocol, control_fd = _claim_streams(run_dir / WORKER_LOG if run_dir else None)
-    writer = EventWriter(protocol, run_dir / EVENTS_FILE if run_dir else None)
-    me = psutil.Process()
+    log_name = WORKER_LOG if rank is None or rank.rank == 0 else f"worker.rank{rank.rank}.log"
+    protocol, control_fd = _claim_streams(run_dir / log_name if run_dir else None)
+    if rank is not None and not rank.writes_events:
+        protocol.close()  # one voice per node: the other ranks' events would repeat (or garble) its stream
+        os.close(control_fd)
+        protocol, control_fd, events = None, None, None
+    else:
+        events = run_dir / EVENTS_FILE if run_dir else None
+    writer = EventWriter(protocol, events)
+    # Under torchrun the run lives as long as its agent (it ends every rank when one fails).
+    me = psutil.Process() if rank is None else psutil.Process().parent() or psutil.Process()
     writer.emit("stage", stage="starting", job=args.job, pid=me.pid, create_time=me.create_time(),
-                python=sys.executable, started=time.time())
+                python=sys.executable, started=time.time(),
+                **({"rank": rank.rank, "rank_pid": os.getpid(), "topology": rank.topology} if rank else {}))
     try:
         return run_job(args.job, spec, writer, control_fd)
     finally:

@@ -39,14 +39,15 @@ def process_tree_cpu(root: psutil.Process, cache: dict[int, psutil.Process]) -> 
 
 
 class SystemSampler:
-    def __init__(self, emit: Callable[..., Any], interval_s: float = 1.0, nvml: NvmlReader | None = None) -> None:
+    def __init__(self, emit: Callable[..., Any], interval_s: float = 1.0, nvml: NvmlReader | None = None,
+                 root: psutil.Process | None = None) -> None:
         self._emit = emit
         self._interval_s = interval_s
         self._nvml = nvml
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="system-sampler", daemon=True)
         self._proc_cache: dict[int, psutil.Process] = {}
-        self._root = psutil.Process()
+        self._root = root or psutil.Process()  # DDP: torchrun's agent, so every rank of this machine counts
         self._last_disk: tuple[float, int] | None = None
 
     def start(self) -> None:

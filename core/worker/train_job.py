@@ -6,6 +6,12 @@ into events. A graceful stop is the app's job — yolov5's ``stop_training`` ret
 on a stop request the hook saves a resumable ``last.pt`` of the work done so far (model, EMA,
 optimizer), marked as a partial epoch, and ``done`` says ``stopped``. Resuming such a checkpoint redoes
 the interrupted epoch from its start with the weights reached so far.
+
+Under ``torch.distributed.run`` (several GPUs, several nodes, or CPU ranks over gloo) every rank runs this job
+(``core/worker/ddp.py``): the nodes are checked to agree before training, every batch starts with one
+exchange that carries the stop decision and each rank's timing (rank 0's ``batch`` events add ``ranks``), a
+stop ends every rank before the same batch with one ``last.pt`` saved by rank 0, and a lost rank ends the run
+as ``failed`` naming it.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import psutil
+
 from core.atomic import atomic_write_text
 from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.protocol import EventWriter
@@ -31,7 +39,11 @@ from core.worker.batch_log import BatchLog, batch_row
 from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
 from core.worker.bottleneck_monitor import BottleneckMonitor
-from core.worker.job import JobContext
+from core.worker import compat
+from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, RankStop, check_nodes_agree, fingerprint,
+                             leave_process_group, lost_rank_error, start_process_group, watch_launcher)
+from core.worker.job import JobContext, JobError
+from core.worker.stack import versions as stack_versions
 from core.worker.system_sampler import SystemSampler
 from core.worker.warn_once import show_each_warning_once
 
@@ -113,10 +125,14 @@ def _allow_partial_resume() -> None:
 class TrainReporter:
     """yolov5 hooks → protocol events; also where a stop request turns into a saved checkpoint."""
 
-    def __init__(self, writer: EventWriter, control: ControlChannel, callbacks: Any) -> None:
+    def __init__(self, writer: EventWriter, control: ControlChannel, callbacks: Any,
+                 exchange: RankExchange | None = None) -> None:
         self.writer = writer
         self.control = control
         self.callbacks = callbacks
+        self.exchange = exchange  # DDP: the per-batch exchange between ranks (None for one process)
+        self.loader_clock = LoaderClock()
+        self.started_in_epoch = 0
         self.timer = BatchTimer()
         self.batch_log = BatchLog()
         self.epoch = 0
@@ -179,6 +195,8 @@ class TrainReporter:
         if frame is not None:
             self.save_dir = Path(frame.f_locals["save_dir"])
             self.noplots = bool(getattr(frame.f_locals.get("opt"), "noplots", False))
+            if self.exchange is not None and frame.f_locals.get("train_loader") is not None:
+                self.loader_clock.wrap(frame.f_locals["train_loader"])  # every rank times its own loader
         self.writer.emit("stage", stage="training")
 
     def on_val_start(self, *args: Any) -> None:
@@ -196,11 +214,22 @@ class TrainReporter:
         self.batches = len(loader) if loader is not None else 0
         self.epoch_t0 = time.time()
         self.validating = False
+        self.started_in_epoch = 0
         self.timer.epoch_start()
         self.writer.emit("epoch_start", epoch=self.epoch, epochs=self.epochs, batches=self.batches)
 
     def on_train_batch_start(self, *args: Any) -> None:
         self.timer.batch_start()
+        index, self.started_in_epoch = self.started_in_epoch, self.started_in_epoch + 1
+        if self.exchange is None:
+            return
+        # Every rank, every batch: one exchange decides a stop for all of them before the same batch.
+        wait_s, step_s = self.loader_clock.take()
+        if self.exchange.at_batch_start(self.control.stop_requested.is_set(), wait_s, step_s):
+            if self.exchange.info.rank == 0:
+                self._stop_now(index)
+            self.stopped_at = {"epoch": self.epoch, "batches_done": index}
+            raise RankStop()
 
     def on_train_batch_end(self, model: Any, ni: int, imgs: Any, targets: Any, paths: Any, vals: Any) -> None:
         import torch
@@ -218,13 +247,14 @@ class TrainReporter:
                 imgsz=int(imgs.shape[-1]), batch_size=int(imgs.shape[0]),
                 data_wait_s=timing.data_wait_s, step_s=timing.step_s, window=timing.window.to_dict(),
                 images_per_s=timing.window.images_per_s, warmup=self.run_batches <= WARMUP_BATCHES,
-                gpu_mem_gb=torch.cuda.memory_reserved() / 1024**3 if torch.cuda.is_available() else None)
+                gpu_mem_gb=torch.cuda.memory_reserved() / 1024**3 if torch.cuda.is_available() else None,
+                **({"ranks": self.exchange.take_window()} if self.exchange is not None else {}))
         if self.batch_log.due(index, self.batches):  # yolov5's console row, which only worker.log had
             mem = torch.cuda.memory_reserved() / 1e9 if torch.cuda.is_available() else None
             self.writer.emit("log", level="info", message=batch_row(
                 self.epoch, self.epochs, mem, tuple(float(v) for v in vals), int(targets.shape[0]),
                 int(imgs.shape[-1]), index + 1, self.batches))
-        if stop and not last_of_epoch:
+        if stop and not last_of_epoch and self.exchange is None:
             self._stop_now(index + 1)
 
     def _stop_now(self, batches_done: int) -> None:
@@ -300,11 +330,15 @@ def run_train(ctx: JobContext) -> str:
     """Run one training to its end: ``completed``, or ``stopped`` after a graceful stop; raises on failure."""
     spec, writer = ctx.spec, ctx.writer
     run_dir = Path(spec["run_dir"])
+    info = RankInfo.from_env()
     reporter: TrainReporter | None = None
     sampler: SystemSampler | None = None
     monitor: BottleneckMonitor | None = None
     try:
         show_each_warning_once()  # not one deprecation warning per batch in worker.log
+        if info is not None:
+            watch_launcher()
+            compat.enable_ddp()
         _allow_partial_resume()
         from yolov5 import train as y5train
         from yolov5.utils.callbacks import Callbacks
@@ -322,20 +356,45 @@ def run_train(ctx: JobContext) -> str:
         except NvmlUnavailable as exc:
             nvml = None
             writer.emit("log", level="info", message=f"GPU monitoring unavailable (NVML): {exc.kind}: {exc}")
-        sampler = SystemSampler(writer.emit, nvml=nvml)
+        sampler = SystemSampler(writer.emit, nvml=nvml, root=psutil.Process().parent() if info is not None else None)
         sampler.start()
 
         callbacks = Callbacks()
-        reporter = TrainReporter(writer, ctx.control, callbacks)
+        exchange = _join_ranks(ctx) if info is not None else None
+        reporter = TrainReporter(writer, ctx.control, callbacks, exchange)
         reporter.register()
         opt = _build_opt(spec)
         writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))
-        y5train.main(opt, callbacks=callbacks)
+        try:
+            y5train.main(opt, callbacks=callbacks)
+        except RankStop:
+            pass  # every rank agreed to stop before this batch; rank 0 saved last.pt
+        except Exception as exc:
+            error = exc if exchange is None or isinstance(exc, JobError) else lost_rank_error(exchange.peers, exc)
+            if error is exc:
+                raise
+            raise error from exc
     finally:
         if sampler is not None:
             sampler.stop()
         ctx.done_fields.update(_done_fields(reporter, monitor, run_dir))
+        if info is not None:
+            ctx.done_fields["topology"] = info.topology
+            leave_process_group()
     return "stopped" if reporter is not None and reporter.stopped_at is not None else "completed"
+
+
+def _join_ranks(ctx: JobContext) -> RankExchange:
+    """DDP: start the process group, check that every node trains on the same thing, set up the exchange."""
+    info = RankInfo.from_env()
+    assert info is not None
+    ctx.emit("stage", stage="joining", detail=f"rank {info.rank} of {info.world_size} on node {info.node_rank}")
+    group = start_process_group(str(ctx.spec.get("config", {}).get("device", "")))
+    versions = (ctx.hello or {}).get("versions") or stack_versions()
+    peers = check_nodes_agree(group, fingerprint(info, Path(ctx.spec["config"]["data"]), versions,
+                                                 node=int(ctx.spec["config"].get("node_rank", info.node_rank))))
+    ctx.emit("stage", stage="ranks_ready", ranks=[{k: p[k] for k in ("rank", "node", "host", "pid")} for p in peers])
+    return RankExchange.over(group, info, peers)
 
 
 def _done_fields(reporter: TrainReporter | None, monitor: BottleneckMonitor | None, run_dir: Path) -> dict[str, Any]:

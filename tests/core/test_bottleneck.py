@@ -174,3 +174,19 @@ def test_efficiency_summary_of_recorded_run():
     assert summary["epoch_time_mean_s"] == pytest.approx(sum(epochs) / len(epochs))
     assert summary["gpu_util_mean_percent"] is None  # recorded on a machine without a GPU
     assert 0.0 <= summary["data_wait_share"] <= 1.0 and summary["images_per_s"] > 0
+
+
+def test_under_ddp_the_verdict_names_the_starved_rank_and_its_node():
+    """Rank 0 itself is fed (2% wait), but rank 3 on node 1 waits half the time: every rank waits for it."""
+    w = window(wait_share=0.02, gpus=[gpu(40)])
+    for i in range(40):
+        ranks = [{"rank": r, "node": r // 2, "host": f"gpu{r // 2}", "batches": 1, "data_wait_s": 0.1 if r == 3 else 0.002,
+                  "step_s": 0.1} for r in range(4)]
+        w.feed(make_event("batch", epoch=0, epochs=1, index=i, count=40, losses={}, data_wait_s=0.002, step_s=0.1,
+                          warmup=False, gpu_mem_gb=1.0, ranks=ranks,
+                          window={"batches": 1, "images": 16, "data_wait_s": 0.002, "step_s": 0.1}))
+    fig = w.figures()
+    assert fig.slowest_rank["rank"] == 3 and fig.data_wait_share == pytest.approx(0.5)
+    found = diagnose(fig)
+    assert found.code == "input-bound-workers" and found.severity == "warning"
+    assert "Rank 3 on node 1 (gpu1)" in found.detail and found.evidence["slowest_rank"]["node"] == 1

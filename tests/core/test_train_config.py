@@ -174,6 +174,6 @@ def test_yolov5_module_argv_parses_back_through_yolov5s_own_parser(data_yaml, tm
     assert argv[:2] == ["-m", "yolov5.train"]
     monkeypatch.setattr(sys, "argv", ["train.py", *argv[2:]])
     parsed = {key: str(value) for key, value in vars(_yolov5_train_parse_opt()()).items()}
-    for key, value in yolov5_options(spec).items():
+    for key, value in {**yolov5_options(spec), "sync_bn": True}.items():  # ``extra`` wins over the spec's own
         assert parsed[key] == str(value), key
     assert parsed["sync_bn"] == "True" and parsed["device"] == "0,1"

@@ -3,7 +3,8 @@ apply the delays a test asked for (``injected_delays``, when ``YOLOSTUDIO_TEST_D
 
 A Python audit hook sees every ``socket.connect`` and ``socket.getaddrinfo``; an Internet address or a
 name lookup is written to ``$YOLOSTUDIO_NET_AUDIT`` and refused. Local (AF_UNIX) sockets, which torch's
-data loaders use between processes, are allowed.
+data loaders use between processes, are allowed, and so is this machine's loopback address given as a number
+(127.x.x.x, ::1): the DDP tests' "machines" meet there — it never leaves the machine and needs no lookup.
 """
 
 import os
@@ -12,7 +13,15 @@ import sys
 _LOG = os.environ.get("YOLOSTUDIO_NET_AUDIT")
 
 
+def _loopback(host) -> bool:
+    return isinstance(host, str) and (host.startswith("127.") or host == "::1")
+
+
 def _hook(event, args):
+    if event == "socket.getaddrinfo" and _loopback(args[0]):
+        return
+    if event == "socket.connect" and isinstance(args[1], tuple) and _loopback(args[1][0]):
+        return
     if event == "socket.getaddrinfo" or (event == "socket.connect" and isinstance(args[1], tuple)):
         with open(_LOG, "a", encoding="utf-8") as handle:
             handle.write(f"{os.getpid()} {event} {args!r}\n")

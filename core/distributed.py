@@ -1,0 +1,269 @@
+"""Training on several GPUs or machines: a ``TrainConfig``'s topology, its rules, and the commands for the others.
+
+Pure (no torch, no sockets except in ``check_endpoint``/``port_free``, which the launcher calls just before
+starting). A config trains *distributed* — through ``torch.distributed.run`` (``core.torchrun``), one
+worker per rank, DDP, never DataParallel — when it names several GPUs, several machines, or asks for
+processes per machine explicitly (``--nproc-per-node 1`` is single-rank DDP: the launcher path on one GPU).
+
+``check_distributed`` holds the rules checked before a launch (``core.train_config.validate_config`` calls
+it): the total batch divisible by the ranks, no AutoBatch, a GPU named twice, a rank per GPU, workers per
+rank against the CPU cores, GPUs busy with other processes' memory, the several-machines fields; and
+offers ``--sync-bn`` when each GPU gets 8 images or fewer (``reference/gpu-environment.md`` §4, §6).
+"""
+
+from __future__ import annotations
+
+import shlex
+import socket
+import time
+from dataclasses import replace
+from typing import Any
+
+from core.findings import Finding, problem
+from core.i18n import tr
+from core.machine import MachineFacts
+from core.torchrun import Topology
+from core.train_options import AUTO_BATCH, TrainConfig, train_options
+
+#: Below this share of a GPU's memory free, a launch on it is refused (other processes hold the rest).
+MIN_FREE_SHARE = 0.2
+#: From this share of a GPU's memory used by other processes on, a launch says so.
+BUSY_SHARE = 0.1
+#: Each GPU's batch at or below which yolov5's docs advise SyncBatchNorm.
+SYNC_BN_BATCH = 8
+#: The endpoint check of a node that joins: connection attempts until this many seconds have passed.
+ENDPOINT_WAIT_S = 45.0
+
+
+def gpu_list(cfg: TrainConfig) -> list[int] | None:
+    """The GPUs named by the device field (None: CPU or automatic); raises ValueError when malformed."""
+    from core.train_config import parse_device
+
+    return parse_device(cfg.device)
+
+
+def is_distributed(cfg: TrainConfig) -> bool:
+    try:
+        gpus = gpu_list(cfg) or []
+    except ValueError:
+        gpus = []
+    return cfg.nproc_per_node > 0 or cfg.nnodes > 1 or len(gpus) > 1
+
+
+def topology_of(cfg: TrainConfig) -> Topology | None:
+    """Where the ranks of this run go; None for a plain single-process run."""
+    if not is_distributed(cfg):
+        return None
+    try:
+        gpus = gpu_list(cfg) or []
+    except ValueError:
+        gpus = []
+    nproc = cfg.nproc_per_node or max(1, len(gpus))
+    return Topology(nproc_per_node=nproc, nnodes=cfg.nnodes, node_rank=cfg.node_rank,
+                    master_addr=cfg.master_addr.strip(), master_port=cfg.master_port,
+                    rdzv_endpoint=cfg.rdzv_endpoint.strip(), rdzv_id=cfg.name or "yolostudio")
+
+
+def topology_spec(cfg: TrainConfig) -> dict[str, Any] | None:
+    """The topology as a worker spec keeps it (``core.launch`` builds the torchrun argv from it)."""
+    topology = topology_of(cfg)
+    return None if topology is None else dict(vars(topology))
+
+
+def check_distributed(cfg: TrainConfig, facts: MachineFacts) -> list[Finding]:
+    """The rules of a distributed launch, each with its reason and fix; [] for a single-process run."""
+    out: list[Finding] = []
+    try:
+        gpus = gpu_list(cfg) or []
+    except ValueError:
+        return out  # the device check says what is wrong with it
+    twice = sorted({g for g in gpus if gpus.count(g) > 1})
+    if twice:
+        out.append(problem("error", "device", tr("GPU {gpus} is listed more than once in Device ({value}).",
+                                                 gpus=",".join(map(str, twice)), value=cfg.device),
+                           tr("Name each GPU once, e.g. {fixed}.", fixed=",".join(map(str, dict.fromkeys(gpus))))))
+    topology = topology_of(cfg)
+    if topology is None:
+        return out
+    world = topology.world_size
+    if cfg.batch == AUTO_BATCH:
+        out.append(problem("error", "batch", tr("Automatic batch size (-1) does not work with several processes "
+                                                "(yolov5 sizes it for one GPU only)."),
+                           tr("Set a batch size that is a multiple of {world} (the number of processes).",
+                              world=world)))
+    elif cfg.batch > 0 and cfg.batch % world:
+        lower, upper = cfg.batch // world * world, (cfg.batch // world + 1) * world
+        out.append(problem("error", "batch", tr("Batch {batch} cannot be split evenly between {world} processes.",
+                                                batch=cfg.batch, world=world),
+                           tr("Use a batch that is a multiple of {world}: {suggestions}.", world=world,
+                              suggestions=" or ".join(str(b) for b in (lower, upper) if b > 0))))
+    elif cfg.batch > 0 and gpus and cfg.batch // world <= SYNC_BN_BATCH and not cfg.sync_bn:
+        out.append(problem("info", "sync_bn", tr("Each GPU gets {per_gpu} images per step: BatchNorm statistics "
+                                                 "from so few images are noisy.", per_gpu=cfg.batch // world),
+                           tr("Turn on Synchronised BatchNorm (--sync-bn), or use a larger batch.")))
+    if gpus and topology.nproc_per_node > len(gpus):
+        out.append(problem("error", "nproc_per_node",
+                           tr("{nproc} processes per machine but Device names {count} GPU(s): each process needs a "
+                              "GPU of its own.", nproc=topology.nproc_per_node, count=len(gpus)),
+                           tr("Name as many GPUs as processes, or set processes per machine to 0 (one per GPU).")))
+    if facts.cpu_count and cfg.workers * topology.nproc_per_node > facts.cpu_count:
+        out.append(problem("warning", "workers",
+                           tr("Workers are per process: {nproc} processes x {workers} workers = {total} loader "
+                              "processes for {cores} CPU cores.", nproc=topology.nproc_per_node,
+                              workers=cfg.workers, total=cfg.workers * topology.nproc_per_node,
+                              cores=facts.cpu_count),
+                           tr("Use about {per_rank} workers (the cores divided by the processes).",
+                              per_rank=max(1, facts.cpu_count // topology.nproc_per_node))))
+    out += _busy_gpus(gpus, facts)
+    out += _several_machines(cfg)
+    return out
+
+
+def _busy_gpus(gpus: list[int], facts: MachineFacts) -> list[Finding]:
+    out: list[Finding] = []
+    for index in gpus:
+        memory = facts.gpu_memory[index] if index < len(facts.gpu_memory) else None
+        if memory is None or not memory[1]:
+            continue
+        used, total = memory
+        free_share = (total - used) / total
+        words = dict(gpu=index, used=f"{used:.1f}", total=f"{total:.1f}")
+        if free_share < MIN_FREE_SHARE:
+            out.append(problem("error", "device", tr("GPU {gpu} is busy: other processes use {used} of its {total} "
+                                                     "GB.", **words),
+                               tr("Pick another GPU, or end what runs on it (nvidia-smi lists the processes).")))
+        elif 1 - free_share >= BUSY_SHARE:
+            out.append(problem("warning", "device", tr("GPU {gpu} is shared: other processes use {used} of its "
+                                                       "{total} GB, which this run cannot have.", **words),
+                               tr("Expect a smaller batch to fit, or pick a free GPU.")))
+    return out
+
+
+def _several_machines(cfg: TrainConfig) -> list[Finding]:
+    out: list[Finding] = []
+    if cfg.node_rank >= cfg.nnodes:
+        out.append(problem("error", "node_rank", tr("Machine rank {rank} but only {nnodes} machine(s).",
+                                                    rank=cfg.node_rank, nnodes=cfg.nnodes),
+                           tr("Number the machines 0 to {last}.", last=cfg.nnodes - 1)))
+    if cfg.rdzv_endpoint.strip() and split_endpoint(cfg.rdzv_endpoint) is None:
+        out.append(problem("error", "rdzv_endpoint", tr("Rendezvous {value!r} is not HOST:PORT.",
+                                                        value=cfg.rdzv_endpoint),
+                           tr("Give the leading machine's address and a free port, e.g. 10.0.0.1:29400.")))
+    if cfg.nnodes > 1 and not cfg.rdzv_endpoint.strip() and not cfg.master_addr.strip():
+        out.append(problem("error", "rdzv_endpoint", tr("Several machines need a meeting point."),
+                           tr("Give --rdzv-endpoint HOST:PORT (or --master-addr and --master-port) of machine 0, "
+                              "the same on every machine.")))
+    return out
+
+
+def split_endpoint(text: str) -> tuple[str, int] | None:
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host.strip("[]"), int(port)
+
+
+# -- the other machines ------------------------------------------------------------------------------------
+def _cli_flags(cfg: TrainConfig) -> list[str]:
+    """``yolostudio train`` flags for every option that differs from its default (the data.yaml first)."""
+    argv = [cfg.data]
+    for opt in train_options():
+        value = getattr(cfg, opt.name)
+        if opt.positional or value == opt.default:
+            continue
+        flag = opt.cli_flags[0]
+        if opt.widget == "bool":
+            argv += [flag] if value else []
+        else:
+            argv += [flag, str(value)]
+    return argv
+
+
+def node_command(cfg: TrainConfig, node_rank: int, program: str = "yolostudio") -> list[str]:
+    """The ``yolostudio train`` command machine ``node_rank`` runs (same options, its own rank); it works the
+    same under ``nohup`` or in a container with the dataset at the same path."""
+    return [program, "train", *_cli_flags(replace(cfg, node_rank=node_rank))]
+
+
+def other_node_commands(cfg: TrainConfig, program: str = "yolostudio") -> list[tuple[int, str]]:
+    """(node rank, command line) for every machine except this one."""
+    return [(rank, shlex.join(node_command(cfg, rank, program))) for rank in range(cfg.nnodes) if rank != cfg.node_rank]
+
+
+def slurm_script(cfg: TrainConfig, program: str = "yolostudio", partition: str = "") -> str:
+    """A Slurm batch script: one task per node (``srun``), each running this app's command with its node rank
+    (``SLURM_NODEID``), meeting at the first node of the allocation."""
+    topology = topology_of(replace(cfg, nnodes=max(cfg.nnodes, 1))) or Topology(nproc_per_node=1)
+    port = split_endpoint(cfg.rdzv_endpoint)[1] if split_endpoint(cfg.rdzv_endpoint) else 29400
+    flags = _cli_flags(replace(cfg, node_rank=0, rdzv_endpoint="HEAD:PORT", master_addr=""))
+    command = shlex.join([program, "train", *flags]).replace("HEAD:PORT", '"$HEAD:$PORT"')
+    command = command.replace("--node-rank 0", '--node-rank "$SLURM_NODEID"')
+    if "--node-rank" not in command:
+        command += ' --node-rank "$SLURM_NODEID"'
+    lines = ["#!/bin/bash", f"#SBATCH --job-name={cfg.name or 'yolostudio'}", f"#SBATCH --nodes={cfg.nnodes}",
+             "#SBATCH --ntasks-per-node=1", f"#SBATCH --cpus-per-task={max(1, (cfg.workers + 1) * topology.nproc_per_node)}"]
+    try:
+        gpus = len(gpu_list(cfg) or [])
+    except ValueError:
+        gpus = 0
+    if gpus:
+        lines.append(f"#SBATCH --gpus-per-node={gpus}")
+    if partition:
+        lines.append(f"#SBATCH --partition={partition}")
+    lines += ["", "# The first node of the allocation hosts the rendezvous; every node runs one task.",
+              'HEAD=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)', f"PORT={port}",
+              f"srun --kill-on-bad-exit=1 bash -c '{command.replace(chr(39), chr(39) + chr(92) + chr(39) + chr(39))}'",
+              ""]
+    return "\n".join(lines)
+
+
+# -- just before a launch ----------------------------------------------------------------------------------
+def port_free(port: int, host: str = "") -> bool:
+    """True when nothing on this machine holds ``port`` (bound, never listened on: the app opens no server)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def endpoint_answers(host: str, port: int, wait_s: float = ENDPOINT_WAIT_S, attempt_s: float = 3.0) -> bool:
+    """True as soon as ``host:port`` accepts a connection; False after ``wait_s`` (node 0 not started yet, a
+    firewall, a wrong address) — so a joining machine says so within a minute instead of hanging."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=attempt_s):
+                return True
+        except OSError:
+            if time.monotonic() + 1.0 >= deadline:
+                return False
+            time.sleep(1.0)
+
+
+def launch_problems(cfg: TrainConfig) -> list[Finding]:
+    """What only this machine can tell just before it starts its share: the leader's port taken (machine 0),
+    or the meeting point not answering (the others)."""
+    topology = topology_of(cfg)
+    if topology is None or topology.nnodes == 1 and not topology.rdzv_endpoint:
+        return []  # one machine: torchrun's standalone rendezvous picks a free port itself
+    endpoint = split_endpoint(topology.rdzv_endpoint) if topology.rdzv_endpoint else (
+        topology.master_addr, topology.master_port)
+    if endpoint is None:
+        return []
+    host, port = endpoint
+    if topology.node_rank == 0:
+        if not port_free(port):
+            return [problem("error", "rdzv_endpoint" if topology.rdzv_endpoint else "master_port",
+                            tr("Port {port} is already in use on this machine (Address already in use).", port=port),
+                            tr("Pick another port (e.g. {other}) and use the same one on every machine.",
+                               other=port + 1))]
+        return []
+    if not endpoint_answers(host, port):
+        return [problem("error", "rdzv_endpoint" if topology.rdzv_endpoint else "master_addr",
+                        tr("Nothing answers at {host}:{port} after {seconds:.0f} s.", host=host, port=port,
+                           seconds=ENDPOINT_WAIT_S),
+                        tr("Start machine 0 first, and check the address and that the port is open between the "
+                           "machines (firewall)."))]
+    return []

@@ -1,0 +1,114 @@
+"""Several GPUs and machines: which runs go through torchrun, the rules refused before a launch, and the
+commands for the other machines (``core.distributed``), plus the launch argv a run's spec gives."""
+
+from __future__ import annotations
+
+import shlex
+import socket
+from pathlib import Path
+
+import pytest
+
+from core.distributed import (check_distributed, endpoint_answers, launch_problems, node_command,
+                              other_node_commands, port_free, slurm_script, split_endpoint, topology_of)
+from core.jobs import JobSpec
+from core.machine import MachineFacts
+from core.train_options import TrainConfig
+
+FOUR_GPUS = MachineFacts(gpu_count=4, cpu_count=16, gpu_memory=((1.0, 24.0), (23.0, 24.0), (6.0, 24.0), None))
+
+
+def codes(findings) -> dict[str, str]:
+    return {f.field: f.severity.value for f in findings}
+
+
+def test_one_gpu_or_the_cpu_is_one_process_and_several_gpus_are_one_rank_each():
+    assert topology_of(TrainConfig(device="0")) is None
+    assert topology_of(TrainConfig(device="cpu")) is None
+    topology = topology_of(TrainConfig(device="0,2,3", name="exp"))
+    assert (topology.nproc_per_node, topology.nnodes, topology.rdzv_id) == (3, 1, "exp")
+    assert topology_of(TrainConfig(device="cpu", nproc_per_node=2)).nproc_per_node == 2  # CPU ranks over gloo
+    assert topology_of(TrainConfig(device="0", nproc_per_node=1)).world_size == 1  # single-rank DDP
+    assert topology_of(TrainConfig(device="0,1", nnodes=2, rdzv_endpoint="h:1")).world_size == 4
+
+
+@pytest.mark.parametrize("batch, message", [(31, "30 or 33"), (-1, "Automatic batch")])
+def test_the_batch_must_split_evenly_and_autobatch_is_refused(batch, message):
+    found = check_distributed(TrainConfig(device="0,2,3", batch=batch, workers=2), FOUR_GPUS)
+    batch_problem = next(f for f in found if f.field == "batch")
+    assert batch_problem.severity == "error" and message in batch_problem.message + batch_problem.fix
+
+
+def test_sync_bn_is_offered_when_each_gpu_gets_eight_images_or_fewer():
+    assert codes(check_distributed(TrainConfig(device="0,2", batch=16, workers=2), FOUR_GPUS))["sync_bn"] == "info"
+    assert "sync_bn" not in codes(check_distributed(TrainConfig(device="0,2", batch=16, workers=2, sync_bn=True),
+                                                    FOUR_GPUS))
+    assert "sync_bn" not in codes(check_distributed(TrainConfig(device="0,2", batch=64, workers=2), FOUR_GPUS))
+
+
+def test_a_gpu_named_twice_busy_gpus_and_workers_per_rank():
+    found = check_distributed(TrainConfig(device="0,0,2", batch=24, workers=8), FOUR_GPUS)
+    twice = next(f for f in found if "more than once" in f.message)
+    assert twice.severity == "error" and "0,2" in twice.fix
+    found = check_distributed(TrainConfig(device="0,1,2", batch=24, workers=8), FOUR_GPUS)
+    busy = [f for f in found if f.field == "device"]
+    assert [(f.severity.value, "GPU 1" in f.message) for f in busy] == [("error", True), ("warning", False)]
+    workers = next(f for f in found if f.field == "workers")
+    assert "24 loader processes for 16" in workers.message and "5 workers" in workers.fix
+
+
+def test_more_ranks_than_gpus_and_machine_fields():
+    found = codes(check_distributed(TrainConfig(device="0,2", batch=12, nproc_per_node=3), FOUR_GPUS))
+    assert found["nproc_per_node"] == "error"
+    found = codes(check_distributed(TrainConfig(device="cpu", batch=8, nnodes=2, node_rank=2), FOUR_GPUS))
+    assert found["node_rank"] == "error" and found["rdzv_endpoint"] == "error"  # no meeting point either
+    assert codes(check_distributed(TrainConfig(device="cpu", nnodes=2, rdzv_endpoint="nohost"),
+                                   FOUR_GPUS))["rdzv_endpoint"] == "error"
+    assert split_endpoint("[::1]:29400") == ("::1", 29400) and split_endpoint("h:0") is None
+
+
+def test_every_other_machine_gets_its_own_command_with_the_same_options():
+    cfg = TrainConfig(data="/d/data.yaml", device="0,1", batch=32, epochs=5, nnodes=3, node_rank=0,
+                      rdzv_endpoint="10.0.0.1:29400", name="big")
+    commands = other_node_commands(cfg)
+    assert [rank for rank, _ in commands] == [1, 2]
+    argv = shlex.split(commands[1][1])
+    assert argv[:3] == ["yolostudio", "train", "/d/data.yaml"]
+    flags = dict(zip(argv[3::2], argv[4::2]))
+    assert flags["--node-rank"] == "2" and flags["--rdzv-endpoint"] == "10.0.0.1:29400"
+    assert flags["--device"] == "0,1" and flags["--batch"] == "32" and flags["--nnodes"] == "3"
+    assert node_command(cfg, 0)[node_command(cfg, 0).index("--name") + 1] == "big"
+
+
+def test_the_slurm_script_runs_one_task_per_node_meeting_at_the_first():
+    script = slurm_script(TrainConfig(data="/d/data.yaml", device="0,1,2,3", batch=64, nnodes=2,
+                                      rdzv_endpoint="x:29411", workers=4, name="big"))
+    assert "#SBATCH --nodes=2" in script and "#SBATCH --ntasks-per-node=1" in script
+    assert "#SBATCH --gpus-per-node=4" in script and "PORT=29411" in script
+    assert "srun --kill-on-bad-exit=1" in script and '--node-rank "$SLURM_NODEID"' in script
+    assert '"$HEAD:$PORT"' in script and "scontrol show hostnames" in script
+
+
+def test_the_run_spec_launches_through_torchrun_one_worker_per_rank(tmp_path: Path):
+    spec = {"run_dir": str(tmp_path), "topology": {"nproc_per_node": 2, "nnodes": 1, "node_rank": 0,
+                                                   "master_addr": "", "master_port": 29500, "rdzv_endpoint": "",
+                                                   "rdzv_id": "x"}}
+    argv = JobSpec.for_run("train", tmp_path, spec).argv(python="py")
+    assert argv[:6] == ["py", "-m", "torch.distributed.run", "--nproc_per_node", "2", "--standalone"]
+    assert argv[-4:] == ["-m", "core.worker", "train", str(tmp_path / "spec.json")]
+    env = JobSpec.for_run("train", tmp_path, spec).env({"PATH": "/bin"})
+    assert int(env["OMP_NUM_THREADS"]) >= 1
+    assert JobSpec.for_run("train", tmp_path, {"run_dir": str(tmp_path)}).argv(python="py")[:3] == [
+        "py", "-m", "core.worker"]
+
+
+def test_a_taken_port_and_a_silent_endpoint_are_said_before_the_launch():
+    with socket.socket() as busy:
+        busy.bind(("", 0))
+        port = busy.getsockname()[1]
+        assert not port_free(port)
+        found = launch_problems(TrainConfig(device="cpu", nnodes=2, rdzv_endpoint=f"127.0.0.1:{port}"))
+        assert found and "already in use" in found[0].message
+    assert port_free(port)
+    assert not endpoint_answers("127.0.0.1", port, wait_s=0.5)  # nothing listens: no hang
+    assert launch_problems(TrainConfig(device="cpu", nproc_per_node=2)) == []  # standalone picks its own port

@@ -26,6 +26,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (  # key, header (source text, translated
     ("name", QT_TRANSLATE_NOOP("RunsTableModel", "Name")),
     ("dataset", QT_TRANSLATE_NOOP("RunsTableModel", "Dataset")),
     ("model", QT_TRANSLATE_NOOP("RunsTableModel", "Model")),
+    ("topology", QT_TRANSLATE_NOOP("RunsTableModel", "Processes")),
     ("status", QT_TRANSLATE_NOOP("RunsTableModel", "Status")),
     ("epochs", QT_TRANSLATE_NOOP("RunsTableModel", "Epochs")),
     ("map50", QT_TRANSLATE_NOOP("RunsTableModel", "Best mAP@0.5")),
@@ -39,6 +40,8 @@ COLUMNS: tuple[tuple[str, str], ...] = (  # key, header (source text, translated
 COLUMN = {key: i for i, (key, _) in enumerate(COLUMNS)}
 HEADER_TIPS = {
     "ips": QT_TRANSLATE_NOOP("RunsTableModel", "Training throughput over the whole run (validation excluded)"),
+    "topology": QT_TRANSLATE_NOOP("RunsTableModel", "Training processes per machine × machines (DDP ranks); 1 is "
+                                                    "one worker process"),
     "gpu": QT_TRANSLATE_NOOP("RunsTableModel", "Mean GPU utilisation while training (NVML)"),
     "wait": QT_TRANSLATE_NOOP("RunsTableModel", "Share of step time training waited for the data loader"),
     "duration": QT_TRANSLATE_NOOP("RunsTableModel", "Wall time of every worker start, summed (h:mm:ss)"),
@@ -147,6 +150,10 @@ class RunsTableModel(QAbstractTableModel):
             return _model_name(run.model)
         if key == "status":
             return status_words(run.status)
+        if key == "topology":
+            nodes, per_node = run.topology["nnodes"], run.topology["nproc_per_node"]
+            return str(per_node) if nodes == 1 else _tr("{per_node} × {nodes} machines").format(
+                per_node=per_node, nodes=nodes)
         if key == "epochs":
             return _tr("{done}/{total}").format(done=run.epochs_done, total=run.epochs_total or dash)
         if key in ("map50", "map50_95"):
@@ -176,6 +183,7 @@ class RunsTableModel(QAbstractTableModel):
         values = {
             "name": run.name.lower(), "dataset": _short_path(run.dataset).lower(),
             "model": _model_name(run.model).lower(), "status": status_words(run.status),
+            "topology": float(run.topology["nnodes"] * run.topology["nproc_per_node"]),
             "epochs": float(run.epochs_done), "map50": run.best_map50, "map50_95": run.best_map50_95,
             "ips": run.images_per_s, "gpu": run.gpu_util_mean_percent, "wait": run.data_wait_share,
             "duration": run.duration_at(time.time()), "started": run.started,

@@ -28,6 +28,7 @@ from core.train_options import TrainConfig, train_options
 from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
 from gui.widgets.option_editors import ChoiceEditor, OptionEditor, SpinEditor, make_editor, with_browse
+from gui.widgets.several_machines import SeveralMachinesSection
 from gui.widgets.start_hint import StartHint
 
 DEMO_DEFAULTS = {"epochs": 30, "imgsz": 128}
@@ -83,20 +84,21 @@ class TrainForm(QWidget):
         self.advanced = QWidget(self, visible=False)
         self.advanced_button.toggled.connect(self._show_advanced)
         self.start_hint = StartHint(self)
+        self.machines = SeveralMachinesSection(self)
 
         basic_form, advanced_form = QFormLayout(), QFormLayout(self.advanced)
         advanced_form.setContentsMargins(0, 0, 0, 0)
         for form in (basic_form, advanced_form):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         chain: list[QWidget] = []
-        used = {"a"}  # Alt+A opens the advanced options
+        used = {"a", "u"}  # Alt+A opens the advanced options, Alt+U the several-machines section
         for opt in train_options():
             editor = self._editor_for(opt)
             self.editors[opt.name] = editor
             label = QLabel(with_mnemonic(tr("{label}:", label=tr(opt.label)), used, opt.label), self)
             label.setBuddy(editor.focus)
             label.setToolTip(tr(opt.help))
-            form = advanced_form if opt.advanced else basic_form
+            form = self.machines.form if opt.section == "cluster" else advanced_form if opt.advanced else basic_form
             form.addRow(label, editor.row)
             if opt.name in NOTED:
                 note = QLabel(self, wordWrap=True)
@@ -120,8 +122,14 @@ class TrainForm(QWidget):
         layout.addLayout(basic_form)
         layout.addWidget(self.advanced_button)
         layout.addWidget(self.advanced)
+        layout.addWidget(self.machines)
         layout.addStretch(1)
         chain.insert(next((i for i, w in enumerate(chain) if self._in_advanced(w)), len(chain)), self.advanced_button)
+        chain.insert(next((i for i, w in enumerate(chain) if self.machines.isAncestorOf(w)), len(chain)),
+                     self.machines.toggle)
+        chain += [self.machines.copy_button, self.machines.slurm_button]
+        self.changed.connect(lambda: self.machines.show_config(self.config()))
+        self.machines.show_config(self.config())
         for first, second in zip(chain, chain[1:]):
             QWidget.setTabOrder(first, second)
         self.set_machine_facts(MachineFacts())
@@ -165,6 +173,8 @@ class TrainForm(QWidget):
             done.append(name)
             if editor.option.advanced:
                 self.advanced_button.setChecked(True)  # a change the user should see
+            if editor.option.section == "cluster":
+                self.machines.toggle.setChecked(True)
         return done
 
     def is_touched(self, name: str) -> bool:
@@ -222,6 +232,9 @@ class TrainForm(QWidget):
         combo.addItem(self.tr("CPU"), "cpu")
         for i, name in enumerate(facts.gpu_names):
             combo.addItem(self.tr("GPU {index}: {name}").format(index=i, name=name), str(i))
+        for count in range(2, len(facts.gpu_names) + 1):  # several GPUs: one DDP process each (or type "0,2")
+            gpus = ",".join(str(i) for i in range(count))
+            combo.addItem(self.tr("GPUs {gpus} (one process per GPU, DDP)").format(gpus=gpus), gpus)
         editor.set_value(current)
         combo.blockSignals(False)
 

@@ -20,8 +20,8 @@ from gui.widgets.runs_table_model import COLUMN, COLUMNS
 from tests.waits import TIMEOUT_MS
 
 RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"
-HEADERS = ["Name", "Dataset", "Model", "Status", "Epochs", "Best mAP@0.5", "Best mAP@0.5:0.95", "Images/s",
-           "GPU busy", "Data wait", "Duration", "Started"]
+HEADERS = ["Name", "Dataset", "Model", "Processes", "Status", "Epochs", "Best mAP@0.5", "Best mAP@0.5:0.95",
+           "Images/s", "GPU busy", "Data wait", "Duration", "Started"]
 
 
 @pytest.fixture

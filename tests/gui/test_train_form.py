@@ -36,7 +36,7 @@ def test_mnemonics_are_unique_and_every_basic_option_has_one(qtbot, tmp_path):
     labels = [label for label in form.findChildren(QLabel) if label.buddy() is not None]
     keys = [label.text().split("&")[1][0].lower() for label in labels if "&" in label.text()]
     assert len(keys) == len(set(keys)) and "a" not in keys  # Alt+A: Advanced options
-    basic = {form.editors[o.name].focus for o in OPTIONS if not o.advanced}
+    basic = {form.editors[o.name].focus for o in OPTIONS if not o.advanced and not o.section}
     assert all("&" in label.text() for label in labels if label.buddy() in basic)
 
 
@@ -88,3 +88,28 @@ def test_choosing_a_dataset_changes_other_values_only_with_a_word_next_to_them(q
     assert form.spin("imgsz").value() == 640 and "yolov5's default" in form.notes["imgsz"].text()
     form.spin("imgsz").setValue(320)
     assert form.notes["imgsz"].isHidden()
+
+
+def test_several_machines_section_shows_each_other_machines_command_and_saves_a_slurm_script(qtbot, tmp_path):
+    from PySide6.QtGui import QGuiApplication
+
+    form = make_form(qtbot, tmp_path)
+    machines = form.machines
+    assert all(machines.body.isAncestorOf(form.editors[o.name].focus) for o in OPTIONS if o.section == "cluster")
+    assert not machines.copy_button.isEnabled()  # one machine: nothing to run elsewhere
+    form.apply_values({"data": "/d/data.yaml", "nnodes": 3, "rdzv_endpoint": "10.0.0.1:29400", "batch": 32})
+    assert machines.toggle.isChecked() and machines.body.isVisibleTo(form)
+    text = machines.commands.toPlainText()
+    assert "# machine 1" in text and "--node-rank 2" in text and "--rdzv-endpoint 10.0.0.1:29400" in text
+    machines.copy_button.click()
+    assert QGuiApplication.clipboard().text().count("yolostudio train /d/data.yaml") == 2
+    script = machines.save_slurm(str(tmp_path / "run.sbatch"))
+    assert "#SBATCH --nodes=3" in script.read_text() and "srun" in script.read_text()
+
+
+def test_several_gpus_are_offered_as_one_device_choice(qtbot, tmp_path):
+    form = make_form(qtbot, tmp_path)
+    form.set_machine_facts(MachineFacts(gpu_count=3, gpu_names=("A", "B", "C")))
+    combo = form.device_combo
+    assert [combo.itemData(i) for i in range(combo.count())][-2:] == ["0,1", "0,1,2"]
+    assert form.editors["device"].set_value("0,1,2") and form.config().device == "0,1,2"

@@ -92,8 +92,9 @@ class TrainConfig:
                         "faster until GPU memory runs out; 'auto' (-1) lets yolov5 pick the largest that fits on "
                         "one GPU.", "int", flags=("--batch", "--batch-size"), minimum=AUTO_BATCH, maximum=4096,
                         special="auto", suffix=" images", yolov5="batch_size")
-    workers: int = option(8, "Workers", "Processes that load and augment images alongside training. Too few and "
-                          "the GPU waits for data; each costs a CPU core, RAM, and shared memory in Docker.", "int",
+    workers: int = option(8, "Workers", "Processes that load and augment images alongside training, per training "
+                          "process (with several GPUs each GPU's process starts this many). Too few and the GPU "
+                          "waits for data; each costs a CPU core, RAM, and shared memory in Docker.", "int",
                           minimum=0, maximum=64)
     device: str = option("", "Device", "Where to train: empty picks the first GPU, else the CPU; 'cpu'; '0' for "
                          "the first GPU; '0,1' for two GPUs. The CPU is one to two orders of magnitude slower.",

@@ -2268,6 +2268,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>名称</translation>
     </message>
     <message>
+      <source>Processes</source>
+      <translation>进程数</translation>
+    </message>
+    <message>
       <source>Running</source>
       <translation>进行中</translation>
     </message>
@@ -2288,6 +2292,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>已停止</translation>
     </message>
     <message>
+      <source>Training processes per machine × machines (DDP ranks); 1 is one worker process</source>
+      <translation>每台机器的训练进程数 × 机器数（DDP 进程）；1 表示单个训练进程</translation>
+    </message>
+    <message>
       <source>Training throughput over the whole run (validation excluded)</source>
       <translation>整个训练的吞吐量（不含验证）</translation>
     </message>
@@ -2302,6 +2310,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{done}/{total}</source>
       <translation>{done}/{total}</translation>
+    </message>
+    <message>
+      <source>{per_node} × {nodes} machines</source>
+      <translation>{per_node} × {nodes} 台机器</translation>
     </message>
     <message>
       <source>{value} %</source>
@@ -2405,6 +2417,51 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>YOLOSTUDIO_WORKSPACE is set, so it decides the workspace, not this setting.</source>
       <translation>已设置 YOLOSTUDIO_WORKSPACE，所以工作区由它决定，而不是这项设置。</translation>
+    </message>
+  </context>
+  <context>
+    <name>SeveralMachinesSection</name>
+    <message>
+      <source># machine {rank}
+{command}</source>
+      <translation># 第 {rank} 台机器
+{command}</translation>
+    </message>
+    <message>
+      <source>A batch script for a Slurm cluster: one task per machine (srun), each running this training with its own machine rank.</source>
+      <translation>用于 Slurm 集群的批处理脚本：每台机器一个任务（srun），各自以自己的机器编号运行这次训练。</translation>
+    </message>
+    <message>
+      <source>Copy commands</source>
+      <translation>复制命令</translation>
+    </message>
+    <message>
+      <source>On the other machines, run:</source>
+      <translation>在其他机器上运行：</translation>
+    </message>
+    <message>
+      <source>One machine: set Machines to 2 or more to get the command for each of the others.</source>
+      <translation>单台机器：把“机器数”设为 2 或更多，即可得到其他每台机器要运行的命令。</translation>
+    </message>
+    <message>
+      <source>R&amp;un on several machines</source>
+      <translation>在多台机器上运行(&amp;U)</translation>
+    </message>
+    <message>
+      <source>Save Slurm script</source>
+      <translation>保存 Slurm 脚本</translation>
+    </message>
+    <message>
+      <source>Save Slurm script…</source>
+      <translation>保存 Slurm 脚本…</translation>
+    </message>
+    <message>
+      <source>Slurm batch scripts (*.sbatch *.sh)</source>
+      <translation>Slurm 批处理脚本 (*.sbatch *.sh)</translation>
+    </message>
+    <message>
+      <source>Train one run on several GPUs or machines with PyTorch's DDP: this machine starts its share, the others run the command shown here.</source>
+      <translation>用 PyTorch 的 DDP 在多块 GPU 或多台机器上训练同一个任务：本机启动自己的部分，其他机器运行这里显示的命令。</translation>
     </message>
   </context>
   <context>
@@ -2545,6 +2602,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>GPU {index}: {name}</source>
       <translation>GPU {index}：{name}</translation>
+    </message>
+    <message>
+      <source>GPUs {gpus} (one process per GPU, DDP)</source>
+      <translation>GPU {gpus}（每块 GPU 一个进程，DDP）</translation>
     </message>
     <message>
       <source>Optimizer, hyperparameters, early stopping, augmentation and checkpoint options</source>

@@ -267,3 +267,19 @@ def launch_problems(cfg: TrainConfig) -> list[Finding]:
                         tr("Start machine 0 first, and check the address and that the port is open between the "
                            "machines (firewall)."))]
     return []
+
+
+# -- resuming ----------------------------------------------------------------------------------------------
+#: What a resume may change: where the ranks run (another GPU count, a fresh meeting point), never what trains.
+RESUME_CHANGES = ("device", "nproc_per_node", "rdzv_endpoint", "master_addr", "master_port")
+
+
+def resume_with(spec: dict[str, Any], facts: MachineFacts, changes: dict[str, Any]) -> tuple[dict[str, Any],
+                                                                                          list[Finding]]:
+    """The worker spec of a resume on ``changes`` (``RESUME_CHANGES`` only; None = keep), its topology rebuilt and
+    the launch rules checked again (a different GPU count must still split the batch evenly)."""
+    cfg = TrainConfig.from_dict(spec.get("config", {}))
+    kept = {k: v for k, v in changes.items() if k in RESUME_CHANGES and v is not None}
+    cfg = replace(cfg, **kept)
+    problems = check_distributed(cfg, facts)
+    return {**spec, "config": cfg.to_dict(), "topology": topology_spec(cfg)}, problems

@@ -153,7 +153,8 @@ def resume_spec(run_dir: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict
     """
     spec = dict(load_run_config(run_dir)["spec"])
     last = run_dir / "weights" / "last.pt"
-    if not last.is_file():
+    machine = int((spec.get("topology") or {}).get("node_rank") or 0)
+    if not last.is_file() and machine == 0:  # another machine of a DDP run gets machine 0's when the run starts
         raise FileNotFoundError(f"{last}: no checkpoint to resume from (the run stopped before its first save)")
     spec["resume"] = True
     spec["run_dir"] = str(run_dir)

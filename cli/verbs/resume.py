@@ -9,10 +9,14 @@ from cli.common import EXIT_USAGE, exit_code_of, find_run
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
+from core.distributed import RESUME_CHANGES, launch_problems, resume_with
+from core.findings import errors_of
 from core.i18n import tr
 from core.jobs import JobSpec
+from core.machine import quick_machine_facts
 from core.run_owner import busy_words, lock_owner
 from core.runs import read_run, resume_spec
+from core.train_options import TrainConfig, train_options
 from core.trust import confirmed_entry, needs_trust, refusal
 
 
@@ -22,6 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=tr("resume a run from outside this workspace's runs (its last.pt is a pickle and can "
                                 "run code)"))
     parser.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
+    for opt in train_options():  # where the ranks run may change (core.distributed.RESUME_CHANGES), from the table
+        if opt.name in RESUME_CHANGES:
+            parser.add_argument(*opt.cli_flags, dest=opt.name, default=None,
+                                type=int if opt.widget == "int" else str, help=tr(opt.help).replace("%", "%%"))
 
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
@@ -47,6 +55,12 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
             return EXIT_USAGE
         confirmed = (confirmed_entry(last),)
     spec = resume_spec(run_dir, trusted_weights=confirmed)
+    spec, problems = resume_with(spec, quick_machine_facts(), {name: getattr(args, name) for name in RESUME_CHANGES})
+    problems += launch_problems(TrainConfig.from_dict(spec["config"])) if not errors_of(problems) else []
+    for problem in problems:
+        (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.fix)
+    if errors_of(problems):
+        return EXIT_USAGE
     outcome = render_job(renderer, JobSpec.for_run("train", run_dir, spec), forward_stdin=args.json)
     return exit_code_of(outcome)
 

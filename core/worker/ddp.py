@@ -103,6 +103,23 @@ def fingerprint(info: RankInfo, data_yaml: Path, versions: dict[str, Any], node:
             "versions": {k: versions.get(k) for k in ("yolov5", "torch")}}
 
 
+def share_checkpoint(group: Any, info: RankInfo, peers: list[dict[str, Any]], last: Path) -> None:
+    """Resuming on several machines: a machine whose run folder lacks ``last.pt`` (only rank 0 saves) gets rank 0's
+    over the process group before yolov5 loads it on every rank."""
+    import torch.distributed as dist
+
+    from core.atomic import atomic_write_bytes
+
+    if not any(p.get("needs_checkpoint") for p in peers):
+        return
+    payload = [last.read_bytes() if info.rank == 0 else None]
+    dist.broadcast_object_list(payload, src=0, group=group)
+    if info.local_rank == 0 and not last.is_file():
+        last.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(last, payload[0], backup=False)
+    dist.barrier(group=group)
+
+
 def disagreements(prints: list[dict[str, Any]]) -> list[str]:
     """One sentence per node whose dataset or versions differ from node 0's (pure; every rank computes it)."""
     reference = min(prints, key=lambda p: p["rank"])
@@ -158,6 +175,26 @@ def check_nodes_agree(group: Any, mine: dict[str, Any]) -> list[dict[str, Any]]:
                        tr("Copy the same dataset (same data.yaml, images and labels) and install the same yolov5 "
                           "and torch on every node, then start the run again on all of them."))
     return sorted(prints, key=lambda p: p["rank"])
+
+
+def join_ranks(ctx: Any) -> RankExchange:
+    """A training job's DDP start (``ctx``: its ``JobContext``): the process group, the check that every node
+    trains on the same thing, machine 0's checkpoint for a resuming machine without one, and the exchange."""
+    from core.worker.stack import versions as stack_versions
+
+    info = RankInfo.from_env()
+    assert info is not None
+    ctx.emit("stage", stage="joining", detail=f"rank {info.rank} of {info.world_size} on node {info.node_rank}")
+    group = start_process_group(str(ctx.spec.get("config", {}).get("device", "")))
+    versions = (ctx.hello or {}).get("versions") or stack_versions()
+    mine = fingerprint(info, Path(ctx.spec["config"]["data"]), versions,
+                       node=int(ctx.spec["config"].get("node_rank", info.node_rank)))
+    last = Path(ctx.spec["run_dir"]) / "weights" / "last.pt"
+    mine["needs_checkpoint"] = bool(ctx.spec.get("resume")) and info.local_rank == 0 and not last.is_file()
+    peers = check_nodes_agree(group, mine)
+    share_checkpoint(group, info, peers, last)
+    ctx.emit("stage", stage="ranks_ready", ranks=[{k: p[k] for k in ("rank", "node", "host", "pid")} for p in peers])
+    return RankExchange.over(group, info, peers)
 
 
 # -- every batch --------------------------------------------------------------------------------------------

@@ -40,10 +40,9 @@ from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
 from core.worker.bottleneck_monitor import BottleneckMonitor
 from core.worker import compat
-from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, RankStop, check_nodes_agree, fingerprint,
-                             leave_process_group, lost_rank_error, start_process_group, watch_launcher)
+from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, RankStop, join_ranks, leave_process_group,
+                             lost_rank_error, watch_launcher)
 from core.worker.job import JobContext, JobError
-from core.worker.stack import versions as stack_versions
 from core.worker.system_sampler import SystemSampler
 from core.worker.warn_once import show_each_warning_once
 
@@ -315,7 +314,22 @@ def _build_opt(spec: dict[str, Any]) -> Any:
         setattr(opt, key, value)
     if spec.get("resume"):
         opt.resume = str(Path(spec["run_dir"]) / "weights" / "last.pt")
+        _resume_on_devices(Path(spec["run_dir"]) / "opt.yaml", str(spec.get("config", {}).get("device", "")))
     return opt
+
+
+def _resume_on_devices(opt_yaml: Path, device: str) -> None:
+    """yolov5's resume takes every option from the run's ``opt.yaml``: a resume on other GPUs (another count,
+    re-checked before launch) must be written there, or each rank would pick the old device list."""
+    import yaml
+
+    try:
+        saved = yaml.safe_load(opt_yaml.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return  # yolov5 then reads the options from the checkpoint itself
+    if isinstance(saved, dict) and saved.get("device") != device:
+        saved["device"] = device
+        atomic_write_text(opt_yaml, yaml.safe_dump(saved, sort_keys=False), backup=False)
 
 
 def hello_fields(spec: dict[str, Any]) -> dict[str, Any]:
@@ -360,7 +374,7 @@ def run_train(ctx: JobContext) -> str:
         sampler.start()
 
         callbacks = Callbacks()
-        exchange = _join_ranks(ctx) if info is not None else None
+        exchange = join_ranks(ctx) if info is not None else None
         reporter = TrainReporter(writer, ctx.control, callbacks, exchange)
         reporter.register()
         opt = _build_opt(spec)
@@ -382,19 +396,6 @@ def run_train(ctx: JobContext) -> str:
             ctx.done_fields["topology"] = info.topology
             leave_process_group()
     return "stopped" if reporter is not None and reporter.stopped_at is not None else "completed"
-
-
-def _join_ranks(ctx: JobContext) -> RankExchange:
-    """DDP: start the process group, check that every node trains on the same thing, set up the exchange."""
-    info = RankInfo.from_env()
-    assert info is not None
-    ctx.emit("stage", stage="joining", detail=f"rank {info.rank} of {info.world_size} on node {info.node_rank}")
-    group = start_process_group(str(ctx.spec.get("config", {}).get("device", "")))
-    versions = (ctx.hello or {}).get("versions") or stack_versions()
-    peers = check_nodes_agree(group, fingerprint(info, Path(ctx.spec["config"]["data"]), versions,
-                                                 node=int(ctx.spec["config"].get("node_rank", info.node_rank))))
-    ctx.emit("stage", stage="ranks_ready", ranks=[{k: p[k] for k in ("rank", "node", "host", "pid")} for p in peers])
-    return RankExchange.over(group, info, peers)
 
 
 def _done_fields(reporter: TrainReporter | None, monitor: BottleneckMonitor | None, run_dir: Path) -> dict[str, Any]:

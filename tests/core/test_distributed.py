@@ -112,3 +112,15 @@ def test_a_taken_port_and_a_silent_endpoint_are_said_before_the_launch():
     assert port_free(port)
     assert not endpoint_answers("127.0.0.1", port, wait_s=0.5)  # nothing listens: no hang
     assert launch_problems(TrainConfig(device="cpu", nproc_per_node=2)) == []  # standalone picks its own port
+
+
+def test_a_resume_may_move_the_ranks_and_the_batch_rule_is_checked_again():
+    from core.distributed import resume_with
+    from core.train_config import TrainConfig as Config
+
+    spec = {"config": Config(device="0,2", batch=32, workers=2).to_dict(), "topology": {"nproc_per_node": 2}}
+    moved, problems = resume_with(spec, FOUR_GPUS, {"device": "0,2,3", "nproc_per_node": None, "epochs": 999})
+    assert moved["topology"]["nproc_per_node"] == 3 and moved["config"]["epochs"] == 100  # only where ranks run
+    assert [p.field for p in problems if p.severity == "error"] == ["batch"]  # 32 does not split over 3
+    same, problems = resume_with(spec, FOUR_GPUS, {"rdzv_endpoint": None})
+    assert same["topology"]["nproc_per_node"] == 2 and not [p for p in problems if p.severity == "error"]

@@ -294,6 +294,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>/dev/shm {shm:.2f} GB 能容纳 {n} 个加载进程的批次</translation>
     </message>
     <message>
+      <source>0 on the machine that leads (it writes the run's record and saves the weights), 1, 2 … on the others.</source>
+      <translation>主机器为 0（它写入训练记录并保存权重），其他机器为 1、2 …</translation>
+    </message>
+    <message>
       <source>10% of boxes under {area:.2%} of the image</source>
       <translation>10% 的框小于图片的 {area:.2%}</translation>
     </message>
@@ -332,6 +336,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>A file in the store that its manifest does not list.</source>
       <translation>权重库中有一个清单未列出的文件。</translation>
+    </message>
+    <message>
+      <source>A free TCP port on machine 0, open to the other machines.</source>
+      <translation>第 0 台机器上一个空闲的 TCP 端口，需对其他机器开放。</translation>
     </message>
     <message>
       <source>A label file without an image (yolov5's pairing: same name under images/ instead of labels/). yolov5 ignores it silently; was its image renamed or deleted? Move it aside (one-click fix).</source>
@@ -394,6 +402,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>某个选项的值不符合预期；请检查训练设置。</translation>
     </message>
     <message>
+      <source>Another rank of the run was lost (a process ended, or a node became unreachable); the whole run stopped. Seen here: {reason}</source>
+      <translation>训练中的另一个进程丢失了（进程结束，或某个节点无法连接）；整个训练已停止。此处看到：{reason}</translation>
+    </message>
+    <message>
       <source>Asked run {name} to stop; it saves a checkpoint after the current batch.</source>
       <translation>已请求训练 {name} 停止；它会在当前批次结束后保存检查点。</translation>
     </message>
@@ -402,8 +414,8 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>正在询问 GPU 驱动（NVML）…</translation>
     </message>
     <message>
-      <source>Automatic batch size works on one GPU only.</source>
-      <translation>自动批大小只适用于单块 GPU。</translation>
+      <source>Automatic batch size (-1) does not work with several processes (yolov5 sizes it for one GPU only).</source>
+      <translation>自动批大小（-1）不能用于多进程训练（yolov5 只按一块 GPU 估算）。</translation>
     </message>
     <message>
       <source>Batch</source>
@@ -416,6 +428,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Batch size must be at least 1.</source>
       <translation>批大小至少为 1。</translation>
+    </message>
+    <message>
+      <source>Batch {batch} cannot be split evenly between {world} processes.</source>
+      <translation>批大小 {batch} 无法平均分给 {world} 个进程。</translation>
     </message>
     <message>
       <source>Best mAP@0.5 {m50:.3f}, mAP@0.5:0.95 {m95:.3f}</source>
@@ -626,6 +642,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>请重新复制文件，或使用该训练的另一个检查点（best.pt / last.pt）。</translation>
     </message>
     <message>
+      <source>Copy the same dataset (same data.yaml, images and labels) and install the same yolov5 and torch on every node, then start the run again on all of them.</source>
+      <translation>请在每个节点上放置相同的数据集（相同的 data.yaml、图像和标注），安装相同版本的 yolov5 和 torch，然后在所有节点上重新开始训练。</translation>
+    </message>
+    <message>
       <source>Copying {detail}</source>
       <translation>正在复制 {detail}</translation>
     </message>
@@ -778,6 +798,10 @@ Type 'delete' to confirm: </source>
       <translation>错误</translation>
     </message>
     <message>
+      <source>Each GPU gets {per_gpu} images per step: BatchNorm statistics from so few images are noisy.</source>
+      <translation>每块 GPU 每步只有 {per_gpu} 张图像：这么少的图像算出的 BatchNorm 统计量噪声很大。</translation>
+    </message>
+    <message>
       <source>Earlier: the run {status}{where} after {elapsed} s, then was resumed.</source>
       <translation>之前：训练在 {elapsed} 秒后{status}{where}，随后被继续。</translation>
     </message>
@@ -816,6 +840,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Everything saved so far is kept; a training run can be resumed from its last checkpoint.</source>
       <translation>目前已保存的内容都会保留；训练可以从最后的检查点继续。</translation>
+    </message>
+    <message>
+      <source>Expect a smaller batch to fit, or pick a free GPU.</source>
+      <translation>能放下的批大小会变小；或者换一块空闲的 GPU。</translation>
     </message>
     <message>
       <source>Export FP32 ONNX or TorchScript on this machine.</source>
@@ -986,6 +1014,10 @@ Type 'delete' to confirm: </source>
       <translation>此容器内无法监控 GPU</translation>
     </message>
     <message>
+      <source>GPU {gpus} is listed more than once in Device ({value}).</source>
+      <translation>设备（{value}）中 GPU {gpus} 被列出了不止一次。</translation>
+    </message>
+    <message>
       <source>GPU {gpu} hits its power cap while hardly busy</source>
       <translation>GPU {gpu} 几乎不忙却碰到了功耗上限</translation>
     </message>
@@ -994,12 +1026,20 @@ Type 'delete' to confirm: </source>
       <translation>GPU {gpu} 正忙于本系统看不到的工作</translation>
     </message>
     <message>
+      <source>GPU {gpu} is busy: other processes use {used} of its {total} GB.</source>
+      <translation>GPU {gpu} 正忙：其他进程占用了它 {total} GB 中的 {used} GB。</translation>
+    </message>
+    <message>
       <source>GPU {gpu} is held back by a hardware slowdown</source>
       <translation>GPU {gpu} 受到硬件降频的限制</translation>
     </message>
     <message>
       <source>GPU {gpu} is in use by {count} other process(es): {pids}</source>
       <translation>GPU {gpu} 正被 {count} 个其他进程使用：{pids}</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} is shared: other processes use {used} of its {total} GB, which this run cannot have.</source>
+      <translation>GPU {gpu} 与其他程序共用：其他进程占用了它 {total} GB 中的 {used} GB，这次训练无法使用这部分。</translation>
     </message>
     <message>
       <source>GPU {gpu} runs its PCIe link at x{width} of x{max}</source>
@@ -1054,6 +1094,10 @@ Type 'delete' to confirm: </source>
       <translation>获取方式：yolostudio weights get yolov5s   （从 {base} 下载）</translation>
     </message>
     <message>
+      <source>Give --rdzv-endpoint HOST:PORT (or --master-addr and --master-port) of machine 0, the same on every machine.</source>
+      <translation>请给出第 0 台机器的 --rdzv-endpoint 主机:端口（或 --master-addr 和 --master-port），每台机器都使用相同的值。</translation>
+    </message>
+    <message>
       <source>Give a dataset with validation images (--data DATA.yaml).</source>
       <translation>请指定带验证图片的数据集（--data DATA.yaml）。</translation>
     </message>
@@ -1064,6 +1108,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Give either a .pt model, or a model YAML plus initial weights.</source>
       <translation>请指定一个 .pt 模型，或者模型 YAML 加初始权重。</translation>
+    </message>
+    <message>
+      <source>Give the leading machine's address and a free port, e.g. 10.0.0.1:29400.</source>
+      <translation>请给出主机器的地址和一个空闲端口，例如 10.0.0.1:29400。</translation>
+    </message>
+    <message>
+      <source>HOST:PORT where the machines meet (PyTorch's c10d rendezvous, hosted by the machine at HOST, usually rank 0). The port must be open between the machines. Or give the leader's address and port below.</source>
+      <translation>各机器汇合的 主机:端口（PyTorch 的 c10d 汇合，由 HOST 所在的机器承担，通常是编号 0）。机器之间必须开放该端口。也可以在下面填写主机器的地址和端口。</translation>
+    </message>
+    <message>
+      <source>How many machines train this run together (each runs the same command with its own node rank). Every machine needs the same dataset, yolov5 and torch.</source>
+      <translation>共同训练这个任务的机器数量（每台运行同样的命令，但使用自己的节点编号）。每台机器都需要相同的数据集、yolov5 和 torch。</translation>
     </message>
     <message>
       <source>Hyperparameter file not found: {name}</source>
@@ -1262,6 +1318,14 @@ Type 'delete' to confirm: </source>
       <translation>每张图片的延迟：PyTorch {torch} 毫秒 · {client} {exported} 毫秒（{runs} 次的中位数，{device}）</translation>
     </message>
     <message>
+      <source>Leader address</source>
+      <translation>主机器地址</translation>
+    </message>
+    <message>
+      <source>Leader port</source>
+      <translation>主机器端口</translation>
+    </message>
+    <message>
       <source>Learning rate, loss weights and augmentation: hyp.scratch-low suits small models from scratch, scratch-high the large ones; or the path of your own file.</source>
       <translation>学习率、损失权重和数据增强：hyp.scratch-low 适合从头训练的小模型，scratch-high 适合大模型；也可以是你自己的文件路径。</translation>
     </message>
@@ -1274,8 +1338,20 @@ Type 'delete' to confirm: </source>
       <translation>加载原图就跟得上；副本或缓存都不会更快。</translation>
     </message>
     <message>
+      <source>Look at that rank's worker log (worker.rank&lt;N&gt;.log in the run folder of its node) and the launcher's output; fix the cause, then resume: the last checkpoint is kept.</source>
+      <translation>请查看该进程的日志（其节点训练文件夹中的 worker.rank&lt;N&gt;.log）和启动器的输出；排除原因后继续训练：最近的检查点已保留。</translation>
+    </message>
+    <message>
       <source>Lower the learning rate along a cosine curve instead of linearly; sometimes a little more accuracy at the end, at no cost.</source>
       <translation>按余弦曲线而不是线性降低学习率；有时最终精度会略高，没有额外开销。</translation>
+    </message>
+    <message>
+      <source>Machine rank {rank} but only {nnodes} machine(s).</source>
+      <translation>机器编号为 {rank}，但总共只有 {nnodes} 台机器。</translation>
+    </message>
+    <message>
+      <source>Machines</source>
+      <translation>机器数</translation>
     </message>
     <message>
       <source>Max abs difference vs PyTorch: {diff} (boxes {boxes} px, scores {scores}), {precision}</source>
@@ -1356,6 +1432,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>NVML not found inside WSL</source>
       <translation>WSL 中找不到 NVML</translation>
+    </message>
+    <message>
+      <source>Name as many GPUs as processes, or set processes per machine to 0 (one per GPU).</source>
+      <translation>请列出与进程数相同数量的 GPU，或把每台机器的进程数设为 0（每块 GPU 一个）。</translation>
+    </message>
+    <message>
+      <source>Name each GPU once, e.g. {fixed}.</source>
+      <translation>每块 GPU 只写一次，例如 {fixed}。</translation>
     </message>
     <message>
       <source>Nano P6: trained at 1280 px with a fourth output layer, for small objects in large images.</source>
@@ -1522,6 +1606,10 @@ Type 'delete' to confirm: </source>
       <translation>注意：{text}</translation>
     </message>
     <message>
+      <source>Nothing answers at {host}:{port} after {seconds:.0f} s.</source>
+      <translation>{seconds:.0f} 秒后 {host}:{port} 仍无响应。</translation>
+    </message>
+    <message>
       <source>Nothing to repair: none of the findings is fixed by another PyTorch build.</source>
       <translation>无需修复：这些问题都不能靠更换 PyTorch 版本解决。</translation>
     </message>
@@ -1532,6 +1620,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Nothing was stored. Check where the file came from.</source>
       <translation>没有保存任何东西。请检查文件的来源。</translation>
+    </message>
+    <message>
+      <source>Number the machines 0 to {last}.</source>
+      <translation>请把机器编号为 0 到 {last}。</translation>
     </message>
     <message>
       <source>OK</source>
@@ -1548,6 +1640,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>OS</source>
       <translation>操作系统</translation>
+    </message>
+    <message>
+      <source>On machine {rank}, run: {command}</source>
+      <translation>在第 {rank} 台机器上运行：{command}</translation>
     </message>
     <message>
       <source>On the CPU the cores are the limit, not the batch: images/s barely change with it. 16 is yolov5's default (gradients add up to {nbs} images per step either way).</source>
@@ -1634,6 +1730,14 @@ Type 'delete' to confirm: </source>
       <translation>请选择 0 到 {last} 之间的设备。</translation>
     </message>
     <message>
+      <source>Pick another GPU, or end what runs on it (nvidia-smi lists the processes).</source>
+      <translation>请换一块 GPU，或结束在其上运行的程序（nvidia-smi 会列出这些进程）。</translation>
+    </message>
+    <message>
+      <source>Pick another port (e.g. {other}) and use the same one on every machine.</source>
+      <translation>请换一个端口（例如 {other}），并在每台机器上使用同一个端口。</translation>
+    </message>
+    <message>
       <source>Pick weights from your runs, or confirm that you trust this file (--trust-weights).</source>
       <translation>请从你的训练中选择权重，或确认你信任这个文件（--trust-weights）。</translation>
     </message>
@@ -1644,6 +1748,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Pillow cannot read this image ({reason}). yolov5 drops it as corrupt.</source>
       <translation>Pillow 无法读取这张图片（{reason}）。yolov5 会把它当作损坏图片丢弃。</translation>
+    </message>
+    <message>
+      <source>Port {port} is already in use on this machine (Address already in use).</source>
+      <translation>本机端口 {port} 已被占用（Address already in use）。</translation>
     </message>
     <message>
       <source>PowerShell's execution policy is {policy}: a .ps1 script double-clicked or run directly is refused. install.bat runs the installer with '-ExecutionPolicy Bypass' for this one process and changes nothing. To run scripts yourself: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</source>
@@ -1666,8 +1774,12 @@ Type 'delete' to confirm: </source>
       <translation>正在准备 {done}/{total} 张图片{when}</translation>
     </message>
     <message>
-      <source>Processes that load and augment images alongside training. Too few and the GPU waits for data; each costs a CPU core, RAM, and shared memory in Docker.</source>
-      <translation>与训练同时加载和增强图片的进程。太少时 GPU 会等待数据；每个进程占用一个 CPU 核心、内存，在 Docker 中还占用共享内存。</translation>
+      <source>Processes per machine</source>
+      <translation>每台机器的进程数</translation>
+    </message>
+    <message>
+      <source>Processes that load and augment images alongside training, per training process (with several GPUs each GPU's process starts this many). Too few and the GPU waits for data; each costs a CPU core, RAM, and shared memory in Docker.</source>
+      <translation>在训练的同时加载并增强图像的进程数，按每个训练进程计（多块 GPU 时，每块 GPU 的进程各启动这么多个）。太少则 GPU 要等数据；每个进程占用一个 CPU 核心、内存，以及 Docker 中的共享内存。</translation>
     </message>
     <message>
       <source>Put them in HTTPS_PROXY (https://user:password@proxy:port), or download the file elsewhere and use Import.</source>
@@ -1774,6 +1886,10 @@ Type 'delete' to confirm: </source>
       <translation>打乱和数据增强使用的随机种子：相同的种子可以重复一次训练。</translation>
     </message>
     <message>
+      <source>Rank {rank} on node {node} ({host}) waited for its data {share} of the time, and every other rank waits for it at each step.</source>
+      <translation>节点 {node}（{host}）上的进程 {rank} 有 {share} 的时间在等待数据，而其他每个进程在每一步都要等它。</translation>
+    </message>
+    <message>
       <source>Reading the GPUs through NVML</source>
       <translation>正在通过 NVML 读取 GPU</translation>
     </message>
@@ -1816,6 +1932,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Removed {name}.</source>
       <translation>已删除 {name}。</translation>
+    </message>
+    <message>
+      <source>Rendezvous</source>
+      <translation>汇合点</translation>
+    </message>
+    <message>
+      <source>Rendezvous {value!r} is not HOST:PORT.</source>
+      <translation>汇合点 {value!r} 不是 主机:端口 的格式。</translation>
     </message>
     <message>
       <source>Repair: {findings}</source>
@@ -1926,12 +2050,16 @@ Type 'delete' to confirm: </source>
       <translation>随机种子</translation>
     </message>
     <message>
-      <source>Set a batch size that is a multiple of the number of GPUs.</source>
-      <translation>请设置一个是 GPU 数量倍数的批大小。</translation>
+      <source>Set a batch size that is a multiple of {world} (the number of processes).</source>
+      <translation>请设置为 {world}（进程数）的整数倍的批大小。</translation>
     </message>
     <message>
       <source>Several GPUs</source>
       <translation>多块 GPU</translation>
+    </message>
+    <message>
+      <source>Several machines need a meeting point.</source>
+      <translation>多台机器需要一个汇合点。</translation>
     </message>
     <message>
       <source>Shared memory (/dev/shm)</source>
@@ -1986,6 +2114,10 @@ Type 'delete' to confirm: </source>
       <translation>它在等待的某个东西（通常是 GPU 驱动）卡住了；之前报告的内容已保留。</translation>
     </message>
     <message>
+      <source>Start machine 0 first, and check the address and that the port is open between the machines (firewall).</source>
+      <translation>请先启动第 0 台机器，并检查地址以及机器之间该端口是否开放（防火墙）。</translation>
+    </message>
+    <message>
       <source>Stop early when the best fitness has not improved for this many epochs, saving the time of a plateau; 0 never stops early.</source>
       <translation>最佳适应度连续这么多轮没有提升就提前停止，省去平台期的时间；0 表示从不提前停止。</translation>
     </message>
@@ -2008,6 +2140,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
       <translation>正在平稳停止（训练会在当前批次结束后保存检查点）… 再按一次 Ctrl+C 将强制结束工作进程。</translation>
+    </message>
+    <message>
+      <source>Synchronised BatchNorm</source>
+      <translation>同步 BatchNorm</translation>
     </message>
     <message>
       <source>Tensor cores run FP16 several times faster and it halves activation memory; yolov5 checks AMP itself before training.</source>
@@ -2156,6 +2292,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The Python version could not be read.</source>
       <translation>无法读取 Python 版本。</translation>
+    </message>
+    <message>
+      <source>The address of machine 0, reachable from every machine (static rendezvous, instead of Rendezvous).</source>
+      <translation>第 0 台机器的地址，每台机器都必须能访问（静态汇合，代替“汇合点”）。</translation>
     </message>
     <message>
       <source>The app would be installed inside the source folder {clone}; choose a --prefix outside it (the default is per user).</source>
@@ -2332,6 +2472,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The network: yolov5n (smallest, fastest) … yolov5x (largest, most accurate, about 25x the compute of n), a model YAML, or a .pt checkpoint to start from. Larger models need more GPU memory and time per image.</source>
       <translation>网络：yolov5n（最小、最快）… yolov5x（最大、最准，计算量约为 n 的 25 倍），一个模型 YAML，或作为起点的 .pt 检查点。更大的模型每张图片需要更多显存和时间。</translation>
+    </message>
+    <message>
+      <source>The nodes don't train on the same thing: {problems}</source>
+      <translation>各节点训练的内容不一致：{problems}</translation>
     </message>
     <message>
       <source>The probe did not finish step '{step}' within {limit:.0f} s and was killed. A GPU driver that hangs like this (a wedged driver, a GPU that fell off the bus) will hang training too.</source>
@@ -2538,6 +2682,10 @@ Type 'delete' to confirm: </source>
       <translation>这看起来是一个程序缺陷。日志和训练的 events.jsonl 中有详细信息；请把它们附在缺陷报告中。你的检查点都已保留：可以从最后一个继续训练。</translation>
     </message>
     <message>
+      <source>This machine's rank</source>
+      <translation>本机编号</translation>
+    </message>
+    <message>
       <source>Timing the disks…</source>
       <translation>正在测量磁盘速度…</translation>
     </message>
@@ -2590,6 +2738,10 @@ Type 'delete' to confirm: </source>
       <translation>训练需要 PyTorch；导入它失败了。</translation>
     </message>
     <message>
+      <source>Training processes (DDP ranks) on this machine: 0 = one per GPU named in Device (one on the CPU). A run with more than one goes through PyTorch's launcher (torch.distributed.run), never DataParallel; the batch is split between them and every process starts its own workers.</source>
+      <translation>本机的训练进程数（DDP 进程）：0 = 设备中每块 GPU 一个（CPU 上为一个）。多于一个时通过 PyTorch 的启动器（torch.distributed.run）运行，从不使用 DataParallel；批大小在它们之间平分，每个进程各自启动加载进程。</translation>
+    </message>
+    <message>
       <source>Training runs on the CPU although this machine has a GPU</source>
       <translation>这台机器有 GPU，训练却在 CPU 上进行</translation>
     </message>
@@ -2626,6 +2778,10 @@ Type 'delete' to confirm: </source>
       <translation>请尝试其他 ONNX opset（17 的支持最广）。</translation>
     </message>
     <message>
+      <source>Turn on Synchronised BatchNorm (--sync-bn), or use a larger batch.</source>
+      <translation>请开启同步 BatchNorm（--sync-bn），或使用更大的批大小。</translation>
+    </message>
+    <message>
       <source>Unknown CUDA build {tag!r}: choose one of {tags}, or --cpu.</source>
       <translation>未知的 CUDA 版本 {tag!r}：请从 {tags} 中选择，或使用 --cpu。</translation>
     </message>
@@ -2650,8 +2806,16 @@ Type 'delete' to confirm: </source>
       <translation>使用 --workers 4；如果出现 WinError 1455，请增大页面文件（系统 → 高级 → 性能 → 虚拟内存）。</translation>
     </message>
     <message>
+      <source>Use a batch that is a multiple of {world}: {suggestions}.</source>
+      <translation>请使用 {world} 的整数倍作为批大小：{suggestions}。</translation>
+    </message>
+    <message>
       <source>Use a plain file name ending in .pt.</source>
       <translation>请使用以 .pt 结尾的普通文件名。</translation>
+    </message>
+    <message>
+      <source>Use about {per_rank} workers (the cores divided by the processes).</source>
+      <translation>请使用约 {per_rank} 个加载进程（核心数除以进程数）。</translation>
     </message>
     <message>
       <source>Use cpu, 0, or a list like 0,1 (empty picks the first GPU).</source>
@@ -2738,6 +2902,10 @@ Type 'delete' to confirm: </source>
       <translation>Windows：数据加载进程不宜过多</translation>
     </message>
     <message>
+      <source>With several GPUs, compute BatchNorm statistics over every GPU's images instead of each GPU's own: steadier training when each GPU gets 8 images or fewer, for a little time per step. GPUs only (CUDA).</source>
+      <translation>多块 GPU 时，用所有 GPU 的图像计算 BatchNorm 统计量，而不是各自的图像：每块 GPU 每步只有 8 张或更少图像时训练更稳定，每步稍慢一点。仅限 GPU（CUDA）。</translation>
+    </message>
+    <message>
       <source>Without a usable NVIDIA GPU, yolov5 trains on the CPU — fine for the demo, one to two orders of magnitude slower for real datasets.</source>
       <translation>没有可用的 NVIDIA GPU 时，yolov5 会在 CPU 上训练——跑演示没问题，但对真实数据集要慢一到两个数量级。</translation>
     </message>
@@ -2748,6 +2916,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Workers</source>
       <translation>数据加载进程</translation>
+    </message>
+    <message>
+      <source>Workers are per process: {nproc} processes x {workers} workers = {total} loader processes for {cores} CPU cores.</source>
+      <translation>加载进程数是按训练进程计的：{nproc} 个进程 x {workers} 个加载进程 = {total} 个加载进程，而只有 {cores} 个 CPU 核心。</translation>
     </message>
     <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
@@ -3294,6 +3466,10 @@ Type 'delete' to confirm: </source>
       <translation>没有可用的 GPU</translation>
     </message>
     <message>
+      <source>node {node} ({host})</source>
+      <translation>节点 {node}（{host}）</translation>
+    </message>
+    <message>
       <source>none</source>
       <translation>无</translation>
     </message>
@@ -3456,6 +3632,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>quick test, balanced, or best accuracy</source>
       <translation>快速测试、平衡或最高精度</translation>
+    </message>
+    <message>
+      <source>rank {rank} (node {node}, {host}, pid {pid})</source>
+      <translation>进程 {rank}（节点 {node}，{host}，pid {pid}）</translation>
     </message>
     <message>
       <source>read every file again</source>
@@ -3624,6 +3804,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the installer again, with the same options</source>
       <translation>用相同选项再次运行安装程序</translation>
+    </message>
+    <message>
+      <source>the launcher ended this rank (signal {signum})</source>
+      <translation>启动器结束了这个进程（信号 {signum}）</translation>
     </message>
     <message>
       <source>the local AMP check: FP16 and FP32 results differ</source>
@@ -4086,6 +4270,10 @@ Type 'delete' to confirm: </source>
       <translation>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</translation>
     </message>
     <message>
+      <source>{names} ended unexpectedly (killed, out of memory, or crashed); the whole run stopped. Seen here: {reason}</source>
+      <translation>{names} 意外结束（被终止、内存不足或崩溃）；整个训练已停止。此处看到：{reason}</translation>
+    </message>
+    <message>
       <source>{names} produce NaN losses in FP16 with yolov5</source>
       <translation>{names} 在 yolov5 中用 FP16 会出现 NaN 损失</translation>
     </message>
@@ -4164,6 +4352,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{need:.1f} GB: training process {main:.1f} GB + {train} train and {val} val workers × ~{per:.2f} GB</source>
       <translation>{need:.1f} GB：训练进程 {main:.1f} GB + {train} 个训练和 {val} 个验证加载进程 × 约 {per:.2f} GB</translation>
+    </message>
+    <message>
+      <source>{nproc} processes per machine but Device names {count} GPU(s): each process needs a GPU of its own.</source>
+      <translation>每台机器 {nproc} 个进程，但设备只列出了 {count} 块 GPU：每个进程都需要自己的一块 GPU。</translation>
     </message>
     <message>
       <source>{n} GPUs with DDP through torchrun (one process per GPU, never DataParallel).</source>
@@ -4398,6 +4590,18 @@ then: {install}</source>
     <message>
       <source>{waiting} The rest of each step is the model's forward and backward pass on the CPU; on a GPU it runs one to two orders of magnitude faster.</source>
       <translation>{waiting} 每一步剩下的时间是模型在 CPU 上的前向和反向计算；在 GPU 上会快一到两个数量级。</translation>
+    </message>
+    <message>
+      <source>{where} has a different data.yaml (its content differs from node 0's).</source>
+      <translation>{where} 的 data.yaml 不同（内容与节点 0 的不一致）。</translation>
+    </message>
+    <message>
+      <source>{where} has yolov5 {yolov5} / torch {torch}; node 0 has yolov5 {ref_yolov5} / torch {ref_torch}.</source>
+      <translation>{where} 的版本是 yolov5 {yolov5} / torch {torch}；节点 0 是 yolov5 {ref_yolov5} / torch {ref_torch}。</translation>
+    </message>
+    <message>
+      <source>{where} sees {counts}; node 0 sees {ref_counts}.</source>
+      <translation>{where} 看到的是 {counts}；节点 0 看到的是 {ref_counts}。</translation>
     </message>
     <message>
       <source>{where}: expected an object, found {found}</source>

@@ -210,7 +210,7 @@ def test_a_running_runs_duration_is_live_and_the_sort_arrow_points_down_for_newe
         qtbot.addWidget(view)
         view.setModel(page.proxy)
         view.setSortingEnabled(True)
-        view.resize(1200, 300)
+        view.resize(1600, 300)  # wide enough to show the Started column's arrow
         view.horizontalHeader().setSortIndicator(COLUMN["started"], order)
     shots = [view.horizontalHeader().grab().toImage() for view in (plain, ours)]
     assert shots[0] == shots[1]

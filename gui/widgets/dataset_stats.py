@@ -98,11 +98,26 @@ class DatasetStats(QWidget):
             bars = pg.BarGraphItem(x=x - 0.4 + width * (index + 0.5), height=counts, width=width,
                                    brush=SPLIT_COLOURS.get(split, "#888888"), name=split)
             self.plot.addItem(bars)
-        shown = names if len(names) <= 40 else names[:: max(1, len(names) // 40)]
-        step = 1 if len(names) <= 40 else max(1, len(names) // 40)
-        self.plot.getAxis("bottom").setTicks([[(i * step, name) for i, name in enumerate(shown)]])
+        self._names = names
+        self._label_classes()
         self._show_histograms(stats.get("histograms") or {})
         self.text.setText(self._summary(stats))
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._label_classes()
+
+    def _label_classes(self) -> None:
+        """Every k-th class name under the bars, k chosen so that the names never run together at this width."""
+        names = getattr(self, "_names", [])
+        if not names:
+            return
+        metrics = self.plot.fontMetrics()
+        per_label = max(metrics.horizontalAdvance(name) for name in names) + 10
+        room = max(self.plot.width() - 60, per_label)  # minus the left axis
+        step = max(1, -(-len(names) * per_label // room))
+        self.class_step = step
+        self.plot.getAxis("bottom").setTicks([[(i, names[i]) for i in range(0, len(names), step)]])
 
     def _show_histograms(self, histograms: dict[str, Any]) -> None:
         area = histograms.get("box_area_log10", {})

@@ -355,3 +355,26 @@ def test_every_thumbnail_has_the_size_of_the_broken_image_tile(tmp_path):
     broken.write_bytes(b"not an image")
     sizes = [render_thumbnail(ImageRecord(str(path), "train", "", False, 0, 0), [])[1:] for path in (small, broken)]
     assert max(sizes[0]) == THUMB and sizes[1] == (THUMB, THUMB)
+
+
+def test_class_names_under_the_bars_thin_out_instead_of_running_together(qtbot):
+    from gui.widgets.dataset_stats import DatasetStats
+
+    stats = DatasetStats()
+    qtbot.addWidget(stats)
+    names = [f"class_with_a_long_name_{i}" for i in range(30)]
+    stats.resize(1400, 500)
+    stats.show()
+    qtbot.waitExposed(stats)
+    stats.show_stats({"classes": names, "splits": {"train": {"per_class": [1] * 30, "images": 30, "instances": 30,
+                                                             "backgrounds": 0}}})
+    wide, wide_px = stats.class_step, stats.plot.width()
+    stats.resize(stats.minimumSizeHint().width(), 500)
+    qtbot.waitUntil(lambda: stats.plot.width() < wide_px / 2)
+    stats.show_stats({"classes": names, "splits": {"train": {"per_class": [1] * 30, "images": 30, "instances": 30,
+                                                             "backgrounds": 0}}})
+    assert stats.class_step > wide >= 1
+    labelled = len(range(0, 30, stats.class_step))
+    width = max(stats.plot.fontMetrics().horizontalAdvance(n) for n in names) + 10
+    assert labelled * width <= max(stats.plot.width() - 60, width)  # they fit side by side
+    stats.hide()

@@ -47,13 +47,14 @@ def run_size(data: Path, workspace: Path, ranks: int, args: argparse.Namespace) 
     device = args.device if args.device == "cpu" else ",".join(args.device.split(",")[:ranks])
     argv = [sys.executable, "-m", "cli", "--workspace", str(workspace), "train", str(data), "--model", args.model,
             "--imgsz", str(args.imgsz), "--batch", str(args.batch), "--workers", str(args.workers), "--epochs",
-            str(args.epochs), "--device", device, "--nproc-per-node", str(ranks), "--noplots", "--noval",
+            str(args.epochs), "--device", device, "--nproc-per-node", str(ranks), "--noplots",
             "--name", name, "--json"]
     started = time.monotonic()
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env={**os.environ})
     wall = time.monotonic() - started
     if done.returncode != 0:
-        print(done.stderr[-2000:], file=sys.stderr)
+        errors = [json.loads(line) for line in done.stdout.splitlines() if '"type":"error"' in line.replace(" ", "")]
+        print(errors[-1]["message"] if errors else done.stderr[-2000:], file=sys.stderr)
         raise SystemExit(f"{ranks} rank(s): training failed (exit {done.returncode})")
     return {**throughput(workspace / "runs" / name / "events.jsonl", ranks), "wall_s": wall}
 

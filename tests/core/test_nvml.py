@@ -27,7 +27,10 @@ def test_open_says_why_not(kind):
 
 def test_machine_facts_from_the_reader():
     facts = quick_machine_facts(FakeNvml())
-    assert facts == MachineFacts(gpu_count=1, gpu_names=("NVIDIA GeForce RTX 4090",), gpu_capabilities=((8, 9),))
+    assert facts == MachineFacts(gpu_count=1, gpu_names=("NVIDIA GeForce RTX 4090",), gpu_capabilities=((8, 9),),
+                                 gpu_memory=facts.gpu_memory, cpu_count=facts.cpu_count)
+    used, total = facts.gpu_memory[0]  # others' memory: the several-GPUs "free enough" rule reads it
+    assert 0 <= used <= total and total > 0 and facts.cpu_count >= 1
 
 
 @pytest.mark.parametrize("kind,count", [("LibraryNotFound", 0), ("DriverNotLoaded", 0), ("NoPermission", None),

@@ -66,7 +66,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory):
     data = generate_demo_dataset(tmp / "demo", DemoSpec(n_train=24, n_val=4, image_size=96, seed=3))
     workspace = tmp / "ws"
     spec = {"workspace": str(workspace), "data": str(data), "imgsz": 64, "batch": 4, "model": "no-such-model.yaml",
-            "device": "cpu", "workers": [0, 1], "sample": 16, "budget_s": 2.0}
+            "device": "cpu", "workers": [0, 1], "sample": 12, "budget_s": 1.0}
     events: list[dict] = []
     outcome = run_job(JobSpec.scratch("wizard_measure", spec, workspace), events.append, 300)
     return outcome, events, workspace, data
@@ -79,7 +79,7 @@ def test_measure_job_measures_the_loader_three_ways_and_names_the_step_that_fail
     m = measurements_from_json(done["measurements"])
     for supply in (m.loader, m.loader_prepared, m.loader_cached):
         assert set(supply) == {0, 1} and all(rate > 0 for rate in supply.values())
-    assert m.cache_ram_gb is not None and m.cache_ram_gb > 0 and m.sample_images == 16
+    assert m.cache_ram_gb is not None and m.cache_ram_gb > 0 and m.sample_images == 12
     assert m.demand is None and "no-such-model.yaml" in m.failures["demand"]
     assert "CUDA" in m.failures["batch"] and "CUDA" in m.failures["amp"]
     ends = {e["step"]: e["status"] for e in events if e["type"] == "wizard_step" and e["status"] != "started"

@@ -137,3 +137,8 @@ if [ "$NGPU" -ge 1 ]; then
 else
     echo "no NVIDIA GPU: DDP section skipped"
 fi
+
+echo "== faults (issue 13): kills mid-save, double owners and a full disk while training on the GPU"
+# Expect: stuck running / unloadable checkpoints / failed resumes / tracebacks / hangs / executed all 0;
+# double-owner attempts all refused; disk_full reported with the space needed, then resume works.
+"$PY" bench/faults.py --kills 3 --device 0 --skip fuzz,hostile

@@ -12,7 +12,7 @@ warning) comes back as log text instead of an exception.
 
 from __future__ import annotations
 
-import io
+import errno
 import json
 import math
 import os
@@ -201,8 +201,8 @@ class LineDecoder:
         return len(self._buffer)
 
 
-def open_lines_for_append(path: Path) -> IO[str]:
-    """An append handle on a JSON-lines file (events, control), positioned at the start of a line.
+def open_lines_for_append(path: Path) -> IO[bytes]:
+    """A binary append handle on a JSON-lines file (events, control), positioned at the start of a line.
 
     A writer killed mid-line leaves a torn tail; the next writer's first line would be glued onto it and
     both lost to every reader. So a file that does not end with a newline gets one first: the fragment
@@ -217,7 +217,26 @@ def open_lines_for_append(path: Path) -> IO[str]:
     except BaseException:
         handle.close()
         raise
-    return io.TextIOWrapper(handle, encoding="utf-8", write_through=True)
+    return handle
+
+
+def append_line(handle: IO[bytes], line: bytes) -> None:
+    """Append one whole line or nothing: a write cut short (a full disk) is truncated away again, so no
+    reader ever meets a torn line this process wrote. Raises the write's OSError."""
+    start = handle.seek(0, os.SEEK_END)
+    try:
+        handle.write(line)
+        handle.flush()
+    except OSError:
+        try:
+            handle.truncate(start)
+        except OSError:
+            pass
+        raise
+
+
+#: Events the run's record needs to say how it ended; on a full disk the others go to the stream only.
+ESSENTIAL_EVENTS = frozenset({"stage", "error", "done", "checkpoint", "epoch_end", "warning", "export_result"})
 
 
 class EventWriter:
@@ -228,11 +247,14 @@ class EventWriter:
     events file, which is the run's durable record.
     """
 
-    def __init__(self, stream: IO[str] | None = None, events_path: Path | None = None) -> None:
+    def __init__(self, stream: IO[str] | None = None, events_path: Path | None = None, *,
+                 on_disk_full: Callable[[], bool] | None = None) -> None:
         self._lock = threading.Lock()
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         self._stream = stream
-        self._file = None
+        self._file: IO[bytes] | None = None
+        self._on_disk_full = on_disk_full  # frees reserved space; True when it did (``core.worker``)
+        self._short_of_space = False
         if events_path is not None:
             events_path.parent.mkdir(parents=True, exist_ok=True)
             self._file = open_lines_for_append(events_path)
@@ -250,8 +272,7 @@ class EventWriter:
         line = encode(event)
         with self._lock:
             if self._file is not None:
-                self._file.write(line)
-                self._file.flush()
+                self._write_file(line.encode("utf-8"), essential=event.get("type") in ESSENTIAL_EVENTS)
             if self._stream is not None:
                 try:
                     self._stream.write(line)
@@ -260,6 +281,23 @@ class EventWriter:
                     self._stream = None  # the reader went away; the events file carries on
         for listener in self._listeners:
             listener(event)
+
+    def _write_file(self, data: bytes, *, essential: bool) -> None:
+        """Whole lines only. On a full disk the reserved space is given up once so that how the run ends
+        (its error and done events) can still be written; from then on only essential events are."""
+        assert self._file is not None
+        if self._short_of_space and not essential:
+            return
+        try:
+            append_line(self._file, data)
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC or self._on_disk_full is None or self._short_of_space:
+                raise
+            self._short_of_space = True
+            if not self._on_disk_full():
+                raise
+            if essential:
+                append_line(self._file, data)
 
     def close(self) -> None:
         with self._lock:

@@ -19,10 +19,11 @@ from typing import Any, Callable
 from core import __version__
 from core.atomic import atomic_write_text
 from core.best_epoch import BestEpoch, best_from_event
+from core.checkpoint_file import checkpoint_problem
 from core.dataset.data_yaml import pin_dataset_root
 from core.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
 from core.i18n import tr
-from core.protocol import encode_control, iter_events, open_lines_for_append
+from core.protocol import append_line, encode_control, iter_events, open_lines_for_append
 from core.run_owner import lock_owner, process_alive, worker_alive  # noqa: F401 - process_alive is re-exported
 from core.run_files import (CONFIG_FILE, EVENTS_FILE, UnreadableRun, check_events_file, folder_mtime,
                             load_config_document, read_config, results_csv_best)
@@ -145,20 +146,24 @@ def write_spec(run_dir: Path, spec: dict[str, Any]) -> Path:
     return JobSpec.for_run("train", run_dir, spec).write()
 
 
-def resume_spec(run_dir: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The worker spec that resumes a stopped or failed run from its ``weights/last.pt``.
+def resume_spec(run_dir: Path, workspace: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The worker spec that resumes a stopped or failed run from its ``weights/last.pt``, in ``workspace``.
 
-    ``trusted_weights``: checkpoints the user confirmed (``core.trust``) — a run folder outside the
-    workspace's runs is not the app's own, so its ``last.pt`` is unpickled only when confirmed.
+    Trust is decided now, by this workspace (``core.trust``), never by what the run's ``config.json``
+    says: a folder from elsewhere could name any workspace or list any file as trusted. So the spec's
+    workspace is this one and its confirmed checkpoints are only ``trusted_weights`` (what the user
+    confirmed just now: a run folder outside this workspace's runs).
     """
     spec = dict(load_run_config(run_dir)["spec"])
     last = run_dir / "weights" / "last.pt"
     machine = int((spec.get("topology") or {}).get("node_rank") or 0)
-    if not last.is_file() and machine == 0:  # another machine of a DDP run gets machine 0's when the run starts
-        raise FileNotFoundError(f"{last}: no checkpoint to resume from (the run stopped before its first save)")
+    problem = checkpoint_problem(last) if machine == 0 else None  # another machine of a DDP run gets machine 0's
+    if problem is not None:
+        raise FileNotFoundError(tr("{path}: no checkpoint to resume from ({problem}).", path=last, problem=problem))
     spec["resume"] = True
     spec["run_dir"] = str(run_dir)
-    spec["trusted_weights"] = [*spec.get("trusted_weights", []), *trusted_weights]
+    spec["workspace"] = str(workspace)
+    spec["trusted_weights"] = list(trusted_weights)
     return spec
 
 
@@ -278,6 +283,11 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
     error = summary.segment.error
     if status == "failed" and error is None and summary.segment.done is None:
         error = fold_outcome(None, None).error()  # its worker is gone without a word
+        epochs = summary.epochs_total or config.epochs
+        if error is not None and epochs and summary.epochs_done >= epochs:
+            error = dict(error, hint=tr(
+                "All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed "
+                "with the weights it has (the final validation of best.pt does not run again).", epochs=epochs))
     return RunInfo(
         name=run_dir.name,
         path=str(run_dir),
@@ -296,7 +306,7 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
         best_weights=best_pt,
         last_weights=last,
         error=error,
-        can_resume=status in ("stopped", "failed") and (weights / "last.pt").is_file(),
+        can_resume=status in ("stopped", "failed") and checkpoint_problem(weights / "last.pt") is None,
         last_event_t=summary.last_t,
         images_per_s=eff.get("images_per_s"),
         gpu_util_mean_percent=eff.get("gpu_util_mean_percent"),
@@ -396,4 +406,4 @@ def rename_run(run_dir: Path, new_name: str) -> Path:
 def request_stop(run_dir: Path) -> None:
     """Ask a run's worker to stop gracefully through its control file (works for re-attached runs)."""
     with open_lines_for_append(run_dir / CONTROL_FILE) as handle:
-        handle.write(encode_control("stop"))
+        append_line(handle, encode_control("stop").encode("utf-8"))

@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cli.common import EXIT_OK, exit_code_of, find_run
+from cli.common import EXIT_OK, EXIT_USAGE, exit_code_of, find_run
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
 from core.i18n import tr
 from core.jobs import JobTracker
 from core.protocol import EventFileTail
-from core.runs import EVENTS_FILE, read_run
+from core.runs import EVENTS_FILE, UNREADABLE, read_run
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +30,11 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     run_dir = find_run(workspace, args.run)
     renderer = job_renderer(args.json)
+    info = read_run(run_dir)
+    if info.status == UNREADABLE:  # damaged files: say which and why, instead of following nothing
+        renderer.error(tr("run {name} cannot be read: {reason}", name=info.name,
+                          reason=(info.error or {}).get("message", "")), (info.error or {}).get("hint", ""))
+        return EXIT_USAGE
     tail = EventFileTail(run_dir / EVENTS_FILE)
     tracker = JobTracker()
 

@@ -9,13 +9,14 @@ from cli.common import EXIT_USAGE, exit_code_of, find_run
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
+from core.checkpoint_file import checkpoint_problem
 from core.distributed import RESUME_CHANGES, launch_problems, resume_with
 from core.findings import errors_of
 from core.i18n import tr
 from core.jobs import JobSpec
 from core.machine import quick_machine_facts
 from core.run_owner import busy_words, lock_owner
-from core.runs import read_run, resume_spec
+from core.runs import UNREADABLE, read_run, resume_spec
 from core.train_options import TrainConfig, train_options
 from core.trust import confirmed_entry, needs_trust, refusal
 
@@ -41,6 +42,10 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     if owner is not None:
         renderer.error(*busy_words(run_dir, owner))
         return EXIT_USAGE
+    if info.status == UNREADABLE:
+        renderer.error(tr("run {name} cannot be read: {reason}", name=info.name,
+                          reason=(info.error or {}).get("message", "")), (info.error or {}).get("hint", ""))
+        return EXIT_USAGE
     if info.status == "running":
         renderer.error(tr("run {name} is still running; use 'yolostudio attach {name}'.", name=info.name))
         return EXIT_USAGE
@@ -48,13 +53,18 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(tr("run {name} completed; start a new run from its best.pt instead.", name=info.name))
         return EXIT_USAGE
     last = run_dir / "weights" / "last.pt"
+    problem = checkpoint_problem(last)
+    if problem is not None:
+        renderer.error(tr("run {name} cannot be resumed: {problem}", name=info.name, problem=problem),
+                       tr("Start a new run; to keep what it learned, train from its best.pt if that is whole."))
+        return EXIT_USAGE
     confirmed: tuple[str, ...] = ()
     if needs_trust(last, workspace):  # a run folder from elsewhere: its checkpoint is not the app's own
         if not args.trust_weights:
             renderer.error(refusal(last))
             return EXIT_USAGE
         confirmed = (confirmed_entry(last),)
-    spec = resume_spec(run_dir, trusted_weights=confirmed)
+    spec = resume_spec(run_dir, workspace, trusted_weights=confirmed)
     spec, problems = resume_with(spec, quick_machine_facts(), {name: getattr(args, name) for name in RESUME_CHANGES})
     problems += launch_problems(TrainConfig.from_dict(spec["config"])) if not errors_of(problems) else []
     for problem in problems:

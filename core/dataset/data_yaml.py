@@ -10,6 +10,7 @@ whether the images and labels it points at are fine is the validator's longer jo
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +54,9 @@ def read_data_yaml(path: Path) -> DataYaml:
     try:
         doc = load_document(path)
     except OSError as exc:
+        if exc.errno in (errno.EINVAL, errno.EFBIG):  # not a regular file, or over the size limit
+            return DataYaml(path.absolute(), None, None, [finding("yaml-too-large", path, tr(
+                "This is not a data.yaml that can be read: {reason}.", reason=exc.strerror or exc))])
         return DataYaml(path.absolute(), None, None, [finding("yaml-unreadable", path, tr(
             "Cannot read the file: {reason}. Check that it exists and that you may read it.",
             reason=exc.strerror or exc))])

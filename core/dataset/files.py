@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from core.dataset.dirs import FolderMemo, stat_folder
 from core.dataset.findings import finding
@@ -38,13 +39,41 @@ class SplitFiles:
     missing: list[str] = field(default_factory=list)  # entries that do not exist
 
 
-def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None) -> SplitFiles:
+@dataclass
+class WalkLimits:
+    """How far a folder search may go: a ``train: /`` must not search the whole disk for minutes unseen.
+
+    ``max_folders`` is the bound (a finding names it; no dataset has that many folders); ``progress`` is
+    told how many folders were listed so far, every ``PROGRESS_EVERY``; ``cancelled`` is asked as often,
+    and a true answer raises ``ScanCancelled``."""
+
+    max_folders: int = 50_000
+    progress: Callable[[int], None] | None = None
+    cancelled: Callable[[], bool] | None = None
+    folders: int = 0
+
+    PROGRESS_EVERY = 200
+
+    def count(self) -> None:
+        self.folders += 1
+        if self.folders % self.PROGRESS_EVERY == 0:
+            if self.cancelled is not None and self.cancelled():
+                from core.dataset.scan import ScanCancelled
+
+                raise ScanCancelled()
+            if self.progress is not None:
+                self.progress(self.folders)
+
+
+def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None,
+               limits: WalkLimits | None = None) -> SplitFiles:
     """The split's images, sorted and unique; ``memo`` reuses listings of folders unchanged since last time."""
     out = SplitFiles(split.name)
     memo = memo or FolderMemo()
+    limits = limits or WalkLimits()
     for entry, path in zip(split.entries, split.paths):
         if path.is_dir():
-            _walk(path, out, memo)
+            _walk(path, out, memo, limits, split, yaml_file)
             out.recursive_label_dirs.add(label_path_for(str(path) + os.sep + "x.y").rsplit(os.sep, 1)[0])
         elif path.is_file():
             _read_list(path, out)
@@ -70,11 +99,20 @@ def _missing_consequence(split: str) -> str:
     return tr("Training does not read it, but validating on the test split ('val.py --task test') fails.")
 
 
-def _walk(top: Path, out: SplitFiles, memo: FolderMemo) -> None:
+def _walk(top: Path, out: SplitFiles, memo: FolderMemo, limits: WalkLimits, split: SplitSpec,
+          yaml_file: str) -> None:
     visited: set[tuple[int, int]] = set()
     stack = [str(top)]
     while stack:
         folder = stack.pop()
+        limits.count()
+        if limits.folders > limits.max_folders:
+            out.findings.append(finding("split-too-large", yaml_file, tr(
+                "{split}: searching {path} went past {limit} folders, far more than a dataset has (is it the "
+                "whole disk?). Point '{split}' at the folder of its images.", split=split.name, path=top,
+                limit=f"{limits.max_folders:,}"), split.line))
+            out.images.clear()  # not this dataset's images: checking them would take as long again
+            return
         try:
             st, started = stat_folder(folder)
         except OSError:
@@ -88,12 +126,17 @@ def _walk(top: Path, out: SplitFiles, memo: FolderMemo) -> None:
             continue
         visited.add((st.st_dev, st.st_ino))
         try:
-            folders, images, others = memo.lists("images", folder, st, lambda: _classify(folder), started)
-        except OSError:
+            folders, images, others, specials = memo.lists("images+special", folder, st, lambda: _classify(folder),
+                                                           started)
+        except (OSError, ValueError):
             continue
         prefix = os.path.join(folder, "")
         stack += [prefix + name for name in folders]
         out.images += [prefix + name for name in images]
+        for name in specials:
+            out.findings.append(finding("image-not-a-file", prefix + name, tr(
+                "This is not a file but a pipe, socket or device with an image's name; reading it would wait "
+                "forever, so it is skipped here — and yolov5 would hang on it: remove it from the dataset.")))
         for name in others:
             out.findings.append(finding("image-unsupported-format", prefix + name, tr(
                 "yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or "
@@ -101,10 +144,12 @@ def _walk(top: Path, out: SplitFiles, memo: FolderMemo) -> None:
 
 
 def _classify(folder: str) -> list[list[str]]:
-    """Names in ``folder``: sub-folders (links followed, as glob does), images yolov5 reads, other images."""
+    """Names in ``folder``: sub-folders (links followed, as glob does), images yolov5 reads, other images,
+    and image names that are not regular files."""
     folders: list[str] = []
     images: list[str] = []
     others: list[str] = []
+    specials: list[str] = []  # image names that are not regular files (FIFOs, devices, sockets)
     for entry in os.scandir(folder):
         name = entry.name
         if name.startswith("."):
@@ -116,10 +161,14 @@ def _classify(folder: str) -> list[list[str]]:
         if is_dir:
             folders.append(name)
         elif is_image_name(name):
-            images.append(name)
+            try:
+                regular = entry.is_file()
+            except OSError:
+                regular = False
+            (images if regular else specials).append(name)
         elif is_other_image_name(name):
             others.append(name)
-    return [sorted(folders), sorted(images), sorted(others)]  # sorted: a walk's images come out nearly in order
+    return [sorted(folders), sorted(images), sorted(others), sorted(specials)]  # sorted: a walk's images come out nearly in order
 
 
 def _read_list(path: Path, out: SplitFiles) -> None:
@@ -164,3 +213,24 @@ def _read_list(path: Path, out: SplitFiles) -> None:
             "{n} entries are relative paths without './'. They are checked relative to this list's folder, but "
             "yolov5 resolves them against the folder training starts in; write them as './…' or absolute.",
             n=relative), severity="warning"))
+
+
+#: Findings about a split's folders that would make yolov5's own search hang or spin: training is refused.
+BLOCKING_CODES = ("split-symlink-loop", "split-too-large", "image-not-a-file")
+
+
+def blocking_findings(yaml_file: Path, limits: WalkLimits | None = None) -> list[Finding]:
+    """What in the training splits' folders would hang yolov5 (loops, pipes, a whole disk), found by the
+    same bounded search the dataset check uses; raises ``ScanCancelled`` when ``limits.cancelled`` says so."""
+    from core.dataset.data_yaml import read_data_yaml
+
+    judged = read_data_yaml(yaml_file)
+    if judged.spec is None:
+        return []
+    limits = limits or WalkLimits()
+    found: list[Finding] = []
+    for name in ("train", "val"):
+        split = judged.spec.splits.get(name)
+        if split is not None:
+            found += [f for f in list_split(split, str(yaml_file), None, limits).findings if f.code in BLOCKING_CODES]
+    return found

@@ -21,6 +21,7 @@ CODES: dict[str, str] = {
     # data.yaml itself
     "yaml-unreadable": ERROR,
     "yaml-syntax": ERROR,
+    "yaml-too-large": ERROR,  # over a size, alias-expansion or nesting limit (core.dataset.yaml_doc)
     "yaml-encoding": ERROR,
     "yaml-not-mapping": ERROR,
     "yaml-duplicate-key": ERROR,
@@ -34,7 +35,9 @@ CODES: dict[str, str] = {
     "split-path-missing": ERROR,
     "split-empty": ERROR,
     "split-no-labels": ERROR,
-    "split-symlink-loop": WARNING,
+    "split-symlink-loop": ERROR,  # yolov5's glob follows links: a loop spins its folder search
+    "split-too-large": ERROR,  # a folder search past WalkLimits.max_folders (``train: /``)
+    "image-not-a-file": ERROR,  # a FIFO/device named like an image: reading it blocks forever
     "image-missing": ERROR,
     # images
     "image-corrupt": ERROR,
@@ -68,6 +71,8 @@ TRAINING_EFFECT: dict[str, str] = {
     "yaml-duplicate-key": ABORTS, "yaml-missing-key": ABORTS, "names-invalid": ABORTS,
     "names-nc-mismatch": ABORTS, "path-foreign": ABORTS, "split-path-missing": ABORTS, "split-empty": ABORTS,
     "split-no-labels": ABORTS, "label-class-range": ABORTS, "label-nan": ABORTS,
+    # yolov5 would build a value of gigabytes, spin in a link loop, block on a pipe or search a whole disk
+    "yaml-too-large": ABORTS, "split-symlink-loop": ABORTS, "split-too-large": ABORTS, "image-not-a-file": ABORTS,
     "image-missing": DROPS, "image-corrupt": DROPS, "image-too-small": DROPS, "label-encoding": DROPS,
     "label-columns": DROPS, "label-value": DROPS, "label-not-normalized": DROPS,
 }

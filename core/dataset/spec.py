@@ -85,6 +85,10 @@ def read_spec(doc: YamlDocument, yaml_file: Path) -> DatasetSpec:
     return spec
 
 
+#: More classes than any detection dataset has (Objects365: 365, LVIS: 1203, Open Images: 601).
+MAX_CLASSES = 100_000
+
+
 def _read_names(data: dict[str, Any], doc: YamlDocument, file: str, spec: DatasetSpec) -> None:
     names = data.get("names")
     line = doc.key_line("names") or 1
@@ -116,9 +120,10 @@ def _read_names(data: dict[str, Any], doc: YamlDocument, file: str, spec: Datase
         seen.setdefault(name, index)
     nc = data.get("nc")
     if nc is not None:
-        if not isinstance(nc, int) or isinstance(nc, bool):
-            spec.findings.append(finding("names-nc-mismatch", file, tr("'nc' must be a whole number."),
-                                         doc.key_line("nc")))
+        if not isinstance(nc, int) or isinstance(nc, bool) or not 1 <= nc <= MAX_CLASSES:
+            spec.findings.append(finding("names-nc-mismatch", file, tr(
+                "'nc' is {value}; it must be a whole number of classes from 1 to {limit}.",
+                value=str(nc)[:40], limit=f"{MAX_CLASSES:,}"), doc.key_line("nc")))
         else:
             spec.nc = nc
             if names is not None and nc != len(spec.names):

@@ -25,7 +25,7 @@ from core.dataset.cache import ScanCache
 from core.dataset.crossfile import leaks_and_duplicates, orphans
 from core.dataset.data_yaml import judge_document
 from core.dataset.dirs import FolderMemo
-from core.dataset.files import SplitFiles, list_split
+from core.dataset.files import SplitFiles, WalkLimits, list_split
 from core.dataset.findings import ERROR, RULES_VERSION, finding, finding_json, sort_findings
 from core.dataset.records import ImageRecord, ImageRecords
 from core.dataset.scan import ScanStats, findings_from, scan_images
@@ -80,8 +80,9 @@ def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cance
     cache_file = cache_file_for(cache_dir, yaml_file) if cache_dir is not None else None
     memo = FolderMemo(cache_file.with_suffix(".dirs.json") if cache_file is not None else None)
     split_files: dict[str, SplitFiles] = {}
+    limits = WalkLimits(cancelled=cancelled)
     for name, split in spec.splits.items():
-        files = list_split(split, str(yaml_file), memo)
+        files = list_split(split, str(yaml_file), memo, limits)
         split_files[name] = files
         findings += files.findings
         if not files.images and not files.missing:

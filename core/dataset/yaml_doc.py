@@ -9,6 +9,9 @@ training will see. Parsing never raises: problems (syntax, encoding, duplicate k
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -31,8 +34,56 @@ KeyPath = Sequence[Any]
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+#: A data.yaml is a few kB (a 1000-class one ~30 kB); far larger is not one, and reading it would cost GBs.
+MAX_YAML_BYTES = 8 << 20
+#: Values the document would hold once every alias is expanded (a "billion laughs" bomb is billions).
+MAX_YAML_VALUES = 200_000
+#: How deep lists and mappings may nest (a data.yaml needs 3; thousands exhaust the parsers' stacks).
+MAX_YAML_DEPTH = 64
+
+
 def safe_load(text: str) -> Any:
     return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader, never yaml.Loader
+
+
+def bounds_problem(text: str) -> tuple[str, int] | None:
+    """(message naming the limit, line) when the document is too large, too deep or expands too far.
+
+    Checked on the parser's events, before any value is built: an anchor's size is counted once, and each
+    alias (merge keys included) adds the size of what it repeats, so an alias bomb is refused after a few
+    hundred events instead of after gigabytes. Syntax errors are left to the loader, which words them."""
+    if len(text) > MAX_YAML_BYTES:
+        return tr("The file is {size} MB; a data.yaml is limited to {limit} MB.",
+                  size=round(len(text) / (1 << 20), 1), limit=MAX_YAML_BYTES >> 20), 1
+    sizes: dict[str, int] = {}
+    stack: list[tuple[str | None, int]] = []  # (anchor, values counted when the collection opened)
+    values = 0
+    try:
+        for event in yaml.parse(text, Loader=_SAFE_LOADER):
+            line = event.start_mark.line + 1 if event.start_mark is not None else 1
+            if isinstance(event, yaml.AliasEvent):
+                values += sizes.get(event.anchor, 1)
+            elif isinstance(event, yaml.ScalarEvent):
+                values += 1
+                if event.anchor:
+                    sizes[event.anchor] = 1
+            elif isinstance(event, yaml.CollectionStartEvent):
+                stack.append((event.anchor, values))
+                values += 1
+                if len(stack) > MAX_YAML_DEPTH:
+                    return tr("Lists and mappings nest more than {limit} levels deep at line {line}; a data.yaml "
+                              "needs three.", limit=MAX_YAML_DEPTH, line=line), line
+            elif isinstance(event, yaml.CollectionEndEvent) and stack:
+                anchor, opened = stack.pop()
+                if anchor:
+                    sizes[anchor] = values - opened
+            if values > MAX_YAML_VALUES:
+                return tr("The file holds more than {limit} values once its aliases (*name, <<:) are expanded "
+                          "(at line {line}); a data.yaml is limited to that.", limit=f"{MAX_YAML_VALUES:,}",
+                          line=line), line
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return None
+    return None
 
 
 @dataclass
@@ -76,8 +127,23 @@ class YamlDocument:
 
 
 def load_document(path: Path) -> YamlDocument:
+    """Read a data.yaml; ``OSError`` (with words) for a file that is not a regular file or is too large —
+    a FIFO would block the read forever, a 60 MB file is not a data.yaml."""
     path = Path(path)
-    return parse_bytes(path.read_bytes(), str(path))
+    with open(path, "rb", opener=_nonblocking) as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, tr("it is not a regular file (a folder, a pipe or a device)"))
+        raw = handle.read(MAX_YAML_BYTES + 1)
+    if len(raw) > MAX_YAML_BYTES:
+        raise OSError(errno.EFBIG, tr("it is larger than {limit} MB, the limit for a data.yaml",
+                                      limit=MAX_YAML_BYTES >> 20))
+    return parse_bytes(raw, str(path))
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    """Open without blocking: opening a FIFO for reading waits for a writer, forever (POSIX)."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def parse_bytes(raw: bytes, file: str = "data.yaml") -> YamlDocument:
@@ -104,6 +170,10 @@ def parse_text(text: str, file: str = "data.yaml") -> YamlDocument:
     """Parse without ever raising: problems become findings."""
     doc = YamlDocument(text=text, file=file)
     clean = text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="ignore")  # as yolov5 reads it
+    too_big = bounds_problem(clean)
+    if too_big is not None:
+        doc.findings.append(finding("yaml-too-large", file, too_big[0], too_big[1]))
+        return doc
     try:
         doc.data = safe_load(clean)
     except yaml.MarkedYAMLError as exc:

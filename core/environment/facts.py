@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -179,6 +181,20 @@ _LISTS: dict[tuple[type, str], type] = {
 }
 
 
+#: A version as every reader of one expects it: a leading number ("3.11.9", "12.8", "2.5.1+cu124").
+_VERSION = re.compile(r"\s*v?\d")
+#: A facts file is a few kB; this is far past any real one and stops a huge file before it is read.
+MAX_FACTS_BYTES = 16 << 20
+
+
+class _Problems(list):
+    """Problems, and the subset that make a file invalid (values no reader could use), not just old."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.invalid: list[str] = []
+
+
 def _load(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
     """Build ``cls`` from ``raw``, keeping what is well-formed and naming every defect."""
     if not isinstance(raw, dict):
@@ -203,6 +219,10 @@ def _load(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
                 problems.append(tr("{field}: expected a list", field=name))
                 continue
             values[f.name] = [_load(listed, item, f"{name}[{i}]", problems) for i, item in enumerate(value)]
+        elif f.name.endswith("_version") and isinstance(value, str) and not _VERSION.match(value):
+            problems.append(tr("{field}: {value!r} is not a version number", field=name, value=value[:40]))
+            if isinstance(problems, _Problems):
+                problems.invalid.append(problems[-1])
         elif value is None or _type_ok(value, default, f.type):
             values[f.name] = value
         else:
@@ -227,7 +247,7 @@ def _type_ok(value: Any, default: Any, annotation: Any) -> bool:
 
 def facts_from_dict(raw: Any) -> tuple[EnvironmentFacts, list[str]]:
     """Facts from a parsed JSON object, and messages naming whatever was wrong with it."""
-    problems: list[str] = []
+    problems: list[str] = _Problems()
     if not isinstance(raw, dict):
         return EnvironmentFacts(probe=ProbeInfo(completed=False)), [
             tr("The facts file holds {found}, not a facts object.", found=type(raw).__name__)]
@@ -245,13 +265,39 @@ def facts_from_dict(raw: Any) -> tuple[EnvironmentFacts, list[str]]:
 
 
 def load_facts(path: Path) -> tuple[EnvironmentFacts, list[str]]:
-    """Read a facts file. Raises OSError (unreadable) or ValueError (not JSON) with a clear message."""
-    text = Path(path).read_text(encoding="utf-8")
+    """Read a facts file. Raises OSError (unreadable) or ValueError ("this facts file is not valid: …").
+
+    Only a regular file is opened (a FIFO would block forever), at most ``MAX_FACTS_BYTES``; JSON nested
+    past the parser's depth, and values no rule could use (a version that is not one), make the file
+    invalid. Missing fields and fields of an older or newer layout are notes: the rules use the rest."""
+    with open(Path(path), "rb", opener=_nonblocking) as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise ValueError(_invalid(tr("it is not a regular file (a folder, a pipe or a device)")))
+        data = handle.read(MAX_FACTS_BYTES + 1)
+    if len(data) > MAX_FACTS_BYTES:
+        raise ValueError(_invalid(tr("it is larger than {limit} MB", limit=MAX_FACTS_BYTES >> 20)))
     try:
-        raw = json.loads(text)
-    except ValueError as exc:
+        raw = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise ValueError(_invalid(tr("its JSON nests too deeply to be a facts file"))) from None
+    except ValueError as exc:  # invalid JSON or UTF-8
         raise ValueError(tr("{path} is not a JSON facts file: {reason}", path=path, reason=exc)) from exc
-    return facts_from_dict(raw)
+    if not isinstance(raw, dict):
+        raise ValueError(_invalid(tr("it holds a {found}, not a facts object", found=type(raw).__name__)))
+    facts, problems = facts_from_dict(raw)
+    invalid = getattr(problems, "invalid", [])
+    if invalid:
+        raise ValueError(_invalid(tr("field {problem}", problem="; ".join(invalid[:3]))))
+    return facts, list(problems)
+
+
+def _invalid(reason: str) -> str:
+    return tr("this facts file is not valid: {reason}", reason=reason)
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    """Open without blocking: opening a FIFO for reading waits for a writer, forever (POSIX)."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def save_facts(facts: EnvironmentFacts, path: Path) -> None:

@@ -35,12 +35,16 @@ from typing import Any, Callable
 
 import psutil
 
+from core.disk_space import SpaceReserve
 from core.protocol import DONE_STATUSES, EventWriter
 from core.run_owner import RunBusy, RunLock, busy_words
 from core.runs import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
 from core.worker.control import ControlChannel
 from core.worker.ddp import RankInfo
 from core.worker.job import JobContext
+
+#: Space set aside in the run folder while the worker runs (``core.disk_space.SpaceReserve``).
+RESERVE_FILE = ".space-reserve"
 
 
 def _claim_streams(log_path: Path | None) -> tuple[Any, int]:
@@ -169,13 +173,15 @@ def main(argv: list[str] | None = None) -> int:
     _own_session()
     log_name = WORKER_LOG if rank is None or rank.rank == 0 else f"worker.rank{rank.rank}.log"
     protocol, control_fd = _claim_streams(run_dir / log_name if run_dir else None)
+    reserve: SpaceReserve | None = None
     if rank is not None and not rank.writes_events:
         protocol.close()  # one voice per node: the other ranks' events would repeat (or garble) its stream
         os.close(control_fd)
         protocol, control_fd, events = None, None, None
     else:
         events = run_dir / EVENTS_FILE if run_dir else None
-    writer = EventWriter(protocol, events)
+        reserve = SpaceReserve(run_dir / RESERVE_FILE) if run_dir else None  # the last words on a full disk
+    writer = EventWriter(protocol, events, on_disk_full=reserve.release if reserve else None)
     # Under torchrun the run lives as long as its agent (it ends every rank when one fails).
     me = psutil.Process() if rank is None else psutil.Process().parent() or psutil.Process()
     writer.emit("stage", stage="starting", job=args.job, pid=me.pid, create_time=me.create_time(),
@@ -185,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_job(args.job, spec, writer, control_fd)
     finally:
         writer.close()
+        if reserve is not None:
+            reserve.release()
         if lock is not None:
             lock.release()
 

@@ -16,6 +16,10 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
   8. its DDP set-up assumes CUDA and NCCL (``torch.cuda.set_device``, ``smart_DDP(device_ids=[LOCAL_RANK])``,
      ``dist.barrier(device_ids=...)``, and the model wrapped in DDP only ``if cuda``) → ``enable_ddp``: the
      same set-up on CPUs with gloo, so a CPU/gloo DDP run trains the same code path as NCCL on GPUs.
+  9. yolov5 (``train.py``'s ``last.pt``/``best.pt``, ``strip_optimizer``) writes checkpoints in place: a kill
+     or a full disk mid-write left a 0-byte or truncated ``last.pt`` and lost the previous good one →
+     every ``torch.save`` to a path writes a temporary file, fsyncs it and renames it over the old one
+     (``save_checkpoint``); a write that fails for lack of space says so with the space needed.
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -30,9 +34,11 @@ import sys
 from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from core import RESOURCES_DIR
+from core.atomic import atomic_writer
+from core.disk_space import disk_full_error, is_disk_full, written_size
 from core.trust import store_refusal, stored_verdict, within
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
@@ -117,6 +123,8 @@ def _patch_torch_load() -> None:
         return
 
     def load(f: Any, *args: Any, **kwargs: Any) -> Any:
+        # yolov5 asks for full unpickling by omission: only a trusted file gets it. An explicit
+        # ``weights_only`` is the caller's own word (``weights_check`` vouches for bytes it verified).
         if "weights_only" not in kwargs:
             if is_trusted(f):
                 kwargs["weights_only"] = False
@@ -133,6 +141,51 @@ def _patch_torch_load() -> None:
 
     load._yolostudio = True  # type: ignore[attr-defined]
     torch.load = load
+
+
+def save_checkpoint(save: Callable[..., Any], obj: Any, f: Any, *args: Any, **kwargs: Any) -> None:
+    """``save(obj, f)`` (``torch.save``), whole or not at all: the previous file at ``f`` survives any failure.
+
+    A file object or buffer is written as given (its owner decides); a path gets a temporary file beside
+    it, flushed and fsynced, then renamed over it. A failure for lack of space becomes ``ENOSPC`` naming
+    the file, the space it needed (the larger of the previous file and what was written) and the free space."""
+    if not isinstance(f, (str, os.PathLike)):
+        save(obj, f, *args, **kwargs)
+        return
+    target = Path(f)
+    previous = written_size(target)
+    written = 0
+    try:
+        with atomic_writer(target) as handle:
+            try:
+                save(obj, handle, *args, **kwargs)
+            finally:
+                try:
+                    written = handle.tell()
+                except (OSError, ValueError):
+                    pass
+    except Exception as exc:  # noqa: BLE001 - re-raised, in words when the disk is full
+        if is_disk_full(exc, target.parent):
+            raise disk_full_error(target, max(previous, written) or None) from exc
+        raise
+
+
+def _patch_torch_save() -> None:
+    import torch
+    import torch.serialization
+
+    if getattr(torch.save, "_yolostudio", False):
+        return
+    # torch's own save, not what is bound to ``torch.save`` now: ultralytics (imported by yolov5) replaces
+    # it with a retrying wrapper, and a retry would append a second archive to the same temporary file.
+    original = torch.serialization.save
+
+    def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> None:
+        save_checkpoint(original, obj, f, *args, **kwargs)
+
+    save._yolostudio = True  # type: ignore[attr-defined]
+    save.original = original  # type: ignore[attr-defined]
+    torch.save = save
 
 
 def local_weights(file: Any, *args: Any, **kwargs: Any) -> str:
@@ -243,6 +296,7 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     _patch_pillow()
     _patch_torch_load()
     _patch_yolov5()
+    _patch_torch_save()  # after yolov5: its import of ultralytics rebinds torch.save
     _applied = True
 
 

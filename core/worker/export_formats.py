@@ -3,21 +3,38 @@
 ONNX goes through torch's legacy exporter (``dynamo=False``): on torch ≥ 2.9 the default dynamo path
 needs onnxscript, forces opset 18 and writes weights to a separate file; yolov5's own exporter then
 "succeeds" with no file. Every file written here is checked to exist and to load (``onnx.checker``)
-before anything else looks at it.
+before anything else looks at it. Models are serialised in memory and written by Python (``write_file``),
+so a disk that fills mid-write is an ``ENOSPC`` the job reports, not a C++ abort of the worker.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from core.disk_space import disk_full_error, is_disk_full
 from core.i18n import tr
 from core.worker.export_load import ExportError
 from core.worker.export_verify import Runner
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write an exported model, fsynced; a full disk raises ``ENOSPC`` naming the space needed."""
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        if is_disk_full(exc, path.parent):
+            raise disk_full_error(path, len(data)) from exc
+        raise
 
 
 def export_onnx(model: Any, im: Any, path: Path, *, opset: int, dynamic: bool, simplify: bool,
@@ -29,13 +46,15 @@ def export_onnx(model: Any, im: Any, path: Path, *, opset: int, dynamic: bool, s
     axes = {"images": {0: "batch", 2: "height", 3: "width"}, "output0": {0: "batch", 1: "anchors"}} if dynamic else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the legacy exporter's deprecation notice; chosen on purpose
-        torch.onnx.export(model, im, str(path), verbose=False, opset_version=opset, dynamo=False,
+        # Into memory: the file is written by Python below, so a full disk is an OSError, not a C++ abort.
+        buffer = io.BytesIO()
+        torch.onnx.export(model, im, buffer, verbose=False, opset_version=opset, dynamo=False,
                           do_constant_folding=True, input_names=["images"], output_names=["output0"],
                           dynamic_axes=axes)
-    if not path.is_file() or path.stat().st_size == 0:
-        raise ExportError("export", tr("The ONNX exporter reported success but wrote no file."),
+    if not buffer.getbuffer().nbytes:
+        raise ExportError("export", tr("The ONNX exporter reported success but wrote no model."),
                           tr("See the worker log for the exporter's messages."))
-    graph = onnx.load(str(path))
+    graph = onnx.load_from_string(buffer.getvalue())
     try:
         onnx.checker.check_model(graph)
     except onnx.checker.ValidationError as exc:
@@ -52,7 +71,7 @@ def export_onnx(model: Any, im: Any, path: Path, *, opset: int, dynamic: bool, s
     for key, value in {"stride": stride, "names": names}.items():
         meta = graph.metadata_props.add()
         meta.key, meta.value = key, str(value)
-    onnx.save(graph, str(path))
+    write_file(path, graph.SerializeToString())
     onnx.checker.check_model(str(path))
     return {"opset": opset, "dynamic": dynamic, "simplified": bool(simplified), "ir_version": graph.ir_version}
 
@@ -64,9 +83,11 @@ def export_torchscript(model: Any, im: Any, path: Path, *, names: dict[int, str]
         warnings.simplefilter("ignore")  # tracer warnings about Python control flow in Detect
         traced = torch.jit.trace(model, im, strict=False)
     extra = {"config.txt": json.dumps({"shape": list(im.shape), "stride": stride, "names": names})}
-    traced.save(str(path), _extra_files=extra)
-    if not path.is_file() or path.stat().st_size == 0:
-        raise ExportError("export", tr("TorchScript tracing wrote no file."), "")
+    buffer = io.BytesIO()
+    torch.jit.save(traced, buffer, _extra_files=extra)  # into memory: a full disk must not abort in C++
+    if not buffer.getbuffer().nbytes:
+        raise ExportError("export", tr("TorchScript tracing wrote no model."), "")
+    write_file(path, buffer.getvalue())
     torch.jit.load(str(path), map_location="cpu")  # proves it loads on its own
     return {"traced_shape": list(im.shape)}
 

@@ -9,8 +9,10 @@ verifying, timing, with ``format``), one ``export_result`` per format, ``error``
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
 import shutil
 import time
 from copy import deepcopy
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from core.atomic import atomic_write_text
+from core.disk_space import disk_full_error, is_disk_full
 from core.export.options import ExportOptions
 from core.export.plan import REPORT_NAME, cli_summary, dataset_images, final_path
 from core.i18n import tr
@@ -55,6 +58,11 @@ def _device(options: ExportOptions) -> str:
     return "cpu"
 
 
+def export_disk_hint() -> str:
+    """A full disk during export: there is nothing to resume, the export just runs again."""
+    return tr("Free some space (old runs, caches, other exports) and export again.")
+
+
 def _check_disk(folder: Path, weights: Path, formats: int, required: int | None) -> None:
     need = required if required is not None else weights.stat().st_size * 3 * max(1, formats) + (64 << 20)
     existing = next(p for p in (folder, *folder.parents) if p.exists())  # nothing is created before it's needed
@@ -62,7 +70,17 @@ def _check_disk(folder: Path, weights: Path, formats: int, required: int | None)
     if free < need:
         raise ExportError("disk_full", tr("Not enough disk space in {folder}: {free} MB free, about {need} MB "
                                           "needed.", folder=folder, free=free >> 20, need=need >> 20),
-                          tr("Free some space (old runs, caches) and export again."))
+                          export_disk_hint())
+
+
+def remove_stale_partials(folder: Path) -> None:
+    """Partial files of exports whose worker is gone (killed, aborted): ``.<name>.<pid>.partial[.onnx]``."""
+    from core.run_owner import process_alive
+
+    for stale in folder.glob(".*.partial*") if folder.is_dir() else ():
+        match = re.search(r"\.(\d+)\.partial", stale.name)
+        if match is None or not process_alive(int(match.group(1)), None) or int(match.group(1)) == os.getpid():
+            stale.unlink(missing_ok=True)
 
 
 def _verification_images(options: ExportOptions, limit: int) -> tuple[list[Path], str]:
@@ -103,6 +121,8 @@ class ExportJob:
         torch.backends.cudnn.allow_tf32 = False
         torch.backends.cuda.matmul.allow_tf32 = False
         self.stage("loading", tr("loading {path}", path=self.weights))
+        for fmt in opts.formats:
+            remove_stale_partials(final_path(self.weights, fmt).parent)
         _check_disk(final_path(self.weights, opts.formats[0]).parent.parent, self.weights, len(opts.formats),
                     self.spec.get("min_free_bytes"))
         self.loaded: LoadedModel = load_for_export(self.weights)
@@ -133,7 +153,7 @@ class ExportJob:
         target = final_path(self.weights, fmt)
         folder = target.parent
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{target.name}.partial"
+        tmp = folder / f".{target.name}.{os.getpid()}.partial"  # its writer's pid: stale ones are cleaned
         report: dict[str, Any] = {"format": fmt, "weights": str(self.weights), "created": time.time(),
                                   "options": self._option_report(fmt), "precision": self._precision(fmt),
                                   "device": self.device, "images": len(self.images), "image_source": self.image_source,
@@ -153,8 +173,11 @@ class ExportJob:
             exported = median_latency_ms(runner, self.batches[0], self.runs, sync=self.sync)
             report["latency_ms"] = {"torch": self.torch_latency, "exported": exported / max(1, self.options.batch),
                                     "runs": self.runs, "warmup": WARMUP_RUNS, "batch": self.options.batch}
-        except BaseException:
+        except BaseException as exc:
             tmp.unlink(missing_ok=True)
+            if isinstance(exc, Exception) and is_disk_full(exc, folder):
+                raise ExportError("disk_full", str(exc) if isinstance(exc, OSError) and exc.errno == errno.ENOSPC
+                                  else str(disk_full_error(tmp, None)), export_disk_hint()) from exc
             raise
         final = final_path(self.weights, fmt, verified=bool(report["verified"]["ok"]))
         for stale in (final_path(self.weights, fmt), final_path(self.weights, fmt, verified=False)):

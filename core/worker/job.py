@@ -41,7 +41,29 @@ def failure_of(exc: BaseException) -> tuple[str, str, str]:
         return "weights", str(exc), tr("Pick weights from your runs, or confirm that you trust this file "
                                        "(--trust-weights).")
     failure = classify_failure(type(exc).__name__, str(exc))
+    if failure.kind == "internal" and raised_reading_data(exc):
+        return "dataset", failure.message, tr(
+            "The dataset could not be read: a file it names is missing, damaged or not what yolov5 expects. Run "
+            "'yolostudio dataset check' on the data.yaml (or open it on the Dataset page) to find it.")
     return failure.kind, failure.message, failure.hint
+
+
+#: Where yolov5 (and what it calls) reads a dataset: a failure raised there is about the data, not a bug.
+_DATA_READERS = ("yolov5/utils/dataloaders.py", "yolov5/utils/augmentations.py", "/PIL/", "/yaml/", "/cv2/")
+_DATA_FUNCTIONS = {"check_dataset", "create_dataloader", "img2label_paths", "verify_image_label", "load_image",
+                   "cache_labels", "check_det_dataset"}
+
+
+def raised_reading_data(exc: BaseException) -> bool:
+    """Did ``exc`` come from reading the dataset (its traceback passes through a data reader)?"""
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        filename = code.co_filename.replace("\\", "/")
+        if code.co_name in _DATA_FUNCTIONS or any(part in filename for part in _DATA_READERS):
+            return True
+        tb = tb.tb_next
+    return False
 
 
 @dataclass

@@ -32,6 +32,7 @@ from typing import Any
 import psutil
 
 from core.atomic import atomic_write_text
+from core.i18n import tr
 from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.protocol import EventWriter
 from core.train_config import yolov5_options
@@ -43,6 +44,7 @@ from core.worker import compat
 from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, RankStop, join_ranks, leave_process_group,
                              lost_rank_error, watch_launcher)
 from core.worker.job import JobContext, JobError
+from core.worker.train_guards import dataset_folders_ok, mark_finished, remove_stale_temporaries, training_was_finished
 from core.worker.system_sampler import SystemSampler
 from core.worker.warn_once import show_each_warning_once
 
@@ -97,10 +99,7 @@ def save_partial_checkpoint(local: dict[str, Any], batches_done: int) -> Path:
         "yolostudio_partial": {"epoch": epoch, "batches_done": batches_done},
     }
     last = Path(local["last"])
-    last.parent.mkdir(parents=True, exist_ok=True)
-    tmp = last.with_name(last.name + ".partial")
-    torch.save(ckpt, tmp)
-    os.replace(tmp, last)
+    compat.save_checkpoint(getattr(torch.save, "original", torch.save), ckpt, last)  # temp file, fsync, rename
     return last
 
 
@@ -253,8 +252,8 @@ class TrainReporter:
             self.writer.emit("log", level="info", message=batch_row(
                 self.epoch, self.epochs, mem, tuple(float(v) for v in vals), int(targets.shape[0]),
                 int(imgs.shape[-1]), index + 1, self.batches))
-        if stop and not last_of_epoch and self.exchange is None:
-            self._stop_now(index + 1)
+        if stop and not (last_of_epoch and self.epoch >= self.epochs - 1) and self.exchange is None:
+            self._stop_now(index + 1)  # the last batch of the last epoch: nothing left to stop (see run_train)
 
     def _stop_now(self, batches_done: int) -> None:
         frame = _train_frame()
@@ -379,15 +378,25 @@ def run_train(ctx: JobContext) -> str:
         reporter.register()
         opt = _build_opt(spec)
         writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))
+        remove_stale_temporaries(run_dir)
+        if not dataset_folders_ok(ctx, Path(opt.data)):
+            return "stopped"
         try:
             y5train.main(opt, callbacks=callbacks)
         except RankStop:
             pass  # every rank agreed to stop before this batch; rank 0 saved last.pt
         except Exception as exc:
+            if spec.get("resume") and isinstance(exc, (AssertionError, UnboundLocalError)) \
+                    and training_was_finished(exc):
+                return mark_finished(ctx, reporter, run_dir)
             error = exc if exchange is None or isinstance(exc, JobError) else lost_rank_error(exchange.peers, exc)
             if error is exc:
                 raise
             raise error from exc
+        if ctx.stop_requested and reporter.stopped_at is None:
+            writer.emit("warning", code="stop-after-training",
+                        message=tr("The stop came as training was finishing: all {epochs} epochs are done, so the "
+                                   "run completed with its final weights.", epochs=reporter.epochs))
     finally:
         if sampler is not None:
             sampler.stop()

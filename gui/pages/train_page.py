@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, 
 
 from core.jobs import JobOutcome, JobSpec
 from core.machine import MachineFacts
+from core.checkpoint_file import checkpoint_problem
 from core.runs import WORKER_LOG, RunInfo, create_run, load_run_config, read_log_tail, resume_spec
 from core.train_config import ValidatedConfig
 from gui import dialogs
@@ -265,7 +266,7 @@ class TrainPage(Page):
         if self.active or run_dir is None:
             return False
         try:
-            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir))
+            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir, self.workspace))
             job.write()
         except (OSError, ValueError, KeyError) as exc:
             self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
@@ -383,7 +384,7 @@ class TrainPage(Page):
         session = self.session
         run_dir = session.run_dir
         last = run_dir / "weights" / "last.pt"
-        can_resume = outcome.status in ("stopped", "failed") and last.is_file()
+        can_resume = outcome.status in ("stopped", "failed") and checkpoint_problem(last) is None
         self.resumable_run = run_dir if can_resume else None
         tail = self.log_view.last_lines(LOG_TAIL_LINES)
         worker_log = read_log_tail(run_dir / WORKER_LOG)

@@ -30,3 +30,16 @@ def test_a_missing_name_is_not_found_even_if_the_current_directory_has_it(tmp_pa
                                             ("~/runs/x", True), ("..", True), ("a/b", True)])
 def test_looks_like_path(text, path):
     assert looks_like_path(text) is path
+
+
+def test_attach_resume_and_runs_of_an_unreadable_run_say_why(tmp_path, capsys):
+    from cli.main import main
+
+    run = tmp_path / "ws" / "runs" / "broken"
+    run.mkdir(parents=True)
+    (run / "config.json").write_text("[1, 2]")
+    for verb in ("attach", "resume"):
+        assert main(["--workspace", str(tmp_path / "ws"), verb, "broken"]) == 2
+        assert "cannot be read" in capsys.readouterr().err
+    assert main(["--workspace", str(tmp_path / "ws"), "runs"]) == 0
+    assert "broken is unreadable" in capsys.readouterr().out

@@ -13,6 +13,7 @@ from core.jobs import JobOutcome, JobSpec, fold_outcome
 from core.protocol import encode, make_event
 from core.runs import EVENTS_FILE, create_run, spec_path
 from core.train_config import MachineFacts, TrainConfig, validate_config
+from tests.fixtures.checkpoint_files import write_checkpoint_file
 
 
 class NoWorker:
@@ -31,8 +32,7 @@ def stopped_run_elsewhere(tmp_path: Path) -> Path:
     data.write_text("path: .\ntrain: a\nval: a\nnames: [x]\n")
     run = create_run(tmp_path / "other-ws", validate_config(TrainConfig(data=str(data), device="cpu"),
                                                              MachineFacts(0)))
-    (run / "weights").mkdir()
-    (run / "weights" / "last.pt").write_bytes(b"pickle")
+    write_checkpoint_file(run / "weights" / "last.pt")
     with open(run / EVENTS_FILE, "w") as handle:
         handle.write(encode(make_event("stage", stage="starting", pid=1, create_time=1.0)))
         handle.write(encode(make_event("done", status="stopped", elapsed_s=1.0)))

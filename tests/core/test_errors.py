@@ -36,3 +36,33 @@ def test_message_is_tidied():
 def test_internal_keeps_type_name():
     failure = classify_failure("KeyError", "'x'")
     assert failure.kind == "internal" and failure.message.startswith("KeyError")
+
+
+def test_a_failure_raised_while_reading_the_dataset_is_a_data_problem_not_a_bug():
+    from core.worker.job import failure_of
+
+    def check_dataset(data):  # yolov5's reader, by name: whatever it raises is about the data
+        return {"names": data["names"]}["names"][5]
+
+    try:
+        check_dataset({"names": ["a"]})
+    except IndexError as exc:
+        kind, message, hint = failure_of(exc)
+    assert kind == "dataset" and "bug" not in hint and "dataset check" in hint
+
+    try:
+        [][1]
+    except IndexError as exc:
+        assert failure_of(exc)[0] == "internal"  # anywhere else it still reads as one
+
+
+@pytest.mark.parametrize(("exc", "finished"), [
+    (AssertionError("runs/x/weights/last.pt training to 3 epochs is finished, nothing to resume.\n"), True),
+    (UnboundLocalError("cannot access local variable 'epoch' where it is not associated with a value"), True),
+    (AssertionError("Label class 3 exceeds nc=1"), False),
+    (UnboundLocalError("cannot access local variable 'x'"), False),
+])
+def test_resume_of_a_run_whose_epochs_were_all_trained_is_told_apart(exc, finished):
+    from core.worker.train_guards import training_was_finished
+
+    assert training_was_finished(exc) is finished

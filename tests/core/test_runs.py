@@ -15,6 +15,7 @@ from core.protocol import encode, make_event
 from core.runs import (CONTROL_FILE, EVENTS_FILE, create_run, fold_events, derive_status, list_runs, process_alive,
                        read_run, request_stop, resume_spec, unique_run_dir)
 from core.train_config import MachineFacts, TrainConfig, validate_config
+from tests.fixtures.checkpoint_files import write_checkpoint_file
 
 
 @pytest.fixture
@@ -107,13 +108,29 @@ def test_resumed_run_uses_last_segment(workspace):
 def test_resume_needs_a_checkpoint(workspace):
     run = make_run(workspace)
     with pytest.raises(FileNotFoundError, match="last.pt"):
-        resume_spec(run)
+        resume_spec(run, workspace)
     (run / "weights").mkdir()
-    (run / "weights" / "last.pt").write_bytes(b"x")
-    spec = resume_spec(run)
-    assert spec["resume"] is True and spec["run_dir"] == str(run)
+    (run / "weights" / "last.pt").write_bytes(b"")  # a save cut short: not a checkpoint to resume from
+    with pytest.raises(FileNotFoundError, match="empty"):
+        resume_spec(run, workspace)
     write_events(run, starting(1, 1.0), make_event("done", status="stopped", elapsed_s=1.0))
+    assert not read_run(run).can_resume
+    write_checkpoint_file(run / "weights" / "last.pt")
+    spec = resume_spec(run, workspace)
+    assert spec["resume"] is True and spec["run_dir"] == str(run)
     assert read_run(run).can_resume
+
+
+def test_resume_trusts_this_workspace_not_what_the_runs_config_says(workspace, tmp_path):
+    """A run folder from elsewhere can name any workspace and list any file as trusted in its config.json."""
+    run = make_run(workspace)
+    write_checkpoint_file(run / "weights" / "last.pt")
+    config = json.loads((run / "config.json").read_text())
+    config["spec"].update(workspace=str(tmp_path / "evil"), trusted_weights=["/", str(run)])
+    (run / "config.json").write_text(json.dumps(config))
+    here = tmp_path / "mine"
+    spec = resume_spec(run, here, trusted_weights=("/confirmed/last.pt",))
+    assert spec["workspace"] == str(here) and spec["trusted_weights"] == ["/confirmed/last.pt"]
 
 
 def test_list_runs_newest_first_and_skips_foreign_folders(workspace):

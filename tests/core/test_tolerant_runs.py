@@ -6,8 +6,8 @@ reader is fuzzed with hypothesis: whatever a run's files hold, listing never rai
 
 from __future__ import annotations
 
+import errno
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -141,3 +141,50 @@ def test_fuzzed_run_files_never_break_the_reader(workspace, events, config, csv_
     assert info.status in ("running", "completed", "stopped", "failed", UNREADABLE)
     json.dumps(info.__dict__, allow_nan=False)
     assert [r.name for r in RunIndex().list_runs(workspace)] == ["fuzz"]
+
+
+class _FillingDisk:
+    """A real events file whose writes fail half-way with ENOSPC while ``full`` (a disk that filled)."""
+
+    def __init__(self, handle) -> None:
+        self.handle, self.full = handle, True
+
+    def write(self, data: bytes) -> int:
+        if self.full:
+            self.handle.write(data[: len(data) // 2])
+            self.handle.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return self.handle.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
+def test_a_full_disk_never_tears_an_events_line_and_the_runs_last_words_are_kept(tmp_path):
+    events = tmp_path / EVENTS_FILE
+    released = []
+    writer = EventWriter(None, events, on_disk_full=lambda: released.append(True) or True)
+    writer.emit("stage", stage="starting", pid=5)
+    disk = _FillingDisk(writer._file)
+    writer._file = disk
+    writer.emit("batch", epoch=0, index=1)  # fails half-way: truncated back, the reserve is given up
+    disk.full = False  # the reserve's space
+    writer.emit("batch", epoch=0, index=2)  # short of space now: only what says how the run ends is written
+    writer.emit("error", kind="disk_full", message="No space left on device: writing last.pt needs about 8 MB")
+    writer.emit("done", status="failed", elapsed_s=1.0)
+    writer.close()
+    text = events.read_text(encoding="utf-8")
+    assert released == [True] and text.endswith("\n")
+    assert [e["type"] for e in iter_events(events)] == ["stage", "error", "done"]
+    assert all(json.loads(line) for line in text.splitlines())  # no torn line anywhere
+
+
+def test_a_run_killed_after_its_last_epoch_says_resume_completes_it(workspace):
+    run = make_run(workspace, "finished")
+    (run / EVENTS_FILE).write_text(
+        encode(make_event("stage", stage="starting", pid=123, create_time=1.0, t=1.0))
+        + encode(make_event("epoch_end", epoch=0, epochs=1, metrics={}, t=2.0))
+        + encode(make_event("checkpoint", path=str(run / "weights" / "last.pt"), epoch=0, reason="epoch")),
+        encoding="utf-8")
+    info = read_run(run, alive=lambda pid, ct: False)
+    assert info.status == "failed" and "Resume completes it" in info.error["hint"]

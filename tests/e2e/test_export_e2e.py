@@ -191,6 +191,41 @@ def test_no_disk_space_fails_before_writing(applied, trained, tmp_path):
     assert events[-1]["status"] == "failed" and events[-1]["exports"] == []
 
 
+def test_a_disk_that_fills_mid_export_is_disk_full_and_leaves_no_partial_file(applied, trained, tmp_path,
+                                                                               monkeypatch):
+    """The free-space check passes, then the write fails: ``disk_full`` in words, no C++ abort, nothing
+    half-written kept, and a partial file an earlier killed export left is cleaned first."""
+    from tests.worker.tmpfs import small_tmpfs
+
+    size_mb = trained["best"].stat().st_size // (1 << 20) + 2
+    with small_tmpfs(tmp_path / "disk", size_mb=size_mb) as disk:
+        folder = disk if disk is not None else tmp_path / "disk"
+        weights = folder / "best.pt"
+        shutil.copy(trained["best"], weights)
+        from core.export.plan import final_path
+
+        stale = final_path(weights, "onnx").parent / ".best.onnx.999999999.partial"  # inside the same disk
+        stale.parent.mkdir(parents=True, exist_ok=True)
+        stale.write_bytes(b"left by a killed export")
+        if disk is None:  # no tmpfs here: the same failure, injected where the file is written
+            import errno
+
+            from core.worker import export_formats
+
+            def full(*args, **kwargs):
+                raise OSError(errno.ENOSPC, "No space left on device")
+
+            monkeypatch.setattr(export_formats, "open", full, raising=False)
+        code, events = _run_job(trained, tmp_path, weights=weights, min_free_bytes=0,
+                                trusted_weights=[str(weights.resolve())])
+        assert code == 1
+        error = [e for e in events if e["type"] == "error"][0]
+        assert error["kind"] == "disk_full" and "needs about" in error["message"], error
+        assert "resume" not in error["hint"] and "export again" in error["hint"]
+        assert not stale.exists()
+        assert [p.name for p in folder.rglob("*partial*")] == []
+
+
 def test_try_it_runs_the_exported_onnx_in_a_real_worker(trained, qtbot):
     from gui.pages.export_page import ExportPage
 

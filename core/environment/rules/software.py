@@ -31,7 +31,8 @@ def rule_probe(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) ->
 
 def rule_python(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     version = version_tuple(str(need_fact(f.system.python_version, "Python version")))
-    assert version is not None
+    if version is None or len(version) < 2:
+        return []  # not a version (facts_from_dict names it): nothing to judge
     low, high = PYTHON_SUPPORTED
     if low <= version[:2] <= high:
         return []

@@ -134,6 +134,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>（'invalid image format'）</translation>
     </message>
     <message>
+      <source> (and {n} more like it)</source>
+      <translation>（另有 {n} 处类似）</translation>
+    </message>
+    <message>
       <source> (best)</source>
       <translation>（最佳）</translation>
     </message>
@@ -210,8 +214,8 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>'names' 必须是类别名称列表，或 id: 名称 的映射。</translation>
     </message>
     <message>
-      <source>'nc' must be a whole number.</source>
-      <translation>'nc' 必须是整数。</translation>
+      <source>'nc' is {value}; it must be a whole number of classes from 1 to {limit}.</source>
+      <translation>'nc' 为 {value}；它必须是 1 到 {limit} 之间的整数类别数。</translation>
     </message>
     <message>
       <source>'path' is {path}, an absolute path from another machine (Colab, Kaggle or Windows). Re-root it to the folder this data.yaml is in (one-click fix) or to where the images are now.</source>
@@ -396,6 +400,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Add --yes to trust {path}.</source>
       <translation>加上 --yes 以信任 {path}。</translation>
+    </message>
+    <message>
+      <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
+      <translation>训练进程结束时全部 {epochs} 轮已训练完：“继续训练”会用现有权重将其标记为已完成（不会再次对 best.pt 做最终验证）。</translation>
     </message>
     <message>
       <source>An option has an unexpected value; check the training settings.</source>
@@ -942,6 +950,10 @@ Type 'delete' to confirm: </source>
       <translation>请先修复 YAML 错误；文件无法解析时不能安全地编辑。</translation>
     </message>
     <message>
+      <source>Fix the dataset (yolostudio dataset check lists every such place), then train again.</source>
+      <translation>请先修复数据集（yolostudio dataset check 会列出每一处），然后重新训练。</translation>
+    </message>
+    <message>
       <source>Fix them (yolostudio dataset check {data} lists them all; the Dataset page has one-click fixes), or pass --no-check to train anyway.</source>
       <translation>请修复它们（yolostudio dataset check {data} 会全部列出；数据集页面有一键修复），或加上 --no-check 强制训练。</translation>
     </message>
@@ -962,8 +974,8 @@ Type 'delete' to confirm: </source>
       <translation>请清理工作区所在磁盘的空间，然后重新获取：下载会从中断处继续。</translation>
     </message>
     <message>
-      <source>Free some space (old runs, caches) and export again.</source>
-      <translation>请清理一些空间（旧的训练、缓存）后重新导出。</translation>
+      <source>Free some space (old runs, caches, other exports) and export again.</source>
+      <translation>请释放一些磁盘空间（旧的训练记录、缓存、其他导出文件），然后重新导出。</translation>
     </message>
     <message>
       <source>Free space, or move the workspace: yolostudio --workspace DIR …</source>
@@ -1334,6 +1346,10 @@ Type 'delete' to confirm: </source>
       <translation>第 {line} 行用制表符缩进；YAML 在此处只允许空格（{problem}）。</translation>
     </message>
     <message>
+      <source>Lists and mappings nest more than {limit} levels deep at line {line}; a data.yaml needs three.</source>
+      <translation>第 {line} 行的列表和映射嵌套超过 {limit} 层；data.yaml 只需要三层。</translation>
+    </message>
+    <message>
       <source>Loading the original images keeps up; a copy or a cache would not be faster.</source>
       <translation>加载原图就跟得上；副本或缓存都不会更快。</translation>
     </message>
@@ -1524,6 +1540,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No single PyTorch wheel has kernels for every GPU here ({all}): sm_50–sm_70 need cu126 and Blackwell needs cu128 or newer. {tag} serves {usable}; {left_out} cannot be used for training (choose the other GPUs with --device {devices}).</source>
       <translation>没有一个 PyTorch 安装包同时具有这里所有 GPU（{all}）的内核：sm_50–sm_70 需要 cu126，Blackwell 需要 cu128 或更新。{tag} 支持 {usable}；{left_out} 无法用于训练（用 --device {devices} 选择其他 GPU）。</translation>
+    </message>
+    <message>
+      <source>No space left on device: writing {file} needs about {needed}; {free} free in {folder}.</source>
+      <translation>磁盘空间不足：写入 {file} 约需 {needed}；{folder} 中仅剩 {free}。</translation>
     </message>
     <message>
       <source>No training image has a usable label. yolov5 refuses to start ('{reason} … can not start training'); label some images, or check that the labels sit in a 'labels' folder beside 'images'.</source>
@@ -2114,6 +2134,10 @@ Type 'delete' to confirm: </source>
       <translation>它在等待的某个东西（通常是 GPU 驱动）卡住了；之前报告的内容已保留。</translation>
     </message>
     <message>
+      <source>Start a new run; to keep what it learned, train from its best.pt if that is whole.</source>
+      <translation>请开始新的训练；若想保留已学到的内容，可在 best.pt 完好时从它开始训练。</translation>
+    </message>
+    <message>
       <source>Start machine 0 first, and check the address and that the port is open between the machines (firewall).</source>
       <translation>请先启动第 0 台机器，并检查地址以及机器之间该端口是否开放（防火墙）。</translation>
     </message>
@@ -2278,8 +2302,8 @@ Type 'delete' to confirm: </source>
       <translation>NVIDIA 驱动 {driver} 比 {needed} 旧，而 {needed} 是 {gpus} 可用的任何 PyTorch CUDA 安装包所需的最低驱动，所以安装了 CPU 版本，训练不会使用 GPU。请把驱动更新到 {needed} 或更新版本（{tag} 安装包需要 {recommended} 或更新），然后重新运行安装程序：它会原地切换 PyTorch。</translation>
     </message>
     <message>
-      <source>The ONNX exporter reported success but wrote no file.</source>
-      <translation>ONNX 导出器报告成功，但没有写出文件。</translation>
+      <source>The ONNX exporter reported success but wrote no model.</source>
+      <translation>ONNX 导出器报告成功，但没有写出模型文件。</translation>
     </message>
     <message>
       <source>The ONNX model TensorRT would build from does not match PyTorch (max abs diff {diff}).</source>
@@ -2342,6 +2366,10 @@ Type 'delete' to confirm: </source>
       <translation>数据跟得上；速度取决于 CPU 上的模型计算</translation>
     </message>
     <message>
+      <source>The dataset could not be read: a file it names is missing, damaged or not what yolov5 expects. Run 'yolostudio dataset check' on the data.yaml (or open it on the Dataset page) to find it.</source>
+      <translation>无法读取数据集：其中列出的某个文件缺失、损坏或不符合 yolov5 的要求。请对该 data.yaml 运行 'yolostudio dataset check'（或在“数据集”页面中打开它）找出该文件。</translation>
+    </message>
+    <message>
       <source>The dataset folder is given relative to this file. YOLO Studio reads it that way, but yolov5 itself resolves a relative 'path' (or a missing one) against its own install folder, not this file's; set 'path' to the absolute folder (one-click fix) so every tool finds the images.</source>
       <translation>数据集文件夹是相对于这个文件给出的。YOLO Studio 按此读取，但 yolov5 会相对于它自己的安装文件夹（而不是这个文件所在位置）解析相对的 'path'（或缺失的 'path'）；请把 'path' 设为绝对路径（一键修复），让所有工具都能找到图片。</translation>
     </message>
@@ -2390,8 +2418,16 @@ Type 'delete' to confirm: </source>
       <translation>检测信息文件的版本是 {found}，比本应用能读取的（{known}）更新；不认识的字段会被忽略。</translation>
     </message>
     <message>
+      <source>The file holds more than {limit} values once its aliases (*name, &lt;&lt;:) are expanded (at line {line}); a data.yaml is limited to that.</source>
+      <translation>展开别名（*name、&lt;&lt;:）后，该文件包含超过 {limit} 个值（第 {line} 行）；data.yaml 以此为上限。</translation>
+    </message>
+    <message>
       <source>The file is really a {format} image, whatever its name says. yolov5 drops it as corrupt{reason}; convert it to JPEG or PNG.</source>
       <translation>无论文件名如何，这其实是一张 {format} 图片。yolov5 会把它当作损坏图片丢弃{reason}；请转换为 JPEG 或 PNG。</translation>
+    </message>
+    <message>
+      <source>The file is {size} MB; a data.yaml is limited to {limit} MB.</source>
+      <translation>该文件大小为 {size} MB；data.yaml 的上限为 {limit} MB。</translation>
     </message>
     <message>
       <source>The file starts with a UTF-8 byte-order mark. yolov5 reads it as part of the first number and drops the image as corrupt with a confusing 'could not convert string to float' message; strip the mark (one-click fix).</source>
@@ -2562,6 +2598,10 @@ Type 'delete' to confirm: </source>
       <translation>最小的模型：用于快速测试。</translation>
     </message>
     <message>
+      <source>The stop came as training was finishing: all {epochs} epochs are done, so the run completed with its final weights.</source>
+      <translation>停止请求到达时训练即将结束：全部 {epochs} 轮已完成，因此本次训练以最终权重完成。</translation>
+    </message>
+    <message>
       <source>The system library {library} is missing: install the package that provides it, then run the installer again.</source>
       <translation>缺少系统库 {library}：请安装提供它的软件包，然后重新运行安装程序。</translation>
     </message>
@@ -2670,6 +2710,14 @@ Type 'delete' to confirm: </source>
       <translation>无法打开这个文件夹（链接损坏或循环？）；其中的图片会被跳过。</translation>
     </message>
     <message>
+      <source>This is not a data.yaml that can be read: {reason}.</source>
+      <translation>这不是可读取的 data.yaml：{reason}。</translation>
+    </message>
+    <message>
+      <source>This is not a file but a pipe, socket or device with an image's name; reading it would wait forever, so it is skipped here — and yolov5 would hang on it: remove it from the dataset.</source>
+      <translation>这不是普通文件，而是以图片命名的管道、套接字或设备；读取它会一直等待，因此此处跳过——yolov5 也会卡在它上面：请将其从数据集中移除。</translation>
+    </message>
+    <message>
       <source>This line holds only spaces or tabs between label rows. yolov5 keeps it as an empty row and drops the whole image as corrupt ('{reason}'); delete the line.</source>
       <translation>这一行在标签行之间只有空格或制表符。yolov5 会把它当作空行，并把整张图片当作损坏丢弃（'{reason}'）；请删除这一行。</translation>
     </message>
@@ -2686,6 +2734,10 @@ Type 'delete' to confirm: </source>
       <translation>本机编号</translation>
     </message>
     <message>
+      <source>This run had already trained all its epochs when its worker ended; it is now marked completed with its weights ({best}). Its final validation did not run: the metrics shown are those of its last epoch.</source>
+      <translation>训练进程结束时本次训练已完成全部轮次；现已用其权重（{best}）标记为已完成。最终验证没有运行：显示的指标来自最后一轮。</translation>
+    </message>
+    <message>
       <source>Timing the disks…</source>
       <translation>正在测量磁盘速度…</translation>
     </message>
@@ -2698,8 +2750,8 @@ Type 'delete' to confirm: </source>
       <translation>可用内存太少，无法以批大小 {batch}、imgsz {imgsz} 训练</translation>
     </message>
     <message>
-      <source>TorchScript tracing wrote no file.</source>
-      <translation>TorchScript 跟踪没有写出文件。</translation>
+      <source>TorchScript tracing wrote no model.</source>
+      <translation>TorchScript 追踪没有写出模型文件。</translation>
     </message>
     <message>
       <source>Train every class as one 'object' class: detection without telling the classes apart.</source>
@@ -3066,6 +3118,10 @@ Type 'delete' to confirm: </source>
       <translation>检查电源和 GPU 的供电接口</translation>
     </message>
     <message>
+      <source>checking the dataset's folders</source>
+      <translation>正在检查数据集的文件夹</translation>
+    </message>
+    <message>
       <source>compute capability</source>
       <translation>计算能力</translation>
     </message>
@@ -3218,6 +3274,10 @@ Type 'delete' to confirm: </source>
       <translation>每张图片需要解码和增强的像素更少</translation>
     </message>
     <message>
+      <source>field {problem}</source>
+      <translation>字段 {problem}</translation>
+    </message>
+    <message>
       <source>files read</source>
       <translation>已读取文件</translation>
     </message>
@@ -3310,6 +3370,26 @@ Type 'delete' to confirm: </source>
       <translation>为空</translation>
     </message>
     <message>
+      <source>it holds a {found}, not a facts object</source>
+      <translation>其内容是 {found}，而不是环境信息对象</translation>
+    </message>
+    <message>
+      <source>it is larger than {limit} MB</source>
+      <translation>文件大于 {limit} MB</translation>
+    </message>
+    <message>
+      <source>it is larger than {limit} MB, the limit for a data.yaml</source>
+      <translation>文件大于 data.yaml 的上限 {limit} MB</translation>
+    </message>
+    <message>
+      <source>it is not a regular file (a folder, a pipe or a device)</source>
+      <translation>它不是普通文件（而是文件夹、管道或设备）</translation>
+    </message>
+    <message>
+      <source>its JSON nests too deeply to be a facts file</source>
+      <translation>其 JSON 嵌套过深，不可能是环境信息文件</translation>
+    </message>
+    <message>
       <source>its layers differ from {yaml}</source>
       <translation>它的层与 {yaml} 不同</translation>
     </message>
@@ -3372,6 +3452,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>model speed</source>
       <translation>模型速度</translation>
+    </message>
+    <message>
+      <source>more space</source>
+      <translation>更多空间</translation>
     </message>
     <message>
       <source>n/a</source>
@@ -3460,6 +3544,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no readable training image</source>
       <translation>没有可读取的训练图片</translation>
+    </message>
+    <message>
+      <source>no space</source>
+      <translation>没有空间</translation>
     </message>
     <message>
       <source>no usable GPU</source>
@@ -3682,6 +3770,14 @@ Type 'delete' to confirm: </source>
       <translation>训练名称或文件夹</translation>
     </message>
     <message>
+      <source>run {name} cannot be read: {reason}</source>
+      <translation>无法读取训练 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>run {name} cannot be resumed: {problem}</source>
+      <translation>训练 {name} 无法继续：{problem}</translation>
+    </message>
+    <message>
       <source>run {name} completed; start a new run from its best.pt instead.</source>
       <translation>训练 {name} 已完成；请改用它的 best.pt 开始新的训练。</translation>
     </message>
@@ -3692,6 +3788,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>running PyTorch on {n} images</source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>searching the dataset's folders: {n} so far</source>
+      <translation>正在搜索数据集的文件夹：已找到 {n} 个</translation>
     </message>
     <message>
       <source>seconds before a hung probe is killed (default {s:.0f})</source>
@@ -3836,6 +3936,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the training image size: the copy's long side (default: 640)</source>
       <translation>训练图片尺寸：副本的长边（默认：640）</translation>
+    </message>
+    <message>
+      <source>this facts file is not valid: {reason}</source>
+      <translation>该环境信息文件无效：{reason}</translation>
     </message>
     <message>
       <source>threads to use (default: all cores)</source>
@@ -4130,6 +4234,10 @@ Type 'delete' to confirm: </source>
       <translation>{field}：意外的值 {value!r}</translation>
     </message>
     <message>
+      <source>{field}: {value!r} is not a version number</source>
+      <translation>{field}：{value!r} 不是版本号</translation>
+    </message>
+    <message>
       <source>{file} cannot be read: {reason}</source>
       <translation>无法读取 {file}：{reason}</translation>
     </message>
@@ -4150,12 +4258,24 @@ Type 'delete' to confirm: </source>
       <translation>{file} 已在本机。</translation>
     </message>
     <message>
+      <source>{file} is empty (0 bytes): its write was cut short.</source>
+      <translation>{file} 为空（0 字节）：写入被中断。</translation>
+    </message>
+    <message>
       <source>{file} is larger than {limit} MB: it is not a run's settings.</source>
       <translation>{file} 大于 {limit} MB：它不是训练的设置文件。</translation>
     </message>
     <message>
       <source>{file} is missing.</source>
       <translation>{file} 缺失。</translation>
+    </message>
+    <message>
+      <source>{file} is not a PyTorch checkpoint (no data.pkl inside).</source>
+      <translation>{file} 不是 PyTorch 检查点（其中没有 data.pkl）。</translation>
+    </message>
+    <message>
+      <source>{file} is not a complete checkpoint ({reason}): its write was cut short.</source>
+      <translation>{file} 不是完整的检查点（{reason}）：写入被中断。</translation>
     </message>
     <message>
       <source>{file} is not a file (a folder or a device is in its place).</source>
@@ -4168,6 +4288,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{file} is not valid JSON: {reason}</source>
       <translation>{file} 不是有效的 JSON：{reason}</translation>
+    </message>
+    <message>
+      <source>{file} is truncated: {entry} runs past its end.</source>
+      <translation>{file} 已被截断：{entry} 超出了文件末尾。</translation>
     </message>
     <message>
       <source>{file}'s SHA-256 is {got}, not the published {want}: refused and deleted.</source>
@@ -4446,6 +4570,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 是由另一个版本的 yolov5/ultralytics 生成的：{reason}。</translation>
     </message>
     <message>
+      <source>{path}: no checkpoint to resume from ({problem}).</source>
+      <translation>{path}：没有可用于继续训练的检查点（{problem}）。</translation>
+    </message>
+    <message>
       <source>{path}: not an image this app can read</source>
       <translation>{path}：不是本应用能读取的图片</translation>
     </message>
@@ -4508,6 +4636,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{split} holds no images yolov5 can read. {consequence}</source>
       <translation>{split} 中没有 yolov5 能读取的图片。{consequence}</translation>
+    </message>
+    <message>
+      <source>{split}: searching {path} went past {limit} folders, far more than a dataset has (is it the whole disk?). Point '{split}' at the folder of its images.</source>
+      <translation>{split}：搜索 {path} 已超过 {limit} 个文件夹，远多于一个数据集应有的数量（是否指向了整个磁盘？）。请将 '{split}' 指向其图片所在的文件夹。</translation>
     </message>
     <message>
       <source>{split}: {entry} does not exist (looked for {path}). {consequence}</source>

@@ -146,6 +146,17 @@ def write_spec(run_dir: Path, spec: dict[str, Any]) -> Path:
     return JobSpec.for_run("train", run_dir, spec).write()
 
 
+def resume_checkpoint_problem(run_dir: Path, spec: dict[str, Any] | None = None) -> str | None:
+    """Why this machine cannot resume ``run_dir`` from its ``weights/last.pt``, or None when it can.
+
+    Only machine 0 of a run needs its own checkpoint: another machine of a several-machines run is sent
+    machine 0's when the ranks meet (``core/worker/ddp.py``), so a missing file there is no problem.
+    """
+    spec = spec if spec is not None else load_run_config(run_dir)["spec"]
+    machine = int((spec.get("topology") or {}).get("node_rank") or 0)
+    return checkpoint_problem(run_dir / "weights" / "last.pt") if machine == 0 else None
+
+
 def resume_spec(run_dir: Path, workspace: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict[str, Any]:
     """The worker spec that resumes a stopped or failed run from its ``weights/last.pt``, in ``workspace``.
 
@@ -156,8 +167,7 @@ def resume_spec(run_dir: Path, workspace: Path, *, trusted_weights: tuple[str, .
     """
     spec = dict(load_run_config(run_dir)["spec"])
     last = run_dir / "weights" / "last.pt"
-    machine = int((spec.get("topology") or {}).get("node_rank") or 0)
-    problem = checkpoint_problem(last) if machine == 0 else None  # another machine of a DDP run gets machine 0's
+    problem = resume_checkpoint_problem(run_dir, spec)
     if problem is not None:
         raise FileNotFoundError(tr("{path}: no checkpoint to resume from ({problem}).", path=last, problem=problem))
     spec["resume"] = True

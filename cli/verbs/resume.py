@@ -9,14 +9,13 @@ from cli.common import EXIT_USAGE, exit_code_of, find_run
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
-from core.checkpoint_file import checkpoint_problem
 from core.distributed import RESUME_CHANGES, launch_problems, resume_with
 from core.findings import errors_of
 from core.i18n import tr
 from core.jobs import JobSpec
 from core.machine import quick_machine_facts
 from core.run_owner import busy_words, lock_owner
-from core.runs import UNREADABLE, read_run, resume_spec
+from core.runs import UNREADABLE, read_run, resume_checkpoint_problem, resume_spec
 from core.train_options import TrainConfig, train_options
 from core.trust import confirmed_entry, needs_trust, refusal
 
@@ -53,7 +52,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(tr("run {name} completed; start a new run from its best.pt instead.", name=info.name))
         return EXIT_USAGE
     last = run_dir / "weights" / "last.pt"
-    problem = checkpoint_problem(last)
+    problem = resume_checkpoint_problem(run_dir)
     if problem is not None:
         renderer.error(tr("run {name} cannot be resumed: {problem}", name=info.name, problem=problem),
                        tr("Start a new run; to keep what it learned, train from its best.pt if that is whole."))

@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash installer/setup_env.sh test
 export QT_QPA_PLATFORM=offscreen
-exec .venv/bin/python -m pytest "$@"
+# Two processes, a test file whole on one (its module fixtures built once); `-n 0` runs in this process.
+exec .venv/bin/python -m pytest -n "${YOLOSTUDIO_TEST_PROCESSES:-2}" --dist loadfile "$@"

@@ -23,7 +23,7 @@ from core.findings import Finding, problem
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.torchrun import Topology
-from core.train_options import AUTO_BATCH, TrainConfig, train_options
+from core.train_options import AUTO_BATCH, TrainConfig, changed_cli_flags
 
 #: Below this share of a GPU's memory free, a launch on it is refused (other processes hold the rest).
 MIN_FREE_SHARE = 0.2
@@ -166,17 +166,7 @@ def split_endpoint(text: str) -> tuple[str, int] | None:
 # -- the other machines ------------------------------------------------------------------------------------
 def _cli_flags(cfg: TrainConfig) -> list[str]:
     """``yolostudio train`` flags for every option that differs from its default (the data.yaml first)."""
-    argv = [cfg.data]
-    for opt in train_options():
-        value = getattr(cfg, opt.name)
-        if opt.positional or value == opt.default:
-            continue
-        flag = opt.cli_flags[0]
-        if opt.widget == "bool":
-            argv += [flag] if value else []
-        else:
-            argv += [flag, str(value)]
-    return argv
+    return [cfg.data, *changed_cli_flags(lambda name, default: getattr(cfg, name))]
 
 
 def node_command(cfg: TrainConfig, node_rank: int, program: str = "yolostudio") -> list[str]:

@@ -262,3 +262,16 @@ def load_config_file(path: Path) -> TrainConfig:
                 raise ValueError(tr("{path}: {name} = {value!r} is not a {kind}.", path=path, name=name, value=value,
                                     kind=type(default).__name__))
     return TrainConfig.from_dict(raw)
+
+
+def changed_cli_flags(value_of: Callable[[str, Any], Any]) -> list[str]:
+    """``yolostudio train`` flags for every non-positional option whose value (``value_of(name, default)``)
+    differs from its default: one spelling of a config as a command, for the wizard and other machines."""
+    argv: list[str] = []
+    for opt in train_options():
+        value = value_of(opt.name, opt.default)
+        if opt.positional or value == opt.default:
+            continue
+        flag = opt.cli_flags[0]
+        argv += ([flag] if value else []) if opt.widget == "bool" else [flag, str(value)]
+    return argv

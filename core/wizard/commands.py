@@ -17,7 +17,7 @@ from core.machine import MachineFacts
 from core.model_catalog import builtin_hyp_path, builtin_model_path
 from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, validate_config,
                                yolov5_module_argv)
-from core.train_options import TrainConfig, train_options
+from core.train_options import TrainConfig, changed_cli_flags
 
 MASTER_PLACEHOLDER = "MASTER_ADDR"
 
@@ -26,17 +26,7 @@ def yolostudio_train_argv(config: dict[str, Any], config_file: str | None = None
     """``yolostudio train --config FILE`` when the config is saved, else every option that differs from its default."""
     if config_file:
         return ["yolostudio", "train", "--config", config_file]
-    argv = ["yolostudio", "train", str(config.get("data", ""))]
-    for opt in train_options():
-        value = config.get(opt.name, opt.default)
-        if opt.positional or value == opt.default:
-            continue
-        flag = opt.cli_flags[0]
-        if opt.widget == "bool":
-            argv += [flag] if value else []
-        else:
-            argv += [flag, str(value)]
-    return argv
+    return ["yolostudio", "train", str(config.get("data", "")), *changed_cli_flags(config.get)]
 
 
 def _spec(config: dict[str, Any], run_dir: Path) -> dict[str, Any]:

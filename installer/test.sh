@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash installer/setup_env.sh test
 export QT_QPA_PLATFORM=offscreen
 # Two processes, a test file whole on one (its module fixtures built once); `-n 0` runs in this process.
-exec .venv/bin/python -m pytest -n "${YOLOSTUDIO_TEST_PROCESSES:-2}" --dist loadfile "$@"
+# The slowest tests are listed at the end, so a CI log shows where the time goes.
+exec .venv/bin/python -m pytest -n "${YOLOSTUDIO_TEST_PROCESSES:-2}" --dist loadfile --durations=20 "$@"

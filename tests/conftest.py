@@ -11,6 +11,12 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["YOLOSTUDIO_LANG"] = "en"  # tests read the source texts, whatever the developer's locale
+# The suite runs in two processes on two cores (installer/test.sh) and many tests start workers of their own.
+# torch's default, one OpenMP thread per core in every process, then oversubscribes the cores and its
+# spinning threads slow every run down: the e2e weights and training tests, two at once, took 84 s and 94 s
+# with the default and 56 s and 47 s with one thread each (2 cores). Workers inherit this environment.
+for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

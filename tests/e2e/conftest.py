@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
+import psutil
 import pytest
 
 from core.demo_dataset import DemoSpec, generate_demo_dataset
@@ -59,8 +62,9 @@ class Cli:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.events: list[dict[str, Any]] = []
         self._decoder = LineDecoder()
+        self._workspace = Path(env["YOLOSTUDIO_WORKSPACE"]) if "YOLOSTUDIO_WORKSPACE" in env else None
 
-    def iter_events(self, timeout: float = 300.0) -> Iterator[dict[str, Any]]:
+    def iter_events(self, timeout: float = 480.0) -> Iterator[dict[str, Any]]:
         assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -72,15 +76,28 @@ class Cli:
                     yield d.event
             if not chunk:
                 return
-        raise TimeoutError("the CLI did not finish in time")
+        raise TimeoutError(f"the CLI did not finish in {timeout:.0f} s\n{self.post_mortem()}")
 
-    def wait_for(self, predicate: Any, timeout: float = 300.0) -> dict[str, Any]:
+    def post_mortem(self) -> str:
+        """Where a slow or stuck run was: its last events but the per-second ``system`` samples, and every
+        worker thread's stack (the worker's faulthandler writes them to its log on SIGUSR1)."""
+        lines = [f"last events: {[e for e in self.events if e['type'] != 'system'][-6:]}"]
+        for child in psutil.Process(self.proc.pid).children(recursive=True):
+            with contextlib.suppress(OSError, psutil.Error):
+                lines.append(f"child {child.pid} {child.status()} cpu={child.cpu_times()} {child.cmdline()[:5]}")
+                os.kill(child.pid, signal.SIGUSR1)
+        time.sleep(2)
+        for log in sorted(self._workspace.glob("runs/*/worker.log")) if self._workspace else []:
+            lines.append(f"--- {log} (tail)\n{log.read_text(encoding='utf-8', errors='replace')[-6000:]}")
+        return "\n".join(lines)
+
+    def wait_for(self, predicate: Any, timeout: float = 480.0) -> dict[str, Any]:
         for event in self.iter_events(timeout):
             if predicate(event):
                 return event
         raise AssertionError(f"stream ended before the expected event; last: {self.events[-3:]}")
 
-    def finish(self, timeout: float = 300.0) -> int:
+    def finish(self, timeout: float = 480.0) -> int:
         for _ in self.iter_events(timeout):
             pass
         return self.proc.wait(timeout=timeout)

@@ -20,7 +20,7 @@ from cli.registry import Verb, register
 from cli.render import Output
 from core.dataset.prepare import (FORMATS, PrepareCancelled, PrepareError, PrepareResult, default_out_dir,
                                   prepare_dataset)
-from core.dataset.scan import Eta, ScanCancelled
+from core.dataset.scan import SEARCHING, Eta, ScanCancelled
 from core.dataset.validate import Report, validate_dataset
 from core.findings import Finding
 from core.i18n import tr
@@ -60,7 +60,10 @@ def cmd_dataset_check(args: argparse.Namespace, workspace: Path | None) -> int:
     eta = Eta()
 
     def progress(done: int, total: int) -> None:
-        if show_progress and total:
+        if show_progress and total == SEARCHING:
+            sys.stderr.write("\r" + tr("Searching the splits' folders: {n:,} so far", n=done) + "   ")
+            sys.stderr.flush()
+        elif show_progress and total:
             left = eta.update(done, total)
             when = tr(", about {s:.0f} s left", s=left) if left is not None else ""
             sys.stderr.write("\r" + tr("Checking {done}/{total} files{when}", done=done, total=total, when=when)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Callable
 
 from core.dataset.dirs import FolderMemo, stat_folder
@@ -39,15 +39,44 @@ class SplitFiles:
     missing: list[str] = field(default_factory=list)  # entries that do not exist
 
 
+#: Folders that are never a dataset's images: yolov5 would search the whole system under them (``train: /``
+#: searched this machine's 84,613 folders for a minute). Other drive roots are not here — a USB stick with
+#: the images at its top is a real dataset — they meet the folder bound instead.
+_POSIX_SYSTEM_TREES = ("/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/run", "/sbin",
+                       "/sys", "/usr", "/var", "/System", "/Library", "/Applications")
+_WINDOWS_SYSTEM_TREES = ("Windows", "Program Files", "Program Files (x86)", "ProgramData")
+
+
+def system_tree(folder: Path) -> bool:
+    """Whether ``folder`` is the system's root or one of its system folders (not below them: a dataset under
+    ``/var/data`` is fine)."""
+    try:
+        folder = folder.resolve()
+    except (OSError, RuntimeError):
+        return False
+    if os.name == "nt":
+        return windows_system_tree(PureWindowsPath(folder), os.environ.get("SystemDrive", "C:"))
+    return str(folder) in _POSIX_SYSTEM_TREES
+
+
+def windows_system_tree(folder: PureWindowsPath, system_drive: str) -> bool:
+    """The system drive's root (``C:\\``) or a system folder at its top (``C:\\Windows``); other drives' roots
+    are not (a data drive or a stick may hold the images at its top)."""
+    if folder.drive.rstrip("\\/").upper() != system_drive.rstrip("\\/").upper():
+        return False
+    rest = folder.parts[1:]
+    return not rest or (len(rest) == 1 and rest[0].lower() in {name.lower() for name in _WINDOWS_SYSTEM_TREES})
+
+
 @dataclass
 class WalkLimits:
     """How far a folder search may go: a ``train: /`` must not search the whole disk for minutes unseen.
 
-    ``max_folders`` is the bound (a finding names it; no dataset has that many folders); ``progress`` is
-    told how many folders were listed so far, every ``PROGRESS_EVERY``; ``cancelled`` is asked as often,
-    and a true answer raises ``ScanCancelled``."""
+    ``max_folders`` is the bound (a finding names it; a dataset's images sit in a few folders, a few thousand
+    for one per video or class); ``progress`` is told how many folders were listed so far, every
+    ``PROGRESS_EVERY``; ``cancelled`` is asked as often, and a true answer raises ``ScanCancelled``."""
 
-    max_folders: int = 50_000
+    max_folders: int = 20_000
     progress: Callable[[int], None] | None = None
     cancelled: Callable[[], bool] | None = None
     folders: int = 0
@@ -72,9 +101,14 @@ def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None,
     memo = memo or FolderMemo()
     limits = limits or WalkLimits()
     for entry, path in zip(split.entries, split.paths):
-        if path.is_dir():
-            _walk(path, out, memo, limits, split, yaml_file)
-            out.recursive_label_dirs.add(label_path_for(str(path) + os.sep + "x.y").rsplit(os.sep, 1)[0])
+        if path.is_dir() and system_tree(path):
+            out.findings.append(finding("split-too-large", yaml_file, tr(
+                "{split}: {path} is a system folder, not a dataset's: yolov5 would search every folder under it "
+                "for images. Point '{split}' at the folder of its images.", split=split.name, path=path),
+                split.line))
+        elif path.is_dir():
+            if _walk(path, out, memo, limits, split, yaml_file):  # a cut-short search's label tree is as large
+                out.recursive_label_dirs.add(label_path_for(str(path) + os.sep + "x.y").rsplit(os.sep, 1)[0])
         elif path.is_file():
             _read_list(path, out)
         else:
@@ -100,7 +134,8 @@ def _missing_consequence(split: str) -> str:
 
 
 def _walk(top: Path, out: SplitFiles, memo: FolderMemo, limits: WalkLimits, split: SplitSpec,
-          yaml_file: str) -> None:
+          yaml_file: str) -> bool:
+    """Adds the images under ``top`` to ``out``; False when the search went past the folder bound."""
     visited: set[tuple[int, int]] = set()
     stack = [str(top)]
     while stack:
@@ -112,7 +147,7 @@ def _walk(top: Path, out: SplitFiles, memo: FolderMemo, limits: WalkLimits, spli
                 "whole disk?). Point '{split}' at the folder of its images.", split=split.name, path=top,
                 limit=f"{limits.max_folders:,}"), split.line))
             out.images.clear()  # not this dataset's images: checking them would take as long again
-            return
+            return False
         try:
             st, started = stat_folder(folder)
         except OSError:
@@ -141,6 +176,7 @@ def _walk(top: Path, out: SplitFiles, memo: FolderMemo, limits: WalkLimits, spli
             out.findings.append(finding("image-unsupported-format", prefix + name, tr(
                 "yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or "
                 "PNG if it should be used.", suffix=name.rsplit('.', 1)[-1].lower())))
+    return True
 
 
 def _classify(folder: str) -> list[list[str]]:

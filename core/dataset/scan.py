@@ -31,6 +31,9 @@ from core.dataset.table import Entry, ScanTable, merge
 from core.findings import Finding
 
 Progress = Callable[[int, int], None]
+#: ``progress(n, SEARCHING)``: the folder search has listed ``n`` folders; how many files to check is not known
+#: yet (a split that is a large tree takes seconds to search before the first file is read).
+SEARCHING = -1
 Cancelled = Callable[[], bool]
 PARALLEL_MIN = 1500  # below this many files to read, spawning processes costs more than it saves
 CHUNK = 400

@@ -28,7 +28,7 @@ from core.dataset.dirs import FolderMemo
 from core.dataset.files import SplitFiles, WalkLimits, list_split
 from core.dataset.findings import ERROR, RULES_VERSION, finding, finding_json, sort_findings
 from core.dataset.records import ImageRecord, ImageRecords
-from core.dataset.scan import ScanStats, findings_from, scan_images
+from core.dataset.scan import SEARCHING, ScanStats, findings_from, scan_images
 from core.dataset.spec import DatasetSpec
 from core.dataset.stats import dataset_stats
 from core.dataset.table import HAS_LABEL, ScanTable
@@ -80,7 +80,8 @@ def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cance
     cache_file = cache_file_for(cache_dir, yaml_file) if cache_dir is not None else None
     memo = FolderMemo(cache_file.with_suffix(".dirs.json") if cache_file is not None else None)
     split_files: dict[str, SplitFiles] = {}
-    limits = WalkLimits(cancelled=cancelled)
+    limits = WalkLimits(cancelled=cancelled,
+                        progress=(lambda folders: progress(folders, SEARCHING)) if progress is not None else None)
     for name, split in spec.splits.items():
         files = list_split(split, str(yaml_file), memo, limits)
         split_files[name] = files

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from core.dataset.scan import Eta
+from core.dataset.scan import SEARCHING, Eta
 
 
 class ProgressRow(QWidget):
@@ -37,6 +37,9 @@ class ProgressRow(QWidget):
         self.show()
 
     def update_counts(self, done: int, total: int) -> None:
+        if total == SEARCHING:  # folders still being searched: the busy bar stays, the count says it moves
+            self.label.setText(self.tr("Searching folders: {n} so far…").format(n=f"{done:,}"))
+            return
         if total <= 0:
             return
         self.bar.setRange(0, total)

@@ -2054,6 +2054,10 @@ Type 'delete' to confirm: </source>
       <translation>请在向导或训练页面重新保存选项。</translation>
     </message>
     <message>
+      <source>Searching the splits' folders: {n:,} so far</source>
+      <translation>正在搜索各划分的文件夹：已搜索 {n:,} 个</translation>
+    </message>
+    <message>
       <source>See the list with: yolostudio weights list</source>
       <translation>查看列表：yolostudio weights list</translation>
     </message>
@@ -4644,6 +4648,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{split}: {entry} does not exist (looked for {path}). {consequence}</source>
       <translation>{split}：{entry} 不存在（查找位置 {path}）。{consequence}</translation>
+    </message>
+    <message>
+      <source>{split}: {path} is a system folder, not a dataset's: yolov5 would search every folder under it for images. Point '{split}' at the folder of its images.</source>
+      <translation>{split}：{path} 是系统文件夹，不是数据集的文件夹：yolov5 会在它下面的每个文件夹里搜索图片。请把 '{split}' 指向存放其图片的文件夹。</translation>
     </message>
     <message>
       <source>{step}: {why}</source>

@@ -1675,6 +1675,10 @@ Coming soon</source>
       <translation>取消</translation>
     </message>
     <message>
+      <source>Searching folders: {n} so far…</source>
+      <translation>正在搜索文件夹：已搜索 {n} 个…</translation>
+    </message>
+    <message>
       <source>{done} / {total} files{eta}</source>
       <translation>{done} / {total} 个文件{eta}</translation>
     </message>

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -17,6 +18,11 @@ os.environ["YOLOSTUDIO_LANG"] = "en"  # tests read the source texts, whatever th
 # with the default and 56 s and 47 s with one thread each (2 cores). Workers inherit this environment.
 for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_threads, "1")
+# pytest-xdist's worker processes ignore SIGTERM, and every child inherits that: a yolov5 label cache run by a
+# test's own script then hangs in Pool.terminate (core.worker.__main__.restore_default_sigterm has the story).
+# The children start with the default, as they do under a user's shell.
+if hasattr(signal, "SIGTERM") and signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -153,7 +153,20 @@ def run_job(name: str, spec: dict[str, Any], writer: EventWriter, control_fd: in
     return 1 if status == "failed" else 0
 
 
+def restore_default_sigterm() -> None:
+    """SIGTERM ends this process and its forked helpers again, even when the launcher ignored it.
+
+    An ignored signal stays ignored across fork and exec, and some launchers ignore SIGTERM (pytest-xdist's
+    workers do; a service manager or a shell may). multiprocessing's ``Pool.terminate`` ends its workers with
+    SIGTERM and then waits for them: yolov5's label cache (``with Pool(NUM_THREADS)``) hung for good whenever a
+    pool worker was still waiting for a task at that moment (seen twice in CI; the worker's stack dump showed
+    it in ``Pool.terminate`` → ``join``, the pool worker in ``Queue.get``)."""
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main(argv: list[str] | None = None) -> int:
+    restore_default_sigterm()
     parser = argparse.ArgumentParser(prog="python -m core.worker", description="YOLO Studio worker job")
     parser.add_argument("job", choices=sorted(JOBS))
     parser.add_argument("spec", type=Path, help="the job's spec JSON file")

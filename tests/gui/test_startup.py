@@ -55,3 +55,12 @@ def test_the_window_paints_without_importing_anything_slow(tmp_path):
     loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
     assert "gui.main_window" in loaded and "gui.pages.catalog" in loaded  # the check is real
     assert sorted(name for name in NOT_AT_START if name in loaded) == []
+
+
+def test_the_plots_load_no_gpu_library_into_the_gui_process():
+    program = ("import sys, json; import gui.plotting; "
+               "print(json.dumps([m for m in sys.modules if m.split('.')[0] in ('cuda', 'torch')]))")
+    proc = subprocess.run([sys.executable, "-c", program], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == []

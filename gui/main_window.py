@@ -75,7 +75,7 @@ class MainWindow(QMainWindow):
         self.rail.setFixedWidth(150)
         self.rail.setSpacing(2)
         self.pages = QStackedWidget(self)
-        style = self.style()
+        style = QApplication.style()  # not self.style(): see gui.widgets.levels.level_icon
         for index, spec in enumerate(PAGES):
             title = QCoreApplication.translate("MainWindow", spec.title)
             explanation = QCoreApplication.translate("MainWindow", spec.explanation)

@@ -279,7 +279,7 @@ class EnvironmentPage(Page):
 
     def _add_row(self, level: str, title: str, payload: Finding | CheckResult, *, muted: bool = False) -> None:
         text = title if muted else self.tr("{level} · {title}").format(level=level_word(level), title=title)
-        item = QListWidgetItem(level_icon(self, level), text)
+        item = QListWidgetItem(level_icon(level), text)
         item.setData(Qt.ItemDataRole.UserRole, payload)
         item.setToolTip(text)
         if muted:

@@ -41,6 +41,6 @@ class Banner(QFrame):
         self.setStyleSheet(
             f"#Banner {{ border-left: 4px solid {colour.name()}; border-radius: 3px;"
             f" background: rgba({colour.red()}, {colour.green()}, {colour.blue()}, 28); }}")
-        self._icon.setPixmap(level_icon(self, level).pixmap(18, 18))
+        self._icon.setPixmap(level_icon(level).pixmap(18, 18))
         self._text.setText(text)
         self.show()

@@ -99,7 +99,7 @@ class FindingsView(QWidget):
                 continue
             where = Path(f.file).name + (f":{f.line}" if f.line else "")
             item = QTreeWidgetItem([level_word(f.severity), f.code, where, f.message])
-            item.setIcon(0, level_icon(self, f.severity))
+            item.setIcon(0, level_icon(f.severity))
             item.setToolTip(2, f.file)
             item.setToolTip(3, f.message)
             item.setData(0, Qt.ItemDataRole.UserRole, f)

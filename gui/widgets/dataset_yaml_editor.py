@@ -121,7 +121,7 @@ class YamlEditor(QWidget):
         """Mark ``(line, column, message)`` (1-based) in the text and say it under it; None clears."""
         if error is None:
             self.edit.setExtraSelections([])
-            self._error_icon.setPixmap(level_icon(self, "ok").pixmap(16, 16))
+            self._error_icon.setPixmap(level_icon("ok").pixmap(16, 16))
             self.error_label.setText(self.tr("The YAML parses."))
             return
         line, column, message = error
@@ -140,7 +140,7 @@ class YamlEditor(QWidget):
         marker_cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
         marker.cursor = marker_cursor
         self.edit.setExtraSelections([selection, marker])
-        self._error_icon.setPixmap(level_icon(self, "error").pixmap(16, 16))
+        self._error_icon.setPixmap(level_icon("error").pixmap(16, 16))
         self.error_label.setText(self.tr("Error at line {line}, column {column}: {message}").format(
             line=line, column=column, message=message))
 

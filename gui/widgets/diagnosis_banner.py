@@ -140,7 +140,7 @@ class DiagnosisBanner(QFrame):
         severity = str(event.get("severity") or "info")
         title, detail = str(event.get("title") or ""), str(event.get("detail") or "")
         quiet = event.get("code") == "healthy" or severity == "ok"
-        self._icon.setPixmap(level_icon(self, severity).pixmap(16 if quiet else 22, 16 if quiet else 22))
+        self._icon.setPixmap(level_icon(severity).pixmap(16 if quiet else 22, 16 if quiet else 22))
         if quiet:  # one calm line: figures inline, no frame, nothing to press
             self.setStyleSheet("")
             self.title_label.setText(self.tr("<b>{word}:</b> {title} — {detail}").format(

@@ -35,7 +35,7 @@ class ExportCard(QFrame):
         self.setStyleSheet(f"#ExportCard {{ border: 1px solid rgba({colour.red()}, {colour.green()}, "
                            f"{colour.blue()}, 120); border-left: 4px solid {colour.name()}; border-radius: 4px; }}")
         icon = QLabel(self)
-        icon.setPixmap(level_icon(self, self.level).pixmap(20, 20))
+        icon.setPixmap(level_icon(self.level).pixmap(20, 20))
         self.title_label = QLabel(f"<b>{escape(title)}</b>", self, wordWrap=True)
         self.details_label = QLabel("<br>".join(escape(line) for line in detail_lines(report)), self, wordWrap=True)
         self.details_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

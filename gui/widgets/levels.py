@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor, QIcon
-from PySide6.QtWidgets import QStyle, QWidget
+from PySide6.QtWidgets import QApplication, QStyle
 
 from core.findings import Severity
 
@@ -22,8 +22,11 @@ _ICONS = {
 _COLOURS = {Severity.OK: "#2e9d57", Severity.INFO: "#2f7fd1", Severity.WARNING: "#d98c00", Severity.ERROR: "#d64541"}
 
 
-def level_icon(widget: QWidget, level: str) -> QIcon:
-    return widget.style().standardIcon(_ICONS.get(level, _ICONS["info"]))
+def level_icon(level: str) -> QIcon:
+    """The level's icon from the application's style. Not ``widget.style()``: under a style sheet that is a
+    proxy Qt makes and deletes per widget, and PySide6 once handed back, for its address, the stale wrapper of a
+    deleted layout item ("'QWidgetItem' object has no attribute 'standardIcon'", twice in CI)."""
+    return QApplication.style().standardIcon(_ICONS.get(level, _ICONS["info"]))
 
 
 def level_colour(level: str) -> QColor:

@@ -50,7 +50,7 @@ class ProblemList(QWidget):
 
     def _add_row(self, row: int, level: str, text: str) -> None:
         icon = QLabel(self)
-        icon.setPixmap(level_icon(self, level).pixmap(16, 16))
+        icon.setPixmap(level_icon(level).pixmap(16, 16))
         label = QLabel(text, self)
         label.setWordWrap(True)
         label.setTextFormat(Qt.TextFormat.RichText)

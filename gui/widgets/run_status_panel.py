@@ -105,7 +105,7 @@ class RunStatusPanel(QFrame):
         colour = level_colour(level)
         self.setStyleSheet(f"#RunStatusPanel {{ border: 1px solid {colour.name()}; border-left: 5px solid "
                            f"{colour.name()}; border-radius: 4px; }}")
-        self.icon_label.setPixmap(level_icon(self, level).pixmap(22, 22))
+        self.icon_label.setPixmap(level_icon(level).pixmap(22, 22))
         self.title_label.setText(title)
 
     def _show_failed(self, outcome: JobOutcome, log_tail: list[str]) -> None:

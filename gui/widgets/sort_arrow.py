@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QHeaderView, QProxyStyle, QStyle, QStyleOptionHeader
+from PySide6.QtWidgets import QApplication, QHeaderView, QProxyStyle, QStyle, QStyleOptionHeader
 
 
 class SortArrowStyle(QProxyStyle):
@@ -25,6 +25,6 @@ class SortArrowStyle(QProxyStyle):
 
 def arrow_follows_order(header: QHeaderView) -> None:
     """Make ``header``'s sort arrow point the way its values go (the style is owned by the header)."""
-    style = SortArrowStyle(header.style().name())
+    style = SortArrowStyle(QApplication.style().name())  # not header.style(): see gui.widgets.levels.level_icon
     style.setParent(header)
     header.setStyle(style)

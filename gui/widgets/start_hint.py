@@ -84,7 +84,7 @@ class StartHint(QWidget):
         self.pretrained_button.setVisible(shown["pretrained"])
         self.scratch_button.setVisible(shown["scratch"])
         self.level = level
-        self._icon.setPixmap(level_icon(self, level).pixmap(16, 16))
+        self._icon.setPixmap(level_icon(level).pixmap(16, 16))
         self.text.setText(text)
 
     def _get(self) -> None:

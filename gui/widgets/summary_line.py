@@ -39,5 +39,5 @@ class SummaryLine(QFrame):
         self.setStyleSheet(
             f"#SummaryLine {{ border-left: 5px solid {colour.name()}; border-radius: 3px;"
             f" background: rgba({colour.red()}, {colour.green()}, {colour.blue()}, 30); }}")
-        self._icon.setPixmap(level_icon(self, level).pixmap(24, 24))
+        self._icon.setPixmap(level_icon(level).pixmap(24, 24))
         self._text.setText(self.tr("<b>{level}:</b> {text}").format(level=escape(level_word(level)), text=escape(text)))

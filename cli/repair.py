@@ -18,6 +18,7 @@ from typing import Any, Callable
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, ask_yes
 from cli.jobs import render_job
 from cli.render import EventRenderer, Output
+from core.columns import cells, clip, pad
 from core.environment.facts import EnvironmentFacts
 from core.environment.findings import Evaluation
 from core.i18n import tr
@@ -66,11 +67,11 @@ class RepairRenderer(EventRenderer):
         if kind == "repair_progress":
             text = str(event.get("text", ""))
             if self.tty:
-                print("\r" + text[:110].ljust(len(self.last)), end="", file=self.err, flush=True)
+                print("\r" + pad(clip(text, 110), cells(self.last)), end="", file=self.err, flush=True)
             elif text != self.last and not (event.get("phase") == "downloading" and text.split(":")[0]
                                            == self.last.split(":")[0]):
                 print("  " + text, file=self.err, flush=True)
-            self.last = text[:110]
+            self.last = clip(text, 110)
         elif kind == "warning":
             self.end_line()
             print(tr("  note: {text}", text=event.get("message", "")), file=self.err, flush=True)

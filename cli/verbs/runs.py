@@ -11,6 +11,7 @@ from typing import Any
 from cli.common import EXIT_OK
 from cli.registry import Verb, register
 from cli.render import Output
+from core.columns import cells, pad
 from core.i18n import tr
 from core.progress import format_duration
 from core.runs import UNREADABLE, RunInfo, list_runs
@@ -48,8 +49,8 @@ def runs_table(runs: list[RunInfo], workspace: Path) -> str:
         duration = info.duration_at(time.time())  # live for a run still training
         rows.append((info.name, info.status, f"{info.epochs_done}/{info.epochs_total}", _fmt_map(info.best_map50),
                      _fmt_map(info.best_map50_95), ips, gpu, wait, format_duration(duration), started, info.path))
-    widths = [max(len(str(r[i])) for r in rows) for i in range(len(header) - 1)]
-    table = "\n".join("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + "  " + str(row[-1]) for row in rows)
+    widths = [max(cells(str(r[i])) for r in rows) for i in range(len(header) - 1)]
+    table = "\n".join("  ".join(pad(str(c), w) for c, w in zip(row, widths)) + "  " + str(row[-1]) for row in rows)
     reasons = [tr("{name} is unreadable: {reason}", name=info.name, reason=(info.error or {}).get("message", ""))
                for info in runs if info.status == UNREADABLE]
     return "\n".join([table, *reasons])

@@ -18,6 +18,7 @@ from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, ask_yes, existing_file,
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer, Output
+from core.columns import cells, pad
 from core.i18n import tr
 from core.jobs import JobOutcome, JobSpec
 from core.weights.catalog import OFFICIAL_BASE, catalog_names, find_checkpoint
@@ -107,7 +108,7 @@ class WeightsRenderer(EventRenderer):
                 int(ev.get("received") or 0), ev.get("total"), ev.get("speed_bps"), ev.get("eta_s")))
             total = ev.get("total") or 0
             if self.tty:
-                print("\r" + line.ljust(len(self.shown)), end="", file=self.err, flush=True)
+                print("\r" + pad(line, cells(self.shown)), end="", file=self.err, flush=True)
                 self.shown = line
             elif total and (step := int(10 * int(ev.get("received") or 0) / total)) > self.step:
                 self.step = step

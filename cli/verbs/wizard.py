@@ -22,6 +22,7 @@ from cli.jobs import run_job
 from cli.registry import Verb, register
 from cli.render import Output
 from core.atomic import atomic_write_text
+from core.columns import cells, pad
 from core.dataset.prepare import PrepareCancelled, PrepareError, prepare_dataset
 from core.environment.facts import load_facts
 from core.i18n import tr
@@ -143,11 +144,11 @@ def result_text(doc: dict[str, Any]) -> str:
     buf = io.StringIO()
     rows = [(name, str(r["value"]) + (" *" if r["estimated"] else ""), r["why"], r["evidence"])
             for name, r in doc["reasons"].items()]
-    width = max(len(r[0]) for r in rows)
-    vwidth = min(28, max(len(r[1]) for r in rows))
+    width = max(cells(r[0]) for r in rows)
+    vwidth = min(28, max(cells(r[1]) for r in rows))
     for name, value, why, evidence in rows:
-        print(f"{name:<{width}}  {value:<{vwidth}}  {why}", file=buf)
-        print(f"{'':<{width}}  {'':<{vwidth}}  ({evidence})", file=buf)
+        print(f"{pad(name, width)}  {pad(value, vwidth)}  {why}", file=buf)
+        print(f"{pad('', width)}  {pad('', vwidth)}  ({evidence})", file=buf)
     if doc["estimated"]:
         print(tr("* estimated: not measured here"), file=buf)
     for step, why in doc["failures"].items():

@@ -50,8 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     QGuiApplication.setDesktopFileName("yolo-studio")  # Wayland docks match the installed menu entry's icon
     collector = MainThreadCollector()  # cyclic GC in the GUI thread only (gui/gui_gc.py)
     workspace = resolve_workspace(args.workspace)
-    install_excepthook(setup_logging(workspace))  # a crash after a double-click launch leaves a trace
+    # A crash after a double-click launch leaves a trace; the log rotates from the first paint on.
+    install_excepthook(setup_logging(workspace, rotating=False))
     window = MainWindow(workspace)
+    window.when_painted(lambda: setup_logging(workspace))
     window.show()
     code = app.exec()
     collector.stop()

@@ -12,8 +12,6 @@ in its own process. The dialog is a module function so tests answer it.
 from __future__ import annotations
 
 import logging
-import logging.handlers
-import platform
 import sys
 import threading
 import traceback
@@ -40,9 +38,14 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("AppLog", text)
 
 
-def setup_logging(workspace: Path, *, max_bytes: int = MAX_BYTES, backups: int = BACKUPS) -> Path | None:
+def setup_logging(workspace: Path, *, max_bytes: int = MAX_BYTES, backups: int = BACKUPS,
+                  rotating: bool = True) -> Path | None:
     """Log ``yolostudio.*`` to the workspace's rotating ``logs/gui.log``; its path, or None when the folder
-    cannot be written (then the log goes to stderr, and the app still starts)."""
+    cannot be written (then the log goes to stderr, and the app still starts).
+
+    ``rotating=False`` is the app's start: a plain handler on the same file, replaced by the rotating one when
+    this is called again after the window's first paint — ``logging.handlers`` (socket and more) and the
+    platform string cost 20-30 ms of start-up, and nothing is lost in between: both append to one file."""
     root = logging.getLogger(LOGGER)
     root.setLevel(logging.INFO)
     for handler in [h for h in root.handlers if getattr(h, "_yolostudio", False)]:
@@ -51,17 +54,26 @@ def setup_logging(workspace: Path, *, max_bytes: int = MAX_BYTES, backups: int =
     path = Path(workspace) / LOG_FILE
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes,
-                                                                         backupCount=backups, encoding="utf-8")
+        handler = _rotating_handler(path, max_bytes, backups) if rotating else logging.FileHandler(
+            path, encoding="utf-8")
     except OSError as exc:
         handler, path = logging.StreamHandler(sys.stderr), None
         print(f"YOLO Studio: cannot write the log in {Path(workspace) / LOG_FILE.parent}: {exc}", file=sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"))
     handler._yolostudio = True  # type: ignore[attr-defined]
     root.addHandler(handler)
-    log.info("YOLO Studio %s starting (Python %s, %s), workspace %s", __version__, platform.python_version(),
-             platform.platform(), workspace)
+    if rotating:
+        import platform  # noqa: PLC0415 - platform() reads the interpreter's file for its libc version
+
+        log.info("YOLO Studio %s started (Python %s, %s), workspace %s", __version__, platform.python_version(),
+                 platform.platform(), workspace)
     return path
+
+
+def _rotating_handler(path: Path, max_bytes: int, backups: int) -> logging.Handler:
+    import logging.handlers  # noqa: PLC0415 - see setup_logging
+
+    return logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes, backupCount=backups, encoding="utf-8")
 
 
 def show_crash_dialog(parent: QWidget | None, summary: str, details: str) -> None:

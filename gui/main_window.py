@@ -9,7 +9,7 @@ through ``gui.pages.page.Page`` (may it be left, refresh) and hands every page t
 Pages are built the first time they are opened (issue 15: the window paints before anything slow):
 until then the stack holds a light stand-in that says "Loading…", and the catalogue row is all the
 window knows. The Train page, the one on screen at start, is built right after the first paint, and the
-runs are listed then too (``_when_painted``); ``train_page`` builds it at once for whoever asks earlier.
+runs are listed then too (``when_painted``); ``train_page`` builds it at once for whoever asks earlier.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.runs_store import RunsStore
-from gui.settings_dialog import SettingsDialog
 from gui.theme import apply_theme
 from gui.widgets.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from core.runs import RunInfo
     from gui.job_runner import Launcher
     from gui.pages.train_page import TrainPage
+    from gui.settings_dialog import SettingsDialog
 
 
 class PendingPage(QWidget):
@@ -97,8 +97,8 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.rail)
         layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
-        self.machine_bar = MachineStatusBar(self, start_nvml=False)
-        self._when_painted(self.machine_bar.start_nvml)
+        self.machine_bar = MachineStatusBar(self, start=False)
+        self.when_painted(self.machine_bar.start)
         self.setStatusBar(self.machine_bar)
         self._closing_after_stop = False
         self._stop_dialog: QProgressDialog | None = None
@@ -106,11 +106,11 @@ class MainWindow(QMainWindow):
         self._install_shortcuts()
         self._build_menus()
         self.guide_router = GuideRouter(self)  # the first-run guide and the pages its steps open
-        self._when_painted(lambda: self.page(TRAIN_INDEX))  # the Train page right after the first paint
+        self.when_painted(lambda: self.page(TRAIN_INDEX))  # the Train page right after the first paint
         self._restore_geometry()
         if check_runs:  # the first listing also finds a run that kept training while the app was closed
             self.runs_store.changed.connect(self._on_runs_listed)
-            self._when_painted(self.runs_store.ensure_loaded)  # read in the background, after the first paint
+            self.when_painted(self.runs_store.ensure_loaded)  # read in the background, after the first paint
 
     def _add_page(self, title: str, icon: QIcon, page: QWidget, explanation: str, *, enabled: bool = False) -> None:
         item = QListWidgetItem(icon, title if enabled else self.tr("{title}\nComing soon").format(title=title))
@@ -144,6 +144,8 @@ class MainWindow(QMainWindow):
 
     # -- shell: settings, about, the first-run guide --------------------------------------------------
     def open_settings(self) -> SettingsDialog:
+        from gui.settings_dialog import SettingsDialog  # noqa: PLC0415 - on demand, not at start-up
+
         dialog = SettingsDialog(self)
         dialog.theme_changed.connect(lambda theme: apply_theme(QApplication.instance(), theme))
         dialog.open()
@@ -164,7 +166,7 @@ class MainWindow(QMainWindow):
     def guide(self) -> first_run.FirstRunGuide | None:
         return self.guide_router.guide
 
-    def _when_painted(self, call: Callable[[], None]) -> None:
+    def when_painted(self, call: Callable[[], None]) -> None:
         """Run ``call`` once the window is on screen (start-up paints before anything slow is built)."""
         if self._painted:
             call()
@@ -278,7 +280,7 @@ class MainWindow(QMainWindow):
         self.runs_store.changed.disconnect(self._on_runs_listed)
         running = [run for run in runs if run.status == "running"]
         if not runs and not load_settings().guide_done:  # a first start: the guide, once, after the first paint
-            self._when_painted(self.guide_router.start)
+            self.when_painted(self.guide_router.start)
         if running:
             self.train_page.attach(running[0])
         elif runs:

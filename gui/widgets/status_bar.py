@@ -17,7 +17,7 @@ REFRESH_MS = 2000
 
 class MachineStatusBar(QStatusBar):
     def __init__(self, parent: QWidget | None = None, *, nvml: NvmlGlance | None = None,
-                 start_nvml: bool = True) -> None:
+                 start: bool = True) -> None:
         super().__init__(parent)
         self._nvml = nvml or NvmlGlance()
         self._nvml_ready = False
@@ -29,16 +29,17 @@ class MachineStatusBar(QStatusBar):
             label.setContentsMargins(6, 0, 6, 0)
             self.addPermanentWidget(label)
         self._timer = QTimer(self, interval=REFRESH_MS, timeout=self.refresh)
-        self._timer.start()
-        read_host()  # the first cpu_percent(None) only sets the reference point
-        if start_nvml:
-            self.start_nvml()
-        self.refresh()
+        if start:
+            self.start()
 
-    def start_nvml(self) -> None:
-        """Load NVML in the background (the window calls it after its first paint: start-up)."""
+    def start(self) -> None:
+        """Begin the readings: CPU and RAM now and every ``REFRESH_MS``, NVML loaded in the background. The
+        window calls it after its first paint: psutil's import and NVML's start are not start-up's cost."""
+        read_host()  # the first cpu_percent(None) only sets the reference point
+        self._timer.start()
         run_in_background(self, lambda progress, cancelled: self._nvml.init(),
                           on_done=self._on_nvml_ready, on_failed=lambda exc: self._on_nvml_ready(False))
+        self.refresh()
 
     def set_run_summary(self, text: str) -> None:
         self.run_label.setText(text or self.tr("No active run"))

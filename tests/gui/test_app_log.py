@@ -40,7 +40,7 @@ def test_every_yolostudio_logger_goes_to_the_rotating_file(logged, tmp_path):
         logging.getLogger("yolostudio.gui.runs").warning("line %d of padding to make the file rotate", i)
     assert (tmp_path / "logs" / "gui.log.1").exists() and not (tmp_path / "logs" / "gui.log.3").exists()
     text = "".join(p.read_text() for p in sorted((tmp_path / "logs").glob("gui.log*")))
-    assert "starting" in text and "not ours" not in text and "line 29 of padding" in logged.read_text()
+    assert "started" in text and "not ours" not in text and "line 29 of padding" in logged.read_text()
 
 
 def test_an_unwritable_workspace_still_starts(tmp_path, monkeypatch):
@@ -98,3 +98,20 @@ def test_copy_details_puts_the_report_on_the_clipboard(qtbot, monkeypatch):
     monkeypatch.setattr(QMessageBox, "exec", fake_exec)
     app_log.show_crash_dialog(None, "summary words", "Traceback …")
     assert QGuiApplication.clipboard().text() == "summary words\n\nTraceback …"
+
+
+def test_the_start_up_log_is_the_same_file_and_rotates_after_the_first_paint(tmp_path):
+    root = logging.getLogger(app_log.LOGGER)
+    early = app_log.setup_logging(tmp_path, rotating=False)
+    logging.getLogger("yolostudio.gui").warning("before the first paint")
+    [handler] = [h for h in root.handlers if getattr(h, "_yolostudio", False)]
+    assert type(handler) is logging.FileHandler
+    later = app_log.setup_logging(tmp_path, max_bytes=2000, backups=1)
+    try:
+        [handler] = [h for h in root.handlers if getattr(h, "_yolostudio", False)]
+        assert type(handler).__name__ == "RotatingFileHandler" and later == early
+        text = later.read_text()
+        assert text.index("before the first paint") < text.index("started")  # one file, nothing lost
+    finally:
+        root.removeHandler(handler)
+        handler.close()

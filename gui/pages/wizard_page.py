@@ -30,6 +30,8 @@ from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
+from gui.widgets.start_hint import StartHint
+from gui.widgets.weights_dialog import WeightsDialog
 from gui.widgets.wizard_review import WizardReview
 
 HARDWARE, DATASET, GOAL, MEASURE, REVIEW = range(5)
@@ -57,6 +59,8 @@ class WizardPage(Page):
         self.doc: dict[str, Any] | None = None
         self._rec: Any = None
         self._final: dict[str, Any] = {}
+        self._launcher = launcher
+        self.weights_dialog: WeightsDialog | None = None
         self._runner = JobRunner(self, launcher=launcher, timeout_s=MEASURE_TIMEOUT_S)
         self._runner.event.connect(self._on_event)
         self._runner.ended.connect(self._on_measured)
@@ -84,10 +88,15 @@ class WizardPage(Page):
         self.review.copied.connect(lambda text: self.banner.show_message("info", self.tr("Copied.")))
         self.prepare_button = QPushButton(self.tr("&Prepare the resized copy"), self, clicked=self.prepare_copy)
         self.prepare_bar = QProgressBar(self, visible=False)
+        # What the recommended run starts from; "Get yolov5s.pt…" when the pretrained checkpoint is not here.
+        self.start_hint = StartHint(self, switches=False)
+        self.start_hint.get_requested.connect(lambda name: self.open_weights(get=name))
+        self.start_hint.manage_requested.connect(self.open_weights)
         review = QWidget(self)
         rl = QVBoxLayout(review)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.review, 1)
+        rl.addWidget(self.start_hint)
         row = QHBoxLayout()
         row.addWidget(self.prepare_button)
         row.addWidget(self.prepare_bar, 1)
@@ -394,6 +403,9 @@ class WizardPage(Page):
         self._rec = rec
         self.doc = result_document(rec, m, self.workspace, source_data=ds.data_yaml)
         self.review.show_document(self.doc)
+        choice = recommend_start(str(rec.config.get("model", "")), self.workspace)
+        fine_tunes = choice.checkpoint is not None and choice.weights is not None
+        self.start_hint.show_choice(choice, choice.checkpoint.file_name if fine_tunes else "")
         needs_copy = rec.prepare_imgsz is not None and rec.config["data"] == ds.data_yaml
         self.prepare_button.setVisible(needs_copy)
         self.train_button.setEnabled(True)
@@ -429,6 +441,23 @@ class WizardPage(Page):
         run_in_background(self, work, on_done=done, on_failed=failed,
                           on_progress=lambda d, t: (self.prepare_bar.setMaximum(t), self.prepare_bar.setValue(d)),
                           what=self.tr("Preparing the resized copy"))
+
+    def open_weights(self, get: str = "") -> WeightsDialog:
+        """The Weights dialog; with ``get`` it asks to download that checkpoint at once. When one arrives or
+        goes, the recommendation is made again from the same measurements (fine-tune instead of scratch)."""
+        if self.weights_dialog is None:
+            self.weights_dialog = WeightsDialog(self.workspace, self, launcher=self._launcher)
+            self.weights_dialog.changed.connect(self._on_weights_changed)
+        dialog = self.weights_dialog
+        dialog.reload(get or str((self._rec.config if self._rec else {}).get("model", "")))
+        dialog.open()
+        if get:
+            dialog.get(get)
+        return dialog
+
+    def _on_weights_changed(self) -> None:
+        if self.measurements is not None and self.stack.currentIndex() == REVIEW:
+            self.finish(self.measurements)
 
     def train(self) -> bool:
         if self.doc is None:

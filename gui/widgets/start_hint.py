@@ -4,7 +4,8 @@ It shows ``core.weights.choice.recommend_start``'s answer next to what the form 
 stored COCO checkpoint (with "Train from scratch" to opt out), training from scratch because the checkpoint
 is not here (with "Get yolov5s.pt…", which asks before it downloads), a stored file that changed, or
 another start the user chose. "Weights…" opens the store. The panel owns the form's values; this widget
-only shows and asks (its signals).
+only shows and asks (its signals). The wizard's Review shows it too, with ``switches=False``: it offers Get
+and Weights… but not the scratch/fine-tune switch, which belongs to the Train form it hands over to.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ class StartHint(QWidget):
     pretrained_requested = Signal(str)  # the checkpoint's file name, "yolov5s.pt"
     manage_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, switches: bool = True) -> None:
         super().__init__(parent)
+        self._switches = switches
         self.level = "info"
         self.choice: StartChoice | None = None
         self._icon = QLabel(self)
@@ -81,8 +83,8 @@ class StartHint(QWidget):
                                                                           size=checkpoint.size_text()))
             self.pretrained_button.setText(self.tr("Fine-tune from {file}").format(file=checkpoint.file_name))
         self.get_button.setVisible(shown["get"])
-        self.pretrained_button.setVisible(shown["pretrained"])
-        self.scratch_button.setVisible(shown["scratch"])
+        self.pretrained_button.setVisible(shown["pretrained"] and self._switches)
+        self.scratch_button.setVisible(shown["scratch"] and self._switches)
         self.level = level
         self._icon.setPixmap(level_icon(level).pixmap(16, 16))
         self.text.setText(text)

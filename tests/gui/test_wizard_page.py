@@ -16,11 +16,13 @@ from core.environment.facts import EnvironmentFacts, GpuFacts, NvmlFacts, System
 from core.jobs import JobSpec
 from core.protocol import encode, make_event
 from core.wizard.inputs import Measurements
+from gui import dialogs
 from gui.pages.page import AppServices
 from gui.pages.wizard_page import DATASET, MEASURE, REVIEW, WizardPage
 from gui.runs_store import RunsStore
 from gui.widgets.wizard_prediction import WizardPrediction
 from tests.core.test_dataset_prepare import dataset
+from tests.gui.test_weights_gui import store_file
 from tests.waits import TIMEOUT_MS
 
 CPU_BOX = EnvironmentFacts(system=SystemFacts(os="Linux", logical_cores=2, usable_cores=2, ram_available_gb=6.0,
@@ -187,3 +189,26 @@ def test_dataset_page_prepares_a_copy_and_keeps_its_own_data_yaml(qtbot, tmp_pat
     copy = Path(made.args[0])
     assert copy.is_file() and copy.parent != data.parent and page.path == data
     assert "Prepared 3 images" in page.banner.text and str(copy) in page.banner.text
+
+
+def test_review_offers_the_pretrained_checkpoint_and_recommends_again_once_it_is_here(make_page, qtbot, tmp_path,
+                                                                                        monkeypatch):
+    data = dataset(tmp_path / "ds", {f"i{n}": (320, 240) for n in range(3)})
+    page = make_page()
+    choose_dataset(page, qtbot, data)
+    page.finish(MEASURED)
+    hint, model = page.start_hint, page.doc["config"]["model"]
+    checkpoint = model.replace(".yaml", ".pt")
+    assert not hint.get_button.isHidden() and checkpoint in hint.get_button.text()
+    assert "No pretrained weights on this machine" in hint.text.text()
+    assert hint.scratch_button.isHidden() and hint.pretrained_button.isHidden()  # the Train form's switch
+    assert not page.doc["config"]["weights"]
+    asked: list[str] = []
+    monkeypatch.setattr(dialogs, "confirm_download", lambda parent, name, size, url: asked.append(url) and False)
+    hint.get_button.click()  # asks first; answered no, nothing is fetched
+    assert asked and asked[0].endswith("/" + checkpoint) and not page.weights_dialog.running
+    page.weights_dialog.close()
+    store_file(tmp_path / "ws", checkpoint)  # as a finished Get leaves it
+    page.weights_dialog.changed.emit()
+    assert hint.level == "ok" and hint.text.text().startswith(f"Fine-tuning from {checkpoint}")
+    assert hint.get_button.isHidden() and Path(page.doc["config"]["weights"]).name == checkpoint

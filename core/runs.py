@@ -33,6 +33,15 @@ from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_
 RUN_STATUSES = ("running", "completed", "stopped", "failed")
 #: The status of a run folder whose files cannot be read (``RunInfo.error`` says why); never resumable.
 UNREADABLE = "unreadable"
+
+
+def status_word(status: str) -> str:
+    """A run's status in the user's language for text output; ``--json`` keeps the English ids."""
+    words = {"running": tr("running"), "completed": tr("completed"), "stopped": tr("stopped"),
+             "failed": tr("failed"), UNREADABLE: tr("unreadable")}
+    return words.get(status, status)
+
+
 #: A run whose worker has not said a word yet is "running" for this long after its folder was made.
 STARTING_GRACE_S = 60.0
 

@@ -18,7 +18,7 @@ from cli.verbs.train import job_renderer
 from core.i18n import tr
 from core.jobs import JobTracker
 from core.protocol import EventFileTail
-from core.runs import EVENTS_FILE, UNREADABLE, read_run
+from core.runs import EVENTS_FILE, UNREADABLE, read_run, status_word
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,7 +72,7 @@ def history_lines(events: list[dict[str, Any]]) -> list[str]:
         if event.get("type") == "done":
             where = tr(" in epoch {epoch}", epoch=int(epoch) + 1) if isinstance(epoch, int) else ""
             lines.append(tr("Earlier: the run {status}{where} after {elapsed} s, then was resumed.",
-                            status=event.get("status", "ended"), where=where,
+                            status=status_word(str(event.get("status", "failed"))), where=where,
                             elapsed=f"{float(event.get('elapsed_s') or 0):.0f}"))
     return lines
 

@@ -3126,6 +3126,10 @@ Type 'delete' to confirm: </source>
       <translation>正在检查数据集的文件夹</translation>
     </message>
     <message>
+      <source>completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
       <source>compute capability</source>
       <translation>计算能力</translation>
     </message>
@@ -3268,6 +3272,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>facts malformed: {reason}</source>
       <translation>检测信息格式错误：{reason}</translation>
+    </message>
+    <message>
+      <source>failed</source>
+      <translation>失败</translation>
     </message>
     <message>
       <source>family minimum driver</source>
@@ -3790,6 +3798,10 @@ Type 'delete' to confirm: </source>
       <translation>训练 {name} 仍在进行；请用 'yolostudio attach {name}'。</translation>
     </message>
     <message>
+      <source>running</source>
+      <translation>运行中</translation>
+    </message>
+    <message>
       <source>running PyTorch on {n} images</source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
     </message>
@@ -3840,6 +3852,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>step</source>
       <translation>步骤</translation>
+    </message>
+    <message>
+      <source>stopped</source>
+      <translation>已停止</translation>
     </message>
     <message>
       <source>sudo modprobe nvidia   # if that fails (e.g. after a kernel update), reboot</source>

@@ -24,3 +24,17 @@ def test_attach_shows_an_earlier_stop_as_history(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Earlier: the run stopped in epoch 2 after 30 s, then was resumed." in out
     assert out.index("Earlier") < len(out) and "stopped" not in out[out.index("resumed."):].lower()
+
+
+def test_earlier_endings_are_worded_in_the_users_language():
+    from cli.verbs.attach import history_lines
+    from core import i18n
+
+    events = [{"type": "epoch_start", "epoch": 2}, {"type": "done", "status": "stopped", "elapsed_s": 40.0}]
+    assert history_lines(events) == ["Earlier: the run stopped in epoch 3 after 40 s, then was resumed."]
+    i18n.set_language("zh_CN")
+    try:
+        [line] = history_lines(events)
+    finally:
+        i18n.set_catalogue(None)
+    assert "已停止" in line and "stopped" not in line

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cli.verbs.runs import runs_table
+from core import i18n
 from core.columns import cells, clip, pad
 from core.runs import RunInfo
 
@@ -26,3 +27,12 @@ def test_the_runs_table_lines_up_chinese_run_names(tmp_path):
     lines = runs_table(runs, tmp_path).splitlines()
     columns = [cells(line[:line.index(status)]) for line, status in zip(lines[1:], ("completed", "failed"))]
     assert columns[0] == columns[1] == cells(lines[0][:lines[0].index("status")])
+
+
+def test_the_runs_table_words_statuses_in_the_users_language(tmp_path):
+    i18n.set_language("zh_CN")
+    try:
+        table = runs_table([RunInfo(name="exp", path=str(tmp_path / "a"), status="stopped")], tmp_path)
+    finally:
+        i18n.set_catalogue(None)  # back to the environment's choice (English in tests)
+    assert "已停止" in table and "stopped" not in table

@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+import psutil
 import pytest
 from PySide6.QtCore import Qt
 
@@ -212,3 +213,28 @@ def test_review_offers_the_pretrained_checkpoint_and_recommends_again_once_it_is
     page.weights_dialog.changed.emit()
     assert hint.level == "ok" and hint.text.text().startswith(f"Fine-tuning from {checkpoint}")
     assert hint.get_button.isHidden() and Path(page.doc["config"]["weights"]).name == checkpoint
+
+
+def test_cancel_while_measuring_ends_the_worker_and_still_reviews(make_page, qtbot, tmp_path, fake_worker):
+    lines = [make_event("stage", stage="starting", job="wizard_measure", pid=1, create_time=0.0, python="",
+                        started=0.0),
+             make_event("wizard_step", step="cache", index=0, count=7, status="started")]
+    events = tmp_path / "measuring.jsonl"
+    events.write_text("".join(encode(e) for e in lines), encoding="utf-8")
+    def launcher(job: JobSpec):
+        return fake_worker("--pause-after", str(len(lines)), events=events), dict(os.environ)
+
+    data = dataset(tmp_path / "ds", {"a": (320, 240)})
+    page = make_page(launcher=launcher)
+    choose_dataset(page, qtbot, data)
+    page.show_step(MEASURE)
+    assert page.measure()
+    qtbot.waitUntil(lambda: page.measure_list.count() == 1, timeout=TIMEOUT_MS)  # measuring, paused
+    pid = page._runner._source.pid
+    assert psutil.pid_exists(pid) and page.cancel_button.isEnabled()
+    page.cancel_button.click()
+    qtbot.waitUntil(lambda: page.stack.currentIndex() == REVIEW, timeout=TIMEOUT_MS)
+    assert not page._runner.active and page.measure_button.isEnabled() and not page.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE,
+                    timeout=TIMEOUT_MS)  # no process left behind
+    assert "cancelled" in page.review.notes.text() and "* estimated" in page.review.notes.text()

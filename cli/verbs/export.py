@@ -24,12 +24,14 @@ from core.export.render import detail_lines, headline
 from core.i18n import tr
 from core.jobs import JobOutcome, JobSpec
 from core.trust import needs_trust, refusal
+from core.weights.choice import WeightsNotHere, resolve_named
 
 _STAGES = {"loading", "reference", "exporting", "verifying", "timing"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("weights", help=tr("the .pt to export (a run's best.pt / last.pt)"))
+    p.add_argument("weights", help=tr("the .pt to export (a run's best.pt / last.pt, or an official name such as "
+                                      "yolov5s.pt from the weights store)"))
     p.add_argument("--format", action="append", default=None, metavar="FORMAT",
                    help=tr("{formats}; repeat or separate with commas (default: onnx)", formats="|".join(FORMATS)))
     p.add_argument("--imgsz", "--img", type=int, default=None, help=tr("input size (default: the run's, else 640)"))
@@ -93,7 +95,12 @@ class ExportRenderer(EventRenderer):
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     renderer = ExportRenderer(args.json)
-    weights = existing_file(renderer, args.weights)
+    try:
+        stored = resolve_named(args.weights, workspace)  # "yolov5s.pt": the weights store's copy, as train reads it
+    except WeightsNotHere as missing:
+        renderer.error(missing.message, missing.hint)
+        return EXIT_USAGE
+    weights = stored or existing_file(renderer, args.weights)
     if weights is None:
         return EXIT_USAGE
     confirm = needs_trust(weights, workspace)

@@ -3882,8 +3882,8 @@ Type 'delete' to confirm: </source>
       <translation>温度</translation>
     </message>
     <message>
-      <source>the .pt to export (a run's best.pt / last.pt)</source>
-      <translation>要导出的 .pt（训练的 best.pt / last.pt）</translation>
+      <source>the .pt to export (a run's best.pt / last.pt, or an official name such as yolov5s.pt from the weights store)</source>
+      <translation>要导出的 .pt（某次训练的 best.pt / last.pt，或权重库中的官方名称，如 yolov5s.pt）</translation>
     </message>
     <message>
       <source>the CPU affinity mask ({usable} CPUs)</source>

@@ -14,6 +14,7 @@ from core.protocol import encode, make_event
 from core.runs import EVENTS_FILE, create_run, spec_path
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_checkpoint_file
+from tests.stored_weights import store_file
 
 
 class NoWorker:
@@ -77,3 +78,18 @@ def test_train_from_outside_weights_asks_first(tmp_path, monkeypatch, capsys):
     shutil.copyfile(weights, inside)
     assert main(["--workspace", str(tmp_path / "ws"), "train", str(data), "--weights", str(inside),
                  "--device", "cpu", "--no-check"]) == 0  # the app's own run: no question
+
+
+def test_export_of_an_official_name_reads_the_weights_store_and_never_downloads(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("cli.verbs.export.render_job", NoWorker)
+    monkeypatch.chdir(tmp_path)  # no yolov5s.pt where it is named
+    workspace = tmp_path / "ws"
+    assert main(["--workspace", str(workspace), "export", "yolov5s.pt", "--format", "onnx"]) == 2
+    err = capsys.readouterr().err
+    assert "yolov5s.pt is not on this machine" in err and "yolostudio weights get yolov5s" in err
+    store = store_file(workspace, "yolov5s.pt")
+    NoWorker.started.clear()
+    assert main(["--workspace", str(workspace), "export", "yolov5s.pt", "--format", "onnx"]) == 0  # no question
+    [argv] = NoWorker.started
+    spec = json.loads(Path(argv[-1]).read_text())
+    assert Path(spec["options"]["weights"]) == store.path("yolov5s.pt").resolve() and spec["trusted_weights"] == []

@@ -7,7 +7,6 @@ server on 127.0.0.1 (the file's load check, which needs torch, is covered by tes
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
@@ -15,23 +14,14 @@ from core.jobs import JobSpec
 from core.machine import MachineFacts
 from core.weights.catalog import find_checkpoint
 from core.weights.download import TEST_BASE_ENV
-from core.weights.store import StoredFile, WeightsStore, sha256_of
+from core.weights.store import WeightsStore
 from gui import dialogs
 from gui.pages.train_page import TrainPage
 from gui.widgets import weights_dialog
 from tests.gui.test_train_page import data_yaml  # noqa: F401 - the fixture
+from tests.stored_weights import store_file
 from tests.waits import TIMEOUT_MS
 from tests.weights_server import ReleaseServer
-
-
-def store_file(workspace, name: str, data: bytes = b"weights") -> WeightsStore:
-    """A file as the store holds it after a download (the GUI's cheap check: listed, recorded size)."""
-    store = WeightsStore(workspace)
-    store.partial_dir.mkdir(parents=True, exist_ok=True)
-    part = store.partial_path(name)
-    part.write_bytes(data)
-    store.add(part, StoredFile(name, sha256_of(part), len(data), "download", time.time()))
-    return store
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from gui.pages.wizard_page import DATASET, MEASURE, REVIEW, WizardPage
 from gui.runs_store import RunsStore
 from gui.widgets.wizard_prediction import WizardPrediction
 from tests.core.test_dataset_prepare import dataset
-from tests.gui.test_weights_gui import store_file
+from tests.stored_weights import store_file
 from tests.waits import TIMEOUT_MS
 
 CPU_BOX = EnvironmentFacts(system=SystemFacts(os="Linux", logical_cores=2, usable_cores=2, ram_available_gb=6.0,

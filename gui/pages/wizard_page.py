@@ -448,12 +448,8 @@ class WizardPage(Page):
         if self.weights_dialog is None:
             self.weights_dialog = WeightsDialog(self.workspace, self, launcher=self._launcher)
             self.weights_dialog.changed.connect(self._on_weights_changed)
-        dialog = self.weights_dialog
-        dialog.reload(get or str((self._rec.config if self._rec else {}).get("model", "")))
-        dialog.open()
-        if get:
-            dialog.get(get)
-        return dialog
+        self.weights_dialog.offer(str((self._rec.config if self._rec else {}).get("model", "")), get)
+        return self.weights_dialog
 
     def _on_weights_changed(self) -> None:
         if self.measurements is not None and self.stack.currentIndex() == REVIEW:

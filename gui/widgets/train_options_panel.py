@@ -240,12 +240,8 @@ class TrainOptionsPanel(QGroupBox):
             self.weights_dialog = WeightsDialog(self.workspace, self, launcher=self.weights_launcher)
             self.weights_dialog.changed.connect(self._on_weights_changed)
             self.weights_dialog.finished.connect(lambda _result: self.revalidate())
-        dialog = self.weights_dialog
-        dialog.reload(get or str(self.form.editors["model"].value()))
-        dialog.open()
-        if get:
-            dialog.get(get)
-        return dialog
+        self.weights_dialog.offer(str(self.form.editors["model"].value()), get)
+        return self.weights_dialog
 
     def _on_weights_changed(self) -> None:
         if self.form.editors["weights"].value() == "":

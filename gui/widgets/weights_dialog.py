@@ -176,6 +176,14 @@ class WeightsDialog(QDialog):
             return
         self.get(row["name"])
 
+    def offer(self, select: str, get: str = "") -> None:
+        """Open on ``select``'s row (a model or checkpoint name); with ``get``, ask to download that one at once
+        (the Train form's and the wizard's "Get yolov5s.pt…")."""
+        self.reload(get or select)
+        self.open()
+        if get:
+            self.get(get)
+
     def get(self, name: str) -> bool:
         """Ask, then download ``name`` (``yolov5s``); False when the user said no."""
         checkpoint = find_checkpoint(name)

@@ -47,8 +47,8 @@ def runs_table(runs: list[RunInfo], workspace: Path) -> str:
         gpu = "—" if info.gpu_util_mean_percent is None else f"{info.gpu_util_mean_percent:.0f}%"
         wait = "—" if info.data_wait_share is None else f"{100 * info.data_wait_share:.0f}%"
         duration = info.duration_at(time.time())  # live for a run still training
-        rows.append((info.name, status_word(info.status), f"{info.epochs_done}/{info.epochs_total}", _fmt_map(info.best_map50),
-                     _fmt_map(info.best_map50_95), ips, gpu, wait, format_duration(duration), started, info.path))
+        rows.append((info.name, status_word(info.status), f"{info.epochs_done}/{info.epochs_total}",
+                     _fmt_map(info.best_map50), _fmt_map(info.best_map50_95), ips, gpu, wait, format_duration(duration), started, info.path))
     widths = [max(cells(str(r[i])) for r in rows) for i in range(len(header) - 1)]
     table = "\n".join("  ".join(pad(str(c), w) for c, w in zip(row, widths)) + "  " + str(row[-1]) for row in rows)
     reasons = [tr("{name} is unreadable: {reason}", name=info.name, reason=(info.error or {}).get("message", ""))

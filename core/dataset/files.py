@@ -101,13 +101,13 @@ def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None,
     memo = memo or FolderMemo()
     limits = limits or WalkLimits()
     for entry, path in zip(split.entries, split.paths):
-        if path.is_dir() and system_tree(path):
-            out.findings.append(finding("split-too-large", yaml_file, tr(
-                "{split}: {path} is a system folder, not a dataset's: yolov5 would search every folder under it "
-                "for images. Point '{split}' at the folder of its images.", split=split.name, path=path),
-                split.line))
-        elif path.is_dir():
-            if _walk(path, out, memo, limits, split, yaml_file):  # a cut-short search's label tree is as large
+        if path.is_dir():
+            if system_tree(path):
+                out.findings.append(finding("split-too-large", yaml_file, tr(
+                    "{split}: {path} is a system folder, not a dataset's: yolov5 would search every folder under "
+                    "it for images. Point '{split}' at the folder of its images.", split=split.name, path=path),
+                    split.line))
+            elif _walk(path, out, memo, limits, split, yaml_file):  # a cut-short search's label tree is as large
                 out.recursive_label_dirs.add(label_path_for(str(path) + os.sep + "x.y").rsplit(os.sep, 1)[0])
         elif path.is_file():
             _read_list(path, out)

@@ -15,12 +15,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QFontDatabase
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSpinBox, QToolButton,
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSpinBox,
                                QVBoxLayout, QWidget)
 
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
 from gui.run_text import average_speed
+from gui.widgets.disclosure import disclosure_button
 from gui.widgets.levels import level_colour, level_icon
 
 
@@ -49,12 +50,9 @@ class RunStatusPanel(QFrame):
         fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.log_tail = QPlainTextEdit(self, readOnly=True, maximumHeight=110)
         self.log_tail.setFont(fixed)
-        self.details_button = QToolButton(self, text=self.tr("Details"), checkable=True, autoRaise=True)
-        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
-        self.details_button.toggled.connect(self._toggle_details)
-        self.details_text = QPlainTextEdit(self, readOnly=True, visible=False, maximumHeight=160)
+        self.details_text = QPlainTextEdit(self, readOnly=True, maximumHeight=160)
         self.details_text.setFont(fixed)
+        self.details_button = disclosure_button(self, self.tr("Details"), self.details_text, auto_raise=True)
         self.resume_button = QPushButton(self.tr("Resume from last checkpoint"), self)
         self.resume_button.clicked.connect(self.resume_requested)
         self.open_button = QPushButton(self.tr("Open folder"), self, clicked=self._open_folder)
@@ -176,10 +174,6 @@ class RunStatusPanel(QFrame):
     def _show_more(self, shown: bool) -> None:
         self.more_epochs.setVisible(shown)
         self.more_button.setVisible(shown)
-
-    def _toggle_details(self, shown: bool) -> None:
-        self.details_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
-        self.details_text.setVisible(shown)
 
     def _open_folder(self) -> None:
         if self._folder is None:

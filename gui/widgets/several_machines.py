@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (QFileDialog, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QToolButton,
+from PySide6.QtWidgets import (QFileDialog, QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
 from core.atomic import atomic_write_text
 from core.distributed import other_node_commands, slurm_script
 from core.train_options import TrainConfig
+from gui.widgets.disclosure import disclosure_button
 
 
 class SeveralMachinesSection(QWidget):
@@ -24,12 +24,10 @@ class SeveralMachinesSection(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.toggle = QToolButton(self, checkable=True, text=self.tr("R&un on several machines"))
-        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.toggle.setToolTip(self.tr("Train one run on several GPUs or machines with PyTorch's DDP: this machine "
-                                       "starts its share, the others run the command shown here."))
-        self.body = QWidget(self, visible=False)
+        self.body = QWidget(self)
+        self.toggle = disclosure_button(self, self.tr("R&un on several machines"), self.body, tooltip=self.tr(
+            "Train one run on several GPUs or machines with PyTorch's DDP: this machine starts its share, the others "
+            "run the command shown here."))
         self.form = QFormLayout()
         self.form.setContentsMargins(0, 0, 0, 0)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -54,12 +52,7 @@ class SeveralMachinesSection(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.toggle)
         layout.addWidget(self.body)
-        self.toggle.toggled.connect(self._show)
         self._config = TrainConfig()
-
-    def _show(self, shown: bool) -> None:
-        self.body.setVisible(shown)
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def show_config(self, config: TrainConfig) -> None:
         """Follow the form: the other machines' commands (none for one machine)."""

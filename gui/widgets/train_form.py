@@ -18,8 +18,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QToolButton, QVBoxLayout,
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 
 from core.i18n import tr
@@ -27,6 +27,7 @@ from core.machine import MachineFacts
 from core.train_options import TrainConfig, train_options
 from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
+from gui.widgets.disclosure import disclosure_button
 from gui.widgets.option_editors import ChoiceEditor, OptionEditor, SpinEditor, make_editor, with_browse
 from gui.widgets.several_machines import SeveralMachinesSection
 from gui.widgets.start_hint import StartHint
@@ -76,13 +77,9 @@ class TrainForm(QWidget):
                                             "in minutes on a CPU; made on this machine, nothing is downloaded."))
         self.demo_progress = QProgressBar(self, visible=False)
         self.demo_status = QLabel(self, visible=False, wordWrap=True)
-        self.advanced_button = QToolButton(self, checkable=True, text=self.tr("&Advanced options"))
-        self.advanced_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.advanced_button.setArrowType(Qt.ArrowType.RightArrow)
-        self.advanced_button.setToolTip(self.tr("Optimizer, hyperparameters, early stopping, augmentation and "
-                                                "checkpoint options"))
-        self.advanced = QWidget(self, visible=False)
-        self.advanced_button.toggled.connect(self._show_advanced)
+        self.advanced = QWidget(self)
+        self.advanced_button = disclosure_button(self, self.tr("&Advanced options"), self.advanced, tooltip=self.tr(
+            "Optimizer, hyperparameters, early stopping, augmentation and checkpoint options"))
         self.start_hint = StartHint(self)
         self.machines = SeveralMachinesSection(self)
 
@@ -292,10 +289,6 @@ class TrainForm(QWidget):
 
     def _in_advanced(self, widget: QWidget) -> bool:
         return self.advanced.isAncestorOf(widget)
-
-    def _show_advanced(self, shown: bool) -> None:
-        self.advanced.setVisible(shown)
-        self.advanced_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     # -- slots --------------------------------------------------------------------------------------
     def _on_edited(self, name: str) -> None:

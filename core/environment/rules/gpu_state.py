@@ -136,12 +136,10 @@ def rule_amp(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
     if not bad:
         return []
     return [Finding("amp-unsafe-gpu", "warning", tr("Mixed precision (AMP) is unreliable on {name}", name=bad[0]),
-                    tr("GTX 16xx and Quadro T-series GPUs are known to produce NaN losses or zero mAP with FP16 "
-                       "training. The worker's AMP check compares FP16 with FP32 on your model before training and "
-                       "falls back to FP32 when they disagree."),
-                    {tr("GPU"): ", ".join(bad)},
-                    tr("Watch the log for 'AMP checks failed'; if losses turn NaN anyway, report it with this facts "
-                       "file and train on another GPU or on the CPU meanwhile (--device cpu)."), "advice")]
+                    tr("GTX 16xx and Quadro T-series GPUs (TU116/TU117) pass yolov5's AMP check, then produce NaN "
+                       "losses or zero mAP later in FP16 training. Train in full precision (FP32): it needs more GPU "
+                       "memory per image, so a smaller batch may be needed."),
+                    {tr("GPU"): ", ".join(bad)}, "--no-amp", "setting", changes({"no_amp": True}))]
 
 
 def rule_multi_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:

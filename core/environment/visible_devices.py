@@ -66,8 +66,9 @@ def parse_cuda_visible(value: str, gpu_count: int, uuids: list[str | None], mig_
         if re.fullmatch(r"-?\d+", entry):
             index = int(entry)
             reason = "negative" if index < 0 else "index" if index >= gpu_count else ""
-        elif entry.lower().startswith("mig-"):
-            reason = "" if any(m.startswith(entry.lower()) or entry.lower().startswith(m) for m in migs) else "uuid"
+        elif entry.lower().startswith("mig-"):  # judged only when the MIG devices were read
+            reason = "" if mig_uuids is None or any(m.startswith(entry.lower()) or entry.lower().startswith(m)
+                                                    for m in migs) else "uuid"
         elif _UUID.match(entry):
             matches = [u for u in known if u.startswith(_uuid_key(entry))]
             reason = "" if len(matches) == 1 else "uuid"

@@ -1,12 +1,11 @@
-"""Rules about the GPUs' state right now and their kind: busy, throttled, narrowed PCIe, AMP-unsafe models,
-several GPUs that want DDP.
+"""Rules about the GPUs' state right now and their kind: busy, throttled, narrowed PCIe, AMP-unsafe models.
+(Which GPUs training gets — hidden, mixed, several — is ``devices``.)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.environment.commands import torchrun_command
 from core.environment.facts import EnvironmentFacts, GpuFacts
 from core.environment.rules.base import RuleContext, gpu_words, need_gpu, need_nvml
 from core.findings import Finding, changes
@@ -140,15 +139,3 @@ def rule_amp(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
                        "losses or zero mAP later in FP16 training. Train in full precision (FP32): it needs more GPU "
                        "memory per image, so a smaller batch may be needed."),
                     {tr("GPU"): ", ".join(bad)}, "--no-amp", "setting", changes({"no_amp": True}))]
-
-
-def rule_multi_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    need_gpu(f)
-    count = max(len(f.nvml.gpus), f.torch.device_count or 0)
-    if count < 2 or "LOCAL_RANK" in f.system.env:
-        return []
-    return [Finding("multi-gpu-dataparallel-risk", "info", tr("{count} GPUs: use DDP through torchrun", count=count),
-                    tr("yolov5 with several devices but without torchrun falls back to DataParallel, which is slower "
-                       "than one GPU in many cases. Launch one process per GPU with torchrun (DDP); the batch is "
-                       "the total, divisible by the number of GPUs."),
-                    {tr("GPUs"): gpu_words(f)}, torchrun_command(count), "command")]

@@ -49,9 +49,15 @@ def parse_cgroup_quota(cpu_max: str | None, cfs_quota: str | None = None,
     return quota / period if quota > 0 and period > 0 else None
 
 
+#: Mounted into every pod unless automountServiceAccountToken is off (Kubernetes docs, "Accessing the
+#: Kubernetes API from a Pod"); KUBERNETES_SERVICE_HOST is set in every container of a pod.
+KUBERNETES_SERVICE_ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
+
+
 def detect_container(files: dict[str, bool], proc1_cgroup: str | None, env: dict[str, str]) -> str:
     """'docker', 'podman', 'kubernetes', 'lxc' or '' (none found)."""
-    if env.get("KUBERNETES_SERVICE_HOST") or (proc1_cgroup and "kubepods" in proc1_cgroup):
+    if env.get("KUBERNETES_SERVICE_HOST") or files.get(KUBERNETES_SERVICE_ACCOUNT) or (
+            proc1_cgroup and "kubepods" in proc1_cgroup):
         return "kubernetes"
     if files.get("/run/.containerenv"):
         return "podman"
@@ -106,7 +112,7 @@ def gather_system() -> SystemFacts:
     else:
         f.unknown["shm_total_gb"] = tr("no /dev/shm on this OS")
     if f.os == "Linux":
-        files = {p: os.path.exists(p) for p in ("/.dockerenv", "/run/.containerenv")}
+        files = {p: os.path.exists(p) for p in ("/.dockerenv", "/run/.containerenv", KUBERNETES_SERVICE_ACCOUNT)}
         f.container = detect_container(files, _read("/proc/1/cgroup"), dict(os.environ))
         f.wsl = detect_wsl(platform.release(), _read("/proc/version"))
     else:

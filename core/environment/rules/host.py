@@ -28,8 +28,9 @@ def rule_shm(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
     per_worker = need / max(ctx.workers, 1)
     fits = max(int(shm // per_worker), 0)
     container = f.system.container
-    fix = ("docker run --ipc=host …   # or: docker run --shm-size=16g …" if container
-           else "sudo mount -o remount,size=16G /dev/shm")
+    fix = (tr("mount an emptyDir with medium: Memory (sizeLimit: 16Gi) at /dev/shm in the pod spec")
+           if container == "kubernetes" else "docker run --ipc=host …   # or: docker run --shm-size=16g …"
+           if container else "sudo mount -o remount,size=16G /dev/shm")
     return [Finding("shm-too-small", "error" if container else "warning",
                     tr("/dev/shm is too small for {workers} data-loader workers", workers=ctx.workers),
                     tr("Data-loader workers hand batches to training through shared memory; when it is full the "

@@ -30,7 +30,7 @@ def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
     return [Finding("no-gpu", "info", tr("No NVIDIA GPU found: training runs on the CPU"),
                     tr("Without a usable NVIDIA GPU, yolov5 trains on the CPU — fine for the demo, one to two "
                        "orders of magnitude slower for real datasets."),
-                    {tr("NVML"): reason, tr("torch CUDA available"): str(f.torch.cuda_available)},
+                    {tr("NVML"): reason, tr("torch CUDA available"): {True: tr("yes"), False: tr("no")}.get(f.torch.cuda_available, "?")},
                     hint, "advice")]
 
 
@@ -105,7 +105,7 @@ def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Fi
                     tr("The installed torch wheel has no CUDA support, so training would run on the CPU and the "
                        "GPU would sit idle. Install the CUDA wheel that matches the driver."),
                     {tr("torch"): str(f.torch.version), tr("torch CUDA"): tr("none (CPU build)"),
-                     tr("GPUs"): gpu_words(f), tr("driver"): str(f.nvml.driver_version)}, fix, kind)]
+                     tr("GPUs"): gpu_words(f), tr("driver"): f.nvml.driver_version or "?"}, fix, kind)]
 
 
 def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
@@ -212,5 +212,7 @@ def rule_cudnn(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) ->
         return []
     return [Finding("cudnn-unavailable", "warning", tr("cuDNN is not available to PyTorch"),
                     tr("Without cuDNN the convolutions run on slower kernels: training is several times slower."),
-                    {tr("cuDNN version"): str(f.torch.cudnn_version), tr("cuDNN enabled"): str(f.torch.cudnn_enabled)},
+                    {tr("cuDNN version"): str(f.torch.cudnn_version or tr("none")),
+                     tr("cuDNN enabled"): tr("yes") if f.torch.cudnn_enabled else tr("no")
+                     if f.torch.cudnn_enabled is False else "?"},
                     right_wheel_fix(f, force=True)[0], "command")]

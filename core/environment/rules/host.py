@@ -71,7 +71,7 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                               speed=d.read_mb_s, files=d.files_per_s or 0),
                            {tr("path"): d.path, tr("read speed"): f"{d.read_mb_s:.0f} MB/s",
                             tr("images per second"): f"{d.files_per_s or 0:.0f}",
-                            tr("files read"): str(d.files_read)},
+                            tr("files read"): str(d.files_read) if d.files_read is not None else "?"},
                            tr("Copy the dataset to a local SSD, or train with --cache ram (or --cache disk)."),
                            "setting", changes({"cache": "ram"})))
     for d in f.disks:

@@ -118,7 +118,31 @@ def gather_system() -> SystemFacts:
     else:
         f.container, f.wsl = "", False
     f.env = {k: os.environ[k] for k in ENV_VARS if k in os.environ}
+    if f.os == "Windows":
+        try:
+            f.commit_limit_gb, f.commit_available_gb = windows_commit()
+        except (OSError, AttributeError, ValueError) as exc:
+            f.unknown["commit_limit_gb"] = f"{type(exc).__name__}: {exc}"
     return f
+
+
+def windows_commit() -> tuple[float, float]:
+    """(commit limit, commit still available) in GB from ``GlobalMemoryStatusEx`` (Win32 ``MEMORYSTATUSEX``:
+    ``ullTotalPageFile`` "the current committed memory limit for the system", ``ullAvailPageFile`` "the maximum
+    amount of memory the current process can commit")."""
+    import ctypes
+
+    class MemoryStatusEx(ctypes.Structure):
+        _fields_ = [("dwLength", ctypes.c_ulong), ("dwMemoryLoad", ctypes.c_ulong),
+                    *((name, ctypes.c_ulonglong) for name in (
+                        "ullTotalPhys", "ullAvailPhys", "ullTotalPageFile", "ullAvailPageFile", "ullTotalVirtual",
+                        "ullAvailVirtual", "ullAvailExtendedVirtual"))]
+
+    status = MemoryStatusEx()
+    status.dwLength = ctypes.sizeof(MemoryStatusEx)
+    if not ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):  # type: ignore[attr-defined]
+        raise OSError(ctypes.get_last_error(), "GlobalMemoryStatusEx failed")
+    return status.ullTotalPageFile / GB, status.ullAvailPageFile / GB
 
 
 def package_versions() -> dict[str, str | None]:

@@ -13,6 +13,7 @@ from core.environment.rules import RuleContext, evaluate
 from core.environment.rules.pcie import PCIE_LANE_GB_S, batch_upload_mb
 from tests.core import test_environment_devices as device_cases
 from tests.core import test_environment_rules as rule_cases
+from tests.core import test_environment_slices as slice_cases
 from tests.core.environment_builders import healthy_gpu_machine
 
 # Per-lane rates as PCI-SIG publishes them (x16, one direction): 3.0 ~15.75 GB/s, 4.0 ~31.5, 5.0 ~63.
@@ -113,7 +114,10 @@ def _sparse(f: EnvironmentFacts, healthy: EnvironmentFacts) -> None:
 
 
 ALL_CASES = [(c[0], healthy_gpu_machine, c[1], c[2]) for c in rule_cases.CASES] + \
-    [(c[0], c[1], c[2], None) for c in device_cases.CASES]
+    [(c[0], c[1], c[2], None) for c in device_cases.CASES] + [
+        ("MIG slice", slice_cases._mig_machine, lambda f: None, None),
+        ("Windows commit limit", lambda: slice_cases._windows(6.0), lambda f: None, RuleContext(workers=8)),
+        ("Windows commit limit, nothing fits", lambda: slice_cases._windows(0.5), lambda f: None, None)]
 
 
 def _texts(finding) -> list[str]:

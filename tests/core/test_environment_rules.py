@@ -219,7 +219,7 @@ def test_healthy_machine_has_no_findings_and_says_ready():
     facts = healthy_gpu_machine()
     result = evaluate(facts)
     assert result.findings == []
-    assert {c.key: c.status for c in result.checks if c.status != "ok"} == {"windows": "n/a"}
+    assert {c.key: c.status for c in result.checks if c.status != "ok"} == {"windows": "n/a", "windows-commit": "n/a"}
     assert len(result.checks) == len(RULES)
     level, text = summarize(facts, result)
     assert (level, text) == ("ok", "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 12.8")

@@ -194,8 +194,8 @@ def rule_mixed_gpus(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding
 def rule_multi_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     """Several good GPUs: the app's own DDP (``--device 0,1,…``), never yolov5's DataParallel fallback."""
     need_gpu(f)
-    if "LOCAL_RANK" in f.system.env or any(e.code == "gpu-hidden" for e in earlier):
-        return []  # inside a launched rank; or GPUs hidden, which comes first
+    if "LOCAL_RANK" in f.system.env or any(e.code in ("gpu-hidden", "gpu-mig-slice") for e in earlier):
+        return []  # inside a launched rank; GPUs hidden, which comes first; MIG slices, which never combine
     if nvml_lists_gpus(f):
         good = good_gpus(f)
         if len(good) < 2:

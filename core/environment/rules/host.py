@@ -88,6 +88,8 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 def rule_windows(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if need_fact(f.system.os, "OS") != "Windows":
         raise NotApplicable(tr("not Windows"))
+    if any(e.code == "windows-commit-low" for e in earlier):
+        return []  # the measured commit limit said it, with the workers that fit
     return [Finding("windows-workers", "info", tr("Windows: keep data-loader workers modest"),
                     tr("Windows starts each data-loader worker as a new process (spawn), which re-imports torch: "
                        "each costs seconds and memory, and many of them can fail with 'WinError 1455: the paging "

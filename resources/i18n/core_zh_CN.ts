@@ -3846,8 +3846,8 @@ Type 'delete' to confirm: </source>
       <translation>选项</translation>
     </message>
     <message>
-      <source>or train on GPU {index}, which is idle: {fix}</source>
-      <translation>或在空闲的 GPU {index} 上训练：{fix}</translation>
+      <source>or train on the idle {gpu}: {fix}</source>
+      <translation>或在空闲的 {gpu} 上训练：{fix}</translation>
     </message>
     <message>
       <source>originals</source>

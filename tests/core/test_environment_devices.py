@@ -43,7 +43,8 @@ def _two(second_name: str = "NVIDIA GeForce RTX 4090", second_memory: float = 24
     f.torch.devices[0].uuid, f.torch.devices[1].uuid = UUIDS
     g = f.nvml.gpus[1]
     g.name, g.memory_total_gb, g.capability = second_name, second_memory, list(second_cc)
-    f.torch.devices[1].name, f.torch.devices[1].capability = second_name, list(second_cc)
+    d = f.torch.devices[1]
+    d.name, d.capability, d.memory_total_gb = second_name, list(second_cc), second_memory
     return f
 
 

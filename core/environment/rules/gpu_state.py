@@ -58,7 +58,7 @@ def _busy(f: EnvironmentFacts, g: GpuFacts, label: str) -> list[Finding]:
     idle = [o for o in f.nvml.gpus if o is not g and o.processes == []
             and (o.util_percent is None or o.util_percent < GPU_BUSY_UTIL)]
     move_fix, move_kind, move_change = device_fix(f, idle[:1]) if idle else ("", "advice", ())
-    move = tr("or train on GPU {index}, which is idle: {fix}", index=idle[0].index, fix=move_fix) if idle else ""
+    move = tr("or train on the idle {gpu}: {fix}", gpu=idle[0].name or "GPU", fix=move_fix) if idle else ""
     if not others:
         if util is None or util < GPU_BUSY_UNSEEN_UTIL:
             return []

@@ -410,6 +410,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>在这块 GPU 上运行的一个微小 CUDA 计算失败了，所以在它上面训练也会失败。</translation>
     </message>
     <message>
+      <source>A tiny CUDA computation failed on this GPU, so training on it would fail too; the {good} works: train on it. Reboot, then check again, to use this one.</source>
+      <translation>一个很小的 CUDA 计算在这块 GPU 上失败了，因此在它上面训练也会失败；{good} 工作正常：请在它上面训练。若要使用这块 GPU，请重启后再检查一次。</translation>
+    </message>
+    <message>
       <source>A {n}-value row in a file of polygons. yolov5 reads every row of this file as a polygon, so this row becomes a {points}-point polygon and its box is wrong; keep one format per file.</source>
       <translation>多边形标签文件中出现了 {n} 个数值的行。yolov5 会把这个文件的每一行都当作多边形读取，所以这一行会变成 {points} 个点的多边形，框也会出错；每个文件请只用一种格式。</translation>
     </message>

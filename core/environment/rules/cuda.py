@@ -196,6 +196,16 @@ def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Find
                         {tr("message"): message, tr("GPUs"): gpu_words(f),
                          "CUDA_VISIBLE_DEVICES": repr(visible) if visible is not None else tr("not set")},
                         fix, "command")]
+    working = good_gpus(f)  # another GPU passed its kernel: train there first (rules/devices.py)
+    if failed and working:
+        fix, kind, change = device_fix(f, working[:1])
+        return [Finding("cuda-unusable", "warning", tr("A test kernel failed on GPU {index} ({name})", index=d.index,
+                                                       name=d.name or "?"),
+                        tr("A tiny CUDA computation failed on this GPU, so training on it would fail too; the {good} "
+                           "works: train on it. Reboot, then check again, to use this one.",
+                           good=working[0].name or "GPU"),
+                        {tr("message"): d.kernel_error or "?", tr("GPU"): d.name or "?"}, fix, kind, change)
+                for d in failed]
     return [Finding("cuda-unusable", "error", tr("A test kernel failed on GPU {index} ({name})", index=d.index,
                                                  name=d.name or "?"),
                     tr("A tiny CUDA computation failed on this GPU, so training on it would fail too."),

@@ -42,3 +42,4 @@ def test_the_wizard_trains_a_gtx_1660_without_amp_and_a_4090_with_it():
     assert config("NVIDIA GeForce GTX 1660 SUPER")["no_amp"] is True
     assert config("NVIDIA GeForce RTX 2060")["no_amp"] is False
 
+

@@ -13,6 +13,7 @@ import io
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from core.dataset.importers.geometry import (SWAPS_SIDES, clip_box, clip_point, from_yolo, orient_box,
@@ -54,11 +55,10 @@ def dhash(im: Image.Image) -> int:
     """A 64-bit difference hash: near-identical frames differ in a few bits (Krawetz's dHash)."""
     im.draft("L", (64, 64))
     small = im.convert("L").resize((9, 8), Image.Resampling.BILINEAR)
-    px = list(small.getdata())
+    px = np.asarray(small, dtype=np.int16)
     bits = 0
-    for row in range(8):
-        for col in range(8):
-            bits = (bits << 1) | (px[row * 9 + col] > px[row * 9 + col + 1])
+    for bit in (px[:, :-1] > px[:, 1:]).ravel():
+        bits = (bits << 1) | int(bit)
     return bits
 
 

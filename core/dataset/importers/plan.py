@@ -150,3 +150,23 @@ def run_import(source: Path, out: Path, options: ImportOptions, progress: Progre
     linked, copied = write_dataset(out, placed, names, report, options.link, written, cancelled)
     report.update({"linked": linked, "copied": copied, "data_yaml": str(out / "data.yaml")})
     return ImportResult(out, out / "data.yaml", report)
+
+
+def options_to_json(options: ImportOptions) -> dict[str, Any]:
+    """The options as plain JSON, for a worker job's spec (``options_from_json`` reads them back)."""
+    cm, co = options.classes, options.convert
+    return {"fmt": options.fmt, "ratios": list(options.ratios), "seed": options.seed,
+            "rename": dict(cm.rename), "drop": sorted(cm.drop), "only": cm.only,
+            "merge_variants": options.merge_variants, "link": options.link,
+            "grid": co.grid, "segments": co.segments, "difficult": co.difficult, "crowd": co.crowd}
+
+
+def options_from_json(data: dict[str, Any]) -> ImportOptions:
+    ratios = tuple(float(v) for v in data.get("ratios", (0.8, 0.2, 0.0)))
+    return ImportOptions(
+        fmt=str(data.get("fmt", "auto")), ratios=(ratios + (0.0, 0.0, 0.0))[:3],  # type: ignore[arg-type]
+        seed=int(data.get("seed", 0)),
+        classes=ClassMap(dict(data.get("rename") or {}), set(data.get("drop") or ()), data.get("only")),
+        merge_variants=bool(data.get("merge_variants")), link=str(data.get("link", "auto")),
+        convert=ConvertOptions(grid=str(data.get("grid", "auto")), segments=bool(data.get("segments")),
+                               difficult=bool(data.get("difficult")), crowd=bool(data.get("crowd"))))

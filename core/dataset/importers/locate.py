@@ -9,6 +9,7 @@ unique there, so two ``0001.jpg`` in different folders are never confused).
 from __future__ import annotations
 
 import os
+import stat
 from collections import defaultdict
 from pathlib import Path
 
@@ -16,15 +17,20 @@ from core.dataset.images import is_image_name
 
 
 def walk_files(root: Path, suffixes: tuple[str, ...] | None = None) -> list[Path]:
-    """Every file under ``root`` (hidden files and folders skipped), sorted; only ``suffixes`` when given."""
+    """Every regular file under ``root`` (hidden files and folders skipped), sorted; only ``suffixes`` when
+    given. A FIFO or device named ``x.jpg`` is left out: opening it would wait forever."""
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
-            if name.startswith("."):
+            if name.startswith(".") or (suffixes is not None and not name.lower().endswith(suffixes)):
                 continue
-            if suffixes is None or name.lower().endswith(suffixes):
-                found.append(Path(dirpath) / name)
+            path = Path(dirpath) / name
+            try:
+                if stat.S_ISREG(path.stat().st_mode):
+                    found.append(path)
+            except OSError:
+                continue  # a dangling link: nothing to read
     return found
 
 

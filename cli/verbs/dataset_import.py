@@ -24,7 +24,7 @@ from core.dataset.importers.model import REASONS
 from core.dataset.importers.plan import ImportOptions, analyse, run_import
 from core.dataset.importers.writer import ImportCancelled, ImportWriteError
 from core.dataset.validate import validate_dataset
-from core.i18n import tr
+from core.i18n import N_, tr
 
 EXAMPLES_PER_REASON = 5
 
@@ -132,11 +132,11 @@ def cmd_dataset_import(args: argparse.Namespace, workspace: Path | None) -> int:
 
 
 _CHANGED = {
-    "clipped": "{n} boxes cut to the image's edge",
-    "exif_rotated": "{n} images' boxes turned with their EXIF orientation",
-    "size_mismatch": "{n} annotations whose stated image size is not the image's (the image's is used)",
-    "background": "{n} images without objects (kept as backgrounds)",
-    "difficult": "{n} VOC objects marked difficult left out (--difficult keeps them)",
+    "clipped": N_("{n} boxes cut to the image's edge"),
+    "exif_rotated": N_("{n} images' boxes turned with their EXIF orientation"),
+    "size_mismatch": N_("{n} annotations whose stated image size is not the image's (the image's is used)"),
+    "background": N_("{n} images without objects (kept as backgrounds)"),
+    "difficult": N_("{n} VOC objects marked difficult left out (--difficult keeps them)"),
 }
 
 

@@ -109,7 +109,7 @@ class DatasetImportDialog(QDialog):
         split_row.addWidget(QLabel(self.tr("seed"), self))
         split_row.addWidget(self.seed)
         split_row.addStretch(1)
-        self.polygons = QComboBox(self)
+        self.polygons = QComboBox(self, sizeAdjustPolicy=QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.polygons.addItem(self.tr("their bounding box"), "bbox")
         self.polygons.addItem(self.tr("kept as segments"), "segments")
         self.difficult = QCheckBox(self.tr("Keep VOC objects marked difficult"), self)
@@ -122,7 +122,10 @@ class DatasetImportDialog(QDialog):
         out_row.addWidget(out_button)
         form = QFormLayout()
         form.addRow(self.tr("Split (shares)"), split_row)
-        form.addRow(self.tr("Polygons"), self.polygons)
+        polygons_row = QHBoxLayout()
+        polygons_row.addWidget(self.polygons)
+        polygons_row.addStretch(1)
+        form.addRow(self.tr("Polygons"), polygons_row)
         form.addRow("", self.difficult)
         form.addRow("", self.crowd)
         form.addRow("", self.copy_images)
@@ -276,7 +279,8 @@ class DatasetImportDialog(QDialog):
         self.summary.setText(self.tr(
             "{fmt}: {images} images, {boxes} annotations, {bg} without objects (kept as backgrounds); {clipped} boxes "
             "cut to the image's edge, {rotated} images turned with their EXIF orientation.").format(
-            fmt=report["format"], images=report["images"], boxes=report["annotations"],
+            fmt=self.format_combo.itemText(max(self.format_combo.findData(report["format"]), 0)),
+            images=report["images"], boxes=report["annotations"],
             bg=counts.get("background", 0), clipped=counts.get("clipped", 0), rotated=counts.get("exif_rotated", 0)))
         self.classes.setRowCount(0)
         for name, boxes in report["classes"].items():

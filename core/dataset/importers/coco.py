@@ -124,7 +124,7 @@ def read_coco(source: Path, index: ImageIndex | None = None) -> SourceDataset:
                 declared = None
             item = SourceImage(image, str(path), declared_size=declared, grid="auto", split=split)
             for ann in coco.imgToAnns.get(image_id, []):
-                where = f"{path.name}: annotation {ann.get('id', '?')}"
+                where = tr("image {image}, annotation {id}", image=name, id=ann.get("id", "?"))
                 cat = categories.get(ann.get("category_id"))
                 if cat is None:
                     data.skipped.append(Skipped(str(path), "unknown_category", tr(

@@ -102,7 +102,7 @@ def read_labelme(root: Path, index: ImageIndex | None = None) -> SourceDataset:
             if not isinstance(shape, dict):
                 continue
             name = str(shape.get("label") or "")
-            where = f"{path.name}: shape {number}"
+            where = tr("shape {n}", n=number)
             box, why = _shape_box(shape, where, name)
             if box is None:
                 data.skipped.append(Skipped(str(path), "unsupported_shape", tr(

@@ -103,7 +103,7 @@ def read_voc(root: Path, index: ImageIndex | None = None) -> SourceDataset:
         item = SourceImage(image, str(xml), declared_size=declared, grid="auto",
                            split=splits.get(image.stem))
         for number, obj in enumerate(ann.findall("object"), 1):
-            where = f"{xml.name}: object {number}"
+            where = tr("object {n}", n=number)
             name = _text(obj, "name")
             box = obj.find("bndbox")
             if box is None:

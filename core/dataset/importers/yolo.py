@@ -54,7 +54,7 @@ def _boxes(label: str | None, names: list[str], data: SourceDataset) -> list[Sou
         index = int(cls)
         name = names[index] if 0 <= index < len(names) else f"class{index}"
         boxes.append(SourceBox(name, x - w / 2, y - h / 2, x + w / 2, y + h / 2,
-                               where=f"{Path(label).name}:{line}"))
+                               where=tr("line {n}", n=line)))
     return boxes
 
 

@@ -18,6 +18,9 @@ from core.dataset.validate import validate_dataset
 from core.i18n import tr
 from core.worker.job import JobContext, JobError
 
+#: Problems carried in the ``done`` event (the dialog lists 500; ``import_report.json`` keeps every one).
+EVENT_SKIPPED = 1000
+
 
 def run_dataset_import(ctx: JobContext) -> str:
     spec = ctx.spec
@@ -47,5 +50,8 @@ def run_dataset_import(ctx: JobContext) -> str:
                                                ".json file, and name the format if it is not detected.")) from exc
     except ImportWriteError as exc:
         raise JobError("dataset", str(exc), tr("Pick a new, empty folder for the imported dataset.")) from exc
+    if len(report.get("skipped", [])) > EVENT_SKIPPED:  # one event line stays small; the report file has all
+        report["skipped_total"] = len(report["skipped"])
+        report["skipped"] = report["skipped"][:EVENT_SKIPPED]
     ctx.done_fields["report"] = report
     return "completed"

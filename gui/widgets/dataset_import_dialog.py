@@ -302,7 +302,7 @@ class DatasetImportDialog(QDialog):
                  for group in variants]
         lost = report.get("skipped", [])
         if lost:
-            lines.append(self.tr("Cannot be converted ({n}):").format(n=len(lost)))
+            lines.append(self.tr("Cannot be converted ({n}):").format(n=report.get("skipped_total", len(lost))))
         lines += [f"{item['reason']}: {item['file']}: {item['message']}" for item in lost[:MAX_LISTED]]
         lines += [f"{item['reason']}: {item['file']}: {item['message']}" for item in report.get("notes", [])[:50]]
         self.problems.setPlainText("\n".join(lines))

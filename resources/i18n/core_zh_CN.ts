@@ -4772,6 +4772,10 @@ Type 'delete' to confirm: </source>
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
     </message>
     <message>
+      <source>{out} is inside the source {source}: the import never writes into the source. Pick a folder outside it.</source>
+      <translation>{out} 位于源文件夹 {source} 之内：导入从不写入源文件夹。请选择它之外的文件夹。</translation>
+    </message>
+    <message>
       <source>{path} already exists and is not empty. Pick a new folder for the dataset (--out), or remove that one first.</source>
       <translation>{path} 已存在且不为空。请为数据集选择新文件夹（--out），或先删除那个文件夹。</translation>
     </message>

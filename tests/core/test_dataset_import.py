@@ -192,6 +192,9 @@ def test_source_untouched_output_complete_or_absent(tmp_path):
     assert tree_digest(src) == before
     with pytest.raises(ImportWriteError, match="not empty"):
         run_import(src, out, ImportOptions())
+    with pytest.raises(ImportWriteError, match="inside the source"):
+        run_import(src, src / "yolo", ImportOptions())
+    assert tree_digest(src) == before
 
 
 def test_a_jpeg_without_its_end_marker_is_copied_never_linked(tmp_path):

@@ -20,7 +20,7 @@ from core.dataset.importers.convert import (READ_ERRORS, ConvertedImage, Convert
 from core.dataset.importers.detect import read_source
 from core.dataset.importers.model import NOTE_REASONS, Skipped, SourceDataset
 from core.dataset.importers.splitter import SPLITS, SplitItem, split_items
-from core.dataset.importers.writer import ImportCancelled, check_output, place, write_dataset
+from core.dataset.importers.writer import ImportCancelled, ImportWriteError, check_output, place, write_dataset
 from core.i18n import tr
 
 #: (phase, done, total): phase "reading" (images read) or "writing" (images written).
@@ -108,6 +108,11 @@ def run_import(source: Path, out: Path, options: ImportOptions, progress: Progre
     """Analyse, map classes, split and write the dataset into ``out`` (which must be new or empty)."""
     out = Path(out).expanduser().absolute()
     check_output(out)  # before the long read: a clash is said at once
+    root = Path(source).expanduser().absolute()
+    root = root.parent if root.is_file() else root
+    if out == root or root in out.parents:
+        raise ImportWriteError(tr("{out} is inside the source {source}: the import never writes into the source. "
+                                  "Pick a folder outside it.", out=out, source=root))
     analysis = analyse(source, options, progress, cancelled)
     class_map = (options.classes.with_variants_merged(analysis.class_counts) if options.merge_variants
                  else options.classes)

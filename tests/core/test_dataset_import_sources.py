@@ -66,6 +66,16 @@ def test_a_coco_file_given_directly(tmp_path):
     assert [float(v) for v in text] == [0, 0.3, 0.3, 0.4, 0.4]
 
 
+def test_a_coco_file_in_annotations_finds_the_images_beside_that_folder(tmp_path):
+    src = tmp_path / "cvat"
+    picture(src / "images" / "a.jpg", (40, 40), [], seed=3)
+    coco = write_coco(src / "annotations" / "instances_default.json",
+                      [{"id": 1, "file_name": "a.jpg", "width": 40, "height": 40}],
+                      [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, 20, 20]}], [{"id": 1, "name": "x"}])
+    result = run_import(coco, tmp_path / "out", ImportOptions(ratios=(1, 0, 0)))
+    assert result.report["images"] == 1 and result.report["skipped"] == []
+
+
 @given(st.integers(1, 8), st.integers(2, 400), st.integers(2, 400), st.data())
 def test_an_oriented_box_keeps_its_size_and_stays_on_the_picture(orientation, w, h, data):
     x0 = data.draw(st.floats(0, w - 1))

@@ -92,6 +92,8 @@ def _polygons(ann: dict) -> list[list[tuple[float, float]]]:
 def read_coco(source: Path, index: ImageIndex | None = None) -> SourceDataset:
     source = Path(source)
     root = source.parent if source.is_file() else source
+    if source.is_file() and root.name.lower() == "annotations":
+        root = root.parent  # CVAT and COCO itself: annotations/ beside images/
     index = index or ImageIndex(root)
     data = SourceDataset("coco", root)
     files = coco_files(source)

@@ -89,11 +89,17 @@ def _polygons(ann: dict) -> list[list[tuple[float, float]]]:
     return polygons
 
 
+def source_root(source: Path) -> Path:
+    """The folder an import reads: the source folder, or the folder of a COCO file (its parent when that is
+    ``annotations/``: CVAT's and COCO's own layout put ``images/`` beside it)."""
+    if not source.is_file():
+        return source
+    return source.parent.parent if source.parent.name.lower() == "annotations" else source.parent
+
+
 def read_coco(source: Path, index: ImageIndex | None = None) -> SourceDataset:
     source = Path(source)
-    root = source.parent if source.is_file() else source
-    if source.is_file() and root.name.lower() == "annotations":
-        root = root.parent  # CVAT and COCO itself: annotations/ beside images/
+    root = source_root(source)
     index = index or ImageIndex(root)
     data = SourceDataset("coco", root)
     files = coco_files(source)

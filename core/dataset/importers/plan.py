@@ -17,6 +17,7 @@ from typing import Any, Callable
 from core.dataset.importers.classes import ClassMap, spelling_variants
 from core.dataset.importers.convert import (READ_ERRORS, ConvertedImage, ConvertOptions, convert_image, read_image,
                                             unreadable)
+from core.dataset.importers.coco import source_root
 from core.dataset.importers.detect import read_source
 from core.dataset.importers.model import NOTE_REASONS, Skipped, SourceDataset
 from core.dataset.importers.splitter import SPLITS, SplitItem, split_items
@@ -108,8 +109,7 @@ def run_import(source: Path, out: Path, options: ImportOptions, progress: Progre
     """Analyse, map classes, split and write the dataset into ``out`` (which must be new or empty)."""
     out = Path(out).expanduser().absolute()
     check_output(out)  # before the long read: a clash is said at once
-    root = Path(source).expanduser().absolute()
-    root = root.parent if root.is_file() else root
+    root = source_root(Path(source).expanduser().absolute())
     if out == root or root in out.parents:
         raise ImportWriteError(tr("{out} is inside the source {source}: the import never writes into the source. "
                                   "Pick a folder outside it.", out=out, source=root))

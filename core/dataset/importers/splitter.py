@@ -19,10 +19,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+import numpy as np
+
 SPLITS = ("train", "val", "test")
 NEAR_BITS = 6  # of 64: the same picture re-encoded, resized or a burst frame
 SEQUENCE_BITS = 12  # of 64: the next video frame with motion (unrelated photos differ in ~32)
 _SEQUENCE = re.compile(r"^(.*?)(\d+)$")
+_ROWS = 512  # hashes compared per block: 512 × a bucket of 20,000 is 80 MB of uint64
 
 
 @dataclass
@@ -65,18 +68,28 @@ def _bits(a: int, b: int) -> int:
 def group_items(items: list[SplitItem]) -> list[list[int]]:
     """Indices of ``items`` in groups of near-identical frames (each group sorted, groups by first index)."""
     union = _Union(len(items))
-    # Near-duplicates anywhere: two hashes within NEAR_BITS share at least 2 of 8 bytes (pigeonhole), so
-    # candidates come from byte buckets and only those pairs are compared.
-    buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+    # Near-duplicates anywhere. Equal hashes join at once (a thousand black frames are one bucket entry);
+    # two distinct hashes within NEAR_BITS share at least 2 of their 8 bytes (pigeonhole), so candidates
+    # come from byte buckets over the distinct hashes and only those pairs are compared.
+    first_with: dict[int, int] = {}
     for i, item in enumerate(items):
         if item.dhash is not None:
-            for band in range(8):
-                buckets[(band, (item.dhash >> (8 * band)) & 0xFF)].append(i)
+            union.join(first_with.setdefault(item.dhash, i), i)
+    buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for value in first_with:
+        for band in range(8):
+            buckets[(band, (value >> (8 * band)) & 0xFF)].append(value)
     for members in buckets.values():
-        for x, i in enumerate(members):
-            for j in members[x + 1:]:
-                if union.find(i) != union.find(j) and _bits(items[i].dhash, items[j].dhash) <= NEAR_BITS:  # type: ignore[arg-type]
-                    union.join(i, j)
+        if len(members) < 2:
+            continue
+        values = np.array(members, dtype=np.uint64)
+        columns = np.arange(len(members))
+        for start in range(0, len(members), _ROWS):  # a block of rows against the whole bucket at once
+            block = values[start:start + _ROWS]
+            later = columns[None, :] > (start + np.arange(len(block)))[:, None]  # each pair once, never itself
+            rows, cols = np.nonzero((np.bitwise_count(block[:, None] ^ values[None, :]) <= NEAR_BITS) & later)
+            for x, y in zip(rows.tolist(), cols.tolist()):
+                union.join(first_with[members[start + x]], first_with[members[y]])
     # File-name sequences: neighbours in number order within a folder and prefix.
     sequences: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     for i, item in enumerate(items):
@@ -133,12 +146,12 @@ def split_items(items: list[SplitItem], ratios: tuple[float, float, float], seed
         enough = groups_with[c] >= len(active)
         want[c] = {s: (max(shares[s] * n, 1.0) if enough and shares[s] > 0 else shares[s] * n) for s in SPLITS}
     remaining = dict(enumerate(free))  # insertion order: the seed's shuffle
+    group_classes = {gid: frozenset(c for i in g for c in items[i].classes) for gid, g in remaining.items()}
     left = Counter(class_images)
     while remaining:
         live = [c for c in left if left[c] > 0]
         rarest = min(live, key=lambda c: (left[c], c)) if live else None
-        chosen = [gid for gid, g in remaining.items()
-                  if rarest is None or any(rarest in items[i].classes for i in g)]
+        chosen = [gid for gid in remaining if rarest is None or rarest in group_classes[gid]]
         for gid in chosen:
             group = remaining.pop(gid)
             if rarest is not None:

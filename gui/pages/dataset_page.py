@@ -134,7 +134,8 @@ class DatasetPage(Page):
         self.right_tabs.addTab(self.gallery, self.tr("Gallery"))
         self.stack = QStackedWidget(self)
         self.empty_state = EmptyState(
-            self.tr("No dataset yet — open a data.yaml, create one from folders, or use the demo."),
+            self.tr("No dataset yet — open a data.yaml, create one from folders, import another tool's labels, or "
+                    "use the demo."),
             [(self.tr("Open a data.yaml…"), self.choose_and_open), (self.tr("New from folders…"), self.new_from_folders),
              (self.tr("Import VOC, LabelMe or COCO…"), self.import_dataset),
              (self.tr("Use the demo dataset"), self.open_demo)], self)

@@ -695,8 +695,8 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>从文件夹新建…</translation>
     </message>
     <message>
-      <source>No dataset yet — open a data.yaml, create one from folders, or use the demo.</source>
-      <translation>还没有数据集——打开一个 data.yaml，从文件夹创建，或使用演示数据。</translation>
+      <source>No dataset yet — open a data.yaml, create one from folders, import another tool's labels, or use the demo.</source>
+      <translation>还没有数据集——打开一个 data.yaml，从文件夹创建，导入其他工具的标注，或使用演示数据。</translation>
     </message>
     <message>
       <source>No errors; warnings worth a look ({w}) in the Problems list.</source>

@@ -15,7 +15,8 @@ from core.dataset.importers.detect import detect_format
 from core.dataset.importers.plan import ImportOptions, analyse, run_import
 from core.dataset.importers.voc import read_voc
 from core.dataset.importers.writer import ImportCancelled, ImportWriteError
-from tests.import_samples import (labelme_doc, picture, polygon_shape, rect_shape, write_coco, write_voc)
+from tests.import_samples import (labelme_doc, picture, polygon_shape, rect_shape, voc_xml, write_coco,
+                                  write_voc)
 
 
 def labels_of(out: Path) -> dict[str, list[list[float]]]:
@@ -106,6 +107,17 @@ def test_hostile_xml_is_refused_by_name_not_expanded(tmp_path, text):
     assert refused.file.endswith("evil.xml") and refused.reason == "unreadable_annotation"
     assert "refused" in refused.message
     assert [im.path.name for im in data.images if im.boxes] == ["ok.jpg"]
+
+
+def test_an_annotation_cannot_pull_a_file_from_outside_the_source(tmp_path):
+    picture(tmp_path / "private" / "secret.jpg", (64, 64), [], seed=8)
+    src = tmp_path / "src"
+    src.mkdir()
+    for i, name in enumerate((str(tmp_path / "private" / "secret.jpg"), "../private/secret.jpg")):
+        xml = voc_xml(name, (64, 64), [("cat", 5, 5, 30, 30)]).replace("<path>", "<path>x")
+        (src / f"{i}.xml").write_text(xml, encoding="utf-8")
+    data = read_voc(src)
+    assert data.images == [] and [s.reason for s in data.skipped] == ["missing_image", "missing_image"]
 
 
 def test_duplicate_chinese_and_spaced_names_get_unique_outputs(tmp_path):

@@ -3,7 +3,9 @@
 An annotation's ``filename``/``imagePath``/``file_name`` may be relative to the annotation, to the export's
 root, an absolute path from the labeller's own machine, or only a base name; Windows separators are common.
 This tries them in that order and then a base-name index of the whole source (used only when the name is
-unique there, so two ``0001.jpg`` in different folders are never confused).
+unique there, so two ``0001.jpg`` in different folders are never confused). Only files inside the source
+are taken: an annotation naming ``/home/someone/private.jpg`` or ``../../x.jpg`` cannot pull a file from
+elsewhere on the machine into the dataset.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from collections import defaultdict
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 
 from core.dataset.images import is_image_name
 
@@ -39,6 +41,7 @@ class ImageIndex:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._real_root = Path(os.path.realpath(root))
         self.images = [p for p in walk_files(root) if is_image_name(p.name)]
         self._by_name: dict[str, list[Path]] = defaultdict(list)
         for path in self.images:
@@ -50,19 +53,22 @@ class ImageIndex:
             return None
         name = name.replace("\\", "/")
         candidates = []
-        if beside is not None:
-            candidates.append(beside / name)
-        candidates.append(self.root / name)
-        if not os.path.isabs(name) and name.startswith("../") and beside is not None:
-            candidates.append((beside / name).resolve())
+        if not os.path.isabs(name) and not PureWindowsPath(name).drive:
+            if beside is not None:
+                candidates.append(beside / name)
+            candidates.append(self.root / name)
         for candidate in candidates:
-            if candidate.is_file():
+            if candidate.is_file() and self.inside(candidate):
                 return candidate
         base = name.rsplit("/", 1)[-1]
-        if beside is not None and (beside / base).is_file():
+        if beside is not None and base and (beside / base).is_file() and self.inside(beside / base):
             return beside / base
         matches = self._by_name.get(base, [])
         return matches[0] if len(matches) == 1 else None
+
+    def inside(self, path: Path) -> bool:
+        real = Path(os.path.realpath(path))
+        return real == self._real_root or self._real_root in real.parents
 
     def find_stem(self, stem_path: Path) -> Path | None:
         """An image beside ``stem_path`` with the same stem (``a.xml`` → ``a.jpg``)."""

@@ -11,6 +11,12 @@ Cancelled; files checked so far are cached.</source>
     </message>
     <message>
       <source>
+Cancelled; nothing was written under {path}.</source>
+      <translation>
+已取消；{path} 下没有写入任何内容。</translation>
+    </message>
+    <message>
+      <source>
 Nothing was changed.</source>
       <translation>
 没有做任何更改。</translation>
@@ -44,6 +50,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>      the environment is incomplete (an interrupted install?): building it again</source>
       <translation>      环境不完整（安装被中断？）：重新构建</translation>
+    </message>
+    <message>
+      <source>    … and {n} more (--json lists them all)</source>
+      <translation>    … 还有 {n} 条（--json 会全部列出）</translation>
     </message>
     <message>
       <source>  App        {prefix}</source>
@@ -102,6 +112,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>  在 {s} 秒内检查了 {files} 个文件（{cached} 个自上次检查后未变）</translation>
     </message>
     <message>
+      <source>  classes: {list}</source>
+      <translation>  类别：{list}</translation>
+    </message>
+    <message>
       <source>  command  {command}</source>
       <translation>  命令    {command}</translation>
     </message>
@@ -110,8 +124,24 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>  原样复制（无法读取）：{image}：{reason}</translation>
     </message>
     <message>
+      <source>  images: {linked} hard-linked, {copied} copied</source>
+      <translation>  图片：{linked} 张硬链接，{copied} 张复制</translation>
+    </message>
+    <message>
       <source>  note: {text}</source>
       <translation>  注意：{text}</translation>
+    </message>
+    <message>
+      <source>  spelled several ways: {names} (merge: --merge-variants or --rename)</source>
+      <translation>  同一类别有多种写法：{names}（合并：--merge-variants 或 --rename）</translation>
+    </message>
+    <message>
+      <source>  the source's own split (kept): {split}</source>
+      <translation>  源数据自带的划分（保留）：{split}</translation>
+    </message>
+    <message>
+      <source>  train {train} · val {val} · test {test}; {grouped} near-identical frames kept together, {kept} images in the source's own split</source>
+      <translation>  训练 {train} · 验证 {val} · 测试 {test}；{grouped} 张几乎相同的帧放在同一划分，{kept} 张图片沿用源数据自带的划分</translation>
     </message>
     <message>
       <source>  {n} classes: {names}</source>
@@ -206,6 +236,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation># 由 YOLO Studio 根据文件夹中的图片和标签生成；可随意编辑。</translation>
     </message>
     <message>
+      <source># Written by YOLO Studio's import; edit freely.</source>
+      <translation># 由 YOLO Studio 导入生成；可随意编辑。</translation>
+    </message>
+    <message>
       <source># in the pod's container spec: the NVIDIA device plugin then gives it a GPU</source>
       <translation># 写在 Pod 的容器规格中：NVIDIA 设备插件随后会给它分配一块 GPU</translation>
     </message>
@@ -298,8 +332,16 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>--imgsz {n}</translation>
     </message>
     <message>
+      <source>--rename {value}: write OLD=NEW</source>
+      <translation>--rename {value}：请写成 旧名=新名（OLD=NEW）</translation>
+    </message>
+    <message>
       <source>--repair changes this machine and talks to a person: it cannot be combined with --facts or --json.</source>
       <translation>--repair 会修改这台机器并需要与人交互，不能与 --facts 或 --json 同时使用。</translation>
+    </message>
+    <message>
+      <source>--split {value}: give two or three shares, train first and above 0, e.g. 0.8,0.2,0</source>
+      <translation>--split {value}：请给出两个或三个比例，训练在前且大于 0，例如 0.8,0.2,0</translation>
     </message>
     <message>
       <source>--workers {fits}</source>
@@ -546,6 +588,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>已取消。yolostudio weights get {name} 会从中断处继续。</translation>
     </message>
     <message>
+      <source>Cannot hard-link {src} into {out} ({error}): they are on different file systems or links are not allowed. Use --copy.</source>
+      <translation>无法把 {src} 硬链接到 {out}（{error}）：它们在不同的文件系统上，或不允许链接。请使用 --copy。</translation>
+    </message>
+    <message>
       <source>Cannot read the config {path}: {reason}</source>
       <translation>无法读取配置 {path}：{reason}</translation>
     </message>
@@ -752,6 +798,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Dataset check cancelled; nothing was started.</source>
       <translation>数据集检查已取消；没有开始训练。</translation>
+    </message>
+    <message>
+      <source>Dataset check: OK ({w} warnings).</source>
+      <translation>数据集检查：通过（{w} 条警告）。</translation>
+    </message>
+    <message>
+      <source>Dataset check: {e} errors — yolostudio dataset check {path} lists them.</source>
+      <translation>数据集检查：{e} 个错误 — yolostudio dataset check {path} 会列出它们。</translation>
     </message>
     <message>
       <source>Dataset file not found: {path}</source>
@@ -1022,6 +1076,10 @@ Type 'delete' to confirm: </source>
       <translation>在 {share} 的采样中 GPU 报告：{reasons}。解决办法：{fixes}（nvidia-smi -q -d PERFORMANCE 可显示当前的降频原因）。</translation>
     </message>
     <message>
+      <source>Found ({fmt}) in {source}: {images} images, {boxes} annotations.</source>
+      <translation>在 {source} 中找到（{fmt}）：{images} 张图片，{boxes} 个标注。</translation>
+    </message>
+    <message>
       <source>Free some disk space in the workspace, then get it again: the download resumes where it stopped.</source>
       <translation>请清理工作区所在磁盘的空间，然后重新获取：下载会从中断处继续。</translation>
     </message>
@@ -1284,6 +1342,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Images per training step. A larger batch keeps the GPU busier and trains faster until GPU memory runs out; 'auto' (-1) lets yolov5 pick the largest that fits on one GPU.</source>
       <translation>每个训练步骤的图片数。更大的批大小能让 GPU 更忙、训练更快，直到显存用尽；'auto'（-1）让 yolov5 选择单块 GPU 能容纳的最大值。</translation>
+    </message>
+    <message>
+      <source>Imported ({fmt}) {source} → {out}: {images} images, {boxes} boxes, {nc} classes.</source>
+      <translation>已导入（{fmt}）{source} → {out}：{images} 张图片，{boxes} 个框，{nc} 个类别。</translation>
     </message>
     <message>
       <source>Imported: {classes} classes, {params:.1f} M parameters.</source>
@@ -1662,6 +1724,10 @@ Type 'delete' to confirm: </source>
       <translation>不是官方 YOLOv5 v7.0 检查点：{names}。</translation>
     </message>
     <message>
+      <source>Not converted ({n}):</source>
+      <translation>未能转换（{n}）：</translation>
+    </message>
+    <message>
       <source>Not enough RAM to cache this dataset</source>
       <translation>内存不足，无法缓存这个数据集</translation>
     </message>
@@ -1862,12 +1928,20 @@ Type 'delete' to confirm: </source>
       <translation>请选择 0 到 {last} 之间的设备。</translation>
     </message>
     <message>
+      <source>Pick a new, empty folder for the imported dataset.</source>
+      <translation>请为导入的数据集选择一个新的空文件夹。</translation>
+    </message>
+    <message>
       <source>Pick another GPU, or end what runs on it (nvidia-smi lists the processes).</source>
       <translation>请换一块 GPU，或结束在其上运行的程序（nvidia-smi 会列出这些进程）。</translation>
     </message>
     <message>
       <source>Pick another port (e.g. {other}) and use the same one on every machine.</source>
       <translation>请换一个端口（例如 {other}），并在每台机器上使用同一个端口。</translation>
+    </message>
+    <message>
+      <source>Pick the folder the export was unpacked into, or its COCO .json file, and name the format if it is not detected.</source>
+      <translation>请选择导出内容解压后的文件夹或它的 COCO .json 文件；若未能识别格式，请指定格式。</translation>
     </message>
     <message>
       <source>Pick weights from your runs, or confirm that you trust this file (--trust-weights).</source>
@@ -2020,6 +2094,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Rank {rank} on node {node} ({host}) waited for its data {share} of the time, and every other rank waits for it at each step.</source>
       <translation>节点 {node}（{host}）上的进程 {rank} 有 {share} 的时间在等待数据，而其他每个进程在每一步都要等它。</translation>
+    </message>
+    <message>
+      <source>Reading</source>
+      <translation>正在读取</translation>
     </message>
     <message>
       <source>Reading the GPUs through NVML</source>
@@ -2918,6 +2996,10 @@ Type 'delete' to confirm: </source>
       <translation>用于训练：{path}</translation>
     </message>
     <message>
+      <source>Train with: yolostudio train {path}</source>
+      <translation>训练：yolostudio train {path}</translation>
+    </message>
+    <message>
       <source>Train without mixed precision (AMP)</source>
       <translation>不使用混合精度（AMP）训练</translation>
     </message>
@@ -2996,6 +3078,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Unknown CUDA build {tag!r}: choose one of {tags}, or --cpu.</source>
       <translation>未知的 CUDA 版本 {tag!r}：请从 {tags} 中选择，或使用 --cpu。</translation>
+    </message>
+    <message>
+      <source>Unknown format {fmt}; one of: {formats}.</source>
+      <translation>未知格式 {fmt}；可选：{formats}。</translation>
     </message>
     <message>
       <source>Unknown format {format}; choose from {formats}.</source>
@@ -3142,6 +3228,10 @@ Type 'delete' to confirm: </source>
       <translation>加载进程数是按训练进程计的：{nproc} 个进程 x {workers} 个加载进程 = {total} 个加载进程，而只有 {cores} 个 CPU 核心。</translation>
     </message>
     <message>
+      <source>Writing</source>
+      <translation>正在写入</translation>
+    </message>
+    <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
       <translation>YAML 语法错误，第 {line} 行第 {column} 列：{problem}</translation>
     </message>
@@ -3200,6 +3290,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a part of its compute</source>
       <translation>其部分算力</translation>
+    </message>
+    <message>
+      <source>a point is not a pair of numbers</source>
+      <translation>有一个点不是一对数字</translation>
+    </message>
+    <message>
+      <source>a {shape} has no area to box</source>
+      <translation>{shape} 没有面积，无法变成框</translation>
+    </message>
+    <message>
+      <source>a {shape} with {n} points</source>
+      <translation>只有 {n} 个点的 {shape}</translation>
     </message>
     <message>
       <source>add a .pt you have (asks whether you trust it)</source>
@@ -3302,6 +3404,10 @@ Type 'delete' to confirm: </source>
       <translation>正在检查数据集的文件夹</translation>
     </message>
     <message>
+      <source>class {name}: {n} boxes left out as asked</source>
+      <translation>类别 {name}：按要求略去了 {n} 个框</translation>
+    </message>
+    <message>
       <source>commit available</source>
       <translation>可提交</translation>
     </message>
@@ -3328,6 +3434,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>container</source>
       <translation>容器</translation>
+    </message>
+    <message>
+      <source>convert a Pascal VOC, LabelMe, COCO or YOLO export into a YOLO dataset with train/val splits that do not leak</source>
+      <translation>把 Pascal VOC、LabelMe、COCO 或 YOLO 导出转换成 YOLO 数据集，训练/验证划分互不泄漏</translation>
+    </message>
+    <message>
+      <source>copy the images (default: hard links when on the same file system)</source>
+      <translation>复制图片（默认：在同一文件系统上时使用硬链接）</translation>
     </message>
     <message>
       <source>cpu or a GPU index (default: GPU when needed)</source>
@@ -3498,6 +3612,10 @@ Type 'delete' to confirm: </source>
       <translation>跟踪训练进度（或回放已结束的训练）</translation>
     </message>
     <message>
+      <source>for JPEGs with an EXIF orientation: were the boxes drawn on the stored pixels or on the turned picture (default: from the annotation's size, else the tool's habit)</source>
+      <translation>对带 EXIF 方向的 JPEG：框是画在存储的像素上还是旋转后的画面上（默认：根据标注中的尺寸判断，否则按标注工具的习惯）</translation>
+    </message>
+    <message>
       <source>free</source>
       <translation>可用</translation>
     </message>
@@ -3514,6 +3632,10 @@ Type 'delete' to confirm: </source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
+      <source>hard-link the images; fail if that is not possible</source>
+      <translation>硬链接图片；无法链接时报错</translation>
+    </message>
+    <message>
       <source>holds a {kind}, not a mapping</source>
       <translation>是一个 {kind}，而不是映射</translation>
     </message>
@@ -3524,6 +3646,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>image size the checks assume (default 640)</source>
       <translation>检查时假定的图片尺寸（默认 640）</translation>
+    </message>
+    <message>
+      <source>image {id} ({name}) is not in the source folder</source>
+      <translation>图片 {id}（{name}）不在源文件夹中</translation>
+    </message>
+    <message>
+      <source>image {image}, annotation {id}</source>
+      <translation>图片 {image}，标注 {id}</translation>
     </message>
     <message>
       <source>images per second</source>
@@ -3598,6 +3728,14 @@ Type 'delete' to confirm: </source>
       <translation>其 JSON 嵌套过深，不可能是环境信息文件</translation>
     </message>
     <message>
+      <source>its image {name} is not in the source folder</source>
+      <translation>它的图片 {name} 不在源文件夹中</translation>
+    </message>
+    <message>
+      <source>its image {name} is not in the source folder and not embedded (imageData)</source>
+      <translation>它的图片 {name} 不在源文件夹中，也没有嵌入（imageData）</translation>
+    </message>
+    <message>
       <source>its layers differ from {yaml}</source>
       <translation>它的层与 {yaml} 不同</translation>
     </message>
@@ -3612,6 +3750,22 @@ Type 'delete' to confirm: </source>
     <message>
       <source>judge a saved facts file instead of this machine</source>
       <translation>评估保存的检测信息文件，而不是这台机器</translation>
+    </message>
+    <message>
+      <source>keep COCO crowd regions (iscrowd)</source>
+      <translation>保留 COCO 的人群区域（iscrowd）</translation>
+    </message>
+    <message>
+      <source>keep VOC objects marked difficult (left out by default, as yolov5's VOC conversion does)</source>
+      <translation>保留标为 difficult 的 VOC 目标（默认略去，与 yolov5 自己的 VOC 转换一致）</translation>
+    </message>
+    <message>
+      <source>leave a class out (repeatable)</source>
+      <translation>略去一个类别（可重复）</translation>
+    </message>
+    <message>
+      <source>line {n}</source>
+      <translation>第 {n} 行</translation>
     </message>
     <message>
       <source>link bandwidth</source>
@@ -3660,6 +3814,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>memory used</source>
       <translation>已用显存</translation>
+    </message>
+    <message>
+      <source>merge classes spelled two ways (Cat, cat, 'cat ') into the commonest spelling</source>
+      <translation>把写法不同的同一类别（Cat、cat、'cat '）合并为最常见的写法</translation>
     </message>
     <message>
       <source>message</source>
@@ -3714,6 +3872,10 @@ Type 'delete' to confirm: </source>
       <translation>{os} 上没有 /dev/shm</translation>
     </message>
     <message>
+      <source>no COCO annotation file found</source>
+      <translation>没有找到 COCO 标注文件</translation>
+    </message>
+    <message>
       <source>no CUDA builds for this OS</source>
       <translation>此操作系统没有 CUDA 版本</translation>
     </message>
@@ -3752,6 +3914,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no NVIDIA driver installed</source>
       <translation>未安装 NVIDIA 驱动</translation>
+    </message>
+    <message>
+      <source>no bndbox</source>
+      <translation>没有 bndbox</translation>
     </message>
     <message>
       <source>no dataset given</source>
@@ -3802,6 +3968,10 @@ Type 'delete' to confirm: </source>
       <translation>不是 Windows</translation>
     </message>
     <message>
+      <source>not a readable COCO file: {error}</source>
+      <translation>不是可读的 COCO 文件：{error}</translation>
+    </message>
+    <message>
       <source>not installed</source>
       <translation>未安装</translation>
     </message>
@@ -3812,6 +3982,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>not read</source>
       <translation>未读取</translation>
+    </message>
+    <message>
+      <source>not readable JSON: {error}</source>
+      <translation>不是可读的 JSON：{error}</translation>
+    </message>
+    <message>
+      <source>not readable XML: {error}</source>
+      <translation>不是可读的 XML：{error}</translation>
     </message>
     <message>
       <source>not recorded — remove, then get or import it</source>
@@ -3828,6 +4006,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>nvidia-smi -q -d POWER   # compare the enforced limit with the default and max limits</source>
       <translation>nvidia-smi -q -d POWER   # 把当前生效的上限与默认和最大上限比较</translation>
+    </message>
+    <message>
+      <source>object {n}</source>
+      <translation>第 {n} 个目标</translation>
     </message>
     <message>
       <source>off</source>
@@ -3886,6 +4068,10 @@ Type 'delete' to confirm: </source>
       <translation>为检测信息文件中的机器制定计划（yolostudio doctor --save-facts）；隐含 --dry-run</translation>
     </message>
     <message>
+      <source>polygons as their bounding box (default) or kept as yolov5 segments</source>
+      <translation>多边形转为外接框（默认）或保留为 yolov5 分割轮廓</translation>
+    </message>
+    <message>
       <source>power</source>
       <translation>功耗</translation>
     </message>
@@ -3916,6 +4102,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>print the plan as one JSON object</source>
       <translation>以一个 JSON 对象输出安装计划</translation>
+    </message>
+    <message>
+      <source>print the report as JSON</source>
+      <translation>以 JSON 输出报告</translation>
     </message>
     <message>
       <source>print the reports as one JSON document</source>
@@ -3972,6 +4162,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>recommend from facts alone (settings estimated)</source>
       <translation>只根据检测信息推荐（设置为估算值）</translation>
+    </message>
+    <message>
+      <source>refused: the XML declares entities or a DTD ({what}), which a VOC file never needs</source>
+      <translation>已拒绝：该 XML 声明了实体或 DTD（{what}），VOC 文件从不需要这些</translation>
+    </message>
+    <message>
+      <source>rename a class; two classes renamed to one name are merged (repeatable)</source>
+      <translation>重命名类别；改成同一名字的两个类别会合并（可重复）</translation>
     </message>
     <message>
       <source>resume a run from outside this workspace's runs (its last.pt is a pickle and can run code)</source>
@@ -4038,8 +4236,24 @@ Type 'delete' to confirm: </source>
       <translation>请查看日志</translation>
     </message>
     <message>
+      <source>seed of the split (same seed, same split)</source>
+      <translation>划分的随机种子（种子相同，划分相同）</translation>
+    </message>
+    <message>
       <source>serves {gpus}; see the plan for the other GPUs</source>
       <translation>支持 {gpus}；其他 GPU 见安装计划</translation>
+    </message>
+    <message>
+      <source>shape {n}</source>
+      <translation>第 {n} 个形状</translation>
+    </message>
+    <message>
+      <source>shares of train, val and test (default: 0.8,0.2,0); a split the source has is kept</source>
+      <translation>训练、验证、测试的比例（默认：0.8,0.2,0）；源数据自带的划分会保留</translation>
+    </message>
+    <message>
+      <source>show what would be imported; write nothing</source>
+      <translation>显示将要导入的内容；不写入任何东西</translation>
     </message>
     <message>
       <source>simplify the ONNX graph (needs onnxsim)</source>
@@ -4126,6 +4340,10 @@ Type 'delete' to confirm: </source>
       <translation>开始菜单</translation>
     </message>
     <message>
+      <source>the annotation says {dw}×{dh} px, the image is {w}×{h} px: the image's size is used</source>
+      <translation>标注写的是 {dw}×{dh} 像素，图片实际是 {w}×{h} 像素：使用图片的尺寸</translation>
+    </message>
+    <message>
       <source>the applications menu</source>
       <translation>应用程序菜单</translation>
     </message>
@@ -4134,12 +4352,24 @@ Type 'delete' to confirm: </source>
       <translation>检查点文件</translation>
     </message>
     <message>
+      <source>the classes to keep, in this order (others are left out)</source>
+      <translation>要保留的类别，按此顺序（其余的略去）</translation>
+    </message>
+    <message>
       <source>the container's CPU quota ({quota:g} CPUs)</source>
       <translation>容器的 CPU 配额（{quota:g} 个 CPU）</translation>
     </message>
     <message>
       <source>the dataset's data.yaml</source>
       <translation>数据集的 data.yaml</translation>
+    </message>
+    <message>
+      <source>the export's folder, or a COCO .json file</source>
+      <translation>导出的文件夹，或一个 COCO .json 文件</translation>
+    </message>
+    <message>
+      <source>the image cannot be read ({error}); its {n} boxes are left out</source>
+      <translation>无法读取图片（{error}）；它的 {n} 个框被略去</translation>
     </message>
     <message>
       <source>the installer again, with the same options</source>
@@ -4162,6 +4392,10 @@ Type 'delete' to confirm: </source>
       <translation>测量任务失败</translation>
     </message>
     <message>
+      <source>the new dataset's folder (new or empty)</source>
+      <translation>新数据集的文件夹（新建或为空）</translation>
+    </message>
+    <message>
       <source>the official checkpoints and what is on this machine</source>
       <translation>官方检查点及本机已有的权重</translation>
     </message>
@@ -4172,6 +4406,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the source folder to install from</source>
       <translation>用于安装的源文件夹</translation>
+    </message>
+    <message>
+      <source>the source's format (default: detected)</source>
+      <translation>源数据的格式（默认：自动识别）</translation>
     </message>
     <message>
       <source>the training image size: the copy's long side (default: 640)</source>
@@ -4762,12 +5000,40 @@ Type 'delete' to confirm: </source>
       <translation>{n} 块 GPU 通过 torchrun 使用 DDP 多卡训练（每块 GPU 一个进程，绝不用 DataParallel）。</translation>
     </message>
     <message>
+      <source>{n} VOC objects marked difficult left out (--difficult keeps them)</source>
+      <translation>略去了 {n} 个标为 difficult 的 VOC 目标（--difficult 可保留）</translation>
+    </message>
+    <message>
+      <source>{n} annotations whose stated image size is not the image's (the image's is used)</source>
+      <translation>{n} 个标注写的图片尺寸与实际不符（使用实际尺寸）</translation>
+    </message>
+    <message>
+      <source>{n} boxes cut to the image's edge</source>
+      <translation>{n} 个框被裁到图片边缘</translation>
+    </message>
+    <message>
       <source>{n} entries are relative paths without './'. They are checked relative to this list's folder, but yolov5 resolves them against the folder training starts in; write them as './…' or absolute.</source>
       <translation>有 {n} 个条目是不带 './' 的相对路径。这里按此列表所在文件夹检查，但 yolov5 会相对于训练启动时的文件夹解析；请写成 './…' 或绝对路径。</translation>
     </message>
     <message>
+      <source>{n} images without objects (kept as backgrounds)</source>
+      <translation>{n} 张图片没有目标（作为背景图保留）</translation>
+    </message>
+    <message>
+      <source>{n} images' boxes turned with their EXIF orientation</source>
+      <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
+    </message>
+    <message>
       <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
+    </message>
+    <message>
+      <source>{out} is inside the source {source}: the import never writes into the source. Pick a folder outside it.</source>
+      <translation>{out} 位于源文件夹 {source} 之内：导入从不写入源文件夹。请选择它之外的文件夹。</translation>
+    </message>
+    <message>
+      <source>{path} already exists and is not empty. Pick a new folder for the dataset (--out), or remove that one first.</source>
+      <translation>{path} 已存在且不为空。请为数据集选择新文件夹（--out），或先删除那个文件夹。</translation>
     </message>
     <message>
       <source>{path} cannot be prepared: {reasons}</source>
@@ -4846,6 +5112,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 是由另一个版本的 yolov5/ultralytics 生成的：{reason}。</translation>
     </message>
     <message>
+      <source>{path}: no VOC .xml, LabelMe .json, COCO .json or YOLO labels found. Name the format with --format, or pick the folder the export was unpacked into.</source>
+      <translation>{path}：没有找到 VOC .xml、LabelMe .json、COCO .json 或 YOLO 标签。请用 --format 指定格式，或选择导出内容解压后的文件夹。</translation>
+    </message>
+    <message>
       <source>{path}: no checkpoint to resume from ({problem}).</source>
       <translation>{path}：没有可用于继续训练的检查点（{problem}）。</translation>
     </message>
@@ -4854,8 +5124,16 @@ Type 'delete' to confirm: </source>
       <translation>{path}：不是本应用能读取的图片</translation>
     </message>
     <message>
+      <source>{path}: pick a folder, or a COCO .json file.</source>
+      <translation>{path}：请选择一个文件夹，或一个 COCO .json 文件。</translation>
+    </message>
+    <message>
       <source>{path}: the train split holds no images.</source>
       <translation>{path}：train 划分中没有图片。</translation>
+    </message>
+    <message>
+      <source>{path}: the {fmt} format is read from a folder.</source>
+      <translation>{path}：{fmt} 格式需要从文件夹读取。</translation>
     </message>
     <message>
       <source>{path}: unknown options {names}.</source>
@@ -4872,6 +5150,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{per} per GPU on {n} GPUs (the total is divisible by the GPU count; AutoBatch is off under DDP).</source>
       <translation>{n} 块 GPU，每块 {per}（总数能被 GPU 数量整除；DDP 下不使用 AutoBatch）。</translation>
+    </message>
+    <message>
+      <source>{phase} {done}/{total} images</source>
+      <translation>{phase} {done}/{total} 张图片</translation>
     </message>
     <message>
       <source>{prefix} still holds files the installer did not make; they were left.</source>
@@ -5024,6 +5306,34 @@ then: {install}</source>
       <translation>{waiting} 每一步剩下的时间是模型在 CPU 上的前向和反向计算；在 GPU 上会快一到两个数量级。</translation>
     </message>
     <message>
+      <source>{where} ({name}): a corner is not a number</source>
+      <translation>{where}（{name}）：有一个角的坐标不是数字</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): a crowd region (iscrowd), left out</source>
+      <translation>{where}（{name}）：人群区域（iscrowd），已略去</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): neither a box nor a segmentation with an area</source>
+      <translation>{where}（{name}）：既没有框，也没有带面积的分割</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): the box has no size ({w:.1f}×{h:.1f} px)</source>
+      <translation>{where}（{name}）：框没有大小（{w:.1f}×{h:.1f} 像素）</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): the box lies outside the image</source>
+      <translation>{where}（{name}）：框在图片之外</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): {shape} has no box to convert</source>
+      <translation>{where}（{name}）：{shape} 没有可转换的框</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): {why}</source>
+      <translation>{where}（{name}）：{why}</translation>
+    </message>
+    <message>
       <source>{where} has a different data.yaml (its content differs from node 0's).</source>
       <translation>{where} 的 data.yaml 不同（内容与节点 0 的不一致）。</translation>
     </message>
@@ -5034,6 +5344,10 @@ then: {install}</source>
     <message>
       <source>{where} sees {counts}; node 0 sees {ref_counts}.</source>
       <translation>{where} 看到的是 {counts}；节点 0 看到的是 {ref_counts}。</translation>
+    </message>
+    <message>
+      <source>{where}: category {id} is not among the file's categories</source>
+      <translation>{where}：类别 {id} 不在该文件的类别列表中</translation>
     </message>
     <message>
       <source>{where}: expected an object, found {found}</source>

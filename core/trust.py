@@ -16,6 +16,11 @@ Paths are compared after resolving links and ``..``: a link inside ``runs/`` to 
 file, and ``runs/../x.pt`` is not under ``runs/``. Another workspace's run folder is "elsewhere" too: only
 this workspace's runs were written by this user's app. The CLI (train, resume, export), the Train form, the
 Export page and the worker's ``torch.load`` guard all ask here, so they can never disagree.
+
+A model YAML is code too (yolov5's ``parse_model`` ``eval``s its strings): one packaged with yolov5 passes, any
+other passes ``core.model_yaml_check``'s strict check of every string that would reach ``eval``, or needs the
+user's confirmation (``--trust-model``, the Train page's dialog) — ``model_needs_trust``. The worker applies
+the same check to what ``parse_model`` receives unless the spec carries that confirmation.
 """
 
 from __future__ import annotations
@@ -25,11 +30,15 @@ from pathlib import Path
 from typing import Iterable
 
 from core.i18n import tr
+from core.model_catalog import yolov5_package_dir
+from core.model_yaml_check import model_yaml_problem
 from core.weights.store import WeightsStore
 from core.workspace import runs_dir
 
-#: What ``torch.load`` reads: the files this rule is about (a model YAML is plain text, nothing to trust).
+#: What ``torch.load`` reads: pickles, code when fully unpickled.
 CHECKPOINT_SUFFIXES = (".pt", ".pth")
+#: What yolov5's ``Model`` reads as a model definition: code through ``parse_model``'s ``eval``.
+MODEL_YAML_SUFFIXES = (".yaml", ".yml")
 
 
 def is_checkpoint(path: str | os.PathLike[str]) -> bool:
@@ -105,3 +114,34 @@ def refusal(path: str | os.PathLike[str]) -> str:
     """What a front end without a dialog (the CLI) says when it refuses an unconfirmed checkpoint."""
     return tr("{path} is outside your runs. A .pt file is a pickle and can run code when loaded; if you trust "
               "it, add --trust-weights.", path=path)
+
+
+def is_model_yaml(path: str | os.PathLike[str]) -> bool:
+    return Path(path).suffix.lower() in MODEL_YAML_SUFFIXES
+
+
+def packaged_model(path: str | os.PathLike[str]) -> bool:
+    """One of the model YAMLs the installed yolov5 package ships (its ``models/`` folder)."""
+    package = yolov5_package_dir()
+    return package is not None and within(path, [_resolved(package / "models")])
+
+
+def model_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why the model YAML at ``path`` could run code in yolov5 (None: packaged, or it passes the strict check)."""
+    if not is_model_yaml(path) or packaged_model(path):
+        return None
+    return model_yaml_problem(path)
+
+
+def model_needs_trust(path: str | os.PathLike[str], confirmed: Iterable[str | os.PathLike[str]] = ()) -> bool:
+    """True when training from the model YAML at ``path`` would let yolov5 ``eval`` what the user has not
+    vouched for (``confirmed``: the resolved paths the user confirmed)."""
+    if _resolved(path) in {_resolved(p) for p in confirmed}:
+        return False
+    return model_problem(path) is not None
+
+
+def model_refusal(path: str | os.PathLike[str]) -> str:
+    """What the CLI says when it refuses a model YAML that would reach yolov5's ``eval``."""
+    return tr("{path}: {reason} A model YAML is code to yolov5; if you trust this file, add --trust-model.",
+              path=path, reason=model_problem(path) or "")

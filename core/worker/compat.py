@@ -20,6 +20,8 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
      or a full disk mid-write left a 0-byte or truncated ``last.pt`` and lost the previous good one →
      every ``torch.save`` to a path writes a temporary file, fsyncs it and renames it over the old one
      (``save_checkpoint``); a write that fails for lack of space says so with the space needed.
+ 10. files yolov5 runs as code (``code_guards``): ``parse_model``'s ``eval`` of a model YAML's strings passes
+     only the strict check or the user's confirmation; ``check_dataset`` never runs a data.yaml's ``download:``.
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -40,6 +42,7 @@ from core import RESOURCES_DIR
 from core.atomic import atomic_writer
 from core.disk_space import disk_full_error, is_disk_full, written_size
 from core.trust import store_refusal, stored_verdict, within
+from core.worker.code_guards import install as install_code_guards, safe_check_dataset
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
 _FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
@@ -271,6 +274,8 @@ def _patch_yolov5() -> None:
     from yolov5.utils import downloads, general
 
     replacements = _replacements()
+    current = general.check_dataset  # 10. never a dataset's download: (code_guards)
+    replacements["check_dataset"] = current if getattr(current, "_yolostudio", False) else safe_check_dataset(current)
     sources = {name: downloads if name.startswith("attempt_download") else general for name in replacements}
     originals = {name: getattr(sources[name], name, None) for name in replacements}
     for name, value in replacements.items():
@@ -286,9 +291,11 @@ def _patch_yolov5() -> None:
                 setattr(module, name, value)
 
 
-def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None = None) -> None:
+def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None = None,
+          trusted_model: bool = False) -> None:
     """Make yolov5 train, validate and export with no network; call early, in a worker (idempotent).
-    ``workspace``: its weights store's checkpoints are trusted while they hash to their record."""
+    ``workspace``: its weights store's checkpoints are trusted while they hash to their record.
+    ``trusted_model``: the user confirmed this job's model YAML (else its strings must pass the strict check)."""
     global _applied
     prepare_environment(config_dir)
     set_trusted_roots(trusted, workspace)
@@ -296,6 +303,7 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     _patch_pillow()
     _patch_torch_load()
     _patch_yolov5()
+    install_code_guards(trusted_model)
     _patch_torch_save()  # after yolov5: its import of ultralytics rebinds torch.save
     _applied = True
 

@@ -245,10 +245,11 @@ class TrainPage(Page):
                          self.tr("Fix the problems listed under the options first."), about_problems=True)
             return False
         trusted = self.options.trusted_weights(checked)
-        if trusted is None:
+        trusted_model = self.options.trusted_model(checked) if trusted is not None else None
+        if trusted is None or trusted_model is None:
             return False
         try:
-            run_dir = create_run(self.workspace, checked, trusted_weights=trusted)
+            run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model)
             job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
             job.write()
         except (OSError, ValueError) as exc:

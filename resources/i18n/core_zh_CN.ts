@@ -2498,6 +2498,10 @@ Type 'delete' to confirm: </source>
       <translation>机器会使用交换空间（{swap:.1f} GB），这会拖慢每一步。</translation>
     </message>
     <message>
+      <source>The model definition was not loaded: {reason}</source>
+      <translation>未加载模型定义：{reason}</translation>
+    </message>
+    <message>
       <source>The model is a checkpoint: training starts from its weights.</source>
       <translation>模型是一个检查点：训练从它的权重开始。</translation>
     </message>
@@ -2706,6 +2710,10 @@ Type 'delete' to confirm: </source>
       <translation>这台电脑处于离线状态，或无法解析 {host}。</translation>
     </message>
     <message>
+      <source>This data.yaml has a download: entry; YOLO Studio never runs or fetches it.</source>
+      <translation>此 data.yaml 含有 download: 条目；YOLO Studio 从不运行或下载它。</translation>
+    </message>
+    <message>
       <source>This engine could not be loaded: it was built for another TensorRT version or GPU.</source>
       <translation>无法加载这个引擎：它是为另一个 TensorRT 版本或 GPU 构建的。</translation>
     </message>
@@ -2864,6 +2872,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Use a batch that is a multiple of {world}: {suggestions}.</source>
       <translation>请使用 {world} 的整数倍作为批大小：{suggestions}。</translation>
+    </message>
+    <message>
+      <source>Use a model YAML packaged with yolov5 (yolov5s.yaml …), or confirm that you trust this file (--trust-model).</source>
+      <translation>请使用 yolov5 自带的模型 YAML（yolov5s.yaml …），或确认您信任此文件（--trust-model）。</translation>
     </message>
     <message>
       <source>Use a plain file name ending in .pt.</source>
@@ -3030,8 +3042,20 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
     <message>
+      <source>activation: {value} is not one of torch's activations (nn.SiLU(), nn.LeakyReLU(0.1) …); yolov5 would run it as Python code.</source>
+      <translation>activation: {value} 不是 torch 的激活函数（nn.SiLU()、nn.LeakyReLU(0.1) …）；yolov5 会把它当作 Python 代码运行。</translation>
+    </message>
+    <message>
       <source>add a .pt you have (asks whether you trust it)</source>
       <translation>添加你已有的 .pt（会询问是否信任）</translation>
+    </message>
+    <message>
+      <source>allow a model YAML whose strings yolov5 would run as code (anything beyond its layers, torch activations and literals)</source>
+      <translation>允许使用其字符串会被 yolov5 当作代码运行的模型 YAML（超出其网络层、torch 激活函数和字面量的任何内容）</translation>
+    </message>
+    <message>
+      <source>allow a model definition whose strings yolov5 would run as code (the run was started with such a model YAML)</source>
+      <translation>允许使用其字符串会被 yolov5 当作代码运行的模型定义（该运行是用这样的模型 YAML 启动的）</translation>
     </message>
     <message>
       <source>allow loading a .pt from outside your runs (a .pt is a pickle and can run code)</source>
@@ -3412,6 +3436,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>judge a saved facts file instead of this machine</source>
       <translation>评估保存的检测信息文件，而不是这台机器</translation>
+    </message>
+    <message>
+      <source>layer {index}: argument {value} is neither a number, a literal nor one of {names}; yolov5 would run it as Python code.</source>
+      <translation>第 {index} 层：参数 {value} 既不是数字、字面量，也不是 {names} 之一；yolov5 会把它当作 Python 代码运行。</translation>
+    </message>
+    <message>
+      <source>layer {index}: module {value} is not a layer yolov5 or torch.nn defines; yolov5 would run it as Python code.</source>
+      <translation>第 {index} 层：模块 {value} 不是 yolov5 或 torch.nn 定义的网络层；yolov5 会把它当作 Python 代码运行。</translation>
     </message>
     <message>
       <source>list runs with status and best mAP</source>
@@ -3920,6 +3952,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the dataset's data.yaml</source>
       <translation>数据集的 data.yaml</translation>
+    </message>
+    <message>
+      <source>the file is {size} bytes, too large to check (a model YAML is a few kB).</source>
+      <translation>该文件有 {size} 字节，太大而无法检查（模型 YAML 只有几 kB）。</translation>
     </message>
     <message>
       <source>the installer again, with the same options</source>
@@ -4608,6 +4644,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path}: {name} = {value!r} is not a {kind}.</source>
       <translation>{path}：{name} = {value!r} 不是 {kind}。</translation>
+    </message>
+    <message>
+      <source>{path}: {reason} A model YAML is code to yolov5; if you trust this file, add --trust-model.</source>
+      <translation>{path}：{reason} 模型 YAML 对 yolov5 而言就是代码；如果您信任此文件，请加上 --trust-model。</translation>
     </message>
     <message>
       <source>{per} images per GPU</source>

@@ -189,6 +189,30 @@ def test_untrusted_checkpoint_needs_confirmation(qtbot, page, tmp_path, monkeypa
     assert spec["trusted_weights"] == [str(weights.resolve())]
 
 
+def test_a_model_yaml_yolov5_would_run_as_code_needs_confirmation(qtbot, page, tmp_path, monkeypatch):
+    import yaml
+
+    from core.model_catalog import yolov5_package_dir
+
+    doc = yaml.safe_load((yolov5_package_dir() / "models" / "yolov5n.yaml").read_text())
+    doc["activation"] = "__import__('os').system('true')"
+    model = tmp_path / "colleague.yaml"
+    model.write_text(yaml.safe_dump(doc))
+    page.form.set_model(str(model))
+    page.revalidate()
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
+    asked: list[str] = []
+    monkeypatch.setattr(dialogs, "confirm_untrusted_model",
+                        lambda parent, path, reason: asked.append(reason) or False)
+    assert page.start_run() is False
+    assert not (page.workspace / "runs").exists() and "activation" in asked[0]
+    monkeypatch.setattr(dialogs, "confirm_untrusted_model", lambda parent, path, reason: True)
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        assert page.start_run()
+    spec = json.loads((page.session.run_dir / "spec.json").read_text(encoding="utf-8"))
+    assert spec["trusted_model"] is True
+
+
 def test_demo_dataset_is_prepared_in_the_background_on_first_show(qtbot, tmp_path, launcher):
     page = TrainPage(tmp_path / "ws", launcher=launcher, machine_facts=MachineFacts(gpu_count=0))
     qtbot.addWidget(page)

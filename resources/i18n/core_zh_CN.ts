@@ -206,6 +206,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation># 或：docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility …（Kubernetes：在 pod 的 env 中设置同一变量）</translation>
     </message>
     <message>
+      <source>'download' is {kind}: yolov5 would run this script whenever a val path is missing; YOLO Studio does not (nor fetches it). Get the dataset yourself, then delete the entry.</source>
+      <translation>'download' 是{kind}：只要某个 val 路径缺失，yolov5 就会运行这个脚本；YOLO Studio 不会运行（也不会下载）它。请自行获取数据集，然后删除该条目。</translation>
+    </message>
+    <message>
       <source>'names' lists no classes. yolov5 would build a model with no classes and stop at the first label; list the class names.</source>
       <translation>'names' 没有列出任何类别。yolov5 会建立一个没有类别的模型，并在第一个标签处停止；请列出类别名称。</translation>
     </message>
@@ -3038,8 +3042,20 @@ Type 'delete' to confirm: </source>
       <translation>[{n}/{total}] {name}</translation>
     </message>
     <message>
+      <source>a Python script</source>
+      <translation>一段 Python 脚本</translation>
+    </message>
+    <message>
+      <source>a URL to fetch and unzip</source>
+      <translation>一个要下载并解压的网址</translation>
+    </message>
+    <message>
       <source>a mirror of PyTorch's wheel index holding cu130/, cu128/, cu126/ and cpu/ folders</source>
       <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
+    </message>
+    <message>
+      <source>a shell command</source>
+      <translation>一条 shell 命令</translation>
     </message>
     <message>
       <source>activation: {value} is not one of torch's activations (nn.SiLU(), nn.LeakyReLU(0.1) …); yolov5 would run it as Python code.</source>

@@ -113,3 +113,22 @@ def test_the_worker_never_evals_a_model_yaml_nor_runs_a_download(tmp_path: Path)
     assert "markers before trust: []" in out, out
     assert _Counting.hits == []  # the URL was never fetched
     assert "trusted ran it: True" in out  # the file really would act: the guard is what stopped it
+
+
+def test_train_no_check_through_a_real_worker_never_runs_the_download(tmp_path: Path, capsys) -> None:
+    """``yolostudio train --no-check`` on a dataset whose val list has one missing entry: the real worker
+    reaches yolov5's ``check_dataset``, which says "Dataset not found" instead of running ``download:``."""
+    from cli.main import main
+    from tests.core.test_dataset_validate import build
+
+    marker = tmp_path / "EXECUTED"
+    root = tmp_path / "data"
+    data = build(root, yaml_text=f"path: {root}\ntrain: images/train\nval: [images/val, images/missing]\n"
+                                 f"names: [a, b]\ndownload: \"open({str(marker)!r}, 'w').write('ran')\"\n")
+    code = main(["--workspace", str(tmp_path / "ws"), "train", str(data), "--model", "yolov5n.yaml",
+                 "--device", "cpu", "--epochs", "1", "--imgsz", "64", "--batch", "2", "--workers", "0",
+                 "--no-check", "--json"])
+    out = capsys.readouterr().out
+    assert code != 0 and '"type": "error"' in out.replace('":"', '": "')
+    assert "Dataset not found" in out and "never runs or fetches it" in out, out[-3000:]
+    assert not marker.exists()

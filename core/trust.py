@@ -2,7 +2,9 @@
 
 A ``.pt`` file is a Python pickle: loading it fully can run any code it carries, and yolov5's checkpoints
 need full unpickling (torch >= 2.6 refuses them with ``weights_only=True``). So the app unpickles without
-asking only what it wrote itself — files under *this* workspace's ``runs/`` folder — and files the user
+asking only what it wrote itself — files under *this* workspace's ``runs/`` folder whose keyed hash its
+worker recorded when it wrote them (``core.provenance``: a run folder copied in from elsewhere, or one from
+before this record existed, is foreign until the user confirms it once) — and files the user
 confirmed (a dialog, or ``--trust-weights``) — and the checkpoints in the workspace's weights store
 (``core.weights.store``: fetched from the official release or imported after the user confirmed) *while
 their bytes still hash to the SHA-256 the store's manifest recorded when they came in*. Everything else is
@@ -32,6 +34,7 @@ from typing import Iterable
 from core.i18n import tr
 from core.model_catalog import yolov5_package_dir
 from core.model_yaml_check import model_yaml_problem
+from core.provenance import has_record, sealed
 from core.weights.store import WeightsStore
 from core.workspace import runs_dir
 
@@ -62,9 +65,18 @@ def within(path: str | os.PathLike[str], roots: Iterable[Path]) -> bool:
 
 def needs_trust(path: str | os.PathLike[str], workspace: Path,
                 confirmed: Iterable[str | os.PathLike[str]] = ()) -> bool:
-    """True when using ``path`` would unpickle a checkpoint the user has not vouched for."""
-    return (is_checkpoint(path) and not within(path, trusted_roots(workspace, confirmed))
-            and not _listed_in_store(path, workspace))
+    """True when using ``path`` would unpickle a checkpoint the user has not vouched for: not confirmed, not
+    in the weights store, and not one this workspace's worker recorded writing (``core.provenance.sealed``)."""
+    if not is_checkpoint(path) or within(path, [_resolved(p) for p in confirmed]):
+        return False
+    if in_runs(path, workspace):
+        return not sealed(workspace, _resolved(path))
+    return not _listed_in_store(path, workspace)
+
+
+def in_runs(path: str | os.PathLike[str], workspace: Path) -> bool:
+    """Under this workspace's ``runs/`` (links and ``..`` resolved): where the app's own checkpoints live."""
+    return within(path, [_resolved(runs_dir(workspace))])
 
 
 def _listed_in_store(path: str | os.PathLike[str], workspace: Path) -> bool:
@@ -110,10 +122,24 @@ def confirmed_entry(path: str | os.PathLike[str]) -> str:
     return str(_resolved(path))
 
 
-def refusal(path: str | os.PathLike[str]) -> str:
+def refusal(path: str | os.PathLike[str], workspace: Path | None = None) -> str:
     """What a front end without a dialog (the CLI) says when it refuses an unconfirmed checkpoint."""
+    if workspace is not None and in_runs(path, workspace):
+        return foreign_refusal(path)
     return tr("{path} is outside your runs. A .pt file is a pickle and can run code when loaded; if you trust "
               "it, add --trust-weights.", path=path)
+
+
+def foreign_refusal(path: str | os.PathLike[str]) -> str:
+    """A checkpoint under ``runs/`` that this workspace's worker did not record writing (or that changed)."""
+    if has_record(Path(path)):
+        return tr("{path} is in your runs, but it is not the file YOLO Studio recorded writing there (copied from "
+                  "another workspace, or changed since). A .pt file is a pickle and can run code when loaded; if "
+                  "you trust it, add --trust-weights.", path=path)
+    return tr("{path} is in your runs, but YOLO Studio has no record of writing it: the run was copied in from "
+              "elsewhere, or made before this version recorded its checkpoints. A .pt file is a pickle and can "
+              "run code when loaded; if you trust it, add --trust-weights (asked once: the file is recorded "
+              "then).", path=path)
 
 
 def is_model_yaml(path: str | os.PathLike[str]) -> bool:

@@ -63,9 +63,9 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     confirmed: tuple[str, ...] = ()
     if needs_trust(last, workspace):  # a run folder from elsewhere: its checkpoint is not the app's own
         if not args.trust_weights:
-            renderer.error(refusal(last))
+            renderer.error(refusal(last, workspace))
             return EXIT_USAGE
-        confirmed = (confirmed_entry(last),)
+        confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints (best.pt too), recorded as they load
     spec = resume_spec(run_dir, workspace, trusted_weights=confirmed, trusted_model=args.trust_model)
     model = str((spec.get("resolved") or {}).get("cfg") or "")
     if model and Path(model).is_file() and model_needs_trust(model) and not args.trust_model:

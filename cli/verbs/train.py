@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         return EXIT_USAGE
     if checked.weights_path is not None and needs_trust(checked.weights_path, workspace):
         if not args.trust_weights:
-            renderer.error(refusal(checked.weights_path))
+            renderer.error(refusal(checked.weights_path, workspace))
             return EXIT_USAGE
         trusted = (confirmed_entry(checked.weights_path),)
     if checked.cfg_path is not None and model_needs_trust(checked.cfg_path) and not args.trust_model:

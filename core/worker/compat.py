@@ -5,8 +5,9 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
   2. Pillow >= 10 removed ``FreeTypeFont.getsize`` → shimmed on ``getbbox``;
   3. numpy 2 removed ``np.trapz`` → aliased to ``np.trapezoid``;
   4. torch >= 2.6 loads checkpoints ``weights_only=True`` → full unpickling only for trusted files
-     (``core.trust``: the workspace's own runs, files the user explicitly trusted, and the weights store's
-     files while they hash to their manifest record — a changed one is refused with its own words);
+     (``core.trust``: checkpoints this workspace's worker recorded writing under its runs —
+     ``core.provenance``, recorded by ``save_checkpoint`` — files the user explicitly trusted, and the weights
+     store's files while they hash to their manifest record — a changed one is refused with its own words);
   5. a relative or missing weights path becomes a Hugging Face / GitHub download → local-only lookup;
   6. network probes and auto-installs (DNS on import, ``check_online``, ``check_requirements``, the
      Ultralytics settings file in ``~``) → environment switches and no-op checks;
@@ -41,7 +42,9 @@ from typing import Any, Callable, Iterable, Iterator
 from core import RESOURCES_DIR
 from core.atomic import atomic_writer
 from core.disk_space import disk_full_error, is_disk_full, written_size
-from core.trust import store_refusal, stored_verdict, within
+from core import provenance
+from core.trust import foreign_refusal, store_refusal, stored_verdict, within
+from core.workspace import runs_dir
 from core.worker.code_guards import install as install_code_guards, safe_check_dataset
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
@@ -86,12 +89,41 @@ def set_trusted_roots(paths: Iterable[Path], workspace: Path | None = None) -> N
     _workspace[:] = [Path(workspace)] if workspace is not None else []
 
 
+_verified_own: dict[tuple[str, int, int, int], bool] = {}
+
+
+def _own_runs() -> Path | None:
+    return runs_dir(_workspace[0]).resolve() if _workspace else None
+
+
+def _written_here(path: Path) -> bool:
+    """The worker's full check of a checkpoint under this workspace's runs: its keyed hash (core.provenance),
+    kept per (file, size, mtime, inode) for the life of the process (yolov5 loads best.pt more than once)."""
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    if key not in _verified_own:
+        _verified_own[key] = provenance.verified(_workspace[0], path)
+    return _verified_own[key]
+
+
 def is_trusted(path: Any) -> bool:
-    """May ``path`` be fully unpickled? Raises ``UntrustedCheckpointError`` for a store file that changed."""
+    """May ``path`` be fully unpickled? Raises ``UntrustedCheckpointError`` for a store file that changed and
+    for a checkpoint under this workspace's runs that its worker did not record writing (a foreign run)."""
     try:
         text = os.fspath(path)
     except TypeError:
         return False  # a file object or buffer: not ours to vouch for
+    runs = _own_runs()
+    if runs is not None and within(text, [runs]) and Path(text).is_file():
+        resolved = Path(text).resolve()
+        confirmed = [root for root in _trusted_roots if root != runs]
+        if within(text, confirmed):
+            if not _written_here(resolved):
+                record_written(resolved)  # the user confirmed it: asked once, recorded now
+            return True
+        if _written_here(resolved):
+            return True
+        raise UntrustedCheckpointError(foreign_refusal(text))
     if within(text, _trusted_roots):
         return True
     verdict = stored_verdict(text, _workspace[0]) if _workspace else None
@@ -171,6 +203,22 @@ def save_checkpoint(save: Callable[..., Any], obj: Any, f: Any, *args: Any, **kw
         if is_disk_full(exc, target.parent):
             raise disk_full_error(target, max(previous, written) or None) from exc
         raise
+    runs = _own_runs()
+    if runs is not None and within(target, [runs]):
+        record_written(target.resolve())
+
+
+def record_written(path: Path) -> None:
+    """Record a checkpoint of this workspace's runs as written here (``core.provenance``). A record that cannot
+    be written leaves the file unrecorded — asked about before its next load, never trusted silently."""
+    if not _workspace:
+        return
+    for key in [k for k in _verified_own if k[0] == str(path)]:
+        del _verified_own[key]
+    try:
+        provenance.record_checkpoint(_workspace[0], path)
+    except OSError:
+        pass
 
 
 def _patch_torch_save() -> None:

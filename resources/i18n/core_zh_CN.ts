@@ -4610,6 +4610,14 @@ Type 'delete' to confirm: </source>
       <translation>{path} 是空的。</translation>
     </message>
     <message>
+      <source>{path} is in your runs, but YOLO Studio has no record of writing it: the run was copied in from elsewhere, or made before this version recorded its checkpoints. A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights (asked once: the file is recorded then).</source>
+      <translation>{path} 位于您的运行目录中，但 YOLO Studio 没有写入它的记录：该运行是从别处复制进来的，或是在本版本开始记录检查点之前创建的。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights（只问一次：之后会记录该文件）。</translation>
+    </message>
+    <message>
+      <source>{path} is in your runs, but it is not the file YOLO Studio recorded writing there (copied from another workspace, or changed since). A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights.</source>
+      <translation>{path} 位于您的运行目录中，但它不是 YOLO Studio 记录下写入的那个文件（从另一个工作区复制而来，或之后被修改过）。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights。</translation>
+    </message>
+    <message>
       <source>{path} is not a JSON facts file: {reason}</source>
       <translation>{path} 不是 JSON 格式的检测信息文件：{reason}</translation>
     </message>

@@ -53,7 +53,8 @@ def _resolved(path: str | os.PathLike[str]) -> Path:
 
 
 def trusted_roots(workspace: Path, confirmed: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
-    """The places a checkpoint may be unpickled from: this workspace's runs and each confirmed file."""
+    """The places a checkpoint may be unpickled from: this workspace's runs — where the worker also asks
+    ``core.provenance`` that its own worker wrote the file — and each confirmed file or folder."""
     return [_resolved(runs_dir(workspace)), *(_resolved(p) for p in confirmed)]
 
 

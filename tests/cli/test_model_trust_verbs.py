@@ -13,7 +13,7 @@ from cli.main import main
 from core.model_catalog import yolov5_package_dir
 from core.protocol import encode, make_event
 from core.runs import EVENTS_FILE, load_run_config
-from tests.fixtures.checkpoint_files import write_hostile_checkpoint
+from tests.fixtures.checkpoint_files import record_as_own, write_hostile_checkpoint
 
 MARKER_CODE = "__import__('os').system('touch {marker}')"
 
@@ -74,6 +74,7 @@ def test_resume_asks_again_whatever_the_run_claims(setting, monkeypatch, capsys)
     assert main(["--workspace", ws, "train", "--config", str(setting["config"]), "--no-check", "--trust-model"]) == 0
     run_dir = next((setting["ws"] / "runs").iterdir())
     write_hostile_checkpoint(run_dir / "weights" / "last.pt", setting["ws"] / "UNPICKLED")  # a whole archive
+    record_as_own(setting["ws"], run_dir / "weights" / "last.pt")  # as the run's worker did: only the model asks
     with open(run_dir / EVENTS_FILE, "w") as handle:
         handle.write(encode(make_event("stage", stage="starting", pid=1, create_time=1.0)))
         handle.write(encode(make_event("done", status="stopped", elapsed_s=1.0)))

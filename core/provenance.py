@@ -2,7 +2,9 @@
 
 A run folder copied into ``runs/`` (an unzipped colleague's run) looks exactly like the user's own, and its
 ``.pt`` files are pickles that can run code. So the worker records every checkpoint it writes
-(``core.worker.compat.save_checkpoint``, the one place) in ``provenance.json`` beside it: the file's size,
+(``core.worker.compat.save_checkpoint``, the one place; from the temporary file before its rename, keeping the
+replaced version's entry, so a kill mid-save never leaves an unrecorded ``last.pt``) in ``provenance.json``
+beside it: the file's size,
 mtime and HMAC-SHA256 of its bytes, and a seal (HMAC over that entry), all keyed by a secret that lives in the
 workspace (``.secrets/provenance.key``, 0600, created once, atomically) and never in a run folder. Someone
 without the secret cannot write a record that verifies; a copied folder's record was made with another key.
@@ -77,10 +79,16 @@ def workspace_key(workspace: Path, *, create: bool = False) -> bytes | None:
 
 
 def _content_mac(key: bytes, path: Path) -> str:
-    mac = hmac.new(key, digestmod=hashlib.sha256)
     with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(_CHUNK), b""):
-            mac.update(chunk)
+        return _fd_mac(key, handle.fileno())
+
+
+def _fd_mac(key: bytes, fd: int) -> str:
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    offset = 0
+    while chunk := os.pread(fd, _CHUNK, offset):
+        mac.update(chunk)
+        offset += len(chunk)
     return mac.hexdigest()
 
 
@@ -89,44 +97,76 @@ def _seal(key: bytes, name: str, entry: dict[str, Any]) -> str:
     return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
-def _read_record(folder: Path) -> dict[str, Any]:
+def _read_record(folder: Path) -> dict[str, list[dict[str, Any]]]:
+    """``{file name: [entries]}``: each entry one version of the file that this workspace's worker wrote."""
     try:
         raw = json.loads((folder / RECORD_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     files = raw.get("files") if isinstance(raw, dict) else None
-    return {k: v for k, v in files.items() if isinstance(v, dict)} if isinstance(files, dict) else {}
+    if not isinstance(files, dict):
+        return {}
+    return {k: [e for e in v if isinstance(e, dict)] for k, v in files.items() if isinstance(v, list)}
+
+
+def _write_record(folder: Path, files: dict[str, list[dict[str, Any]]]) -> None:
+    atomic_write_text(folder / RECORD_FILE,
+                      json.dumps({"version": RECORD_VERSION, "files": files}, indent=2) + "\n", backup=False)
+
+
+def _new_entry(key: bytes, name: str, size: int, mtime_ns: int, mac: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"size": size, "mtime_ns": mtime_ns, "hmac": mac}
+    entry["seal"] = _seal(key, name, entry)
+    return entry
 
 
 def record_checkpoint(workspace: Path, path: Path) -> None:
-    """Record ``path`` (just written by this workspace's worker) in its folder's ``provenance.json``."""
+    """Record ``path`` as it is now (a file the user confirmed, a DDP node's copy of rank 0's checkpoint)."""
     path = Path(path)
     key = workspace_key(workspace, create=True)
     if key is None:
         return
     stat = path.stat()
-    entry: dict[str, Any] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "hmac": _content_mac(key, path)}
-    entry["seal"] = _seal(key, path.name, entry)
     files = _read_record(path.parent)
-    files[path.name] = entry
-    atomic_write_text(path.parent / RECORD_FILE,
-                      json.dumps({"version": RECORD_VERSION, "files": files}, indent=2) + "\n", backup=False)
+    files[path.name] = [_new_entry(key, path.name, stat.st_size, stat.st_mtime_ns, _content_mac(key, path))]
+    _write_record(path.parent, files)
+
+
+def record_before_rename(workspace: Path, target: Path, fd: int) -> None:
+    """Record the new version of ``target`` from its temporary file ``fd`` (written, flushed) *before* it is
+    renamed over ``target``, keeping the entry of the version there now: a kill between the record and the
+    rename leaves the previous file, which still verifies, and after the rename the new one does."""
+    target = Path(target)
+    key = workspace_key(workspace, create=True)
+    if key is None:
+        return
+    stat = os.fstat(fd)
+    entry = _new_entry(key, target.name, stat.st_size, stat.st_mtime_ns, _fd_mac(key, fd))
+    files = _read_record(target.parent)
+    current = _matching(key, target, files.get(target.name, []))
+    files[target.name] = [entry, *([current] if current is not None else [])]
+    _write_record(target.parent, files)
+
+
+def _matching(key: bytes, path: Path, entries: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The sealed entry that describes ``path`` as it is on disk (size and mtime), if any."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    for entry in entries:
+        if (hmac.compare_digest(str(entry.get("seal", "")), _seal(key, path.name, entry))
+                and stat.st_size == entry.get("size") and stat.st_mtime_ns == entry.get("mtime_ns")):
+            return entry
+    return None
 
 
 def _entry(workspace: Path, path: Path) -> tuple[bytes, dict[str, Any]] | None:
     key = workspace_key(workspace)
     if key is None:
         return None
-    entry = _read_record(path.parent).get(path.name)
-    if entry is None or not hmac.compare_digest(str(entry.get("seal", "")), _seal(key, path.name, entry)):
-        return None
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    if stat.st_size != entry.get("size") or stat.st_mtime_ns != entry.get("mtime_ns"):
-        return None
-    return key, entry
+    entry = _matching(key, path, _read_record(path.parent).get(path.name, []))
+    return None if entry is None else (key, entry)
 
 
 def has_record(path: Path) -> bool:

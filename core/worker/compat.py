@@ -199,13 +199,14 @@ def save_checkpoint(save: Callable[..., Any], obj: Any, f: Any, *args: Any, **kw
                     written = handle.tell()
                 except (OSError, ValueError):
                     pass
+            runs = _own_runs()
+            if runs is not None and within(target, [runs]):
+                handle.flush()  # recorded before the rename: a kill in between leaves a file that verifies
+                provenance.record_before_rename(_workspace[0], target.resolve(), handle.fileno())
     except Exception as exc:  # noqa: BLE001 - re-raised, in words when the disk is full
         if is_disk_full(exc, target.parent):
             raise disk_full_error(target, max(previous, written) or None) from exc
         raise
-    runs = _own_runs()
-    if runs is not None and within(target, [runs]):
-        record_written(target.resolve())
 
 
 def record_written(path: Path) -> None:

@@ -93,8 +93,9 @@ def test_a_forged_record_does_not_verify(tmp_path):
     record_as_own(tmp_path / "colleague-ws", target)  # their key, their record, copied along with the run
     assert needs_trust(target, workspace)
     record = json.loads((target.parent / RECORD_FILE).read_text())
-    record["files"]["best.pt"]["seal"] = "0" * 64
+    record["files"]["best.pt"][0]["seal"] = "0" * 64
     (target.parent / RECORD_FILE).write_text(json.dumps(record))
+    assert needs_trust(target, workspace)  # an edited seal is no seal
     record_as_own(workspace, workspace / "runs" / "exp" / "weights" / "best.pt")
     assert not needs_trust(target, workspace)  # recorded by this workspace: its own now
 

@@ -15,9 +15,22 @@ import json
 import sys
 from typing import IO, Any, Callable
 
+from core.display_text import escape_controls, escaped_strings
 from core.i18n import tr
 from core.jobs import JobOutcome
 from core.protocol import encode, make_event
+
+
+def shown(text: object) -> str:
+    """Text from a file or a worker, as the terminal must show it: control characters escaped, never obeyed
+    (``core.display_text``). Every verb prints file-derived text through this, or through ``Output``'s
+    ``error``/``warning`` and the event renderers, which apply it themselves."""
+    return escape_controls(text)
+
+
+def shown_event(ev: dict[str, Any]) -> dict[str, Any]:
+    """An event with ``shown`` applied to each string in it: what a human renderer reads."""
+    return escaped_strings(ev)
 
 
 class Output:
@@ -47,14 +60,14 @@ class Output:
         print(text, file=self.err if self.json_mode else self.out, flush=True)
 
     def error(self, message: str, hint: str = "") -> None:
-        print(tr("error: {reason}", reason=message), file=self.err, flush=True)
+        print(tr("error: {reason}", reason=shown(message)), file=self.err, flush=True)
         if hint:
-            print("  → " + hint, file=self.err, flush=True)
+            print("  → " + shown(hint), file=self.err, flush=True)
 
     def warning(self, message: str, hint: str = "") -> None:
-        print(tr("warning: {message}", message=message), file=self.err, flush=True)
+        print(tr("warning: {message}", message=shown(message)), file=self.err, flush=True)
         if hint:
-            print("  → " + hint, file=self.err, flush=True)
+            print("  → " + shown(hint), file=self.err, flush=True)
 
 
 class EventRenderer(Output):
@@ -65,7 +78,7 @@ class EventRenderer(Output):
 
     def text(self, line: str) -> None:
         """A line of worker output that is not a protocol event."""
-        print(line, file=self.err, flush=True)
+        print(shown(line), file=self.err, flush=True)
 
     def finish(self, outcome: JobOutcome) -> None:
         """The job has ended; say how when the worker could not (it died, was killed, timed out)."""

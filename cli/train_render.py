@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import IO, Any
 
-from cli.render import EventRenderer
+from cli.render import EventRenderer, shown, shown_event
 from core.i18n import tr
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
@@ -50,13 +50,13 @@ class ConsoleRenderer(EventRenderer):
         self._line(text)
 
     def text(self, line: str) -> None:
-        self._line(line)
+        self._line(shown(line))
 
     def finish(self, outcome: JobOutcome) -> None:
         if outcome.synthetic:  # on stdout, after the last progress line, where the user is looking
-            self._line(tr("error: {reason}", reason=outcome.message))
+            self._line(tr("error: {reason}", reason=shown(outcome.message)))
             if outcome.hint:
-                self._line("  → " + outcome.hint)
+                self._line("  → " + shown(outcome.hint))
 
     def bar_text(self) -> str:
         p = self.progress
@@ -70,6 +70,7 @@ class ConsoleRenderer(EventRenderer):
 
     # -- events ---------------------------------------------------------------------------------------
     def event(self, ev: dict[str, Any]) -> None:
+        ev = shown_event(ev)  # the worker's words and the run's events file are anyone's text
         self.progress.feed(ev)
         kind = ev.get("type")
         if kind == "hello":

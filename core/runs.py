@@ -107,13 +107,15 @@ def unique_run_dir(runs_root: Path, name: str) -> Path:
     raise RuntimeError(f"no free run name for {name!r} in {runs_root}")
 
 
-def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tuple[str, ...] = ()) -> Path:
+def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tuple[str, ...] = (),
+               trusted_model: bool = False) -> Path:
     """Make the run folder and its ``config.json``; returns the folder (the worker spec is inside)."""
     from core.workspace import runs_dir
 
     run_dir = unique_run_dir(runs_dir(workspace), checked.config.name)
     checked.config.name = run_dir.name
-    spec = build_worker_spec(checked, run_dir, workspace, trusted_weights=trusted_weights)
+    spec = build_worker_spec(checked, run_dir, workspace, trusted_weights=trusted_weights,
+                             trusted_model=trusted_model)
     if checked.data_path is not None:
         spec["resolved"]["data"] = str(pin_dataset_root(checked.data_path, run_dir))
     write_run_config(run_dir, spec)
@@ -166,13 +168,15 @@ def resume_checkpoint_problem(run_dir: Path, spec: dict[str, Any] | None = None)
     return checkpoint_problem(run_dir / "weights" / "last.pt") if machine == 0 else None
 
 
-def resume_spec(run_dir: Path, workspace: Path, *, trusted_weights: tuple[str, ...] = ()) -> dict[str, Any]:
+def resume_spec(run_dir: Path, workspace: Path, *, trusted_weights: tuple[str, ...] = (),
+                trusted_model: bool = False) -> dict[str, Any]:
     """The worker spec that resumes a stopped or failed run from its ``weights/last.pt``, in ``workspace``.
 
     Trust is decided now, by this workspace (``core.trust``), never by what the run's ``config.json``
     says: a folder from elsewhere could name any workspace or list any file as trusted. So the spec's
     workspace is this one and its confirmed checkpoints are only ``trusted_weights`` (what the user
-    confirmed just now: a run folder outside this workspace's runs).
+    confirmed just now: a run folder outside this workspace's runs), and its model definition is trusted
+    only when ``trusted_model`` (the user confirmed it just now; else it must pass the strict check).
     """
     spec = dict(load_run_config(run_dir)["spec"])
     last = run_dir / "weights" / "last.pt"
@@ -183,6 +187,7 @@ def resume_spec(run_dir: Path, workspace: Path, *, trusted_weights: tuple[str, .
     spec["run_dir"] = str(run_dir)
     spec["workspace"] = str(workspace)
     spec["trusted_weights"] = list(trusted_weights)
+    spec["trusted_model"] = bool(trusted_model)
     return spec
 
 

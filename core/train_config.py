@@ -227,7 +227,7 @@ def _check_device(cfg: TrainConfig, facts: MachineFacts, problems: list[Finding]
 
 
 def build_worker_spec(checked: ValidatedConfig, run_dir: Path, workspace: Path, *, resume: bool = False,
-                      trusted_weights: tuple[str, ...] = ()) -> dict[str, Any]:
+                      trusted_weights: tuple[str, ...] = (), trusted_model: bool = False) -> dict[str, Any]:
     """The JSON document ``python -m core.worker train SPEC`` runs; pure, so tests check it directly."""
     if not checked.ok:
         raise ValueError("cannot build a worker spec from a config with errors")
@@ -248,6 +248,8 @@ def build_worker_spec(checked: ValidatedConfig, run_dir: Path, workspace: Path, 
         },
         # Checkpoints are pickles; only these (and the workspace's own runs) may be fully unpickled.
         "trusted_weights": list(trusted_weights),
+        # A model YAML is code to yolov5: True only when the user confirmed one that fails the strict check.
+        "trusted_model": bool(trusted_model),
     }
 
 

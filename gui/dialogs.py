@@ -40,6 +40,14 @@ def confirm_untrusted_weights(parent: QWidget | None, path: Path) -> bool:
                        name=path.name, path=path), warning=True)
 
 
+def confirm_untrusted_model(parent: QWidget | None, path: Path, reason: str) -> bool:
+    """A model YAML is code to yolov5 (``parse_model`` evals its strings). Only an explicit yes trusts it."""
+    return ask_yes(parent, _tr("Use this model definition?"),
+                   _tr("{name} has text that yolov5 would run as Python code when it builds the model:\n\n{reason}"
+                       "\n\nOnly use it if you trust where it came from.\n\n{path}").format(
+                       name=path.name, reason=reason, path=path), warning=True)
+
+
 def confirm_download(parent: QWidget | None, file_name: str, size: str, url: str) -> bool:
     """Downloading is the app's only network use: it happens after an explicit yes."""
     return ask_yes(parent, _tr("Download {name}?").format(name=file_name),

@@ -18,7 +18,7 @@ from pathlib import Path
 from cli.common import EXIT_FAILED as EXIT_ERRORS
 from cli.common import EXIT_OK, EXIT_USAGE, existing_file
 from cli.registry import Verb, register
-from cli.render import Output
+from cli.render import Output, shown
 from cli.verbs.dataset_import import add_import_parser
 from core.dataset.prepare import (FORMATS, PrepareCancelled, PrepareError, PrepareResult, default_out_dir,
                                   prepare_dataset)
@@ -125,8 +125,8 @@ def prepare_text(result: PrepareResult, imgsz: int) -> str:
                   written=result.written, n=result.images, imgsz=imgsz, resumed=result.resumed)
     lines = [head]
     for image, reason in result.failed[:EXAMPLES_PER_CODE]:
-        lines.append(tr("  copied as it is (unreadable): {image}: {reason}", image=image, reason=reason))
-    lines.append(tr("Train on: {path}", path=result.data_yaml))
+        lines.append(tr("  copied as it is (unreadable): {image}: {reason}", image=shown(image), reason=shown(reason)))
+    lines.append(tr("Train on: {path}", path=shown(result.data_yaml)))
     return "\n".join(lines)
 
 
@@ -137,8 +137,8 @@ def _where(f: Finding) -> str:
 def report_text(report: Report) -> str:
     out = io.StringIO()
     stats = report.stats
-    print(tr("Dataset {path}", path=report.yaml_file), file=out)
-    print(tr("  {n} classes: {names}", n=len(report.names), names=", ".join(report.names[:20])
+    print(tr("Dataset {path}", path=shown(report.yaml_file)), file=out)
+    print(tr("  {n} classes: {names}", n=len(report.names), names=", ".join(map(shown, report.names[:20]))
              + (" …" if len(report.names) > 20 else "")), file=out)
     for name, split in stats.get("splits", {}).items():
         print(tr("  {split}: {images} images, {instances} objects, {bg} backgrounds",
@@ -154,7 +154,7 @@ def report_text(report: Report) -> str:
         print("", file=out)
         print(tr("{level} {code} ({n})", level=words.get(severity, severity).upper(), code=code, n=len(items)), file=out)
         for f in items[:EXAMPLES_PER_CODE]:
-            print(f"  {_where(f)}: {f.message}", file=out)
+            print(f"  {shown(_where(f))}: {shown(f.message)}", file=out)
         if len(items) > EXAMPLES_PER_CODE:
             print(tr("  … and {n} more (--json lists them all)", n=len(items) - EXAMPLES_PER_CODE), file=out)
     counts = stats.get("findings", {})

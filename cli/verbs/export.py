@@ -105,7 +105,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         return EXIT_USAGE
     confirm = needs_trust(weights, workspace)
     if confirm and not args.trust_weights:
-        renderer.error(refusal(weights))
+        renderer.error(refusal(weights, workspace))
         return EXIT_USAGE
     options = ExportOptions(weights=str(weights.resolve()), formats=_formats(args.format),
                             imgsz=args.imgsz or run_imgsz(weights), batch=args.batch, half=args.half,

@@ -17,7 +17,7 @@ from core.machine import quick_machine_facts
 from core.run_owner import busy_words, lock_owner
 from core.runs import UNREADABLE, read_run, resume_checkpoint_problem, resume_spec
 from core.train_options import TrainConfig, train_options
-from core.trust import confirmed_entry, needs_trust, refusal
+from core.trust import confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trust-weights", action="store_true",
                         help=tr("resume a run from outside this workspace's runs (its last.pt is a pickle and can "
                                 "run code)"))
+    parser.add_argument("--trust-model", action="store_true",
+                        help=tr("allow a model definition whose strings yolov5 would run as code (the run was "
+                                "started with such a model YAML)"))
     parser.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
     for opt in train_options():  # where the ranks run may change (core.distributed.RESUME_CHANGES), from the table
         if opt.name in RESUME_CHANGES:
@@ -60,10 +63,14 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     confirmed: tuple[str, ...] = ()
     if needs_trust(last, workspace):  # a run folder from elsewhere: its checkpoint is not the app's own
         if not args.trust_weights:
-            renderer.error(refusal(last))
+            renderer.error(refusal(last, workspace))
             return EXIT_USAGE
-        confirmed = (confirmed_entry(last),)
-    spec = resume_spec(run_dir, workspace, trusted_weights=confirmed)
+        confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints (best.pt too), recorded as they load
+    spec = resume_spec(run_dir, workspace, trusted_weights=confirmed, trusted_model=args.trust_model)
+    model = str((spec.get("resolved") or {}).get("cfg") or "")
+    if model and Path(model).is_file() and model_needs_trust(model) and not args.trust_model:
+        renderer.error(model_refusal(model))  # the worker refuses the checkpoint's copy of it too; say it now
+        return EXIT_USAGE
     spec, problems = resume_with(spec, quick_machine_facts(), {name: getattr(args, name) for name in RESUME_CHANGES})
     problems += launch_problems(TrainConfig.from_dict(spec["config"])) if not errors_of(problems) else []
     for problem in problems:

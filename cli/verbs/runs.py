@@ -10,7 +10,7 @@ from typing import Any
 
 from cli.common import EXIT_OK
 from cli.registry import Verb, register
-from cli.render import Output
+from cli.render import Output, shown
 from core.columns import cells, pad
 from core.i18n import tr
 from core.progress import format_duration
@@ -47,11 +47,12 @@ def runs_table(runs: list[RunInfo], workspace: Path) -> str:
         gpu = "—" if info.gpu_util_mean_percent is None else f"{info.gpu_util_mean_percent:.0f}%"
         wait = "—" if info.data_wait_share is None else f"{100 * info.data_wait_share:.0f}%"
         duration = info.duration_at(time.time())  # live for a run still training
-        rows.append((info.name, status_word(info.status), f"{info.epochs_done}/{info.epochs_total}",
-                     _fmt_map(info.best_map50), _fmt_map(info.best_map50_95), ips, gpu, wait, format_duration(duration), started, info.path))
+        rows.append((shown(info.name), status_word(info.status), f"{info.epochs_done}/{info.epochs_total}",
+                     _fmt_map(info.best_map50), _fmt_map(info.best_map50_95), ips, gpu, wait, format_duration(duration), started, shown(info.path)))
     widths = [max(cells(str(r[i])) for r in rows) for i in range(len(header) - 1)]
     table = "\n".join("  ".join(pad(str(c), w) for c, w in zip(row, widths)) + "  " + str(row[-1]) for row in rows)
-    reasons = [tr("{name} is unreadable: {reason}", name=info.name, reason=(info.error or {}).get("message", ""))
+    reasons = [tr("{name} is unreadable: {reason}", name=shown(info.name),
+                  reason=shown((info.error or {}).get("message", "")))
                for info in runs if info.status == UNREADABLE]
     return "\n".join([table, *reasons])
 

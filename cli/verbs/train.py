@@ -29,7 +29,8 @@ from core.machine import quick_machine_facts
 from core.runs import create_run, load_run_config
 from core.train_config import validate_config
 from core.train_options import add_train_arguments, config_from_args, load_config_file
-from core.trust import confirmed_entry, needs_trust, refusal, store_refusal, stored_verdict
+from core.trust import (confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal, store_refusal,
+                        stored_verdict)
 
 
 def add_arguments(train: argparse.ArgumentParser) -> None:
@@ -39,6 +40,9 @@ def add_arguments(train: argparse.ArgumentParser) -> None:
                                "--json); options given on the command line override it"))
     train.add_argument("--trust-weights", action="store_true",
                        help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
+    train.add_argument("--trust-model", action="store_true",
+                       help=tr("allow a model YAML whose strings yolov5 would run as code (anything beyond its "
+                               "layers, torch activations and literals)"))
     train.add_argument("--no-check", action="store_true",
                        help=tr("skip the dataset check before training (yolov5 may then stop on a broken dataset "
                                "or train without the images it cannot read)"))
@@ -90,9 +94,12 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         return EXIT_USAGE
     if checked.weights_path is not None and needs_trust(checked.weights_path, workspace):
         if not args.trust_weights:
-            renderer.error(refusal(checked.weights_path))
+            renderer.error(refusal(checked.weights_path, workspace))
             return EXIT_USAGE
         trusted = (confirmed_entry(checked.weights_path),)
+    if checked.cfg_path is not None and model_needs_trust(checked.cfg_path) and not args.trust_model:
+        renderer.error(model_refusal(checked.cfg_path))
+        return EXIT_USAGE
     if not args.no_check and checked.data_path is not None:
         try:
             gate = check_for_training(checked.data_path, workspace)
@@ -102,7 +109,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         if not gate.ok:
             report_gate(renderer, gate, args.data)
             return EXIT_USAGE
-    run_dir = create_run(workspace, checked, trusted_weights=trusted)
+    run_dir = create_run(workspace, checked, trusted_weights=trusted,
+                         trusted_model=checked.cfg_path is not None and args.trust_model)
     spec = load_run_config(run_dir)["spec"]
     if not args.json:
         renderer.note(tr("Run {name}: {path}", name=run_dir.name, path=run_dir))

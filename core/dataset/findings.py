@@ -31,6 +31,7 @@ CODES: dict[str, str] = {
     "names-duplicate": WARNING,
     "path-foreign": WARNING,  # an error when relative splits depend on it
     "path-relative": WARNING,
+    "yaml-download": WARNING,  # yolov5's check_dataset would run it; the app never does (core.worker.code_guards)
     # splits
     "split-path-missing": ERROR,
     "split-empty": ERROR,

@@ -71,6 +71,7 @@ def read_spec(doc: YamlDocument, yaml_file: Path) -> DatasetSpec:
                 doc.key_line(key) or 1))
     _read_names(data, doc, file, spec)
     _read_root(data, doc, file, spec)
+    _read_download(data, doc, file, spec)
     for split in SPLITS:
         value = data.get(split)
         if value in (None, "", []):
@@ -131,6 +132,28 @@ def _read_names(data: dict[str, Any], doc: YamlDocument, file: str, spec: Datase
                     "nc is {nc} but there are {n} names. yolov5 ignores nc and uses the {n} names, so labels "
                     "with ids from {n} up abort training; fix the names list (or delete nc).",
                     nc=nc, n=len(spec.names)), doc.key_line("nc")))
+
+
+def download_kind(value: Any) -> str:
+    """What yolov5's ``check_dataset`` (7.0.14, ``utils/general.py`` 516-533) would do with ``download:``
+    when a val path is missing: fetch and unzip a URL ending ``.zip``, run a ``bash `` line in a shell, or
+    ``exec`` anything else as Python."""
+    text = str(value)
+    if text.startswith("http") and text.endswith(".zip"):
+        return tr("a URL to fetch and unzip")
+    if text.startswith("bash "):
+        return tr("a shell command")
+    return tr("a Python script")
+
+
+def _read_download(data: dict[str, Any], doc: YamlDocument, file: str, spec: DatasetSpec) -> None:
+    value = data.get("download")
+    if not value:
+        return
+    spec.findings.append(finding("yaml-download", file, tr(
+        "'download' is {kind}: yolov5 would run this script whenever a val path is missing; YOLO Studio does "
+        "not (nor fetches it). Get the dataset yourself, then delete the entry.", kind=download_kind(value)),
+        doc.key_line("download") or 1))
 
 
 def _read_root(data: dict[str, Any], doc: YamlDocument, file: str, spec: DatasetSpec) -> None:

@@ -120,7 +120,8 @@ def _prepare_stack(ctx: JobContext, function: Callable[[JobContext], str]) -> di
     from core.workspace import app_cache_dir
 
     compat.apply(app_cache_dir(ctx.workspace) / "yolov5",
-                 trusted=trusted_roots(ctx.workspace, ctx.spec.get("trusted_weights", [])), workspace=ctx.workspace)
+                 trusted=trusted_roots(ctx.workspace, ctx.spec.get("trusted_weights", [])), workspace=ctx.workspace,
+                 trusted_model=bool(ctx.spec.get("trusted_model")))
     extra = getattr(sys.modules[function.__module__], "hello_fields", None)
     return ctx.emit("hello", job=ctx.job, pid=os.getpid(), versions=stack.versions(), devices=stack.devices(),
                     **(extra(ctx.spec) if extra else {}))

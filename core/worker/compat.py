@@ -5,8 +5,9 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
   2. Pillow >= 10 removed ``FreeTypeFont.getsize`` → shimmed on ``getbbox``;
   3. numpy 2 removed ``np.trapz`` → aliased to ``np.trapezoid``;
   4. torch >= 2.6 loads checkpoints ``weights_only=True`` → full unpickling only for trusted files
-     (``core.trust``: the workspace's own runs, files the user explicitly trusted, and the weights store's
-     files while they hash to their manifest record — a changed one is refused with its own words);
+     (``core.trust``: checkpoints this workspace's worker recorded writing under its runs —
+     ``core.provenance``, recorded by ``save_checkpoint`` — files the user explicitly trusted, and the weights
+     store's files while they hash to their manifest record — a changed one is refused with its own words);
   5. a relative or missing weights path becomes a Hugging Face / GitHub download → local-only lookup;
   6. network probes and auto-installs (DNS on import, ``check_online``, ``check_requirements``, the
      Ultralytics settings file in ``~``) → environment switches and no-op checks;
@@ -24,6 +25,8 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
      T-series) → ``disable_amp``, only for a run with the ``no_amp`` option: yolov5 decides AMP once
      (``amp = check_amp(model)``), and that one flag drives everything, so answering it False trains in FP32
      (``core/worker/compat_amp.py``).
+ 11. files yolov5 runs as code (``code_guards``): ``parse_model``'s ``eval`` of a model YAML's strings passes
+     only the strict check or the user's confirmation; ``check_dataset`` never runs a data.yaml's ``download:``.
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -43,7 +46,10 @@ from typing import Any, Callable, Iterable, Iterator
 from core import RESOURCES_DIR
 from core.atomic import atomic_writer
 from core.disk_space import disk_full_error, is_disk_full, written_size
-from core.trust import store_refusal, stored_verdict, within
+from core import provenance
+from core.trust import foreign_refusal, store_refusal, stored_verdict, within
+from core.workspace import runs_dir
+from core.worker.code_guards import install as install_code_guards, safe_check_dataset
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
 _FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
@@ -87,12 +93,41 @@ def set_trusted_roots(paths: Iterable[Path], workspace: Path | None = None) -> N
     _workspace[:] = [Path(workspace)] if workspace is not None else []
 
 
+_verified_own: dict[tuple[str, int, int, int], bool] = {}
+
+
+def _own_runs() -> Path | None:
+    return runs_dir(_workspace[0]).resolve() if _workspace else None
+
+
+def _written_here(path: Path) -> bool:
+    """The worker's full check of a checkpoint under this workspace's runs: its keyed hash (core.provenance),
+    kept per (file, size, mtime, inode) for the life of the process (yolov5 loads best.pt more than once)."""
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    if key not in _verified_own:
+        _verified_own[key] = provenance.verified(_workspace[0], path)
+    return _verified_own[key]
+
+
 def is_trusted(path: Any) -> bool:
-    """May ``path`` be fully unpickled? Raises ``UntrustedCheckpointError`` for a store file that changed."""
+    """May ``path`` be fully unpickled? Raises ``UntrustedCheckpointError`` for a store file that changed and
+    for a checkpoint under this workspace's runs that its worker did not record writing (a foreign run)."""
     try:
         text = os.fspath(path)
     except TypeError:
         return False  # a file object or buffer: not ours to vouch for
+    runs = _own_runs()
+    if runs is not None and within(text, [runs]) and Path(text).is_file():
+        resolved = Path(text).resolve()
+        confirmed = [root for root in _trusted_roots if root != runs]
+        if within(text, confirmed):
+            if not _written_here(resolved):
+                record_written(resolved)  # the user confirmed it: asked once, recorded now
+            return True
+        if _written_here(resolved):
+            return True
+        raise UntrustedCheckpointError(foreign_refusal(text))
     if within(text, _trusted_roots):
         return True
     verdict = stored_verdict(text, _workspace[0]) if _workspace else None
@@ -168,10 +203,27 @@ def save_checkpoint(save: Callable[..., Any], obj: Any, f: Any, *args: Any, **kw
                     written = handle.tell()
                 except (OSError, ValueError):
                     pass
+            runs = _own_runs()
+            if runs is not None and within(target, [runs]):
+                handle.flush()  # recorded before the rename: a kill in between leaves a file that verifies
+                provenance.record_before_rename(_workspace[0], target.resolve(), handle.fileno())
     except Exception as exc:  # noqa: BLE001 - re-raised, in words when the disk is full
         if is_disk_full(exc, target.parent):
             raise disk_full_error(target, max(previous, written) or None) from exc
         raise
+
+
+def record_written(path: Path) -> None:
+    """Record a checkpoint of this workspace's runs as written here (``core.provenance``). A record that cannot
+    be written leaves the file unrecorded — asked about before its next load, never trusted silently."""
+    if not _workspace:
+        return
+    for key in [k for k in _verified_own if k[0] == str(path)]:
+        del _verified_own[key]
+    try:
+        provenance.record_checkpoint(_workspace[0], path)
+    except OSError:
+        pass
 
 
 def _patch_torch_save() -> None:
@@ -275,6 +327,8 @@ def _patch_yolov5() -> None:
     from yolov5.utils import downloads, general
 
     replacements = _replacements()
+    current = general.check_dataset  # 10. never a dataset's download: (code_guards)
+    replacements["check_dataset"] = current if getattr(current, "_yolostudio", False) else safe_check_dataset(current)
     sources = {name: downloads if name.startswith("attempt_download") else general for name in replacements}
     originals = {name: getattr(sources[name], name, None) for name in replacements}
     for name, value in replacements.items():
@@ -290,9 +344,11 @@ def _patch_yolov5() -> None:
                 setattr(module, name, value)
 
 
-def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None = None) -> None:
+def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None = None,
+          trusted_model: bool = False) -> None:
     """Make yolov5 train, validate and export with no network; call early, in a worker (idempotent).
-    ``workspace``: its weights store's checkpoints are trusted while they hash to their record."""
+    ``workspace``: its weights store's checkpoints are trusted while they hash to their record.
+    ``trusted_model``: the user confirmed this job's model YAML (else its strings must pass the strict check)."""
     global _applied
     prepare_environment(config_dir)
     set_trusted_roots(trusted, workspace)
@@ -300,6 +356,7 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     _patch_pillow()
     _patch_torch_load()
     _patch_yolov5()
+    install_code_guards(trusted_model)
     _patch_torch_save()  # after yolov5: its import of ultralytics rebinds torch.save
     _applied = True
 

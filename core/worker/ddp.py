@@ -117,6 +117,9 @@ def share_checkpoint(group: Any, info: RankInfo, peers: list[dict[str, Any]], la
     if info.local_rank == 0 and not last.is_file():
         last.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(last, payload[0], backup=False)
+        from core.worker.compat import record_written
+
+        record_written(last.resolve())  # rank 0's checkpoint of this run: this machine's own from now on
     dist.barrier(group=group)
 
 

@@ -40,6 +40,9 @@ def failure_of(exc: BaseException) -> tuple[str, str, str]:
     if type(exc).__name__ == "UntrustedCheckpointError":  # compat's trust refusal (no torch import here)
         return "weights", str(exc), tr("Pick weights from your runs, or confirm that you trust this file "
                                        "(--trust-weights).")
+    if type(exc).__name__ == "UntrustedModelError":  # code_guards' refusal of a model YAML's strings
+        return "model", str(exc), tr("Use a model YAML packaged with yolov5 (yolov5s.yaml …), or confirm that you "
+                                     "trust this file (--trust-model).")
     failure = classify_failure(type(exc).__name__, str(exc))
     if failure.kind == "internal" and raised_reading_data(exc):
         return "dataset", failure.message, tr(

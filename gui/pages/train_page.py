@@ -25,6 +25,7 @@ from core.jobs import JobOutcome, JobSpec
 from core.machine import MachineFacts
 from core.checkpoint_file import checkpoint_problem
 from core.runs import WORKER_LOG, RunInfo, create_run, load_run_config, read_log_tail, resume_spec
+from core.trust import confirmed_entry, needs_trust
 from core.train_config import ValidatedConfig
 from gui import dialogs
 from gui.job_runner import Launcher, default_launcher
@@ -245,10 +246,11 @@ class TrainPage(Page):
                          self.tr("Fix the problems listed under the options first."), about_problems=True)
             return False
         trusted = self.options.trusted_weights(checked)
-        if trusted is None:
+        trusted_model = self.options.trusted_model(checked) if trusted is not None else None
+        if trusted is None or trusted_model is None:
             return False
         try:
-            run_dir = create_run(self.workspace, checked, trusted_weights=trusted)
+            run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model)
             job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
             job.write()
         except (OSError, ValueError) as exc:
@@ -265,8 +267,14 @@ class TrainPage(Page):
         run_dir = self.resumable_run
         if self.active or run_dir is None:
             return False
+        last = run_dir / "weights" / "last.pt"
+        confirmed: tuple[str, ...] = ()
+        if needs_trust(last, self.workspace):  # a run copied in from elsewhere, or from before records
+            if not dialogs.confirm_untrusted_weights(self, last):
+                return False
+            confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints, recorded as they load
         try:
-            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir, self.workspace))
+            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir, self.workspace, trusted_weights=confirmed))
             job.write()
         except (OSError, ValueError, KeyError) as exc:
             self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, Q
                                QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from core.dataset.fixes import FIXABLE
+from core.display_text import escape_controls
 from core.findings import Finding
 from gui.widgets.levels import level_colour, level_icon, level_word
 
@@ -97,11 +98,11 @@ class FindingsView(QWidget):
         for f in self.findings:
             if wanted and f.severity != wanted:
                 continue
-            where = Path(f.file).name + (f":{f.line}" if f.line else "")
-            item = QTreeWidgetItem([level_word(f.severity), f.code, where, f.message])
+            where = escape_controls(Path(f.file).name + (f":{f.line}" if f.line else ""))
+            item = QTreeWidgetItem([level_word(f.severity), f.code, where, escape_controls(f.message)])
             item.setIcon(0, level_icon(f.severity))
-            item.setToolTip(2, f.file)
-            item.setToolTip(3, f.message)
+            item.setToolTip(2, escape_controls(f.file))
+            item.setToolTip(3, escape_controls(f.message))
             item.setData(0, Qt.ItemDataRole.UserRole, f)
             items.append(item)
             if len(items) >= MAX_ROWS:
@@ -129,10 +130,10 @@ class FindingsView(QWidget):
             "No safe automatic fix for this finding: its message says what to do."))
         if show_in_yaml and Path(f.file) == Path(self.yaml_file):
             self.yaml_location.emit(max(1, f.line), f.column)
-        self.preview_title.setText(f.file + (f":{f.line}" if f.line else ""))
+        self.preview_title.setText(escape_controls(f.file + (f":{f.line}" if f.line else "")))
         path = Path(f.file)
         if path.suffix.lower() not in (".txt", ".yaml", ".yml") or not path.is_file():
-            self.preview.setPlainText(f.message)
+            self.preview.setPlainText(escape_controls(f.message))
             return
         try:
             with open(path, "rb") as handle:

@@ -13,6 +13,8 @@ from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from core.display_text import escape_controls
+
 MAX_BLOCKS = 5000
 FLUSH_MS = 150
 
@@ -61,6 +63,7 @@ class LogView(QWidget):
         self.open_button.setEnabled(path is not None)
 
     def add(self, line: str) -> None:
+        line = escape_controls(line)  # worker text: a newline or ESC in it must not forge or hide a line
         self._pending.append(line)
         self._tail.append(line)
 

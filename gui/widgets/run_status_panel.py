@@ -18,6 +18,7 @@ from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSpinBox,
                                QVBoxLayout, QWidget)
 
+from core.display_text import escape_controls
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
 from gui.run_text import average_speed
@@ -109,7 +110,7 @@ class RunStatusPanel(QFrame):
     def _show_failed(self, outcome: JobOutcome, log_tail: list[str]) -> None:
         self.mode = "failed"
         self._frame("error", self.tr("Training failed"))
-        self.message_label.setText(outcome.message)
+        self.message_label.setText(escape_controls(outcome.message))
         self.facts_label.setText(self.tr("<b>What to do:</b> {hint}").format(hint=escape(outcome.hint))
                                  if outcome.hint else "")
         self.facts_label.setVisible(bool(outcome.hint))

@@ -15,6 +15,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
+from core.display_text import escape_controls
 from core.progress import format_duration
 from core.runs import RunInfo
 from gui.run_text import date_time_text
@@ -124,7 +125,7 @@ class RunsTableModel(QAbstractTableModel):
             return None
         key = COLUMNS[index.column()][0]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.display(run, key)
+            return escape_controls(self.display(run, key))  # a run folder's name is anyone's text
         if role == SORT_ROLE:
             return self.sort_value(run, key)
         if role == RUN_ROLE:
@@ -133,7 +134,8 @@ class RunsTableModel(QAbstractTableModel):
             icon = _STATUS.get(run.status, (None, QStyle.StandardPixmap.SP_MessageBoxQuestion))[1]
             return QApplication.style().standardIcon(icon) if QApplication.instance() else QIcon()
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(run, key)
+            tip = self.tooltip(run, key)
+            return None if tip is None else escape_controls(tip)
         if role == Qt.ItemDataRole.TextAlignmentRole and key in NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

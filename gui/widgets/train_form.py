@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QProgressBar, Q
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.train_options import TrainConfig, train_options
-from core.trust import confirmed_entry, needs_trust
+from core.trust import confirmed_entry, is_model_yaml, model_needs_trust, model_problem, needs_trust
 from gui import dialogs
 from gui.widgets.disclosure import disclosure_button
 from gui.widgets.option_editors import ChoiceEditor, OptionEditor, SpinEditor, make_editor, with_browse
@@ -65,6 +65,7 @@ class TrainForm(QWidget):
         self.workspace = workspace
         self.demo_yaml = demo_yaml
         self.trusted_weights: set[str] = set()
+        self.trusted_models: set[str] = set()  # model YAMLs the user confirmed (core.trust.model_needs_trust)
         self._touched: set[str] = set()
         self._programmatic = False
         self.editors: dict[str, OptionEditor] = {}
@@ -254,8 +255,19 @@ class TrainForm(QWidget):
         self.demo_status.setVisible(bool(error))
 
     # -- checkpoints are pickles --------------------------------------------------------------------
+    def accept_model(self, path: Path) -> bool:
+        """Ask before trusting a model YAML that yolov5 would partly run as code; True when it may be used."""
+        if not model_needs_trust(path, self.trusted_models):
+            return True
+        if not dialogs.confirm_untrusted_model(self, path, model_problem(path) or ""):
+            return False
+        self.trusted_models.add(confirmed_entry(path))
+        return True
+
     def accept_weights(self, path: Path) -> bool:
-        """Ask before trusting a checkpoint (``core.trust``'s rule); True when it may be used."""
+        """Ask before trusting a checkpoint or model YAML (``core.trust``'s rules); True when it may be used."""
+        if is_model_yaml(path):
+            return self.accept_model(path)
         if not needs_trust(path, self.workspace, self.trusted_weights):
             return True
         if not dialogs.confirm_untrusted_weights(self, path):

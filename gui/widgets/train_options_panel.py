@@ -30,7 +30,7 @@ from core.machine import MachineFacts, quick_machine_facts
 from core.settings import load_settings, save_settings
 from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config
 from core.train_options import option_labels
-from core.trust import confirmed_entry
+from core.trust import confirmed_entry, model_needs_trust
 from core.weights.choice import recommend_start
 from core.workspace import runs_dir
 from gui.background import BackgroundTask, run_in_background
@@ -314,6 +314,13 @@ class TrainOptionsPanel(QGroupBox):
             return None
         entry = confirmed_entry(weights)
         return (entry,) if entry in self.form.trusted_weights else ()
+
+    def trusted_model(self, checked: ValidatedConfig) -> bool | None:
+        """True: the user confirmed a model YAML that fails the strict check; False: none needed; None: declined."""
+        model = checked.cfg_path
+        if model is None or not model_needs_trust(model, self.form.trusted_models):
+            return False
+        return True if self.form.accept_model(model) else None
 
     def remember_choices(self, checked: ValidatedConfig) -> None:
         """The dataset and model of a started run are the next session's defaults."""

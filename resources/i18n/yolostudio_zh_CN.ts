@@ -1010,8 +1010,28 @@ This is the only time YOLO Studio uses the network, and only when you ask. Proxy
       <translation>训练进程在 {seconds} 秒后仍未停止。现在强制结束它（上次检查点之后的工作会丢失），还是继续等待？</translation>
     </message>
     <message>
+      <source>Use this model definition?</source>
+      <translation>使用此模型定义？</translation>
+    </message>
+    <message>
       <source>Use this weights file?</source>
       <translation>使用这个权重文件吗？</translation>
+    </message>
+    <message>
+      <source>{name} has text that yolov5 would run as Python code when it builds the model:
+
+{reason}
+
+Only use it if you trust where it came from.
+
+{path}</source>
+      <translation>{name} 含有 yolov5 构建模型时会当作 Python 代码运行的文本：
+
+{reason}
+
+仅在您信任其来源时才使用它。
+
+{path}</translation>
     </message>
     <message>
       <source>{name} is a PyTorch checkpoint (.pt). Such a file is a Python pickle: loading it can run any code it contains.

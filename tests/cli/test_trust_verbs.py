@@ -13,7 +13,7 @@ from core.jobs import JobOutcome, JobSpec, fold_outcome
 from core.protocol import encode, make_event
 from core.runs import EVENTS_FILE, create_run, spec_path
 from core.train_config import MachineFacts, TrainConfig, validate_config
-from tests.fixtures.checkpoint_files import write_checkpoint_file
+from tests.fixtures.checkpoint_files import record_as_own, write_checkpoint_file
 from tests.stored_weights import store_file
 
 
@@ -48,13 +48,14 @@ def test_resume_of_a_run_outside_the_workspace_asks_first(stopped_run_elsewhere,
     assert "--trust-weights" in capsys.readouterr().err and not NoWorker.started
     assert main(["--workspace", str(workspace), "resume", str(stopped_run_elsewhere), "--trust-weights"]) == 0
     spec = json.loads(spec_path(stopped_run_elsewhere).read_text())
-    assert spec["trusted_weights"] == [str((stopped_run_elsewhere / "weights" / "last.pt").resolve())]
+    assert spec["trusted_weights"] == [str((stopped_run_elsewhere / "weights").resolve())]  # the run's checkpoints
 
 
 def test_resume_of_a_run_in_the_workspace_needs_no_confirmation(stopped_run_elsewhere, tmp_path, monkeypatch):
     monkeypatch.setattr("cli.verbs.resume.render_job", NoWorker)
     NoWorker.started.clear()
     workspace = tmp_path / "other-ws"  # the run's own workspace
+    record_as_own(workspace, stopped_run_elsewhere / "weights" / "last.pt")  # as its worker did when it saved it
     assert main(["--workspace", str(workspace), "resume", stopped_run_elsewhere.name]) == 0
     assert json.loads(spec_path(stopped_run_elsewhere).read_text())["trusted_weights"] == []
     assert NoWorker.started
@@ -76,6 +77,10 @@ def test_train_from_outside_weights_asks_first(tmp_path, monkeypatch, capsys):
     inside = tmp_path / "ws" / "runs" / run.name / "weights" / "best.pt"
     inside.parent.mkdir()
     shutil.copyfile(weights, inside)
+    assert main(["--workspace", str(tmp_path / "ws"), "train", str(data), "--weights", str(inside),
+                 "--device", "cpu", "--no-check"]) == 2  # copied in by hand: not recorded, so not the app's own
+    assert "no record of writing it" in capsys.readouterr().err
+    record_as_own(tmp_path / "ws", inside)
     assert main(["--workspace", str(tmp_path / "ws"), "train", str(data), "--weights", str(inside),
                  "--device", "cpu", "--no-check"]) == 0  # the app's own run: no question
 

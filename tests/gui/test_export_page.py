@@ -15,6 +15,7 @@ from gui import dialogs
 from gui.pages.export_page import ExportPage
 from gui.widgets import export_card
 from tests.conftest import FIXTURES
+from tests.fixtures.checkpoint_files import record_as_own
 from tests.waits import TIMEOUT_MS
 
 NO_GPU = ExportFacts(gpu_count=0, torch_cuda="13.0")
@@ -44,6 +45,7 @@ def run_dir(tmp_path: Path) -> Path:
     run = tmp_path / "ws" / "runs" / "exp"
     (run / "weights").mkdir(parents=True)
     (run / "weights" / "best.pt").write_bytes(b"pt")
+    record_as_own(tmp_path / "ws", run / "weights" / "best.pt")  # as the run's worker did when it saved it
     (run / "config.json").write_text(json.dumps({"spec": {"config": {"data": "", "imgsz": 64}}}))
     return run
 

@@ -14,6 +14,7 @@ from core.train_config import MachineFacts
 from gui import dialogs
 from gui.pages.train_page import TrainPage
 from tests.core.test_dataset_validate import build
+from tests.fixtures.checkpoint_files import record_as_own
 from tests.waits import TIMEOUT_MS
 
 
@@ -114,7 +115,7 @@ def test_second_start_is_refused_and_stop_twice_is_harmless(qtbot, page, launche
     assert page.stop_button.text() == "Stop" and not page.kill_button.isVisibleTo(page)
 
 
-def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, launcher):
+def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, launcher, monkeypatch):
     launcher.options = ["--die-after", "75"]  # after the first checkpoint (line 71)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
         page.start_run()
@@ -128,6 +129,10 @@ def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, lau
     run_dir = page.session.run_dir
 
     launcher.options = []
+    asked: list[Path] = []  # the fake worker wrote last.pt without the real worker's record: a foreign file
+    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or False)
+    assert page.resume_run() is False and asked == [run_dir / "weights" / "last.pt"]
+    record_as_own(page.workspace, run_dir / "weights" / "last.pt")  # as a real worker does when it saves
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as resumed:
         panel.resume_button.click()
     spec = json.loads(launcher.spec_files[-1].read_text(encoding="utf-8"))
@@ -187,6 +192,30 @@ def test_untrusted_checkpoint_needs_confirmation(qtbot, page, tmp_path, monkeypa
         assert page.start_run()
     spec = json.loads((page.session.run_dir / "spec.json").read_text(encoding="utf-8"))
     assert spec["trusted_weights"] == [str(weights.resolve())]
+
+
+def test_a_model_yaml_yolov5_would_run_as_code_needs_confirmation(qtbot, page, tmp_path, monkeypatch):
+    import yaml
+
+    from core.model_catalog import yolov5_package_dir
+
+    doc = yaml.safe_load((yolov5_package_dir() / "models" / "yolov5n.yaml").read_text())
+    doc["activation"] = "__import__('os').system('true')"
+    model = tmp_path / "colleague.yaml"
+    model.write_text(yaml.safe_dump(doc))
+    page.form.set_model(str(model))
+    page.revalidate()
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
+    asked: list[str] = []
+    monkeypatch.setattr(dialogs, "confirm_untrusted_model",
+                        lambda parent, path, reason: asked.append(reason) or False)
+    assert page.start_run() is False
+    assert not (page.workspace / "runs").exists() and "activation" in asked[0]
+    monkeypatch.setattr(dialogs, "confirm_untrusted_model", lambda parent, path, reason: True)
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        assert page.start_run()
+    spec = json.loads((page.session.run_dir / "spec.json").read_text(encoding="utf-8"))
+    assert spec["trusted_model"] is True
 
 
 def test_demo_dataset_is_prepared_in_the_background_on_first_show(qtbot, tmp_path, launcher):

@@ -252,6 +252,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation># 或：docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility …（Kubernetes：在 pod 的 env 中设置同一变量）</translation>
     </message>
     <message>
+      <source>'download' is {kind}: yolov5 would run this script whenever a val path is missing; YOLO Studio does not (nor fetches it). Get the dataset yourself, then delete the entry.</source>
+      <translation>'download' 是{kind}：只要某个 val 路径缺失，yolov5 就会运行这个脚本；YOLO Studio 不会运行（也不会下载）它。请自行获取数据集，然后删除该条目。</translation>
+    </message>
+    <message>
       <source>'names' lists no classes. yolov5 would build a model with no classes and stop at the first label; list the class names.</source>
       <translation>'names' 没有列出任何类别。yolov5 会建立一个没有类别的模型，并在第一个标签处停止；请列出类别名称。</translation>
     </message>
@@ -2700,6 +2704,10 @@ Type 'delete' to confirm: </source>
       <translation>机器会使用交换空间（{swap:.1f} GB），这会拖慢每一步。</translation>
     </message>
     <message>
+      <source>The model definition was not loaded: {reason}</source>
+      <translation>未加载模型定义：{reason}</translation>
+    </message>
+    <message>
       <source>The model is a checkpoint: training starts from its weights.</source>
       <translation>模型是一个检查点：训练从它的权重开始。</translation>
     </message>
@@ -2916,6 +2924,10 @@ Type 'delete' to confirm: </source>
       <translation>此容器启动时没有 GPU（{variable}={value}）</translation>
     </message>
     <message>
+      <source>This data.yaml has a download: entry; YOLO Studio never runs or fetches it.</source>
+      <translation>此 data.yaml 含有 download: 条目；YOLO Studio 从不运行或下载它。</translation>
+    </message>
+    <message>
       <source>This engine could not be loaded: it was built for another TensorRT version or GPU.</source>
       <translation>无法加载这个引擎：它是为另一个 TensorRT 版本或 GPU 构建的。</translation>
     </message>
@@ -3108,6 +3120,10 @@ Type 'delete' to confirm: </source>
       <translation>请使用 {world} 的整数倍作为批大小：{suggestions}。</translation>
     </message>
     <message>
+      <source>Use a model YAML packaged with yolov5 (yolov5s.yaml …), or confirm that you trust this file (--trust-model).</source>
+      <translation>请使用 yolov5 自带的模型 YAML（yolov5s.yaml …），或确认您信任此文件（--trust-model）。</translation>
+    </message>
+    <message>
       <source>Use a plain file name ending in .pt.</source>
       <translation>请使用以 .pt 结尾的普通文件名。</translation>
     </message>
@@ -3280,6 +3296,14 @@ Type 'delete' to confirm: </source>
       <translation>[{n}/{total}] {name}</translation>
     </message>
     <message>
+      <source>a Python script</source>
+      <translation>一段 Python 脚本</translation>
+    </message>
+    <message>
+      <source>a URL to fetch and unzip</source>
+      <translation>一个要下载并解压的网址</translation>
+    </message>
+    <message>
       <source>a mirror of PyTorch's wheel index holding cu130/, cu128/, cu126/ and cpu/ folders</source>
       <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
@@ -3296,6 +3320,10 @@ Type 'delete' to confirm: </source>
       <translation>有一个点不是一对数字</translation>
     </message>
     <message>
+      <source>a shell command</source>
+      <translation>一条 shell 命令</translation>
+    </message>
+    <message>
       <source>a {shape} has no area to box</source>
       <translation>{shape} 没有面积，无法变成框</translation>
     </message>
@@ -3304,8 +3332,20 @@ Type 'delete' to confirm: </source>
       <translation>只有 {n} 个点的 {shape}</translation>
     </message>
     <message>
+      <source>activation: {value} is not one of torch's activations (nn.SiLU(), nn.LeakyReLU(0.1) …); yolov5 would run it as Python code.</source>
+      <translation>activation: {value} 不是 torch 的激活函数（nn.SiLU()、nn.LeakyReLU(0.1) …）；yolov5 会把它当作 Python 代码运行。</translation>
+    </message>
+    <message>
       <source>add a .pt you have (asks whether you trust it)</source>
       <translation>添加你已有的 .pt（会询问是否信任）</translation>
+    </message>
+    <message>
+      <source>allow a model YAML whose strings yolov5 would run as code (anything beyond its layers, torch activations and literals)</source>
+      <translation>允许使用其字符串会被 yolov5 当作代码运行的模型 YAML（超出其网络层、torch 激活函数和字面量的任何内容）</translation>
+    </message>
+    <message>
+      <source>allow a model definition whose strings yolov5 would run as code (the run was started with such a model YAML)</source>
+      <translation>允许使用其字符串会被 yolov5 当作代码运行的模型定义（该运行是用这样的模型 YAML 启动的）</translation>
     </message>
     <message>
       <source>allow loading a .pt from outside your runs (a .pt is a pickle and can run code)</source>
@@ -3758,6 +3798,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>keep VOC objects marked difficult (left out by default, as yolov5's VOC conversion does)</source>
       <translation>保留标为 difficult 的 VOC 目标（默认略去，与 yolov5 自己的 VOC 转换一致）</translation>
+    </message>
+    <message>
+      <source>layer {index}: argument {value} is neither a number, a literal nor one of {names}; yolov5 would run it as Python code.</source>
+      <translation>第 {index} 层：参数 {value} 既不是数字、字面量，也不是 {names} 之一；yolov5 会把它当作 Python 代码运行。</translation>
+    </message>
+    <message>
+      <source>layer {index}: module {value} is not a layer yolov5 or torch.nn defines; yolov5 would run it as Python code.</source>
+      <translation>第 {index} 层：模块 {value} 不是 yolov5 或 torch.nn 定义的网络层；yolov5 会把它当作 Python 代码运行。</translation>
     </message>
     <message>
       <source>leave a class out (repeatable)</source>
@@ -4366,6 +4414,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the export's folder, or a COCO .json file</source>
       <translation>导出的文件夹，或一个 COCO .json 文件</translation>
+    </message>
+    <message>
+      <source>the file is {size} bytes, too large to check (a model YAML is a few kB).</source>
+      <translation>该文件有 {size} 字节，太大而无法检查（模型 YAML 只有几 kB）。</translation>
     </message>
     <message>
       <source>the image cannot be read ({error}); its {n} boxes are left out</source>
@@ -5080,6 +5132,14 @@ Type 'delete' to confirm: </source>
       <translation>{path} 是空的。</translation>
     </message>
     <message>
+      <source>{path} is in your runs, but YOLO Studio has no record of writing it: the run was copied in from elsewhere, or made before this version recorded its checkpoints. A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights (asked once: the file is recorded then).</source>
+      <translation>{path} 位于您的运行目录中，但 YOLO Studio 没有写入它的记录：该运行是从别处复制进来的，或是在本版本开始记录检查点之前创建的。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights（只问一次：之后会记录该文件）。</translation>
+    </message>
+    <message>
+      <source>{path} is in your runs, but it is not the file YOLO Studio recorded writing there (copied from another workspace, or changed since). A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights.</source>
+      <translation>{path} 位于您的运行目录中，但它不是 YOLO Studio 记录下写入的那个文件（从另一个工作区复制而来，或之后被修改过）。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights。</translation>
+    </message>
+    <message>
       <source>{path} is not a JSON facts file: {reason}</source>
       <translation>{path} 不是 JSON 格式的检测信息文件：{reason}</translation>
     </message>
@@ -5142,6 +5202,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path}: {name} = {value!r} is not a {kind}.</source>
       <translation>{path}：{name} = {value!r} 不是 {kind}。</translation>
+    </message>
+    <message>
+      <source>{path}: {reason} A model YAML is code to yolov5; if you trust this file, add --trust-model.</source>
+      <translation>{path}：{reason} 模型 YAML 对 yolov5 而言就是代码；如果您信任此文件，请加上 --trust-model。</translation>
     </message>
     <message>
       <source>{per} images per GPU</source>

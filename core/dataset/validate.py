@@ -22,10 +22,10 @@ from typing import Any, Callable
 import numpy as np
 
 from core.dataset.cache import ScanCache
-from core.dataset.crossfile import leaks_and_duplicates, orphans
+from core.dataset.crossfile import leaks_and_duplicates, orphans, shared_labels
 from core.dataset.data_yaml import judge_document
 from core.dataset.dirs import FolderMemo
-from core.dataset.files import SplitFiles, WalkLimits, list_split
+from core.dataset.files import SplitFiles, WalkLimits, label_path_for, list_split
 from core.dataset.findings import ERROR, RULES_VERSION, finding, finding_json, sort_findings
 from core.dataset.records import ImageRecord, ImageRecords
 from core.dataset.scan import SEARCHING, ScanStats, findings_from, scan_images
@@ -99,6 +99,8 @@ def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cance
     for own in per_image.values():
         findings += own
     findings += orphans(split_files, table, memo)
+    findings += shared_labels(table)
+    findings += _yolov5_caches(spec, split_files, table)
     memo.save()
     findings += leaks_and_duplicates(table, members)
     findings += _train_without_labels(table, members, per_image, spec, yaml_file)
@@ -163,11 +165,36 @@ def _per_image_findings(table: ScanTable, nc: int, train: np.ndarray | None) -> 
                 "Class id {cls} but the dataset has {nc} classes (0–{top}). {consequence}",
                 cls=_fmt_class(cls), nc=nc, top=nc - 1, consequence=consequence), int(line)))
     for i in np.flatnonzero((table.flags & HAS_LABEL) == 0).tolist():
-        if table.paths[i] not in table.image_findings:
+        if table.paths[i] not in table.image_findings and table.paths[i] not in table.label_findings:
             own[i].append(finding("label-missing", table.paths[i], tr(
                 "No label file ({label}). yolov5 trains on it as a background image (no objects); fine if "
                 "that is meant.", label=table.labels[i])))
     return {i: own[i] for i in sorted(own)}
+
+
+def _yolov5_caches(spec: DatasetSpec, split_files: dict[str, SplitFiles], table: ScanTable) -> list[Finding]:
+    """yolov5's own ``*.cache`` of each split, judged against the labels as this check read them."""
+    from core.dataset.files import yolov5_split_path
+    from core.dataset.yolo_cache import cache_findings, current_rows
+
+    # the label parse's own errors (not the class-count check, which yolov5's scan does not make) drop the image
+    dropped = {image for image, rows in table.label_findings.items() if any(row[1] == ERROR for row in rows)}
+
+    def current(image: str) -> np.ndarray | None:
+        i = bisect_left(table.paths, image)
+        if i >= len(table.paths) or table.paths[i] != image:
+            return current_rows(label_path_for(image))
+        if image in dropped:
+            return None
+        start = int(table.starts[i])
+        return table.rows[start:start + int(table.counts[i]), 1:6].astype(np.float32)
+
+    out: list[Finding] = []
+    for name, split in spec.splits.items():
+        files = split_files.get(name)
+        if files is not None and files.images and split.paths:
+            out += cache_findings(yolov5_split_path(split.paths[-1]), files.images, current)
+    return out
 
 
 def _fmt_class(cls: float) -> str:

@@ -222,6 +222,18 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>'path' 是 {path}，一个来自其他机器（Colab、Kaggle 或 Windows）的绝对路径。请把它改到这个 data.yaml 所在的文件夹（一键修复），或改到图片现在的位置。</translation>
     </message>
     <message>
+      <source>'{entry}' has no './' in front. yolov5 reads such a line relative to the folder training is started from ({cwd}), not relative to this list's folder; write it as './{entry}' (or absolute).</source>
+      <translation>'{entry}' 前面没有 './'。yolov5 按启动训练时所在的文件夹（{cwd}）解析这种行，而不是按此列表所在的文件夹；请写成 './{entry}'（或绝对路径）。</translation>
+    </message>
+    <message>
+      <source>'{entry}' is followed by a space or tab. yolov5 keeps it as part of the name, so the name no longer ends in an image suffix and yolov5 skips the line silently: the image is not trained. Delete the trailing space.</source>
+      <translation>'{entry}' 后面有空格或制表符。yolov5 会把它当作名称的一部分，于是名称不再以图像后缀结尾，yolov5 会静默跳过这一行：该图像不会参与训练。请删除末尾的空格。</translation>
+    </message>
+    <message>
+      <source>'{entry}' starts with a space or tab. yolov5 keeps it, so the line is not a './' path to yolov5 and it looks for a file named with that space in the folder training starts from; delete the space.</source>
+      <translation>'{entry}' 以空格或制表符开头。yolov5 会保留它，因此这一行对 yolov5 来说不是 './' 路径，它会在启动训练的文件夹中查找带有该空格的文件名；请删除该空格。</translation>
+    </message>
+    <message>
       <source>'{key}' is empty. yolov5 needs the folder (or list file) of the {key} images.</source>
       <translation>'{key}' 为空。yolov5 需要 {key} 图片的文件夹（或列表文件）。</translation>
     </message>
@@ -1272,6 +1284,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Its files are not trusted until they are got or imported again.</source>
       <translation>在重新下载或导入之前，其文件不受信任。</translation>
+    </message>
+    <message>
+      <source>Its image {image} exists but is in no split of this data.yaml, so yolov5 neither trains on it nor reads this label. Add the image to a split if it should be used.</source>
+      <translation>它的图像 {image} 存在，但不在此 data.yaml 的任何划分中，因此 yolov5 既不会用它训练，也不会读取此标签。如需使用，请把该图像加入某个划分。</translation>
     </message>
     <message>
       <source>Keep a checkpoint every N epochs besides last.pt and best.pt (each costs about three times the model's size on disk); -1 keeps only those two.</source>
@@ -2478,6 +2494,10 @@ Type 'delete' to confirm: </source>
       <translation>'names' 的键必须是类别 id（0、1、2 …）。yolov5 会以 'names keys must be integers' 停止。</translation>
     </message>
     <message>
+      <source>The label file cannot be read ({reason}). yolov5 drops the image as corrupt.</source>
+      <translation>无法读取该标签文件（{reason}）。yolov5 会将该图像视为损坏并丢弃。</translation>
+    </message>
+    <message>
       <source>The largest batch that trained with room to spare: the GPU stays busy and yolov5 accumulates to {nbs} images per step.</source>
       <translation>训练时仍有余量的最大批大小：GPU 保持忙碌，yolov5 会累积到每步 {nbs} 张图片。</translation>
     </message>
@@ -2714,12 +2734,32 @@ Type 'delete' to confirm: </source>
       <translation>无法打开这个文件夹（链接损坏或循环？）；其中的图片会被跳过。</translation>
     </message>
     <message>
+      <source>This is a link to {target}, which does not exist. yolov5 lists it, cannot open it and trains without it ('No such file or directory'); restore its target or delete the link.</source>
+      <translation>这是指向 {target} 的链接，而目标不存在。yolov5 会列出它、无法打开它，并在没有它的情况下训练（'No such file or directory'）；请恢复其目标或删除该链接。</translation>
+    </message>
+    <message>
       <source>This is not a data.yaml that can be read: {reason}.</source>
       <translation>这不是可读取的 data.yaml：{reason}。</translation>
     </message>
     <message>
       <source>This is not a file but a pipe, socket or device with an image's name; reading it would wait forever, so it is skipped here — and yolov5 would hang on it: remove it from the dataset.</source>
       <translation>这不是普通文件，而是以图片命名的管道、套接字或设备；读取它会一直等待，因此此处跳过——yolov5 也会卡在它上面：请将其从数据集中移除。</translation>
+    </message>
+    <message>
+      <source>This is not only yolov5's label data ({reason}). yolov5 loads its label cache with pickle, which can run code, whenever it trains on this split. YOLO Studio's trainings set it aside unread; delete it if you train with yolov5 yourself.</source>
+      <translation>这不只是 yolov5 的标签数据（{reason}）。每当在此划分上训练时，yolov5 都会用 pickle 加载其标签缓存，而 pickle 可能执行代码。YOLO Studio 的训练会不读取它而将其移开；如果你直接用 yolov5 训练，请删除它。</translation>
+    </message>
+    <message>
+      <source>This label file is the label of {n} images: {images}. yolov5 pairs an image with the label of the same name without its suffix, so all of them train with these boxes; rename all but the image it belongs to, and give each its own label.</source>
+      <translation>此标签文件是 {n} 张图像的标签：{images}。yolov5 按去掉后缀后的同名文件为图像配对标签，因此它们都会用这些框训练；请重命名除其所属图像外的所有图像，并为每张图像提供各自的标签。</translation>
+    </message>
+    <message>
+      <source>This label file is {size} MB; YOLO Studio reads label files up to {limit} MB (over 25,000 boxes). yolov5 would read it whole into memory for this one image. Is it really this image's labels?</source>
+      <translation>此标签文件有 {size} MB；YOLO Studio 读取的标签文件最大为 {limit} MB（超过 25,000 个框）。yolov5 会为这一张图像把它整个读入内存。它真的是这张图像的标签吗？</translation>
+    </message>
+    <message>
+      <source>This label is not a file but a pipe, device or socket. yolov5 uses a label only when it is a regular file, so it trains the image as a background (no objects); it is not read here either. Replace it with the real label file.</source>
+      <translation>此标签不是文件，而是管道、设备或套接字。yolov5 只使用普通文件作为标签，因此会把该图像当作背景（无目标）训练；这里也不会读取它。请用真正的标签文件替换它。</translation>
     </message>
     <message>
       <source>This line holds only spaces or tabs between label rows. yolov5 keeps it as an empty row and drops the whole image as corrupt ('{reason}'); delete the line.</source>
@@ -3124,6 +3164,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>checking the dataset's folders</source>
       <translation>正在检查数据集的文件夹</translation>
+    </message>
+    <message>
+      <source>checking yolov5's label caches</source>
+      <translation>正在检查 yolov5 的标签缓存</translation>
     </message>
     <message>
       <source>completed</source>
@@ -4138,6 +4182,10 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 只用 nc 检查训练标签，所以验证时会给一个不存在的类别打分，并在查找其名称时失败。</translation>
     </message>
     <message>
+      <source>yolov5 does not find {meant} that way and trains without it.</source>
+      <translation>yolov5 这样找不到 {meant}，会在没有它的情况下训练。</translation>
+    </message>
+    <message>
       <source>yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or PNG if it should be used.</source>
       <translation>yolov5 不读取 .{suffix} 图片，会静默跳过这个文件；如果要使用它，请转换为 JPEG 或 PNG。</translation>
     </message>
@@ -4152,6 +4200,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 keeps {train} training and {val} validation workers alive for the whole run; with the training process they need about {need:.1f} GB, and {available:.1f} GB is free. {risk} --workers {fits} fits.</source>
       <translation>yolov5 在整个训练期间保持 {train} 个训练和 {val} 个验证加载进程；加上训练进程约需 {need:.1f} GB，而可用的只有 {available:.1f} GB。{risk} --workers {fits} 可以放得下。</translation>
+    </message>
+    <message>
+      <source>yolov5 looks for the label of {image} under the name {expected} (a lower-case '.txt'), so it does not read this file and trains the image as a background (no objects). Rename the file to end in '.txt'.</source>
+      <translation>yolov5 以名称 {expected}（小写 '.txt'）查找 {image} 的标签，因此不会读取此文件，并把该图像当作背景（无目标）训练。请将文件重命名为以 '.txt' 结尾。</translation>
+    </message>
+    <message>
+      <source>yolov5 reuses this label cache while the files' paths and total size stay the same, so it would train on the labels of its last scan: {n} labels have changed since (first {image}). YOLO Studio's trainings set it aside so yolov5 reads the labels again; delete it if you train with yolov5 yourself.</source>
+      <translation>只要文件路径和总大小不变，yolov5 就会重用此标签缓存，因此它会用上次扫描时的标签训练：此后已有 {n} 个标签发生变化（第一个是 {image}）。YOLO Studio 的训练会将其移开，让 yolov5 重新读取标签；如果你直接用 yolov5 训练，请删除它。</translation>
     </message>
     <message>
       <source>yolov5 sizes its data loaders from os.cpu_count() = {logical}, the machine's logical CPUs, not from {limit}. With --workers {workers} and batch {batch} it starts {train} training and {val} validation workers, which take turns on {usable} CPUs with the training process: each batch takes longer to prepare and the GPU waits. Use at most {fits} workers, or allow the container more CPUs.</source>
@@ -4190,6 +4246,10 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
     </message>
     <message>
+      <source>yolov5's label cache {path} did not match the label files (or was not only label data): set aside as {aside}, so yolov5 reads the labels again.</source>
+      <translation>yolov5 的标签缓存 {path} 与标签文件不符（或不只是标签数据）：已移为 {aside}，让 yolov5 重新读取标签。</translation>
+    </message>
+    <message>
       <source>yolov5's models are trained at 640.</source>
       <translation>yolov5 的模型是在 640 下训练的。</translation>
     </message>
@@ -4224,6 +4284,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{entry} is listed but does not exist. yolov5 counts it as corrupt ('No such file or directory') and trains without it.</source>
       <translation>{entry} 列在列表中但不存在。yolov5 会把它当作损坏文件（'No such file or directory'）并在训练时跳过。</translation>
+    </message>
+    <message>
+      <source>{entry} is not a file but a pipe, socket or device. yolov5 would wait forever reading it; remove it from the list.</source>
+      <translation>{entry} 不是文件，而是管道、套接字或设备。yolov5 读取它会永远等待；请把它从列表中删除。</translation>
     </message>
     <message>
       <source>{entry}: yolov5 does not read this kind of image and skips it silently.</source>
@@ -4504,10 +4568,6 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} GPUs with DDP through torchrun (one process per GPU, never DataParallel).</source>
       <translation>{n} 块 GPU 通过 torchrun 使用 DDP 多卡训练（每块 GPU 一个进程，绝不用 DataParallel）。</translation>
-    </message>
-    <message>
-      <source>{n} entries are relative paths without './'. They are checked relative to this list's folder, but yolov5 resolves them against the folder training starts in; write them as './…' or absolute.</source>
-      <translation>有 {n} 个条目是不带 './' 的相对路径。这里按此列表所在文件夹检查，但 yolov5 会相对于训练启动时的文件夹解析；请写成 './…' 或绝对路径。</translation>
     </message>
     <message>
       <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>

@@ -70,3 +70,26 @@ def test_a_cache_that_would_run_code_is_refused_unread_reported_and_set_aside(tm
     [hit] = [f for f in validate_dataset(yaml_file).findings if f.code == "yolo-cache-unsafe"]
     assert hit.file == str(cache)
     assert set_aside_unproven(yaml_file) == [cache.with_name("train.cache.stale")]
+
+
+class _Ctx:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict]] = []
+
+    def emit(self, kind: str, **fields) -> None:
+        self.events.append((kind, fields))
+
+
+def test_the_worker_guard_sets_a_stale_cache_aside_once_per_machine(tmp_path, monkeypatch):
+    from core.worker.train_guards import label_caches_current
+
+    yaml_file = build(tmp_path, train={"t1": "1 0.5 0.5 0.2 0.2\n", "t2": "0 0.3 0.3 0.1 0.1\n"})
+    _yolov5_labels(tmp_path / "images" / "train")
+    (tmp_path / "labels" / "train" / "t1.txt").write_text("0 0.5 0.5 0.2 0.2\n")
+    cache = tmp_path / "labels" / "train.cache"
+    monkeypatch.setenv("LOCAL_RANK", "1")  # another rank on this machine: rank 0 does it before its dataset
+    assert label_caches_current(_Ctx(), yaml_file) == [] and cache.exists()
+    monkeypatch.setenv("LOCAL_RANK", "0")
+    ctx = _Ctx()
+    assert label_caches_current(ctx, yaml_file) == [cache.with_name("train.cache.stale")]
+    assert any(kind == "log" and str(cache) in fields["message"] for kind, fields in ctx.events)

@@ -49,7 +49,7 @@ def orphans(split_files: dict[str, SplitFiles], table: ScanTable, memo: FolderMe
                     "file to end in '.txt'.", image=image, expected=os.path.basename(
                         path.rsplit(".", 1)[0] + ".txt"))))
             continue
-        image = _image_beside(path)
+        image = image_beside(path)
         if image is not None:
             out.append(finding("label-unlisted", path, tr(
                 "Its image {image} exists but is in no split of this data.yaml, so yolov5 neither trains on it "
@@ -61,7 +61,7 @@ def orphans(split_files: dict[str, SplitFiles], table: ScanTable, memo: FolderMe
     return out
 
 
-def _image_beside(label: str) -> str | None:
+def image_beside(label: str) -> str | None:
     """An existing image this label would belong to (``img2label_paths`` backwards: the last ``/labels/``
     back to ``/images/``, each suffix yolov5 reads), or None."""
     sa, sb = f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}"
@@ -78,6 +78,8 @@ def _image_beside(label: str) -> str | None:
 def shared_labels(table: ScanTable) -> list[Finding]:
     """One label file paired with several images (``x.jpg`` and ``x.png`` both → ``x.txt``): yolov5 gives each
     of them its boxes."""
+    if len(set(table.labels)) == len(table.labels):  # the usual case, in one C-level pass
+        return []
     owners: dict[str, list[str]] = defaultdict(list)
     for i in np.flatnonzero((table.flags & HAS_LABEL) != 0).tolist():
         owners[table.labels[i]].append(table.paths[i])

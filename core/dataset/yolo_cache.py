@@ -63,9 +63,9 @@ def cache_path(split_path: Path, first_label: str) -> Path:
     return (split_path if split_path.is_file() else Path(first_label).parent).with_suffix(".cache")
 
 
-def yolov5_hash(paths: list[str]) -> str:
-    """``utils/dataloaders.py: get_hash`` of yolov5 7.0.14."""
-    size = sum(os.path.getsize(p) for p in paths if os.path.exists(p))
+def yolov5_hash(paths: list[str], total_size: int | None = None) -> str:
+    """``utils/dataloaders.py: get_hash`` of yolov5 7.0.14 (``total_size``: the files' sizes, when known)."""
+    size = total_size if total_size is not None else sum(os.path.getsize(p) for p in paths if os.path.exists(p))
     h = hashlib.sha256(str(size).encode())
     h.update("".join(paths).encode())
     return h.hexdigest()
@@ -95,39 +95,111 @@ def safe_load(path: Path) -> tuple[dict[str, Any] | None, str]:
     return loaded, ""
 
 
-def inspect(path: Path, im_files: list[str] | None = None,
-            current: Callable[[str], np.ndarray | None] | None = None) -> CacheState:
-    """What yolov5 would make of the cache at ``path`` for a split whose images are ``im_files`` (sorted, as
-    yolov5 lists them; None: unknown, the hash is not judged). ``current(image)`` gives the rows yolov5 would
-    read for an image now (None: dropped for its label); by default its label file is read again."""
-    current = current or (lambda image: current_rows(label_path_for(image)))
-    if not path.is_file():
-        return CacheState(path, "absent")
+#: ``current_many(images)``: for each image, the rows yolov5 would read now, all in one ``(N, 5)`` float32
+#: array, their counts, and whether each is known (False: not known or dropped — then asked one by one).
+CurrentMany = Callable[[list[str]], "tuple[np.ndarray, np.ndarray, np.ndarray]"]
+
+
+@dataclass
+class Contents:
+    """What a cache holds, as plain arrays: yolov5's version and hash, its images in order, each one's row
+    count and all rows (float32 ``(N, 5)``); or ``unsafe`` with its reason."""
+
+    unsafe: str = ""
+    version: Any = None
+    hash: Any = None
+    images: list[str] = field(default_factory=list)
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), dtype=np.float32))
+
+
+def read_contents(path: Path) -> Contents:
+    """Unpickle the cache through the arrays-only unpickler and keep its labels as arrays."""
     cache, reason = safe_load(path)
     if cache is None:
-        return CacheState(path, "unsafe", reason=reason)
-    if cache.get("version") != CACHE_VERSION:
-        return CacheState(path, "other-version")
+        return Contents(unsafe=reason)
     images = [k for k in cache if k not in _META]
     if not all(isinstance(k, str) for k in images):
-        return CacheState(path, "unsafe", reason="keys are not paths")
-    kind = "in-use"
-    if im_files is not None and cache.get("hash") != yolov5_hash([label_path_for(i) for i in im_files] + im_files):
-        kind = "other-files"
-    state = CacheState(path, kind)
-    stored = set(images)
+        return Contents(unsafe="keys are not paths")
+    arrays: list[np.ndarray] = []
     for image in images:
         entry = cache[image]
         rows = entry[0] if isinstance(entry, (list, tuple)) and entry else None
         if not isinstance(rows, np.ndarray) or rows.ndim != 2 or rows.shape[1:] != (5,):
-            return CacheState(path, "unsafe", reason=f"{image}: not a label array")
-        now = current(image)
-        if now is None or not _same_rows(rows, now):
-            state.stale.append(image)
+            return Contents(unsafe=f"{image}: not a label array")
+        arrays.append(rows)
+    counts = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
+    rows = np.concatenate(arrays).astype(np.float32) if arrays else np.zeros((0, 5), dtype=np.float32)
+    return Contents("", cache.get("version"), cache.get("hash"), images, counts, rows)
+
+
+def inspect(path: Path, im_files: list[str] | None = None,
+            current: Callable[[str], np.ndarray | None] | None = None, total_size: int | None = None,
+            current_many: CurrentMany | None = None, contents: Contents | None = None,
+            label_files: list[str] | None = None) -> CacheState:
+    """What yolov5 would make of the cache at ``path`` for a split whose images are ``im_files`` (sorted, as
+    yolov5 lists them; None: unknown, the hash is not judged). ``current(image)`` gives the rows yolov5 would
+    read for an image now (None: yolov5 drops the image); by default its label file is read again, and for an
+    image the cache left out, the image too (a corrupt image is left out of every cache: not a change).
+    ``current_many`` compares every image at once first; only images that differ are judged one by one.
+    ``contents``: the cache's contents already read (``snapshot``), else the file is read here; ``label_files``:
+    the labels of ``im_files``, when known."""
+    if current is None:
+        current = _rows_now
+    if not path.is_file():
+        return CacheState(path, "absent")
+    contents = contents if contents is not None else read_contents(path)
+    if contents.unsafe:
+        return CacheState(path, "unsafe", reason=contents.unsafe)
+    if contents.version != CACHE_VERSION:
+        return CacheState(path, "other-version")
+    images = contents.images
+    kind = "in-use"
+    if label_files is None and im_files is not None:
+        label_files = [label_path_for(i) for i in im_files]
+    if im_files is not None and contents.hash != yolov5_hash(label_files + im_files, total_size):
+        kind = "other-files"
+    state = CacheState(path, kind)
+    starts = np.cumsum(contents.counts) - contents.counts
+    for i in _differing(contents, current_many):
+        now = current(images[i])
+        mine = contents.rows[int(starts[i]):int(starts[i] + contents.counts[i])]
+        if now is None or not _same_rows(mine, now):
+            state.stale.append(images[i])
+    stored = set(images)
     for image in im_files or []:
-        if image not in stored and os.path.isfile(image) and current(image) is not None:
+        if image not in stored and os.path.isfile(image) and (
+                _rows_now(image, whole=True) if current is _rows_now else current(image)) is not None:
             state.unproven.append(image)
     return state
+
+
+def _differing(contents: Contents, current_many: CurrentMany | None) -> list[int]:
+    """Positions of the images whose stored rows may differ from now: all of them without ``current_many``;
+    with it, those whose count or any row differs, found in a few array passes."""
+    n = len(contents.images)
+    if current_many is None or not n:
+        return list(range(n))
+    now_rows, now_counts, known = current_many(contents.images)
+    counts = contents.counts
+    same = known & (counts == now_counts)
+    stored_owner = np.repeat(np.arange(n), counts)
+    now_owner = np.repeat(np.arange(n), now_counts)
+    a, b = contents.rows[same[stored_owner]], now_rows[same[now_owner]]  # aligned: equal counts, image by image
+    unequal = ~(a == b).all(axis=1)
+    bad = np.zeros(n, dtype=bool)
+    bad[stored_owner[same[stored_owner]][unequal]] = True
+    return np.flatnonzero(~same | bad).tolist()
+
+
+def _rows_now(image: str, *, whole: bool = False) -> np.ndarray | None:
+    rows = current_rows(label_path_for(image))
+    if rows is None or not whole:
+        return rows
+    from core.dataset.findings import ERROR
+    from core.dataset.scan import check_image
+
+    return None if any(f[1] == ERROR for f in check_image(image)["f"]) else rows
 
 
 def current_rows(label: str) -> np.ndarray | None:
@@ -198,14 +270,16 @@ def set_aside_unproven(data_yaml: Path) -> list[Path]:
     return moved
 
 
-def cache_findings(split_path: Path, images: list[str], current: Callable[[str], np.ndarray | None]) -> list[Any]:
+def cache_findings(cache: Path, images: list[str], current: Callable[[str], np.ndarray | None],
+                   total_size: int | None = None, current_many: CurrentMany | None = None,
+                   contents: Contents | None = None, label_files: list[str] | None = None) -> list[Any]:
     """The dataset check's findings on one split's yolov5 cache: unsafe, or in use and stale."""
     from core.dataset.findings import finding
     from core.i18n import tr
 
     if not images:
         return []
-    state = inspect(cache_path(split_path, label_path_for(images[0])), images, current)
+    state = inspect(cache, images, current, total_size, current_many, contents, label_files)
     if state.kind == "unsafe":
         return [finding("yolo-cache-unsafe", state.path, tr(
             "This is not only yolov5's label data ({reason}). yolov5 loads its label cache with pickle, which can "

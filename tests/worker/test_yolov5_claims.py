@@ -222,11 +222,14 @@ DATASET_CASES = [
                 ("images/a.png", "labels/a.txt@/dev/zero", "images/b.png", "labels/b.txt")),
     DatasetCase("linked-split-folder", "", "", "path: {root}\ntrain: view\nval: view\nnames: [a]\n", "train",
                 "labelled=1", ("real/images/a.png", "real/labels/a.txt", "view@real/images")),  # labels beside the target
+    DatasetCase("linked-list-file", "", "", "path: {root}\ntrain: view.txt\nval: view.txt\nnames: [a]\n", "train",
+                "labelled=1", ("real/images/a.png", "real/labels/a.txt", "real/list.txt=./images/a.png\n",
+                               "view.txt@real/list.txt")),  # './' is the target's folder
 ]
 #: Cases whose statistics (images, labelled) must equal what yolov5's dataset holds.
 COUNTED = ("list-relative-entry", "list-trailing-space", "label-upper-case-suffix", "one-label-two-images",
            "label-of-unlisted-image", "dangling-image-link", "fifo-label", "label-linked-to-dev-zero",
-           "linked-split-folder")
+           "linked-split-folder", "linked-list-file")
 
 
 def _make_tree(root: Path, case: DatasetCase) -> Path:

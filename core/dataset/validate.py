@@ -62,8 +62,12 @@ class Report:
 
 
 def cache_file_for(cache_dir: Path, yaml_file: Path) -> Path:
+    """The scan cache of ``yaml_file``: per rules version and per language, since it keeps the findings' words
+    (a check in Chinese after one in English would otherwise show the English messages)."""
+    from core.i18n import language
+
     digest = hashlib.blake2b(str(Path(yaml_file).absolute()).encode("utf-8"), digest_size=8).hexdigest()
-    return Path(cache_dir) / f"{digest}.r{RULES_VERSION}.table"
+    return Path(cache_dir) / f"{digest}.r{RULES_VERSION}.{language()}.table"
 
 
 def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cancelled: Cancelled | None = None,

@@ -16,7 +16,7 @@ import numpy as np
 from core.dataset.dirs import FolderMemo, stat_folder
 from core.dataset.files import SplitFiles
 from core.dataset.findings import finding
-from core.dataset.images import IMG_FORMATS
+from core.dataset.images import is_image_name
 from core.dataset.table import HAS_DIGEST, HAS_LABEL, ScanTable
 from core.findings import Finding
 from core.i18n import tr
@@ -39,6 +39,7 @@ def orphans(split_files: dict[str, SplitFiles], table: ScanTable, memo: FolderMe
     unlabelled = {table.labels[i].casefold(): table.paths[i]
                   for i in np.flatnonzero((table.flags & HAS_LABEL) == 0).tolist()}
     out: list[Finding] = []
+    near = ImagesNear()
     for path in paths:
         if not path.endswith(".txt"):  # x.TXT: yolov5's ``.txt`` is case-sensitive where the disk is
             image = unlabelled.get(path.casefold())
@@ -49,7 +50,7 @@ def orphans(split_files: dict[str, SplitFiles], table: ScanTable, memo: FolderMe
                     "file to end in '.txt'.", image=image, expected=os.path.basename(
                         path.rsplit(".", 1)[0] + ".txt"))))
             continue
-        image = image_beside(path)
+        image = image_beside(path, near)
         if image is not None:
             out.append(finding("label-unlisted", path, tr(
                 "Its image {image} exists but is in no split of this data.yaml, so yolov5 neither trains on it "
@@ -61,18 +62,37 @@ def orphans(split_files: dict[str, SplitFiles], table: ScanTable, memo: FolderMe
     return out
 
 
-def image_beside(label: str) -> str | None:
+def image_beside(label: str, near: "ImagesNear | None" = None) -> str | None:
     """An existing image this label would belong to (``img2label_paths`` backwards: the last ``/labels/``
-    back to ``/images/``, each suffix yolov5 reads), or None."""
+    back to ``/images/``, any suffix yolov5 reads), or None."""
     sa, sb = f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}"
     if sb not in label:
         return None
-    stem = sa.join(label.rsplit(sb, 1))[: -len(".txt")]
-    for suffix in IMG_FORMATS:
-        for candidate in (f"{stem}.{suffix}", f"{stem}.{suffix.upper()}"):
-            if os.path.isfile(candidate):
-                return candidate
-    return None
+    folder, stem = os.path.split(sa.join(label.rsplit(sb, 1))[: -len(".txt")])
+    return (near or ImagesNear()).find(folder, stem)
+
+
+class ImagesNear:
+    """Image names by stem, one listing per folder: thousands of labels beside unlisted images (a list that
+    names a subset of images/) cost one ``listdir`` per folder, not a ``stat`` per suffix per label."""
+
+    def __init__(self) -> None:
+        self._stems: dict[str, dict[str, str]] = {}
+
+    def find(self, folder: str, stem: str) -> str | None:
+        stems = self._stems.get(folder)
+        if stems is None:
+            try:
+                names = sorted(os.listdir(folder))
+            except OSError:
+                names = []
+            stems = {}
+            for name in names:
+                if is_image_name(name):
+                    stems.setdefault(name.rsplit(".", 1)[0], name)
+            self._stems[folder] = stems
+        name = stems.get(stem)
+        return os.path.join(folder, name) if name is not None and os.path.isfile(os.path.join(folder, name)) else None
 
 
 def shared_labels(table: ScanTable) -> list[Finding]:

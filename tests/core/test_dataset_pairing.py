@@ -101,3 +101,12 @@ def test_a_dangling_image_link_is_a_missing_image_that_yolov5_drops_not_a_reason
     assert hit.file.endswith("gone.png") and "does not exist" in hit.message and "pipe" not in hit.message
     assert "image-not-a-file" not in found
     assert blocking_findings(yaml_file) == []  # the worker's guard does not refuse the run
+
+
+def test_a_list_line_with_a_leading_space_is_not_a_dot_slash_path_to_yolov5(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    yaml_file = _listed(tmp_path, "./images/train/t1.png\n ./images/train/t2.png\n./images/train/t3.png\n")
+    report = validate_dataset(yaml_file)
+    [hit] = [f for f in report.findings if f.code == "list-line-misread"]
+    assert hit.line == 2 and hit.severity == "error" and "starts with a space" in hit.message
+    assert report.stats["splits"]["train"]["images"] == 2

@@ -206,6 +206,10 @@ DATASET_CASES = [
                 "path: {root}\ntrain: list.txt\nval: images\nnames: [a]\n", "train", "images=1",
                 ("images/a.png", "labels/a.txt", "images/b.png", "labels/b.txt",
                  "list.txt=./images/a.png \n./images/b.png\n")),
+    DatasetCase("list-leading-space", "list-line-misread", "starts with a space or tab",
+                "path: {root}\ntrain: list.txt\nval: images\nnames: [a]\n", "train", "images=2",
+                ("images/a.png", "labels/a.txt", "images/b.png", "labels/b.txt", "images/c.png", "labels/c.txt",
+                 "list.txt=./images/a.png\n ./images/b.png\n./images/c.png\n")),
     DatasetCase("label-upper-case-suffix", "label-name-case", "trains the image as a background", STD + "names: [a]\n",
                 "train", "labelled=1", ("images/a.png", "labels/a.TXT", "images/b.png", "labels/b.txt")),
     DatasetCase("one-label-two-images", "label-shared", "all of them train with these boxes", STD + "names: [a]\n",
@@ -227,7 +231,7 @@ DATASET_CASES = [
                                "view.txt@real/list.txt")),  # './' is the target's folder
 ]
 #: Cases whose statistics (images, labelled) must equal what yolov5's dataset holds.
-COUNTED = ("list-relative-entry", "list-trailing-space", "label-upper-case-suffix", "one-label-two-images",
+COUNTED = ("list-relative-entry", "list-trailing-space", "list-leading-space", "label-upper-case-suffix", "one-label-two-images",
            "label-of-unlisted-image", "dangling-image-link", "fifo-label", "label-linked-to-dev-zero",
            "linked-split-folder", "linked-list-file")
 

@@ -16,7 +16,7 @@ and prints counts; every figure but the tries should be 0, and the max RSS for a
 - code: issue 23's files that yolov5 would run as code — model YAMLs, a data.yaml's ``download:``, a run
   folder copied into ``runs/``, terminal escapes (``bench/faults_code.py``).
 
-    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile,code] [--device cpu] [--keep]
+    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile,code,labels] [--device cpu] [--keep]
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bench.faults_code as faults_code  # noqa: E402
+from bench import faults_labels  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -324,7 +325,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile,code")
+    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile,code,labels")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     parser.add_argument("--device", default="cpu", help="cpu (default) or a GPU index")
     args = parser.parse_args()
@@ -350,7 +351,8 @@ def main() -> None:
             ("fuzz", lambda: fuzz(data, ws, work, env)),
             ("disk", lambda: disk_full(data, work, env)),
             ("hostile", lambda: hostile(data, ws, work, env)),
-            ("code", lambda: faults_code.code(data, ws, work, env, sys.modules[__name__]))]
+            ("code", lambda: faults_code.code(data, ws, work, env, sys.modules[__name__])),
+            ("labels", lambda: faults_labels.labels(data, work, env, measured, cli))]
         for name, section in sections:
             if name in skip:
                 continue

@@ -1,4 +1,5 @@
-"""What only shows across files: label files without an image, and the same image content twice.
+"""What only shows across files: label files without an image (or beside an image no split lists, or named
+``x.TXT``), one label shared by two images, and the same image content twice.
 
 yolov5 reports none of these. Orphans come from listing the label folders; leaks (train and val sharing
 an image) and duplicates come from the content hashes the per-file checks computed, so no image is read
@@ -15,7 +16,8 @@ import numpy as np
 from core.dataset.dirs import FolderMemo, stat_folder
 from core.dataset.files import SplitFiles
 from core.dataset.findings import finding
-from core.dataset.table import HAS_DIGEST, ScanTable
+from core.dataset.images import is_image_name
+from core.dataset.table import HAS_DIGEST, HAS_LABEL, ScanTable
 from core.findings import Finding
 from core.i18n import tr
 
@@ -34,10 +36,78 @@ def orphans(split_files: dict[str, SplitFiles], table: ScanTable, memo: FolderMe
     if paths is None:
         paths, folders = _orphan_paths(lists, flat, trees, set(table.labels), memo)
         memo.keep("orphans", fingerprint, folders, paths)
-    return [finding("label-orphan", path, tr(
-        "A label file without an image (yolov5's pairing: same name under images/ instead of labels/). "
-        "yolov5 ignores it silently; was its image renamed or deleted? Move it aside (one-click fix)."))
-        for path in paths]
+    unlabelled = {table.labels[i].casefold(): table.paths[i]
+                  for i in np.flatnonzero((table.flags & HAS_LABEL) == 0).tolist()}
+    out: list[Finding] = []
+    near = ImagesNear()
+    for path in paths:
+        if not path.endswith(".txt"):  # x.TXT: yolov5's ``.txt`` is case-sensitive where the disk is
+            image = unlabelled.get(path.casefold())
+            if image is not None:
+                out.append(finding("label-name-case", path, tr(
+                    "yolov5 looks for the label of {image} under the name {expected} (a lower-case '.txt'), so "
+                    "it does not read this file and trains the image as a background (no objects). Rename the "
+                    "file to end in '.txt'.", image=image, expected=os.path.basename(
+                        path.rsplit(".", 1)[0] + ".txt"))))
+            continue
+        image = image_beside(path, near)
+        if image is not None:
+            out.append(finding("label-unlisted", path, tr(
+                "Its image {image} exists but is in no split of this data.yaml, so yolov5 neither trains on it "
+                "nor reads this label. Add the image to a split if it should be used.", image=image)))
+            continue
+        out.append(finding("label-orphan", path, tr(
+            "A label file without an image (yolov5's pairing: same name under images/ instead of labels/). "
+            "yolov5 ignores it silently; was its image renamed or deleted? Move it aside (one-click fix).")))
+    return out
+
+
+def image_beside(label: str, near: "ImagesNear | None" = None) -> str | None:
+    """An existing image this label would belong to (``img2label_paths`` backwards: the last ``/labels/``
+    back to ``/images/``, any suffix yolov5 reads), or None."""
+    sa, sb = f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}"
+    if sb not in label:
+        return None
+    folder, stem = os.path.split(sa.join(label.rsplit(sb, 1))[: -len(".txt")])
+    return (near or ImagesNear()).find(folder, stem)
+
+
+class ImagesNear:
+    """Image names by stem, one listing per folder: thousands of labels beside unlisted images (a list that
+    names a subset of images/) cost one ``listdir`` per folder, not a ``stat`` per suffix per label."""
+
+    def __init__(self) -> None:
+        self._stems: dict[str, dict[str, str]] = {}
+
+    def find(self, folder: str, stem: str) -> str | None:
+        stems = self._stems.get(folder)
+        if stems is None:
+            try:
+                names = sorted(os.listdir(folder))
+            except OSError:
+                names = []
+            stems = {}
+            for name in names:
+                if is_image_name(name):
+                    stems.setdefault(name.rsplit(".", 1)[0], name)
+            self._stems[folder] = stems
+        name = stems.get(stem)
+        return os.path.join(folder, name) if name is not None and os.path.isfile(os.path.join(folder, name)) else None
+
+
+def shared_labels(table: ScanTable) -> list[Finding]:
+    """One label file paired with several images (``x.jpg`` and ``x.png`` both → ``x.txt``): yolov5 gives each
+    of them its boxes."""
+    if len(set(table.labels)) == len(table.labels):  # the usual case, in one C-level pass
+        return []
+    owners: dict[str, list[str]] = defaultdict(list)
+    for i in np.flatnonzero((table.flags & HAS_LABEL) != 0).tolist():
+        owners[table.labels[i]].append(table.paths[i])
+    return [finding("label-shared", label, tr(
+        "This label file is the label of {n} images: {images}. yolov5 pairs an image with the label of the same "
+        "name without its suffix, so all of them train with these boxes; rename all but the image it belongs "
+        "to, and give each its own label.", n=len(images), images=", ".join(os.path.basename(i) for i in images)))
+        for label, images in owners.items() if len(images) > 1]
 
 
 def _orphan_paths(lists: list[str], flat: list[str], trees: list[str], expected: set[str],
@@ -48,10 +118,10 @@ def _orphan_paths(lists: list[str], flat: list[str], trees: list[str], expected:
     for folder in flat:
         try:
             st, started = stat_folder(folder)
-            [names] = memo.lists("label-files", folder, st, lambda: [_txt_files(folder)], started)
+            [names] = memo.lists("label-files-any-case", folder, st, lambda: [_txt_files(folder)], started)
         except OSError:
             continue
-        visited.append(("label-files", folder))
+        visited.append(("label-files-any-case", folder))
         prefix = os.path.join(folder, "")
         candidates.update([prefix + name for name in names])
     for top in trees:
@@ -60,10 +130,10 @@ def _orphan_paths(lists: list[str], flat: list[str], trees: list[str], expected:
             folder = stack.pop()
             try:
                 st, started = stat_folder(folder)
-                folders, names = memo.lists("label-tree", folder, st, lambda: _txt_tree(folder), started)
+                folders, names = memo.lists("label-tree-any-case", folder, st, lambda: _txt_tree(folder), started)
             except OSError:
                 continue
-            visited.append(("label-tree", folder))
+            visited.append(("label-tree-any-case", folder))
             prefix = os.path.join(folder, "")
             candidates.update([prefix + name for name in names])
             stack += [prefix + name for name in folders]
@@ -72,7 +142,7 @@ def _orphan_paths(lists: list[str], flat: list[str], trees: list[str], expected:
 
 
 def _txt_files(folder: str) -> list[str]:
-    return [e.name for e in os.scandir(folder) if e.name.endswith(".txt") and e.is_file()]
+    return [e.name for e in os.scandir(folder) if e.name.lower().endswith(".txt") and e.is_file()]
 
 
 def _txt_tree(folder: str) -> list[list[str]]:
@@ -87,7 +157,7 @@ def _txt_tree(folder: str) -> list[list[str]]:
         if is_dir:
             if not entry.is_symlink():
                 folders.append(entry.name)
-        elif entry.name.endswith(".txt"):
+        elif entry.name.lower().endswith(".txt"):
             names.append(entry.name)
     return [folders, names]
 

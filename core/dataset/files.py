@@ -101,6 +101,7 @@ def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None,
     memo = memo or FolderMemo()
     limits = limits or WalkLimits()
     for entry, path in zip(split.entries, split.paths):
+        path = yolov5_split_path(path)
         if path.is_dir():
             if system_tree(path):
                 out.findings.append(finding("split-too-large", yaml_file, tr(
@@ -120,6 +121,15 @@ def list_split(split: SplitSpec, yaml_file: str, memo: FolderMemo | None = None,
     # A single folder walk never lists a path twice (loops are cut); lists and several entries can.
     out.images = sorted(set(out.images) if len(split.paths) > 1 or out.list_files else out.images)
     return out
+
+
+def yolov5_split_path(path: Path) -> Path:
+    """The split path as yolov5 holds it: ``check_dataset`` makes each one ``(path / entry).resolve()``, so a
+    linked split folder (or list) is replaced by its target and the labels are looked for beside the target."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a link loop: left as written, the search reports it
+        return path
 
 
 def _missing_consequence(split: str) -> str:
@@ -161,8 +171,8 @@ def _walk(top: Path, out: SplitFiles, memo: FolderMemo, limits: WalkLimits, spli
             continue
         visited.add((st.st_dev, st.st_ino))
         try:
-            folders, images, others, specials = memo.lists("images+special", folder, st, lambda: _classify(folder),
-                                                           started)
+            folders, images, others, specials, dangling = memo.lists("images+special+dangling", folder, st,
+                                                                     lambda: _classify(folder), started)
         except (OSError, ValueError):
             continue
         prefix = os.path.join(folder, "")
@@ -172,6 +182,11 @@ def _walk(top: Path, out: SplitFiles, memo: FolderMemo, limits: WalkLimits, spli
             out.findings.append(finding("image-not-a-file", prefix + name, tr(
                 "This is not a file but a pipe, socket or device with an image's name; reading it would wait "
                 "forever, so it is skipped here — and yolov5 would hang on it: remove it from the dataset.")))
+        for name in dangling:  # yolov5's glob lists the link, then cannot open it
+            out.findings.append(finding("image-missing", prefix + name, tr(
+                "This is a link to {target}, which does not exist. yolov5 lists it, cannot open it and trains "
+                "without it ('No such file or directory'); restore its target or delete the link.",
+                target=_link_target(prefix + name))))
         for name in others:
             out.findings.append(finding("image-unsupported-format", prefix + name, tr(
                 "yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or "
@@ -186,6 +201,7 @@ def _classify(folder: str) -> list[list[str]]:
     images: list[str] = []
     others: list[str] = []
     specials: list[str] = []  # image names that are not regular files (FIFOs, devices, sockets)
+    dangling: list[str] = []  # image names that are links to nothing
     for entry in os.scandir(folder):
         name = entry.name
         if name.startswith("."):
@@ -201,13 +217,27 @@ def _classify(folder: str) -> list[list[str]]:
                 regular = entry.is_file()
             except OSError:
                 regular = False
-            (images if regular else specials).append(name)
+            if regular:
+                images.append(name)
+            else:
+                (dangling if entry.is_symlink() and not os.path.exists(entry.path) else specials).append(name)
         elif is_other_image_name(name):
             others.append(name)
-    return [sorted(folders), sorted(images), sorted(others), sorted(specials)]  # sorted: a walk's images come out nearly in order
+    return [sorted(folders), sorted(images), sorted(others), sorted(specials), sorted(dangling)]  # sorted: a walk's images come out nearly in order
+
+
+def _link_target(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "?"
 
 
 def _read_list(path: Path, out: SplitFiles) -> None:
+    """The images of a list file as yolov5 reads its lines (``list_lines``); a line it reads differently
+    from what was meant is a finding with its line, and counts only as what yolov5 will find."""
+    from core.dataset.list_lines import misread, yolov5_image, yolov5_lines
+
     out.list_files.add(str(path))
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -217,38 +247,67 @@ def _read_list(path: Path, out: SplitFiles) -> None:
                                                                    reason=exc.strerror)))
         return
     parent = str(path.parent) + os.sep
-    relative = 0
-    for number, line in enumerate(text.splitlines(), 1):
-        entry = line.strip()
-        if not entry:
-            continue
-        if entry.startswith("./"):
-            image = entry.replace("./", parent, 1)
-        elif os.path.isabs(entry):
-            image = entry
-        else:
-            relative += 1
-            image = str(path.parent / entry)
-        image = os.path.normpath(image)
-        name = os.path.basename(image)
-        if not is_image_name(name):
-            if is_other_image_name(name):
+    for number, written, x in yolov5_lines(text):
+        entry = written.strip()
+        meant = entry.replace("./", parent, 1) if entry.startswith("./") else (
+            entry if os.path.isabs(entry) else str(path.parent / entry))
+        if not is_image_name(os.path.basename(meant)):
+            if is_other_image_name(os.path.basename(meant)):
                 out.findings.append(finding("image-unsupported-format", path, tr(
                     "{entry}: yolov5 does not read this kind of image and skips it silently.", entry=entry), number))
             continue
+        why = misread(x)
+        image = yolov5_image(x, parent)
+        if why and _misread_finding(why, entry, image, meant, path, number, out):
+            continue
+        if image is None:
+            continue
         if not os.path.isfile(image):
-            out.findings.append(finding("image-missing", path, tr(
-                "{entry} is listed but does not exist. yolov5 counts it as corrupt ('No such file or directory') and "
-                "trains without it.",
-                entry=entry), number))
+            _listed_not_a_file(image, entry, path, number, out)
             continue
         out.images.append(image)
         out.label_dirs.add(os.path.dirname(label_path_for(image)))
-    if relative:
-        out.findings.append(finding("split-path-missing", path, tr(
-            "{n} entries are relative paths without './'. They are checked relative to this list's folder, but "
-            "yolov5 resolves them against the folder training starts in; write them as './…' or absolute.",
-            n=relative), severity="warning"))
+
+
+def _misread_finding(why: str, entry: str, image: str | None, meant: str, path: Path, number: int,
+                     out: SplitFiles) -> bool:
+    """Report a line yolov5 reads as another path than the one meant; True when yolov5 will not find an image
+    there (the line then adds nothing to the split). A relative line that does resolve from the folder this
+    check runs in is only a warning: it works when training starts from here, and nowhere else."""
+    if why == "trailing-space":
+        out.findings.append(finding("list-line-misread", path, tr(
+            "'{entry}' is followed by a space or tab. yolov5 keeps it as part of the name, so the name no longer "
+            "ends in an image suffix and yolov5 skips the line silently: the image is not trained. Delete the "
+            "trailing space.", entry=entry), number))
+        return True
+    if why == "leading-space":
+        message = tr(
+            "'{entry}' starts with a space or tab. yolov5 keeps it, so the line is not a './' path to yolov5 and "
+            "it looks for a file named with that space in the folder training starts from; delete the space.",
+            entry=entry)
+    else:
+        message = tr(
+            "'{entry}' has no './' in front. yolov5 reads such a line relative to the folder training is started "
+            "from ({cwd}), not relative to this list's folder; write it as './{entry}' (or absolute).",
+            entry=entry, cwd=os.getcwd())
+    found = image is not None and os.path.isfile(image)
+    if found and os.path.realpath(image) == os.path.realpath(meant):
+        out.findings.append(finding("list-line-misread", path, message, number, severity="warning"))
+        return False
+    out.findings.append(finding("list-line-misread", path, message + " " + tr(
+        "yolov5 does not find {meant} that way and trains without it.", meant=meant), number))
+    return True
+
+
+def _listed_not_a_file(image: str, entry: str, path: Path, number: int, out: SplitFiles) -> None:
+    if os.path.exists(image):  # a pipe or device: yolov5's Image.open would wait on it forever
+        out.findings.append(finding("image-not-a-file", path, tr(
+            "{entry} is not a file but a pipe, socket or device. yolov5 would wait forever reading it; remove "
+            "it from the list.", entry=entry), number))
+        return
+    out.findings.append(finding("image-missing", path, tr(
+        "{entry} is listed but does not exist. yolov5 counts it as corrupt ('No such file or directory') and "
+        "trains without it.", entry=entry), number))
 
 
 #: Findings about a split's folders that would make yolov5's own search hang or spin: training is refused.

@@ -14,7 +14,7 @@ from core.findings import Finding, Severity
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 #: Bump when a per-file check's verdict or text changes: the scan cache is keyed by it, so results cached
 #: under older rules are checked again instead of showing stale messages.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 #: Every code the validator emits and its severity. Keep it the single list: tests walk it.
 CODES: dict[str, str] = {
@@ -49,6 +49,15 @@ CODES: dict[str, str] = {
     "train-val-leak": WARNING,
     # labels
     "label-orphan": WARNING,
+    "label-unlisted": INFO,  # beside an image that exists but is in no split: yolov5 does not read it
+    "label-name-case": WARNING,  # x.TXT beside x.jpg: yolov5 looks for x.txt only
+    "label-shared": WARNING,  # x.jpg and x.png both pair with x.txt
+    "label-not-a-file": WARNING,  # a pipe/device under a label's name: yolov5 finds no label (a background)
+    "label-too-large": ERROR,  # over label_file.MAX_LABEL_BYTES: not read
+    "label-unreadable": ERROR,  # open() fails (permissions): yolov5 drops the image as corrupt
+    "list-line-misread": ERROR,  # a list line yolov5 reads as another path than the one meant
+    "yolo-cache-stale": WARNING,  # yolov5's labels/*.cache would hand it old labels (core.dataset.yolo_cache)
+    "yolo-cache-unsafe": WARNING,  # a labels/*.cache that is not only yolov5's data: loading it could run code
     "label-missing": INFO,
     "label-encoding": ERROR,
     "label-columns": ERROR,
@@ -76,6 +85,9 @@ TRAINING_EFFECT: dict[str, str] = {
     "yaml-too-large": ABORTS, "split-symlink-loop": ABORTS, "split-too-large": ABORTS, "image-not-a-file": ABORTS,
     "image-missing": DROPS, "image-corrupt": DROPS, "image-too-small": DROPS, "label-encoding": DROPS,
     "label-columns": DROPS, "label-value": DROPS, "label-not-normalized": DROPS,
+    "label-unreadable": DROPS, "list-line-misread": DROPS,
+    # not read here, so not checked: a file this large is not one image's labels (label_file.MAX_LABEL_BYTES)
+    "label-too-large": ABORTS,
 }
 
 

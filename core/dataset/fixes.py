@@ -52,6 +52,10 @@ def plan_fix(finding: Finding, *, val_lists: list[str] | None = None, root: Path
         return FixPlan(finding.code, str(path), tr("Rewrite {name} (backup kept as {name}.bak)", name=path.name),
                        before=before.lstrip("\ufeff"), after=after)
     if finding.code == "label-orphan":
+        from core.dataset.crossfile import image_beside
+
+        if image_beside(str(path)) is not None:
+            return None  # its image is there (now): moving the label would change what yolov5 could train
         base = root or path.parent
         target = base / "_orphaned_labels" / _relative(path, base)
         return FixPlan(finding.code, str(path), tr("Move {name} to {target}", name=path.name, target=target),

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ import yaml
 from core.atomic import atomic_write_text
 from core.dataset.data_yaml import read_data_yaml
 from core.dataset.files import label_path_for, list_split
+from core.dataset.label_file import is_label_file
 from core.i18n import tr
 
 PREPARE_VERSION = 1
@@ -183,10 +185,9 @@ def _resize_one(item: _Item, out_dir: Path, imgsz: int, fmt: str) -> str | None:
     label_src = label_path_for(item.source)
     label_dst = Path(label_path_for(str(target)))
     label_dst.parent.mkdir(parents=True, exist_ok=True)
-    if os.path.exists(label_src):
+    if is_label_file(label_src):  # as yolov5 asks: a pipe or a device under a label's name is no label
         tmp_label = label_dst.with_name(f".{label_dst.name}.tmp")
-        with open(label_src, "rb") as src, open(tmp_label, "wb") as dst:
-            dst.write(src.read())
+        shutil.copyfile(label_src, tmp_label)  # streamed: a huge label costs no memory
         os.replace(tmp_label, label_dst)
     else:
         label_dst.unlink(missing_ok=True)

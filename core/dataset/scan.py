@@ -77,16 +77,40 @@ def check_image(image: str) -> dict[str, Any]:
 
 
 def check_label(label: str) -> dict[str, Any]:
-    """Read one label file once: its usable rows and per-line problems; ``ok`` False when it is absent."""
+    """Read one label file once: its usable rows and per-line problems; ``ok`` False when yolov5 finds no
+    label there (absent, or not a regular file). Bounded by ``label_file``: a pipe is never opened for a
+    blocking read, a device or a huge file never read whole."""
+    from core.dataset.label_file import read_label_file
     from core.dataset.labels import parse_label_bytes
 
-    try:
-        with open(label, "rb") as handle:
-            raw = handle.read()
-    except OSError:
-        return {"ok": False, "rows": [], "f": []}
-    parsed = parse_label_bytes(raw, label)
+    found = read_label_file(label)
+    if found.data is None:
+        return {"ok": found.kind in ("too-large", "unreadable"), "rows": [], "f": _f(_label_unread(label, found))}
+    parsed = parse_label_bytes(found.data, label)
     return {"ok": True, "rows": [list(r) for r in parsed.rows], "f": _f(parsed.findings)}
+
+
+def _label_unread(label: str, found: Any) -> list[Finding]:
+    """The finding for a label that was not read (none for one that is simply absent)."""
+    from core.dataset.findings import finding
+    from core.dataset.label_file import MAX_LABEL_BYTES
+    from core.i18n import tr
+
+    if found.kind == "special":
+        return [finding("label-not-a-file", label, tr(
+            "This label is not a file but a pipe, device or socket. yolov5 uses a label only when it is a "
+            "regular file, so it trains the image as a background (no objects); it is not read here either. "
+            "Replace it with the real label file."))]
+    if found.kind == "too-large":
+        return [finding("label-too-large", label, tr(
+            "This label file is {size} MB; YOLO Studio reads label files up to {limit} MB (over 25,000 boxes). "
+            "yolov5 would read it whole into memory for this one image. Is it really this image's labels?",
+            size=f"{found.size / 1e6:,.1f}", limit=f"{MAX_LABEL_BYTES / 1e6:.1f}"))]
+    if found.kind == "unreadable":
+        return [finding("label-unreadable", label, tr(
+            "The label file cannot be read ({reason}). yolov5 drops the image as corrupt.",
+            reason=found.reason))]
+    return []
 
 
 def check_chunk(tasks: list[tuple[str | None, str | None]]) -> list[tuple[dict | None, dict | None]]:

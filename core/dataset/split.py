@@ -51,10 +51,12 @@ def discover(folder: Path) -> list[tuple[str, str | None]]:
 def _classes(label: str | None) -> list[int]:
     if label is None:
         return []
-    try:
-        text = Path(label).read_text(encoding="utf-8-sig", errors="replace")
-    except OSError:
+    from core.dataset.label_file import read_label_file
+
+    found = read_label_file(label)  # bounded, and never a blocking read of a pipe
+    if found.data is None:
         return []
+    text = found.data.decode("utf-8-sig", errors="replace")
     ids = []
     for line in text.splitlines():
         parts = line.split()

@@ -9,6 +9,8 @@ whose findings each name a file and, for labels, a line.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import time
 from bisect import bisect_left
 from collections import Counter, defaultdict
@@ -22,10 +24,10 @@ from typing import Any, Callable
 import numpy as np
 
 from core.dataset.cache import ScanCache
-from core.dataset.crossfile import leaks_and_duplicates, orphans
+from core.dataset.crossfile import leaks_and_duplicates, orphans, shared_labels
 from core.dataset.data_yaml import judge_document
 from core.dataset.dirs import FolderMemo
-from core.dataset.files import SplitFiles, WalkLimits, list_split
+from core.dataset.files import SplitFiles, WalkLimits, label_path_for, list_split, yolov5_split_path
 from core.dataset.findings import ERROR, RULES_VERSION, finding, finding_json, sort_findings
 from core.dataset.records import ImageRecord, ImageRecords
 from core.dataset.scan import SEARCHING, ScanStats, findings_from, scan_images
@@ -60,8 +62,12 @@ class Report:
 
 
 def cache_file_for(cache_dir: Path, yaml_file: Path) -> Path:
+    """The scan cache of ``yaml_file``: per rules version and per language, since it keeps the findings' words
+    (a check in Chinese after one in English would otherwise show the English messages)."""
+    from core.i18n import language
+
     digest = hashlib.blake2b(str(Path(yaml_file).absolute()).encode("utf-8"), digest_size=8).hexdigest()
-    return Path(cache_dir) / f"{digest}.r{RULES_VERSION}.table"
+    return Path(cache_dir) / f"{digest}.r{RULES_VERSION}.{language()}.table"
 
 
 def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cancelled: Cancelled | None = None,
@@ -99,6 +105,8 @@ def validate_dataset(yaml_file: Path, *, progress: Progress | None = None, cance
     for own in per_image.values():
         findings += own
     findings += orphans(split_files, table, memo)
+    findings += shared_labels(table)
+    findings += _yolov5_caches(spec, split_files, table, members, memo, cache_file)
     memo.save()
     findings += leaks_and_duplicates(table, members)
     findings += _train_without_labels(table, members, per_image, spec, yaml_file)
@@ -163,11 +171,82 @@ def _per_image_findings(table: ScanTable, nc: int, train: np.ndarray | None) -> 
                 "Class id {cls} but the dataset has {nc} classes (0–{top}). {consequence}",
                 cls=_fmt_class(cls), nc=nc, top=nc - 1, consequence=consequence), int(line)))
     for i in np.flatnonzero((table.flags & HAS_LABEL) == 0).tolist():
-        if table.paths[i] not in table.image_findings:
+        if table.paths[i] not in table.image_findings and table.paths[i] not in table.label_findings:
             own[i].append(finding("label-missing", table.paths[i], tr(
                 "No label file ({label}). yolov5 trains on it as a background image (no objects); fine if "
                 "that is meant.", label=table.labels[i])))
     return {i: own[i] for i in sorted(own)}
+
+
+def _yolov5_caches(spec: DatasetSpec, split_files: dict[str, SplitFiles], table: ScanTable,
+                   members: dict[str, np.ndarray], memo: FolderMemo, cache_file: Path | None) -> list[Finding]:
+    """yolov5's own ``*.cache`` of each split, judged against the labels as this check read them. The verdict
+    is remembered while the cache file (size, mtime, inode) and every file of the split (the scan's stat
+    keys) are unchanged, so a re-check does not unpickle and compare it again; after an edit, the cache's
+    contents come from a pickle-free snapshot (``yolo_cache_snapshot``) and are compared in array passes."""
+    from core.dataset.yolo_cache import cache_findings, cache_path
+    from core.dataset.yolo_cache_snapshot import contents_of
+
+    out: list[Finding] = []
+    for name, split in spec.splits.items():
+        files, idx = split_files.get(name), members.get(name)
+        if files is None or not files.images or not split.paths or idx is None:
+            continue
+        cache = cache_path(yolov5_split_path(split.paths[-1]), label_path_for(files.images[0]))
+        try:
+            st = os.stat(cache)
+        except OSError:
+            continue  # no cache: yolov5 scans the files
+        keys = table.keys[idx]
+        fingerprint = "\0".join(map(str, (cache, st.st_size, st.st_mtime_ns, st.st_ino, table.paths_id,
+                                           hashlib.blake2b(keys.tobytes(), digest_size=16).hexdigest())))
+        remembered = memo.recall(f"yolov5-cache-{name}", fingerprint)
+        if remembered is None:
+            current, current_many = _rows_now(table, files.images, idx)
+            snapshot = cache_file.with_suffix(f".yolov5-{name}.npz") if cache_file is not None else None
+            found = cache_findings(cache, files.images, current, int(keys[:, [0, 2]].clip(0).sum()), current_many,
+                                   contents_of(cache, snapshot), [table.labels[i] for i in idx.tolist()])
+            remembered = [json.dumps(finding_json(f), ensure_ascii=False) for f in found]
+            memo.keep(f"yolov5-cache-{name}", fingerprint, [], remembered)
+        out += [finding(d["code"], d["file"], d["message"], d["line"], severity=d["severity"])
+                for d in map(json.loads, remembered)]
+    return out
+
+
+def _rows_now(table: ScanTable, split_images: list[str], idx: np.ndarray) -> tuple[
+        Callable[[str], np.ndarray | None], Callable[[list[str]], tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """The float32 rows yolov5 would read now for an image of the table; None where its scan drops the image
+    (an image or label error of the per-file checks — not the class-count check, which its scan does not make)."""
+    from core.dataset.yolo_cache import current_rows
+
+    dropped = {image for source in (table.image_findings, table.label_findings) for image, rows in source.items()
+               if any(row[1] == ERROR for row in rows)}
+
+    def current(image: str) -> np.ndarray | None:
+        i = bisect_left(table.paths, image)
+        if i >= len(table.paths) or table.paths[i] != image:
+            return current_rows(label_path_for(image))
+        if image in dropped:
+            return None
+        start = int(table.starts[i])
+        return table.rows[start:start + int(table.counts[i]), 1:6].astype(np.float32)
+
+    def current_many(images: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if images == split_images:  # the usual case: yolov5 listed the split as this check did
+            at, known = idx, np.ones(len(idx), dtype=bool)
+        else:
+            position = {path: i for i, path in enumerate(table.paths)}
+            at = np.fromiter((position.get(image, 0) for image in images), dtype=np.int64, count=len(images))
+            known = np.fromiter((image in position for image in images), dtype=bool, count=len(images))
+        if dropped:
+            known &= np.fromiter((image not in dropped for image in images), dtype=bool, count=len(images))
+        if not len(table.paths):
+            known[:] = False
+        counts = np.where(known, table.counts[at] if len(table.paths) else 0, 0).astype(np.int64)
+        rows = table.rows[table.row_index(at[known])][:, 1:6].astype(np.float32)
+        return rows, counts, known
+
+    return current, current_many
 
 
 def _fmt_class(cls: float) -> str:

@@ -3,6 +3,10 @@
 - ``dataset_folders_ok``: a symlink loop, a pipe named like an image or a split that is the whole disk
   would hang yolov5's own image search; the same bounded search the dataset check uses finds them first
   (with progress, honouring a stop) and the job fails with the place named.
+- ``label_caches_current``: yolov5 reuses its ``labels/*.cache`` while paths and total size match, so a
+  same-size label edit would train on old labels (and the cache is a pickle): every cache not proven current
+  is set aside before yolov5 builds its datasets (``core.dataset.yolo_cache``) — on every run, resume and DDP
+  rank (each machine's local rank 0; the other ranks read the cache only after it built its dataset).
 - ``training_was_finished`` / ``mark_finished``: a run killed after its last epoch was saved has nothing
   left to train; yolov5's resume then refuses or trips over its own loop variable, so the run is marked
   completed with the weights it has, and the user is told what did not run.
@@ -38,6 +42,23 @@ def dataset_folders_ok(ctx: JobContext, data_yaml: Path) -> bool:
         raise JobError("dataset", f"{found[0].file}: {found[0].message}{more}",
                        tr("Fix the dataset (yolostudio dataset check lists every such place), then train again."))
     return True
+
+
+def label_caches_current(ctx: JobContext, data_yaml: Path) -> list[Path]:
+    """Set aside every yolov5 label cache of the dataset that could hand yolov5 old labels; the ones moved."""
+    import os
+
+    from core.dataset.yolo_cache import set_aside_unproven
+
+    if int(os.environ.get("LOCAL_RANK", "-1")) not in (-1, 0):
+        return []
+    ctx.emit("stage", stage="preparing", detail=tr("checking yolov5's label caches"))
+    moved = set_aside_unproven(data_yaml)
+    for path in moved:
+        ctx.emit("log", level="info", message=tr(
+            "yolov5's label cache {path} did not match the label files (or was not only label data): set aside "
+            "as {aside}, so yolov5 reads the labels again.", path=path.with_suffix(""), aside=path))
+    return moved
 
 
 def training_was_finished(exc: BaseException) -> bool:

@@ -45,7 +45,8 @@ from core.worker.compat_amp import disable_amp
 from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, RankStop, join_ranks, leave_process_group,
                              lost_rank_error, watch_launcher)
 from core.worker.job import JobContext, JobError
-from core.worker.train_guards import dataset_folders_ok, mark_finished, remove_stale_temporaries, training_was_finished
+from core.worker.train_guards import (dataset_folders_ok, label_caches_current, mark_finished, remove_stale_temporaries,
+                                     training_was_finished)
 from core.worker.system_sampler import SystemSampler
 from core.worker.warn_once import show_each_warning_once
 
@@ -384,6 +385,7 @@ def run_train(ctx: JobContext) -> str:
         remove_stale_temporaries(run_dir)
         if not dataset_folders_ok(ctx, Path(opt.data)):
             return "stopped"
+        label_caches_current(ctx, Path(opt.data))
         try:
             y5train.main(opt, callbacks=callbacks)
         except RankStop:

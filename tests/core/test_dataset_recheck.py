@@ -171,3 +171,21 @@ def test_stat_helper_gives_what_stat_gives_and_falls_back(tmp_path, monkeypatch)
     assert statkeys.stat_pairs(paths).tolist() == expected  # the helper cannot start: all stat'ed here
     keys = statkeys.stat_keys(paths[:21], paths[21:])
     assert keys.shape == (21, 4) and keys[:, :2].tolist() == expected[:21] and keys[:, 2:].tolist() == expected[21:]
+
+
+def test_a_check_in_another_language_does_not_show_the_cached_words_of_the_first(tmp_path):
+    from core import i18n
+
+    yaml_file = build(tmp_path / "ds", train={"t1": BOX, "t2": "0 0.5 0.5 0.2 1.5\n"})
+    cache = tmp_path / "cache"
+    before = i18n.language()
+    try:
+        i18n.set_language("en")
+        [english] = [f.message for f in validate_dataset(yaml_file, cache_dir=cache).findings
+                     if f.code == "label-not-normalized"]
+        i18n.set_language("zh_CN")
+        [chinese] = [f.message for f in validate_dataset(yaml_file, cache_dir=cache).findings
+                     if f.code == "label-not-normalized"]
+    finally:
+        i18n.set_language(before)
+    assert english != chinese and "yolov5" in chinese and "Values outside" not in chinese

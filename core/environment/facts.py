@@ -114,6 +114,7 @@ class TorchGpuFacts:
 class TorchFacts:
     installed: bool | None = None
     import_error: str | None = None
+    dist_version: str | None = None  # torch's installed distribution (metadata), read even when import fails
     import_s: float | None = None
     version: str | None = None
     torchvision: str | None = None
@@ -169,7 +170,7 @@ class EnvironmentFacts:
 # -- loading ------------------------------------------------------------------------------------------
 
 #: Fields added after facts version 1: a file written before them lacks them without being defective.
-ADDED_LATER = frozenset({"power_default_limit_w"})
+ADDED_LATER = frozenset({"power_default_limit_w", "dist_version"})
 
 _NESTED: dict[tuple[type, str], type] = {
     (EnvironmentFacts, "system"): SystemFacts, (EnvironmentFacts, "nvml"): NvmlFacts,

@@ -93,11 +93,11 @@ def _python_problems(python: PythonFound) -> tuple[list[str], list[str]]:
     if version[:2] < low:
         return [tr("Python {version} is too old: YOLO Studio needs Python {low} or newer (up to {high}).",
                    version=python.version, low="%d.%d" % low, high="%d.%d" % high)], []
-    if version[:2] > high:
-        return [], [tr("Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to "
-                       "{high}); if installing PyTorch fails, install Python {high} and run the installer with it "
-                       "(PYTHON=python{high}).", version=python.version, torch=PINNED["torch"],
-                       low="%d.%d" % low, high="%d.%d" % high)]
+    if version[:2] > high:  # torch_builds' table: no torch wheel exists for it, so pip would fail at step 4
+        return [tr("Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to "
+                   "{high}): no PyTorch wheel exists for it. Install Python {high} and run the installer with it "
+                   "(PYTHON=python{high}).", version=python.version, torch=PINNED["torch"],
+                   low="%d.%d" % low, high="%d.%d" % high)], []
     return [], []
 
 

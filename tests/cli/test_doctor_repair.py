@@ -50,10 +50,10 @@ def machine(monkeypatch):
 def test_repair_with_yes_installs_then_rechecks(machine, capsys):
     assert main(["doctor", "--repair", "--yes"]) == 0  # the re-check finds no error any more
     captured = capsys.readouterr()
-    assert f"{sys.executable} -m pip install --progress-bar=raw torch==2.14.1+cu128" in captured.err
-    assert "Downloading torch-2.14.1+cu128" in captured.err and "Checking this machine again" in captured.err
+    assert f"{sys.executable} -m pip install --progress-bar=raw torch==2.14.1+cu130" in captured.err
+    assert "Downloading torch-2.14.1+cu130" in captured.err and "Checking this machine again" in captured.err
     assert captured.out.count("Ready to train") == 1  # the second report
-    assert machine["command"][4:6] == ["--progress-bar=raw", "torch==2.14.1+cu128"]
+    assert machine["command"][4:6] == ["--progress-bar=raw", "torch==2.14.1+cu130"]
 
 
 def test_repair_asks_first(machine, capsys, monkeypatch):

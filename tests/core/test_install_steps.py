@@ -47,9 +47,9 @@ class FakeVenv:
             on_line("pip 26.3 from /venv/lib/python3.11/site-packages/pip (python 3.11)")
             return 0
         if argv[1:4] == ["-m", "pip", "install"]:
-            for line in ["Looking in indexes: https://download.pytorch.org/whl/cu128",
-                         "Collecting torch==2.14.1+cu128",
-                         "  Downloading https://download.pytorch.org/whl/cu128/torch-2.14.1%2Bcu128-cp311-cp311-"
+            for line in ["Looking in indexes: https://download.pytorch.org/whl/cu130",
+                         "Collecting torch==2.14.1+cu130",
+                         "  Downloading https://download.pytorch.org/whl/cu130/torch-2.14.1%2Bcu130-cp311-cp311-"
                          "manylinux_2_28_x86_64.whl (899.7 MB)",
                          "Progress 0 of 899700000", "Progress 449850000 of 899700000",
                          "Progress 899700000 of 899700000"]:
@@ -58,7 +58,7 @@ class FakeVenv:
                 on_line("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device")
                 return 1
             on_line("Installing collected packages: torch, torchvision")
-            on_line("Successfully installed torch-2.14.1+cu128 torchvision-0.29.1+cu128")
+            on_line("Successfully installed torch-2.14.1+cu130 torchvision-0.29.1+cu130")
             return 0
         if argv[1:] == ["-m", "core.install", "detect"]:
             assert env["PYTHONPATH"]  # the installer's modules come from the source clone
@@ -67,7 +67,7 @@ class FakeVenv:
         if argv[1:] == ["--help"]:
             return 0
         if argv[1:] == ["-c", TORCH_CHECK]:
-            on_line("2.14.1+cu128")
+            on_line("2.14.1+cu130")
             on_line("True")
             return 0
         if argv[1:] == ["-c", GUI_CHECK]:
@@ -108,13 +108,13 @@ def test_install_writes_the_shortcuts_last_and_ends_with_a_summary(layout):
     assert os.readlink(layout.launcher) == str(layout.cli)
     assert Path(layout.icon).read_bytes().startswith(b"<svg")
     manifest = load_manifest(Path(layout.manifest))
-    assert manifest.status == "installed" and manifest.index == "cu128" and "570.86.15" in manifest.reason
+    assert manifest.status == "installed" and manifest.index == "cu130" and "580.82.07" in manifest.reason
     summary = out.strip().splitlines()[-1]
-    assert summary.startswith("YOLO Studio 0.1.0 installed in") and "2.14.1+cu128" in summary
+    assert summary.startswith("YOLO Studio 0.1.0 installed in") and "2.14.1+cu130" in summary
     assert "RTX 4090" in summary and "applications menu" in summary
-    assert "Downloading torch-2.14.1+cu128" in out  # pip's progress, folded
+    assert "Downloading torch-2.14.1+cu130" in out  # pip's progress, folded
     detect = runner.calls.index([str(layout.python), "-m", "core.install", "detect"])
-    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu128" in c)
+    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu130" in c)
     assert detect < runner.calls.index(torch_call)  # the wheel is chosen from NVML's reading in the venv
     assert torch_call[-2:] == ["--progress-bar", "raw"]
 
@@ -123,7 +123,7 @@ def test_failed_step_names_reason_and_retry_and_leaves_no_shortcut(layout, monke
     monkeypatch.setenv("YOLOSTUDIO_INSTALL_RETRY", "bash /src/installer/linux/install.sh --desktop")
     code, out = install(layout, FakeVenv(layout, fail="torch=="))
     assert code == 1
-    assert "Step failed: PyTorch (cu128)" in out and "No space left on device" in out
+    assert "Step failed: PyTorch (cu130)" in out and "No space left on device" in out
     assert "run: bash /src/installer/linux/install.sh --desktop" in out
     assert not os.path.lexists(layout.menu_entry) and not os.path.lexists(layout.launcher)
     assert load_manifest(Path(layout.manifest)).status == "installing"

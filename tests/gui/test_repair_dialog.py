@@ -62,18 +62,18 @@ def test_dialog_shows_the_exact_command_then_installs_with_progress(qtbot, tmp_p
     dialog = make_dialog(qtbot, tmp_path)
     assert dialog.command.toPlainText() == (
         "/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install --progress-bar=raw "
-        "torch==2.14.1+cu128 torchvision==0.29.1+cu128 --index-url https://download.pytorch.org/whl/cu128")
-    assert "cu128" in dialog.headline.text() and "570.86.15" in dialog.reason.text()
+        "torch==2.14.1+cu130 torchvision==0.29.1+cu130 --index-url https://download.pytorch.org/whl/cu130")
+    assert "cu130" in dialog.headline.text() and "580.82.07" in dialog.reason.text()
     labels = []
     dialog.progress_label.setText = lambda text, original=dialog.progress_label.setText: (labels.append(text),
                                                                                           original(text))[1]
     with qtbot.waitSignal(dialog.repaired, timeout=TIMEOUT_MS):
         dialog.install_button.click()
     assert dialog.status == "completed"
-    assert any(text.startswith("Downloading torch-2.14.1+cu128") for text in labels)
+    assert any(text.startswith("Downloading torch-2.14.1+cu130") for text in labels)
     assert any(text.startswith("Installing") for text in labels)
     dialog.log.flush()
-    assert "Successfully installed torch-2.14.1+cu128" in dialog.log.text.toPlainText()
+    assert "Successfully installed torch-2.14.1+cu130" in dialog.log.text.toPlainText()
     assert "is installed" in dialog.progress_label.text() and dialog.install_button.isHidden()
 
 

@@ -19,7 +19,7 @@ FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
 
 
 def start(tmp_path: Path, **env: str) -> subprocess.Popen:
-    spec = {"argv": [sys.executable, str(FAKE_PIP), "install", "torch==2.14.1+cu128"], "run_dir": str(tmp_path / "job")}
+    spec = {"argv": [sys.executable, str(FAKE_PIP), "install", "torch==2.14.1+cu130"], "run_dir": str(tmp_path / "job")}
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(json.dumps(spec))
     return subprocess.Popen(worker_argv("repair", spec_file), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -50,7 +50,7 @@ def test_successful_repair_reports_progress_and_logs_pip(tmp_path: Path):
     assert any(e["phase"] == "installing" and not e["cancellable"] for e in progress)
     assert any("Successfully installed" in e.get("message", "") for e in events if e["type"] == "log")
     assert events[-1]["type"] == "done" and events[-1]["status"] == "completed"
-    assert "Successfully installed torch-2.14.1+cu128" in (tmp_path / "job" / "worker.log").read_text()
+    assert "Successfully installed torch-2.14.1+cu130" in (tmp_path / "job" / "worker.log").read_text()
 
 
 @pytest.mark.parametrize("where,text", [("download", "Read timed out"), ("install", "No space left on device")])

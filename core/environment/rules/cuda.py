@@ -8,10 +8,12 @@ from core.environment.commands import driver_update_command
 from core.environment.facts import EnvironmentFacts
 from core.findings import Finding
 from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text,
-                                         driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
+                                         driver_os, driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
                                          nvml_lists_gpus, nvml_unread, right_wheel_fix)
-from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_name, cuda_tuple, driver_floor,
-                                     driver_meets)
+from core.environment.build_fit import no_build_reason
+from core.environment.torch_builds import release_for
+from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_name, choose_wheel, cuda_tuple,
+                                     driver_floor, driver_meets)
 from core.i18n import tr
 
 
@@ -64,6 +66,15 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                       tr("Reboot the machine; if it happens again, check power and cooling, and "
                          "'sudo dmesg | grep -i xid'."), "advice"),
     }
+    if f.system.wsl:  # the driver is the Windows one: nothing to load or reboot inside WSL
+        fixes["DriverNotLoaded"] = (fixes["DriverNotLoaded"][0], "error", tr(
+            "On Windows, check the NVIDIA driver (Device Manager, or nvidia-smi in a Windows terminal) and update "
+            "it if needed, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside "
+            "WSL."), "advice")
+    elif f.system.container:  # the driver is the host's: a container cannot load or replace it
+        fixes["DriverNotLoaded"] = (fixes["DriverNotLoaded"][0], "error", tr(
+            "On the host (not inside this container): sudo modprobe nvidia, or reboot the host after a driver "
+            "update; then restart the container."), "advice")
     title, severity, fix, kind = fixes.get(error, (tr("The GPU driver cannot be queried"), "warning",
                                                     tr("Run nvidia-smi to see the driver's own error."), "advice"))
     return [Finding("nvml-unavailable", severity, title,
@@ -117,27 +128,43 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
     driver = str(need_fact(f.nvml.driver_version, "driver version"))
     driver_cuda = cuda_tuple(f.nvml.cuda_driver_version)
     assert wheel is not None
-    floor = driver_floor(wheel[0], f.system.os)
+    platform = driver_os(f)
+    floor = driver_floor(wheel[0], platform)
     evidence = {tr("driver"): driver, tr("driver's CUDA"): cuda_text(driver_cuda),
                 tr("torch wheel CUDA"): f.torch.cuda, tr("family minimum driver"): floor or "?"}
     too_old = (driver_cuda is not None and driver_cuda[0] < wheel[0]) or driver_meets(driver, floor) is False
     if too_old:
         fix, kind, wanted = driver_too_old_fix(f, wheel)
+        caps = capabilities(f)
+        fits = choose_wheel(driver, driver_cuda, caps, platform) is not None
+        covered = all(arch_covers(f.torch.arch_list or [], cc) for cc in caps)
+        if not fits and covered:  # the fix updates the driver for the installed wheel: name that driver
+            why = tr("No PyTorch {release} build runs on driver {driver}: the fix is the driver — update it to "
+                     "{wanted} or newer.", release="%d.%d" % release_for(f.torch.version).release, driver=driver,
+                     wanted=wanted)
+        else:
+            why = no_build_reason(driver, caps, platform)
+        detail = (tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA "
+                     "cannot start and training falls back to the CPU. Either install the wheel that fits this "
+                     "driver (the command below) or update the driver to {wanted} or newer.",
+                     cuda=f.torch.cuda, floor=floor, driver=driver, wanted=wanted) if fits else
+                  tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA cannot "
+                     "start and training falls back to the CPU. {why}", cuda=f.torch.cuda, floor=floor, driver=driver,
+                     why=why))
         return [Finding("driver-too-old", "error",
                         tr("The GPU driver is too old for this PyTorch (CUDA {cuda})", cuda=f.torch.cuda),
-                        tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA "
-                           "cannot start and training falls back to the CPU. Either install the wheel that fits this "
-                           "driver (the command below) or update the driver to {wanted} or newer.",
-                           cuda=f.torch.cuda, floor=floor, driver=driver, wanted=wanted), evidence, fix, kind)]
-    if driver_cuda is not None and driver_cuda < wheel:
-        toolkit = TOOLKIT_DRIVERS.get(f"{wheel[0]}.{wheel[1]}", (floor or "", floor or ""))
+                        detail, evidence, fix, kind)]
+    toolkit = TOOLKIT_DRIVERS.get(f"{wheel[0]}.{wheel[1]}")
+    shipped = toolkit[1 if platform == "Windows" else 0] if toolkit else None
+    # Only when a driver that runs this CUDA fully is known and newer than this one: a 580 driver runs every
+    # 13.x wheel by minor-version compatibility, and a fix naming a driver it already has would change nothing.
+    if driver_cuda is not None and driver_cuda < wheel and shipped and driver_meets(driver, shipped) is False:
         return [Finding("driver-cuda-minor", "info",
                         tr("The driver supports CUDA {have}; this PyTorch is built for {want}",
                            have=cuda_text(driver_cuda), want=f.torch.cuda),
                         tr("Same CUDA major version, so it runs (minor-version compatibility), but kernels that need "
                            "PTX JIT compilation may be unavailable."), evidence,
-                        driver_update_command(f.system.os, toolkit[1 if f.system.os == "Windows" else 0]),
-                        "command")]
+                        driver_update_command(f.system, shipped), "command")]
     return []
 
 

@@ -146,7 +146,7 @@ class RepairDialog(QDialog):
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(self.tr("Starting pip…"))
         self._show_running(True)
-        self._worker.start(JobSpec.for_run("repair", job_dir, {"argv": self.plan.argv, "run_dir": str(job_dir)}))
+        self._worker.start(JobSpec.for_run("repair", job_dir, self.plan.job_spec(str(job_dir))))
 
     def stop(self) -> None:
         if self.running:

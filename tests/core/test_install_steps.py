@@ -27,8 +27,11 @@ from tests.core.environment_builders import healthy_gpu_machine
 class FakeVenv:
     """Plays the system Python (venv creation) and the venv's Python (pip, NVML detection, smoke checks)."""
 
-    def __init__(self, layout, fail: str | None = None, gui_error: str | None = None) -> None:
+    def __init__(self, layout, fail: str | None = None, gui_error: str | None = None,
+                 serves: set[str] | None = None, unreachable: bool = False) -> None:
         self.layout = layout
+        self.serves = serves  # the builds the index serves (None: every one), as pip's dry run reports them
+        self.unreachable = unreachable
         self.fail = fail  # a substring of the argv whose pip call fails
         self.gui_error = gui_error
         self.calls: list[list[str]] = []
@@ -46,7 +49,25 @@ class FakeVenv:
         if argv[1:] == ["-m", "pip", "--version"]:
             on_line("pip 26.3 from /venv/lib/python3.11/site-packages/pip (python 3.11)")
             return 0
+        if argv[1:5] == ["-m", "pip", "install", "--dry-run"]:
+            asked = next(a.split("==", 1)[1] for a in argv if a.startswith("torch=="))
+            on_line(f"Looking in indexes: {argv[-1]}")
+            if self.unreachable:
+                on_line("WARNING: Retrying (Retry(total=4...)) after connection broken by 'NewConnectionError'")
+                on_line(f"ERROR: Could not find a version that satisfies the requirement torch=={asked} (from "
+                        "versions: none)")
+                on_line("ERROR: Could not fetch URL: connection refused")
+                return 1
+            if self.serves is not None and asked.split("+")[1] not in self.serves:
+                on_line(f"ERROR: Could not find a version that satisfies the requirement torch=={asked} (from "
+                        "versions: none)")
+                on_line(f"ERROR: No matching distribution found for torch=={asked}")
+                return 1
+            on_line(f"Would install torch-{asked} torchvision-0.29.1+{asked.split('+')[1]}")
+            return 0
         if argv[1:4] == ["-m", "pip", "install"]:
+            asked = next((a.split("==", 1)[1] for a in argv if a.startswith("torch==")), None)
+            self.installed = asked or getattr(self, "installed", None)
             for line in ["Looking in indexes: https://download.pytorch.org/whl/cu130",
                          "Collecting torch==2.14.1+cu130",
                          "  Downloading https://download.pytorch.org/whl/cu130/torch-2.14.1%2Bcu130-cp311-cp311-"
@@ -67,7 +88,7 @@ class FakeVenv:
         if argv[1:] == ["--help"]:
             return 0
         if argv[1:] == ["-c", TORCH_CHECK]:
-            on_line("2.14.1+cu130")
+            on_line(getattr(self, "installed", None) or "2.14.1+cu130")
             on_line("True")
             return 0
         if argv[1:] == ["-c", GUI_CHECK]:
@@ -114,7 +135,7 @@ def test_install_writes_the_shortcuts_last_and_ends_with_a_summary(layout):
     assert "RTX 4090" in summary and "applications menu" in summary
     assert "Downloading torch-2.14.1+cu130" in out  # pip's progress, folded
     detect = runner.calls.index([str(layout.python), "-m", "core.install", "detect"])
-    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu130" in c)
+    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu130" in c and "--dry-run" not in c)
     assert detect < runner.calls.index(torch_call)  # the wheel is chosen from NVML's reading in the venv
     assert torch_call[-2:] == ["--progress-bar", "raw"]
 
@@ -219,3 +240,31 @@ def test_desktop_entry_is_valid(tmp_path, home):
     path.write_text(desktop_entry(layout_for("Linux", {}, home)), encoding="utf-8")
     done = subprocess.run([validator, str(path)], capture_output=True, text=True)
     assert done.returncode == 0 and not done.stdout.strip(), done.stdout + done.stderr
+
+
+# The index is asked (pip's dry run) before PyTorch is touched: a build it does not serve is replaced by another
+# that fits, with the reason; nothing served, or the index unreachable, stops the install before step 4.
+@pytest.mark.parametrize("serves, unreachable, code, installed, words", [
+    (None, False, 0, "cu130", ["serves torch 2.14.1+cu130"]),
+    ({"cu132", "cpu"}, False, 0, "cu132", ["cu130 is not served by", "No matching distribution", "cu132"]),
+    ({"cpu"}, False, 0, "cpu", ["Training will not use the GPU", "run the installer again"]),
+    (set(), False, 1, None, ["serves none of the PyTorch builds", "--torch-index"]),
+    (None, True, 1, None, ["could not ask", "connection refused"]),
+])
+def test_the_index_is_asked_before_pytorch_is_installed(layout, serves, unreachable, code, installed, words):
+    runner = FakeVenv(layout, serves=serves, unreachable=unreachable)
+    got, out = install(layout, runner)
+    assert got == code, out
+    for word in words:
+        assert word in out, out
+    installs = [c for c in runner.calls if c[1:4] == ["-m", "pip", "install"] and "--dry-run" not in c
+                and any(a.startswith("torch==") for a in c)]
+    if installed is None:
+        assert installs == []  # nothing of PyTorch was touched
+    else:
+        [torch_call] = installs
+        assert f"torch==2.14.1+{installed}" in torch_call
+        assert load_manifest(Path(layout.manifest)).index == installed
+        checks = [c for c in runner.calls if "--dry-run" in c]
+        assert runner.calls.index(checks[-1]) < runner.calls.index(torch_call)
+        assert checks[-1][checks[-1].index("--index-url") + 1].endswith(f"/{installed}")

@@ -4,8 +4,6 @@ a training run in the way), and the page re-checks and offers a restart."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,10 +16,10 @@ from gui.pages import environment_page
 from gui.pages.environment_page import EnvironmentPage
 from gui.widgets.repair_dialog import RepairDialog
 from tests.core.environment_builders import healthy_gpu_machine
+from tests.fixtures.pip_swap import with_fake_pip
 from tests.gui.test_environment_page import cpu_build_on_gpu_machine
 from tests.waits import TIMEOUT_MS
 
-FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
 VENV = RuntimeFacts(python="/home/ann/.local/share/yolo-studio/venv/bin/python", os="Linux", in_venv=True,
                     site_packages="/home/ann/.local/share/yolo-studio/venv/lib/python3.11/site-packages",
                     writable=True, pip_version="26.3")
@@ -31,7 +29,7 @@ def fake_pip_launcher(**env: str):
     """The real repair worker job, with the plan's pip swapped for the fake one (same arguments)."""
     def launch(job: JobSpec):
         assert job.job == "repair"
-        job.spec["argv"] = [sys.executable, str(FAKE_PIP), *job.spec["argv"][3:]]
+        with_fake_pip(job.spec)  # the same arguments, a fake pip (the dry runs too)
         job.write()
         return job.argv(), job.env(dict(worker_env(), **env))
     return launch

@@ -22,6 +22,7 @@ from typing import Any
 
 from core.environment.facts import EnvironmentFacts
 from core.environment.build_fit import no_build_reason
+from core.environment.commands import driver_update_command
 from core.environment.tables import (CPU_WHEEL, TOOLKIT_DRIVERS, WHEELS, Wheel, arch_covers, architecture_name,
                                      choose_wheel, cuda_tuple, driver_floor, driver_meets, driver_platform,
                                      fitting_wheels, minimum_driver_for)
@@ -153,18 +154,19 @@ def choose_index(facts: EnvironmentFacts, override: str | None = None) -> WheelC
     oldest = WHEELS[-1].cuda[0]  # type: ignore[index]
     needed = minimum_driver_for(caps, os_name) if caps else driver_floor(oldest, os_name)
     best = (fitting_wheels(caps) or list(WHEELS))[0]
+    how = tr(" How: {how}", how=driver_update_command(facts.system, needed or "?"))  # WSL: Windows; container: host
     if caps and fitting_wheels(caps) and driver_meets(driver, driver_floor(oldest, os_name)):
         # the driver runs some build, just none with kernels for these GPUs (Blackwell on a 12.x driver)
         return WheelChoice("cpu", tr("{why} Until then the CPU build is installed and training will not use the "
                                      "GPU; after the update, run the installer again: it switches PyTorch in place.",
-                                     why=no_build_reason(driver, caps, os_name)),
+                                     why=no_build_reason(driver, caps, os_name)) + how,
                            "driver-too-old", driver_needed=needed, warnings=warnings, **base)
     return WheelChoice("cpu", tr("The NVIDIA driver {driver} is older than {needed}, the oldest driver any PyTorch "
                                  "CUDA wheel for {gpus} runs with, so the CPU build is installed and training will "
                                  "not use the GPU. Update the driver to {needed} or newer ({recommended} or newer "
                                  "for the {tag} wheel), then run the installer again: it switches PyTorch in place.",
                                  driver=driver or "?", needed=needed or "?", gpus=_gpu_list(gpus),
-                                 recommended=_recommended_driver(best, os_name) or "?", tag=best.tag),
+                                 recommended=_recommended_driver(best, os_name) or "?", tag=best.tag) + how,
                        "driver-too-old", driver_needed=needed, warnings=warnings, **base)
 
 

@@ -155,3 +155,18 @@ def test_wsl_is_judged_by_the_windows_driver(driver, cuda, index, words):
     assert choice.tag == index, choice.reason
     for word in words:
         assert word in choice.reason
+
+
+@pytest.mark.parametrize("wsl, container, words, never", [
+    (True, "", ["On Windows (not inside WSL)", "528.33"], "ubuntu-drivers"),
+    (False, "docker", ["on the host"], "ubuntu-drivers"),
+    (False, "", ["ubuntu-drivers"], "on the host"),
+])
+def test_the_driver_to_update_is_the_one_that_counts(wsl, container, words, never):
+    facts = machine("520.61.05", None, [(8, 9)], "Linux")
+    facts.system.wsl, facts.system.container = wsl, container
+    choice = choose_index(facts)
+    assert choice.code == "driver-too-old"
+    for word in words:
+        assert word in choice.reason, choice.reason
+    assert never not in choice.reason

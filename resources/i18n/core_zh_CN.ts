@@ -46,6 +46,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>      环境不完整（安装被中断？）：重新构建</translation>
     </message>
     <message>
+      <source>      {index} serves torch {torch} for this Python</source>
+      <translation>      {index} 为此 Python 提供 torch {torch}</translation>
+    </message>
+    <message>
       <source>  App        {prefix}</source>
       <translation>  应用       {prefix}</translation>
     </message>
@@ -152,6 +156,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source> ({n} sample images resized)</source>
       <translation>（已缩放 {n} 张样本图片）</translation>
+    </message>
+    <message>
+      <source> How: {how}</source>
+      <translation> 做法：{how}</translation>
     </message>
     <message>
       <source> Newer wheels ({tags}) have no kernels for this architecture.</source>
@@ -422,6 +430,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>正在询问 GPU 驱动（NVML）…</translation>
     </message>
     <message>
+      <source>Asking {index} for {tag}</source>
+      <translation>正在向 {index} 询问 {tag}</translation>
+    </message>
+    <message>
       <source>Automatic batch size (-1) does not work with several processes (yolov5 sizes it for one GPU only).</source>
       <translation>自动批大小（-1）不能用于多进程训练（yolov5 只按一块 GPU 估算）。</translation>
     </message>
@@ -682,8 +694,8 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>无法在不改变其他值的情况下把 {value!r} 写到 {path}。</translation>
     </message>
     <message>
-      <source>Create the app's environment with Python {high}: python{high} -m venv .venv, then run installer/launch.sh again.</source>
-      <translation>用 Python {high} 创建应用的环境：python{high} -m venv .venv，然后重新运行 installer/launch.sh。</translation>
+      <source>Create the app's environment with a Python PyTorch {release} has wheels for ({range}): python{high} -m venv .venv, then run installer/launch.sh again.</source>
+      <translation>用 PyTorch {release} 提供安装包的 Python（{range}）创建应用的环境：python{high} -m venv .venv，然后再次运行 installer/launch.sh。</translation>
     </message>
     <message>
       <source>Cut to fit your time budget of {h:.1f} h.</source>
@@ -1234,6 +1246,10 @@ Type 'delete' to confirm: </source>
       <translation>从 https://www.nvidia.com/Download/index.aspx 安装 {driver} 或更新版本的 NVIDIA 驱动</translation>
     </message>
     <message>
+      <source>Install Python {high} from python.org (PyTorch {release} has wheels for Python {range}), then run installer\windows\install.bat again with it: set PYTHON=C:\path\to\python.exe</source>
+      <translation>从 python.org 安装 Python {high}（PyTorch {release} 提供 Python {range} 的安装包），然后用它再次运行 installer\windows\install.bat：set PYTHON=C:\path\to\python.exe</translation>
+    </message>
+    <message>
       <source>Install TensorRT 10 for FP16 engines.</source>
       <translation>要生成 FP16 引擎请安装 TensorRT 10。</translation>
     </message>
@@ -1260,6 +1276,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Install the NVIDIA driver's utilities package (it provides libnvidia-ml and nvidia-smi).</source>
       <translation>安装 NVIDIA 驱动的工具包（它提供 libnvidia-ml 和 nvidia-smi）。</translation>
+    </message>
+    <message>
+      <source>Install the latest Microsoft Visual C++ Redistributable (x64) from {url}, restart the app; if the error stays: {reinstall}</source>
+      <translation>从 {url} 安装最新的 Microsoft Visual C++ Redistributable（x64），然后重启应用；若错误仍在：{reinstall}</translation>
+    </message>
+    <message>
+      <source>Install the system package that provides {library} (Debian/Ubuntu: apt-file search {library}), then restart the app.</source>
+      <translation>安装提供 {library} 的系统软件包（Debian/Ubuntu：apt-file search {library}），然后重启应用。</translation>
     </message>
     <message>
       <source>Installed</source>
@@ -1486,6 +1510,10 @@ Type 'delete' to confirm: </source>
       <translation>没有 PyTorch CUDA 安装包能在驱动 {driver} 上为 {gpus} 运行；已安装 CPU 版本。请更新驱动，然后重新运行安装程序。</translation>
     </message>
     <message>
+      <source>No PyTorch {release} build runs on driver {driver}: the fix is the driver — update it to {wanted} or newer.</source>
+      <translation>没有任何 PyTorch {release} 构建能在驱动 {driver} 上运行：要修的是驱动——请更新到 {wanted} 或更新版本。</translation>
+    </message>
+    <message>
       <source>No cache (read each image from disk)</source>
       <translation>不缓存（每次从磁盘读取图片）</translation>
     </message>
@@ -1538,8 +1566,8 @@ Type 'delete' to confirm: </source>
       <translation>没有创建快捷方式。</translation>
     </message>
     <message>
-      <source>No single PyTorch wheel has kernels for every GPU here ({all}): sm_50–sm_70 need cu126 and Blackwell needs cu128 or newer. {tag} serves {usable}; {left_out} cannot be used for training (choose the other GPUs with --device {devices}).</source>
-      <translation>没有一个 PyTorch 安装包同时具有这里所有 GPU（{all}）的内核：sm_50–sm_70 需要 cu126，Blackwell 需要 cu128 或更新。{tag} 支持 {usable}；{left_out} 无法用于训练（用 --device {devices} 选择其他 GPU）。</translation>
+      <source>No single PyTorch wheel has kernels for every GPU here ({all}): sm_50–sm_70 need cu126 and Blackwell needs cu130 or cu132. {tag} serves {usable}; {left_out} cannot be used for training (choose the other GPUs with --device {devices}).</source>
+      <translation>没有一个 PyTorch安装包同时包含这里每块 GPU 的内核（{all}）：sm_50–sm_70 需要 cu126，Blackwell 需要 cu130 或 cu132。{tag} 可用于 {usable}；{left_out} 无法用于训练（用 --device {devices} 选择其他 GPU）。</translation>
     </message>
     <message>
       <source>No space left on device: writing {file} needs about {needed}; {free} free in {folder}.</source>
@@ -1638,6 +1666,10 @@ Type 'delete' to confirm: </source>
       <translation>没有做任何更改。</translation>
     </message>
     <message>
+      <source>Nothing was changed. Check the network connection (or the proxy pip uses), then try again.</source>
+      <translation>没有做任何更改。请检查网络连接（或 pip 使用的代理），然后重试。</translation>
+    </message>
+    <message>
       <source>Nothing was stored. Check where the file came from.</source>
       <translation>没有保存任何东西。请检查文件的来源。</translation>
     </message>
@@ -1662,6 +1694,14 @@ Type 'delete' to confirm: </source>
       <translation>操作系统</translation>
     </message>
     <message>
+      <source>On Windows (not inside WSL), install NVIDIA's Windows driver {driver} or newer from https://www.nvidia.com/Download/index.aspx, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL: WSL uses the Windows driver.</source>
+      <translation>在 Windows 上（不是在 WSL 里）从 https://www.nvidia.com/Download/index.aspx 安装 NVIDIA 的 Windows 驱动 {driver} 或更新版本，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动：WSL 使用的是 Windows 驱动。</translation>
+    </message>
+    <message>
+      <source>On Windows, check the NVIDIA driver (Device Manager, or nvidia-smi in a Windows terminal) and update it if needed, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL.</source>
+      <translation>在 Windows 上检查 NVIDIA 驱动（设备管理器，或在 Windows 终端里运行 nvidia-smi），必要时更新，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动。</translation>
+    </message>
+    <message>
       <source>On machine {rank}, run: {command}</source>
       <translation>在第 {rank} 台机器上运行：{command}</translation>
     </message>
@@ -1672,6 +1712,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>On the CPU the loader workers and the model share {c} cores: {w} gives the most images/s.</source>
       <translation>在 CPU 上，加载进程和模型共用 {c} 个核心：{w} 个时每秒图片数最多。</translation>
+    </message>
+    <message>
+      <source>On the host (not inside this container): sudo modprobe nvidia, or reboot the host after a driver update; then restart the container.</source>
+      <translation>在宿主机上（不是在此容器里）：sudo modprobe nvidia，或在驱动更新后重启宿主机；然后重启容器。</translation>
     </message>
     <message>
       <source>Only a class id, in a file of polygons. yolov5 drops the image as corrupt ('zero-size array to reduction operation'): a polygon row is a class and x y pairs.</source>
@@ -1850,12 +1894,28 @@ Type 'delete' to confirm: </source>
       <translation>已安装 PyTorch {found}，但计划选择的是 {index} 版本。</translation>
     </message>
     <message>
+      <source>PyTorch {release} has no build that runs on driver {driver} for {archs}: {reasons}. The fix is the driver, not PyTorch: update it to {needed} or newer.</source>
+      <translation>PyTorch {release} 没有能在驱动 {driver} 上运行且支持 {archs} 的构建：{reasons}。要修的是驱动而不是 PyTorch：请更新到 {needed} 或更新版本。</translation>
+    </message>
+    <message>
+      <source>PyTorch {release} publishes wheels for Python {range} only; on Python {version} no PyTorch wheel exists, so 'pip install torch' cannot succeed. The app's environment needs a supported Python first.</source>
+      <translation>PyTorch {release} 只提供 Python {range} 的安装包；Python {version} 没有任何 PyTorch 安装包，所以 'pip install torch' 不可能成功。应用的环境首先需要一个受支持的 Python。</translation>
+    </message>
+    <message>
       <source>PyTorch {version} cannot use the GPU yet (a reboot after a driver update is often needed); open the Environment page or run 'yolostudio doctor' to see why.</source>
       <translation>PyTorch {version} 还不能使用 GPU（驱动更新后通常需要重启）；打开环境页面或运行 'yolostudio doctor' 查看原因。</translation>
     </message>
     <message>
       <source>PyTorch {version} is already the build this machine needs ({tag}); reinstalling it would not change anything. See the finding's details.</source>
       <translation>PyTorch {version} 已经是这台机器需要的版本（{tag}）；重新安装不会有任何改变。详见该问题的说明。</translation>
+    </message>
+    <message>
+      <source>PyTorch {version} is installed but cannot load</source>
+      <translation>已安装 PyTorch {version}，但无法加载</translation>
+    </message>
+    <message>
+      <source>PyTorch's files are damaged or incomplete (an interrupted install?); a forced reinstall of the build replaces them.</source>
+      <translation>PyTorch 的文件已损坏或不完整（安装被中断？）；强制重新安装该构建会替换它们。</translation>
     </message>
     <message>
       <source>Python</source>
@@ -1870,8 +1930,8 @@ Type 'delete' to confirm: </source>
       <translation>Python 版本</translation>
     </message>
     <message>
-      <source>Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to {high}); if installing PyTorch fails, install Python {high} and run the installer with it (PYTHON=python{high}).</source>
-      <translation>Python {version} 比 PyTorch {torch} 提供安装包的版本（{low} 到 {high}）更新；如果安装 PyTorch 失败，请安装 Python {high} 并用它运行安装程序（PYTHON=python{high}）。</translation>
+      <source>Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to {high}): no PyTorch wheel exists for it. Install Python {high} and run the installer with it (PYTHON=python{high}).</source>
+      <translation>Python {version} 比 PyTorch {torch} 提供安装包的版本（{low} 到 {high}）更新：没有适用于它的 PyTorch 安装包。请安装 Python {high} 并用它运行安装程序（PYTHON=python{high}）。</translation>
     </message>
     <message>
       <source>Python {version} is not supported</source>
@@ -2614,6 +2674,10 @@ Type 'delete' to confirm: </source>
       <translation>缺少系统库 {library}：sudo apt install {package}（Debian/Ubuntu），然后重新运行安装程序。</translation>
     </message>
     <message>
+      <source>The system library {library} that PyTorch links against is missing.</source>
+      <translation>缺少 PyTorch 所链接的系统库 {library}。</translation>
+    </message>
+    <message>
       <source>The version installed before still passes its check: its shortcut was put back.</source>
       <translation>之前安装的版本仍能通过检查：已恢复它的快捷方式。</translation>
     </message>
@@ -2818,6 +2882,10 @@ Type 'delete' to confirm: </source>
       <translation>训练在等待磁盘</translation>
     </message>
     <message>
+      <source>Training will not use the GPU until a CUDA build is installed: when the index serves {first}, run the installer again.</source>
+      <translation>在安装 CUDA 构建之前，训练不会使用 GPU：等该索引提供 {first} 后，请再次运行安装程序。</translation>
+    </message>
+    <message>
       <source>Training would not use the GPU — here is why: {reason}</source>
       <translation>训练不会使用 GPU——原因：{reason}</translation>
     </message>
@@ -2852,6 +2920,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Up to date: {n} images at {imgsz} px, nothing to do.</source>
       <translation>已是最新：{n} 张图片，{imgsz} 像素，无需处理。</translation>
+    </message>
+    <message>
+      <source>Update the NVIDIA driver on the host to {driver} or newer (this {container} container uses the host's driver; nothing installed inside it changes that), then restart the container.</source>
+      <translation>在宿主机上把 NVIDIA 驱动更新到 {driver} 或更新版本（这个 {container} 容器使用宿主机的驱动；在容器里安装任何东西都改变不了它），然后重启容器。</translation>
     </message>
     <message>
       <source>Upgrading the YOLO Studio installed in {prefix} in place.</source>
@@ -2934,6 +3006,10 @@ Type 'delete' to confirm: </source>
       <translation>在哪里训练：留空选择第一块 GPU，没有则用 CPU；'cpu'；'0' 表示第一块 GPU；'0,1' 表示两块 GPU（多卡训练）。CPU 要慢一到两个数量级。</translation>
     </message>
     <message>
+      <source>Windows could not load {dll} (WinError {code}): PyTorch's DLLs need the Microsoft Visual C++ Redistributable (vcruntime140.dll, msvcp140.dll, vcruntime140_1.dll), which is missing or too old.</source>
+      <translation>Windows 无法加载 {dll}（WinError {code}）：PyTorch 的 DLL 需要 Microsoft Visual C++ Redistributable（vcruntime140.dll、msvcp140.dll、vcruntime140_1.dll），它缺失或版本太旧。</translation>
+    </message>
+    <message>
       <source>Windows data loading</source>
       <translation>Windows 数据加载</translation>
     </message>
@@ -2958,6 +3034,10 @@ Type 'delete' to confirm: </source>
       <translation>Windows：数据加载进程不宜过多</translation>
     </message>
     <message>
+      <source>With driver {needed} or newer, a build for {left_out} would run (then run the installer again).</source>
+      <translation>驱动为 {needed} 或更新版本时，就有适用于 {left_out} 的构建（之后请再次运行安装程序）。</translation>
+    </message>
+    <message>
       <source>With several GPUs, compute BatchNorm statistics over every GPU's images instead of each GPU's own: steadier training when each GPU gets 8 images or fewer, for a little time per step. GPUs only (CUDA).</source>
       <translation>多块 GPU 时，用所有 GPU 的图像计算 BatchNorm 统计量，而不是各自的图像：每块 GPU 每步只有 8 张或更少图像时训练更稳定，每步稍慢一点。仅限 GPU（CUDA）。</translation>
     </message>
@@ -2980,10 +3060,6 @@ Type 'delete' to confirm: </source>
     <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
       <translation>YAML 语法错误，第 {line} 行第 {column} 列：{problem}</translation>
-    </message>
-    <message>
-      <source>YOLO Studio and its PyTorch wheels are built for Python {low} to {high}; with another version the right wheels may not exist or install.</source>
-      <translation>YOLO Studio 及其 PyTorch 包是为 Python {low} 到 {high} 构建的；其他版本可能没有合适的包，或无法安装。</translation>
     </message>
     <message>
       <source>YOLO Studio and its other packages</source>
@@ -3026,8 +3102,8 @@ Type 'delete' to confirm: </source>
       <translation>[{n}/{total}] {name}</translation>
     </message>
     <message>
-      <source>a mirror of PyTorch's wheel index holding cu130/, cu128/, cu126/ and cpu/ folders</source>
-      <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
+      <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
+      <translation>PyTorch 包索引的镜像，包含 cu132/、cu130/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
     <message>
       <source>add a .pt you have (asks whether you trust it)</source>
@@ -3374,6 +3450,10 @@ Type 'delete' to confirm: </source>
       <translation>安装这个 CUDA 版本的 PyTorch</translation>
     </message>
     <message>
+      <source>installed</source>
+      <translation>已安装</translation>
+    </message>
+    <message>
       <source>interrupted</source>
       <translation>已中断</translation>
     </message>
@@ -3654,6 +3734,10 @@ Type 'delete' to confirm: </source>
       <translation>pip 和 NVIDIA 管理库</translation>
     </message>
     <message>
+      <source>pip could not ask {index} whether it serves {tag}: {why}</source>
+      <translation>pip 无法向 {index} 询问是否提供 {tag}：{why}</translation>
+    </message>
+    <message>
       <source>pip exited with code {code}</source>
       <translation>pip 以代码 {code} 退出</translation>
     </message>
@@ -3922,6 +4006,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集的 data.yaml</translation>
     </message>
     <message>
+      <source>the first choice is not served by the index; see the reason above</source>
+      <translation>索引不提供首选构建；原因见上文</translation>
+    </message>
+    <message>
       <source>the installer again, with the same options</source>
       <translation>用相同选项再次运行安装程序</translation>
     </message>
@@ -4004,6 +4092,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA cannot start and training falls back to the CPU. Either install the wheel that fits this driver (the command below) or update the driver to {wanted} or newer.</source>
       <translation>torch 的 CUDA {cuda} 运行时需要 {floor} 或更新的驱动；使用 {driver} 驱动时 CUDA 无法启动，训练会退回到 CPU。可以安装适合这个驱动的版本（见下方命令），或把驱动更新到 {wanted} 或更新版本。</translation>
+    </message>
+    <message>
+      <source>torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA cannot start and training falls back to the CPU. {why}</source>
+      <translation>torch 的 CUDA {cuda} 运行时需要驱动 {floor} 或更新版本；在驱动 {driver} 上 CUDA 无法启动，训练会退回 CPU。{why}</translation>
     </message>
     <message>
       <source>torch.cuda.is_available() is False</source>
@@ -4326,6 +4418,10 @@ Type 'delete' to confirm: </source>
       <translation>{file}：{params:,} 个参数，{layers} 个输出层，{classes} 个类别。</translation>
     </message>
     <message>
+      <source>{first} is not served by {index} ({why}); {tag} also fits this machine and is installed instead.</source>
+      <translation>{index} 不提供 {first}（{why}）；{tag} 也适合这台机器，改为安装它。</translation>
+    </message>
+    <message>
       <source>{formats}; repeat or separate with commas (default: onnx)</source>
       <translation>{formats}；可重复使用或用逗号分隔（默认：onnx）</translation>
     </message>
@@ -4366,6 +4462,14 @@ Type 'delete' to confirm: </source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
     </message>
     <message>
+      <source>{index} serves none of the PyTorch builds that fit this machine ({tags}): {why}</source>
+      <translation>{index} 不提供任何适合这台机器的 PyTorch 构建（{tags}）：{why}</translation>
+    </message>
+    <message>
+      <source>{index} serves none of the PyTorch builds that fit this machine ({tags}): {why}. Use an index that holds them (--torch-index URL).</source>
+      <translation>{index} 不提供任何适合这台机器的 PyTorch 构建（{tags}）：{why}。请使用包含它们的索引（--torch-index URL）。</translation>
+    </message>
+    <message>
       <source>{kb:.0f} kB</source>
       <translation>{kb:.0f} kB</translation>
     </message>
@@ -4400,6 +4504,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{level} {code} ({n})</source>
       <translation>{level} {code}（{n}）</translation>
+    </message>
+    <message>
+      <source>{library} is missing: this CUDA build of PyTorch takes it from its nvidia-* pip packages, which are missing or damaged. A plain reinstall would answer 'already satisfied'; a forced one restores them.</source>
+      <translation>缺少 {library}：这个 CUDA 版 PyTorch 从它的 nvidia-* pip 包中取得该库，而这些包缺失或已损坏。普通的重新安装只会回答 'already satisfied'；强制重新安装才能恢复它们。</translation>
     </message>
     <message>
       <source>{mb:.1f} MB</source>
@@ -4678,6 +4786,14 @@ Fix the cause above, then run: {retry}
       <translation>{tag} 没有 GPU {index}（{what}）的内核。</translation>
     </message>
     <message>
+      <source>{tag} has no kernels for {archs}</source>
+      <translation>{tag} 没有 {archs} 的内核</translation>
+    </message>
+    <message>
+      <source>{tag} needs driver {floor} or newer</source>
+      <translation>{tag} 需要驱动 {floor} 或更新版本</translation>
+    </message>
+    <message>
       <source>{tag}, as asked (--cuda {tag}).</source>
       <translation>{tag}，按要求（--cuda {tag}）。</translation>
     </message>
@@ -4688,6 +4804,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{tag}: the newest wheel driver {driver} (CUDA {have}) runs, through CUDA {major}.x minor-version compatibility, and compiled for {gpus}.</source>
       <translation>{tag}：驱动 {driver}（CUDA {have}）通过 CUDA {major}.x 次版本兼容能运行的最新安装包，且为 {gpus} 编译。</translation>
+    </message>
+    <message>
+      <source>{tag}: {why}</source>
+      <translation>{tag}：{why}</translation>
     </message>
     <message>
       <source>{text} is not a duration like 2h, 90m or 1h30m</source>
@@ -4762,6 +4882,22 @@ then: {install}</source>
     <message>
       <source>{where}: expected an object, found {found}</source>
       <translation>{where}：应为对象，实际是 {found}</translation>
+    </message>
+    <message>
+      <source>{why}
+{steps}</source>
+      <translation>{why}
+{steps}</translation>
+    </message>
+    <message>
+      <source>{why}
+{update}</source>
+      <translation>{why}
+{update}</translation>
+    </message>
+    <message>
+      <source>{why} Until then the CPU build is installed and training will not use the GPU; after the update, run the installer again: it switches PyTorch in place.</source>
+      <translation>{why} 在此之前安装 CPU 构建，训练不会使用 GPU；更新驱动后请再次运行安装程序：它会就地切换 PyTorch。</translation>
     </message>
     <message>
       <source>{why}: the driver version cannot be read{started}</source>

@@ -243,10 +243,10 @@ class Installer:
                                                     why=why(lines) or tr("exit code {code}", code=code)))
             if state == "served":
                 if tag != first.index:
-                    reason = moved_reason(tag, first.index, refused, first.index_url)
-                    if tag == "cpu":
-                        reason += " " + tr("Training will not use the GPU until a CUDA build is installed: when the "
-                                           "index serves {first}, run the installer again.", first=first.index)
+                    reason = moved_reason(tag, first.index, refused, first.index_url) if tag != "cpu" else tr(
+                        "{index} serves no CUDA build that fits this machine ({why}), so the CPU build is installed: "
+                        "training will not use the GPU until a CUDA build is installed. When the index serves {first}"
+                        ", run the installer again.", index=first.index_url, why="; ".join(refused), first=first.index)
                     self.plan = with_build(first, tag, reason, "not-served")
                     self.say("      " + reason)
                 else:

@@ -2882,10 +2882,6 @@ Type 'delete' to confirm: </source>
       <translation>训练在等待磁盘</translation>
     </message>
     <message>
-      <source>Training will not use the GPU until a CUDA build is installed: when the index serves {first}, run the installer again.</source>
-      <translation>在安装 CUDA 构建之前，训练不会使用 GPU：等该索引提供 {first} 后，请再次运行安装程序。</translation>
-    </message>
-    <message>
       <source>Training would not use the GPU — here is why: {reason}</source>
       <translation>训练不会使用 GPU——原因：{reason}</translation>
     </message>
@@ -4460,6 +4456,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{got} output layers instead of {want}</source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
+    </message>
+    <message>
+      <source>{index} serves no CUDA build that fits this machine ({why}), so the CPU build is installed: training will not use the GPU until a CUDA build is installed. When the index serves {first}, run the installer again.</source>
+      <translation>{index} 不提供适合这台机器的 CUDA 构建（{why}），因此安装 CPU 构建：在装上 CUDA 构建之前训练不会使用 GPU。等该索引提供 {first} 后，请再次运行安装程序。</translation>
     </message>
     <message>
       <source>{index} serves none of the PyTorch builds that fit this machine ({tags}): {why}</source>

@@ -247,7 +247,8 @@ def test_desktop_entry_is_valid(tmp_path, home):
 @pytest.mark.parametrize("serves, unreachable, code, installed, words", [
     (None, False, 0, "cu130", ["serves torch 2.14.1+cu130"]),
     ({"cu132", "cpu"}, False, 0, "cu132", ["cu130 is not served by", "No matching distribution", "cu132"]),
-    ({"cpu"}, False, 0, "cpu", ["Training will not use the GPU", "run the installer again"]),
+    ({"cpu"}, False, 0, "cpu", ["serves no CUDA build that fits", "training will not use the GPU",
+                                "run the installer again"]),
     (set(), False, 1, None, ["serves none of the PyTorch builds", "--torch-index"]),
     (None, True, 1, None, ["could not ask", "connection refused"]),
 ])
@@ -268,3 +269,19 @@ def test_the_index_is_asked_before_pytorch_is_installed(layout, serves, unreacha
         checks = [c for c in runner.calls if "--dry-run" in c]
         assert runner.calls.index(checks[-1]) < runner.calls.index(torch_call)
         assert checks[-1][checks[-1].index("--index-url") + 1].endswith(f"/{installed}")
+
+
+def test_the_mirror_is_the_index_asked(layout):
+    """--torch-index: the dry run asks the mirror the install will use, not PyTorch's own index."""
+    runner = FakeVenv(layout, serves={"cu126"})
+    mirror = "https://mirror.example/pytorch/"
+    plan = make_plan(healthy_gpu_machine(), "nvidia-smi", layout, "/src/yolo-studio", free_gb=500.0, index_base=mirror)
+    out = io.StringIO()
+    code = Installer(plan, lambda facts, source: make_plan(facts, source, layout, "/src/yolo-studio", free_gb=500.0,
+                                                           index_base=mirror), out=out, runner=runner).execute()
+    assert code == 0, out.getvalue()
+    asked = [c[c.index("--index-url") + 1] for c in runner.calls if "--dry-run" in c]
+    assert asked == [f"{mirror}cu130", f"{mirror}cu132", f"{mirror}cu126"]
+    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu126" in c and "--dry-run" not in c)
+    assert torch_call[torch_call.index("--index-url") + 1] == f"{mirror}cu126"
+    assert "cu130 is not served by https://mirror.example/pytorch/cu130" in out.getvalue()

@@ -18,9 +18,12 @@ from core.environment.tables import (WHEELS, arch_covers, cuda_tuple, driver_flo
 from core.i18n import tr
 from core.install.wheel_choice import WheelChoice
 
-NOT_SERVED = "No matching distribution found"
+#: How pip says the index has no such build for this interpreter and platform: plainly, or — when a pip
+#: constraint file also names the package — as a ResolutionImpossible whose reason is the same (both checked
+#: against pip 26.3 in tests/installer/test_index_check_pip.py).
+NOT_SERVED = ("No matching distribution found", "have no matching distributions available")
 #: pip's lines that explain a refusal, kept for the reason given to the user.
-_WHY = ("ERROR:", "No matching distribution", "Could not find a version")
+_WHY = ("ERROR: Could not find", "ERROR: No matching", "ERROR: Cannot install", "ERROR: Could not")
 
 
 def check_argv(python: str, tag: str, torch: str, vision: str, os_name: str | None,
@@ -35,7 +38,7 @@ def answer(code: int, lines: list[str]) -> str:
     ask: the index unreachable, pip too old for --dry-run)."""
     if code == 0:
         return "served"
-    return "not-served" if any(NOT_SERVED in line for line in lines) else "failed"
+    return "not-served" if any(marker in line for line in lines for marker in NOT_SERVED) else "failed"
 
 
 def why(lines: list[str]) -> str:

@@ -14,7 +14,7 @@ from tests.core.test_install_wheel_choice import machine
 def test_the_dry_run_asks_for_exactly_the_build_it_would_install():
     argv = check_argv("/venv/bin/python", "cu126", "2.14.1", "0.29.1", "Linux", "https://mirror.example/whl/")
     assert argv == ["/venv/bin/python", "-m", "pip", "install", "--dry-run", "--no-deps", "--ignore-installed",
-                    "torch==2.14.1+cu126", "torchvision==0.29.1+cu126", "--index-url",
+                    "--retries", "2", "torch==2.14.1+cu126", "torchvision==0.29.1+cu126", "--index-url",
                     "https://mirror.example/whl/cu126"]
 
 

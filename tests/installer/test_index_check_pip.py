@@ -43,13 +43,16 @@ def index(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _ask(index: Path, tag: str, tmp_path: Path, constraint: str | None = None) -> tuple[int, list[str]]:
+def _ask(index: Path | str, tag: str, tmp_path: Path, constraint: str | None = None) -> tuple[int, list[str]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
-    env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_CACHE_DIR="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    # retries = 0 configured, as a user may have it: the check's own --retries must still win
+    env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_CACHE_DIR="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_RETRIES="0",
+               PIP_TIMEOUT="2")
     if constraint:
         (tmp_path / "constraints.txt").write_text(constraint)
         env["PIP_CONSTRAINT"] = str(tmp_path / "constraints.txt")
-    argv = check_argv(sys.executable, tag, "2.14.1", "0.29.1", "Linux", index.as_uri() + "/")
+    base = index if isinstance(index, str) else index.as_uri() + "/"
+    argv = check_argv(sys.executable, tag, "2.14.1", "0.29.1", "Linux", base)
     assert "--dry-run" in argv  # never let a broken check install fake wheels into the test venv
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
     return done.returncode, (done.stdout + done.stderr).splitlines()
@@ -66,3 +69,11 @@ def test_pips_own_answer(index, tmp_path, tag, state):
 def test_a_constraint_file_does_not_hide_a_missing_build(index, tmp_path):
     code, lines = _ask(index, "cu130", tmp_path, constraint="torch<=2.14.1\n")
     assert answer(code, lines) == "not-served", lines
+
+
+def test_an_index_that_cannot_be_reached_is_not_a_missing_build(tmp_path):
+    """pip ends with "No matching distribution" here too; its connection warning says the index was never asked
+    (a closed local port: refused at once, no network needed)."""
+    code, lines = _ask("http://127.0.0.1:9/", "cu130", tmp_path)
+    assert code != 0 and any("No matching distribution" in line for line in lines)
+    assert answer(code, lines) == "failed", lines

@@ -1874,6 +1874,10 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 是纯 CPU 版本，但这台机器有 NVIDIA GPU</translation>
     </message>
     <message>
+      <source>PyTorch is installed but does not load</source>
+      <translation>PyTorch 已安装但无法加载</translation>
+    </message>
+    <message>
       <source>PyTorch is not a CUDA build</source>
       <translation>PyTorch 不是 CUDA 版本</translation>
     </message>

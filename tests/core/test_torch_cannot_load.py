@@ -72,3 +72,11 @@ def test_the_library_list_is_torchs_own():
     theirs = {name.split(".so", 1)[0] for name in re.findall(r'"(lib[\w-]+\.so)\.\*\[0-9\]"', body)}
     assert theirs and theirs <= set(CUDA_PIP_LIBRARIES), theirs - set(CUDA_PIP_LIBRARIES)
     assert "Microsoft Visual C++ Redistributable" in source and VC_REDIST_URL in source
+
+
+def test_the_checks_that_need_torch_say_it_does_not_load():
+    facts = healthy_gpu_machine()
+    facts.torch.installed, facts.torch.import_error, facts.torch.dist_version = False, WIN1114, "2.14.1+cu126"
+    facts.torch.version = facts.torch.cuda = None
+    notes = {c.key: c.note for c in evaluate(facts).checks}
+    assert "installed but does not load" in notes["torch-build"] and "not installed" not in notes["torch-build"]

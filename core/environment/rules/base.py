@@ -66,6 +66,11 @@ class RuleContext:
     imgsz: int = 640
 
 
+def torch_absent(f: EnvironmentFacts) -> str:
+    """Why a torch check cannot run: not installed, or installed but not loading (``torch-cannot-load``)."""
+    return tr("PyTorch is installed but does not load") if f.torch.dist_version else tr("PyTorch is not installed")
+
+
 def need_fact(value: object, name: str) -> object:
     """The fact, or ``Unknown`` naming it when it was not read."""
     if value is None:

@@ -9,7 +9,7 @@ from core.environment.facts import EnvironmentFacts
 from core.findings import Finding
 from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text,
                                          driver_os, driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
-                                         nvml_lists_gpus, nvml_unread, right_wheel_fix)
+                                         nvml_lists_gpus, nvml_unread, right_wheel_fix, torch_absent)
 from core.environment.build_fit import no_build_reason
 from core.environment.torch_builds import release_for
 from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_name, choose_wheel, cuda_tuple,
@@ -104,7 +104,7 @@ def _container_capabilities(f: EnvironmentFacts, evidence: dict[str, str]) -> Fi
 def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
     if not f.torch.installed:
-        raise Unknown(tr("PyTorch is not installed"))
+        raise Unknown(torch_absent(f))
     if need_fact(f.torch.version, "torch version") and f.torch.cuda is not None:
         return []
     need_nvml(f)
@@ -120,7 +120,7 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
     need_gpu(f)
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build")) if f.torch.installed else Unknown(
-            tr("PyTorch is not installed"))
+            torch_absent(f))
     if not nvml_lists_gpus(f):
         started = tr("; CUDA does start in PyTorch") if f.torch.cuda_available else ""
         raise Unknown(tr("{why}: the driver version cannot be read{started}", why=nvml_unread(f), started=started))
@@ -172,7 +172,7 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
     need_gpu(f)
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build")) if f.torch.installed else Unknown(
-            tr("PyTorch is not installed"))
+            torch_absent(f))
     archs = list(need_fact(f.torch.arch_list, "torch arch list") or [])  # type: ignore[arg-type]
     if not archs:
         raise Unknown(tr("{fact} was not read", fact="torch arch list"))
@@ -195,7 +195,7 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
     if not f.torch.installed:
-        raise Unknown(tr("PyTorch is not installed"))
+        raise Unknown(torch_absent(f))
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build"))
     cause = next((e for e in earlier if e.code in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build",

@@ -57,8 +57,8 @@ def why(lines: list[str]) -> str:
     unreachable = [line.strip() for line in lines if any(marker in line for marker in UNREACHABLE)]
     if unreachable:
         return unreachable[-1]
-    picked = [line.strip() for line in lines if line.strip().startswith(_WHY)]
-    return " ".join(picked[-2:]) or (lines[-1].strip() if lines else "")
+    picked = [line.strip().removeprefix("ERROR: ") for line in lines if line.strip().startswith(_WHY)]
+    return picked[-1] if picked else (lines[-1].strip() if lines else "")
 
 
 def fallback_tags(choice: WheelChoice, driver_os: str | None) -> list[str]:

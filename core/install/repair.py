@@ -99,6 +99,7 @@ def plan_repair(facts: EnvironmentFacts, finding_ids: list[str], runtime: Runtim
     raw = bool(runtime.pip_version and pip_supports_raw(f"pip {runtime.pip_version}"))
     argv = _install_argv(runtime, choice.tag, raw)
     builds = [{"tag": tag, "argv": _install_argv(runtime, tag, raw),
+               "command": render_command(_install_argv(runtime, tag, raw), runtime.os),
                "check": check_argv(runtime.python, tag, PINNED["torch"], PINNED["torchvision"], runtime.os)}
               for tag in [choice.tag, *fallback_tags(choice, driver_platform(facts.system.os, facts.system.wsl))]]
     plan = RepairPlan(present, choice, argv, render_command(argv, runtime.os), builds=builds)

@@ -75,7 +75,8 @@ def served_build(spec: dict, env: dict[str, str], ctx: JobContext) -> list[str] 
                               "try again."))
         if state == "served":
             if refused:
-                ctx.writer.emit("warning", code="repair-build-not-served",
+                ctx.writer.emit("warning", code="repair-build-not-served", tag=build["tag"], argv=build["argv"],
+                                command=build.get("command", " ".join(build["argv"])),
                                 message=moved_reason(build["tag"], builds[0]["tag"], refused,
                                                      _index_of(builds[0]["check"])))
             return build["argv"]

@@ -75,6 +75,18 @@ def test_dialog_shows_the_exact_command_then_installs_with_progress(qtbot, tmp_p
     assert "is installed" in dialog.progress_label.text() and dialog.install_button.isHidden()
 
 
+def test_a_build_the_index_does_not_serve_is_replaced_and_the_dialog_says_so(qtbot, tmp_path):
+    """The job asks the index first (pip's dry run): cu130 and cu132 are not served, cu126 fits and is installed;
+    the dialog names the build really installed and keeps the reason on screen."""
+    dialog = make_dialog(qtbot, tmp_path, FAKE_PIP_SERVES="cu126,cpu")
+    with qtbot.waitSignal(dialog.repaired, timeout=TIMEOUT_MS):
+        dialog.install_button.click()
+    assert dialog.status == "completed"
+    assert "2.14.1+cu126" in dialog.progress_label.text()
+    assert "cu130 is not served" in dialog.banner.text and "Repaired" in dialog.banner.text
+    assert "torch==2.14.1+cu126" in dialog.command.toPlainText()  # the command that ran
+
+
 def test_failed_install_shows_pips_error_and_can_be_retried(qtbot, tmp_path):
     dialog = make_dialog(qtbot, tmp_path, FAKE_PIP_FAIL="install")
     dialog.install_button.click()

@@ -22,6 +22,7 @@ def fake_build(tag: str) -> dict:
     """A build as ``RepairPlan.job_spec`` lists it, with the fake pip in place of ``python -m pip``."""
     index = ["--index-url", f"https://download.pytorch.org/whl/{tag}"]
     return {"tag": tag, "argv": [sys.executable, str(FAKE_PIP), "install", f"torch==2.14.1+{tag}", *index],
+            "command": f"python -m pip install torch==2.14.1+{tag}",
             "check": [sys.executable, str(FAKE_PIP), "install", "--dry-run", "--no-deps", "--ignore-installed",
                       f"torch==2.14.1+{tag}", *index]}
 
@@ -100,6 +101,7 @@ def test_the_index_is_asked_first_and_a_build_it_does_not_serve_is_replaced(tmp_
     [warning] = [e for e in events if e["type"] == "warning"]
     assert warning["code"] == "repair-build-not-served" and "cu132 is not served" in warning["message"]
     assert "No matching distribution found for torch==2.14.1+cu132" in warning["message"]
+    assert warning["tag"] == "cu130" and "torch==2.14.1+cu130" in warning["argv"]
     assert events[-1]["status"] == "completed"
     log = (tmp_path / "job" / "worker.log").read_text()
     assert "Successfully installed torch-2.14.1+cu130" in log and "+cu132 torchvision" not in log

@@ -517,3 +517,14 @@ def test_no_fix_installs_a_linux_driver_where_the_driver_is_not_this_systems(wsl
             assert "ubuntu-drivers" not in fix, fix
             if wsl:
                 assert "not inside WSL" in fix or "pip install" in fix or "driver" not in fix, fix
+
+
+def test_an_installed_release_outside_the_table_is_replaced_by_the_pinned_one():
+    """torch 2.9.1+cu128 (a release the build table does not know, and a build 2.14 does not ship) on a 12.x
+    driver: the fix installs the pinned 2.14.1 as cu126, never 2.9.1 or cu128."""
+    facts = healthy_gpu_machine()
+    _all(_set("torch.version", "2.9.1+cu128"), _set("torch.torchvision", "0.24.1+cu128"), _set("torch.cuda", "12.8"),
+         _set("nvml.driver_version", "570.86.15"), _set("nvml.cuda_driver_version", 12080),
+         _set("nvml.gpus.0.capability", [6, 1]), _set("torch.arch_list", CU13_ARCHS), _no_cuda)(facts)
+    finding = next(f for f in evaluate(facts).findings if f.code == "gpu-arch-unsupported")
+    assert "torch==2.14.1+cu126 torchvision==0.29.1+cu126" in finding.fix and "cu128" not in finding.fix

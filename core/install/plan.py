@@ -87,7 +87,7 @@ def disk_needed_gb(tag: str) -> float:
     return round(installed * (1 + DOWNLOAD_SHARE) / 1024, 1)
 
 
-def _python_problems(python: PythonFound) -> tuple[list[str], list[str]]:
+def _python_problems(python: PythonFound, os_name: str = "Linux") -> tuple[list[str], list[str]]:
     version = version_tuple(python.version)
     low, high = PYTHON_SUPPORTED
     if version is None:
@@ -95,6 +95,11 @@ def _python_problems(python: PythonFound) -> tuple[list[str], list[str]]:
     if version[:2] < low:
         return [tr("Python {version} is too old: YOLO Studio needs Python {low} or newer (up to {high}).",
                    version=python.version, low="%d.%d" % low, high="%d.%d" % high)], []
+    if version[:2] > high and os_name == "Windows":
+        return [tr("Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to "
+                   "{high}): no PyTorch wheel exists for it. Install Python {high} from python.org, then run "
+                   "install.bat again with it: set PYTHON=C:\\path\\to\\python.exe", version=python.version,
+                   torch=PINNED["torch"], low="%d.%d" % low, high="%d.%d" % high)], []
     if version[:2] > high:  # torch_builds' table: no torch wheel exists for it, so pip would fail at step 4
         return [tr("Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to "
                    "{high}): no PyTorch wheel exists for it. Install Python {high} and run the installer with it "
@@ -153,7 +158,7 @@ def make_plan(facts: EnvironmentFacts, facts_source: str, layout: Layout, source
     choice = choose_index(facts, override)
     os_name = layout.os
     python = PythonFound(facts.system.python_executable, facts.system.python_version)
-    errors, warnings = _python_problems(python)
+    errors, warnings = _python_problems(python, os_name)
     if venv_module is False:
         errors.append(_venv_missing(python, os_name))
     torch = torch_requirements(choice.tag, PINNED["torch"], PINNED["torchvision"], os_name)

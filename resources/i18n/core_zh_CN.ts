@@ -1938,6 +1938,10 @@ Type 'delete' to confirm: </source>
       <translation>Python {version} 比 PyTorch {torch} 提供安装包的版本（{low} 到 {high}）更新：没有适用于它的 PyTorch 安装包。请安装 Python {high} 并用它运行安装程序（PYTHON=python{high}）。</translation>
     </message>
     <message>
+      <source>Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to {high}): no PyTorch wheel exists for it. Install Python {high} from python.org, then run install.bat again with it: set PYTHON=C:\path\to\python.exe</source>
+      <translation>Python {version} 比 PyTorch {torch} 提供安装包的版本（{low} 到 {high}）更新：没有适用于它的 PyTorch 安装包。请从 python.org 安装 Python {high}，然后用它再次运行 install.bat：set PYTHON=C:\path\to\python.exe</translation>
+    </message>
+    <message>
       <source>Python {version} is not supported</source>
       <translation>不支持 Python {version}</translation>
     </message>

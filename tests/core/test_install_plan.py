@@ -242,3 +242,12 @@ def test_nvml_is_read_with_the_probes_reader_when_importable():
     facts, source = nvml_facts(run=lambda argv: (127, "not here"))
     assert source == "NVML"
     assert facts.available or facts.error not in (None, "NotInstalled")
+
+
+def test_a_python_without_torch_wheels_on_windows_names_the_windows_way():
+    facts = cpu_machine()
+    facts.system.os, facts.system.python_version = "Windows", "3.16.0"
+    facts.system.python_executable = r"C:\Python316\python.exe"
+    plan = make_plan(facts, "nvidia-smi", windows(), r"C:\src", long_paths=True)
+    assert plan.errors and "set PYTHON=" in plan.errors[0] and "3.15" in plan.errors[0]
+    assert "PYTHON=python3.15" not in plan.errors[0]

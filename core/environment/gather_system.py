@@ -17,7 +17,8 @@ from pathlib import Path
 import psutil
 
 from core.environment.facts import SystemFacts
-from core.environment.platform_kind import detect_container, detect_wsl, this_machine  # noqa: F401 - re-exported
+from core.environment.platform_kind import (KUBERNETES_SERVICE_ACCOUNT, detect_container, detect_wsl,  # noqa: F401
+                                            this_machine)  # re-exported: the probe tests read them here
 from core.i18n import tr
 
 GB = 1024**3
@@ -90,7 +91,31 @@ def gather_system() -> SystemFacts:
         f.unknown["shm_total_gb"] = tr("no /dev/shm on this OS")
     f.container, f.wsl = this_machine()
     f.env = {k: os.environ[k] for k in ENV_VARS if k in os.environ}
+    if f.os == "Windows":
+        try:
+            f.commit_limit_gb, f.commit_available_gb = windows_commit()
+        except (OSError, AttributeError, ValueError) as exc:
+            f.unknown["commit_limit_gb"] = f"{type(exc).__name__}: {exc}"
     return f
+
+
+def windows_commit() -> tuple[float, float]:
+    """(commit limit, commit still available) in GB from ``GlobalMemoryStatusEx`` (Win32 ``MEMORYSTATUSEX``:
+    ``ullTotalPageFile`` "the current committed memory limit for the system", ``ullAvailPageFile`` "the maximum
+    amount of memory the current process can commit")."""
+    import ctypes
+
+    class MemoryStatusEx(ctypes.Structure):
+        _fields_ = [("dwLength", ctypes.c_ulong), ("dwMemoryLoad", ctypes.c_ulong),
+                    *((name, ctypes.c_ulonglong) for name in (
+                        "ullTotalPhys", "ullAvailPhys", "ullTotalPageFile", "ullAvailPageFile", "ullTotalVirtual",
+                        "ullAvailVirtual", "ullAvailExtendedVirtual"))]
+
+    status = MemoryStatusEx()
+    status.dwLength = ctypes.sizeof(MemoryStatusEx)
+    if not ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):  # type: ignore[attr-defined]
+        raise OSError(ctypes.get_last_error(), "GlobalMemoryStatusEx failed")
+    return status.ullTotalPageFile / GB, status.ullAvailPageFile / GB
 
 
 def package_versions() -> dict[str, str | None]:

@@ -9,6 +9,10 @@ from __future__ import annotations
 import os
 import platform
 
+#: Mounted into every pod unless automountServiceAccountToken is off (Kubernetes docs, "Accessing the
+#: Kubernetes API from a Pod"); KUBERNETES_SERVICE_HOST is set in every container of a pod.
+KUBERNETES_SERVICE_ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
+
 
 def _read(path: str) -> str | None:
     try:
@@ -22,14 +26,15 @@ def this_machine() -> tuple[str, bool]:
     """(container kind or '', WSL?) of the machine this runs on; ('', False) off Linux."""
     if platform.system() != "Linux":
         return "", False
-    files = {p: os.path.exists(p) for p in ("/.dockerenv", "/run/.containerenv")}
+    files = {p: os.path.exists(p) for p in ("/.dockerenv", "/run/.containerenv", KUBERNETES_SERVICE_ACCOUNT)}
     return (detect_container(files, _read("/proc/1/cgroup"), dict(os.environ)),
             detect_wsl(platform.release(), _read("/proc/version")))
 
 
 def detect_container(files: dict[str, bool], proc1_cgroup: str | None, env: dict[str, str]) -> str:
     """'docker', 'podman', 'kubernetes', 'lxc' or '' (none found)."""
-    if env.get("KUBERNETES_SERVICE_HOST") or (proc1_cgroup and "kubepods" in proc1_cgroup):
+    if env.get("KUBERNETES_SERVICE_HOST") or files.get(KUBERNETES_SERVICE_ACCOUNT) or (
+            proc1_cgroup and "kubepods" in proc1_cgroup):
         return "kubernetes"
     if files.get("/run/.containerenv"):
         return "podman"

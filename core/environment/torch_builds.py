@@ -1,9 +1,8 @@
 """The one table of what each supported PyTorch release ships: its CUDA builds (with the GPU architectures
 each carries compiled code for), the Python versions it has wheels for, and the build PyPI serves by default.
 
-Every wheel the doctor, Repair and both installers name comes from here (``release_for`` /
-``builds_for``), so no fix ever points at a build that a release does not publish — the cu128 index that
-PyTorch 2.14 no longer has, say. The order of a release's builds is the preference among those that fit a
+Every wheel the doctor, Repair and both installers name comes from here (``release_for``), so no fix ever
+points at a build that a release does not publish — the cu128 index that PyTorch 2.14 no longer has, say. The order of a release's builds is the preference among those that fit a
 machine: the newest CUDA first [design].
 
 Sources, per row (the same as ``shared/reference/gpu-environment.md`` section 1 and the table in

@@ -77,7 +77,7 @@ class RepairPlan:
 
 
 def installed_build(facts: EnvironmentFacts) -> str | None:
-    """'2.14.1+cu128' -> 'cu128'; None when torch is missing or carries no label."""
+    """'2.14.1+cu130' -> 'cu130'; None when torch is missing or carries no label."""
     version = facts.torch.version or ""
     return version.split("+", 1)[1] if "+" in version else None
 

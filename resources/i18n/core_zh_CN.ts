@@ -158,6 +158,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>（已缩放 {n} 张样本图片）</translation>
     </message>
     <message>
+      <source> Each batch of {mb:.1f} MB takes {now:.1f} ms to reach the GPU instead of {full:.1f} ms.</source>
+      <translation>每个 {mb:.1f} MB 的批次到达 GPU 需要 {now:.1f} 毫秒，而不是 {full:.1f} 毫秒。</translation>
+    </message>
+    <message>
       <source> How: {how}</source>
       <translation> 做法：{how}</translation>
     </message>
@@ -210,6 +214,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation># 由 YOLO Studio 根据文件夹中的图片和标签生成；可随意编辑。</translation>
     </message>
     <message>
+      <source># in the pod's container spec: the NVIDIA device plugin then gives it a GPU</source>
+      <translation># 写在 Pod 的容器规格中：NVIDIA 设备插件随后会给它分配一块 GPU</translation>
+    </message>
+    <message>
+      <source># or: docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all …</source>
+      <translation># 或：docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all …</translation>
+    </message>
+    <message>
       <source># or: docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility … (Kubernetes: the same variable in the pod's env)</source>
       <translation># 或：docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility …（Kubernetes：在 pod 的 env 中设置同一变量）</translation>
     </message>
@@ -228,6 +240,18 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>'path' is {path}, an absolute path from another machine (Colab, Kaggle or Windows). Re-root it to the folder this data.yaml is in (one-click fix) or to where the images are now.</source>
       <translation>'path' 是 {path}，一个来自其他机器（Colab、Kaggle 或 Windows）的绝对路径。请把它改到这个 data.yaml 所在的文件夹（一键修复），或改到图片现在的位置。</translation>
+    </message>
+    <message>
+      <source>'{entry}' is neither a GPU index nor a GPU UUID, and CUDA shows no GPU from that entry on.</source>
+      <translation>'{entry}' 既不是 GPU 序号也不是 GPU UUID，CUDA 从该项起不再显示任何 GPU。</translation>
+    </message>
+    <message>
+      <source>'{entry}' is not a GPU (it is often set to hide every GPU), and CUDA shows no GPU from that entry on.</source>
+      <translation>'{entry}' 不是 GPU（常被设置为隐藏所有 GPU），CUDA 从该项起不再显示任何 GPU。</translation>
+    </message>
+    <message>
+      <source>'{entry}' matches no GPU's UUID here, and CUDA shows no GPU from that entry on.</source>
+      <translation>'{entry}' 与本机任何 GPU 的 UUID 都不匹配，CUDA 从该项起不再显示任何 GPU。</translation>
     </message>
     <message>
       <source>'{key}' is empty. yolov5 needs the folder (or list file) of the {key} images.</source>
@@ -292,6 +316,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>--workers {fits}   # or give the container more CPUs: docker run {cpus} …</source>
       <translation>--workers {fits}   # 或给容器更多 CPU：docker run {cpus} …</translation>
+    </message>
+    <message>
+      <source>--workers {fits}   # or raise the pod's CPU limit: resources: limits: cpu: "{cpus}" (in the container spec; the pod is then recreated)</source>
+      <translation>--workers {fits}   # 或提高 Pod 的 CPU 限额：resources: limits: cpu: "{cpus}"（写在容器规格中；Pod 随后会重建）</translation>
+    </message>
+    <message>
+      <source>--workers {fits}   # or {page_file}</source>
+      <translation>--workers {fits}   # 或{page_file}</translation>
     </message>
     <message>
       <source>/dev/shm</source>
@@ -362,10 +394,6 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>有标签使用了 data.yaml 的 names 中没有的类别 id。请把该类别加入 names，或修正标签文件（数据集页面会列出它们）。</translation>
     </message>
     <message>
-      <source>A narrower link slows every copy of a batch to the GPU. An idle GPU may narrow its link to save power: check again during training.</source>
-      <translation>更窄的链路会拖慢每个批次向 GPU 的复制。空闲的 GPU 可能为省电而缩窄链路：请在训练时再检查一次。</translation>
-    </message>
-    <message>
       <source>A network that inspects HTTPS needs its certificate: point SSL_CERT_FILE at your organisation's CA bundle. Also check the computer's clock.</source>
       <translation>会检查 HTTPS 流量的网络需要它自己的证书：把 SSL_CERT_FILE 指向你所在机构的 CA 证书包。另外请检查电脑的时钟。</translation>
     </message>
@@ -390,6 +418,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>在这块 GPU 上运行的一个微小 CUDA 计算失败了，所以在它上面训练也会失败。</translation>
     </message>
     <message>
+      <source>A tiny CUDA computation failed on this GPU, so training on it would fail too; the {good} works: train on it. Reboot, then check again, to use this one.</source>
+      <translation>一个很小的 CUDA 计算在这块 GPU 上失败了，因此在它上面训练也会失败；{good} 工作正常：请在它上面训练。若要使用这块 GPU，请重启后再检查一次。</translation>
+    </message>
+    <message>
       <source>A {n}-value row in a file of polygons. yolov5 reads every row of this file as a polygon, so this row becomes a {points}-point polygon and its box is wrong; keep one format per file.</source>
       <translation>多边形标签文件中出现了 {n} 个数值的行。yolov5 会把这个文件的每一行都当作多边形读取，所以这一行会变成 {points} 个点的多边形，框也会出错；每个文件请只用一种格式。</translation>
     </message>
@@ -412,6 +444,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
       <translation>训练进程结束时全部 {epochs} 轮已训练完：“继续训练”会用现有权重将其标记为已完成（不会再次对 best.pt 做最终验证）。</translation>
+    </message>
+    <message>
+      <source>An idle GPU may narrow its link to save power: check again during training.</source>
+      <translation>空闲的 GPU 可能为省电而缩窄链路：请在训练期间再检查一次。</translation>
     </message>
     <message>
       <source>An option has an unexpected value; check the training settings.</source>
@@ -498,16 +534,20 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>CUDA 在 PyTorch 中无法启动，所以不能使用 cuDNN</translation>
     </message>
     <message>
+      <source>CUDA index of GPU {index}</source>
+      <translation>GPU {index} 的 CUDA 序号</translation>
+    </message>
+    <message>
       <source>CUDA reaches the GPU but NVML (the driver's management library) is missing: the container was started with the 'compute' driver capability only, so the NVIDIA runtime did not mount the 'utility' libraries. Without them the app cannot read GPU utilisation, throttling or other processes. Restart the container with both capabilities.</source>
       <translation>CUDA 能访问 GPU，但缺少 NVML（驱动的管理库）：容器启动时只带了 'compute' 驱动能力，所以 NVIDIA 运行时没有挂载 'utility' 库。没有它们，应用无法读取 GPU 利用率、降频或其他进程。请带上两种能力重新启动容器。</translation>
     </message>
     <message>
-      <source>CUDA works (test kernel)</source>
-      <translation>CUDA 可用（测试内核）</translation>
+      <source>CUDA shows only the entries before it ({shown}); the ones after it ({hidden}) are hidden.</source>
+      <translation>CUDA 只显示它之前的项（{shown}）；之后的项（{hidden}）被隐藏。</translation>
     </message>
     <message>
-      <source>CUDA_VISIBLE_DEVICES</source>
-      <translation>CUDA_VISIBLE_DEVICES</translation>
+      <source>CUDA works (test kernel)</source>
+      <translation>CUDA 可用（测试内核）</translation>
     </message>
     <message>
       <source>Cache</source>
@@ -636,6 +676,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Classes {first} and {second} are both called '{name}'; their predictions cannot be told apart.</source>
       <translation>类别 {first} 和 {second} 都叫 '{name}'；它们的预测结果无法区分。</translation>
+    </message>
+    <message>
+      <source>Close other programs, and {page_file}.</source>
+      <translation>请关闭其他程序，并{page_file}。</translation>
     </message>
     <message>
       <source>Close other programs, or train with a smaller batch and --workers 0.</source>
@@ -854,6 +898,10 @@ Type 'delete' to confirm: </source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
     </message>
     <message>
+      <source>Every training step takes longer.</source>
+      <translation>每个训练步骤都会变慢。</translation>
+    </message>
+    <message>
       <source>Everything saved so far is kept. The last lines of the job's log (worker.log in a run's folder) may say why; a training run can be resumed from its last checkpoint.</source>
       <translation>目前已保存的内容都会保留。任务日志（训练文件夹中的 worker.log）的最后几行可能说明了原因；训练可以从最后的检查点继续。</translation>
     </message>
@@ -912,6 +960,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>FP16 export needs an NVIDIA GPU (half precision does not run on the CPU).</source>
       <translation>FP16 导出需要 NVIDIA GPU（半精度无法在 CPU 上运行）。</translation>
+    </message>
+    <message>
+      <source>FP16 is not safe here: these GPUs pass yolov5's AMP check, then the loss turns NaN later in the run, so the run trains in FP32 (--no-amp; more memory, slower).</source>
+      <translation>这里 FP16 不安全：这些 GPU 能通过 yolov5 的 AMP 检查，但损失会在训练后期变成 NaN，因此本次以 FP32 训练（--no-amp；占用更多显存，速度更慢）。</translation>
     </message>
     <message>
       <source>FP16 is not safe here: yolov5's AMP check fails and it trains in FP32 (more memory, slower).</source>
@@ -1050,6 +1102,10 @@ Type 'delete' to confirm: </source>
       <translation>GPU {gpu} 正忙于本系统看不到的工作</translation>
     </message>
     <message>
+      <source>GPU {gpu} is busy, and its process list is unavailable</source>
+      <translation>GPU {gpu} 正忙，且无法获取其进程列表</translation>
+    </message>
+    <message>
       <source>GPU {gpu} is busy: other processes use {used} of its {total} GB.</source>
       <translation>GPU {gpu} 正忙：其他进程占用了它 {total} GB 中的 {used} GB。</translation>
     </message>
@@ -1066,8 +1122,16 @@ Type 'delete' to confirm: </source>
       <translation>GPU {gpu} 与其他程序共用：其他进程占用了它 {total} GB 中的 {used} GB，这次训练无法使用这部分。</translation>
     </message>
     <message>
+      <source>GPU {gpu} runs its PCIe link at gen {gen} of {gen_max} under load</source>
+      <translation>GPU {gpu} 在负载下以第 {gen} 代（最高第 {gen_max} 代）运行 PCIe 链路</translation>
+    </message>
+    <message>
       <source>GPU {gpu} runs its PCIe link at x{width} of x{max}</source>
       <translation>GPU {gpu} 的 PCIe 链路以 x{width} 运行（最高 x{max}）</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} slows down from heat and a hardware slowdown</source>
+      <translation>GPU {gpu} 因过热和硬件降频而变慢</translation>
     </message>
     <message>
       <source>GPU {gpu} slows down to stay cool</source>
@@ -1094,12 +1158,24 @@ Type 'delete' to confirm: </source>
       <translation>GPU</translation>
     </message>
     <message>
+      <source>GPUs (NVML)</source>
+      <translation>GPU（NVML）</translation>
+    </message>
+    <message>
+      <source>GPUs PyTorch sees</source>
+      <translation>PyTorch 看到的 GPU</translation>
+    </message>
+    <message>
+      <source>GPUs hidden by the environment</source>
+      <translation>被环境隐藏的 GPU</translation>
+    </message>
+    <message>
       <source>GPUs to use (0 or 0,1; cpu); default: every GPU</source>
       <translation>要使用的 GPU（0 或 0,1；cpu）；默认：所有 GPU</translation>
     </message>
     <message>
-      <source>GTX 16xx and Quadro T-series GPUs are known to produce NaN losses or zero mAP with FP16 training. The worker's AMP check compares FP16 with FP32 on your model before training and falls back to FP32 when they disagree.</source>
-      <translation>已知 GTX 16xx 和 Quadro T 系列 GPU 用 FP16 训练时会出现 NaN 损失或 mAP 为零。工作进程的 AMP 检查会在训练前用你的模型比较 FP16 与 FP32，不一致时退回 FP32。</translation>
+      <source>GTX 16xx and Quadro T-series GPUs (TU116/TU117) pass yolov5's AMP check, then produce NaN losses or zero mAP later in FP16 training. Train in full precision (FP32): it needs more GPU memory per image, so a smaller batch may be needed.</source>
+      <translation>GTX 16xx 和 Quadro T 系列 GPU（TU116/TU117）能通过 yolov5 的 AMP 检查，但在 FP16 训练后期会出现 NaN 损失或 mAP 为零。请以全精度（FP32）训练：每张图像需要更多显存，可能需要更小的批大小。</translation>
     </message>
     <message>
       <source>Get it again to resume from where it stopped.</source>
@@ -1294,6 +1370,10 @@ Type 'delete' to confirm: </source>
       <translation>正在安装 {packages}</translation>
     </message>
     <message>
+      <source>It is set but empty, and an empty list shows CUDA no GPU.</source>
+      <translation>它已设置但为空，空列表使 CUDA 看不到任何 GPU。</translation>
+    </message>
+    <message>
       <source>Its files are not trusted until they are got or imported again.</source>
       <translation>在重新下载或导入之前，其文件不受信任。</translation>
     </message>
@@ -1386,6 +1466,18 @@ Type 'delete' to confirm: </source>
       <translation>按余弦曲线而不是线性降低学习率；有时最终精度会略高，没有额外开销。</translation>
     </message>
     <message>
+      <source>MIG slice</source>
+      <translation>MIG 切片</translation>
+    </message>
+    <message>
+      <source>MIG slices</source>
+      <translation>MIG 切片</translation>
+    </message>
+    <message>
+      <source>MIG splits the GPU into isolated instances, and a CUDA process uses one of them, so training runs at about {fraction} of the whole GPU's speed with {memory} for its batches. Slices cannot be combined for one training (no DataParallel or DDP over MIG instances).</source>
+      <translation>MIG 把 GPU 划分为相互隔离的实例，一个 CUDA 进程只使用其中一个，因此训练速度约为整块 GPU 的 {fraction}，批次可用 {memory}。多个切片不能合并用于一次训练（MIG 实例之间不能使用 DataParallel 或 DDP）。</translation>
+    </message>
+    <message>
       <source>Machine rank {rank} but only {nnodes} machine(s).</source>
       <translation>机器编号为 {rank}，但总共只有 {nnodes} 台机器。</translation>
     </message>
@@ -1396,6 +1488,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Max abs difference vs PyTorch: {diff} (boxes {boxes} px, scores {scores}), {precision}</source>
       <translation>与 PyTorch 的最大绝对差：{diff}（框 {boxes} 像素，分数 {scores}），{precision}</translation>
+    </message>
+    <message>
+      <source>Measured under load, so it is the slot, riser or card seating, not power saving.</source>
+      <translation>这是在负载下测得的，因此原因在插槽、转接线或显卡安装，而不是省电。</translation>
     </message>
     <message>
       <source>Measuring failed: {reason}</source>
@@ -1412,6 +1508,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Medium: clearly more accurate than s for about 3x the compute; a good default on a strong GPU.</source>
       <translation>Medium：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
+    </message>
+    <message>
+      <source>Mixed GPUs</source>
+      <translation>混合 GPU</translation>
     </message>
     <message>
       <source>Mixed precision (AMP)</source>
@@ -1468,6 +1568,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>NVML lists the GPU, but CUDA does not start in torch, so training would run on the CPU.</source>
       <translation>NVML 列出了 GPU，但 CUDA 在 torch 中无法启动，所以训练会在 CPU 上进行。</translation>
+    </message>
+    <message>
+      <source>NVML lists {count} GPU(s), but CUDA — and so PyTorch and yolov5 — sees only the GPUs {variable} lets through. {why} {consequence} Correct or unset the variable where it is set (your shell profile, the service's or the container's environment); nothing needs to be reinstalled or rebooted.</source>
+      <translation>NVML 列出了 {count} 块 GPU，但 CUDA——以及 PyTorch 和 yolov5——只能看到 {variable} 放行的 GPU。{why}{consequence}请在设置该变量的地方（你的 shell 配置文件、服务或容器的环境）更正或取消它；无需重装或重启。</translation>
     </message>
     <message>
       <source>NVML not found inside WSL</source>
@@ -1698,6 +1802,10 @@ Type 'delete' to confirm: </source>
       <translation>在 Windows 上（不是在 WSL 里）从 https://www.nvidia.com/Download/index.aspx 安装 NVIDIA 的 Windows 驱动 {driver} 或更新版本，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动：WSL 使用的是 Windows 驱动。</translation>
     </message>
     <message>
+      <source>On Windows every data-loader worker is a new process that imports torch, and each commits memory against the commit limit (RAM plus page file). The training process and its {train} training and {val} validation workers need at least {need:.1f} GB and {available:.1f} GB can still be committed; past the limit a worker fails with 'WinError 1455: The paging file is too small for this operation to complete'.</source>
+      <translation>在 Windows 上，每个数据加载 worker 都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练 worker 和 {val} 个验证 worker 至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时 worker 会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
+    </message>
+    <message>
       <source>On Windows, check the NVIDIA driver (Device Manager, or nvidia-smi in a Windows terminal) and update it if needed, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL.</source>
       <translation>在 Windows 上检查 NVIDIA 驱动（设备管理器，或在 Windows 终端里运行 nvidia-smi），必要时更新，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动。</translation>
     </message>
@@ -1756,6 +1864,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Out of memory at batch 1 with {model} at imgsz {imgsz}.</source>
       <translation>{model} 在 imgsz {imgsz}、批大小 1 时显存不足。</translation>
+    </message>
+    <message>
+      <source>Over several GPUs every training step waits for the slowest card, and each card gets the same share of the batch, so the weak card would set the pace and the memory limit for all. Train on the strong card alone (never DataParallel or DDP over both).</source>
+      <translation>使用多块 GPU 时，每个训练步骤都要等待最慢的那块卡，而且每块卡分到相同份额的批次，因此弱卡会决定所有卡的速度和显存上限。请只用强卡训练（不要在两者之间使用 DataParallel 或 DDP）。</translation>
     </message>
     <message>
       <source>PARAMS</source>
@@ -2034,8 +2146,8 @@ Type 'delete' to confirm: </source>
       <translation>修复：{findings}</translation>
     </message>
     <message>
-      <source>Reseat the card or move it to a full x16 slot; verify with 'nvidia-smi -q -d PCIE' under load.</source>
-      <translation>重新插好显卡或把它移到完整的 x16 插槽；在负载下用 'nvidia-smi -q -d PCIE' 确认。</translation>
+      <source>Reseat the card or move it to a full x16 slot (no riser or x4 slot); verify with 'nvidia-smi -q -d PCIE' under load.</source>
+      <translation>重新插好显卡，或把它移到完整的 x16 插槽（不用转接线或 x4 插槽）；在负载下用 'nvidia-smi -q -d PCIE' 验证。</translation>
     </message>
     <message>
       <source>Resolving {package}</source>
@@ -2306,8 +2418,12 @@ Type 'delete' to confirm: </source>
       <translation>瓶颈在 CPU：它既要准备图片又要计算模型</translation>
     </message>
     <message>
-      <source>The GPU computes only {util:.0f}% of the time yet its clocks are held by the power limit ({power} W of {limit} W): the limit is far below what this card needs.</source>
-      <translation>GPU 只有 {util:.0f}% 的时间在计算，但频率被功耗上限限制（{power} W / {limit} W）：这个上限远低于这张卡所需。</translation>
+      <source>The GPU computes only {util:.0f}% of the time yet its clocks are held by the power limit ({power} of {limit}): the limit is far below what this card needs.</source>
+      <translation>GPU 只有 {util:.0f}% 的时间在计算，但其频率被功率上限（{power}，上限 {limit}）限制：该上限远低于这张卡的需要。</translation>
+    </message>
+    <message>
+      <source>The GPU computes {util:.0f}% of the time, but NVML could not list its processes ({reason}), so who runs on it is unknown; training would get a share of it.</source>
+      <translation>GPU 有 {util:.0f}% 的时间在计算，但 NVML 无法列出其进程（{reason}），因此不知道谁在使用它；训练只能分到其中一部分。</translation>
     </message>
     <message>
       <source>The GPU computes {util:.0f}% of the time, but NVML lists no compute process here: another container, virtual machine or user runs on it, and training would get a share of it.</source>
@@ -2326,8 +2442,8 @@ Type 'delete' to confirm: </source>
       <translation>GPU 驱动对这个 PyTorch（CUDA {cuda}）来说太旧</translation>
     </message>
     <message>
-      <source>The GPU is at or near its slowdown temperature and lowers its clocks, so every training step takes longer.</source>
-      <translation>GPU 已达到或接近降频温度，正在降低频率，所以每一步训练都会更慢。</translation>
+      <source>The GPU is at or near its slowdown temperature and lowers its clocks.</source>
+      <translation>GPU 已达到或接近降频温度，正在降低频率。</translation>
     </message>
     <message>
       <source>The GPU is idle between small steps</source>
@@ -2360,6 +2476,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The JPEG is truncated ({reason}). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
       <translation>JPEG 文件被截断（{reason}）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
+    </message>
+    <message>
+      <source>The NVIDIA container runtime mounts only the GPUs NVIDIA_VISIBLE_DEVICES names when the container starts; '{value}' names none, so neither NVML nor PyTorch can see a GPU here. If the host has one, start the container with it — nothing inside the container can add it.</source>
+      <translation>NVIDIA 容器运行时只在容器启动时挂载 NVIDIA_VISIBLE_DEVICES 指定的 GPU；'{value}' 没有指定任何 GPU，因此这里 NVML 和 PyTorch 都看不到 GPU。如果主机有 GPU，请带上它重新启动容器——容器内部无法添加。</translation>
     </message>
     <message>
       <source>The NVIDIA driver did not answer ({error}: {message}), so no GPU could be checked and the CPU build is installed. Fix the driver (nvidia-smi must list the GPU), then run the installer again: it switches PyTorch in place.</source>
@@ -2406,8 +2526,8 @@ Type 'delete' to confirm: </source>
       <translation>无法读取 {gpus} 的架构；仅根据驱动选择了安装包。</translation>
     </message>
     <message>
-      <source>The board halves its clocks or more: {reasons}. This comes from the power supply (an external power brake, or power spikes beyond what it delivers) or from heat.</source>
-      <translation>显卡把频率降到一半甚至更低：{reasons}。原因来自电源（外部功率制动，或超出电源供给能力的功率尖峰）或过热。</translation>
+      <source>The board halves its clocks or more ({reasons}): this comes from the power supply (an external power brake, or power spikes beyond what it delivers) or from heat.</source>
+      <translation>显卡把频率降低了一半或更多（{reasons}）：原因来自电源（外部功率制动，或超出其供电能力的功率尖峰）或过热。</translation>
     </message>
     <message>
       <source>The box has width {w} and height {h}. yolov5 keeps it, but a box without area teaches the model nothing and usually means a labelling slip.</source>
@@ -2556,6 +2676,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The largest model this device trains at a useful batch.</source>
       <translation>这个设备能以有效批大小训练的最大模型。</translation>
+    </message>
+    <message>
+      <source>The link has {share:.0f}% of the bandwidth the card can use.{cost}</source>
+      <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
     </message>
     <message>
       <source>The machine ran out of RAM. Use fewer workers, or turn off the RAM cache.</source>
@@ -2722,6 +2846,10 @@ Type 'delete' to confirm: </source>
       <translation>未安装 yolov5 包，所以无法检查 {name}。</translation>
     </message>
     <message>
+      <source>There is no GPU {entry}: this machine has {count} (0 to {last}), and CUDA shows no GPU from that entry on.</source>
+      <translation>没有 GPU {entry}：本机有 {count} 块（0 到 {last}），CUDA 从该项起不再显示任何 GPU。</translation>
+    </message>
+    <message>
       <source>There is no swap, so the kernel's out-of-memory killer ends the training (or another program) when memory runs out.</source>
       <translation>没有交换空间，所以内存耗尽时内核的 OOM killer 会结束训练（或其他程序）。</translation>
     </message>
@@ -2776,6 +2904,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>This computer is offline or cannot resolve {host}.</source>
       <translation>这台电脑处于离线状态，或无法解析 {host}。</translation>
+    </message>
+    <message>
+      <source>This container was started without GPUs ({variable}={value})</source>
+      <translation>此容器启动时没有 GPU（{variable}={value}）</translation>
     </message>
     <message>
       <source>This engine could not be loaded: it was built for another TensorRT version or GPU.</source>
@@ -2834,6 +2966,10 @@ Type 'delete' to confirm: </source>
       <translation>把所有类别当作一个“目标”类别训练：只检测，不区分类别。</translation>
     </message>
     <message>
+      <source>Train in FP32 instead of letting yolov5 switch mixed precision on: for GPUs whose FP16 training turns the loss to NaN later in the run although yolov5's AMP check passes (GTX 16xx, Quadro T-series). Costs about twice the GPU memory per image and slower steps on GPUs with tensor cores.</source>
+      <translation>以 FP32 训练，而不是让 yolov5 开启混合精度：适用于虽然通过了 yolov5 的 AMP 检查、但 FP16 训练后期损失变成 NaN 的 GPU（GTX 16xx、Quadro T 系列）。每张图像约占用两倍显存，在有张量核心的 GPU 上步骤更慢。</translation>
+    </message>
+    <message>
       <source>Train on letterboxed rectangles instead of squares: less padding, faster for wide images, but images are no longer shuffled (can cost accuracy).</source>
       <translation>用加边框的矩形而不是正方形训练：填充更少，宽图更快，但图片不再打乱（可能损失精度）。</translation>
     </message>
@@ -2842,8 +2978,20 @@ Type 'delete' to confirm: </source>
       <translation>请在 CPU 上训练（设备 cpu），或到环境页面查看为什么看不到 GPU。</translation>
     </message>
     <message>
+      <source>Train on the slice with a batch that fits it (batch -1: yolov5's AutoBatch measures it). For the whole GPU, its administrator turns MIG off: sudo nvidia-smi -i {index} -mig 0 (no process may use the GPU; a GPU reset follows).</source>
+      <translation>在该切片上用适合它的批大小训练（batch -1：由 yolov5 的 AutoBatch 测量）。若要使用整块 GPU，请由其管理员关闭 MIG：sudo nvidia-smi -i {index} -mig 0（不能有进程在使用该 GPU；之后会重置 GPU）。</translation>
+    </message>
+    <message>
+      <source>Train on the {good} alone: the {weak} is far weaker</source>
+      <translation>只用 {good} 训练：{weak} 弱得多</translation>
+    </message>
+    <message>
       <source>Train on: {path}</source>
       <translation>用于训练：{path}</translation>
+    </message>
+    <message>
+      <source>Train without mixed precision (AMP)</source>
+      <translation>不使用混合精度（AMP）训练</translation>
     </message>
     <message>
       <source>Training does not read it, but validating on the test split ('val.py --task test') fails.</source>
@@ -2856,6 +3004,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Training from the model YAML (no pretrained weights chosen).</source>
       <translation>从模型 YAML 训练（未选择预训练权重）。</translation>
+    </message>
+    <message>
+      <source>Training gets a MIG slice of the {gpu}: {profile}, {fraction} and {memory}</source>
+      <translation>训练得到的是 {gpu} 的一个 MIG 切片：{profile}，{fraction}，{memory}</translation>
     </message>
     <message>
       <source>Training is running ({runs}) with this PyTorch; replacing it now would break the run. Stop it (or let it finish), then repair.</source>
@@ -2896,6 +3048,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Training would run on the CPU — here is why: {reason}</source>
       <translation>训练会在 CPU 上进行——原因：{reason}</translation>
+    </message>
+    <message>
+      <source>Training would run on the CPU.</source>
+      <translation>训练将在 CPU 上运行。</translation>
     </message>
     <message>
       <source>Try again later.</source>
@@ -2994,10 +3150,6 @@ Type 'delete' to confirm: </source>
       <translation>请等它完成，或在那边取消。</translation>
     </message>
     <message>
-      <source>Watch the log for 'AMP checks failed'; if losses turn NaN anyway, report it with this facts file and train on another GPU or on the CPU meanwhile (--device cpu).</source>
-      <translation>留意日志中的 'AMP checks failed'；如果损失仍然变成 NaN，请附上这个检测信息文件报告问题，同时先在其他 GPU 或 CPU 上训练（--device cpu）。</translation>
-    </message>
-    <message>
       <source>Weights file not found: {path}</source>
       <translation>找不到权重文件：{path}</translation>
     </message>
@@ -3008,6 +3160,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Where to train: empty picks the first GPU, else the CPU; 'cpu'; '0' for the first GPU; '0,1' for two GPUs. The CPU is one to two orders of magnitude slower.</source>
       <translation>在哪里训练：留空选择第一块 GPU，没有则用 CPU；'cpu'；'0' 表示第一块 GPU；'0,1' 表示两块 GPU（多卡训练）。CPU 要慢一到两个数量级。</translation>
+    </message>
+    <message>
+      <source>Windows cannot commit the memory this training needs</source>
+      <translation>Windows 无法提交本次训练所需的内存</translation>
+    </message>
+    <message>
+      <source>Windows commit limit (page file)</source>
+      <translation>Windows 提交上限（页面文件）</translation>
     </message>
     <message>
       <source>Windows could not load {dll} (WinError {code}): PyTorch's DLLs need the Microsoft Visual C++ Redistributable (vcruntime140.dll, msvcp140.dll, vcruntime140_1.dll), which is missing or too old.</source>
@@ -3024,6 +3184,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Windows long paths are off; the install fits with {spare} characters to spare. If pip reports a missing file or WinError 206, enable long paths ({enable}) or use --prefix C:\YOLOStudio.</source>
       <translation>Windows 长路径未开启；本次安装还剩 {spare} 个字符的余量。如果 pip 报告文件缺失或 WinError 206，请开启长路径（{enable}）或使用 --prefix C:\YOLOStudio。</translation>
+    </message>
+    <message>
+      <source>Windows may refuse memory to {count} data-loader workers (WinError 1455)</source>
+      <translation>Windows 可能无法为 {count} 个数据加载 worker 分配内存（WinError 1455）</translation>
     </message>
     <message>
       <source>Windows starts each data-loader worker as a new process (spawn), which re-imports torch: each costs seconds and memory, and many of them can fail with 'WinError 1455: the paging file is too small'.</source>
@@ -3110,6 +3274,14 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 包索引的镜像，包含 cu132/、cu130/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
     <message>
+      <source>a part</source>
+      <translation>一部分</translation>
+    </message>
+    <message>
+      <source>a part of its compute</source>
+      <translation>其部分算力</translation>
+    </message>
+    <message>
       <source>add a .pt you have (asks whether you trust it)</source>
       <translation>添加你已有的 .pt（会询问是否信任）</translation>
     </message>
@@ -3158,6 +3330,10 @@ Type 'delete' to confirm: </source>
       <translation>检查时假定的批大小（默认 16）</translation>
     </message>
     <message>
+      <source>batch upload</source>
+      <translation>批次上传</translation>
+    </message>
+    <message>
       <source>batch {b} fits ({gb:.1f} GB peak); yolov5 AutoBatch: {auto}</source>
       <translation>批大小 {b} 放得下（峰值 {gb:.1f} GB）；yolov5 AutoBatch：{auto}</translation>
     </message>
@@ -3204,6 +3380,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>checking the dataset's folders</source>
       <translation>正在检查数据集的文件夹</translation>
+    </message>
+    <message>
+      <source>commit available</source>
+      <translation>可提交</translation>
+    </message>
+    <message>
+      <source>commit limit (RAM + page file)</source>
+      <translation>提交上限（内存 + 页面文件）</translation>
     </message>
     <message>
       <source>completed</source>
@@ -3274,6 +3458,10 @@ Type 'delete' to confirm: </source>
       <translation>以 {imgsz} 像素解码：约 {gb:.2f} GB{ranks}（yolov5 的 check_cache_ram 估算）；可用内存 {ram} GB</translation>
     </message>
     <message>
+      <source>default {limit}</source>
+      <translation>默认 {limit}</translation>
+    </message>
+    <message>
       <source>delete checkpoints from the store</source>
       <translation>从权重库中删除检查点</translation>
     </message>
@@ -3308,6 +3496,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>dynamic batch and image size</source>
       <translation>动态批大小和图片尺寸</translation>
+    </message>
+    <message>
+      <source>enlarge the page file: System → Advanced system settings → Performance → Settings → Advanced → Virtual memory → 'System managed size' or a larger custom size, then restart</source>
+      <translation>扩大页面文件：系统 → 高级系统设置 → 性能 → 设置 → 高级 → 虚拟内存 → '系统管理的大小' 或更大的自定义大小，然后重启</translation>
     </message>
     <message>
       <source>epochs</source>
@@ -3392,6 +3584,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>free space not checked</source>
       <translation>未检查可用空间</translation>
+    </message>
+    <message>
+      <source>gen {gen} of {gen_max}, x{width} of x{width_max}</source>
+      <translation>第 {gen} 代（最高 {gen_max}），x{width}（最高 x{width_max}）</translation>
     </message>
     <message>
       <source>goal: {goal}</source>
@@ -3494,8 +3690,16 @@ Type 'delete' to confirm: </source>
       <translation>它在权重库中的名称（默认：文件名）</translation>
     </message>
     <message>
+      <source>its test kernel failed</source>
+      <translation>其测试内核失败</translation>
+    </message>
+    <message>
       <source>judge a saved facts file instead of this machine</source>
       <translation>评估保存的检测信息文件，而不是这台机器</translation>
+    </message>
+    <message>
+      <source>link bandwidth</source>
+      <translation>链路带宽</translation>
     </message>
     <message>
       <source>list runs with status and best mAP</source>
@@ -3554,6 +3758,10 @@ Type 'delete' to confirm: </source>
       <translation>更多空间</translation>
     </message>
     <message>
+      <source>mount an emptyDir with medium: Memory (sizeLimit: 16Gi) at /dev/shm in the pod spec</source>
+      <translation>在 Pod 规格中把 medium: Memory 的 emptyDir（sizeLimit: 16Gi）挂载到 /dev/shm</translation>
+    </message>
+    <message>
       <source>n/a</source>
       <translation>不适用</translation>
     </message>
@@ -3568,6 +3776,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>needed</source>
       <translation>需要</translation>
+    </message>
+    <message>
+      <source>needed at least</source>
+      <translation>至少需要</translation>
     </message>
     <message>
       <source>never</source>
@@ -3682,6 +3894,10 @@ Type 'delete' to confirm: </source>
       <translation>不在本机</translation>
     </message>
     <message>
+      <source>not read</source>
+      <translation>未读取</translation>
+    </message>
+    <message>
       <source>not recorded — remove, then get or import it</source>
       <translation>没有记录 — 请删除，然后重新获取或导入</translation>
     </message>
@@ -3718,8 +3934,8 @@ Type 'delete' to confirm: </source>
       <translation>选项</translation>
     </message>
     <message>
-      <source>or train on GPU {index}, which is idle: --device {index}</source>
-      <translation>或者在空闲的 GPU {index} 上训练：--device {index}</translation>
+      <source>or train on the idle {gpu}: {fix}</source>
+      <translation>或在空闲的 {gpu} 上训练：{fix}</translation>
     </message>
     <message>
       <source>originals</source>
@@ -3926,6 +4142,10 @@ Type 'delete' to confirm: </source>
       <translation>已跳过（--no-measure）</translation>
     </message>
     <message>
+      <source>slice memory</source>
+      <translation>切片显存</translation>
+    </message>
+    <message>
       <source>start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard --json); options given on the command line override it</source>
       <translation>从 FILE 中保存的选项开始（JSON 或 YAML，例如来自 yolostudio wizard --json）；命令行上给出的选项会覆盖它</translation>
     </message>
@@ -4050,6 +4270,10 @@ Type 'delete' to confirm: </source>
       <translation>训练图片尺寸：副本的长边（默认：640）</translation>
     </message>
     <message>
+      <source>this PyTorch has no kernels for sm_{cc}</source>
+      <translation>此 PyTorch 没有 sm_{cc} 的内核</translation>
+    </message>
+    <message>
       <source>this facts file is not valid: {reason}</source>
       <translation>该环境信息文件无效：{reason}</translation>
     </message>
@@ -4060,6 +4284,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>time limit</source>
       <translation>时间上限</translation>
+    </message>
+    <message>
+      <source>time per batch upload</source>
+      <translation>每次批次上传耗时</translation>
     </message>
     <message>
       <source>timing {format}</source>
@@ -4122,6 +4350,10 @@ Type 'delete' to confirm: </source>
       <translation>不询问，直接信任该文件</translation>
     </message>
     <message>
+      <source>unavailable ({reason})</source>
+      <translation>不可用（{reason}）</translation>
+    </message>
+    <message>
       <source>uninstall: also delete the workspace (runs, datasets made by the app) and settings</source>
       <translation>卸载：同时删除工作区（训练记录、应用生成的数据集）和设置</translation>
     </message>
@@ -4138,12 +4370,12 @@ Type 'delete' to confirm: </source>
       <translation>无法读取</translation>
     </message>
     <message>
-      <source>unset CUDA_VISIBLE_DEVICES   # it is set to '{value}', which hides every GPU</source>
-      <translation>unset CUDA_VISIBLE_DEVICES   # 它被设为 '{value}'，隐藏了所有 GPU</translation>
-    </message>
-    <message>
       <source>usable CPUs</source>
       <translation>可用 CPU</translation>
+    </message>
+    <message>
+      <source>usable GPU</source>
+      <translation>可用 GPU</translation>
     </message>
     <message>
       <source>utilisation</source>
@@ -4222,6 +4454,10 @@ Type 'delete' to confirm: </source>
       <translation>把结果（JSON）写入 FILE，供 yolostudio train --config 使用</translation>
     </message>
     <message>
+      <source>yes</source>
+      <translation>是</translation>
+    </message>
+    <message>
       <source>yolostudio dataset check {path}</source>
       <translation>yolostudio dataset check {path}</translation>
     </message>
@@ -4236,6 +4472,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or PNG if it should be used.</source>
       <translation>yolov5 不读取 .{suffix} 图片，会静默跳过这个文件；如果要使用它，请转换为 JPEG 或 PNG。</translation>
+    </message>
+    <message>
+      <source>yolov5 given several GPUs in one process falls back to DataParallel, which is slower than one GPU in many cases. Name the GPUs in Device — the Train page's GPU choice, or 'yolostudio train DATA.yaml {fix}' — and the app starts one training process per GPU (DDP through PyTorch's launcher); the batch is the total, split between them.</source>
+      <translation>yolov5 在一个进程中使用多块 GPU 时会退回到 DataParallel，很多情况下比单块 GPU 还慢。请在“设备”中指定这些 GPU——训练页的 GPU 选择，或 'yolostudio train DATA.yaml {fix}'——应用会为每块 GPU 启动一个训练进程（通过 PyTorch 启动器的 DDP）；批大小是总数，由它们分摊。</translation>
     </message>
     <message>
       <source>yolov5 installed</source>
@@ -4274,10 +4514,6 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 会开启 AMP，但这块 GPU 没有张量核心：提速很少。</translation>
     </message>
     <message>
-      <source>yolov5 with several devices but without torchrun falls back to DataParallel, which is slower than one GPU in many cases. Launch one process per GPU with torchrun (DDP); the batch is the total, divisible by the number of GPUs.</source>
-      <translation>yolov5 使用多个设备但不通过 torchrun 时会退回到 DataParallel，很多情况下比单 GPU 还慢。请用 torchrun 为每块 GPU 启动一个进程（DDP）；批大小是总数，须能被 GPU 数量整除。</translation>
-    </message>
-    <message>
       <source>yolov5 workers</source>
       <translation>yolov5 加载进程</translation>
     </message>
@@ -4298,12 +4534,16 @@ Type 'delete' to confirm: </source>
       <translation>yolov5n … yolov5x6（见：weights list）</translation>
     </message>
     <message>
+      <source>{command}   # or unset it to use every GPU</source>
+      <translation>{command}   # 或取消它以使用所有 GPU</translation>
+    </message>
+    <message>
       <source>{cores} cores, {workers} workers: more workers can decode and augment in parallel</source>
       <translation>{cores} 个核心，{workers} 个加载进程：更多进程可以并行解码和增强图片</translation>
     </message>
     <message>
-      <source>{count} GPUs: use DDP through torchrun</source>
-      <translation>{count} 块 GPU：请通过 torchrun 使用 DDP</translation>
+      <source>{count} GPUs: train on all of them with DDP</source>
+      <translation>{count} 块 GPU：用 DDP 在全部 GPU 上训练</translation>
     </message>
     <message>
       <source>{c} cores</source>
@@ -4522,6 +4762,10 @@ Type 'delete' to confirm: </source>
       <translation>{mb:.1f} MB</translation>
     </message>
     <message>
+      <source>{mb:.1f} MB (batch {batch} × 3 × {imgsz}²)</source>
+      <translation>{mb:.1f} MB（批大小 {batch} × 3 × {imgsz}²）</translation>
+    </message>
+    <message>
       <source>{mb:.1f} MB/s</source>
       <translation>{mb:.1f} MB/s</translation>
     </message>
@@ -4612,6 +4856,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{need:.1f} GB: training process {main:.1f} GB + {train} train and {val} val workers × ~{per:.2f} GB</source>
       <translation>{need:.1f} GB：训练进程 {main:.1f} GB + {train} 个训练和 {val} 个验证加载进程 × 约 {per:.2f} GB</translation>
+    </message>
+    <message>
+      <source>{now:.1f} GB/s of {full:.1f} GB/s</source>
+      <translation>{now:.1f} GB/s（最高 {full:.1f} GB/s）</translation>
+    </message>
+    <message>
+      <source>{now:.1f} ms instead of {full:.1f} ms</source>
+      <translation>{now:.1f} 毫秒，而不是 {full:.1f} 毫秒</translation>
+    </message>
+    <message>
+      <source>{now} / {slowdown} slowdown</source>
+      <translation>{now} / 降频温度 {slowdown}</translation>
     </message>
     <message>
       <source>{nproc} processes per machine but Device names {count} GPU(s): each process needs a GPU of its own.</source>
@@ -4738,6 +4994,14 @@ Type 'delete' to confirm: </source>
       <translation>{prefix} 中还有不是安装程序创建的文件；已保留。</translation>
     </message>
     <message>
+      <source>{prefix}yolostudio train DATA.yaml --device {value}</source>
+      <translation>{prefix}yolostudio train DATA.yaml --device {value}</translation>
+    </message>
+    <message>
+      <source>{prefix}yolostudio train DATA.yaml --device {value}   # PCI order, as nvidia-smi numbers them</source>
+      <translation>{prefix}yolostudio train DATA.yaml --device {value}   # PCI 顺序，与 nvidia-smi 的编号一致</translation>
+    </message>
+    <message>
       <source>{ram:.1f} GB RAM free holds {n} workers</source>
       <translation>可用内存 {ram:.1f} GB 能容纳 {n} 个加载进程</translation>
     </message>
@@ -4846,6 +5110,18 @@ then: {install}</source>
     <message>
       <source>{url} was not found on the server (HTTP 404).</source>
       <translation>服务器上找不到 {url}（HTTP 404）。</translation>
+    </message>
+    <message>
+      <source>{used}/{total} of its compute</source>
+      <translation>其算力的 {used}/{total}</translation>
+    </message>
+    <message>
+      <source>{variable}={value} hides every GPU from PyTorch</source>
+      <translation>{variable}={value} 使 PyTorch 看不到任何 GPU</translation>
+    </message>
+    <message>
+      <source>{variable}={value} names '{entry}', which hides the GPUs after it from PyTorch</source>
+      <translation>{variable}={value} 中的 '{entry}' 使其后的 GPU 对 PyTorch 不可见</translation>
     </message>
     <message>
       <source>{venv} exists but is not a Python environment; move it away or install elsewhere with --prefix DIR.</source>

@@ -84,13 +84,13 @@ def test_refusal_for_a_system_python_still_shows_the_command_to_run_by_hand():
 
 def test_pip_progress_folds_real_pip_lines():
     p = PipProgress()
-    lines = ["Collecting torch==2.14.1+cu128",
-             "  Downloading https://download.pytorch.org/whl/cu128/torch-2.14.1%2Bcu128-cp311-cp311-manylinux_2_28_"
+    lines = ["Collecting torch==2.14.1+cu130",
+             "  Downloading https://download.pytorch.org/whl/cu130/torch-2.14.1%2Bcu130-cp311-cp311-manylinux_2_28_"
              "x86_64.whl (899.7 MB)", "Progress 0 of 899700000", "Progress 449850000 of 899700000"]
     for line in lines:
         p.feed(line)
     assert p.phase == "downloading" and p.fraction == pytest.approx(0.5) and p.cancellable
-    assert p.describe() == "Downloading torch-2.14.1+cu128-cp311-cp311-manylinux_2_28_x86_64.whl: 450 of 900 MB"
+    assert p.describe() == "Downloading torch-2.14.1+cu130-cp311-cp311-manylinux_2_28_x86_64.whl: 450 of 900 MB"
     p.feed("Installing collected packages: torchvision, torch")
     assert p.phase == "installing" and not p.cancellable and p.fraction is None
     p.feed("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device")

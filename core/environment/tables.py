@@ -37,7 +37,7 @@ TOOLKIT_DRIVERS: dict[str, tuple[str, str]] = {
     "12.6": ("560.28.03", "560.76"),
     "12.8": ("570.26", "570.65"),
     "12.9": ("575.51.03", "576.02"),
-    "13.0": ("580.65.06", "580.65.06"),
+    "13.0": ("580.65.06", "580"),  # Windows: the 580 branch (Windows numbering; 580.65.06 is Linux's)
 }
 
 #: Compute capability (major, minor) -> architecture family and typical parts.

@@ -5180,6 +5180,10 @@ then: {install}</source>
 {update}</translation>
     </message>
     <message>
+      <source>{why} The installed build runs with driver {wanted} or newer.</source>
+      <translation>{why} 已安装的构建在驱动 {wanted} 或更新版本上可以运行。</translation>
+    </message>
+    <message>
       <source>{why} Until then the CPU build is installed and training will not use the GPU; after the update, run the installer again: it switches PyTorch in place.</source>
       <translation>{why} 在此之前安装 CPU 构建，训练不会使用 GPU；更新驱动后请再次运行安装程序：它会就地切换 PyTorch。</translation>
     </message>

@@ -141,10 +141,15 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
         caps = capabilities(f)
         fits = choose_wheel(driver, driver_cuda, caps, platform) is not None
         covered = all(arch_covers(f.torch.arch_list or [], cc) for cc in caps)
-        if not fits and covered:  # the fix updates the driver for the installed wheel: name that driver
+        release = release_for(f.torch.version)
+        runs_some = any(driver_meets(driver, driver_floor(w.cuda[0], platform)) is not False  # type: ignore[index]
+                        for w in release.builds)
+        if not fits and covered and not runs_some:  # the fix updates the driver for the installed wheel
             why = tr("No PyTorch {release} build runs on driver {driver}: the fix is the driver — update it to "
-                     "{wanted} or newer.", release="%d.%d" % release_for(f.torch.version).release, driver=driver,
-                     wanted=wanted)
+                     "{wanted} or newer.", release="%d.%d" % release.release, driver=driver, wanted=wanted)
+        elif not fits and covered:  # some build runs on this driver, none of those has kernels for these GPUs
+            why = tr("{why} The installed build runs with driver {wanted} or newer.",
+                     why=no_build_reason(driver, caps, platform), wanted=wanted)
         else:
             why = no_build_reason(driver, caps, platform)
         detail = (tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA "

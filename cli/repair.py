@@ -104,7 +104,7 @@ def repair(facts: EnvironmentFacts, evaluation: Evaluation, workspace: Path, out
         print(tr("Nothing was changed."), file=err)
         return EXIT_FAILED if evaluation.errors else EXIT_OK
     job_dir = app_cache_dir(workspace) / "repair" / time.strftime("%Y%m%d-%H%M%S")
-    job = JobSpec.for_run("repair", job_dir, {"argv": plan.argv, "run_dir": str(job_dir)})
+    job = JobSpec.for_run("repair", job_dir, plan.job_spec(str(job_dir)))
     renderer = RepairRenderer(err)
     outcome = (runner or run_worker)(job, renderer)
     renderer.end_line()

@@ -123,6 +123,7 @@ class TorchGpuFacts:
 class TorchFacts:
     installed: bool | None = None
     import_error: str | None = None
+    dist_version: str | None = None  # torch's installed distribution (metadata), read even when import fails
     import_s: float | None = None
     version: str | None = None
     torchvision: str | None = None
@@ -179,7 +180,7 @@ class EnvironmentFacts:
 
 #: Fields added after facts version 1: a file written before them lacks them without being defective.
 ADDED_LATER = frozenset({"power_default_limit_w", "mig_mode", "mig_devices", "commit_limit_gb",
-                         "commit_available_gb"})
+                         "commit_available_gb", "dist_version"})
 
 _NESTED: dict[tuple[type, str], type] = {
     (EnvironmentFacts, "system"): SystemFacts, (EnvironmentFacts, "nvml"): NvmlFacts,

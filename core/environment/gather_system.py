@@ -17,6 +17,8 @@ from pathlib import Path
 import psutil
 
 from core.environment.facts import SystemFacts
+from core.environment.platform_kind import (KUBERNETES_SERVICE_ACCOUNT, detect_container, detect_wsl,  # noqa: F401
+                                            this_machine)  # re-exported: the probe tests read them here
 from core.i18n import tr
 
 GB = 1024**3
@@ -47,30 +49,6 @@ def parse_cgroup_quota(cpu_max: str | None, cfs_quota: str | None = None,
     except ValueError:
         return None
     return quota / period if quota > 0 and period > 0 else None
-
-
-#: Mounted into every pod unless automountServiceAccountToken is off (Kubernetes docs, "Accessing the
-#: Kubernetes API from a Pod"); KUBERNETES_SERVICE_HOST is set in every container of a pod.
-KUBERNETES_SERVICE_ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
-
-
-def detect_container(files: dict[str, bool], proc1_cgroup: str | None, env: dict[str, str]) -> str:
-    """'docker', 'podman', 'kubernetes', 'lxc' or '' (none found)."""
-    if env.get("KUBERNETES_SERVICE_HOST") or files.get(KUBERNETES_SERVICE_ACCOUNT) or (
-            proc1_cgroup and "kubepods" in proc1_cgroup):
-        return "kubernetes"
-    if files.get("/run/.containerenv"):
-        return "podman"
-    if files.get("/.dockerenv") or (proc1_cgroup and "docker" in proc1_cgroup):
-        return "docker"
-    if env.get("container") == "lxc" or (proc1_cgroup and "/lxc/" in proc1_cgroup):
-        return "lxc"
-    return env.get("container", "")
-
-
-def detect_wsl(release: str, proc_version: str | None) -> bool:
-    text = f"{release} {proc_version or ''}".lower()
-    return "microsoft" in text or "wsl" in text
 
 
 def cpu_model(cpuinfo: str | None) -> str | None:
@@ -111,12 +89,7 @@ def gather_system() -> SystemFacts:
             f.unknown["shm_total_gb"] = str(exc)
     else:
         f.unknown["shm_total_gb"] = tr("no /dev/shm on this OS")
-    if f.os == "Linux":
-        files = {p: os.path.exists(p) for p in ("/.dockerenv", "/run/.containerenv", KUBERNETES_SERVICE_ACCOUNT)}
-        f.container = detect_container(files, _read("/proc/1/cgroup"), dict(os.environ))
-        f.wsl = detect_wsl(platform.release(), _read("/proc/version"))
-    else:
-        f.container, f.wsl = "", False
+    f.container, f.wsl = this_machine()
     f.env = {k: os.environ[k] for k in ENV_VARS if k in os.environ}
     if f.os == "Windows":
         try:

@@ -1,31 +1,43 @@
 """The reference tables the environment rules judge by, kept as data (one test per row).
 
 Sources: NVIDIA's "CUDA Compatibility" notes (driver floors per CUDA family, the driver each toolkit
-shipped with), NVIDIA's compute-capability list, PyTorch's wheel builds and NVML's throttle bits — as
-collected in ``shared/reference/gpu-environment.md``. Rows marked [design] are engineering choices.
+shipped with), NVIDIA's compute-capability list, PyTorch's wheel builds (``torch_builds``: the builds and
+Python versions each torch release ships, with their sources) and NVML's throttle bits — as collected in
+``shared/reference/gpu-environment.md``. Rows marked [design] are engineering choices.
 Changing a figure here changes the diagnosis everywhere; the tests pin each row.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-#: Minimum driver per CUDA family (minor-version compatibility): major -> (Linux, Windows).
+from core.environment.torch_builds import CPU_WHEEL, Wheel, release_for  # noqa: F401 - CPU_WHEEL, Wheel re-exported
+
+#: Versions the app is built and tested with (pyproject.toml); install commands pin these.
+PINNED = {"torch": "2.14.1", "torchvision": "0.29.1", "yolov5": "7.0.14"}
+PINNED_TORCH = PINNED["torch"]
+
+#: Minimum driver per CUDA family (minor-version compatibility): major -> (Linux, Windows). Source: NVIDIA's
+#: CUDA Toolkit Release Notes, "CUDA Toolkit and Minimum Required Driver Version for CUDA Minor Version
+#: Compatibility" (12.x: >= 525.60.13 / >= 528.33; 13.x: >= 580 — every 13.x toolkit, 13.2 included, runs on a
+#: 580-branch driver), and NVIDIA's "CUDA Compatibility" guide. A driver of a newer family runs every older
+#: family's wheels (backward compatibility), so a 13.x driver runs cu126 too.
 DRIVER_FLOORS: dict[int, tuple[str, str]] = {
     13: ("580.65.06", "580"),
     12: ("525.60.13", "528.33"),
     11: ("450.80.02", "452.39"),
 }
 
-#: The driver each CUDA toolkit shipped with (Linux, Windows); used to name the driver a wheel wants.
+#: The driver each CUDA toolkit shipped with (Linux, Windows); used to name the driver a wheel wants. Source:
+#: NVIDIA's CUDA Toolkit Release Notes, "CUDA Toolkit and Corresponding Driver Versions". A toolkit missing here
+#: (13.2) is named by its family's floor, which runs it through minor-version compatibility.
 TOOLKIT_DRIVERS: dict[str, tuple[str, str]] = {
     "12.1": ("530.30.02", "531.14"),
     "12.4": ("550.54.14", "551.61"),
     "12.6": ("560.28.03", "560.76"),
     "12.8": ("570.26", "570.65"),
     "12.9": ("575.51.03", "576.02"),
-    "13.0": ("580.65.06", "580.65.06"),
+    "13.0": ("580.65.06", "580"),  # Windows: the 580 branch (Windows numbering; 580.65.06 is Linux's)
 }
 
 #: Compute capability (major, minor) -> architecture family and typical parts.
@@ -47,23 +59,9 @@ ARCHITECTURES: dict[tuple[int, int], tuple[str, str]] = {
 PYTORCH_INDEX = "https://download.pytorch.org/whl/{tag}"
 
 
-@dataclass(frozen=True)
-class Wheel:
-    """One PyTorch wheel build: its CUDA, and the GPU architectures it carries compiled code for."""
-
-    tag: str  # "cu130", "cu128", "cu126", "cpu"
-    cuda: tuple[int, int] | None
-    archs: tuple[tuple[int, int], ...]  # sm_XY it is compiled for (same major, minor >= Y runs it)
-
-
-#: Current PyTorch (>= 2.11) wheel builds, newest first. cu128 dropped Maxwell/Pascal in 2.8 and Volta in
-#: 2.11, so sm_50..sm_70 need cu126; Blackwell needs cu128 or newer. [design: the order is the preference]
-WHEELS: tuple[Wheel, ...] = (
-    Wheel("cu130", (13, 0), ((7, 5), (8, 0), (8, 6), (9, 0), (10, 0), (12, 0))),
-    Wheel("cu128", (12, 8), ((7, 5), (8, 0), (8, 6), (9, 0), (10, 0), (12, 0))),
-    Wheel("cu126", (12, 6), ((5, 0), (6, 0), (7, 0), (7, 5), (8, 0), (8, 6), (9, 0))),
-)
-CPU_WHEEL = Wheel("cpu", None, ())
+#: The CUDA builds of the torch release the app pins, in order of preference: ``torch_builds`` owns the table
+#: (cu132, cu130: sm_75–sm_120; cu126: sm_50–sm_90 for torch 2.14 — no cu128).
+WHEELS: tuple[Wheel, ...] = release_for(PINNED_TORCH).builds
 
 #: NVML clocks-event (throttle) reasons that slow training; 0x1 (GPU idle) and 0x2 (app clocks) are not.
 THROTTLE_BITS: dict[int, str] = {
@@ -86,11 +84,8 @@ THROTTLE_KIND: dict[int, str] = {0x4: "power-cap", 0x8: "hardware", 0x20: "therm
 #: GPUs whose FP16 (AMP) training is known to produce NaN losses / zero mAP with yolov5.
 AMP_UNSAFE_NAMES: tuple[str, ...] = (r"\bGTX\s*16\d\d", r"\bQuadro\s+T\d{3,4}\b", r"^(NVIDIA\s+)?T\d{3,4}\b")
 
-#: Python versions the app and its wheels support: (oldest, newest) inclusive.
-PYTHON_SUPPORTED: tuple[tuple[int, int], tuple[int, int]] = ((3, 10), (3, 13))
-
-#: Versions the app is built and tested with (pyproject.toml); install commands pin these.
-PINNED = {"torch": "2.14.1", "torchvision": "0.29.1", "yolov5": "7.0.14"}
+#: Python versions the pinned torch release has wheels for: (oldest, newest) inclusive (``torch_builds``).
+PYTHON_SUPPORTED: tuple[tuple[int, int], tuple[int, int]] = release_for(PINNED_TORCH).python
 
 # [design] thresholds
 #: Random reads of dataset images below this many files/s starve the loader on a fast GPU (yolov5s at 640
@@ -170,6 +165,13 @@ def cuda_tuple(text: str | int | None) -> tuple[int, int] | None:
         return (text // 1000, (text % 1000) // 10)
     parts = version_tuple(text)
     return None if not parts else (parts[0], parts[1] if len(parts) > 1 else 0)
+
+
+def driver_platform(os_name: str | None, wsl: bool | None) -> str | None:
+    """Whose driver numbering counts: under WSL2 the GPU driver is the *Windows* one (NVIDIA's "CUDA on WSL
+    User Guide": install the Windows driver, never a Linux driver inside WSL), and nvidia-smi there reports
+    the Windows driver's version, so the Windows floors apply."""
+    return "Windows" if wsl else os_name
 
 
 def driver_floor(cuda_major: int, os_name: str | None) -> str | None:

@@ -36,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--prefix", metavar="DIR", help=tr("install the app here instead of the per-user default"))
     p.add_argument("--desktop", action="store_true", help=tr("also put a shortcut on the desktop"))
     p.add_argument("--torch-index", metavar="URL",
-                   help=tr("a mirror of PyTorch's wheel index holding cu130/, cu128/, cu126/ and cpu/ folders"))
+                   help=tr("a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders"))
     p.add_argument("--source", metavar="DIR", default=str(APP_ROOT), help=tr("the source folder to install from"))
     p.add_argument("--yes", action="store_true", help=tr("uninstall: do not ask"))
     p.add_argument("--remove-data", action="store_true",

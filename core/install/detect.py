@@ -18,6 +18,7 @@ import sys
 from typing import Callable
 
 from core.environment.facts import EnvironmentFacts, GpuFacts, NvmlFacts, SystemFacts
+from core.environment.platform_kind import this_machine
 
 #: ``nvidia-smi --query-gpu`` fields, in order; compute_cap exists since driver 510 (older ones refuse it).
 SMI_FIELDS = ("index", "name", "uuid", "pci.bus_id", "driver_version", "memory.total", "compute_cap")
@@ -37,10 +38,10 @@ def run_command(argv: list[str]) -> tuple[int, str]:
 
 
 def system_facts() -> SystemFacts:
-    release = platform.release()
-    return SystemFacts(os=platform.system(), os_release=release, python_version=platform.python_version(),
-                       python_executable=sys.executable, logical_cores=os.cpu_count(),
-                       wsl="microsoft" in release.lower() if platform.system() == "Linux" else False)
+    """WSL and containers matter to the plan: the driver there is the Windows one / the host's."""
+    container, wsl = this_machine()
+    return SystemFacts(os=platform.system(), os_release=platform.release(), python_version=platform.python_version(),
+                       python_executable=sys.executable, logical_cores=os.cpu_count(), wsl=wsl, container=container)
 
 
 def venv_available() -> bool:

@@ -10,13 +10,13 @@ executes exactly its commands (``core.install.steps``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
 from core.environment.commands import render_command, torch_index_url, torch_install_argv, torch_requirements
 from core.environment.facts import EnvironmentFacts
-from core.environment.tables import PINNED, PYTHON_SUPPORTED, version_tuple
+from core.environment.tables import PINNED, PYTHON_SUPPORTED, driver_platform, version_tuple
 from core.i18n import tr
 from core.install.layout import Layout, inside
 from core.install.wheel_choice import WheelChoice, choose_index
@@ -59,6 +59,8 @@ class InstallPlan:
     warnings: list[str] = field(default_factory=list)
     desktop_shortcut: bool = False
     nvml_note: str | None = None  # why no GPU was read ("nvidia-smi not found", "DriverNotLoaded: ...")
+    index_base: str | None = None  # --torch-index: a mirror holding the same <tag>/ folders
+    driver_os: str | None = None  # whose driver numbering counts (Windows under WSL2)
 
     @property
     def index(self) -> str:
@@ -85,7 +87,7 @@ def disk_needed_gb(tag: str) -> float:
     return round(installed * (1 + DOWNLOAD_SHARE) / 1024, 1)
 
 
-def _python_problems(python: PythonFound) -> tuple[list[str], list[str]]:
+def _python_problems(python: PythonFound, os_name: str = "Linux") -> tuple[list[str], list[str]]:
     version = version_tuple(python.version)
     low, high = PYTHON_SUPPORTED
     if version is None:
@@ -93,11 +95,16 @@ def _python_problems(python: PythonFound) -> tuple[list[str], list[str]]:
     if version[:2] < low:
         return [tr("Python {version} is too old: YOLO Studio needs Python {low} or newer (up to {high}).",
                    version=python.version, low="%d.%d" % low, high="%d.%d" % high)], []
-    if version[:2] > high:
-        return [], [tr("Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to "
-                       "{high}); if installing PyTorch fails, install Python {high} and run the installer with it "
-                       "(PYTHON=python{high}).", version=python.version, torch=PINNED["torch"],
-                       low="%d.%d" % low, high="%d.%d" % high)]
+    if version[:2] > high and os_name == "Windows":
+        return [tr("Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to "
+                   "{high}): no PyTorch wheel exists for it. Install Python {high} from python.org, then run "
+                   "install.bat again with it: set PYTHON=C:\\path\\to\\python.exe", version=python.version,
+                   torch=PINNED["torch"], low="%d.%d" % low, high="%d.%d" % high)], []
+    if version[:2] > high:  # torch_builds' table: no torch wheel exists for it, so pip would fail at step 4
+        return [tr("Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to "
+                   "{high}): no PyTorch wheel exists for it. Install Python {high} and run the installer with it "
+                   "(PYTHON=python{high}).", version=python.version, torch=PINNED["torch"],
+                   low="%d.%d" % low, high="%d.%d" % high)], []
     return [], []
 
 
@@ -151,7 +158,7 @@ def make_plan(facts: EnvironmentFacts, facts_source: str, layout: Layout, source
     choice = choose_index(facts, override)
     os_name = layout.os
     python = PythonFound(facts.system.python_executable, facts.system.python_version)
-    errors, warnings = _python_problems(python)
+    errors, warnings = _python_problems(python, os_name)
     if venv_module is False:
         errors.append(_venv_missing(python, os_name))
     torch = torch_requirements(choice.tag, PINNED["torch"], PINNED["torchvision"], os_name)
@@ -178,7 +185,20 @@ def make_plan(facts: EnvironmentFacts, facts_source: str, layout: Layout, source
                  if facts.nvml.error else None)
     index_url = torch_index_url(choice.tag, index_base)
     return InstallPlan(choice, layout, python, facts_source, source_root, torch, index_url, commands, needed,
-                       free_gb, errors, warnings, desktop_shortcut, nvml_note)
+                       free_gb, errors, warnings, desktop_shortcut, nvml_note, index_base,
+                       driver_platform(facts.system.os, facts.system.wsl))
+
+
+def with_build(plan: InstallPlan, tag: str, reason: str, code: str) -> InstallPlan:
+    """The same plan installing build ``tag`` instead (the index does not serve the first choice)."""
+    os_name = plan.layout.os
+    choice = replace(plan.choice, tag=tag, reason=reason, code=code)
+    commands = list(plan.commands)
+    commands[2] = torch_install_argv(str(plan.layout.python), tag, PINNED["torch"], PINNED["torchvision"], os_name,
+                                     plan.index_base)
+    return replace(plan, choice=choice, commands=commands, index_url=torch_index_url(tag, plan.index_base),
+                   torch=torch_requirements(tag, PINNED["torch"], PINNED["torchvision"], os_name),
+                   needed_gb=disk_needed_gb(tag))
 
 
 def render_plan(plan: InstallPlan, dry_run: bool) -> str:

@@ -1,7 +1,7 @@
 """The installed app's smoke test: it must pass before any shortcut to it is written.
 
 Three checks, each in the installed venv: the CLI answers ``--help``; PyTorch imports and is the build the
-plan chose (``2.14.1+cu128``: the label proves which index it came from); the GUI's modules import and a
+plan chose (``2.14.1+cu130``: the label proves which index it came from); the GUI's modules import and a
 ``QApplication`` starts under Qt's offscreen platform (no display needed, e.g. over SSH), which catches the
 missing system libraries that would otherwise make a double-click do nothing. A missing library is named
 with the Debian/Ubuntu package that provides it.

@@ -26,7 +26,10 @@ from core.install.failure import StepFailed
 from core.install.layout import APP_ID, Layout
 from core.install.manifest import Manifest, load_manifest, save_manifest
 from core.install.pip_progress import PipProgress, pip_supports_raw
-from core.install.plan import InstallPlan, render_plan
+from core.environment.commands import torch_index_url
+from core.environment.tables import PINNED
+from core.install.index_check import answer, check_argv, fallback_tags, moved_reason, why
+from core.install.plan import InstallPlan, render_plan, with_build
 from core.install.shortcuts import windows_shortcuts, write_linux_entry
 from core.install.smoke import smoke_test
 
@@ -158,6 +161,7 @@ class Installer:
         self.raw_progress = pip_supports_raw(" ".join(self.run([str(lay.python), "-m", "pip", "--version"])))
         self.step(3, total, tr("Reading the GPUs through NVML"))
         self._final_plan()
+        self._check_served()
         self.step(4, total, tr("PyTorch ({index}) — the largest download", index=self.plan.index))
         self.pip(self.plan.commands[2])
         self.step(5, total, tr("YOLO Studio and its other packages"))
@@ -215,6 +219,44 @@ class Installer:
         if self.plan.index != old.index:
             self.say(tr("      NVML changed the choice: {old} -> {new}", old=old.index, new=self.plan.index))
         self.say("      " + self.plan.choice.reason)
+
+    def _check_served(self) -> None:
+        """Ask the index (pip's dry run, ``index_check``) whether it serves the chosen build for this venv's
+        Python before PyTorch is touched; move to another build that fits, or to the CPU build, saying why; stop
+        when the index cannot be asked at all or serves nothing that fits."""
+        first = self.plan
+        python = str(self.layout.python)
+        tags = [first.index, *fallback_tags(first.choice, first.driver_os)]
+        if first.index != "cpu" and not first.choice.code.startswith("override"):
+            tags.append("cpu")  # last: the app works, without the GPU, and the reason says so
+        refused: list[str] = []
+        for tag in tags:
+            argv = check_argv(python, tag, PINNED["torch"], PINNED["torchvision"], self.layout.os,
+                              first.index_base)
+            lines: list[str] = []
+            self._log("$ " + " ".join(argv))
+            code = self.runner(argv, self.env(), lambda line: (self._log(line), lines.append(line)))
+            state = answer(code, lines)
+            if state == "failed":
+                raise StepFailed(self.step_name, tr("pip could not ask {index} whether it serves {tag}: {why}",
+                                                    index=torch_index_url(tag, first.index_base), tag=tag,
+                                                    why=why(lines) or tr("exit code {code}", code=code)))
+            if state == "served":
+                if tag != first.index:
+                    reason = moved_reason(tag, first.index, refused, first.index_url) if tag != "cpu" else tr(
+                        "{index} serves no CUDA build that fits this machine ({why}), so the CPU build is installed: "
+                        "training will not use the GPU until a CUDA build is installed. When the index serves {first}"
+                        ", run the installer again.", index=first.index_url, why="; ".join(refused), first=first.index)
+                    self.plan = with_build(first, tag, reason, "not-served")
+                    self.say("      " + reason)
+                else:
+                    self.say(tr("      {index} serves torch {torch} for this Python", index=first.index_url,
+                                torch=first.torch[0].split("==", 1)[1]))
+                return
+            refused.append(tr("{tag}: {why}", tag=tag, why=why(lines)))
+        raise StepFailed(self.step_name, tr("{index} serves none of the PyTorch builds that fit this machine ({tags})"
+                                            ": {why}. Use an index that holds them (--torch-index URL).",
+                                            index=first.index_url, tags=", ".join(tags), why="; ".join(refused)))
 
     def _take_down_shortcuts(self) -> None:
         for path in (self.layout.menu_entry, self.layout.desktop_entry, self.layout.launcher,
@@ -305,6 +347,7 @@ def _short_reason(code: str, gpus: list, driver: str | None) -> str:
         "not-cuda-os": tr("no CUDA builds for this OS"),
         "override-cpu": tr("as asked with --cpu"),
         "override-cuda": tr("as asked with --cuda"),
+        "not-served": tr("the first choice is not served by the index; see the reason above"),
     }.get(code, code)
 
 

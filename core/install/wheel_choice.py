@@ -1,14 +1,18 @@
-"""Which PyTorch wheel index a machine should install from — cu130, cu128, cu126 or cpu — and why.
+"""Which PyTorch wheel index a machine should install from — one of the pinned release's builds (cu132, cu130,
+cu126 for torch 2.14) or cpu — and why.
 
 The rules are the environment checker's (``core.environment.tables``: driver floors, the driver each
-toolkit shipped with, each wheel's compiled architectures, ``choose_wheel``); this module only explains
-the outcome for a person and handles what a checker never has to: no wheel at all for the driver (CPU, and
-which driver to install), GPUs no single wheel can serve (mixed generations), and user overrides.
-Facts (from ``shared/reference/gpu-environment.md`` section 1, encoded in the tables):
+toolkit shipped with, ``choose_wheel``; ``core.environment.torch_builds``: the builds each torch release
+ships, with their architectures and Python range); this module only explains the outcome for a person and
+handles what a checker never has to: no wheel at all for the driver (CPU, and which driver to install), GPUs
+no single wheel can serve (mixed generations), and user overrides.
+Facts (``shared/reference/gpu-environment.md`` section 1, encoded in those tables with their sources):
 - only the driver matters for a pip-installed torch; the wheel brings its own CUDA runtime;
-- a CUDA 12.x wheel needs driver >= 525.60.13 (Linux) / 528.33 (Windows), 13.x >= 580.65.06 / 580;
-- PyTorch 2.8+ cu128 dropped Maxwell/Pascal and 2.11 cu128 dropped Volta: sm_50..sm_70 need cu126;
-- Blackwell (sm_100, sm_120) needs cu128 or newer.
+- a CUDA 12.x wheel needs driver >= 525.60.13 (Linux) / 528.33 (Windows), 13.x >= 580.65.06 / 580, and any
+  13.x wheel runs on a 580 driver (minor-version compatibility);
+- torch 2.14: cu126 carries sm_50–sm_90 (the only build for Maxwell, Pascal, Volta), cu130 and cu132 carry
+  sm_75–sm_120 (the only builds for Blackwell) — so Blackwell on a 12.x driver needs a driver update;
+- under WSL2 the driver is the Windows one (Windows numbering and floors: ``tables.driver_platform``).
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.environment.facts import EnvironmentFacts
+from core.environment.build_fit import no_build_reason
+from core.environment.commands import driver_update_command
 from core.environment.tables import (CPU_WHEEL, TOOLKIT_DRIVERS, WHEELS, Wheel, arch_covers, architecture_name,
-                                     choose_wheel, cuda_tuple, driver_floor, driver_meets, fitting_wheels,
-                                     minimum_driver_for)
+                                     choose_wheel, cuda_tuple, driver_floor, driver_meets, driver_platform,
+                                     fitting_wheels, minimum_driver_for)
 from core.i18n import tr
 
 #: Index tags a user may ask for with ``--cuda``.
@@ -47,7 +53,7 @@ class GpuSeen:
 class WheelChoice:
     """The chosen index (``tag``), one sentence saying why (``reason``), and what it rests on."""
 
-    tag: str  # "cu130" | "cu128" | "cu126" | "cpu"
+    tag: str  # a build of the pinned release ("cu132" | "cu130" | "cu126") or "cpu"
     reason: str
     code: str  # stable: fits-all, mixed-gpus, driver-too-old, no-gpu, driver-error, not-cuda-os, override-*
     driver: str | None = None
@@ -85,7 +91,7 @@ def driver_cuda_of(facts: EnvironmentFacts) -> tuple[int, int] | None:
     reported = cuda_tuple(facts.nvml.cuda_driver_version)
     if reported is not None or not facts.nvml.driver_version:
         return reported
-    windows = facts.system.os == "Windows"
+    windows = driver_platform(facts.system.os, facts.system.wsl) == "Windows"
     reached = [cuda_tuple(toolkit) for toolkit, drivers in TOOLKIT_DRIVERS.items()
                if driver_meets(facts.nvml.driver_version, drivers[1 if windows else 0])]
     return max((c for c in reached if c is not None), default=None)
@@ -120,17 +126,19 @@ def _gpu_list(gpus: list[GpuSeen]) -> str:
 
 
 def choose_index(facts: EnvironmentFacts, override: str | None = None) -> WheelChoice:
-    """The wheel index for the machine the facts describe. ``override``: "cpu" or a CUDA tag (cu128...)."""
-    os_name = facts.system.os
+    """The wheel index for the machine the facts describe. ``override``: "cpu" or a CUDA tag (cu126...)."""
+    if facts.system.os not in ("Linux", "Windows") and not override:
+        return WheelChoice("cpu", tr("PyTorch publishes CUDA wheels for Linux and Windows only; on {os} the CPU "
+                                     "build is installed.", os=facts.system.os or "?"), "not-cuda-os",
+                           driver=facts.nvml.driver_version, driver_cuda=_cuda_text(driver_cuda_of(facts)),
+                           gpus=gpus_of(facts))
+    os_name = driver_platform(facts.system.os, facts.system.wsl)  # whose driver numbering and floors count
     gpus = gpus_of(facts)
     driver = facts.nvml.driver_version
     driver_cuda = driver_cuda_of(facts)
     base = {"driver": driver, "driver_cuda": _cuda_text(driver_cuda), "gpus": gpus}
     if override:
         return _overridden(override, facts, gpus, driver, driver_cuda, base)
-    if os_name not in ("Linux", "Windows"):
-        return WheelChoice("cpu", tr("PyTorch publishes CUDA wheels for Linux and Windows only; on {os} the CPU "
-                                     "build is installed.", os=os_name or "?"), "not-cuda-os", **base)
     if not gpus:
         return _no_gpu(facts, base)
     known = [g for g in gpus if g.capability is not None]
@@ -146,12 +154,19 @@ def choose_index(facts: EnvironmentFacts, override: str | None = None) -> WheelC
     oldest = WHEELS[-1].cuda[0]  # type: ignore[index]
     needed = minimum_driver_for(caps, os_name) if caps else driver_floor(oldest, os_name)
     best = (fitting_wheels(caps) or list(WHEELS))[0]
+    how = tr(" How: {how}", how=driver_update_command(facts.system, needed or "?"))  # WSL: Windows; container: host
+    if caps and fitting_wheels(caps) and driver_meets(driver, driver_floor(oldest, os_name)):
+        # the driver runs some build, just none with kernels for these GPUs (Blackwell on a 12.x driver)
+        return WheelChoice("cpu", tr("{why} Until then the CPU build is installed and training will not use the "
+                                     "GPU; after the update, run the installer again: it switches PyTorch in place.",
+                                     why=no_build_reason(driver, caps, os_name)) + how,
+                           "driver-too-old", driver_needed=needed, warnings=warnings, **base)
     return WheelChoice("cpu", tr("The NVIDIA driver {driver} is older than {needed}, the oldest driver any PyTorch "
                                  "CUDA wheel for {gpus} runs with, so the CPU build is installed and training will "
                                  "not use the GPU. Update the driver to {needed} or newer ({recommended} or newer "
                                  "for the {tag} wheel), then run the installer again: it switches PyTorch in place.",
                                  driver=driver or "?", needed=needed or "?", gpus=_gpu_list(gpus),
-                                 recommended=_recommended_driver(best, os_name) or "?", tag=best.tag),
+                                 recommended=_recommended_driver(best, os_name) or "?", tag=best.tag) + how,
                        "driver-too-old", driver_needed=needed, warnings=warnings, **base)
 
 
@@ -186,7 +201,7 @@ def _mixed(facts: EnvironmentFacts, gpus: list[GpuSeen], caps: list[tuple[int, i
     """No wheel has kernels for every GPU (e.g. a GTX 1080 beside an RTX 5090): serve as many GPUs as one
     wheel can, the newest architecture first (one current card usually outruns several old ones), then the
     most GPUs, and name the GPUs left out."""
-    os_name = facts.system.os
+    os_name = driver_platform(facts.system.os, facts.system.wsl)
     options = []
     for wheel in WHEELS:
         served = [cc for cc in caps if arch_covers(wheel.archs, cc)]
@@ -204,10 +219,15 @@ def _mixed(facts: EnvironmentFacts, gpus: list[GpuSeen], caps: list[tuple[int, i
     left_out = [g for g in gpus if not g.usable]
     usable = [g for g in gpus if g.usable]
     reason = tr("No single PyTorch wheel has kernels for every GPU here ({all}): sm_50–sm_70 need cu126 and "
-                "Blackwell needs cu128 or newer. {tag} serves {usable}; {left_out} cannot be used for training "
+                "Blackwell needs cu130 or cu132. {tag} serves {usable}; {left_out} cannot be used for training "
                 "(choose the other GPUs with --device {devices}).", all=_gpu_list(gpus), tag=wheel.tag,
                 usable=_gpu_list(usable), left_out=_gpu_list(left_out),
                 devices=",".join(str(g.index) for g in usable))
+    left_caps = sorted({g.capability for g in left_out if g.capability is not None})  # type: ignore[misc]
+    needed = minimum_driver_for(left_caps, os_name) if left_caps else None
+    if needed and driver_meets(driver, needed) is False:  # the driver, not the wheel, keeps them out
+        reason += " " + tr("With driver {needed} or newer, a build for {left_out} would run (then run the installer "
+                           "again).", needed=needed, left_out=_gpu_list(left_out))
     return WheelChoice(wheel.tag, reason, "mixed-gpus", warnings=warnings, **base)
 
 
@@ -221,7 +241,7 @@ def _overridden(override: str, facts: EnvironmentFacts, gpus: list[GpuSeen], dri
         raise ValueError(tr("Unknown CUDA build {tag!r}: choose one of {tags}, or --cpu.", tag=override,
                             tags=", ".join(CUDA_TAGS)))
     warnings = []
-    floor = driver_floor(wheel.cuda[0], facts.system.os)  # type: ignore[index]
+    floor = driver_floor(wheel.cuda[0], driver_platform(facts.system.os, facts.system.wsl))  # type: ignore[index]
     if driver and driver_meets(driver, floor) is False:
         warnings.append(tr("Driver {driver} is older than {floor}, the minimum for {tag}: CUDA will not start "
                            "until the driver is updated.", driver=driver, floor=floor, tag=wheel.tag))

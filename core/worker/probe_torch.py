@@ -54,6 +54,16 @@ def test_kernel(torch: Any, index: int) -> tuple[bool, str | None]:
         return False, f"{type(exc).__name__}: {exc}".strip()
 
 
+def distribution_version(name: str) -> str | None:
+    """An installed distribution's version from its metadata (no import), or None when it is not installed."""
+    try:
+        import importlib.metadata as md
+
+        return md.version(name)
+    except Exception:  # noqa: BLE001 - PackageNotFoundError, or metadata too damaged to read
+        return None
+
+
 def gather_torch(nvml_gpus: list[GpuFacts], run_kernels: bool = True,
                  step: Callable[[str], None] | None = None) -> TorchFacts:
     """torch's facts; ``step(name)`` is called before the CUDA part (where a wedged driver would hang)."""
@@ -64,11 +74,13 @@ def gather_torch(nvml_gpus: list[GpuFacts], run_kernels: bool = True,
     except Exception as exc:  # noqa: BLE001 - ImportError, or a broken install raising anything
         facts.installed = False
         facts.import_error = f"{type(exc).__name__}: {exc}"
+        facts.dist_version = distribution_version("torch")  # present: installed, but it cannot load
         facts.import_s = time.perf_counter() - start
         return facts
     facts.import_s = time.perf_counter() - start
     facts.installed = True
     facts.version = str(torch.__version__)
+    facts.dist_version = distribution_version("torch")
     try:
         import importlib.metadata as md
 

@@ -42,6 +42,8 @@ class RepairDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Repair PyTorch"))
         self.plan = plan
+        self.installing = list(plan.argv)  # what the job installs: another build when the index lacks the first
+        self.moved = ""  # why, then (the job's repair-build-not-served warning)
         self.workspace = Path(workspace)
         self.launcher = launcher
         self.busy_check = busy_check
@@ -146,7 +148,7 @@ class RepairDialog(QDialog):
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(self.tr("Starting pip…"))
         self._show_running(True)
-        self._worker.start(JobSpec.for_run("repair", job_dir, {"argv": self.plan.argv, "run_dir": str(job_dir)}))
+        self._worker.start(JobSpec.for_run("repair", job_dir, self.plan.job_spec(str(job_dir))))
 
     def stop(self) -> None:
         if self.running:
@@ -167,6 +169,10 @@ class RepairDialog(QDialog):
         elif kind == "log":
             self.log.add(str(event.get("message", "")))
         elif kind == "warning":
+            if event.get("code") == "repair-build-not-served" and isinstance(event.get("argv"), list):
+                self.installing = [str(a) for a in event["argv"]]
+                self.moved = str(event.get("message", ""))
+                self.command.setPlainText(str(event.get("command") or " ".join(self.installing)))
             self.banner.show_message("warning", str(event.get("message", "")))
 
     def _on_ended(self, outcome: JobOutcome) -> None:
@@ -177,12 +183,12 @@ class RepairDialog(QDialog):
         self.log.flush()
         self.progress_bar.setRange(0, 1000)
         self.progress_bar.setValue(1000 if self.status == "completed" else 0)
-        torch = next((a.split("==", 1)[1] for a in self.plan.argv if a.startswith("torch==")), "?")
+        torch = next((a.split("==", 1)[1] for a in self.installing if a.startswith("torch==")), "?")
         if self.status == "completed":
             self.progress_label.setText(self.tr("PyTorch {torch} is installed. The environment is being checked "
                                                 "again.").format(torch=torch))
-            self.banner.show_message("info", self.tr("Repaired. Restart YOLO Studio so everything uses the new "
-                                                     "PyTorch."))
+            self.banner.show_message("info", " ".join(filter(None, (self.moved, self.tr(
+                "Repaired. Restart YOLO Studio so everything uses the new PyTorch.")))))
         elif self.status == "stopped":
             self.progress_label.setText(self.tr("Stopped before anything was replaced; PyTorch is unchanged."))
         else:

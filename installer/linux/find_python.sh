@@ -2,7 +2,7 @@
 # $PYTHON, when set, is the only candidate; otherwise the newest python3.X on PATH that PyTorch supports.
 find_python() {
     local candidates found=""
-    if [ -n "${PYTHON:-}" ]; then candidates="$PYTHON"; else candidates="python3.13 python3.12 python3.11 python3.10 python3"; fi
+    if [ -n "${PYTHON:-}" ]; then candidates="$PYTHON"; else candidates="python3.15 python3.14 python3.13 python3.12 python3.11 python3.10 python3"; fi
     for candidate in $candidates; do
         command -v "$candidate" >/dev/null 2>&1 || continue
         if "$candidate" -c 'import sys; sys.exit(not (3, 10) <= sys.version_info[:2])' 2>/dev/null; then

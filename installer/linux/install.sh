@@ -5,7 +5,7 @@
 #   bash installer/linux/install.sh                 # install (a few minutes; asks nothing)
 #   bash installer/linux/install.sh --dry-run       # show the plan, change nothing (--json: as one object)
 #   bash installer/linux/install.sh --dry-run --facts FACTS.json   # plan for a machine from its saved facts
-#   options: --cpu | --cuda cu130|cu128|cu126   --desktop (icon on the desktop too)   --prefix DIR
+#   options: --cpu | --cuda cu132|cu130|cu126   --desktop (icon on the desktop too)   --prefix DIR
 #            --torch-index URL (a mirror of PyTorch's wheel index)
 #
 # This script only finds Python; every decision is made (and tested) in core/install (python -m core.install).

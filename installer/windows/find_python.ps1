@@ -5,7 +5,7 @@ function Find-Python {
     if ($env:PYTHON) { $candidates += , @($env:PYTHON) }
     else {
         if (Get-Command py -ErrorAction SilentlyContinue) {
-            foreach ($v in '3.13', '3.12', '3.11', '3.10') { $candidates += , @('py', "-$v") }
+            foreach ($v in '3.15', '3.14', '3.13', '3.12', '3.11', '3.10') { $candidates += , @('py', "-$v") }
         }
         $candidates += , @('python')
     }

@@ -1,5 +1,5 @@
 @echo off
-rem Double-click to install YOLO Studio for this user (or: install.bat --dry-run, --cpu, --cuda cu128, --desktop).
+rem Double-click to install YOLO Studio for this user (or: install.bat --dry-run, --cpu, --cuda cu126, --desktop).
 rem Runs install.ps1 with the execution policy bypassed for this one process; nothing else is changed.
 setlocal
 powershell.exe -NoProfile -ExecutionPolicy Bypass -File "%~dp0install.ps1" %*

@@ -6,7 +6,7 @@ policy bypassed for this one process). Re-run to upgrade in place, or to continu
   install.bat                     install (a few minutes; asks nothing)
   install.bat --dry-run           show the plan, change nothing (--json: as one object)
   install.bat --dry-run --facts FACTS.json    plan for a machine from its saved facts
-  options: --cpu | --cuda cu130|cu128|cu126   --desktop (icon on the desktop too)   --prefix DIR
+  options: --cpu | --cuda cu132|cu130|cu126   --desktop (icon on the desktop too)   --prefix DIR
            --torch-index URL (a mirror of PyTorch's wheel index)
 
 This script only finds Python and reads what only Windows can tell (execution policy, long paths, the

@@ -4,7 +4,6 @@ progress on stderr, re-checks; refuses with the reason; never combined with --fa
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +15,9 @@ from cli.render import EventRenderer
 from core.install.repair import RuntimeFacts
 from core.jobs import JobOutcome, JobSpec
 from tests.core.environment_builders import healthy_gpu_machine
+from tests.fixtures.pip_swap import with_fake_pip
 from tests.gui.test_environment_page import cpu_build_on_gpu_machine
 
-FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
 VENV = RuntimeFacts(python=sys.executable, os="Linux", in_venv=True, site_packages="/venv/site-packages",
                     writable=True, pip_version="26.3")
 
@@ -34,7 +33,7 @@ def machine(monkeypatch):
     def runner(job: JobSpec, renderer: EventRenderer) -> JobOutcome:
         assert job.job == "repair"
         state["command"] = job.spec["argv"]
-        job.spec["argv"] = [sys.executable, str(FAKE_PIP), *job.spec["argv"][3:]]  # the same arguments, a fake pip
+        with_fake_pip(job.spec)  # the same arguments, a fake pip (the dry runs too)
         for key, value in state["pip_env"].items():
             monkeypatch.setenv(key, value)
         outcome = render_job(renderer, job)
@@ -50,10 +49,10 @@ def machine(monkeypatch):
 def test_repair_with_yes_installs_then_rechecks(machine, capsys):
     assert main(["doctor", "--repair", "--yes"]) == 0  # the re-check finds no error any more
     captured = capsys.readouterr()
-    assert f"{sys.executable} -m pip install --progress-bar=raw torch==2.14.1+cu128" in captured.err
-    assert "Downloading torch-2.14.1+cu128" in captured.err and "Checking this machine again" in captured.err
+    assert f"{sys.executable} -m pip install --progress-bar=raw torch==2.14.1+cu130" in captured.err
+    assert "Downloading torch-2.14.1+cu130" in captured.err and "Checking this machine again" in captured.err
     assert captured.out.count("Ready to train") == 1  # the second report
-    assert machine["command"][4:6] == ["--progress-bar=raw", "torch==2.14.1+cu128"]
+    assert machine["command"][4:6] == ["--progress-bar=raw", "torch==2.14.1+cu130"]
 
 
 def test_repair_asks_first(machine, capsys, monkeypatch):
@@ -88,3 +87,22 @@ def test_refusal_is_explained(machine, capsys, monkeypatch):
 def test_repair_is_for_this_machine_and_a_person(extra, capsys):
     assert main(["doctor", "--repair", *extra]) == 2
     assert "--repair" in capsys.readouterr().err
+
+
+def test_a_build_the_index_does_not_serve_is_replaced_with_the_reason(machine, capsys):
+    """The index is asked first (pip's dry run): cu130 missing there, cu132 missing too, cu126 fits the RTX 4090 and
+    the 580 driver and is installed, with a note saying why."""
+    machine["pip_env"] = {"FAKE_PIP_SERVES": "cu126,cpu"}
+    assert main(["doctor", "--repair", "--yes"]) == 0
+    err = capsys.readouterr().err
+    assert "note: cu130 is not served by https://download.pytorch.org/whl/cu130" in err
+    assert "cu126 also fits this machine and is installed instead" in err
+    assert "Downloading torch-2.14.1+cu126" in err
+
+
+def test_nothing_served_changes_nothing(machine, capsys):
+    machine["pip_env"] = {"FAKE_PIP_SERVES": "cpu"}
+    assert main(["doctor", "--repair", "--yes"]) == 1
+    err = capsys.readouterr().err
+    assert "serves none of the PyTorch builds that fit this machine (cu130, cu132, cu126)" in err
+    assert "Nothing was changed" in err and not machine["repaired"]

@@ -37,7 +37,7 @@ def cpu_build_file(tmp_path):
 def test_facts_file_healthy_exit_0(healthy_file, capsys):
     assert _doctor("--facts", str(healthy_file)) == 0
     out = capsys.readouterr().out
-    assert "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 12.8" in out
+    assert "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 13.0" in out
 
 
 def test_facts_file_with_error_exit_1_and_json(cpu_build_file, capsys):
@@ -46,8 +46,8 @@ def test_facts_file_with_error_exit_1_and_json(cpu_build_file, capsys):
     assert set(report) >= {"facts", "findings"}
     finding = next(f for f in report["findings"] if f["id"] == "torch-cpu-build")
     assert set(finding) >= {"id", "severity", "title", "detail", "evidence", "fix"}
-    assert finding["severity"] == "error" and "whl/cu128" in finding["fix"]
-    assert report["facts"]["nvml"]["driver_version"] == "570.86.15"
+    assert finding["severity"] == "error" and "whl/cu130" in finding["fix"]
+    assert report["facts"]["nvml"]["driver_version"] == "580.82.07"
 
 
 def test_context_options_change_the_judgement(healthy_file, capsys, tmp_path):

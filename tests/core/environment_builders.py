@@ -5,7 +5,9 @@ from __future__ import annotations
 from core.environment.facts import (DatasetFacts, DiskFacts, EnvironmentFacts, GpuFacts, NvmlFacts, SystemFacts,
                                     TorchFacts, TorchGpuFacts)
 
-CU128_ARCHS = ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+#: torch 2.14's cu130/cu132 arch list (pytorch/pytorch#190355: Turing 7.5 - Blackwell 12.0); cu126's is CU126_ARCHS.
+CU13_ARCHS = ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+CU126_ARCHS = ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
 
 
 def healthy_gpu_machine(gpus: int = 1, name: str = "NVIDIA GeForce RTX 4090", capability: tuple[int, int] = (8, 9),
@@ -23,9 +25,9 @@ def healthy_gpu_machine(gpus: int = 1, name: str = "NVIDIA GeForce RTX 4090", ca
                            python_executable="/opt/ys/.venv/bin/python", cpu_model="AMD Ryzen 9", logical_cores=32,
                            usable_cores=32, ram_total_gb=64.0, ram_available_gb=58.0, swap_total_gb=8.0,
                            shm_total_gb=32.0, shm_free_gb=32.0, container="", wsl=False),
-        nvml=NvmlFacts(available=True, driver_version="570.86.15", cuda_driver_version=12080, gpus=nvml_gpus),
-        torch=TorchFacts(installed=True, import_s=2.0, version="2.14.1+cu128", torchvision="0.29.1+cu128",
-                         cuda="12.8", cudnn_version=91000, cudnn_enabled=True, arch_list=list(CU128_ARCHS),
+        nvml=NvmlFacts(available=True, driver_version="580.82.07", cuda_driver_version=13000, gpus=nvml_gpus),
+        torch=TorchFacts(installed=True, import_s=2.0, version="2.14.1+cu130", torchvision="0.29.1+cu130",
+                         cuda="13.0", cudnn_version=91000, cudnn_enabled=True, arch_list=list(CU13_ARCHS),
                          cuda_available=True, device_count=gpus, devices=devices),
         packages={"yolov5": "7.0.14", "ultralytics": "8.4.190", "opencv": "5.0.0"},
         disks=[DiskFacts(role="workspace", path="/home/ann/ws", free_gb=400.0, total_gb=1000.0, read_mb_s=900.0,

@@ -36,7 +36,7 @@ def test_newer_version_is_named_and_still_loads():
     raw["torch"]["future_field"] = 1
     facts, problems = facts_from_dict(raw)
     assert any("newer" in p for p in problems)
-    assert facts.torch.version == "2.14.1+cu128"
+    assert facts.torch.version == "2.14.1+cu130"
 
 
 def test_missing_and_mistyped_fields_are_named():
@@ -61,7 +61,7 @@ def test_not_an_object():
 def test_a_saved_report_is_accepted_as_facts():
     raw = {"facts": healthy_gpu_machine().to_dict(), "findings": []}
     facts, problems = facts_from_dict(raw)
-    assert problems == [] and facts.nvml.driver_version == "570.86.15"
+    assert problems == [] and facts.nvml.driver_version == "580.82.07"
 
 
 def test_abbreviate_home():
@@ -88,3 +88,11 @@ def test_any_json_object_loads_and_is_judged_without_crashing(raw):
 def test_version_and_arch_parsers_never_raise(text):
     version_tuple(text)
     parse_arch(text)
+
+
+def test_a_facts_file_from_before_dist_version_loads_without_a_problem():
+    """``torch.dist_version`` (installed-but-cannot-load) joined later: an older file lacks it and is not defective."""
+    raw = healthy_gpu_machine().to_dict()
+    del raw["torch"]["dist_version"]
+    facts, problems = facts_from_dict(raw)
+    assert problems == [] and facts.torch.dist_version is None

@@ -12,7 +12,7 @@ from core.environment.facts import (DiskFacts, EnvironmentFacts, NvmlFacts, Prob
 from core.environment.report import report_dict, summarize
 from core.environment.rules import RULES, RuleContext, evaluate, shm_needed_gb
 from core.findings import Severity
-from tests.core.environment_builders import CU128_ARCHS, cpu_machine, healthy_gpu_machine
+from tests.core.environment_builders import CU13_ARCHS, CU126_ARCHS, cpu_machine, healthy_gpu_machine
 
 Mutate = Callable[[EnvironmentFacts], None]
 
@@ -55,6 +55,12 @@ CASES = [
      "nvml-unavailable", "warning", "usermod -aG video"),
     ("nvml-unavailable: driver not loaded", _set("nvml", NvmlFacts(available=False, error="DriverNotLoaded")), None,
      "nvml-unavailable", "error", "modprobe nvidia"),
+    ("nvml-unavailable: driver not loaded in WSL: the Windows driver",
+     _all(_set("nvml", NvmlFacts(available=False, error="DriverNotLoaded")), _set("system.wsl", True)), None,
+     "nvml-unavailable", "error", "wsl --shutdown"),
+    ("nvml-unavailable: driver not loaded in a container: on the host",
+     _all(_set("nvml", NvmlFacts(available=False, error="DriverNotLoaded")), _set("system.container", "docker")),
+     None, "nvml-unavailable", "error", "On the host"),
     ("nvml-unavailable: GPU lost", _set("nvml", NvmlFacts(available=False, error="GpuIsLost")), None,
      "nvml-unavailable", "error", "Reboot"),
     ("nvml-unavailable: torch sees GPU, no NVML library",
@@ -66,12 +72,18 @@ CASES = [
      "NVIDIA_DRIVER_CAPABILITIES=compute,utility"),
     ("torch-missing: GPU machine", _set("torch", dataclasses.replace(
         healthy_gpu_machine().torch, installed=False, import_error="No module named 'torch'", version=None,
-        torchvision=None, cuda=None)), None, "torch-missing", "error", "download.pytorch.org/whl/cu128"),
+        torchvision=None, cuda=None)), None, "torch-missing", "error", "download.pytorch.org/whl/cu130"),
     ("torch-missing: CPU machine", _all(lambda f: _copy_into(f, cpu_machine()), _set("torch.installed", False),
                                         _set("torch.version", None), _set("torch.torchvision", None)),
      None, "torch-missing", "error", "download.pytorch.org/whl/cpu"),
-    ("torch-cpu-build: driver 570 / Ada -> cu128", CPU_BUILD, None, "torch-cpu-build", "error",
-     "torch==2.14.1+cu128 torchvision==0.29.1+cu128 --index-url https://download.pytorch.org/whl/cu128"),
+    ("torch-cpu-build: driver 570 / Ada -> cu126 (a 12.x driver)", _all(CPU_BUILD, _set("nvml.driver_version",
+                                                                              "570.86.15"),
+                                                                         _set("nvml.cuda_driver_version", 12080)),
+     None, "torch-cpu-build", "error",
+     "torch==2.14.1+cu126 torchvision==0.29.1+cu126 --index-url https://download.pytorch.org/whl/cu126"),
+    ("torch-cpu-build: driver 595 (CUDA 13.2) -> cu132", _all(CPU_BUILD, _set("nvml.driver_version", "595.45.04"),
+                                                              _set("nvml.cuda_driver_version", 13020)),
+     None, "torch-cpu-build", "error", "whl/cu132"),
     ("torch-cpu-build: driver 580 -> cu130", _all(CPU_BUILD, _set("nvml.driver_version", "580.82.07"),
                                                   _set("nvml.cuda_driver_version", 13000)),
      None, "torch-cpu-build", "error", "whl/cu130"),
@@ -88,23 +100,37 @@ CASES = [
         _no_cuda), None, "driver-too-old", "error", "580.65.06"),  # the cu130 wheel's floor, not cu126's 525
     ("driver-too-old: below the 12.x floor", _all(
         _set("nvml.driver_version", "520.61.05"), _set("nvml.cuda_driver_version", None), _no_cuda), None,
-     "driver-too-old", "error", "570.26"),  # no wheel fits: the driver the installed cu128 wheel shipped with
+     "driver-too-old", "error", "580.65.06"),  # no wheel fits: the driver the installed cu130 wheel shipped with
+    ("driver-too-old: WSL names the Windows driver, never a Linux one inside WSL", _all(
+        _set("system.wsl", True), _set("nvml.driver_version", "527.41"), _set("nvml.cuda_driver_version", 12000),
+        _set("torch.cuda", "12.6"), _set("torch.version", "2.14.1+cu126"), _set("torch.arch_list", CU126_ARCHS),
+        _no_cuda), None, "driver-too-old", "error", "On Windows (not inside WSL)"),
+    ("driver-too-old: in a container the driver is the host's", _all(
+        _set("system.container", "docker"), _set("nvml.driver_version", "520.61.05"),
+        _set("nvml.cuda_driver_version", None), _no_cuda), None, "driver-too-old", "error", "on the host"),
     ("driver-too-old: Windows floor", _all(_set("system.os", "Windows"), _set("nvml.driver_version", "527.10"),
                                            _set("nvml.cuda_driver_version", None), _no_cuda),
      None, "driver-too-old", "error", "nvidia.com"),
-    ("driver-cuda-minor: 12.4 driver, cu128 wheel", _set("nvml.cuda_driver_version", 12040), None,
-     "driver-cuda-minor", "info", "570.26"),
-    ("gpu-arch-unsupported: Pascal on cu128", _all(PASCAL, _no_cuda, _set("torch.cuda_error", "sm_61 is not "
+    ("driver-cuda-minor: 12.4 driver, cu126 wheel", _all(
+        _set("nvml.driver_version", "550.54.14"), _set("nvml.cuda_driver_version", 12040), _set("torch.cuda", "12.6"),
+        _set("torch.version", "2.14.1+cu126"), _set("torch.arch_list", CU126_ARCHS)), None,
+     "driver-cuda-minor", "info", "560.28.03"),
+    ("gpu-arch-unsupported: Pascal on cu130", _all(PASCAL, _no_cuda, _set("torch.cuda_error", "sm_61 is not "
                                                                           "compatible")),
      None, "gpu-arch-unsupported", "error", "whl/cu126"),
     ("gpu-arch-unsupported: Blackwell on cu126", _all(
         _set("torch.arch_list", ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]),
         _set("torch.cuda", "12.6"), _set("nvml.gpus.0.name", "NVIDIA GeForce RTX 5090"),
         _set("nvml.gpus.0.capability", [12, 0]), _set("torch.devices.0.kernel_ok", False)),
-     None, "gpu-arch-unsupported", "error", "whl/cu128"),
+     None, "gpu-arch-unsupported", "error", "whl/cu130"),
+    ("gpu-arch-unsupported: Blackwell on cu126, 12.x driver: the driver first", _all(
+        _set("torch.arch_list", CU126_ARCHS), _set("torch.cuda", "12.6"), _set("nvml.driver_version", "570.86.15"),
+        _set("nvml.cuda_driver_version", 12080), _set("nvml.gpus.0.name", "NVIDIA GeForce RTX 5090"),
+        _set("nvml.gpus.0.capability", [12, 0]), _set("torch.devices.0.kernel_ok", False)),
+     None, "gpu-arch-unsupported", "error", "The fix is the driver"),
     ("cuda-unusable: test kernel fails", _all(_set("torch.devices.0.kernel_ok", False),
                                               _set("torch.devices.0.kernel_error", "CUDA error: unspecified launch")),
-     None, "cuda-unusable", "error", "whl/cu128"),
+     None, "cuda-unusable", "error", "whl/cu130"),
     ("gpu-hidden: CUDA_VISIBLE_DEVICES empty", _all(_no_cuda, _set("system.env", {"CUDA_VISIBLE_DEVICES": ""})),
      None, "gpu-hidden", "error", "unset CUDA_VISIBLE_DEVICES"),
     ("cuda-unusable: init error", _all(_no_cuda, _set("torch.cuda_error", "CUDA unknown error")), None,
@@ -178,8 +204,8 @@ CASES = [
     ("yolov5-missing", _set("packages", {"yolov5": None}), None, "yolov5-missing", "error", "yolov5==7.0.14"),
     ("python-unsupported: 3.9", _set("system.python_version", "3.9.18"), None, "python-unsupported", "error",
      "venv"),
-    ("python-unsupported: 3.15", _set("system.python_version", "3.15.0"), None, "python-unsupported", "warning",
-     "3.13"),
+    ("python-unsupported: a pre-release 3.16 has no torch wheel", _set("system.python_version", "3.16.0a1"), None,
+     "python-unsupported", "error", "python3.15 -m venv"),
     ("probe-timeout", _set("probe", ProbeInfo(completed=False, timed_out=True, timeout_s=60, hung_at="cuda")), None,
      "probe-timeout", "error", "nvidia-smi"),
     ("probe-failed", _set("probe", ProbeInfo(completed=False, error="exit code -11")), None, "probe-failed", "error",
@@ -222,7 +248,7 @@ def test_healthy_machine_has_no_findings_and_says_ready():
     assert {c.key: c.status for c in result.checks if c.status != "ok"} == {"windows": "n/a", "windows-commit": "n/a"}
     assert len(result.checks) == len(RULES)
     level, text = summarize(facts, result)
-    assert (level, text) == ("ok", "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 12.8")
+    assert (level, text) == ("ok", "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 13.0")
 
 
 def test_cpu_machine_summary_says_cpu_and_why():
@@ -328,9 +354,10 @@ def test_cuda_join_by_uuid_not_index_is_reflected_in_kernel_failure():
     assert "GPU 1 (A)" in finding.message and finding.evidence["message"] == "boom"
 
 
-def test_cu128_archs_constant_matches_the_table():
+def test_arch_constants_match_the_table():
     from core.environment.tables import WHEELS
-    assert [f"sm_{a}{b}" for a, b in next(w for w in WHEELS if w.tag == "cu128").archs] == CU128_ARCHS
+    archs = {w.tag: [f"sm_{a}{b}" for a, b in w.archs] for w in WHEELS}
+    assert archs == {"cu132": CU13_ARCHS, "cu130": CU13_ARCHS, "cu126": CU126_ARCHS}
 
 
 # Healthy machines the checker used to flag, or might: each must raise nothing of the kind.
@@ -404,9 +431,10 @@ DRIVERS = [
     ("13.0", "520.61.05", 11080, "Linux", ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]),
     ("13.0", "535.104.05", 12020, "Linux", ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]),
     ("13.0", "470.82.01", 11040, "Linux", ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]),
-    ("12.8", "470.82.01", 11040, "Linux", CU128_ARCHS),
-    ("12.8", "515.65.01", 11070, "Linux", CU128_ARCHS),
-    ("12.8", "472.12", 11040, "Windows", CU128_ARCHS),
+    ("13.2", "470.82.01", 11040, "Linux", CU13_ARCHS),
+    ("13.2", "515.65.01", 11070, "Linux", CU13_ARCHS),
+    ("13.2", "472.12", 11040, "Windows", CU13_ARCHS),
+    ("12.6", "515.65.01", 11070, "Windows", CU126_ARCHS),
     ("12.6", "450.80.02", 11000, "Linux", ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]),
 ]
 
@@ -456,3 +484,47 @@ def test_nvml_failing_for_another_reason_leaves_gpu_checks_unknown_not_inapplica
     facts.nvml = NvmlFacts(available=False, error="DriverNotLoaded", error_message="Driver Not Loaded")
     checks = {c.key: c for c in evaluate(facts).checks}
     assert checks["gpu-state"].status == "not-checked" and "Driver Not Loaded" in checks["gpu-state"].note
+
+
+# Python support from torch's release table (torch 2.14: 3.10-3.15, pytorch/pytorch PR #194367)
+@pytest.mark.parametrize("version, supported", [("3.10.14", True), ("3.14.0", True), ("3.15.2", True),
+                                                ("3.16.0a1", False), ("3.9.18", False)])
+def test_python_support_comes_from_the_release_table(version, supported):
+    facts = healthy_gpu_machine()
+    _all(CPU_BUILD, _set("system.python_version", version))(facts)
+    findings = evaluate(facts).findings
+    assert ("python-unsupported" not in [f.code for f in findings]) is supported
+    pip_lines = [f.code for f in findings if "pip install" in f.fix]
+    if supported:
+        assert pip_lines == ["torch-cpu-build"]
+    else:  # one first fix, the venv on a supported Python; no pip line that cannot succeed
+        assert pip_lines == []
+        python = next(f for f in findings if f.code == "python-unsupported")
+        assert python.severity == "error" and "-m venv" in python.fix and "3.10–3.15" in python.detail
+
+
+@pytest.mark.parametrize("wsl, container", [(True, ""), (False, "docker"), (True, "docker")])
+def test_no_fix_installs_a_linux_driver_where_the_driver_is_not_this_systems(wsl, container):
+    """WSL2: the Windows driver (NVIDIA's CUDA on WSL guide forbids a Linux driver inside WSL); a container: the
+    host's. No fix of any finding says 'ubuntu-drivers' or 'modprobe' without 'host' there."""
+    for driver, cuda in (("520.61.05", None), ("527.41", 12000), ("570.86.15", 12080)):
+        facts = healthy_gpu_machine(capability=(12, 0))
+        _all(_set("system.wsl", wsl), _set("system.container", container), _set("nvml.driver_version", driver),
+             _set("nvml.cuda_driver_version", cuda), _no_cuda)(facts)
+        fixes = [f.fix for f in evaluate(facts).findings]
+        assert any("driver" in fix for fix in fixes), fixes
+        for fix in fixes:
+            assert "ubuntu-drivers" not in fix, fix
+            if wsl:
+                assert "not inside WSL" in fix or "pip install" in fix or "driver" not in fix, fix
+
+
+def test_an_installed_release_outside_the_table_is_replaced_by_the_pinned_one():
+    """torch 2.9.1+cu128 (a release the build table does not know, and a build 2.14 does not ship) on a 12.x
+    driver: the fix installs the pinned 2.14.1 as cu126, never 2.9.1 or cu128."""
+    facts = healthy_gpu_machine()
+    _all(_set("torch.version", "2.9.1+cu128"), _set("torch.torchvision", "0.24.1+cu128"), _set("torch.cuda", "12.8"),
+         _set("nvml.driver_version", "570.86.15"), _set("nvml.cuda_driver_version", 12080),
+         _set("nvml.gpus.0.capability", [6, 1]), _set("torch.arch_list", CU13_ARCHS), _no_cuda)(facts)
+    finding = next(f for f in evaluate(facts).findings if f.code == "gpu-arch-unsupported")
+    assert "torch==2.14.1+cu126 torchvision==0.29.1+cu126" in finding.fix and "cu128" not in finding.fix

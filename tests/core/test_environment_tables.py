@@ -26,7 +26,7 @@ def test_floor_table_has_exactly_these_rows():
 
 
 TOOLKIT_ROWS = [("12.1", "530.30.02", "531.14"), ("12.4", "550.54.14", "551.61"), ("12.6", "560.28.03", "560.76"),
-                ("12.8", "570.26", "570.65"), ("12.9", "575.51.03", "576.02"), ("13.0", "580.65.06", "580.65.06")]
+                ("12.8", "570.26", "570.65"), ("12.9", "575.51.03", "576.02"), ("13.0", "580.65.06", "580")]
 
 
 @pytest.mark.parametrize("cuda, linux, windows", TOOLKIT_ROWS)
@@ -51,8 +51,9 @@ def test_architecture_table_has_exactly_these_rows():
     assert sorted(ARCHITECTURES) == sorted(r[0] for r in ARCH_ROWS)
 
 
-# wheel tag -> (a GPU it runs, a GPU it does not)
-WHEEL_ROWS = [("cu130", (12, 0), (7, 0)), ("cu128", (8, 9), (6, 1)), ("cu126", (6, 1), (12, 0))]
+# wheel tag -> (a GPU it runs, a GPU it does not), torch 2.14 (pytorch/pytorch#190355): cu132 and cu130 carry
+# sm_75-sm_120, cu126 sm_50-sm_90; no cu128 (deprecated in 2.12, pytorch/pytorch#178665)
+WHEEL_ROWS = [("cu132", (12, 0), (7, 0)), ("cu130", (7, 5), (6, 1)), ("cu126", (6, 1), (12, 0))]
 
 
 @pytest.mark.parametrize("tag, runs, fails", WHEEL_ROWS)
@@ -105,12 +106,14 @@ def test_arch_rules():
 
 @pytest.mark.parametrize("driver, driver_cuda, caps, os_name, tag", [
     ("580.82.07", (13, 0), [(8, 9)], "Linux", "cu130"),
-    ("570.86.15", (12, 8), [(8, 9)], "Linux", "cu128"),
-    ("570.86.15", (12, 8), [(12, 0)], "Linux", "cu128"),
+    ("595.45.04", (13, 2), [(8, 9)], "Linux", "cu132"),
+    ("570.86.15", (12, 8), [(8, 9)], "Linux", "cu126"),  # a 12.x driver takes cu126
+    ("570.86.15", (12, 8), [(12, 0)], "Linux", None),  # Blackwell on a 12.x driver: no 2.14 wheel
     ("570.86.15", (12, 8), [(6, 1)], "Linux", "cu126"),
     ("535.104.05", (12, 2), [(8, 6)], "Linux", "cu126"),  # minor-version compatibility, closest wheel
     ("580.82.07", (13, 0), [(7, 0)], "Linux", "cu126"),  # Volta: only cu126 still has it
-    ("560.94", None, [(8, 6)], "Windows", "cu128"),
+    ("580.82.07", None, [(12, 0)], "Linux", "cu132"),  # 13.x minor-version compatibility: cu132 on 580
+    ("560.94", None, [(8, 6)], "Windows", "cu126"),
     ("470.82.01", (11, 4), [(8, 6)], "Linux", None),  # below every floor: update the driver
     (None, None, [], "Linux", "cpu"),
 ])
@@ -121,3 +124,23 @@ def test_choose_wheel(driver, driver_cuda, caps, os_name, tag):
 
 def test_cuda_tuple():
     assert cuda_tuple(12080) == (12, 8) and cuda_tuple("13.0") == (13, 0) and cuda_tuple(None) is None
+
+
+def test_no_cu128_and_python_range_from_the_release_table():
+    """The pinned torch 2.14's row (pytorch/pytorch#190355, PR #194367): the tables the rules use are its."""
+    from core.environment.tables import PINNED, PYTHON_SUPPORTED
+    from core.environment.torch_builds import TORCH_RELEASES, release_for
+
+    release = release_for(PINNED["torch"])
+    assert release is TORCH_RELEASES[(2, 14)]
+    assert [w.tag for w in WHEELS] == ["cu132", "cu130", "cu126"] and "cu128" not in [w.tag for w in WHEELS]
+    assert PYTHON_SUPPORTED == ((3, 10), (3, 15)) and release.pypi_default == "cu132"
+    assert release.has_python((3, 14, 0)) and not release.has_python((3, 16)) and not release.has_python((3, 9))
+
+
+@pytest.mark.parametrize("os_name, wsl, platform", [("Linux", True, "Windows"), ("Linux", False, "Linux"),
+                                                    ("Windows", False, "Windows"), ("Linux", None, "Linux")])
+def test_wsl_driver_is_the_windows_one(os_name, wsl, platform):
+    from core.environment.tables import driver_platform
+
+    assert driver_platform(os_name, wsl) == platform

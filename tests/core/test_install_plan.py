@@ -48,12 +48,12 @@ def test_windows_layout_uses_local_appdata_programs_and_the_gui_script():
 
 def test_plan_for_a_gpu_machine_pins_the_build_and_lists_every_command():
     plan = make_plan(healthy_gpu_machine(), "NVML", linux(), "/src/yolo-studio", free_gb=100.0)
-    assert plan.index == "cu128" and not plan.errors
-    assert plan.torch == [f"torch=={PINNED['torch']}+cu128", f"torchvision=={PINNED['torchvision']}+cu128"]
+    assert plan.index == "cu130" and not plan.errors
+    assert plan.torch == [f"torch=={PINNED['torch']}+cu130", f"torchvision=={PINNED['torchvision']}+cu130"]
     rendered = plan.to_dict()["commands"]
     assert rendered[0].endswith("-m venv /home/ann/.local/share/yolo-studio/venv")
-    assert rendered[2] == ("/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install torch==2.14.1+cu128 "
-                           "torchvision==0.29.1+cu128 --index-url https://download.pytorch.org/whl/cu128")
+    assert rendered[2] == ("/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install torch==2.14.1+cu130 "
+                           "torchvision==0.29.1+cu130 --index-url https://download.pytorch.org/whl/cu130")
     assert rendered[3].endswith("pip install --upgrade /src/yolo-studio")
 
 
@@ -66,10 +66,10 @@ def test_json_has_index_and_reason_and_is_serialisable():
 
 def test_mirror_index_replaces_pytorchs_host():
     plan = make_plan(healthy_gpu_machine(), "NVML", linux(), "/src", index_base="https://mirror.example/pytorch-wheels/")
-    assert plan.index_url == "https://mirror.example/pytorch-wheels/cu128"
+    assert plan.index_url == "https://mirror.example/pytorch-wheels/cu130"
 
 
-@pytest.mark.parametrize("free,blocked", [(2.0, True), (disk_needed_gb("cu128") + 0.1, False), (None, False)])
+@pytest.mark.parametrize("free,blocked", [(2.0, True), (disk_needed_gb("cu130") + 0.1, False), (None, False)])
 def test_disk_space(free, blocked):
     plan = make_plan(healthy_gpu_machine(), "NVML", linux(), "/src", free_gb=free)
     assert bool(plan.errors) == blocked
@@ -78,11 +78,13 @@ def test_disk_space(free, blocked):
 
 
 def test_cpu_build_needs_far_less_disk_than_cuda():
-    assert disk_needed_gb("cpu") < disk_needed_gb("cu128") / 2
+    assert disk_needed_gb("cpu") < disk_needed_gb("cu130") / 2
 
 
+# torch 2.14 has wheels for Python 3.10-3.15 (pytorch/pytorch PR #194367): 3.14 and 3.15 are fine, 3.16 is not
 @pytest.mark.parametrize("version,error,warning", [("3.8.10", "too old", None), ("3.11.9", None, None),
-                                                   ("3.14.0", None, "PYTHON=python3.13")])
+                                                   ("3.14.0", None, None), ("3.15.1", None, None),
+                                                   ("3.16.0a2", "no PyTorch wheel exists", None)])
 def test_python_version(version, error, warning):
     facts = cpu_machine()
     facts.system.python_version = version
@@ -133,12 +135,13 @@ def test_windows_plan_uses_windows_quoting_and_labels():
     facts.system.os = "Windows"
     facts.system.python_executable = r"C:\Program Files\Python312\python.exe"
     facts.nvml.driver_version = "572.16"
+    facts.nvml.cuda_driver_version = 12080
     plan = make_plan(facts, "NVML", windows(), r"C:\src\yolo-studio", long_paths=True)
     commands = plan.to_dict()["commands"]
     assert commands[0].startswith('"C:\\Program Files\\Python312\\python.exe" -m venv')
-    assert "torch==2.14.1+cu128" in commands[2]
+    assert "torch==2.14.1+cu126" in commands[2]  # a 12.x driver takes cu126
     text = render_plan(plan, dry_run=True)
-    assert "nothing was changed" in text and "cu128" in text
+    assert "nothing was changed" in text and "cu126" in text
 
 
 def test_pins_match_pyproject():
@@ -186,7 +189,8 @@ def test_nvidia_smi_facts_drive_the_mixed_choice():
 
     nvml = nvidia_smi_facts(run, smi="nvidia-smi")
     choice = choose_index(EnvironmentFacts(system=SystemFacts(os="Linux"), nvml=nvml))
-    assert (choice.tag, choice.code) == ("cu128", "mixed-gpus")
+    # driver 570 (12.x): cu126 serves the GTX 1080 Ti; the RTX 5090 needs a 580 driver, and the reason says so
+    assert (choice.tag, choice.code) == ("cu126", "mixed-gpus") and "580.65.06" in choice.reason
 
 
 def test_old_driver_without_compute_cap_field_is_retried_without_it():
@@ -238,3 +242,12 @@ def test_nvml_is_read_with_the_probes_reader_when_importable():
     facts, source = nvml_facts(run=lambda argv: (127, "not here"))
     assert source == "NVML"
     assert facts.available or facts.error not in (None, "NotInstalled")
+
+
+def test_a_python_without_torch_wheels_on_windows_names_the_windows_way():
+    facts = cpu_machine()
+    facts.system.os, facts.system.python_version = "Windows", "3.16.0"
+    facts.system.python_executable = r"C:\Python316\python.exe"
+    plan = make_plan(facts, "nvidia-smi", windows(), r"C:\src", long_paths=True)
+    assert plan.errors and "set PYTHON=" in plan.errors[0] and "3.15" in plan.errors[0]
+    assert "PYTHON=python3.15" not in plan.errors[0]

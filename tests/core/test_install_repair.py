@@ -25,14 +25,17 @@ def facts(torch="2.14.1+cpu", driver="570.86.15", cuda=12080, cc=(8, 9), os_name
 
 # (case, facts, finding, runtime) -> exact command
 COMMANDS = [
-    ("CPU build, driver 570, Ada", facts(), "torch-cpu-build", VENV,
-     "/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install --progress-bar=raw torch==2.14.1+cu128 "
-     "torchvision==0.29.1+cu128 --index-url https://download.pytorch.org/whl/cu128"),
+    ("CPU build, driver 570 (12.x), Ada: cu126", facts(), "torch-cpu-build", VENV,
+     "/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install --progress-bar=raw torch==2.14.1+cu126 "
+     "torchvision==0.29.1+cu126 --index-url https://download.pytorch.org/whl/cu126"),
+    ("CPU build, driver 580 (13.x), Ada: cu130", facts(driver="580.82.07", cuda=13000), "torch-cpu-build", VENV,
+     "/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install --progress-bar=raw torch==2.14.1+cu130 "
+     "torchvision==0.29.1+cu130 --index-url https://download.pytorch.org/whl/cu130"),
     ("cu130 wheel on a CUDA 12.2 driver: the wheel that fits the driver", facts("2.14.1+cu130", "535.104.05", 12020),
      "driver-too-old", VENV,
      "/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install --progress-bar=raw torch==2.14.1+cu126 "
      "torchvision==0.29.1+cu126 --index-url https://download.pytorch.org/whl/cu126"),
-    ("Pascal on cu128", facts("2.14.1+cu128", cc=(6, 1)), "gpu-arch-unsupported", VENV,
+    ("Pascal on cu130", facts("2.14.1+cu130", "580.82.07", 13000, cc=(6, 1)), "gpu-arch-unsupported", VENV,
      "/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install --progress-bar=raw torch==2.14.1+cu126 "
      "torchvision==0.29.1+cu126 --index-url https://download.pytorch.org/whl/cu126"),
     ("Blackwell on cu126, driver 580", facts("2.14.1+cu126", "580.82.07", 13000, cc=(12, 0)), "gpu-arch-unsupported",
@@ -41,7 +44,7 @@ COMMANDS = [
     ("Windows, old pip (no raw progress), path with spaces", facts(os_name="Windows", driver="572.16"),
      "torch-cpu-build", WIN,
      '"C:\\Users\\ann\\AppData\\Local\\Programs\\YOLO Studio\\venv\\Scripts\\python.exe" -m pip install '
-     "torch==2.14.1+cu128 torchvision==0.29.1+cu128 --index-url https://download.pytorch.org/whl/cu128"),
+     "torch==2.14.1+cu126 torchvision==0.29.1+cu126 --index-url https://download.pytorch.org/whl/cu126"),
 ]
 
 
@@ -64,7 +67,9 @@ def test_repair_command(case, f, finding, runtime, command):
      RuntimeFacts(VENV.python, "Linux", True, "/opt/ys/venv/lib/python3.11/site-packages", False, "26.3"), None,
      "not writable"),
     ("training running", facts(), ["torch-cpu-build"], VENV, ["exp3"], "exp3"),
-    ("already the right build", facts("2.14.1+cu128"), ["gpu-arch-unsupported"], VENV, None, "already the build"),
+    ("already the right build", facts("2.14.1+cu126"), ["gpu-arch-unsupported"], VENV, None, "already the build"),
+    ("Blackwell on a 12.x driver: no 2.14 build, the driver", facts("2.14.1+cu126", cc=(12, 0)),
+     ["gpu-arch-unsupported"], VENV, None, "The fix is the driver"),
 ])
 def test_repair_refusals(case, f, ids, runtime, busy, words):
     plan = plan_repair(f, ids, runtime, busy_runs=busy)
@@ -74,18 +79,18 @@ def test_repair_refusals(case, f, ids, runtime, busy, words):
 def test_refusal_for_a_system_python_still_shows_the_command_to_run_by_hand():
     runtime = RuntimeFacts("/usr/bin/python3", "Linux", False, "/usr/lib/python3/dist-packages", False, "23.0")
     plan = plan_repair(facts(), ["torch-cpu-build"], runtime)
-    assert plan.command.startswith("/usr/bin/python3 -m pip install torch==2.14.1+cu128")
+    assert plan.command.startswith("/usr/bin/python3 -m pip install torch==2.14.1+cu126")
 
 
 def test_pip_progress_folds_real_pip_lines():
     p = PipProgress()
-    lines = ["Collecting torch==2.14.1+cu128",
-             "  Downloading https://download.pytorch.org/whl/cu128/torch-2.14.1%2Bcu128-cp311-cp311-manylinux_2_28_"
+    lines = ["Collecting torch==2.14.1+cu130",
+             "  Downloading https://download.pytorch.org/whl/cu130/torch-2.14.1%2Bcu130-cp311-cp311-manylinux_2_28_"
              "x86_64.whl (899.7 MB)", "Progress 0 of 899700000", "Progress 449850000 of 899700000"]
     for line in lines:
         p.feed(line)
     assert p.phase == "downloading" and p.fraction == pytest.approx(0.5) and p.cancellable
-    assert p.describe() == "Downloading torch-2.14.1+cu128-cp311-cp311-manylinux_2_28_x86_64.whl: 450 of 900 MB"
+    assert p.describe() == "Downloading torch-2.14.1+cu130-cp311-cp311-manylinux_2_28_x86_64.whl: 450 of 900 MB"
     p.feed("Installing collected packages: torchvision, torch")
     assert p.phase == "installing" and not p.cancellable and p.fraction is None
     p.feed("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device")

@@ -27,8 +27,11 @@ from tests.core.environment_builders import healthy_gpu_machine
 class FakeVenv:
     """Plays the system Python (venv creation) and the venv's Python (pip, NVML detection, smoke checks)."""
 
-    def __init__(self, layout, fail: str | None = None, gui_error: str | None = None) -> None:
+    def __init__(self, layout, fail: str | None = None, gui_error: str | None = None,
+                 serves: set[str] | None = None, unreachable: bool = False) -> None:
         self.layout = layout
+        self.serves = serves  # the builds the index serves (None: every one), as pip's dry run reports them
+        self.unreachable = unreachable
         self.fail = fail  # a substring of the argv whose pip call fails
         self.gui_error = gui_error
         self.calls: list[list[str]] = []
@@ -46,10 +49,30 @@ class FakeVenv:
         if argv[1:] == ["-m", "pip", "--version"]:
             on_line("pip 26.3 from /venv/lib/python3.11/site-packages/pip (python 3.11)")
             return 0
+        if argv[1:5] == ["-m", "pip", "install", "--dry-run"]:
+            asked = next(a.split("==", 1)[1] for a in argv if a.startswith("torch=="))
+            on_line(f"Looking in indexes: {argv[-1]}")
+            if self.unreachable:
+                on_line("WARNING: Retrying (Retry(total=1, connect=None, read=None, redirect=None, status=None)) after "
+                        "connection broken by 'NewConnectionError(\"HTTPSConnection(host='download.pytorch.org', "
+                        "port=443): Failed to establish a new connection: [Errno 111] Connection refused\")'")
+                on_line(f"ERROR: Could not find a version that satisfies the requirement torch=={asked} (from "
+                        "versions: none)")
+                on_line(f"ERROR: No matching distribution found for torch=={asked}")  # pip 26.3 says this too
+                return 1
+            if self.serves is not None and asked.split("+")[1] not in self.serves:
+                on_line(f"ERROR: Could not find a version that satisfies the requirement torch=={asked} (from "
+                        "versions: none)")
+                on_line(f"ERROR: No matching distribution found for torch=={asked}")
+                return 1
+            on_line(f"Would install torch-{asked} torchvision-0.29.1+{asked.split('+')[1]}")
+            return 0
         if argv[1:4] == ["-m", "pip", "install"]:
-            for line in ["Looking in indexes: https://download.pytorch.org/whl/cu128",
-                         "Collecting torch==2.14.1+cu128",
-                         "  Downloading https://download.pytorch.org/whl/cu128/torch-2.14.1%2Bcu128-cp311-cp311-"
+            asked = next((a.split("==", 1)[1] for a in argv if a.startswith("torch==")), None)
+            self.installed = asked or getattr(self, "installed", None)
+            for line in ["Looking in indexes: https://download.pytorch.org/whl/cu130",
+                         "Collecting torch==2.14.1+cu130",
+                         "  Downloading https://download.pytorch.org/whl/cu130/torch-2.14.1%2Bcu130-cp311-cp311-"
                          "manylinux_2_28_x86_64.whl (899.7 MB)",
                          "Progress 0 of 899700000", "Progress 449850000 of 899700000",
                          "Progress 899700000 of 899700000"]:
@@ -58,7 +81,7 @@ class FakeVenv:
                 on_line("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device")
                 return 1
             on_line("Installing collected packages: torch, torchvision")
-            on_line("Successfully installed torch-2.14.1+cu128 torchvision-0.29.1+cu128")
+            on_line("Successfully installed torch-2.14.1+cu130 torchvision-0.29.1+cu130")
             return 0
         if argv[1:] == ["-m", "core.install", "detect"]:
             assert env["PYTHONPATH"]  # the installer's modules come from the source clone
@@ -67,7 +90,7 @@ class FakeVenv:
         if argv[1:] == ["--help"]:
             return 0
         if argv[1:] == ["-c", TORCH_CHECK]:
-            on_line("2.14.1+cu128")
+            on_line(getattr(self, "installed", None) or "2.14.1+cu130")
             on_line("True")
             return 0
         if argv[1:] == ["-c", GUI_CHECK]:
@@ -108,13 +131,13 @@ def test_install_writes_the_shortcuts_last_and_ends_with_a_summary(layout):
     assert os.readlink(layout.launcher) == str(layout.cli)
     assert Path(layout.icon).read_bytes().startswith(b"<svg")
     manifest = load_manifest(Path(layout.manifest))
-    assert manifest.status == "installed" and manifest.index == "cu128" and "570.86.15" in manifest.reason
+    assert manifest.status == "installed" and manifest.index == "cu130" and "580.82.07" in manifest.reason
     summary = out.strip().splitlines()[-1]
-    assert summary.startswith("YOLO Studio 0.1.0 installed in") and "2.14.1+cu128" in summary
+    assert summary.startswith("YOLO Studio 0.1.0 installed in") and "2.14.1+cu130" in summary
     assert "RTX 4090" in summary and "applications menu" in summary
-    assert "Downloading torch-2.14.1+cu128" in out  # pip's progress, folded
+    assert "Downloading torch-2.14.1+cu130" in out  # pip's progress, folded
     detect = runner.calls.index([str(layout.python), "-m", "core.install", "detect"])
-    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu128" in c)
+    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu130" in c and "--dry-run" not in c)
     assert detect < runner.calls.index(torch_call)  # the wheel is chosen from NVML's reading in the venv
     assert torch_call[-2:] == ["--progress-bar", "raw"]
 
@@ -123,7 +146,7 @@ def test_failed_step_names_reason_and_retry_and_leaves_no_shortcut(layout, monke
     monkeypatch.setenv("YOLOSTUDIO_INSTALL_RETRY", "bash /src/installer/linux/install.sh --desktop")
     code, out = install(layout, FakeVenv(layout, fail="torch=="))
     assert code == 1
-    assert "Step failed: PyTorch (cu128)" in out and "No space left on device" in out
+    assert "Step failed: PyTorch (cu130)" in out and "No space left on device" in out
     assert "run: bash /src/installer/linux/install.sh --desktop" in out
     assert not os.path.lexists(layout.menu_entry) and not os.path.lexists(layout.launcher)
     assert load_manifest(Path(layout.manifest)).status == "installing"
@@ -219,3 +242,48 @@ def test_desktop_entry_is_valid(tmp_path, home):
     path.write_text(desktop_entry(layout_for("Linux", {}, home)), encoding="utf-8")
     done = subprocess.run([validator, str(path)], capture_output=True, text=True)
     assert done.returncode == 0 and not done.stdout.strip(), done.stdout + done.stderr
+
+
+# The index is asked (pip's dry run) before PyTorch is touched: a build it does not serve is replaced by another
+# that fits, with the reason; nothing served, or the index unreachable, stops the install before step 4.
+@pytest.mark.parametrize("serves, unreachable, code, installed, words", [
+    (None, False, 0, "cu130", ["serves torch 2.14.1+cu130"]),
+    ({"cu132", "cpu"}, False, 0, "cu132", ["cu130 is not served by", "No matching distribution", "cu132"]),
+    ({"cpu"}, False, 0, "cpu", ["serves no CUDA build that fits", "training will not use the GPU",
+                                "run the installer again"]),
+    (set(), False, 1, None, ["serves none of the PyTorch builds", "--torch-index"]),
+    (None, True, 1, None, ["could not ask", "Connection refused"]),
+])
+def test_the_index_is_asked_before_pytorch_is_installed(layout, serves, unreachable, code, installed, words):
+    runner = FakeVenv(layout, serves=serves, unreachable=unreachable)
+    got, out = install(layout, runner)
+    assert got == code, out
+    for word in words:
+        assert word in out, out
+    installs = [c for c in runner.calls if c[1:4] == ["-m", "pip", "install"] and "--dry-run" not in c
+                and any(a.startswith("torch==") for a in c)]
+    if installed is None:
+        assert installs == []  # nothing of PyTorch was touched
+    else:
+        [torch_call] = installs
+        assert f"torch==2.14.1+{installed}" in torch_call
+        assert load_manifest(Path(layout.manifest)).index == installed
+        checks = [c for c in runner.calls if "--dry-run" in c]
+        assert runner.calls.index(checks[-1]) < runner.calls.index(torch_call)
+        assert checks[-1][checks[-1].index("--index-url") + 1].endswith(f"/{installed}")
+
+
+def test_the_mirror_is_the_index_asked(layout):
+    """--torch-index: the dry run asks the mirror the install will use, not PyTorch's own index."""
+    runner = FakeVenv(layout, serves={"cu126"})
+    mirror = "https://mirror.example/pytorch/"
+    plan = make_plan(healthy_gpu_machine(), "nvidia-smi", layout, "/src/yolo-studio", free_gb=500.0, index_base=mirror)
+    out = io.StringIO()
+    code = Installer(plan, lambda facts, source: make_plan(facts, source, layout, "/src/yolo-studio", free_gb=500.0,
+                                                           index_base=mirror), out=out, runner=runner).execute()
+    assert code == 0, out.getvalue()
+    asked = [c[c.index("--index-url") + 1] for c in runner.calls if "--dry-run" in c]
+    assert asked == [f"{mirror}cu130", f"{mirror}cu132", f"{mirror}cu126"]
+    torch_call = next(c for c in runner.calls if "torch==2.14.1+cu126" in c and "--dry-run" not in c)
+    assert torch_call[torch_call.index("--index-url") + 1] == f"{mirror}cu126"
+    assert "cu130 is not served by https://mirror.example/pytorch/cu130" in out.getvalue()

@@ -46,18 +46,18 @@ def test_error_facts_summary_rows_and_copy_fix(make_page, qtbot):
     assert not page.list.item(0).icon().isNull()  # status is icon + words, never colour alone
     assert page.details.finding.code == "torch-cpu-build"
     assert "torch-cpu-build" in page.details.browser.toPlainText()
-    assert "download.pytorch.org/whl/cu128" in page.details.browser.toPlainText()
+    assert "download.pytorch.org/whl/cu130" in page.details.browser.toPlainText()
     assert page.details.copy_button.isEnabled()
     qtbot.mouseClick(page.details.copy_button, environment_page.Qt.MouseButton.LeftButton)
     assert QGuiApplication.clipboard().text() == page.details.finding.fix
-    assert "whl/cu128" in QGuiApplication.clipboard().text()
+    assert "whl/cu130" in QGuiApplication.clipboard().text()
     assert page.banner.text.startswith("Copied: ")
 
 
 def test_ready_summary_and_passed_checks(make_page):
     page = make_page(facts=healthy_gpu_machine())
     assert (page.summary.level, page.summary.plain_text) == (
-        "ok", "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 12.8")
+        "ok", "Ready to train on NVIDIA GeForce RTX 4090 (24 GB) with CUDA 13.0")
     assert page.row_texts()[0].startswith("OK · ")
     assert page.details.finding is None and "Passed" in page.details.browser.toPlainText()
     assert not page.details.copy_button.isEnabled()

@@ -4,8 +4,6 @@ a training run in the way), and the page re-checks and offers a restart."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,10 +16,10 @@ from gui.pages import environment_page
 from gui.pages.environment_page import EnvironmentPage
 from gui.widgets.repair_dialog import RepairDialog
 from tests.core.environment_builders import healthy_gpu_machine
+from tests.fixtures.pip_swap import with_fake_pip
 from tests.gui.test_environment_page import cpu_build_on_gpu_machine
 from tests.waits import TIMEOUT_MS
 
-FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
 VENV = RuntimeFacts(python="/home/ann/.local/share/yolo-studio/venv/bin/python", os="Linux", in_venv=True,
                     site_packages="/home/ann/.local/share/yolo-studio/venv/lib/python3.11/site-packages",
                     writable=True, pip_version="26.3")
@@ -31,7 +29,7 @@ def fake_pip_launcher(**env: str):
     """The real repair worker job, with the plan's pip swapped for the fake one (same arguments)."""
     def launch(job: JobSpec):
         assert job.job == "repair"
-        job.spec["argv"] = [sys.executable, str(FAKE_PIP), *job.spec["argv"][3:]]
+        with_fake_pip(job.spec)  # the same arguments, a fake pip (the dry runs too)
         job.write()
         return job.argv(), job.env(dict(worker_env(), **env))
     return launch
@@ -62,19 +60,31 @@ def test_dialog_shows_the_exact_command_then_installs_with_progress(qtbot, tmp_p
     dialog = make_dialog(qtbot, tmp_path)
     assert dialog.command.toPlainText() == (
         "/home/ann/.local/share/yolo-studio/venv/bin/python -m pip install --progress-bar=raw "
-        "torch==2.14.1+cu128 torchvision==0.29.1+cu128 --index-url https://download.pytorch.org/whl/cu128")
-    assert "cu128" in dialog.headline.text() and "570.86.15" in dialog.reason.text()
+        "torch==2.14.1+cu130 torchvision==0.29.1+cu130 --index-url https://download.pytorch.org/whl/cu130")
+    assert "cu130" in dialog.headline.text() and "580.82.07" in dialog.reason.text()
     labels = []
     dialog.progress_label.setText = lambda text, original=dialog.progress_label.setText: (labels.append(text),
                                                                                           original(text))[1]
     with qtbot.waitSignal(dialog.repaired, timeout=TIMEOUT_MS):
         dialog.install_button.click()
     assert dialog.status == "completed"
-    assert any(text.startswith("Downloading torch-2.14.1+cu128") for text in labels)
+    assert any(text.startswith("Downloading torch-2.14.1+cu130") for text in labels)
     assert any(text.startswith("Installing") for text in labels)
     dialog.log.flush()
-    assert "Successfully installed torch-2.14.1+cu128" in dialog.log.text.toPlainText()
+    assert "Successfully installed torch-2.14.1+cu130" in dialog.log.text.toPlainText()
     assert "is installed" in dialog.progress_label.text() and dialog.install_button.isHidden()
+
+
+def test_a_build_the_index_does_not_serve_is_replaced_and_the_dialog_says_so(qtbot, tmp_path):
+    """The job asks the index first (pip's dry run): cu130 and cu132 are not served, cu126 fits and is installed;
+    the dialog names the build really installed and keeps the reason on screen."""
+    dialog = make_dialog(qtbot, tmp_path, FAKE_PIP_SERVES="cu126,cpu")
+    with qtbot.waitSignal(dialog.repaired, timeout=TIMEOUT_MS):
+        dialog.install_button.click()
+    assert dialog.status == "completed"
+    assert "2.14.1+cu126" in dialog.progress_label.text()
+    assert "cu130 is not served" in dialog.banner.text and "Repaired" in dialog.banner.text
+    assert "torch==2.14.1+cu126" in dialog.command.toPlainText()  # the command that ran
 
 
 def test_failed_install_shows_pips_error_and_can_be_retried(qtbot, tmp_path):

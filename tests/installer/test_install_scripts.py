@@ -54,7 +54,7 @@ def test_dry_run_on_this_machine_plans_cpu_and_changes_nothing(tmp_path: Path):
 def test_dry_run_json(tmp_path: Path):
     done = run(INSTALL, "--dry-run", "--json", home=tmp_path)
     plan = json.loads(done.stdout)
-    assert plan["index"] in ("cu130", "cu128", "cu126", "cpu") and plan["reason"]
+    assert plan["index"] in ("cu132", "cu130", "cu126", "cpu") and plan["reason"]
     assert plan["dry_run"] is True and plan["ok"] is True
     if shutil.which("nvidia-smi") is None:
         assert plan["index"] == "cpu" and plan["code"] == "no-gpu"
@@ -73,11 +73,14 @@ def _facts_file(tmp_path: Path, name: str, driver: str, cuda: int | None, caps: 
 
 
 @pytest.mark.parametrize("name,driver,cuda,caps,index", [
-    ("ada-570", "570.86.15", 12080, [[8, 9]], "cu128"),
+    ("ada-570", "570.86.15", 12080, [[8, 9]], "cu126"),  # every 12.x driver takes cu126 under torch 2.14
+    ("ada-595", "595.45.04", 13020, [[8, 9]], "cu132"),
     ("blackwell-580", "580.82.07", 13000, [[12, 0]], "cu130"),
+    ("blackwell-575", "575.51.03", 12090, [[12, 0]], "cpu"),  # no 2.14 build: the driver must be updated
     ("pascal-570", "570.86.15", 12080, [[6, 1]], "cu126"),
     ("turing-470", "470.239.06", 11040, [[7, 5]], "cpu"),
-    ("mixed-volta-blackwell", "575.51.03", 12090, [[7, 0], [12, 0]], "cu128"),
+    ("mixed-volta-blackwell", "575.51.03", 12090, [[7, 0], [12, 0]], "cu126"),
+    ("mixed-volta-blackwell-580", "580.82.07", 13000, [[7, 0], [12, 0]], "cu130"),
 ])
 def test_facts_files_plan_other_machines(tmp_path: Path, capsys, name, driver, cuda, caps, index):
     """In-process (what install.sh runs, minus finding Python: the script itself is exercised above/below)."""
@@ -168,3 +171,26 @@ def test_windows_batch_files_bypass_the_policy_for_one_process_only():
         bat = (WINDOWS / f"{name}.bat").read_text(encoding="utf-8")
         assert f'-ExecutionPolicy Bypass -File "%~dp0{name}.ps1" %*' in bat
         assert "Set-ExecutionPolicy" not in bat
+
+
+def test_both_scripts_look_for_every_python_torch_has_wheels_for():
+    """find_python.sh and find_python.ps1 try the newest supported Python first, from the same table the plan
+    and the doctor judge by (``torch_builds``: torch 2.14 has wheels for 3.10-3.15) — not a list of their own."""
+    from core.environment.tables import PYTHON_SUPPORTED
+
+    (major, low), (_, high) = PYTHON_SUPPORTED
+    wanted = [f"{major}.{minor}" for minor in range(high, low - 1, -1)]
+    shell = (APP_ROOT / "installer" / "linux" / "find_python.sh").read_text(encoding="utf-8")
+    assert re.search(r'candidates="([^"$]+)"', shell).group(1).split() == [f"python{v}" for v in wanted] + ["python3"]
+    ps1 = (WINDOWS / "find_python.ps1").read_text(encoding="utf-8")
+    assert re.findall(r"'(\d\.\d+)'", re.search(r"foreach \(\$v in ([^)]+)\)", ps1).group(1)) == wanted
+
+
+def test_the_scripts_offer_only_builds_in_the_table():
+    """The help lines name the --cuda choices the planner accepts (cu128 is gone from torch 2.14)."""
+    from core.install.wheel_choice import CUDA_TAGS
+
+    for script in (INSTALL, WINDOWS / "install.ps1"):
+        listed = re.search(r"--cuda (cu\d+(?:\|cu\d+)*)", script.read_text(encoding="utf-8")).group(1)
+        assert tuple(listed.split("|")) == CUDA_TAGS, script
+    assert "cu128" not in (WINDOWS / "install.bat").read_text(encoding="utf-8")

@@ -178,3 +178,28 @@ def test_probe_spec_round_trip(tmp_path):
     assert job.argv()[-2:] == ["probe", str(path)]
     job.discard()
     assert not path.exists()
+
+
+def test_torch_that_fails_to_import_is_installed_but_cannot_load(monkeypatch):
+    """An import that raises (a DLL or shared library torch's loader cannot load) while torch's distribution is
+    there: the facts keep both, so the rules say "installed but cannot load", not "not installed"."""
+    import builtins
+    import importlib.metadata as md
+
+    from core.worker.probe_torch import gather_torch
+
+    try:
+        installed = md.version("torch")
+    except md.PackageNotFoundError:
+        pytest.skip("torch is not installed here")
+    real_import = builtins.__import__
+
+    def failing(name, *args, **kwargs):
+        if name == "torch":
+            raise ImportError("libcudnn.so.9: cannot open shared object file: No such file or directory")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.delitem(sys.modules, "torch", raising=False)
+    monkeypatch.setattr(builtins, "__import__", failing)
+    facts = gather_torch([], run_kernels=False)
+    assert facts.installed is False and facts.dist_version == installed and "libcudnn.so.9" in facts.import_error

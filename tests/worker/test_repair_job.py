@@ -18,8 +18,18 @@ from core.protocol import LineDecoder
 FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
 
 
-def start(tmp_path: Path, **env: str) -> subprocess.Popen:
-    spec = {"argv": [sys.executable, str(FAKE_PIP), "install", "torch==2.14.1+cu128"], "run_dir": str(tmp_path / "job")}
+def fake_build(tag: str) -> dict:
+    """A build as ``RepairPlan.job_spec`` lists it, with the fake pip in place of ``python -m pip``."""
+    index = ["--index-url", f"https://download.pytorch.org/whl/{tag}"]
+    return {"tag": tag, "argv": [sys.executable, str(FAKE_PIP), "install", f"torch==2.14.1+{tag}", *index],
+            "command": f"python -m pip install torch==2.14.1+{tag}",
+            "check": [sys.executable, str(FAKE_PIP), "install", "--dry-run", "--no-deps", "--ignore-installed",
+                      f"torch==2.14.1+{tag}", *index]}
+
+
+def start(tmp_path: Path, builds: list[dict] | None = None, **env: str) -> subprocess.Popen:
+    spec = {"argv": [sys.executable, str(FAKE_PIP), "install", "torch==2.14.1+cu130"], "run_dir": str(tmp_path / "job"),
+            "builds": builds or []}
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(json.dumps(spec))
     return subprocess.Popen(worker_argv("repair", spec_file), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -50,7 +60,7 @@ def test_successful_repair_reports_progress_and_logs_pip(tmp_path: Path):
     assert any(e["phase"] == "installing" and not e["cancellable"] for e in progress)
     assert any("Successfully installed" in e.get("message", "") for e in events if e["type"] == "log")
     assert events[-1]["type"] == "done" and events[-1]["status"] == "completed"
-    assert "Successfully installed torch-2.14.1+cu128" in (tmp_path / "job" / "worker.log").read_text()
+    assert "Successfully installed torch-2.14.1+cu130" in (tmp_path / "job" / "worker.log").read_text()
 
 
 @pytest.mark.parametrize("where,text", [("download", "Read timed out"), ("install", "No space left on device")])
@@ -84,3 +94,22 @@ def test_stop_is_obeyed_only_before_pip_replaces_files(tmp_path: Path, phase, st
     assert warned == (phase == "install")
     if phase == "download":
         assert not any(e["type"] == "repair_progress" and e["phase"] == "installing" for e in events)
+
+
+def test_the_index_is_asked_first_and_a_build_it_does_not_serve_is_replaced(tmp_path: Path):
+    events = events_of(start(tmp_path, [fake_build("cu132"), fake_build("cu130")], FAKE_PIP_SERVES="cu130,cpu"))
+    [warning] = [e for e in events if e["type"] == "warning"]
+    assert warning["code"] == "repair-build-not-served" and "cu132 is not served" in warning["message"]
+    assert "No matching distribution found for torch==2.14.1+cu132" in warning["message"]
+    assert warning["tag"] == "cu130" and "torch==2.14.1+cu130" in warning["argv"]
+    assert events[-1]["status"] == "completed"
+    log = (tmp_path / "job" / "worker.log").read_text()
+    assert "Successfully installed torch-2.14.1+cu130" in log and "+cu132 torchvision" not in log
+
+
+def test_nothing_served_stops_before_anything_changes(tmp_path: Path):
+    events = events_of(start(tmp_path, [fake_build("cu132"), fake_build("cu130")], FAKE_PIP_SERVES="cpu"))
+    [error] = [e for e in events if e["type"] == "error"]
+    assert "serves none of the PyTorch builds" in error["message"] and "cu132, cu130" in error["message"]
+    assert "Nothing was changed" in error["hint"] and events[-1]["status"] == "failed"
+    assert "Successfully installed" not in (tmp_path / "job" / "worker.log").read_text()

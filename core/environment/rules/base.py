@@ -11,8 +11,11 @@ from dataclasses import dataclass
 
 from core.environment.commands import driver_update_command, torch_install_command
 from core.environment.facts import EnvironmentFacts, GpuFacts
+from core.environment.build_fit import no_build_reason
 from core.environment.tables import (DRIVER_FLOORS, TOOLKIT_DRIVERS, arch_covers, choose_wheel, cuda_tuple,
-                                     driver_floor, minimum_driver_for)
+                                     driver_floor, driver_platform, fitting_wheels, minimum_driver_for,
+                                     version_tuple)
+from core.environment.torch_builds import release_for
 from core.i18n import tr
 
 GB = 1024**3
@@ -63,6 +66,11 @@ class RuleContext:
     imgsz: int = 640
 
 
+def torch_absent(f: EnvironmentFacts) -> str:
+    """Why a torch check cannot run: not installed, or installed but not loading (``torch-cannot-load``)."""
+    return tr("PyTorch is installed but does not load") if f.torch.dist_version else tr("PyTorch is not installed")
+
+
 def need_fact(value: object, name: str) -> object:
     """The fact, or ``Unknown`` naming it when it was not read."""
     if value is None:
@@ -93,25 +101,56 @@ def cuda_text(cuda: tuple[int, int] | None) -> str:
     return "—" if cuda is None else f"{cuda[0]}.{cuda[1]}"
 
 
+def driver_os(f: EnvironmentFacts) -> str | None:
+    """The OS whose driver numbering and floors apply: Windows under WSL2 (``tables.driver_platform``)."""
+    return driver_platform(f.system.os, f.system.wsl)
+
+
+def python_without_wheels(f: EnvironmentFacts) -> bool:
+    """The Python running the app is outside the range torch's release table has wheels for: every
+    ``pip install torch`` would fail, so the first fix is a venv on a supported Python."""
+    version = version_tuple(f.system.python_version)
+    return version is not None and len(version) >= 2 and not release_for(f.torch.version).has_python(version)
+
+
+def venv_fix(f: EnvironmentFacts) -> str:
+    """The one first fix for a Python with no torch wheel: the app's environment on a supported Python."""
+    release = release_for(f.torch.version)
+    high = "%d.%d" % release.python[1]
+    if f.system.os == "Windows":
+        return tr("Install Python {high} from python.org (PyTorch {release} has wheels for Python {range}), then run "
+                  "installer\\windows\\install.bat again with it: set PYTHON=C:\\path\\to\\python.exe",
+                  high=high, release="%d.%d" % release.release, range=release.python_words())
+    return tr("Create the app's environment with a Python PyTorch {release} has wheels for ({range}): "
+              "python{high} -m venv .venv, then run installer/launch.sh again.", release="%d.%d" % release.release,
+              range=release.python_words(), high=high)
+
+
 def right_wheel_fix(f: EnvironmentFacts, force: bool = False) -> tuple[str, str]:
     """(fix, fix_kind): the install command for the wheel that fits this driver and GPU, or a driver update.
-    ``force``: reinstall even when that build is installed (its files are damaged)."""
+    ``force``: reinstall even when that build is installed (its files are damaged). On a Python with no torch
+    wheel the fix is the venv on a supported Python, never a pip line that cannot succeed."""
+    if python_without_wheels(f):
+        return venv_fix(f), "command"
     caps = capabilities(f)
-    wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, f.system.os)
+    platform = driver_os(f)
+    wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, platform)
     if wheel is None:  # two steps, said as such: the driver, then the wheel that fits it
-        needed = minimum_driver_for(caps, f.system.os) or driver_floor(max(DRIVER_FLOORS), f.system.os) or "?"
-        update = driver_update_command(f.system.os, needed)
-        after = choose_wheel(needed, None, caps, f.system.os)
+        needed = minimum_driver_for(caps, platform) or driver_floor(max(DRIVER_FLOORS), platform) or "?"
+        update = driver_update_command(f.system, needed)
+        after = choose_wheel(needed, None, caps, platform)
+        why = no_build_reason(f.nvml.driver_version, caps, platform) if caps and fitting_wheels(caps) else ""
         if after is None or after.cuda is None:
-            return update, "command"
-        return tr("{update}\nthen: {install}", update=update, install=torch_install_command(f, after, force=force)), \
-            "command"
+            return (tr("{why}\n{update}", why=why, update=update) if why else update), "command"
+        steps = tr("{update}\nthen: {install}", update=update, install=torch_install_command(f, after, force=force))
+        return (tr("{why}\n{steps}", why=why, steps=steps) if why else steps), "command"
     return torch_install_command(f, wheel, force=force), "command"
 
 
 def wanted_driver(cuda: tuple[int, int], os_name: str | None) -> str | None:
     """The driver to name for a wheel of this CUDA: the one its toolkit shipped with (full support, no PTX
-    caveat), else its family's floor — either way at or above the floor, so the wheel runs."""
+    caveat), else its family's floor — either way at or above the floor, so the wheel runs. ``os_name``: the
+    driver's platform (``driver_os``)."""
     toolkit = TOOLKIT_DRIVERS.get(f"{cuda[0]}.{cuda[1]}")
     if toolkit:
         return toolkit[1] if os_name == "Windows" else toolkit[0]
@@ -124,13 +163,16 @@ def driver_too_old_fix(f: EnvironmentFacts, wheel_cuda: tuple[int, int]) -> tupl
     *installed* wheel (never the floor of another CUDA family, which would still not run it) when that wheel
     has kernels for the GPU; else the driver update and the wheel to install after it."""
     caps = capabilities(f)
-    wanted = wanted_driver(wheel_cuda, f.system.os)
-    wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, f.system.os)
+    platform = driver_os(f)
+    wanted = wanted_driver(wheel_cuda, platform)
+    if python_without_wheels(f):
+        return venv_fix(f), "command", wanted
+    wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, platform)
     if wheel is not None and wheel.cuda is not None:
         return torch_install_command(f, wheel), "command", wanted
     archs = f.torch.arch_list or []
     if wanted and (not archs or all(arch_covers(archs, cc) for cc in caps)):
-        return driver_update_command(f.system.os, wanted), "command", wanted
+        return driver_update_command(f.system, wanted), "command", wanted
     fix, kind = right_wheel_fix(f)
     return fix, kind, wanted
 

@@ -9,10 +9,12 @@ from core.environment.facts import EnvironmentFacts
 from core.environment.rules.devices import device_fix, good_gpus
 from core.findings import Finding
 from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text,
-                                         driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
-                                         nvml_lists_gpus, nvml_unread, right_wheel_fix)
-from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_name, cuda_tuple, driver_floor,
-                                     driver_meets)
+                                         driver_os, driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
+                                         nvml_lists_gpus, nvml_unread, right_wheel_fix, torch_absent)
+from core.environment.build_fit import no_build_reason
+from core.environment.torch_builds import release_for
+from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_name, choose_wheel, cuda_tuple,
+                                     driver_floor, driver_meets)
 from core.i18n import tr
 
 
@@ -67,6 +69,15 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                       tr("Reboot the machine; if it happens again, check power and cooling, and "
                          "'sudo dmesg | grep -i xid'."), "advice"),
     }
+    if f.system.wsl:  # the driver is the Windows one: nothing to load or reboot inside WSL
+        fixes["DriverNotLoaded"] = (fixes["DriverNotLoaded"][0], "error", tr(
+            "On Windows, check the NVIDIA driver (Device Manager, or nvidia-smi in a Windows terminal) and update "
+            "it if needed, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside "
+            "WSL."), "advice")
+    elif f.system.container:  # the driver is the host's: a container cannot load or replace it
+        fixes["DriverNotLoaded"] = (fixes["DriverNotLoaded"][0], "error", tr(
+            "On the host (not inside this container): sudo modprobe nvidia, or reboot the host after a driver "
+            "update; then restart the container."), "advice")
     title, severity, fix, kind = fixes.get(error, (tr("The GPU driver cannot be queried"), "warning",
                                                     tr("Run nvidia-smi to see the driver's own error."), "advice"))
     return [Finding("nvml-unavailable", severity, title,
@@ -96,7 +107,7 @@ def _container_capabilities(f: EnvironmentFacts, evidence: dict[str, str]) -> Fi
 def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
     if not f.torch.installed:
-        raise Unknown(tr("PyTorch is not installed"))
+        raise Unknown(torch_absent(f))
     if need_fact(f.torch.version, "torch version") and f.torch.cuda is not None:
         return []
     need_nvml(f)
@@ -112,7 +123,7 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
     need_gpu(f)
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build")) if f.torch.installed else Unknown(
-            tr("PyTorch is not installed"))
+            torch_absent(f))
     if not nvml_lists_gpus(f):
         started = tr("; CUDA does start in PyTorch") if f.torch.cuda_available else ""
         raise Unknown(tr("{why}: the driver version cannot be read{started}", why=nvml_unread(f), started=started))
@@ -120,27 +131,48 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
     driver = str(need_fact(f.nvml.driver_version, "driver version"))
     driver_cuda = cuda_tuple(f.nvml.cuda_driver_version)
     assert wheel is not None
-    floor = driver_floor(wheel[0], f.system.os)
+    platform = driver_os(f)
+    floor = driver_floor(wheel[0], platform)
     evidence = {tr("driver"): driver, tr("driver's CUDA"): cuda_text(driver_cuda),
                 tr("torch wheel CUDA"): f.torch.cuda, tr("family minimum driver"): floor or "?"}
     too_old = (driver_cuda is not None and driver_cuda[0] < wheel[0]) or driver_meets(driver, floor) is False
     if too_old:
         fix, kind, wanted = driver_too_old_fix(f, wheel)
+        caps = capabilities(f)
+        fits = choose_wheel(driver, driver_cuda, caps, platform) is not None
+        covered = all(arch_covers(f.torch.arch_list or [], cc) for cc in caps)
+        release = release_for(f.torch.version)
+        runs_some = any(driver_meets(driver, driver_floor(w.cuda[0], platform)) is not False  # type: ignore[index]
+                        for w in release.builds)
+        if not fits and covered and not runs_some:  # the fix updates the driver for the installed wheel
+            why = tr("No PyTorch {release} build runs on driver {driver}: the fix is the driver — update it to "
+                     "{wanted} or newer.", release="%d.%d" % release.release, driver=driver, wanted=wanted)
+        elif not fits and covered:  # some build runs on this driver, none of those has kernels for these GPUs
+            why = tr("{why} The installed build runs with driver {wanted} or newer.",
+                     why=no_build_reason(driver, caps, platform), wanted=wanted)
+        else:
+            why = no_build_reason(driver, caps, platform)
+        detail = (tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA "
+                     "cannot start and training falls back to the CPU. Either install the wheel that fits this "
+                     "driver (the command below) or update the driver to {wanted} or newer.",
+                     cuda=f.torch.cuda, floor=floor, driver=driver, wanted=wanted) if fits else
+                  tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA cannot "
+                     "start and training falls back to the CPU. {why}", cuda=f.torch.cuda, floor=floor, driver=driver,
+                     why=why))
         return [Finding("driver-too-old", "error",
                         tr("The GPU driver is too old for this PyTorch (CUDA {cuda})", cuda=f.torch.cuda),
-                        tr("torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA "
-                           "cannot start and training falls back to the CPU. Either install the wheel that fits this "
-                           "driver (the command below) or update the driver to {wanted} or newer.",
-                           cuda=f.torch.cuda, floor=floor, driver=driver, wanted=wanted), evidence, fix, kind)]
-    if driver_cuda is not None and driver_cuda < wheel:
-        toolkit = TOOLKIT_DRIVERS.get(f"{wheel[0]}.{wheel[1]}", (floor or "", floor or ""))
+                        detail, evidence, fix, kind)]
+    toolkit = TOOLKIT_DRIVERS.get(f"{wheel[0]}.{wheel[1]}")
+    shipped = toolkit[1 if platform == "Windows" else 0] if toolkit else None
+    # Only when a driver that runs this CUDA fully is known and newer than this one: a 580 driver runs every
+    # 13.x wheel by minor-version compatibility, and a fix naming a driver it already has would change nothing.
+    if driver_cuda is not None and driver_cuda < wheel and shipped and driver_meets(driver, shipped) is False:
         return [Finding("driver-cuda-minor", "info",
                         tr("The driver supports CUDA {have}; this PyTorch is built for {want}",
                            have=cuda_text(driver_cuda), want=f.torch.cuda),
                         tr("Same CUDA major version, so it runs (minor-version compatibility), but kernels that need "
                            "PTX JIT compilation may be unavailable."), evidence,
-                        driver_update_command(f.system.os, toolkit[1 if f.system.os == "Windows" else 0]),
-                        "command")]
+                        driver_update_command(f.system, shipped), "command")]
     return []
 
 
@@ -148,7 +180,7 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
     need_gpu(f)
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build")) if f.torch.installed else Unknown(
-            tr("PyTorch is not installed"))
+            torch_absent(f))
     archs = list(need_fact(f.torch.arch_list, "torch arch list") or [])  # type: ignore[arg-type]
     if not archs:
         raise Unknown(tr("{fact} was not read", fact="torch arch list"))
@@ -177,7 +209,7 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     need_gpu(f)
     if not f.torch.installed:
-        raise Unknown(tr("PyTorch is not installed"))
+        raise Unknown(torch_absent(f))
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build"))
     cause = next((e for e in earlier if e.code in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build",

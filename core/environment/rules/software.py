@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from core.environment.commands import yolov5_install_command
 from core.environment.facts import EnvironmentFacts
-from core.environment.rules.base import RuleContext, Unknown, need_fact, right_wheel_fix
-from core.environment.tables import PYTHON_SUPPORTED, version_tuple
+from core.environment.rules.base import RuleContext, Unknown, need_fact, right_wheel_fix, venv_fix
+from core.environment.tables import version_tuple
+from core.environment.torch_builds import release_for
+from core.environment.torch_load import VC_REDIST_URL, classify
 from core.findings import Finding
 from core.i18n import tr
 
@@ -30,30 +32,63 @@ def rule_probe(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) ->
 
 
 def rule_python(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    """The Python range comes from torch's release table (``torch_builds``): outside it no torch wheel exists,
+    so this is the one first fix, and the other rules' fixes name it instead of a pip line."""
     version = version_tuple(str(need_fact(f.system.python_version, "Python version")))
     if version is None or len(version) < 2:
         return []  # not a version (facts_from_dict names it): nothing to judge
-    low, high = PYTHON_SUPPORTED
-    if low <= version[:2] <= high:
+    release = release_for(f.torch.version)
+    if release.has_python(version):
         return []
-    severity = "error" if version[:2] < low else "warning"
-    return [Finding("python-unsupported", severity, tr("Python {version} is not supported",
-                                                        version=f.system.python_version),
-                    tr("YOLO Studio and its PyTorch wheels are built for Python {low} to {high}; with another "
-                       "version the right wheels may not exist or install.",
-                       low="%d.%d" % low, high="%d.%d" % high),
-                    {tr("Python"): str(f.system.python_version), tr("supported"): "%d.%d–%d.%d" % (*low, *high)},
-                    tr("Create the app's environment with Python {high}: python{high} -m venv .venv, then run "
-                       "installer/launch.sh again.", high="%d.%d" % high), "command")]
+    return [Finding("python-unsupported", "error", tr("Python {version} is not supported",
+                                                       version=f.system.python_version),
+                    tr("PyTorch {release} publishes wheels for Python {range} only; on Python {version} no PyTorch "
+                       "wheel exists, so 'pip install torch' cannot succeed. The app's environment needs a "
+                       "supported Python first.", release="%d.%d" % release.release, range=release.python_words(),
+                       version=f.system.python_version),
+                    {tr("Python"): str(f.system.python_version), tr("supported"): release.python_words()},
+                    venv_fix(f), "command")]
 
 
 def rule_torch_missing(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if need_fact(f.torch.installed, "torch installed") is True:
         return []
+    if f.torch.dist_version:
+        return [_cannot_load(f)]
     fix, kind = right_wheel_fix(f)
     return [Finding("torch-missing", "error", tr("PyTorch is not installed"),
                     tr("Training needs PyTorch; importing it failed."),
                     {tr("import error"): f.torch.import_error or "?"}, fix, kind)]
+
+
+def _cannot_load(f: EnvironmentFacts) -> Finding:
+    """torch is installed (its metadata is there) but its import failed: the fix matches the loader's error
+    (``torch_load.classify``), never a plain ``pip install`` that would answer "already satisfied"."""
+    failure = classify(f.torch.import_error)
+    evidence = {tr("installed"): f"torch {f.torch.dist_version}", tr("import error"): f.torch.import_error or "?"}
+    reinstall = right_wheel_fix(f, force=True)[0]
+    if failure.cause == "vc-runtime":
+        detail = tr("Windows could not load {dll} (WinError {code}): PyTorch's DLLs need the Microsoft Visual C++ "
+                    "Redistributable (vcruntime140.dll, msvcp140.dll, vcruntime140_1.dll), which is missing or too "
+                    "old.", dll=failure.library or "c10.dll", code=failure.winerror or "?")
+        fix = tr("Install the latest Microsoft Visual C++ Redistributable (x64) from {url}, restart the app; if the "
+                 "error stays: {reinstall}", url=VC_REDIST_URL, reinstall=reinstall)
+    elif failure.cause == "cuda-library":
+        detail = tr("{library} is missing: this CUDA build of PyTorch takes it from its nvidia-* pip packages, which "
+                    "are missing or damaged. A plain reinstall would answer 'already satisfied'; a forced one "
+                    "restores them.", library=failure.library)
+        fix = reinstall
+    elif failure.cause == "system-library":
+        detail = tr("The system library {library} that PyTorch links against is missing.", library=failure.library)
+        fix = tr("Install the system package that provides {library} (Debian/Ubuntu: apt-file search {library}), "
+                 "then restart the app.", library=failure.library)
+    else:
+        detail = tr("PyTorch's files are damaged or incomplete (an interrupted install?); a forced reinstall of the "
+                    "build replaces them.")
+        fix = reinstall
+    return Finding("torch-cannot-load", "error", tr("PyTorch {version} is installed but cannot load",
+                                                     version=f.torch.dist_version), detail, evidence, fix,
+                   "command" if fix == reinstall else "advice")
 
 
 def rule_yolov5_missing(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:

@@ -13,7 +13,7 @@ from typing import IO, Any
 from cli.render import EventRenderer
 from core.i18n import tr
 from core.jobs import JobOutcome
-from core.progress import RunProgress, format_duration
+from core.progress import RunProgress, format_duration, format_loss
 
 _STAGE_NOTES = {
     "preparing": "Checking the dataset and building the model…",
@@ -62,7 +62,7 @@ class ConsoleRenderer(EventRenderer):
         p = self.progress
         filled = int(round(p.epoch_fraction * self.width))
         bar = "█" * filled + "░" * (self.width - filled)
-        losses = " ".join(f"{k} {v:.4f}" for k, v in p.losses.items())
+        losses = " ".join(f"{k} {format_loss(v)}" for k, v in p.losses.items())
         ips = "—" if p.images_per_s is None else f"{p.images_per_s:.0f}"
         return tr("Epoch {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} img/s  data wait {wait}  "
                   "ETA {eta}", epoch=p.epoch + 1, epochs=p.epochs, bar=bar, batch=p.batch, batches=p.batches,

@@ -18,7 +18,9 @@ from typing import Any
 
 from core.dataset.data_yaml import read_data_yaml
 from core.distributed import check_distributed, topology_spec
+from core.file_values import is_finite_number
 from core.findings import Finding, Severity, errors_of, problem
+from core.hyp_file import hyp_problem
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
@@ -143,6 +145,10 @@ def _check_hyp(name: str, problems: list[Finding]) -> Path | None:
         problems.append(problem("error", "hyp", tr("Hyperparameter file not found: {name}", name=name),
                                 tr("Use hyp.scratch-low.yaml, or the path of a hyp YAML.")))
         return None
+    found = hyp_problem(path)
+    if found is not None:  # yolov5 would stop on it (a KeyError, a NaN loss) after the run had started
+        problems.append(problem("error", "hyp", found, tr("Use hyp.scratch-low.yaml, or the path of a hyp YAML.")))
+        return None
     return path.resolve()
 
 
@@ -184,7 +190,7 @@ def _check_ranges(cfg: TrainConfig, problems: list[Finding]) -> None:
         value = getattr(cfg, opt.name)
         label = tr(opt.label)
         if opt.widget in ("int", "float"):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if not is_finite_number(value):  # NaN passes every range comparison below: refuse it here
                 problems.append(problem("error", opt.name, tr("{label} must be a number (got {value!r}).",
                                                               label=label, value=value), tr(opt.help)))
             elif (opt.minimum is not None and value < opt.minimum) or (opt.maximum is not None

@@ -542,6 +542,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>请检查 {folder} 的磁盘空间和权限。</translation>
     </message>
     <message>
+      <source>Check the hyperparameters (a NaN, or a very large lr0 or label_smoothing) and the labels, then train again.</source>
+      <translation>检查超参数（是否有 NaN，或过大的 lr0、label_smoothing）和标签，然后重新训练。</translation>
+    </message>
+    <message>
       <source>Check the network connection and try again; the download resumes where it stopped.</source>
       <translation>请检查网络连接后重试；下载会从中断处继续。</translation>
     </message>
@@ -2614,6 +2618,10 @@ Type 'delete' to confirm: </source>
       <translation>缺少系统库 {library}：sudo apt install {package}（Debian/Ubuntu），然后重新运行安装程序。</translation>
     </message>
     <message>
+      <source>The training loss is no longer a number at epoch {epoch}, batch {batch} ({losses}); the run was stopped there, since it could not recover.</source>
+      <translation>训练损失在第 {epoch} 轮、第 {batch} 批时已不再是数值（{losses}）；训练无法恢复，已在此处停止。</translation>
+    </message>
+    <message>
       <source>The version installed before still passes its check: its shortcut was put back.</source>
       <translation>之前安装的版本仍能通过检查：已恢复它的快捷方式。</translation>
     </message>
@@ -3026,8 +3034,20 @@ Type 'delete' to confirm: </source>
       <translation>[{n}/{total}] {name}</translation>
     </message>
     <message>
+      <source>a finite number</source>
+      <translation>有限数值</translation>
+    </message>
+    <message>
+      <source>a folder or file path (text without control characters)</source>
+      <translation>文件夹或文件路径（不含控制字符的文本）</translation>
+    </message>
+    <message>
       <source>a mirror of PyTorch's wheel index holding cu130/, cu128/, cu126/ and cpu/ folders</source>
       <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
+    </message>
+    <message>
+      <source>a whole number</source>
+      <translation>整数</translation>
     </message>
     <message>
       <source>add a .pt you have (asks whether you trust it)</source>
@@ -4254,6 +4274,10 @@ Type 'delete' to confirm: </source>
       <translation>{field}：意外的值 {value!r}</translation>
     </message>
     <message>
+      <source>{field}: {value!r} is not a finite number of at least 0</source>
+      <translation>{field}：{value!r} 不是不小于 0 的有限数值</translation>
+    </message>
+    <message>
       <source>{field}: {value!r} is not a version number</source>
       <translation>{field}：{value!r} 不是版本号</translation>
     </message>
@@ -4322,6 +4346,10 @@ Type 'delete' to confirm: </source>
       <translation>{file}：'spec' 不是对象；无法读取训练的设置。</translation>
     </message>
     <message>
+      <source>{file}: {key} is {value}, which is not {expected}. Correct or remove it in that file.</source>
+      <translation>{file}：{key} 的值为 {value}，不是{expected}。请在该文件中更正或删除它。</translation>
+    </message>
+    <message>
       <source>{file}: {params:,} parameters, {layers} output layers, {classes} classes.</source>
       <translation>{file}：{params:,} 个参数，{layers} 个输出层，{classes} 个类别。</translation>
     </message>
@@ -4380,6 +4408,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{kill}   # only if they are yours and can stop; {move}</source>
       <translation>{kill}   # 仅当它们是你的并且可以停止时；{move}</translation>
+    </message>
+    <message>
+      <source>{kind} from {low:g} to {high:g}</source>
+      <translation>{low:g} 到 {high:g} 之间的{kind}</translation>
+    </message>
+    <message>
+      <source>{kind} of at least {low:g}</source>
+      <translation>不小于 {low:g} 的{kind}</translation>
+    </message>
+    <message>
+      <source>{kind} of at most {high:g}</source>
+      <translation>不大于 {high:g} 的{kind}</translation>
     </message>
     <message>
       <source>{label} must be a number (got {value!r}).</source>
@@ -4522,6 +4562,10 @@ Type 'delete' to confirm: </source>
       <translation>无法读取 {path} 用于训练：{reasons}</translation>
     </message>
     <message>
+      <source>{path} cannot be read: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
       <source>{path} could not be read ({reason}).</source>
       <translation>无法读取 {path}（{reason}）。</translation>
     </message>
@@ -4542,6 +4586,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 包含的是 {maker} 的 {kind} 模型，而不是 yolov5 7 检测模型。</translation>
     </message>
     <message>
+      <source>{path} holds no hyperparameters (yolov5 needs a mapping such as 'lr0: 0.01').</source>
+      <translation>{path} 中没有超参数（yolov5 需要形如 'lr0: 0.01' 的映射）。</translation>
+    </message>
+    <message>
       <source>{path} holds no options (expected a mapping of option names).</source>
       <translation>{path} 中没有选项（应为选项名称的映射）。</translation>
     </message>
@@ -4558,6 +4606,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 是空的。</translation>
     </message>
     <message>
+      <source>{path} is larger than a hyperparameter file ({limit} KB at most).</source>
+      <translation>{path} 比超参数文件大得多（最多 {limit} KB）。</translation>
+    </message>
+    <message>
       <source>{path} is not a JSON facts file: {reason}</source>
       <translation>{path} 不是 JSON 格式的检测信息文件：{reason}</translation>
     </message>
@@ -4566,8 +4618,16 @@ Type 'delete' to confirm: </source>
       <translation>{path} 不是 PyTorch 检查点（或已被截断）。</translation>
     </message>
     <message>
+      <source>{path} is not a YAML file: {reason}</source>
+      <translation>{path} 不是 YAML 文件：{reason}</translation>
+    </message>
+    <message>
       <source>{path} is not a detection model (its head is {head}).</source>
       <translation>{path} 不是检测模型（它的检测头是 {head}）。</translation>
+    </message>
+    <message>
+      <source>{path} is not a regular file.</source>
+      <translation>{path} 不是普通文件。</translation>
     </message>
     <message>
       <source>{path} is not a weights manifest.</source>
@@ -4588,6 +4648,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} was made by a different yolov5/ultralytics version: {reason}.</source>
       <translation>{path} 是由另一个版本的 yolov5/ultralytics 生成的：{reason}。</translation>
+    </message>
+    <message>
+      <source>{path}: missing {keys}; yolov5 reads every key of its {reference}.</source>
+      <translation>{path}：缺少 {keys}；yolov5 会读取其 {reference} 中的每个键。</translation>
     </message>
     <message>
       <source>{path}: no checkpoint to resume from ({problem}).</source>

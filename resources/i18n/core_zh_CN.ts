@@ -4554,6 +4554,22 @@ Type 'delete' to confirm: </source>
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
     </message>
     <message>
+      <source>{out} cannot be read: {reason}</source>
+      <translation>无法读取 {out}：{reason}</translation>
+    </message>
+    <message>
+      <source>{out} is a file, not a folder. Choose an empty folder for the copy.</source>
+      <translation>{out} 是文件而不是文件夹。请为副本选择一个空文件夹。</translation>
+    </message>
+    <message>
+      <source>{out} is inside the dataset's own folder {folder}: the copy would overwrite your images and data.yaml. Choose an empty folder outside the dataset, or let the copy go to the app's cache (no --out).</source>
+      <translation>{out} 位于数据集自己的文件夹 {folder} 之内：副本会覆盖你的图像和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
+    </message>
+    <message>
+      <source>{out} is not empty and is not a prepared copy of this dataset: the copy would replace its data.yaml and split lists. Choose an empty folder, or let the copy go to the app's cache (no --out).</source>
+      <translation>{out} 不是空文件夹，也不是此数据集的预处理副本：副本会替换其中的 data.yaml 和划分列表。请选择一个空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
+    </message>
+    <message>
       <source>{path} cannot be prepared: {reasons}</source>
       <translation>无法准备 {path}：{reasons}</translation>
     </message>
@@ -4700,6 +4716,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{reason} (tried {tries} times).</source>
       <translation>{reason}（已尝试 {tries} 次）。</translation>
+    </message>
+    <message>
+      <source>{reason} The incomplete copy was removed ({freed} given back). Free that space, or choose another folder for the copy (--out), then prepare again.</source>
+      <translation>{reason} 未完成的副本已删除（释放了 {freed}）。请腾出这些空间，或为副本另选文件夹（--out），然后重新预处理。</translation>
     </message>
     <message>
       <source>{reason} Trying again in {seconds:g} s (try {attempt} of {tries}).</source>

@@ -1990,8 +1990,8 @@ Type 'delete' to confirm: </source>
       <translation>训练名称</translation>
     </message>
     <message>
-      <source>Run name {name!r} is not a valid folder name.</source>
-      <translation>训练名称 {name!r} 不是有效的文件夹名。</translation>
+      <source>Run name {name!r} is not a valid folder name: {reason}.</source>
+      <translation>运行名称 {name!r} 不是有效的文件夹名：{reason}。</translation>
     </message>
     <message>
       <source>Run nvidia-smi on the host to see who uses it, and train when it is free.</source>
@@ -2954,6 +2954,10 @@ Type 'delete' to confirm: </source>
       <translation>Windows 长路径未开启；本次安装还剩 {spare} 个字符的余量。如果 pip 报告文件缺失或 WinError 206，请开启长路径（{enable}）或使用 --prefix C:\YOLOStudio。</translation>
     </message>
     <message>
+      <source>Windows reserves it for a device (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9)</source>
+      <translation>Windows 将它保留为设备名（CON、PRN、AUX、NUL、COM1–COM9、LPT1–LPT9）</translation>
+    </message>
+    <message>
       <source>Windows starts each data-loader worker as a new process (spawn), which re-imports torch: each costs seconds and memory, and many of them can fail with 'WinError 1455: the paging file is too small'.</source>
       <translation>Windows 以新进程（spawn）启动每个数据加载进程，并重新导入 torch：每个都要耗费数秒和内存，数量多了可能以 'WinError 1455: the paging file is too small' 失败。</translation>
     </message>
@@ -3402,6 +3406,10 @@ Type 'delete' to confirm: </source>
       <translation>为空</translation>
     </message>
     <message>
+      <source>it holds a control or invisible character</source>
+      <translation>其中含有控制字符或不可见字符</translation>
+    </message>
+    <message>
       <source>it holds a {found}, not a facts object</source>
       <translation>其内容是 {found}，而不是环境信息对象</translation>
     </message>
@@ -3416,6 +3424,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>it is not a regular file (a folder, a pipe or a device)</source>
       <translation>它不是普通文件（而是文件夹、管道或设备）</translation>
+    </message>
+    <message>
+      <source>it starts or ends with a space, or ends with a dot</source>
+      <translation>它以空格开头或结尾，或以点结尾</translation>
     </message>
     <message>
       <source>its JSON nests too deeply to be a facts file</source>
@@ -4068,6 +4080,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>usable CPUs</source>
       <translation>可用 CPU</translation>
+    </message>
+    <message>
+      <source>use letters, digits, '-', '_' or '.', without slashes</source>
+      <translation>请使用字母、数字、'-'、'_' 或 '.'，不要包含斜杠</translation>
     </message>
     <message>
       <source>utilisation</source>

@@ -12,9 +12,11 @@ and prints counts; every figure but the tries should be 0, and the max RSS for a
 - disk full (a small tmpfs, where this process may mount one): training and export on a full disk,
   then resume after space is freed;
 - hostile pickles: train / resume / export / the export and predict workers against a .pt that writes
-  a marker file when unpickled.
+  a marker file when unpickled;
+- values: issue 23's overwritten files, non-finite values and runs that could never finish
+  (``bench/faults_values.py``).
 
-    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile] [--device cpu] [--keep]
+    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile,values] [--device cpu] [--keep]
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import bench.faults_values as faults_values  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -321,7 +324,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile")
+    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile,values")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     parser.add_argument("--device", default="cpu", help="cpu (default) or a GPU index")
     args = parser.parse_args()
@@ -346,7 +349,8 @@ def main() -> None:
             ("owners", lambda: double_owners(data, ws, env)),
             ("fuzz", lambda: fuzz(data, ws, work, env)),
             ("disk", lambda: disk_full(data, work, env)),
-            ("hostile", lambda: hostile(data, ws, work, env))]
+            ("hostile", lambda: hostile(data, ws, work, env)),
+            ("values", lambda: faults_values.values(data, ws, work, env, sys.modules[__name__]))]
         for name, section in sections:
             if name in skip:
                 continue

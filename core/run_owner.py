@@ -2,13 +2,13 @@
 
 **The lock.** A worker that writes into a run folder (train, resume, finish) first takes an exclusive,
 non-blocking lock on the run folder (see "What a user cannot delete") and holds it for its whole life
-(``RunLock``). The kernel releases it when the process ends, however it ends (SIGKILL, crash, power loss of the process), so a
-killed worker never leaves a stale lock behind. A second worker for the same folder — a second
-``resume``, the GUI and a terminal at once — fails to take it and is refused with the owner's pid,
-which the owner wrote into ``<run>/worker.lock`` (``lock_owner``). POSIX uses ``flock`` (per open file, so a
-reader in the same process cannot release it, and data-loader processes forked by the worker close
-their copy so they never hold it after the worker is gone); Windows uses ``msvcrt.locking`` on one
-byte far past the recorded pid, so the pid stays readable.
+(``RunLock``). The kernel releases it when the process ends, however it ends (SIGKILL, crash, power loss
+of the process), so a killed worker never leaves a stale lock behind. A second worker for the same
+folder — a second ``resume``, the GUI and a terminal at once — fails to take it and is refused with the
+owner's pid, which the owner wrote into ``<run>/worker.lock`` (``lock_owner``). POSIX uses ``flock`` (per
+open file, so a reader in the same process cannot release it, and data-loader processes forked by the
+worker close their copy so they never hold it after the worker is gone); Windows uses ``msvcrt.locking``
+on one byte far past the recorded pid, so the pid stays readable.
 
 **What a user cannot delete.** ``worker.lock`` is a file in the folder: deleting it during a run (by hand, a
 clean-up script) used to let a second worker open a fresh ``worker.lock``, lock it and train the same run. On

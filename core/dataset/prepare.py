@@ -8,8 +8,8 @@ normalised labels stay valid and are copied byte for byte; yolov5 then finds ``r
 
 Safety: the copy is never written into the dataset's own folders, nor into a non-empty folder that is not an
 earlier copy of the same source (``core.dataset.prepare_target``, the one rule for every front end); a full
-disk removes the incomplete copy and says the space it needs. Each file is written under a temporary name and renamed; a journal records every finished image, so
-an interrupted run resumes where it stopped; the copy's ``data.yaml`` is removed when work starts and written
+disk removes the incomplete copy and says the space it needs. Each file is written under a temporary name
+and renamed; a journal records every finished image, so an interrupted run resumes where it stopped; the copy's ``data.yaml`` is removed when work starts and written
 last, after the manifest, so a half-written copy is never trained on. A copy whose manifest matches every
 source file's (size, mtime) and the imgsz/format is up to date and is skipped. The validator keeps judging
 the user's own data.yaml: the copy records ``prepared_from`` and findings point at the originals.

@@ -52,9 +52,11 @@ def output_problem(out_dir: Path, folders: set[Path], *, own_copy: bool, default
     if not default_place:
         for folder in sorted(folders, key=lambda f: len(f.parts)):
             if _inside(out, folder):
-                return tr("{out} is inside the dataset's own folder {folder}: the copy would overwrite your images "
-                          "and data.yaml. Choose an empty folder outside the dataset, or let the copy go to the app's "
-                          "cache (no --out).", out=out_dir, folder=folder)
+                where = tr("is the dataset's own folder") if out == folder else tr(
+                    "is inside the dataset's own folder {folder}", folder=folder)
+                return tr("{out} {where}: the copy would overwrite your images and data.yaml. Choose an empty "
+                          "folder outside the dataset, or let the copy go to the app's cache (no --out).",
+                          out=out_dir, where=where)
     if out.exists() and not out.is_dir():
         return tr("{out} is a file, not a folder. Choose an empty folder for the copy.", out=out_dir)
     if out.is_dir() and not own_copy:

@@ -3406,6 +3406,14 @@ Type 'delete' to confirm: </source>
       <translation>为空</translation>
     </message>
     <message>
+      <source>is inside the dataset's own folder {folder}</source>
+      <translation>位于数据集自己的文件夹 {folder} 之内</translation>
+    </message>
+    <message>
+      <source>is the dataset's own folder</source>
+      <translation>就是数据集自己的文件夹</translation>
+    </message>
+    <message>
       <source>it holds a control or invisible character</source>
       <translation>其中含有控制字符或不可见字符</translation>
     </message>
@@ -4578,12 +4586,12 @@ Type 'delete' to confirm: </source>
       <translation>{out} 是文件而不是文件夹。请为副本选择一个空文件夹。</translation>
     </message>
     <message>
-      <source>{out} is inside the dataset's own folder {folder}: the copy would overwrite your images and data.yaml. Choose an empty folder outside the dataset, or let the copy go to the app's cache (no --out).</source>
-      <translation>{out} 位于数据集自己的文件夹 {folder} 之内：副本会覆盖你的图像和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
-    </message>
-    <message>
       <source>{out} is not empty and is not a prepared copy of this dataset: the copy would replace its data.yaml and split lists. Choose an empty folder, or let the copy go to the app's cache (no --out).</source>
       <translation>{out} 不是空文件夹，也不是此数据集的预处理副本：副本会替换其中的 data.yaml 和划分列表。请选择一个空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
+    </message>
+    <message>
+      <source>{out} {where}: the copy would overwrite your images and data.yaml. Choose an empty folder outside the dataset, or let the copy go to the app's cache (no --out).</source>
+      <translation>{out} {where}：副本会覆盖你的图像和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
     </message>
     <message>
       <source>{path} cannot be prepared: {reasons}</source>

@@ -51,7 +51,7 @@ def test_an_output_inside_or_equal_to_the_dataset_is_refused_and_nothing_changes
     if where == "link":
         out = tmp_path / "link"
         out.symlink_to(tmp_path / "ds", target_is_directory=True)  # links followed: the link is the dataset
-    with pytest.raises(PrepareError, match="inside the dataset's own folder"):
+    with pytest.raises(PrepareError, match="(is|inside) the dataset's own folder"):
         prepare_dataset(data, 64, out)
     assert fingerprint(tmp_path / "ds") == before
 
@@ -63,7 +63,7 @@ def test_an_output_in_a_listed_image_folder_outside_the_root_is_refused(tmp_path
     Image.new("RGB", (64, 48)).save(elsewhere / "images" / "x.jpg")
     (tmp_path / "ds" / "list.txt").write_text(f"{elsewhere / 'images' / 'x.jpg'}\n")
     data.write_text("path: .\ntrain: [images/train, list.txt]\nval: images/val\nnames: [thing]\n")
-    with pytest.raises(PrepareError, match="inside the dataset's own folder"):
+    with pytest.raises(PrepareError, match="(is|inside) the dataset's own folder"):
         prepare_dataset(data, 64, elsewhere / "images" / "copy")
 
 
@@ -117,7 +117,7 @@ def test_the_cli_refuses_the_datasets_own_folder_with_exit_2(tmp_path, capsys):
     code = main(["--workspace", str(tmp_path / "ws"), "dataset", "prepare", str(data), "--imgsz", "64",
                  "--out", str(tmp_path / "ds")])
     err = capsys.readouterr().err
-    assert code == 2 and "inside the dataset's own folder" in err and "Traceback" not in err
+    assert code == 2 and "the dataset's own folder" in err and "Traceback" not in err
     assert fingerprint(tmp_path / "ds") == before
 
 

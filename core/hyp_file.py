@@ -10,6 +10,7 @@ rate, a gain, a probability, a fraction or a count of epochs in yolov5's files).
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from pathlib import Path
@@ -18,8 +19,9 @@ from core.file_values import FileValueError, finite_number
 from core.i18n import tr
 from core.model_catalog import builtin_hyp_path
 
-#: A hyp file is a few dozen lines; anything far larger is not one (and is never read whole).
-MAX_HYP_BYTES = 256 * 1024
+#: A hyp file is a few dozen lines (yolov5's are about 2 kB); anything far larger is not one, and is never
+#: read whole — the Train form checks it as the user types, on the GUI thread.
+MAX_HYP_BYTES = 64 * 1024
 #: The yolov5 file whose keys every hyp file must have (``train.py`` indexes each of them).
 REFERENCE_HYP = "hyp.scratch-low.yaml"
 
@@ -47,13 +49,14 @@ def _read_mapping(path: Path) -> dict | str:
     return raw
 
 
-def required_keys() -> list[str]:
+@functools.lru_cache(maxsize=1)
+def required_keys() -> tuple[str, ...]:
     """The keys of yolov5's own ``hyp.scratch-low.yaml``; empty when the package is not installed here."""
     reference = builtin_hyp_path(REFERENCE_HYP)
     if reference is None or not reference.is_file():
-        return []
+        return ()
     raw = _read_mapping(reference)
-    return [str(k) for k in raw] if isinstance(raw, dict) else []
+    return tuple(str(k) for k in raw) if isinstance(raw, dict) else ()
 
 
 def hyp_problem(path: Path) -> str | None:

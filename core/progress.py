@@ -155,9 +155,10 @@ class RunProgress:
         return max(0.0, current + remaining_epochs * per_epoch)
 
 
-def format_loss(value: float) -> str:
-    """A loss as the progress line shows it: four decimals, or ``NaN`` for one that is not a finite number."""
-    return f"{value:.4f}" if math.isfinite(value) else "NaN"
+def format_loss(value: float, digits: int = 4) -> str:
+    """A loss (or metric) as the progress lines show it: ``digits`` decimals, or ``NaN`` for one that is not a
+    finite number — never 0, which would read as a model that learned perfectly."""
+    return f"{value:.{digits}f}" if math.isfinite(value) else "NaN"
 
 
 def format_duration(seconds: float | None) -> str:

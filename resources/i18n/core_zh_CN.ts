@@ -830,8 +830,8 @@ Type 'delete' to confirm: </source>
       <translation>环境探测</translation>
     </message>
     <message>
-      <source>Epoch {epoch}/{epochs}  box {box:.4f} obj {obj:.4f} cls {cls:.4f} | P {p:.3f} R {r:.3f} mAP@0.5 {m50:.3f} mAP@0.5:0.95 {m95:.3f} | {secs:.1f} s, {ips} img/s, data wait {wait}{best}</source>
-      <translation>轮次 {epoch}/{epochs}  box {box:.4f} obj {obj:.4f} cls {cls:.4f} | P {p:.3f} R {r:.3f} mAP@0.5 {m50:.3f} mAP@0.5:0.95 {m95:.3f} | {secs:.1f} 秒，{ips} 张/秒，数据等待 {wait}{best}</translation>
+      <source>Epoch {epoch}/{epochs}  box {box} obj {obj} cls {cls} | P {p} R {r} mAP@0.5 {m50} mAP@0.5:0.95 {m95} | {secs:.1f} s, {ips} img/s, data wait {wait}{best}</source>
+      <translation>轮次 {epoch}/{epochs}  box {box} obj {obj} cls {cls} | P {p} R {r} mAP@0.5 {m50} mAP@0.5:0.95 {m95} | {secs:.1f} 秒，{ips} 张/秒，数据等待 {wait}{best}</translation>
     </message>
     <message>
       <source>Epoch {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} img/s  data wait {wait}  ETA {eta}</source>

@@ -162,3 +162,17 @@ def test_a_nan_loss_is_shown_as_nan_never_as_zero():
                    "window": {}})
     assert math.isnan(progress.losses["box"]) and progress.losses["obj"] == 0.5
     assert [format_loss(v) for v in progress.losses.values()] == ["NaN", "0.5000", "0.2500"]
+
+
+def test_an_epoch_line_shows_a_non_finite_figure_as_nan():
+    import io
+
+    from cli.train_render import ConsoleRenderer
+    from core.event_fields import clean_event
+
+    event = clean_event({"type": "epoch_end", "epoch": 0, "epochs": 2, "epoch_time_s": 1.0,
+                         "metrics": {"train/box_loss": 0.5, "train/obj_loss": None, "train/cls_loss": 0.25,
+                                     "metrics/precision": 0.5, "metrics/recall": 0.5, "metrics/mAP_0.5": None,
+                                     "metrics/mAP_0.5:0.95": 0.125}})  # None: what the writer makes of NaN
+    line = ConsoleRenderer(io.StringIO(), is_tty=False).epoch_line(event)
+    assert "box 0.5000 obj NaN cls 0.2500" in line and "mAP@0.5 NaN" in line and "0.0000" not in line

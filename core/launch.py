@@ -34,6 +34,10 @@ def worker_env(base: dict[str, str] | None = None, topology: dict[str, Any] | No
         env["OMP_NUM_THREADS"] = str(max(1, (os.cpu_count() or 1) // max(1, int(topology["nproc_per_node"]))))
     parts = [str(APP_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(parts))
+    # The app numbers GPUs as NVML and nvidia-smi do, in PCI-bus order (the Train page's GPU list, the --device
+    # check, the wizard): CUDA in the workers must count the same way, not fastest first (CUDA's default), or
+    # "GPU 1" trains on another card. A user's own CUDA_DEVICE_ORDER is kept.
+    env.setdefault("CUDA_DEVICE_ORDER", "PCI_BUS_ID")
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONIOENCODING"] = "utf-8"
     # UTF-8 mode: yolov5 opens data.yaml, label files and image lists in the locale's encoding (``open(f)``),

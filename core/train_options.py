@@ -145,6 +145,11 @@ class TrainConfig:
                          "mAP, best.pt and early stopping then see only the final epoch.", "bool", advanced=True)
     noplots: bool = option(False, "No plots", "Don't draw yolov5's plots (labels, batches, curves): saves seconds "
                            "per run, and the live view has no validation pictures.", "bool", advanced=True)
+    no_amp: bool = option(False, "Train without mixed precision (AMP)", "Train in FP32 instead of letting yolov5 "
+                          "switch mixed precision on: for GPUs whose FP16 training turns the loss to NaN later in "
+                          "the run although yolov5's AMP check passes (GTX 16xx, Quadro T-series). Costs about "
+                          "twice the GPU memory per image and slower steps on GPUs with tensor cores.", "bool",
+                          advanced=True, yolov5=None)
     noautoanchor: bool = option(False, "Keep anchors", "Keep the model's anchors instead of checking them "
                                 "against your boxes (and re-fitting them when they fit badly).", "bool", advanced=True)
 

@@ -1,5 +1,6 @@
 """``yolostudio dataset check DATA.yaml [--json]``: the dataset validator from a terminal;
-``yolostudio dataset prepare DATA.yaml --imgsz N``: a copy resized to the training size (``core.dataset.prepare``).
+``yolostudio dataset prepare DATA.yaml --imgsz N``: a copy resized to the training size (``core.dataset.prepare``);
+``yolostudio dataset import SRC --out DIR``: another tool's export as a YOLO dataset (``cli/verbs/dataset_import.py``).
 
 Human output groups findings by severity and code (long lists are cut to a few examples per code with
 a count of the rest; ``--json`` always has them all). Progress goes to stderr, only on a terminal.
@@ -18,6 +19,7 @@ from cli.common import EXIT_FAILED as EXIT_ERRORS
 from cli.common import EXIT_OK, EXIT_USAGE, existing_file
 from cli.registry import Verb, register
 from cli.render import Output
+from cli.verbs.dataset_import import add_import_parser
 from core.dataset.prepare import (FORMATS, PrepareCancelled, PrepareError, PrepareResult, default_out_dir,
                                   prepare_dataset)
 from core.dataset.scan import SEARCHING, Eta, ScanCancelled
@@ -48,6 +50,7 @@ def add_arguments(dataset: argparse.ArgumentParser) -> None:
     prepare.add_argument("--workers", type=int, default=None, help=tr("threads to use (default: all cores)"))
     prepare.add_argument("--json", action="store_true", help=tr("print the result as JSON"))
     prepare.set_defaults(handler=cmd_dataset_prepare)
+    add_import_parser(verbs)
 
 
 def cmd_dataset_check(args: argparse.Namespace, workspace: Path | None) -> int:

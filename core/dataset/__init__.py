@@ -11,5 +11,6 @@ changed), ``statkeys`` (every file's size and mtime, over two cores), ``table`` 
 arrays), ``cache`` (the table on disk plus a journal), ``dirs`` (folder listings reused while unchanged),
 ``crossfile`` (orphans, leaks, duplicates), ``stats`` (totals and histograms), ``records`` (the gallery's
 lazy per-image records), ``validate`` (the whole check), ``split`` (a new dataset from folders),
-``fixes`` (one-click fixes, planned for a preview before they run, with backups).
+``fixes`` (one-click fixes, planned for a preview before they run, with backups), ``importers`` (another
+tool's export — VOC, LabelMe, COCO, YOLO — as a YOLO dataset with splits that do not leak).
 """

@@ -1,4 +1,4 @@
-"""The exact commands a finding's fix names: pip installs of the right PyTorch wheel, torchrun, docker.
+"""The exact commands a finding's fix names: pip installs of the right PyTorch wheel, a driver update.
 
 Pure functions of the facts (OS, the Python that runs the app, the versions the app pins), so a fix can
 be copied into a terminal as it is — on the machine the facts came from, not necessarily this one.
@@ -12,7 +12,6 @@ import subprocess
 from core.environment.facts import EnvironmentFacts
 from core.environment.tables import CPU_WHEEL, PINNED, PYTORCH_INDEX, Wheel
 from core.i18n import tr
-from core.torchrun import Topology, torchrun_argv
 
 
 def render_command(argv: list[str], os_name: str | None) -> str:
@@ -68,13 +67,6 @@ def torch_install_command(facts: EnvironmentFacts, wheel: Wheel, force: bool = F
 
 def yolov5_install_command(facts: EnvironmentFacts) -> str:
     return f"{_python(facts)} -m pip install yolov5=={PINNED['yolov5']}"
-
-
-def torchrun_command(gpus: int) -> str:
-    """One node, every GPU, DDP (never DataParallel): the total batch is split across the GPUs."""
-    devices = ",".join(str(i) for i in range(gpus))
-    entry = ["-m", "yolov5.train", "--data", "DATA.yaml", "--batch-size", str(16 * gpus), "--device", devices]
-    return shlex.join(torchrun_argv(entry, Topology(nproc_per_node=gpus)))
 
 
 def driver_update_command(os_name: str | None, driver: str) -> str:

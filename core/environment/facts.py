@@ -21,7 +21,9 @@ from core.atomic import atomic_write_text
 from core.file_values import is_finite_number
 from core.i18n import tr
 
-FACTS_VERSION = 1
+#: 2 added the MIG mode and slices of each GPU and the Windows commit limit (``ADDED_LATER``); version-1 files
+#: still load, those facts then unread (None) and the rules that need them not-checked or silent.
+FACTS_VERSION = 2
 FACTS_KIND = "yolostudio-environment-facts"
 
 
@@ -43,6 +45,10 @@ class SystemFacts:
     container: str | None = None  # "docker", "podman", "kubernetes", "lxc", "" (none)
     wsl: bool | None = None
     env: dict[str, str] = field(default_factory=dict)  # CUDA_VISIBLE_DEVICES, LOCAL_RANK, ...
+    # Windows only (GlobalMemoryStatusEx): the commit limit is RAM + page file, what every process's committed
+    # memory together may reach — spawned loader workers each commit a torch of their own (WinError 1455).
+    commit_limit_gb: float | None = None  # ullTotalPageFile
+    commit_available_gb: float | None = None  # ullAvailPageFile: the limit minus what is committed now
     unknown: dict[str, str] = field(default_factory=dict)
 
 
@@ -80,7 +86,10 @@ class GpuFacts:
     pcie_width: int | None = None
     pcie_width_max: int | None = None
     throttle_reasons: int | None = None
-    processes: list[dict[str, Any]] | None = None  # compute processes: [{"pid", "used_gb", "name"}]
+    processes: list[dict[str, Any]] | None = None  # compute processes: [{"pid", "used_gb", "name"}]; None:
+    # the list could not be read (its reason in ``unknown["processes"]``), which is not "no processes" ([])
+    mig_mode: bool | None = None  # MIG enabled now (nvmlDeviceGetMigMode's current mode)
+    mig_devices: list[dict[str, Any]] | None = None  # its slices: [{"name", "uuid", "profile", "memory_total_gb"}]
     unknown: dict[str, str] = field(default_factory=dict)
 
 
@@ -170,7 +179,8 @@ class EnvironmentFacts:
 # -- loading ------------------------------------------------------------------------------------------
 
 #: Fields added after facts version 1: a file written before them lacks them without being defective.
-ADDED_LATER = frozenset({"power_default_limit_w"})
+ADDED_LATER = frozenset({"power_default_limit_w", "mig_mode", "mig_devices", "commit_limit_gb",
+                         "commit_available_gb"})
 
 _NESTED: dict[tuple[type, str], type] = {
     (EnvironmentFacts, "system"): SystemFacts, (EnvironmentFacts, "nvml"): NvmlFacts,

@@ -10,12 +10,22 @@ here: the probe job calls it, and so does the installer before torch is installe
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from core.environment.facts import GpuFacts, NvmlFacts
 from core.nvml import GB, NvmlReader, NvmlUnavailable, error_kind, open_nvml, text
 
 NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1
+#: A MIG device's name ends with its profile: "NVIDIA A100-SXM4-40GB MIG 1g.5gb", "… MIG 1c.3g.20gb" (a compute
+#: instance of 1 of a 3-slice GPU instance) — NVIDIA MIG User Guide, "Supported MIG Profiles".
+_MIG_PROFILE = re.compile(r"\bMIG\s+((?:\d+c\.)?\d+g\.\d+gb(?:\+\w+)?)", re.I)
+
+
+def mig_profile(name: str | None) -> str | None:
+    """'NVIDIA A100-SXM4-40GB MIG 1g.5gb' -> '1g.5gb'; None for a whole GPU's name."""
+    match = _MIG_PROFILE.search(name or "")
+    return match.group(1).lower() if match else None
 
 
 class NvmlFactsReader(NvmlReader):
@@ -42,6 +52,29 @@ class NvmlFactsReader(NvmlReader):
         if not name:
             return None
         return name.replace("\\", "/").rsplit("/", 1)[-1] or None
+
+    def _mig(self, unknown: dict[str, str], handle: Any) -> tuple[bool | None, list[dict[str, Any]] | None]:
+        """(MIG on now, its slices): ``nvmlDeviceGetMigMode`` → (current, pending); each slice from
+        ``nvmlDeviceGetMigDeviceHandleByIndex`` with its name ("… MIG 1g.5gb"), UUID and memory. A GPU without
+        MIG answers NotSupported: then both are None and ``unknown`` says so."""
+        mode = self._call(unknown, "mig_mode", "nvmlDeviceGetMigMode", handle)
+        if mode is None:
+            return None, None
+        current = bool(mode[0] if isinstance(mode, (list, tuple)) else mode)
+        if not current:
+            return False, []
+        slices: list[dict[str, Any]] = []
+        count = self._call(unknown, "mig_devices", "nvmlDeviceGetMaxMigDeviceCount", handle) or 0
+        for i in range(int(count)):
+            mig = self._call({}, "mig", "nvmlDeviceGetMigDeviceHandleByIndex", handle, i)
+            if mig is None:
+                continue  # an index without a slice (NotFound): MIG slots are sparse
+            name = text(self._get({}, "name", self.nvml.nvmlDeviceGetName, mig))
+            memory = self._get({}, "memory", self.nvml.nvmlDeviceGetMemoryInfo, mig)
+            slices.append({"name": name, "uuid": text(self._get({}, "uuid", self.nvml.nvmlDeviceGetUUID, mig)),
+                           "profile": mig_profile(name),
+                           "memory_total_gb": memory.total / GB if memory is not None else None})
+        return True, slices
 
     def facts(self) -> NvmlFacts:
         n = self.nvml
@@ -78,6 +111,7 @@ class NvmlFactsReader(NvmlReader):
             g.pcie_gen_max = self._get(u, "pcie_gen_max", n.nvmlDeviceGetMaxPcieLinkGeneration, handle)
             g.pcie_width = self._get(u, "pcie_width", n.nvmlDeviceGetCurrPcieLinkWidth, handle)
             g.pcie_width_max = self._get(u, "pcie_width_max", n.nvmlDeviceGetMaxPcieLinkWidth, handle)
+            g.mig_mode, g.mig_devices = self._mig(u, handle)
             procs = self._get(u, "processes", n.nvmlDeviceGetComputeRunningProcesses, handle)
             if procs is not None:
                 g.processes = [{"pid": p.pid, "used_gb": (p.usedGpuMemory / GB) if getattr(p, "usedGpuMemory", None)

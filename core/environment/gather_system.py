@@ -49,9 +49,15 @@ def parse_cgroup_quota(cpu_max: str | None, cfs_quota: str | None = None,
     return quota / period if quota > 0 and period > 0 else None
 
 
+#: Mounted into every pod unless automountServiceAccountToken is off (Kubernetes docs, "Accessing the
+#: Kubernetes API from a Pod"); KUBERNETES_SERVICE_HOST is set in every container of a pod.
+KUBERNETES_SERVICE_ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
+
+
 def detect_container(files: dict[str, bool], proc1_cgroup: str | None, env: dict[str, str]) -> str:
     """'docker', 'podman', 'kubernetes', 'lxc' or '' (none found)."""
-    if env.get("KUBERNETES_SERVICE_HOST") or (proc1_cgroup and "kubepods" in proc1_cgroup):
+    if env.get("KUBERNETES_SERVICE_HOST") or files.get(KUBERNETES_SERVICE_ACCOUNT) or (
+            proc1_cgroup and "kubepods" in proc1_cgroup):
         return "kubernetes"
     if files.get("/run/.containerenv"):
         return "podman"
@@ -106,13 +112,37 @@ def gather_system() -> SystemFacts:
     else:
         f.unknown["shm_total_gb"] = tr("no /dev/shm on this OS")
     if f.os == "Linux":
-        files = {p: os.path.exists(p) for p in ("/.dockerenv", "/run/.containerenv")}
+        files = {p: os.path.exists(p) for p in ("/.dockerenv", "/run/.containerenv", KUBERNETES_SERVICE_ACCOUNT)}
         f.container = detect_container(files, _read("/proc/1/cgroup"), dict(os.environ))
         f.wsl = detect_wsl(platform.release(), _read("/proc/version"))
     else:
         f.container, f.wsl = "", False
     f.env = {k: os.environ[k] for k in ENV_VARS if k in os.environ}
+    if f.os == "Windows":
+        try:
+            f.commit_limit_gb, f.commit_available_gb = windows_commit()
+        except (OSError, AttributeError, ValueError) as exc:
+            f.unknown["commit_limit_gb"] = f"{type(exc).__name__}: {exc}"
     return f
+
+
+def windows_commit() -> tuple[float, float]:
+    """(commit limit, commit still available) in GB from ``GlobalMemoryStatusEx`` (Win32 ``MEMORYSTATUSEX``:
+    ``ullTotalPageFile`` "the current committed memory limit for the system", ``ullAvailPageFile`` "the maximum
+    amount of memory the current process can commit")."""
+    import ctypes
+
+    class MemoryStatusEx(ctypes.Structure):
+        _fields_ = [("dwLength", ctypes.c_ulong), ("dwMemoryLoad", ctypes.c_ulong),
+                    *((name, ctypes.c_ulonglong) for name in (
+                        "ullTotalPhys", "ullAvailPhys", "ullTotalPageFile", "ullAvailPageFile", "ullTotalVirtual",
+                        "ullAvailVirtual", "ullAvailExtendedVirtual"))]
+
+    status = MemoryStatusEx()
+    status.dwLength = ctypes.sizeof(MemoryStatusEx)
+    if not ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):  # type: ignore[attr-defined]
+        raise OSError(ctypes.get_last_error(), "GlobalMemoryStatusEx failed")
+    return status.ullTotalPageFile / GB, status.ullAvailPageFile / GB
 
 
 def package_versions() -> dict[str, str | None]:

@@ -26,6 +26,7 @@ class Gpu:
     memory_gb: float  # total
     used_gb: float = 0.0  # by other processes now
     capability: tuple[int, int] | None = None
+    index: int | None = None  # NVML's (PCI-bus order, as the workers count: core.launch.worker_env); None: by position
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,9 @@ class Hardware:
 
     @property
     def device(self) -> str:
-        return ",".join(str(i) for i in range(len(self.gpus))) if self.gpus else "cpu"
+        """``--device`` for the chosen GPUs: their own indices (GPU 1 alone is "1", not "0")."""
+        return ",".join(str(g.index if g.index is not None else i) for i, g in enumerate(self.gpus)) \
+            if self.gpus else "cpu"
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def hardware_from_facts(facts: EnvironmentFacts, gpu_indices: list[int] | None =
         if gpu_indices is not None and gpu.index not in gpu_indices:
             continue
         gpus.append(Gpu(gpu.name or f"GPU {gpu.index}", gpu.memory_total_gb or 0.0, gpu.memory_used_gb or 0.0,
-                        gpu_capability(gpu)))
+                        gpu_capability(gpu), gpu.index))
     dataset_disks = [d for d in facts.disks if d.role == "dataset"] or facts.disks
     disk = dataset_disks[0] if dataset_disks else None
     return Hardware(os=facts.system.os or "Linux", usable_cores=usable_cores(facts),

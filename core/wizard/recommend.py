@@ -52,8 +52,12 @@ def choose_amp(hw: Hardware, m: Measurements) -> Reason:
     if m.amp_ok is False or unsafe:
         evidence = tr("{names} produce NaN losses in FP16 with yolov5", names=", ".join(unsafe)) if unsafe else \
             tr("the local AMP check: FP16 and FP32 results differ")
-        return Reason("off", tr("FP16 is not safe here: yolov5's AMP check fails and it trains in FP32 (more memory, "
-                                "slower)."), evidence, "measure" if m.amp_ok is False else "hardware")
+        if m.amp_ok is False:
+            return Reason("off", tr("FP16 is not safe here: yolov5's AMP check fails and it trains in FP32 (more "
+                                    "memory, slower)."), evidence, "measure")
+        return Reason("off", tr("FP16 is not safe here: these GPUs pass yolov5's AMP check, then the loss turns NaN "
+                                "later in the run, so the run trains in FP32 (--no-amp; more memory, slower)."),
+                      evidence, "hardware")
     old = [g.name for g in hw.gpus if g.capability and g.capability < (7, 0)]
     if old:
         return Reason("on", tr("yolov5 turns AMP on, but this GPU has no tensor cores: little speed-up."),
@@ -272,7 +276,8 @@ def _assemble(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements, img
     failures = [tr("{step}: {why}", step=step, why=why) for step, why in m.failures.items()]
     config = TrainConfig(data=ds.data_yaml, model=f"{model}.yaml", weights=plan["weights"], epochs=plan["epochs"],
                          imgsz=int(imgsz_reason.value), batch=int(batch.value), workers=int(workers),
-                         device=hw.device if hw.gpus else "cpu", cache=cache_reason.value).to_dict()
+                         device=hw.device if hw.gpus else "cpu", cache=cache_reason.value,
+                         no_amp=bool(hw.gpus) and amp.value == "off").to_dict()
     predicted = {"images_per_s": round(plan["rate"], 1), "epoch_s": round(plan["epoch_s"], 1),
                  "total_s": round(plan["epoch_s"] * plan["epochs"], 1)}
     return Recommendation(config, reasons, predicted, pick, int(imgsz_reason.value) if "prepared" in pick else None,

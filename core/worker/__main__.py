@@ -42,6 +42,7 @@ from core.runs import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
 from core.worker.control import ControlChannel
 from core.worker.ddp import RankInfo
 from core.worker.job import JobContext
+from core.worker.visible_gpus import restrict_to_device
 
 #: Space set aside in the run folder while the worker runs (``core.disk_space.SpaceReserve``).
 RESERVE_FILE = ".space-reserve"
@@ -103,6 +104,7 @@ JOBS: dict[str, Job] = {
     "weights_get": Job("core.worker.weights_job:run_weights_get"),
     "weights_import": Job("core.worker.weights_job:run_weights_import", stack=True),
     "wizard_measure": Job("core.worker.wizard_job:run_wizard_measure", stack=True),
+    "dataset_import": Job("core.worker.import_job:run_dataset_import"),  # no torch: Pillow, pycocotools
 }
 
 
@@ -140,6 +142,8 @@ def run_job(name: str, spec: dict[str, Any], writer: EventWriter, control_fd: in
     try:
         function = load_job(name)
         ctx.stack_loader = lambda: _prepare_stack(ctx, function)
+        if name == "train":
+            restrict_to_device(spec)  # before the hello starts CUDA: yolov5's --device must pick these GPUs
         if JOBS[name].stack:
             ctx.prepare_stack()
         status = function(ctx)

@@ -21,6 +21,10 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
      or a full disk mid-write left a 0-byte or truncated ``last.pt`` and lost the previous good one →
      every ``torch.save`` to a path writes a temporary file, fsyncs it and renames it over the old one
      (``save_checkpoint``); a write that fails for lack of space says so with the space needed.
+ 10. mixed precision on a GPU whose FP16 training diverges although the check passes (GTX 16xx, Quadro
+     T-series) → ``disable_amp``, only for a run with the ``no_amp`` option: yolov5 decides AMP once
+     (``amp = check_amp(model)``), and that one flag drives everything, so answering it False trains in FP32
+     (``core/worker/compat_amp.py``).
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -402,3 +406,4 @@ def enable_ddp() -> None:
     for name, fixes in _DDP_SOURCE_FIXES.items():
         _patched_function(y5train, name, fixes)
     y5train._yolostudio_ddp = True
+

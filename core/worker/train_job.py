@@ -42,6 +42,7 @@ from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
 from core.worker.bottleneck_monitor import BottleneckMonitor
 from core.worker import compat
+from core.worker.compat_amp import disable_amp
 from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, RankStop, join_ranks, leave_process_group,
                              lost_rank_error, watch_launcher)
 from core.worker.job import JobContext, JobError
@@ -384,6 +385,8 @@ def run_train(ctx: JobContext) -> str:
         reporter = TrainReporter(writer, ctx.control, callbacks, exchange)
         reporter.register()
         opt = _build_opt(spec)
+        if cfg.get("no_amp"):
+            disable_amp()
         writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))
         remove_stale_temporaries(run_dir)
         if not dataset_folders_ok(ctx, Path(opt.data)):

@@ -88,6 +88,10 @@ class DatasetPage(Page):
         self.open_button.setToolTip(self.tr("Open a data.yaml (Ctrl+O)"))
         self.new_button = QPushButton(self.tr("New from folders…"), self, clicked=self.new_from_folders)
         self.new_button.setToolTip(self.tr("Split a folder of images and labels into train/val and write a data.yaml"))
+        self.import_button = QPushButton(self.tr("Import…"), self, clicked=self.import_dataset)
+        self.import_button.setToolTip(self.tr("Convert a Pascal VOC, LabelMe, COCO or YOLO export into a dataset "
+                                              "(yolostudio dataset import)"))
+        self.import_dialog: Any = None
         self.demo_button = QPushButton(self.tr("Use the demo"), self, clicked=self.open_demo)
         self.save_button = QPushButton(self.tr("Save"), self, clicked=self.save)
         self.save_button.setToolTip(self.tr("Save the data.yaml (Ctrl+S); the original is kept as .bak"))
@@ -104,8 +108,8 @@ class DatasetPage(Page):
         self.header = PageHeader(
             self.tr("Dataset"),
             self.tr("Open or create a data.yaml, fix it safely, and catch every label problem before training."),
-            [self.open_button, self.new_button, self.demo_button, self.save_button, self.check_button,
-             self.prepare_button, self.train_button], self)
+            [self.open_button, self.new_button, self.import_button, self.demo_button, self.save_button,
+             self.check_button, self.prepare_button, self.train_button], self)
         self.banner = Banner(self)
         self.progress_row = ProgressRow(self)
         self.progress_row.cancel_requested.connect(self.cancel_check)
@@ -130,8 +134,10 @@ class DatasetPage(Page):
         self.right_tabs.addTab(self.gallery, self.tr("Gallery"))
         self.stack = QStackedWidget(self)
         self.empty_state = EmptyState(
-            self.tr("No dataset yet — open a data.yaml, create one from folders, or use the demo."),
+            self.tr("No dataset yet — open a data.yaml, create one from folders, import another tool's labels, or "
+                    "use the demo."),
             [(self.tr("Open a data.yaml…"), self.choose_and_open), (self.tr("New from folders…"), self.new_from_folders),
+             (self.tr("Import VOC, LabelMe or COCO…"), self.import_dataset),
              (self.tr("Use the demo dataset"), self.open_demo)], self)
         self.stack.addWidget(self.empty_state)
         editor = QWidget(self)
@@ -278,6 +284,18 @@ class DatasetPage(Page):
 
     def new_from_folders(self) -> None:
         self.sources.from_folders()
+
+    def import_dataset(self) -> None:
+        """Issue 22's Import… flow (``gui/widgets/dataset_import_dialog.py``); the new data.yaml opens here."""
+        from gui.widgets.dataset_import_dialog import DatasetImportDialog  # on demand: kept out of start-up
+
+        dialog = DatasetImportDialog(self.workspace, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.imported.connect(self.open_path)
+        dialog.train_requested.connect(lambda _path: self.train_with_this())
+        dialog.destroyed.connect(lambda: setattr(self, "import_dialog", None))
+        self.import_dialog = dialog
+        dialog.open()
 
     def _made(self, path: Path, message: str) -> None:
         if self.open_path(path) and message:

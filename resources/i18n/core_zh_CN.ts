@@ -11,6 +11,12 @@ Cancelled; files checked so far are cached.</source>
     </message>
     <message>
       <source>
+Cancelled; nothing was written under {path}.</source>
+      <translation>
+已取消；{path} 下没有写入任何内容。</translation>
+    </message>
+    <message>
+      <source>
 Nothing was changed.</source>
       <translation>
 没有做任何更改。</translation>
@@ -44,6 +50,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>      the environment is incomplete (an interrupted install?): building it again</source>
       <translation>      环境不完整（安装被中断？）：重新构建</translation>
+    </message>
+    <message>
+      <source>    … and {n} more (--json lists them all)</source>
+      <translation>    … 还有 {n} 条（--json 会全部列出）</translation>
     </message>
     <message>
       <source>  App        {prefix}</source>
@@ -102,6 +112,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>  在 {s} 秒内检查了 {files} 个文件（{cached} 个自上次检查后未变）</translation>
     </message>
     <message>
+      <source>  classes: {list}</source>
+      <translation>  类别：{list}</translation>
+    </message>
+    <message>
       <source>  command  {command}</source>
       <translation>  命令    {command}</translation>
     </message>
@@ -110,8 +124,24 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>  原样复制（无法读取）：{image}：{reason}</translation>
     </message>
     <message>
+      <source>  images: {linked} hard-linked, {copied} copied</source>
+      <translation>  图片：{linked} 张硬链接，{copied} 张复制</translation>
+    </message>
+    <message>
       <source>  note: {text}</source>
       <translation>  注意：{text}</translation>
+    </message>
+    <message>
+      <source>  spelled several ways: {names} (merge: --merge-variants or --rename)</source>
+      <translation>  同一类别有多种写法：{names}（合并：--merge-variants 或 --rename）</translation>
+    </message>
+    <message>
+      <source>  the source's own split (kept): {split}</source>
+      <translation>  源数据自带的划分（保留）：{split}</translation>
+    </message>
+    <message>
+      <source>  train {train} · val {val} · test {test}; {grouped} near-identical frames kept together, {kept} images in the source's own split</source>
+      <translation>  训练 {train} · 验证 {val} · 测试 {test}；{grouped} 张几乎相同的帧放在同一划分，{kept} 张图片沿用源数据自带的划分</translation>
     </message>
     <message>
       <source>  {n} classes: {names}</source>
@@ -152,6 +182,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source> ({n} sample images resized)</source>
       <translation>（已缩放 {n} 张样本图片）</translation>
+    </message>
+    <message>
+      <source> Each batch of {mb:.1f} MB takes {now:.1f} ms to reach the GPU instead of {full:.1f} ms.</source>
+      <translation>每个 {mb:.1f} MB 的批次到达 GPU 需要 {now:.1f} 毫秒，而不是 {full:.1f} 毫秒。</translation>
     </message>
     <message>
       <source> Newer wheels ({tags}) have no kernels for this architecture.</source>
@@ -202,6 +236,18 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation># 由 YOLO Studio 根据文件夹中的图片和标签生成；可随意编辑。</translation>
     </message>
     <message>
+      <source># Written by YOLO Studio's import; edit freely.</source>
+      <translation># 由 YOLO Studio 导入生成；可随意编辑。</translation>
+    </message>
+    <message>
+      <source># in the pod's container spec: the NVIDIA device plugin then gives it a GPU</source>
+      <translation># 写在 Pod 的容器规格中：NVIDIA 设备插件随后会给它分配一块 GPU</translation>
+    </message>
+    <message>
+      <source># or: docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all …</source>
+      <translation># 或：docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all …</translation>
+    </message>
+    <message>
       <source># or: docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility … (Kubernetes: the same variable in the pod's env)</source>
       <translation># 或：docker run -e NVIDIA_DRIVER_CAPABILITIES=compute,utility …（Kubernetes：在 pod 的 env 中设置同一变量）</translation>
     </message>
@@ -220,6 +266,18 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>'path' is {path}, an absolute path from another machine (Colab, Kaggle or Windows). Re-root it to the folder this data.yaml is in (one-click fix) or to where the images are now.</source>
       <translation>'path' 是 {path}，一个来自其他机器（Colab、Kaggle 或 Windows）的绝对路径。请把它改到这个 data.yaml 所在的文件夹（一键修复），或改到图片现在的位置。</translation>
+    </message>
+    <message>
+      <source>'{entry}' is neither a GPU index nor a GPU UUID, and CUDA shows no GPU from that entry on.</source>
+      <translation>'{entry}' 既不是 GPU 序号也不是 GPU UUID，CUDA 从该项起不再显示任何 GPU。</translation>
+    </message>
+    <message>
+      <source>'{entry}' is not a GPU (it is often set to hide every GPU), and CUDA shows no GPU from that entry on.</source>
+      <translation>'{entry}' 不是 GPU（常被设置为隐藏所有 GPU），CUDA 从该项起不再显示任何 GPU。</translation>
+    </message>
+    <message>
+      <source>'{entry}' matches no GPU's UUID here, and CUDA shows no GPU from that entry on.</source>
+      <translation>'{entry}' 与本机任何 GPU 的 UUID 都不匹配，CUDA 从该项起不再显示任何 GPU。</translation>
     </message>
     <message>
       <source>'{key}' is empty. yolov5 needs the folder (or list file) of the {key} images.</source>
@@ -274,8 +332,16 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>--imgsz {n}</translation>
     </message>
     <message>
+      <source>--rename {value}: write OLD=NEW</source>
+      <translation>--rename {value}：请写成 旧名=新名（OLD=NEW）</translation>
+    </message>
+    <message>
       <source>--repair changes this machine and talks to a person: it cannot be combined with --facts or --json.</source>
       <translation>--repair 会修改这台机器并需要与人交互，不能与 --facts 或 --json 同时使用。</translation>
+    </message>
+    <message>
+      <source>--split {value}: give two or three shares, train first and above 0, e.g. 0.8,0.2,0</source>
+      <translation>--split {value}：请给出两个或三个比例，训练在前且大于 0，例如 0.8,0.2,0</translation>
     </message>
     <message>
       <source>--workers {fits}</source>
@@ -284,6 +350,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>--workers {fits}   # or give the container more CPUs: docker run {cpus} …</source>
       <translation>--workers {fits}   # 或给容器更多 CPU：docker run {cpus} …</translation>
+    </message>
+    <message>
+      <source>--workers {fits}   # or raise the pod's CPU limit: resources: limits: cpu: "{cpus}" (in the container spec; the pod is then recreated)</source>
+      <translation>--workers {fits}   # 或提高 Pod 的 CPU 限额：resources: limits: cpu: "{cpus}"（写在容器规格中；Pod 随后会重建）</translation>
+    </message>
+    <message>
+      <source>--workers {fits}   # or {page_file}</source>
+      <translation>--workers {fits}   # 或{page_file}</translation>
     </message>
     <message>
       <source>/dev/shm</source>
@@ -354,10 +428,6 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>有标签使用了 data.yaml 的 names 中没有的类别 id。请把该类别加入 names，或修正标签文件（数据集页面会列出它们）。</translation>
     </message>
     <message>
-      <source>A narrower link slows every copy of a batch to the GPU. An idle GPU may narrow its link to save power: check again during training.</source>
-      <translation>更窄的链路会拖慢每个批次向 GPU 的复制。空闲的 GPU 可能为省电而缩窄链路：请在训练时再检查一次。</translation>
-    </message>
-    <message>
       <source>A network that inspects HTTPS needs its certificate: point SSL_CERT_FILE at your organisation's CA bundle. Also check the computer's clock.</source>
       <translation>会检查 HTTPS 流量的网络需要它自己的证书：把 SSL_CERT_FILE 指向你所在机构的 CA 证书包。另外请检查电脑的时钟。</translation>
     </message>
@@ -382,6 +452,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>在这块 GPU 上运行的一个微小 CUDA 计算失败了，所以在它上面训练也会失败。</translation>
     </message>
     <message>
+      <source>A tiny CUDA computation failed on this GPU, so training on it would fail too; the {good} works: train on it. Reboot, then check again, to use this one.</source>
+      <translation>一个很小的 CUDA 计算在这块 GPU 上失败了，因此在它上面训练也会失败；{good} 工作正常：请在它上面训练。若要使用这块 GPU，请重启后再检查一次。</translation>
+    </message>
+    <message>
       <source>A {n}-value row in a file of polygons. yolov5 reads every row of this file as a polygon, so this row becomes a {points}-point polygon and its box is wrong; keep one format per file.</source>
       <translation>多边形标签文件中出现了 {n} 个数值的行。yolov5 会把这个文件的每一行都当作多边形读取，所以这一行会变成 {points} 个点的多边形，框也会出错；每个文件请只用一种格式。</translation>
     </message>
@@ -404,6 +478,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
       <translation>训练进程结束时全部 {epochs} 轮已训练完：“继续训练”会用现有权重将其标记为已完成（不会再次对 best.pt 做最终验证）。</translation>
+    </message>
+    <message>
+      <source>An idle GPU may narrow its link to save power: check again during training.</source>
+      <translation>空闲的 GPU 可能为省电而缩窄链路：请在训练期间再检查一次。</translation>
     </message>
     <message>
       <source>An option has an unexpected value; check the training settings.</source>
@@ -486,16 +564,20 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>CUDA 在 PyTorch 中无法启动，所以不能使用 cuDNN</translation>
     </message>
     <message>
+      <source>CUDA index of GPU {index}</source>
+      <translation>GPU {index} 的 CUDA 序号</translation>
+    </message>
+    <message>
       <source>CUDA reaches the GPU but NVML (the driver's management library) is missing: the container was started with the 'compute' driver capability only, so the NVIDIA runtime did not mount the 'utility' libraries. Without them the app cannot read GPU utilisation, throttling or other processes. Restart the container with both capabilities.</source>
       <translation>CUDA 能访问 GPU，但缺少 NVML（驱动的管理库）：容器启动时只带了 'compute' 驱动能力，所以 NVIDIA 运行时没有挂载 'utility' 库。没有它们，应用无法读取 GPU 利用率、降频或其他进程。请带上两种能力重新启动容器。</translation>
     </message>
     <message>
-      <source>CUDA works (test kernel)</source>
-      <translation>CUDA 可用（测试内核）</translation>
+      <source>CUDA shows only the entries before it ({shown}); the ones after it ({hidden}) are hidden.</source>
+      <translation>CUDA 只显示它之前的项（{shown}）；之后的项（{hidden}）被隐藏。</translation>
     </message>
     <message>
-      <source>CUDA_VISIBLE_DEVICES</source>
-      <translation>CUDA_VISIBLE_DEVICES</translation>
+      <source>CUDA works (test kernel)</source>
+      <translation>CUDA 可用（测试内核）</translation>
     </message>
     <message>
       <source>Cache</source>
@@ -504,6 +586,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Cancelled. yolostudio weights get {name} resumes where it stopped.</source>
       <translation>已取消。yolostudio weights get {name} 会从中断处继续。</translation>
+    </message>
+    <message>
+      <source>Cannot hard-link {src} into {out} ({error}): they are on different file systems or links are not allowed. Use --copy.</source>
+      <translation>无法把 {src} 硬链接到 {out}（{error}）：它们在不同的文件系统上，或不允许链接。请使用 --copy。</translation>
     </message>
     <message>
       <source>Cannot read the config {path}: {reason}</source>
@@ -630,6 +716,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>类别 {first} 和 {second} 都叫 '{name}'；它们的预测结果无法区分。</translation>
     </message>
     <message>
+      <source>Close other programs, and {page_file}.</source>
+      <translation>请关闭其他程序，并{page_file}。</translation>
+    </message>
+    <message>
       <source>Close other programs, or train with a smaller batch and --workers 0.</source>
       <translation>关闭其他程序，或用更小的批大小和 --workers 0 训练。</translation>
     </message>
@@ -712,6 +802,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Dataset check cancelled; nothing was started.</source>
       <translation>数据集检查已取消；没有开始训练。</translation>
+    </message>
+    <message>
+      <source>Dataset check: OK ({w} warnings).</source>
+      <translation>数据集检查：通过（{w} 条警告）。</translation>
+    </message>
+    <message>
+      <source>Dataset check: {e} errors — yolostudio dataset check {path} lists them.</source>
+      <translation>数据集检查：{e} 个错误 — yolostudio dataset check {path} 会列出它们。</translation>
     </message>
     <message>
       <source>Dataset file not found: {path}</source>
@@ -846,6 +944,10 @@ Type 'delete' to confirm: </source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
     </message>
     <message>
+      <source>Every training step takes longer.</source>
+      <translation>每个训练步骤都会变慢。</translation>
+    </message>
+    <message>
       <source>Everything saved so far is kept. The last lines of the job's log (worker.log in a run's folder) may say why; a training run can be resumed from its last checkpoint.</source>
       <translation>目前已保存的内容都会保留。任务日志（训练文件夹中的 worker.log）的最后几行可能说明了原因；训练可以从最后的检查点继续。</translation>
     </message>
@@ -904,6 +1006,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>FP16 export needs an NVIDIA GPU (half precision does not run on the CPU).</source>
       <translation>FP16 导出需要 NVIDIA GPU（半精度无法在 CPU 上运行）。</translation>
+    </message>
+    <message>
+      <source>FP16 is not safe here: these GPUs pass yolov5's AMP check, then the loss turns NaN later in the run, so the run trains in FP32 (--no-amp; more memory, slower).</source>
+      <translation>这里 FP16 不安全：这些 GPU 能通过 yolov5 的 AMP 检查，但损失会在训练后期变成 NaN，因此本次以 FP32 训练（--no-amp；占用更多显存，速度更慢）。</translation>
     </message>
     <message>
       <source>FP16 is not safe here: yolov5's AMP check fails and it trains in FP32 (more memory, slower).</source>
@@ -974,6 +1080,10 @@ Type 'delete' to confirm: </source>
       <translation>在 {share} 的采样中 GPU 报告：{reasons}。解决办法：{fixes}（nvidia-smi -q -d PERFORMANCE 可显示当前的降频原因）。</translation>
     </message>
     <message>
+      <source>Found ({fmt}) in {source}: {images} images, {boxes} annotations.</source>
+      <translation>在 {source} 中找到（{fmt}）：{images} 张图片，{boxes} 个标注。</translation>
+    </message>
+    <message>
       <source>Free some disk space in the workspace, then get it again: the download resumes where it stopped.</source>
       <translation>请清理工作区所在磁盘的空间，然后重新获取：下载会从中断处继续。</translation>
     </message>
@@ -1042,6 +1152,10 @@ Type 'delete' to confirm: </source>
       <translation>GPU {gpu} 正忙于本系统看不到的工作</translation>
     </message>
     <message>
+      <source>GPU {gpu} is busy, and its process list is unavailable</source>
+      <translation>GPU {gpu} 正忙，且无法获取其进程列表</translation>
+    </message>
+    <message>
       <source>GPU {gpu} is busy: other processes use {used} of its {total} GB.</source>
       <translation>GPU {gpu} 正忙：其他进程占用了它 {total} GB 中的 {used} GB。</translation>
     </message>
@@ -1058,8 +1172,16 @@ Type 'delete' to confirm: </source>
       <translation>GPU {gpu} 与其他程序共用：其他进程占用了它 {total} GB 中的 {used} GB，这次训练无法使用这部分。</translation>
     </message>
     <message>
+      <source>GPU {gpu} runs its PCIe link at gen {gen} of {gen_max} under load</source>
+      <translation>GPU {gpu} 在负载下以第 {gen} 代（最高第 {gen_max} 代）运行 PCIe 链路</translation>
+    </message>
+    <message>
       <source>GPU {gpu} runs its PCIe link at x{width} of x{max}</source>
       <translation>GPU {gpu} 的 PCIe 链路以 x{width} 运行（最高 x{max}）</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} slows down from heat and a hardware slowdown</source>
+      <translation>GPU {gpu} 因过热和硬件降频而变慢</translation>
     </message>
     <message>
       <source>GPU {gpu} slows down to stay cool</source>
@@ -1086,12 +1208,24 @@ Type 'delete' to confirm: </source>
       <translation>GPU</translation>
     </message>
     <message>
+      <source>GPUs (NVML)</source>
+      <translation>GPU（NVML）</translation>
+    </message>
+    <message>
+      <source>GPUs PyTorch sees</source>
+      <translation>PyTorch 看到的 GPU</translation>
+    </message>
+    <message>
+      <source>GPUs hidden by the environment</source>
+      <translation>被环境隐藏的 GPU</translation>
+    </message>
+    <message>
       <source>GPUs to use (0 or 0,1; cpu); default: every GPU</source>
       <translation>要使用的 GPU（0 或 0,1；cpu）；默认：所有 GPU</translation>
     </message>
     <message>
-      <source>GTX 16xx and Quadro T-series GPUs are known to produce NaN losses or zero mAP with FP16 training. The worker's AMP check compares FP16 with FP32 on your model before training and falls back to FP32 when they disagree.</source>
-      <translation>已知 GTX 16xx 和 Quadro T 系列 GPU 用 FP16 训练时会出现 NaN 损失或 mAP 为零。工作进程的 AMP 检查会在训练前用你的模型比较 FP16 与 FP32，不一致时退回 FP32。</translation>
+      <source>GTX 16xx and Quadro T-series GPUs (TU116/TU117) pass yolov5's AMP check, then produce NaN losses or zero mAP later in FP16 training. Train in full precision (FP32): it needs more GPU memory per image, so a smaller batch may be needed.</source>
+      <translation>GTX 16xx 和 Quadro T 系列 GPU（TU116/TU117）能通过 yolov5 的 AMP 检查，但在 FP16 训练后期会出现 NaN 损失或 mAP 为零。请以全精度（FP32）训练：每张图像需要更多显存，可能需要更小的批大小。</translation>
     </message>
     <message>
       <source>Get it again to resume from where it stopped.</source>
@@ -1214,6 +1348,10 @@ Type 'delete' to confirm: </source>
       <translation>每个训练步骤的图片数。更大的批大小能让 GPU 更忙、训练更快，直到显存用尽；'auto'（-1）让 yolov5 选择单块 GPU 能容纳的最大值。</translation>
     </message>
     <message>
+      <source>Imported ({fmt}) {source} → {out}: {images} images, {boxes} boxes, {nc} classes.</source>
+      <translation>已导入（{fmt}）{source} → {out}：{images} 张图片，{boxes} 个框，{nc} 个类别。</translation>
+    </message>
+    <message>
       <source>Imported: {classes} classes, {params:.1f} M parameters.</source>
       <translation>已导入：{classes} 个类别，{params:.1f} M 参数。</translation>
     </message>
@@ -1272,6 +1410,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Installing {packages}</source>
       <translation>正在安装 {packages}</translation>
+    </message>
+    <message>
+      <source>It is set but empty, and an empty list shows CUDA no GPU.</source>
+      <translation>它已设置但为空，空列表使 CUDA 看不到任何 GPU。</translation>
     </message>
     <message>
       <source>Its files are not trusted until they are got or imported again.</source>
@@ -1366,6 +1508,18 @@ Type 'delete' to confirm: </source>
       <translation>按余弦曲线而不是线性降低学习率；有时最终精度会略高，没有额外开销。</translation>
     </message>
     <message>
+      <source>MIG slice</source>
+      <translation>MIG 切片</translation>
+    </message>
+    <message>
+      <source>MIG slices</source>
+      <translation>MIG 切片</translation>
+    </message>
+    <message>
+      <source>MIG splits the GPU into isolated instances, and a CUDA process uses one of them, so training runs at about {fraction} of the whole GPU's speed with {memory} for its batches. Slices cannot be combined for one training (no DataParallel or DDP over MIG instances).</source>
+      <translation>MIG 把 GPU 划分为相互隔离的实例，一个 CUDA 进程只使用其中一个，因此训练速度约为整块 GPU 的 {fraction}，批次可用 {memory}。多个切片不能合并用于一次训练（MIG 实例之间不能使用 DataParallel 或 DDP）。</translation>
+    </message>
+    <message>
       <source>Machine rank {rank} but only {nnodes} machine(s).</source>
       <translation>机器编号为 {rank}，但总共只有 {nnodes} 台机器。</translation>
     </message>
@@ -1376,6 +1530,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Max abs difference vs PyTorch: {diff} (boxes {boxes} px, scores {scores}), {precision}</source>
       <translation>与 PyTorch 的最大绝对差：{diff}（框 {boxes} 像素，分数 {scores}），{precision}</translation>
+    </message>
+    <message>
+      <source>Measured under load, so it is the slot, riser or card seating, not power saving.</source>
+      <translation>这是在负载下测得的，因此原因在插槽、转接线或显卡安装，而不是省电。</translation>
     </message>
     <message>
       <source>Measuring failed: {reason}</source>
@@ -1392,6 +1550,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Medium: clearly more accurate than s for about 3x the compute; a good default on a strong GPU.</source>
       <translation>Medium：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
+    </message>
+    <message>
+      <source>Mixed GPUs</source>
+      <translation>混合 GPU</translation>
     </message>
     <message>
       <source>Mixed precision (AMP)</source>
@@ -1448,6 +1610,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>NVML lists the GPU, but CUDA does not start in torch, so training would run on the CPU.</source>
       <translation>NVML 列出了 GPU，但 CUDA 在 torch 中无法启动，所以训练会在 CPU 上进行。</translation>
+    </message>
+    <message>
+      <source>NVML lists {count} GPU(s), but CUDA — and so PyTorch and yolov5 — sees only the GPUs {variable} lets through. {why} {consequence} Correct or unset the variable where it is set (your shell profile, the service's or the container's environment); nothing needs to be reinstalled or rebooted.</source>
+      <translation>NVML 列出了 {count} 块 GPU，但 CUDA——以及 PyTorch 和 yolov5——只能看到 {variable} 放行的 GPU。{why}{consequence}请在设置该变量的地方（你的 shell 配置文件、服务或容器的环境）更正或取消它；无需重装或重启。</translation>
     </message>
     <message>
       <source>NVML not found inside WSL</source>
@@ -1562,6 +1728,10 @@ Type 'delete' to confirm: </source>
       <translation>不是官方 YOLOv5 v7.0 检查点：{names}。</translation>
     </message>
     <message>
+      <source>Not converted ({n}):</source>
+      <translation>未能转换（{n}）：</translation>
+    </message>
+    <message>
       <source>Not enough RAM to cache this dataset</source>
       <translation>内存不足，无法缓存这个数据集</translation>
     </message>
@@ -1666,6 +1836,10 @@ Type 'delete' to confirm: </source>
       <translation>操作系统</translation>
     </message>
     <message>
+      <source>On Windows every data-loader worker is a new process that imports torch, and each commits memory against the commit limit (RAM plus page file). The training process and its {train} training and {val} validation workers need at least {need:.1f} GB and {available:.1f} GB can still be committed; past the limit a worker fails with 'WinError 1455: The paging file is too small for this operation to complete'.</source>
+      <translation>在 Windows 上，每个数据加载 worker 都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练 worker 和 {val} 个验证 worker 至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时 worker 会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
+    </message>
+    <message>
       <source>On machine {rank}, run: {command}</source>
       <translation>在第 {rank} 台机器上运行：{command}</translation>
     </message>
@@ -1718,6 +1892,10 @@ Type 'delete' to confirm: </source>
       <translation>{model} 在 imgsz {imgsz}、批大小 1 时显存不足。</translation>
     </message>
     <message>
+      <source>Over several GPUs every training step waits for the slowest card, and each card gets the same share of the batch, so the weak card would set the pace and the memory limit for all. Train on the strong card alone (never DataParallel or DDP over both).</source>
+      <translation>使用多块 GPU 时，每个训练步骤都要等待最慢的那块卡，而且每块卡分到相同份额的批次，因此弱卡会决定所有卡的速度和显存上限。请只用强卡训练（不要在两者之间使用 DataParallel 或 DDP）。</translation>
+    </message>
+    <message>
       <source>PARAMS</source>
       <translation>参数量</translation>
     </message>
@@ -1754,12 +1932,20 @@ Type 'delete' to confirm: </source>
       <translation>请选择 0 到 {last} 之间的设备。</translation>
     </message>
     <message>
+      <source>Pick a new, empty folder for the imported dataset.</source>
+      <translation>请为导入的数据集选择一个新的空文件夹。</translation>
+    </message>
+    <message>
       <source>Pick another GPU, or end what runs on it (nvidia-smi lists the processes).</source>
       <translation>请换一块 GPU，或结束在其上运行的程序（nvidia-smi 会列出这些进程）。</translation>
     </message>
     <message>
       <source>Pick another port (e.g. {other}) and use the same one on every machine.</source>
       <translation>请换一个端口（例如 {other}），并在每台机器上使用同一个端口。</translation>
+    </message>
+    <message>
+      <source>Pick the folder the export was unpacked into, or its COCO .json file, and name the format if it is not detected.</source>
+      <translation>请选择导出内容解压后的文件夹或它的 COCO .json 文件；若未能识别格式，请指定格式。</translation>
     </message>
     <message>
       <source>Pick weights from your runs, or confirm that you trust this file (--trust-weights).</source>
@@ -1914,6 +2100,10 @@ Type 'delete' to confirm: </source>
       <translation>节点 {node}（{host}）上的进程 {rank} 有 {share} 的时间在等待数据，而其他每个进程在每一步都要等它。</translation>
     </message>
     <message>
+      <source>Reading</source>
+      <translation>正在读取</translation>
+    </message>
+    <message>
       <source>Reading the GPUs through NVML</source>
       <translation>正在通过 NVML 读取 GPU</translation>
     </message>
@@ -1970,8 +2160,8 @@ Type 'delete' to confirm: </source>
       <translation>修复：{findings}</translation>
     </message>
     <message>
-      <source>Reseat the card or move it to a full x16 slot; verify with 'nvidia-smi -q -d PCIE' under load.</source>
-      <translation>重新插好显卡或把它移到完整的 x16 插槽；在负载下用 'nvidia-smi -q -d PCIE' 确认。</translation>
+      <source>Reseat the card or move it to a full x16 slot (no riser or x4 slot); verify with 'nvidia-smi -q -d PCIE' under load.</source>
+      <translation>重新插好显卡，或把它移到完整的 x16 插槽（不用转接线或 x4 插槽）；在负载下用 'nvidia-smi -q -d PCIE' 验证。</translation>
     </message>
     <message>
       <source>Resolving {package}</source>
@@ -2242,8 +2432,12 @@ Type 'delete' to confirm: </source>
       <translation>瓶颈在 CPU：它既要准备图片又要计算模型</translation>
     </message>
     <message>
-      <source>The GPU computes only {util:.0f}% of the time yet its clocks are held by the power limit ({power} W of {limit} W): the limit is far below what this card needs.</source>
-      <translation>GPU 只有 {util:.0f}% 的时间在计算，但频率被功耗上限限制（{power} W / {limit} W）：这个上限远低于这张卡所需。</translation>
+      <source>The GPU computes only {util:.0f}% of the time yet its clocks are held by the power limit ({power} of {limit}): the limit is far below what this card needs.</source>
+      <translation>GPU 只有 {util:.0f}% 的时间在计算，但其频率被功率上限（{power}，上限 {limit}）限制：该上限远低于这张卡的需要。</translation>
+    </message>
+    <message>
+      <source>The GPU computes {util:.0f}% of the time, but NVML could not list its processes ({reason}), so who runs on it is unknown; training would get a share of it.</source>
+      <translation>GPU 有 {util:.0f}% 的时间在计算，但 NVML 无法列出其进程（{reason}），因此不知道谁在使用它；训练只能分到其中一部分。</translation>
     </message>
     <message>
       <source>The GPU computes {util:.0f}% of the time, but NVML lists no compute process here: another container, virtual machine or user runs on it, and training would get a share of it.</source>
@@ -2262,8 +2456,8 @@ Type 'delete' to confirm: </source>
       <translation>GPU 驱动对这个 PyTorch（CUDA {cuda}）来说太旧</translation>
     </message>
     <message>
-      <source>The GPU is at or near its slowdown temperature and lowers its clocks, so every training step takes longer.</source>
-      <translation>GPU 已达到或接近降频温度，正在降低频率，所以每一步训练都会更慢。</translation>
+      <source>The GPU is at or near its slowdown temperature and lowers its clocks.</source>
+      <translation>GPU 已达到或接近降频温度，正在降低频率。</translation>
     </message>
     <message>
       <source>The GPU is idle between small steps</source>
@@ -2296,6 +2490,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The JPEG is truncated ({reason}). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
       <translation>JPEG 文件被截断（{reason}）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
+    </message>
+    <message>
+      <source>The NVIDIA container runtime mounts only the GPUs NVIDIA_VISIBLE_DEVICES names when the container starts; '{value}' names none, so neither NVML nor PyTorch can see a GPU here. If the host has one, start the container with it — nothing inside the container can add it.</source>
+      <translation>NVIDIA 容器运行时只在容器启动时挂载 NVIDIA_VISIBLE_DEVICES 指定的 GPU；'{value}' 没有指定任何 GPU，因此这里 NVML 和 PyTorch 都看不到 GPU。如果主机有 GPU，请带上它重新启动容器——容器内部无法添加。</translation>
     </message>
     <message>
       <source>The NVIDIA driver did not answer ({error}: {message}), so no GPU could be checked and the CPU build is installed. Fix the driver (nvidia-smi must list the GPU), then run the installer again: it switches PyTorch in place.</source>
@@ -2342,8 +2540,8 @@ Type 'delete' to confirm: </source>
       <translation>无法读取 {gpus} 的架构；仅根据驱动选择了安装包。</translation>
     </message>
     <message>
-      <source>The board halves its clocks or more: {reasons}. This comes from the power supply (an external power brake, or power spikes beyond what it delivers) or from heat.</source>
-      <translation>显卡把频率降到一半甚至更低：{reasons}。原因来自电源（外部功率制动，或超出电源供给能力的功率尖峰）或过热。</translation>
+      <source>The board halves its clocks or more ({reasons}): this comes from the power supply (an external power brake, or power spikes beyond what it delivers) or from heat.</source>
+      <translation>显卡把频率降低了一半或更多（{reasons}）：原因来自电源（外部功率制动，或超出其供电能力的功率尖峰）或过热。</translation>
     </message>
     <message>
       <source>The box has width {w} and height {h}. yolov5 keeps it, but a box without area teaches the model nothing and usually means a labelling slip.</source>
@@ -2492,6 +2690,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The largest model this device trains at a useful batch.</source>
       <translation>这个设备能以有效批大小训练的最大模型。</translation>
+    </message>
+    <message>
+      <source>The link has {share:.0f}% of the bandwidth the card can use.{cost}</source>
+      <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
     </message>
     <message>
       <source>The machine ran out of RAM. Use fewer workers, or turn off the RAM cache.</source>
@@ -2658,6 +2860,10 @@ Type 'delete' to confirm: </source>
       <translation>未安装 yolov5 包，所以无法检查 {name}。</translation>
     </message>
     <message>
+      <source>There is no GPU {entry}: this machine has {count} (0 to {last}), and CUDA shows no GPU from that entry on.</source>
+      <translation>没有 GPU {entry}：本机有 {count} 块（0 到 {last}），CUDA 从该项起不再显示任何 GPU。</translation>
+    </message>
+    <message>
       <source>There is no swap, so the kernel's out-of-memory killer ends the training (or another program) when memory runs out.</source>
       <translation>没有交换空间，所以内存耗尽时内核的 OOM killer 会结束训练（或其他程序）。</translation>
     </message>
@@ -2712,6 +2918,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>This computer is offline or cannot resolve {host}.</source>
       <translation>这台电脑处于离线状态，或无法解析 {host}。</translation>
+    </message>
+    <message>
+      <source>This container was started without GPUs ({variable}={value})</source>
+      <translation>此容器启动时没有 GPU（{variable}={value}）</translation>
     </message>
     <message>
       <source>This engine could not be loaded: it was built for another TensorRT version or GPU.</source>
@@ -2770,6 +2980,10 @@ Type 'delete' to confirm: </source>
       <translation>把所有类别当作一个“目标”类别训练：只检测，不区分类别。</translation>
     </message>
     <message>
+      <source>Train in FP32 instead of letting yolov5 switch mixed precision on: for GPUs whose FP16 training turns the loss to NaN later in the run although yolov5's AMP check passes (GTX 16xx, Quadro T-series). Costs about twice the GPU memory per image and slower steps on GPUs with tensor cores.</source>
+      <translation>以 FP32 训练，而不是让 yolov5 开启混合精度：适用于虽然通过了 yolov5 的 AMP 检查、但 FP16 训练后期损失变成 NaN 的 GPU（GTX 16xx、Quadro T 系列）。每张图像约占用两倍显存，在有张量核心的 GPU 上步骤更慢。</translation>
+    </message>
+    <message>
       <source>Train on letterboxed rectangles instead of squares: less padding, faster for wide images, but images are no longer shuffled (can cost accuracy).</source>
       <translation>用加边框的矩形而不是正方形训练：填充更少，宽图更快，但图片不再打乱（可能损失精度）。</translation>
     </message>
@@ -2778,8 +2992,24 @@ Type 'delete' to confirm: </source>
       <translation>请在 CPU 上训练（设备 cpu），或到环境页面查看为什么看不到 GPU。</translation>
     </message>
     <message>
+      <source>Train on the slice with a batch that fits it (batch -1: yolov5's AutoBatch measures it). For the whole GPU, its administrator turns MIG off: sudo nvidia-smi -i {index} -mig 0 (no process may use the GPU; a GPU reset follows).</source>
+      <translation>在该切片上用适合它的批大小训练（batch -1：由 yolov5 的 AutoBatch 测量）。若要使用整块 GPU，请由其管理员关闭 MIG：sudo nvidia-smi -i {index} -mig 0（不能有进程在使用该 GPU；之后会重置 GPU）。</translation>
+    </message>
+    <message>
+      <source>Train on the {good} alone: the {weak} is far weaker</source>
+      <translation>只用 {good} 训练：{weak} 弱得多</translation>
+    </message>
+    <message>
       <source>Train on: {path}</source>
       <translation>用于训练：{path}</translation>
+    </message>
+    <message>
+      <source>Train with: yolostudio train {path}</source>
+      <translation>训练：yolostudio train {path}</translation>
+    </message>
+    <message>
+      <source>Train without mixed precision (AMP)</source>
+      <translation>不使用混合精度（AMP）训练</translation>
     </message>
     <message>
       <source>Training does not read it, but validating on the test split ('val.py --task test') fails.</source>
@@ -2792,6 +3022,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Training from the model YAML (no pretrained weights chosen).</source>
       <translation>从模型 YAML 训练（未选择预训练权重）。</translation>
+    </message>
+    <message>
+      <source>Training gets a MIG slice of the {gpu}: {profile}, {fraction} and {memory}</source>
+      <translation>训练得到的是 {gpu} 的一个 MIG 切片：{profile}，{fraction}，{memory}</translation>
     </message>
     <message>
       <source>Training is running ({runs}) with this PyTorch; replacing it now would break the run. Stop it (or let it finish), then repair.</source>
@@ -2834,6 +3068,10 @@ Type 'delete' to confirm: </source>
       <translation>训练会在 CPU 上进行——原因：{reason}</translation>
     </message>
     <message>
+      <source>Training would run on the CPU.</source>
+      <translation>训练将在 CPU 上运行。</translation>
+    </message>
+    <message>
       <source>Try again later.</source>
       <translation>请稍后再试。</translation>
     </message>
@@ -2848,6 +3086,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Unknown CUDA build {tag!r}: choose one of {tags}, or --cpu.</source>
       <translation>未知的 CUDA 版本 {tag!r}：请从 {tags} 中选择，或使用 --cpu。</translation>
+    </message>
+    <message>
+      <source>Unknown format {fmt}; one of: {formats}.</source>
+      <translation>未知格式 {fmt}；可选：{formats}。</translation>
     </message>
     <message>
       <source>Unknown format {format}; choose from {formats}.</source>
@@ -2926,10 +3168,6 @@ Type 'delete' to confirm: </source>
       <translation>请等它完成，或在那边取消。</translation>
     </message>
     <message>
-      <source>Watch the log for 'AMP checks failed'; if losses turn NaN anyway, report it with this facts file and train on another GPU or on the CPU meanwhile (--device cpu).</source>
-      <translation>留意日志中的 'AMP checks failed'；如果损失仍然变成 NaN，请附上这个检测信息文件报告问题，同时先在其他 GPU 或 CPU 上训练（--device cpu）。</translation>
-    </message>
-    <message>
       <source>Weights file not found: {path}</source>
       <translation>找不到权重文件：{path}</translation>
     </message>
@@ -2942,6 +3180,14 @@ Type 'delete' to confirm: </source>
       <translation>在哪里训练：留空选择第一块 GPU，没有则用 CPU；'cpu'；'0' 表示第一块 GPU；'0,1' 表示两块 GPU（多卡训练）。CPU 要慢一到两个数量级。</translation>
     </message>
     <message>
+      <source>Windows cannot commit the memory this training needs</source>
+      <translation>Windows 无法提交本次训练所需的内存</translation>
+    </message>
+    <message>
+      <source>Windows commit limit (page file)</source>
+      <translation>Windows 提交上限（页面文件）</translation>
+    </message>
+    <message>
       <source>Windows data loading</source>
       <translation>Windows 数据加载</translation>
     </message>
@@ -2952,6 +3198,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Windows long paths are off; the install fits with {spare} characters to spare. If pip reports a missing file or WinError 206, enable long paths ({enable}) or use --prefix C:\YOLOStudio.</source>
       <translation>Windows 长路径未开启；本次安装还剩 {spare} 个字符的余量。如果 pip 报告文件缺失或 WinError 206，请开启长路径（{enable}）或使用 --prefix C:\YOLOStudio。</translation>
+    </message>
+    <message>
+      <source>Windows may refuse memory to {count} data-loader workers (WinError 1455)</source>
+      <translation>Windows 可能无法为 {count} 个数据加载 worker 分配内存（WinError 1455）</translation>
     </message>
     <message>
       <source>Windows reserves it for a device (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9)</source>
@@ -2988,6 +3238,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Workers are per process: {nproc} processes x {workers} workers = {total} loader processes for {cores} CPU cores.</source>
       <translation>加载进程数是按训练进程计的：{nproc} 个进程 x {workers} 个加载进程 = {total} 个加载进程，而只有 {cores} 个 CPU 核心。</translation>
+    </message>
+    <message>
+      <source>Writing</source>
+      <translation>正在写入</translation>
     </message>
     <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
@@ -3050,8 +3304,28 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
     <message>
+      <source>a part</source>
+      <translation>一部分</translation>
+    </message>
+    <message>
+      <source>a part of its compute</source>
+      <translation>其部分算力</translation>
+    </message>
+    <message>
+      <source>a point is not a pair of numbers</source>
+      <translation>有一个点不是一对数字</translation>
+    </message>
+    <message>
       <source>a whole number</source>
       <translation>整数</translation>
+    </message>
+    <message>
+      <source>a {shape} has no area to box</source>
+      <translation>{shape} 没有面积，无法变成框</translation>
+    </message>
+    <message>
+      <source>a {shape} with {n} points</source>
+      <translation>只有 {n} 个点的 {shape}</translation>
     </message>
     <message>
       <source>add a .pt you have (asks whether you trust it)</source>
@@ -3102,6 +3376,10 @@ Type 'delete' to confirm: </source>
       <translation>检查时假定的批大小（默认 16）</translation>
     </message>
     <message>
+      <source>batch upload</source>
+      <translation>批次上传</translation>
+    </message>
+    <message>
       <source>batch {b} fits ({gb:.1f} GB peak); yolov5 AutoBatch: {auto}</source>
       <translation>批大小 {b} 放得下（峰值 {gb:.1f} GB）；yolov5 AutoBatch：{auto}</translation>
     </message>
@@ -3150,6 +3428,18 @@ Type 'delete' to confirm: </source>
       <translation>正在检查数据集的文件夹</translation>
     </message>
     <message>
+      <source>class {name}: {n} boxes left out as asked</source>
+      <translation>类别 {name}：按要求略去了 {n} 个框</translation>
+    </message>
+    <message>
+      <source>commit available</source>
+      <translation>可提交</translation>
+    </message>
+    <message>
+      <source>commit limit (RAM + page file)</source>
+      <translation>提交上限（内存 + 页面文件）</translation>
+    </message>
+    <message>
       <source>completed</source>
       <translation>已完成</translation>
     </message>
@@ -3168,6 +3458,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>container</source>
       <translation>容器</translation>
+    </message>
+    <message>
+      <source>convert a Pascal VOC, LabelMe, COCO or YOLO export into a YOLO dataset with train/val splits that do not leak</source>
+      <translation>把 Pascal VOC、LabelMe、COCO 或 YOLO 导出转换成 YOLO 数据集，训练/验证划分互不泄漏</translation>
+    </message>
+    <message>
+      <source>copy the images (default: hard links when on the same file system)</source>
+      <translation>复制图片（默认：在同一文件系统上时使用硬链接）</translation>
     </message>
     <message>
       <source>cpu or a GPU index (default: GPU when needed)</source>
@@ -3218,6 +3516,10 @@ Type 'delete' to confirm: </source>
       <translation>以 {imgsz} 像素解码：约 {gb:.2f} GB{ranks}（yolov5 的 check_cache_ram 估算）；可用内存 {ram} GB</translation>
     </message>
     <message>
+      <source>default {limit}</source>
+      <translation>默认 {limit}</translation>
+    </message>
+    <message>
       <source>delete checkpoints from the store</source>
       <translation>从权重库中删除检查点</translation>
     </message>
@@ -3252,6 +3554,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>dynamic batch and image size</source>
       <translation>动态批大小和图片尺寸</translation>
+    </message>
+    <message>
+      <source>enlarge the page file: System → Advanced system settings → Performance → Settings → Advanced → Virtual memory → 'System managed size' or a larger custom size, then restart</source>
+      <translation>扩大页面文件：系统 → 高级系统设置 → 性能 → 设置 → 高级 → 虚拟内存 → '系统管理的大小' 或更大的自定义大小，然后重启</translation>
     </message>
     <message>
       <source>epochs</source>
@@ -3330,6 +3636,10 @@ Type 'delete' to confirm: </source>
       <translation>跟踪训练进度（或回放已结束的训练）</translation>
     </message>
     <message>
+      <source>for JPEGs with an EXIF orientation: were the boxes drawn on the stored pixels or on the turned picture (default: from the annotation's size, else the tool's habit)</source>
+      <translation>对带 EXIF 方向的 JPEG：框是画在存储的像素上还是旋转后的画面上（默认：根据标注中的尺寸判断，否则按标注工具的习惯）</translation>
+    </message>
+    <message>
       <source>free</source>
       <translation>可用</translation>
     </message>
@@ -3338,8 +3648,16 @@ Type 'delete' to confirm: </source>
       <translation>未检查可用空间</translation>
     </message>
     <message>
+      <source>gen {gen} of {gen_max}, x{width} of x{width_max}</source>
+      <translation>第 {gen} 代（最高 {gen_max}），x{width}（最高 x{width_max}）</translation>
+    </message>
+    <message>
       <source>goal: {goal}</source>
       <translation>目标：{goal}</translation>
+    </message>
+    <message>
+      <source>hard-link the images; fail if that is not possible</source>
+      <translation>硬链接图片；无法链接时报错</translation>
     </message>
     <message>
       <source>holds a {kind}, not a mapping</source>
@@ -3352,6 +3670,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>image size the checks assume (default 640)</source>
       <translation>检查时假定的图片尺寸（默认 640）</translation>
+    </message>
+    <message>
+      <source>image {id} ({name}) is not in the source folder</source>
+      <translation>图片 {id}（{name}）不在源文件夹中</translation>
+    </message>
+    <message>
+      <source>image {image}, annotation {id}</source>
+      <translation>图片 {image}，标注 {id}</translation>
     </message>
     <message>
       <source>images per second</source>
@@ -3442,6 +3768,14 @@ Type 'delete' to confirm: </source>
       <translation>其 JSON 嵌套过深，不可能是环境信息文件</translation>
     </message>
     <message>
+      <source>its image {name} is not in the source folder</source>
+      <translation>它的图片 {name} 不在源文件夹中</translation>
+    </message>
+    <message>
+      <source>its image {name} is not in the source folder and not embedded (imageData)</source>
+      <translation>它的图片 {name} 不在源文件夹中，也没有嵌入（imageData）</translation>
+    </message>
+    <message>
       <source>its layers differ from {yaml}</source>
       <translation>它的层与 {yaml} 不同</translation>
     </message>
@@ -3450,8 +3784,32 @@ Type 'delete' to confirm: </source>
       <translation>它在权重库中的名称（默认：文件名）</translation>
     </message>
     <message>
+      <source>its test kernel failed</source>
+      <translation>其测试内核失败</translation>
+    </message>
+    <message>
       <source>judge a saved facts file instead of this machine</source>
       <translation>评估保存的检测信息文件，而不是这台机器</translation>
+    </message>
+    <message>
+      <source>keep COCO crowd regions (iscrowd)</source>
+      <translation>保留 COCO 的人群区域（iscrowd）</translation>
+    </message>
+    <message>
+      <source>keep VOC objects marked difficult (left out by default, as yolov5's VOC conversion does)</source>
+      <translation>保留标为 difficult 的 VOC 目标（默认略去，与 yolov5 自己的 VOC 转换一致）</translation>
+    </message>
+    <message>
+      <source>leave a class out (repeatable)</source>
+      <translation>略去一个类别（可重复）</translation>
+    </message>
+    <message>
+      <source>line {n}</source>
+      <translation>第 {n} 行</translation>
+    </message>
+    <message>
+      <source>link bandwidth</source>
+      <translation>链路带宽</translation>
     </message>
     <message>
       <source>list runs with status and best mAP</source>
@@ -3498,6 +3856,10 @@ Type 'delete' to confirm: </source>
       <translation>已用显存</translation>
     </message>
     <message>
+      <source>merge classes spelled two ways (Cat, cat, 'cat ') into the commonest spelling</source>
+      <translation>把写法不同的同一类别（Cat、cat、'cat '）合并为最常见的写法</translation>
+    </message>
+    <message>
       <source>message</source>
       <translation>消息</translation>
     </message>
@@ -3508,6 +3870,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>more space</source>
       <translation>更多空间</translation>
+    </message>
+    <message>
+      <source>mount an emptyDir with medium: Memory (sizeLimit: 16Gi) at /dev/shm in the pod spec</source>
+      <translation>在 Pod 规格中把 medium: Memory 的 emptyDir（sizeLimit: 16Gi）挂载到 /dev/shm</translation>
     </message>
     <message>
       <source>n/a</source>
@@ -3526,6 +3892,10 @@ Type 'delete' to confirm: </source>
       <translation>需要</translation>
     </message>
     <message>
+      <source>needed at least</source>
+      <translation>至少需要</translation>
+    </message>
+    <message>
       <source>never</source>
       <translation>从不</translation>
     </message>
@@ -3540,6 +3910,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no /dev/shm on {os}</source>
       <translation>{os} 上没有 /dev/shm</translation>
+    </message>
+    <message>
+      <source>no COCO annotation file found</source>
+      <translation>没有找到 COCO 标注文件</translation>
     </message>
     <message>
       <source>no CUDA builds for this OS</source>
@@ -3580,6 +3954,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no NVIDIA driver installed</source>
       <translation>未安装 NVIDIA 驱动</translation>
+    </message>
+    <message>
+      <source>no bndbox</source>
+      <translation>没有 bndbox</translation>
     </message>
     <message>
       <source>no dataset given</source>
@@ -3630,12 +4008,28 @@ Type 'delete' to confirm: </source>
       <translation>不是 Windows</translation>
     </message>
     <message>
+      <source>not a readable COCO file: {error}</source>
+      <translation>不是可读的 COCO 文件：{error}</translation>
+    </message>
+    <message>
       <source>not installed</source>
       <translation>未安装</translation>
     </message>
     <message>
       <source>not on this machine</source>
       <translation>不在本机</translation>
+    </message>
+    <message>
+      <source>not read</source>
+      <translation>未读取</translation>
+    </message>
+    <message>
+      <source>not readable JSON: {error}</source>
+      <translation>不是可读的 JSON：{error}</translation>
+    </message>
+    <message>
+      <source>not readable XML: {error}</source>
+      <translation>不是可读的 XML：{error}</translation>
     </message>
     <message>
       <source>not recorded — remove, then get or import it</source>
@@ -3652,6 +4046,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>nvidia-smi -q -d POWER   # compare the enforced limit with the default and max limits</source>
       <translation>nvidia-smi -q -d POWER   # 把当前生效的上限与默认和最大上限比较</translation>
+    </message>
+    <message>
+      <source>object {n}</source>
+      <translation>第 {n} 个目标</translation>
     </message>
     <message>
       <source>off</source>
@@ -3674,8 +4072,8 @@ Type 'delete' to confirm: </source>
       <translation>选项</translation>
     </message>
     <message>
-      <source>or train on GPU {index}, which is idle: --device {index}</source>
-      <translation>或者在空闲的 GPU {index} 上训练：--device {index}</translation>
+      <source>or train on the idle {gpu}: {fix}</source>
+      <translation>或在空闲的 {gpu} 上训练：{fix}</translation>
     </message>
     <message>
       <source>originals</source>
@@ -3710,6 +4108,10 @@ Type 'delete' to confirm: </source>
       <translation>为检测信息文件中的机器制定计划（yolostudio doctor --save-facts）；隐含 --dry-run</translation>
     </message>
     <message>
+      <source>polygons as their bounding box (default) or kept as yolov5 segments</source>
+      <translation>多边形转为外接框（默认）或保留为 yolov5 分割轮廓</translation>
+    </message>
+    <message>
       <source>power</source>
       <translation>功耗</translation>
     </message>
@@ -3740,6 +4142,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>print the plan as one JSON object</source>
       <translation>以一个 JSON 对象输出安装计划</translation>
+    </message>
+    <message>
+      <source>print the report as JSON</source>
+      <translation>以 JSON 输出报告</translation>
     </message>
     <message>
       <source>print the reports as one JSON document</source>
@@ -3796,6 +4202,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>recommend from facts alone (settings estimated)</source>
       <translation>只根据检测信息推荐（设置为估算值）</translation>
+    </message>
+    <message>
+      <source>refused: the XML declares entities or a DTD ({what}), which a VOC file never needs</source>
+      <translation>已拒绝：该 XML 声明了实体或 DTD（{what}），VOC 文件从不需要这些</translation>
+    </message>
+    <message>
+      <source>rename a class; two classes renamed to one name are merged (repeatable)</source>
+      <translation>重命名类别；改成同一名字的两个类别会合并（可重复）</translation>
     </message>
     <message>
       <source>resume a run from outside this workspace's runs (its last.pt is a pickle and can run code)</source>
@@ -3862,8 +4276,24 @@ Type 'delete' to confirm: </source>
       <translation>请查看日志</translation>
     </message>
     <message>
+      <source>seed of the split (same seed, same split)</source>
+      <translation>划分的随机种子（种子相同，划分相同）</translation>
+    </message>
+    <message>
       <source>serves {gpus}; see the plan for the other GPUs</source>
       <translation>支持 {gpus}；其他 GPU 见安装计划</translation>
+    </message>
+    <message>
+      <source>shape {n}</source>
+      <translation>第 {n} 个形状</translation>
+    </message>
+    <message>
+      <source>shares of train, val and test (default: 0.8,0.2,0); a split the source has is kept</source>
+      <translation>训练、验证、测试的比例（默认：0.8,0.2,0）；源数据自带的划分会保留</translation>
+    </message>
+    <message>
+      <source>show what would be imported; write nothing</source>
+      <translation>显示将要导入的内容；不写入任何东西</translation>
     </message>
     <message>
       <source>simplify the ONNX graph (needs onnxsim)</source>
@@ -3876,6 +4306,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>skipped (--no-measure)</source>
       <translation>已跳过（--no-measure）</translation>
+    </message>
+    <message>
+      <source>slice memory</source>
+      <translation>切片显存</translation>
     </message>
     <message>
       <source>start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard --json); options given on the command line override it</source>
@@ -3946,6 +4380,10 @@ Type 'delete' to confirm: </source>
       <translation>开始菜单</translation>
     </message>
     <message>
+      <source>the annotation says {dw}×{dh} px, the image is {w}×{h} px: the image's size is used</source>
+      <translation>标注写的是 {dw}×{dh} 像素，图片实际是 {w}×{h} 像素：使用图片的尺寸</translation>
+    </message>
+    <message>
       <source>the applications menu</source>
       <translation>应用程序菜单</translation>
     </message>
@@ -3954,12 +4392,24 @@ Type 'delete' to confirm: </source>
       <translation>检查点文件</translation>
     </message>
     <message>
+      <source>the classes to keep, in this order (others are left out)</source>
+      <translation>要保留的类别，按此顺序（其余的略去）</translation>
+    </message>
+    <message>
       <source>the container's CPU quota ({quota:g} CPUs)</source>
       <translation>容器的 CPU 配额（{quota:g} 个 CPU）</translation>
     </message>
     <message>
       <source>the dataset's data.yaml</source>
       <translation>数据集的 data.yaml</translation>
+    </message>
+    <message>
+      <source>the export's folder, or a COCO .json file</source>
+      <translation>导出的文件夹，或一个 COCO .json 文件</translation>
+    </message>
+    <message>
+      <source>the image cannot be read ({error}); its {n} boxes are left out</source>
+      <translation>无法读取图片（{error}）；它的 {n} 个框被略去</translation>
     </message>
     <message>
       <source>the installer again, with the same options</source>
@@ -3982,6 +4432,10 @@ Type 'delete' to confirm: </source>
       <translation>测量任务失败</translation>
     </message>
     <message>
+      <source>the new dataset's folder (new or empty)</source>
+      <translation>新数据集的文件夹（新建或为空）</translation>
+    </message>
+    <message>
       <source>the official checkpoints and what is on this machine</source>
       <translation>官方检查点及本机已有的权重</translation>
     </message>
@@ -3994,8 +4448,16 @@ Type 'delete' to confirm: </source>
       <translation>用于安装的源文件夹</translation>
     </message>
     <message>
+      <source>the source's format (default: detected)</source>
+      <translation>源数据的格式（默认：自动识别）</translation>
+    </message>
+    <message>
       <source>the training image size: the copy's long side (default: 640)</source>
       <translation>训练图片尺寸：副本的长边（默认：640）</translation>
+    </message>
+    <message>
+      <source>this PyTorch has no kernels for sm_{cc}</source>
+      <translation>此 PyTorch 没有 sm_{cc} 的内核</translation>
     </message>
     <message>
       <source>this facts file is not valid: {reason}</source>
@@ -4008,6 +4470,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>time limit</source>
       <translation>时间上限</translation>
+    </message>
+    <message>
+      <source>time per batch upload</source>
+      <translation>每次批次上传耗时</translation>
     </message>
     <message>
       <source>timing {format}</source>
@@ -4066,6 +4532,10 @@ Type 'delete' to confirm: </source>
       <translation>不询问，直接信任该文件</translation>
     </message>
     <message>
+      <source>unavailable ({reason})</source>
+      <translation>不可用（{reason}）</translation>
+    </message>
+    <message>
       <source>uninstall: also delete the workspace (runs, datasets made by the app) and settings</source>
       <translation>卸载：同时删除工作区（训练记录、应用生成的数据集）和设置</translation>
     </message>
@@ -4082,12 +4552,12 @@ Type 'delete' to confirm: </source>
       <translation>无法读取</translation>
     </message>
     <message>
-      <source>unset CUDA_VISIBLE_DEVICES   # it is set to '{value}', which hides every GPU</source>
-      <translation>unset CUDA_VISIBLE_DEVICES   # 它被设为 '{value}'，隐藏了所有 GPU</translation>
-    </message>
-    <message>
       <source>usable CPUs</source>
       <translation>可用 CPU</translation>
+    </message>
+    <message>
+      <source>usable GPU</source>
+      <translation>可用 GPU</translation>
     </message>
     <message>
       <source>use letters, digits, '-', '_' or '.', without slashes</source>
@@ -4170,6 +4640,10 @@ Type 'delete' to confirm: </source>
       <translation>把结果（JSON）写入 FILE，供 yolostudio train --config 使用</translation>
     </message>
     <message>
+      <source>yes</source>
+      <translation>是</translation>
+    </message>
+    <message>
       <source>yolostudio dataset check {path}</source>
       <translation>yolostudio dataset check {path}</translation>
     </message>
@@ -4184,6 +4658,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or PNG if it should be used.</source>
       <translation>yolov5 不读取 .{suffix} 图片，会静默跳过这个文件；如果要使用它，请转换为 JPEG 或 PNG。</translation>
+    </message>
+    <message>
+      <source>yolov5 given several GPUs in one process falls back to DataParallel, which is slower than one GPU in many cases. Name the GPUs in Device — the Train page's GPU choice, or 'yolostudio train DATA.yaml {fix}' — and the app starts one training process per GPU (DDP through PyTorch's launcher); the batch is the total, split between them.</source>
+      <translation>yolov5 在一个进程中使用多块 GPU 时会退回到 DataParallel，很多情况下比单块 GPU 还慢。请在“设备”中指定这些 GPU——训练页的 GPU 选择，或 'yolostudio train DATA.yaml {fix}'——应用会为每块 GPU 启动一个训练进程（通过 PyTorch 启动器的 DDP）；批大小是总数，由它们分摊。</translation>
     </message>
     <message>
       <source>yolov5 installed</source>
@@ -4222,10 +4700,6 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 会开启 AMP，但这块 GPU 没有张量核心：提速很少。</translation>
     </message>
     <message>
-      <source>yolov5 with several devices but without torchrun falls back to DataParallel, which is slower than one GPU in many cases. Launch one process per GPU with torchrun (DDP); the batch is the total, divisible by the number of GPUs.</source>
-      <translation>yolov5 使用多个设备但不通过 torchrun 时会退回到 DataParallel，很多情况下比单 GPU 还慢。请用 torchrun 为每块 GPU 启动一个进程（DDP）；批大小是总数，须能被 GPU 数量整除。</translation>
-    </message>
-    <message>
       <source>yolov5 workers</source>
       <translation>yolov5 加载进程</translation>
     </message>
@@ -4246,12 +4720,16 @@ Type 'delete' to confirm: </source>
       <translation>yolov5n … yolov5x6（见：weights list）</translation>
     </message>
     <message>
+      <source>{command}   # or unset it to use every GPU</source>
+      <translation>{command}   # 或取消它以使用所有 GPU</translation>
+    </message>
+    <message>
       <source>{cores} cores, {workers} workers: more workers can decode and augment in parallel</source>
       <translation>{cores} 个核心，{workers} 个加载进程：更多进程可以并行解码和增强图片</translation>
     </message>
     <message>
-      <source>{count} GPUs: use DDP through torchrun</source>
-      <translation>{count} 块 GPU：请通过 torchrun 使用 DDP</translation>
+      <source>{count} GPUs: train on all of them with DDP</source>
+      <translation>{count} 块 GPU：用 DDP 在全部 GPU 上训练</translation>
     </message>
     <message>
       <source>{c} cores</source>
@@ -4470,6 +4948,10 @@ Type 'delete' to confirm: </source>
       <translation>{mb:.1f} MB</translation>
     </message>
     <message>
+      <source>{mb:.1f} MB (batch {batch} × 3 × {imgsz}²)</source>
+      <translation>{mb:.1f} MB（批大小 {batch} × 3 × {imgsz}²）</translation>
+    </message>
+    <message>
       <source>{mb:.1f} MB/s</source>
       <translation>{mb:.1f} MB/s</translation>
     </message>
@@ -4562,6 +5044,18 @@ Type 'delete' to confirm: </source>
       <translation>{need:.1f} GB：训练进程 {main:.1f} GB + {train} 个训练和 {val} 个验证加载进程 × 约 {per:.2f} GB</translation>
     </message>
     <message>
+      <source>{now:.1f} GB/s of {full:.1f} GB/s</source>
+      <translation>{now:.1f} GB/s（最高 {full:.1f} GB/s）</translation>
+    </message>
+    <message>
+      <source>{now:.1f} ms instead of {full:.1f} ms</source>
+      <translation>{now:.1f} 毫秒，而不是 {full:.1f} 毫秒</translation>
+    </message>
+    <message>
+      <source>{now} / {slowdown} slowdown</source>
+      <translation>{now} / 降频温度 {slowdown}</translation>
+    </message>
+    <message>
       <source>{nproc} processes per machine but Device names {count} GPU(s): each process needs a GPU of its own.</source>
       <translation>每台机器 {nproc} 个进程，但设备只列出了 {count} 块 GPU：每个进程都需要自己的一块 GPU。</translation>
     </message>
@@ -4570,8 +5064,28 @@ Type 'delete' to confirm: </source>
       <translation>{n} 块 GPU 通过 torchrun 使用 DDP 多卡训练（每块 GPU 一个进程，绝不用 DataParallel）。</translation>
     </message>
     <message>
+      <source>{n} VOC objects marked difficult left out (--difficult keeps them)</source>
+      <translation>略去了 {n} 个标为 difficult 的 VOC 目标（--difficult 可保留）</translation>
+    </message>
+    <message>
+      <source>{n} annotations whose stated image size is not the image's (the image's is used)</source>
+      <translation>{n} 个标注写的图片尺寸与实际不符（使用实际尺寸）</translation>
+    </message>
+    <message>
+      <source>{n} boxes cut to the image's edge</source>
+      <translation>{n} 个框被裁到图片边缘</translation>
+    </message>
+    <message>
       <source>{n} entries are relative paths without './'. They are checked relative to this list's folder, but yolov5 resolves them against the folder training starts in; write them as './…' or absolute.</source>
       <translation>有 {n} 个条目是不带 './' 的相对路径。这里按此列表所在文件夹检查，但 yolov5 会相对于训练启动时的文件夹解析；请写成 './…' 或绝对路径。</translation>
+    </message>
+    <message>
+      <source>{n} images without objects (kept as backgrounds)</source>
+      <translation>{n} 张图片没有目标（作为背景图保留）</translation>
+    </message>
+    <message>
+      <source>{n} images' boxes turned with their EXIF orientation</source>
+      <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
     </message>
     <message>
       <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>
@@ -4586,12 +5100,20 @@ Type 'delete' to confirm: </source>
       <translation>{out} 是文件而不是文件夹。请为副本选择一个空文件夹。</translation>
     </message>
     <message>
+      <source>{out} is inside the source {source}: the import never writes into the source. Pick a folder outside it.</source>
+      <translation>{out} 位于源文件夹 {source} 之内：导入从不写入源文件夹。请选择它之外的文件夹。</translation>
+    </message>
+    <message>
       <source>{out} is not empty and is not a prepared copy of this dataset: the copy would replace its data.yaml and split lists. Choose an empty folder, or let the copy go to the app's cache (no --out).</source>
       <translation>{out} 不是空文件夹，也不是此数据集的预处理副本：副本会替换其中的 data.yaml 和划分列表。请选择一个空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
     </message>
     <message>
       <source>{out} {where}: the copy would overwrite your images and data.yaml. Choose an empty folder outside the dataset, or let the copy go to the app's cache (no --out).</source>
       <translation>{out} {where}：副本会覆盖你的图像和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
+    </message>
+    <message>
+      <source>{path} already exists and is not empty. Pick a new folder for the dataset (--out), or remove that one first.</source>
+      <translation>{path} 已存在且不为空。请为数据集选择新文件夹（--out），或先删除那个文件夹。</translation>
     </message>
     <message>
       <source>{path} cannot be prepared: {reasons}</source>
@@ -4694,6 +5216,10 @@ Type 'delete' to confirm: </source>
       <translation>{path}：缺少 {keys}；yolov5 会读取其 {reference} 中的每个键。</translation>
     </message>
     <message>
+      <source>{path}: no VOC .xml, LabelMe .json, COCO .json or YOLO labels found. Name the format with --format, or pick the folder the export was unpacked into.</source>
+      <translation>{path}：没有找到 VOC .xml、LabelMe .json、COCO .json 或 YOLO 标签。请用 --format 指定格式，或选择导出内容解压后的文件夹。</translation>
+    </message>
+    <message>
       <source>{path}: no checkpoint to resume from ({problem}).</source>
       <translation>{path}：没有可用于继续训练的检查点（{problem}）。</translation>
     </message>
@@ -4702,8 +5228,16 @@ Type 'delete' to confirm: </source>
       <translation>{path}：不是本应用能读取的图片</translation>
     </message>
     <message>
+      <source>{path}: pick a folder, or a COCO .json file.</source>
+      <translation>{path}：请选择一个文件夹，或一个 COCO .json 文件。</translation>
+    </message>
+    <message>
       <source>{path}: the train split holds no images.</source>
       <translation>{path}：train 划分中没有图片。</translation>
+    </message>
+    <message>
+      <source>{path}: the {fmt} format is read from a folder.</source>
+      <translation>{path}：{fmt} 格式需要从文件夹读取。</translation>
     </message>
     <message>
       <source>{path}: unknown options {names}.</source>
@@ -4722,8 +5256,20 @@ Type 'delete' to confirm: </source>
       <translation>{n} 块 GPU，每块 {per}（总数能被 GPU 数量整除；DDP 下不使用 AutoBatch）。</translation>
     </message>
     <message>
+      <source>{phase} {done}/{total} images</source>
+      <translation>{phase} {done}/{total} 张图片</translation>
+    </message>
+    <message>
       <source>{prefix} still holds files the installer did not make; they were left.</source>
       <translation>{prefix} 中还有不是安装程序创建的文件；已保留。</translation>
+    </message>
+    <message>
+      <source>{prefix}yolostudio train DATA.yaml --device {value}</source>
+      <translation>{prefix}yolostudio train DATA.yaml --device {value}</translation>
+    </message>
+    <message>
+      <source>{prefix}yolostudio train DATA.yaml --device {value}   # PCI order, as nvidia-smi numbers them</source>
+      <translation>{prefix}yolostudio train DATA.yaml --device {value}   # PCI 顺序，与 nvidia-smi 的编号一致</translation>
     </message>
     <message>
       <source>{ram:.1f} GB RAM free holds {n} workers</source>
@@ -4828,6 +5374,18 @@ then: {install}</source>
       <translation>服务器上找不到 {url}（HTTP 404）。</translation>
     </message>
     <message>
+      <source>{used}/{total} of its compute</source>
+      <translation>其算力的 {used}/{total}</translation>
+    </message>
+    <message>
+      <source>{variable}={value} hides every GPU from PyTorch</source>
+      <translation>{variable}={value} 使 PyTorch 看不到任何 GPU</translation>
+    </message>
+    <message>
+      <source>{variable}={value} names '{entry}', which hides the GPUs after it from PyTorch</source>
+      <translation>{variable}={value} 中的 '{entry}' 使其后的 GPU 对 PyTorch 不可见</translation>
+    </message>
+    <message>
       <source>{venv} exists but is not a Python environment; move it away or install elsewhere with --prefix DIR.</source>
       <translation>{venv} 已存在但不是 Python 环境；请把它移走，或用 --prefix DIR 安装到别处。</translation>
     </message>
@@ -4856,6 +5414,34 @@ then: {install}</source>
       <translation>{waiting} 每一步剩下的时间是模型在 CPU 上的前向和反向计算；在 GPU 上会快一到两个数量级。</translation>
     </message>
     <message>
+      <source>{where} ({name}): a corner is not a number</source>
+      <translation>{where}（{name}）：有一个角的坐标不是数字</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): a crowd region (iscrowd), left out</source>
+      <translation>{where}（{name}）：人群区域（iscrowd），已略去</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): neither a box nor a segmentation with an area</source>
+      <translation>{where}（{name}）：既没有框，也没有带面积的分割</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): the box has no size ({w:.1f}×{h:.1f} px)</source>
+      <translation>{where}（{name}）：框没有大小（{w:.1f}×{h:.1f} 像素）</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): the box lies outside the image</source>
+      <translation>{where}（{name}）：框在图片之外</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): {shape} has no box to convert</source>
+      <translation>{where}（{name}）：{shape} 没有可转换的框</translation>
+    </message>
+    <message>
+      <source>{where} ({name}): {why}</source>
+      <translation>{where}（{name}）：{why}</translation>
+    </message>
+    <message>
       <source>{where} has a different data.yaml (its content differs from node 0's).</source>
       <translation>{where} 的 data.yaml 不同（内容与节点 0 的不一致）。</translation>
     </message>
@@ -4866,6 +5452,10 @@ then: {install}</source>
     <message>
       <source>{where} sees {counts}; node 0 sees {ref_counts}.</source>
       <translation>{where} 看到的是 {counts}；节点 0 看到的是 {ref_counts}。</translation>
+    </message>
+    <message>
+      <source>{where}: category {id} is not among the file's categories</source>
+      <translation>{where}：类别 {id} 不在该文件的类别列表中</translation>
     </message>
     <message>
       <source>{where}: expected an object, found {found}</source>

@@ -390,6 +390,225 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
   </context>
   <context>
+    <name>DatasetImportDialog</name>
+    <message>
+      <source>A COCO annotation file</source>
+      <translation>COCO 标注文件</translation>
+    </message>
+    <message>
+      <source>A folder, or a COCO .json file</source>
+      <translation>一个文件夹，或一个 COCO .json 文件</translation>
+    </message>
+    <message>
+      <source>A new, empty folder</source>
+      <translation>一个新的空文件夹</translation>
+    </message>
+    <message>
+      <source>Annotations that cannot be converted are listed here, with why.</source>
+      <translation>无法转换的标注会列在这里，并说明原因。</translation>
+    </message>
+    <message>
+      <source>Boxes</source>
+      <translation>框数</translation>
+    </message>
+    <message>
+      <source>COCO JSON (*.json)</source>
+      <translation>COCO JSON (*.json)</translation>
+    </message>
+    <message>
+      <source>COCO file…</source>
+      <translation>COCO 文件…</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Cancelled; nothing was written.</source>
+      <translation>已取消；没有写入任何内容。</translation>
+    </message>
+    <message>
+      <source>Cannot be converted ({n}):</source>
+      <translation>无法转换（{n}）：</translation>
+    </message>
+    <message>
+      <source>Cannot start the import: {reason}</source>
+      <translation>无法开始导入：{reason}</translation>
+    </message>
+    <message>
+      <source>Checking the result</source>
+      <translation>正在检查结果</translation>
+    </message>
+    <message>
+      <source>Choose where to write the new dataset.</source>
+      <translation>请选择新数据集的写入位置。</translation>
+    </message>
+    <message>
+      <source>Choose…</source>
+      <translation>选择…</translation>
+    </message>
+    <message>
+      <source>Class in the export</source>
+      <translation>导出中的类别</translation>
+    </message>
+    <message>
+      <source>Close</source>
+      <translation>关闭</translation>
+    </message>
+    <message>
+      <source>Copy the images (else hard links where possible)</source>
+      <translation>复制图片（否则尽量使用硬链接）</translation>
+    </message>
+    <message>
+      <source>Detect</source>
+      <translation>自动识别</translation>
+    </message>
+    <message>
+      <source>Folder…</source>
+      <translation>文件夹…</translation>
+    </message>
+    <message>
+      <source>Give every class spelled several ways its commonest spelling</source>
+      <translation>把有多种写法的类别统一为最常见的写法</translation>
+    </message>
+    <message>
+      <source>Import</source>
+      <translation>导入</translation>
+    </message>
+    <message>
+      <source>Import a dataset</source>
+      <translation>导入数据集</translation>
+    </message>
+    <message>
+      <source>Importing…</source>
+      <translation>正在导入…</translation>
+    </message>
+    <message>
+      <source>Keep COCO crowd regions</source>
+      <translation>保留 COCO 人群区域</translation>
+    </message>
+    <message>
+      <source>Keep VOC objects marked difficult</source>
+      <translation>保留标为 difficult 的 VOC 目标</translation>
+    </message>
+    <message>
+      <source>Look</source>
+      <translation>查看</translation>
+    </message>
+    <message>
+      <source>Merge spellings</source>
+      <translation>合并写法</translation>
+    </message>
+    <message>
+      <source>Name in the dataset</source>
+      <translation>数据集中的名称</translation>
+    </message>
+    <message>
+      <source>Nothing written yet. Rename, merge or drop classes, choose the split, then Import.</source>
+      <translation>尚未写入任何内容。可重命名、合并或略去类别，选择划分，然后点“导入”。</translation>
+    </message>
+    <message>
+      <source>Pick the export, then Look.</source>
+      <translation>选择导出内容，然后点“查看”。</translation>
+    </message>
+    <message>
+      <source>Polygons</source>
+      <translation>多边形</translation>
+    </message>
+    <message>
+      <source>Read the export and show what it holds; nothing is written</source>
+      <translation>读取导出内容并显示其中有什么；不写入任何东西</translation>
+    </message>
+    <message>
+      <source>Reading images</source>
+      <translation>正在读取图片</translation>
+    </message>
+    <message>
+      <source>Reading the export…</source>
+      <translation>正在读取导出内容…</translation>
+    </message>
+    <message>
+      <source>Spelled several ways: {names}</source>
+      <translation>有多种写法：{names}</translation>
+    </message>
+    <message>
+      <source>Split (shares)</source>
+      <translation>划分（比例）</translation>
+    </message>
+    <message>
+      <source>The check found no errors.</source>
+      <translation>检查没有发现错误。</translation>
+    </message>
+    <message>
+      <source>The check found {n} errors: open it on the Dataset page to see them.</source>
+      <translation>检查发现 {n} 个错误：在数据集页面打开它即可查看。</translation>
+    </message>
+    <message>
+      <source>The export's folder</source>
+      <translation>导出的文件夹</translation>
+    </message>
+    <message>
+      <source>The import failed: {reason}</source>
+      <translation>导入失败：{reason}</translation>
+    </message>
+    <message>
+      <source>The train share must be above 0 %.</source>
+      <translation>训练比例必须大于 0 %。</translation>
+    </message>
+    <message>
+      <source>Train with this dataset</source>
+      <translation>用这个数据集训练</translation>
+    </message>
+    <message>
+      <source>Uncheck a class to leave it out; give two classes one name to merge them</source>
+      <translation>取消勾选即可略去某个类别；给两个类别起同一个名字即可合并</translation>
+    </message>
+    <message>
+      <source>Where to write the new dataset</source>
+      <translation>新数据集的写入位置</translation>
+    </message>
+    <message>
+      <source>Write to</source>
+      <translation>写入到</translation>
+    </message>
+    <message>
+      <source>Writing the dataset</source>
+      <translation>正在写入数据集</translation>
+    </message>
+    <message>
+      <source>Wrote {path}: train {train}, val {val}, test {test} images, {boxes} boxes. {verdict}</source>
+      <translation>已写入 {path}：训练 {train}、验证 {val}、测试 {test} 张图片，{boxes} 个框。{verdict}</translation>
+    </message>
+    <message>
+      <source>kept as segments</source>
+      <translation>保留为分割轮廓</translation>
+    </message>
+    <message>
+      <source>seed</source>
+      <translation>种子</translation>
+    </message>
+    <message>
+      <source>test</source>
+      <translation>测试</translation>
+    </message>
+    <message>
+      <source>their bounding box</source>
+      <translation>外接框</translation>
+    </message>
+    <message>
+      <source>train</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>val</source>
+      <translation>验证</translation>
+    </message>
+    <message>
+      <source>{fmt}: {images} images, {boxes} annotations, {bg} without objects (kept as backgrounds); {clipped} boxes cut to the image's edge, {rotated} images turned with their EXIF orientation.</source>
+      <translation>{fmt}：{images} 张图片，{boxes} 个标注，{bg} 张没有目标（作为背景图保留）；{clipped} 个框被裁到图片边缘，{rotated} 张图片随 EXIF 方向旋转。</translation>
+    </message>
+  </context>
+  <context>
     <name>DatasetPage</name>
     <message>
       <source> — unsaved changes</source>
@@ -424,6 +643,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在检查图片和标签…</translation>
     </message>
     <message>
+      <source>Convert a Pascal VOC, LabelMe, COCO or YOLO export into a dataset (yolostudio dataset import)</source>
+      <translation>把 Pascal VOC、LabelMe、COCO 或 YOLO 导出转换成数据集（yolostudio dataset import）</translation>
+    </message>
+    <message>
       <source>Could not save {path}: {reason}</source>
       <translation>无法保存 {path}：{reason}</translation>
     </message>
@@ -456,6 +679,14 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>图库</translation>
     </message>
     <message>
+      <source>Import VOC, LabelMe or COCO…</source>
+      <translation>导入 VOC、LabelMe 或 COCO…</translation>
+    </message>
+    <message>
+      <source>Import…</source>
+      <translation>导入…</translation>
+    </message>
+    <message>
       <source>Make this data.yaml the Train page's dataset and go there</source>
       <translation>把这个 data.yaml 设为训练页面的数据集并转到那里</translation>
     </message>
@@ -464,8 +695,8 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>从文件夹新建…</translation>
     </message>
     <message>
-      <source>No dataset yet — open a data.yaml, create one from folders, or use the demo.</source>
-      <translation>还没有数据集——打开一个 data.yaml，从文件夹创建，或使用演示数据。</translation>
+      <source>No dataset yet — open a data.yaml, create one from folders, import another tool's labels, or use the demo.</source>
+      <translation>还没有数据集——打开一个 data.yaml，从文件夹创建，导入其他工具的标注，或使用演示数据。</translation>
     </message>
     <message>
       <source>No errors; warnings worth a look ({w}) in the Problems list.</source>

@@ -25,7 +25,7 @@ from tests.fixtures.fake_nvml import FakeNvml, nvml_raising
 NONE_MEANS_ABSENT = {
     "torch": {"import_error", "cuda", "cuda_error", "torchvision"},
     "nvml": {"error", "error_message"},
-    "system": {"cgroup_cpu_quota"},
+    "system": {"cgroup_cpu_quota", "commit_limit_gb", "commit_available_gb"},  # the commit limit: Windows only
 }
 
 

@@ -6,7 +6,7 @@ its check is reported as unknown with the reason, and every other rule still run
 old facts file still gets the diagnosis that its facts allow. Rules see the findings of the rules
 before them, so a consequence is not reported twice (no "CUDA unusable" on top of "driver too old").
 
-The rules live by subject (``software``, ``cuda``, ``host``, ``loader``, ``gpu_state``; shared helpers in
+The rules live by subject (``software``, ``cuda``, ``host``, ``loader``, ``gpu_state``, ``devices``, ``pcie``, ``slices``; shared helpers in
 ``base``);
 this module owns their order and the loop that runs them. A new rule is a function in the module of its
 subject and one row in ``RULES``.
@@ -21,9 +21,11 @@ from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation
 from core.environment.rules.base import NotApplicable, RuleContext, Unknown
 from core.environment.rules.cuda import (rule_arch, rule_cuda_unusable, rule_cudnn, rule_driver, rule_no_gpu,
                                          rule_nvml, rule_torch_cpu_build)
-from core.environment.rules.gpu_state import rule_amp, rule_gpu_state, rule_multi_gpu
+from core.environment.rules.devices import rule_gpu_hidden, rule_mixed_gpus, rule_multi_gpu
+from core.environment.rules.gpu_state import rule_amp, rule_gpu_state
 from core.environment.rules.host import rule_disk, rule_ram, rule_shm, rule_windows, shm_needed_gb
 from core.environment.rules.loader import rule_cpu_limited, rule_worker_ram
+from core.environment.rules.slices import rule_mig, rule_windows_commit
 from core.environment.rules.software import rule_probe, rule_python, rule_torch_missing, rule_yolov5_missing
 from core.findings import Finding
 from core.i18n import tr
@@ -40,6 +42,7 @@ RULES: tuple[tuple[str, str, Rule], ...] = (
     ("torch", "PyTorch installed", rule_torch_missing),
     ("yolov5", "yolov5 installed", rule_yolov5_missing),
     ("nvml", "GPU driver (NVML)", rule_nvml),
+    ("gpu-hidden", "GPUs hidden by the environment", rule_gpu_hidden),
     ("gpu", "NVIDIA GPU present", rule_no_gpu),
     ("torch-build", "PyTorch CUDA build", rule_torch_cpu_build),
     ("driver", "Driver vs PyTorch CUDA", rule_driver),
@@ -53,7 +56,10 @@ RULES: tuple[tuple[str, str, Rule], ...] = (
     ("disk", "Disk speed and space", rule_disk),
     ("gpu-state", "GPU busy, throttling, PCIe", rule_gpu_state),
     ("amp", "Mixed precision (AMP)", rule_amp),
+    ("mixed-gpus", "Mixed GPUs", rule_mixed_gpus),
+    ("mig", "MIG slice", rule_mig),
     ("multi-gpu", "Several GPUs", rule_multi_gpu),
+    ("windows-commit", "Windows commit limit (page file)", rule_windows_commit),
     ("windows", "Windows data loading", rule_windows),
 )
 

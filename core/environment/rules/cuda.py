@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from core.environment.commands import driver_update_command
 from core.environment.facts import EnvironmentFacts
+from core.environment.rules.devices import device_fix, good_gpus
 from core.findings import Finding
 from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text,
                                          driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
@@ -18,6 +19,8 @@ from core.i18n import tr
 def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if nvml_lists_gpus(f) or f.torch.cuda_available or f.torch.device_count:
         return []
+    if any(e.code == "gpu-hidden" for e in earlier):
+        return []  # a container started without its GPUs: said above, with the fix that applies
     if not f.nvml.available and f.nvml.error is None and f.torch.cuda_available is None:
         raise Unknown(tr("{fact} was not read", fact="NVML"))
     reason = f"{f.nvml.error}: {f.nvml.error_message or ''}".strip(": ") if f.nvml.error else tr("no GPU listed")
@@ -27,7 +30,7 @@ def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
     return [Finding("no-gpu", "info", tr("No NVIDIA GPU found: training runs on the CPU"),
                     tr("Without a usable NVIDIA GPU, yolov5 trains on the CPU — fine for the demo, one to two "
                        "orders of magnitude slower for real datasets."),
-                    {tr("NVML"): reason, tr("torch CUDA available"): str(f.torch.cuda_available)},
+                    {tr("NVML"): reason, tr("torch CUDA available"): {True: tr("yes"), False: tr("no")}.get(f.torch.cuda_available, "?")},
                     hint, "advice")]
 
 
@@ -102,7 +105,7 @@ def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Fi
                     tr("The installed torch wheel has no CUDA support, so training would run on the CPU and the "
                        "GPU would sit idle. Install the CUDA wheel that matches the driver."),
                     {tr("torch"): str(f.torch.version), tr("torch CUDA"): tr("none (CPU build)"),
-                     tr("GPUs"): gpu_words(f), tr("driver"): str(f.nvml.driver_version)}, fix, kind)]
+                     tr("GPUs"): gpu_words(f), tr("driver"): f.nvml.driver_version or "?"}, fix, kind)]
 
 
 def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
@@ -150,18 +153,24 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
     if not archs:
         raise Unknown(tr("{fact} was not read", fact="torch arch list"))
     out = []
+    usable = good_gpus(f)  # another GPU this wheel runs on: train there, no reinstall (rules/devices.py)
     for cc in sorted(set(capabilities(f))):
         if arch_covers(archs, cc):
             continue
         fix, kind = right_wheel_fix(f)
-        out.append(Finding("gpu-arch-unsupported", "error",
+        change: tuple = ()
+        if usable:
+            fix, kind, change = device_fix(f, usable[:1])
+        out.append(Finding("gpu-arch-unsupported", "warning" if usable else "error",
                            tr("This PyTorch has no kernels for the GPU's architecture (sm_{cc})", cc=f"{cc[0]}{cc[1]}"),
                            tr("The GPU is {family} (compute capability {major}.{minor}); the installed wheel is "
                               "compiled for {archs}. CUDA calls fail with 'no kernel image is available for "
                               "execution on the device'.", family=architecture_name(cc), major=cc[0], minor=cc[1],
                               archs=" ".join(archs)),
                            {tr("GPU"): gpu_words(f), tr("compute capability"): f"{cc[0]}.{cc[1]}",
-                            tr("wheel arch list"): " ".join(archs), tr("torch"): str(f.torch.version)}, fix, kind))
+                            tr("wheel arch list"): " ".join(archs), tr("torch"): str(f.torch.version),
+                            **({tr("usable GPU"): f"{usable[0].index}: {usable[0].name or '?'}"} if usable else {})},
+                           fix, kind, change))
     return out
 
 
@@ -172,7 +181,7 @@ def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Find
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build"))
     cause = next((e for e in earlier if e.code in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build",
-                                                 "nvml-unavailable") and e.severity == "error"), None)
+                                                 "nvml-unavailable", "gpu-hidden") and e.severity == "error"), None)
     if cause is not None:
         raise Unknown(tr("'{title}' (above) stops CUDA first", title=cause.message))
     if f.torch.cuda_available is None:
@@ -180,14 +189,23 @@ def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Find
     failed = [d for d in f.torch.devices if d.kernel_ok is False]
     if f.torch.cuda_available is False and nvml_lists_gpus(f):
         message = f.torch.cuda_error or tr("torch.cuda.is_available() is False")
-        visible = f.system.env.get("CUDA_VISIBLE_DEVICES")
-        fix = (tr("unset CUDA_VISIBLE_DEVICES   # it is set to '{value}', which hides every GPU", value=visible)
-               if visible is not None and visible.strip() in ("", "-1", "none") else
-               tr("Reboot (a driver update needs it); if it persists: {cmd}", cmd=right_wheel_fix(f)[0]))
+        visible = f.system.env.get("CUDA_VISIBLE_DEVICES")  # one that hides the GPUs is gpu-hidden, above
+        fix = tr("Reboot (a driver update needs it); if it persists: {cmd}", cmd=right_wheel_fix(f)[0])
         return [Finding("cuda-unusable", "error", tr("PyTorch cannot use the GPU"),
                         tr("NVML lists the GPU, but CUDA does not start in torch, so training would run on the CPU."),
-                        {tr("message"): message, tr("GPUs"): gpu_words(f), tr("CUDA_VISIBLE_DEVICES"): str(visible)},
+                        {tr("message"): message, tr("GPUs"): gpu_words(f),
+                         "CUDA_VISIBLE_DEVICES": repr(visible) if visible is not None else tr("not set")},
                         fix, "command")]
+    working = good_gpus(f)  # another GPU passed its kernel: train there first (rules/devices.py)
+    if failed and working:
+        fix, kind, change = device_fix(f, working[:1])
+        return [Finding("cuda-unusable", "warning", tr("A test kernel failed on GPU {index} ({name})", index=d.index,
+                                                       name=d.name or "?"),
+                        tr("A tiny CUDA computation failed on this GPU, so training on it would fail too; the {good} "
+                           "works: train on it. Reboot, then check again, to use this one.",
+                           good=working[0].name or "GPU"),
+                        {tr("message"): d.kernel_error or "?", tr("GPU"): d.name or "?"}, fix, kind, change)
+                for d in failed]
     return [Finding("cuda-unusable", "error", tr("A test kernel failed on GPU {index} ({name})", index=d.index,
                                                  name=d.name or "?"),
                     tr("A tiny CUDA computation failed on this GPU, so training on it would fail too."),
@@ -204,5 +222,7 @@ def rule_cudnn(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) ->
         return []
     return [Finding("cudnn-unavailable", "warning", tr("cuDNN is not available to PyTorch"),
                     tr("Without cuDNN the convolutions run on slower kernels: training is several times slower."),
-                    {tr("cuDNN version"): str(f.torch.cudnn_version), tr("cuDNN enabled"): str(f.torch.cudnn_enabled)},
+                    {tr("cuDNN version"): str(f.torch.cudnn_version or tr("none")),
+                     tr("cuDNN enabled"): tr("yes") if f.torch.cudnn_enabled else tr("no")
+                     if f.torch.cudnn_enabled is False else "?"},
                     right_wheel_fix(f, force=True)[0], "command")]

@@ -1,14 +1,15 @@
-"""Rules about the GPUs' state right now and their kind: busy, throttled, narrowed PCIe, AMP-unsafe models,
-several GPUs that want DDP.
+"""Rules about the GPUs' state right now and their kind: busy, throttled, narrowed PCIe, AMP-unsafe models.
+(Which GPUs training gets — hidden, mixed, several — is ``devices``.)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.environment.commands import torchrun_command
 from core.environment.facts import EnvironmentFacts, GpuFacts
-from core.environment.rules.base import RuleContext, gpu_words, need_gpu, need_nvml
+from core.environment.rules.base import RuleContext, need_gpu, need_nvml
+from core.environment.rules.devices import device_fix
+from core.environment.rules.pcie import pcie_finding
 from core.findings import Finding, changes
 from core.environment.tables import (GPU_BUSY_MEM_GB, GPU_BUSY_UNSEEN_UTIL, GPU_BUSY_UTIL, POWER_CAP_BUSY_UTIL,
                                      POWER_LIMIT_LOWERED, amp_unsafe, throttle_kinds, throttle_names)
@@ -23,17 +24,9 @@ def rule_gpu_state(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]
         label = f"{g.index}: {g.name or '?'}"
         out += _busy(f, g, label)
         out += _throttled(g, label)
-        if g.pcie_width is not None and g.pcie_width_max and g.pcie_width < g.pcie_width_max:
-            loaded = g.util_percent is not None and g.util_percent >= 30
-            out.append(Finding("pcie-degraded", "warning" if loaded else "info",
-                               tr("GPU {gpu} runs its PCIe link at x{width} of x{max}", gpu=label,
-                                  width=g.pcie_width, max=g.pcie_width_max),
-                               tr("A narrower link slows every copy of a batch to the GPU. An idle GPU may narrow its "
-                                  "link to save power: check again during training."),
-                               {tr("PCIe"): f"gen {g.pcie_gen}/{g.pcie_gen_max}, x{g.pcie_width}/x{g.pcie_width_max}",
-                                tr("utilisation"): f"{g.util_percent} %"},
-                               tr("Reseat the card or move it to a full x16 slot; verify with "
-                                  "'nvidia-smi -q -d PCIE' under load."), "advice"))
+        link = pcie_finding(g, label, ctx)
+        if link is not None:
+            out.append(link)
     return out
 
 
@@ -43,27 +36,44 @@ def _process_words(processes: list[dict[str, Any]]) -> str:
                      for p in processes)
 
 
+def _amount(value: float | None, unit: str, digits: int = 0) -> str:
+    """A reading with its unit, or '?' when it was not read (never 'None')."""
+    return "?" if value is None else f"{value:.{digits}f} {unit}"
+
+
 def _busy(f: EnvironmentFacts, g: GpuFacts, label: str) -> list[Finding]:
-    """Busy means other *compute* work (``tables.GPU_BUSY_*``): the desktop's memory never counts."""
+    """Busy means other *compute* work (``tables.GPU_BUSY_*``): the desktop's memory never counts. A process
+    list NVML could not give (``processes`` None, the reason in ``unknown``: NoPermission, NotSupported…) is not
+    an empty one: then only the utilisation can tell, and the finding says the list is unavailable."""
+    unavailable = g.processes is None
     others = list(g.processes or [])
     held = sum(p.get("used_gb") or 0.0 for p in others)
     util = g.util_percent
     computing = util is not None and util >= GPU_BUSY_UTIL
-    evidence = {tr("compute processes"): _process_words(others) or tr("none"),
-                tr("utilisation"): f"{util:.0f} %" if util is not None else "?",
-                tr("memory used"): f"{g.memory_used_gb or 0:.1f} / {g.memory_total_gb or 0:.1f} GB"}
-    idle = [o.index for o in f.nvml.gpus if o is not g and not o.processes
+    reason = g.unknown.get("processes") or tr("not read")
+    evidence = {tr("compute processes"): tr("unavailable ({reason})", reason=reason) if unavailable else
+                _process_words(others) or tr("none"),
+                tr("utilisation"): _amount(util, "%"),
+                tr("memory used"): f"{_amount(g.memory_used_gb, 'GB', 1)} / {_amount(g.memory_total_gb, 'GB', 1)}"}
+    idle = [o for o in f.nvml.gpus if o is not g and o.processes == []
             and (o.util_percent is None or o.util_percent < GPU_BUSY_UTIL)]
-    move = tr("or train on GPU {index}, which is idle: --device {index}", index=idle[0]) if idle else ""
+    move_fix, move_kind, move_change = device_fix(f, idle[:1]) if idle else ("", "advice", ())
+    move = tr("or train on the idle {gpu}: {fix}", gpu=idle[0].name or "GPU", fix=move_fix) if idle else ""
     if not others:
         if util is None or util < GPU_BUSY_UNSEEN_UTIL:
             return []
+        see = (tr("Run nvidia-smi on the host to see who uses it; {move}", move=move) if idle else
+               tr("Run nvidia-smi on the host to see who uses it, and train when it is free."))
+        if unavailable:
+            return [Finding("gpu-busy", "warning", tr("GPU {gpu} is busy, and its process list is unavailable",
+                                                      gpu=label),
+                            tr("The GPU computes {util:.0f}% of the time, but NVML could not list its processes "
+                               "({reason}), so who runs on it is unknown; training would get a share of it.",
+                               util=util, reason=reason), evidence, see, "advice")]
         return [Finding("gpu-busy", "warning", tr("GPU {gpu} is busy with work this system cannot see", gpu=label),
                         tr("The GPU computes {util:.0f}% of the time, but NVML lists no compute process here: another "
                            "container, virtual machine or user runs on it, and training would get a share of it.",
-                           util=util), evidence,
-                        tr("Run nvidia-smi on the host to see who uses it; {move}", move=move) if idle else
-                        tr("Run nvidia-smi on the host to see who uses it, and train when it is free."), "advice")]
+                           util=util), evidence, see, "advice")]
     if not computing and held < GPU_BUSY_MEM_GB:
         return []  # a small idle context (a notebook that imported torch): not in the way
     pids = " ".join(str(p.get("pid")) for p in others)
@@ -77,35 +87,51 @@ def _busy(f: EnvironmentFacts, g: GpuFacts, label: str) -> list[Finding]:
     return [Finding("gpu-busy", "warning", tr("GPU {gpu} is in use by {count} other process(es): {pids}", gpu=label,
                                               count=len(others), pids=pids),
                     tr("Other programs run CUDA on this GPU. {why}", why=why), evidence, fix,
-                    "setting" if idle else "command", changes({"device": str(idle[0])} if idle else None))]
+                    "setting" if move_change else "command", move_change)]
+
+
+#: The fix for each throttle cause (``tables.THROTTLE_KIND``), in the order a person checks them.
+def _throttle_fixes() -> dict[str, str]:
+    return {
+        "thermal": tr("Improve airflow: clean the dust filters and fans, give the card room, raise the fan curve; "
+                      "watch it with 'nvidia-smi -q -d TEMPERATURE,PERFORMANCE'."),
+        "hardware": tr("Check the power supply: its rating for this card, every power connector seated, no adapters "
+                       "or daisy-chained cables; then cooling. 'nvidia-smi -q -d PERFORMANCE' shows which slowdown "
+                       "is active."),
+    }
 
 
 def _throttled(g: GpuFacts, label: str) -> list[Finding]:
-    """One finding per cause, each with its own fix (``tables.THROTTLE_KIND``). A power cap under load is the
-    GPU working as designed; it counts only on a GPU that is not busy, or whose limit was lowered."""
+    """One ``gpu-throttled`` per GPU, naming every cause and each cause's fix (``tables.THROTTLE_KIND``): heat
+    and a hardware slowdown often come together (HwSlowdown is also raised by heat), and one card is one
+    finding. A power cap under load is the GPU working as designed; it counts only on a GPU that is not busy,
+    or whose limit was lowered (``gpu-power-capped``, a cause of its own)."""
     kinds = throttle_kinds(g.throttle_reasons)
     hot = g.temperature_c is not None and g.slowdown_temp_c is not None and g.temperature_c >= g.slowdown_temp_c - 5
     if hot:
         kinds.setdefault("thermal", [])
+    default = f" ({tr('default {limit}', limit=_amount(g.power_default_limit_w, 'W'))})" \
+        if g.power_default_limit_w is not None else ""
     evidence = {tr("reasons"): ", ".join(throttle_names(g.throttle_reasons)) or "—",
-                tr("temperature"): f"{g.temperature_c} °C / {g.slowdown_temp_c} °C slowdown",
-                tr("power"): f"{g.power_w} W / {g.power_limit_w} W (default {g.power_default_limit_w} W)",
-                tr("utilisation"): f"{g.util_percent} %"}
+                tr("temperature"): tr("{now} / {slowdown} slowdown", now=_amount(g.temperature_c, "°C"),
+                                      slowdown=_amount(g.slowdown_temp_c, "°C")),
+                tr("power"): f"{_amount(g.power_w, 'W')} / {_amount(g.power_limit_w, 'W')}{default}",
+                tr("utilisation"): _amount(g.util_percent, "%")}
     out: list[Finding] = []
-    if "thermal" in kinds:
-        out.append(Finding("gpu-throttled", "warning", tr("GPU {gpu} slows down to stay cool", gpu=label),
-                           tr("The GPU is at or near its slowdown temperature and lowers its clocks, so every training "
-                              "step takes longer."), evidence,
-                           tr("Improve airflow: clean the dust filters and fans, give the card room, raise the fan "
-                              "curve; watch it with 'nvidia-smi -q -d TEMPERATURE,PERFORMANCE'."), "advice"))
-    if "hardware" in kinds or "power-brake" in kinds:
-        out.append(Finding("gpu-throttled", "warning", tr("GPU {gpu} is held back by a hardware slowdown", gpu=label),
-                           tr("The board halves its clocks or more: {reasons}. This comes from the power supply "
+    causes = [c for c in ("thermal", "hardware") if c in kinds or (c == "hardware" and "power-brake" in kinds)]
+    if causes:
+        hardware = ", ".join(kinds.get("hardware", []) + kinds.get("power-brake", []))
+        why = {"thermal": tr("The GPU is at or near its slowdown temperature and lowers its clocks."),
+               "hardware": tr("The board halves its clocks or more ({reasons}): this comes from the power supply "
                               "(an external power brake, or power spikes beyond what it delivers) or from heat.",
-                              reasons=", ".join(kinds.get("hardware", []) + kinds.get("power-brake", []))), evidence,
-                           tr("Check the power supply: its rating for this card, every power connector seated, no "
-                              "adapters or daisy-chained cables; then cooling. 'nvidia-smi -q -d PERFORMANCE' shows "
-                              "which slowdown is active."), "advice"))
+                              reasons=hardware)}
+        message = (tr("GPU {gpu} slows down to stay cool", gpu=label) if causes == ["thermal"] else
+                   tr("GPU {gpu} is held back by a hardware slowdown", gpu=label) if causes == ["hardware"] else
+                   tr("GPU {gpu} slows down from heat and a hardware slowdown", gpu=label))
+        fixes = _throttle_fixes()
+        out.append(Finding("gpu-throttled", "warning", message,
+                           " ".join(why[c] for c in causes) + " " + tr("Every training step takes longer."),
+                           evidence, "\n".join(fixes[c] for c in causes), "advice"))
     lowered = (g.power_limit_w is not None and g.power_default_limit_w is not None
                and g.power_limit_w < g.power_default_limit_w * POWER_LIMIT_LOWERED)
     busy = g.util_percent is not None and g.util_percent >= POWER_CAP_BUSY_UTIL
@@ -122,8 +148,9 @@ def _throttled(g: GpuFacts, label: str) -> list[Finding]:
         out.append(Finding("gpu-power-capped", "warning",
                            tr("GPU {gpu} hits its power cap while hardly busy", gpu=label),
                            tr("The GPU computes only {util:.0f}% of the time yet its clocks are held by the power "
-                              "limit ({power} W of {limit} W): the limit is far below what this card needs.",
-                              util=g.util_percent, power=g.power_w, limit=g.power_limit_w), evidence,
+                              "limit ({power} of {limit}): the limit is far below what this card needs.",
+                              util=g.util_percent, power=_amount(g.power_w, "W"),
+                              limit=_amount(g.power_limit_w, "W")), evidence,
                            tr("nvidia-smi -q -d POWER   # compare the enforced limit with the default and max limits"),
                            "command"))
     return out
@@ -136,21 +163,7 @@ def rule_amp(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
     if not bad:
         return []
     return [Finding("amp-unsafe-gpu", "warning", tr("Mixed precision (AMP) is unreliable on {name}", name=bad[0]),
-                    tr("GTX 16xx and Quadro T-series GPUs are known to produce NaN losses or zero mAP with FP16 "
-                       "training. The worker's AMP check compares FP16 with FP32 on your model before training and "
-                       "falls back to FP32 when they disagree."),
-                    {tr("GPU"): ", ".join(bad)},
-                    tr("Watch the log for 'AMP checks failed'; if losses turn NaN anyway, report it with this facts "
-                       "file and train on another GPU or on the CPU meanwhile (--device cpu)."), "advice")]
-
-
-def rule_multi_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    need_gpu(f)
-    count = max(len(f.nvml.gpus), f.torch.device_count or 0)
-    if count < 2 or "LOCAL_RANK" in f.system.env:
-        return []
-    return [Finding("multi-gpu-dataparallel-risk", "info", tr("{count} GPUs: use DDP through torchrun", count=count),
-                    tr("yolov5 with several devices but without torchrun falls back to DataParallel, which is slower "
-                       "than one GPU in many cases. Launch one process per GPU with torchrun (DDP); the batch is "
-                       "the total, divisible by the number of GPUs."),
-                    {tr("GPUs"): gpu_words(f)}, torchrun_command(count), "command")]
+                    tr("GTX 16xx and Quadro T-series GPUs (TU116/TU117) pass yolov5's AMP check, then produce NaN "
+                       "losses or zero mAP later in FP16 training. Train in full precision (FP32): it needs more GPU "
+                       "memory per image, so a smaller batch may be needed."),
+                    {tr("GPU"): ", ".join(bad)}, "--no-amp", "setting", changes({"no_amp": True}))]

@@ -28,8 +28,9 @@ def rule_shm(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
     per_worker = need / max(ctx.workers, 1)
     fits = max(int(shm // per_worker), 0)
     container = f.system.container
-    fix = ("docker run --ipc=host …   # or: docker run --shm-size=16g …" if container
-           else "sudo mount -o remount,size=16G /dev/shm")
+    fix = (tr("mount an emptyDir with medium: Memory (sizeLimit: 16Gi) at /dev/shm in the pod spec")
+           if container == "kubernetes" else "docker run --ipc=host …   # or: docker run --shm-size=16g …"
+           if container else "sudo mount -o remount,size=16G /dev/shm")
     return [Finding("shm-too-small", "error" if container else "warning",
                     tr("/dev/shm is too small for {workers} data-loader workers", workers=ctx.workers),
                     tr("Data-loader workers hand batches to training through shared memory; when it is full the "
@@ -70,7 +71,7 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                               speed=d.read_mb_s, files=d.files_per_s or 0),
                            {tr("path"): d.path, tr("read speed"): f"{d.read_mb_s:.0f} MB/s",
                             tr("images per second"): f"{d.files_per_s or 0:.0f}",
-                            tr("files read"): str(d.files_read)},
+                            tr("files read"): str(d.files_read) if d.files_read is not None else "?"},
                            tr("Copy the dataset to a local SSD, or train with --cache ram (or --cache disk)."),
                            "setting", changes({"cache": "ram"})))
     for d in f.disks:
@@ -87,6 +88,8 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 def rule_windows(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if need_fact(f.system.os, "OS") != "Windows":
         raise NotApplicable(tr("not Windows"))
+    if any(e.code == "windows-commit-low" for e in earlier):
+        return []  # the measured commit limit said it, with the workers that fit
     return [Finding("windows-workers", "info", tr("Windows: keep data-loader workers modest"),
                     tr("Windows starts each data-loader worker as a new process (spawn), which re-imports torch: "
                        "each costs seconds and memory, and many of them can fail with 'WinError 1455: the paging "

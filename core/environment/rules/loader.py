@@ -44,9 +44,7 @@ def rule_cpu_limited(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Findin
     quota = f.system.cgroup_cpu_quota
     limit = (tr("the container's CPU quota ({quota:g} CPUs)", quota=quota) if quota is not None and
              math.ceil(quota) <= usable else tr("the CPU affinity mask ({usable} CPUs)", usable=usable))
-    cpus_flag = f"--cpus {train + 1}"
-    fix = tr("--workers {fits}   # or give the container more CPUs: docker run {cpus} …", fits=fits, cpus=cpus_flag) \
-        if f.system.container else tr("--workers {fits}", fits=fits)
+    fix = _cpu_fix(f.system.container, fits, train + 1)
     return [Finding("cpu-limited", "warning",
                     tr("Only {usable} of {logical} CPUs are usable, but yolov5 will start {train} data-loader workers",
                        usable=usable, logical=logical, train=train),
@@ -61,6 +59,19 @@ def rule_cpu_limited(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Findin
                      tr("yolov5 workers"): tr("{train} train + {val} val", train=train, val=val),
                      tr("container"): f.system.container or tr("no")},
                     fix, "setting", changes({"workers": fits}))]
+
+
+def _cpu_fix(container: str | None, fits: int, wanted: int) -> str:
+    """Fewer workers, or more CPUs where they are granted: a Kubernetes pod's CPU quota is its container's
+    ``resources.limits.cpu`` (Kubernetes docs, "Resource Management for Pods and Containers": the limit becomes
+    the cgroup CPU quota), which ``docker run --cpus`` cannot change; a plain container's is ``--cpus``."""
+    if container == "kubernetes":
+        return tr("--workers {fits}   # or raise the pod's CPU limit: resources: limits: cpu: \"{cpus}\" (in the "
+                  "container spec; the pod is then recreated)", fits=fits, cpus=wanted)
+    if container:
+        return tr("--workers {fits}   # or give the container more CPUs: docker run {cpus} …", fits=fits,
+                  cpus=f"--cpus {wanted}")
+    return tr("--workers {fits}", fits=fits)
 
 
 def worker_ram_need_gb(f: EnvironmentFacts, workers: int, batch: int, imgsz: int) -> float:

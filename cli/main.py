@@ -15,7 +15,7 @@ from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from cli.registry import load_verbs, verb_named
 from cli.render import Output
 from core.i18n import set_language, tr
-from core.workspace import resolve_workspace
+from core.workspace import resolve_workspace, settings_notes
 
 DEFAULT_VERB = "gui"
 
@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     verb = verb_named(args.verb or DEFAULT_VERB)
     errors = Output()
     try:
+        for note in settings_notes(args.workspace) if verb.needs_workspace else ():
+            errors.warning(note)
         workspace = resolve_workspace(args.workspace) if verb.needs_workspace else None
         return verb.run(args, workspace)
     except FileNotFoundError as exc:

@@ -13,7 +13,7 @@ from typing import IO, Any
 from cli.render import EventRenderer, shown, shown_event
 from core.i18n import tr
 from core.jobs import JobOutcome
-from core.progress import RunProgress, format_duration
+from core.progress import RunProgress, format_duration, format_loss
 
 _STAGE_NOTES = {
     "preparing": "Checking the dataset and building the model…",
@@ -62,7 +62,7 @@ class ConsoleRenderer(EventRenderer):
         p = self.progress
         filled = int(round(p.epoch_fraction * self.width))
         bar = "█" * filled + "░" * (self.width - filled)
-        losses = " ".join(f"{k} {v:.4f}" for k, v in p.losses.items())
+        losses = " ".join(f"{k} {format_loss(v)}" for k, v in p.losses.items())
         ips = "—" if p.images_per_s is None else f"{p.images_per_s:.0f}"
         return tr("Epoch {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} img/s  data wait {wait}  "
                   "ETA {eta}", epoch=p.epoch + 1, epochs=p.epochs, bar=bar, batch=p.batch, batches=p.batches,
@@ -110,12 +110,16 @@ class ConsoleRenderer(EventRenderer):
         timing = ev.get("timing") or {}
         ips = timing.get("images_per_s")
         best = tr(" (best)") if ev.get("is_best") else ""
-        return tr("Epoch {epoch}/{epochs}  box {box:.4f} obj {obj:.4f} cls {cls:.4f} | P {p:.3f} R {r:.3f} "
-                  "mAP@0.5 {m50:.3f} mAP@0.5:0.95 {m95:.3f} | {secs:.1f} s, {ips} img/s, data wait {wait}{best}",
+        def shown(key: str, digits: int = 4) -> str:  # a figure the event lacks was not finite: NaN, never 0
+            value = m.get(key)
+            return format_loss(value, digits) if isinstance(value, (int, float)) else "NaN"
+
+        return tr("Epoch {epoch}/{epochs}  box {box} obj {obj} cls {cls} | P {p} R {r} "
+                  "mAP@0.5 {m50} mAP@0.5:0.95 {m95} | {secs:.1f} s, {ips} img/s, data wait {wait}{best}",
                   epoch=int(ev.get("epoch", 0)) + 1, epochs=ev.get("epochs"),
-                  box=m.get("train/box_loss", 0.0), obj=m.get("train/obj_loss", 0.0), cls=m.get("train/cls_loss", 0.0),
-                  p=m.get("metrics/precision", 0.0), r=m.get("metrics/recall", 0.0),
-                  m50=m.get("metrics/mAP_0.5", 0.0), m95=m.get("metrics/mAP_0.5:0.95", 0.0),
+                  box=shown("train/box_loss"), obj=shown("train/obj_loss"), cls=shown("train/cls_loss"),
+                  p=shown("metrics/precision", 3), r=shown("metrics/recall", 3),
+                  m50=shown("metrics/mAP_0.5", 3), m95=shown("metrics/mAP_0.5:0.95", 3),
                   secs=ev.get("epoch_time_s") or 0.0, ips="—" if ips is None else f"{ips:.0f}",
                   wait=_pct(timing.get("data_wait_share")), best=best)
 

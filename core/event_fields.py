@@ -75,9 +75,10 @@ for _name in ("versions", "report", "facts", "stopped_at", "evidence"):
 for _name in ("devices", "gpus", "prescriptions", "boxes", "exports"):
     _CHECKS[_name] = _sequence
 
-#: Number maps: every entry a finite number (``metrics``, ``losses``, ``final_metrics``), or also null
-#: where the protocol says "not measured" (``efficiency``, ``window``, ``timing``, ``run_timing``).
-_NUMBER_MAPS = {"metrics": False, "losses": False, "final_metrics": False,
+#: Number maps: every entry a finite number (``metrics``, ``final_metrics``), or also null where the
+#: protocol says "not measured" (``efficiency``, ``window``, ``timing``, ``run_timing``) or, for ``losses``,
+#: "not a number" (JSON has no NaN: the writer turns one into null, and renderers show it as NaN, never 0).
+_NUMBER_MAPS = {"metrics": False, "losses": True, "final_metrics": False,
                 "efficiency": True, "window": True, "timing": True, "run_timing": True}
 
 

@@ -64,15 +64,12 @@ class JobSpec:
     def write(self) -> Path:
         """Write the spec file (atomically for a run's, which outlives the job) and return its path."""
         text = json.dumps(self.spec, indent=2, ensure_ascii=False) + "\n"
-        self.folder.mkdir(parents=True, exist_ok=True)
         if self.file_name is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
             self.path = self.folder / self.file_name
             atomic_write_text(self.path, text, backup=False)
         else:
-            fd, name = tempfile.mkstemp(prefix=f"{self.job}-", suffix=".json", dir=self.folder)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            self.path = Path(name)
+            self.path = _private_spec_file(self.folder, self.job, text)
         return self.path
 
     def argv(self, python: str | None = None) -> list[str]:
@@ -86,6 +83,23 @@ class JobSpec:
         """Remove a temp spec file once the job has ended (a run's spec.json stays)."""
         if self.file_name is None and self.path is not None:
             self.path.unlink(missing_ok=True)
+
+
+def _private_spec_file(folder: Path, job: str, text: str) -> Path:
+    """A fresh spec file in ``folder``, or in the system's temp folder when ``folder`` cannot be written (a
+    read-only workspace: ``doctor`` must still run there — it is how a user learns what is wrong)."""
+    for where in (folder, Path(tempfile.gettempdir()) / "yolostudio-jobs"):
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f"{job}-", suffix=".json", dir=where)
+        except OSError:
+            if where != folder:
+                raise
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return Path(name)
+    raise AssertionError("unreachable")  # the last place raises instead of continuing
 
 
 @dataclass

@@ -8,6 +8,7 @@ remaining epochs at the mean measured epoch time (training + validation).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,7 +77,9 @@ class RunProgress:
         index = int(event.get("index", 0))
         self.batches = int(event.get("count", self.batches))
         self.batch = index + 1
-        self.losses = {k: float(v) for k, v in (event.get("losses") or {}).items() if isinstance(v, (int, float))}
+        # null: the loss was not a finite number (JSON has no NaN) — kept as NaN, so it is shown as NaN, not 0
+        self.losses = {k: float(v) if isinstance(v, (int, float)) else math.nan
+                       for k, v in (event.get("losses") or {}).items() if v is None or isinstance(v, (int, float))}
         window = event.get("window") or {}
         ips = window.get("images_per_s")
         if isinstance(ips, (int, float)) and not event.get("warmup"):
@@ -150,6 +153,12 @@ class RunProgress:
         if current is None:
             current = per_epoch * (1.0 - self.epoch_fraction)
         return max(0.0, current + remaining_epochs * per_epoch)
+
+
+def format_loss(value: float, digits: int = 4) -> str:
+    """A loss (or metric) as the progress lines show it: ``digits`` decimals, or ``NaN`` for one that is not a
+    finite number — never 0, which would read as a model that learned perfectly."""
+    return f"{value:.{digits}f}" if math.isfinite(value) else "NaN"
 
 
 def format_duration(seconds: float | None) -> str:

@@ -1,14 +1,22 @@
 """Who owns a run folder: one worker at a time, held by an OS lock, and whether a recorded pid is that worker.
 
 **The lock.** A worker that writes into a run folder (train, resume, finish) first takes an exclusive,
-non-blocking lock on ``<run>/worker.lock`` and holds it for its whole life (``RunLock``). The kernel
-releases it when the process ends, however it ends (SIGKILL, crash, power loss of the process), so a
-killed worker never leaves a stale lock behind. A second worker for the same folder — a second
-``resume``, the GUI and a terminal at once — fails to take it and is refused with the owner's pid,
-which the owner wrote into the lock file (``lock_owner``). POSIX uses ``flock`` (per open file, so a
-reader in the same process cannot release it, and data-loader processes forked by the worker close
-their copy so they never hold it after the worker is gone); Windows uses ``msvcrt.locking`` on one
-byte far past the recorded pid, so the pid stays readable.
+non-blocking lock on the run folder (see "What a user cannot delete") and holds it for its whole life
+(``RunLock``). The kernel releases it when the process ends, however it ends (SIGKILL, crash, power loss
+of the process), so a killed worker never leaves a stale lock behind. A second worker for the same
+folder — a second ``resume``, the GUI and a terminal at once — fails to take it and is refused with the
+owner's pid, which the owner wrote into ``<run>/worker.lock`` (``lock_owner``). POSIX uses ``flock`` (per
+open file, so a reader in the same process cannot release it, and data-loader processes forked by the
+worker close their copy so they never hold it after the worker is gone); Windows uses ``msvcrt.locking``
+on one byte far past the recorded pid, so the pid stays readable.
+
+**What a user cannot delete.** ``worker.lock`` is a file in the folder: deleting it during a run (by hand, a
+clean-up script) used to let a second worker open a fresh ``worker.lock``, lock it and train the same run. On
+POSIX the lock is therefore held on the *run directory's own descriptor* (``flock`` works on a directory);
+the folder cannot be removed from under the run without removing the run itself, and ``worker.lock`` is only
+the readable record of who holds it — its loss costs the owner's pid in the refusal, never the refusal.
+On Windows an open file cannot be deleted (Python opens without ``FILE_SHARE_DELETE``), so the byte lock
+on ``worker.lock`` already has that property.
 
 **Liveness.** A pid alone proves nothing: pids are recycled, and a hand-edited or copied events file
 can name pid 1. ``worker_alive`` asks that the process exists, is not a zombie, started when the event
@@ -53,7 +61,7 @@ class RunBusy(RuntimeError):
         self.owner = owner
 
 
-def _try_lock(handle: IO[bytes], *, shared: bool = False) -> bool:
+def _try_lock(handle: IO[bytes] | _DirHandle, *, shared: bool = False) -> bool:
     if os.name == "nt":
         import msvcrt
 
@@ -72,7 +80,7 @@ def _try_lock(handle: IO[bytes], *, shared: bool = False) -> bool:
     return True
 
 
-def _unlock(handle: IO[bytes]) -> None:
+def _unlock(handle: IO[bytes] | _DirHandle) -> None:
     if os.name == "nt":
         import msvcrt
 
@@ -85,6 +93,35 @@ def _unlock(handle: IO[bytes]) -> None:
         import fcntl
 
         fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+class _DirHandle:
+    """The run directory opened for its descriptor alone: what POSIX locks (see the module's first screen)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self._fd: int | None = os.open(run_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+
+    def fileno(self) -> int:
+        assert self._fd is not None
+        return self._fd
+
+    def close(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
+
+    def __enter__(self) -> _DirHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _lock_handle(run_dir: Path, lock_path: Path, mode: str) -> IO[bytes] | _DirHandle:
+    """What carries the lock: the directory on POSIX, ``worker.lock`` on Windows (``OSError`` if absent)."""
+    if os.name == "nt":
+        return open(lock_path, mode)  # noqa: SIM115 - the caller closes it
+    return _DirHandle(run_dir)
 
 
 def _read_owner(path: Path) -> Owner:
@@ -108,9 +145,9 @@ def lock_owner(run_dir: Path) -> Owner | None:
     listing runs never makes a worker starting at that moment fail."""
     path = Path(run_dir) / LOCK_FILE
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed below
+        handle = _lock_handle(Path(run_dir), path, "rb")
     except OSError:
-        return None  # no lock file: no worker of this version ever owned it
+        return None  # no folder (POSIX) or no lock file (Windows): no worker owns it
     with handle:
         if _try_lock(handle, shared=True):
             _unlock(handle)
@@ -121,46 +158,51 @@ def lock_owner(run_dir: Path) -> Owner | None:
 class RunLock:
     """The run folder's lock, held by this process until ``release()`` or its end."""
 
-    def __init__(self, run_dir: Path, handle: IO[bytes]) -> None:
+    def __init__(self, run_dir: Path, handle: IO[bytes], held: IO[bytes] | _DirHandle) -> None:
         self.run_dir = Path(run_dir)
-        self._handle: IO[bytes] | None = handle
+        self._handle: IO[bytes] | None = handle  # worker.lock: the owner's record
+        self._held: IO[bytes] | _DirHandle | None = held  # what carries the lock (the folder on POSIX)
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=self._drop_in_child)
 
     def _drop_in_child(self) -> None:
         """A forked child (a data-loader worker) must not keep the lock alive after this process dies:
         closing its copy of the descriptor drops its reference without unlocking ours."""
-        if self._handle is not None:
+        for handle in {id(h): h for h in (self._handle, self._held) if h is not None}.values():
             try:
-                self._handle.close()
+                handle.close()
             except OSError:
                 pass
-            self._handle = None
+        self._handle = self._held = None
 
     @classmethod
     def acquire(cls, run_dir: Path, *, job: str = "", wait_s: float = ACQUIRE_WAIT_S) -> RunLock:
         """Take the lock or raise ``RunBusy`` naming the owner (retried for ``wait_s``: a probe's instant)."""
         path = Path(run_dir) / LOCK_FILE
-        handle = open(path, "a+b")  # noqa: SIM115 - held for the process's life
+        # Held for the process's life. On POSIX the record is opened only once the folder is locked, so a
+        # refused worker never leaves an empty worker.lock in place of the owner's record.
+        held = open(path, "a+b") if os.name == "nt" else _DirHandle(Path(run_dir))  # noqa: SIM115
         deadline = time.monotonic() + wait_s
-        while not _try_lock(handle):
+        while not _try_lock(held):
             if time.monotonic() >= deadline:
-                handle.close()
+                held.close()
                 raise RunBusy(Path(run_dir), _read_owner(path))
             time.sleep(0.05)
+        handle = held if os.name == "nt" else open(path, "a+b")  # noqa: SIM115
         me = psutil.Process()
         record = json.dumps({"pid": me.pid, "create_time": me.create_time(), "job": job}).encode()
         handle.seek(0)
         handle.truncate(0)
         handle.write(record)
         handle.flush()
-        return cls(Path(run_dir), handle)
+        return cls(Path(run_dir), handle, held)
 
     def release(self) -> None:
-        if self._handle is not None:
-            _unlock(self._handle)
-            self._handle.close()
-            self._handle = None
+        if self._held is not None:
+            _unlock(self._held)
+        for handle in {id(h): h for h in (self._handle, self._held) if h is not None}.values():
+            handle.close()
+        self._handle = self._held = None
 
 
 def process_alive(pid: int | None, create_time: float | None) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 import platformdirs
 
 from core.atomic import atomic_write_text
+from core.file_values import FileValueError, path_text
 
 APP_NAME = "YOLO Studio"
 SETTINGS_VERSION = 2
@@ -81,21 +82,40 @@ def _migrate(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
-def load_settings(path: Path | None = None) -> Settings:
-    """Read settings; a missing or unreadable file gives defaults (the broken file is left for the user)."""
+#: Settings that hold a path: a NUL in one made every ``os`` call raise and stopped the app from starting.
+_PATHS = ("workspace", "last_data", "last_model")
+
+
+def read_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
+    """Settings, and a message (naming the file and key) for each value set aside as unusable — a path
+    holding a NUL or another control character falls back to its default, so the app still starts."""
     path = path or settings_path()
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return Settings()
+        return Settings(), []
     if not isinstance(raw, dict):
-        return Settings()
+        return Settings(), []
     raw = _migrate(raw)
     known = {f.name for f in fields(Settings)}
     defaults = Settings()
     values = {k: v for k, v in raw.items() if k in known and isinstance(v, type(getattr(defaults, k)))
               and v in _CHOICES.get(k, (v,))}
-    return Settings(**values)
+    problems: list[str] = []
+    for key in _PATHS:
+        if key in values:
+            try:
+                path_text(values[key], file=path, key=key)
+            except FileValueError as exc:
+                problems.append(str(exc))
+                del values[key]
+    return Settings(**values), problems
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read settings; a missing or unreadable file, or an unusable value, gives defaults (the broken file is
+    left for the user; ``read_settings`` says what was set aside)."""
+    return read_settings(path)[0]
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:

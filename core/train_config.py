@@ -18,7 +18,9 @@ from typing import Any
 
 from core.dataset.data_yaml import read_data_yaml
 from core.distributed import check_distributed, topology_spec
+from core.file_values import has_control_characters, is_finite_number
 from core.findings import Finding, Severity, errors_of, problem
+from core.hyp_file import hyp_problem
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
@@ -51,10 +53,31 @@ class ValidatedConfig:
         return [p for p in self.problems if p.severity is Severity.WARNING]
 
 
+#: Names Windows reserves for devices, whatever the extension ("NUL.txt" too), in any case — Microsoft's
+#: "Naming Files, Paths, and Namespaces" (learn.microsoft.com/windows/win32/fileio/naming-a-file), which also
+#: lists the superscript digits ¹ ² ³ after COM and LPT. A run folder called COM1 cannot be opened there.
+WINDOWS_DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL"} | {f"{p}{d}" for p in ("COM", "LPT")
+                                                                 for d in "123456789¹²³"})
+
+
+def run_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a run folder on Linux and Windows (None: it can): separators or reserved
+    characters, a control or invisible format character (U+009B is a terminal's CSI), surrounding spaces or a
+    trailing dot (Windows drops it), ``.``/``..``, or a Windows device name."""
+    if has_control_characters(name):
+        return tr("it holds a control or invisible character")
+    if not _RUN_NAME.match(name) or name in (".", ".."):
+        return tr("use letters, digits, '-', '_' or '.', without slashes")
+    if name.strip() != name or name.endswith("."):
+        return tr("it starts or ends with a space, or ends with a dot")
+    if name.split(".", 1)[0].rstrip(" ").upper() in WINDOWS_DEVICE_NAMES:
+        return tr("Windows reserves it for a device (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9)")
+    return None
+
+
 def valid_run_name(name: str) -> bool:
-    """A run folder name that is safe on Linux and Windows: no separators or reserved characters, no
-    surrounding spaces, not ``.``/``..``."""
-    return bool(_RUN_NAME.match(name)) and name.strip() == name and name not in (".", "..")
+    """A run folder name that is safe on Linux and Windows (``run_name_problem`` says why not)."""
+    return run_name_problem(name) is None
 
 
 def parse_device(device: str) -> list[int] | None:
@@ -143,6 +166,10 @@ def _check_hyp(name: str, problems: list[Finding]) -> Path | None:
         problems.append(problem("error", "hyp", tr("Hyperparameter file not found: {name}", name=name),
                                 tr("Use hyp.scratch-low.yaml, or the path of a hyp YAML.")))
         return None
+    found = hyp_problem(path)
+    if found is not None:  # yolov5 would stop on it (a KeyError, a NaN loss) after the run had started
+        problems.append(problem("error", "hyp", found, tr("Use hyp.scratch-low.yaml, or the path of a hyp YAML.")))
+        return None
     return path.resolve()
 
 
@@ -169,8 +196,10 @@ def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts(),
     if cfg.batch == 0:
         problems.append(problem("error", "batch", tr("Batch size must be at least 1, or -1 for automatic (got {value}).",
                                                      value=cfg.batch), ""))
-    if not valid_run_name(cfg.name):
-        problems.append(problem("error", "name", tr("Run name {name!r} is not a valid folder name.", name=cfg.name),
+    name_problem = run_name_problem(cfg.name)
+    if name_problem is not None:
+        problems.append(problem("error", "name", tr("Run name {name!r} is not a valid folder name: {reason}.",
+                                                    name=cfg.name, reason=name_problem),
                                 tr("Use letters, digits, '-', '_' or '.', without slashes.")))
 
     _check_device(cfg, facts, problems)
@@ -184,7 +213,7 @@ def _check_ranges(cfg: TrainConfig, problems: list[Finding]) -> None:
         value = getattr(cfg, opt.name)
         label = tr(opt.label)
         if opt.widget in ("int", "float"):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if not is_finite_number(value):  # NaN passes every range comparison below: refuse it here
                 problems.append(problem("error", opt.name, tr("{label} must be a number (got {value!r}).",
                                                               label=label, value=value), tr(opt.help)))
             elif (opt.minimum is not None and value < opt.minimum) or (opt.maximum is not None

@@ -18,6 +18,7 @@ from pathlib import Path
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable
 
+from core.file_values import finite_number
 from core.i18n import tr
 
 AUTO_BATCH = -1
@@ -266,6 +267,8 @@ def load_config_file(path: Path) -> TrainConfig:
             if not (isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool)):
                 raise ValueError(tr("{path}: {name} = {value!r} is not a {kind}.", path=path, name=name, value=value,
                                     kind=type(default).__name__))
+        if isinstance(default, (int, float)) and not isinstance(default, bool):
+            finite_number(value, file=path, key=name)  # `.nan` / `1e400`: FileValueError (a ValueError)
     return TrainConfig.from_dict(raw)
 
 

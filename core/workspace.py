@@ -12,7 +12,7 @@ from pathlib import Path
 
 import platformdirs
 
-from core.settings import APP_NAME, load_settings
+from core.settings import APP_NAME, load_settings, read_settings
 
 
 def default_workspace() -> Path:
@@ -29,6 +29,14 @@ def resolve_workspace(explicit: str | Path | None = None) -> Path:
     if configured:
         return Path(configured).expanduser().resolve()
     return default_workspace()
+
+
+def settings_notes(explicit: str | Path | None = None) -> list[str]:
+    """What the settings file held that could not be used (a workspace path with a NUL in it), when the
+    settings are what ``resolve_workspace`` consults — for the CLI and the window to say once at start."""
+    if explicit or os.environ.get("YOLOSTUDIO_WORKSPACE"):
+        return []
+    return read_settings()[1]
 
 
 def runs_dir(workspace: Path) -> Path:

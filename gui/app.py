@@ -10,6 +10,7 @@ training.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import QApplication
 
 from core import RESOURCES_DIR
 from core.settings import load_settings
-from core.workspace import resolve_workspace
+from core.workspace import resolve_workspace, settings_notes
 from gui.app_log import install_excepthook, setup_logging
 from gui.background import shutdown_background
 from gui.gui_gc import MainThreadCollector
@@ -55,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(workspace)
     window.when_painted(lambda: setup_logging(workspace))
     window.show()
+    for note in settings_notes(args.workspace):  # an unusable setting was set aside: say which, once
+        logging.getLogger(__name__).warning("%s", note)
+        window.machine_bar.showMessage(note, 60000)
     code = app.exec()
     collector.stop()
     shutdown_background()

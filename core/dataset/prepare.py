@@ -6,8 +6,10 @@ remedy: "resize the images once to the training size"). The copy's images have l
 upscaled, aspect kept, EXIF orientation applied as cv2 applies it when yolov5 reads the original), so
 normalised labels stay valid and are copied byte for byte; yolov5 then finds ``r == 1`` and never resizes.
 
-Safety: each file is written under a temporary name and renamed; a journal records every finished image, so
-an interrupted run resumes where it stopped; the copy's ``data.yaml`` is removed when work starts and written
+Safety: the copy is never written into the dataset's own folders, nor into a non-empty folder that is not an
+earlier copy of the same source (``core.dataset.prepare_target``, the one rule for every front end); a full
+disk removes the incomplete copy and says the space it needs. Each file is written under a temporary name
+and renamed; a journal records every finished image, so an interrupted run resumes where it stopped; the copy's ``data.yaml`` is removed when work starts and written
 last, after the manifest, so a half-written copy is never trained on. A copy whose manifest matches every
 source file's (size, mtime) and the imgsz/format is up to date and is skipped. The validator keeps judging
 the user's own data.yaml: the copy records ``prepared_from`` and findings point at the originals.
@@ -32,6 +34,9 @@ from core.atomic import atomic_write_text
 from core.dataset.data_yaml import read_data_yaml
 from core.dataset.files import label_path_for, list_split
 from core.dataset.label_file import is_label_file
+from core.dataset.prepare_target import (give_back_space, output_problem, source_folders, space_message,
+                                         space_needed)
+from core.disk_space import is_disk_full
 from core.i18n import tr
 
 PREPARE_VERSION = 1
@@ -102,6 +107,43 @@ def _key(path: str) -> list[int]:
         return [st.st_size, st.st_mtime_ns, -1, -1]
 
 
+def _own_copy(out_dir: Path, data_yaml: Path) -> bool:
+    """``out_dir`` holds an earlier prepared copy of ``data_yaml`` (finished: its manifest; interrupted: its
+    journal), so preparing there again only updates it."""
+    sources: list[Any] = []
+    try:
+        sources.append(json.loads((out_dir / MANIFEST).read_text(encoding="utf-8")).get("source"))
+    except (OSError, ValueError, AttributeError):
+        pass
+    sources.append(_read_journal(out_dir / JOURNAL).get("__source__"))
+    target = Path(data_yaml).resolve()
+    return any(isinstance(source, str) and Path(source).resolve() == target for source in sources)
+
+
+def _is_default_place(out_dir: Path, data_yaml: Path, imgsz: int, fmt: str) -> bool:
+    """``out_dir`` is where the app itself puts this copy (``default_out_dir`` under some cache folder)."""
+    return len(out_dir.parents) >= 3 and default_out_dir(out_dir.parents[2], data_yaml, imgsz, fmt) == out_dir
+
+
+def _check_output(data_yaml: Path, out_dir: Path, imgsz: int, fmt: str, spec: Any,
+                  splits: dict[str, list[_Item]]) -> None:
+    folders = source_folders(data_yaml, spec.root, [p for split in spec.splits.values() for p in split.paths],
+                             (item.source for items in splits.values() for item in items))
+    problem = output_problem(out_dir, folders, own_copy=_own_copy(out_dir, data_yaml),
+                             default_place=_is_default_place(out_dir, data_yaml, imgsz, fmt))
+    if problem is not None:
+        raise PrepareError(problem)
+
+
+def _copy_files(out_dir: Path, items: dict[str, _Item], fmt: str, splits: dict[str, list[_Item]]) -> list[Path]:
+    """Every file of the copy that may exist: images (resized or as they are), labels, lists, records."""
+    files = [out_dir / name for name in (MANIFEST, JOURNAL, DATA_YAML)] + [out_dir / f"{name}.txt" for name in splits]
+    for rel in items:
+        for image in {out_dir / _out_rel(rel, fmt), out_dir / rel}:
+            files += [image, Path(label_path_for(str(image)))]
+    return files
+
+
 def _plan(data_yaml: Path) -> tuple[dict[str, Any], dict[str, list[_Item]]]:
     """The data.yaml's meaning and, per split, each image with its place in the copy and its source key."""
     judged = read_data_yaml(data_yaml)
@@ -126,7 +168,7 @@ def _plan(data_yaml: Path) -> tuple[dict[str, Any], dict[str, list[_Item]]]:
         splits[name] = items
     if not splits.get("train"):
         raise PrepareError(tr("{path}: the train split holds no images.", path=data_yaml))
-    return {"names": spec.names}, splits
+    return {"names": spec.names, "spec": spec}, splits
 
 
 def _out_rel(rel: str, fmt: str) -> str:
@@ -244,15 +286,34 @@ def prepare_dataset(data_yaml: Path, imgsz: int, out_dir: Path, *, fmt: str = "j
         if progress:
             progress(total, total)
         return PrepareResult(out_dir / DATA_YAML, out_dir, total, up_to_date=True)
+    _check_output(data_yaml, out_dir, imgsz, fmt, meta["spec"], splits)
+    try:
+        return _write_copy(data_yaml, imgsz, out_dir, fmt, workers, progress, cancelled, meta, splits, items)
+    except OSError as exc:
+        if not is_disk_full(exc, out_dir):
+            raise
+        needed = space_needed([(out_dir / _out_rel(rel, fmt), out_dir / rel) for rel in items],
+                              sum(max(item.key[0], 0) for item in items.values()))
+        freed = give_back_space(out_dir, _copy_files(out_dir, items, fmt, splits))
+        raise PrepareError(space_message(out_dir, needed, freed)) from exc
+
+
+def _write_copy(data_yaml: Path, imgsz: int, out_dir: Path, fmt: str, workers: int | None,
+                progress: Progress | None, cancelled: Cancelled | None, meta: dict[str, Any],
+                splits: dict[str, list[_Item]], items: dict[str, _Item]) -> PrepareResult:
+    """The copy's work once its folder is known to be allowed: resume, resize what is left, finish."""
+    total = len(items)
     out_dir.mkdir(parents=True, exist_ok=True)
     journal_path = out_dir / JOURNAL
     journal = _read_journal(journal_path)
     settings = {"imgsz": imgsz, "format": fmt}
+    journal.pop("__source__", None)
     if journal.pop("__settings__", None) != [imgsz, FORMATS.index(fmt)]:
         # A finished copy at these settings is the journal of an update: only changed sources are redone.
         journal = _finished_sources(out_dir, settings)
         journal_path.write_text("".join(json.dumps({"rel": rel, "key": key}) + "\n" for rel, key in
-                                        [("__settings__", [imgsz, FORMATS.index(fmt)]), *journal.items()]),
+                                        [("__settings__", [imgsz, FORMATS.index(fmt)]),
+                                         ("__source__", str(data_yaml)), *journal.items()]),  # whose copy
                                 encoding="utf-8")
     (out_dir / DATA_YAML).unlink(missing_ok=True)  # from here on the copy is not usable until it is finished
     (out_dir / MANIFEST).unlink(missing_ok=True)
@@ -281,7 +342,12 @@ def prepare_dataset(data_yaml: Path, imgsz: int, out_dir: Path, *, fmt: str = "j
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             for future in finished:
                 item = futures.pop(future)
-                reason = future.result()
+                try:
+                    reason = future.result()
+                except OSError:
+                    for other in pending:  # a full disk: no new image starts; the pool ends the ones running
+                        other.cancel()
+                    raise
                 with lock:
                     if reason is not None:
                         result.failed.append((item.source, reason))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from core.atomic import atomic_write_text
+from core.file_values import is_finite_number
 from core.i18n import tr
 
 #: 2 added the MIG mode and slices of each GPU and the Windows commit limit (``ADDED_LATER``); version-1 files
@@ -234,11 +235,23 @@ def _load(cls: type, raw: Any, where: str, problems: list[str]) -> Any:
             problems.append(tr("{field}: {value!r} is not a version number", field=name, value=value[:40]))
             if isinstance(problems, _Problems):
                 problems.invalid.append(problems[-1])
+        elif _impossible_number(f.name, value):  # `inf` cores crashed every rule that counts with them
+            problems.append(tr("{field}: {value!r} is not a finite number of at least 0", field=name, value=value))
+            if isinstance(problems, _Problems):
+                problems.invalid.append(problems[-1])
         elif value is None or _type_ok(value, default, f.type):
             values[f.name] = value
         else:
             problems.append(tr("{field}: unexpected value {value!r}", field=name, value=value))
     return cls(**values)
+
+
+def _impossible_number(name: str, value: Any) -> bool:
+    """A number no machine has: NaN, ±inf (JSON's ``1e400``), or a negative count, size or rate (every
+    numeric fact is one, a temperature aside)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return not is_finite_number(value) or (value < 0 and not name.endswith("_c"))
 
 
 def _type_ok(value: Any, default: Any, annotation: Any) -> bool:

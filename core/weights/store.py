@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from core.atomic import atomic_write_text
+from core.file_values import FileValueError, finite_number
 from core.i18n import tr
 from core.workspace import weights_dir
 
@@ -61,9 +62,13 @@ class StoredFile:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, name: str, data: dict[str, Any]) -> StoredFile:
-        return cls(name=name, sha256=str(data["sha256"]), size=int(data["size"]), source=str(data["source"]),
-                   added=float(data.get("added") or 0), url=str(data.get("url") or ""),
+    def from_json(cls, name: str, data: dict[str, Any], file: object = MANIFEST) -> StoredFile:
+        """A record as the manifest holds it; a size or time that is not a finite number in range (``1e400``
+        reads as ``inf``) raises ``FileValueError`` naming ``file`` and the key."""
+        size = finite_number(data["size"], file=file, key=f"files.{name}.size", low=0, integer=True)
+        added = finite_number(data.get("added") or 0, file=file, key=f"files.{name}.added", low=0, high=1e11)
+        return cls(name=name, sha256=str(data["sha256"]), size=int(size), source=str(data["source"]),
+                   added=added, url=str(data.get("url") or ""),
                    origin=str(data.get("origin") or ""), facts=dict(data.get("facts") or {}))
 
 
@@ -90,6 +95,7 @@ class WeightsStore:
         self.manifest_path = self.root / MANIFEST
         self.partial_dir = self.root / PARTIAL_DIR
         self.manifest_problem = ""  # why the manifest could not be read, when it could not
+        self.skipped_records: set[str] = set()
 
     # -- where ------------------------------------------------------------------------------------------
     def path(self, name: str) -> Path:
@@ -114,6 +120,7 @@ class WeightsStore:
         """Every recorded file (present or not). An unreadable manifest reads as empty, and
         ``manifest_problem`` says why: its files are then unlisted — asked about again, never trusted."""
         self.manifest_problem = ""
+        self.skipped_records: set[str] = set()  # names whose record holds a value no reader can use
         try:
             data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -129,7 +136,10 @@ class WeightsStore:
         for name, record in files.items():
             try:
                 if valid_store_name(name):
-                    found[name] = StoredFile.from_json(name, record)
+                    found[name] = StoredFile.from_json(name, record, self.manifest_path)
+            except FileValueError as exc:
+                self.manifest_problem = str(exc)  # said by `weights list`; the record is skipped, as below
+                self.skipped_records.add(name)
             except (KeyError, TypeError, ValueError):
                 continue  # one bad record costs that file its trust, not the others theirs
         return found
@@ -191,7 +201,7 @@ class WeightsStore:
         """Forget ``name`` and delete its file (the record goes first, so a crash leaves nothing trusted)."""
         with self._locked():
             entries = self.entries()
-            known = entries.pop(name, None) is not None
+            known = entries.pop(name, None) is not None or name in self.skipped_records  # a bad record goes too
             if known:
                 self._write(entries)
         path = self.path(name)

@@ -8,7 +8,8 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
      (``core.trust``: checkpoints this workspace's worker recorded writing under its runs —
      ``core.provenance``, recorded by ``save_checkpoint`` — files the user explicitly trusted, and the weights
      store's files while they hash to their manifest record — a changed one is refused with its own words);
-  5. a relative or missing weights path becomes a Hugging Face / GitHub download → local-only lookup;
+  5. a relative or missing weights path becomes a Hugging Face / GitHub download → local-only lookup,
+     of the path exactly as given (yolov5 strips every ``'`` from it, which breaks ``/home/o'brien``);
   6. network probes and auto-installs (DNS on import, ``check_online``, ``check_requirements``, the
      Ultralytics settings file in ``~``) → environment switches and no-op checks;
   7. ``check_amp`` compares detections after NMS, which an untrained model rarely reproduces, then falls
@@ -245,8 +246,14 @@ def _patch_torch_save() -> None:
 
 
 def local_weights(file: Any, *args: Any, **kwargs: Any) -> str:
-    """Replacement for yolov5's ``attempt_download``: a local file or a clear error, never a download."""
-    path = Path(str(file).strip().replace("'", ""))
+    """Replacement for yolov5's ``attempt_download``: a local file or a clear error, never a download.
+
+    yolov5's own version edits the path as a string (``str(file).strip().replace("'", '')``, so that a
+    ``--weights 'yolov5s.pt'`` typed in a shell that keeps the quotes still names the file). The app never
+    passes a quoted path — every path here comes from code, not a shell — and a real folder may hold an
+    apostrophe (``/home/o'brien``): stripping it named a file that does not exist, so every training failed
+    at its end and every resume at its start. The path is taken exactly as given."""
+    path = file if isinstance(file, Path) else Path(str(file))
     if path.is_file():
         return str(path)
     raise FileNotFoundError(

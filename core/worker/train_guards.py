@@ -12,6 +12,8 @@
   completed with the weights it has, and the user is told what did not run.
 - ``remove_stale_temporaries``: a worker killed mid-save leaves its temporary checkpoint; the next owner
   of the run folder removes it.
+- ``non_finite_loss_error``: a loss that turned NaN or infinite (a NaN hyperparameter, a learning rate far
+  too high) never recovers — yolov5's running mean stays NaN — so the run fails at that batch, saying where.
 """
 
 from __future__ import annotations
@@ -94,3 +96,13 @@ def remove_stale_temporaries(run_dir: Path) -> None:
             stale.unlink()
         except OSError:
             pass
+
+
+def non_finite_loss_error(epoch: int, index: int, losses: dict[str, float]) -> JobError:
+    """The failure of a run whose loss stopped being a number at batch ``index`` of ``epoch`` (0-based)."""
+    shown = ", ".join(f"{name} {value:.4g}" for name, value in losses.items())
+    return JobError("diverged", tr("The training loss is no longer a number at epoch {epoch}, batch {batch} "
+                                   "({losses}); the run was stopped there, since it could not recover.",
+                                   epoch=epoch + 1, batch=index + 1, losses=shown),
+                    tr("Check the hyperparameters (a NaN, or a very large lr0 or label_smoothing) and the "
+                       "labels, then train again."))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import re
 import sys
@@ -45,8 +46,8 @@ from core.worker.compat_amp import disable_amp
 from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, RankStop, join_ranks, leave_process_group,
                              lost_rank_error, watch_launcher)
 from core.worker.job import JobContext, JobError
-from core.worker.train_guards import (dataset_folders_ok, label_caches_current, mark_finished, remove_stale_temporaries,
-                                     training_was_finished)
+from core.worker.train_guards import (dataset_folders_ok, label_caches_current, mark_finished,
+                                      non_finite_loss_error, remove_stale_temporaries, training_was_finished)
 from core.worker.system_sampler import SystemSampler
 from core.worker.warn_once import show_each_warning_once
 
@@ -237,10 +238,13 @@ class TrainReporter:
         index = int(ni) - self.batches * self.epoch
         stop = self.control.stop_requested.is_set()
         last_of_epoch = index >= self.batches - 1
-        timing = self.timer.batch_end(int(imgs.shape[0]), force_emit=stop or last_of_epoch or index == 0)
+        losses = tuple(float(v) for v in vals)  # yolov5's running means: once NaN, NaN for the rest of the run
+        diverged = not all(math.isfinite(v) for v in losses)
+        timing = self.timer.batch_end(int(imgs.shape[0]),
+                                      force_emit=stop or last_of_epoch or index == 0 or diverged)
         self.run_batches += 1
         if timing.emit:
-            box, obj, cls = (float(v) for v in vals)
+            box, obj, cls = losses
             self.writer.emit(
                 "batch", epoch=self.epoch, epochs=self.epochs, index=index, count=self.batches,
                 losses={"box": box, "obj": obj, "cls": cls}, instances=int(targets.shape[0]),
@@ -254,6 +258,8 @@ class TrainReporter:
             self.writer.emit("log", level="info", message=batch_row(
                 self.epoch, self.epochs, mem, tuple(float(v) for v in vals), int(targets.shape[0]),
                 int(imgs.shape[-1]), index + 1, self.batches))
+        if diverged:  # yolov5 would train on, every loss NaN, to a "completed" run with useless weights
+            raise non_finite_loss_error(self.epoch, index, dict(zip(("box", "obj", "cls"), losses)))
         if stop and not (last_of_epoch and self.epoch >= self.epochs - 1) and self.exchange is None:
             self._stop_now(index + 1)  # the last batch of the last epoch: nothing left to stop (see run_train)
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -30,6 +29,7 @@ from core.dataset.prepare import prepare_dataset
 from core.environment.gather_disk import cache_estimate
 from core.i18n import tr
 from core.model_catalog import builtin_hyp_path, builtin_model_path
+from core.scratch_dirs import make_scratch
 from core.worker import wizard_measure as wm
 from core.worker.job import JobContext, JobError
 from core.wizard.inputs import Measurements
@@ -67,7 +67,7 @@ def run_wizard_measure(ctx: JobContext) -> str:
     hyp = yaml.safe_load(hyp_path.read_text(encoding="utf-8"))
     workers = [int(w) for w in spec.get("workers") or worker_counts(2, 1)]
     measure_batch = min(m.batch, 8)  # images/s hardly depend on the loader's batch; a small one times faster
-    scratch = Path(tempfile.mkdtemp(prefix="wizard-", dir=_scratch_root(ctx)))
+    scratch = make_scratch(ctx.workspace / ".cache" / "wizard", "wizard-")  # a killed job's folder goes now
     stopped = False
 
     def step(name: str, run: Callable[[], Any]) -> None:
@@ -199,12 +199,6 @@ def _partial(ctx: JobContext, step: str, workers: int, rate: float) -> None:
 
 def _rates(rates: dict[int, float]) -> str:
     return ", ".join(tr("workers {w}: {rate:.0f} img/s", w=w, rate=r) for w, r in sorted(rates.items()))
-
-
-def _scratch_root(ctx: JobContext) -> Path:
-    root = ctx.workspace / ".cache" / "wizard"
-    root.mkdir(parents=True, exist_ok=True)
-    return root
 
 
 def _list_file(folder: Path, images: list[str]) -> Path:

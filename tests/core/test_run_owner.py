@@ -88,3 +88,25 @@ def test_this_process_is_alive_but_not_a_worker():
 ])
 def test_worker_command_lines(cmdline, expected):
     assert is_worker_command(cmdline) is expected
+
+
+@pytest.mark.skipif(os.name == "nt", reason="Windows cannot delete a file another process holds open")
+def test_deleting_worker_lock_during_a_run_does_not_let_a_second_worker_in(tmp_path):
+    proc = _holder(tmp_path)
+    try:
+        (tmp_path / "worker.lock").unlink()  # a user's clean-up during the run
+        owner = lock_owner(tmp_path)
+        assert owner is not None  # still owned: the lock is on the folder, the file was only its record
+        with pytest.raises(RunBusy):
+            RunLock.acquire(tmp_path, job="resume", wait_s=0.0)
+        assert not (tmp_path / "worker.lock").exists()  # the refused worker left no empty record behind
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+    lock = RunLock.acquire(tmp_path, job="resume", wait_s=0.0)  # the owner gone, the folder is free again
+    try:
+        assert json.loads((tmp_path / "worker.lock").read_bytes())["job"] == "resume"
+    finally:
+        lock.release()

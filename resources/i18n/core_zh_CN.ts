@@ -52,6 +52,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>      环境不完整（安装被中断？）：重新构建</translation>
     </message>
     <message>
+      <source>      {index} serves torch {torch} for this Python</source>
+      <translation>      {index} 为此 Python 提供 torch {torch}</translation>
+    </message>
+    <message>
       <source>    … and {n} more (--json lists them all)</source>
       <translation>    … 还有 {n} 条（--json 会全部列出）</translation>
     </message>
@@ -188,6 +192,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>每个 {mb:.1f} MB 的批次到达 GPU 需要 {now:.1f} 毫秒，而不是 {full:.1f} 毫秒。</translation>
     </message>
     <message>
+      <source> How: {how}</source>
+      <translation> 做法：{how}</translation>
+    </message>
+    <message>
       <source> Newer wheels ({tags}) have no kernels for this architecture.</source>
       <translation> 更新的安装包（{tags}）没有这种架构的内核。</translation>
     </message>
@@ -272,6 +280,14 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>'path' 是 {path}，一个来自其他机器（Colab、Kaggle 或 Windows）的绝对路径。请把它改到这个 data.yaml 所在的文件夹（一键修复），或改到图片现在的位置。</translation>
     </message>
     <message>
+      <source>'{entry}' has no './' in front. yolov5 reads such a line relative to the folder training is started from ({cwd}), not relative to this list's folder; write it as './{entry}' (or absolute).</source>
+      <translation>'{entry}' 前面没有 './'。yolov5 按启动训练时所在的文件夹（{cwd}）解析这种行，而不是按此列表所在的文件夹；请写成 './{entry}'（或绝对路径）。</translation>
+    </message>
+    <message>
+      <source>'{entry}' is followed by a space or tab. yolov5 keeps it as part of the name, so the name no longer ends in an image suffix and yolov5 skips the line silently: the image is not trained. Delete the trailing space.</source>
+      <translation>'{entry}' 后面有空格或制表符。yolov5 会把它当作名称的一部分，于是名称不再以图像后缀结尾，yolov5 会静默跳过这一行：该图像不会参与训练。请删除末尾的空格。</translation>
+    </message>
+    <message>
       <source>'{entry}' is neither a GPU index nor a GPU UUID, and CUDA shows no GPU from that entry on.</source>
       <translation>'{entry}' 既不是 GPU 序号也不是 GPU UUID，CUDA 从该项起不再显示任何 GPU。</translation>
     </message>
@@ -282,6 +298,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>'{entry}' matches no GPU's UUID here, and CUDA shows no GPU from that entry on.</source>
       <translation>'{entry}' 与本机任何 GPU 的 UUID 都不匹配，CUDA 从该项起不再显示任何 GPU。</translation>
+    </message>
+    <message>
+      <source>'{entry}' starts with a space or tab. yolov5 keeps it, so the line is not a './' path to yolov5 and it looks for a file named with that space in the folder training starts from; delete the space.</source>
+      <translation>'{entry}' 以空格或制表符开头。yolov5 会保留它，因此这一行对 yolov5 来说不是 './' 路径，它会在启动训练的文件夹中查找带有该空格的文件名；请删除该空格。</translation>
     </message>
     <message>
       <source>'{key}' is empty. yolov5 needs the folder (or list file) of the {key} images.</source>
@@ -504,6 +524,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>正在询问 GPU 驱动（NVML）…</translation>
     </message>
     <message>
+      <source>Asking {index} for {tag}</source>
+      <translation>正在向 {index} 询问 {tag}</translation>
+    </message>
+    <message>
       <source>Automatic batch size (-1) does not work with several processes (yolov5 sizes it for one GPU only).</source>
       <translation>自动批大小（-1）不能用于多进程训练（yolov5 只按一块 GPU 估算）。</translation>
     </message>
@@ -630,6 +654,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Check the disk space and permissions of {folder}.</source>
       <translation>请检查 {folder} 的磁盘空间和权限。</translation>
+    </message>
+    <message>
+      <source>Check the hyperparameters (a NaN, or a very large lr0 or label_smoothing) and the labels, then train again.</source>
+      <translation>检查超参数（是否有 NaN，或过大的 lr0、label_smoothing）和标签，然后重新训练。</translation>
     </message>
     <message>
       <source>Check the network connection and try again; the download resumes where it stopped.</source>
@@ -776,8 +804,8 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>无法在不改变其他值的情况下把 {value!r} 写到 {path}。</translation>
     </message>
     <message>
-      <source>Create the app's environment with Python {high}: python{high} -m venv .venv, then run installer/launch.sh again.</source>
-      <translation>用 Python {high} 创建应用的环境：python{high} -m venv .venv，然后重新运行 installer/launch.sh。</translation>
+      <source>Create the app's environment with a Python PyTorch {release} has wheels for ({range}): python{high} -m venv .venv, then run installer/launch.sh again.</source>
+      <translation>用 PyTorch {release} 提供安装包的 Python（{range}）创建应用的环境：python{high} -m venv .venv，然后再次运行 installer/launch.sh。</translation>
     </message>
     <message>
       <source>Cut to fit your time budget of {h:.1f} h.</source>
@@ -928,8 +956,8 @@ Type 'delete' to confirm: </source>
       <translation>环境探测</translation>
     </message>
     <message>
-      <source>Epoch {epoch}/{epochs}  box {box:.4f} obj {obj:.4f} cls {cls:.4f} | P {p:.3f} R {r:.3f} mAP@0.5 {m50:.3f} mAP@0.5:0.95 {m95:.3f} | {secs:.1f} s, {ips} img/s, data wait {wait}{best}</source>
-      <translation>轮次 {epoch}/{epochs}  box {box:.4f} obj {obj:.4f} cls {cls:.4f} | P {p:.3f} R {r:.3f} mAP@0.5 {m50:.3f} mAP@0.5:0.95 {m95:.3f} | {secs:.1f} 秒，{ips} 张/秒，数据等待 {wait}{best}</translation>
+      <source>Epoch {epoch}/{epochs}  box {box} obj {obj} cls {cls} | P {p} R {r} mAP@0.5 {m50} mAP@0.5:0.95 {m95} | {secs:.1f} s, {ips} img/s, data wait {wait}{best}</source>
+      <translation>轮次 {epoch}/{epochs}  box {box} obj {obj} cls {cls} | P {p} R {r} mAP@0.5 {m50} mAP@0.5:0.95 {m95} | {secs:.1f} 秒，{ips} 张/秒，数据等待 {wait}{best}</translation>
     </message>
     <message>
       <source>Epoch {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} img/s  data wait {wait}  ETA {eta}</source>
@@ -1376,6 +1404,10 @@ Type 'delete' to confirm: </source>
       <translation>从 https://www.nvidia.com/Download/index.aspx 安装 {driver} 或更新版本的 NVIDIA 驱动</translation>
     </message>
     <message>
+      <source>Install Python {high} from python.org (PyTorch {release} has wheels for Python {range}), then run installer\windows\install.bat again with it: set PYTHON=C:\path\to\python.exe</source>
+      <translation>从 python.org 安装 Python {high}（PyTorch {release} 提供 Python {range} 的安装包），然后用它再次运行 installer\windows\install.bat：set PYTHON=C:\path\to\python.exe</translation>
+    </message>
+    <message>
       <source>Install TensorRT 10 for FP16 engines.</source>
       <translation>要生成 FP16 引擎请安装 TensorRT 10。</translation>
     </message>
@@ -1404,6 +1436,14 @@ Type 'delete' to confirm: </source>
       <translation>安装 NVIDIA 驱动的工具包（它提供 libnvidia-ml 和 nvidia-smi）。</translation>
     </message>
     <message>
+      <source>Install the latest Microsoft Visual C++ Redistributable (x64) from {url}, restart the app; if the error stays: {reinstall}</source>
+      <translation>从 {url} 安装最新的 Microsoft Visual C++ Redistributable（x64），然后重启应用；若错误仍在：{reinstall}</translation>
+    </message>
+    <message>
+      <source>Install the system package that provides {library} (Debian/Ubuntu: apt-file search {library}), then restart the app.</source>
+      <translation>安装提供 {library} 的系统软件包（Debian/Ubuntu：apt-file search {library}），然后重启应用。</translation>
+    </message>
+    <message>
       <source>Installed</source>
       <translation>已安装</translation>
     </message>
@@ -1418,6 +1458,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Its files are not trusted until they are got or imported again.</source>
       <translation>在重新下载或导入之前，其文件不受信任。</translation>
+    </message>
+    <message>
+      <source>Its image {image} exists but is in no split of this data.yaml, so yolov5 neither trains on it nor reads this label. Add the image to a split if it should be used.</source>
+      <translation>它的图像 {image} 存在，但不在此 data.yaml 的任何划分中，因此 yolov5 既不会用它训练，也不会读取此标签。如需使用，请把该图像加入某个划分。</translation>
     </message>
     <message>
       <source>Keep a checkpoint every N epochs besides last.pt and best.pt (each costs about three times the model's size on disk); -1 keeps only those two.</source>
@@ -1656,6 +1700,10 @@ Type 'delete' to confirm: </source>
       <translation>没有 PyTorch CUDA 安装包能在驱动 {driver} 上为 {gpus} 运行；已安装 CPU 版本。请更新驱动，然后重新运行安装程序。</translation>
     </message>
     <message>
+      <source>No PyTorch {release} build runs on driver {driver}: the fix is the driver — update it to {wanted} or newer.</source>
+      <translation>没有任何 PyTorch {release} 构建能在驱动 {driver} 上运行：要修的是驱动——请更新到 {wanted} 或更新版本。</translation>
+    </message>
+    <message>
       <source>No cache (read each image from disk)</source>
       <translation>不缓存（每次从磁盘读取图片）</translation>
     </message>
@@ -1708,8 +1756,8 @@ Type 'delete' to confirm: </source>
       <translation>没有创建快捷方式。</translation>
     </message>
     <message>
-      <source>No single PyTorch wheel has kernels for every GPU here ({all}): sm_50–sm_70 need cu126 and Blackwell needs cu128 or newer. {tag} serves {usable}; {left_out} cannot be used for training (choose the other GPUs with --device {devices}).</source>
-      <translation>没有一个 PyTorch 安装包同时具有这里所有 GPU（{all}）的内核：sm_50–sm_70 需要 cu126，Blackwell 需要 cu128 或更新。{tag} 支持 {usable}；{left_out} 无法用于训练（用 --device {devices} 选择其他 GPU）。</translation>
+      <source>No single PyTorch wheel has kernels for every GPU here ({all}): sm_50–sm_70 need cu126 and Blackwell needs cu130 or cu132. {tag} serves {usable}; {left_out} cannot be used for training (choose the other GPUs with --device {devices}).</source>
+      <translation>没有一个 PyTorch安装包同时包含这里每块 GPU 的内核（{all}）：sm_50–sm_70 需要 cu126，Blackwell 需要 cu130 或 cu132。{tag} 可用于 {usable}；{left_out} 无法用于训练（用 --device {devices} 选择其他 GPU）。</translation>
     </message>
     <message>
       <source>No space left on device: writing {file} needs about {needed}; {free} free in {folder}.</source>
@@ -1812,6 +1860,10 @@ Type 'delete' to confirm: </source>
       <translation>没有做任何更改。</translation>
     </message>
     <message>
+      <source>Nothing was changed. Check the network connection (or the proxy pip uses), then try again.</source>
+      <translation>没有做任何更改。请检查网络连接（或 pip 使用的代理），然后重试。</translation>
+    </message>
+    <message>
       <source>Nothing was stored. Check where the file came from.</source>
       <translation>没有保存任何东西。请检查文件的来源。</translation>
     </message>
@@ -1836,8 +1888,16 @@ Type 'delete' to confirm: </source>
       <translation>操作系统</translation>
     </message>
     <message>
+      <source>On Windows (not inside WSL), install NVIDIA's Windows driver {driver} or newer from https://www.nvidia.com/Download/index.aspx, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL: WSL uses the Windows driver.</source>
+      <translation>在 Windows 上（不是在 WSL 里）从 https://www.nvidia.com/Download/index.aspx 安装 NVIDIA 的 Windows 驱动 {driver} 或更新版本，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动：WSL 使用的是 Windows 驱动。</translation>
+    </message>
+    <message>
       <source>On Windows every data-loader worker is a new process that imports torch, and each commits memory against the commit limit (RAM plus page file). The training process and its {train} training and {val} validation workers need at least {need:.1f} GB and {available:.1f} GB can still be committed; past the limit a worker fails with 'WinError 1455: The paging file is too small for this operation to complete'.</source>
       <translation>在 Windows 上，每个数据加载 worker 都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练 worker 和 {val} 个验证 worker 至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时 worker 会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
+    </message>
+    <message>
+      <source>On Windows, check the NVIDIA driver (Device Manager, or nvidia-smi in a Windows terminal) and update it if needed, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL.</source>
+      <translation>在 Windows 上检查 NVIDIA 驱动（设备管理器，或在 Windows 终端里运行 nvidia-smi），必要时更新，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动。</translation>
     </message>
     <message>
       <source>On machine {rank}, run: {command}</source>
@@ -1850,6 +1910,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>On the CPU the loader workers and the model share {c} cores: {w} gives the most images/s.</source>
       <translation>在 CPU 上，加载进程和模型共用 {c} 个核心：{w} 个时每秒图片数最多。</translation>
+    </message>
+    <message>
+      <source>On the host (not inside this container): sudo modprobe nvidia, or reboot the host after a driver update; then restart the container.</source>
+      <translation>在宿主机上（不是在此容器里）：sudo modprobe nvidia，或在驱动更新后重启宿主机；然后重启容器。</translation>
     </message>
     <message>
       <source>Only a class id, in a file of polygons. yolov5 drops the image as corrupt ('zero-size array to reduction operation'): a polygon row is a class and x y pairs.</source>
@@ -2020,6 +2084,10 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 是纯 CPU 版本，但这台机器有 NVIDIA GPU</translation>
     </message>
     <message>
+      <source>PyTorch is installed but does not load</source>
+      <translation>PyTorch 已安装但无法加载</translation>
+    </message>
+    <message>
       <source>PyTorch is not a CUDA build</source>
       <translation>PyTorch 不是 CUDA 版本</translation>
     </message>
@@ -2040,12 +2108,28 @@ Type 'delete' to confirm: </source>
       <translation>已安装 PyTorch {found}，但计划选择的是 {index} 版本。</translation>
     </message>
     <message>
+      <source>PyTorch {release} has no build that runs on driver {driver} for {archs}: {reasons}. The fix is the driver, not PyTorch: update it to {needed} or newer.</source>
+      <translation>PyTorch {release} 没有能在驱动 {driver} 上运行且支持 {archs} 的构建：{reasons}。要修的是驱动而不是 PyTorch：请更新到 {needed} 或更新版本。</translation>
+    </message>
+    <message>
+      <source>PyTorch {release} publishes wheels for Python {range} only; on Python {version} no PyTorch wheel exists, so 'pip install torch' cannot succeed. The app's environment needs a supported Python first.</source>
+      <translation>PyTorch {release} 只提供 Python {range} 的安装包；Python {version} 没有任何 PyTorch 安装包，所以 'pip install torch' 不可能成功。应用的环境首先需要一个受支持的 Python。</translation>
+    </message>
+    <message>
       <source>PyTorch {version} cannot use the GPU yet (a reboot after a driver update is often needed); open the Environment page or run 'yolostudio doctor' to see why.</source>
       <translation>PyTorch {version} 还不能使用 GPU（驱动更新后通常需要重启）；打开环境页面或运行 'yolostudio doctor' 查看原因。</translation>
     </message>
     <message>
       <source>PyTorch {version} is already the build this machine needs ({tag}); reinstalling it would not change anything. See the finding's details.</source>
       <translation>PyTorch {version} 已经是这台机器需要的版本（{tag}）；重新安装不会有任何改变。详见该问题的说明。</translation>
+    </message>
+    <message>
+      <source>PyTorch {version} is installed but cannot load</source>
+      <translation>已安装 PyTorch {version}，但无法加载</translation>
+    </message>
+    <message>
+      <source>PyTorch's files are damaged or incomplete (an interrupted install?); a forced reinstall of the build replaces them.</source>
+      <translation>PyTorch 的文件已损坏或不完整（安装被中断？）；强制重新安装该构建会替换它们。</translation>
     </message>
     <message>
       <source>Python</source>
@@ -2060,8 +2144,12 @@ Type 'delete' to confirm: </source>
       <translation>Python 版本</translation>
     </message>
     <message>
-      <source>Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to {high}); if installing PyTorch fails, install Python {high} and run the installer with it (PYTHON=python{high}).</source>
-      <translation>Python {version} 比 PyTorch {torch} 提供安装包的版本（{low} 到 {high}）更新；如果安装 PyTorch 失败，请安装 Python {high} 并用它运行安装程序（PYTHON=python{high}）。</translation>
+      <source>Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to {high}): no PyTorch wheel exists for it. Install Python {high} and run the installer with it (PYTHON=python{high}).</source>
+      <translation>Python {version} 比 PyTorch {torch} 提供安装包的版本（{low} 到 {high}）更新：没有适用于它的 PyTorch 安装包。请安装 Python {high} 并用它运行安装程序（PYTHON=python{high}）。</translation>
+    </message>
+    <message>
+      <source>Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to {high}): no PyTorch wheel exists for it. Install Python {high} from python.org, then run install.bat again with it: set PYTHON=C:\path\to\python.exe</source>
+      <translation>Python {version} 比 PyTorch {torch} 提供安装包的版本（{low} 到 {high}）更新：没有适用于它的 PyTorch 安装包。请从 python.org 安装 Python {high}，然后用它再次运行 install.bat：set PYTHON=C:\path\to\python.exe</translation>
     </message>
     <message>
       <source>Python {version} is not supported</source>
@@ -2180,8 +2268,8 @@ Type 'delete' to confirm: </source>
       <translation>训练名称</translation>
     </message>
     <message>
-      <source>Run name {name!r} is not a valid folder name.</source>
-      <translation>训练名称 {name!r} 不是有效的文件夹名。</translation>
+      <source>Run name {name!r} is not a valid folder name: {reason}.</source>
+      <translation>运行名称 {name!r} 不是有效的文件夹名：{reason}。</translation>
     </message>
     <message>
       <source>Run nvidia-smi on the host to see who uses it, and train when it is free.</source>
@@ -2680,6 +2768,10 @@ Type 'delete' to confirm: </source>
       <translation>'names' 的键必须是类别 id（0、1、2 …）。yolov5 会以 'names keys must be integers' 停止。</translation>
     </message>
     <message>
+      <source>The label file cannot be read ({reason}). yolov5 drops the image as corrupt.</source>
+      <translation>无法读取该标签文件（{reason}）。yolov5 会将该图像视为损坏并丢弃。</translation>
+    </message>
+    <message>
       <source>The largest batch that trained with room to spare: the GPU stays busy and yolov5 accumulates to {nbs} images per step.</source>
       <translation>训练时仍有余量的最大批大小：GPU 保持忙碌，yolov5 会累积到每步 {nbs} 张图片。</translation>
     </message>
@@ -2824,6 +2916,14 @@ Type 'delete' to confirm: </source>
       <translation>缺少系统库 {library}：sudo apt install {package}（Debian/Ubuntu），然后重新运行安装程序。</translation>
     </message>
     <message>
+      <source>The system library {library} that PyTorch links against is missing.</source>
+      <translation>缺少 PyTorch 所链接的系统库 {library}。</translation>
+    </message>
+    <message>
+      <source>The training loss is no longer a number at epoch {epoch}, batch {batch} ({losses}); the run was stopped there, since it could not recover.</source>
+      <translation>训练损失在第 {epoch} 轮、第 {batch} 批时已不再是数值（{losses}）；训练无法恢复，已在此处停止。</translation>
+    </message>
+    <message>
       <source>The version installed before still passes its check: its shortcut was put back.</source>
       <translation>之前安装的版本仍能通过检查：已恢复它的快捷方式。</translation>
     </message>
@@ -2936,12 +3036,32 @@ Type 'delete' to confirm: </source>
       <translation>无法打开这个文件夹（链接损坏或循环？）；其中的图片会被跳过。</translation>
     </message>
     <message>
+      <source>This is a link to {target}, which does not exist. yolov5 lists it, cannot open it and trains without it ('No such file or directory'); restore its target or delete the link.</source>
+      <translation>这是指向 {target} 的链接，而目标不存在。yolov5 会列出它、无法打开它，并在没有它的情况下训练（'No such file or directory'）；请恢复其目标或删除该链接。</translation>
+    </message>
+    <message>
       <source>This is not a data.yaml that can be read: {reason}.</source>
       <translation>这不是可读取的 data.yaml：{reason}。</translation>
     </message>
     <message>
       <source>This is not a file but a pipe, socket or device with an image's name; reading it would wait forever, so it is skipped here — and yolov5 would hang on it: remove it from the dataset.</source>
       <translation>这不是普通文件，而是以图片命名的管道、套接字或设备；读取它会一直等待，因此此处跳过——yolov5 也会卡在它上面：请将其从数据集中移除。</translation>
+    </message>
+    <message>
+      <source>This is not only yolov5's label data ({reason}). yolov5 loads its label cache with pickle, which can run code, whenever it trains on this split. YOLO Studio's trainings set it aside unread; delete it if you train with yolov5 yourself.</source>
+      <translation>这不只是 yolov5 的标签数据（{reason}）。每当在此划分上训练时，yolov5 都会用 pickle 加载其标签缓存，而 pickle 可能执行代码。YOLO Studio 的训练会不读取它而将其移开；如果你直接用 yolov5 训练，请删除它。</translation>
+    </message>
+    <message>
+      <source>This label file is the label of {n} images: {images}. yolov5 pairs an image with the label of the same name without its suffix, so all of them train with these boxes; rename all but the image it belongs to, and give each its own label.</source>
+      <translation>此标签文件是 {n} 张图像的标签：{images}。yolov5 按去掉后缀后的同名文件为图像配对标签，因此它们都会用这些框训练；请重命名除其所属图像外的所有图像，并为每张图像提供各自的标签。</translation>
+    </message>
+    <message>
+      <source>This label file is {size} MB; YOLO Studio reads label files up to {limit} MB (over 25,000 boxes). yolov5 would read it whole into memory for this one image. Is it really this image's labels?</source>
+      <translation>此标签文件有 {size} MB；YOLO Studio 读取的标签文件最大为 {limit} MB（超过 25,000 个框）。yolov5 会为这一张图像把它整个读入内存。它真的是这张图像的标签吗？</translation>
+    </message>
+    <message>
+      <source>This label is not a file but a pipe, device or socket. yolov5 uses a label only when it is a regular file, so it trains the image as a background (no objects); it is not read here either. Replace it with the real label file.</source>
+      <translation>此标签不是文件，而是管道、设备或套接字。yolov5 只使用普通文件作为标签，因此会把该图像当作背景（无目标）训练；这里也不会读取它。请用真正的标签文件替换它。</translation>
     </message>
     <message>
       <source>This line holds only spaces or tabs between label rows. yolov5 keeps it as an empty row and drops the whole image as corrupt ('{reason}'); delete the line.</source>
@@ -3108,6 +3228,10 @@ Type 'delete' to confirm: </source>
       <translation>已是最新：{n} 张图片，{imgsz} 像素，无需处理。</translation>
     </message>
     <message>
+      <source>Update the NVIDIA driver on the host to {driver} or newer (this {container} container uses the host's driver; nothing installed inside it changes that), then restart the container.</source>
+      <translation>在宿主机上把 NVIDIA 驱动更新到 {driver} 或更新版本（这个 {container} 容器使用宿主机的驱动；在容器里安装任何东西都改变不了它），然后重启容器。</translation>
+    </message>
+    <message>
       <source>Upgrading the YOLO Studio installed in {prefix} in place.</source>
       <translation>正在原地升级安装在 {prefix} 中的 YOLO Studio。</translation>
     </message>
@@ -3196,6 +3320,10 @@ Type 'delete' to confirm: </source>
       <translation>Windows 提交上限（页面文件）</translation>
     </message>
     <message>
+      <source>Windows could not load {dll} (WinError {code}): PyTorch's DLLs need the Microsoft Visual C++ Redistributable (vcruntime140.dll, msvcp140.dll, vcruntime140_1.dll), which is missing or too old.</source>
+      <translation>Windows 无法加载 {dll}（WinError {code}）：PyTorch 的 DLL 需要 Microsoft Visual C++ Redistributable（vcruntime140.dll、msvcp140.dll、vcruntime140_1.dll），它缺失或版本太旧。</translation>
+    </message>
+    <message>
       <source>Windows data loading</source>
       <translation>Windows 数据加载</translation>
     </message>
@@ -3212,6 +3340,10 @@ Type 'delete' to confirm: </source>
       <translation>Windows 可能无法为 {count} 个数据加载 worker 分配内存（WinError 1455）</translation>
     </message>
     <message>
+      <source>Windows reserves it for a device (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9)</source>
+      <translation>Windows 将它保留为设备名（CON、PRN、AUX、NUL、COM1–COM9、LPT1–LPT9）</translation>
+    </message>
+    <message>
       <source>Windows starts each data-loader worker as a new process (spawn), which re-imports torch: each costs seconds and memory, and many of them can fail with 'WinError 1455: the paging file is too small'.</source>
       <translation>Windows 以新进程（spawn）启动每个数据加载进程，并重新导入 torch：每个都要耗费数秒和内存，数量多了可能以 'WinError 1455: the paging file is too small' 失败。</translation>
     </message>
@@ -3222,6 +3354,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Windows: keep data-loader workers modest</source>
       <translation>Windows：数据加载进程不宜过多</translation>
+    </message>
+    <message>
+      <source>With driver {needed} or newer, a build for {left_out} would run (then run the installer again).</source>
+      <translation>驱动为 {needed} 或更新版本时，就有适用于 {left_out} 的构建（之后请再次运行安装程序）。</translation>
     </message>
     <message>
       <source>With several GPUs, compute BatchNorm statistics over every GPU's images instead of each GPU's own: steadier training when each GPU gets 8 images or fewer, for a little time per step. GPUs only (CUDA).</source>
@@ -3250,10 +3386,6 @@ Type 'delete' to confirm: </source>
     <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
       <translation>YAML 语法错误，第 {line} 行第 {column} 列：{problem}</translation>
-    </message>
-    <message>
-      <source>YOLO Studio and its PyTorch wheels are built for Python {low} to {high}; with another version the right wheels may not exist or install.</source>
-      <translation>YOLO Studio 及其 PyTorch 包是为 Python {low} 到 {high} 构建的；其他版本可能没有合适的包，或无法安装。</translation>
     </message>
     <message>
       <source>YOLO Studio and its other packages</source>
@@ -3304,8 +3436,16 @@ Type 'delete' to confirm: </source>
       <translation>一个要下载并解压的网址</translation>
     </message>
     <message>
-      <source>a mirror of PyTorch's wheel index holding cu130/, cu128/, cu126/ and cpu/ folders</source>
-      <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
+      <source>a finite number</source>
+      <translation>有限数值</translation>
+    </message>
+    <message>
+      <source>a folder or file path (text without control characters)</source>
+      <translation>文件夹或文件路径（不含控制字符的文本）</translation>
+    </message>
+    <message>
+      <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
+      <translation>PyTorch 包索引的镜像，包含 cu132/、cu130/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
     <message>
       <source>a part</source>
@@ -3322,6 +3462,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a shell command</source>
       <translation>一条 shell 命令</translation>
+    </message>
+    <message>
+      <source>a whole number</source>
+      <translation>整数</translation>
     </message>
     <message>
       <source>a {shape} has no area to box</source>
@@ -3442,6 +3586,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>checking the dataset's folders</source>
       <translation>正在检查数据集的文件夹</translation>
+    </message>
+    <message>
+      <source>checking yolov5's label caches</source>
+      <translation>正在检查 yolov5 的标签缓存</translation>
     </message>
     <message>
       <source>class {name}: {n} boxes left out as asked</source>
@@ -3740,12 +3888,28 @@ Type 'delete' to confirm: </source>
       <translation>安装这个 CUDA 版本的 PyTorch</translation>
     </message>
     <message>
+      <source>installed</source>
+      <translation>已安装</translation>
+    </message>
+    <message>
       <source>interrupted</source>
       <translation>已中断</translation>
     </message>
     <message>
       <source>is empty</source>
       <translation>为空</translation>
+    </message>
+    <message>
+      <source>is inside the dataset's own folder {folder}</source>
+      <translation>位于数据集自己的文件夹 {folder} 之内</translation>
+    </message>
+    <message>
+      <source>is the dataset's own folder</source>
+      <translation>就是数据集自己的文件夹</translation>
+    </message>
+    <message>
+      <source>it holds a control or invisible character</source>
+      <translation>其中含有控制字符或不可见字符</translation>
     </message>
     <message>
       <source>it holds a {found}, not a facts object</source>
@@ -3762,6 +3926,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>it is not a regular file (a folder, a pipe or a device)</source>
       <translation>它不是普通文件（而是文件夹、管道或设备）</translation>
+    </message>
+    <message>
+      <source>it starts or ends with a space, or ends with a dot</source>
+      <translation>它以空格开头或结尾，或以点结尾</translation>
     </message>
     <message>
       <source>its JSON nests too deeply to be a facts file</source>
@@ -4100,6 +4268,10 @@ Type 'delete' to confirm: </source>
       <translation>pip 和 NVIDIA 管理库</translation>
     </message>
     <message>
+      <source>pip could not ask {index} whether it serves {tag}: {why}</source>
+      <translation>pip 无法向 {index} 询问是否提供 {tag}：{why}</translation>
+    </message>
+    <message>
       <source>pip exited with code {code}</source>
       <translation>pip 以代码 {code} 退出</translation>
     </message>
@@ -4420,6 +4592,10 @@ Type 'delete' to confirm: </source>
       <translation>该文件有 {size} 字节，太大而无法检查（模型 YAML 只有几 kB）。</translation>
     </message>
     <message>
+      <source>the first choice is not served by the index; see the reason above</source>
+      <translation>索引不提供首选构建；原因见上文</translation>
+    </message>
+    <message>
       <source>the image cannot be read ({error}); its {n} boxes are left out</source>
       <translation>无法读取图片（{error}）；它的 {n} 个框被略去</translation>
     </message>
@@ -4524,6 +4700,10 @@ Type 'delete' to confirm: </source>
       <translation>torch 的 CUDA {cuda} 运行时需要 {floor} 或更新的驱动；使用 {driver} 驱动时 CUDA 无法启动，训练会退回到 CPU。可以安装适合这个驱动的版本（见下方命令），或把驱动更新到 {wanted} 或更新版本。</translation>
     </message>
     <message>
+      <source>torch's CUDA {cuda} runtime needs driver {floor} or newer; with driver {driver} CUDA cannot start and training falls back to the CPU. {why}</source>
+      <translation>torch 的 CUDA {cuda} 运行时需要驱动 {floor} 或更新版本；在驱动 {driver} 上 CUDA 无法启动，训练会退回 CPU。{why}</translation>
+    </message>
+    <message>
       <source>torch.cuda.is_available() is False</source>
       <translation>torch.cuda.is_available() 为 False</translation>
     </message>
@@ -4570,6 +4750,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>usable GPU</source>
       <translation>可用 GPU</translation>
+    </message>
+    <message>
+      <source>use letters, digits, '-', '_' or '.', without slashes</source>
+      <translation>请使用字母、数字、'-'、'_' 或 '.'，不要包含斜杠</translation>
     </message>
     <message>
       <source>utilisation</source>
@@ -4664,6 +4848,10 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 只用 nc 检查训练标签，所以验证时会给一个不存在的类别打分，并在查找其名称时失败。</translation>
     </message>
     <message>
+      <source>yolov5 does not find {meant} that way and trains without it.</source>
+      <translation>yolov5 这样找不到 {meant}，会在没有它的情况下训练。</translation>
+    </message>
+    <message>
       <source>yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or PNG if it should be used.</source>
       <translation>yolov5 不读取 .{suffix} 图片，会静默跳过这个文件；如果要使用它，请转换为 JPEG 或 PNG。</translation>
     </message>
@@ -4682,6 +4870,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 keeps {train} training and {val} validation workers alive for the whole run; with the training process they need about {need:.1f} GB, and {available:.1f} GB is free. {risk} --workers {fits} fits.</source>
       <translation>yolov5 在整个训练期间保持 {train} 个训练和 {val} 个验证加载进程；加上训练进程约需 {need:.1f} GB，而可用的只有 {available:.1f} GB。{risk} --workers {fits} 可以放得下。</translation>
+    </message>
+    <message>
+      <source>yolov5 looks for the label of {image} under the name {expected} (a lower-case '.txt'), so it does not read this file and trains the image as a background (no objects). Rename the file to end in '.txt'.</source>
+      <translation>yolov5 以名称 {expected}（小写 '.txt'）查找 {image} 的标签，因此不会读取此文件，并把该图像当作背景（无目标）训练。请将文件重命名为以 '.txt' 结尾。</translation>
+    </message>
+    <message>
+      <source>yolov5 reuses this label cache while the files' paths and total size stay the same, so it would train on the labels of its last scan: {n} labels have changed since (first {image}). YOLO Studio's trainings set it aside so yolov5 reads the labels again; delete it if you train with yolov5 yourself.</source>
+      <translation>只要文件路径和总大小不变，yolov5 就会重用此标签缓存，因此它会用上次扫描时的标签训练：此后已有 {n} 个标签发生变化（第一个是 {image}）。YOLO Studio 的训练会将其移开，让 yolov5 重新读取标签；如果你直接用 yolov5 训练，请删除它。</translation>
     </message>
     <message>
       <source>yolov5 sizes its data loaders from os.cpu_count() = {logical}, the machine's logical CPUs, not from {limit}. With --workers {workers} and batch {batch} it starts {train} training and {val} validation workers, which take turns on {usable} CPUs with the training process: each batch takes longer to prepare and the GPU waits. Use at most {fits} workers, or allow the container more CPUs.</source>
@@ -4714,6 +4910,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 would train without {n} images it cannot read; nothing was started.</source>
       <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
+    </message>
+    <message>
+      <source>yolov5's label cache {path} did not match the label files (or was not only label data): set aside as {aside}, so yolov5 reads the labels again.</source>
+      <translation>yolov5 的标签缓存 {path} 与标签文件不符（或不只是标签数据）：已移为 {aside}，让 yolov5 重新读取标签。</translation>
     </message>
     <message>
       <source>yolov5's models are trained at 640.</source>
@@ -4756,6 +4956,10 @@ Type 'delete' to confirm: </source>
       <translation>{entry} 列在列表中但不存在。yolov5 会把它当作损坏文件（'No such file or directory'）并在训练时跳过。</translation>
     </message>
     <message>
+      <source>{entry} is not a file but a pipe, socket or device. yolov5 would wait forever reading it; remove it from the list.</source>
+      <translation>{entry} 不是文件，而是管道、套接字或设备。yolov5 读取它会永远等待；请把它从列表中删除。</translation>
+    </message>
+    <message>
       <source>{entry}: yolov5 does not read this kind of image and skips it silently.</source>
       <translation>{entry}：yolov5 不读取这种图片，会静默跳过它。</translation>
     </message>
@@ -4782,6 +4986,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{field}: unexpected value {value!r}</source>
       <translation>{field}：意外的值 {value!r}</translation>
+    </message>
+    <message>
+      <source>{field}: {value!r} is not a finite number of at least 0</source>
+      <translation>{field}：{value!r} 不是不小于 0 的有限数值</translation>
     </message>
     <message>
       <source>{field}: {value!r} is not a version number</source>
@@ -4852,8 +5060,16 @@ Type 'delete' to confirm: </source>
       <translation>{file}：'spec' 不是对象；无法读取训练的设置。</translation>
     </message>
     <message>
+      <source>{file}: {key} is {value}, which is not {expected}. Correct or remove it in that file.</source>
+      <translation>{file}：{key} 的值为 {value}，不是{expected}。请在该文件中更正或删除它。</translation>
+    </message>
+    <message>
       <source>{file}: {params:,} parameters, {layers} output layers, {classes} classes.</source>
       <translation>{file}：{params:,} 个参数，{layers} 个输出层，{classes} 个类别。</translation>
+    </message>
+    <message>
+      <source>{first} is not served by {index} ({why}); {tag} also fits this machine and is installed instead.</source>
+      <translation>{index} 不提供 {first}（{why}）；{tag} 也适合这台机器，改为安装它。</translation>
     </message>
     <message>
       <source>{formats}; repeat or separate with commas (default: onnx)</source>
@@ -4896,6 +5112,18 @@ Type 'delete' to confirm: </source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
     </message>
     <message>
+      <source>{index} serves no CUDA build that fits this machine ({why}), so the CPU build is installed: training will not use the GPU until a CUDA build is installed. When the index serves {first}, run the installer again.</source>
+      <translation>{index} 不提供适合这台机器的 CUDA 构建（{why}），因此安装 CPU 构建：在装上 CUDA 构建之前训练不会使用 GPU。等该索引提供 {first} 后，请再次运行安装程序。</translation>
+    </message>
+    <message>
+      <source>{index} serves none of the PyTorch builds that fit this machine ({tags}): {why}</source>
+      <translation>{index} 不提供任何适合这台机器的 PyTorch 构建（{tags}）：{why}</translation>
+    </message>
+    <message>
+      <source>{index} serves none of the PyTorch builds that fit this machine ({tags}): {why}. Use an index that holds them (--torch-index URL).</source>
+      <translation>{index} 不提供任何适合这台机器的 PyTorch 构建（{tags}）：{why}。请使用包含它们的索引（--torch-index URL）。</translation>
+    </message>
+    <message>
       <source>{kb:.0f} kB</source>
       <translation>{kb:.0f} kB</translation>
     </message>
@@ -4910,6 +5138,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{kill}   # only if they are yours and can stop; {move}</source>
       <translation>{kill}   # 仅当它们是你的并且可以停止时；{move}</translation>
+    </message>
+    <message>
+      <source>{kind} from {low:g} to {high:g}</source>
+      <translation>{low:g} 到 {high:g} 之间的{kind}</translation>
+    </message>
+    <message>
+      <source>{kind} of at least {low:g}</source>
+      <translation>不小于 {low:g} 的{kind}</translation>
+    </message>
+    <message>
+      <source>{kind} of at most {high:g}</source>
+      <translation>不大于 {high:g} 的{kind}</translation>
     </message>
     <message>
       <source>{label} must be a number (got {value!r}).</source>
@@ -4930,6 +5170,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{level} {code} ({n})</source>
       <translation>{level} {code}（{n}）</translation>
+    </message>
+    <message>
+      <source>{library} is missing: this CUDA build of PyTorch takes it from its nvidia-* pip packages, which are missing or damaged. A plain reinstall would answer 'already satisfied'; a forced one restores them.</source>
+      <translation>缺少 {library}：这个 CUDA 版 PyTorch 从它的 nvidia-* pip 包中取得该库，而这些包缺失或已损坏。普通的重新安装只会回答 'already satisfied'；强制重新安装才能恢复它们。</translation>
     </message>
     <message>
       <source>{mb:.1f} MB</source>
@@ -5064,10 +5308,6 @@ Type 'delete' to confirm: </source>
       <translation>{n} 个框被裁到图片边缘</translation>
     </message>
     <message>
-      <source>{n} entries are relative paths without './'. They are checked relative to this list's folder, but yolov5 resolves them against the folder training starts in; write them as './…' or absolute.</source>
-      <translation>有 {n} 个条目是不带 './' 的相对路径。这里按此列表所在文件夹检查，但 yolov5 会相对于训练启动时的文件夹解析；请写成 './…' 或绝对路径。</translation>
-    </message>
-    <message>
       <source>{n} images without objects (kept as backgrounds)</source>
       <translation>{n} 张图片没有目标（作为背景图保留）</translation>
     </message>
@@ -5080,8 +5320,24 @@ Type 'delete' to confirm: </source>
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
     </message>
     <message>
+      <source>{out} cannot be read: {reason}</source>
+      <translation>无法读取 {out}：{reason}</translation>
+    </message>
+    <message>
+      <source>{out} is a file, not a folder. Choose an empty folder for the copy.</source>
+      <translation>{out} 是文件而不是文件夹。请为副本选择一个空文件夹。</translation>
+    </message>
+    <message>
       <source>{out} is inside the source {source}: the import never writes into the source. Pick a folder outside it.</source>
       <translation>{out} 位于源文件夹 {source} 之内：导入从不写入源文件夹。请选择它之外的文件夹。</translation>
+    </message>
+    <message>
+      <source>{out} is not empty and is not a prepared copy of this dataset: the copy would replace its data.yaml and split lists. Choose an empty folder, or let the copy go to the app's cache (no --out).</source>
+      <translation>{out} 不是空文件夹，也不是此数据集的预处理副本：副本会替换其中的 data.yaml 和划分列表。请选择一个空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
+    </message>
+    <message>
+      <source>{out} {where}: the copy would overwrite your images and data.yaml. Choose an empty folder outside the dataset, or let the copy go to the app's cache (no --out).</source>
+      <translation>{out} {where}：副本会覆盖你的图像和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
     </message>
     <message>
       <source>{path} already exists and is not empty. Pick a new folder for the dataset (--out), or remove that one first.</source>
@@ -5094,6 +5350,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} cannot be read for training: {reasons}</source>
       <translation>无法读取 {path} 用于训练：{reasons}</translation>
+    </message>
+    <message>
+      <source>{path} cannot be read: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
       <source>{path} could not be read ({reason}).</source>
@@ -5114,6 +5374,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} holds a {kind} model from {maker}, not a yolov5 7 detection model.</source>
       <translation>{path} 包含的是 {maker} 的 {kind} 模型，而不是 yolov5 7 检测模型。</translation>
+    </message>
+    <message>
+      <source>{path} holds no hyperparameters (yolov5 needs a mapping such as 'lr0: 0.01').</source>
+      <translation>{path} 中没有超参数（yolov5 需要形如 'lr0: 0.01' 的映射）。</translation>
     </message>
     <message>
       <source>{path} holds no options (expected a mapping of option names).</source>
@@ -5140,6 +5404,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 位于您的运行目录中，但它不是 YOLO Studio 记录下写入的那个文件（从另一个工作区复制而来，或之后被修改过）。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights。</translation>
     </message>
     <message>
+      <source>{path} is larger than a hyperparameter file ({limit} KB at most).</source>
+      <translation>{path} 比超参数文件大得多（最多 {limit} KB）。</translation>
+    </message>
+    <message>
       <source>{path} is not a JSON facts file: {reason}</source>
       <translation>{path} 不是 JSON 格式的检测信息文件：{reason}</translation>
     </message>
@@ -5148,8 +5416,16 @@ Type 'delete' to confirm: </source>
       <translation>{path} 不是 PyTorch 检查点（或已被截断）。</translation>
     </message>
     <message>
+      <source>{path} is not a YAML file: {reason}</source>
+      <translation>{path} 不是 YAML 文件：{reason}</translation>
+    </message>
+    <message>
       <source>{path} is not a detection model (its head is {head}).</source>
       <translation>{path} 不是检测模型（它的检测头是 {head}）。</translation>
+    </message>
+    <message>
+      <source>{path} is not a regular file.</source>
+      <translation>{path} 不是普通文件。</translation>
     </message>
     <message>
       <source>{path} is not a weights manifest.</source>
@@ -5170,6 +5446,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} was made by a different yolov5/ultralytics version: {reason}.</source>
       <translation>{path} 是由另一个版本的 yolov5/ultralytics 生成的：{reason}。</translation>
+    </message>
+    <message>
+      <source>{path}: missing {keys}; yolov5 reads every key of its {reference}.</source>
+      <translation>{path}：缺少 {keys}；yolov5 会读取其 {reference} 中的每个键。</translation>
     </message>
     <message>
       <source>{path}: no VOC .xml, LabelMe .json, COCO .json or YOLO labels found. Name the format with --format, or pick the folder the export was unpacked into.</source>
@@ -5248,6 +5528,10 @@ Type 'delete' to confirm: </source>
       <translation>{reason}（已尝试 {tries} 次）。</translation>
     </message>
     <message>
+      <source>{reason} The incomplete copy was removed ({freed} given back). Free that space, or choose another folder for the copy (--out), then prepare again.</source>
+      <translation>{reason} 未完成的副本已删除（释放了 {freed}）。请腾出这些空间，或为副本另选文件夹（--out），然后重新预处理。</translation>
+    </message>
+    <message>
       <source>{reason} Trying again in {seconds:g} s (try {attempt} of {tries}).</source>
       <translation>{reason} {seconds:g} 秒后重试（第 {attempt} 次，共 {tries} 次）。</translation>
     </message>
@@ -5288,6 +5572,14 @@ Fix the cause above, then run: {retry}
       <translation>{tag} 没有 GPU {index}（{what}）的内核。</translation>
     </message>
     <message>
+      <source>{tag} has no kernels for {archs}</source>
+      <translation>{tag} 没有 {archs} 的内核</translation>
+    </message>
+    <message>
+      <source>{tag} needs driver {floor} or newer</source>
+      <translation>{tag} 需要驱动 {floor} 或更新版本</translation>
+    </message>
+    <message>
       <source>{tag}, as asked (--cuda {tag}).</source>
       <translation>{tag}，按要求（--cuda {tag}）。</translation>
     </message>
@@ -5298,6 +5590,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{tag}: the newest wheel driver {driver} (CUDA {have}) runs, through CUDA {major}.x minor-version compatibility, and compiled for {gpus}.</source>
       <translation>{tag}：驱动 {driver}（CUDA {have}）通过 CUDA {major}.x 次版本兼容能运行的最新安装包，且为 {gpus} 编译。</translation>
+    </message>
+    <message>
+      <source>{tag}: {why}</source>
+      <translation>{tag}：{why}</translation>
     </message>
     <message>
       <source>{text} is not a duration like 2h, 90m or 1h30m</source>
@@ -5416,6 +5712,26 @@ then: {install}</source>
     <message>
       <source>{where}: expected an object, found {found}</source>
       <translation>{where}：应为对象，实际是 {found}</translation>
+    </message>
+    <message>
+      <source>{why}
+{steps}</source>
+      <translation>{why}
+{steps}</translation>
+    </message>
+    <message>
+      <source>{why}
+{update}</source>
+      <translation>{why}
+{update}</translation>
+    </message>
+    <message>
+      <source>{why} The installed build runs with driver {wanted} or newer.</source>
+      <translation>{why} 已安装的构建在驱动 {wanted} 或更新版本上可以运行。</translation>
+    </message>
+    <message>
+      <source>{why} Until then the CPU build is installed and training will not use the GPU; after the update, run the installer again: it switches PyTorch in place.</source>
+      <translation>{why} 在此之前安装 CPU 构建，训练不会使用 GPU；更新驱动后请再次运行安装程序：它会就地切换 PyTorch。</translation>
     </message>
     <message>
       <source>{why}: the driver version cannot be read{started}</source>

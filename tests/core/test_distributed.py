@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.distributed import (check_distributed, endpoint_answers, launch_problems, node_command,
+from core.distributed import (LOCAL_RUN_ID, check_distributed, endpoint_answers, launch_problems, node_command,
                               other_node_commands, port_free, slurm_script, split_endpoint, topology_of)
 from core.jobs import JobSpec
 from core.machine import MachineFacts
@@ -26,7 +26,8 @@ def test_one_gpu_or_the_cpu_is_one_process_and_several_gpus_are_one_rank_each():
     assert topology_of(TrainConfig(device="0")) is None
     assert topology_of(TrainConfig(device="cpu")) is None
     topology = topology_of(TrainConfig(device="0,2,3", name="exp"))
-    assert (topology.nproc_per_node, topology.nnodes, topology.rdzv_id) == (3, 1, "exp")
+    # one machine meets on 127.0.0.1 only (core.worker.rdzv_launch): its id is not derived from the run name
+    assert (topology.nproc_per_node, topology.nnodes, topology.rdzv_id) == (3, 1, LOCAL_RUN_ID)
     assert topology_of(TrainConfig(device="cpu", nproc_per_node=2)).nproc_per_node == 2  # CPU ranks over gloo
     assert topology_of(TrainConfig(device="0", nproc_per_node=1)).world_size == 1  # single-rank DDP
     assert topology_of(TrainConfig(device="0,1", nnodes=2, rdzv_endpoint="h:1")).world_size == 4
@@ -94,7 +95,9 @@ def test_the_run_spec_launches_through_torchrun_one_worker_per_rank(tmp_path: Pa
                                                    "master_addr": "", "master_port": 29500, "rdzv_endpoint": "",
                                                    "rdzv_id": "x"}}
     argv = JobSpec.for_run("train", tmp_path, spec).argv(python="py")
-    assert argv[:6] == ["py", "-m", "torch.distributed.run", "--nproc_per_node", "2", "--standalone"]
+    # the app's launcher: torchrun with the rendezvous kept on 127.0.0.1 (not --standalone, which listens on *)
+    assert argv[:5] == ["py", "-m", "core.worker.rdzv_launch", "--nproc_per_node", "2"]
+    assert "--standalone" not in argv and argv[argv.index("--rdzv_backend") + 1] == "yolostudio-loopback"
     assert argv[-4:] == ["-m", "core.worker", "train", str(tmp_path / "spec.json")]
     env = JobSpec.for_run("train", tmp_path, spec).env({"PATH": "/bin"})
     assert int(env["OMP_NUM_THREADS"]) >= 1

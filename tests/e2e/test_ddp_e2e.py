@@ -21,7 +21,7 @@ import psutil
 import pytest
 
 from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.distributed import endpoint_answers
+from core.distributed import endpoint_answers, new_run_id
 from tests.e2e.conftest import ROOT, Cli, assert_offline, by_type, run_cli, runs_json, train_args
 
 pytestmark = pytest.mark.e2e
@@ -56,10 +56,14 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+#: The run id machine 0 would print in machine 1's command (core.distributed.new_run_id); both nodes give it.
+RUN_ID = new_run_id()
+
+
 def _node(data: Path, rank: int, port: int, env: dict[str, str], workspace: Path, *extra: str) -> Cli:
     node_env = {**env, "YOLOSTUDIO_WORKSPACE": str(workspace)}
     return Cli(ddp_args(data, "two-nodes", "--nnodes", "2", "--node-rank", str(rank), "--nproc-per-node", "1",
-                        "--rdzv-endpoint", f"127.0.0.1:{port}", *extra), node_env)
+                        "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", RUN_ID, *extra), node_env)
 
 
 def test_two_ranks_report_every_ranks_timing_and_a_killed_rank_fails_the_run_within_60s(small_data, e2e_env):

@@ -3,6 +3,7 @@ commands for the other machines (``core.distributed``), plus the launch argv a r
 
 from __future__ import annotations
 
+from dataclasses import replace
 import shlex
 import socket
 from pathlib import Path
@@ -127,3 +128,40 @@ def test_a_resume_may_move_the_ranks_and_the_batch_rule_is_checked_again():
     assert [p.field for p in problems if p.severity == "error"] == ["batch"]  # 32 does not split over 3
     same, problems = resume_with(spec, FOUR_GPUS, {"rdzv_endpoint": None})
     assert same["topology"]["nproc_per_node"] == 2 and not [p for p in problems if p.severity == "error"]
+
+
+def test_the_slurm_script_makes_one_random_run_id_per_job_for_every_node(tmp_path: Path):
+    import subprocess
+
+    script = slurm_script(TrainConfig(data="/d/data.yaml", device="0", nnodes=2, rdzv_endpoint="x:29411",
+                                      rdzv_id="saved-id", name="big"))
+    assert "saved-id" not in script and '--rdzv-id "$RDZV_ID"' in script  # not a fixed id reused by every job
+    line = next(line for line in script.splitlines() if line.startswith("export RDZV_ID="))
+    made = [subprocess.run(["bash", "-c", f"{line}; printf %s \"$RDZV_ID\""], capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)]
+    assert all(len(m) == 32 and int(m, 16) >= 0 for m in made) and made[0] != made[1]
+
+
+def test_machine_0_of_several_gets_an_unguessable_run_id_and_the_others_must_be_given_it():
+    from core.train_config import validate_config
+
+    cfg = TrainConfig(device="cpu", nnodes=2, rdzv_endpoint="10.0.0.1:29400", name="exp")
+    first, second = (validate_config(cfg).config.rdzv_id for _ in range(2))
+    assert len(first) == 32 and first != second and "exp" not in first
+    assert topology_of(replace(cfg, rdzv_id=first)).rdzv_id == first
+    assert validate_config(replace(cfg, rdzv_id="given")).config.rdzv_id == "given"
+    joining = check_distributed(replace(cfg, node_rank=1), MachineFacts(cpu_count=8))
+    assert [p.field for p in joining if p.severity == "error"] == ["rdzv_id"]
+    assert check_distributed(replace(cfg, node_rank=1, rdzv_id=first), MachineFacts(cpu_count=8)) == []
+
+
+def test_a_meeting_point_from_a_file_needs_the_user_to_give_it():
+    from core.distributed import unconfirmed_endpoints
+
+    from_file = TrainConfig(nnodes=2, rdzv_endpoint="203.0.113.9:29400", master_addr="203.0.113.10")
+    found = unconfirmed_endpoints(from_file, set(), "c.json")
+    assert [p.field for p in found] == ["rdzv_endpoint", "master_addr"]
+    assert "c.json" in found[0].message and "--rdzv-endpoint 203.0.113.9:29400" in found[0].fix
+    assert [p.field for p in unconfirmed_endpoints(from_file, {"rdzv_endpoint"}, "c.json")] == ["master_addr"]
+    assert unconfirmed_endpoints(TrainConfig(nnodes=2), set(), "c.json") == []
+    assert unconfirmed_endpoints(None, set(), "") == []

@@ -14,7 +14,10 @@ and prints counts; every figure but the tries should be 0, and the max RSS for a
 - hostile pickles: train / resume / export / the export and predict workers against a .pt that writes
   a marker file when unpickled.
 
-    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile] [--device cpu] [--keep]
+- rdzv: the DDP rendezvous — listeners beyond loopback, a hostile state at the name-derived key, meeting
+  points from a config file (``bench/faults_rdzv.py``).
+
+    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile,rdzv] [--device cpu] [--keep]
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import faults_rdzv  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -321,7 +325,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile")
+    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile,rdzv")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     parser.add_argument("--device", default="cpu", help="cpu (default) or a GPU index")
     args = parser.parse_args()
@@ -346,7 +350,8 @@ def main() -> None:
             ("owners", lambda: double_owners(data, ws, env)),
             ("fuzz", lambda: fuzz(data, ws, work, env)),
             ("disk", lambda: disk_full(data, work, env)),
-            ("hostile", lambda: hostile(data, ws, work, env))]
+            ("hostile", lambda: hostile(data, ws, work, env)),
+            ("rdzv", lambda: faults_rdzv.campaign(data, work, env))]  # the DDP rendezvous (bench/faults_rdzv.py)
         for name, section in sections:
             if name in skip:
                 continue

@@ -20,15 +20,22 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.mark.parametrize(("field", "value", "flag"), [("rdzv_endpoint", "203.0.113.9:29400", "--rdzv-endpoint"),
-                                                       ("master_addr", "203.0.113.9", "--master-addr")])
-def test_a_meeting_point_from_a_config_file_is_refused_naming_it(tmp_path, monkeypatch, capsys, field, value, flag):
+@pytest.mark.parametrize(("field", "flag"), [("rdzv_endpoint", "--rdzv-endpoint"), ("master_addr", "--master-addr")])
+def test_a_meeting_point_from_a_config_file_is_refused_naming_it(tmp_path, monkeypatch, capsys, field, flag):
     monkeypatch.setattr("cli.verbs.train.render_job", NoWorker)
-    saved = tmp_path / "wizard.json"  # the wizard's document shape: {"config": {...}}
-    saved.write_text(json.dumps({"config": {"data": str(build(tmp_path / "d")), "device": "cpu", "nnodes": 2,
-                                            field: value}}))
     started = len(NoWorker.started)
-    assert main(["--workspace", str(tmp_path / "ws"), "train", "--config", str(saved)]) == 2
+    with socket.socket() as trap:  # where the file points: a connection made would wait in its backlog
+        trap.bind(("127.0.0.1", 0))
+        trap.listen(8)
+        trap.setblocking(False)
+        port = trap.getsockname()[1]
+        value = f"127.0.0.1:{port}" if field == "rdzv_endpoint" else "127.0.0.1"
+        saved = tmp_path / "wizard.json"  # the wizard's document shape: {"config": {...}}; machine 1 would connect
+        saved.write_text(json.dumps({"config": {"data": str(build(tmp_path / "d")), "device": "cpu", "nnodes": 2,
+                                                "node_rank": 1, "master_port": port, field: value}}))
+        assert main(["--workspace", str(tmp_path / "ws"), "train", "--config", str(saved)]) == 2
+        with pytest.raises(BlockingIOError):
+            trap.accept()  # nothing connected
     err = capsys.readouterr().err
     assert str(saved) in err and value in err and f"{flag} {value}" in err, err  # the file, the value, the way out
     assert "Traceback" not in err and len(NoWorker.started) == started

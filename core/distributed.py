@@ -324,6 +324,15 @@ def resume_with(spec: dict[str, Any], facts: MachineFacts, changes: dict[str, An
     the launch rules checked again (a different GPU count must still split the batch evenly)."""
     cfg = TrainConfig.from_dict(spec.get("config", {}))
     kept = {k: v for k, v in changes.items() if k in RESUME_CHANGES and v is not None}
-    cfg = replace(cfg, **kept)
+    cfg = with_run_id(replace(cfg, **kept))  # a run from before run ids: machine 0 makes one (resume_commands)
     problems = check_distributed(cfg, facts)
     return {**spec, "config": cfg.to_dict(), "topology": topology_spec(cfg)}, problems
+
+
+def resume_commands(cfg: TrainConfig, run: str, program: str = "yolostudio") -> list[tuple[int, str]]:
+    """(machine rank, command) with which every other machine resumes ``run`` alongside machine 0 (its meeting
+    point and run id); [] on one machine, on a joining machine, or with a static master."""
+    if cfg.nnodes < 2 or cfg.node_rank != 0 or not cfg.rdzv_endpoint.strip():
+        return []
+    argv = [program, "resume", run, "--rdzv-endpoint", cfg.rdzv_endpoint.strip(), "--rdzv-id", cfg.rdzv_id]
+    return [(rank, shlex.join(argv)) for rank in range(1, cfg.nnodes)]

@@ -165,3 +165,21 @@ def test_a_meeting_point_from_a_file_needs_the_user_to_give_it():
     assert [p.field for p in unconfirmed_endpoints(from_file, {"rdzv_endpoint"}, "c.json")] == ["master_addr"]
     assert unconfirmed_endpoints(TrainConfig(nnodes=2), set(), "c.json") == []
     assert unconfirmed_endpoints(None, set(), "") == []
+
+
+def test_a_several_machines_resume_keeps_its_run_id_or_machine_0_makes_one_and_names_it_to_the_others():
+    from core.distributed import resume_commands, resume_with
+
+    old = TrainConfig(device="cpu", batch=4, nnodes=2, nproc_per_node=1, rdzv_endpoint="10.0.0.1:29400", name="x")
+    spec = {"config": old.to_dict(), "topology": {"nproc_per_node": 1}}  # a run from before run ids
+    resumed, problems = resume_with(spec, MachineFacts(cpu_count=8), {"rdzv_endpoint": "10.0.0.2:29401"})
+    run_id = resumed["config"]["rdzv_id"]
+    assert len(run_id) == 32 and resumed["topology"]["rdzv_id"] == run_id and problems == []
+    [(rank, command)] = resume_commands(TrainConfig.from_dict(resumed["config"]), "x")
+    assert rank == 1 and shlex.split(command) == ["yolostudio", "resume", "x", "--rdzv-endpoint", "10.0.0.2:29401",
+                                                  "--rdzv-id", run_id]
+    again, _ = resume_with(resumed, MachineFacts(cpu_count=8), {})
+    assert again["config"]["rdzv_id"] == run_id  # an id it has is kept: every machine's copy of the run agrees
+    joining, problems = resume_with({"config": replace(old, node_rank=1).to_dict()}, MachineFacts(cpu_count=8), {})
+    assert [p.field for p in problems if p.severity == "error"] == ["rdzv_id"]  # machine 1 is given it (--rdzv-id)
+    assert resume_commands(TrainConfig.from_dict(joining["config"]), "x") == []

@@ -26,11 +26,13 @@ import socket
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import psutil
 
+from core.distributed import endpoint_answers
 from tests.fixtures.listeners import beyond_loopback, listening
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,16 +114,9 @@ def name_key_attack(data: Path, work: Path, env: dict[str, str]) -> dict[str, An
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     planted = 0
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                peer = dist.TCPStore("127.0.0.1", port, is_master=False, timeout=__import__("datetime").timedelta(
-                    seconds=10))
-                break
-            except (RuntimeError, ValueError, TimeoutError):
-                time.sleep(1)
-        else:
+        if not endpoint_answers("127.0.0.1", port, wait_s=120):  # machine 0's launcher hosts the store
             return {"name-key attacks": 0, "skipped": "machine 0 did not host its rendezvous"}
+        peer = dist.TCPStore("127.0.0.1", port, is_master=False, timeout=timedelta(seconds=30))
         state = base64.b64encode(pickle.dumps(_Marker(str(marker))))
         peer.set("torch.rendezvous.lan", state)  # torch's C10dRendezvousBackend key for run id "lan"
         planted = 1

@@ -66,15 +66,24 @@ def torchrun_argv(entry: Sequence[str], topology: Topology, python: str = "pytho
     return [*argv, *entry]
 
 
+def is_loopback_endpoint(endpoint: str) -> bool:
+    """``127.0.0.1:P`` / ``localhost:P`` / ``[::1]:P``: every "machine" of the run is this one (tests, a try-out),
+    so its rendezvous can stay on loopback too."""
+    host, sep, _port = endpoint.strip().rpartition(":")
+    return bool(sep) and host.strip("[]").lower() in ("127.0.0.1", "localhost", "::1")
+
+
 def app_launch_argv(entry: Sequence[str], topology: Topology, python: str = "python") -> list[str]:
     """The app's launch of one node: ``python -m core.worker.rdzv_launch`` with torchrun's flags. One machine
-    meets on 127.0.0.1 only (``LOOPBACK_BACKEND``, ranks at ``--local_addr 127.0.0.1``) under the topology's
-    run id; several machines get ``torchrun_argv``'s flags."""
-    if topology.nnodes == 1 and not topology.rdzv_endpoint:
+    (or several "machines" meeting at a loopback endpoint) meets on 127.0.0.1 only (``LOOPBACK_BACKEND``, ranks
+    at ``--local_addr 127.0.0.1``) under the topology's run id; several machines get ``torchrun_argv``'s flags."""
+    local = topology.nnodes == 1 and not topology.rdzv_endpoint
+    if local or is_loopback_endpoint(topology.rdzv_endpoint):
         if topology.nproc_per_node < 1:
             raise ValueError("a topology needs at least one process on one node")
-        return [python, "-m", APP_LAUNCHER, "--nproc_per_node", str(topology.nproc_per_node), "--nnodes", "1",
-                "--rdzv_backend", LOOPBACK_BACKEND, "--rdzv_endpoint", f"{LOOPBACK_HOST}:0", "--rdzv_id",
+        endpoint = f"{LOOPBACK_HOST}:0" if local else f"{LOOPBACK_HOST}:{topology.rdzv_endpoint.rpartition(':')[2]}"
+        return [python, "-m", APP_LAUNCHER, "--nproc_per_node", str(topology.nproc_per_node), "--nnodes",
+                str(topology.nnodes), "--rdzv_backend", LOOPBACK_BACKEND, "--rdzv_endpoint", endpoint, "--rdzv_id",
                 topology.rdzv_id, "--local_addr", LOOPBACK_HOST, *entry]
     argv = torchrun_argv(entry, topology, python)
     return [python, "-m", APP_LAUNCHER, *argv[3:]]

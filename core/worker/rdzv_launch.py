@@ -6,7 +6,8 @@ torch 2.14: two listeners on ``*:PORT`` (the rendezvous store and the agent's st
 on every DDP run, even with ``--rdzv-endpoint 127.0.0.1:P``. The c10d rendezvous keeps its state there as a
 pickle (``c10d_rendezvous_backend``), so whoever reaches the port can make the launcher unpickle what they wrote.
 
-A run on one machine therefore meets through the ``LOOPBACK_BACKEND`` rendezvous registered here: torch's own
+A run on one machine (or several "machines" meeting at a 127.0.0.1 endpoint) therefore meets through the
+``LOOPBACK_BACKEND`` rendezvous registered here: torch's own
 c10d rendezvous and dynamic handler (``create_handler``), with both stores served from a socket this module bound
 to 127.0.0.1 and hands to the store (``TCPStore(master_listen_fd=...)``, a documented parameter). The ranks are
 the agent store's clients (``TORCHELASTIC_USE_AGENT_STORE``, so no rank hosts one) at ``MASTER_ADDR`` =
@@ -77,10 +78,25 @@ def _create_loopback_handler(params: Any) -> Any:
         def name(self) -> str:  # the registry checks the handler's backend against the requested name
             return LOOPBACK_BACKEND
 
-    store = loopback_store(timeout=timeout)
+    store = _rendezvous_store(params.endpoint, timeout)
     handler = create_handler(store, LoopbackBackend(store, params.run_id), params)
     handler._create_tcp_store_server = lambda _addr, _port: loopback_store()  # the ranks' store too
     return handler
+
+
+def _rendezvous_store(endpoint: str, timeout: Any) -> Any:
+    """The rendezvous store at ``127.0.0.1:PORT``: port 0 (one machine) is always hosted here; a given port is
+    hosted by the first launcher that binds it, and the others on this machine join it as clients (torch's own
+    c10d backend makes the same second attempt)."""
+    import torch.distributed as dist
+
+    port = int(endpoint.rpartition(":")[2] or 0)
+    if port == 0:
+        return loopback_store(timeout=timeout)
+    try:
+        return loopback_store(port, timeout=timeout)
+    except OSError:  # another launcher of this run hosts it already
+        return dist.TCPStore(LOOPBACK_HOST, port, is_master=False, timeout=timeout)
 
 
 def keep_ranks_local(env: dict[str, str]) -> None:

@@ -71,3 +71,11 @@ def test_the_apps_launch_on_several_machines_keeps_the_c10d_flags_and_the_run_id
     assert argv[:3] == ["python", "-m", APP_LAUNCHER] and argv[3:] == torchrun_argv(ENTRY, topology)[3:]
     args = _parsed(["python", "-m", "torch.distributed.run", *argv[3:]])
     assert (args.rdzv_backend, args.rdzv_id) == ("c10d", "f" * 32)
+
+
+def test_several_machines_meeting_at_a_loopback_endpoint_stay_on_loopback():
+    """``--rdzv-endpoint 127.0.0.1:P``: every "machine" is this one, so the rendezvous is the loopback one too."""
+    topology = Topology(nproc_per_node=1, nnodes=2, node_rank=1, rdzv_endpoint="localhost:29411", rdzv_id="r")
+    args = _parsed(["python", "-m", "torch.distributed.run", *app_launch_argv(ENTRY, topology)[3:]])
+    assert (args.rdzv_backend, args.rdzv_endpoint, args.nnodes) == (LOOPBACK_BACKEND, f"{LOOPBACK_HOST}:29411", "2")
+    assert args.local_addr == LOOPBACK_HOST and args.rdzv_id == "r"

@@ -16,9 +16,11 @@ and prints counts; every figure but the tries should be 0, and the max RSS for a
 - code: issue 23's files that yolov5 would run as code — model YAMLs, a data.yaml's ``download:``, a run
   folder copied into ``runs/``, terminal escapes (``bench/faults_code.py``);
 - values: issue 23's overwritten files, non-finite values and runs that could never finish
-  (``bench/faults_values.py``).
+  (``bench/faults_values.py``);
+- rdzv: the DDP rendezvous — listeners beyond loopback, a hostile state at the name-derived key, meeting
+  points from a config file (``bench/faults_rdzv.py``).
 
-    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile,code,labels,values] [--device cpu] [--keep]
+    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile,code,labels,values,rdzv] [--device cpu] [--keep]
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 import bench.faults_code as faults_code  # noqa: E402
 from bench import faults_labels  # noqa: E402
 import bench.faults_values as faults_values  # noqa: E402
+from bench import faults_rdzv  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -328,7 +331,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile,code,labels,values")
+    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile,code,labels,values,rdzv")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     parser.add_argument("--device", default="cpu", help="cpu (default) or a GPU index")
     args = parser.parse_args()
@@ -356,7 +359,8 @@ def main() -> None:
             ("hostile", lambda: hostile(data, ws, work, env)),
             ("code", lambda: faults_code.code(data, ws, work, env, sys.modules[__name__])),
             ("labels", lambda: faults_labels.labels(data, work, env, measured, cli)),
-            ("values", lambda: faults_values.values(data, ws, work, env, sys.modules[__name__]))]
+            ("values", lambda: faults_values.values(data, ws, work, env, sys.modules[__name__])),
+            ("rdzv", lambda: faults_rdzv.campaign(data, work, env))]  # the DDP rendezvous (bench/faults_rdzv.py)
         for name, section in sections:
             if name in skip:
                 continue

@@ -9,21 +9,27 @@ processes per machine explicitly (``--nproc-per-node 1`` is single-rank DDP: the
 it): the total batch divisible by the ranks, no AutoBatch, a GPU named twice, a rank per GPU, workers per
 rank against the CPU cores, GPUs busy with other processes' memory, the several-machines fields; and
 offers ``--sync-bn`` when each GPU gets 8 images or fewer (``reference/gpu-environment.md`` §4, §6).
+
+The rendezvous (docs/architecture.md, "Security rules"): one machine meets on 127.0.0.1 only
+(``core.worker.rdzv_launch``); several machines meet under an unguessable run id (``new_run_id``, shown in the
+other machines' commands), and a meeting point read from a file is used only once the user gives it
+(``unconfirmed_endpoints``): torch's c10d rendezvous unpickles the state the endpoint serves.
 """
 
 from __future__ import annotations
 
+import secrets
 import shlex
 import socket
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from core.findings import Finding, problem
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.torchrun import Topology
-from core.train_options import AUTO_BATCH, TrainConfig, changed_cli_flags
+from core.train_options import AUTO_BATCH, TrainConfig, changed_cli_flags, train_options
 
 #: Below this share of a GPU's memory free, a launch on it is refused (other processes hold the rest).
 MIN_FREE_SHARE = 0.2
@@ -33,6 +39,12 @@ BUSY_SHARE = 0.1
 SYNC_BN_BATCH = 8
 #: The endpoint check of a node that joins: connection attempts until this many seconds have passed.
 ENDPOINT_WAIT_S = 45.0
+#: Random bytes in a several-machines run id: 128 bits, as ``secrets`` advises for tokens.
+RUN_ID_BYTES = 16
+#: The run id of a run on one machine: its rendezvous is on 127.0.0.1 only, so the name guards nothing.
+LOCAL_RUN_ID = "yolostudio-local"
+#: The options that name another machine this one connects to (the c10d rendezvous, the static master).
+ENDPOINT_FIELDS = ("rdzv_endpoint", "master_addr")
 
 
 def gpu_list(cfg: TrainConfig) -> list[int] | None:
@@ -61,7 +73,43 @@ def topology_of(cfg: TrainConfig) -> Topology | None:
     nproc = cfg.nproc_per_node or max(1, len(gpus))
     return Topology(nproc_per_node=nproc, nnodes=cfg.nnodes, node_rank=cfg.node_rank,
                     master_addr=cfg.master_addr.strip(), master_port=cfg.master_port,
-                    rdzv_endpoint=cfg.rdzv_endpoint.strip(), rdzv_id=cfg.name or "yolostudio")
+                    rdzv_endpoint=cfg.rdzv_endpoint.strip(), rdzv_id=cfg.rdzv_id.strip() or LOCAL_RUN_ID)
+
+
+def new_run_id() -> str:
+    """An unguessable rendezvous id (not derived from the run name, so no one can predict the store's key)."""
+    return secrets.token_hex(RUN_ID_BYTES)
+
+
+def needs_run_id(cfg: TrainConfig) -> bool:
+    """Machine 0 of a c10d several-machines run without an id yet (the others must be given machine 0's)."""
+    return cfg.nnodes > 1 and bool(cfg.rdzv_endpoint.strip()) and not cfg.rdzv_id.strip() and cfg.node_rank == 0
+
+
+def with_run_id(cfg: TrainConfig, make: Callable[[], str] = new_run_id) -> TrainConfig:
+    """``cfg`` with a fresh run id where ``needs_run_id``; else ``cfg`` itself."""
+    return replace(cfg, rdzv_id=make()) if needs_run_id(cfg) else cfg
+
+
+def unconfirmed_endpoints(from_file: TrainConfig | None, given: set[str], source: str) -> list[Finding]:
+    """An error per meeting point (``ENDPOINT_FIELDS``) that ``from_file`` names and the user did not give
+    themselves (``given``: the options typed on the command line): a file must not make this machine connect
+    somewhere — the c10d rendezvous unpickles the state that address serves."""
+    if from_file is None:
+        return []
+    flags = {opt.name: opt.cli_flags[0] for opt in train_options()}
+    out = []
+    for name in ENDPOINT_FIELDS:
+        value = str(getattr(from_file, name) or "").strip()
+        if not value or name in given:
+            continue
+        out.append(problem("error", name, tr("{source} names the meeting point {name} = {value}; a run connects to "
+                                             "one only when you give it yourself (PyTorch's rendezvous unpickles "
+                                             "what that address serves: a hostile one runs code here).",
+                                             source=source, name=name, value=value),
+                           tr("If you trust {value}, give it on the command line: {flag} {value}.", value=value,
+                              flag=flags[name])))
+    return out
 
 
 def topology_spec(cfg: TrainConfig) -> dict[str, Any] | None:
@@ -149,6 +197,9 @@ def _several_machines(cfg: TrainConfig) -> list[Finding]:
         out.append(problem("error", "rdzv_endpoint", tr("Rendezvous {value!r} is not HOST:PORT.",
                                                         value=cfg.rdzv_endpoint),
                            tr("Give the leading machine's address and a free port, e.g. 10.0.0.1:29400.")))
+    if cfg.nnodes > 1 and cfg.rdzv_endpoint.strip() and cfg.node_rank > 0 and not cfg.rdzv_id.strip():
+        out.append(problem("error", "rdzv_id", tr("Machine {rank} needs the run id of machine 0.", rank=cfg.node_rank),
+                           tr("Use the command machine 0 printed for this machine (it has --rdzv-id).")))
     if cfg.nnodes > 1 and not cfg.rdzv_endpoint.strip() and not cfg.master_addr.strip():
         out.append(problem("error", "rdzv_endpoint", tr("Several machines need a meeting point."),
                            tr("Give --rdzv-endpoint HOST:PORT (or --master-addr and --master-port) of machine 0, "
@@ -185,8 +236,9 @@ def slurm_script(cfg: TrainConfig, program: str = "yolostudio", partition: str =
     (``SLURM_NODEID``), meeting at the first node of the allocation."""
     topology = topology_of(replace(cfg, nnodes=max(cfg.nnodes, 1))) or Topology(nproc_per_node=1)
     port = split_endpoint(cfg.rdzv_endpoint)[1] if split_endpoint(cfg.rdzv_endpoint) else 29400
-    flags = _cli_flags(replace(cfg, node_rank=0, rdzv_endpoint="HEAD:PORT", master_addr=""))
+    flags = _cli_flags(replace(cfg, node_rank=0, rdzv_endpoint="HEAD:PORT", master_addr="", rdzv_id="RDZV_ID"))
     command = shlex.join([program, "train", *flags]).replace("HEAD:PORT", '"$HEAD:$PORT"')
+    command = command.replace("RDZV_ID", '"$RDZV_ID"')
     command = command.replace("--node-rank 0", '--node-rank "$SLURM_NODEID"')
     if "--node-rank" not in command:
         command += ' --node-rank "$SLURM_NODEID"'
@@ -202,6 +254,8 @@ def slurm_script(cfg: TrainConfig, program: str = "yolostudio", partition: str =
         lines.append(f"#SBATCH --partition={partition}")
     lines += ["", "# The first node of the allocation hosts the rendezvous; every node runs one task.",
               'HEAD=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)', f"PORT={port}",
+              "# An unguessable rendezvous id for this job, the same on every node (srun passes the environment).",
+              "export RDZV_ID=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \\n')",
               f"srun --kill-on-bad-exit=1 bash -c '{command.replace(chr(39), chr(39) + chr(92) + chr(39) + chr(39))}'",
               ""]
     return "\n".join(lines)
@@ -261,7 +315,7 @@ def launch_problems(cfg: TrainConfig) -> list[Finding]:
 
 # -- resuming ----------------------------------------------------------------------------------------------
 #: What a resume may change: where the ranks run (another GPU count, a fresh meeting point), never what trains.
-RESUME_CHANGES = ("device", "nproc_per_node", "rdzv_endpoint", "master_addr", "master_port")
+RESUME_CHANGES = ("device", "nproc_per_node", "rdzv_endpoint", "rdzv_id", "master_addr", "master_port")
 
 
 def resume_with(spec: dict[str, Any], facts: MachineFacts, changes: dict[str, Any]) -> tuple[dict[str, Any],
@@ -270,6 +324,15 @@ def resume_with(spec: dict[str, Any], facts: MachineFacts, changes: dict[str, An
     the launch rules checked again (a different GPU count must still split the batch evenly)."""
     cfg = TrainConfig.from_dict(spec.get("config", {}))
     kept = {k: v for k, v in changes.items() if k in RESUME_CHANGES and v is not None}
-    cfg = replace(cfg, **kept)
+    cfg = with_run_id(replace(cfg, **kept))  # a run from before run ids: machine 0 makes one (resume_commands)
     problems = check_distributed(cfg, facts)
     return {**spec, "config": cfg.to_dict(), "topology": topology_spec(cfg)}, problems
+
+
+def resume_commands(cfg: TrainConfig, run: str, program: str = "yolostudio") -> list[tuple[int, str]]:
+    """(machine rank, command) with which every other machine resumes ``run`` alongside machine 0 (its meeting
+    point and run id); [] on one machine, on a joining machine, or with a static master."""
+    if cfg.nnodes < 2 or cfg.node_rank != 0 or not cfg.rdzv_endpoint.strip():
+        return []
+    argv = [program, "resume", run, "--rdzv-endpoint", cfg.rdzv_endpoint.strip(), "--rdzv-id", cfg.rdzv_id]
+    return [(rank, shlex.join(argv)) for rank in range(1, cfg.nnodes)]

@@ -10,6 +10,11 @@ One node uses ``--standalone`` (a local rendezvous on a free port: no "Address a
 nodes use either a static master (``--nnodes --node_rank --master_addr --master_port``: one command per
 node, each with its rank) or the elastic c10d rendezvous (``--rdzv_backend c10d --rdzv_endpoint HOST:PORT
 --rdzv_id JOB``: the same command on every node, ranks assigned as nodes join).
+
+The app's own launches (``app_launch_argv``) go through ``core.worker.rdzv_launch`` instead: one machine meets
+through its ``LOOPBACK_BACKEND`` (every store and rank listener on 127.0.0.1, where ``--standalone`` listens on
+every interface); several machines use c10d as above, with the run's random id. The commands shown for a user
+to copy keep plain torchrun.
 """
 
 from __future__ import annotations
@@ -19,6 +24,11 @@ from typing import Sequence
 
 DEFAULT_MASTER_PORT = 29500
 DEFAULT_RDZV_PORT = 29400
+#: The rendezvous ``core.worker.rdzv_launch`` registers for a run on one machine, and the address it keeps to.
+LOOPBACK_BACKEND = "yolostudio-loopback"
+LOOPBACK_HOST = "127.0.0.1"
+#: The app's launcher module (torch.distributed.run plus the loopback rendezvous).
+APP_LAUNCHER = "core.worker.rdzv_launch"
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,29 @@ def torchrun_argv(entry: Sequence[str], topology: Topology, python: str = "pytho
         argv += ["--nnodes", str(topology.nnodes), "--node_rank", str(topology.node_rank), "--master_addr",
                  topology.master_addr, "--master_port", str(topology.master_port)]
     return [*argv, *entry]
+
+
+def is_loopback_endpoint(endpoint: str) -> bool:
+    """``127.0.0.1:P`` / ``localhost:P`` / ``[::1]:P``: every "machine" of the run is this one (tests, a try-out),
+    so its rendezvous can stay on loopback too."""
+    host, sep, _port = endpoint.strip().rpartition(":")
+    return bool(sep) and host.strip("[]").lower() in ("127.0.0.1", "localhost", "::1")
+
+
+def app_launch_argv(entry: Sequence[str], topology: Topology, python: str = "python") -> list[str]:
+    """The app's launch of one node: ``python -m core.worker.rdzv_launch`` with torchrun's flags. One machine
+    (or several "machines" meeting at a loopback endpoint) meets on 127.0.0.1 only (``LOOPBACK_BACKEND``, ranks
+    at ``--local_addr 127.0.0.1``) under the topology's run id; several machines get ``torchrun_argv``'s flags."""
+    local = topology.nnodes == 1 and not topology.rdzv_endpoint
+    if local or is_loopback_endpoint(topology.rdzv_endpoint):
+        if topology.nproc_per_node < 1:
+            raise ValueError("a topology needs at least one process on one node")
+        endpoint = f"{LOOPBACK_HOST}:0" if local else f"{LOOPBACK_HOST}:{topology.rdzv_endpoint.rpartition(':')[2]}"
+        return [python, "-m", APP_LAUNCHER, "--nproc_per_node", str(topology.nproc_per_node), "--nnodes",
+                str(topology.nnodes), "--rdzv_backend", LOOPBACK_BACKEND, "--rdzv_endpoint", endpoint, "--rdzv_id",
+                topology.rdzv_id, "--local_addr", LOOPBACK_HOST, *entry]
+    argv = torchrun_argv(entry, topology, python)
+    return [python, "-m", APP_LAUNCHER, *argv[3:]]
 
 
 def node_commands(entry: Sequence[str], topology: Topology, python: str = "python") -> list[list[str]]:

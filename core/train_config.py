@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core.dataset.data_yaml import read_data_yaml
-from core.distributed import check_distributed, topology_spec
+from core.distributed import check_distributed, topology_spec, with_run_id
 from core.file_values import has_control_characters, is_finite_number
 from core.findings import Finding, Severity, errors_of, problem
 from core.hyp_file import hyp_problem
@@ -180,7 +180,7 @@ def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts(),
     ``workspace``: where bare official checkpoint names (``yolov5s.pt``) are looked up (its weights store);
     without it such a name must be a file where it is named."""
     problems: list[Finding] = []
-    fixed = replace(cfg)
+    fixed = with_run_id(replace(cfg))  # machine 0 of several: an unguessable rendezvous id (core.distributed)
 
     data_path = _check_data(cfg.data, problems)
     cfg_path, weights_path = _check_model(cfg, problems, workspace)

@@ -171,6 +171,10 @@ class TrainConfig:
                                 "hosted by the machine at HOST, usually rank 0). The port must be open between "
                                 "the machines. Or give the leader's address and port below.", "text",
                                 section="cluster", yolov5=None)
+    rdzv_id: str = option("", "Run id", "The rendezvous's name, the same on every machine of this run. Left "
+                          "empty, machine 0 makes an unguessable one and puts it in "
+                          "the other machines' commands; it is not a password: the rendezvous must be on a "
+                          "network you trust.", "text", section="cluster", yolov5=None)
     master_addr: str = option("", "Leader address", "The address of machine 0, reachable from every machine "
                               "(static rendezvous, instead of Rendezvous).", "text", section="cluster", yolov5=None)
     master_port: int = option(29500, "Leader port", "A free TCP port on machine 0, open to the other machines.",

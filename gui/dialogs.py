@@ -48,6 +48,17 @@ def confirm_untrusted_model(parent: QWidget | None, path: Path, reason: str) -> 
                        name=path.name, reason=reason, path=path), warning=True)
 
 
+def confirm_endpoint(parent: QWidget | None, endpoint: str, source: str) -> bool:
+    """A meeting point read from a document: this machine would connect there and PyTorch's rendezvous unpickles
+    what it serves (``core.distributed.unconfirmed_endpoints``). Only an explicit yes keeps it."""
+    return ask_yes(parent, _tr("Connect to {endpoint}?").format(endpoint=endpoint),
+                   _tr("{source} names {endpoint} as the meeting point of a run on several machines.\n\nStarting "
+                       "the run connects this machine there, and PyTorch's rendezvous runs what that address "
+                       "serves: a hostile one can run code here. Keep it only if you know that machine and it is "
+                       "on a network you trust; otherwise the settings are used without it.").format(
+                       source=source, endpoint=endpoint), warning=True)
+
+
 def confirm_download(parent: QWidget | None, file_name: str, size: str, url: str) -> bool:
     """Downloading is the app's only network use: it happens after an explicit yes."""
     return ask_yes(parent, _tr("Download {name}?").format(name=file_name),

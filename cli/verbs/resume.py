@@ -9,7 +9,7 @@ from cli.common import EXIT_USAGE, exit_code_of, find_run
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
-from core.distributed import RESUME_CHANGES, launch_problems, resume_with
+from core.distributed import RESUME_CHANGES, launch_problems, resume_commands, resume_with
 from core.findings import errors_of
 from core.i18n import tr
 from core.jobs import JobSpec
@@ -77,6 +77,9 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.fix)
     if errors_of(problems):
         return EXIT_USAGE
+    if not args.json:  # the others resume with machine 0's meeting point and run id
+        for rank, command in resume_commands(TrainConfig.from_dict(spec["config"]), info.name):
+            renderer.note(tr("On machine {rank}, run: {command}", rank=rank, command=command))
     outcome = render_job(renderer, JobSpec.for_run("train", run_dir, spec), forward_stdin=args.json)
     return exit_code_of(outcome)
 

@@ -22,7 +22,7 @@ from cli.render import EventRenderer, JsonEvents
 from cli.train_render import ConsoleRenderer
 from core.dataset.scan import ScanCancelled
 from core.dataset.training_gate import DatasetGate, check_for_training
-from core.distributed import launch_problems, other_node_commands
+from core.distributed import ENDPOINT_FIELDS, launch_problems, other_node_commands, unconfirmed_endpoints
 from core.i18n import tr
 from core.jobs import JobSpec
 from core.machine import quick_machine_facts
@@ -80,6 +80,12 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         base = load_config_file(Path(args.config)) if args.config else None
     except ValueError as exc:
         renderer.error(str(exc), tr("Save the options again from the wizard or the Train page."))
+        return EXIT_USAGE
+    typed = {name for name in ENDPOINT_FIELDS if getattr(args, name, None) not in (None, "")}
+    refused = unconfirmed_endpoints(base, typed, str(args.config))  # a file never picks where this machine connects
+    for problem in refused:
+        renderer.error(problem.message, problem.fix)
+    if refused:
         return EXIT_USAGE
     checked = validate_config(config_from_args(args, base), quick_machine_facts(), workspace)
     if checked.ok:  # what only this machine can tell, just before its share starts (ports, the rendezvous)

@@ -12,6 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from core.distributed import new_run_id
 from core.torchrun import DEFAULT_RDZV_PORT, Topology, node_commands, torchrun_argv
 from core.machine import MachineFacts
 from core.model_catalog import builtin_hyp_path, builtin_model_path
@@ -63,7 +64,7 @@ def commands(config: dict[str, Any], run_dir: Path, *, config_file: str | None =
                                    {"sync_bn": True} if sync_bn else None)
         topology = Topology(nproc_per_node=len(devices), nnodes=nodes, master_addr=master_addr)
         out["nodes"] = [shlex.join(argv) for argv in node_commands(world, topology)]
-        elastic = Topology(nproc_per_node=len(devices), nnodes=nodes,
-                           rdzv_endpoint=f"{master_addr}:{DEFAULT_RDZV_PORT}")
+        elastic = Topology(nproc_per_node=len(devices), nnodes=nodes,  # an unguessable id, never a fixed name
+                           rdzv_endpoint=f"{master_addr}:{DEFAULT_RDZV_PORT}", rdzv_id=new_run_id())
         out["elastic"] = shlex.join(torchrun_argv(world, elastic))
     return out

@@ -21,6 +21,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
+from core.distributed import ENDPOINT_FIELDS
 from core.jobs import JobOutcome, JobSpec
 from core.machine import MachineFacts
 from core.checkpoint_file import checkpoint_problem
@@ -422,11 +423,20 @@ class TrainPage(Page):
         if self.active:
             self._notify("warning", self.tr("A run is training: the wizard's settings can be used when it ends."))
             return False
-        self.form.apply_values(doc["config"])
+        self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
         self.wizard_prediction.set_pending(doc)
         self.revalidate()
         self._notify("info", self.tr("The wizard's settings are on the form: press Start to train."))
         return True
+
+    def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:
+        """``values`` without each meeting point (``core.distributed.ENDPOINT_FIELDS``) the user does not confirm
+        by name: a document never decides alone where this machine connects."""
+        for name in ENDPOINT_FIELDS:
+            endpoint = str(values.get(name) or "").strip()
+            if endpoint and not dialogs.confirm_endpoint(self, endpoint, source):
+                values.pop(name)
+        return values
 
     def train_more(self, epochs: int) -> bool:
         """Start a new run from the shown run's best.pt on the same dataset, for ``epochs`` more epochs."""

@@ -1,8 +1,10 @@
 """The Train form's "Run on several machines" section: its options, and what to run on the other machines.
 
 The options themselves are rows the form adds (``core.train_options``, ``section="cluster"``); this section
-adds below them the exact ``yolostudio train`` command of every other machine (``core.distributed``), a
-button that copies them, and one that saves a Slurm batch script. The commands follow the form as it changes.
+adds above them the warning that the rendezvous belongs on a trusted network (PyTorch's own guidance), and
+below them the exact ``yolostudio train`` command of every other machine (``core.distributed``, with the run's
+random ``--rdzv-id``), a button that copies them, and one that saves a Slurm batch script. The commands follow
+the form as it changes.
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ class SeveralMachinesSection(QWidget):
         self.form = QFormLayout()
         self.form.setContentsMargins(0, 0, 0, 0)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # PyTorch's own guidance (SECURITY.md, "Using distributed features"): its stores have no authentication.
+        self.trust_note = QLabel(self.tr(
+            "Several machines meet through PyTorch's rendezvous, which has no password and no encryption: anyone "
+            "who can reach its port can join the run or run code on these machines. Use it only on a network you "
+            "trust (a private cluster network or a VPN), never one open to others. The run id below is random, "
+            "but it is not a password."), self.body)
+        self.trust_note.setWordWrap(True)
         self.commands_label = QLabel(self.tr("On the other machines, run:"), self.body)
         self.commands = QPlainTextEdit(self.body, readOnly=True)
         self.commands.setMaximumHeight(90)
@@ -44,6 +53,7 @@ class SeveralMachinesSection(QWidget):
         buttons.addStretch(1)
         body = QVBoxLayout(self.body)
         body.setContentsMargins(16, 0, 0, 0)
+        body.addWidget(self.trust_note)
         body.addLayout(self.form)
         body.addWidget(self.commands_label)
         body.addWidget(self.commands)

@@ -22,6 +22,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 
+from core.distributed import needs_run_id, new_run_id
 from core.i18n import tr
 from core.machine import MachineFacts
 from core.train_options import TrainConfig, train_options
@@ -126,11 +127,18 @@ class TrainForm(QWidget):
         chain.insert(next((i for i, w in enumerate(chain) if self.machines.isAncestorOf(w)), len(chain)),
                      self.machines.toggle)
         chain += [self.machines.copy_button, self.machines.slurm_button]
-        self.changed.connect(lambda: self.machines.show_config(self.config()))
+        self.changed.connect(self._follow_machines)
         self.machines.show_config(self.config())
         for first, second in zip(chain, chain[1:]):
             QWidget.setTabOrder(first, second)
         self.set_machine_facts(MachineFacts())
+
+    def _follow_machines(self) -> None:
+        """The other machines' commands; machine 0 of several gets its unguessable run id first
+        (``core.distributed.needs_run_id``), so the commands shown are the ones that meet this run."""
+        if needs_run_id(self.config()):
+            self.set_default("rdzv_id", new_run_id())  # the section's note says what it is for
+        self.machines.show_config(self.config())
 
     # -- the widgets tests and the page reach directly ----------------------------------------------
     @property

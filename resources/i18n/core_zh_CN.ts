@@ -1348,6 +1348,10 @@ Type 'delete' to confirm: </source>
       <translation>如果这个网络需要代理，请在启动 YOLO Studio 的环境中设置 HTTPS_PROXY（和 NO_PROXY）；或在别处下载文件后用“导入”。</translation>
     </message>
     <message>
+      <source>If you trust {value}, give it on the command line: {flag} {value}.</source>
+      <translation>如果你信任 {value}，请在命令行上给出它：{flag} {value}。</translation>
+    </message>
+    <message>
       <source>Image size</source>
       <translation>图片尺寸</translation>
     </message>
@@ -1566,6 +1570,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Machine rank {rank} but only {nnodes} machine(s).</source>
       <translation>机器编号为 {rank}，但总共只有 {nnodes} 台机器。</translation>
+    </message>
+    <message>
+      <source>Machine {rank} needs the run id of machine 0.</source>
+      <translation>第 {rank} 台机器需要第 0 台机器的运行 ID。</translation>
     </message>
     <message>
       <source>Machines</source>
@@ -2264,6 +2272,10 @@ Type 'delete' to confirm: </source>
       <translation>在终端中运行 'yolostudio doctor' 查看探测进程自己的消息。</translation>
     </message>
     <message>
+      <source>Run id</source>
+      <translation>运行 ID</translation>
+    </message>
+    <message>
       <source>Run name</source>
       <translation>训练名称</translation>
     </message>
@@ -2836,6 +2848,10 @@ Type 'delete' to confirm: </source>
       <translation>发布文件可能已移动：请自己从 YOLOv5 发布页面下载，然后用“导入”。</translation>
     </message>
     <message>
+      <source>The rendezvous's name, the same on every machine of this run. Left empty, machine 0 makes an unguessable one and puts it in the other machines' commands; it is not a password: the rendezvous must be on a network you trust.</source>
+      <translation>汇合点的名称，本次训练的每台机器都相同。留空时，第 0 台机器会生成一个无法猜到的 ID，并写进其他机器的命令中；它不是密码：汇合点必须在你信任的网络上。</translation>
+    </message>
+    <message>
       <source>The repair failed: {reason}</source>
       <translation>修复失败：{reason}</translation>
     </message>
@@ -3274,6 +3290,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Use one of yolov5n.yaml … yolov5x.yaml, or the path of a model YAML.</source>
       <translation>请使用 yolov5n.yaml … yolov5x.yaml 之一，或模型 YAML 的路径。</translation>
+    </message>
+    <message>
+      <source>Use the command machine 0 printed for this machine (it has --rdzv-id).</source>
+      <translation>请使用第 0 台机器为本机打印的命令（其中带有 --rdzv-id）。</translation>
     </message>
     <message>
       <source>Validate only at the end</source>
@@ -5546,6 +5566,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{size} downloaded — get it again to resume</source>
       <translation>已下载 {size} — 再次获取即可续传</translation>
+    </message>
+    <message>
+      <source>{source} names the meeting point {name} = {value}; a run connects to one only when you give it yourself (PyTorch's rendezvous unpickles what that address serves: a hostile one runs code here).</source>
+      <translation>{source} 指定了汇合点 {name} = {value}；只有你亲自给出时，训练才会连接汇合点（PyTorch 的汇合机制会反序列化（unpickle）该地址提供的内容：恶意的地址能在本机运行代码）。</translation>
     </message>
     <message>
       <source>{split} holds no images yolov5 can read. {consequence}</source>

@@ -966,6 +966,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>有训练正在进行</translation>
     </message>
     <message>
+      <source>Connect to {endpoint}?</source>
+      <translation>连接到 {endpoint}？</translation>
+    </message>
+    <message>
       <source>Download {name} ({size}) from the official YOLOv5 release?
 
 {url}
@@ -1044,6 +1048,14 @@ Only use it if you trust where it came from.
 只有在你信任它的来源时才使用。
 
 {path}</translation>
+    </message>
+    <message>
+      <source>{source} names {endpoint} as the meeting point of a run on several machines.
+
+Starting the run connects this machine there, and PyTorch's rendezvous runs what that address serves: a hostile one can run code here. Keep it only if you know that machine and it is on a network you trust; otherwise the settings are used without it.</source>
+      <translation>{source} 将 {endpoint} 指定为多机训练的汇合点。
+
+开始训练时本机会连接到那里，而 PyTorch 的汇合机制会执行该地址提供的内容：恶意的地址能在本机运行代码。只有当你认识那台机器、且它在你信任的网络上时才保留它；否则将使用不含它的设置。</translation>
     </message>
   </context>
   <context>
@@ -2711,6 +2723,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>保存 Slurm 脚本…</translation>
     </message>
     <message>
+      <source>Several machines meet through PyTorch's rendezvous, which has no password and no encryption: anyone who can reach its port can join the run or run code on these machines. Use it only on a network you trust (a private cluster network or a VPN), never one open to others. The run id below is random, but it is not a password.</source>
+      <translation>多台机器通过 PyTorch 的汇合机制（rendezvous）相互连接，它没有密码，也不加密：任何能访问其端口的人都可以加入训练，或在这些机器上运行代码。只在你信任的网络上使用（私有集群网络或 VPN），绝不要在对他人开放的网络上使用。下面的运行 ID 是随机的，但它不是密码。</translation>
+    </message>
+    <message>
       <source>Slurm batch scripts (*.sbatch *.sh)</source>
       <translation>Slurm 批处理脚本 (*.sbatch *.sh)</translation>
     </message>
@@ -3091,6 +3107,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>The dataset is being checked: Start is possible as soon as it passes.</source>
       <translation>正在检查数据集：通过后即可开始。</translation>
+    </message>
+    <message>
+      <source>The wizard's settings</source>
+      <translation>向导的设置</translation>
     </message>
     <message>
       <source>The wizard's settings are on the form: press Start to train.</source>

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 
 import pytest
@@ -42,6 +43,8 @@ def test_json_for_another_machines_facts_has_the_issues_shape_and_the_ddp_comman
     assert torchrun[:6] == ["python", "-m", "torch.distributed.run", "--nproc_per_node", "4", "--standalone"]
     assert torchrun[torchrun.index("--batch-size") + 1] == str(cfg["batch"])
     assert len(cmds["nodes"]) == 2 and "--node_rank" in cmds["nodes"][1] and "--rdzv_endpoint" in cmds["elastic"]
+    elastic = shlex.split(cmds["elastic"])
+    assert re.fullmatch(r"[0-9a-f]{32}", elastic[elastic.index("--rdzv_id") + 1])  # random, not a fixed name
     node = shlex.split(cmds["nodes"][0])
     assert node[node.index("--batch-size") + 1] == str(cfg["batch"] * 2)  # the total over both machines
     assert cmds["nohup"].startswith("nohup yolostudio train") and cmds["nohup"].endswith("> train.log 2>&1 &")

@@ -3,13 +3,14 @@ commands for the other machines (``core.distributed``), plus the launch argv a r
 
 from __future__ import annotations
 
+from dataclasses import replace
 import shlex
 import socket
 from pathlib import Path
 
 import pytest
 
-from core.distributed import (check_distributed, endpoint_answers, launch_problems, node_command,
+from core.distributed import (LOCAL_RUN_ID, check_distributed, endpoint_answers, launch_problems, node_command,
                               other_node_commands, port_free, slurm_script, split_endpoint, topology_of)
 from core.jobs import JobSpec
 from core.machine import MachineFacts
@@ -26,7 +27,8 @@ def test_one_gpu_or_the_cpu_is_one_process_and_several_gpus_are_one_rank_each():
     assert topology_of(TrainConfig(device="0")) is None
     assert topology_of(TrainConfig(device="cpu")) is None
     topology = topology_of(TrainConfig(device="0,2,3", name="exp"))
-    assert (topology.nproc_per_node, topology.nnodes, topology.rdzv_id) == (3, 1, "exp")
+    # one machine meets on 127.0.0.1 only (core.worker.rdzv_launch): its id is not derived from the run name
+    assert (topology.nproc_per_node, topology.nnodes, topology.rdzv_id) == (3, 1, LOCAL_RUN_ID)
     assert topology_of(TrainConfig(device="cpu", nproc_per_node=2)).nproc_per_node == 2  # CPU ranks over gloo
     assert topology_of(TrainConfig(device="0", nproc_per_node=1)).world_size == 1  # single-rank DDP
     assert topology_of(TrainConfig(device="0,1", nnodes=2, rdzv_endpoint="h:1")).world_size == 4
@@ -94,7 +96,9 @@ def test_the_run_spec_launches_through_torchrun_one_worker_per_rank(tmp_path: Pa
                                                    "master_addr": "", "master_port": 29500, "rdzv_endpoint": "",
                                                    "rdzv_id": "x"}}
     argv = JobSpec.for_run("train", tmp_path, spec).argv(python="py")
-    assert argv[:6] == ["py", "-m", "torch.distributed.run", "--nproc_per_node", "2", "--standalone"]
+    # the app's launcher: torchrun with the rendezvous kept on 127.0.0.1 (not --standalone, which listens on *)
+    assert argv[:5] == ["py", "-m", "core.worker.rdzv_launch", "--nproc_per_node", "2"]
+    assert "--standalone" not in argv and argv[argv.index("--rdzv_backend") + 1] == "yolostudio-loopback"
     assert argv[-4:] == ["-m", "core.worker", "train", str(tmp_path / "spec.json")]
     env = JobSpec.for_run("train", tmp_path, spec).env({"PATH": "/bin"})
     assert int(env["OMP_NUM_THREADS"]) >= 1
@@ -124,3 +128,58 @@ def test_a_resume_may_move_the_ranks_and_the_batch_rule_is_checked_again():
     assert [p.field for p in problems if p.severity == "error"] == ["batch"]  # 32 does not split over 3
     same, problems = resume_with(spec, FOUR_GPUS, {"rdzv_endpoint": None})
     assert same["topology"]["nproc_per_node"] == 2 and not [p for p in problems if p.severity == "error"]
+
+
+def test_the_slurm_script_makes_one_random_run_id_per_job_for_every_node(tmp_path: Path):
+    import subprocess
+
+    script = slurm_script(TrainConfig(data="/d/data.yaml", device="0", nnodes=2, rdzv_endpoint="x:29411",
+                                      rdzv_id="saved-id", name="big"))
+    assert "saved-id" not in script and '--rdzv-id "$RDZV_ID"' in script  # not a fixed id reused by every job
+    line = next(line for line in script.splitlines() if line.startswith("export RDZV_ID="))
+    made = [subprocess.run(["bash", "-c", f"{line}; printf %s \"$RDZV_ID\""], capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)]
+    assert all(len(m) == 32 and int(m, 16) >= 0 for m in made) and made[0] != made[1]
+
+
+def test_machine_0_of_several_gets_an_unguessable_run_id_and_the_others_must_be_given_it():
+    from core.train_config import validate_config
+
+    cfg = TrainConfig(device="cpu", nnodes=2, rdzv_endpoint="10.0.0.1:29400", name="exp")
+    first, second = (validate_config(cfg).config.rdzv_id for _ in range(2))
+    assert len(first) == 32 and first != second and "exp" not in first
+    assert topology_of(replace(cfg, rdzv_id=first)).rdzv_id == first
+    assert validate_config(replace(cfg, rdzv_id="given")).config.rdzv_id == "given"
+    joining = check_distributed(replace(cfg, node_rank=1), MachineFacts(cpu_count=8))
+    assert [p.field for p in joining if p.severity == "error"] == ["rdzv_id"]
+    assert check_distributed(replace(cfg, node_rank=1, rdzv_id=first), MachineFacts(cpu_count=8)) == []
+
+
+def test_a_meeting_point_from_a_file_needs_the_user_to_give_it():
+    from core.distributed import unconfirmed_endpoints
+
+    from_file = TrainConfig(nnodes=2, rdzv_endpoint="203.0.113.9:29400", master_addr="203.0.113.10")
+    found = unconfirmed_endpoints(from_file, set(), "c.json")
+    assert [p.field for p in found] == ["rdzv_endpoint", "master_addr"]
+    assert "c.json" in found[0].message and "--rdzv-endpoint 203.0.113.9:29400" in found[0].fix
+    assert [p.field for p in unconfirmed_endpoints(from_file, {"rdzv_endpoint"}, "c.json")] == ["master_addr"]
+    assert unconfirmed_endpoints(TrainConfig(nnodes=2), set(), "c.json") == []
+    assert unconfirmed_endpoints(None, set(), "") == []
+
+
+def test_a_several_machines_resume_keeps_its_run_id_or_machine_0_makes_one_and_names_it_to_the_others():
+    from core.distributed import resume_commands, resume_with
+
+    old = TrainConfig(device="cpu", batch=4, nnodes=2, nproc_per_node=1, rdzv_endpoint="10.0.0.1:29400", name="x")
+    spec = {"config": old.to_dict(), "topology": {"nproc_per_node": 1}}  # a run from before run ids
+    resumed, problems = resume_with(spec, MachineFacts(cpu_count=8), {"rdzv_endpoint": "10.0.0.2:29401"})
+    run_id = resumed["config"]["rdzv_id"]
+    assert len(run_id) == 32 and resumed["topology"]["rdzv_id"] == run_id and problems == []
+    [(rank, command)] = resume_commands(TrainConfig.from_dict(resumed["config"]), "x")
+    assert rank == 1 and shlex.split(command) == ["yolostudio", "resume", "x", "--rdzv-endpoint", "10.0.0.2:29401",
+                                                  "--rdzv-id", run_id]
+    again, _ = resume_with(resumed, MachineFacts(cpu_count=8), {})
+    assert again["config"]["rdzv_id"] == run_id  # an id it has is kept: every machine's copy of the run agrees
+    joining, problems = resume_with({"config": replace(old, node_rank=1).to_dict()}, MachineFacts(cpu_count=8), {})
+    assert [p.field for p in problems if p.severity == "error"] == ["rdzv_id"]  # machine 1 is given it (--rdzv-id)
+    assert resume_commands(TrainConfig.from_dict(joining["config"]), "x") == []

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.torchrun import Topology, node_commands, torchrun_argv
+from core.torchrun import (APP_LAUNCHER, LOOPBACK_BACKEND, LOOPBACK_HOST, Topology, app_launch_argv, node_commands,
+                           torchrun_argv)
 
 ENTRY = ["-m", "yolov5.train", "--data", "d.yaml", "--batch-size", "64", "--device", "0,1,2,3"]
 
@@ -52,3 +53,29 @@ def test_impossible_topologies_are_refused(topology: Topology):
 
 def test_world_size():
     assert Topology(nproc_per_node=8, nnodes=4).world_size == 32
+
+
+def test_the_apps_launch_on_one_machine_meets_on_loopback_only():
+    """Not ``--standalone`` (its stores listen on every interface): the loopback rendezvous, ranks at 127.0.0.1."""
+    argv = app_launch_argv(ENTRY, Topology(nproc_per_node=2, rdzv_id="local"))
+    assert argv[:3] == ["python", "-m", APP_LAUNCHER]
+    args = _parsed(["python", "-m", "torch.distributed.run", *argv[3:]])
+    assert not args.standalone and (args.nnodes, args.nproc_per_node) == ("1", "2")
+    assert (args.rdzv_backend, args.rdzv_endpoint, args.rdzv_id) == (LOOPBACK_BACKEND, f"{LOOPBACK_HOST}:0", "local")
+    assert args.local_addr == LOOPBACK_HOST and args.training_script_args == ENTRY[2:]
+
+
+def test_the_apps_launch_on_several_machines_keeps_the_c10d_flags_and_the_run_id():
+    topology = Topology(nproc_per_node=1, nnodes=2, rdzv_endpoint="10.0.0.1:29400", rdzv_id="f" * 32)
+    argv = app_launch_argv(ENTRY, topology)
+    assert argv[:3] == ["python", "-m", APP_LAUNCHER] and argv[3:] == torchrun_argv(ENTRY, topology)[3:]
+    args = _parsed(["python", "-m", "torch.distributed.run", *argv[3:]])
+    assert (args.rdzv_backend, args.rdzv_id) == ("c10d", "f" * 32)
+
+
+def test_several_machines_meeting_at_a_loopback_endpoint_stay_on_loopback():
+    """``--rdzv-endpoint 127.0.0.1:P``: every "machine" is this one, so the rendezvous is the loopback one too."""
+    topology = Topology(nproc_per_node=1, nnodes=2, node_rank=1, rdzv_endpoint="localhost:29411", rdzv_id="r")
+    args = _parsed(["python", "-m", "torch.distributed.run", *app_launch_argv(ENTRY, topology)[3:]])
+    assert (args.rdzv_backend, args.rdzv_endpoint, args.nnodes) == (LOOPBACK_BACKEND, f"{LOOPBACK_HOST}:29411", "2")
+    assert args.local_addr == LOOPBACK_HOST and args.rdzv_id == "r"

@@ -21,8 +21,9 @@ import psutil
 import pytest
 
 from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.distributed import endpoint_answers
+from core.distributed import endpoint_answers, new_run_id
 from tests.e2e.conftest import ROOT, Cli, assert_offline, by_type, run_cli, runs_json, train_args
+from tests.fixtures.listeners import beyond_loopback, listening
 
 pytestmark = pytest.mark.e2e
 
@@ -56,10 +57,14 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+#: The run id machine 0 would print in machine 1's command (core.distributed.new_run_id); both nodes give it.
+RUN_ID = new_run_id()
+
+
 def _node(data: Path, rank: int, port: int, env: dict[str, str], workspace: Path, *extra: str) -> Cli:
     node_env = {**env, "YOLOSTUDIO_WORKSPACE": str(workspace)}
     return Cli(ddp_args(data, "two-nodes", "--nnodes", "2", "--node-rank", str(rank), "--nproc-per-node", "1",
-                        "--rdzv-endpoint", f"127.0.0.1:{port}", *extra), node_env)
+                        "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", RUN_ID, *extra), node_env)
 
 
 def test_two_ranks_report_every_ranks_timing_and_a_killed_rank_fails_the_run_within_60s(small_data, e2e_env):
@@ -121,6 +126,9 @@ def test_two_nodes_stop_together_then_resume_and_complete(small_data, e2e_env, n
     ready = node0.wait_for(lambda e: e["type"] == "stage" and e["stage"] == "ranks_ready")
     assert sorted((r["rank"], r["node"]) for r in ready["ranks"]) == [(0, 0), (1, 1)]
     node0.wait_for(lambda e: e["type"] == "batch")
+    # both "machines" met at 127.0.0.1: the loopback rendezvous (core.torchrun.is_loopback_endpoint), no '*'
+    both = [*tree(node0.proc), *tree(node1.proc)]
+    assert len(listening(both)) >= 2 and beyond_loopback(both) == [], listening(both)
     node0.proc.stdin.write(b'{"v":1,"type":"stop"}\n')  # the Stop button / yolostudio stop
     node0.proc.stdin.flush()
     assert node0.finish() == 3, node0.stderr()  # 3 = stopped

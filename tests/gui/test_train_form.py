@@ -107,6 +107,23 @@ def test_several_machines_section_shows_each_other_machines_command_and_saves_a_
     assert "#SBATCH --nodes=3" in script.read_text() and "srun" in script.read_text()
 
 
+def test_machine_0_of_several_gets_a_random_run_id_that_the_other_machines_commands_carry(qtbot, tmp_path):
+    form = make_form(qtbot, tmp_path)
+    assert "trust" in form.machines.trust_note.text()  # PyTorch's guidance: a trusted network only
+    form.apply_values({"data": "/d/data.yaml", "nnodes": 2, "rdzv_endpoint": "10.0.0.1:29400", "name": "exp"})
+    run_id = form.config().rdzv_id
+    assert len(run_id) == 32 and int(run_id, 16) >= 0 and "exp" not in run_id  # hex, not the run name
+    assert f"--rdzv-id {run_id}" in form.machines.commands.toPlainText()
+    form.apply_values({"epochs": 7})
+    assert form.config().rdzv_id == run_id  # kept while the form changes: the commands shown stay valid
+    other = make_form(qtbot, tmp_path)
+    other.apply_values({"data": "/d/data.yaml", "nnodes": 2, "rdzv_endpoint": "10.0.0.1:29400", "name": "exp"})
+    assert other.config().rdzv_id != run_id  # unguessable: a fresh one per run
+    joining = make_form(qtbot, tmp_path)
+    joining.apply_values({"nnodes": 2, "node_rank": 1, "rdzv_endpoint": "10.0.0.1:29400"})
+    assert joining.config().rdzv_id == ""  # a joining machine is given machine 0's, never makes its own
+
+
 def test_several_gpus_are_offered_as_one_device_choice(qtbot, tmp_path):
     form = make_form(qtbot, tmp_path)
     form.set_machine_facts(MachineFacts(gpu_count=3, gpu_names=("A", "B", "C")))

@@ -338,3 +338,20 @@ def test_the_completion_card_quotes_the_runs_average_speed(qtbot, tmp_path):
     bar.show_progress("Run exp", progress, outcome)
     assert "6.9 images/s over the whole run" in panel.facts_label.text()
     assert "6.9 img/s on average" in bar.detail_label.text() and "65" not in bar.detail_label.text()
+
+
+def test_a_wizard_document_naming_a_meeting_point_needs_a_yes_naming_it(qtbot, page, data_yaml, monkeypatch):
+    """A document never decides alone where this machine connects (the rendezvous unpickles what it serves)."""
+    from gui import dialogs
+
+    asked: list[tuple[str, str]] = []
+    answers = iter([False, True])
+    monkeypatch.setattr(dialogs, "confirm_endpoint",
+                        lambda parent, endpoint, source: asked.append((endpoint, source)) or next(answers))
+    doc = {"config": {"data": str(data_yaml), "nnodes": 2, "rdzv_endpoint": "203.0.113.9:29400"}}
+    assert page.use_wizard(doc)
+    assert asked[0][0] == "203.0.113.9:29400" and page.form.config().rdzv_endpoint == ""  # no: left out
+    assert page.form.config().nnodes == 2  # the rest of the settings still apply
+    assert page.use_wizard(doc)
+    assert page.form.config().rdzv_endpoint == "203.0.113.9:29400"  # yes: kept
+    assert doc["config"]["rdzv_endpoint"] == "203.0.113.9:29400"  # the caller's document is not edited

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from core.export.options import SUFFIXES, ExportOptions
-from core.runs import CONFIG_FILE
+from core.run import WEIGHTS_DIR, RunFolder
 
 REPORT_NAME = "export.json"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
@@ -25,14 +25,14 @@ UNVERIFIED_TAG = "unverified"
 def run_dir_of(weights: Path) -> Path | None:
     """The run folder a checkpoint belongs to (``<run>/weights/x.pt`` with ``<run>/config.json``)."""
     parent = weights.resolve().parent
-    if parent.name == "weights" and (parent.parent / CONFIG_FILE).is_file():
+    if parent.name == WEIGHTS_DIR and RunFolder(parent.parent).config.is_file():
         return parent.parent
     return None
 
 
 def export_root(weights: Path) -> Path:
     run = run_dir_of(weights)
-    return run / "exports" if run is not None else weights.resolve().parent / f"{weights.stem}_exports"
+    return RunFolder(run).exports if run is not None else weights.resolve().parent / f"{weights.stem}_exports"
 
 
 def format_dir(weights: Path, fmt: str) -> Path:
@@ -51,7 +51,7 @@ def run_dataset(weights: Path) -> str:
     if run is None:
         return ""
     try:
-        config = json.loads((run / CONFIG_FILE).read_text(encoding="utf-8"))
+        config = json.loads(RunFolder(run).config.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ""
     return str(config.get("spec", {}).get("config", {}).get("data", ""))
@@ -63,7 +63,7 @@ def run_imgsz(weights: Path, default: int = 640) -> int:
     if run is None:
         return default
     try:
-        config = json.loads((run / CONFIG_FILE).read_text(encoding="utf-8"))
+        config = json.loads(RunFolder(run).config.read_text(encoding="utf-8"))
         return int(config["spec"]["config"].get("imgsz") or default)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return default

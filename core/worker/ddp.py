@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from core.i18n import tr
+from core.run import RunFolder
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,7 @@ def join_ranks(ctx: Any) -> RankExchange:
     versions = (ctx.hello or {}).get("versions") or stack_versions()
     mine = fingerprint(info, Path(ctx.spec["config"]["data"]), versions,
                        node=int(ctx.spec["config"].get("node_rank", info.node_rank)))
-    last = Path(ctx.spec["run_dir"]) / "weights" / "last.pt"
+    last = RunFolder(ctx.spec["run_dir"]).last_pt
     mine["needs_checkpoint"] = bool(ctx.spec.get("resume")) and info.local_rank == 0 and not last.is_file()
     peers = check_nodes_agree(group, mine)
     share_checkpoint(group, info, peers, last)

@@ -35,6 +35,7 @@ from core.atomic import atomic_write_text
 from core.i18n import tr
 from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.protocol import EventWriter
+from core.run import BEST_WEIGHTS, RunFolder
 from core.train_config import yolov5_options
 from core.worker.batch_log import BatchLog, batch_row
 from core.worker.batch_timer import BatchTimer
@@ -289,7 +290,7 @@ class TrainReporter:
         self.training_over = bool(final_epoch)
         self.last_path = str(last)
         is_best = float(np.asarray(fi).reshape(-1)[0]) >= float(np.asarray(best_fitness).reshape(-1)[0])
-        best_path = str(Path(last).with_name("best.pt")) if is_best else ""
+        best_path = str(Path(last).with_name(BEST_WEIGHTS)) if is_best else ""  # yolov5 saves both in one folder
         if best_path:
             self.best_path = best_path
         self.writer.emit("checkpoint", path=str(last), epoch=int(epoch), reason="epoch", best_path=best_path)
@@ -312,8 +313,9 @@ def _build_opt(spec: dict[str, Any]) -> Any:
     for key, value in yolov5_options(spec).items():
         setattr(opt, key, value)
     if spec.get("resume"):
-        opt.resume = str(Path(spec["run_dir"]) / "weights" / "last.pt")
-        _resume_on_devices(Path(spec["run_dir"]) / "opt.yaml", str(spec.get("config", {}).get("device", "")))
+        folder = RunFolder(spec["run_dir"])
+        opt.resume = str(folder.last_pt)
+        _resume_on_devices(folder.opt_yaml, str(spec.get("config", {}).get("device", "")))
     return opt
 
 

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, 
 
 from core.jobs import JobOutcome, JobSpec
 from core.machine import MachineFacts
-from core.checkpoint_file import checkpoint_problem
-from core.runs import WORKER_LOG, RunInfo, create_run, load_run_config, read_log_tail, resume_spec
+from core.run import RunFolder
+from core.runs import RunInfo, create_run, load_run_config, read_log_tail, resume_spec
 from core.train_config import ValidatedConfig
 from gui import dialogs
 from gui.job_runner import Launcher, default_launcher
@@ -317,6 +317,14 @@ class TrainPage(Page):
             return self.attach(info)
         return self._replay(info)
 
+    @staticmethod
+    def _run_spec(run_dir: Path) -> dict[str, Any]:
+        """The run's worker spec (a few kB of JSON); empty when its config.json cannot be read."""
+        try:
+            return load_run_config(run_dir).get("spec", {})
+        except (OSError, ValueError):
+            return {}
+
     def _replay(self, info: RunInfo) -> bool:
         self._new_session(Path(info.path))
         self.session.follow()
@@ -360,7 +368,7 @@ class TrainPage(Page):
         self.diagnosis.clear()
         self.val_images.clear()
         self.log_view.clear()
-        self.log_view.set_log_file(run_dir / WORKER_LOG)
+        self.log_view.set_log_file(RunFolder(run_dir).worker_log)
         self.status_panel.clear()
         self.wizard_prediction.load(run_dir)
         self.run_box.setMinimumHeight(0)
@@ -383,11 +391,10 @@ class TrainPage(Page):
     def _on_ended(self, outcome: JobOutcome) -> None:
         session = self.session
         run_dir = session.run_dir
-        last = run_dir / "weights" / "last.pt"
-        can_resume = outcome.status in ("stopped", "failed") and checkpoint_problem(last) is None
+        can_resume = RunFolder(run_dir).can_resume(outcome.status, self._run_spec(run_dir))
         self.resumable_run = run_dir if can_resume else None
         tail = self.log_view.last_lines(LOG_TAIL_LINES)
-        worker_log = read_log_tail(run_dir / WORKER_LOG)
+        worker_log = read_log_tail(RunFolder(run_dir).worker_log)
         if outcome.failed and worker_log:
             tail += [self.tr("— last lines of worker.log —"), *worker_log]
         self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
@@ -426,17 +433,13 @@ class TrainPage(Page):
             return False
         run_dir = self.session.run_dir
         recorded = (self.session.outcome.done.get("best") if self.session.outcome else "") or ""
-        # The folder's own best.pt first: a renamed run's events still name its old path.
-        candidates = [run_dir / "weights" / "best.pt", *([Path(recorded)] if recorded else [])]
-        best = next((str(c) for c in candidates if c.is_file()), "")
+        best_file = RunFolder(run_dir).best_weights(recorded)  # a renamed run's events name its old path
+        best = str(best_file or "")
         if not best:
             self._notify("error", self.tr("Run {name} has no best.pt to continue from.").format(name=run_dir.name))
             return False
         values: dict[str, Any] = {}
-        try:
-            data = load_run_config(run_dir).get("spec", {}).get("config", {}).get("data")
-        except (OSError, ValueError):
-            data = None
+        data = self._run_spec(run_dir).get("config", {}).get("data")
         if data:
             values["data"] = data
         values.update(model=best, epochs=epochs, name=f"{run_dir.name}-more")

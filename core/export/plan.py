@@ -12,13 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from core.export.options import SUFFIXES, ExportOptions
 from core.run import WEIGHTS_DIR, RunFolder
 
 REPORT_NAME = "export.json"
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 UNVERIFIED_TAG = "unverified"
 
 
@@ -67,44 +65,6 @@ def run_imgsz(weights: Path, default: int = 640) -> int:
         return int(config["spec"]["config"].get("imgsz") or default)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return default
-
-
-def _resolve(base: Path, entry: str) -> Path:
-    path = Path(entry).expanduser()
-    return path if path.is_absolute() else (base / path)
-
-
-def _images_in(path: Path) -> list[Path]:
-    if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
-    if path.is_file() and path.suffix.lower() == ".txt":
-        lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        return [_resolve(path.parent, line) for line in lines]
-    if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
-        return [path]
-    return []
-
-
-def dataset_images(data_yaml: str | Path, limit: int = 0, split: str = "val") -> list[Path]:
-    """Images of a dataset split (yolov5's data.yaml rules: ``path`` + a folder, list file or list).
-
-    Returns [] when the YAML or the split can't be read; the caller says what it used instead.
-    """
-    try:
-        yaml_path = Path(data_yaml)
-        data = yaml.safe_load(yaml_path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
-        return []
-    if not isinstance(data, dict):
-        return []
-    root = _resolve(yaml_path.parent, str(data.get("path") or "."))
-    entries = data.get(split) or (data.get("train") if split == "val" else None)
-    if entries is None:
-        return []
-    found: list[Path] = []
-    for entry in entries if isinstance(entries, list) else [entries]:
-        found.extend(p for p in _images_in(_resolve(root, str(entry))) if p.is_file())
-    return found[:limit] if limit else found
 
 
 def build_export_spec(options: ExportOptions, workspace: Path, *, trusted: bool = False,

@@ -1135,6 +1135,14 @@ Only use it if you trust where it came from.
       <translation>把训练好的权重导出为 ONNX、TensorRT 或 TorchScript；每个文件都会在你的验证图片上运行，并与 PyTorch 对比，之后才标记为已验证。</translation>
     </message>
     <message>
+      <source>Finding the validation images</source>
+      <translation>查找验证图片</translation>
+    </message>
+    <message>
+      <source>Finding the validation images…</source>
+      <translation>正在查找验证图片…</translation>
+    </message>
+    <message>
       <source>Images (*.jpg *.jpeg *.png *.bmp *.webp)</source>
       <translation>图片 (*.jpg *.jpeg *.png *.bmp *.webp)</translation>
     </message>

@@ -14,13 +14,10 @@ from cli.render import EventRenderer
 from core.i18n import tr
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
+from core.run.words import stage_word
 
-_STAGE_NOTES = {
-    "preparing": "Checking the dataset and building the model…",
-    "training": "Training…",
-    "stopping": "Stopping after the current batch…",
-    "saving": "Saving a resumable checkpoint…",
-}
+#: The stages worth a line of their own in a terminal (the words are core.run.words', as the GUI shows them).
+_NOTED_STAGES = ("preparing", "training", "stopping", "saving")
 
 
 def _pct(value: float | None) -> str:
@@ -79,8 +76,8 @@ class ConsoleRenderer(EventRenderer):
             device = ", ".join(d.get("name", "?") for d in devices) or tr("CPU (no CUDA device)")
             self._line(tr("torch {torch} (CUDA {cuda}) · yolov5 {yolov5} · {device}", torch=versions.get("torch"),
                           cuda=versions.get("cuda") or tr("none"), yolov5=versions.get("yolov5"), device=device))
-        elif kind == "stage" and ev.get("stage") in _STAGE_NOTES:
-            self._line(tr(_STAGE_NOTES[ev["stage"]]))
+        elif kind == "stage" and ev.get("stage") in _NOTED_STAGES:
+            self._line(stage_word(ev["stage"]) or ev["stage"])
         elif kind == "batch" and self.is_tty:
             now = time.monotonic()
             if now - self._last_draw >= 0.25 or ev.get("index") == ev.get("count", 0) - 1:

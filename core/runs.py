@@ -25,21 +25,13 @@ from core.i18n import tr
 from core.protocol import append_line, encode_control, iter_events, open_lines_for_append
 from core.run_owner import lock_owner, process_alive, worker_alive  # noqa: F401 - process_alive is re-exported
 from core.run.folder import CONTROL_FILE, WORKER_LOG, RunFolder  # noqa: F401 - re-exported
+from core.run.words import UNREADABLE, status_word  # noqa: F401 - re-exported
 from core.run_files import (CONFIG_FILE, EVENTS_FILE, UnreadableRun, check_events_file, folder_mtime,
                             load_config_document, read_config, results_csv_best)
 from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
                                valid_run_name)
 
 RUN_STATUSES = ("running", "completed", "stopped", "failed")
-#: The status of a run folder whose files cannot be read (``RunInfo.error`` says why); never resumable.
-UNREADABLE = "unreadable"
-
-
-def status_word(status: str) -> str:
-    """A run's status in the user's language for text output; ``--json`` keeps the English ids."""
-    words = {"running": tr("running"), "completed": tr("completed"), "stopped": tr("stopped"),
-             "failed": tr("failed"), UNREADABLE: tr("unreadable")}
-    return words.get(status, status)
 
 
 #: A run whose worker has not said a word yet is "running" for this long after its folder was made.

@@ -566,6 +566,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>请检查权重路径。</translation>
     </message>
     <message>
+      <source>Checking the dataset and building the model…</source>
+      <translation>正在检查数据集并构建模型…</translation>
+    </message>
+    <message>
       <source>Checking the installed app</source>
       <translation>正在检查已安装的应用</translation>
     </message>
@@ -628,6 +632,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Close other programs, or train with a smaller batch and --workers 0.</source>
       <translation>关闭其他程序，或用更小的批大小和 --workers 0 训练。</translation>
+    </message>
+    <message>
+      <source>Completed</source>
+      <translation>已完成</translation>
     </message>
     <message>
       <source>Completed in {time}.</source>
@@ -704,6 +712,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Dataset</source>
       <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Dataset and model ready</source>
+      <translation>数据集和模型已就绪</translation>
     </message>
     <message>
       <source>Dataset check cancelled; nothing was started.</source>
@@ -914,6 +926,10 @@ Type 'delete' to confirm: </source>
       <translation>检测信息已写入 {path}</translation>
     </message>
     <message>
+      <source>Failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
       <source>Failed after {time}.</source>
       <translation>在 {time} 后失败。</translation>
     </message>
@@ -932,6 +948,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Fine-tuning from {file} (COCO-pretrained, on this machine): a few hundred images reach a useful mAP in tens of epochs, where training from scratch needs hundreds.</source>
       <translation>从 {file} 微调（COCO 预训练，已在本机）：几百张图片在几十轮内就能达到可用的 mAP，而从头训练需要几百轮。</translation>
+    </message>
+    <message>
+      <source>Finishing: validating the best weights…</source>
+      <translation>收尾中：正在验证最佳权重…</translation>
     </message>
     <message>
       <source>Fits in RAM with yolov5's 10% margin, and the loader is faster with it.</source>
@@ -2022,6 +2042,10 @@ Type 'delete' to confirm: </source>
       <translation>训练 {name}：{path}</translation>
     </message>
     <message>
+      <source>Running</source>
+      <translation>进行中</translation>
+    </message>
+    <message>
       <source>SGD</source>
       <translation>SGD</translation>
     </message>
@@ -2052,6 +2076,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Save the options again from the wizard or the Train page.</source>
       <translation>请在向导或训练页面重新保存选项。</translation>
+    </message>
+    <message>
+      <source>Saving checkpoints…</source>
+      <translation>正在保存检查点…</translation>
     </message>
     <message>
       <source>Searching the splits' folders: {n:,} so far</source>
@@ -2146,8 +2174,20 @@ Type 'delete' to confirm: </source>
       <translation>请先启动第 0 台机器，并检查地址以及机器之间该端口是否开放（防火墙）。</translation>
     </message>
     <message>
+      <source>Starting the trainer…</source>
+      <translation>正在启动训练器…</translation>
+    </message>
+    <message>
+      <source>Starting the training process…</source>
+      <translation>正在启动训练进程…</translation>
+    </message>
+    <message>
       <source>Stop early when the best fitness has not improved for this many epochs, saving the time of a plateau; 0 never stops early.</source>
       <translation>最佳适应度连续这么多轮没有提升就提前停止，省去平台期的时间；0 表示从不提前停止。</translation>
+    </message>
+    <message>
+      <source>Stopped</source>
+      <translation>已停止</translation>
     </message>
     <message>
       <source>Stopped after {done} of {total} images; run it again to resume.</source>
@@ -2168,6 +2208,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
       <translation>正在平稳停止（训练会在当前批次结束后保存检查点）… 再按一次 Ctrl+C 将强制结束工作进程。</translation>
+    </message>
+    <message>
+      <source>Stopping: finishing the current batch and saving a checkpoint…</source>
+      <translation>正在停止：完成当前批次并保存检查点…</translation>
     </message>
     <message>
       <source>Synchronised BatchNorm</source>
@@ -2774,6 +2818,10 @@ Type 'delete' to confirm: </source>
       <translation>用于训练：{path}</translation>
     </message>
     <message>
+      <source>Training</source>
+      <translation>训练中</translation>
+    </message>
+    <message>
       <source>Training does not read it, but validating on the test split ('val.py --task test') fails.</source>
       <translation>训练不会读取它，但在测试集上验证（'val.py --task test'）会失败。</translation>
     </message>
@@ -2850,6 +2898,10 @@ Type 'delete' to confirm: </source>
       <translation>未知的图片格式 {fmt}：请使用 jpg 或 png。</translation>
     </message>
     <message>
+      <source>Unreadable</source>
+      <translation>无法读取</translation>
+    </message>
+    <message>
       <source>Up to date: {n} images at {imgsz} px, nothing to do.</source>
       <translation>已是最新：{n} 张图片，{imgsz} 像素，无需处理。</translation>
     </message>
@@ -2896,6 +2948,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Validate only at the end</source>
       <translation>只在最后验证</translation>
+    </message>
+    <message>
+      <source>Validating the epoch…</source>
+      <translation>正在验证本轮…</translation>
     </message>
     <message>
       <source>Values outside [0, 1] (from {low} to {high}). yolov5 drops the image as corrupt ('{quote}'). {hint}</source>

@@ -1904,20 +1904,8 @@ Coming soon</source>
       <translation>CPU</translation>
     </message>
     <message>
-      <source>Checking the dataset and building the model…</source>
-      <translation>正在检查数据集并构建模型…</translation>
-    </message>
-    <message>
       <source>Checkpoint saved: {path}</source>
       <translation>检查点已保存：{path}</translation>
-    </message>
-    <message>
-      <source>Completed</source>
-      <translation>已完成</translation>
-    </message>
-    <message>
-      <source>Dataset and model ready</source>
-      <translation>数据集和模型已就绪</translation>
     </message>
     <message>
       <source>Ended</source>
@@ -1944,16 +1932,8 @@ Coming soon</source>
       <translation>错误：{message} — {hint}</translation>
     </message>
     <message>
-      <source>Failed</source>
-      <translation>失败</translation>
-    </message>
-    <message>
       <source>Failed: {message}</source>
       <translation>失败：{message}</translation>
-    </message>
-    <message>
-      <source>Finishing: validating the best weights…</source>
-      <translation>收尾中：正在验证最佳权重…</translation>
     </message>
     <message>
       <source>Run ended ({status}) after {elapsed}</source>
@@ -1968,40 +1948,12 @@ Coming soon</source>
       <translation>训练 {name}：{stage}</translation>
     </message>
     <message>
-      <source>Saving checkpoints…</source>
-      <translation>正在保存检查点…</translation>
-    </message>
-    <message>
       <source>Stage: {stage}</source>
       <translation>阶段：{stage}</translation>
     </message>
     <message>
       <source>Stage: {stage} ({detail})</source>
       <translation>阶段：{stage}（{detail}）</translation>
-    </message>
-    <message>
-      <source>Starting the trainer…</source>
-      <translation>正在启动训练器…</translation>
-    </message>
-    <message>
-      <source>Starting the training process…</source>
-      <translation>正在启动训练进程…</translation>
-    </message>
-    <message>
-      <source>Stopped</source>
-      <translation>已停止</translation>
-    </message>
-    <message>
-      <source>Stopping: finishing the current batch and saving a checkpoint…</source>
-      <translation>正在停止：完成当前批次并保存检查点…</translation>
-    </message>
-    <message>
-      <source>Training</source>
-      <translation>训练中</translation>
-    </message>
-    <message>
-      <source>Validating the epoch…</source>
-      <translation>正在验证本轮…</translation>
     </message>
     <message>
       <source>Waiting for the first epoch…</source>
@@ -2236,10 +2188,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>最佳 mAP@0.5:0.95</translation>
     </message>
     <message>
-      <source>Completed</source>
-      <translation>已完成</translation>
-    </message>
-    <message>
       <source>Data wait</source>
       <translation>数据等待</translation>
     </message>
@@ -2254,10 +2202,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Epochs</source>
       <translation>轮数</translation>
-    </message>
-    <message>
-      <source>Failed</source>
-      <translation>失败</translation>
     </message>
     <message>
       <source>GPU busy</source>
@@ -2284,10 +2228,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>进程数</translation>
     </message>
     <message>
-      <source>Running</source>
-      <translation>进行中</translation>
-    </message>
-    <message>
       <source>Share of step time training waited for the data loader</source>
       <translation>训练等待数据加载的时间占每步时间的比例</translation>
     </message>
@@ -2300,20 +2240,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>状态</translation>
     </message>
     <message>
-      <source>Stopped</source>
-      <translation>已停止</translation>
-    </message>
-    <message>
       <source>Training processes per machine × machines (DDP ranks); 1 is one worker process</source>
       <translation>每台机器的训练进程数 × 机器数（DDP 进程）；1 表示单个训练进程</translation>
     </message>
     <message>
       <source>Training throughput over the whole run (validation excluded)</source>
       <translation>整个训练的吞吐量（不含验证）</translation>
-    </message>
-    <message>
-      <source>Unreadable</source>
-      <translation>无法读取</translation>
     </message>
     <message>
       <source>Wall time of every worker start, summed (h:mm:ss)</source>

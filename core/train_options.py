@@ -204,34 +204,37 @@ def yolov5_fields(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    """One argparse argument per option: flags, type, choices, default and help from the metadata."""
+    """One argparse argument per option: flags, type, choices and help from the metadata.
+
+    Every argument's parsed default is None, meaning "not given on the line" (the option's own default is
+    applied by ``config_from_args``), so a flag typed with its default value still wins over a ``--config``
+    file; every true/false option has its ``--no-…`` (argparse's ``BooleanOptionalAction``)."""
     for opt in train_options():
-        kwargs: dict[str, Any] = {"help": tr(opt.help).replace("%", "%%")}  # argparse formats help with %
+        kwargs: dict[str, Any] = {"help": tr(opt.help).replace("%", "%%"), "default": None}  # argparse formats %
         if opt.positional:  # optional on the command line: a --config file may name it
-            parser.add_argument(opt.flags[0], nargs="?", default=None, **kwargs)
+            parser.add_argument(opt.flags[0], nargs="?", **kwargs)
             continue
         kwargs["dest"] = opt.name
         if opt.widget == "bool":
-            kwargs["action"] = "store_true"
+            kwargs["action"] = argparse.BooleanOptionalAction
         else:
             kwargs["type"] = {"int": int, "float": float}.get(opt.widget, str)
-            kwargs["default"] = opt.default
             choices = [value for value, _label in opt.choices if value != ""]
             if choices:
                 kwargs["choices"] = choices
-                kwargs["default"] = None if opt.default == "" else opt.default  # "" = the option left off
             if opt.default not in ("", None):
                 kwargs["help"] += " " + tr("(default: {value})", value=opt.default).replace("%", "%%")
         parser.add_argument(*opt.cli_flags, **kwargs)
 
 
 def config_from_args(args: argparse.Namespace, base: TrainConfig | None = None) -> TrainConfig:
-    """The ``TrainConfig`` the parsed arguments describe. An option left off (or given its default) keeps the
-    value of ``base`` (a saved config: ``yolostudio train --config FILE``), else its default."""
+    """The ``TrainConfig`` the parsed arguments describe. A flag given on the line always wins, even when it
+    says the default; an option left off (None: ``add_train_arguments``) keeps the value of ``base`` (a saved
+    config: ``yolostudio train --config FILE``), else its default."""
     values = {}
     for opt in train_options():
         value = getattr(args, opt.name, None)
-        if value is None or value == opt.default:
+        if value is None:
             value = getattr(base, opt.name) if base is not None else opt.default
         values[opt.name] = value
     return TrainConfig(**values)
@@ -273,5 +276,5 @@ def changed_cli_flags(value_of: Callable[[str, Any], Any]) -> list[str]:
         if opt.positional or value == opt.default:
             continue
         flag = opt.cli_flags[0]
-        argv += ([flag] if value else []) if opt.widget == "bool" else [flag, str(value)]
+        argv += ([flag if value else "--no-" + flag[2:]]) if opt.widget == "bool" else [flag, str(value)]
     return argv

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable
 
 from core.i18n import tr
+from core.model_catalog import DEFAULT_MODEL
 
 AUTO_BATCH = -1
 #: How the form edits an option: composite editors for the first five, generic ones for the rest.
@@ -74,7 +75,7 @@ class TrainConfig:
     data: str = option("", "Dataset", "The dataset's data.yaml: where the images are and the class names. Check it on "
                        "the Dataset page first — an error there stops training.", "dataset", flags=("data",),
                        yolov5=None)
-    model: str = option("yolov5n.yaml", "Model", "The network: yolov5n (smallest, fastest) … yolov5x (largest, "
+    model: str = option(DEFAULT_MODEL, "Model", "The network: yolov5n (smallest, fastest) … yolov5x (largest, "
                         "most accurate, about 25x the compute of n), a model YAML, or a .pt checkpoint to start "
                         "from. Larger models need more GPU memory and time per image.", "model", yolov5=None)
     weights: str = option("", "Initial weights", "A .pt checkpoint to start from when Model is a YAML "
@@ -92,6 +93,8 @@ class TrainConfig:
                         "faster until GPU memory runs out; 'auto' (-1) lets yolov5 pick the largest that fits on "
                         "one GPU.", "int", flags=("--batch", "--batch-size"), minimum=AUTO_BATCH, maximum=4096,
                         special="auto", suffix=" images", yolov5="batch_size")
+    # yolov5 train.py's --workers default, on either face; yolov5 itself starts at most os.cpu_count() // GPUs
+    # of them (core.environment.tables.yolov5_loader_workers), and the environment checker says when that is few.
     workers: int = option(8, "Workers", "Processes that load and augment images alongside training, per training "
                           "process (with several GPUs each GPU's process starts this many). Too few and the GPU "
                           "waits for data; each costs a CPU core, RAM, and shared memory in Docker.", "int",

@@ -51,6 +51,8 @@ from core.worker.warn_once import show_each_warning_once
 
 WARMUP_BATCHES = 3
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: What the worker itself notes and carries on after (to stderr, which is the run's worker.log).
+log = logging.getLogger("yolostudio.worker.train")
 
 
 class EventLogHandler(logging.Handler):
@@ -180,7 +182,7 @@ class TrainReporter:
                 if tmp.exists():
                     os.replace(tmp, target)
             except Exception:  # noqa: BLE001 - a picture must never end a training run
-                pass
+                log.warning("the validation preview %s was not drawn", target, exc_info=True)
 
         threading.Thread(target=draw, name="val-preview", daemon=True).start()
 
@@ -326,8 +328,10 @@ def _resume_on_devices(opt_yaml: Path, device: str) -> None:
 
     try:
         saved = yaml.safe_load(opt_yaml.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return  # yolov5 then reads the options from the checkpoint itself
+    except (OSError, yaml.YAMLError) as exc:
+        log.warning("%s cannot be read (%s): yolov5 takes the resumed run's options from its checkpoint",
+                    opt_yaml, exc)
+        return
     if isinstance(saved, dict) and saved.get("device") != device:
         saved["device"] = device
         atomic_write_text(opt_yaml, yaml.safe_dump(saved, sort_keys=False), backup=False)
@@ -417,8 +421,8 @@ def _done_fields(reporter: TrainReporter | None, monitor: BottleneckMonitor | No
         try:  # stored with the run for the runs table; the done event carries the same figures
             atomic_write_text(run_dir / "efficiency.json", json.dumps(fields["efficiency"], indent=2) + "\n",
                               backup=False)
-        except OSError:
-            pass  # a full disk must not turn a finished run into a failed one
+        except OSError as exc:  # a full disk must not turn a finished run into a failed one
+            log.warning("efficiency.json was not written (%s); the done event carries the same figures", exc)
     if reporter is not None:
         fields.update(best=reporter.best_path if Path(reporter.best_path or "-").exists() else "",
                       last=reporter.last_path if Path(reporter.last_path or "-").exists() else "",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import IO, Any
 
+from cli.progress_line import ProgressLine
 from cli.render import EventRenderer
 from core.i18n import tr
 from core.jobs import JobOutcome
@@ -30,18 +31,14 @@ class ConsoleRenderer(EventRenderer):
         self.is_tty = self.out.isatty() if is_tty is None else is_tty
         self.width = width
         self.progress = RunProgress()
-        self._bar_shown = False
+        self.line = ProgressLine(self.out, tty=self.is_tty)  # the batch bar, redrawn in place
         self._last_draw = 0.0
         self.device_type: str | None = None  # from the hello event: "cuda" or "cpu"
         self._last_diagnosis: str | None = None
 
     # -- output helpers -------------------------------------------------------------------------------
     def _line(self, text: str) -> None:
-        if self._bar_shown:
-            self.out.write("\r\x1b[2K")
-            self._bar_shown = False
-        self.out.write(text + "\n")
-        self.out.flush()
+        self.line.say(text)
 
     def note(self, text: str) -> None:
         self._line(text)
@@ -82,9 +79,7 @@ class ConsoleRenderer(EventRenderer):
             now = time.monotonic()
             if now - self._last_draw >= 0.25 or ev.get("index") == ev.get("count", 0) - 1:
                 self._last_draw = now
-                self.out.write("\r\x1b[2K" + self.bar_text())
-                self.out.flush()
-                self._bar_shown = True
+                self.line.show(self.bar_text())
         elif kind == "epoch_end":
             self._line(self.epoch_line(ev))
         elif kind == "diagnosis" and ev.get("code") != self._last_diagnosis:

@@ -19,6 +19,7 @@ from typing import Any
 
 from cli.common import EXIT_OK, EXIT_STOPPED, EXIT_USAGE, existing_file
 from cli.jobs import run_job
+from cli.progress_line import ProgressLine
 from cli.registry import Verb, register
 from cli.render import Output
 from core.atomic import atomic_write_text
@@ -125,18 +126,22 @@ def _measure(out: Output, hw: Any, ds: Any, goal: Goal, workspace: Path, *, show
 
 
 def _prepare(out: Output, rec: Any, workspace: Path, source: str, *, show: bool) -> bool:
+    line = ProgressLine(tty=None if show else False)
+
     def progress(done: int, total: int) -> None:
-        if show and sys.stderr.isatty():
-            sys.stderr.write("\r" + tr("Preparing {done}/{total} images", done=done, total=total) + "   ")
+        line.show(tr("Preparing {done}/{total} images", done=done, total=total))
 
     try:
         prepare_dataset(Path(source), int(rec.prepare_imgsz), prepared_out_dir(rec, workspace, source),
                         progress=progress)
     except PrepareError as exc:
+        line.clear()
         out.warning(str(exc))
     except (PrepareCancelled, KeyboardInterrupt):
+        line.keep()
         out.error(tr("Stopped; the images prepared so far are kept and the next run resumes."))
         return False
+    line.clear()
     return True
 
 

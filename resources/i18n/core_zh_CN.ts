@@ -5,12 +5,6 @@
     <name>core</name>
     <message>
       <source>
-Cancelled; files checked so far are cached.</source>
-      <translation>
-已取消；已检查的文件结果已缓存。</translation>
-    </message>
-    <message>
-      <source>
 Nothing was changed.</source>
       <translation>
 没有做任何更改。</translation>
@@ -22,12 +16,6 @@ Step failed: {step}
       <translation>
 步骤失败：{step}
 {reason}</translation>
-    </message>
-    <message>
-      <source>
-Stopped; the images finished so far are kept and the next run resumes.</source>
-      <translation>
-已停止；已完成的图片会保留，下次运行会接着做。</translation>
     </message>
     <message>
       <source>      NVML changed the choice: {old} -&gt; {new}</source>
@@ -504,6 +492,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Cancelled. yolostudio weights get {name} resumes where it stopped.</source>
       <translation>已取消。yolostudio weights get {name} 会从中断处继续。</translation>
+    </message>
+    <message>
+      <source>Cancelled; files checked so far are cached.</source>
+      <translation>已取消；已检查的文件结果已缓存。</translation>
     </message>
     <message>
       <source>Cannot read the config {path}: {reason}</source>
@@ -2200,6 +2192,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopped before anything was replaced; PyTorch is unchanged.</source>
       <translation>在替换任何文件之前已停止；PyTorch 未改变。</translation>
+    </message>
+    <message>
+      <source>Stopped; the images finished so far are kept and the next run resumes.</source>
+      <translation>已停止；已完成的图片会保留，下次运行会接着做。</translation>
     </message>
     <message>
       <source>Stopped; the images prepared so far are kept and the next run resumes.</source>

@@ -1,4 +1,4 @@
-"""The one rule for which checkpoints need the user's trust, as a table; the worker's guard agrees with it."""
+"""The one rule for which checkpoints need the user's trust, as a table; the worker's own guard (compat.is_trusted) agrees."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.trust import confirmed_entry, needs_trust, trusted_roots, within
+from core.trust import confirmed_entry, needs_trust, trusted_roots
 
 #: (case, path under the test folder, confirmed paths, needs trust)
 TABLE = [
@@ -28,13 +28,25 @@ TABLE = [
 ]
 
 
+@pytest.fixture
+def worker_guard():
+    """The worker's own ``torch.load`` guard (``core.worker.compat.is_trusted``), set up as a worker sets it
+    (``core/worker/__main__.py``: ``compat.apply(…, trusted=trusted_roots(…), workspace=…)``)."""
+    from core.worker import compat
+
+    yield compat
+    compat.set_trusted_roots([], None)
+
+
 @pytest.mark.parametrize("case,path,confirmed,expected", TABLE, ids=[row[0] for row in TABLE])
-def test_trust_table(tmp_path, case, path, confirmed, expected):
+def test_trust_table(tmp_path, case, path, confirmed, expected, worker_guard):
     workspace = tmp_path / "ws"
     target = tmp_path / path
     assert needs_trust(target, workspace, [tmp_path / c for c in confirmed]) is expected
     if target.suffix.lower() in (".pt", ".pth"):  # the worker's torch.load guard: same roots, same answer
-        assert within(target, trusted_roots(workspace, [tmp_path / c for c in confirmed])) is not expected
+        worker_guard.set_trusted_roots(trusted_roots(workspace, [str(tmp_path / c) for c in confirmed]), workspace)
+        assert worker_guard.is_trusted(target) is not expected
+        assert worker_guard.is_trusted(str(target)) is not expected
 
 
 @pytest.mark.skipif(os.name != "posix", reason="symlinks")

@@ -21,7 +21,7 @@ from typing import Any
 
 from core.findings import Finding, problem
 from core.i18n import tr
-from core.machine import MachineFacts
+from core.machine import MachineFacts, parse_device
 from core.torchrun import Topology
 from core.train_options import AUTO_BATCH, TrainConfig, changed_cli_flags
 
@@ -37,8 +37,6 @@ ENDPOINT_WAIT_S = 45.0
 
 def gpu_list(cfg: TrainConfig) -> list[int] | None:
     """The GPUs named by the device field (None: CPU or automatic); raises ValueError when malformed."""
-    from core.train_config import parse_device
-
     return parse_device(cfg.device)
 
 

@@ -27,8 +27,8 @@ from core.columns import cells, pad
 from core.dataset.prepare import PrepareCancelled, PrepareError, prepare_dataset
 from core.environment.facts import load_facts
 from core.i18n import tr
+from core.machine import parse_device
 from core.progress import format_duration
-from core.train_config import parse_device
 from core.weights.choice import recommend_start
 from core.wizard.inputs import GOALS, Goal, Measurements, measurements_from_json
 from core.wizard.recommend import recommend

@@ -3,7 +3,7 @@
 Why one: eleven verbs wrote ``"\\r" + text`` themselves, each with its own way to erase what a longer line
 left behind (trailing spaces, ``\\033[K``, ``\\x1b[2K``, padding by characters — wrong for Chinese, whose
 characters take two cells) and its own idea of when to end the line. Here a line is padded by terminal cells
-over the one it replaces (``core.columns``; no escape codes, so a plain console shows it right), clipped to
+over the one it replaces (``cli.columns``; no escape codes, so a plain console shows it right), clipped to
 the terminal's width (less one cell) so it never wraps, and ``clear``/``keep``/``say`` decide what is left when other text comes.
 Off a terminal (a pipe, CI, a log file) ``show`` writes nothing: the verb decides what a log gets.
 """
@@ -14,7 +14,7 @@ import shutil
 import sys
 from typing import IO
 
-from core.columns import cells, clip, pad
+from cli.columns import cells, clip, pad
 
 #: The terminal width assumed when the stream's cannot be read (``shutil.get_terminal_size``'s fallback).
 FALLBACK_COLUMNS = 120

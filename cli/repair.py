@@ -19,7 +19,7 @@ from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, ask_yes
 from cli.jobs import render_job
 from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, Output
-from core.columns import clip
+from cli.columns import clip
 from core.environment.facts import EnvironmentFacts
 from core.environment.findings import Evaluation
 from core.i18n import tr

@@ -23,7 +23,7 @@ from cli.progress_line import ProgressLine
 from cli.registry import Verb, register
 from cli.render import Output
 from core.atomic import atomic_write_text
-from core.columns import cells, pad
+from cli.columns import cells, pad
 from core.dataset.prepare import PrepareCancelled, PrepareError, prepare_dataset
 from core.environment.facts import load_facts
 from core.i18n import tr

@@ -52,7 +52,7 @@ PAGES: tuple[PageSpec, ...] = (
              QT_TRANSLATE_NOOP("MainWindow", "Train a model and watch it learn."), "gui.pages.train_page:TrainPage"),
     PageSpec("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), SP.SP_FileDialogDetailedView,
              QT_TRANSLATE_NOOP("MainWindow", "Lists every run with its status and results, to compare, resume or "
-                                             "clean up."), "gui.pages.runs_page:RunsPage"),
+                                             "clean up."), "gui.runs.runs_page:RunsPage"),
     PageSpec("export", QT_TRANSLATE_NOOP("MainWindow", "Export"), SP.SP_DialogSaveButton,
              QT_TRANSLATE_NOOP("MainWindow", "Exports trained weights to ONNX, TensorRT and TorchScript, and "
                                              "checks the result against PyTorch."),

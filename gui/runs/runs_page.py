@@ -25,9 +25,9 @@ from gui.dialogs import ask_yes
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
-from gui.widgets.runs_overlay import RunsOverlayDialog
+from gui.runs.runs_overlay import RunsOverlayDialog
 from gui.widgets.sort_arrow import arrow_follows_order
-from gui.widgets.runs_table_model import COLUMN, RUN_ROLE, SORT_ROLE, RunsTableModel
+from gui.runs.runs_table_model import COLUMN, RUN_ROLE, SORT_ROLE, RunsTableModel
 
 MAX_OVERLAY = 9
 

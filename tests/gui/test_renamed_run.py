@@ -6,7 +6,7 @@ from pathlib import Path
 
 from core.runs import rename_run
 from gui.pages.export_page import ExportPage
-from gui.pages.runs_page import RunsPage
+from gui.runs.runs_page import RunsPage
 from tests.core.test_run_folder import stopped_run
 from tests.waits import TIMEOUT_MS
 

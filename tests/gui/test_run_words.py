@@ -12,7 +12,7 @@ from core.progress import RunProgress
 from core.run.words import stage_word, status_title, status_word
 from core.runs import RUN_STATUSES, UNREADABLE, RunInfo
 from gui.run_text import stage_text
-from gui.widgets.runs_table_model import RunsTableModel
+from gui.runs.runs_table_model import RunsTableModel
 
 
 @pytest.fixture(params=["en", "zh_CN"])

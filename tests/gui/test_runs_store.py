@@ -13,7 +13,7 @@ from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.main_window import MainWindow
 from gui.pages.export_page import ExportPage
 from gui.pages.page import Page
-from gui.pages.runs_page import RunsPage
+from gui.runs.runs_page import RunsPage
 from gui.runs_store import RunsStore
 from tests.waits import TIMEOUT_MS
 

@@ -56,7 +56,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("export", QT_TRANSLATE_NOOP("MainWindow", "Export"), SP.SP_DialogSaveButton,
              QT_TRANSLATE_NOOP("MainWindow", "Exports trained weights to ONNX, TensorRT and TorchScript, and "
                                              "checks the result against PyTorch."),
-             "gui.pages.export_page:ExportPage"),
+             "gui.export.export_page:ExportPage"),
 )
 
 

@@ -12,8 +12,8 @@ from PySide6.QtGui import QColor, QImage
 from core.export.facts import ExportFacts
 from core.jobs import JobSpec, worker_died_words
 from gui import dialogs
-from gui.pages.export_page import ExportPage
-from gui.widgets import export_card
+from gui.export.export_page import ExportPage
+from gui.export import export_card
 from tests.conftest import FIXTURES
 from tests.waits import TIMEOUT_MS
 

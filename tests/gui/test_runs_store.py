@@ -11,7 +11,7 @@ from core.run_index import RunIndex
 from core.runs import EVENTS_FILE, create_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.main_window import MainWindow
-from gui.pages.export_page import ExportPage
+from gui.export.export_page import ExportPage
 from gui.pages.page import Page
 from gui.runs.runs_page import RunsPage
 from gui.runs_store import RunsStore

@@ -29,9 +29,9 @@ from gui.background import run_in_background
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
-from gui.widgets.export_card import ExportCard
-from gui.widgets.export_form import ExportForm
-from gui.widgets.export_try import TryItView
+from gui.export.export_card import ExportCard
+from gui.export.export_form import ExportForm
+from gui.export.export_try import TryItView
 from gui.widgets.page_header import PageHeader
 
 VALIDATE_DELAY_MS = 150

@@ -41,7 +41,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("environment", QT_TRANSLATE_NOOP("MainWindow", "Environment"), SP.SP_ComputerIcon,
              QT_TRANSLATE_NOOP("MainWindow", "Checks the GPU driver, CUDA and PyTorch, and says what to fix so "
                                              "training can use the GPU."),
-             "gui.pages.environment_page:EnvironmentPage"),
+             "gui.environment.environment_page:EnvironmentPage"),
     PageSpec("dataset", QT_TRANSLATE_NOOP("MainWindow", "Dataset"), SP.SP_DirIcon,
              QT_TRANSLATE_NOOP("MainWindow", "Opens or creates a data.yaml, checks images and labels, and shows "
                                              "class statistics."), "gui.pages.dataset_page:DatasetPage"),

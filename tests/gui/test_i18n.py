@@ -23,7 +23,7 @@ from core import i18n
 from core.i18n import tr
 from gui.i18n import install_language
 from gui.pages.catalog import PAGES
-from gui.pages.environment_page import EnvironmentPage
+from gui.environment.environment_page import EnvironmentPage
 from tests.core.environment_builders import healthy_gpu_machine
 from tools.i18n import UPDATE_COMMAND, extract, placeholders, problems, report
 

@@ -11,7 +11,7 @@ from core.settings import Settings, load_settings, settings_path
 from core.workspace import last_facts_path
 from gui.about_dialog import AboutDialog
 from gui.main_window import MainWindow
-from gui.pages.environment_page import EnvironmentPage
+from gui.environment.environment_page import EnvironmentPage
 from gui.settings_dialog import SettingsDialog
 from gui.widgets import train_options_panel
 from tests.core.environment_builders import healthy_gpu_machine

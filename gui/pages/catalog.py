@@ -44,7 +44,7 @@ PAGES: tuple[PageSpec, ...] = (
              "gui.environment.environment_page:EnvironmentPage"),
     PageSpec("dataset", QT_TRANSLATE_NOOP("MainWindow", "Dataset"), SP.SP_DirIcon,
              QT_TRANSLATE_NOOP("MainWindow", "Opens or creates a data.yaml, checks images and labels, and shows "
-                                             "class statistics."), "gui.pages.dataset_page:DatasetPage"),
+                                             "class statistics."), "gui.dataset.dataset_page:DatasetPage"),
     PageSpec("wizard", QT_TRANSLATE_NOOP("MainWindow", "Wizard"), SP.SP_FileDialogContentsView,
              QT_TRANSLATE_NOOP("MainWindow", "Recommends batch size, image size and workers for this machine, "
                                              "measured, with reasons."), "gui.pages.wizard_page:WizardPage"),

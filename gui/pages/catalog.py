@@ -49,7 +49,7 @@ PAGES: tuple[PageSpec, ...] = (
              QT_TRANSLATE_NOOP("MainWindow", "Recommends batch size, image size and workers for this machine, "
                                              "measured, with reasons."), "gui.pages.wizard_page:WizardPage"),
     PageSpec(TRAIN, QT_TRANSLATE_NOOP("MainWindow", "Train"), SP.SP_MediaPlay,
-             QT_TRANSLATE_NOOP("MainWindow", "Train a model and watch it learn."), "gui.pages.train_page:TrainPage"),
+             QT_TRANSLATE_NOOP("MainWindow", "Train a model and watch it learn."), "gui.train.train_page:TrainPage"),
     PageSpec("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), SP.SP_FileDialogDetailedView,
              QT_TRANSLATE_NOOP("MainWindow", "Lists every run with its status and results, to compare, resume or "
                                              "clean up."), "gui.runs.runs_page:RunsPage"),

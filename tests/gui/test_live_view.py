@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QImage
 from core.jobs import JobSpec
 from core.runs import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
-from gui.pages.train_page import TrainPage
+from gui.train.train_page import TrainPage
 from gui.widgets import diagnosis_banner
 from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS

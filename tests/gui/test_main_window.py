@@ -20,7 +20,7 @@ from gui.pages.catalog import PAGES as CATALOG
 from gui.pages.catalog import page_index
 from gui.pages.page import Page
 from gui.pages.placeholder_page import PlaceholderPage
-from gui.pages.train_page import TrainPage
+from gui.train.train_page import TrainPage
 from gui.machine_glance import GpuGlance, NvmlGlance
 from gui.widgets.status_bar import MachineStatusBar
 from gui.window_settings import window_settings

@@ -13,7 +13,7 @@ from gui.about_dialog import AboutDialog
 from gui.main_window import MainWindow
 from gui.environment.environment_page import EnvironmentPage
 from gui.settings_dialog import SettingsDialog
-from gui.widgets import train_options_panel
+from gui.train import train_options_panel
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.waits import TIMEOUT_MS
 

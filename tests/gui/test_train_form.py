@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QLabel
 
 from core.machine import MachineFacts
 from core.train_options import TrainConfig, option_labels, train_options
-from gui.widgets.train_form import TrainForm
+from gui.train.train_form import TrainForm
 from tests.core.test_train_options import other_value
 
 OPTIONS = train_options()

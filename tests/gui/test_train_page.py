@@ -12,7 +12,7 @@ from core.jobs import JobSpec, worker_died_words
 from core.runs import EVENTS_FILE
 from core.train_config import MachineFacts
 from gui import dialogs
-from gui.pages.train_page import TrainPage
+from gui.train.train_page import TrainPage
 from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS
 
@@ -292,7 +292,7 @@ def test_the_completion_card_quotes_the_runs_average_speed(qtbot, tmp_path):
     from core.jobs import fold_outcome
     from core.progress import RunProgress
     from gui.widgets.progress_panel import ProgressPanel
-    from gui.widgets.run_status_panel import RunStatusPanel
+    from gui.train.run_status_panel import RunStatusPanel
 
     done = {"type": "done", "status": "completed", "elapsed_s": 60.0, "epochs_completed": 1,
             "efficiency": {"images_per_s": 6.94}}

@@ -38,7 +38,7 @@ from gui.background import BackgroundTask, run_in_background
 from gui.job_runner import Launcher, default_launcher
 from gui.widgets import diagnosis_banner
 from gui.widgets.problem_list import ProblemList
-from gui.widgets.train_form import TrainForm
+from gui.train.train_form import TrainForm
 from gui.widgets.weights_dialog import WeightsDialog
 
 VALIDATE_DELAY_MS = 250

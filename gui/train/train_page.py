@@ -37,10 +37,10 @@ from gui.widgets.diagnosis_banner import DiagnosisBanner
 from gui.widgets.log_view import LogView
 from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_panel import ProgressPanel
-from gui.widgets.run_status_panel import RunStatusPanel
-from gui.widgets.run_viewer import RunViewer
-from gui.widgets.train_options_panel import TrainOptionsPanel
-from gui.widgets.val_images import ValImages
+from gui.train.run_status_panel import RunStatusPanel
+from gui.train.run_viewer import RunViewer
+from gui.train.train_options_panel import TrainOptionsPanel
+from gui.train.val_images import ValImages
 from gui.widgets.wizard_prediction import WizardPrediction
 
 if TYPE_CHECKING:

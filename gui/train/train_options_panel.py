@@ -39,7 +39,7 @@ from gui.job_runner import Launcher, default_launcher
 from gui.widgets import diagnosis_banner
 from gui.widgets.problem_list import ProblemList
 from gui.train.train_form import TrainForm
-from gui.widgets.weights_dialog import WeightsDialog
+from gui.weights.weights_dialog import WeightsDialog
 
 VALIDATE_DELAY_MS = 250
 SHOWN_DATASET_ERRORS = 8

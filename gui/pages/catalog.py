@@ -47,7 +47,7 @@ PAGES: tuple[PageSpec, ...] = (
                                              "class statistics."), "gui.dataset.dataset_page:DatasetPage"),
     PageSpec("wizard", QT_TRANSLATE_NOOP("MainWindow", "Wizard"), SP.SP_FileDialogContentsView,
              QT_TRANSLATE_NOOP("MainWindow", "Recommends batch size, image size and workers for this machine, "
-                                             "measured, with reasons."), "gui.pages.wizard_page:WizardPage"),
+                                             "measured, with reasons."), "gui.wizard.wizard_page:WizardPage"),
     PageSpec(TRAIN, QT_TRANSLATE_NOOP("MainWindow", "Train"), SP.SP_MediaPlay,
              QT_TRANSLATE_NOOP("MainWindow", "Train a model and watch it learn."), "gui.train.train_page:TrainPage"),
     PageSpec("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), SP.SP_FileDialogDetailedView,

@@ -19,7 +19,7 @@ from core.protocol import encode, make_event
 from core.wizard.inputs import Measurements
 from gui import dialogs
 from gui.pages.page import AppServices
-from gui.pages.wizard_page import DATASET, MEASURE, REVIEW, WizardPage
+from gui.wizard.wizard_page import DATASET, MEASURE, REVIEW, WizardPage
 from gui.runs_store import RunsStore
 from gui.widgets.wizard_prediction import WizardPrediction
 from tests.core.test_dataset_prepare import dataset

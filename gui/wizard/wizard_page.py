@@ -32,7 +32,7 @@ from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
 from gui.widgets.start_hint import StartHint
 from gui.weights.weights_dialog import WeightsDialog
-from gui.widgets.wizard_review import WizardReview
+from gui.wizard.wizard_review import WizardReview
 
 HARDWARE, DATASET, GOAL, MEASURE, REVIEW = range(5)
 MEASURE_STEPS = ("cache", "loader", "prepared", "cached", "demand", "batch", "amp")

@@ -32,7 +32,7 @@ from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.runs_store import RunsStore
 from gui.theme import apply_theme
-from gui.widgets.status_bar import MachineStatusBar
+from gui.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
 
 TRAIN_INDEX = page_index(TRAIN)

@@ -22,7 +22,7 @@ from gui.pages.page import Page
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.train.train_page import TrainPage
 from gui.machine_glance import GpuGlance, NvmlGlance
-from gui.widgets.status_bar import MachineStatusBar
+from gui.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
 from gui.worker_process import detached_processes
 from tests.fixtures.fake_nvml import FakeNvml as FakePynvml

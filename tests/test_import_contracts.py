@@ -38,6 +38,9 @@ VIOLATIONS = [
     ("gui-not-worker worker-entered-by-process", "gui/jobs.py", "from core.worker import train_job\n"),
     ("worker-entered-by-process", "core/shortcut.py", "from core.worker.train_job import run\n"),
     ("worker-entered-by-process", "cli/verbs/direct.py", "import core.worker.train_job\n"),
+    ("widgets-only-display", "gui/widgets/busy.py", "from gui.background import run_in_background\n"),
+    ("widgets-only-display", "gui/widgets/start.py", "from gui.job_runner import JobRunner\n"),
+    ("widgets-only-display", "gui/widgets/panel.py", "from gui.train import train_page\n"),
 ]
 
 
@@ -57,10 +60,15 @@ def as_toml(config: dict) -> str:
 def test_each_contract_catches_what_it_forbids(tmp_path, contract, module, source):
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     config["contracts"] = [c for c in config["contracts"] if c["type"] != "layers"]  # its own miniature: below
-    for folder in ("core", "core/worker", "gui", "cli", "cli/verbs"):
+    for folder in ("core", "core/worker", "gui", "gui/widgets", "cli", "cli/verbs"):
         (tmp_path / folder).mkdir(exist_ok=True)
         (tmp_path / folder / "__init__.py").write_text("")
     (tmp_path / "gui" / "window.py").write_text("import PySide6\n")
+    display = next(c for c in config["contracts"] if c["id"] == "widgets-only-display")["forbidden_modules"]
+    for name in display:  # the modules a widget may not import exist in the miniature too
+        (tmp_path / name.replace(".", "/")).mkdir(exist_ok=True)
+        (tmp_path / name.replace(".", "/") / "__init__.py").write_text("")
+    (tmp_path / "gui" / "train" / "train_page.py").write_text("")
     stack = next(c for c in config["contracts"] if c["id"] == "training-stack-in-workers")["protected_modules"]
     worker_job = "".join(f"import {module}\n" for module in stack) + "def run(): ...\n"  # imports the whole stack
     (tmp_path / "core" / "worker" / "train_job.py").write_text(worker_job)

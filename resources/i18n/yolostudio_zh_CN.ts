@@ -2670,20 +2670,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>有训练正在进行：请先停止它或等它结束。</translation>
     </message>
     <message>
-      <source>A run is training: the wizard's settings can be used when it ends.</source>
-      <translation>有一个训练正在进行：结束后才能使用向导的设置。</translation>
-    </message>
-    <message>
-      <source>Cannot resume run {name}: {reason}</source>
-      <translation>无法继续训练 {name}：{reason}</translation>
-    </message>
-    <message>
       <source>Checking the dataset before training…</source>
       <translation>训练前正在检查数据集…</translation>
-    </message>
-    <message>
-      <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
-      <translation>无法创建训练文件夹：{reason}。请检查工作区 {path} 是否可写。</translation>
     </message>
     <message>
       <source>End the training process at once (asks first)</source>
@@ -2734,14 +2722,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>进度</translation>
     </message>
     <message>
-      <source>Re-attached to run {name}, started {started} — it kept training while YOLO Studio was closed.</source>
-      <translation>已重新连接到训练 {name}（开始于 {started}）——YOLO Studio 关闭期间它一直在训练。</translation>
-    </message>
-    <message>
-      <source>Replaying run {name} from its events file.</source>
-      <translation>正在从事件文件回放训练 {name}。</translation>
-    </message>
-    <message>
       <source>Resume</source>
       <translation>继续训练</translation>
     </message>
@@ -2752,14 +2732,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Run {name}</source>
       <translation>训练 {name}</translation>
-    </message>
-    <message>
-      <source>Run {name} has no best.pt to continue from.</source>
-      <translation>训练 {name} 没有可以接着训练的 best.pt。</translation>
-    </message>
-    <message>
-      <source>Run {name} is still training: stop it, or wait for it to finish, before starting another.</source>
-      <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
     </message>
     <message>
       <source>Start</source>
@@ -2778,14 +2750,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在停止…</translation>
     </message>
     <message>
-      <source>The dataset is being checked: Start is possible as soon as it passes.</source>
-      <translation>正在检查数据集：通过后即可开始。</translation>
-    </message>
-    <message>
-      <source>The wizard's settings are on the form: press Start to train.</source>
-      <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
-    </message>
-    <message>
       <source>Train</source>
       <translation>训练</translation>
     </message>
@@ -2796,6 +2760,49 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>— last lines of worker.log —</source>
       <translation>— worker.log 的最后几行 —</translation>
+    </message>
+  </context>
+  <context>
+    <name>TrainRunControl</name>
+    <message>
+      <source>A run is training: the wizard's settings can be used when it ends.</source>
+      <translation>有一个训练正在进行：结束后才能使用向导的设置。</translation>
+    </message>
+    <message>
+      <source>Cannot resume run {name}: {reason}</source>
+      <translation>无法继续训练 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
+      <translation>无法创建训练文件夹：{reason}。请检查工作区 {path} 是否可写。</translation>
+    </message>
+    <message>
+      <source>Fix the problems listed under the options first.</source>
+      <translation>请先修复选项下方列出的问题。</translation>
+    </message>
+    <message>
+      <source>Re-attached to run {name}, started {started} — it kept training while YOLO Studio was closed.</source>
+      <translation>已重新连接到训练 {name}（开始于 {started}）——YOLO Studio 关闭期间它一直在训练。</translation>
+    </message>
+    <message>
+      <source>Replaying run {name} from its events file.</source>
+      <translation>正在从事件文件回放训练 {name}。</translation>
+    </message>
+    <message>
+      <source>Run {name} has no best.pt to continue from.</source>
+      <translation>训练 {name} 没有可以接着训练的 best.pt。</translation>
+    </message>
+    <message>
+      <source>Run {name} is still training: stop it, or wait for it to finish, before starting another.</source>
+      <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
+    </message>
+    <message>
+      <source>The dataset is being checked: Start is possible as soon as it passes.</source>
+      <translation>正在检查数据集：通过后即可开始。</translation>
+    </message>
+    <message>
+      <source>The wizard's settings are on the form: press Start to train.</source>
+      <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
     </message>
   </context>
   <context>

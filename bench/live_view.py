@@ -166,7 +166,7 @@ def run(batches: int, rate: float, gpus: int) -> dict:
 
     from core.runs import read_run
     from core.train_config import MachineFacts
-    from gui.pages.train_page import TrainPage
+    from gui.train.train_page import TrainPage
 
     app = QApplication.instance() or QApplication([])
     app.setStyle("Fusion")

@@ -17,8 +17,9 @@ from typing import Any, Callable
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, ask_yes
 from cli.jobs import render_job
+from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, Output
-from core.columns import cells, clip, pad
+from cli.columns import clip
 from core.environment.facts import EnvironmentFacts
 from core.environment.findings import Evaluation
 from core.i18n import tr
@@ -53,7 +54,7 @@ class RepairRenderer(EventRenderer):
 
     def __init__(self, err: Any) -> None:
         super().__init__(False, err=err)
-        self.tty = hasattr(err, "isatty") and err.isatty()
+        self.line = ProgressLine(err)
         self.last = ""
 
     def text(self, line: str) -> None:
@@ -66,8 +67,8 @@ class RepairRenderer(EventRenderer):
         kind = event.get("type")
         if kind == "repair_progress":
             text = str(event.get("text", ""))
-            if self.tty:
-                print("\r" + pad(clip(text, 110), cells(self.last)), end="", file=self.err, flush=True)
+            if self.line.tty:
+                self.line.show(text)
             elif text != self.last and not (event.get("phase") == "downloading" and text.split(":")[0]
                                            == self.last.split(":")[0]):
                 print("  " + text, file=self.err, flush=True)
@@ -77,9 +78,8 @@ class RepairRenderer(EventRenderer):
             print(tr("  note: {text}", text=event.get("message", "")), file=self.err, flush=True)
 
     def end_line(self) -> None:
-        if self.tty and self.last:
-            print(file=self.err, flush=True)
-            self.last = ""
+        self.line.keep()
+        self.last = ""
 
 
 def repair(facts: EnvironmentFacts, evaluation: Evaluation, workspace: Path, out: Output, *, yes: bool,

@@ -10,17 +10,15 @@ from __future__ import annotations
 import time
 from typing import IO, Any
 
+from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, shown, shown_event
 from core.i18n import tr
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration, format_loss
+from core.run.words import stage_word
 
-_STAGE_NOTES = {
-    "preparing": "Checking the dataset and building the model…",
-    "training": "Training…",
-    "stopping": "Stopping after the current batch…",
-    "saving": "Saving a resumable checkpoint…",
-}
+#: The stages worth a line of their own in a terminal (the words are core.run.words', as the GUI shows them).
+_NOTED_STAGES = ("preparing", "training", "stopping", "saving")
 
 
 def _pct(value: float | None) -> str:
@@ -33,18 +31,14 @@ class ConsoleRenderer(EventRenderer):
         self.is_tty = self.out.isatty() if is_tty is None else is_tty
         self.width = width
         self.progress = RunProgress()
-        self._bar_shown = False
+        self.line = ProgressLine(self.out, tty=self.is_tty)  # the batch bar, redrawn in place
         self._last_draw = 0.0
         self.device_type: str | None = None  # from the hello event: "cuda" or "cpu"
         self._last_diagnosis: str | None = None
 
     # -- output helpers -------------------------------------------------------------------------------
     def _line(self, text: str) -> None:
-        if self._bar_shown:
-            self.out.write("\r\x1b[2K")
-            self._bar_shown = False
-        self.out.write(text + "\n")
-        self.out.flush()
+        self.line.say(text)
 
     def note(self, text: str) -> None:
         self._line(text)
@@ -80,15 +74,13 @@ class ConsoleRenderer(EventRenderer):
             device = ", ".join(d.get("name", "?") for d in devices) or tr("CPU (no CUDA device)")
             self._line(tr("torch {torch} (CUDA {cuda}) · yolov5 {yolov5} · {device}", torch=versions.get("torch"),
                           cuda=versions.get("cuda") or tr("none"), yolov5=versions.get("yolov5"), device=device))
-        elif kind == "stage" and ev.get("stage") in _STAGE_NOTES:
-            self._line(tr(_STAGE_NOTES[ev["stage"]]))
+        elif kind == "stage" and ev.get("stage") in _NOTED_STAGES:
+            self._line(stage_word(ev["stage"]) or ev["stage"])
         elif kind == "batch" and self.is_tty:
             now = time.monotonic()
             if now - self._last_draw >= 0.25 or ev.get("index") == ev.get("count", 0) - 1:
                 self._last_draw = now
-                self.out.write("\r\x1b[2K" + self.bar_text())
-                self.out.flush()
-                self._bar_shown = True
+                self.line.show(self.bar_text())
         elif kind == "epoch_end":
             self._line(self.epoch_line(ev))
         elif kind == "diagnosis" and ev.get("code") != self._last_diagnosis:

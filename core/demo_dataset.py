@@ -13,28 +13,16 @@ import json
 import os
 import shutil
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
-DEMO_CLASSES = ("circle", "square", "triangle")
+from core.demo_spec import DEMO_CLASSES, SPLITS, DemoSpec  # noqa: F401 - re-exported for callers
+
 FORMAT_VERSION = 1  # bump whenever the drawing changes: datasets made by older code are then rebuilt
 MANIFEST_NAME = ".demo-manifest.json"
 _GENERATOR = "yolo-studio-demo"
 _PARTIAL_MARK = ".demo-partial"  # present only while a folder is being built
-SPLITS = ("train", "val")
-
-
-@dataclass(frozen=True)
-class DemoSpec:
-    """What to generate. The defaults are tuned for yolov5n at imgsz 128 on a CPU: about a second to build,
-    a few seconds per epoch, and enough optimiser steps (yolov5 accumulates to a nominal batch of 64)
-    for mAP to climb visibly within ten epochs from scratch."""
-
-    n_train: int = 768
-    n_val: int = 64
-    image_size: int = 128
-    seed: int = 0
 
 
 class DemoCancelled(Exception):

@@ -10,15 +10,12 @@ from __future__ import annotations
 import colorsys
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from core.demo_dataset import DEMO_CLASSES, SPLITS
-
-if TYPE_CHECKING:
-    from core.demo_dataset import DemoSpec
+from core.demo_spec import DEMO_CLASSES, SPLITS, DemoSpec
 
 _SIZE_RANGE = (0.2, 0.5)  # object extent / image side: big enough for yolov5n at imgsz 128
 _MAX_OVERLAP = 0.25  # intersection / smaller box area allowed between two objects

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from core.findings import Finding, problem
 from core.i18n import tr
-from core.machine import MachineFacts
+from core.machine import MachineFacts, parse_device
 from core.torchrun import Topology
 from core.train_options import AUTO_BATCH, TrainConfig, changed_cli_flags, train_options
 
@@ -49,8 +49,6 @@ ENDPOINT_FIELDS = ("rdzv_endpoint", "master_addr")
 
 def gpu_list(cfg: TrainConfig) -> list[int] | None:
     """The GPUs named by the device field (None: CPU or automatic); raises ValueError when malformed."""
-    from core.train_config import parse_device
-
     return parse_device(cfg.device)
 
 

@@ -54,3 +54,14 @@ def quick_machine_facts(nvml: Any | None = None) -> MachineFacts:
                             cpu_count=usable_cpus())
     finally:
         reader.close()
+
+
+def parse_device(device: str) -> list[int] | None:
+    """GPU indices named by a device string; None for CPU or auto. Raises ValueError when malformed."""
+    text = device.strip().lower().replace("cuda:", "")
+    if text in ("", "cpu"):
+        return None
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ValueError(device)
+    return [int(p) for p in parts]

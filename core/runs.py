@@ -19,35 +19,23 @@ from typing import Any, Callable
 from core import __version__
 from core.atomic import atomic_write_text
 from core.best_epoch import BestEpoch, best_from_event
-from core.checkpoint_file import checkpoint_problem
 from core.dataset.data_yaml import pin_dataset_root
 from core.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
 from core.i18n import tr
 from core.protocol import append_line, encode_control, iter_events, open_lines_for_append
 from core.run_owner import lock_owner, process_alive, worker_alive  # noqa: F401 - process_alive is re-exported
+from core.run.folder import CONTROL_FILE, WORKER_LOG, RunFolder  # noqa: F401 - re-exported
+from core.run.words import UNREADABLE, status_word  # noqa: F401 - re-exported
 from core.run_files import (CONFIG_FILE, EVENTS_FILE, UnreadableRun, check_events_file, folder_mtime,
                             load_config_document, read_config, results_csv_best)
 from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
                                valid_run_name)
 
 RUN_STATUSES = ("running", "completed", "stopped", "failed")
-#: The status of a run folder whose files cannot be read (``RunInfo.error`` says why); never resumable.
-UNREADABLE = "unreadable"
-
-
-def status_word(status: str) -> str:
-    """A run's status in the user's language for text output; ``--json`` keeps the English ids."""
-    words = {"running": tr("running"), "completed": tr("completed"), "stopped": tr("stopped"),
-             "failed": tr("failed"), UNREADABLE: tr("unreadable")}
-    return words.get(status, status)
 
 
 #: A run whose worker has not said a word yet is "running" for this long after its folder was made.
 STARTING_GRACE_S = 60.0
-
-CONTROL_FILE = "control.jsonl"
-WORKER_LOG = "worker.log"
-
 
 @dataclass
 class RunInfo:
@@ -158,19 +146,15 @@ def write_spec(run_dir: Path, spec: dict[str, Any]) -> Path:
 
 
 def resume_checkpoint_problem(run_dir: Path, spec: dict[str, Any] | None = None) -> str | None:
-    """Why this machine cannot resume ``run_dir`` from its ``weights/last.pt``, or None when it can.
-
-    Only machine 0 of a run needs its own checkpoint: another machine of a several-machines run is sent
-    machine 0's when the ranks meet (``core/worker/ddp.py``), so a missing file there is no problem.
-    """
+    """Why this machine cannot resume ``run_dir``, or None when it can (``RunFolder.resume_problem``); reads
+    the spec from ``config.json`` when not given."""
     spec = spec if spec is not None else load_run_config(run_dir)["spec"]
-    machine = int((spec.get("topology") or {}).get("node_rank") or 0)
-    return checkpoint_problem(run_dir / "weights" / "last.pt") if machine == 0 else None
+    return RunFolder(run_dir).resume_problem(spec)
 
 
 def resume_spec(run_dir: Path, workspace: Path, *, trusted_weights: tuple[str, ...] = (),
                 trusted_model: bool = False) -> dict[str, Any]:
-    """The worker spec that resumes a stopped or failed run from its ``weights/last.pt``, in ``workspace``.
+    """The worker spec that resumes a stopped or failed run from its checkpoint, in ``workspace``.
 
     Trust is decided now, by this workspace (``core.trust``), never by what the run's ``config.json``
     says: a folder from elsewhere could name any workspace or list any file as trusted. So the spec's
@@ -179,7 +163,7 @@ def resume_spec(run_dir: Path, workspace: Path, *, trusted_weights: tuple[str, .
     only when ``trusted_model`` (the user confirmed it just now; else it must pass the strict check).
     """
     spec = dict(load_run_config(run_dir)["spec"])
-    last = run_dir / "weights" / "last.pt"
+    last = RunFolder(run_dir).last_pt
     problem = resume_checkpoint_problem(run_dir, spec)
     if problem is not None:
         raise FileNotFoundError(tr("{path}: no checkpoint to resume from ({problem}).", path=last, problem=problem))
@@ -301,9 +285,9 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
     best = summary.best or results_csv_best(run_dir)
     done = summary.segment.done or {}
     eff = summary.efficiency or {}
-    weights = run_dir / "weights"
-    last = summary.last_weights or (str(weights / "last.pt") if (weights / "last.pt").exists() else "")
-    best_pt = summary.best_weights or (str(weights / "best.pt") if (weights / "best.pt").exists() else "")
+    folder = RunFolder(run_dir)
+    last = folder.last_weights(summary.last_weights)
+    best_pt = folder.best_weights(summary.best_weights)
     error = summary.segment.error
     if status == "failed" and error is None and summary.segment.done is None:
         error = fold_outcome(None, None).error()  # its worker is gone without a word
@@ -327,10 +311,10 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
         ended=done.get("t"),
         elapsed_s=done.get("elapsed_s"),
         pid=summary.segment.pid,
-        best_weights=best_pt,
-        last_weights=last,
+        best_weights=str(best_pt or ""),
+        last_weights=str(last or ""),
         error=error,
-        can_resume=status in ("stopped", "failed") and checkpoint_problem(weights / "last.pt") is None,
+        can_resume=folder.can_resume(status, config.spec),
         last_event_t=summary.last_t,
         images_per_s=eff.get("images_per_s"),
         gpu_util_mean_percent=eff.get("gpu_util_mean_percent"),
@@ -419,7 +403,7 @@ def rename_run(run_dir: Path, new_name: str) -> Path:
         atomic_write_text(config_path, json.dumps(config, indent=2, ensure_ascii=False) + "\n", backup=False)
         if spec_path(target).exists():
             write_spec(target, spec)
-    opt_yaml = target / "opt.yaml"
+    opt_yaml = RunFolder(target).opt_yaml
     if opt_yaml.exists():
         opt = yaml.safe_load(opt_yaml.read_text(encoding="utf-8")) or {}
         opt.update(save_dir=str(target), name=new_name, project=str(target.parent))

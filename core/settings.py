@@ -21,6 +21,7 @@ import platformdirs
 
 from core.atomic import atomic_write_text
 from core.file_values import FileValueError, path_text
+from core.model_catalog import DEFAULT_MODEL
 
 APP_NAME = "YOLO Studio"
 SETTINGS_VERSION = 2
@@ -36,7 +37,7 @@ class Settings:
     workspace: str = ""
     #: Last data.yaml used on the Train page; empty means the demo dataset.
     last_data: str = ""
-    last_model: str = "yolov5n.yaml"
+    last_model: str = DEFAULT_MODEL
     #: Interface language: one of ``LANGUAGES``; read at start (a change applies after a restart).
     language: str = "system"
     #: Colours: one of ``THEMES``.

@@ -22,7 +22,7 @@ from core.file_values import has_control_characters, is_finite_number
 from core.findings import Finding, Severity, errors_of, problem
 from core.hyp_file import hyp_problem
 from core.i18n import tr
-from core.machine import MachineFacts
+from core.machine import MachineFacts, parse_device  # noqa: F401 - parse_device re-exported
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
 from core.train_options import AUTO_BATCH, TrainConfig, train_options, yolov5_fields  # noqa: F401 - AUTO_BATCH re-exported
 from core.weights.choice import WeightsNotHere, resolve_named
@@ -78,17 +78,6 @@ def run_name_problem(name: str) -> str | None:
 def valid_run_name(name: str) -> bool:
     """A run folder name that is safe on Linux and Windows (``run_name_problem`` says why not)."""
     return run_name_problem(name) is None
-
-
-def parse_device(device: str) -> list[int] | None:
-    """GPU indices named by a device string; None for CPU or auto. Raises ValueError when malformed."""
-    text = device.strip().lower().replace("cuda:", "")
-    if text in ("", "cpu"):
-        return None
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if not parts or not all(p.isdigit() for p in parts):
-        raise ValueError(device)
-    return [int(p) for p in parts]
 
 
 def _check_data(path_text: str, problems: list[Finding]) -> Path | None:

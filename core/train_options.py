@@ -3,7 +3,7 @@
 Each ``TrainConfig`` field carries an ``Option`` (``option(...)``): label, help, CLI flags, widget kind,
 range or choices, whether it is advanced, and its yolov5 ``opt`` name. From that one description come
 the CLI flags (``add_train_arguments`` / ``config_from_args``, used by ``yolostudio train``), the Train
-form's rows and tooltips (``gui/widgets/train_form.py``), the problem labels (``option_labels``), the
+form's rows and tooltips (``gui/train/train_form.py``), the problem labels (``option_labels``), the
 range checks (``core.train_config.validate_config``) and the mapping to yolov5 (``yolov5_fields``).
 **Adding an option is one ``option(...)`` line here** (plus a rule in ``validate_config`` when a range
 is not enough). Help texts say what the option does *and what it costs*: they are the form's tooltips
@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from core.file_values import finite_number
 from core.i18n import tr
+from core.model_catalog import DEFAULT_MODEL
 
 AUTO_BATCH = -1
 #: How the form edits an option: composite editors for the first five, generic ones for the rest.
@@ -75,7 +76,7 @@ class TrainConfig:
     data: str = option("", "Dataset", "The dataset's data.yaml: where the images are and the class names. Check it on "
                        "the Dataset page first — an error there stops training.", "dataset", flags=("data",),
                        yolov5=None)
-    model: str = option("yolov5n.yaml", "Model", "The network: yolov5n (smallest, fastest) … yolov5x (largest, "
+    model: str = option(DEFAULT_MODEL, "Model", "The network: yolov5n (smallest, fastest) … yolov5x (largest, "
                         "most accurate, about 25x the compute of n), a model YAML, or a .pt checkpoint to start "
                         "from. Larger models need more GPU memory and time per image.", "model", yolov5=None)
     weights: str = option("", "Initial weights", "A .pt checkpoint to start from when Model is a YAML "
@@ -93,6 +94,8 @@ class TrainConfig:
                         "faster until GPU memory runs out; 'auto' (-1) lets yolov5 pick the largest that fits on "
                         "one GPU.", "int", flags=("--batch", "--batch-size"), minimum=AUTO_BATCH, maximum=4096,
                         special="auto", suffix=" images", yolov5="batch_size")
+    # yolov5 train.py's --workers default, on either face; yolov5 itself starts at most os.cpu_count() // GPUs
+    # of them (core.environment.tables.yolov5_loader_workers), and the environment checker says when that is few.
     workers: int = option(8, "Workers", "Processes that load and augment images alongside training, per training "
                           "process (with several GPUs each GPU's process starts this many). Too few and the GPU "
                           "waits for data; each costs a CPU core, RAM, and shared memory in Docker.", "int",
@@ -214,34 +217,37 @@ def yolov5_fields(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    """One argparse argument per option: flags, type, choices, default and help from the metadata."""
+    """One argparse argument per option: flags, type, choices and help from the metadata.
+
+    Every argument's parsed default is None, meaning "not given on the line" (the option's own default is
+    applied by ``config_from_args``), so a flag typed with its default value still wins over a ``--config``
+    file; every true/false option has its ``--no-…`` (argparse's ``BooleanOptionalAction``)."""
     for opt in train_options():
-        kwargs: dict[str, Any] = {"help": tr(opt.help).replace("%", "%%")}  # argparse formats help with %
+        kwargs: dict[str, Any] = {"help": tr(opt.help).replace("%", "%%"), "default": None}  # argparse formats %
         if opt.positional:  # optional on the command line: a --config file may name it
-            parser.add_argument(opt.flags[0], nargs="?", default=None, **kwargs)
+            parser.add_argument(opt.flags[0], nargs="?", **kwargs)
             continue
         kwargs["dest"] = opt.name
         if opt.widget == "bool":
-            kwargs["action"] = "store_true"
+            kwargs["action"] = argparse.BooleanOptionalAction
         else:
             kwargs["type"] = {"int": int, "float": float}.get(opt.widget, str)
-            kwargs["default"] = opt.default
             choices = [value for value, _label in opt.choices if value != ""]
             if choices:
                 kwargs["choices"] = choices
-                kwargs["default"] = None if opt.default == "" else opt.default  # "" = the option left off
             if opt.default not in ("", None):
                 kwargs["help"] += " " + tr("(default: {value})", value=opt.default).replace("%", "%%")
         parser.add_argument(*opt.cli_flags, **kwargs)
 
 
 def config_from_args(args: argparse.Namespace, base: TrainConfig | None = None) -> TrainConfig:
-    """The ``TrainConfig`` the parsed arguments describe. An option left off (or given its default) keeps the
-    value of ``base`` (a saved config: ``yolostudio train --config FILE``), else its default."""
+    """The ``TrainConfig`` the parsed arguments describe. A flag given on the line always wins, even when it
+    says the default; an option left off (None: ``add_train_arguments``) keeps the value of ``base`` (a saved
+    config: ``yolostudio train --config FILE``), else its default."""
     values = {}
     for opt in train_options():
         value = getattr(args, opt.name, None)
-        if value is None or value == opt.default:
+        if value is None:
             value = getattr(base, opt.name) if base is not None else opt.default
         values[opt.name] = value
     return TrainConfig(**values)
@@ -285,5 +291,5 @@ def changed_cli_flags(value_of: Callable[[str, Any], Any]) -> list[str]:
         if opt.positional or value == opt.default:
             continue
         flag = opt.cli_flags[0]
-        argv += ([flag] if value else []) if opt.widget == "bool" else [flag, str(value)]
+        argv += ([flag if value else "--no-" + flag[2:]]) if opt.widget == "bool" else [flag, str(value)]
     return argv

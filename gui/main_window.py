@@ -32,7 +32,7 @@ from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.runs_store import RunsStore
 from gui.theme import apply_theme
-from gui.widgets.status_bar import MachineStatusBar
+from gui.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
 
 TRAIN_INDEX = page_index(TRAIN)
@@ -41,7 +41,7 @@ STOP_TIMEOUT_S = 60
 if TYPE_CHECKING:
     from core.runs import RunInfo
     from gui.job_runner import Launcher
-    from gui.pages.train_page import TrainPage
+    from gui.train.train_page import TrainPage
     from gui.settings_dialog import SettingsDialog
 
 
@@ -226,7 +226,7 @@ class MainWindow(QMainWindow):
         return page
 
     def _build_train_page(self) -> TrainPage:
-        from gui.pages.train_page import TrainPage  # noqa: PLC0415 - after the first paint (start-up)
+        from gui.train.train_page import TrainPage  # noqa: PLC0415 - after the first paint (start-up)
 
         options = {k: v for k, v in self._train_options.items() if v is not None}  # None: the default launcher
         page = TrainPage(self.workspace, self, **options)

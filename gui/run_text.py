@@ -13,6 +13,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
+from core.run.words import stage_word, status_title
 
 DASH = "—"
 
@@ -32,22 +33,11 @@ def date_time_text(seconds: float) -> str:
 
 
 def stage_text(progress: RunProgress) -> str:
-    stages = {
-        "starting": _tr("Starting the training process…"),
-        "preparing": _tr("Checking the dataset and building the model…"),
-        "ready": _tr("Dataset and model ready"),
-        "starting_trainer": _tr("Starting the trainer…"),
-        "training": _tr("Training"),
-        "validating": _tr("Validating the epoch…"),
-        "validated": _tr("Training"),
-        "stopping": _tr("Stopping: finishing the current batch and saving a checkpoint…"),
-        "saving": _tr("Saving checkpoints…"),
-        "finished": _tr("Finishing: validating the best weights…"),
-    }
+    """The stage line: the words of ``core.run.words`` (the CLI prints the same)."""
     if progress.stage == "done":
-        return {"completed": _tr("Completed"), "stopped": _tr("Stopped"),
-                "failed": _tr("Failed")}.get(progress.status or "", _tr("Ended"))
-    return stages.get(progress.stage, progress.stage)
+        status = progress.status or ""
+        return status_title(status) if status in ("completed", "stopped", "failed") else _tr("Ended")
+    return stage_word(progress.stage) or progress.stage
 
 
 def _number(value: float | None, pattern: str) -> str:
@@ -56,13 +46,11 @@ def _number(value: float | None, pattern: str) -> str:
 
 def ended_text(outcome: JobOutcome, *, with_message: bool = True) -> str:
     """The stage line once a worker start has ended (the progress model only knows what was said)."""
-    if outcome.status == "completed":
-        return _tr("Completed")
-    if outcome.status == "stopped":
-        return _tr("Stopped")
+    if outcome.status in ("completed", "stopped"):
+        return status_title(outcome.status)
     if with_message and outcome.message:
         return _tr("Failed: {message}").format(message=outcome.message)
-    return _tr("Failed")
+    return status_title("failed")
 
 
 def average_speed(outcome: JobOutcome | None) -> float | None:

@@ -38,6 +38,9 @@ VIOLATIONS = [
     ("gui-not-worker worker-entered-by-process", "gui/jobs.py", "from core.worker import train_job\n"),
     ("worker-entered-by-process", "core/shortcut.py", "from core.worker.train_job import run\n"),
     ("worker-entered-by-process", "cli/verbs/direct.py", "import core.worker.train_job\n"),
+    ("widgets-only-display", "gui/widgets/busy.py", "from gui.background import run_in_background\n"),
+    ("widgets-only-display", "gui/widgets/start.py", "from gui.job_runner import JobRunner\n"),
+    ("widgets-only-display", "gui/widgets/panel.py", "from gui.train import train_page\n"),
 ]
 
 
@@ -56,10 +59,16 @@ def as_toml(config: dict) -> str:
 @pytest.mark.parametrize("contract,module,source", VIOLATIONS, ids=[f"{v[0]}:{v[1]}" for v in VIOLATIONS])
 def test_each_contract_catches_what_it_forbids(tmp_path, contract, module, source):
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
-    for folder in ("core", "core/worker", "gui", "cli", "cli/verbs"):
+    config["contracts"] = [c for c in config["contracts"] if c["type"] != "layers"]  # its own miniature: below
+    for folder in ("core", "core/worker", "gui", "gui/widgets", "cli", "cli/verbs"):
         (tmp_path / folder).mkdir(exist_ok=True)
         (tmp_path / folder / "__init__.py").write_text("")
     (tmp_path / "gui" / "window.py").write_text("import PySide6\n")
+    display = next(c for c in config["contracts"] if c["id"] == "widgets-only-display")["forbidden_modules"]
+    for name in display:  # the modules a widget may not import exist in the miniature too
+        (tmp_path / name.replace(".", "/")).mkdir(exist_ok=True)
+        (tmp_path / name.replace(".", "/") / "__init__.py").write_text("")
+    (tmp_path / "gui" / "train" / "train_page.py").write_text("")
     stack = next(c for c in config["contracts"] if c["id"] == "training-stack-in-workers")["protected_modules"]
     worker_job = "".join(f"import {module}\n" for module in stack) + "def run(): ...\n"  # imports the whole stack
     (tmp_path / "core" / "worker" / "train_job.py").write_text(worker_job)
@@ -69,3 +78,42 @@ def test_each_contract_catches_what_it_forbids(tmp_path, contract, module, sourc
     assert result.returncode == 1, result.stdout + result.stderr
     broken = {line.split()[0] for line in result.stdout.splitlines() if " BROKEN" in line}
     assert broken == set(contract.split()), result.stdout
+
+
+#: (what it shows, module of the miniature core, the import added to it)
+LAYER_VIOLATIONS = [
+    ("an import up a layer", "atomic", "import core.runs\n"),
+    ("a lazy import up a layer", "protocol", "def later():\n    from core.worker import train_job\n"),
+    ("an import sideways inside a layer", "nvml", "from core import i18n\n"),
+    ("a circle", "machine", "import core.distributed\n"),  # core.distributed already imports core.machine
+]
+
+
+@pytest.mark.parametrize("case,module,source", LAYER_VIOLATIONS, ids=[v[0] for v in LAYER_VIOLATIONS])
+def test_the_layers_of_core_break_on_an_upward_or_sideways_import(tmp_path, case, module, source):
+    """A miniature core with every layer's modules, the real imports it has between two of them, and one new
+    import: the ``core-layers`` contract breaks, and it holds without the new import."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    config["contracts"] = [c for c in config["contracts"] if c["id"] == "core-layers"]
+    (layers,) = [c["layers"] for c in config["contracts"]]
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "__init__.py").write_text("")
+    for name in (n.strip() for layer in layers for n in layer.split("|")):
+        package = name in ("worker", "wizard", "weights", "install", "export", "environment", "run", "dataset")
+        path = tmp_path / "core" / name / "__init__.py" if package else tmp_path / "core" / f"{name}.py"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("")
+    (tmp_path / "core" / "worker" / "train_job.py").write_text("import core.runs\n")
+    (tmp_path / "core" / "distributed.py").write_text("import core.machine\n")
+    (tmp_path / "gui").mkdir()
+    (tmp_path / "gui" / "__init__.py").write_text("")
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "__init__.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text(as_toml(config))
+    kept = lint(tmp_path)
+    assert kept.returncode == 0, kept.stdout + kept.stderr
+    with open(tmp_path / "core" / f"{module}.py", "a", encoding="utf-8") as handle:
+        handle.write(source)
+    result = lint(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "core-layers BROKEN" in result.stdout, result.stdout

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from cli.common import EXIT_FAILED as EXIT_ERRORS
 from cli.common import EXIT_OK, EXIT_USAGE, existing_file
+from cli.progress_line import ProgressLine
 from cli.registry import Verb, register
 from cli.render import Output, shown
 from cli.verbs.dataset_import import add_import_parser
@@ -59,28 +60,25 @@ def cmd_dataset_check(args: argparse.Namespace, workspace: Path | None) -> int:
     path = existing_file(out, args.data)
     if path is None:
         return EXIT_USAGE
-    show_progress = not args.json and sys.stderr.isatty()
+    line = ProgressLine(tty=False if args.json else None)
     eta = Eta()
 
     def progress(done: int, total: int) -> None:
-        if show_progress and total == SEARCHING:
-            sys.stderr.write("\r" + tr("Searching the splits' folders: {n:,} so far", n=done) + "   ")
-            sys.stderr.flush()
-        elif show_progress and total:
+        if total == SEARCHING:
+            line.show(tr("Searching the splits' folders: {n:,} so far", n=done))
+        elif total:
             left = eta.update(done, total)
             when = tr(", about {s:.0f} s left", s=left) if left is not None else ""
-            sys.stderr.write("\r" + tr("Checking {done}/{total} files{when}", done=done, total=total, when=when)
-                             + "   ")
-            sys.stderr.flush()
+            line.show(tr("Checking {done}/{total} files{when}", done=done, total=total, when=when))
 
     cache_dir = None if args.no_cache else app_cache_dir(workspace) / "dataset-check"
     try:
         report = validate_dataset(path, progress=progress, cache_dir=cache_dir, workers=args.workers)
     except (ScanCancelled, KeyboardInterrupt):
-        print(tr("\nCancelled; files checked so far are cached."), file=sys.stderr)
+        line.keep()
+        print(tr("Cancelled; files checked so far are cached."), file=sys.stderr)
         return EXIT_USAGE
-    if show_progress:
-        sys.stderr.write("\r\033[K")
+    line.clear()
     out.result(report.to_json(), lambda: report_text(report))
     return EXIT_OK if report.ok else EXIT_ERRORS
 
@@ -92,16 +90,14 @@ def cmd_dataset_prepare(args: argparse.Namespace, workspace: Path | None) -> int
     if path is None:
         return EXIT_USAGE
     out_dir = Path(args.out) if args.out else default_out_dir(app_cache_dir(workspace), path, args.imgsz, args.format)
-    show_progress = not args.json and sys.stderr.isatty()
+    line = ProgressLine(tty=False if args.json else None)
     eta = Eta()
 
     def progress(done: int, total: int) -> None:
-        if show_progress and total:
+        if total:
             left = eta.update(done, total)
             when = tr(", about {s:.0f} s left", s=left) if left is not None else ""
-            sys.stderr.write("\r" + tr("Preparing {done}/{total} images{when}", done=done, total=total, when=when)
-                             + "   ")
-            sys.stderr.flush()
+            line.show(tr("Preparing {done}/{total} images{when}", done=done, total=total, when=when))
 
     try:
         result = prepare_dataset(path, args.imgsz, out_dir, fmt=args.format, workers=args.workers, progress=progress)
@@ -109,10 +105,10 @@ def cmd_dataset_prepare(args: argparse.Namespace, workspace: Path | None) -> int
         out.error(str(exc))
         return EXIT_USAGE
     except (PrepareCancelled, KeyboardInterrupt):
-        print(tr("\nStopped; the images finished so far are kept and the next run resumes."), file=sys.stderr)
+        line.keep()
+        print(tr("Stopped; the images finished so far are kept and the next run resumes."), file=sys.stderr)
         return EXIT_USAGE
-    if show_progress:
-        sys.stderr.write("\r\033[K")
+    line.clear()
     out.result(result.to_json(), lambda: prepare_text(result, args.imgsz))
     return EXIT_OK
 

@@ -15,6 +15,7 @@ from core.i18n import tr
 from core.jobs import JobSpec
 from core.machine import quick_machine_facts
 from core.run_owner import busy_words, lock_owner
+from core.run import RunFolder
 from core.runs import UNREADABLE, read_run, resume_checkpoint_problem, resume_spec
 from core.train_options import TrainConfig, train_options
 from core.trust import confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     if info.status == "completed":
         renderer.error(tr("run {name} completed; start a new run from its best.pt instead.", name=info.name))
         return EXIT_USAGE
-    last = run_dir / "weights" / "last.pt"
+    last = RunFolder(run_dir).last_pt
     problem = resume_checkpoint_problem(run_dir)
     if problem is not None:
         renderer.error(tr("run {name} cannot be resumed: {problem}", name=info.name, problem=problem),

@@ -10,8 +10,8 @@ from typing import Any
 
 from cli.common import EXIT_OK
 from cli.registry import Verb, register
+from cli.columns import cells, pad
 from cli.render import Output, shown
-from core.columns import cells, pad
 from core.i18n import tr
 from core.progress import format_duration
 from core.runs import UNREADABLE, RunInfo, list_runs, status_word

@@ -17,8 +17,8 @@ from typing import Any
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, ask_yes, existing_file, exit_code_of
 from cli.jobs import render_job
 from cli.registry import Verb, register
+from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, Output
-from core.columns import cells, pad
 from core.i18n import tr
 from core.jobs import JobOutcome, JobSpec
 from core.weights.catalog import OFFICIAL_BASE, catalog_names, find_checkpoint
@@ -84,8 +84,7 @@ class WeightsRenderer(EventRenderer):
 
     def __init__(self, json_mode: bool, *, tty: bool | None = None) -> None:
         super().__init__(json_mode)
-        self.tty = self.err.isatty() if tty is None else tty
-        self.shown = ""
+        self.line = ProgressLine(self.err, tty=tty)
         self.step = -1
         self.failure: dict[str, Any] | None = None
 
@@ -94,9 +93,7 @@ class WeightsRenderer(EventRenderer):
         print(text, file=self.err, flush=True)
 
     def end_line(self) -> None:
-        if self.shown:
-            print(file=self.err, flush=True)
-            self.shown = ""
+        self.line.keep()
 
     def text(self, line: str) -> None:
         pass  # library output from the worker: not for this view
@@ -107,9 +104,8 @@ class WeightsRenderer(EventRenderer):
             line = tr("{name}: {progress}", name=ev.get("name"), progress=progress_text(
                 int(ev.get("received") or 0), ev.get("total"), ev.get("speed_bps"), ev.get("eta_s")))
             total = ev.get("total") or 0
-            if self.tty:
-                print("\r" + pad(line, cells(self.shown)), end="", file=self.err, flush=True)
-                self.shown = line
+            if self.line.tty:
+                self.line.show(line)
             elif total and (step := int(10 * int(ev.get("received") or 0) / total)) > self.step:
                 self.step = step
                 print(line, file=self.err, flush=True)

@@ -19,15 +19,16 @@ from typing import Any
 
 from cli.common import EXIT_OK, EXIT_STOPPED, EXIT_USAGE, existing_file
 from cli.jobs import run_job
+from cli.progress_line import ProgressLine
 from cli.registry import Verb, register
 from cli.render import Output
 from core.atomic import atomic_write_text
-from core.columns import cells, pad
+from cli.columns import cells, pad
 from core.dataset.prepare import PrepareCancelled, PrepareError, prepare_dataset
 from core.environment.facts import load_facts
 from core.i18n import tr
+from core.machine import parse_device
 from core.progress import format_duration
-from core.train_config import parse_device
 from core.weights.choice import recommend_start
 from core.wizard.inputs import GOALS, Goal, Measurements, measurements_from_json
 from core.wizard.recommend import recommend
@@ -125,18 +126,22 @@ def _measure(out: Output, hw: Any, ds: Any, goal: Goal, workspace: Path, *, show
 
 
 def _prepare(out: Output, rec: Any, workspace: Path, source: str, *, show: bool) -> bool:
+    line = ProgressLine(tty=None if show else False)
+
     def progress(done: int, total: int) -> None:
-        if show and sys.stderr.isatty():
-            sys.stderr.write("\r" + tr("Preparing {done}/{total} images", done=done, total=total) + "   ")
+        line.show(tr("Preparing {done}/{total} images", done=done, total=total))
 
     try:
         prepare_dataset(Path(source), int(rec.prepare_imgsz), prepared_out_dir(rec, workspace, source),
                         progress=progress)
     except PrepareError as exc:
+        line.clear()
         out.warning(str(exc))
     except (PrepareCancelled, KeyboardInterrupt):
+        line.keep()
         out.error(tr("Stopped; the images prepared so far are kept and the next run resumes."))
         return False
+    line.clear()
     return True
 
 

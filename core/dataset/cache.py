@@ -11,6 +11,7 @@ still match that key. A torn last journal line (a crash mid-write) is skipped. N
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from core.atomic import atomic_write_bytes
 from core.dataset.table import Entry, ScanTable
 
 JournalEntry = tuple[list[int], Entry]  # stat key, entry
+#: A cache that cannot be read or written only makes the next check slower: said here, never raised.
+log = logging.getLogger("yolostudio.dataset.cache")
 
 
 class ScanCache:
@@ -46,8 +49,11 @@ class ScanCache:
                     parsed = _parse_line(line)
                     if parsed is not None:
                         entries[parsed[0]] = parsed[1]
-        except OSError:
-            pass
+        except FileNotFoundError:
+            pass  # no entries checked since the snapshot
+        except OSError as exc:
+            log.warning("the scan cache's journal %s cannot be read (%s): its entries are checked again",
+                        self.journal, exc)
         return table, entries
 
     def save(self, table: ScanTable, read: list[int], limit: int) -> None:
@@ -62,8 +68,9 @@ class ScanCache:
                 self.snapshot_paths, self.journal_lines = table.paths, 0
             elif read:
                 self.append({table.paths[i]: (table.keys[i].tolist(), table.entry(i)) for i in read})
-        except OSError:
-            pass  # a cache that cannot be written only makes the next check slower
+        except OSError as exc:
+            log.warning("the scan cache %s cannot be written (%s): the next check reads every file again",
+                        self.path, exc)
 
     def append(self, entries: dict[str, JournalEntry]) -> None:
         """Add entries to the journal (also what a cancelled check keeps of its work)."""
@@ -76,8 +83,9 @@ class ScanCache:
             with open(self.journal, "a", encoding="utf-8", errors="surrogateescape") as handle:
                 handle.write(lines)
             self.journal_lines += len(entries)
-        except OSError:
-            pass
+        except OSError as exc:
+            log.warning("the scan cache's journal %s cannot be written (%s): %d checked entries are not kept",
+                        self.journal, exc, len(entries))
 
 
 def _parse_line(line: str) -> tuple[str, JournalEntry] | None:

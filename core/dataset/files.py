@@ -68,6 +68,11 @@ def windows_system_tree(folder: PureWindowsPath, system_drive: str) -> bool:
     return not rest or (len(rest) == 1 and rest[0].lower() in {name.lower() for name in _WINDOWS_SYSTEM_TREES})
 
 
+class ScanCancelled(Exception):
+    """The user cancelled a dataset search or check; results so far are in the cache, so the next check resumes
+    from there. Raised here (``WalkLimits.count``) and by ``core.dataset.scan``."""
+
+
 @dataclass
 class WalkLimits:
     """How far a folder search may go: a ``train: /`` must not search the whole disk for minutes unseen.
@@ -87,8 +92,6 @@ class WalkLimits:
         self.folders += 1
         if self.folders % self.PROGRESS_EVERY == 0:
             if self.cancelled is not None and self.cancelled():
-                from core.dataset.scan import ScanCancelled
-
                 raise ScanCancelled()
             if self.progress is not None:
                 self.progress(self.folders)

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import numpy as np
 
 from core.dataset.cache import ScanCache
-from core.dataset.files import label_path_for
+from core.dataset.files import ScanCancelled, label_path_for  # noqa: F401 - ScanCancelled re-exported
 from core.dataset.statkeys import stat_keys
 from core.dataset.table import Entry, ScanTable, merge
 from core.findings import Finding
@@ -38,10 +38,6 @@ Cancelled = Callable[[], bool]
 PARALLEL_MIN = 1500  # below this many files to read, spawning processes costs more than it saves
 CHUNK = 400
 Task = tuple[int, "str | None", "str | None"]  # position, image to read (or None), label to read (or None)
-
-
-class ScanCancelled(Exception):
-    """The user cancelled; results so far are in the cache, so the next check resumes from there."""
 
 
 @dataclass

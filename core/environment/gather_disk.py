@@ -13,15 +13,12 @@ import random
 import shutil
 import time
 from pathlib import Path
-from typing import Any
 
-import yaml
-
+from core.dataset.split_images import folder_images, split_images
 from core.environment.facts import DatasetFacts, DiskFacts
 from core.i18n import tr
 
 GB = 1024**3
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 MAX_LISTED = 200_000
 MAX_TIMED_FILES = 200
 CACHE_SAMPLE = 30
@@ -34,14 +31,8 @@ def _existing(path: Path) -> Path:
 
 
 def list_images(root: Path, limit: int = MAX_LISTED) -> list[Path]:
-    out: list[Path] = []
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            if os.path.splitext(name)[1].lower() in IMAGE_SUFFIXES:
-                out.append(Path(dirpath) / name)
-                if len(out) >= limit:
-                    return out
-    return out
+    """Images under ``root`` as yolov5 would find them there (``core.dataset.split_images``), at most ``limit``."""
+    return folder_images(root, limit)
 
 
 def _drop_cache(fd: int) -> None:
@@ -95,26 +86,14 @@ def gather_disk(role: str, path: Path, images: list[Path] | None, budget_s: floa
 
 
 def dataset_images(data_yaml: Path) -> tuple[Path, list[Path]]:
-    """(dataset root, training images) of a yolov5 data.yaml: ``train`` may be a folder, a .txt list, or a list."""
-    raw: Any = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
-    if not isinstance(raw, dict) or not raw.get("train"):
+    """(dataset root, training images) of a yolov5 data.yaml, listed by the dataset reader; ``ValueError`` (in
+    words) when it cannot be read or has no ``train`` entry."""
+    found = split_images(data_yaml, ("train",), limit=MAX_LISTED)
+    if found.root is None:
+        raise ValueError(found.problem or tr("{path} has no 'train' entry", path=data_yaml))
+    if not found.split:
         raise ValueError(tr("{path} has no 'train' entry", path=data_yaml))
-    base = Path(raw.get("path") or data_yaml.parent)
-    if not base.is_absolute():
-        base = (data_yaml.parent / base).resolve()
-    entries = raw["train"] if isinstance(raw["train"], list) else [raw["train"]]
-    images: list[Path] = []
-    for entry in entries:
-        p = Path(str(entry))
-        p = p if p.is_absolute() else base / p
-        if p.is_dir():
-            images += list_images(p)
-        elif p.suffix == ".txt" and p.is_file():
-            for line in p.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    q = Path(line.strip())
-                    images.append(q if q.is_absolute() else (p.parent / q))
-    return base, images
+    return found.root, found.images
 
 
 def cache_estimate(images: list[Path], imgsz: int, seed: int = 0) -> tuple[float | None, int]:
@@ -141,7 +120,7 @@ def gather_dataset(data_yaml: Path, imgsz: int) -> tuple[DatasetFacts, Path | No
     facts = DatasetFacts(data_yaml=str(data_yaml), imgsz=imgsz)
     try:
         root, images = dataset_images(data_yaml)
-    except (OSError, ValueError, yaml.YAMLError) as exc:
+    except (OSError, ValueError) as exc:
         facts.unknown["images"] = str(exc)
         return facts, None, []
     facts.images = len(images)

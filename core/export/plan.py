@@ -12,27 +12,25 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from core.export.options import SUFFIXES, ExportOptions
-from core.runs import CONFIG_FILE
+from core.run import WEIGHTS_DIR, RunFolder
 
 REPORT_NAME = "export.json"
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 UNVERIFIED_TAG = "unverified"
 
 
 def run_dir_of(weights: Path) -> Path | None:
     """The run folder a checkpoint belongs to (``<run>/weights/x.pt`` with ``<run>/config.json``)."""
     parent = weights.resolve().parent
-    if parent.name == "weights" and (parent.parent / CONFIG_FILE).is_file():
+    if parent.name == WEIGHTS_DIR and RunFolder(parent.parent).config.is_file():
         return parent.parent
     return None
 
 
 def export_root(weights: Path) -> Path:
     run = run_dir_of(weights)
-    return run / "exports" if run is not None else weights.resolve().parent / f"{weights.stem}_exports"
+    return RunFolder(run).exports if run is not None else weights.resolve().parent / f"{weights.stem}_exports"
 
 
 def format_dir(weights: Path, fmt: str) -> Path:
@@ -51,7 +49,7 @@ def run_dataset(weights: Path) -> str:
     if run is None:
         return ""
     try:
-        config = json.loads((run / CONFIG_FILE).read_text(encoding="utf-8"))
+        config = json.loads(RunFolder(run).config.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ""
     return str(config.get("spec", {}).get("config", {}).get("data", ""))
@@ -63,48 +61,10 @@ def run_imgsz(weights: Path, default: int = 640) -> int:
     if run is None:
         return default
     try:
-        config = json.loads((run / CONFIG_FILE).read_text(encoding="utf-8"))
+        config = json.loads(RunFolder(run).config.read_text(encoding="utf-8"))
         return int(config["spec"]["config"].get("imgsz") or default)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return default
-
-
-def _resolve(base: Path, entry: str) -> Path:
-    path = Path(entry).expanduser()
-    return path if path.is_absolute() else (base / path)
-
-
-def _images_in(path: Path) -> list[Path]:
-    if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
-    if path.is_file() and path.suffix.lower() == ".txt":
-        lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        return [_resolve(path.parent, line) for line in lines]
-    if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
-        return [path]
-    return []
-
-
-def dataset_images(data_yaml: str | Path, limit: int = 0, split: str = "val") -> list[Path]:
-    """Images of a dataset split (yolov5's data.yaml rules: ``path`` + a folder, list file or list).
-
-    Returns [] when the YAML or the split can't be read; the caller says what it used instead.
-    """
-    try:
-        yaml_path = Path(data_yaml)
-        data = yaml.safe_load(yaml_path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
-        return []
-    if not isinstance(data, dict):
-        return []
-    root = _resolve(yaml_path.parent, str(data.get("path") or "."))
-    entries = data.get(split) or (data.get("train") if split == "val" else None)
-    if entries is None:
-        return []
-    found: list[Path] = []
-    for entry in entries if isinstance(entries, list) else [entries]:
-        found.extend(p for p in _images_in(_resolve(root, str(entry))) if p.is_file())
-    return found[:limit] if limit else found
 
 
 def build_export_spec(options: ExportOptions, workspace: Path, *, trusted: bool = False,

@@ -9,7 +9,8 @@ changed on disk after it came in is refused at its next use.
 
 Cheap questions (is it here, listed, the recorded size?) never read the file: the GUI asks them while the
 user types. The full hash is ``verify`` — the worker's check before it unpickles, and the CLI's.
-Manifest updates hold a small lock file, so a window and a terminal adding files at once lose nothing.
+Manifest updates hold a kernel lock (``core.kernel_lock``), so a window and a terminal adding files at once lose
+nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -25,12 +25,16 @@ from typing import Any, Callable, Iterator
 from core.atomic import atomic_write_text
 from core.file_values import FileValueError, finite_number
 from core.i18n import tr
+from core.kernel_lock import KernelLock, LockBusy
 from core.workspace import weights_dir
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
 PARTIAL_DIR = ".partial"
 _LOCK_WAIT_S = 10.0
+#: The download locks' files: they stay (a kernel lock's file is never deleted, or two could hold "it"), so they
+#: live apart from ``.partial/``, which is empty whenever nothing is being fetched.
+LOCKS_DIR = ".locks"
 _HASH_CHUNK = 1 << 20
 
 #: What a stored name's state means: here and as recorded / here but not what was recorded / here but
@@ -223,74 +227,26 @@ class WeightsStore:
 
     def download_lock(self, name: str) -> _Lock:
         """Held while ``name`` is fetched or imported: two at once would write the same partial file."""
-        return _Lock(self.partial_path(name, ".lock"), wait_s=0.0)
+        return _Lock(self.root / LOCKS_DIR / f"{name}.lock", wait_s=0.0)
 
 
 class _Lock:
-    """An exclusive lock file naming its holder (pid and start time); a dead holder's lock is taken over."""
+    """The store's kernel lock (``core.kernel_lock``, the run folder's mechanism); a refusal names the holder."""
 
     def __init__(self, path: Path, wait_s: float = _LOCK_WAIT_S) -> None:
-        self.path = path
-        self.wait_s = wait_s
+        self._lock = KernelLock(path, wait_s=wait_s)
 
     def __enter__(self) -> _Lock:
-        from core.runs import process_alive  # psutil; only when a change is made
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        deadline = time.monotonic() + self.wait_s
-        me = _me()
-        while True:
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                alive, pid = _holder(self.path, process_alive)
-                if not alive:
-                    _unlink_quietly(self.path)
-                    continue
-                if time.monotonic() >= deadline:
-                    raise StoreError(tr("{name} is in use by another YOLO Studio process (pid {pid}).",
-                                        name=self.path.name.removesuffix(".lock"), pid=pid or "?"),
-                                     tr("Wait for it to finish, or cancel it there.")) from None
-                time.sleep(0.05)
-                continue
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"pid": me[0], "create_time": me[1]}, handle)
-            return self
+        try:
+            self._lock.__enter__()
+        except LockBusy as busy:
+            raise StoreError(tr("{name} is in use by another YOLO Studio process (pid {pid}).",
+                                name=busy.path.name.removesuffix(".lock"), pid=busy.owner.pid or "?"),
+                             tr("Wait for it to finish, or cancel it there.")) from None
+        return self
 
     def __exit__(self, *exc: object) -> None:
-        _unlink_quietly(self.path)
-
-
-def _me() -> tuple[int, float | None]:
-    import psutil
-
-    try:
-        return os.getpid(), psutil.Process().create_time()
-    except psutil.Error:
-        return os.getpid(), None
-
-
-def _holder(path: Path, process_alive: Callable[[int | None, float | None], bool]) -> tuple[bool, int | None]:
-    """(whether the lock's holder still runs, its pid). A lock file being written this very moment has no
-    holder yet: it counts as held while it is fresh; a torn one left by a crash is old."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        pid = int(data["pid"])
-        return process_alive(pid, data.get("create_time")), pid
-    except FileNotFoundError:
-        return False, None
-    except (OSError, ValueError, KeyError, TypeError):
-        try:
-            return time.time() - path.stat().st_mtime < 5, None
-        except OSError:
-            return False, None
-
-
-def _unlink_quietly(path: Path) -> None:
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
+        self._lock.__exit__(*exc)
 
 
 def iter_stored(store: WeightsStore) -> Iterator[tuple[str, StoredFile | None, str]]:

@@ -20,6 +20,7 @@ synchronisation on an NCCL run):
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import signal
 import socket
@@ -30,6 +31,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from core.i18n import tr
+from core.run import RunFolder
+
+#: What a rank notes and carries on after (to stderr: the run's worker.log, or worker.rankN.log).
+log = logging.getLogger("yolostudio.worker.ddp")
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,8 @@ class RankStop(Exception):
 def _file_sha256(path: Path) -> str | None:
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+    except OSError as exc:
+        log.warning("%s cannot be read to compare it across machines (%s)", path, exc)
         return None
 
 
@@ -192,7 +198,7 @@ def join_ranks(ctx: Any) -> RankExchange:
     versions = (ctx.hello or {}).get("versions") or stack_versions()
     mine = fingerprint(info, Path(ctx.spec["config"]["data"]), versions,
                        node=int(ctx.spec["config"].get("node_rank", info.node_rank)))
-    last = Path(ctx.spec["run_dir"]) / "weights" / "last.pt"
+    last = RunFolder(ctx.spec["run_dir"]).last_pt
     mine["needs_checkpoint"] = bool(ctx.spec.get("resume")) and info.local_rank == 0 and not last.is_file()
     peers = check_nodes_agree(group, mine)
     share_checkpoint(group, info, peers, last)
@@ -402,4 +408,4 @@ def leave_process_group() -> None:
         if dist.is_initialized():
             dist.destroy_process_group()
     except Exception:  # noqa: BLE001 - a peer already gone must not turn a report into a traceback
-        pass
+        log.warning("the process group did not close cleanly (a peer may be gone already)", exc_info=True)

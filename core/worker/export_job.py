@@ -22,7 +22,8 @@ from typing import Any
 from core.atomic import atomic_write_text
 from core.disk_space import disk_full_error, is_disk_full
 from core.export.options import ExportOptions
-from core.export.plan import REPORT_NAME, cli_summary, dataset_images, final_path
+from core.dataset.split_images import split_images
+from core.export.plan import REPORT_NAME, cli_summary, final_path
 from core.i18n import tr
 from core.protocol import EventWriter
 from core.worker.control import ControlChannel
@@ -85,7 +86,7 @@ def remove_stale_partials(folder: Path) -> None:
 
 def _verification_images(options: ExportOptions, limit: int) -> tuple[list[Path], str]:
     if options.data:
-        found = dataset_images(options.data, limit)
+        found = split_images(options.data, limit=limit).images
         if found:
             return found, str(options.data)
     import yolov5

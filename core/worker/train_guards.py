@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from core.i18n import tr
+from core.run import RunFolder
 from core.worker.job import JobContext, JobError
 
 
@@ -77,9 +78,9 @@ def mark_finished(ctx: JobContext, reporter: Any, run_dir: Path) -> str:
     """Resume of a run whose worker was killed after its last epoch and final save, before it could say so:
     there is nothing left to train, so the run is completed with the weights it has, and the user is told
     what did not happen (the final validation of best.pt)."""
-    weights = run_dir / "weights"
-    reporter.best_path = str(weights / "best.pt")
-    reporter.last_path = str(weights / "last.pt")
+    folder = RunFolder(run_dir)
+    reporter.best_path = str(folder.best_pt)
+    reporter.last_path = str(folder.last_pt)
     ctx.emit("warning", code="finished-before-kill",
              message=tr("This run had already trained all its epochs when its worker ended; it is now marked "
                         "completed with its weights ({best}). Its final validation did not run: the metrics "
@@ -91,7 +92,7 @@ def mark_finished(ctx: JobContext, reporter: Any, run_dir: Path) -> str:
 def remove_stale_temporaries(run_dir: Path) -> None:
     """A worker killed mid-save leaves its temporary checkpoint (``.last.pt.*.tmp``): this run's worker,
     owning the folder now, clears them (the complete checkpoints were never touched)."""
-    for stale in (run_dir / "weights").glob(".*.tmp"):
+    for stale in RunFolder(run_dir).weights.glob(".*.tmp"):
         try:
             stale.unlink()
         except OSError:

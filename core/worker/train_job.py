@@ -36,6 +36,7 @@ from core.atomic import atomic_write_text
 from core.i18n import tr
 from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.protocol import EventWriter
+from core.run import BEST_WEIGHTS, RunFolder
 from core.train_config import yolov5_options
 from core.worker.batch_log import BatchLog, batch_row
 from core.worker.batch_timer import BatchTimer
@@ -53,6 +54,8 @@ from core.worker.warn_once import show_each_warning_once
 
 WARMUP_BATCHES = 3
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: What the worker itself notes and carries on after (to stderr, which is the run's worker.log).
+log = logging.getLogger("yolostudio.worker.train")
 
 
 class EventLogHandler(logging.Handler):
@@ -182,7 +185,7 @@ class TrainReporter:
                 if tmp.exists():
                     os.replace(tmp, target)
             except Exception:  # noqa: BLE001 - a picture must never end a training run
-                pass
+                log.warning("the validation preview %s was not drawn", target, exc_info=True)
 
         threading.Thread(target=draw, name="val-preview", daemon=True).start()
 
@@ -297,7 +300,7 @@ class TrainReporter:
         self.training_over = bool(final_epoch)
         self.last_path = str(last)
         is_best = float(np.asarray(fi).reshape(-1)[0]) >= float(np.asarray(best_fitness).reshape(-1)[0])
-        best_path = str(Path(last).with_name("best.pt")) if is_best else ""
+        best_path = str(Path(last).with_name(BEST_WEIGHTS)) if is_best else ""  # yolov5 saves both in one folder
         if best_path:
             self.best_path = best_path
         self.writer.emit("checkpoint", path=str(last), epoch=int(epoch), reason="epoch", best_path=best_path)
@@ -320,8 +323,9 @@ def _build_opt(spec: dict[str, Any]) -> Any:
     for key, value in yolov5_options(spec).items():
         setattr(opt, key, value)
     if spec.get("resume"):
-        opt.resume = str(Path(spec["run_dir"]) / "weights" / "last.pt")
-        _resume_on_devices(Path(spec["run_dir"]) / "opt.yaml", str(spec.get("config", {}).get("device", "")))
+        folder = RunFolder(spec["run_dir"])
+        opt.resume = str(folder.last_pt)
+        _resume_on_devices(folder.opt_yaml, str(spec.get("config", {}).get("device", "")))
     return opt
 
 
@@ -332,8 +336,10 @@ def _resume_on_devices(opt_yaml: Path, device: str) -> None:
 
     try:
         saved = yaml.safe_load(opt_yaml.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return  # yolov5 then reads the options from the checkpoint itself
+    except (OSError, yaml.YAMLError) as exc:
+        log.warning("%s cannot be read (%s): yolov5 takes the resumed run's options from its checkpoint",
+                    opt_yaml, exc)
+        return
     if isinstance(saved, dict) and saved.get("device") != device:
         saved["device"] = device
         atomic_write_text(opt_yaml, yaml.safe_dump(saved, sort_keys=False), backup=False)
@@ -426,8 +432,8 @@ def _done_fields(reporter: TrainReporter | None, monitor: BottleneckMonitor | No
         try:  # stored with the run for the runs table; the done event carries the same figures
             atomic_write_text(run_dir / "efficiency.json", json.dumps(fields["efficiency"], indent=2) + "\n",
                               backup=False)
-        except OSError:
-            pass  # a full disk must not turn a finished run into a failed one
+        except OSError as exc:  # a full disk must not turn a finished run into a failed one
+            log.warning("efficiency.json was not written (%s); the done event carries the same figures", exc)
     if reporter is not None:
         fields.update(best=reporter.best_path if Path(reporter.best_path or "-").exists() else "",
                       last=reporter.last_path if Path(reporter.last_path or "-").exists() else "",

@@ -26,6 +26,7 @@ import yaml
 from core.dataset.data_yaml import read_data_yaml
 from core.dataset.files import list_split
 from core.dataset.prepare import prepare_dataset
+from core.model_catalog import DEFAULT_MODEL
 from core.environment.gather_disk import cache_estimate
 from core.i18n import tr
 from core.model_catalog import builtin_hyp_path, builtin_model_path
@@ -57,8 +58,8 @@ def _sample(data: Path, size: int) -> tuple[list[str], list[str]]:
 def run_wizard_measure(ctx: JobContext) -> str:
     spec = ctx.spec
     ctx.prepare_stack()
-    m = Measurements(imgsz=int(spec["imgsz"]), batch=int(spec.get("batch", 16)), model=spec.get("model",
-                                                                                                "yolov5n.yaml"))
+    m = Measurements(imgsz=int(spec["imgsz"]), batch=int(spec.get("batch", 16)),
+                     model=spec.get("model", DEFAULT_MODEL))
     ctx.done_fields["measurements"] = m.to_json()
     budget = float(spec.get("budget_s", 45))
     names, images = _sample(Path(spec["data"]), int(spec.get("sample", 64)))

@@ -41,22 +41,22 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("environment", QT_TRANSLATE_NOOP("MainWindow", "Environment"), SP.SP_ComputerIcon,
              QT_TRANSLATE_NOOP("MainWindow", "Checks the GPU driver, CUDA and PyTorch, and says what to fix so "
                                              "training can use the GPU."),
-             "gui.pages.environment_page:EnvironmentPage"),
+             "gui.environment.environment_page:EnvironmentPage"),
     PageSpec("dataset", QT_TRANSLATE_NOOP("MainWindow", "Dataset"), SP.SP_DirIcon,
              QT_TRANSLATE_NOOP("MainWindow", "Opens or creates a data.yaml, checks images and labels, and shows "
-                                             "class statistics."), "gui.pages.dataset_page:DatasetPage"),
+                                             "class statistics."), "gui.dataset.dataset_page:DatasetPage"),
     PageSpec("wizard", QT_TRANSLATE_NOOP("MainWindow", "Wizard"), SP.SP_FileDialogContentsView,
              QT_TRANSLATE_NOOP("MainWindow", "Recommends batch size, image size and workers for this machine, "
-                                             "measured, with reasons."), "gui.pages.wizard_page:WizardPage"),
+                                             "measured, with reasons."), "gui.wizard.wizard_page:WizardPage"),
     PageSpec(TRAIN, QT_TRANSLATE_NOOP("MainWindow", "Train"), SP.SP_MediaPlay,
-             QT_TRANSLATE_NOOP("MainWindow", "Train a model and watch it learn."), "gui.pages.train_page:TrainPage"),
+             QT_TRANSLATE_NOOP("MainWindow", "Train a model and watch it learn."), "gui.train.train_page:TrainPage"),
     PageSpec("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), SP.SP_FileDialogDetailedView,
              QT_TRANSLATE_NOOP("MainWindow", "Lists every run with its status and results, to compare, resume or "
-                                             "clean up."), "gui.pages.runs_page:RunsPage"),
+                                             "clean up."), "gui.runs.runs_page:RunsPage"),
     PageSpec("export", QT_TRANSLATE_NOOP("MainWindow", "Export"), SP.SP_DialogSaveButton,
              QT_TRANSLATE_NOOP("MainWindow", "Exports trained weights to ONNX, TensorRT and TorchScript, and "
                                              "checks the result against PyTorch."),
-             "gui.pages.export_page:ExportPage"),
+             "gui.export.export_page:ExportPage"),
 )
 
 

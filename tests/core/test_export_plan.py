@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from core.export.options import ExportOptions
-from core.export.plan import (build_export_spec, cli_summary, dataset_images, export_root, final_path, find_reports,
+from core.export.plan import (build_export_spec, cli_summary, export_root, final_path, find_reports,
                               run_dataset, run_imgsz)
 from core.export.render import detail_lines, headline
 
@@ -41,20 +41,6 @@ def test_spec_fills_the_runs_dataset_and_trust(tmp_path):
     assert spec["options"]["data"] == str(tmp_path / "data.yaml")
     assert spec["outputs"]["torchscript"].endswith("best-torchscript/best.torchscript")
     assert spec["trusted_weights"] == []
-
-
-def test_dataset_images_folder_list_file_and_relative_path(tmp_path):
-    (tmp_path / "d" / "images" / "val").mkdir(parents=True)
-    for name in ("b.jpg", "a.png", "notes.txt"):
-        (tmp_path / "d" / "images" / "val" / name).write_bytes(b"x")
-    (tmp_path / "d" / "data.yaml").write_text("path: .\ntrain: images/val\nval: images/val\nnames: [a]\n")
-    found = dataset_images(tmp_path / "d" / "data.yaml")
-    assert [p.name for p in found] == ["a.png", "b.jpg"]
-    (tmp_path / "d" / "val.txt").write_text("images/val/b.jpg\n")
-    (tmp_path / "d" / "list.yaml").write_text("path: .\nval: val.txt\n")
-    assert [p.name for p in dataset_images(tmp_path / "d" / "list.yaml")] == ["b.jpg"]
-    assert dataset_images(tmp_path / "missing.yaml") == []
-    assert len(dataset_images(tmp_path / "d" / "data.yaml", limit=1)) == 1
 
 
 REPORT = {"format": "onnx", "path": "/x/best.onnx", "bytes": 7_100_000, "precision": "fp32", "images": 8,

@@ -59,13 +59,15 @@ def test_create_run_writes_config_with_command(workspace):
 
 def test_status_completed_from_done(workspace):
     run = make_run(workspace)
+    best = write_checkpoint_file(run / "weights" / "best.pt")
     write_events(run, starting(123, 1.0),
                  make_event("epoch_end", epoch=0, epochs=1, metrics={"metrics/mAP_0.5": 0.4, "metrics/mAP_0.5:0.95": 0.2},
                             fitness=0.22, best_fitness=0.22, epoch_time_s=1.0),
-                 make_event("done", status="completed", elapsed_s=3.0, best="/b.pt", last="/l.pt"))
+                 make_event("done", status="completed", elapsed_s=3.0, best=str(best), last="/gone/l.pt"))
     info = read_run(run, alive=lambda pid, ct: False)
     assert info.status == "completed" and info.best_map50 == 0.4 and info.best_map50_95 == 0.2
-    assert info.best_weights == "/b.pt" and info.epochs_done == 1 and not info.can_resume
+    assert info.best_weights == str(best) and info.epochs_done == 1 and not info.can_resume
+    assert info.last_weights == ""  # a recorded path to a file that is not there is not shown
 
 
 def test_status_running_while_process_alive_then_failed(workspace):

@@ -93,3 +93,33 @@ def test_yolov5_options_carry_every_option_with_its_conversion(tmp_path):
     assert opts["cache"] is None and opts["freeze"] == [3] and opts["batch_size"] == -1 and opts["multi_scale"]
     for opt in OPTIONS:
         assert opt.yolov5_name is None or opt.yolov5_name in opts, opt.name
+
+
+@pytest.mark.parametrize("opt", OPTIONS, ids=[o.name for o in OPTIONS])
+def test_a_flag_on_the_line_wins_over_the_config_file_even_when_it_says_the_default(opt, tmp_path):
+    """``train --config FILE --epochs 100``: the line is what the user typed last; "given" is detected, never
+    guessed from "differs from the default". A true/false option set in the file is switched off by ``--no-…``."""
+    if opt.positional or (opt.choices and opt.default == ""):
+        return  # a choice whose default is "left off" (--cache) has no value to type for it
+    saved = TrainConfig(data="d.yaml", **{opt.name: other_value(opt)})
+    parser = argparse.ArgumentParser()
+    add_train_arguments(parser)
+    if opt.widget == "bool":
+        argv = ["--no-" + opt.cli_flags[0][2:]] if other_value(opt) else [opt.cli_flags[0]]
+    else:
+        argv = [opt.cli_flags[0], str(opt.default)]
+    assert getattr(config_from_args(parser.parse_args(argv), saved), opt.name) == opt.default
+    assert getattr(config_from_args(parser.parse_args([]), saved), opt.name) == other_value(opt)  # left off: file's
+
+
+def test_every_true_false_option_has_its_no_flag_and_the_spelt_command_uses_it():
+    from core.train_options import changed_cli_flags
+
+    parser = argparse.ArgumentParser()
+    add_train_arguments(parser)
+    for opt in (o for o in OPTIONS if o.widget == "bool"):
+        off = "--no-" + opt.cli_flags[0][2:]
+        assert getattr(parser.parse_args([off]), opt.name) is False
+        assert getattr(parser.parse_args([opt.cli_flags[0]]), opt.name) is True
+        flags = changed_cli_flags(lambda name, default, o=opt: (not o.default) if name == o.name else default)
+        assert flags == [opt.cli_flags[0] if not opt.default else off]

@@ -115,7 +115,9 @@ def test_a_stalled_server_still_shows_its_bytes_and_cancel_ends_the_read_at_once
     monkeypatch.setattr(download_module, "STALE_REPORT_S", 0.0)  # tick() reports whenever it is called
     server.stall_after["yolov5s.pt"] = 10_000
     seen = []
-    download = Download(server.url("yolov5s.pt"), tmp_path / "p.part", timeout_s=60, on_progress=seen.append)
+    # An hour's read timeout: a cancel that did not end the blocked read would leave run() waiting (the suite's
+    # per-test timeout fails it) or end as "timeout"; no wall-clock figure is asserted.
+    download = Download(server.url("yolov5s.pt"), tmp_path / "p.part", timeout_s=3600, on_progress=seen.append)
 
     def watch() -> None:  # what the weights job's watcher thread does while the server is silent
         deadline = time.monotonic() + 60
@@ -125,11 +127,9 @@ def test_a_stalled_server_still_shows_its_bytes_and_cancel_ends_the_read_at_once
         download.cancel()
 
     threading.Thread(target=watch, daemon=True).start()
-    started = time.monotonic()
     with pytest.raises(DownloadError) as cancelled:
         download.run()
     assert cancelled.value.kind == "cancelled"
-    assert time.monotonic() - started < 30  # not the 60 s read timeout (generous: CI machines are busy)
     assert seen and seen[-1].received == 10_000 and seen[-1].total == len(DATA)  # the bytes that did arrive
 
 

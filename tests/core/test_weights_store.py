@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import time
 
+from pathlib import Path
+
 import pytest
 
 from core.train_config import validate_config
@@ -67,12 +69,47 @@ def test_corrupt_manifest_trusts_nothing_and_says_why(store):
     assert needs_trust(store.path("yolov5s.pt"), store.root.parent)
 
 
-def test_a_dead_holders_lock_is_taken_over(store):
+def test_a_dead_holders_lock_file_is_no_lock(store):
+    """What a killed holder leaves is a file without a kernel lock: free at once, nothing to take over."""
     lock = store.root / ".manifest.lock"
     lock.parent.mkdir(parents=True)
     lock.write_text(json.dumps({"pid": 999_999_999, "create_time": 1.0}))
     put(store, "yolov5s.pt", b"a")
-    assert store.state("yolov5s.pt") == "ok" and not lock.exists()
+    assert store.state("yolov5s.pt") == "ok" and lock.read_bytes() == b""  # released: no holder named
+
+
+HOLDER = """
+import sys
+from core.kernel_lock import KernelLock
+with KernelLock(sys.argv[1]):
+    print("held", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_the_lock_is_the_kernels_another_process_holds_it_until_it_dies(store):
+    """Two processes can never both hold it (the old lock file's "holder dead, take it over" could be won by
+    two at once); the holder is named; a SIGKILLed holder's lock is free with no takeover at all."""
+    import subprocess
+    import sys
+
+    from core.weights.store import StoreError
+
+    lock = store.root / ".locks" / "yolov5s.pt.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(lock)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(StoreError) as busy:
+            with store.download_lock("yolov5s.pt"):
+                pass
+        assert f"pid {holder.pid}" in busy.value.message
+    finally:
+        holder.kill()
+        holder.wait()
+    with store.download_lock("yolov5s.pt"):  # the kernel released it with the process
+        assert lock.is_file()
 
 
 def test_a_live_download_lock_refuses_a_second_download(store):

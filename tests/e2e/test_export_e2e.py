@@ -227,7 +227,7 @@ def test_a_disk_that_fills_mid_export_is_disk_full_and_leaves_no_partial_file(ap
 
 
 def test_try_it_runs_the_exported_onnx_in_a_real_worker(trained, qtbot):
-    from gui.pages.export_page import ExportPage
+    from gui.export.export_page import ExportPage
 
     onnx_path = trained["run"] / "exports" / "best-onnx" / "best.onnx"
     if not onnx_path.is_file():  # when run alone, export first

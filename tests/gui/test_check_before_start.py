@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.train_config import MachineFacts
-from gui.pages.train_page import TrainPage
+from gui.train.train_page import TrainPage
 from tests.core.test_dataset_validate import BOX, build
 from tests.waits import TIMEOUT_MS
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gui.main_window import MainWindow
 from gui.pages.catalog import page_index
-from gui.pages.dataset_page import DatasetPage
+from gui.dataset.dataset_page import DatasetPage
 from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS
 

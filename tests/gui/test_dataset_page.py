@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gui import background
-from gui.pages.dataset_page import DatasetPage
-from gui.widgets import dataset_dialogs
+from gui.dataset.dataset_page import DatasetPage
+from gui.dataset import dataset_dialogs
 from tests.core.test_dataset_validate import BOX, build, image_bytes
 from tests.waits import TIMEOUT_MS
 
@@ -347,7 +347,7 @@ def test_problem_filter_includes_duplicates_and_missing_labels_and_double_click_
 
 def test_every_thumbnail_has_the_size_of_the_broken_image_tile(tmp_path):
     from core.dataset.records import ImageRecord
-    from gui.widgets.dataset_gallery import THUMB, render_thumbnail
+    from gui.dataset.dataset_gallery import THUMB, render_thumbnail
 
     root = build(tmp_path / "d").parent
     small = next((root / "images" / "train").iterdir())  # 32 x 24 px
@@ -358,7 +358,7 @@ def test_every_thumbnail_has_the_size_of_the_broken_image_tile(tmp_path):
 
 
 def test_class_names_under_the_bars_thin_out_instead_of_running_together(qtbot):
-    from gui.widgets.dataset_stats import DatasetStats
+    from gui.dataset.dataset_stats import DatasetStats
 
     stats = DatasetStats()
     qtbot.addWidget(stats)

@@ -13,8 +13,8 @@ from PySide6.QtGui import QGuiApplication
 from core.environment.facts import EnvironmentFacts, NvmlFacts, save_facts
 from core.jobs import JobSpec
 from core.protocol import encode, make_event
-from gui.pages import environment_page
-from gui.pages.environment_page import EnvironmentPage
+from gui.environment import environment_page
+from gui.environment.environment_page import EnvironmentPage
 from tests.core.environment_builders import cpu_machine, healthy_gpu_machine
 from tests.waits import TIMEOUT_MS
 

@@ -12,8 +12,8 @@ from PySide6.QtGui import QColor, QImage
 from core.export.facts import ExportFacts
 from core.jobs import JobSpec, worker_died_words
 from gui import dialogs
-from gui.pages.export_page import ExportPage
-from gui.widgets import export_card
+from gui.export.export_page import ExportPage
+from gui.export import export_card
 from tests.conftest import FIXTURES
 from tests.fixtures.checkpoint_files import record_as_own
 from tests.waits import TIMEOUT_MS
@@ -231,3 +231,31 @@ def test_weights_label_mnemonic_and_the_newest_finished_runs_best_is_chosen(qtbo
                 best_weights=str(run_dir / "weights" / "best.pt"))])
     assert page.form.weights_path() == str(run_dir / "weights" / "best.pt")  # not the run at epoch 0
     assert "still training" in page.form.weights_combo.itemText(0)
+
+
+def test_try_it_on_the_validation_images_lists_them_with_the_dataset_reader(qtbot, run_dir, fake_worker, tmp_path):
+    """``try_images(None)`` lists the split off the GUI thread (``core.dataset.split_images``: yolov5's suffixes,
+    hidden files skipped), then runs the model on at most 16 of them."""
+    val = tmp_path / "data" / "images" / "val"
+    val.mkdir(parents=True)
+    for n in range(17):
+        QImage(16, 16, QImage.Format.Format_RGB32).save(str(val / f"{n:02d}.png"))
+    (val / "00.dng").write_bytes(b"x")  # a suffix yolov5 reads: listed (the page's old list had seven)
+    (val / ".hidden.png").write_bytes(b"x")
+    data = tmp_path / "data" / "data.yaml"
+    data.write_text("path: .\ntrain: images/val\nval: images/val\nnames: [a]\n")
+    events = tmp_path / "predict.jsonl"
+    events.write_text("".join(json.dumps(e) + "\n" for e in _predictions(val / "00.png")))
+    launcher = Launcher(fake_worker, {"predict": events})
+    page = make_page(qtbot, run_dir, launcher)
+    page.form.data_edit.setText(str(data))
+    page.choose_try_model(str(run_dir / "best.onnx"))
+    with qtbot.waitSignal(page.predictor.ended, timeout=TIMEOUT_MS):
+        assert page.try_images(None)
+    job, spec = launcher.specs[0]
+    assert job == "predict" and len(spec["images"]) == 16
+    assert [Path(p).name for p in spec["images"]] == ["00.dng"] + [f"{n:02d}.png" for n in range(15)]
+    (val.parent.parent / "data.yaml").write_text("path: .\ntrain: nowhere\nval: nowhere\nnames: [a]\n")
+    assert page.try_images(None)
+    qtbot.waitUntil(lambda: "No validation images found" in page.try_view.status_label.text(), timeout=TIMEOUT_MS)
+    assert len(launcher.specs) == 1

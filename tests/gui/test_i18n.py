@@ -23,7 +23,7 @@ from core import i18n
 from core.i18n import tr
 from gui.i18n import install_language
 from gui.pages.catalog import PAGES
-from gui.pages.environment_page import EnvironmentPage
+from gui.environment.environment_page import EnvironmentPage
 from tests.core.environment_builders import healthy_gpu_machine
 from tools.i18n import UPDATE_COMMAND, extract, placeholders, problems, report
 
@@ -146,7 +146,7 @@ def _walk(window: QMainWindow, qtbot, language: str) -> tuple[list[str], list[st
     for menu_action in window.menuBar().actions():
         texts.append((window, menu_action.text()))
         texts += [(window, action.text()) for action in menu_action.menu().actions() if action.text()]
-    from gui.widgets.weights_dialog import WeightsDialog  # noqa: PLC0415 - after the language is installed
+    from gui.weights.weights_dialog import WeightsDialog  # noqa: PLC0415 - after the language is installed
 
     dialogs = [("settings", window.open_settings()), ("about", window.open_about()),
                ("weights", WeightsDialog(window.workspace, window))]

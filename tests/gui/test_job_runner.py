@@ -44,7 +44,8 @@ def test_a_completed_job_ends_once_and_its_temp_spec_is_removed(qtbot, fake_work
     [outcome] = ends.outcomes
     assert outcome.status == "completed" and outcome.reported and not runner.active
     assert scratch.path is not None and not scratch.path.exists()
-    qtbot.wait(200)
+    runner._on_finished(0, False)  # a late second "finished" (or a start failure) ends nothing again
+    runner._on_failed_to_start("late")
     assert len(ends.outcomes) == 1
 
 

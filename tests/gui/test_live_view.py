@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QImage
 from core.jobs import JobSpec
 from core.runs import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
-from gui.pages.train_page import TrainPage
+from gui.train.train_page import TrainPage
 from gui.widgets import diagnosis_banner
 from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS
@@ -248,8 +248,7 @@ def test_the_completion_card_leaves_the_log_in_sight_and_the_log_can_be_enlarged
     page.show()
     qtbot.waitExposed(page)
     _run(qtbot, page)
-    qtbot.wait(50)
-    assert page.status_panel.isVisible()
+    qtbot.waitUntil(page.status_panel.isVisible, timeout=TIMEOUT_MS)
     log = page.log_view
     area = next(a for a in page.findChildren(QScrollArea) if a.widget().isAncestorOf(log))
     shown = QRect(log.mapTo(area.viewport(), QPoint(0, 0)), log.size()).intersected(area.viewport().rect())

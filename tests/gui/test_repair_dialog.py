@@ -12,9 +12,9 @@ from core.environment.rules import evaluate
 from core.install.repair import RuntimeFacts, plan_repair
 from core.jobs import JobSpec
 from core.launch import worker_env
-from gui.pages import environment_page
-from gui.pages.environment_page import EnvironmentPage
-from gui.widgets.repair_dialog import RepairDialog
+from gui.environment import environment_page
+from gui.environment.environment_page import EnvironmentPage
+from gui.environment.repair_dialog import RepairDialog
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.fixtures.pip_swap import with_fake_pip
 from tests.gui.test_environment_page import cpu_build_on_gpu_machine

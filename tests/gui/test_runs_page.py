@@ -14,9 +14,9 @@ from core.run_owner import RunLock
 from core.runs import EVENTS_FILE, create_run
 from core.train_config import TrainConfig, validate_config
 from gui.main_window import MainWindow
-from gui.pages import runs_page as runs_module
-from gui.pages.runs_page import RunsPage
-from gui.widgets.runs_table_model import COLUMN, COLUMNS
+from gui.runs import runs_page as runs_module
+from gui.runs.runs_page import RunsPage
+from gui.runs.runs_table_model import COLUMN, COLUMNS
 from tests.waits import TIMEOUT_MS
 
 RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"

@@ -11,9 +11,9 @@ from core.run_index import RunIndex
 from core.runs import EVENTS_FILE, create_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.main_window import MainWindow
-from gui.pages.export_page import ExportPage
+from gui.export.export_page import ExportPage
 from gui.pages.page import Page
-from gui.pages.runs_page import RunsPage
+from gui.runs.runs_page import RunsPage
 from gui.runs_store import RunsStore
 from tests.waits import TIMEOUT_MS
 
@@ -69,8 +69,9 @@ def test_the_window_lists_runs_once_for_every_page(qtbot, tmp_path, listings):
     runs_page, export_page = window.page_for("runs"), window.page_for("export")  # opened: built now
     assert isinstance(runs_page, RunsPage) and isinstance(export_page, ExportPage)
     assert all(isinstance(page, Page) and page.services is window.services for page in window.built_pages())
-    qtbot.waitUntil(lambda: window.runs_store.loaded and export_page.form.weights_path() == "", timeout=TIMEOUT_MS)
-    qtbot.wait(100)
+    # Every page asks the store when it is built (above); a second listing would be in flight now (``loading``).
+    qtbot.waitUntil(lambda: window.runs_store.loaded and not window.runs_store.loading
+                    and export_page.form.weights_path() == "", timeout=TIMEOUT_MS)
     assert len(listings) == 1  # main window, Runs page and Export page: one listing
     assert runs_page.model.rowCount() == 1
     runs_page.refresh()  # F5: the store reads again (only what changed)

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QLabel
 
 from core.machine import MachineFacts
 from core.train_options import TrainConfig, option_labels, train_options
-from gui.widgets.train_form import TrainForm
+from gui.train.train_form import TrainForm
 from tests.core.test_train_options import other_value
 
 OPTIONS = train_options()
@@ -45,23 +45,32 @@ def test_every_option_can_be_set_by_name_and_reads_back(qtbot, tmp_path):
     form = make_form(qtbot, tmp_path)
     values = {o.name: other_value(o) for o in OPTIONS if o.widget not in ("model", "weights")}
     values["device"] = "0"
+    form.show()
+    qtbot.waitExposed(form)
+    assert not form.advanced.isVisible()
     assert form.apply_values(values) == list(values)
     config = form.config()
     for name, value in values.items():
         assert getattr(config, name) == value, name
         assert form.field_text(name)
-    assert form.advanced.isVisible() or not form.isVisible()  # an advanced change opens the section
+    assert form.advanced.isVisible()  # an advanced change opens the section
     assert form.advanced_button.isChecked()
     assert form.field_text("batch") == "17" and form.apply_values({"batch": -1}) and form.field_text("batch") == "auto"
     assert form.apply_values({"cache": "gpu"}) == []  # not a choice: left as it was
 
 
-def test_the_form_config_starts_at_the_dataclass_defaults(qtbot, tmp_path):
+def test_the_form_starts_the_run_the_cli_starts_for_the_same_inputs(qtbot, tmp_path):
+    """One set of defaults: the form on a fresh start and ``yolostudio train DATA`` describe the same run."""
+    import argparse
+
+    from core.train_options import add_train_arguments, config_from_args
+
     form = make_form(qtbot, tmp_path)
-    defaults = TrainConfig()
-    config = form.config()
-    differing = {f for f in defaults.to_dict() if getattr(config, f) != getattr(defaults, f)}
-    assert differing <= {"workers"}  # capped at the number of cores
+    form.set_data_path(str(tmp_path / "d.yaml"))
+    parser = argparse.ArgumentParser()
+    add_train_arguments(parser)
+    cli = config_from_args(parser.parse_args([str(tmp_path / "d.yaml")]))
+    assert form.config() == cli == TrainConfig(data=str(tmp_path / "d.yaml"))
 
 
 def test_the_advanced_section_opens_and_closes(qtbot, tmp_path):

@@ -12,7 +12,7 @@ from core.jobs import JobSpec, worker_died_words
 from core.runs import EVENTS_FILE
 from core.train_config import MachineFacts
 from gui import dialogs
-from gui.pages.train_page import TrainPage
+from gui.train.train_page import TrainPage
 from tests.core.test_dataset_validate import build
 from tests.fixtures.checkpoint_files import record_as_own
 from tests.waits import TIMEOUT_MS
@@ -321,7 +321,7 @@ def test_the_completion_card_quotes_the_runs_average_speed(qtbot, tmp_path):
     from core.jobs import fold_outcome
     from core.progress import RunProgress
     from gui.widgets.progress_panel import ProgressPanel
-    from gui.widgets.run_status_panel import RunStatusPanel
+    from gui.train.run_status_panel import RunStatusPanel
 
     done = {"type": "done", "status": "completed", "elapsed_s": 60.0, "epochs_completed": 1,
             "efficiency": {"images_per_s": 6.94}}
@@ -355,3 +355,46 @@ def test_a_wizard_document_naming_a_meeting_point_needs_a_yes_naming_it(qtbot, p
     assert page.use_wizard(doc)
     assert page.form.config().rdzv_endpoint == "203.0.113.9:29400"  # yes: kept
     assert doc["config"]["rdzv_endpoint"] == "203.0.113.9:29400"  # the caller's document is not edited
+
+
+class MachineLauncher(FakeLauncher):
+    """Launches as machine ``node_rank`` of a two-machine run: the run's spec says so, as machine 1's would."""
+
+    def __init__(self, fake_worker, node_rank: int) -> None:
+        super().__init__(fake_worker)
+        self.node_rank = node_rank
+
+    def __call__(self, job: JobSpec) -> tuple[list[str], dict[str, str]]:
+        config_file = job.path.parent / "config.json"
+        config = json.loads(config_file.read_text(encoding="utf-8"))
+        config["spec"]["topology"] = {"nnodes": 2, "nproc_per_node": 1, "node_rank": self.node_rank}
+        config_file.write_text(json.dumps(config), encoding="utf-8")
+        return super().__call__(job)
+
+
+@pytest.mark.parametrize("node_rank", [0, 1])
+def test_resume_before_the_first_checkpoint_is_offered_where_the_cli_resumes(qtbot, tmp_path, data_yaml,
+                                                                             fake_worker, monkeypatch, node_rank):
+    """Machine 1 of a several-machines run saves no last.pt (rank 0 sends it at resume): the Train page offers
+    Resume exactly when ``yolostudio resume`` would go ahead (``core.run.RunFolder.resume_problem``)."""
+    from cli.main import main
+    from tests.cli.test_trust_verbs import NoWorker
+
+    launcher = MachineLauncher(fake_worker, node_rank)
+    launcher.options = ["--die-after", "5"]  # before the first checkpoint: no weights/last.pt on this machine
+    page = TrainPage(tmp_path / "ws", launcher=launcher, prepare_demo=False, machine_facts=MachineFacts(gpu_count=0))
+    qtbot.addWidget(page)
+    page.form.set_data_path(str(data_yaml))
+    page.revalidate()
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
+        page.start_run()
+    assert ended.args[0].failed
+    run_dir = page.session.run_dir
+    assert not (run_dir / "weights" / "last.pt").exists()
+    offered = page.resume_button.isEnabled()
+    assert page.status_panel.resume_button.isVisibleTo(page) is offered
+    monkeypatch.setattr("cli.verbs.resume.render_job", NoWorker)
+    NoWorker.started.clear()
+    code = main(["--workspace", str(tmp_path / "ws"), "resume", run_dir.name])
+    assert offered is (node_rank == 1) and (code == 0) is offered and bool(NoWorker.started) is offered

@@ -8,7 +8,7 @@ import pytest
 
 from core.demo_dataset import DemoSpec, generate_demo_dataset
 from core.train_config import MachineFacts
-from gui.pages.train_page import TrainPage
+from gui.train.train_page import TrainPage
 
 pytestmark = pytest.mark.e2e
 

@@ -16,8 +16,8 @@ from core.weights.catalog import find_checkpoint
 from core.weights.download import TEST_BASE_ENV
 from core.weights.store import WeightsStore
 from gui import dialogs
-from gui.pages.train_page import TrainPage
-from gui.widgets import weights_dialog
+from gui.train.train_page import TrainPage
+from gui.weights import weights_dialog
 from tests.gui.test_train_page import data_yaml  # noqa: F401 - the fixture
 from tests.stored_weights import store_file
 from tests.waits import TIMEOUT_MS

@@ -19,7 +19,7 @@ from core.protocol import encode, make_event
 from core.wizard.inputs import Measurements
 from gui import dialogs
 from gui.pages.page import AppServices
-from gui.pages.wizard_page import DATASET, MEASURE, REVIEW, WizardPage
+from gui.wizard.wizard_page import DATASET, MEASURE, REVIEW, WizardPage
 from gui.runs_store import RunsStore
 from gui.widgets.wizard_prediction import WizardPrediction
 from tests.core.test_dataset_prepare import dataset
@@ -177,7 +177,7 @@ def test_prediction_line_compares_and_names_the_wizard_step(qtbot, tmp_path):
 
 
 def test_dataset_page_prepares_a_copy_and_keeps_its_own_data_yaml(qtbot, tmp_path):
-    from gui.pages.dataset_page import DatasetPage
+    from gui.dataset.dataset_page import DatasetPage
 
     data = dataset(tmp_path / "ds", {"a": (900, 600), "b": (900, 600)})
     page = DatasetPage(tmp_path / "ws")

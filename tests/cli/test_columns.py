@@ -6,7 +6,7 @@ import pytest
 
 from cli.verbs.runs import runs_table
 from core import i18n
-from core.columns import cells, clip, pad
+from cli.columns import cells, clip, pad
 from core.runs import RunInfo
 
 

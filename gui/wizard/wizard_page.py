@@ -31,8 +31,8 @@ from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
 from gui.widgets.start_hint import StartHint
-from gui.widgets.weights_dialog import WeightsDialog
-from gui.widgets.wizard_review import WizardReview
+from gui.weights.weights_dialog import WeightsDialog
+from gui.wizard.wizard_review import WizardReview
 
 HARDWARE, DATASET, GOAL, MEASURE, REVIEW = range(5)
 MEASURE_STEPS = ("cache", "loader", "prepared", "cached", "demand", "batch", "amp")

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (QFileDialog, QGroupBox, QLabel, QProgressBar, QPu
 
 from core.export.facts import ExportFacts, gather_export_facts
 from core.export.options import ExportOptions, validate_options
-from core.export.plan import (build_export_spec, build_predict_spec, dataset_images, export_root, find_reports,
-                              run_dataset, run_imgsz)
+from core.dataset.split_images import split_images
+from core.export.plan import build_export_spec, build_predict_spec, export_root, find_reports, run_dataset, run_imgsz
 from core.export.render import format_name
 from core.jobs import JobOutcome, JobSpec
 from core.trust import confirmed_entry, needs_trust
@@ -29,9 +29,9 @@ from gui.background import run_in_background
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
-from gui.widgets.export_card import ExportCard
-from gui.widgets.export_form import ExportForm
-from gui.widgets.export_try import TryItView
+from gui.export.export_card import ExportCard
+from gui.export.export_form import ExportForm
+from gui.export.export_try import TryItView
 from gui.widgets.page_header import PageHeader
 
 VALIDATE_DELAY_MS = 150
@@ -290,17 +290,31 @@ class ExportPage(Page):
         return next((r for r in self.reports if r.get("path") and Path(r["path"]) == model), {})
 
     def try_images(self, images: list[Path] | None) -> bool:
-        """Run the chosen model on ``images`` (None: the dataset's validation images) in a worker."""
+        """Run the chosen model on ``images`` (None: the dataset's validation images, listed off the GUI thread
+        by the dataset reader, then run) in a worker."""
+        model = self.try_view.model
+        if model is None or self.predictor.active:
+            return False
+        if images is not None:
+            return self._start_try(images)
+        data = self.form.data_edit.text().strip()
+        weights = Path(self._model_report().get("weights") or model)
+        self.try_view.set_busy(True, self.tr("Finding the validation images…"))
+        run_in_background(self, lambda progress, cancelled: _validation_images(data, weights),
+                          on_done=self._on_try_images_listed, what=self.tr("Finding the validation images"))
+        return True
+
+    def _on_try_images_listed(self, images: list[Path]) -> None:
+        if not images:
+            self.try_view.set_busy(False, self.tr("No validation images found: pick images instead."))
+            return
+        self._start_try(images)
+
+    def _start_try(self, images: list[Path]) -> bool:
         model = self.try_view.model
         if model is None or self.predictor.active:
             return False
         report = self._model_report()
-        if images is None:
-            data = self.form.data_edit.text().strip() or run_dataset(Path(report.get("weights") or model))
-            images = dataset_images(data, TRY_IMAGES) if data else []
-            if not images:
-                self.try_view.set_busy(False, self.tr("No validation images found: pick images instead."))
-                return False
         imgsz = int((report.get("options") or {}).get("imgsz") or self.form.imgsz.value())
         spec = build_predict_spec(model, images, self.workspace, imgsz=imgsz)
         self.try_view.clear_results()
@@ -319,3 +333,10 @@ class ExportPage(Page):
             self.try_view.set_busy(False, self.tr("Try it failed: {message}").format(message=error.get("message")))
         else:
             self.try_view.set_busy(False, self.try_view.summary())
+
+
+def _validation_images(data: str, weights: Path) -> list[Path]:
+    """Up to ``TRY_IMAGES`` validation images of ``data`` (else of the dataset the weights' run trained on);
+    runs on a pool thread: it reads the data.yaml and lists the split."""
+    data = data or run_dataset(weights)
+    return split_images(data, limit=TRY_IMAGES).images if data else []

@@ -14,7 +14,6 @@ fills it and, until the user picks Initial weights themselves, sets them with ``
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -286,8 +285,6 @@ class TrainForm(QWidget):
     # -- building -----------------------------------------------------------------------------------
     def _editor_for(self, opt: Any) -> OptionEditor:
         editor = make_editor(opt, self)
-        if opt.name == "workers":  # no more loader processes than cores by default
-            editor.set_value(min(int(opt.default), os.cpu_count() or 1))
         if opt.widget in ("dataset", "hyp"):
             return with_browse(editor, self, editor.set_value)
         if opt.widget in ("model", "weights"):

@@ -29,17 +29,17 @@ from core.findings import Finding, has_errors
 from core.workspace import app_cache_dir
 from gui.background import BackgroundTask, run_in_background
 from gui.pages.page import Page
-from gui.widgets import dataset_dialogs
+from gui.dataset import dataset_dialogs
 from gui.widgets.banner import Banner
-from gui.widgets.dataset_findings import FindingsView
-from gui.widgets.dataset_form import DatasetForm
-from gui.widgets.dataset_gallery import DatasetGallery
-from gui.widgets.dataset_sources import DatasetSources
-from gui.widgets.dataset_stats import DatasetStats
-from gui.widgets.dataset_yaml_editor import YamlEditor
+from gui.dataset.dataset_findings import FindingsView
+from gui.dataset.dataset_form import DatasetForm
+from gui.dataset.dataset_gallery import DatasetGallery
+from gui.dataset.dataset_sources import DatasetSources
+from gui.dataset.dataset_stats import DatasetStats
+from gui.dataset.dataset_yaml_editor import YamlEditor
 from gui.widgets.empty_state import EmptyState
 from gui.widgets.page_header import PageHeader
-from gui.widgets.prepare_action import PrepareAction
+from gui.dataset.prepare_action import PrepareAction
 from gui.widgets.progress_row import ProgressRow
 
 OPTIONAL_KEYS = ("test",)  # cleared in the form: the key goes, after asking

@@ -22,27 +22,27 @@ from PySide6.QtGui import QKeySequence, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from core.distributed import ENDPOINT_FIELDS
-from core.jobs import JobOutcome, JobSpec
+from core.jobs import JobOutcome
 from core.machine import MachineFacts
-from core.checkpoint_file import checkpoint_problem
-from core.runs import WORKER_LOG, RunInfo, create_run, load_run_config, read_log_tail, resume_spec
-from core.trust import confirmed_entry, needs_trust
+from core.run import RunFolder
+from core.runs import load_run_config, read_log_tail
 from core.train_config import ValidatedConfig
 from gui import dialogs
 from gui.job_runner import Launcher, default_launcher
 from gui.pages.page import Page
 from gui.run_session import RunSession
-from gui.run_text import date_time_text, ended_text, log_line, stage_text, summary_text
+from gui.run_text import ended_text, log_line, stage_text, summary_text
 from gui.widgets.banner import Banner
 from gui.widgets.deferred import DeferredWidget
 from gui.widgets.diagnosis_banner import DiagnosisBanner
 from gui.widgets.log_view import LogView
 from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_panel import ProgressPanel
-from gui.widgets.run_status_panel import RunStatusPanel
-from gui.widgets.run_viewer import RunViewer
-from gui.widgets.train_options_panel import TrainOptionsPanel
-from gui.widgets.val_images import ValImages
+from gui.train.run_control import TrainRunControl
+from gui.train.run_status_panel import RunStatusPanel
+from gui.train.run_viewer import RunViewer
+from gui.train.train_options_panel import TrainOptionsPanel
+from gui.train.val_images import ValImages
 from gui.widgets.wizard_prediction import WizardPrediction
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def _system_plots(parent: QWidget) -> SystemPlots:
     return SystemPlots(parent)
 
 
-class TrainPage(Page):
+class TrainPage(TrainRunControl, Page):
     summary_changed = Signal(str)  # the status bar's glance at the run
     run_ended = Signal(object)  # JobOutcome
 
@@ -232,148 +232,6 @@ class TrainPage(Page):
             self.banner.hide()
         self._update_buttons()
 
-    # -- run control --------------------------------------------------------------------------------
-    def start_run(self) -> bool:
-        if self.active:
-            self._notify("warning", self.tr(
-                "Run {name} is still training: stop it, or wait for it to finish, before starting another.").format(
-                name=self.session.name))
-            return False
-        checked = self.revalidate()
-        if not checked.ok or not self.options.ready:
-            self._notify("info" if checked.ok and self.options.checking_dataset else "error",
-                         self.tr("The dataset is being checked: Start is possible as soon as it passes.")
-                         if checked.ok and self.options.checking_dataset else
-                         self.tr("Fix the problems listed under the options first."), about_problems=True)
-            return False
-        trusted = self.options.trusted_weights(checked)
-        trusted_model = self.options.trusted_model(checked) if trusted is not None else None
-        if trusted is None or trusted_model is None:
-            return False
-        try:
-            run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model)
-            job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
-            job.write()
-        except (OSError, ValueError) as exc:
-            self._notify("error", self.tr(
-                "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
-                reason=exc, path=self.workspace))
-            return False
-        self.options.remember_choices(checked)
-        self._launch(run_dir, job, fresh=True)
-        self.wizard_prediction.attach_run(run_dir, checked.config.to_dict())
-        return True
-
-    def resume_run(self) -> bool:
-        run_dir = self.resumable_run
-        if self.active or run_dir is None:
-            return False
-        last = run_dir / "weights" / "last.pt"
-        confirmed: tuple[str, ...] = ()
-        if needs_trust(last, self.workspace):  # a run copied in from elsewhere, or from before records
-            if not dialogs.confirm_untrusted_weights(self, last):
-                return False
-            confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints, recorded as they load
-        try:
-            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir, self.workspace, trusted_weights=confirmed))
-            job.write()
-        except (OSError, ValueError, KeyError) as exc:
-            self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
-                name=run_dir.name, reason=exc))
-            return False
-        self._launch(run_dir, job, fresh=False)
-        return True
-
-    def _launch(self, run_dir: Path, job: JobSpec, *, fresh: bool) -> None:
-        if fresh or self.session is None or self.session.run_dir != run_dir:
-            self._new_session(run_dir)
-        self.status_panel.clear()
-        self.run_box.setMinimumHeight(0)
-        self.banner.hide()
-        self._problems_banner = False
-        self.session.launch(job)
-        self._dirty = True
-        self._update_buttons()
-
-    def attach(self, info: RunInfo) -> bool:
-        """Follow a run that is training without this window (re-attach after a restart)."""
-        if self.active:
-            return False
-        self._new_session(Path(info.path))
-        self.session.follow()
-        started = date_time_text(info.started or 0)
-        self._notify("info", self.tr(
-            "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
-            "closed.").format(name=info.name, started=started))
-        self._dirty = True
-        self._update_buttons()
-        return True
-
-    def open_run(self, info: RunInfo) -> bool:
-        """Show a run from the Runs page: follow it when it is training, else replay its events."""
-        run_dir = Path(info.path)
-        if self.session is not None and self.session.run_dir == run_dir and (self.active or info.status != "running"):
-            if not self.active:  # shown already (finished): replay again from the start
-                return self._replay(info)
-            return True
-        if self.active:  # viewing is not training: the other run opens in a window of its own
-            viewer = RunViewer(run_dir, self.session.name, self.services.current.show_train, self)
-            viewer.show()
-            self.viewers.append(viewer)
-            viewer.destroyed.connect(lambda _=None, v=viewer: self.viewers.remove(v) if v in self.viewers else None)
-            return True
-        if info.status == "running":
-            return self.attach(info)
-        return self._replay(info)
-
-    def _replay(self, info: RunInfo) -> bool:
-        self._new_session(Path(info.path))
-        self.session.follow()
-        self._notify("info", self.tr("Replaying run {name} from its events file.").format(name=info.name))
-        self._dirty = True
-        self._update_buttons()
-        return True
-
-    def set_last_run(self, info: RunInfo) -> None:
-        """Offer Resume for the newest run when it stopped or failed with a checkpoint."""
-        if not self.active and info.can_resume:
-            self.resumable_run = Path(info.path)
-            self._update_buttons()
-
-    def stop_run(self) -> None:
-        if self.session is not None and self.session.stop():
-            self._dirty = True
-        self._update_buttons()
-
-    def kill_run(self) -> None:
-        if self.active and dialogs.confirm_kill(self):
-            self.session.kill()
-
-    def detach_run(self) -> None:
-        """Leave the active run training in the background (the window is closing)."""
-        if self.session is not None:
-            self.session.detach()
-        self._update_buttons()
-
-    def _new_session(self, run_dir: Path) -> None:
-        if self.session is not None:
-            self.session.deleteLater()
-        self.session = RunSession(run_dir, self, launcher=self.launcher)
-        self._show_run_settings(run_dir)
-        self.session.event.connect(self._on_event)
-        self.session.text.connect(self.log_view.add)
-        self.session.ended.connect(self._on_ended)
-        self.resumable_run = None
-        self.plots.clear()
-        self.system_plots.clear()
-        self.diagnosis.clear()
-        self.val_images.clear()
-        self.log_view.clear()
-        self.log_view.set_log_file(run_dir / WORKER_LOG)
-        self.status_panel.clear()
-        self.wizard_prediction.load(run_dir)
-        self.run_box.setMinimumHeight(0)
-
     # -- events (cheap: buffers only; timers draw) --------------------------------------------------
     def _on_event(self, event: dict[str, Any]) -> None:
         self.plots.add_event(event)
@@ -392,11 +250,10 @@ class TrainPage(Page):
     def _on_ended(self, outcome: JobOutcome) -> None:
         session = self.session
         run_dir = session.run_dir
-        last = run_dir / "weights" / "last.pt"
-        can_resume = outcome.status in ("stopped", "failed") and checkpoint_problem(last) is None
+        can_resume = RunFolder(run_dir).can_resume(outcome.status, self._run_spec(run_dir))
         self.resumable_run = run_dir if can_resume else None
         tail = self.log_view.last_lines(LOG_TAIL_LINES)
-        worker_log = read_log_tail(run_dir / WORKER_LOG)
+        worker_log = read_log_tail(RunFolder(run_dir).worker_log)
         if outcome.failed and worker_log:
             tail += [self.tr("— last lines of worker.log —"), *worker_log]
         self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
@@ -412,54 +269,6 @@ class TrainPage(Page):
         self._refresh_if_dirty()
         self._update_buttons()
         self.run_ended.emit(outcome)
-
-    # -- the next run -------------------------------------------------------------------------------
-    def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
-        """Option changes (the bottleneck monitor's, the environment checker's) into the form for the next run."""
-        return self.options.apply_changes(prescriptions)
-
-    def use_wizard(self, doc: dict[str, Any]) -> bool:
-        """The wizard's settings into the form (the user asked for them); its prediction waits for the next run."""
-        if self.active:
-            self._notify("warning", self.tr("A run is training: the wizard's settings can be used when it ends."))
-            return False
-        self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
-        self.wizard_prediction.set_pending(doc)
-        self.revalidate()
-        self._notify("info", self.tr("The wizard's settings are on the form: press Start to train."))
-        return True
-
-    def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:
-        """``values`` without each meeting point (``core.distributed.ENDPOINT_FIELDS``) the user does not confirm
-        by name: a document never decides alone where this machine connects."""
-        for name in ENDPOINT_FIELDS:
-            endpoint = str(values.get(name) or "").strip()
-            if endpoint and not dialogs.confirm_endpoint(self, endpoint, source):
-                values.pop(name)
-        return values
-
-    def train_more(self, epochs: int) -> bool:
-        """Start a new run from the shown run's best.pt on the same dataset, for ``epochs`` more epochs."""
-        if self.session is None or self.active:
-            return False
-        run_dir = self.session.run_dir
-        recorded = (self.session.outcome.done.get("best") if self.session.outcome else "") or ""
-        # The folder's own best.pt first: a renamed run's events still name its old path.
-        candidates = [run_dir / "weights" / "best.pt", *([Path(recorded)] if recorded else [])]
-        best = next((str(c) for c in candidates if c.is_file()), "")
-        if not best:
-            self._notify("error", self.tr("Run {name} has no best.pt to continue from.").format(name=run_dir.name))
-            return False
-        values: dict[str, Any] = {}
-        try:
-            data = load_run_config(run_dir).get("spec", {}).get("config", {}).get("data")
-        except (OSError, ValueError):
-            data = None
-        if data:
-            values["data"] = data
-        values.update(model=best, epochs=epochs, name=f"{run_dir.name}-more")
-        self.form.apply_values(values)
-        return self.start_run()
 
     def _refresh_if_dirty(self) -> None:
         if not self._dirty or self.session is None:

@@ -18,15 +18,16 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
                                QPushButton, QStackedWidget, QTableView, QVBoxLayout, QWidget)
 
+from core.run.words import status_title
 from core.runs import RunInfo, read_run, rename_run
 from gui.background import run_in_background
 from gui.dialogs import ask_yes
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
-from gui.widgets.runs_overlay import RunsOverlayDialog
+from gui.runs.runs_overlay import RunsOverlayDialog
 from gui.widgets.sort_arrow import arrow_follows_order
-from gui.widgets.runs_table_model import COLUMN, RUN_ROLE, SORT_ROLE, RunsTableModel, status_words
+from gui.runs.runs_table_model import COLUMN, RUN_ROLE, SORT_ROLE, RunsTableModel
 
 MAX_OVERLAY = 9
 
@@ -221,7 +222,7 @@ class RunsPage(Page):
                              self.tr("{count} runs selected.").format(count=len(runs)) if runs else "")
 
     def _details(self, run: RunInfo) -> str:
-        parts = [self.tr("{name}: {status}").format(name=run.name, status=status_words(run.status)),
+        parts = [self.tr("{name}: {status}").format(name=run.name, status=status_title(run.status)),
                  self.tr("folder {path}").format(path=run.path)]
         if run.best_weights:
             parts.append(self.tr("best weights {path}").format(path=run.best_weights))

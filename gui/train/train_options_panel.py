@@ -27,6 +27,7 @@ from core.dataset.training_gate import DatasetGate, check_for_training
 from core.demo_dataset import DemoCancelled, ensure_demo_dataset
 from core.findings import Finding, Severity
 from core.machine import MachineFacts, quick_machine_facts
+from core.model_catalog import DEFAULT_MODEL
 from core.settings import load_settings, save_settings
 from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config
 from core.train_options import option_labels
@@ -37,8 +38,8 @@ from gui.background import BackgroundTask, run_in_background
 from gui.job_runner import Launcher, default_launcher
 from gui.widgets import diagnosis_banner
 from gui.widgets.problem_list import ProblemList
-from gui.widgets.train_form import TrainForm
-from gui.widgets.weights_dialog import WeightsDialog
+from gui.train.train_form import TrainForm
+from gui.weights.weights_dialog import WeightsDialog
 
 VALIDATE_DELAY_MS = 250
 SHOWN_DATASET_ERRORS = 8
@@ -87,7 +88,7 @@ class TrainOptionsPanel(QGroupBox):
         settings = load_settings()
         if settings.last_data and Path(settings.last_data).is_file():
             self.form.set_data_path(settings.last_data)
-        self.form.set_model(settings.last_model or "yolov5n.yaml")
+        self.form.set_model(settings.last_model or DEFAULT_MODEL)
         if settings.default_device:  # Settings ▸ Default device
             self.form.apply_values({"device": settings.default_device})
         self._validate_timer = QTimer(self, singleShot=True, interval=VALIDATE_DELAY_MS, timeout=self.revalidate)

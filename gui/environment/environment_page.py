@@ -36,10 +36,10 @@ from gui.dialogs import ask_yes
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
-from gui.widgets.check_details import Applier, CheckDetails
+from gui.environment.check_details import Applier, CheckDetails
 from gui.widgets.levels import level_icon, level_word
 from gui.widgets.page_header import PageHeader
-from gui.widgets.repair_dialog import RepairDialog
+from gui.environment.repair_dialog import RepairDialog
 from gui.widgets.summary_line import SummaryLine
 
 

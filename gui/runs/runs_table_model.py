@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from core.display_text import escape_controls
 from core.progress import format_duration
+from core.run.words import status_title
 from core.runs import RunInfo
 from gui.run_text import date_time_text
 
@@ -49,22 +50,18 @@ HEADER_TIPS = {
 }
 NUMERIC = {"epochs", "map50", "map50_95", "ips", "gpu", "wait", "duration"}
 
-_STATUS = {  # status -> (words, icon)
-    "running": (QT_TRANSLATE_NOOP("RunsTableModel", "Running"), QStyle.StandardPixmap.SP_MediaPlay),
-    "completed": (QT_TRANSLATE_NOOP("RunsTableModel", "Completed"), QStyle.StandardPixmap.SP_DialogApplyButton),
-    "stopped": (QT_TRANSLATE_NOOP("RunsTableModel", "Stopped"), QStyle.StandardPixmap.SP_MediaPause),
-    "failed": (QT_TRANSLATE_NOOP("RunsTableModel", "Failed"), QStyle.StandardPixmap.SP_MessageBoxCritical),
+_STATUS_ICONS = {  # the words are core.run.words' (one vocabulary with the CLI)
+    "running": QStyle.StandardPixmap.SP_MediaPlay,
+    "completed": QStyle.StandardPixmap.SP_DialogApplyButton,
+    "stopped": QStyle.StandardPixmap.SP_MediaPause,
+    "failed": QStyle.StandardPixmap.SP_MessageBoxCritical,
     # its files could not be read (``RunInfo.error`` says which and why): listed, never resumable
-    "unreadable": (QT_TRANSLATE_NOOP("RunsTableModel", "Unreadable"), QStyle.StandardPixmap.SP_MessageBoxWarning),
+    "unreadable": QStyle.StandardPixmap.SP_MessageBoxWarning,
 }
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("RunsTableModel", text)
-
-
-def status_words(status: str) -> str:
-    return _tr(_STATUS.get(status, (status, None))[0])
 
 
 def _short_path(text: str) -> str:
@@ -131,7 +128,7 @@ class RunsTableModel(QAbstractTableModel):
         if role == RUN_ROLE:
             return run
         if role == Qt.ItemDataRole.DecorationRole and key == "status":
-            icon = _STATUS.get(run.status, (None, QStyle.StandardPixmap.SP_MessageBoxQuestion))[1]
+            icon = _STATUS_ICONS.get(run.status, QStyle.StandardPixmap.SP_MessageBoxQuestion)
             return QApplication.style().standardIcon(icon) if QApplication.instance() else QIcon()
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = self.tooltip(run, key)
@@ -151,7 +148,7 @@ class RunsTableModel(QAbstractTableModel):
         if key == "model":
             return _model_name(run.model)
         if key == "status":
-            return status_words(run.status)
+            return status_title(run.status)
         if key == "topology":
             nodes, per_node = run.topology["nnodes"], run.topology["nproc_per_node"]
             return str(per_node) if nodes == 1 else _tr("{per_node} × {nodes} machines").format(
@@ -184,7 +181,7 @@ class RunsTableModel(QAbstractTableModel):
         low = float("-inf")
         values = {
             "name": run.name.lower(), "dataset": _short_path(run.dataset).lower(),
-            "model": _model_name(run.model).lower(), "status": status_words(run.status),
+            "model": _model_name(run.model).lower(), "status": status_title(run.status),
             "topology": float(run.topology["nnodes"] * run.topology["nproc_per_node"]),
             "epochs": float(run.epochs_done), "map50": run.best_map50, "map50_95": run.best_map50_95,
             "ips": run.images_per_s, "gpu": run.gpu_util_mean_percent, "wait": run.data_wait_share,

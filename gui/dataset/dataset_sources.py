@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QWidget
 from core.dataset.split import plan_split, write_split
 from core.demo_dataset import ensure_demo_dataset
 from gui.background import run_in_background
-from gui.widgets import dataset_dialogs
+from gui.dataset import dataset_dialogs
 from gui.widgets.progress_row import ProgressRow
 
 

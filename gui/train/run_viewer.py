@@ -14,7 +14,7 @@ from typing import Any, Callable
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
-from core.runs import WORKER_LOG
+from core.run import RunFolder
 from gui.run_session import RunSession
 from gui.run_text import log_line
 from gui.widgets.log_view import LogView
@@ -37,7 +37,7 @@ class RunViewer(QWidget):
         self.progress_panel = ProgressPanel(self)
         self.plots = TrainingPlots(self)
         self.log_view = LogView(self)
-        self.log_view.set_log_file(self.run_dir / WORKER_LOG)
+        self.log_view.set_log_file(RunFolder(self.run_dir).worker_log)
         split = QSplitter(Qt.Orientation.Vertical, self, childrenCollapsible=False)
         split.addWidget(self.plots)
         split.addWidget(self.log_view)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPus
 from core.display_text import escape_controls
 from core.jobs import JobOutcome
 from core.progress import RunProgress, format_duration
+from core.run import RunFolder
 from gui.run_text import average_speed
 from gui.widgets.disclosure import disclosure_button
 from gui.widgets.levels import level_colour, level_icon
@@ -156,8 +157,7 @@ class RunStatusPanel(QFrame):
         self.details_button.hide()
         self.details_text.hide()
         self.open_button.setText(self.tr("Open weights folder"))
-        self._show_more((run_dir / "weights" / "best.pt").is_file() or bool(done.get("best"))
-                        and Path(done["best"]).is_file())
+        self._show_more(RunFolder(run_dir).best_weights(done.get("best") or "") is not None)
         self.map50, self.map50_95 = map50, map50_95
 
     def _stopped_words(self, name: str, stopped_at: Any, progress: RunProgress) -> str:
@@ -179,6 +179,6 @@ class RunStatusPanel(QFrame):
     def _open_folder(self) -> None:
         if self._folder is None:
             return
-        weights = self._folder / "weights"
+        weights = RunFolder(self._folder).weights
         target = weights if self.mode == "finished" and weights.is_dir() else self._folder
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))

@@ -1,0 +1,1 @@
+"""The Environment feature: the machine check's page, its details and the PyTorch repair dialog."""

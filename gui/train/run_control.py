@@ -1,0 +1,210 @@
+"""The Train page's run control: start, resume, follow, replay, stop and the next run — the part of
+``TrainPage`` that turns a button into a run session (``gui.run_session.RunSession``).
+
+A mixin of ``TrainPage`` (it uses the page's widgets and session); split out so the page module stays about
+its layout and its display, and each stays short. The rules themselves are core's: a run is created and
+resumed by ``core.runs``, whether it may resume is ``core.run.RunFolder.can_resume``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.jobs import JobSpec
+from core.run import RunFolder
+from core.runs import RunInfo, create_run, load_run_config, resume_spec
+from core.trust import confirmed_entry, needs_trust
+from gui import dialogs
+from gui.run_session import RunSession
+from gui.run_text import date_time_text
+from gui.train.run_viewer import RunViewer
+
+
+class TrainRunControl:
+    """Run control for ``TrainPage`` (see the module's docstring); every attribute used is the page's."""
+
+    # -- run control --------------------------------------------------------------------------------
+    def start_run(self) -> bool:
+        if self.active:
+            self._notify("warning", self.tr(
+                "Run {name} is still training: stop it, or wait for it to finish, before starting another.").format(
+                name=self.session.name))
+            return False
+        checked = self.revalidate()
+        if not checked.ok or not self.options.ready:
+            self._notify("info" if checked.ok and self.options.checking_dataset else "error",
+                         self.tr("The dataset is being checked: Start is possible as soon as it passes.")
+                         if checked.ok and self.options.checking_dataset else
+                         self.tr("Fix the problems listed under the options first."), about_problems=True)
+            return False
+        trusted = self.options.trusted_weights(checked)
+        trusted_model = self.options.trusted_model(checked) if trusted is not None else None
+        if trusted is None or trusted_model is None:
+            return False
+        try:
+            run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model)
+            job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
+            job.write()
+        except (OSError, ValueError) as exc:
+            self._notify("error", self.tr(
+                "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
+                reason=exc, path=self.workspace))
+            return False
+        self.options.remember_choices(checked)
+        self._launch(run_dir, job, fresh=True)
+        self.wizard_prediction.attach_run(run_dir, checked.config.to_dict())
+        return True
+
+    def resume_run(self) -> bool:
+        run_dir = self.resumable_run
+        if self.active or run_dir is None:
+            return False
+        last = RunFolder(run_dir).last_pt
+        confirmed: tuple[str, ...] = ()
+        if needs_trust(last, self.workspace):  # a run copied in from elsewhere, or from before records
+            if not dialogs.confirm_untrusted_weights(self, last):
+                return False
+            confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints, recorded as they load
+        try:
+            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir, self.workspace, trusted_weights=confirmed))
+            job.write()
+        except (OSError, ValueError, KeyError) as exc:
+            self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
+                name=run_dir.name, reason=exc))
+            return False
+        self._launch(run_dir, job, fresh=False)
+        return True
+
+    def _launch(self, run_dir: Path, job: JobSpec, *, fresh: bool) -> None:
+        if fresh or self.session is None or self.session.run_dir != run_dir:
+            self._new_session(run_dir)
+        self.status_panel.clear()
+        self.run_box.setMinimumHeight(0)
+        self.banner.hide()
+        self._problems_banner = False
+        self.session.launch(job)
+        self._dirty = True
+        self._update_buttons()
+
+    def attach(self, info: RunInfo) -> bool:
+        """Follow a run that is training without this window (re-attach after a restart)."""
+        if self.active:
+            return False
+        self._new_session(Path(info.path))
+        self.session.follow()
+        started = date_time_text(info.started or 0)
+        self._notify("info", self.tr(
+            "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
+            "closed.").format(name=info.name, started=started))
+        self._dirty = True
+        self._update_buttons()
+        return True
+
+    def open_run(self, info: RunInfo) -> bool:
+        """Show a run from the Runs page: follow it when it is training, else replay its events."""
+        run_dir = Path(info.path)
+        if self.session is not None and self.session.run_dir == run_dir and (self.active or info.status != "running"):
+            if not self.active:  # shown already (finished): replay again from the start
+                return self._replay(info)
+            return True
+        if self.active:  # viewing is not training: the other run opens in a window of its own
+            viewer = RunViewer(run_dir, self.session.name, self.services.current.show_train, self)
+            viewer.show()
+            self.viewers.append(viewer)
+            viewer.destroyed.connect(lambda _=None, v=viewer: self.viewers.remove(v) if v in self.viewers else None)
+            return True
+        if info.status == "running":
+            return self.attach(info)
+        return self._replay(info)
+
+    @staticmethod
+    def _run_spec(run_dir: Path) -> dict[str, Any]:
+        """The run's worker spec (a few kB of JSON); empty when its config.json cannot be read."""
+        try:
+            return load_run_config(run_dir).get("spec", {})
+        except (OSError, ValueError):
+            return {}
+
+    def _replay(self, info: RunInfo) -> bool:
+        self._new_session(Path(info.path))
+        self.session.follow()
+        self._notify("info", self.tr("Replaying run {name} from its events file.").format(name=info.name))
+        self._dirty = True
+        self._update_buttons()
+        return True
+
+    def set_last_run(self, info: RunInfo) -> None:
+        """Offer Resume for the newest run when it stopped or failed with a checkpoint."""
+        if not self.active and info.can_resume:
+            self.resumable_run = Path(info.path)
+            self._update_buttons()
+
+    def stop_run(self) -> None:
+        if self.session is not None and self.session.stop():
+            self._dirty = True
+        self._update_buttons()
+
+    def kill_run(self) -> None:
+        if self.active and dialogs.confirm_kill(self):
+            self.session.kill()
+
+    def detach_run(self) -> None:
+        """Leave the active run training in the background (the window is closing)."""
+        if self.session is not None:
+            self.session.detach()
+        self._update_buttons()
+
+    def _new_session(self, run_dir: Path) -> None:
+        if self.session is not None:
+            self.session.deleteLater()
+        self.session = RunSession(run_dir, self, launcher=self.launcher)
+        self._show_run_settings(run_dir)
+        self.session.event.connect(self._on_event)
+        self.session.text.connect(self.log_view.add)
+        self.session.ended.connect(self._on_ended)
+        self.resumable_run = None
+        self.plots.clear()
+        self.system_plots.clear()
+        self.diagnosis.clear()
+        self.val_images.clear()
+        self.log_view.clear()
+        self.log_view.set_log_file(RunFolder(run_dir).worker_log)
+        self.status_panel.clear()
+        self.wizard_prediction.load(run_dir)
+        self.run_box.setMinimumHeight(0)
+
+    # -- the next run -------------------------------------------------------------------------------
+    def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
+        """Option changes (the bottleneck monitor's, the environment checker's) into the form for the next run."""
+        return self.options.apply_changes(prescriptions)
+
+    def use_wizard(self, doc: dict[str, Any]) -> bool:
+        """The wizard's settings into the form (the user asked for them); its prediction waits for the next run."""
+        if self.active:
+            self._notify("warning", self.tr("A run is training: the wizard's settings can be used when it ends."))
+            return False
+        self.form.apply_values(doc["config"])
+        self.wizard_prediction.set_pending(doc)
+        self.revalidate()
+        self._notify("info", self.tr("The wizard's settings are on the form: press Start to train."))
+        return True
+
+    def train_more(self, epochs: int) -> bool:
+        """Start a new run from the shown run's best.pt on the same dataset, for ``epochs`` more epochs."""
+        if self.session is None or self.active:
+            return False
+        run_dir = self.session.run_dir
+        recorded = (self.session.outcome.done.get("best") if self.session.outcome else "") or ""
+        best_file = RunFolder(run_dir).best_weights(recorded)  # a renamed run's events name its old path
+        best = str(best_file or "")
+        if not best:
+            self._notify("error", self.tr("Run {name} has no best.pt to continue from.").format(name=run_dir.name))
+            return False
+        values: dict[str, Any] = {}
+        data = self._run_spec(run_dir).get("config", {}).get("data")
+        if data:
+            values["data"] = data
+        values.update(model=best, epochs=epochs, name=f"{run_dir.name}-more")
+        self.form.apply_values(values)
+        return self.start_run()

@@ -286,8 +286,8 @@ class DatasetPage(Page):
         self.sources.from_folders()
 
     def import_dataset(self) -> None:
-        """Issue 22's Import… flow (``gui/widgets/dataset_import_dialog.py``); the new data.yaml opens here."""
-        from gui.widgets.dataset_import_dialog import DatasetImportDialog  # on demand: kept out of start-up
+        """Issue 22's Import… flow (``gui/dataset/dataset_import_dialog.py``); the new data.yaml opens here."""
+        from gui.dataset.dataset_import_dialog import DatasetImportDialog  # on demand: kept out of start-up
 
         dialog = DatasetImportDialog(self.workspace, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -5,12 +5,6 @@
     <name>core</name>
     <message>
       <source>
-Cancelled; files checked so far are cached.</source>
-      <translation>
-已取消；已检查的文件结果已缓存。</translation>
-    </message>
-    <message>
-      <source>
 Cancelled; nothing was written under {path}.</source>
       <translation>
 已取消；{path} 下没有写入任何内容。</translation>
@@ -28,12 +22,6 @@ Step failed: {step}
       <translation>
 步骤失败：{step}
 {reason}</translation>
-    </message>
-    <message>
-      <source>
-Stopped; the images finished so far are kept and the next run resumes.</source>
-      <translation>
-已停止；已完成的图片会保留，下次运行会接着做。</translation>
     </message>
     <message>
       <source>      NVML changed the choice: {old} -&gt; {new}</source>
@@ -616,6 +604,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>已取消。yolostudio weights get {name} 会从中断处继续。</translation>
     </message>
     <message>
+      <source>Cancelled; files checked so far are cached.</source>
+      <translation>已取消；已检查的文件结果已缓存。</translation>
+    </message>
+    <message>
       <source>Cannot hard-link {src} into {out} ({error}): they are on different file systems or links are not allowed. Use --copy.</source>
       <translation>无法把 {src} 硬链接到 {out}（{error}）：它们在不同的文件系统上，或不允许链接。请使用 --copy。</translation>
     </message>
@@ -684,6 +676,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>请检查权重路径。</translation>
     </message>
     <message>
+      <source>Checking the dataset and building the model…</source>
+      <translation>正在检查数据集并构建模型…</translation>
+    </message>
+    <message>
       <source>Checking the installed app</source>
       <translation>正在检查已安装的应用</translation>
     </message>
@@ -750,6 +746,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Close other programs, or train with a smaller batch and --workers 0.</source>
       <translation>关闭其他程序，或用更小的批大小和 --workers 0 训练。</translation>
+    </message>
+    <message>
+      <source>Completed</source>
+      <translation>已完成</translation>
     </message>
     <message>
       <source>Completed in {time}.</source>
@@ -826,6 +826,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Dataset</source>
       <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Dataset and model ready</source>
+      <translation>数据集和模型已就绪</translation>
     </message>
     <message>
       <source>Dataset check cancelled; nothing was started.</source>
@@ -1052,6 +1056,10 @@ Type 'delete' to confirm: </source>
       <translation>检测信息已写入 {path}</translation>
     </message>
     <message>
+      <source>Failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
       <source>Failed after {time}.</source>
       <translation>在 {time} 后失败。</translation>
     </message>
@@ -1070,6 +1078,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Fine-tuning from {file} (COCO-pretrained, on this machine): a few hundred images reach a useful mAP in tens of epochs, where training from scratch needs hundreds.</source>
       <translation>从 {file} 微调（COCO 预训练，已在本机）：几百张图片在几十轮内就能达到可用的 mAP，而从头训练需要几百轮。</translation>
+    </message>
+    <message>
+      <source>Finishing: validating the best weights…</source>
+      <translation>收尾中：正在验证最佳权重…</translation>
     </message>
     <message>
       <source>Fits in RAM with yolov5's 10% margin, and the loader is faster with it.</source>
@@ -2316,6 +2328,10 @@ Type 'delete' to confirm: </source>
       <translation>训练 {name}：{path}</translation>
     </message>
     <message>
+      <source>Running</source>
+      <translation>进行中</translation>
+    </message>
+    <message>
       <source>SGD</source>
       <translation>SGD</translation>
     </message>
@@ -2346,6 +2362,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Save the options again from the wizard or the Train page.</source>
       <translation>请在向导或训练页面重新保存选项。</translation>
+    </message>
+    <message>
+      <source>Saving checkpoints…</source>
+      <translation>正在保存检查点…</translation>
     </message>
     <message>
       <source>Searching the splits' folders: {n:,} so far</source>
@@ -2440,8 +2460,20 @@ Type 'delete' to confirm: </source>
       <translation>请先启动第 0 台机器，并检查地址以及机器之间该端口是否开放（防火墙）。</translation>
     </message>
     <message>
+      <source>Starting the trainer…</source>
+      <translation>正在启动训练器…</translation>
+    </message>
+    <message>
+      <source>Starting the training process…</source>
+      <translation>正在启动训练进程…</translation>
+    </message>
+    <message>
       <source>Stop early when the best fitness has not improved for this many epochs, saving the time of a plateau; 0 never stops early.</source>
       <translation>最佳适应度连续这么多轮没有提升就提前停止，省去平台期的时间；0 表示从不提前停止。</translation>
+    </message>
+    <message>
+      <source>Stopped</source>
+      <translation>已停止</translation>
     </message>
     <message>
       <source>Stopped after {done} of {total} images; run it again to resume.</source>
@@ -2456,12 +2488,20 @@ Type 'delete' to confirm: </source>
       <translation>在替换任何文件之前已停止；PyTorch 未改变。</translation>
     </message>
     <message>
+      <source>Stopped; the images finished so far are kept and the next run resumes.</source>
+      <translation>已停止；已完成的图片会保留，下次运行会接着做。</translation>
+    </message>
+    <message>
       <source>Stopped; the images prepared so far are kept and the next run resumes.</source>
       <translation>已停止；已准备好的图片会保留，下次运行会接着做。</translation>
     </message>
     <message>
       <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
       <translation>正在平稳停止（训练会在当前批次结束后保存检查点）… 再按一次 Ctrl+C 将强制结束工作进程。</translation>
+    </message>
+    <message>
+      <source>Stopping: finishing the current batch and saving a checkpoint…</source>
+      <translation>正在停止：完成当前批次并保存检查点…</translation>
     </message>
     <message>
       <source>Synchronised BatchNorm</source>
@@ -3152,6 +3192,10 @@ Type 'delete' to confirm: </source>
       <translation>不使用混合精度（AMP）训练</translation>
     </message>
     <message>
+      <source>Training</source>
+      <translation>训练中</translation>
+    </message>
+    <message>
       <source>Training does not read it, but validating on the test split ('val.py --task test') fails.</source>
       <translation>训练不会读取它，但在测试集上验证（'val.py --task test'）会失败。</translation>
     </message>
@@ -3240,6 +3284,10 @@ Type 'delete' to confirm: </source>
       <translation>未知的图片格式 {fmt}：请使用 jpg 或 png。</translation>
     </message>
     <message>
+      <source>Unreadable</source>
+      <translation>无法读取</translation>
+    </message>
+    <message>
       <source>Up to date: {n} images at {imgsz} px, nothing to do.</source>
       <translation>已是最新：{n} 张图片，{imgsz} 像素，无需处理。</translation>
     </message>
@@ -3298,6 +3346,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Validate only at the end</source>
       <translation>只在最后验证</translation>
+    </message>
+    <message>
+      <source>Validating the epoch…</source>
+      <translation>正在验证本轮…</translation>
     </message>
     <message>
       <source>Values outside [0, 1] (from {low} to {high}). yolov5 drops the image as corrupt ('{quote}'). {hint}</source>

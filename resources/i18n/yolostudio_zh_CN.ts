@@ -1398,6 +1398,14 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>把训练好的权重导出为 ONNX、TensorRT 或 TorchScript；每个文件都会在你的验证图片上运行，并与 PyTorch 对比，之后才标记为已验证。</translation>
     </message>
     <message>
+      <source>Finding the validation images</source>
+      <translation>查找验证图片</translation>
+    </message>
+    <message>
+      <source>Finding the validation images…</source>
+      <translation>正在查找验证图片…</translation>
+    </message>
+    <message>
       <source>Images (*.jpg *.jpeg *.png *.bmp *.webp)</source>
       <translation>图片 (*.jpg *.jpeg *.png *.bmp *.webp)</translation>
     </message>
@@ -2159,20 +2167,8 @@ Coming soon</source>
       <translation>CPU</translation>
     </message>
     <message>
-      <source>Checking the dataset and building the model…</source>
-      <translation>正在检查数据集并构建模型…</translation>
-    </message>
-    <message>
       <source>Checkpoint saved: {path}</source>
       <translation>检查点已保存：{path}</translation>
-    </message>
-    <message>
-      <source>Completed</source>
-      <translation>已完成</translation>
-    </message>
-    <message>
-      <source>Dataset and model ready</source>
-      <translation>数据集和模型已就绪</translation>
     </message>
     <message>
       <source>Ended</source>
@@ -2199,16 +2195,8 @@ Coming soon</source>
       <translation>错误：{message} — {hint}</translation>
     </message>
     <message>
-      <source>Failed</source>
-      <translation>失败</translation>
-    </message>
-    <message>
       <source>Failed: {message}</source>
       <translation>失败：{message}</translation>
-    </message>
-    <message>
-      <source>Finishing: validating the best weights…</source>
-      <translation>收尾中：正在验证最佳权重…</translation>
     </message>
     <message>
       <source>Run ended ({status}) after {elapsed}</source>
@@ -2223,40 +2211,12 @@ Coming soon</source>
       <translation>训练 {name}：{stage}</translation>
     </message>
     <message>
-      <source>Saving checkpoints…</source>
-      <translation>正在保存检查点…</translation>
-    </message>
-    <message>
       <source>Stage: {stage}</source>
       <translation>阶段：{stage}</translation>
     </message>
     <message>
       <source>Stage: {stage} ({detail})</source>
       <translation>阶段：{stage}（{detail}）</translation>
-    </message>
-    <message>
-      <source>Starting the trainer…</source>
-      <translation>正在启动训练器…</translation>
-    </message>
-    <message>
-      <source>Starting the training process…</source>
-      <translation>正在启动训练进程…</translation>
-    </message>
-    <message>
-      <source>Stopped</source>
-      <translation>已停止</translation>
-    </message>
-    <message>
-      <source>Stopping: finishing the current batch and saving a checkpoint…</source>
-      <translation>正在停止：完成当前批次并保存检查点…</translation>
-    </message>
-    <message>
-      <source>Training</source>
-      <translation>训练中</translation>
-    </message>
-    <message>
-      <source>Validating the epoch…</source>
-      <translation>正在验证本轮…</translation>
     </message>
     <message>
       <source>Waiting for the first epoch…</source>
@@ -2491,10 +2451,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>最佳 mAP@0.5:0.95</translation>
     </message>
     <message>
-      <source>Completed</source>
-      <translation>已完成</translation>
-    </message>
-    <message>
       <source>Data wait</source>
       <translation>数据等待</translation>
     </message>
@@ -2509,10 +2465,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Epochs</source>
       <translation>轮数</translation>
-    </message>
-    <message>
-      <source>Failed</source>
-      <translation>失败</translation>
     </message>
     <message>
       <source>GPU busy</source>
@@ -2539,10 +2491,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>进程数</translation>
     </message>
     <message>
-      <source>Running</source>
-      <translation>进行中</translation>
-    </message>
-    <message>
       <source>Share of step time training waited for the data loader</source>
       <translation>训练等待数据加载的时间占每步时间的比例</translation>
     </message>
@@ -2555,20 +2503,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>状态</translation>
     </message>
     <message>
-      <source>Stopped</source>
-      <translation>已停止</translation>
-    </message>
-    <message>
       <source>Training processes per machine × machines (DDP ranks); 1 is one worker process</source>
       <translation>每台机器的训练进程数 × 机器数（DDP 进程）；1 表示单个训练进程</translation>
     </message>
     <message>
       <source>Training throughput over the whole run (validation excluded)</source>
       <translation>整个训练的吞吐量（不含验证）</translation>
-    </message>
-    <message>
-      <source>Unreadable</source>
-      <translation>无法读取</translation>
     </message>
     <message>
       <source>Wall time of every worker start, summed (h:mm:ss)</source>
@@ -2997,20 +2937,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>有训练正在进行：请先停止它或等它结束。</translation>
     </message>
     <message>
-      <source>A run is training: the wizard's settings can be used when it ends.</source>
-      <translation>有一个训练正在进行：结束后才能使用向导的设置。</translation>
-    </message>
-    <message>
-      <source>Cannot resume run {name}: {reason}</source>
-      <translation>无法继续训练 {name}：{reason}</translation>
-    </message>
-    <message>
       <source>Checking the dataset before training…</source>
       <translation>训练前正在检查数据集…</translation>
-    </message>
-    <message>
-      <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
-      <translation>无法创建训练文件夹：{reason}。请检查工作区 {path} 是否可写。</translation>
     </message>
     <message>
       <source>End the training process at once (asks first)</source>
@@ -3061,14 +2989,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>进度</translation>
     </message>
     <message>
-      <source>Re-attached to run {name}, started {started} — it kept training while YOLO Studio was closed.</source>
-      <translation>已重新连接到训练 {name}（开始于 {started}）——YOLO Studio 关闭期间它一直在训练。</translation>
-    </message>
-    <message>
-      <source>Replaying run {name} from its events file.</source>
-      <translation>正在从事件文件回放训练 {name}。</translation>
-    </message>
-    <message>
       <source>Resume</source>
       <translation>继续训练</translation>
     </message>
@@ -3079,14 +2999,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Run {name}</source>
       <translation>训练 {name}</translation>
-    </message>
-    <message>
-      <source>Run {name} has no best.pt to continue from.</source>
-      <translation>训练 {name} 没有可以接着训练的 best.pt。</translation>
-    </message>
-    <message>
-      <source>Run {name} is still training: stop it, or wait for it to finish, before starting another.</source>
-      <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
     </message>
     <message>
       <source>Start</source>
@@ -3105,18 +3017,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在停止…</translation>
     </message>
     <message>
-      <source>The dataset is being checked: Start is possible as soon as it passes.</source>
-      <translation>正在检查数据集：通过后即可开始。</translation>
-    </message>
-    <message>
-      <source>The wizard's settings</source>
-      <translation>向导的设置</translation>
-    </message>
-    <message>
-      <source>The wizard's settings are on the form: press Start to train.</source>
-      <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
-    </message>
-    <message>
       <source>Train</source>
       <translation>训练</translation>
     </message>
@@ -3127,6 +3027,49 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>— last lines of worker.log —</source>
       <translation>— worker.log 的最后几行 —</translation>
+    </message>
+  </context>
+  <context>
+    <name>TrainRunControl</name>
+    <message>
+      <source>A run is training: the wizard's settings can be used when it ends.</source>
+      <translation>有一个训练正在进行：结束后才能使用向导的设置。</translation>
+    </message>
+    <message>
+      <source>Cannot resume run {name}: {reason}</source>
+      <translation>无法继续训练 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
+      <translation>无法创建训练文件夹：{reason}。请检查工作区 {path} 是否可写。</translation>
+    </message>
+    <message>
+      <source>Fix the problems listed under the options first.</source>
+      <translation>请先修复选项下方列出的问题。</translation>
+    </message>
+    <message>
+      <source>Re-attached to run {name}, started {started} — it kept training while YOLO Studio was closed.</source>
+      <translation>已重新连接到训练 {name}（开始于 {started}）——YOLO Studio 关闭期间它一直在训练。</translation>
+    </message>
+    <message>
+      <source>Replaying run {name} from its events file.</source>
+      <translation>正在从事件文件回放训练 {name}。</translation>
+    </message>
+    <message>
+      <source>Run {name} has no best.pt to continue from.</source>
+      <translation>训练 {name} 没有可以接着训练的 best.pt。</translation>
+    </message>
+    <message>
+      <source>Run {name} is still training: stop it, or wait for it to finish, before starting another.</source>
+      <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
+    </message>
+    <message>
+      <source>The dataset is being checked: Start is possible as soon as it passes.</source>
+      <translation>正在检查数据集：通过后即可开始。</translation>
+    </message>
+    <message>
+      <source>The wizard's settings are on the form: press Start to train.</source>
+      <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
     </message>
   </context>
   <context>

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from gui.pages.dataset_page import DatasetPage
-from gui.widgets import dataset_dialogs
-from gui.widgets.dataset_import_dialog import NAME_COL, SOURCE_COL, DatasetImportDialog
+from gui.dataset.dataset_page import DatasetPage
+from gui.dataset import dataset_dialogs
+from gui.dataset.dataset_import_dialog import NAME_COL, SOURCE_COL, DatasetImportDialog
 from tests.import_samples import write_voc
 from tests.waits import TIMEOUT_MS
 

@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt
 from core.dataset.findings import finding
 from core.display_text import has_controls
 from core.runs import RunInfo
-from gui.widgets.dataset_findings import FindingsView
+from gui.dataset.dataset_findings import FindingsView
 from gui.widgets.log_view import LogView
-from gui.widgets.runs_table_model import RunsTableModel
+from gui.runs.runs_table_model import RunsTableModel
 
 HOSTILE = "real ERROR\x1b[2K\rall fine\nforged line\x9b"
 

@@ -242,6 +242,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>'{token}' 不是数字。yolov5 会把图片当作损坏丢弃（'could not convert string to float'）。</translation>
     </message>
     <message>
+      <source>(a small val set: the number can move this much with other images)</source>
+      <translation>（验证集较小：换一批图片，这个数字可能变动这么多）</translation>
+    </message>
+    <message>
       <source>(default: {value})</source>
       <translation>（默认：{value}）</translation>
     </message>
@@ -4408,6 +4412,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{mb:.1f} MB/s</source>
       <translation>{mb:.1f} MB/s</translation>
+    </message>
+    <message>
+      <source>{metric} {value} ± {pm} on {images} images</source>
+      <translation>{metric} {value} ± {pm}（{images} 张图片）</translation>
     </message>
     <message>
       <source>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</source>

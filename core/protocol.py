@@ -47,6 +47,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "repair_progress": ("phase", "text", "fraction", "cancellable"),
     "download": ("name", "received", "total", "speed_bps", "eta_s"),
     "wizard_step": ("step", "index", "count", "status"),
+    "eval_progress": ("index", "count", "images"),
 }
 
 #: Final states of a run as carried by the ``done`` event.

@@ -14,7 +14,8 @@ matched errors (``core.evaluation.matching``), naming the label mistake each err
 
 (cleanlab 2.9.0, ``cleanlab/object_detection/rank.py``: ``compute_overlooked_box_scores`` per predicted box,
 ``compute_swap_box_scores`` and ``compute_badloc_box_scores`` per label box.) Ties keep the image's own
-score (cleanlab's ``get_label_quality_scores``), then the more confident prediction first.
+score (cleanlab's ``get_label_quality_scores``), then the more confident prediction first; an error that
+suggests no label mistake (a duplicate) comes after those that do at the same score.
 """
 
 from __future__ import annotations
@@ -72,5 +73,6 @@ def ranked_errors(images: list[dict[str, Any]]) -> list[dict[str, Any]]:
             issue, score = issue_score(match, scores)
             rows.append({"image": item["image"], **match.to_json(), "label_issue": issue,
                          "label_score": round(score, 6), "image_score": round(float(scores.image), 6)})
-    rows.sort(key=lambda r: (r["label_score"], r["image_score"], -(r["confidence"] or 0.0), r["image"]))
+    rows.sort(key=lambda r: (r["label_score"], r["label_issue"] is None, r["image_score"], -(r["confidence"] or 0.0),
+                             r["image"]))
     return rows

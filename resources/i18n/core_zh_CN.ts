@@ -230,6 +230,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>缺少 '{key}'。yolov5 会立即以 "data.yaml '{key}:' field missing" 停止。</translation>
     </message>
     <message>
+      <source>'{name}' has few examples and a low AP ({ap})</source>
+      <translation>'{name}' 样本少且 AP 低（{ap}）</translation>
+    </message>
+    <message>
       <source>'{split}' must be a path or a list of paths.</source>
       <translation>'{split}' 必须是一个路径或路径列表。</translation>
     </message>
@@ -248,6 +252,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>(default: {value})</source>
       <translation>（默认：{value}）</translation>
+    </message>
+    <message>
+      <source>(read back from the store)</source>
+      <translation>（从存档读取）</translation>
     </message>
     <message>
       <source>* estimated: not measured here</source>
@@ -402,8 +410,16 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
       <translation>AdamW</translation>
     </message>
     <message>
+      <source>Add '{split}:' with images to the data.yaml (yolostudio dataset check shows what it finds), or evaluate another split with --split.</source>
+      <translation>在 data.yaml 中加入带图片的 '{split}:'（yolostudio dataset check 会显示它找到的内容），或用 --split 评估其他划分。</translation>
+    </message>
+    <message>
       <source>Add --yes to trust {path}.</source>
       <translation>加上 --yes 以信任 {path}。</translation>
+    </message>
+    <message>
+      <source>Add images or augmentation; stop early with --patience {n}.</source>
+      <translation>增加图片或数据增强；用 --patience {n} 提前停止。</translation>
     </message>
     <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
@@ -416,6 +432,10 @@ Stopped; the images finished so far are kept and the next run resumes.</source>
     <message>
       <source>Another rank of the run was lost (a process ended, or a node became unreachable); the whole run stopped. Seen here: {reason}</source>
       <translation>训练中的另一个进程丢失了（进程结束，或某个节点无法连接）；整个训练已停止。此处看到：{reason}</translation>
+    </message>
+    <message>
+      <source>Another set of images could move the number this much; compare runs by more than it.</source>
+      <translation>换一批图片，这个数字就可能变动这么多；比较运行时差距要大于它。</translation>
     </message>
     <message>
       <source>Asked run {name} to stop; it saves a checkpoint after the current batch.</source>
@@ -842,6 +862,14 @@ Type 'delete' to confirm: </source>
       <translation>轮数</translation>
     </message>
     <message>
+      <source>Errors at confidence ≥ {conf} (val/test images only; training images need held-out predictions): {missed} missed, {fp} false positives, {wc} wrong class, {pb} poor boxes, {dup} duplicates. The likeliest label mistakes first:</source>
+      <translation>置信度 ≥ {conf} 的错误（仅 val/test 图片；训练图片需要留出预测）：漏检 {missed}，误检 {fp}，类别错误 {wc}，框不准 {pb}，重复 {dup}。最可能的标注错误排在前面：</translation>
+    </message>
+    <message>
+      <source>Evaluation of {weights} on the {split} split: {images} images, {instances} objects</source>
+      <translation>{weights} 在 {split} 划分上的评估：{images} 张图片，{instances} 个目标</translation>
+    </message>
+    <message>
       <source>Even without data-loader workers, training needs about {main:.1f} GB and {available:.1f} GB is free. {risk}</source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
     </message>
@@ -1126,6 +1154,10 @@ Type 'delete' to confirm: </source>
       <translation>请指定一个 .pt 模型，或者模型 YAML 加初始权重。</translation>
     </message>
     <message>
+      <source>Give the dataset's YAML with --data.</source>
+      <translation>请用 --data 指定数据集的 YAML。</translation>
+    </message>
+    <message>
       <source>Give the leading machine's address and a free port, e.g. 10.0.0.1:29400.</source>
       <translation>请给出主机器的地址和一个空闲端口，例如 10.0.0.1:29400。</translation>
     </message>
@@ -1310,6 +1342,10 @@ Type 'delete' to confirm: </source>
       <translation>正在强制结束工作进程；最后保存的检查点会保留。</translation>
     </message>
     <message>
+      <source>Label about {n} more '{name}' objects (to the median).</source>
+      <translation>再标注约 {n} 个 '{name}' 目标（达到中位数）。</translation>
+    </message>
+    <message>
       <source>Label smoothing</source>
       <translation>标签平滑</translation>
     </message>
@@ -1410,6 +1446,10 @@ Type 'delete' to confirm: </source>
       <translation>找不到模型定义：{model}</translation>
     </message>
     <message>
+      <source>Move more labelled images to val (about 10–20 % of the dataset).</source>
+      <translation>把更多已标注图片移到 val（约占数据集的 10–20 %）。</translation>
+    </message>
+    <message>
       <source>Move {name} to {target}</source>
       <translation>把 {name} 移到 {target}</translation>
     </message>
@@ -1420,6 +1460,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>NAME</source>
       <translation>名称</translation>
+    </message>
+    <message>
+      <source>NMS IoU threshold (default: 0.6, as yolov5)</source>
+      <translation>NMS IoU 阈值（默认：0.6，与 yolov5 相同）</translation>
+    </message>
+    <message>
+      <source>NMS confidence threshold (default: 0.001, as yolov5)</source>
+      <translation>NMS 置信度阈值（默认：0.001，与 yolov5 相同）</translation>
     </message>
     <message>
       <source>NVIDIA GPU present</source>
@@ -1914,6 +1962,14 @@ Type 'delete' to confirm: </source>
       <translation>节点 {node}（{host}）上的进程 {rank} 有 {share} 的时间在等待数据，而其他每个进程在每一步都要等它。</translation>
     </message>
     <message>
+      <source>Re-split so that each class has the same share in train and val (yolostudio dataset prepare).</source>
+      <translation>重新划分，使每个类别在 train 和 val 中占比相同（yolostudio dataset prepare）。</translation>
+    </message>
+    <message>
+      <source>Read at confidence {conf} and IoU {iou} (yolov5's confusion matrix, not the mAP thresholds): rows are what the model predicted, columns what the labels say.</source>
+      <translation>按置信度 {conf}、IoU {iou} 统计（yolov5 的混淆矩阵，不是 mAP 的阈值）：行是模型的预测，列是标注。</translation>
+    </message>
+    <message>
       <source>Reading the GPUs through NVML</source>
       <translation>正在通过 NVML 读取 GPU</translation>
     </message>
@@ -1978,6 +2034,10 @@ Type 'delete' to confirm: </source>
       <translation>正在解析 {package}</translation>
     </message>
     <message>
+      <source>Review them in the Errors browser (likeliest first) and fix the labels.</source>
+      <translation>在错误浏览器中逐一查看（最可能的在前）并修正标注。</translation>
+    </message>
+    <message>
       <source>Rewrite {name} (backup kept as {name}.bak)</source>
       <translation>重写 {name}（备份保存为 {name}.bak）</translation>
     </message>
@@ -2024,6 +2084,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run {name}: {path}</source>
       <translation>训练 {name}：{path}</translation>
+    </message>
+    <message>
+      <source>Run {run} has no weights yet (weights/best.pt or weights/last.pt).</source>
+      <translation>运行 {run} 还没有权重（weights/best.pt 或 weights/last.pt）。</translation>
     </message>
     <message>
       <source>SGD</source>
@@ -2146,8 +2210,16 @@ Type 'delete' to confirm: </source>
       <translation>请开始新的训练；若想保留已学到的内容，可在 best.pt 完好时从它开始训练。</translation>
     </message>
     <message>
+      <source>Start from {weights}.</source>
+      <translation>从 {weights} 开始。</translation>
+    </message>
+    <message>
       <source>Start machine 0 first, and check the address and that the port is open between the machines (firewall).</source>
       <translation>请先启动第 0 台机器，并检查地址以及机器之间该端口是否开放（防火墙）。</translation>
+    </message>
+    <message>
+      <source>Still improving at the last epoch ({best} of {epochs})</source>
+      <translation>最后一轮仍在提升（第 {best} 轮，共 {epochs} 轮）</translation>
     </message>
     <message>
       <source>Stop early when the best fitness has not improved for this many epochs, saving the time of a plateau; 0 never stops early.</source>
@@ -2172,6 +2244,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
       <translation>正在平稳停止（训练会在当前批次结束后保存检查点）… 再按一次 Ctrl+C 将强制结束工作进程。</translation>
+    </message>
+    <message>
+      <source>Stored in {path}</source>
+      <translation>已存于 {path}</translation>
     </message>
     <message>
       <source>Synchronised BatchNorm</source>
@@ -2236,6 +2312,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Testing CUDA on each GPU…</source>
       <translation>正在每块 GPU 上测试 CUDA…</translation>
+    </message>
+    <message>
+      <source>The 'background' column: {n} detections where no object is labelled (false positives — or labels that are missing).</source>
+      <translation>'background' 列：{n} 个检测处没有标注目标（误检——或漏标）。</translation>
+    </message>
+    <message>
+      <source>The 'background' row: {n} labelled objects no detection found (missed).</source>
+      <translation>'background' 行：{n} 个已标注目标没有被检测到（漏检）。</translation>
     </message>
     <message>
       <source>The CPU is the limit: it prepares the images and computes the model</source>
@@ -2340,6 +2424,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The architecture of {gpus} could not be read; the wheel was chosen for the driver alone.</source>
       <translation>无法读取 {gpus} 的架构；仅根据驱动选择了安装包。</translation>
+    </message>
+    <message>
+      <source>The best epoch is the last or nearly: more epochs will likely raise the mAP.</source>
+      <translation>最佳轮次是最后一轮或接近最后：更多轮次很可能提高 mAP。</translation>
     </message>
     <message>
       <source>The board halves its clocks or more: {reasons}. This comes from the power supply (an external power brake, or power spikes beyond what it delivers) or from heat.</source>
@@ -2486,12 +2574,20 @@ Type 'delete' to confirm: </source>
       <translation>训练时仍有余量的最大批大小：GPU 保持忙碌，yolov5 会累积到每步 {nbs} 张图片。</translation>
     </message>
     <message>
+      <source>The largest mix-up: {n} '{true}' objects predicted as '{pred}'.</source>
+      <translation>最大的混淆：{n} 个 '{true}' 目标被预测为 '{pred}'。</translation>
+    </message>
+    <message>
       <source>The largest model that fits your time budget.</source>
       <translation>符合你时间预算的最大模型。</translation>
     </message>
     <message>
       <source>The largest model this device trains at a useful batch.</source>
       <translation>这个设备能以有效批大小训练的最大模型。</translation>
+    </message>
+    <message>
+      <source>The mAP then weighs the classes differently from what the model learned.</source>
+      <translation>这样 mAP 对各类别的权重与模型所学不同。</translation>
     </message>
     <message>
       <source>The machine ran out of RAM. Use fewer workers, or turn off the RAM cache.</source>
@@ -2504,6 +2600,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The model is a checkpoint: training starts from its weights.</source>
       <translation>模型是一个检查点：训练从它的权重开始。</translation>
+    </message>
+    <message>
+      <source>The model learned the training images by heart after epoch {best}</source>
+      <translation>第 {best} 轮之后模型开始死记训练图片</translation>
     </message>
     <message>
       <source>The model's computation on the CPU waited for data {share} of the time.</source>
@@ -2616,6 +2716,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The system library {library} is missing: sudo apt install {package} (Debian/Ubuntu), then run the installer again.</source>
       <translation>缺少系统库 {library}：sudo apt install {package}（Debian/Ubuntu），然后重新运行安装程序。</translation>
+    </message>
+    <message>
+      <source>The val loss rose {pct} from its lowest (epoch {low}) while the train loss kept falling; the best epoch was {best} of {epochs}.</source>
+      <translation>验证损失从最低点（第 {low} 轮）上升了 {pct}，而训练损失仍在下降；最佳轮次为第 {best} 轮（共 {epochs} 轮）。</translation>
+    </message>
+    <message>
+      <source>The val set is too small to trust the mAP closely ({n} images, ± {pm})</source>
+      <translation>验证集太小，mAP 不能精确信任（{n} 张图片，± {pm}）</translation>
+    </message>
+    <message>
+      <source>The val set's class mix is unlike train's (distance {d})</source>
+      <translation>验证集的类别构成与训练集不同（距离 {d}）</translation>
     </message>
     <message>
       <source>The version installed before still passes its check: its shortcut was put back.</source>
@@ -2762,8 +2874,16 @@ Type 'delete' to confirm: </source>
       <translation>TorchScript 追踪没有写出模型文件。</translation>
     </message>
     <message>
+      <source>Train at --imgsz {imgsz}, or with a P6 model (yolov5s6) at 1280.</source>
+      <translation>用 --imgsz {imgsz} 训练，或用 P6 模型（yolov5s6）在 1280 训练。</translation>
+    </message>
+    <message>
       <source>Train every class as one 'object' class: detection without telling the classes apart.</source>
       <translation>把所有类别当作一个“目标”类别训练：只检测，不区分类别。</translation>
+    </message>
+    <message>
+      <source>Train more (Train more / yolostudio train --epochs {n}).</source>
+      <translation>继续训练（继续训练 / yolostudio train --epochs {n}）。</translation>
     </message>
     <message>
       <source>Train on letterboxed rectangles instead of squares: less padding, faster for wide images, but images are no longer shuffled (can cost accuracy).</source>
@@ -2776,6 +2896,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Train on: {path}</source>
       <translation>用于训练：{path}</translation>
+    </message>
+    <message>
+      <source>Trained from scratch on {n} images</source>
+      <translation>在 {n} 张图片上从零训练</translation>
     </message>
     <message>
       <source>Training does not read it, but validating on the test split ('val.py --task test') fails.</source>
@@ -2934,6 +3058,10 @@ Type 'delete' to confirm: </source>
       <translation>权重必须是 .pt 文件：{path}</translation>
     </message>
     <message>
+      <source>What to change for the next run:</source>
+      <translation>下一次运行应改变的：</translation>
+    </message>
+    <message>
       <source>Where to train: empty picks the first GPU, else the CPU; 'cpu'; '0' for the first GPU; '0,1' for two GPUs. The CPU is one to two orders of magnitude slower.</source>
       <translation>在哪里训练：留空选择第一块 GPU，没有则用 CPU；'cpu'；'0' 表示第一块 GPU；'0,1' 表示两块 GPU（多卡训练）。CPU 要慢一到两个数量级。</translation>
     </message>
@@ -3030,8 +3158,16 @@ Type 'delete' to confirm: </source>
       <translation>[{n}/{total}] {name}</translation>
     </message>
     <message>
+      <source>a label may be missing</source>
+      <translation>可能漏标</translation>
+    </message>
+    <message>
       <source>a mirror of PyTorch's wheel index holding cu130/, cu128/, cu126/ and cpu/ folders</source>
       <translation>PyTorch 包索引的镜像，包含 cu130/、cu128/、cu126/ 和 cpu/ 文件夹</translation>
+    </message>
+    <message>
+      <source>a run (its best.pt) or a .pt file</source>
+      <translation>一个运行（用它的 best.pt）或一个 .pt 文件</translation>
     </message>
     <message>
       <source>add a .pt you have (asks whether you trust it)</source>
@@ -3086,6 +3222,10 @@ Type 'delete' to confirm: </source>
       <translation>批大小 {b} 放得下（峰值 {gb:.1f} GB）；yolov5 AutoBatch：{auto}</translation>
     </message>
     <message>
+      <source>best F1 {f1} at confidence {conf}</source>
+      <translation>最佳 F1 {f1}，置信度 {conf}</translation>
+    </message>
+    <message>
       <source>box</source>
       <translation>框</translation>
     </message>
@@ -3130,6 +3270,14 @@ Type 'delete' to confirm: </source>
       <translation>正在检查数据集的文件夹</translation>
     </message>
     <message>
+      <source>class</source>
+      <translation>类别</translation>
+    </message>
+    <message>
+      <source>cleanlab scores their labels under {t} (a missing label, a wrong class or a sloppy box).</source>
+      <translation>cleanlab 给它们的标注打分低于 {t}（漏标、类别错误或框不准）。</translation>
+    </message>
+    <message>
       <source>completed</source>
       <translation>已完成</translation>
     </message>
@@ -3150,8 +3298,16 @@ Type 'delete' to confirm: </source>
       <translation>容器</translation>
     </message>
     <message>
+      <source>correct</source>
+      <translation>正确</translation>
+    </message>
+    <message>
       <source>cpu or a GPU index (default: GPU when needed)</source>
       <translation>cpu 或 GPU 编号（默认：需要时用 GPU）</translation>
+    </message>
+    <message>
+      <source>cpu or a GPU index (default: yolov5's choice)</source>
+      <translation>cpu 或 GPU 编号（默认：由 yolov5 选择）</translation>
     </message>
     <message>
       <source>cuDNN</source>
@@ -3184,6 +3340,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>data-loader workers the checks assume (default 8)</source>
       <translation>检查时假定的数据加载进程数（默认 8）</translation>
+    </message>
+    <message>
+      <source>dataset YAML (default: the run's)</source>
+      <translation>数据集 YAML（默认：该运行的）</translation>
     </message>
     <message>
       <source>dataset YAML for verification/calibration (default: the run's)</source>
@@ -3226,6 +3386,10 @@ Type 'delete' to confirm: </source>
       <translation>驱动支持的 CUDA</translation>
     </message>
     <message>
+      <source>duplicate detection</source>
+      <translation>重复检测</translation>
+    </message>
+    <message>
       <source>duration</source>
       <translation>时长</translation>
     </message>
@@ -3258,6 +3422,10 @@ Type 'delete' to confirm: </source>
       <translation>估算：{name} 上可用 {free:.1f} GB，每张图片约 {per:.2f} GB</translation>
     </message>
     <message>
+      <source>evaluate a model with yolov5's validation: per-class metrics, confusion matrix, its mistakes image by image (likeliest label mistakes first)</source>
+      <translation>用 yolov5 的验证评估模型：各类别指标、混淆矩阵、逐图的错误（最可能的标注错误在前）</translation>
+    </message>
+    <message>
       <source>exit code {code}</source>
       <translation>退出码 {code}</translation>
     </message>
@@ -3280,6 +3448,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>failed</source>
       <translation>失败</translation>
+    </message>
+    <message>
+      <source>false positive (nothing labelled there)</source>
+      <translation>误检（那里没有标注）</translation>
     </message>
     <message>
       <source>family minimum driver</source>
@@ -3330,6 +3502,10 @@ Type 'delete' to confirm: </source>
       <translation>副本的图片格式（默认：jpg）</translation>
     </message>
     <message>
+      <source>image size (default: the run's, else 640)</source>
+      <translation>图片尺寸（默认：该运行的，否则 640）</translation>
+    </message>
+    <message>
       <source>image size the checks assume (default 640)</source>
       <translation>检查时假定的图片尺寸（默认 640）</translation>
     </message>
@@ -3376,6 +3552,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>install this CUDA build of PyTorch</source>
       <translation>安装这个 CUDA 版本的 PyTorch</translation>
+    </message>
+    <message>
+      <source>instances</source>
+      <translation>实例数</translation>
     </message>
     <message>
       <source>interrupted</source>
@@ -3464,6 +3644,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>message</source>
       <translation>消息</translation>
+    </message>
+    <message>
+      <source>missed object</source>
+      <translation>漏检目标</translation>
     </message>
     <message>
       <source>model speed</source>
@@ -3646,6 +3830,10 @@ Type 'delete' to confirm: </source>
       <translation>原图</translation>
     </message>
     <message>
+      <source>overfitting</source>
+      <translation>过拟合</translation>
+    </message>
+    <message>
       <source>path</source>
       <translation>路径</translation>
     </message>
@@ -3674,8 +3862,16 @@ Type 'delete' to confirm: </source>
       <translation>为检测信息文件中的机器制定计划（yolostudio doctor --save-facts）；隐含 --dry-run</translation>
     </message>
     <message>
+      <source>poor box</source>
+      <translation>框不准</translation>
+    </message>
+    <message>
       <source>power</source>
       <translation>功耗</translation>
+    </message>
+    <message>
+      <source>precision {p}  recall {r}  mAP@0.5 {m50}  mAP@0.5:0.95 {m}</source>
+      <translation>精确率 {p}  召回率 {r}  mAP@0.5 {m50}  mAP@0.5:0.95 {m}</translation>
     </message>
     <message>
       <source>prepared copy</source>
@@ -3690,12 +3886,20 @@ Type 'delete' to confirm: </source>
       <translation>预训练检查点：列出、获取（按需下载）、导入、删除</translation>
     </message>
     <message>
+      <source>pretrained weights</source>
+      <translation>预训练权重</translation>
+    </message>
+    <message>
       <source>print facts and findings as one JSON document</source>
       <translation>以一个 JSON 文档输出检测信息和问题</translation>
     </message>
     <message>
       <source>print findings and statistics as JSON</source>
       <translation>以 JSON 输出问题和统计</translation>
+    </message>
+    <message>
+      <source>print the evaluation as one JSON document</source>
+      <translation>以一个 JSON 文档输出评估结果</translation>
     </message>
     <message>
       <source>print the event stream as JSON lines</source>
@@ -3810,6 +4014,10 @@ Type 'delete' to confirm: </source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
     </message>
     <message>
+      <source>scoring the labels with cleanlab</source>
+      <translation>正在用 cleanlab 给标注打分</translation>
+    </message>
+    <message>
       <source>searching the dataset's folders: {n} so far</source>
       <translation>正在搜索数据集的文件夹：已找到 {n} 个</translation>
     </message>
@@ -3842,6 +4050,14 @@ Type 'delete' to confirm: </source>
       <translation>已跳过（--no-measure）</translation>
     </message>
     <message>
+      <source>small objects</source>
+      <translation>小目标</translation>
+    </message>
+    <message>
+      <source>speed per image: {pre} ms pre-process, {inf} ms inference, {nms} ms NMS</source>
+      <translation>每张图片耗时：预处理 {pre} ms，推理 {inf} ms，NMS {nms} ms</translation>
+    </message>
+    <message>
       <source>start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard --json); options given on the command line override it</source>
       <translation>从 FILE 中保存的选项开始（JSON 或 YAML，例如来自 yolostudio wizard --json）；命令行上给出的选项会覆盖它</translation>
     </message>
@@ -3856,6 +4072,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>step</source>
       <translation>步骤</translation>
+    </message>
+    <message>
+      <source>still improving</source>
+      <translation>仍在提升</translation>
     </message>
     <message>
       <source>stopped</source>
@@ -3928,6 +4148,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the installer again, with the same options</source>
       <translation>用相同选项再次运行安装程序</translation>
+    </message>
+    <message>
+      <source>the label's box may be sloppy</source>
+      <translation>标注的框可能不准</translation>
+    </message>
+    <message>
+      <source>the label's class may be wrong</source>
+      <translation>标注的类别可能有误</translation>
     </message>
     <message>
       <source>the launcher ended this rank (signal {signum})</source>
@@ -4062,6 +4290,10 @@ Type 'delete' to confirm: </source>
       <translation>检查 DATA.yaml 及其列出的每张图片和标签</translation>
     </message>
     <message>
+      <source>validating {weights} on the {split} split</source>
+      <translation>正在 {split} 划分上验证 {weights}</translation>
+    </message>
+    <message>
       <source>verifying {format} against PyTorch</source>
       <translation>正在将 {format} 与 PyTorch 对比验证</translation>
     </message>
@@ -4088,6 +4320,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>where to write the copy (default: the workspace's cache)</source>
       <translation>副本的写入位置（默认：工作区的缓存）</translation>
+    </message>
+    <message>
+      <source>which split to evaluate (default: val)</source>
+      <translation>评估哪个划分（默认：val）</translation>
     </message>
     <message>
       <source>with --repair: do not ask</source>
@@ -4130,6 +4366,10 @@ Type 'delete' to confirm: </source>
       <translation>把结果（JSON）写入 FILE，供 yolostudio train --config 使用</translation>
     </message>
     <message>
+      <source>wrong class</source>
+      <translation>类别错误</translation>
+    </message>
+    <message>
       <source>yolostudio dataset check {path}</source>
       <translation>yolostudio dataset check {path}</translation>
     </message>
@@ -4144,6 +4384,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or PNG if it should be used.</source>
       <translation>yolov5 不读取 .{suffix} 图片，会静默跳过这个文件；如果要使用它，请转换为 JPEG 或 PNG。</translation>
+    </message>
+    <message>
+      <source>yolov5 finds objects on grids of 8, 16 and 32 px; a box a few pixels wide is hard to see. A larger image size costs about {factor}× the compute per image.</source>
+      <translation>yolov5 在 8、16、32 像素的网格上寻找目标；只有几个像素宽的框很难看到。更大的图片尺寸每张图约需 {factor} 倍计算量。</translation>
     </message>
     <message>
       <source>yolov5 installed</source>
@@ -4194,6 +4438,10 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
     </message>
     <message>
+      <source>yolov5's guide recommends pretrained weights for small and medium datasets; from random weights a few hundred images rarely reach a useful mAP.</source>
+      <translation>yolov5 的指南建议中小数据集使用预训练权重；从随机权重开始，几百张图片很少能达到有用的 mAP。</translation>
+    </message>
+    <message>
       <source>yolov5's models are trained at 640.</source>
       <translation>yolov5 的模型是在 640 下训练的。</translation>
     </message>
@@ -4212,6 +4460,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{count} GPUs: use DDP through torchrun</source>
       <translation>{count} 块 GPU：请通过 torchrun 使用 DDP</translation>
+    </message>
+    <message>
+      <source>{count} labelled in train against a median of {median} per class (yolov5's guide: 10,000 instances per class for best results).</source>
+      <translation>训练集中标注了 {count} 个，而各类别中位数为 {median}（yolov5 的指南：每类 10,000 个实例效果最好）。</translation>
     </message>
     <message>
       <source>{c} cores</source>
@@ -4370,6 +4622,10 @@ Type 'delete' to confirm: </source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
     </message>
     <message>
+      <source>{image}: {kind}, class {cls}, confidence {conf}{issue}</source>
+      <translation>{image}：{kind}，类别 {cls}，置信度 {conf}{issue}</translation>
+    </message>
+    <message>
       <source>{kb:.0f} kB</source>
       <translation>{kb:.0f} kB</translation>
     </message>
@@ -4518,6 +4774,10 @@ Type 'delete' to confirm: </source>
       <translation>有 {n} 个条目是不带 './' 的相对路径。这里按此列表所在文件夹检查，但 yolov5 会相对于训练启动时的文件夹解析；请写成 './…' 或绝对路径。</translation>
     </message>
     <message>
+      <source>{n} val images probably have a label mistake</source>
+      <translation>{n} 张验证图片可能有标注错误</translation>
+    </message>
+    <message>
       <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
     </message>
@@ -4610,12 +4870,20 @@ Type 'delete' to confirm: </source>
       <translation>{path}：train 划分中没有图片。</translation>
     </message>
     <message>
+      <source>{path}: the {split} split has no images to evaluate on.</source>
+      <translation>{path}：{split} 划分没有可评估的图片。</translation>
+    </message>
+    <message>
       <source>{path}: unknown options {names}.</source>
       <translation>{path}：未知选项 {names}。</translation>
     </message>
     <message>
       <source>{path}: {name} = {value!r} is not a {kind}.</source>
       <translation>{path}：{name} = {value!r} 不是 {kind}。</translation>
+    </message>
+    <message>
+      <source>{pct} of the objects are under {px} px after resizing to {imgsz}</source>
+      <translation>缩放到 {imgsz} 后，{pct} 的目标小于 {px} 像素</translation>
     </message>
     <message>
       <source>{per} images per GPU</source>
@@ -4756,6 +5024,10 @@ then: {install}</source>
       <translation>{waiting} 每一步剩下的时间是模型在 CPU 上的前向和反向计算；在 GPU 上会快一到两个数量级。</translation>
     </message>
     <message>
+      <source>{weights} is not from a run of this workspace: say which dataset with --data DATA.yaml.</source>
+      <translation>{weights} 不属于此工作区的运行：请用 --data DATA.yaml 指定数据集。</translation>
+    </message>
+    <message>
       <source>{where} has a different data.yaml (its content differs from node 0's).</source>
       <translation>{where} 的 data.yaml 不同（内容与节点 0 的不一致）。</translation>
     </message>
@@ -4776,12 +5048,20 @@ then: {install}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
     </message>
     <message>
+      <source>… and {n} more (--json lists them all)</source>
+      <translation>… 还有 {n} 条（--json 列出全部）</translation>
+    </message>
+    <message>
       <source>… and {n} more.</source>
       <translation>… 还有 {n} 条。</translation>
     </message>
     <message>
       <source>… {detail}</source>
       <translation>… {detail}</translation>
+    </message>
+    <message>
+      <source>… {images} images validated</source>
+      <translation>… 已验证 {images} 张图片</translation>
     </message>
     <message>
       <source>≈{mb:.0f} MB</source>

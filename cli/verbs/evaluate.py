@@ -1,4 +1,5 @@
-"""``yolostudio evaluate RUN|WEIGHTS [--data] [--split val|test] [--imgsz] [--conf] [--iou] [--json]``.
+"""``yolostudio evaluate RUN|WEIGHTS [--data] [--split val|test] [--imgsz] [--conf] [--iou] [--export-list FILE]
+[--json]``.
 
 yolov5's own validation in a worker (``core/worker/evaluate_job.py``), with the defaults of training's final
 validation (``core.evaluation.plan``), so a run's best weights give training's last numbers. The result is
@@ -20,6 +21,7 @@ from cli.render import EventRenderer
 from core.evaluation.plan import (SPLITS, build_evaluate_spec, default_settings, plan_evaluation, run_of,
                                   run_training_config, run_weights)
 from core.evaluation.accuracy_facts import gather_facts
+from core.evaluation.error_list import write_image_list
 from core.evaluation.prescription import finding_json, prescribe
 from core.evaluation.store import RESULT_FILE, load_evaluation, load_images
 from core.evaluation.words import class_table, confusion_words, error_line, headline, no_images_words
@@ -41,6 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="", help=tr("cpu or a GPU index (default: yolov5's choice)"))
     p.add_argument("--trust-weights", action="store_true",
                    help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
+    p.add_argument("--export-list", metavar="FILE", default="",
+                   help=tr("write the images of the errors to FILE, one path a line, likeliest label mistake first"))
     p.add_argument("--json", action="store_true", help=tr("print the evaluation as one JSON document"))
 
 
@@ -156,6 +160,9 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     facts = gather_facts(result, load_images(plan.folder), config, run_dir)
     result = {**result, "store": str(plan.folder / RESULT_FILE), "from_store": from_store,
               "prescription": [finding_json(f) for f in prescribe(facts)]}
+    if args.export_list:
+        count = write_image_list(result.get("errors", []), Path(args.export_list).expanduser())
+        renderer.note(tr("{n} images written to {path}", n=count, path=args.export_list))
     if args.json:
         renderer.result(result, "")
     else:

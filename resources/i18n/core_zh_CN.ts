@@ -3174,6 +3174,10 @@ Type 'delete' to confirm: </source>
       <translation>添加你已有的 .pt（会询问是否信任）</translation>
     </message>
     <message>
+      <source>add a class {cls} box</source>
+      <translation>添加一个类别 {cls} 的框</translation>
+    </message>
+    <message>
       <source>allow loading a .pt from outside your runs (a .pt is a pickle and can run code)</source>
       <translation>允许加载训练目录以外的 .pt（.pt 是 pickle 文件，可能执行代码）</translation>
     </message>
@@ -3248,6 +3252,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>cgroup quota</source>
       <translation>cgroup 配额</translation>
+    </message>
+    <message>
+      <source>change class {old} to {new}</source>
+      <translation>把类别 {old} 改为 {new}</translation>
     </message>
     <message>
       <source>changed on disk — remove and get it again</source>
@@ -3356,6 +3364,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>decoded at {imgsz} px: ~{gb:.2f} GB{ranks} (yolov5's check_cache_ram estimate); {ram} GB RAM available</source>
       <translation>以 {imgsz} 像素解码：约 {gb:.2f} GB{ranks}（yolov5 的 check_cache_ram 估算）；可用内存 {ram} GB</translation>
+    </message>
+    <message>
+      <source>delete a class {cls} box</source>
+      <translation>删除一个类别 {cls} 的框</translation>
     </message>
     <message>
       <source>delete checkpoints from the store</source>
@@ -4358,6 +4370,10 @@ Type 'delete' to confirm: </source>
       <translation>把收集到的检测信息写入 FILE</translation>
     </message>
     <message>
+      <source>write the images of the errors to FILE, one path a line, likeliest label mistake first</source>
+      <translation>把有错误的图片写入 FILE，每行一个路径，最可能的标注错误在前</translation>
+    </message>
+    <message>
       <source>write the prepared copy when the recommendation includes one</source>
       <translation>当推荐中包含预处理副本时写出它</translation>
     </message>
@@ -4774,6 +4790,10 @@ Type 'delete' to confirm: </source>
       <translation>有 {n} 个条目是不带 './' 的相对路径。这里按此列表所在文件夹检查，但 yolov5 会相对于训练启动时的文件夹解析；请写成 './…' 或绝对路径。</translation>
     </message>
     <message>
+      <source>{n} images written to {path}</source>
+      <translation>已将 {n} 张图片写入 {path}</translation>
+    </message>
+    <message>
       <source>{n} val images probably have a label mistake</source>
       <translation>{n} 张验证图片可能有标注错误</translation>
     </message>
@@ -4788,6 +4808,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} cannot be read for training: {reasons}</source>
       <translation>无法读取 {path} 用于训练：{reasons}</translation>
+    </message>
+    <message>
+      <source>{path} cannot be read: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} changed after this edit; it was left as it is.</source>
+      <translation>{path} 在此次编辑后被改动过；已保持原样。</translation>
     </message>
     <message>
       <source>{path} could not be read ({reason}).</source>
@@ -4860,6 +4888,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path}: no checkpoint to resume from ({problem}).</source>
       <translation>{path}：没有可用于继续训练的检查点（{problem}）。</translation>
+    </message>
+    <message>
+      <source>{path}: no class {cls} box at {box} (the file changed since the evaluation?).</source>
+      <translation>{path}：在 {box} 处没有类别 {cls} 的框（评估之后文件被改动了？）。</translation>
     </message>
     <message>
       <source>{path}: not an image this app can read</source>

@@ -61,8 +61,10 @@ def test_evaluate_gives_trainings_final_numbers_stores_them_and_reads_them_back(
     assert again.returncode == 0 and json.loads(again.stdout)["from_store"] is True
     assert json.loads(again.stdout)["metrics"] == doc["metrics"]
 
-    human = run_cli(["evaluate", "weak"], trained["env"])
+    listed = trained["root"] / "review.txt"
+    human = run_cli(["evaluate", "weak", "--export-list", str(listed)], trained["env"])
     assert human.returncode == 0 and "read back from the store" in human.stdout and "background" in human.stdout
+    assert listed.read_text().splitlines() == list(dict.fromkeys(e["image"] for e in doc["errors"]))
 
     label = Path(images[0]["image"].replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}")).with_suffix(".txt")
     label.write_text(label.read_text() + "0 0.5 0.5 0.1 0.1\n")

@@ -19,7 +19,7 @@ from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer
 from core.evaluation.plan import (SPLITS, build_evaluate_spec, default_settings, plan_evaluation, run_of,
-                                  run_training_config, run_weights)
+                                  run_training_config, run_weights, run_world_size)
 from core.evaluation.accuracy_facts import gather_facts
 from core.evaluation.error_list import write_image_list
 from core.evaluation.prescription import finding_json, prescribe
@@ -143,7 +143,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(refusal(weights))
         return EXIT_USAGE
     plan = plan_evaluation(weights, data, default_settings(config, split=args.split, imgsz=args.imgsz,
-                                                           conf=args.conf, iou=args.iou))
+                                                           conf=args.conf, iou=args.iou,
+                                                           world_size=run_world_size(run_dir)))
     if not plan.images:
         renderer.error(*no_images_words(data, args.split))
         return EXIT_USAGE

@@ -59,6 +59,20 @@ def run_training_config(run_dir: Path | None) -> dict[str, Any]:
     return config if isinstance(config, dict) else {}
 
 
+def run_world_size(run_dir: Path | None) -> int:
+    """How many processes trained the run (DDP: nodes × processes per node; 1 otherwise)."""
+    from core.runs import run_topology
+
+    if run_dir is None:
+        return 1
+    try:
+        spec = json.loads((Path(run_dir) / CONFIG_FILE).read_text(encoding="utf-8")).get("spec")
+    except (OSError, ValueError, AttributeError):
+        return 1
+    topology = run_topology(spec)
+    return topology["nnodes"] * topology["nproc_per_node"]
+
+
 def run_weights(run_dir: Path) -> Path | None:
     """The weights an evaluation of a run uses: best.pt (what training validated last), else last.pt."""
     for name in ("best.pt", "last.pt"):
@@ -68,9 +82,10 @@ def run_weights(run_dir: Path) -> Path | None:
 
 
 def default_settings(run_config: dict[str, Any], *, split: str = "val", imgsz: int | None = None,
-                     conf: float | None = None, iou: float | None = None) -> EvaluateSettings:
-    """The run's own validation settings, with the user's overrides."""
-    batch = int(run_config.get("batch") or 16) * 2 if run_config else 32
+                     conf: float | None = None, iou: float | None = None, world_size: int = 1) -> EvaluateSettings:
+    """The run's own validation settings, with the user's overrides (train.py validates with
+    ``batch_size // WORLD_SIZE * 2``)."""
+    batch = int(run_config.get("batch") or 16) // max(1, world_size) * 2 if run_config else 32
     return EvaluateSettings(split=split, imgsz=int(imgsz or run_config.get("imgsz") or 640), batch=max(1, batch),
                             conf=CONF_DEFAULT if conf is None else float(conf),
                             iou=IOU_DEFAULT if iou is None else float(iou),

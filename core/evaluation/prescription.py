@@ -3,16 +3,18 @@ evidence and the change the app can apply (the pattern of ``core/bottleneck.py``
 
 Inputs are plain data (``AccuracyFacts``), so tests inject them. The thresholds and where they come from:
 
-| rule | fires when | source |
-|---|---|---|
-| ``small-objects`` | ≥ 10 % of val boxes are under 3 px on a side after letterboxing to ``imgsz`` | yolov5 ``utils/autoanchor.py`` warns "Extremely small objects found … <3 pixels"; 10 % [design] |
-| ``overfitting`` | the best epoch is before 70 % of the epochs and the val loss rose ≥ 10 % from its minimum while the train loss fell | [design]; best epoch = yolov5's ``fitness`` (``core/best_epoch.py``) |
-| ``still-improving`` | the best epoch is in the last 10 % of the epochs | [design] |
-| ``from-scratch`` | no pretrained weights and fewer than 1,500 train images | yolov5's "Tips for Best Training Results": ≥ 1,500 images per class recommended, pretrained weights for small and medium datasets |
-| ``rare-class`` | a class with AP@0.5 below half the mean and under a quarter of the median train instances | [design]; yolov5's tips: ≥ 10,000 instances per class |
-| ``label-mistakes`` | images whose cleanlab score is under 0.1 | cleanlab ``object_detection.rank.issues_from_scores(threshold=0.1)`` |
-| ``val-too-small`` | under 100 val images, or the mAP interval wider than ±0.05 | ``core.evaluation.bootstrap`` |
-| ``val-unlike-train`` | the class mix of val and train differs by ≥ 0.2 (total variation distance) | [design] |
+- ``small-objects``: ≥ 10 % of val boxes under 3 px on a side after letterboxing to ``imgsz`` — yolov5's
+  ``utils/autoanchor.py`` warns "Extremely small objects found … <3 pixels"; the 10 % is [design].
+- ``overfitting``: the best epoch (yolov5's ``fitness``, ``core/best_epoch.py``) before 70 % of the epochs and
+  the val loss ≥ 10 % above its minimum while the train loss fell [design].
+- ``still-improving``: the best epoch in the last 10 % of the epochs [design].
+- ``from-scratch``: no pretrained weights and under 1,500 train images — yolov5's "Tips for Best Training
+  Results" (≥ 1,500 images per class; pretrained weights for small and medium datasets).
+- ``rare-class``: AP@0.5 under half the mean and train instances under a quarter of the median [design];
+  yolov5's tips ask for ≥ 10,000 instances per class.
+- ``label-mistakes``: images cleanlab scores under 0.1 — ``object_detection.rank.issues_from_scores``'s default.
+- ``val-too-small``: under 100 val images or the mAP interval wider than ±0.05 (``core.evaluation.bootstrap``).
+- ``val-unlike-train``: val and train class mixes ≥ 0.2 apart (total variation distance) [design].
 """
 
 from __future__ import annotations

@@ -78,3 +78,12 @@ def test_a_saved_evaluation_reads_back_and_an_unfinished_one_is_ignored(tmp_path
     (unfinished / "images.json").write_text("[]")
     listed = list_evaluations(tmp_path)
     assert [r["store"] for r in listed] == [str(folder / "result.json")]
+
+
+def test_the_default_settings_are_trainings_final_validation():
+    from core.evaluation.plan import default_settings
+
+    run = default_settings({"batch": 16, "imgsz": 320, "single_cls": True})
+    assert (run.batch, run.imgsz, run.conf, run.iou, run.max_det, run.single_cls) == (32, 320, 0.001, 0.6, 300, True)
+    assert default_settings({"batch": 64, "imgsz": 640}, world_size=4).batch == 32  # batch // WORLD_SIZE * 2
+    assert default_settings({}, imgsz=512, iou=0.7).batch == 32 and default_settings({}, imgsz=512).imgsz == 512

@@ -48,6 +48,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "download": ("name", "received", "total", "speed_bps", "eta_s"),
     "wizard_step": ("step", "index", "count", "status"),
     "import_progress": ("phase", "done", "total"),
+    "eval_progress": ("index", "count", "images"),
 }
 
 #: Final states of a run as carried by the ``done`` event.

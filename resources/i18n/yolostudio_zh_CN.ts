@@ -1230,6 +1230,73 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>EvaluationView</name>
+    <message>
+      <source>Class</source>
+      <translation>类别</translation>
+    </message>
+    <message>
+      <source>Confusion matrix</source>
+      <translation>混淆矩阵</translation>
+    </message>
+    <message>
+      <source>F1 against confidence</source>
+      <translation>F1 与置信度</translation>
+    </message>
+    <message>
+      <source>Instances</source>
+      <translation>实例数</translation>
+    </message>
+    <message>
+      <source>Nothing to change that the evaluation can see.</source>
+      <translation>从评估结果看，没有需要改变的。</translation>
+    </message>
+    <message>
+      <source>Per class</source>
+      <translation>各类别</translation>
+    </message>
+    <message>
+      <source>Precision–recall (IoU 0.5)</source>
+      <translation>精确率–召回率（IoU 0.5）</translation>
+    </message>
+    <message>
+      <source>This view shows predictions on the {split} split. Training images are not judged here: a model's predictions on the images it learned from are biased.</source>
+      <translation>此视图显示 {split} 划分上的预测。这里不评判训练图片：模型在学过的图片上的预测是有偏的。</translation>
+    </message>
+    <message>
+      <source>What to change for the next run</source>
+      <translation>下一次运行应改变的</translation>
+    </message>
+    <message>
+      <source>all classes</source>
+      <translation>所有类别</translation>
+    </message>
+    <message>
+      <source>confidence</source>
+      <translation>置信度</translation>
+    </message>
+    <message>
+      <source>precision</source>
+      <translation>精确率</translation>
+    </message>
+    <message>
+      <source>predicted {name}</source>
+      <translation>预测 {name}</translation>
+    </message>
+    <message>
+      <source>recall</source>
+      <translation>召回率</translation>
+    </message>
+    <message>
+      <source>true {name}</source>
+      <translation>真实 {name}</translation>
+    </message>
+    <message>
+      <source>{weights} on the {split} split: {images} images, {instances} objects</source>
+      <translation>{weights} 在 {split} 划分上：{images} 张图片，{instances} 个目标</translation>
+    </message>
+  </context>
+  <context>
     <name>ExportCard</name>
     <message>
       <source>Open folder</source>

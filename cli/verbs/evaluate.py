@@ -1,0 +1,177 @@
+"""``yolostudio evaluate RUN|WEIGHTS [--data] [--split val|test] [--imgsz] [--conf] [--iou] [--export-list FILE]
+[--json]``.
+
+yolov5's own validation in a worker (``core/worker/evaluate_job.py``), with the defaults of training's final
+validation (``core.evaluation.plan``), so a run's best weights give training's last numbers. The result is
+stored in the run folder under the key of its inputs (``core.evaluation.store``); the same evaluation again
+reads it back without starting a worker. ``--json`` prints the stored result with ``store`` (its path) and
+``from_store``; its shape is in docs/protocol.md. Exit codes: 0 evaluated, 1 failed, 2 usage error, 3 stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_of, find_run, looks_like_path
+from cli.jobs import render_job
+from cli.registry import Verb, register
+from cli.render import EventRenderer
+from core.evaluation.plan import (SPLITS, build_evaluate_spec, default_settings, plan_evaluation, run_of,
+                                  run_training_config, run_weights, run_world_size)
+from core.evaluation.accuracy_facts import gather_facts
+from core.evaluation.error_list import write_image_list
+from core.evaluation.prescription import finding_json, prescribe
+from core.evaluation.store import RESULT_FILE, load_evaluation, load_images
+from core.evaluation.words import class_table, confusion_words, error_line, headline, no_images_words
+from core.i18n import tr
+from core.jobs import JobOutcome, JobSpec
+from core.trust import needs_trust, refusal
+
+#: Errors listed in the human output (the --json document and the store have them all).
+SHOWN_ERRORS = 10
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", metavar="RUN|WEIGHTS", help=tr("a run (its best.pt) or a .pt file"))
+    p.add_argument("--data", default="", help=tr("dataset YAML (default: the run's)"))
+    p.add_argument("--split", choices=SPLITS, default="val", help=tr("which split to evaluate (default: val)"))
+    p.add_argument("--imgsz", "--img", type=int, default=None, help=tr("image size (default: the run's, else 640)"))
+    p.add_argument("--conf", type=float, default=None, help=tr("NMS confidence threshold (default: 0.001, as yolov5)"))
+    p.add_argument("--iou", type=float, default=None, help=tr("NMS IoU threshold (default: 0.6, as yolov5)"))
+    p.add_argument("--device", default="", help=tr("cpu or a GPU index (default: yolov5's choice)"))
+    p.add_argument("--trust-weights", action="store_true",
+                   help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
+    p.add_argument("--export-list", metavar="FILE", default="",
+                   help=tr("write the images of the errors to FILE, one path a line, likeliest label mistake first"))
+    p.add_argument("--json", action="store_true", help=tr("print the evaluation as one JSON document"))
+
+
+def _weights_and_run(target: str, workspace: Path) -> tuple[Path, Path | None]:
+    """(weights, run folder or None); raises FileNotFoundError with words."""
+    path = Path(target).expanduser()
+    if path.is_file():
+        return path.resolve(), run_of(path)
+    if path.suffix == ".pt" and looks_like_path(target):
+        raise FileNotFoundError(tr("{path} does not exist.", path=path))
+    run = find_run(workspace, target)
+    weights = run_weights(run)
+    if weights is None:
+        raise FileNotFoundError(tr("Run {run} has no weights yet (weights/best.pt or weights/last.pt).", run=run))
+    return weights, run
+
+
+class EvaluateRenderer(EventRenderer):
+    def __init__(self, json_mode: bool) -> None:
+        super().__init__(json_mode)
+        self.failure: dict[str, Any] | None = None
+        self.store: str | None = None
+
+    def _line(self, text: str) -> None:
+        if not self.json_mode:
+            print(text, file=self.out, flush=True)
+
+    def event(self, ev: dict[str, Any]) -> None:
+        kind = ev.get("type")
+        if kind == "stage" and ev.get("stage") in ("evaluating", "ranking", "preparing"):
+            self._line(tr("… {detail}", detail=ev.get("detail", ev.get("stage"))))
+        elif kind == "eval_progress" and ev.get("index") == ev.get("count"):
+            self._line(tr("… {images} images validated", images=ev.get("images")))
+        elif kind == "error":
+            self.failure = {k: ev.get(k) for k in ("kind", "message", "hint")}
+            self.error(str(ev.get("message", "")), str(ev.get("hint") or ""))
+        elif kind == "done":
+            self.store = ev.get("store")
+
+    def finish(self, outcome: JobOutcome) -> None:
+        if outcome.synthetic:
+            self.failure = outcome.error()
+            self.error(outcome.message, outcome.hint)
+
+
+def report_lines(result: dict[str, Any], *, from_store: bool) -> list[str]:
+    """The human report of one evaluation."""
+    title = tr("Evaluation of {weights} on the {split} split: {images} images, {instances} objects",
+               weights=Path(result["weights"]).name, split=result["split"], images=result["images"],
+               instances=result.get("instances", 0))
+    lines = [title + (" " + tr("(read back from the store)") if from_store else ""), ""]
+    lines += ["  " + line for line in headline(result)] + [""]
+    lines += ["  " + line for line in class_table(result)] + [""]
+    lines += ["  " + line for line in confusion_words(result.get("confusion", {}))] + [""]
+    errors = result.get("errors", [])
+    counts = result.get("error_counts", {})
+    lines.append(tr("Errors at confidence ≥ {conf} (val/test images only; training images need held-out "
+                    "predictions): {missed} missed, {fp} false positives, {wc} wrong class, {pb} poor boxes, "
+                    "{dup} duplicates. The likeliest label mistakes first:",
+                    conf=f"{result.get('error_conf', 0):.3f}", missed=counts.get("missed", 0),
+                    fp=counts.get("false_positive", 0), wc=counts.get("wrong_class", 0),
+                    pb=counts.get("poor_box", 0), dup=counts.get("duplicate", 0)))
+    lines += [f"  {i}. " + error_line(row) for i, row in enumerate(errors[:SHOWN_ERRORS], 1)]
+    if len(errors) > SHOWN_ERRORS:
+        lines.append("  " + tr("… and {n} more (--json lists them all)", n=len(errors) - SHOWN_ERRORS))
+    if result.get("prescription"):
+        lines += ["", tr("What to change for the next run:")]
+        for item in result["prescription"]:
+            lines.append(f"  • {item['title']}")
+            lines.append(f"    {item['detail']}")
+            if item.get("fix"):
+                lines.append("    → " + item["fix"])
+    lines.append(tr("Stored in {path}", path=result.get("store", "")))
+    return lines
+
+
+def run(args: argparse.Namespace, workspace: Path | None) -> int:
+    assert workspace is not None
+    renderer = EvaluateRenderer(args.json)
+    try:
+        weights, run_dir = _weights_and_run(args.target, workspace)
+    except FileNotFoundError as missing:
+        renderer.error(str(missing))
+        return EXIT_USAGE
+    config = run_training_config(run_dir)
+    data = Path(args.data).expanduser() if args.data else Path(str(config.get("data") or ""))
+    if not args.data and not config.get("data"):
+        renderer.error(tr("{weights} is not from a run of this workspace: say which dataset with --data "
+                          "DATA.yaml.", weights=weights))
+        return EXIT_USAGE
+    if not data.is_file():
+        renderer.error(tr("{path} does not exist.", path=data), tr("Give the dataset's YAML with --data."))
+        return EXIT_USAGE
+    confirm = needs_trust(weights, workspace)
+    if confirm and not args.trust_weights:
+        renderer.error(refusal(weights))
+        return EXIT_USAGE
+    plan = plan_evaluation(weights, data, default_settings(config, split=args.split, imgsz=args.imgsz,
+                                                           conf=args.conf, iou=args.iou,
+                                                           world_size=run_world_size(run_dir)))
+    if not plan.images:
+        renderer.error(*no_images_words(data, args.split))
+        return EXIT_USAGE
+    result = load_evaluation(plan.folder)
+    from_store = result is not None
+    if result is None:
+        outcome = render_job(renderer, JobSpec.scratch("evaluate", build_evaluate_spec(
+            plan, workspace, trusted=confirm, device=args.device), workspace), forward_stdin=args.json)
+        result = load_evaluation(plan.folder) if outcome.status == "completed" else None
+        if result is None:
+            if args.json:
+                renderer.result({"error": renderer.failure or {"kind": "internal", "message": outcome.message}}, "")
+            return exit_code_of(outcome) if outcome.status != "completed" else EXIT_FAILED
+    facts = gather_facts(result, load_images(plan.folder), config, run_dir)
+    result = {**result, "store": str(plan.folder / RESULT_FILE), "from_store": from_store,
+              "prescription": [finding_json(f) for f in prescribe(facts)]}
+    if args.export_list:
+        count = write_image_list(result.get("errors", []), Path(args.export_list).expanduser())
+        renderer.note(tr("{n} images written to {path}", n=count, path=args.export_list))
+    if args.json:
+        renderer.result(result, "")
+    else:
+        for line in report_lines(result, from_store=from_store):
+            print(line, file=renderer.out)
+    return EXIT_OK
+
+
+register(Verb("evaluate", tr("evaluate a model with yolov5's validation: per-class metrics, confusion matrix, "
+                             "its mistakes image by image (likeliest label mistakes first)"),
+              add_arguments, run, order=88))

@@ -1,0 +1,115 @@
+"""Fixing a label from the Errors browser: delete a box, change its class, accept a prediction as a label.
+
+Each edit is a ``LabelEdit`` — the label file's text before and after — so it can be applied and undone.
+Files are the user's: written atomically with a ``.bak`` copy before the first overwrite (``core.atomic``);
+only the edited line changes (other lines, comments and line endings stay as they were). A box is found in
+the file by its class and position (IoU ≥ 0.9 with the box the browser shows), not by its index: yolov5's
+loader drops duplicate rows, so its index can differ from the file's line number.
+
+The dataset check's cache needs no call: its entries carry the (size, mtime) of the files they were read
+at (``core.dataset.cache``), so the edited label file is read again at the next check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from core.atomic import atomic_write_text
+from core.dataset.files import label_path_for
+from core.dataset.labels import parse_label_text
+from core.evaluation.matching import box_iou
+from core.i18n import tr
+
+#: How closely a file's row must overlap the box shown to be taken for it [design: coordinates are rounded
+#: to 6 decimals in label files and to 0.1 px in the store].
+SAME_BOX_IOU = 0.9
+
+
+class LabelEditError(ValueError):
+    """An edit that cannot be made (the box is not in the file, the file changed since): the words say why."""
+
+
+@dataclass(frozen=True)
+class LabelEdit:
+    path: Path
+    before: str
+    after: str
+    description: str
+
+    def apply(self) -> None:
+        atomic_write_text(self.path, self.after, backup=True)
+
+    def undo(self) -> None:
+        """Put the file back as it was — only if nobody changed it since this edit."""
+        current = _read(self.path)
+        if current != self.after:
+            raise LabelEditError(tr("{path} changed after this edit; it was left as it is.", path=self.path))
+        atomic_write_text(self.path, self.before, backup=True)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8") if path.exists() else ""  # bytes: CRLF kept as it is
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LabelEditError(tr("{path} cannot be read: {reason}", path=path, reason=exc)) from exc
+
+
+def _find_line(text: str, path: Path, cls: int, box: list[float], width: int, height: int) -> int:
+    """0-based index of the line holding the box (class ``cls``, pixels x1y1x2y2)."""
+    rows = parse_label_text(text, str(path)).rows
+    best, best_iou = None, 0.0
+    for line, row_cls, x, y, w, h in rows:
+        if int(row_cls) != int(cls):
+            continue
+        xyxy = np.array([[(x - w / 2) * width, (y - h / 2) * height, (x + w / 2) * width, (y + h / 2) * height]])
+        iou = float(box_iou(xyxy, np.array([box], float))[0, 0])
+        if iou > best_iou:
+            best, best_iou = line - 1, iou
+    if best is None or best_iou < SAME_BOX_IOU:
+        raise LabelEditError(tr("{path}: no class {cls} box at {box} (the file changed since the evaluation?).",
+                                path=path, cls=cls, box=[round(v) for v in box]))
+    return best
+
+
+def _replace_line(text: str, index: int, new: str | None) -> str:
+    lines = text.splitlines(keepends=True)
+    ending = lines[index][len(lines[index].rstrip("\r\n")):] if index < len(lines) else "\n"
+    if new is None:
+        del lines[index]
+    else:
+        lines[index] = new + ending
+    return "".join(lines)
+
+
+def delete_box(image: str, cls: int, box: list[float], width: int, height: int) -> LabelEdit:
+    path = Path(label_path_for(image))
+    text = _read(path)
+    index = _find_line(text, path, cls, box, width, height)
+    return LabelEdit(path, text, _replace_line(text, index, None), tr("delete a class {cls} box", cls=cls))
+
+
+def change_class(image: str, cls: int, box: list[float], width: int, height: int, new_cls: int) -> LabelEdit:
+    path = Path(label_path_for(image))
+    text = _read(path)
+    index = _find_line(text, path, cls, box, width, height)
+    line = text.splitlines()[index]
+    head = len(line) - len(line.lstrip())
+    tokens = line.lstrip().split(maxsplit=1)
+    new = line[:head] + str(int(new_cls)) + (" " + tokens[1] if len(tokens) > 1 else "")
+    return LabelEdit(path, text, _replace_line(text, index, new),
+                     tr("change class {old} to {new}", old=cls, new=new_cls))
+
+
+def add_box(image: str, cls: int, box: list[float], width: int, height: int) -> LabelEdit:
+    """A prediction accepted as a label: one new line in yolov5's format (normalised centre x, y, w, h)."""
+    path = Path(label_path_for(image))
+    text = _read(path)
+    x1, y1, x2, y2 = (max(0.0, min(v, lim)) for v, lim in zip(box, (width, height, width, height)))
+    row = f"{int(cls)} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} {(x2 - x1) / width:.6f} " \
+          f"{(y2 - y1) / height:.6f}"
+    ending = "\r\n" if "\r\n" in text else "\n"
+    prefix = text if not text or text.endswith(("\n", "\r")) else text + ending
+    return LabelEdit(path, text, prefix + row + ending, tr("add a class {cls} box", cls=cls))

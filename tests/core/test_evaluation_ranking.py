@@ -1,0 +1,75 @@
+"""The Errors browser's order (core.evaluation.ranking + cleanlab's scores in core/worker/label_scores.py):
+a missing label, a swapped class and an offset box each rank first among the model's ordinary mistakes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.evaluation.matching import match_image
+from core.evaluation.ranking import ranked_errors
+from core.worker.label_scores import cleanlab_inputs, score_images
+
+CONF = 0.25
+
+
+def clean_dataset(n: int = 12, seed: int = 0) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """n images of two objects each, predicted where they are, plus the model's own faint mistakes: a
+    low-confidence box on empty background in every other image."""
+    rng = np.random.default_rng(seed)
+    labels, preds = [], []
+    for i in range(n):
+        lab = np.array([[0, 20, 20, 80, 90], [1, 150, 40, 230, 140]], float)
+        lab[:, 1:] += rng.uniform(0, 30)
+        pred = np.c_[lab[:, 1:] + rng.normal(0, 1.0, (2, 4)), [0.9, 0.88], lab[:, 0]]
+        if i % 2:
+            pred = np.r_[pred, [[300, 300, 340, 350, 0.3, 1]]]
+        labels.append(lab)
+        preds.append(pred)
+    return labels, preds
+
+
+def ranking(labels, preds):
+    scores = score_images(labels, preds, nc=2)
+    return ranked_errors([{"image": f"img{i}.jpg", "matches": match_image(lab, pred, conf=CONF), "scores": s}
+                          for i, (lab, pred, s) in enumerate(zip(labels, preds, scores))])
+
+
+def test_a_missing_label_ranks_first():
+    labels, preds = clean_dataset()
+    preds[5] = np.r_[preds[5], [[260, 20, 320, 90, 0.96, 0]]]  # an object the labeller overlooked
+    top = ranking(labels, preds)[0]
+    assert (top["image"], top["kind"], top["label_issue"]) == ("img5.jpg", "false_positive", "overlooked")
+
+
+def test_a_swapped_class_ranks_first():
+    labels, preds = clean_dataset()
+    labels[7][1, 0] = 0  # the class-1 object labelled as class 0; the model says 1 with confidence
+    preds[7][1, 4] = 0.97
+    top = ranking(labels, preds)[0]
+    assert (top["image"], top["kind"], top["label_issue"]) == ("img7.jpg", "wrong_class", "swap")
+
+
+def test_an_offset_box_ranks_first():
+    labels, preds = clean_dataset()
+    labels[3][0, 1:] += [35, 30, 35, 30]  # the box drawn well off its object
+    preds[3][0, 4] = 0.95
+    top = ranking(labels, preds)[0]
+    assert (top["image"], top["kind"], top["label_issue"]) == ("img3.jpg", "poor_box", "badloc")
+
+
+def test_a_clean_dataset_has_only_the_models_faint_mistakes_and_no_doubt_about_labels():
+    rows = ranking(*clean_dataset())
+    assert {r["kind"] for r in rows} == {"false_positive"}
+    assert all(r["confidence"] == pytest.approx(0.3) for r in rows)
+
+
+def test_three_classes_stay_on_cleanlabs_per_class_layout():
+    """Five boxes of class 0, two each of 1 and 2: the shape cleanlab would take for its other layout."""
+    pred = np.r_[[[i * 10, 0, i * 10 + 8, 8, 0.9, 0] for i in range(5)],
+                 [[0, 50, 8, 58, 0.9, 1]] * 2, [[0, 90, 8, 98, 0.9, 2]] * 2]
+    _, cl_preds, orders = cleanlab_inputs([np.zeros((0, 5))], [pred], nc=3)
+    assert len(cl_preds[0]) == 4 and [len(a) for a in cl_preds[0]] == [5, 2, 2, 0]
+    assert sorted(orders[0].tolist()) == list(range(9))
+    scores = score_images([np.array([[0, 0, 0, 8, 8]], float)], [pred], nc=3)
+    assert len(scores[0].overlooked) == 9 and len(scores[0].swap) == 1

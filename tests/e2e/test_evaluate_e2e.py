@@ -1,0 +1,81 @@
+"""``yolostudio evaluate`` on a run trained here (yolov5n, 2 epochs, imgsz 64, CPU), through the real CLI and
+worker: the numbers are training's own final validation of best.pt, the result is stored in the run folder
+and read back without a worker, a changed label makes a new evaluation. Network refused."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.launch import worker_env
+from core.protocol import read_events
+from tests.e2e.conftest import NETGUARD, ROOT, assert_offline, run_cli, train_args
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("evaluate")
+    data = generate_demo_dataset(root / "data", DemoSpec(n_train=16, n_val=8, image_size=64, seed=3))
+    env = worker_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(NETGUARD), str(ROOT), env.get("PYTHONPATH", "")])
+    env.update(YOLOSTUDIO_NET_AUDIT=str(root / "net-audit.log"), YOLOSTUDIO_WORKSPACE=str(root / "ws"),
+               YOLOSTUDIO_CONFIG_DIR=str(root / "config"), HOME=str(root / "home"), CUDA_VISIBLE_DEVICES="")
+    out = run_cli(train_args(data, name="weak", epochs=2, batch=8), env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return {"root": root, "env": env, "run": root / "ws" / "runs" / "weak", "data": data}
+
+
+def test_evaluate_gives_trainings_final_numbers_stores_them_and_reads_them_back(trained):
+    done = [e for e in read_events(trained["run"] / "events.jsonl") if e["type"] == "done"][-1]
+    final = done["final_metrics"]
+    out = run_cli(["evaluate", "weak", "--json"], trained["env"])
+    assert out.returncode == 0, out.stderr[-3000:]
+    doc = json.loads(out.stdout)
+    assert doc["from_store"] is False
+    for ours, theirs in (("precision", "precision"), ("recall", "recall"), ("map50", "map50"), ("map", "map50_95")):
+        assert doc["metrics"][ours] == pytest.approx(final[theirs], rel=1e-9, abs=1e-12), ours
+    assert [r["name"] for r in doc["per_class"]] == ["circle", "square", "triangle"]
+    assert sum(r["instances"] for r in doc["per_class"]) == doc["instances"] > 0
+    assert doc["confusion"]["labels"][-1] == "background" and len(doc["confusion"]["matrix"]) == 4
+    # every label is in one of the classes' columns once (matched, or missed in the background row)
+    assert sum(sum(row[:3]) for row in doc["confusion"]["matrix"]) == doc["instances"]
+    assert len(doc["curves"]["f1"]["confidence"]) == 100 and set(doc["curves"]["pr"]["classes"]) <= {
+        "circle", "square", "triangle"}
+    assert doc["speed_ms"]["inference"] > 0 and doc["images"] == 8
+    assert doc["interval"]["images"] == 8 and doc["interval"]["low"] <= doc["metrics"]["map"] <= doc["interval"]["high"]
+    store = Path(doc["store"])
+    assert store.parent.parent == trained["run"] / "evaluations" and store.is_file()
+    images = json.loads((store.parent / "images.json").read_text())
+    assert len(images) == 8 and sum(len(im["labels"]) for im in images) == doc["instances"]
+    assert sum(doc["error_counts"].values()) == len(doc["errors"]) + doc["error_counts"]["true_positive"]
+    assert {"prescription", "dataset"} <= set(doc) and doc["dataset"]["train_images"] == 16
+
+    again = run_cli(["evaluate", "weak", "--json"], trained["env"])
+    assert again.returncode == 0 and json.loads(again.stdout)["from_store"] is True
+    assert json.loads(again.stdout)["metrics"] == doc["metrics"]
+
+    listed = trained["root"] / "review.txt"
+    human = run_cli(["evaluate", "weak", "--export-list", str(listed)], trained["env"])
+    assert human.returncode == 0 and "read back from the store" in human.stdout and "background" in human.stdout
+    assert listed.read_text().splitlines() == list(dict.fromkeys(e["image"] for e in doc["errors"]))
+
+    label = Path(images[0]["image"].replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}")).with_suffix(".txt")
+    label.write_text(label.read_text() + "0 0.5 0.5 0.1 0.1\n")
+    changed = run_cli(["evaluate", "weak", "--json"], trained["env"])
+    assert changed.returncode == 0, changed.stderr[-3000:]
+    redo = json.loads(changed.stdout)
+    assert redo["from_store"] is False and redo["store"] != doc["store"] and redo["instances"] == doc["instances"] + 1
+    assert_offline(trained["root"] / "net-audit.log")
+
+
+def test_evaluate_refuses_a_missing_test_split_in_words(trained):
+    out = run_cli(["evaluate", "weak", "--split", "test"], trained["env"])
+    assert out.returncode == 2
+    assert "test split has no images" in out.stderr + out.stdout and "Traceback" not in out.stderr

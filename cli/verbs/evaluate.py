@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_of, find_run, looks_like_path
+from cli.columns import pad
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer
@@ -24,7 +25,7 @@ from core.evaluation.accuracy_facts import gather_facts
 from core.evaluation.error_list import write_image_list
 from core.evaluation.prescription import finding_json, prescribe
 from core.evaluation.store import RESULT_FILE, load_evaluation, load_images
-from core.evaluation.words import class_table, confusion_words, error_line, headline, no_images_words
+from core.evaluation.words import confusion_words, error_line, headline, no_images_words, number_text
 from core.i18n import tr
 from core.jobs import JobOutcome, JobSpec
 from core.trust import needs_trust, refusal
@@ -175,3 +176,10 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
 register(Verb("evaluate", tr("evaluate a model with yolov5's validation: per-class metrics, confusion matrix, "
                              "its mistakes image by image (likeliest label mistakes first)"),
               add_arguments, run, order=88))
+
+def class_table(result: dict[str, Any]) -> list[str]:
+    header = [tr("class"), tr("instances"), "P", "R", "mAP@0.5", "mAP@0.5:0.95"]
+    rows = [[str(r["name"]), str(r["instances"]), number_text(r["precision"]), number_text(r["recall"]), number_text(r["map50"]),
+             number_text(r["map"])] for r in result.get("per_class", [])]
+    widths = [max(len(header[0]), *(len(r[0]) for r in rows)) if rows else 8] + [12] * 5
+    return ["  ".join(pad(c, w) for c, w in zip(row, widths)).rstrip() for row in [header, *rows]]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.columns import pad
 from core.evaluation.bootstrap import Interval, interval_words
 from core.i18n import tr
 
@@ -35,7 +34,8 @@ def issue_word(issue: str | None) -> str:
     }.get(issue or "", "")
 
 
-def _num(value: Any) -> str:
+def number_text(value: Any) -> str:
+    """A metric as the tables show it: three decimals, a dash when the evaluation has none."""
     return "—" if value is None else f"{float(value):.3f}"
 
 
@@ -44,8 +44,8 @@ def headline(result: dict[str, Any]) -> list[str]:
     speed = result.get("speed_ms", {})
     best = result.get("best_f1", {})
     lines = [
-        tr("precision {p}  recall {r}  mAP@0.5 {m50}  mAP@0.5:0.95 {m}", p=_num(m.get("precision")),
-           r=_num(m.get("recall")), m50=_num(m.get("map50")), m=_num(m.get("map"))),
+        tr("precision {p}  recall {r}  mAP@0.5 {m50}  mAP@0.5:0.95 {m}", p=number_text(m.get("precision")),
+           r=number_text(m.get("recall")), m50=number_text(m.get("map50")), m=number_text(m.get("map"))),
     ]
     if result.get("interval"):
         iv = result["interval"]
@@ -57,13 +57,6 @@ def headline(result: dict[str, Any]) -> list[str]:
                     nms=f"{speed.get('nms', 0):.1f}"))
     return lines
 
-
-def class_table(result: dict[str, Any]) -> list[str]:
-    header = [tr("class"), tr("instances"), "P", "R", "mAP@0.5", "mAP@0.5:0.95"]
-    rows = [[str(r["name"]), str(r["instances"]), _num(r["precision"]), _num(r["recall"]), _num(r["map50"]),
-             _num(r["map"])] for r in result.get("per_class", [])]
-    widths = [max(len(header[0]), *(len(r[0]) for r in rows)) if rows else 8] + [12] * 5
-    return ["  ".join(pad(c, w) for c, w in zip(row, widths)).rstrip() for row in [header, *rows]]
 
 
 def confusion_words(confusion: dict[str, Any]) -> list[str]:

@@ -300,6 +300,10 @@ Step failed: {step}
       <translation>缺少 '{key}'。yolov5 会立即以 "data.yaml '{key}:' field missing" 停止。</translation>
     </message>
     <message>
+      <source>'{name}' has few examples and a low AP ({ap})</source>
+      <translation>'{name}' 样本少且 AP 低（{ap}）</translation>
+    </message>
+    <message>
       <source>'{split}' must be a path or a list of paths.</source>
       <translation>'{split}' 必须是一个路径或路径列表。</translation>
     </message>
@@ -312,8 +316,16 @@ Step failed: {step}
       <translation>'{token}' 不是数字。yolov5 会把图片当作损坏丢弃（'could not convert string to float'）。</translation>
     </message>
     <message>
+      <source>(a small val set: the number can move this much with other images)</source>
+      <translation>（验证集较小：换一批图片，这个数字可能变动这么多）</translation>
+    </message>
+    <message>
       <source>(default: {value})</source>
       <translation>（默认：{value}）</translation>
+    </message>
+    <message>
+      <source>(read back from the store)</source>
+      <translation>（从存档读取）</translation>
     </message>
     <message>
       <source>* estimated: not measured here</source>
@@ -484,8 +496,16 @@ Step failed: {step}
       <translation>AdamW</translation>
     </message>
     <message>
+      <source>Add '{split}:' with images to the data.yaml (yolostudio dataset check shows what it finds), or evaluate another split with --split.</source>
+      <translation>在 data.yaml 中加入带图片的 '{split}:'（yolostudio dataset check 会显示它找到的内容），或用 --split 评估其他划分。</translation>
+    </message>
+    <message>
       <source>Add --yes to trust {path}.</source>
       <translation>加上 --yes 以信任 {path}。</translation>
+    </message>
+    <message>
+      <source>Add images or augmentation; stop early with --patience {n}.</source>
+      <translation>增加图片或数据增强；用 --patience {n} 提前停止。</translation>
     </message>
     <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
@@ -502,6 +522,10 @@ Step failed: {step}
     <message>
       <source>Another rank of the run was lost (a process ended, or a node became unreachable); the whole run stopped. Seen here: {reason}</source>
       <translation>训练中的另一个进程丢失了（进程结束，或某个节点无法连接）；整个训练已停止。此处看到：{reason}</translation>
+    </message>
+    <message>
+      <source>Another set of images could move the number this much; compare runs by more than it.</source>
+      <translation>换一批图片，这个数字就可能变动这么多；比较运行时差距要大于它。</translation>
     </message>
     <message>
       <source>Asked run {name} to stop; it saves a checkpoint after the current batch.</source>
@@ -972,6 +996,14 @@ Type 'delete' to confirm: </source>
       <translation>轮数</translation>
     </message>
     <message>
+      <source>Errors at confidence ≥ {conf} (val/test images only; training images need held-out predictions): {missed} missed, {fp} false positives, {wc} wrong class, {pb} poor boxes, {dup} duplicates. The likeliest label mistakes first:</source>
+      <translation>置信度 ≥ {conf} 的错误（仅 val/test 图片；训练图片需要留出预测）：漏检 {missed}，误检 {fp}，类别错误 {wc}，框不准 {pb}，重复 {dup}。最可能的标注错误排在前面：</translation>
+    </message>
+    <message>
+      <source>Evaluation of {weights} on the {split} split: {images} images, {instances} objects</source>
+      <translation>{weights} 在 {split} 划分上的评估：{images} 张图片，{instances} 个目标</translation>
+    </message>
+    <message>
       <source>Even without data-loader workers, training needs about {main:.1f} GB and {available:.1f} GB is free. {risk}</source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
     </message>
@@ -1300,6 +1332,10 @@ Type 'delete' to confirm: </source>
       <translation>请指定一个 .pt 模型，或者模型 YAML 加初始权重。</translation>
     </message>
     <message>
+      <source>Give the dataset's YAML with --data.</source>
+      <translation>请用 --data 指定数据集的 YAML。</translation>
+    </message>
+    <message>
       <source>Give the leading machine's address and a free port, e.g. 10.0.0.1:29400.</source>
       <translation>请给出主机器的地址和一个空闲端口，例如 10.0.0.1:29400。</translation>
     </message>
@@ -1512,6 +1548,10 @@ Type 'delete' to confirm: </source>
       <translation>正在强制结束工作进程；最后保存的检查点会保留。</translation>
     </message>
     <message>
+      <source>Label about {n} more '{name}' objects (to the median).</source>
+      <translation>再标注约 {n} 个 '{name}' 目标（达到中位数）。</translation>
+    </message>
+    <message>
       <source>Label smoothing</source>
       <translation>标签平滑</translation>
     </message>
@@ -1636,6 +1676,10 @@ Type 'delete' to confirm: </source>
       <translation>找不到模型定义：{model}</translation>
     </message>
     <message>
+      <source>Move more labelled images to val (about 10–20 % of the dataset).</source>
+      <translation>把更多已标注图片移到 val（约占数据集的 10–20 %）。</translation>
+    </message>
+    <message>
       <source>Move {name} to {target}</source>
       <translation>把 {name} 移到 {target}</translation>
     </message>
@@ -1646,6 +1690,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>NAME</source>
       <translation>名称</translation>
+    </message>
+    <message>
+      <source>NMS IoU threshold (default: 0.6, as yolov5)</source>
+      <translation>NMS IoU 阈值（默认：0.6，与 yolov5 相同）</translation>
+    </message>
+    <message>
+      <source>NMS confidence threshold (default: 0.001, as yolov5)</source>
+      <translation>NMS 置信度阈值（默认：0.001，与 yolov5 相同）</translation>
     </message>
     <message>
       <source>NVIDIA GPU present</source>
@@ -2208,6 +2260,14 @@ Type 'delete' to confirm: </source>
       <translation>节点 {node}（{host}）上的进程 {rank} 有 {share} 的时间在等待数据，而其他每个进程在每一步都要等它。</translation>
     </message>
     <message>
+      <source>Re-split so that each class has the same share in train and val (yolostudio dataset prepare).</source>
+      <translation>重新划分，使每个类别在 train 和 val 中占比相同（yolostudio dataset prepare）。</translation>
+    </message>
+    <message>
+      <source>Read at confidence {conf} and IoU {iou} (yolov5's confusion matrix, not the mAP thresholds): rows are what the model predicted, columns what the labels say.</source>
+      <translation>按置信度 {conf}、IoU {iou} 统计（yolov5 的混淆矩阵，不是 mAP 的阈值）：行是模型的预测，列是标注。</translation>
+    </message>
+    <message>
       <source>Reading</source>
       <translation>正在读取</translation>
     </message>
@@ -2276,6 +2336,10 @@ Type 'delete' to confirm: </source>
       <translation>正在解析 {package}</translation>
     </message>
     <message>
+      <source>Review them in the Errors browser (likeliest first) and fix the labels.</source>
+      <translation>在错误浏览器中逐一查看（最可能的在前）并修正标注。</translation>
+    </message>
+    <message>
       <source>Rewrite {name} (backup kept as {name}.bak)</source>
       <translation>重写 {name}（备份保存为 {name}.bak）</translation>
     </message>
@@ -2326,6 +2390,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run {name}: {path}</source>
       <translation>训练 {name}：{path}</translation>
+    </message>
+    <message>
+      <source>Run {run} has no weights yet (weights/best.pt or weights/last.pt).</source>
+      <translation>运行 {run} 还没有权重（weights/best.pt 或 weights/last.pt）。</translation>
     </message>
     <message>
       <source>Running</source>
@@ -2456,6 +2524,10 @@ Type 'delete' to confirm: </source>
       <translation>请开始新的训练；若想保留已学到的内容，可在 best.pt 完好时从它开始训练。</translation>
     </message>
     <message>
+      <source>Start from {weights}.</source>
+      <translation>从 {weights} 开始。</translation>
+    </message>
+    <message>
       <source>Start machine 0 first, and check the address and that the port is open between the machines (firewall).</source>
       <translation>请先启动第 0 台机器，并检查地址以及机器之间该端口是否开放（防火墙）。</translation>
     </message>
@@ -2466,6 +2538,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Starting the training process…</source>
       <translation>正在启动训练进程…</translation>
+    </message>
+    <message>
+      <source>Still improving at the last epoch ({best} of {epochs})</source>
+      <translation>最后一轮仍在提升（第 {best} 轮，共 {epochs} 轮）</translation>
     </message>
     <message>
       <source>Stop early when the best fitness has not improved for this many epochs, saving the time of a plateau; 0 never stops early.</source>
@@ -2502,6 +2578,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopping: finishing the current batch and saving a checkpoint…</source>
       <translation>正在停止：完成当前批次并保存检查点…</translation>
+    </message>
+    <message>
+      <source>Stored in {path}</source>
+      <translation>已存于 {path}</translation>
     </message>
     <message>
       <source>Synchronised BatchNorm</source>
@@ -2566,6 +2646,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Testing CUDA on each GPU…</source>
       <translation>正在每块 GPU 上测试 CUDA…</translation>
+    </message>
+    <message>
+      <source>The 'background' column: {n} detections where no object is labelled (false positives — or labels that are missing).</source>
+      <translation>'background' 列：{n} 个检测处没有标注目标（误检——或漏标）。</translation>
+    </message>
+    <message>
+      <source>The 'background' row: {n} labelled objects no detection found (missed).</source>
+      <translation>'background' 行：{n} 个已标注目标没有被检测到（漏检）。</translation>
     </message>
     <message>
       <source>The CPU is the limit: it prepares the images and computes the model</source>
@@ -2678,6 +2766,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The architecture of {gpus} could not be read; the wheel was chosen for the driver alone.</source>
       <translation>无法读取 {gpus} 的架构；仅根据驱动选择了安装包。</translation>
+    </message>
+    <message>
+      <source>The best epoch is the last or nearly: more epochs will likely raise the mAP.</source>
+      <translation>最佳轮次是最后一轮或接近最后：更多轮次很可能提高 mAP。</translation>
     </message>
     <message>
       <source>The board halves its clocks or more ({reasons}): this comes from the power supply (an external power brake, or power spikes beyond what it delivers) or from heat.</source>
@@ -2828,6 +2920,10 @@ Type 'delete' to confirm: </source>
       <translation>训练时仍有余量的最大批大小：GPU 保持忙碌，yolov5 会累积到每步 {nbs} 张图片。</translation>
     </message>
     <message>
+      <source>The largest mix-up: {n} '{true}' objects predicted as '{pred}'.</source>
+      <translation>最大的混淆：{n} 个 '{true}' 目标被预测为 '{pred}'。</translation>
+    </message>
+    <message>
       <source>The largest model that fits your time budget.</source>
       <translation>符合你时间预算的最大模型。</translation>
     </message>
@@ -2838,6 +2934,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The link has {share:.0f}% of the bandwidth the card can use.{cost}</source>
       <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
+    </message>
+    <message>
+      <source>The mAP then weighs the classes differently from what the model learned.</source>
+      <translation>这样 mAP 对各类别的权重与模型所学不同。</translation>
     </message>
     <message>
       <source>The machine ran out of RAM. Use fewer workers, or turn off the RAM cache.</source>
@@ -2854,6 +2954,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The model is a checkpoint: training starts from its weights.</source>
       <translation>模型是一个检查点：训练从它的权重开始。</translation>
+    </message>
+    <message>
+      <source>The model learned the training images by heart after epoch {best}</source>
+      <translation>第 {best} 轮之后模型开始死记训练图片</translation>
     </message>
     <message>
       <source>The model's computation on the CPU waited for data {share} of the time.</source>
@@ -2978,6 +3082,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The training loss is no longer a number at epoch {epoch}, batch {batch} ({losses}); the run was stopped there, since it could not recover.</source>
       <translation>训练损失在第 {epoch} 轮、第 {batch} 批时已不再是数值（{losses}）；训练无法恢复，已在此处停止。</translation>
+    </message>
+    <message>
+      <source>The val loss rose {pct} from its lowest (epoch {low}) while the train loss kept falling; the best epoch was {best} of {epochs}.</source>
+      <translation>验证损失从最低点（第 {low} 轮）上升了 {pct}，而训练损失仍在下降；最佳轮次为第 {best} 轮（共 {epochs} 轮）。</translation>
+    </message>
+    <message>
+      <source>The val set is too small to trust the mAP closely ({n} images, ± {pm})</source>
+      <translation>验证集太小，mAP 不能精确信任（{n} 张图片，± {pm}）</translation>
+    </message>
+    <message>
+      <source>The val set's class mix is unlike train's (distance {d})</source>
+      <translation>验证集的类别构成与训练集不同（距离 {d}）</translation>
     </message>
     <message>
       <source>The version installed before still passes its check: its shortcut was put back.</source>
@@ -3156,12 +3272,20 @@ Type 'delete' to confirm: </source>
       <translation>TorchScript 追踪没有写出模型文件。</translation>
     </message>
     <message>
+      <source>Train at --imgsz {imgsz}, or with a P6 model (yolov5s6) at 1280.</source>
+      <translation>用 --imgsz {imgsz} 训练，或用 P6 模型（yolov5s6）在 1280 训练。</translation>
+    </message>
+    <message>
       <source>Train every class as one 'object' class: detection without telling the classes apart.</source>
       <translation>把所有类别当作一个“目标”类别训练：只检测，不区分类别。</translation>
     </message>
     <message>
       <source>Train in FP32 instead of letting yolov5 switch mixed precision on: for GPUs whose FP16 training turns the loss to NaN later in the run although yolov5's AMP check passes (GTX 16xx, Quadro T-series). Costs about twice the GPU memory per image and slower steps on GPUs with tensor cores.</source>
       <translation>以 FP32 训练，而不是让 yolov5 开启混合精度：适用于虽然通过了 yolov5 的 AMP 检查、但 FP16 训练后期损失变成 NaN 的 GPU（GTX 16xx、Quadro T 系列）。每张图像约占用两倍显存，在有张量核心的 GPU 上步骤更慢。</translation>
+    </message>
+    <message>
+      <source>Train more (Train more / yolostudio train --epochs {n}).</source>
+      <translation>继续训练（继续训练 / yolostudio train --epochs {n}）。</translation>
     </message>
     <message>
       <source>Train on letterboxed rectangles instead of squares: less padding, faster for wide images, but images are no longer shuffled (can cost accuracy).</source>
@@ -3190,6 +3314,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Train without mixed precision (AMP)</source>
       <translation>不使用混合精度（AMP）训练</translation>
+    </message>
+    <message>
+      <source>Trained from scratch on {n} images</source>
+      <translation>在 {n} 张图片上从零训练</translation>
     </message>
     <message>
       <source>Training</source>
@@ -3380,6 +3508,10 @@ Type 'delete' to confirm: </source>
       <translation>权重必须是 .pt 文件：{path}</translation>
     </message>
     <message>
+      <source>What to change for the next run:</source>
+      <translation>下一次运行应改变的：</translation>
+    </message>
+    <message>
       <source>Where to train: empty picks the first GPU, else the CPU; 'cpu'; '0' for the first GPU; '0,1' for two GPUs. The CPU is one to two orders of magnitude slower.</source>
       <translation>在哪里训练：留空选择第一块 GPU，没有则用 CPU；'cpu'；'0' 表示第一块 GPU；'0,1' 表示两块 GPU（多卡训练）。CPU 要慢一到两个数量级。</translation>
     </message>
@@ -3516,6 +3648,10 @@ Type 'delete' to confirm: </source>
       <translation>文件夹或文件路径（不含控制字符的文本）</translation>
     </message>
     <message>
+      <source>a label may be missing</source>
+      <translation>可能漏标</translation>
+    </message>
+    <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
       <translation>PyTorch 包索引的镜像，包含 cu132/、cu130/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
@@ -3530,6 +3666,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a point is not a pair of numbers</source>
       <translation>有一个点不是一对数字</translation>
+    </message>
+    <message>
+      <source>a run (its best.pt) or a .pt file</source>
+      <translation>一个运行（用它的 best.pt）或一个 .pt 文件</translation>
     </message>
     <message>
       <source>a shell command</source>
@@ -3554,6 +3694,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>add a .pt you have (asks whether you trust it)</source>
       <translation>添加你已有的 .pt（会询问是否信任）</translation>
+    </message>
+    <message>
+      <source>add a class {cls} box</source>
+      <translation>添加一个类别 {cls} 的框</translation>
     </message>
     <message>
       <source>allow a model YAML whose strings yolov5 would run as code (anything beyond its layers, torch activations and literals)</source>
@@ -3616,6 +3760,10 @@ Type 'delete' to confirm: </source>
       <translation>批大小 {b} 放得下（峰值 {gb:.1f} GB）；yolov5 AutoBatch：{auto}</translation>
     </message>
     <message>
+      <source>best F1 {f1} at confidence {conf}</source>
+      <translation>最佳 F1 {f1}，置信度 {conf}</translation>
+    </message>
+    <message>
       <source>box</source>
       <translation>框</translation>
     </message>
@@ -3638,6 +3786,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>cgroup quota</source>
       <translation>cgroup 配额</translation>
+    </message>
+    <message>
+      <source>change class {old} to {new}</source>
+      <translation>把类别 {old} 改为 {new}</translation>
     </message>
     <message>
       <source>changed on disk — remove and get it again</source>
@@ -3664,8 +3816,16 @@ Type 'delete' to confirm: </source>
       <translation>正在检查 yolov5 的标签缓存</translation>
     </message>
     <message>
+      <source>class</source>
+      <translation>类别</translation>
+    </message>
+    <message>
       <source>class {name}: {n} boxes left out as asked</source>
       <translation>类别 {name}：按要求略去了 {n} 个框</translation>
+    </message>
+    <message>
+      <source>cleanlab scores their labels under {t} (a missing label, a wrong class or a sloppy box).</source>
+      <translation>cleanlab 给它们的标注打分低于 {t}（漏标、类别错误或框不准）。</translation>
     </message>
     <message>
       <source>commit available</source>
@@ -3704,8 +3864,16 @@ Type 'delete' to confirm: </source>
       <translation>复制图片（默认：在同一文件系统上时使用硬链接）</translation>
     </message>
     <message>
+      <source>correct</source>
+      <translation>正确</translation>
+    </message>
+    <message>
       <source>cpu or a GPU index (default: GPU when needed)</source>
       <translation>cpu 或 GPU 编号（默认：需要时用 GPU）</translation>
+    </message>
+    <message>
+      <source>cpu or a GPU index (default: yolov5's choice)</source>
+      <translation>cpu 或 GPU 编号（默认：由 yolov5 选择）</translation>
     </message>
     <message>
       <source>cuDNN</source>
@@ -3740,6 +3908,10 @@ Type 'delete' to confirm: </source>
       <translation>检查时假定的数据加载进程数（默认 8）</translation>
     </message>
     <message>
+      <source>dataset YAML (default: the run's)</source>
+      <translation>数据集 YAML（默认：该运行的）</translation>
+    </message>
+    <message>
       <source>dataset YAML for verification/calibration (default: the run's)</source>
       <translation>用于验证/校准的数据集 YAML（默认：训练时的）</translation>
     </message>
@@ -3754,6 +3926,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>default {limit}</source>
       <translation>默认 {limit}</translation>
+    </message>
+    <message>
+      <source>delete a class {cls} box</source>
+      <translation>删除一个类别 {cls} 的框</translation>
     </message>
     <message>
       <source>delete checkpoints from the store</source>
@@ -3782,6 +3958,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>driver's CUDA</source>
       <translation>驱动支持的 CUDA</translation>
+    </message>
+    <message>
+      <source>duplicate detection</source>
+      <translation>重复检测</translation>
     </message>
     <message>
       <source>duration</source>
@@ -3820,6 +4000,10 @@ Type 'delete' to confirm: </source>
       <translation>估算：{name} 上可用 {free:.1f} GB，每张图片约 {per:.2f} GB</translation>
     </message>
     <message>
+      <source>evaluate a model with yolov5's validation: per-class metrics, confusion matrix, its mistakes image by image (likeliest label mistakes first)</source>
+      <translation>用 yolov5 的验证评估模型：各类别指标、混淆矩阵、逐图的错误（最可能的标注错误在前）</translation>
+    </message>
+    <message>
       <source>exit code {code}</source>
       <translation>退出码 {code}</translation>
     </message>
@@ -3842,6 +4026,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>failed</source>
       <translation>失败</translation>
+    </message>
+    <message>
+      <source>false positive (nothing labelled there)</source>
+      <translation>误检（那里没有标注）</translation>
     </message>
     <message>
       <source>family minimum driver</source>
@@ -3904,6 +4092,10 @@ Type 'delete' to confirm: </source>
       <translation>副本的图片格式（默认：jpg）</translation>
     </message>
     <message>
+      <source>image size (default: the run's, else 640)</source>
+      <translation>图片尺寸（默认：该运行的，否则 640）</translation>
+    </message>
+    <message>
       <source>image size the checks assume (default 640)</source>
       <translation>检查时假定的图片尺寸（默认 640）</translation>
     </message>
@@ -3962,6 +4154,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>installed</source>
       <translation>已安装</translation>
+    </message>
+    <message>
+      <source>instances</source>
+      <translation>实例数</translation>
     </message>
     <message>
       <source>interrupted</source>
@@ -4110,6 +4306,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>message</source>
       <translation>消息</translation>
+    </message>
+    <message>
+      <source>missed object</source>
+      <translation>漏检目标</translation>
     </message>
     <message>
       <source>model speed</source>
@@ -4328,6 +4528,10 @@ Type 'delete' to confirm: </source>
       <translation>原图</translation>
     </message>
     <message>
+      <source>overfitting</source>
+      <translation>过拟合</translation>
+    </message>
+    <message>
       <source>path</source>
       <translation>路径</translation>
     </message>
@@ -4364,8 +4568,16 @@ Type 'delete' to confirm: </source>
       <translation>多边形转为外接框（默认）或保留为 yolov5 分割轮廓</translation>
     </message>
     <message>
+      <source>poor box</source>
+      <translation>框不准</translation>
+    </message>
+    <message>
       <source>power</source>
       <translation>功耗</translation>
+    </message>
+    <message>
+      <source>precision {p}  recall {r}  mAP@0.5 {m50}  mAP@0.5:0.95 {m}</source>
+      <translation>精确率 {p}  召回率 {r}  mAP@0.5 {m50}  mAP@0.5:0.95 {m}</translation>
     </message>
     <message>
       <source>prepared copy</source>
@@ -4380,12 +4592,20 @@ Type 'delete' to confirm: </source>
       <translation>预训练检查点：列出、获取（按需下载）、导入、删除</translation>
     </message>
     <message>
+      <source>pretrained weights</source>
+      <translation>预训练权重</translation>
+    </message>
+    <message>
       <source>print facts and findings as one JSON document</source>
       <translation>以一个 JSON 文档输出检测信息和问题</translation>
     </message>
     <message>
       <source>print findings and statistics as JSON</source>
       <translation>以 JSON 输出问题和统计</translation>
+    </message>
+    <message>
+      <source>print the evaluation as one JSON document</source>
+      <translation>以一个 JSON 文档输出评估结果</translation>
     </message>
     <message>
       <source>print the event stream as JSON lines</source>
@@ -4512,6 +4732,10 @@ Type 'delete' to confirm: </source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
     </message>
     <message>
+      <source>scoring the labels with cleanlab</source>
+      <translation>正在用 cleanlab 给标注打分</translation>
+    </message>
+    <message>
       <source>searching the dataset's folders: {n} so far</source>
       <translation>正在搜索数据集的文件夹：已找到 {n} 个</translation>
     </message>
@@ -4564,6 +4788,14 @@ Type 'delete' to confirm: </source>
       <translation>切片显存</translation>
     </message>
     <message>
+      <source>small objects</source>
+      <translation>小目标</translation>
+    </message>
+    <message>
+      <source>speed per image: {pre} ms pre-process, {inf} ms inference, {nms} ms NMS</source>
+      <translation>每张图片耗时：预处理 {pre} ms，推理 {inf} ms，NMS {nms} ms</translation>
+    </message>
+    <message>
       <source>start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard --json); options given on the command line override it</source>
       <translation>从 FILE 中保存的选项开始（JSON 或 YAML，例如来自 yolostudio wizard --json）；命令行上给出的选项会覆盖它</translation>
     </message>
@@ -4578,6 +4810,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>step</source>
       <translation>步骤</translation>
+    </message>
+    <message>
+      <source>still improving</source>
+      <translation>仍在提升</translation>
     </message>
     <message>
       <source>stopped</source>
@@ -4674,6 +4910,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the installer again, with the same options</source>
       <translation>用相同选项再次运行安装程序</translation>
+    </message>
+    <message>
+      <source>the label's box may be sloppy</source>
+      <translation>标注的框可能不准</translation>
+    </message>
+    <message>
+      <source>the label's class may be wrong</source>
+      <translation>标注的类别可能有误</translation>
     </message>
     <message>
       <source>the launcher ended this rank (signal {signum})</source>
@@ -4836,6 +5080,10 @@ Type 'delete' to confirm: </source>
       <translation>检查 DATA.yaml 及其列出的每张图片和标签</translation>
     </message>
     <message>
+      <source>validating {weights} on the {split} split</source>
+      <translation>正在 {split} 划分上验证 {weights}</translation>
+    </message>
+    <message>
       <source>verifying {format} against PyTorch</source>
       <translation>正在将 {format} 与 PyTorch 对比验证</translation>
     </message>
@@ -4862,6 +5110,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>where to write the copy (default: the workspace's cache)</source>
       <translation>副本的写入位置（默认：工作区的缓存）</translation>
+    </message>
+    <message>
+      <source>which split to evaluate (default: val)</source>
+      <translation>评估哪个划分（默认：val）</translation>
     </message>
     <message>
       <source>with --repair: do not ask</source>
@@ -4896,12 +5148,20 @@ Type 'delete' to confirm: </source>
       <translation>把收集到的检测信息写入 FILE</translation>
     </message>
     <message>
+      <source>write the images of the errors to FILE, one path a line, likeliest label mistake first</source>
+      <translation>把有错误的图片写入 FILE，每行一个路径，最可能的标注错误在前</translation>
+    </message>
+    <message>
       <source>write the prepared copy when the recommendation includes one</source>
       <translation>当推荐中包含预处理副本时写出它</translation>
     </message>
     <message>
       <source>write the result (JSON) to FILE, for yolostudio train --config</source>
       <translation>把结果（JSON）写入 FILE，供 yolostudio train --config 使用</translation>
+    </message>
+    <message>
+      <source>wrong class</source>
+      <translation>类别错误</translation>
     </message>
     <message>
       <source>yes</source>
@@ -4926,6 +5186,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 does not read .{suffix} images and skips this file silently; convert it to JPEG or PNG if it should be used.</source>
       <translation>yolov5 不读取 .{suffix} 图片，会静默跳过这个文件；如果要使用它，请转换为 JPEG 或 PNG。</translation>
+    </message>
+    <message>
+      <source>yolov5 finds objects on grids of 8, 16 and 32 px; a box a few pixels wide is hard to see. A larger image size costs about {factor}× the compute per image.</source>
+      <translation>yolov5 在 8、16、32 像素的网格上寻找目标；只有几个像素宽的框很难看到。更大的图片尺寸每张图约需 {factor} 倍计算量。</translation>
     </message>
     <message>
       <source>yolov5 given several GPUs in one process falls back to DataParallel, which is slower than one GPU in many cases. Name the GPUs in Device — the Train page's GPU choice, or 'yolostudio train DATA.yaml {fix}' — and the app starts one training process per GPU (DDP through PyTorch's launcher); the batch is the total, split between them.</source>
@@ -4984,6 +5248,10 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
     </message>
     <message>
+      <source>yolov5's guide recommends pretrained weights for small and medium datasets; from random weights a few hundred images rarely reach a useful mAP.</source>
+      <translation>yolov5 的指南建议中小数据集使用预训练权重；从随机权重开始，几百张图片很少能达到有用的 mAP。</translation>
+    </message>
+    <message>
       <source>yolov5's label cache {path} did not match the label files (or was not only label data): set aside as {aside}, so yolov5 reads the labels again.</source>
       <translation>yolov5 的标签缓存 {path} 与标签文件不符（或不只是标签数据）：已移为 {aside}，让 yolov5 重新读取标签。</translation>
     </message>
@@ -5010,6 +5278,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{count} GPUs: train on all of them with DDP</source>
       <translation>{count} 块 GPU：用 DDP 在全部 GPU 上训练</translation>
+    </message>
+    <message>
+      <source>{count} labelled in train against a median of {median} per class (yolov5's guide: 10,000 instances per class for best results).</source>
+      <translation>训练集中标注了 {count} 个，而各类别中位数为 {median}（yolov5 的指南：每类 10,000 个实例效果最好）。</translation>
     </message>
     <message>
       <source>{c} cores</source>
@@ -5184,6 +5456,10 @@ Type 'delete' to confirm: </source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
     </message>
     <message>
+      <source>{image}: {kind}, class {cls}, confidence {conf}{issue}</source>
+      <translation>{image}：{kind}，类别 {cls}，置信度 {conf}{issue}</translation>
+    </message>
+    <message>
       <source>{index} serves no CUDA build that fits this machine ({why}), so the CPU build is installed: training will not use the GPU until a CUDA build is installed. When the index serves {first}, run the installer again.</source>
       <translation>{index} 不提供适合这台机器的 CUDA 构建（{why}），因此安装 CPU 构建：在装上 CUDA 构建之前训练不会使用 GPU。等该索引提供 {first} 后，请再次运行安装程序。</translation>
     </message>
@@ -5258,6 +5534,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{mb:.1f} MB/s</source>
       <translation>{mb:.1f} MB/s</translation>
+    </message>
+    <message>
+      <source>{metric} {value} ± {pm} on {images} images</source>
+      <translation>{metric} {value} ± {pm}（{images} 张图片）</translation>
     </message>
     <message>
       <source>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</source>
@@ -5384,8 +5664,16 @@ Type 'delete' to confirm: </source>
       <translation>{n} 张图片没有目标（作为背景图保留）</translation>
     </message>
     <message>
+      <source>{n} images written to {path}</source>
+      <translation>已将 {n} 张图片写入 {path}</translation>
+    </message>
+    <message>
       <source>{n} images' boxes turned with their EXIF orientation</source>
       <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
+    </message>
+    <message>
+      <source>{n} val images probably have a label mistake</source>
+      <translation>{n} 张验证图片可能有标注错误</translation>
     </message>
     <message>
       <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>
@@ -5426,6 +5714,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} cannot be read: {reason}</source>
       <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} changed after this edit; it was left as it is.</source>
+      <translation>{path} 在此次编辑后被改动过；已保持原样。</translation>
     </message>
     <message>
       <source>{path} could not be read ({reason}).</source>
@@ -5532,6 +5824,10 @@ Type 'delete' to confirm: </source>
       <translation>{path}：没有可用于继续训练的检查点（{problem}）。</translation>
     </message>
     <message>
+      <source>{path}: no class {cls} box at {box} (the file changed since the evaluation?).</source>
+      <translation>{path}：在 {box} 处没有类别 {cls} 的框（评估之后文件被改动了？）。</translation>
+    </message>
+    <message>
       <source>{path}: not an image this app can read</source>
       <translation>{path}：不是本应用能读取的图片</translation>
     </message>
@@ -5548,6 +5844,10 @@ Type 'delete' to confirm: </source>
       <translation>{path}：{fmt} 格式需要从文件夹读取。</translation>
     </message>
     <message>
+      <source>{path}: the {split} split has no images to evaluate on.</source>
+      <translation>{path}：{split} 划分没有可评估的图片。</translation>
+    </message>
+    <message>
       <source>{path}: unknown options {names}.</source>
       <translation>{path}：未知选项 {names}。</translation>
     </message>
@@ -5558,6 +5858,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path}: {reason} A model YAML is code to yolov5; if you trust this file, add --trust-model.</source>
       <translation>{path}：{reason} 模型 YAML 对 yolov5 而言就是代码；如果您信任此文件，请加上 --trust-model。</translation>
+    </message>
+    <message>
+      <source>{pct} of the objects are under {px} px after resizing to {imgsz}</source>
+      <translation>缩放到 {imgsz} 后，{pct} 的目标小于 {px} 像素</translation>
     </message>
     <message>
       <source>{per} images per GPU</source>
@@ -5742,6 +6046,10 @@ then: {install}</source>
       <translation>{waiting} 每一步剩下的时间是模型在 CPU 上的前向和反向计算；在 GPU 上会快一到两个数量级。</translation>
     </message>
     <message>
+      <source>{weights} is not from a run of this workspace: say which dataset with --data DATA.yaml.</source>
+      <translation>{weights} 不属于此工作区的运行：请用 --data DATA.yaml 指定数据集。</translation>
+    </message>
+    <message>
       <source>{where} ({name}): a corner is not a number</source>
       <translation>{where}（{name}）：有一个角的坐标不是数字</translation>
     </message>
@@ -5814,12 +6122,20 @@ then: {install}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
     </message>
     <message>
+      <source>… and {n} more (--json lists them all)</source>
+      <translation>… 还有 {n} 条（--json 列出全部）</translation>
+    </message>
+    <message>
       <source>… and {n} more.</source>
       <translation>… 还有 {n} 条。</translation>
     </message>
     <message>
       <source>… {detail}</source>
       <translation>… {detail}</translation>
+    </message>
+    <message>
+      <source>… {images} images validated</source>
+      <translation>… 已验证 {images} 张图片</translation>
     </message>
     <message>
       <source>≈{mb:.0f} MB</source>

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from core.atomic import atomic_write_text
+from core.run import RunFolder
 
 RESULT_FILE = "result.json"
 IMAGES_FILE = "images.json"
@@ -27,8 +28,8 @@ STORE_VERSION = 1
 
 
 def evaluations_dir(run_dir: Path) -> Path:
-    """The run's folder of evaluations."""
-    return Path(run_dir) / "evaluations"
+    """The run's folder of evaluations (the run folder's layout is ``RunFolder``'s)."""
+    return RunFolder(run_dir).evaluations
 
 
 def evaluation_key(settings: dict[str, Any], weights_sha256: str, dataset_fingerprint: str) -> str:

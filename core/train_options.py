@@ -216,12 +216,27 @@ def yolov5_fields(cfg: TrainConfig) -> dict[str, Any]:
     return out
 
 
+def off_flag(flag: str) -> str:
+    """The flag that switches a true/false option off: ``--no-X`` for ``--X``, and ``--X`` for an option that is
+    itself spelt ``--no-X`` (``--no-amp`` → ``--amp``, never ``--no-no-amp``)."""
+    return "--" + flag[len("--no-"):] if flag.startswith("--no-") else "--no-" + flag[2:]
+
+
+class _Switch(argparse.Action):
+    """A true/false flag and its ``off_flag``. argparse's ``BooleanOptionalAction`` takes every flag that starts
+    with ``--no-`` for the negative one, so ``--no-amp`` (a positive option) would have switched AMP-off *off*."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, option_string != self.option_strings[-1])
+
+
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     """One argparse argument per option: flags, type, choices and help from the metadata.
 
     Every argument's parsed default is None, meaning "not given on the line" (the option's own default is
     applied by ``config_from_args``), so a flag typed with its default value still wins over a ``--config``
-    file; every true/false option has its ``--no-…`` (argparse's ``BooleanOptionalAction``)."""
+    file; every true/false option has its ``off_flag``."""
     for opt in train_options():
         kwargs: dict[str, Any] = {"help": tr(opt.help).replace("%", "%%"), "default": None}  # argparse formats %
         if opt.positional:  # optional on the command line: a --config file may name it
@@ -229,14 +244,14 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
             continue
         kwargs["dest"] = opt.name
         if opt.widget == "bool":
-            kwargs["action"] = argparse.BooleanOptionalAction
-        else:
-            kwargs["type"] = {"int": int, "float": float}.get(opt.widget, str)
-            choices = [value for value, _label in opt.choices if value != ""]
-            if choices:
-                kwargs["choices"] = choices
-            if opt.default not in ("", None):
-                kwargs["help"] += " " + tr("(default: {value})", value=opt.default).replace("%", "%%")
+            parser.add_argument(*opt.cli_flags, off_flag(opt.cli_flags[0]), action=_Switch, nargs=0, **kwargs)
+            continue
+        kwargs["type"] = {"int": int, "float": float}.get(opt.widget, str)
+        choices = [value for value, _label in opt.choices if value != ""]
+        if choices:
+            kwargs["choices"] = choices
+        if opt.default not in ("", None):
+            kwargs["help"] += " " + tr("(default: {value})", value=opt.default).replace("%", "%%")
         parser.add_argument(*opt.cli_flags, **kwargs)
 
 
@@ -291,5 +306,5 @@ def changed_cli_flags(value_of: Callable[[str, Any], Any]) -> list[str]:
         if opt.positional or value == opt.default:
             continue
         flag = opt.cli_flags[0]
-        argv += ([flag if value else "--no-" + flag[2:]]) if opt.widget == "bool" else [flag, str(value)]
+        argv += ([flag if value else off_flag(flag)]) if opt.widget == "bool" else [flag, str(value)]
     return argv

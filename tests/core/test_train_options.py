@@ -95,6 +95,11 @@ def test_yolov5_options_carry_every_option_with_its_conversion(tmp_path):
         assert opt.yolov5_name is None or opt.yolov5_name in opts, opt.name
 
 
+def _off(flag: str) -> str:
+    """The flag that switches an option off: --no-X, but --X for an option spelt --no-X (--no-amp → --amp)."""
+    return "--" + flag[len("--no-"):] if flag.startswith("--no-") else "--no-" + flag[2:]
+
+
 @pytest.mark.parametrize("opt", OPTIONS, ids=[o.name for o in OPTIONS])
 def test_a_flag_on_the_line_wins_over_the_config_file_even_when_it_says_the_default(opt, tmp_path):
     """``train --config FILE --epochs 100``: the line is what the user typed last; "given" is detected, never
@@ -105,7 +110,7 @@ def test_a_flag_on_the_line_wins_over_the_config_file_even_when_it_says_the_defa
     parser = argparse.ArgumentParser()
     add_train_arguments(parser)
     if opt.widget == "bool":
-        argv = ["--no-" + opt.cli_flags[0][2:]] if other_value(opt) else [opt.cli_flags[0]]
+        argv = [_off(opt.cli_flags[0])] if other_value(opt) else [opt.cli_flags[0]]
     else:
         argv = [opt.cli_flags[0], str(opt.default)]
     assert getattr(config_from_args(parser.parse_args(argv), saved), opt.name) == opt.default
@@ -118,7 +123,7 @@ def test_every_true_false_option_has_its_no_flag_and_the_spelt_command_uses_it()
     parser = argparse.ArgumentParser()
     add_train_arguments(parser)
     for opt in (o for o in OPTIONS if o.widget == "bool"):
-        off = "--no-" + opt.cli_flags[0][2:]
+        off = _off(opt.cli_flags[0])
         assert getattr(parser.parse_args([off]), opt.name) is False
         assert getattr(parser.parse_args([opt.cli_flags[0]]), opt.name) is True
         flags = changed_cli_flags(lambda name, default, o=opt: (not o.default) if name == o.name else default)

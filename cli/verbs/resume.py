@@ -62,7 +62,9 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
                        tr("Start a new run; to keep what it learned, train from its best.pt if that is whole."))
         return EXIT_USAGE
     confirmed: tuple[str, ...] = ()
-    if needs_trust(last, workspace):  # a run folder from elsewhere: its checkpoint is not the app's own
+    # a run folder from elsewhere: its checkpoint is not the app's own (machine 1+ of a several-machines run has
+    # none yet: machine 0 sends its own when the ranks meet, recorded as it arrives)
+    if last.exists() and needs_trust(last, workspace):
         if not args.trust_weights:
             renderer.error(refusal(last, workspace))
             return EXIT_USAGE

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from core.distributed import ENDPOINT_FIELDS
 from core.jobs import JobSpec
 from core.run import RunFolder
 from core.runs import RunInfo, create_run, load_run_config, resume_spec
@@ -62,7 +63,8 @@ class TrainRunControl:
             return False
         last = RunFolder(run_dir).last_pt
         confirmed: tuple[str, ...] = ()
-        if needs_trust(last, self.workspace):  # a run copied in from elsewhere, or from before records
+        if last.exists() and needs_trust(last, self.workspace):  # copied in, or from before records (machine 1+
+            # of a several-machines run has no last.pt yet: machine 0 sends its own when the ranks meet)
             if not dialogs.confirm_untrusted_weights(self, last):
                 return False
             confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints, recorded as they load
@@ -184,11 +186,20 @@ class TrainRunControl:
         if self.active:
             self._notify("warning", self.tr("A run is training: the wizard's settings can be used when it ends."))
             return False
-        self.form.apply_values(doc["config"])
+        self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
         self.wizard_prediction.set_pending(doc)
         self.revalidate()
         self._notify("info", self.tr("The wizard's settings are on the form: press Start to train."))
         return True
+
+    def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:
+        """``values`` without each meeting point (``core.distributed.ENDPOINT_FIELDS``) the user does not confirm
+        by name: a document never decides alone where this machine connects."""
+        for name in ENDPOINT_FIELDS:
+            endpoint = str(values.get(name) or "").strip()
+            if endpoint and not dialogs.confirm_endpoint(self, endpoint, source):
+                values.pop(name)
+        return values
 
     def train_more(self, epochs: int) -> bool:
         """Start a new run from the shown run's best.pt on the same dataset, for ``epochs`` more epochs."""

@@ -129,10 +129,11 @@ def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, lau
     run_dir = page.session.run_dir
 
     launcher.options = []
-    asked: list[Path] = []  # the fake worker wrote last.pt without the real worker's record: a foreign file
+    (run_dir / "weights" / "provenance.json").unlink()  # the workspace's record gone: a run copied in from elsewhere
+    asked: list[Path] = []
     monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or False)
     assert page.resume_run() is False and asked == [run_dir / "weights" / "last.pt"]
-    record_as_own(page.workspace, run_dir / "weights" / "last.pt")  # as a real worker does when it saves
+    record_as_own(page.workspace, run_dir / "weights" / "last.pt")  # confirmed once: recorded from then on
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as resumed:
         panel.resume_button.click()
     spec = json.loads(launcher.spec_files[-1].read_text(encoding="utf-8"))

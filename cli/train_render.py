@@ -58,8 +58,10 @@ class ConsoleRenderer(EventRenderer):
         bar = "█" * filled + "░" * (self.width - filled)
         losses = " ".join(f"{k} {format_loss(v)}" for k, v in p.losses.items())
         ips = "—" if p.images_per_s is None else f"{p.images_per_s:.0f}"
-        return tr("Epoch {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} img/s  data wait {wait}  "
-                  "ETA {eta}", epoch=p.epoch + 1, epochs=p.epochs, bar=bar, batch=p.batch, batches=p.batches,
+        # ETA before the losses: a line wider than the terminal is clipped at its end (cli.progress_line), and on
+        # an 80-column terminal the clip took the ETA, the figure people look for
+        return tr("Epoch {epoch}/{epochs} {bar} {batch}/{batches}  ETA {eta}  {losses}  {ips} img/s  "
+                  "data wait {wait}", epoch=p.epoch + 1, epochs=p.epochs, bar=bar, batch=p.batch, batches=p.batches,
                   losses=losses, ips=ips, wait=_pct(p.data_wait_share), eta=format_duration(p.eta_run_s()))
 
     # -- events ---------------------------------------------------------------------------------------

@@ -988,8 +988,8 @@ Type 'delete' to confirm: </source>
       <translation>轮次 {epoch}/{epochs}  box {box} obj {obj} cls {cls} | P {p} R {r} mAP@0.5 {m50} mAP@0.5:0.95 {m95} | {secs:.1f} 秒，{ips} 张/秒，数据等待 {wait}{best}</translation>
     </message>
     <message>
-      <source>Epoch {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} img/s  data wait {wait}  ETA {eta}</source>
-      <translation>轮次 {epoch}/{epochs} {bar} {batch}/{batches}  {losses}  {ips} 张/秒  数据等待 {wait}  剩余 {eta}</translation>
+      <source>Epoch {epoch}/{epochs} {bar} {batch}/{batches}  ETA {eta}  {losses}  {ips} img/s  data wait {wait}</source>
+      <translation>轮次 {epoch}/{epochs} {bar} {batch}/{batches}  剩余 {eta}  {losses}  {ips} 张/秒  数据等待 {wait}</translation>
     </message>
     <message>
       <source>Epochs</source>

@@ -137,7 +137,7 @@ def test_two_nodes_stop_together_then_resume_and_complete(small_data, e2e_env, n
     stops = [e for e in by_type(node0.events, "checkpoint") if e["reason"] == "stop"]
     assert len(stops) == 1 and node0.events[-1]["stopped_at"]["epoch"] == 0
     run0 = Path(stops[0]["path"]).parents[1]
-    assert sorted(p.name for p in (run0 / "weights").iterdir()) == ["last.pt"]
+    assert sorted(p.name for p in (run0 / "weights").iterdir()) == ["last.pt", "provenance.json"]  # + its record
     assert not list((tmp_path / "node1" / "runs" / "two-nodes").rglob("*.pt"))  # only rank 0 saves
 
     port = _free_port()  # both machines resume; the same topology, a fresh meeting point

@@ -1230,6 +1230,69 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>EvaluateWindow</name>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Cancelled before the evaluation started.</source>
+      <translation>已在评估开始前取消。</translation>
+    </message>
+    <message>
+      <source>Could not plan the evaluation of run {name}: {reason}</source>
+      <translation>无法规划运行 {name} 的评估：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not start the evaluation: {reason}</source>
+      <translation>无法启动评估：{reason}</translation>
+    </message>
+    <message>
+      <source>Evaluate run {name} — YOLO Studio</source>
+      <translation>评估运行 {name} — YOLO Studio</translation>
+    </message>
+    <message>
+      <source>Evaluated and stored.</source>
+      <translation>已评估并保存。</translation>
+    </message>
+    <message>
+      <source>Evaluating {weights} on the {split} split ({images} images) with yolov5's validation…</source>
+      <translation>正在用 yolov5 的验证在 {split} 划分（{images} 张图像）上评估 {weights}…</translation>
+    </message>
+    <message>
+      <source>Planning the evaluation</source>
+      <translation>规划评估</translation>
+    </message>
+    <message>
+      <source>Read back from the store: these inputs were evaluated before.</source>
+      <translation>从存储中读回：这些输入之前已评估过。</translation>
+    </message>
+    <message>
+      <source>Reading the weights and the dataset of run {name}…</source>
+      <translation>正在读取运行 {name} 的权重和数据集…</translation>
+    </message>
+    <message>
+      <source>Run {name} was not evaluated.</source>
+      <translation>运行 {name} 未被评估。</translation>
+    </message>
+    <message>
+      <source>Stopping the evaluation…</source>
+      <translation>正在停止评估…</translation>
+    </message>
+    <message>
+      <source>The evaluation ended without a result.</source>
+      <translation>评估结束，但没有结果。</translation>
+    </message>
+    <message>
+      <source>The evaluation was stopped; nothing was stored.</source>
+      <translation>评估已停止；未保存任何内容。</translation>
+    </message>
+    <message>
+      <source>{images} images validated</source>
+      <translation>已验证 {images} 张图像</translation>
+    </message>
+  </context>
+  <context>
     <name>EvaluationView</name>
     <message>
       <source>Class</source>
@@ -2143,6 +2206,10 @@ Coming soon</source>
       <translation>已完成轮数</translation>
     </message>
     <message>
+      <source>Evaluate</source>
+      <translation>评估</translation>
+    </message>
+    <message>
       <source>Last weights</source>
       <translation>最后权重</translation>
     </message>
@@ -2161,6 +2228,10 @@ Coming soon</source>
     <message>
       <source>Open weights folder</source>
       <translation>打开权重文件夹</translation>
+    </message>
+    <message>
+      <source>Per-class metrics, the confusion matrix and what to change, from yolov5's validation of the run's best weights</source>
+      <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该运行最佳权重的验证</translation>
     </message>
     <message>
       <source>Resume from last checkpoint</source>
@@ -2387,6 +2458,10 @@ Coming soon</source>
       <translation>删除…</translation>
     </message>
     <message>
+      <source>Evaluate</source>
+      <translation>评估</translation>
+    </message>
+    <message>
       <source>Every training run in this workspace, with its results and how efficiently it used the machine. Open one to replay it; select several to compare their curves.</source>
       <translation>这个工作区中的每次训练，包括其结果和对机器的利用效率。打开一个可以回放它；选择多个可以比较它们的曲线。</translation>
     </message>
@@ -2445,6 +2520,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Overlay the curves of the selected runs</source>
       <translation>叠加显示所选训练的曲线</translation>
+    </message>
+    <message>
+      <source>Per-class metrics, the confusion matrix and what to change, from yolov5's validation of the run's best weights</source>
+      <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该运行最佳权重的验证</translation>
     </message>
     <message>
       <source>Read the runs folder again (F5)</source>

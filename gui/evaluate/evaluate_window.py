@@ -18,9 +18,10 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 
 from core.evaluation.plan import build_evaluate_spec
 from core.evaluation.request import EvaluationRefused, RunEvaluation, plan_run_evaluation, presented
-from core.evaluation.store import load_evaluation
+from core.evaluation.store import load_evaluation, load_images
 from core.jobs import JobOutcome, JobSpec
 from gui.background import BackgroundTask, run_in_background
+from gui.evaluate.errors_browser import ErrorsBrowser
 from gui.evaluate.view import EvaluationView
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
@@ -41,10 +42,13 @@ class EvaluateWindow(QWidget):
             name=self.run_dir.name), self, wordWrap=True)
         self.progress = QProgressBar(self, minimum=0, maximum=0)  # busy until the worker counts batches
         self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel)
+        self.errors_button = QPushButton(self.tr("Browse the errors…"), self, clicked=self.browse_errors)
+        self.errors_button.hide()
         self.banner = Banner(self)
         row = QHBoxLayout()
         row.addWidget(self.progress, 1)
         row.addWidget(self.cancel_button)
+        row.addWidget(self.errors_button)
         self.layout_ = QVBoxLayout(self)
         self.layout_.addWidget(self.status)
         self.layout_.addLayout(row)
@@ -132,7 +136,16 @@ class EvaluateWindow(QWidget):
         self.view = EvaluationView(shown, self)
         self.layout_.takeAt(self.layout_.count() - 1)  # the stretch: the view takes the room
         self.layout_.addWidget(self.view, 1)
+        self.errors_button.setVisible(bool(shown.get("errors")))
         self.view.show()  # added to a shown window: without this it appears only a turn of the event loop later
+
+    def browse_errors(self) -> ErrorsBrowser | None:
+        """The Errors browser over this evaluation (its images.json read here: one file the worker wrote)."""
+        if self.view is None or self.planned is None:
+            return None
+        browser = ErrorsBrowser(self.view.result, load_images(self.planned.plan.folder), self)
+        browser.show()
+        return browser
 
     def _failed(self, message: str, hint: str) -> None:
         self._done_controls()

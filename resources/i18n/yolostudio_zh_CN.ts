@@ -1230,7 +1230,110 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>ErrorsBrowser</name>
+    <message>
+      <source>Accept the prediction as a label</source>
+      <translation>把预测接受为标注</translation>
+    </message>
+    <message>
+      <source>Change its class</source>
+      <translation>更改其类别</translation>
+    </message>
+    <message>
+      <source>Change its class to {name}</source>
+      <translation>把其类别改为 {name}</translation>
+    </message>
+    <message>
+      <source>Delete the label</source>
+      <translation>删除该标注</translation>
+    </message>
+    <message>
+      <source>Drawing {name}</source>
+      <translation>正在绘制 {name}</translation>
+    </message>
+    <message>
+      <source>Drawing {name}…</source>
+      <translation>正在绘制 {name}…</translation>
+    </message>
+    <message>
+      <source>Editing {path}</source>
+      <translation>正在编辑 {path}</translation>
+    </message>
+    <message>
+      <source>Errors of {weights} — YOLO Studio</source>
+      <translation>{weights} 的错误 — YOLO Studio</translation>
+    </message>
+    <message>
+      <source>Every class</source>
+      <translation>所有类别</translation>
+    </message>
+    <message>
+      <source>Every kind</source>
+      <translation>所有种类</translation>
+    </message>
+    <message>
+      <source>Export this list</source>
+      <translation>导出此列表</translation>
+    </message>
+    <message>
+      <source>Export this list…</source>
+      <translation>导出此列表…</translation>
+    </message>
+    <message>
+      <source>Exporting the list</source>
+      <translation>正在导出列表</translation>
+    </message>
+    <message>
+      <source>No errors match these filters.</source>
+      <translation>没有符合这些筛选条件的错误。</translation>
+    </message>
+    <message>
+      <source>Predictions on the {split} split, the likeliest label mistake first. Training images are not judged: their predictions are biased, and held-out (k-fold) predictions for them are not built yet. Labels are solid, predictions dashed.</source>
+      <translation>{split} 划分上的预测，最可能的标注错误排在最前。不评判训练图片：模型在它们上的预测有偏，而为它们做留出（k 折）预测的功能尚未实现。标注为实线，预测为虚线。</translation>
+    </message>
+    <message>
+      <source>Show:</source>
+      <translation>显示：</translation>
+    </message>
+    <message>
+      <source>Text files (*.txt)</source>
+      <translation>文本文件 (*.txt)</translation>
+    </message>
+    <message>
+      <source>Undo</source>
+      <translation>撤销</translation>
+    </message>
+    <message>
+      <source>Undoing the edit of {path}</source>
+      <translation>正在撤销对 {path} 的编辑</translation>
+    </message>
+    <message>
+      <source>Undone: {what} in {path}.</source>
+      <translation>已撤销：{path} 中的{what}。</translation>
+    </message>
+    <message>
+      <source>confidence ≥ </source>
+      <translation>置信度 ≥ </translation>
+    </message>
+    <message>
+      <source>{n} images written to {path}, the likeliest label mistake first.</source>
+      <translation>已将 {n} 张图片写入 {path}，最可能的标注错误排在最前。</translation>
+    </message>
+    <message>
+      <source>{path}: {what} (a .bak beside it; Ctrl+Z undoes it).</source>
+      <translation>{path}：{what}（旁边留有 .bak；Ctrl+Z 可撤销）。</translation>
+    </message>
+    <message>
+      <source>✓ {text} ({done})</source>
+      <translation>✓ {text}（{done}）</translation>
+    </message>
+  </context>
+  <context>
     <name>EvaluateWindow</name>
+    <message>
+      <source>Browse the errors…</source>
+      <translation>浏览错误…</translation>
+    </message>
     <message>
       <source>Cancel</source>
       <translation>取消</translation>

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from core.evaluation.request import plan_run_evaluation
 from core.evaluation.store import load_evaluation, save_evaluation
 from core.jobs import JobSpec
 from core.runs import RunInfo
@@ -149,3 +150,18 @@ def test_the_runs_page_and_the_completion_card_open_it(qtbot, run_dir, fake_work
     with qtbot.waitSignal(panel.evaluate_requested) as asked:
         panel.evaluate_button.click()
     assert asked.args == [run_dir]
+
+
+def test_browse_the_errors_opens_the_browser_over_the_stored_images(qtbot, run_dir, fake_worker, tmp_path):
+    plan = plan_run_evaluation(run_dir, run_dir.parents[1]).plan
+    image = str(tmp_path / "data" / "images" / "val" / "0.jpg")
+    error = {"image": image, "kind": "missed", "class": "cat", "predicted_name": None, "label": 0, "prediction": None,
+             "label_class": 0, "predicted_class": None, "confidence": None}
+    save_evaluation(plan.folder, {**stored_result(), "errors": [error], "names": {"0": "cat", "1": "emu"}},
+                    [{"image": image, "width": 64, "height": 64, "labels": [[0, 26, 26, 38, 38]], "predictions": []}])
+    window = open_window(qtbot, run_dir, EvaluateLauncher(fake_worker, tmp_path))
+    qtbot.waitUntil(lambda: window.view is not None, timeout=TIMEOUT_MS)
+    assert window.errors_button.isVisibleTo(window)
+    browser = window.browse_errors()
+    assert browser.list.count() == 1 and browser.delete_button.isEnabled() and not browser.accept_button.isEnabled()
+    browser.close()

@@ -81,7 +81,8 @@ class RunsPage(Page):
                                                 "yolov5's validation of the run's best weights"))
         self.launcher = default_launcher  # the evaluate worker's (tests replay recorded streams)
         self.compare_button = QPushButton(self.tr("Compare"), self, clicked=self.compare_selected)
-        self.compare_button.setToolTip(self.tr("Overlay the curves of the selected runs"))
+        self.compare_button.setToolTip(self.tr("What differs between the selected runs, their mAP (per class when "
+                                               "evaluated), speed and curves"))
         self.rename_button = QPushButton(self.tr("Rename…"), self, clicked=self.rename_selected)
         self.rename_button.setToolTip(self.tr("Rename the run's folder (F2)"))
         self.delete_button = QPushButton(self.tr("Delete…"), self, clicked=self.delete_selected)
@@ -262,7 +263,7 @@ class RunsPage(Page):
         runs = self.selected_runs()[:MAX_OVERLAY]
         if not runs:
             return None
-        dialog = RunsOverlayDialog([Path(run.path) for run in runs], self)
+        dialog = RunsOverlayDialog([Path(run.path) for run in runs], self, runs=runs)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog

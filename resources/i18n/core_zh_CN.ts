@@ -3700,6 +3700,10 @@ Type 'delete' to confirm: </source>
       <translation>只有 {n} 个点的 {shape}</translation>
     </message>
     <message>
+      <source>accuracy from</source>
+      <translation>精度来源</translation>
+    </message>
+    <message>
       <source>activation: {value} is not one of torch's activations (nn.SiLU(), nn.LeakyReLU(0.1) …); yolov5 would run it as Python code.</source>
       <translation>activation: {value} 不是 torch 的激活函数（nn.SiLU()、nn.LeakyReLU(0.1) …）；yolov5 会把它当作 Python 代码运行。</translation>
     </message>
@@ -3992,6 +3996,10 @@ Type 'delete' to confirm: </source>
       <translation>轮数</translation>
     </message>
     <message>
+      <source>epochs done</source>
+      <translation>已完成轮次</translation>
+    </message>
+    <message>
       <source>error</source>
       <translation>错误</translation>
     </message>
@@ -4014,6 +4022,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>evaluate a model with yolov5's validation: per-class metrics, confusion matrix, its mistakes image by image (likeliest label mistakes first)</source>
       <translation>用 yolov5 的验证评估模型：各类别指标、混淆矩阵、逐图的错误（最可能的标注错误在前）</translation>
+    </message>
+    <message>
+      <source>evaluation ({split})</source>
+      <translation>评估（{split}）</translation>
     </message>
     <message>
       <source>exit code {code}</source>
@@ -4294,6 +4306,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>mAP: COCO val2017 mAP@0.5:0.95, from the YOLOv5 v7.0 README. Store: {path}</source>
       <translation>mAP：COCO val2017 mAP@0.5:0.95，来自 YOLOv5 v7.0 的 README。权重库：{path}</translation>
+    </message>
+    <message>
+      <source>mAP@0.5 of {name}</source>
+      <translation>{name} 的 mAP@0.5</translation>
     </message>
     <message>
       <source>measure this machine and recommend training settings</source>
@@ -5046,6 +5062,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>train on the first GPU once the Environment page shows CUDA working</source>
       <translation>等环境页面显示 CUDA 正常后，在第一块 GPU 上训练</translation>
+    </message>
+    <message>
+      <source>training's best epoch</source>
+      <translation>训练的最佳轮次</translation>
     </message>
     <message>
       <source>trust the file without asking</source>

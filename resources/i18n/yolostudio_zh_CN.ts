@@ -2621,10 +2621,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>打开文件夹</translation>
     </message>
     <message>
-      <source>Overlay the curves of the selected runs</source>
-      <translation>叠加显示所选训练的曲线</translation>
-    </message>
-    <message>
       <source>Per-class metrics, the confusion matrix and what to change, from yolov5's validation of the run's best weights</source>
       <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该运行最佳权重的验证</translation>
     </message>
@@ -2667,6 +2663,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Runs</source>
       <translation>训练记录</translation>
+    </message>
+    <message>
+      <source>What differs between the selected runs, their mAP (per class when evaluated), speed and curves</source>
+      <translation>所选运行之间的差异、它们的 mAP（已评估时按类别）、速度和曲线</translation>
     </message>
     <message>
       <source>best weights {path}</source>

@@ -21,10 +21,9 @@ from cli.registry import Verb, register
 from cli.render import EventRenderer
 from core.evaluation.plan import (SPLITS, build_evaluate_spec, default_settings, plan_evaluation, run_of,
                                   run_training_config, run_weights, run_world_size)
-from core.evaluation.accuracy_facts import gather_facts
 from core.evaluation.error_list import write_image_list
-from core.evaluation.prescription import finding_json, prescribe
-from core.evaluation.store import RESULT_FILE, load_evaluation, load_images
+from core.evaluation.request import presented
+from core.evaluation.store import load_evaluation
 from core.evaluation.words import confusion_words, error_line, headline, no_images_words, number_text
 from core.i18n import tr
 from core.jobs import JobOutcome, JobSpec
@@ -159,9 +158,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
             if args.json:
                 renderer.result({"error": renderer.failure or {"kind": "internal", "message": outcome.message}}, "")
             return exit_code_of(outcome) if outcome.status != "completed" else EXIT_FAILED
-    facts = gather_facts(result, load_images(plan.folder), config, run_dir)
-    result = {**result, "store": str(plan.folder / RESULT_FILE), "from_store": from_store,
-              "prescription": [finding_json(f) for f in prescribe(facts)]}
+    result = presented(result, plan, config, run_dir, from_store=from_store)
     if args.export_list:
         count = write_image_list(result.get("errors", []), Path(args.export_list).expanduser())
         renderer.note(tr("{n} images written to {path}", n=count, path=args.export_list))

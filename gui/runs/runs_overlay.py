@@ -1,4 +1,6 @@
-"""Compare runs: their mAP@0.5 and box loss per epoch, overlaid, one colour per run.
+"""Compare runs: a table of what differs and their figures (``gui/runs/runs_compare_table.py``, rows from
+``core.run_compare``, read in a background job), and their mAP@0.5 and box loss per epoch, overlaid, one
+colour per run.
 
 The curves are read from each run's ``events.jsonl`` (``epoch_end`` metrics) by a background job —
 a long run's file can be megabytes. A resumed run that redid an epoch keeps that epoch's last value.
@@ -16,8 +18,10 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from core.protocol import iter_events
-from core.runs import EVENTS_FILE
+from core.run_compare import comparison_rows, gather
+from core.runs import EVENTS_FILE, RunInfo
 from gui.background import run_in_background
+from gui.runs.runs_compare_table import CompareTable
 from gui.widgets.training_plots import PEN_WIDTH
 
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
@@ -51,10 +55,11 @@ def read_all(run_dirs: list[Path], cancelled: Any = lambda: False) -> dict[str, 
 
 
 class RunsOverlayDialog(QDialog):
-    def __init__(self, run_dirs: list[Path], parent: QWidget | None = None) -> None:
+    def __init__(self, run_dirs: list[Path], parent: QWidget | None = None, *,
+                 runs: list[RunInfo] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Compare runs"))
-        self.resize(980, 480)
+        self.resize(1100, 760 if runs else 480)
         self.curves: dict[str, Curves] | None = None
         self.run_names = [Path(d).name for d in run_dirs]
         self.status_label = QLabel(self.tr("Reading the runs' events…"), self)
@@ -70,8 +75,17 @@ class RunsOverlayDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.status_label)
         layout.addWidget(self.key_label)
+        self.table = CompareTable(self)
+        self.table.setVisible(bool(runs))
+        layout.addWidget(self.table, 1)
         layout.addLayout(plots, 1)
         layout.addWidget(buttons)
+        self.compared: list[tuple[str, list[str]]] | None = None
+        if runs:
+            names = [run.name for run in runs]
+            self._table_task = run_in_background(
+                self, lambda progress, cancelled: comparison_rows(gather(list(runs))),
+                on_done=lambda rows: self._on_compared(names, rows), on_failed=self._on_failed)
         self._task = run_in_background(self, lambda progress, cancelled: read_all(list(run_dirs), cancelled),
                                        on_done=self._on_loaded, on_failed=self._on_failed)
 
@@ -123,6 +137,10 @@ class RunsOverlayDialog(QDialog):
         self.status_label.setText(
             self.tr("No finished epoch yet in: {names}").format(names=", ".join(empty)) if empty else
             self.tr("{count} runs, per epoch.").format(count=len(curves)))
+
+    def _on_compared(self, names: list[str], rows: list[tuple[str, list[str]]]) -> None:
+        self.compared = rows
+        self.table.set_rows(names, rows)
 
     def _on_failed(self, exc: BaseException) -> None:
         self.status_label.setText(self.tr("Could not read the runs: {reason}").format(reason=exc))

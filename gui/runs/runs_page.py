@@ -22,6 +22,8 @@ from core.run.words import status_title
 from core.runs import RunInfo, read_run, rename_run
 from gui.background import run_in_background
 from gui.dialogs import ask_yes
+from gui.evaluate.evaluate_window import EvaluateWindow
+from gui.job_runner import default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
@@ -74,8 +76,13 @@ class RunsPage(Page):
         self.refresh_button.setToolTip(self.tr("Read the runs folder again (F5)"))
         self.open_button = QPushButton(self.tr("Open"), self, clicked=self.open_selected)
         self.open_button.setToolTip(self.tr("Replay the run on the Train page, or follow it while it trains (Enter)"))
+        self.evaluate_button = QPushButton(self.tr("Evaluate"), self, clicked=self.evaluate_selected)
+        self.evaluate_button.setToolTip(self.tr("Per-class metrics, the confusion matrix and what to change, from "
+                                                "yolov5's validation of the run's best weights"))
+        self.launcher = default_launcher  # the evaluate worker's (tests replay recorded streams)
         self.compare_button = QPushButton(self.tr("Compare"), self, clicked=self.compare_selected)
-        self.compare_button.setToolTip(self.tr("Overlay the curves of the selected runs"))
+        self.compare_button.setToolTip(self.tr("What differs between the selected runs, their mAP (per class when "
+                                               "evaluated), speed and curves"))
         self.rename_button = QPushButton(self.tr("Rename…"), self, clicked=self.rename_selected)
         self.rename_button.setToolTip(self.tr("Rename the run's folder (F2)"))
         self.delete_button = QPushButton(self.tr("Delete…"), self, clicked=self.delete_selected)
@@ -107,6 +114,7 @@ class RunsPage(Page):
         self.table.selectionModel().selectionChanged.connect(self._update_actions)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self._add_action(self.tr("Open"), ("Return", "Enter"), self.open_selected)
+        self._add_action(self.tr("Evaluate"), (), self.evaluate_selected)
         self._add_action(self.tr("Compare"), (), self.compare_selected)
         self._add_action(self.tr("Rename…"), ("F2",), self.rename_selected)
         self._add_action(self.tr("Delete…"), (QKeySequence.StandardKey.Delete,), self.delete_selected)
@@ -126,7 +134,7 @@ class RunsPage(Page):
         self.details = QLabel(self, wordWrap=True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         actions = QHBoxLayout()
-        for button in (self.open_button, self.compare_button, self.rename_button, self.delete_button,
+        for button in (self.open_button, self.evaluate_button, self.compare_button, self.rename_button, self.delete_button,
                        self.folder_button):
             actions.addWidget(button)
         actions.addStretch(1)
@@ -214,6 +222,7 @@ class RunsPage(Page):
         runs = self.selected_runs()
         one = len(runs) == 1
         self.open_button.setEnabled(one)
+        self.evaluate_button.setEnabled(one and runs[0].status != "running" and bool(runs[0].best_weights))
         self.rename_button.setEnabled(one)
         self.folder_button.setEnabled(one)
         self.delete_button.setEnabled(bool(runs))
@@ -241,11 +250,20 @@ class RunsPage(Page):
         if len(runs) == 1:
             QDesktopServices.openUrl(QUrl.fromLocalFile(runs[0].path))
 
+    def evaluate_selected(self) -> EvaluateWindow | None:
+        """Evaluate the selected finished run in a window of its own (planned and run in the background)."""
+        runs = self.selected_runs()
+        if len(runs) != 1 or runs[0].status == "running" or not runs[0].best_weights:
+            return None
+        window = EvaluateWindow(Path(runs[0].path), self.workspace, self, launcher=self.launcher)
+        window.show()
+        return window
+
     def compare_selected(self) -> RunsOverlayDialog | None:
         runs = self.selected_runs()[:MAX_OVERLAY]
         if not runs:
             return None
-        dialog = RunsOverlayDialog([Path(run.path) for run in runs], self)
+        dialog = RunsOverlayDialog([Path(run.path) for run in runs], self, runs=runs)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog

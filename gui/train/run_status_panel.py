@@ -30,6 +30,7 @@ from gui.widgets.levels import level_colour, level_icon
 class RunStatusPanel(QFrame):
     resume_requested = Signal()
     more_epochs_requested = Signal(int)  # train this many more epochs from the run's best.pt
+    evaluate_requested = Signal(object)  # Path: evaluate this run's best weights
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +59,10 @@ class RunStatusPanel(QFrame):
         self.resume_button = QPushButton(self.tr("Resume from last checkpoint"), self)
         self.resume_button.clicked.connect(self.resume_requested)
         self.open_button = QPushButton(self.tr("Open folder"), self, clicked=self._open_folder)
+        self.evaluate_button = QPushButton(self.tr("Evaluate"), self)
+        self.evaluate_button.setToolTip(self.tr("Per-class metrics, the confusion matrix and what to change, from "
+                                                "yolov5's validation of the run's best weights"))
+        self.evaluate_button.clicked.connect(lambda: self._folder and self.evaluate_requested.emit(self._folder))
         self.more_epochs = QSpinBox(self, minimum=1, maximum=10_000, value=10, suffix=self.tr(" epochs"))
         self.more_epochs.setAccessibleName(self.tr("More epochs"))
         self.more_button = QPushButton(self.tr("Train more from best.pt"), self)
@@ -71,6 +76,7 @@ class RunStatusPanel(QFrame):
         buttons = QHBoxLayout()
         buttons.addWidget(self.resume_button)
         buttons.addWidget(self.open_button)
+        buttons.addWidget(self.evaluate_button)
         buttons.addSpacing(12)
         buttons.addWidget(self.more_epochs)
         buttons.addWidget(self.more_button)
@@ -173,6 +179,7 @@ class RunStatusPanel(QFrame):
                                                 epoch=int(stopped_at.get("epoch", 0)) + 1)
 
     def _show_more(self, shown: bool) -> None:
+        self.evaluate_button.setVisible(shown)  # both need best.pt
         self.more_epochs.setVisible(shown)
         self.more_button.setVisible(shown)
 

@@ -26,6 +26,7 @@ from core.machine import MachineFacts
 from core.run import RunFolder
 from core.runs import load_run_config, read_log_tail
 from core.train_config import ValidatedConfig
+from gui.evaluate.evaluate_window import EvaluateWindow
 from gui.job_runner import Launcher, default_launcher
 from gui.pages.page import Page
 from gui.run_session import RunSession
@@ -103,6 +104,7 @@ class TrainPage(TrainRunControl, Page):
         self.status_panel = RunStatusPanel(self)
         self.status_panel.resume_requested.connect(self.resume_run)
         self.status_panel.more_epochs_requested.connect(self.train_more)
+        self.status_panel.evaluate_requested.connect(self.evaluate_run)
         self.diagnosis = DiagnosisBanner(self)
         self.diagnosis.apply_requested.connect(self.apply_prescriptions)
         self.wizard_prediction = WizardPrediction(self)  # a run from the wizard: predicted vs measured
@@ -244,6 +246,12 @@ class TrainPage(TrainRunControl, Page):
         if line is not None:
             self.log_view.add(line)
         self._dirty = True
+
+    def evaluate_run(self, run_dir: Path) -> EvaluateWindow:
+        """The completion card's Evaluate: the run's evaluation in a window of its own."""
+        window = EvaluateWindow(Path(run_dir), self.workspace, self, launcher=self.launcher)
+        window.show()
+        return window
 
     def _on_ended(self, outcome: JobOutcome) -> None:
         session = self.session

@@ -1000,6 +1000,10 @@ Type 'delete' to confirm: </source>
       <translation>置信度 ≥ {conf} 的错误（仅 val/test 图片；训练图片需要留出预测）：漏检 {missed}，误检 {fp}，类别错误 {wc}，框不准 {pb}，重复 {dup}。最可能的标注错误排在前面：</translation>
     </message>
     <message>
+      <source>Evaluate a run that trained at least one epoch.</source>
+      <translation>请评估至少训练了一个轮次的运行。</translation>
+    </message>
+    <message>
       <source>Evaluation of {weights} on the {split} split: {images} images, {instances} objects</source>
       <translation>{weights} 在 {split} 划分上的评估：{images} 张图片，{instances} 个目标</translation>
     </message>
@@ -2128,6 +2132,10 @@ Type 'delete' to confirm: </source>
       <translation>在训练的同时加载并增强图像的进程数，按每个训练进程计（多块 GPU 时，每块 GPU 的进程各启动这么多个）。太少则 GPU 要等数据；每个进程占用一个 CPU 核心、内存，以及 Docker 中的共享内存。</translation>
     </message>
     <message>
+      <source>Put the dataset back, or evaluate with yolostudio evaluate {run} --data DATA.yaml.</source>
+      <translation>把数据集放回原处，或用 yolostudio evaluate {run} --data DATA.yaml 评估。</translation>
+    </message>
+    <message>
       <source>Put them in HTTPS_PROXY (https://user:password@proxy:port), or download the file elsewhere and use Import.</source>
       <translation>请把它们写进 HTTPS_PROXY（https://user:password@proxy:port），或在别处下载文件后用“导入”。</translation>
     </message>
@@ -2814,6 +2822,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The dataset has {n} errors that would stop training; nothing was started.</source>
       <translation>数据集有 {n} 个会让训练停止的错误；没有开始训练。</translation>
+    </message>
+    <message>
+      <source>The dataset of run {run} is not there: {path}</source>
+      <translation>运行 {run} 的数据集不在原处：{path}</translation>
     </message>
     <message>
       <source>The dataset's data.yaml: where the images are and the class names. Check it on the Dataset page first — an error there stops training.</source>
@@ -3688,6 +3700,10 @@ Type 'delete' to confirm: </source>
       <translation>只有 {n} 个点的 {shape}</translation>
     </message>
     <message>
+      <source>accuracy from</source>
+      <translation>精度来源</translation>
+    </message>
+    <message>
       <source>activation: {value} is not one of torch's activations (nn.SiLU(), nn.LeakyReLU(0.1) …); yolov5 would run it as Python code.</source>
       <translation>activation: {value} 不是 torch 的激活函数（nn.SiLU()、nn.LeakyReLU(0.1) …）；yolov5 会把它当作 Python 代码运行。</translation>
     </message>
@@ -3980,6 +3996,10 @@ Type 'delete' to confirm: </source>
       <translation>轮数</translation>
     </message>
     <message>
+      <source>epochs done</source>
+      <translation>已完成轮次</translation>
+    </message>
+    <message>
       <source>error</source>
       <translation>错误</translation>
     </message>
@@ -4002,6 +4022,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>evaluate a model with yolov5's validation: per-class metrics, confusion matrix, its mistakes image by image (likeliest label mistakes first)</source>
       <translation>用 yolov5 的验证评估模型：各类别指标、混淆矩阵、逐图的错误（最可能的标注错误在前）</translation>
+    </message>
+    <message>
+      <source>evaluation ({split})</source>
+      <translation>评估（{split}）</translation>
     </message>
     <message>
       <source>exit code {code}</source>
@@ -4282,6 +4306,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>mAP: COCO val2017 mAP@0.5:0.95, from the YOLOv5 v7.0 README. Store: {path}</source>
       <translation>mAP：COCO val2017 mAP@0.5:0.95，来自 YOLOv5 v7.0 的 README。权重库：{path}</translation>
+    </message>
+    <message>
+      <source>mAP@0.5 of {name}</source>
+      <translation>{name} 的 mAP@0.5</translation>
     </message>
     <message>
       <source>measure this machine and recommend training settings</source>
@@ -5034,6 +5062,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>train on the first GPU once the Environment page shows CUDA working</source>
       <translation>等环境页面显示 CUDA 正常后，在第一块 GPU 上训练</translation>
+    </message>
+    <message>
+      <source>training's best epoch</source>
+      <translation>训练的最佳轮次</translation>
     </message>
     <message>
       <source>trust the file without asking</source>

@@ -1230,6 +1230,172 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>ErrorsBrowser</name>
+    <message>
+      <source>Accept the prediction as a label</source>
+      <translation>把预测接受为标注</translation>
+    </message>
+    <message>
+      <source>Change its class</source>
+      <translation>更改其类别</translation>
+    </message>
+    <message>
+      <source>Change its class to {name}</source>
+      <translation>把其类别改为 {name}</translation>
+    </message>
+    <message>
+      <source>Delete the label</source>
+      <translation>删除该标注</translation>
+    </message>
+    <message>
+      <source>Drawing {name}</source>
+      <translation>正在绘制 {name}</translation>
+    </message>
+    <message>
+      <source>Drawing {name}…</source>
+      <translation>正在绘制 {name}…</translation>
+    </message>
+    <message>
+      <source>Editing {path}</source>
+      <translation>正在编辑 {path}</translation>
+    </message>
+    <message>
+      <source>Errors of {weights} — YOLO Studio</source>
+      <translation>{weights} 的错误 — YOLO Studio</translation>
+    </message>
+    <message>
+      <source>Every class</source>
+      <translation>所有类别</translation>
+    </message>
+    <message>
+      <source>Every kind</source>
+      <translation>所有种类</translation>
+    </message>
+    <message>
+      <source>Export this list</source>
+      <translation>导出此列表</translation>
+    </message>
+    <message>
+      <source>Export this list…</source>
+      <translation>导出此列表…</translation>
+    </message>
+    <message>
+      <source>Exporting the list</source>
+      <translation>正在导出列表</translation>
+    </message>
+    <message>
+      <source>No errors match these filters.</source>
+      <translation>没有符合这些筛选条件的错误。</translation>
+    </message>
+    <message>
+      <source>Predictions on the {split} split, the likeliest label mistake first. Training images are not judged: their predictions are biased, and held-out (k-fold) predictions for them are not built yet. Labels are solid, predictions dashed.</source>
+      <translation>{split} 划分上的预测，最可能的标注错误排在最前。不评判训练图片：模型在它们上的预测有偏，而为它们做留出（k 折）预测的功能尚未实现。标注为实线，预测为虚线。</translation>
+    </message>
+    <message>
+      <source>Show:</source>
+      <translation>显示：</translation>
+    </message>
+    <message>
+      <source>Text files (*.txt)</source>
+      <translation>文本文件 (*.txt)</translation>
+    </message>
+    <message>
+      <source>Undo</source>
+      <translation>撤销</translation>
+    </message>
+    <message>
+      <source>Undoing the edit of {path}</source>
+      <translation>正在撤销对 {path} 的编辑</translation>
+    </message>
+    <message>
+      <source>Undone: {what} in {path}.</source>
+      <translation>已撤销：{path} 中的{what}。</translation>
+    </message>
+    <message>
+      <source>confidence ≥ </source>
+      <translation>置信度 ≥ </translation>
+    </message>
+    <message>
+      <source>{n} images written to {path}, the likeliest label mistake first.</source>
+      <translation>已将 {n} 张图片写入 {path}，最可能的标注错误排在最前。</translation>
+    </message>
+    <message>
+      <source>{path}: {what} (a .bak beside it; Ctrl+Z undoes it).</source>
+      <translation>{path}：{what}（旁边留有 .bak；Ctrl+Z 可撤销）。</translation>
+    </message>
+    <message>
+      <source>✓ {text} ({done})</source>
+      <translation>✓ {text}（{done}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>EvaluateWindow</name>
+    <message>
+      <source>Browse the errors…</source>
+      <translation>浏览错误…</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Cancelled before the evaluation started.</source>
+      <translation>已在评估开始前取消。</translation>
+    </message>
+    <message>
+      <source>Could not plan the evaluation of run {name}: {reason}</source>
+      <translation>无法规划运行 {name} 的评估：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not start the evaluation: {reason}</source>
+      <translation>无法启动评估：{reason}</translation>
+    </message>
+    <message>
+      <source>Evaluate run {name} — YOLO Studio</source>
+      <translation>评估运行 {name} — YOLO Studio</translation>
+    </message>
+    <message>
+      <source>Evaluated and stored.</source>
+      <translation>已评估并保存。</translation>
+    </message>
+    <message>
+      <source>Evaluating {weights} on the {split} split ({images} images) with yolov5's validation…</source>
+      <translation>正在用 yolov5 的验证在 {split} 划分（{images} 张图像）上评估 {weights}…</translation>
+    </message>
+    <message>
+      <source>Planning the evaluation</source>
+      <translation>规划评估</translation>
+    </message>
+    <message>
+      <source>Read back from the store: these inputs were evaluated before.</source>
+      <translation>从存储中读回：这些输入之前已评估过。</translation>
+    </message>
+    <message>
+      <source>Reading the weights and the dataset of run {name}…</source>
+      <translation>正在读取运行 {name} 的权重和数据集…</translation>
+    </message>
+    <message>
+      <source>Run {name} was not evaluated.</source>
+      <translation>运行 {name} 未被评估。</translation>
+    </message>
+    <message>
+      <source>Stopping the evaluation…</source>
+      <translation>正在停止评估…</translation>
+    </message>
+    <message>
+      <source>The evaluation ended without a result.</source>
+      <translation>评估结束，但没有结果。</translation>
+    </message>
+    <message>
+      <source>The evaluation was stopped; nothing was stored.</source>
+      <translation>评估已停止；未保存任何内容。</translation>
+    </message>
+    <message>
+      <source>{images} images validated</source>
+      <translation>已验证 {images} 张图像</translation>
+    </message>
+  </context>
+  <context>
     <name>EvaluationView</name>
     <message>
       <source>Class</source>
@@ -2143,6 +2309,10 @@ Coming soon</source>
       <translation>已完成轮数</translation>
     </message>
     <message>
+      <source>Evaluate</source>
+      <translation>评估</translation>
+    </message>
+    <message>
       <source>Last weights</source>
       <translation>最后权重</translation>
     </message>
@@ -2161,6 +2331,10 @@ Coming soon</source>
     <message>
       <source>Open weights folder</source>
       <translation>打开权重文件夹</translation>
+    </message>
+    <message>
+      <source>Per-class metrics, the confusion matrix and what to change, from yolov5's validation of the run's best weights</source>
+      <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该运行最佳权重的验证</translation>
     </message>
     <message>
       <source>Resume from last checkpoint</source>
@@ -2387,6 +2561,10 @@ Coming soon</source>
       <translation>删除…</translation>
     </message>
     <message>
+      <source>Evaluate</source>
+      <translation>评估</translation>
+    </message>
+    <message>
       <source>Every training run in this workspace, with its results and how efficiently it used the machine. Open one to replay it; select several to compare their curves.</source>
       <translation>这个工作区中的每次训练，包括其结果和对机器的利用效率。打开一个可以回放它；选择多个可以比较它们的曲线。</translation>
     </message>
@@ -2443,8 +2621,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>打开文件夹</translation>
     </message>
     <message>
-      <source>Overlay the curves of the selected runs</source>
-      <translation>叠加显示所选训练的曲线</translation>
+      <source>Per-class metrics, the confusion matrix and what to change, from yolov5's validation of the run's best weights</source>
+      <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该运行最佳权重的验证</translation>
     </message>
     <message>
       <source>Read the runs folder again (F5)</source>
@@ -2485,6 +2663,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Runs</source>
       <translation>训练记录</translation>
+    </message>
+    <message>
+      <source>What differs between the selected runs, their mAP (per class when evaluated), speed and curves</source>
+      <translation>所选运行之间的差异、它们的 mAP（已评估时按类别）、速度和曲线</translation>
     </message>
     <message>
       <source>best weights {path}</source>

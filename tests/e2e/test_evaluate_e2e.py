@@ -79,3 +79,29 @@ def test_evaluate_refuses_a_missing_test_split_in_words(trained):
     out = run_cli(["evaluate", "weak", "--split", "test"], trained["env"])
     assert out.returncode == 2
     assert "test split has no images" in out.stderr + out.stdout and "Traceback" not in out.stderr
+
+
+def test_the_apps_evaluate_window_runs_the_real_worker_and_agrees_with_the_cli(trained, qtbot, monkeypatch):
+    """The GUI path (gui/evaluate/evaluate_window.py): planned in the background, the real evaluate worker,
+    the same store folder and numbers as ``yolostudio evaluate``."""
+    import shutil
+
+    from core.evaluation.store import list_evaluations
+    from gui.evaluate.evaluate_window import EvaluateWindow
+
+    monkeypatch.setenv("YOLOSTUDIO_CONFIG_DIR", str(trained["root"] / "config"))
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    before = {Path(r["store"]).parent.name: r for r in list_evaluations(trained["run"])}
+    evaluations = trained["run"] / "evaluations"
+    if evaluations.exists():
+        shutil.move(str(evaluations), str(trained["run"] / "evaluations.cli"))
+    window = EvaluateWindow(trained["run"], trained["root"] / "ws")
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.view is not None or window.banner.level == "error", timeout=300_000)
+    assert window.view is not None, window.banner.text
+    shown = window.view.result
+    assert shown["from_store"] is False and window.runner.outcome.status == "completed"
+    key = Path(shown["store"]).parent.name
+    assert key in before  # the CLI evaluated these inputs last (after the label change): the same folder,
+    assert shown["metrics"] == before[key]["metrics"]  # and the same numbers from the app's worker
+    assert [r["name"] for r in shown["per_class"]] == ["circle", "square", "triangle"] and shown["prescription"] is not None

@@ -275,3 +275,17 @@ def test_strip_tick_labels_thin_out_instead_of_running_together(qapp):
     assert narrow[0] == "0.2" and "" in narrow
     axis.setGeometry(QRectF(0, 0, 600, 20))
     assert axis.tickStrings(values, 1.0, 0.2) == ["0.2", "0.4", "0.6", "0.8"]
+
+
+def test_the_completion_cards_evaluate_opens_the_runs_evaluation(qtbot, page):
+    from gui.evaluate.evaluate_window import EvaluateWindow
+
+    _run(qtbot, page)
+    panel = page.status_panel
+    assert panel.evaluate_button.isVisibleTo(page)
+    panel.evaluate_button.click()
+    windows = page.findChildren(EvaluateWindow)
+    assert len(windows) == 1 and windows[0].run_dir == page.session.run_dir
+    qtbot.waitUntil(lambda: not windows[0].busy, timeout=TIMEOUT_MS)  # planned (or refused in words)
+    assert windows[0].view is not None or windows[0].banner.level == "error"
+    windows[0].close()

@@ -142,10 +142,24 @@ def test_delete_moves_to_the_trash_or_says_it_could_not(qtbot, page, workspace, 
 
 
 def test_compare_overlays_the_selected_runs_curves(qtbot, page):
+    from core.evaluation.store import save_evaluation
+    from core.run import RunFolder
+
+    beta = next(run for run in page.model.runs if run.name == "beta")
+    save_evaluation(RunFolder(Path(beta.path)).evaluations / "k1", {
+        "created": 1.0, "split": "val", "metrics": {"map50": 0.777, "map": 0.555},
+        "per_class": [{"name": "cat", "map50": 0.9}]}, [])
     page.table.selectAll()
     dialog = page.compare_selected()
     try:
-        qtbot.waitUntil(lambda: dialog.curves is not None, timeout=TIMEOUT_MS)
+        qtbot.waitUntil(lambda: dialog.curves is not None and dialog.compared is not None, timeout=TIMEOUT_MS)
+        column = [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())].index("beta")
+        assert dialog.table.cell_text("accuracy from", column) == "evaluation (val)"
+        assert dialog.table.cell_text("mAP@0.5", column) == "0.777"  # the stored evaluation, not training's
+        assert dialog.table.cell_text("mAP@0.5 of cat", column) == "0.900"
+        assert dialog.table.cell_text("epochs done", column) == f"{beta.epochs_done}/{beta.epochs_total or '—'}"
+        other = 1 - column if column < 2 else 0
+        assert dialog.table.cell_text("accuracy from", other) == "training's best epoch"
         assert set(dialog.curves) == {"alpha", "beta", "live"}
         epochs, values = dialog.curves["beta"]["map50"]
         assert epochs == [1, 2, 3] and len(values) == 3

@@ -1,0 +1,288 @@
+"""The Errors browser: an evaluation's mistakes image by image, the likeliest label mistake first, and fixes.
+
+The list is the stored order (``core.evaluation.ranking``), narrowed by kind, class and confidence
+(``core.evaluation.error_browse``). The image is decoded with Pillow off the GUI thread; its boxes are
+drawn here with QPainter: labels solid, predictions dashed, each with its class name (and the prediction's
+confidence), the row's own boxes thicker. Up/Down or J/K move, Enter opens the image in the system's viewer.
+Fixes go through ``core.evaluation.label_edits`` (atomic, with a ``.bak``), written in the background, and
+Ctrl+Z undoes the last one. It says what it shows: val/test predictions; training images would need
+held-out (k-fold) predictions, which are not built.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl
+from PySide6.QtGui import QColor, QDesktopServices, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
+                               QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
+
+from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, accept_edit, can_accept,
+                                          can_change_class, can_delete, change_class_edit, delete_edit, filtered,
+                                          images_by_path, row_boxes)
+from core.evaluation.error_list import write_image_list
+from core.evaluation.label_edits import LabelEdit
+from core.evaluation.words import error_line, kind_word
+from gui.background import run_in_background
+from gui.widgets.banner import Banner
+
+LARGE = 900  # the longest side the image is decoded at
+LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
+
+
+def ask_save_path(parent: QWidget, suggested: str) -> str:
+    """The save dialog of "Export this list" ("" when cancelled); tests answer it."""
+    path, _filter = QFileDialog.getSaveFileName(
+        parent, QCoreApplication.translate("ErrorsBrowser", "Export this list"), suggested,
+        QCoreApplication.translate("ErrorsBrowser", "Text files (*.txt)"))
+    return path
+
+
+def decode_image(path: str, size: int = LARGE) -> tuple[bytes, int, int]:
+    """RGBA bytes of the image scaled to fit ``size`` (pool thread; no Qt); a grey square when unreadable."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            im = im.convert("RGB")
+            im.thumbnail((size, size))
+    except Exception:  # noqa: BLE001 - an unreadable image still shows its boxes on grey
+        im = Image.new("RGB", (size, size), (90, 90, 90))
+    return im.convert("RGBA").tobytes(), im.width, im.height
+
+
+class ErrorsBrowser(QWidget):
+    def __init__(self, result: dict[str, Any], images: list[dict[str, Any]], parent: QWidget | None = None, *,
+                 decoder: Callable[[str], tuple[bytes, int, int]] = decode_image) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.result, self.images, self.decoder = result, images_by_path(images), decoder
+        self.names = {int(k): v for k, v in (result.get("names") or {}).items()}
+        self.rows: list[dict[str, Any]] = []
+        self.undo_stack: list[tuple[LabelEdit, int]] = []  # (the edit, id() of its row)
+        self.edited: dict[int, str] = {}  # id(row) -> what was done to it
+        self.setWindowTitle(self.tr("Errors of {weights} — YOLO Studio").format(
+            weights=Path(str(result.get("weights", ""))).name))
+        self.scope = QLabel(self.tr(
+            "Predictions on the {split} split, the likeliest label mistake first. Training images are not "
+            "judged: their predictions are biased, and held-out (k-fold) predictions for them are not built "
+            "yet. Labels are solid, predictions dashed.").format(split=result.get("split", "val")), self,
+            wordWrap=True)
+        self.kind = QComboBox(self)
+        self.kind.addItem(self.tr("Every kind"), "")
+        for kind in ERROR_KINDS:
+            self.kind.addItem(kind_word(kind), kind)
+        self.name = QComboBox(self)
+        self.name.addItem(self.tr("Every class"), "")
+        for name in self.names.values():
+            self.name.addItem(name, name)
+        self.confidence = QDoubleSpinBox(self, minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2)
+        self.confidence.setPrefix(self.tr("confidence ≥ "))
+        for box in (self.kind, self.name):
+            box.currentIndexChanged.connect(self.refilter)
+        self.confidence.valueChanged.connect(self.refilter)
+        self.list = QListWidget(self)
+        self.list.currentRowChanged.connect(self._show_row)
+        self.image = QLabel(self, alignment=Qt.AlignmentFlag.AlignCenter)
+        self.image.setMinimumSize(400, 300)
+        self.delete_button = QPushButton(self.tr("Delete the label"), self, clicked=self.delete_label)
+        self.change_button = QPushButton(self.tr("Change its class"), self, clicked=self.change_label_class)
+        self.accept_button = QPushButton(self.tr("Accept the prediction as a label"), self,
+                                         clicked=self.accept_prediction)
+        self.undo_button = QPushButton(self.tr("Undo"), self, clicked=self.undo, enabled=False)
+        self.export_button = QPushButton(self.tr("Export this list…"), self, clicked=self.export_list)
+        self.banner = Banner(self)
+        filters = QHBoxLayout()
+        for w in (QLabel(self.tr("Show:"), self), self.kind, self.name, self.confidence):
+            filters.addWidget(w)
+        filters.addStretch(1)
+        filters.addWidget(self.export_button)
+        actions = QHBoxLayout()
+        for w in (self.delete_button, self.change_button, self.accept_button, self.undo_button):
+            actions.addWidget(w)
+        actions.addStretch(1)
+        split = QSplitter(self)
+        split.addWidget(self.list)
+        split.addWidget(self.image)
+        split.setStretchFactor(1, 2)
+        split.setSizes([440, 760])  # the list wide enough for its words
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.scope)
+        layout.addLayout(filters)
+        layout.addWidget(self.banner)
+        layout.addWidget(split, 1)
+        layout.addLayout(actions)
+        self.list.installEventFilter(self)  # J/K, Enter and Ctrl+Z where the keys go: the list has the focus
+        QShortcut(QKeySequence.StandardKey.Undo, self, activated=self.undo)  # elsewhere in the window
+        self.resize(1200, 760)
+        self.refilter()
+
+    # -- the list -----------------------------------------------------------------------------------
+    def rule(self) -> ErrorFilter:
+        return ErrorFilter(self.kind.currentData() or "", self.name.currentData() or "", self.confidence.value())
+
+    def refilter(self) -> None:
+        self.rows = filtered(self.result.get("errors", []), self.rule())
+        self.list.clear()
+        for row in self.rows:
+            self.list.addItem(QListWidgetItem(self._row_text(row)))
+        if self.rows:
+            self.list.setCurrentRow(0)
+        else:
+            self._show_row(-1)
+
+    def _row_text(self, row: dict[str, Any]) -> str:
+        text = error_line({**row, "image": Path(row["image"]).name})
+        done = self.edited.get(id(row))
+        return self.tr("✓ {text} ({done})").format(text=text, done=done) if done else text
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.list and event.type() == QEvent.Type.KeyPress:
+            if event.matches(QKeySequence.StandardKey.Undo):
+                self.undo()
+                return True
+            moves = {Qt.Key.Key_J: 1, Qt.Key.Key_K: -1}
+            if event.key() in moves and not event.modifiers():
+                self.step(moves[event.key()])
+                return True
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.open_image()
+                return True
+        return super().eventFilter(watched, event)
+
+    def step(self, by: int) -> None:
+        if self.rows:
+            self.list.setCurrentRow(max(0, min(len(self.rows) - 1, self.list.currentRow() + by)))
+
+    def current(self) -> tuple[dict[str, Any], RowBoxes] | None:
+        index = self.list.currentRow()
+        if not 0 <= index < len(self.rows):
+            return None
+        row = self.rows[index]
+        image = self.images.get(str(row["image"]))
+        return (row, row_boxes(row, image)) if image else None
+
+    # -- the image ----------------------------------------------------------------------------------
+    def _show_row(self, index: int) -> None:
+        picked = self.current()
+        self.delete_button.setEnabled(bool(picked) and can_delete(picked[1]))
+        self.change_button.setEnabled(bool(picked) and can_change_class(*picked))
+        self.accept_button.setEnabled(bool(picked) and can_accept(picked[1]))
+        if picked is None:
+            self.image.setText(self.tr("No errors match these filters.") if not self.rows else "")
+            return
+        row = picked[0]
+        if picked[0].get("predicted_class") is not None and picked[1].label is not None:
+            self.change_button.setText(self.tr("Change its class to {name}").format(
+                name=self.names.get(int(row["predicted_class"]), row["predicted_class"])))
+        path = str(row["image"])
+        self.image.setText(self.tr("Drawing {name}…").format(name=Path(path).name))
+        decoder = self.decoder
+        run_in_background(self, lambda progress, cancelled: decoder(path),
+                          on_done=lambda decoded, row=row: self._draw(row, decoded),
+                          what=self.tr("Drawing {name}").format(name=path))
+
+    def _draw(self, row: dict[str, Any], decoded: tuple[bytes, int, int]) -> None:
+        picked = self.current()
+        if picked is None or picked[0] is not row:
+            return  # the user moved on meanwhile
+        data, w, h = decoded
+        pixmap = QPixmap.fromImage(QImage(data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy())
+        image = self.images[str(row["image"])]
+        scale = w / max(1, int(image["width"]))
+        painter = QPainter(pixmap)
+        for label in image.get("labels", []):
+            self._box(painter, label[1:5], scale, LABEL_COLOUR, Qt.PenStyle.SolidLine,
+                      self.names.get(int(label[0]), str(label[0])), label is picked[1].label, below=True)
+        for pred in image.get("predictions", []):
+            if pred[4] < self.result.get("error_conf", 0.0) and pred is not picked[1].prediction:
+                continue  # the stored low-confidence predictions would hide the image
+            self._box(painter, pred[:4], scale, PREDICTION_COLOUR, Qt.PenStyle.DashLine,
+                      f"{self.names.get(int(pred[5]), str(pred[5]))} {pred[4]:.2f}", pred is picked[1].prediction)
+        painter.end()
+        self.image.setPixmap(pixmap)
+
+    @staticmethod
+    def _box(painter: QPainter, box: list[float], scale: float, colour: QColor, style: Qt.PenStyle, text: str,
+             this_row: bool, below: bool = False) -> None:
+        """One box and its tag: a label's tag just inside its top edge, a prediction's above it, so the two
+        tags of a box and the prediction on it both stay readable."""
+        pen = QPen(colour, 4 if this_row else 2, style)
+        painter.setPen(pen)
+        rect = QRectF(QPointF(box[0] * scale, box[1] * scale), QPointF(box[2] * scale, box[3] * scale))
+        painter.drawRect(rect)
+        metrics = painter.fontMetrics()
+        top = rect.top() if below else max(0.0, rect.top() - metrics.height())
+        tag = QRectF(rect.left(), top, metrics.horizontalAdvance(text) + 6, metrics.height())
+        painter.fillRect(tag, colour)
+        painter.setPen(QColor("white"))
+        painter.drawText(tag.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
+
+    def open_image(self) -> None:
+        picked = self.current()
+        if picked is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(picked[0]["image"])))
+
+    # -- fixes --------------------------------------------------------------------------------------
+    def delete_label(self) -> None:
+        self._edit(delete_edit)
+
+    def change_label_class(self) -> None:
+        self._edit(change_class_edit)
+
+    def accept_prediction(self) -> None:
+        self._edit(lambda row, boxes: accept_edit(boxes=boxes, row=row))
+
+    def _edit(self, make: Callable[[dict[str, Any], RowBoxes], LabelEdit]) -> None:
+        picked = self.current()
+        if picked is None:
+            return
+        row, boxes = picked
+
+        def job(progress: Any, cancelled: Any) -> LabelEdit:
+            edit = make(row, boxes)
+            edit.apply()
+            return edit
+
+        run_in_background(self, job, on_done=lambda edit: self._edited(row, edit), on_failed=self._refused,
+                          what=self.tr("Editing {path}").format(path=row["image"]))
+
+    def _edited(self, row: dict[str, Any], edit: LabelEdit) -> None:
+        self.undo_stack.append((edit, id(row)))
+        self.edited[id(row)] = edit.description
+        self.undo_button.setEnabled(True)
+        self.banner.show_message("ok", self.tr("{path}: {what} (a .bak beside it; Ctrl+Z undoes it).").format(
+            path=edit.path, what=edit.description))
+        if row in self.rows:
+            self.list.item(self.rows.index(row)).setText(self._row_text(row))
+
+    def undo(self) -> None:
+        if not self.undo_stack:
+            return
+        edit, row_id = self.undo_stack.pop()
+        self.undo_button.setEnabled(bool(self.undo_stack))
+        run_in_background(self, lambda progress, cancelled: edit.undo(),
+                          on_done=lambda _none: self._undone(edit, row_id),
+                          on_failed=self._refused, what=self.tr("Undoing the edit of {path}").format(path=edit.path))
+
+    def _undone(self, edit: LabelEdit, row_id: int) -> None:
+        self.edited.pop(row_id, None)
+        for i, row in enumerate(self.rows):
+            self.list.item(i).setText(self._row_text(row))
+        self.banner.show_message("info", self.tr("Undone: {what} in {path}.").format(what=edit.description,
+                                                                                     path=edit.path))
+
+    def _refused(self, exc: BaseException) -> None:
+        self.banner.show_message("error", str(exc) or type(exc).__name__)
+
+    def export_list(self) -> None:
+        path = ask_save_path(self, str(Path(str(self.result.get("store", ""))).parent / "errors.txt"))
+        if not path:
+            return
+        rows = list(self.rows)
+        run_in_background(self, lambda progress, cancelled: write_image_list(rows, Path(path)),
+                          on_done=lambda n: self.banner.show_message("ok", self.tr(
+                              "{n} images written to {path}, the likeliest label mistake first.").format(n=n, path=path)),
+                          on_failed=self._refused, what=self.tr("Exporting the list"))

@@ -1,0 +1,165 @@
+"""Evaluate a finished run from the app: a window of its own, like the Runs page's run viewer.
+
+The flow, none of it on the GUI thread: plan (``core.evaluation.request.plan_run_evaluation``: it hashes
+the weights and stats the split) in a background job; when the same inputs were evaluated before, the
+stored result is shown at once; else the ``evaluate`` worker job runs on a ``JobRunner`` (progress from its
+``eval_progress`` events, Cancel sends the protocol's stop) and its stored result is shown when it ends.
+The result goes through the CLI's ``presented`` (store path and prescription), into ``EvaluationView``.
+Any refusal or failure is said in words in the window, never as a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from core.evaluation.plan import build_evaluate_spec
+from core.evaluation.request import EvaluationRefused, RunEvaluation, plan_run_evaluation, presented
+from core.evaluation.store import load_evaluation, load_images
+from core.jobs import JobOutcome, JobSpec
+from gui.background import BackgroundTask, run_in_background
+from gui.evaluate.errors_browser import ErrorsBrowser
+from gui.evaluate.view import EvaluationView
+from gui.job_runner import JobRunner, Launcher, default_launcher
+from gui.widgets.banner import Banner
+
+
+class EvaluateWindow(QWidget):
+    """Evaluates ``run_dir``'s best weights on its val split and shows the result."""
+
+    def __init__(self, run_dir: Path, workspace: Path, parent: QWidget | None = None, *,
+                 launcher: Launcher = default_launcher) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.run_dir, self.workspace = Path(run_dir), Path(workspace)
+        self.planned: RunEvaluation | None = None
+        self.view: EvaluationView | None = None
+        self.setWindowTitle(self.tr("Evaluate run {name} — YOLO Studio").format(name=self.run_dir.name))
+        self.status = QLabel(self.tr("Reading the weights and the dataset of run {name}…").format(
+            name=self.run_dir.name), self, wordWrap=True)
+        self.progress = QProgressBar(self, minimum=0, maximum=0)  # busy until the worker counts batches
+        self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel)
+        self.errors_button = QPushButton(self.tr("Browse the errors…"), self, clicked=self.browse_errors)
+        self.errors_button.hide()
+        self.banner = Banner(self)
+        row = QHBoxLayout()
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.errors_button)
+        self.layout_ = QVBoxLayout(self)
+        self.layout_.addWidget(self.status)
+        self.layout_.addLayout(row)
+        self.layout_.addWidget(self.banner)
+        self.layout_.addStretch(1)
+        self.runner = JobRunner(self, launcher=launcher)
+        self.runner.event.connect(self._on_event)
+        self.runner.ended.connect(self._on_ended)
+        self.resize(1100, 760)
+        self._planning: BackgroundTask | None = run_in_background(
+            self, lambda progress, cancelled: plan_run_evaluation(self.run_dir, self.workspace),
+            on_done=self._on_planned, on_failed=self._on_plan_failed, what=self.tr("Planning the evaluation"))
+
+    # -- state --------------------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self._planning is not None or self.runner.active
+
+    def cancel(self) -> None:
+        """Cancel planning (nothing started) or ask the worker to stop (it answers with ``done: stopped``)."""
+        if self._planning is not None:
+            self._planning.cancel()
+            self._planning = None
+            self._stopped(self.tr("Cancelled before the evaluation started."))
+        elif self.runner.active:
+            self.runner.stop()
+            self.cancel_button.setEnabled(False)
+            self.status.setText(self.tr("Stopping the evaluation…"))
+
+    # -- planning -----------------------------------------------------------------------------------
+    def _on_planned(self, planned: RunEvaluation) -> None:
+        if self._planning is None:
+            return  # cancelled meanwhile
+        self._planning = None
+        self.planned = planned
+        if planned.stored is not None:
+            self._show(planned.stored, from_store=True)
+            return
+        spec = build_evaluate_spec(planned.plan, self.workspace)
+        self.status.setText(self.tr("Evaluating {weights} on the {split} split ({images} images) with yolov5's "
+                                    "validation…").format(weights=planned.plan.weights.name,
+                                                         split=planned.plan.settings.split,
+                                                         images=len(planned.plan.images)))
+        try:
+            self.runner.start(JobSpec.scratch("evaluate", spec, self.workspace))
+        except OSError as exc:
+            self._failed(self.tr("Could not start the evaluation: {reason}").format(reason=exc), "")
+
+    def _on_plan_failed(self, exc: BaseException) -> None:
+        if self._planning is None:
+            return
+        self._planning = None
+        if isinstance(exc, EvaluationRefused):
+            self._failed(exc.message, exc.hint)
+        else:
+            self._failed(self.tr("Could not plan the evaluation of run {name}: {reason}").format(
+                name=self.run_dir.name, reason=str(exc) or type(exc).__name__), "")
+
+    # -- the worker ---------------------------------------------------------------------------------
+    def _on_event(self, event: dict[str, Any]) -> None:
+        if event.get("type") == "eval_progress" and event.get("count"):
+            self.progress.setRange(0, int(event["count"]))
+            self.progress.setValue(int(event.get("index") or 0))
+            self.progress.setFormat(self.tr("{images} images validated").format(images=event.get("images", 0)))
+        elif event.get("type") == "stage" and event.get("detail") and not self.runner.stopping:
+            self.status.setText(str(event["detail"]))
+
+    def _on_ended(self, outcome: JobOutcome) -> None:
+        assert self.planned is not None
+        result = load_evaluation(self.planned.plan.folder) if outcome.status == "completed" else None
+        if result is not None:
+            self._show(result, from_store=False)
+        elif outcome.status == "stopped":
+            self._stopped(self.tr("The evaluation was stopped; nothing was stored."))
+        else:
+            self._failed(outcome.message or self.tr("The evaluation ended without a result."), outcome.hint)
+
+    # -- what the window shows ----------------------------------------------------------------------
+    def _show(self, result: dict[str, Any], *, from_store: bool) -> None:
+        assert self.planned is not None
+        shown = presented(result, self.planned.plan, self.planned.config, self.run_dir, from_store=from_store)
+        self._done_controls()
+        self.status.setText(self.tr("Read back from the store: these inputs were evaluated before.")
+                            if from_store else self.tr("Evaluated and stored."))
+        self.view = EvaluationView(shown, self)
+        self.layout_.takeAt(self.layout_.count() - 1)  # the stretch: the view takes the room
+        self.layout_.addWidget(self.view, 1)
+        self.errors_button.setVisible(bool(shown.get("errors")))
+        self.view.show()  # added to a shown window: without this it appears only a turn of the event loop later
+
+    def browse_errors(self) -> ErrorsBrowser | None:
+        """The Errors browser over this evaluation (its images.json read here: one file the worker wrote)."""
+        if self.view is None or self.planned is None:
+            return None
+        browser = ErrorsBrowser(self.view.result, load_images(self.planned.plan.folder), self)
+        browser.show()
+        return browser
+
+    def _failed(self, message: str, hint: str) -> None:
+        self._done_controls()
+        self.status.setText(self.tr("Run {name} was not evaluated.").format(name=self.run_dir.name))
+        self.banner.show_message("error", message + (f"\n{hint}" if hint else ""))
+
+    def _stopped(self, message: str) -> None:
+        self._done_controls()
+        self.status.setText(message)
+
+    def _done_controls(self) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        self.cancel()  # a window closed mid-evaluation stops its worker; nothing half-written is kept
+        super().closeEvent(event)

@@ -1,0 +1,122 @@
+"""The Errors browser (gui/evaluate/errors_browser.py): the stored order, filters, J/K, the boxes drawn, fixes
+written to the label file with a backup and undone with Ctrl+Z, and "Export this list"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+from core.dataset.files import label_path_for
+from gui.evaluate import errors_browser
+from gui.evaluate.errors_browser import ErrorsBrowser
+from tests.waits import TIMEOUT_MS
+
+
+@pytest.fixture
+def dataset(tmp_path):
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    paths = []
+    for name in ("a", "b"):
+        image = QImage(80, 60, QImage.Format.Format_RGB32)
+        image.fill(Qt.GlobalColor.white)
+        image.save(str(tmp_path / "images" / f"{name}.png"))
+        paths.append(str(tmp_path / "images" / f"{name}.png"))
+    (tmp_path / "labels" / "a.txt").write_text("")
+    (tmp_path / "labels" / "b.txt").write_text("1 0.25 0.3333333 0.25 0.3333333\n")  # emu at 10..30 x 10..30
+    return paths
+
+
+def evaluation(paths):
+    a, b = paths
+    errors = [
+        {"image": a, "kind": "false_positive", "class": "cat", "predicted_name": "cat", "label": None,
+         "prediction": 0, "label_class": None, "predicted_class": 0, "confidence": 0.9, "label_issue": "overlooked",
+         "label_score": 0.01},
+        {"image": b, "kind": "wrong_class", "class": "emu", "predicted_name": "cat", "label": 0, "prediction": 0,
+         "label_class": 1, "predicted_class": 0, "confidence": 0.8, "label_issue": "swap", "label_score": 0.2},
+    ]
+    images = [{"image": a, "width": 80, "height": 60, "labels": [], "predictions": [[40, 20, 60, 40, 0.9, 0]]},
+              {"image": b, "width": 80, "height": 60, "labels": [[1, 10, 10, 30, 30]],
+               "predictions": [[10, 10, 30, 30, 0.8, 0]]}]
+    result = {"weights": "/r/best.pt", "split": "val", "names": {"0": "cat", "1": "emu"}, "errors": errors,
+              "error_conf": 0.3, "store": str(Path(a).parents[1] / "result.json")}
+    return result, images
+
+
+def test_filters_keys_and_the_drawn_image(qtbot, dataset):
+    result, images = evaluation(dataset)
+    browser = ErrorsBrowser(result, images)
+    qtbot.addWidget(browser)
+    assert browser.list.count() == 2 and browser.list.currentRow() == 0
+    assert "val split" in browser.scope.text() and "k-fold" in browser.scope.text()
+    qtbot.waitUntil(lambda: browser.image.pixmap() is not None and not browser.image.pixmap().isNull(),
+                    timeout=TIMEOUT_MS)
+    drawn = browser.image.pixmap().toImage()
+    edge = {drawn.pixelColor(x, 40).name() for x in range(41, 60)}  # the prediction's bottom edge, on white
+    assert errors_browser.PREDICTION_COLOUR.name() in edge and "#ffffff" in edge  # dashed: colour and gaps
+    assert not browser.delete_button.isEnabled() and browser.accept_button.isEnabled()  # no label on a
+    browser.show()
+    qtbot.waitExposed(browser)
+    browser.activateWindow()
+    browser.list.setFocus()
+    qtbot.keyClick(browser.list, Qt.Key.Key_J)
+    assert browser.list.currentRow() == 1 and browser.change_button.isEnabled()
+    assert browser.change_button.text() == "Change its class to cat"
+    qtbot.keyClick(browser.list, Qt.Key.Key_K)
+    assert browser.list.currentRow() == 0
+    qtbot.keyClick(browser.list, Qt.Key.Key_Down)
+    assert browser.list.currentRow() == 1
+    browser.kind.setCurrentIndex(browser.kind.findData("wrong_class"))
+    assert browser.list.count() == 1 and "wrong class" in browser.list.item(0).text()
+    browser.kind.setCurrentIndex(0)
+    browser.confidence.setValue(0.85)
+    assert browser.list.count() == 1
+    browser.confidence.setValue(0.95)
+    assert browser.list.count() == 0 and "No errors match" in browser.image.text()
+    browser.close()
+
+
+def test_change_class_then_undo_and_accept_a_prediction(qtbot, dataset):
+    result, images = evaluation(dataset)
+    browser = ErrorsBrowser(result, images)
+    qtbot.addWidget(browser)
+    b_label = Path(label_path_for(dataset[1]))
+    before = b_label.read_text()
+    browser.show()
+    qtbot.waitExposed(browser)
+    browser.activateWindow()
+    browser.step(1)
+    browser.change_button.click()
+    qtbot.waitUntil(lambda: bool(browser.undo_stack), timeout=TIMEOUT_MS)
+    assert b_label.read_text().split()[0] == "0" and b_label.with_name("b.txt.bak").read_text() == before
+    assert browser.list.item(1).text().startswith("✓")
+    qtbot.keyClick(browser.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: b_label.read_text() == before, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not browser.list.item(1).text().startswith("✓"), timeout=TIMEOUT_MS)
+
+    browser.step(-1)
+    browser.accept_button.click()
+    qtbot.waitUntil(lambda: bool(browser.undo_stack), timeout=TIMEOUT_MS)
+    assert Path(label_path_for(dataset[0])).read_text() == "0 0.625000 0.500000 0.250000 0.333333\n"
+    browser.close()
+
+
+def test_an_edit_that_cannot_be_made_is_said_and_export_writes_the_list(qtbot, dataset, monkeypatch, tmp_path):
+    result, images = evaluation(dataset)
+    browser = ErrorsBrowser(result, images)
+    qtbot.addWidget(browser)
+    Path(label_path_for(dataset[1])).write_text("")  # the label was removed since the evaluation
+    browser.step(1)
+    browser.delete_button.click()
+    qtbot.waitUntil(lambda: browser.banner.level == "error", timeout=TIMEOUT_MS)
+    assert "no class 1 box" in browser.banner.text and not browser.undo_stack
+
+    out = tmp_path / "list.txt"
+    monkeypatch.setattr(errors_browser, "ask_save_path", lambda parent, suggested: str(out))
+    browser.export_button.click()
+    qtbot.waitUntil(out.exists, timeout=TIMEOUT_MS)
+    assert out.read_text().splitlines() == dataset  # each image once, in the browser's order

@@ -3317,6 +3317,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在检查数据集：通过后即可开始。</translation>
     </message>
     <message>
+      <source>The wizard's settings</source>
+      <translation>向导的设置</translation>
+    </message>
+    <message>
       <source>The wizard's settings are on the form: press Start to train.</source>
       <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
     </message>

@@ -48,7 +48,7 @@ from bench import faults_labels  # noqa: E402
 import bench.faults_values as faults_values  # noqa: E402
 from bench import faults_rdzv  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
-from core.checkpoint_file import checkpoint_problem  # noqa: E402
+from core.run.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
 from core.jobs import JobSpec  # noqa: E402
 from core.launch import worker_env  # noqa: E402

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from core.protocol import parse_line
-from core.run_files import check_events_file
+from core.run.files import check_events_file
 from core.runs import EVENTS_FILE, FOLDED_TYPES, RunInfo, RunSummary, fold_events, list_runs
 
 

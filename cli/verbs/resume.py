@@ -14,7 +14,7 @@ from core.findings import errors_of
 from core.i18n import tr
 from core.jobs import JobSpec
 from core.machine import quick_machine_facts
-from core.run_owner import busy_words, lock_owner
+from core.run.owner import busy_words, lock_owner
 from core.run import RunFolder
 from core.runs import UNREADABLE, read_run, resume_checkpoint_problem, resume_spec
 from core.train_options import TrainConfig, train_options

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.checkpoint_file import checkpoint_problem
+from core.run.checkpoint_file import checkpoint_problem
 from core.jobs import RUN_SPEC_FILE
-from core.run_files import CONFIG_FILE, EVENTS_FILE, RESULTS_FILE
+from core.run.files import CONFIG_FILE, EVENTS_FILE, RESULTS_FILE
 
 WEIGHTS_DIR = "weights"  # yolov5's train.py: ``w = save_dir / 'weights'``
 LAST_WEIGHTS = "last.pt"  # yolov5's train.py: ``last, best = w / 'last.pt', w / 'best.pt'``

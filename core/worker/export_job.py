@@ -76,7 +76,7 @@ def _check_disk(folder: Path, weights: Path, formats: int, required: int | None)
 
 def remove_stale_partials(folder: Path) -> None:
     """Partial files of exports whose worker is gone (killed, aborted): ``.<name>.<pid>.partial[.onnx]``."""
-    from core.run_owner import process_alive
+    from core.run.owner import process_alive
 
     for stale in folder.glob(".*.partial*") if folder.is_dir() else ():
         match = re.search(r"\.(\d+)\.partial", stale.name)

@@ -16,7 +16,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
 from core.display_text import escape_controls
-from core.progress import format_duration
+from core.run.progress import format_duration
 from core.run.words import status_title
 from core.runs import RunInfo
 from gui.run_text import date_time_text

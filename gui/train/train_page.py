@@ -2,7 +2,7 @@
 
 Owns the page's flow only. The options side (form, problems, demo dataset, yolov5 line, applying
 prescriptions) is ``TrainOptionsPanel``; a run is created, spec'd and resumed by ``core.runs``; progress is
-``core.progress.RunProgress`` (inside ``RunSession``, a ``gui.job_runner.JobRunner``); the worker is
+``core.run.progress.RunProgress`` (inside ``RunSession``, a ``gui.job_runner.JobRunner``); the worker is
 started through an injectable ``launcher`` (production: the job's own argv), so tests drive the real page
 with a fake worker. Slow work (the demo dataset, NVML facts) runs in the background; the display is
 refreshed by timers, never per event.

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.best_epoch import BestEpoch, best_epoch, epoch_candidate, fitness, update_best
-from core.progress import RunProgress
+from core.run.best_epoch import BestEpoch, best_epoch, epoch_candidate, fitness, update_best
+from core.run.progress import RunProgress
 from core.protocol import make_event, read_events
 from core.runs import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config

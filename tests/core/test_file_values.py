@@ -18,7 +18,7 @@ from core.environment.facts import load_facts
 from core.file_values import FileValueError, finite_number, has_control_characters, path_text
 from core.hyp_file import hyp_problem, required_keys
 from core.model_catalog import builtin_hyp_path
-from core.progress import RunProgress, format_loss
+from core.run.progress import RunProgress, format_loss
 from core.settings import read_settings
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from core.train_options import load_config_file

@@ -10,7 +10,7 @@ import psutil
 import pytest
 from PySide6.QtCore import Qt
 
-from core.run_owner import RunLock
+from core.run.owner import RunLock
 from core.runs import EVENTS_FILE, create_run
 from core.train_config import TrainConfig, validate_config
 from gui.main_window import MainWindow

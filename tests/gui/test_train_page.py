@@ -319,7 +319,7 @@ def test_a_stop_says_what_resume_will_redo(qtbot, page, launcher):
 
 def test_the_completion_card_quotes_the_runs_average_speed(qtbot, tmp_path):
     from core.jobs import fold_outcome
-    from core.progress import RunProgress
+    from core.run.progress import RunProgress
     from gui.widgets.progress_panel import ProgressPanel
     from gui.train.run_status_panel import RunStatusPanel
 

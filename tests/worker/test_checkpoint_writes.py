@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from core.checkpoint_file import checkpoint_problem
+from core.run.checkpoint_file import checkpoint_problem
 from tests.worker.tmpfs import small_tmpfs
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.best_epoch import BestEpoch, epoch_candidate, update_best
+from core.run.best_epoch import BestEpoch, epoch_candidate, update_best
 from core.event_fields import MAX_COUNT
 from core.i18n import tr
 

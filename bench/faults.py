@@ -53,7 +53,7 @@ from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
 from core.jobs import JobSpec  # noqa: E402
 from core.launch import worker_env  # noqa: E402
 from core.protocol import parse_line  # noqa: E402
-from core.runs import EVENTS_FILE, read_run, resume_spec  # noqa: E402
+from core.runs.store import EVENTS_FILE, read_run, resume_spec  # noqa: E402
 from tests.fixtures.checkpoint_files import write_hostile_checkpoint  # noqa: E402
 from tests.worker.tmpfs import small_tmpfs  # noqa: E402
 

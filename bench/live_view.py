@@ -164,7 +164,7 @@ def run(batches: int, rate: float, gpus: int) -> dict:
     import pyqtgraph as pg
     from PySide6.QtWidgets import QApplication
 
-    from core.runs import read_run
+    from core.runs.store import read_run
     from core.train_config import MachineFacts
     from gui.train.train_page import TrainPage
 

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.jobs import JobOutcome, JobSpec, JobTracker
-from core.runs import kill_run
+from core.runs.store import kill_run
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess
 

@@ -39,7 +39,7 @@ TRAIN_INDEX = page_index(TRAIN)
 STOP_TIMEOUT_S = 60
 
 if TYPE_CHECKING:
-    from core.runs import RunInfo
+    from core.runs.store import RunInfo
     from gui.job_runner import Launcher
     from gui.train.train_page import TrainPage
     from gui.settings_dialog import SettingsDialog

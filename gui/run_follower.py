@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.protocol import EventFileTail
 from core.run.owner import lock_owner, worker_alive
-from core.runs import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, request_stop
+from core.runs.store import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, request_stop
 
 POLL_MS = 100
 BACKLOG_POLL_MS = 15

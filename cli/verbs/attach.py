@@ -18,7 +18,7 @@ from cli.verbs.train import job_renderer
 from core.i18n import tr
 from core.jobs import JobTracker
 from core.protocol import EventFileTail
-from core.runs import EVENTS_FILE, UNREADABLE, read_run, status_word
+from core.runs.store import EVENTS_FILE, UNREADABLE, read_run, status_word
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

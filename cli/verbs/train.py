@@ -5,7 +5,7 @@ this machine's facts (``--model yolov5s.pt`` is the weights store's file: never 
 dataset the way the Train page checks it before Start (``core.dataset.training_gate``: errors that abort
 training or make yolov5 drop images exit 2 within seconds, each with its file:line, before any run folder
 exists; ``--no-check`` skips it knowingly). The run folder and its spec come from
-``core.runs.create_run``. The progress bar
+``core.runs.store.create_run``. The progress bar
 (or, with ``--json``, the event stream) follows the worker until it ends.
 """
 
@@ -26,7 +26,7 @@ from core.distributed import ENDPOINT_FIELDS, launch_problems, other_node_comman
 from core.i18n import tr
 from core.jobs import JobSpec
 from core.machine import quick_machine_facts
-from core.runs import create_run, load_run_config
+from core.runs.store import create_run, load_run_config
 from core.train_config import validate_config
 from core.train_options import add_train_arguments, config_from_args, load_config_file
 from core.trust import (confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal, store_refusal,

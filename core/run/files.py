@@ -3,7 +3,7 @@
 A run folder is data anyone can damage: a worker killed mid-write, a disk that filled, a copy from
 another machine, a hand edit. Every value read from it is checked here, once, against the kind the
 readers expect; what cannot be read at all raises ``UnreadableRun`` with the reason in words, so the
-run is listed as ``unreadable`` and every other run is unaffected (``core.runs.read_run``). Event fields
+run is listed as ``unreadable`` and every other run is unaffected (``core.runs.store.read_run``). Event fields
 have their own boundary as lines are parsed (``core.event_fields``).
 """
 

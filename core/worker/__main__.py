@@ -38,7 +38,7 @@ import psutil
 from core.disk_space import SpaceReserve
 from core.protocol import DONE_STATUSES, EventWriter
 from core.run.owner import RunBusy, RunLock, busy_words
-from core.runs import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
+from core.runs.store import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
 from core.worker.control import ControlChannel
 from core.worker.ddp import RankInfo
 from core.worker.job import JobContext

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
 
 from core.install.repair import RepairPlan
 from core.jobs import JobOutcome, JobSpec
-from core.runs import list_runs
+from core.runs.store import list_runs
 from gui.background import run_in_background
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner

@@ -15,7 +15,7 @@ import pytest
 
 from cli.main import main
 from core.protocol import encode, make_event
-from core.runs import EVENTS_FILE, create_run
+from core.runs.store import EVENTS_FILE, create_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_hostile_checkpoint
 

@@ -7,7 +7,7 @@ import struct
 import threading
 import time
 
-from core.runs import request_stop
+from core.runs.store import request_stop
 from core.worker.control import ControlChannel
 from tests.waits import TIMEOUT_S
 

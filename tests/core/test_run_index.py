@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 from core.protocol import encode, make_event, read_events
-from core.run_index import RunIndex
-from core.runs import EVENTS_FILE, create_run, fold_events, list_runs
+from core.runs.index import RunIndex
+from core.runs.store import EVENTS_FILE, create_run, fold_events, list_runs
 from core.train_config import MachineFacts, TrainConfig, validate_config
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
@@ -71,7 +71,7 @@ def test_runs_that_are_gone_are_forgotten(tmp_path):
 def test_the_types_the_index_does_not_decode_change_nothing_but_the_last_time():
     """FOLDED_TYPES must list every type fold_events reads, or the index would list runs wrongly."""
     from core.protocol import EVENT_TYPES
-    from core.runs import FOLDED_TYPES, RunSummary
+    from core.runs.store import FOLDED_TYPES, RunSummary
 
     for kind in sorted(set(EVENT_TYPES) - FOLDED_TYPES):
         event = make_event(kind, t=5.0, epoch=3, epochs=9, status="completed", stage="starting", pid=7,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from core.jobs import JobSpec
 from core.protocol import LineDecoder
-from core.runs import create_run, load_run_config
+from core.runs.store import create_run, load_run_config
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from tests.e2e.conftest import ROOT, by_type, runs_json
 

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from core.jobs import JobSpec
-from core.runs import EVENTS_FILE, create_run, read_run
+from core.runs.store import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.train.train_page import TrainPage
 from gui.widgets import diagnosis_banner

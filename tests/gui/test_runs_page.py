@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from core.run.owner import RunLock
-from core.runs import EVENTS_FILE, create_run
+from core.runs.store import EVENTS_FILE, create_run
 from core.train_config import TrainConfig, validate_config
 from gui.main_window import MainWindow
 from gui.runs import runs_page as runs_module

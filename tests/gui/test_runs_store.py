@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.run_index import RunIndex
-from core.runs import EVENTS_FILE, create_run
+from core.runs.index import RunIndex
+from core.runs.store import EVENTS_FILE, create_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.main_window import MainWindow
 from gui.export.export_page import ExportPage

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.jobs import JobSpec, worker_died_words
-from core.runs import EVENTS_FILE
+from core.runs.store import EVENTS_FILE
 from core.train_config import MachineFacts
 from gui import dialogs
 from gui.train.train_page import TrainPage
@@ -256,7 +256,7 @@ def test_error_event_shows_message_hint_and_traceback_behind_details(qtbot, page
 
 
 def test_a_finished_run_opens_in_a_viewer_while_another_trains(qtbot, page, launcher):
-    from core.runs import RunInfo
+    from core.runs.store import RunInfo
 
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
         assert page.start_run()

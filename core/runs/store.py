@@ -253,7 +253,7 @@ def derive_status(summary: RunSummary, *, folder_mtime: float, now: float,
 def read_run(run_dir: Path, *, now: float | None = None,
              alive: Callable[[int | None, float | None], bool] = worker_alive,
              summary: RunSummary | None = None) -> RunInfo:
-    """What a run folder says now. ``summary``: its events already folded (``core.run_index`` caches them).
+    """What a run folder says now. ``summary``: its events already folded (``core.runs.index`` caches them).
 
     A run whose files cannot be read is ``unreadable`` with the reason as its error; it never raises for
     what is in the folder, so one damaged run can't hide the others."""
@@ -342,7 +342,7 @@ def run_topology(spec: Any) -> dict[str, int]:
 def list_runs(workspace: Path, summaries: Callable[[Path], RunSummary] | None = None) -> list[RunInfo]:
     """Every run in the workspace, newest first; folders that aren't runs are skipped.
 
-    ``summaries`` gives a run folder's folded events (``core.run_index.RunIndex.summary`` keeps them between
+    ``summaries`` gives a run folder's folded events (``core.runs.index.RunIndex.summary`` keeps them between
     listings); without it every events file is read again."""
     from core.workspace import runs_dir
 

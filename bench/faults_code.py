@@ -32,7 +32,7 @@ from typing import Any, Callable
 import yaml
 
 from core.model_catalog import yolov5_package_dir
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 from core.runs.store import EVENTS_FILE
 from tests.fixtures.checkpoint_files import record_as_own, write_hostile_checkpoint
 

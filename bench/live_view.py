@@ -177,7 +177,7 @@ def run(batches: int, rate: float, gpus: int) -> dict:
     data.parent.mkdir()
     data.write_text("train: images/train\nval: images/val\nnames: [a]\n", encoding="utf-8")
 
-    def launcher(job: Any) -> tuple[list[str], dict[str, str]]:  # core.jobs.JobSpec, its spec file written
+    def launcher(job: Any) -> tuple[list[str], dict[str, str]]:  # core.job.jobs.JobSpec, its spec file written
         return ([sys.executable, str(Path(__file__).resolve()), "--emit", str(stream), "--events-out",
                  str(job.path.parent / "events.jsonl")], dict(os.environ))
 

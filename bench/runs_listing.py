@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.protocol import encode  # noqa: E402
+from core.job.protocol import encode  # noqa: E402
 from core.runs.index import RunIndex  # noqa: E402
 from core.runs.store import CONFIG_FILE, EVENTS_FILE, list_runs  # noqa: E402
 

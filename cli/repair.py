@@ -24,7 +24,7 @@ from core.environment.facts import EnvironmentFacts
 from core.environment.findings import Evaluation
 from core.i18n import tr
 from core.install.repair import RepairPlan, plan_repair, runtime_facts
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from core.runs.index import RunIndex
 from core.workspace import app_cache_dir
 

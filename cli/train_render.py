@@ -13,7 +13,7 @@ from typing import IO, Any
 from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, shown, shown_event
 from core.i18n import tr
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.run.progress import RunProgress, format_duration, format_loss
 from core.run.words import stage_word
 

@@ -256,7 +256,7 @@ def build_worker_spec(checked: ValidatedConfig, run_dir: Path, workspace: Path, 
         "workspace": str(workspace),
         "resume": resume,
         "config": checked.config.to_dict(),
-        # Several processes (GPUs, machines): the torchrun launch (core.launch); None: one worker process.
+        # Several processes (GPUs, machines): the torchrun launch (core.job.launch); None: one worker process.
         "topology": topology_spec(checked.config),
         "resolved": {
             "data": str(checked.data_path),
@@ -298,7 +298,7 @@ def build_yolov5_command(spec: dict[str, Any]) -> list[str]:
 
 def yolov5_module_argv(spec: dict[str, Any], extra: dict[str, Any] | None = None) -> list[str]:
     """``-m yolov5.train`` and its argparse flags (``--batch-size``): the entry torchrun launches per rank
-    (``core.torchrun``), as yolov5 documents for DDP. ``extra``: yolov5 options the spec has no field for."""
+    (``core.job.torchrun``), as yolov5 documents for DDP. ``extra``: yolov5 options the spec has no field for."""
     return ["-m", "yolov5.train", *_yolov5_flags({**yolov5_options(spec), **(extra or {})}, fire=False)]
 
 

@@ -22,7 +22,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (QApplication, QDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
                                QProgressDialog, QStackedWidget, QVBoxLayout, QWidget)
 
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.settings import load_settings
 from gui import dialogs, first_run
 from gui.guide_router import GuideRouter

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from core.protocol import EventFileTail
+from core.job.protocol import EventFileTail
 from core.run.owner import lock_owner, worker_alive
 from core.runs.store import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, request_stop
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.run.progress import RunProgress, format_duration
 from core.run.words import stage_word, status_title
 

@@ -83,7 +83,7 @@ def test_each_contract_catches_what_it_forbids(tmp_path, contract, module, sourc
 #: (what it shows, module of the miniature core, the import added to it)
 LAYER_VIOLATIONS = [
     ("an import up a layer", "atomic", "import core.runs\n"),
-    ("a lazy import up a layer", "protocol", "def later():\n    from core.worker import train_job\n"),
+    ("a lazy import up a layer", "job", "def later():\n    from core.worker import train_job\n"),
     ("an import sideways inside a layer", "nvml", "from core import i18n\n"),
     ("a circle", "machine", "import core.distributed\n"),  # core.distributed already imports core.machine
 ]

@@ -16,8 +16,8 @@ from cli.common import EXIT_OK, EXIT_USAGE, exit_code_of, find_run
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
 from core.i18n import tr
-from core.jobs import JobTracker
-from core.protocol import EventFileTail
+from core.job.jobs import JobTracker
+from core.job.protocol import EventFileTail
 from core.runs.store import EVENTS_FILE, UNREADABLE, read_run, status_word
 
 

@@ -12,7 +12,7 @@ from cli.verbs.train import job_renderer
 from core.distributed import RESUME_CHANGES, launch_problems, resume_commands, resume_with
 from core.findings import errors_of
 from core.i18n import tr
-from core.jobs import JobSpec
+from core.job.jobs import JobSpec
 from core.machine import quick_machine_facts
 from core.run.owner import busy_words, lock_owner
 from core.run import RunFolder

@@ -24,7 +24,7 @@ from core.dataset.scan import ScanCancelled
 from core.dataset.training_gate import DatasetGate, check_for_training
 from core.distributed import ENDPOINT_FIELDS, launch_problems, other_node_commands, unconfirmed_endpoints
 from core.i18n import tr
-from core.jobs import JobSpec
+from core.job.jobs import JobSpec
 from core.machine import quick_machine_facts
 from core.runs.store import create_run, load_run_config
 from core.train_config import validate_config

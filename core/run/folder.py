@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from core.run.checkpoint_file import checkpoint_problem
-from core.jobs import RUN_SPEC_FILE
+from core.job.jobs import RUN_SPEC_FILE
 from core.run.files import CONFIG_FILE, EVENTS_FILE, RESULTS_FILE
 
 WEIGHTS_DIR = "weights"  # yolov5's train.py: ``w = save_dir / 'weights'``

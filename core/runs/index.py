@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from core.protocol import parse_line
+from core.job.protocol import parse_line
 from core.run.files import check_events_file
 from core.runs.store import EVENTS_FILE, FOLDED_TYPES, RunInfo, RunSummary, fold_events, list_runs
 
@@ -69,7 +69,7 @@ class RunIndex:
         return runs
 
 
-#: How the worker writes every event line (``core.protocol.encode`` of ``make_event``): the type comes first.
+#: How the worker writes every event line (``core.job.protocol.encode`` of ``make_event``): the type comes first.
 _PREFIX = b'{"v":1,"type":"'
 _FOLDED = {kind.encode() for kind in FOLDED_TYPES}
 

@@ -20,9 +20,9 @@ from core import __version__
 from core.atomic import atomic_write_text
 from core.run.best_epoch import BestEpoch, best_from_event
 from core.dataset.data_yaml import pin_dataset_root
-from core.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
+from core.job.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
 from core.i18n import tr
-from core.protocol import append_line, encode_control, iter_events, open_lines_for_append
+from core.job.protocol import append_line, encode_control, iter_events, open_lines_for_append
 from core.run.owner import lock_owner, process_alive, worker_alive  # noqa: F401 - process_alive is re-exported
 from core.run.folder import CONTROL_FILE, WORKER_LOG, RunFolder  # noqa: F401 - re-exported
 from core.run.words import UNREADABLE, status_word  # noqa: F401 - re-exported

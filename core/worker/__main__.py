@@ -36,7 +36,7 @@ from typing import Any, Callable
 import psutil
 
 from core.disk_space import SpaceReserve
-from core.protocol import DONE_STATUSES, EventWriter
+from core.job.protocol import DONE_STATUSES, EventWriter
 from core.run.owner import RunBusy, RunLock, busy_words
 from core.runs.store import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
 from core.worker.control import ControlChannel

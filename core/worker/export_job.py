@@ -25,7 +25,7 @@ from core.export.options import ExportOptions
 from core.dataset.split_images import split_images
 from core.export.plan import REPORT_NAME, cli_summary, final_path
 from core.i18n import tr
-from core.protocol import EventWriter
+from core.job.protocol import EventWriter
 from core.worker.control import ControlChannel
 from core.worker.export_load import ExportError, LoadedModel, load_for_export
 from core.worker.job import JobContext

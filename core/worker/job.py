@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from core.errors import classify_failure
 from core.i18n import tr
-from core.protocol import EventWriter
+from core.job.protocol import EventWriter
 from core.worker.control import ControlChannel
 
 

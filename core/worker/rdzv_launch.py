@@ -26,7 +26,7 @@ import socket
 import sys
 from typing import Any
 
-from core.torchrun import LOOPBACK_BACKEND, LOOPBACK_HOST
+from core.job.torchrun import LOOPBACK_BACKEND, LOOPBACK_HOST
 
 #: Environment that would make a rank host its own store (on the wildcard address) instead of using the agent's.
 _SHARE_OFF = "TORCH_DISABLE_SHARE_RDZV_TCP_STORE"

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QPushButton, QVBoxLayout, QWidget)
 
 from core.install.repair import RepairPlan
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from core.runs.store import list_runs
 from gui.background import run_in_background
 from gui.job_runner import JobRunner, Launcher, default_launcher

@@ -22,7 +22,7 @@ from PySide6.QtGui import QKeySequence, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from core.distributed import ENDPOINT_FIELDS
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.machine import MachineFacts
 from core.run import RunFolder
 from core.runs.store import load_run_config, read_log_tail

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.run.progress import RunProgress
 from gui.run_text import average_speed, best_text, detail_text, ended_text, stage_text
 

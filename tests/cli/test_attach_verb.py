@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cli.main import main
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 from core.runs.store import EVENTS_FILE, create_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 from core.runs.store import EVENTS_FILE, create_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_hostile_checkpoint

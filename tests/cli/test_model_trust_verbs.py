@@ -11,7 +11,7 @@ import yaml
 
 from cli.main import main
 from core.model_catalog import yolov5_package_dir
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 from core.runs.store import EVENTS_FILE, load_run_config
 from tests.fixtures.checkpoint_files import record_as_own, write_hostile_checkpoint
 

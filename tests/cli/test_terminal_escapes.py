@@ -10,7 +10,7 @@ import pytest
 
 from cli.main import main
 from core.display_text import escape_controls, escaped_strings, has_controls
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 from core.runs.store import EVENTS_FILE
 from tests.core.test_dataset_validate import build
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from core.jobs import JobOutcome, JobSpec, fold_outcome
-from core.protocol import encode, make_event
+from core.job.jobs import JobOutcome, JobSpec, fold_outcome
+from core.job.protocol import encode, make_event
 from core.runs.store import EVENTS_FILE, create_run, spec_path
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import record_as_own, write_checkpoint_file

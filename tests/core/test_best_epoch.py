@@ -9,7 +9,7 @@ import pytest
 
 from core.run.best_epoch import BestEpoch, best_epoch, epoch_candidate, fitness, update_best
 from core.run.progress import RunProgress
-from core.protocol import make_event, read_events
+from core.job.protocol import make_event, read_events
 from core.runs.store import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 

@@ -12,7 +12,7 @@ import pytest
 
 from core.distributed import (LOCAL_RUN_ID, check_distributed, endpoint_answers, launch_problems, node_command,
                               other_node_commands, port_free, slurm_script, split_endpoint, topology_of)
-from core.jobs import JobSpec
+from core.job.jobs import JobSpec
 from core.machine import MachineFacts
 from core.train_options import TrainConfig
 

@@ -12,7 +12,7 @@ import pytest
 import bench.faults as faults
 import bench.faults_code as faults_code
 from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.launch import worker_env
+from core.job.launch import worker_env
 from core.runs.store import create_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 

@@ -168,7 +168,7 @@ def test_an_epoch_line_shows_a_non_finite_figure_as_nan():
     import io
 
     from cli.train_render import ConsoleRenderer
-    from core.event_fields import clean_event
+    from core.job.event_fields import clean_event
 
     event = clean_event({"type": "epoch_end", "epoch": 0, "epochs": 2, "epoch_time_s": 1.0,
                          "metrics": {"train/box_loss": 0.5, "train/obj_loss": None, "train/cls_loss": 0.25,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 from core.run import RunFolder
 from core.run.folder import machine_of
 from core.runs.store import EVENTS_FILE, create_run, read_run, rename_run, resume_spec

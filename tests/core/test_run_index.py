@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from core.protocol import encode, make_event, read_events
+from core.job.protocol import encode, make_event, read_events
 from core.runs.index import RunIndex
 from core.runs.store import EVENTS_FILE, create_run, fold_events, list_runs
 from core.train_config import MachineFacts, TrainConfig, validate_config
@@ -70,7 +70,7 @@ def test_runs_that_are_gone_are_forgotten(tmp_path):
 
 def test_the_types_the_index_does_not_decode_change_nothing_but_the_last_time():
     """FOLDED_TYPES must list every type fold_events reads, or the index would list runs wrongly."""
-    from core.protocol import EVENT_TYPES
+    from core.job.protocol import EVENT_TYPES
     from core.runs.store import FOLDED_TYPES, RunSummary
 
     for kind in sorted(set(EVENT_TYPES) - FOLDED_TYPES):

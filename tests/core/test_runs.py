@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 from core.runs.store import (CONTROL_FILE, EVENTS_FILE, create_run, fold_events, derive_status, list_runs, process_alive,
                        read_run, request_stop, resume_spec, unique_run_dir)
 from core.train_config import MachineFacts, TrainConfig, validate_config

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.protocol import EventWriter, encode, iter_events, make_event, parse_line
+from core.job.protocol import EventWriter, encode, iter_events, make_event, parse_line
 from core.runs.index import RunIndex
 from core.runs.store import CONFIG_FILE, EVENTS_FILE, UNREADABLE, create_run, list_runs, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config

@@ -10,8 +10,8 @@ import math
 import subprocess
 from pathlib import Path
 
-from core.jobs import JobSpec
-from core.protocol import LineDecoder
+from core.job.jobs import JobSpec
+from core.job.protocol import LineDecoder
 from core.runs.store import create_run, load_run_config
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from tests.e2e.conftest import ROOT, by_type, runs_json

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from core.export.facts import ExportFacts
-from core.jobs import JobSpec, worker_died_words
+from core.job.jobs import JobSpec, worker_died_words
 from gui import dialogs
 from gui.export.export_page import ExportPage
 from gui.export import export_card

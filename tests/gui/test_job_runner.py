@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.jobs import JobSpec, worker_died_words
-from core.protocol import read_events
+from core.job.jobs import JobSpec, worker_died_words
+from core.job.protocol import read_events
 from core.runs.store import EVENTS_FILE
 from gui.job_runner import JobRunner
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from core.jobs import JobSpec
+from core.job.jobs import JobSpec
 from core.runs.store import EVENTS_FILE, create_run, read_run
 from core.train_config import MachineFacts, TrainConfig, validate_config
 from gui.train.train_page import TrainPage

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from core.jobs import JobSpec
-from core.protocol import read_events
+from core.job.jobs import JobSpec
+from core.job.protocol import read_events
 from core.runs.store import EVENTS_FILE, create_run, read_run, request_stop
 from core.settings import Settings, save_settings
 from core.train_config import TrainConfig, validate_config

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.jobs import JobSpec, worker_died_words
+from core.job.jobs import JobSpec, worker_died_words
 from core.runs.store import EVENTS_FILE
 from core.train_config import MachineFacts
 from gui import dialogs
@@ -318,7 +318,7 @@ def test_a_stop_says_what_resume_will_redo(qtbot, page, launcher):
 
 
 def test_the_completion_card_quotes_the_runs_average_speed(qtbot, tmp_path):
-    from core.jobs import fold_outcome
+    from core.job.jobs import fold_outcome
     from core.run.progress import RunProgress
     from gui.widgets.progress_panel import ProgressPanel
     from gui.train.run_status_panel import RunStatusPanel

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QProcess
 
-from core.protocol import read_events
+from core.job.protocol import read_events
 from core.runs.store import EVENTS_FILE, request_stop
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess, detached_processes

@@ -16,7 +16,7 @@ import pytest
 
 from core.demo_dataset import DemoSpec, generate_demo_dataset
 from core.environment.tables import yolov5_loader_workers
-from core.launch import worker_env
+from core.job.launch import worker_env
 
 ROOT = Path(__file__).resolve().parents[2]
 

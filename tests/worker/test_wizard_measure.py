@@ -10,7 +10,7 @@ import pytest
 
 from cli.jobs import run_job
 from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.jobs import JobSpec
+from core.job.jobs import JobSpec
 from core.wizard.inputs import measurements_from_json
 from core.wizard.rules import worker_counts
 from core.worker.wizard_measure import probe_batch

@@ -165,7 +165,7 @@ def run(batches: int, rate: float, gpus: int) -> dict:
     from PySide6.QtWidgets import QApplication
 
     from core.runs.store import read_run
-    from core.train_config import MachineFacts
+    from core.training.config import MachineFacts
     from gui.train.train_page import TrainPage
 
     app = QApplication.instance() or QApplication([])

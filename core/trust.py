@@ -20,7 +20,7 @@ this workspace's runs were written by this user's app. The CLI (train, resume, e
 Export page and the worker's ``torch.load`` guard all ask here, so they can never disagree.
 
 A model YAML is code too (yolov5's ``parse_model`` ``eval``s its strings): one packaged with yolov5 passes, any
-other passes ``core.model_yaml_check``'s strict check of every string that would reach ``eval``, or needs the
+other passes ``core.training.model_yaml_check``'s strict check of every string that would reach ``eval``, or needs the
 user's confirmation (``--trust-model``, the Train page's dialog) — ``model_needs_trust``. The worker applies
 the same check to what ``parse_model`` receives unless the spec carries that confirmation.
 """
@@ -33,7 +33,7 @@ from typing import Iterable
 
 from core.i18n import tr
 from core.model_catalog import yolov5_package_dir
-from core.model_yaml_check import model_yaml_problem
+from core.training.model_yaml_check import model_yaml_problem
 from core.run.provenance import has_record, sealed
 from core.weights.store import WeightsStore
 from core.workspace import runs_dir

@@ -28,7 +28,7 @@ from core.run.folder import CONTROL_FILE, WORKER_LOG, RunFolder  # noqa: F401 - 
 from core.run.words import UNREADABLE, status_word  # noqa: F401 - re-exported
 from core.run.files import (CONFIG_FILE, EVENTS_FILE, UnreadableRun, check_events_file, folder_mtime,
                             load_config_document, read_config, results_csv_best)
-from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
+from core.training.config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
                                valid_run_name)
 
 RUN_STATUSES = ("running", "completed", "stopped", "failed")

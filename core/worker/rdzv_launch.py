@@ -16,7 +16,7 @@ the agent store's clients (``TORCHELASTIC_USE_AGENT_STORE``, so no rank hosts on
 real two-rank run (every listening socket of the launcher and its ranks on 127.0.0.1).
 
 Several machines must listen beyond this one: they keep torch's ``c10d`` backend unchanged, with a random run id
-(``core.distributed``) on a network the user trusts (PyTorch's own guidance, see docs/architecture.md).
+(``core.training.distributed``) on a network the user trusts (PyTorch's own guidance, see docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -21,12 +21,12 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from core.distributed import ENDPOINT_FIELDS
+from core.training.distributed import ENDPOINT_FIELDS
 from core.job.jobs import JobOutcome
 from core.machine import MachineFacts
 from core.run import RunFolder
 from core.runs.store import load_run_config, read_log_tail
-from core.train_config import ValidatedConfig
+from core.training.config import ValidatedConfig
 from gui import dialogs
 from gui.job_runner import Launcher, default_launcher
 from gui.pages.page import Page

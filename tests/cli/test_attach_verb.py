@@ -5,7 +5,7 @@ from __future__ import annotations
 from cli.main import main
 from core.job.protocol import encode, make_event
 from core.runs.store import EVENTS_FILE, create_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.training.config import MachineFacts, TrainConfig, validate_config
 
 
 def test_attach_shows_an_earlier_stop_as_history(tmp_path, capsys):

@@ -16,7 +16,7 @@ import pytest
 from cli.main import main
 from core.job.protocol import encode, make_event
 from core.runs.store import EVENTS_FILE, create_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_hostile_checkpoint
 
 

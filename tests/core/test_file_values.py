@@ -16,12 +16,12 @@ import pytest
 from cli.main import main
 from core.environment.facts import load_facts
 from core.file_values import FileValueError, finite_number, has_control_characters, path_text
-from core.hyp_file import hyp_problem, required_keys
+from core.training.hyp_file import hyp_problem, required_keys
 from core.model_catalog import builtin_hyp_path
 from core.run.progress import RunProgress, format_loss
 from core.settings import read_settings
-from core.train_config import MachineFacts, TrainConfig, validate_config
-from core.train_options import load_config_file
+from core.training.config import MachineFacts, TrainConfig, validate_config
+from core.training.options import load_config_file
 from core.weights.store import WeightsStore, iter_stored
 from core.workspace import resolve_workspace, settings_notes
 

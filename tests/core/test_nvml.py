@@ -6,7 +6,7 @@ import pytest
 
 from core.machine import MachineFacts, quick_machine_facts
 from core.nvml import NvmlUnavailable, open_nvml
-from core.train_config import TrainConfig, validate_config
+from core.training.config import TrainConfig, validate_config
 from tests.fixtures.fake_nvml import FakeNvml, nvml_raising
 
 

@@ -11,7 +11,7 @@ from core.job.protocol import encode, make_event
 from core.run import RunFolder
 from core.run.folder import machine_of
 from core.runs.store import EVENTS_FILE, create_run, read_run, rename_run, resume_spec
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_checkpoint_file
 
 

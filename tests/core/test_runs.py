@@ -14,7 +14,7 @@ import pytest
 from core.job.protocol import encode, make_event
 from core.runs.store import (CONTROL_FILE, EVENTS_FILE, create_run, fold_events, derive_status, list_runs, process_alive,
                        read_run, request_stop, resume_spec, unique_run_dir)
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_checkpoint_file
 
 

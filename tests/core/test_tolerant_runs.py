@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from core.job.protocol import EventWriter, encode, iter_events, make_event, parse_line
 from core.runs.index import RunIndex
 from core.runs.store import CONFIG_FILE, EVENTS_FILE, UNREADABLE, create_run, list_runs, read_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.training.config import MachineFacts, TrainConfig, validate_config
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.train_config import validate_config
-from core.train_options import TrainConfig
+from core.training.config import validate_config
+from core.training.options import TrainConfig
 from core.trust import needs_trust, stored_verdict
 from core.weights.catalog import CATALOG, find_checkpoint
 from core.weights.choice import WeightsNotHere, recommend_start, resolve_named

@@ -21,7 +21,7 @@ import psutil
 import pytest
 
 from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.distributed import endpoint_answers, new_run_id
+from core.training.distributed import endpoint_answers, new_run_id
 from tests.e2e.conftest import ROOT, Cli, assert_offline, by_type, run_cli, runs_json, train_args
 from tests.fixtures.listeners import beyond_loopback, listening
 
@@ -57,7 +57,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-#: The run id machine 0 would print in machine 1's command (core.distributed.new_run_id); both nodes give it.
+#: The run id machine 0 would print in machine 1's command (core.training.distributed.new_run_id); both nodes give it.
 RUN_ID = new_run_id()
 
 

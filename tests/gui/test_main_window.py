@@ -13,7 +13,7 @@ from core.job.jobs import JobSpec
 from core.job.protocol import read_events
 from core.runs.store import EVENTS_FILE, create_run, read_run, request_stop
 from core.settings import Settings, save_settings
-from core.train_config import TrainConfig, validate_config
+from core.training.config import TrainConfig, validate_config
 from gui import dialogs
 from gui.main_window import MainWindow
 from gui.pages.catalog import PAGES as CATALOG

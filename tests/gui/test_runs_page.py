@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from core.run.owner import RunLock
 from core.runs.store import EVENTS_FILE, create_run
-from core.train_config import TrainConfig, validate_config
+from core.training.config import TrainConfig, validate_config
 from gui.main_window import MainWindow
 from gui.runs import runs_page as runs_module
 from gui.runs.runs_page import RunsPage

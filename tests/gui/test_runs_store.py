@@ -9,7 +9,7 @@ import pytest
 
 from core.runs.index import RunIndex
 from core.runs.store import EVENTS_FILE, create_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from gui.main_window import MainWindow
 from gui.export.export_page import ExportPage
 from gui.pages.page import Page

@@ -10,7 +10,7 @@ import pytest
 
 from core.job.jobs import JobSpec, worker_died_words
 from core.runs.store import EVENTS_FILE
-from core.train_config import MachineFacts
+from core.training.config import MachineFacts
 from gui import dialogs
 from gui.train.train_page import TrainPage
 from tests.core.test_dataset_validate import build

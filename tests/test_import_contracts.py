@@ -84,8 +84,8 @@ def test_each_contract_catches_what_it_forbids(tmp_path, contract, module, sourc
 LAYER_VIOLATIONS = [
     ("an import up a layer", "atomic", "import core.runs\n"),
     ("a lazy import up a layer", "job", "def later():\n    from core.worker import train_job\n"),
-    ("an import sideways inside a layer", "nvml", "from core import i18n\n"),
-    ("a circle", "machine", "import core.training\n"),  # core.training already imports core.machine
+    ("an import sideways inside a layer", "findings", "from core import i18n\n"),
+    ("a circle", "environment", "import core.training\n"),  # core.training already imports core.environment
 ]
 
 
@@ -108,7 +108,7 @@ def test_the_layers_of_core_break_on_an_upward_or_sideways_import(tmp_path, case
         path.parent.mkdir(exist_ok=True)
         path.write_text("")
     (tmp_path / "core" / "worker" / "train_job.py").write_text("import core.runs\n")
-    _miniature_module(tmp_path, "training").write_text("import core.machine\n")
+    _miniature_module(tmp_path, "training").write_text("import core.environment\n")
     (tmp_path / "gui").mkdir()
     (tmp_path / "gui" / "__init__.py").write_text("")
     (tmp_path / "cli").mkdir()

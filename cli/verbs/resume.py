@@ -13,7 +13,7 @@ from core.training.distributed import RESUME_CHANGES, launch_problems, resume_co
 from core.findings import errors_of
 from core.i18n import tr
 from core.job.jobs import JobSpec
-from core.machine import quick_machine_facts
+from core.environment.machine import quick_machine_facts
 from core.run.owner import busy_words, lock_owner
 from core.run import RunFolder
 from core.runs.store import UNREADABLE, read_run, resume_checkpoint_problem, resume_spec

@@ -25,7 +25,7 @@ from core.dataset.training_gate import DatasetGate, check_for_training
 from core.training.distributed import ENDPOINT_FIELDS, launch_problems, other_node_commands, unconfirmed_endpoints
 from core.i18n import tr
 from core.job.jobs import JobSpec
-from core.machine import quick_machine_facts
+from core.environment.machine import quick_machine_facts
 from core.runs.store import create_run, load_run_config
 from core.training.config import validate_config
 from core.training.options import add_train_arguments, config_from_args, load_config_file

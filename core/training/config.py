@@ -22,7 +22,7 @@ from core.file_values import has_control_characters, is_finite_number
 from core.findings import Finding, Severity, errors_of, problem
 from core.training.hyp_file import hyp_problem
 from core.i18n import tr
-from core.machine import MachineFacts, parse_device  # noqa: F401 - parse_device re-exported
+from core.environment.machine import MachineFacts, parse_device  # noqa: F401 - parse_device re-exported
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
 from core.training.options import AUTO_BATCH, TrainConfig, train_options, yolov5_fields  # noqa: F401 - AUTO_BATCH re-exported
 from core.weights.choice import WeightsNotHere, resolve_named

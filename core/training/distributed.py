@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from core.findings import Finding, problem
 from core.i18n import tr
-from core.machine import MachineFacts, parse_device
+from core.environment.machine import MachineFacts, parse_device
 from core.job.torchrun import Topology
 from core.training.options import AUTO_BATCH, TrainConfig, changed_cli_flags, train_options
 

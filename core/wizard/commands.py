@@ -14,7 +14,7 @@ from typing import Any
 
 from core.training.distributed import new_run_id
 from core.job.torchrun import DEFAULT_RDZV_PORT, Topology, node_commands, torchrun_argv
-from core.machine import MachineFacts
+from core.environment.machine import MachineFacts
 from core.model_catalog import builtin_hyp_path, builtin_model_path
 from core.training.config import (ValidatedConfig, build_worker_spec, build_yolov5_command, validate_config,
                                yolov5_module_argv)

@@ -34,7 +34,7 @@ import psutil
 
 from core.atomic import atomic_write_text
 from core.i18n import tr
-from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
+from core.environment.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.job.protocol import EventWriter
 from core.run import BEST_WEIGHTS, RunFolder
 from core.training.config import yolov5_options

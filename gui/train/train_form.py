@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QProgressBar, Q
 
 from core.training.distributed import needs_run_id, new_run_id
 from core.i18n import tr
-from core.machine import MachineFacts
+from core.environment.machine import MachineFacts
 from core.training.options import TrainConfig, train_options
 from core.trust import confirmed_entry, is_model_yaml, model_needs_trust, model_problem, needs_trust
 from gui import dialogs

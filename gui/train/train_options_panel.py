@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QPushButton, QVBoxLa
 from core.dataset.training_gate import DatasetGate, check_for_training
 from core.demo_dataset import DemoCancelled, ensure_demo_dataset
 from core.findings import Finding, Severity
-from core.machine import MachineFacts, quick_machine_facts
+from core.environment.machine import MachineFacts, quick_machine_facts
 from core.model_catalog import DEFAULT_MODEL
 from core.settings import load_settings, save_settings
 from core.training.config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config

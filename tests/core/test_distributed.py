@@ -13,7 +13,7 @@ import pytest
 from core.training.distributed import (LOCAL_RUN_ID, check_distributed, endpoint_answers, launch_problems, node_command,
                               other_node_commands, port_free, slurm_script, split_endpoint, topology_of)
 from core.job.jobs import JobSpec
-from core.machine import MachineFacts
+from core.environment.machine import MachineFacts
 from core.training.options import TrainConfig
 
 FOUR_GPUS = MachineFacts(gpu_count=4, cpu_count=16, gpu_memory=((1.0, 24.0), (23.0, 24.0), (6.0, 24.0), None))

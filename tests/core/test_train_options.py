@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.machine import MachineFacts
+from core.environment.machine import MachineFacts
 from core.training.config import build_worker_spec, validate_config, yolov5_options
 from core.training.options import (TrainConfig, add_train_arguments, config_from_args, option_labels, train_options,
                                 yolov5_fields)

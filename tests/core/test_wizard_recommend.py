@@ -10,7 +10,7 @@ import pytest
 
 from core.environment.facts import DiskFacts, EnvironmentFacts, GpuFacts, NvmlFacts, SystemFacts, TorchFacts
 from core.training.config import validate_config
-from core.machine import MachineFacts
+from core.environment.machine import MachineFacts
 from core.training.options import TrainConfig
 from core.wizard.inputs import (DatasetSummary, Goal, Gpu, Hardware, Measurements, dataset_from_stats,
                                 hardware_from_facts, measurements_from_json)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from core.machine import MachineFacts
+from core.environment.machine import MachineFacts
 from core.training.options import TrainConfig, option_labels, train_options
 from gui.train.train_form import TrainForm
 from tests.core.test_train_options import other_value

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from core.job.jobs import JobSpec
-from core.machine import MachineFacts
+from core.environment.machine import MachineFacts
 from core.weights.catalog import find_checkpoint
 from core.weights.download import TEST_BASE_ENV
 from core.weights.store import WeightsStore

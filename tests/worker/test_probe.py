@@ -16,7 +16,7 @@ from core.environment.gather_system import detect_container, detect_wsl, parse_c
 from cli.verbs.doctor import gather_facts
 from core.environment.probe_launch import probe_job, probe_spec
 from core.environment.rules import evaluate
-from core.nvml import error_kind
+from core.environment.nvml import error_kind
 from core.job.protocol import encode, make_event
 from core.worker.probe_torch import join_nvml
 from tests.fixtures.fake_nvml import FakeNvml, nvml_raising

@@ -49,7 +49,7 @@ import bench.faults_values as faults_values  # noqa: E402
 from bench import faults_rdzv  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.run.checkpoint_file import checkpoint_problem  # noqa: E402
-from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
+from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
 from core.job.jobs import JobSpec  # noqa: E402
 from core.job.launch import worker_env  # noqa: E402
 from core.job.protocol import parse_line  # noqa: E402

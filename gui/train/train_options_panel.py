@@ -24,7 +24,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.dataset.training_gate import DatasetGate, check_for_training
-from core.demo_dataset import DemoCancelled, ensure_demo_dataset
+from core.demo.dataset import DemoCancelled, ensure_demo_dataset
 from core.findings import Finding, Severity
 from core.environment.machine import MachineFacts, quick_machine_facts
 from core.model_catalog import DEFAULT_MODEL

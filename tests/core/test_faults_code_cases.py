@@ -11,7 +11,7 @@ import pytest
 
 import bench.faults as faults
 import bench.faults_code as faults_code
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.job.launch import worker_env
 from core.runs.store import create_run
 from core.training.config import MachineFacts, TrainConfig, validate_config

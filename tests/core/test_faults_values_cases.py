@@ -10,7 +10,7 @@ import pytest
 
 import bench.faults as faults
 import bench.faults_values as faults_values
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.job.launch import worker_env
 
 CHEAP = ("prepare --out the dataset's folder", "prepare --out a non-empty folder", "settings workspace with a NUL",

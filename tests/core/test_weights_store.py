@@ -180,7 +180,7 @@ def test_named_checkpoint_resolves_from_the_store(store, tmp_path, monkeypatch):
 
 
 def test_train_model_name_missing_names_the_get_command(store, tmp_path, monkeypatch):
-    from core.demo_dataset import ensure_demo_dataset
+    from core.demo.dataset import ensure_demo_dataset
 
     monkeypatch.chdir(tmp_path)
     workspace = store.root.parent

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import psutil
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.job.launch import worker_env
 from core.job.protocol import LineDecoder
 

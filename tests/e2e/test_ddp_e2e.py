@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.training.distributed import endpoint_answers, new_run_id
 from tests.e2e.conftest import ROOT, Cli, assert_offline, by_type, run_cli, runs_json, train_args
 from tests.fixtures.listeners import beyond_loopback, listening

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.export.plan import find_reports
 from core.job.launch import worker_env
 from core.job.protocol import parse_line

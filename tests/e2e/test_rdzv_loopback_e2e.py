@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from tests.e2e.conftest import Cli, train_args
 from tests.fixtures.listeners import LOOPBACK, beyond_loopback, listening, ss_listening
 

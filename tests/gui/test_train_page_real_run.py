@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.training.config import MachineFacts
 from gui.train.train_page import TrainPage
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.environment.tables import yolov5_loader_workers
 from core.job.launch import worker_env
 

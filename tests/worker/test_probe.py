@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.environment.facts import EnvironmentFacts, GpuFacts, TorchGpuFacts
 from core.environment.gather_nvml import gather_nvml
 from core.environment.gather_system import detect_container, detect_wsl, parse_cgroup_quota

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli.jobs import run_job
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.job.jobs import JobSpec
 from core.wizard.inputs import measurements_from_json
 from core.wizard.rules import worker_counts

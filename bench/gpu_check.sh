@@ -86,7 +86,7 @@ PYEOF
 echo "== installer: wheel choice on this GPU machine (NVML vs nvidia-smi must agree; the installed torch should match)"
 PYTHONPATH="$PWD" "$PY" - <<'PYEOF'
 from core.environment.facts import EnvironmentFacts
-from core.install.detect import nvidia_smi_facts, nvml_facts, system_facts
+from installer.detect import nvidia_smi_facts, nvml_facts, system_facts
 from core.install.wheel_choice import choose_index
 nvml, source = nvml_facts()
 smi = nvidia_smi_facts()

@@ -60,7 +60,7 @@ def as_toml(config: dict) -> str:
 def test_each_contract_catches_what_it_forbids(tmp_path, contract, module, source):
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     config["contracts"] = [c for c in config["contracts"] if c["type"] != "layers"]  # its own miniature: below
-    for folder in ("core", "core/worker", "gui", "gui/widgets", "cli", "cli/verbs"):
+    for folder in ("core", "core/worker", "gui", "gui/widgets", "cli", "cli/verbs", "installer"):
         (tmp_path / folder).mkdir(exist_ok=True)
         (tmp_path / folder / "__init__.py").write_text("")
     (tmp_path / "gui" / "window.py").write_text("import PySide6\n")
@@ -113,6 +113,8 @@ def test_the_layers_of_core_break_on_an_upward_or_sideways_import(tmp_path, case
     (tmp_path / "gui" / "__init__.py").write_text("")
     (tmp_path / "cli").mkdir()
     (tmp_path / "cli" / "__init__.py").write_text("")
+    (tmp_path / "installer").mkdir()
+    (tmp_path / "installer" / "__init__.py").write_text("")
     (tmp_path / "pyproject.toml").write_text(as_toml(config))
     kept = lint(tmp_path)
     assert kept.returncode == 0, kept.stdout + kept.stderr

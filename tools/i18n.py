@@ -38,7 +38,7 @@ from typing import Callable, Iterable
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE_DIR = ROOT / "resources" / "i18n"
-SOURCE_DIRS = ("core", "cli", "gui")
+SOURCE_DIRS = ("core", "cli", "gui", "installer")
 CORE = "core"  # the context of every core.i18n string (core.i18n.CORE_CONTEXT)
 LANGUAGE = "zh_CN"
 UPDATE_COMMAND = "python -m tools.i18n update"

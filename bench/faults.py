@@ -53,7 +53,8 @@ from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
 from core.job.jobs import JobSpec  # noqa: E402
 from core.job.launch import worker_env  # noqa: E402
 from core.job.protocol import parse_line  # noqa: E402
-from core.runs.store import EVENTS_FILE, read_run, resume_spec  # noqa: E402
+from core.runs.store import read_run, resume_spec
+from core.run.files import EVENTS_FILE
 from tests.fixtures.checkpoint_files import write_hostile_checkpoint  # noqa: E402
 from tests.worker.tmpfs import small_tmpfs  # noqa: E402
 

@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 from core.job.protocol import encode  # noqa: E402
 from core.runs.index import RunIndex  # noqa: E402
-from core.runs.store import CONFIG_FILE, EVENTS_FILE, list_runs  # noqa: E402
+from core.runs.store import list_runs
+from core.run.files import CONFIG_FILE, EVENTS_FILE
 
 RECORDED = ROOT / "tests" / "fixtures" / "recorded_train_events.jsonl"
 BATCHES_PER_S = 10

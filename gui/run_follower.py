@@ -19,7 +19,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.job.protocol import EventFileTail
 from core.run.owner import lock_owner, worker_alive
-from core.runs.store import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, request_stop
+from core.runs.store import STARTING_GRACE_S, request_stop
+from core.run.files import CONFIG_FILE, EVENTS_FILE
 
 POLL_MS = 100
 BACKLOG_POLL_MS = 15

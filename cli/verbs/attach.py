@@ -18,7 +18,9 @@ from cli.verbs.train import job_renderer
 from core.i18n import tr
 from core.job.jobs import JobTracker
 from core.job.protocol import EventFileTail
-from core.runs.store import EVENTS_FILE, UNREADABLE, read_run, status_word
+from core.runs.store import read_run
+from core.run.files import EVENTS_FILE
+from core.run.words import UNREADABLE, status_word
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,8 @@ from core.job.jobs import JobSpec
 from core.environment.machine import quick_machine_facts
 from core.run.owner import busy_words, lock_owner
 from core.run import RunFolder
-from core.runs.store import UNREADABLE, read_run, resume_checkpoint_problem, resume_spec
+from core.runs.store import read_run, resume_checkpoint_problem, resume_spec
+from core.run.words import UNREADABLE
 from core.training.options import TrainConfig, train_options
 from core.trust import confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal
 

@@ -20,7 +20,8 @@ from typing import Iterator
 
 from core.job.protocol import parse_line
 from core.run.files import check_events_file
-from core.runs.store import EVENTS_FILE, FOLDED_TYPES, RunInfo, RunSummary, fold_events, list_runs
+from core.runs.store import FOLDED_TYPES, RunInfo, RunSummary, fold_events, list_runs
+from core.run.files import EVENTS_FILE
 
 
 @dataclass

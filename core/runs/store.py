@@ -23,9 +23,9 @@ from core.dataset.data_yaml import pin_dataset_root
 from core.job.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
 from core.i18n import tr
 from core.job.protocol import append_line, encode_control, iter_events, open_lines_for_append
-from core.run.owner import lock_owner, process_alive, worker_alive  # noqa: F401 - process_alive is re-exported
-from core.run.folder import CONTROL_FILE, WORKER_LOG, RunFolder  # noqa: F401 - re-exported
-from core.run.words import UNREADABLE, status_word  # noqa: F401 - re-exported
+from core.run.owner import lock_owner, worker_alive
+from core.run.folder import CONTROL_FILE, RunFolder
+from core.run.words import UNREADABLE
 from core.run.files import (CONFIG_FILE, EVENTS_FILE, UnreadableRun, check_events_file, folder_mtime,
                             load_config_document, read_config, results_csv_best)
 from core.training.config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,

@@ -38,7 +38,8 @@ import psutil
 from core.disk_space import SpaceReserve
 from core.job.protocol import DONE_STATUSES, EventWriter
 from core.run.owner import RunBusy, RunLock, busy_words
-from core.runs.store import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
+from core.run.files import EVENTS_FILE
+from core.run.folder import CONTROL_FILE, WORKER_LOG
 from core.worker.control import ControlChannel
 from core.worker.ddp import RankInfo
 from core.worker.job import JobContext

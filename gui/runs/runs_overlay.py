@@ -16,7 +16,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from core.job.protocol import iter_events
-from core.runs.store import EVENTS_FILE
+from core.run.files import EVENTS_FILE
 from gui.background import run_in_background
 from gui.widgets.training_plots import PEN_WIDTH
 

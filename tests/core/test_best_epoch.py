@@ -10,7 +10,8 @@ import pytest
 from core.run.best_epoch import BestEpoch, best_epoch, epoch_candidate, fitness, update_best
 from core.run.progress import RunProgress
 from core.job.protocol import make_event, read_events
-from core.runs.store import EVENTS_FILE, create_run, read_run
+from core.runs.store import create_run, read_run
+from core.run.files import EVENTS_FILE
 from core.training.config import MachineFacts, TrainConfig, validate_config
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from core.job.protocol import encode, make_event, read_events
 from core.runs.index import RunIndex
-from core.runs.store import EVENTS_FILE, create_run, fold_events, list_runs
+from core.runs.store import create_run, fold_events, list_runs
+from core.run.files import EVENTS_FILE
 from core.training.config import MachineFacts, TrainConfig, validate_config
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"

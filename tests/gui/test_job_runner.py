@@ -11,7 +11,7 @@ import pytest
 
 from core.job.jobs import JobSpec, worker_died_words
 from core.job.protocol import read_events
-from core.runs.store import EVENTS_FILE
+from core.run.files import EVENTS_FILE
 from gui.job_runner import JobRunner
 
 RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"

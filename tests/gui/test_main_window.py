@@ -11,7 +11,8 @@ from PySide6.QtCore import Qt
 
 from core.job.jobs import JobSpec
 from core.job.protocol import read_events
-from core.runs.store import EVENTS_FILE, create_run, read_run, request_stop
+from core.runs.store import create_run, read_run, request_stop
+from core.run.files import EVENTS_FILE
 from core.settings import Settings, save_settings
 from core.training.config import TrainConfig, validate_config
 from gui import dialogs

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from core.runs.index import RunIndex
-from core.runs.store import EVENTS_FILE, create_run
+from core.runs.store import create_run
+from core.run.files import EVENTS_FILE
 from core.training.config import MachineFacts, TrainConfig, validate_config
 from gui.main_window import MainWindow
 from gui.export.export_page import ExportPage

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.job.jobs import JobSpec, worker_died_words
-from core.runs.store import EVENTS_FILE
+from core.run.files import EVENTS_FILE
 from core.training.config import MachineFacts
 from gui import dialogs
 from gui.train.train_page import TrainPage

@@ -12,7 +12,8 @@ import pytest
 from PySide6.QtCore import QProcess
 
 from core.job.protocol import read_events
-from core.runs.store import EVENTS_FILE, request_stop
+from core.runs.store import request_stop
+from core.run.files import EVENTS_FILE
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess, detached_processes
 from tests.waits import TIMEOUT_MS

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
+from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
 
 
 def throughput(events_file: Path, world: int) -> dict[str, float | None]:

@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 
 GOOD_YAML = "train: images\nval: images\nnames: [a]\n"
 

@@ -48,12 +48,13 @@ from bench import faults_labels  # noqa: E402
 import bench.faults_values as faults_values  # noqa: E402
 from bench import faults_rdzv  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
-from core.checkpoint_file import checkpoint_problem  # noqa: E402
-from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
-from core.jobs import JobSpec  # noqa: E402
-from core.launch import worker_env  # noqa: E402
-from core.protocol import parse_line  # noqa: E402
-from core.runs import EVENTS_FILE, read_run, resume_spec  # noqa: E402
+from core.run.checkpoint_file import checkpoint_problem  # noqa: E402
+from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
+from core.job.jobs import JobSpec  # noqa: E402
+from core.job.launch import worker_env  # noqa: E402
+from core.job.protocol import parse_line  # noqa: E402
+from core.runs.store import read_run, resume_spec
+from core.run.files import EVENTS_FILE
 from tests.fixtures.checkpoint_files import write_hostile_checkpoint  # noqa: E402
 from tests.worker.tmpfs import small_tmpfs  # noqa: E402
 

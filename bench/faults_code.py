@@ -32,8 +32,8 @@ from typing import Any, Callable
 import yaml
 
 from core.model_catalog import yolov5_package_dir
-from core.protocol import encode, make_event
-from core.runs import EVENTS_FILE
+from core.job.protocol import encode, make_event
+from core.run.files import EVENTS_FILE
 from tests.fixtures.checkpoint_files import record_as_own, write_hostile_checkpoint
 
 #: A raw control character on the terminal (the CLI's own progress line clearing, ``\r\x1b[K``, is stderr's).

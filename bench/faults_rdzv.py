@@ -32,7 +32,7 @@ from typing import Any
 
 import psutil
 
-from core.distributed import endpoint_answers
+from core.training.distributed import endpoint_answers
 from tests.fixtures.listeners import beyond_loopback, listening
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -30,9 +30,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-from core.jobs import JobSpec
-from core.runs import create_run, load_run_config, resume_spec
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.job.jobs import JobSpec
+from core.runs.store import create_run, load_run_config, resume_spec
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.worker.tmpfs import small_tmpfs
 
 FACTS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "facts" / "cpu-vm.json"

@@ -18,7 +18,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader ||
 "$PY" - "$WS" <<'PYEOF'
 import sys, time
 from pathlib import Path
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 t = time.time()
 data = generate_demo_dataset(Path(sys.argv[1]) / "gpu-data", DemoSpec(n_train=512, n_val=64, image_size=640, seed=7))
 print(f"dataset: {data} ({time.time() - t:.1f} s)")
@@ -86,7 +86,7 @@ PYEOF
 echo "== installer: wheel choice on this GPU machine (NVML vs nvidia-smi must agree; the installed torch should match)"
 PYTHONPATH="$PWD" "$PY" - <<'PYEOF'
 from core.environment.facts import EnvironmentFacts
-from core.install.detect import nvidia_smi_facts, nvml_facts, system_facts
+from installer.detect import nvidia_smi_facts, nvml_facts, system_facts
 from core.install.wheel_choice import choose_index
 nvml, source = nvml_facts()
 smi = nvidia_smi_facts()

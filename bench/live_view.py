@@ -164,8 +164,8 @@ def run(batches: int, rate: float, gpus: int) -> dict:
     import pyqtgraph as pg
     from PySide6.QtWidgets import QApplication
 
-    from core.runs import read_run
-    from core.train_config import MachineFacts
+    from core.runs.store import read_run
+    from core.training.config import MachineFacts
     from gui.train.train_page import TrainPage
 
     app = QApplication.instance() or QApplication([])
@@ -177,7 +177,7 @@ def run(batches: int, rate: float, gpus: int) -> dict:
     data.parent.mkdir()
     data.write_text("train: images/train\nval: images/val\nnames: [a]\n", encoding="utf-8")
 
-    def launcher(job: Any) -> tuple[list[str], dict[str, str]]:  # core.jobs.JobSpec, its spec file written
+    def launcher(job: Any) -> tuple[list[str], dict[str, str]]:  # core.job.jobs.JobSpec, its spec file written
         return ([sys.executable, str(Path(__file__).resolve()), "--emit", str(stream), "--events-out",
                  str(job.path.parent / "events.jsonl")], dict(os.environ))
 

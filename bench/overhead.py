@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset  # noqa: E402
-from core.launch import worker_env  # noqa: E402
+from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
+from core.job.launch import worker_env  # noqa: E402
 from core.model_catalog import builtin_model_path  # noqa: E402
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.protocol import read_events  # noqa: E402
+from core.job.protocol import read_events  # noqa: E402
 
 
 def summarise(run_dir: Path) -> dict[str, float | int | str | None]:

@@ -5,8 +5,8 @@ with their timing windows, 1 Hz ``system`` samples, epoch ends) plus a few short
 fixture run), then times side by side, in one process:
 
 - before: three owners list the runs at start-up (main window, Runs page, Export page), each folding
-  every events file (``core.runs.list_runs`` three times);
-- after: the runs store's one listing through ``core.run_index.RunIndex`` (the events are folded once),
+  every events file (``core.runs.store.list_runs`` three times);
+- after: the runs store's one listing through ``core.runs.index.RunIndex`` (the events are folded once),
   then the two pages reading the store's list, and a refresh (the Runs page's F5) that reads nothing;
 - a refresh while the long run is still training: one more minute of events appended, folded alone.
 
@@ -27,9 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.protocol import encode  # noqa: E402
-from core.run_index import RunIndex  # noqa: E402
-from core.runs import CONFIG_FILE, EVENTS_FILE, list_runs  # noqa: E402
+from core.job.protocol import encode  # noqa: E402
+from core.runs.index import RunIndex  # noqa: E402
+from core.runs.store import list_runs
+from core.run.files import CONFIG_FILE, EVENTS_FILE
 
 RECORDED = ROOT / "tests" / "fixtures" / "recorded_train_events.jsonl"
 BATCHES_PER_S = 10

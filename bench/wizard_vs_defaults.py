@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.launch import worker_env  # noqa: E402
+from core.job.launch import worker_env  # noqa: E402
 
 DEFAULTS = ["--batch", "16", "--workers", "8"]  # yolov5's own defaults (and no cache)
 

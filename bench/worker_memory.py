@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.launch import worker_env  # noqa: E402
+from core.job.launch import worker_env  # noqa: E402
 
 CHILD = r'''
 import json, sys, time

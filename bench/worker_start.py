@@ -1,6 +1,6 @@
 """How long a worker job takes from process start to its ``hello`` event, this checkout vs a baseline.
 
-Starts ``python -m core.worker JOB SPEC`` the way the app does (``core.launch``), alternating this
+Starts ``python -m core.worker JOB SPEC`` the way the app does (``core.job.launch``), alternating this
 checkout and ``--baseline`` (another checkout of the app, e.g. ``git archive COMMIT | tar -x -C DIR``) so
 machine noise hits both alike, and prints the median time to ``stage: starting`` and to ``hello`` for
 each, and their ratio. The export spec names weights that do not exist: the job fails right after
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.protocol import LineDecoder  # noqa: E402
+from core.job.protocol import LineDecoder  # noqa: E402
 
 
 def spec_for(job: str, workspace: Path) -> dict:

@@ -13,7 +13,7 @@ from typing import Callable
 
 from cli.render import Output
 from core.i18n import tr
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.workspace import runs_dir
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3

@@ -1,7 +1,7 @@
 """``run_job``: the CLI's one way to run a worker job — a plain subprocess, no Qt.
 
 Every verb that needs the worker (train, resume, export, doctor's probe, and those to come) calls
-``run_job(spec, on_event, timeout_s)`` and gets a ``core.jobs.JobOutcome`` back:
+``run_job(spec, on_event, timeout_s)`` and gets a ``core.job.jobs.JobOutcome`` back:
 
 - the worker runs in its own session / process group, so a Ctrl+C or a dropped SSH connection aimed at
   the terminal doesn't reach it; Ctrl+C here sends it the protocol's stop line (it saves and ends with
@@ -29,8 +29,8 @@ from typing import IO, Any, Callable
 
 from cli.render import EventRenderer
 from core.i18n import tr
-from core.jobs import JobOutcome, JobSpec, JobTracker
-from core.protocol import LineDecoder, encode_control
+from core.job.jobs import JobOutcome, JobSpec, JobTracker
+from core.job.protocol import LineDecoder, encode_control
 
 TAIL_LINES = 20
 #: Once the worker has exited (or closed stdout), how long its pipes may take to deliver their last lines (a

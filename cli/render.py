@@ -4,7 +4,7 @@
 about what the CLI is doing (stdout for a person, stderr in JSON mode so stdout stays machine-readable)
 and *errors* (always stderr, ``error: …`` with the way out on the next line). A verb that runs a worker
 job uses an ``EventRenderer``, which adds what the job says: its protocol events, its non-protocol
-output and how it ended (``finish``, with the ``core.jobs.JobOutcome``: the words when the worker died
+output and how it ended (``finish``, with the ``core.job.jobs.JobOutcome``: the words when the worker died
 without saying so). ``JsonEvents`` passes the event stream through unchanged and closes a dead stream with
 a synthetic ``error``/``done`` pair, so a machine reader always sees a terminal event.
 """
@@ -17,8 +17,8 @@ from typing import IO, Any, Callable
 
 from core.display_text import escape_controls, escaped_strings
 from core.i18n import tr
-from core.jobs import JobOutcome
-from core.protocol import encode, make_event
+from core.job.jobs import JobOutcome
+from core.job.protocol import encode, make_event
 
 
 def shown(text: object) -> str:

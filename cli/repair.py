@@ -24,8 +24,8 @@ from core.environment.facts import EnvironmentFacts
 from core.environment.findings import Evaluation
 from core.i18n import tr
 from core.install.repair import RepairPlan, plan_repair, runtime_facts
-from core.jobs import JobOutcome, JobSpec
-from core.run_index import RunIndex
+from core.job.jobs import JobOutcome, JobSpec
+from core.runs.index import RunIndex
 from core.workspace import app_cache_dir
 
 #: (the job, its renderer) -> how it ended; tests hand in one that swaps pip for a fake.

@@ -13,8 +13,8 @@ from typing import IO, Any
 from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, shown, shown_event
 from core.i18n import tr
-from core.jobs import JobOutcome
-from core.progress import RunProgress, format_duration, format_loss
+from core.job.jobs import JobOutcome
+from core.run.progress import RunProgress, format_duration, format_loss
 from core.run.words import stage_word
 
 #: The stages worth a line of their own in a terminal (the words are core.run.words', as the GUI shows them).

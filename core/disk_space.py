@@ -4,7 +4,7 @@ A write that fails for lack of space shows up in many disguises — ``OSError`` 
 ``RuntimeError`` from torch's zip writer ("PytorchStreamWriter failed writing file", "enforce fail …
 unexpected pos"), an ``onnx`` or TensorRT serialisation error. ``disk_full_error`` turns a failed write
 into one ``OSError(ENOSPC)`` whose text names the file, the space it needed and the space free, which
-``core.errors`` classifies as ``disk_full`` for every job. ``check_free_space`` refuses a write before it
+``core.training.errors`` classifies as ``disk_full`` for every job. ``check_free_space`` refuses a write before it
 starts when the folder plainly lacks the room (export checks first, instead of failing halfway).
 """
 

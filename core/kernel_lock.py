@@ -1,8 +1,8 @@
 """An exclusive lock on a file held by the kernel, for anything one process at a time may change.
 
-The run folder's ``worker.lock`` (``core.run_owner.RunLock``) and the weights store's manifest and download
+The run folder's ``worker.lock`` (``core.run.owner.RunLock``) and the weights store's manifest and download
 locks (``core.weights.store``) use this one mechanism: ``flock`` on POSIX, ``msvcrt.locking`` on Windows
-(``core.run_owner`` explains both). The kernel releases the lock when its process ends, however it ends, so
+(``core.run.owner`` explains both). The kernel releases the lock when its process ends, however it ends, so
 there is no stale lock to take over — and so no takeover two processes can win at once, which a lock
 *file* (``O_EXCL``, then "its holder is dead, delete it") allowed: both saw the dead holder, one deleted the
 other's fresh file, and both went ahead. The lock file stays in place; it records its holder (pid, start
@@ -18,7 +18,7 @@ from typing import IO
 
 import psutil
 
-from core.run_owner import Owner, _read_owner, _try_lock, _unlock
+from core.run.owner import Owner, _read_owner, _try_lock, _unlock
 
 #: How often a waiting ``hold`` tries again.
 RETRY_S = 0.05

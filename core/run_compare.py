@@ -5,7 +5,7 @@ flattened to dotted keys; a setting is listed when any two runs differ on it (a 
 "—"). The accuracy is the run's newest stored evaluation when it has one (yolov5's validation of its best
 weights, per class too), else its best epoch's mAP from training (no per-class figures: training logs
 only the overall mAP); each column says which. Speed, data wait, GPU use and epochs are the run's
-summary (``core.runs.RunInfo``), as the Runs table shows them.
+summary (``core.runs.store.RunInfo``), as the Runs table shows them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from core.i18n import tr
-from core.runs import RunInfo
+from core.runs.store import RunInfo
 
 DASH = "—"
 

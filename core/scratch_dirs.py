@@ -4,7 +4,7 @@ Why: the wizard's measuring job works in ``<workspace>/.cache/wizard/wizard-*`` 
 but a SIGKILL (or a crash of the machine) skips every ``finally``, and each kill left a folder of sample
 lists and resized images there forever. Each folder now carries its owner's pid in its name and an
 ``owner.json`` with the pid and the process's start time (pids are recycled); making a new one first removes
-the siblings whose owner is gone (``core.run_owner.process_alive``). A folder of a live owner is never
+the siblings whose owner is gone (``core.run.owner.process_alive``). A folder of a live owner is never
 touched, so two jobs at once (the GUI and a terminal) keep theirs.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psutil
 
-from core.run_owner import process_alive
+from core.run.owner import process_alive
 
 OWNER_FILE = "owner.json"
 

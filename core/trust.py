@@ -3,7 +3,7 @@
 A ``.pt`` file is a Python pickle: loading it fully can run any code it carries, and yolov5's checkpoints
 need full unpickling (torch >= 2.6 refuses them with ``weights_only=True``). So the app unpickles without
 asking only what it wrote itself — files under *this* workspace's ``runs/`` folder whose keyed hash its
-worker recorded when it wrote them (``core.provenance``: a run folder copied in from elsewhere, or one from
+worker recorded when it wrote them (``core.run.provenance``: a run folder copied in from elsewhere, or one from
 before this record existed, is foreign until the user confirms it once) — and files the user
 confirmed (a dialog, or ``--trust-weights``) — and the checkpoints in the workspace's weights store
 (``core.weights.store``: fetched from the official release or imported after the user confirmed) *while
@@ -20,7 +20,7 @@ this workspace's runs were written by this user's app. The CLI (train, resume, e
 Export page and the worker's ``torch.load`` guard all ask here, so they can never disagree.
 
 A model YAML is code too (yolov5's ``parse_model`` ``eval``s its strings): one packaged with yolov5 passes, any
-other passes ``core.model_yaml_check``'s strict check of every string that would reach ``eval``, or needs the
+other passes ``core.training.model_yaml_check``'s strict check of every string that would reach ``eval``, or needs the
 user's confirmation (``--trust-model``, the Train page's dialog) — ``model_needs_trust``. The worker applies
 the same check to what ``parse_model`` receives unless the spec carries that confirmation.
 """
@@ -33,8 +33,8 @@ from typing import Iterable
 
 from core.i18n import tr
 from core.model_catalog import yolov5_package_dir
-from core.model_yaml_check import model_yaml_problem
-from core.provenance import has_record, sealed
+from core.training.model_yaml_check import model_yaml_problem
+from core.run.provenance import has_record, sealed
 from core.weights.store import WeightsStore
 from core.workspace import runs_dir
 
@@ -54,7 +54,7 @@ def _resolved(path: str | os.PathLike[str]) -> Path:
 
 def trusted_roots(workspace: Path, confirmed: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
     """The places a checkpoint may be unpickled from: this workspace's runs — where the worker also asks
-    ``core.provenance`` that its own worker wrote the file — and each confirmed file or folder."""
+    ``core.run.provenance`` that its own worker wrote the file — and each confirmed file or folder."""
     return [_resolved(runs_dir(workspace)), *(_resolved(p) for p in confirmed)]
 
 
@@ -67,7 +67,7 @@ def within(path: str | os.PathLike[str], roots: Iterable[Path]) -> bool:
 def needs_trust(path: str | os.PathLike[str], workspace: Path,
                 confirmed: Iterable[str | os.PathLike[str]] = ()) -> bool:
     """True when using ``path`` would unpickle a checkpoint the user has not vouched for: not confirmed, not
-    in the weights store, and not one this workspace's worker recorded writing (``core.provenance.sealed``)."""
+    in the weights store, and not one this workspace's worker recorded writing (``core.run.provenance.sealed``)."""
     if not is_checkpoint(path) or within(path, [_resolved(p) for p in confirmed]):
         return False
     if in_runs(path, workspace):

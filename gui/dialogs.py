@@ -50,7 +50,7 @@ def confirm_untrusted_model(parent: QWidget | None, path: Path, reason: str) -> 
 
 def confirm_endpoint(parent: QWidget | None, endpoint: str, source: str) -> bool:
     """A meeting point read from a document: this machine would connect there and PyTorch's rendezvous unpickles
-    what it serves (``core.distributed.unconfirmed_endpoints``). Only an explicit yes keeps it."""
+    what it serves (``core.training.distributed.unconfirmed_endpoints``). Only an explicit yes keeps it."""
     return ask_yes(parent, _tr("Connect to {endpoint}?").format(endpoint=endpoint),
                    _tr("{source} names {endpoint} as the meeting point of a run on several machines.\n\nStarting "
                        "the run connects this machine there, and PyTorch's rendezvous runs what that address "

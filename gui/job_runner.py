@@ -1,10 +1,10 @@
 """The one way every page runs a worker job — or follows one it did not start — and learns how it ended.
 
-``JobRunner.start(job)`` writes the ``core.jobs.JobSpec`` and starts the worker through the injectable
+``JobRunner.start(job)`` writes the ``core.job.jobs.JobSpec`` and starts the worker through the injectable
 launcher (``(JobSpec) -> (argv, env)``; tests hand in one that replays recorded events) on a
 ``WorkerProcess`` (QProcess). ``follow(run_dir)`` re-attaches to a run that trains without this window,
 or replays a finished one, through ``RunFollower`` (the run's events file). Either way the page gets the
-same ``event`` / ``text`` signals and exactly one ``ended(JobOutcome)``: ``core.jobs.fold_outcome`` of what
+same ``event`` / ``text`` signals and exactly one ``ended(JobOutcome)``: ``core.job.jobs.fold_outcome`` of what
 the worker said and how its process ended — also when it could not start, died without a word, was
 killed, or ran past ``timeout_s`` (then it is killed). A temp spec file is removed when the job ends.
 Control: ``stop()`` (the protocol's stop line, or the run's control file when following), ``kill()``,
@@ -18,8 +18,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from core.jobs import JobOutcome, JobSpec, JobTracker
-from core.runs import kill_run
+from core.job.jobs import JobOutcome, JobSpec, JobTracker
+from core.runs.store import kill_run
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess
 

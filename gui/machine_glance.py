@@ -2,7 +2,7 @@
 
 NVML readings take about a millisecond, so they are polled from a GUI timer; only ``nvmlInit`` can be
 slow (seconds on a GPU without persistence mode), so ``NvmlGlance.init`` is meant to run in the
-background once. Every NVML call is guarded (``core.nvml``): no library, no driver or a GPU falling off the
+background once. Every NVML call is guarded (``core.environment.nvml``): no library, no driver or a GPU falling off the
 bus must read as "no NVIDIA GPU", never as an exception. No Qt here.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.nvml import GB, NvmlReader, NvmlUnavailable, open_nvml
+from core.environment.nvml import GB, NvmlReader, NvmlUnavailable, open_nvml
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class HostGlance:
 
 
 class NvmlGlance:
-    """Holds NVML open while the window lives (``core.nvml``, the app's one reader); ``read()`` is None when
+    """Holds NVML open while the window lives (``core.environment.nvml``, the app's one reader); ``read()`` is None when
     no NVIDIA GPU can be read."""
 
     def __init__(self, nvml: Any | None = None) -> None:

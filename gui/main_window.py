@@ -22,7 +22,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (QApplication, QDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
                                QProgressDialog, QStackedWidget, QVBoxLayout, QWidget)
 
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.settings import load_settings
 from gui import dialogs, first_run
 from gui.guide_router import GuideRouter
@@ -39,7 +39,7 @@ TRAIN_INDEX = page_index(TRAIN)
 STOP_TIMEOUT_S = 60
 
 if TYPE_CHECKING:
-    from core.runs import RunInfo
+    from core.runs.store import RunInfo
     from gui.job_runner import Launcher
     from gui.train.train_page import TrainPage
     from gui.settings_dialog import SettingsDialog

@@ -4,7 +4,7 @@ Used to re-attach to a run that kept training while the window was closed (or wa
 CLI), and to replay a finished one. Events come out with the same ``event`` signal as
 ``WorkerProcess``, so the Train page cannot tell the two apart. Reading is bounded per poll (a long
 run's file replays over a few ticks instead of freezing the window), and liveness is checked with
-``core.run_owner.worker_alive`` on the pid / start time of the last ``stage: starting`` event (the
+``core.run.owner.worker_alive`` on the pid / start time of the last ``stage: starting`` event (the
 process must still be that YOLO Studio worker): a worker
 that vanished without its ``done`` event ends the follow as crashed — it never hangs "running".
 """
@@ -17,9 +17,10 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from core.protocol import EventFileTail
-from core.run_owner import lock_owner, worker_alive
-from core.runs import CONFIG_FILE, EVENTS_FILE, STARTING_GRACE_S, request_stop
+from core.job.protocol import EventFileTail
+from core.run.owner import lock_owner, worker_alive
+from core.runs.store import STARTING_GRACE_S, request_stop
+from core.run.files import CONFIG_FILE, EVENTS_FILE
 
 POLL_MS = 100
 BACKLOG_POLL_MS = 15

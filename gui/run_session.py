@@ -2,7 +2,7 @@
 
 A session hides whether the run's events come from a worker this window started or from a run it
 re-attached to (both through ``gui.job_runner.JobRunner``): either way they feed the same
-``core.progress.RunProgress`` and end in the same ``core.jobs.JobOutcome``.
+``core.run.progress.RunProgress`` and end in the same ``core.job.jobs.JobOutcome``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject
 
-from core.jobs import JobSpec
-from core.progress import RunProgress
+from core.job.jobs import JobSpec
+from core.run.progress import RunProgress
 from gui.job_runner import JobRunner, Launcher, default_launcher
 
 

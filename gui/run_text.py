@@ -1,6 +1,6 @@
 """Words for a run: stage names, the progress line, log lines for events, the status-bar summary.
 
-Pure functions from ``core.progress.RunProgress`` and protocol events to translated text, so the Train
+Pure functions from ``core.run.progress.RunProgress`` and protocol events to translated text, so the Train
 page, the status bar and tests read the same sentences. Figures come from the progress model only —
 nothing here recomputes progress or ETAs.
 """
@@ -11,8 +11,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
-from core.jobs import JobOutcome
-from core.progress import RunProgress, format_duration
+from core.job.jobs import JobOutcome
+from core.run.progress import RunProgress, format_duration
 from core.run.words import stage_word, status_title
 
 DASH = "—"

@@ -3,7 +3,7 @@
 Before, the main window (to re-attach to a run still training), the Runs page and the Export page each
 listed the workspace at start-up, and each listing read every events file again. Now the main window
 owns one ``RunsStore``; pages read ``runs`` and listen to ``changed``. A reload (F5, a run that ended, a
-rename or a move to the trash) goes through ``core.run_index.RunIndex``, which folds each events file
+rename or a move to the trash) goes through ``core.runs.index.RunIndex``, which folds each events file
 once and then only what was appended, so reloading is cheap enough to do whenever something may have
 changed. Reloads never overlap: one asked for while another runs is done right after it.
 """
@@ -19,8 +19,8 @@ from PySide6.QtCore import QObject, Signal
 from gui.background import BackgroundTask, run_in_background
 
 if TYPE_CHECKING:
-    from core.run_index import RunIndex
-    from core.runs import RunInfo
+    from core.runs.index import RunIndex
+    from core.runs.store import RunInfo
 
 log = logging.getLogger("yolostudio.gui.runs")
 
@@ -51,9 +51,9 @@ class RunsStore(QObject):
                                        on_failed=self._failed)
 
     def _list(self) -> list[RunInfo]:
-        """In the pool thread: core.runs and its readers load there, not before the window's first paint."""
+        """In the pool thread: core.runs.store and its readers load there, not before the window's first paint."""
         if self._index is None:
-            from core.run_index import RunIndex  # noqa: PLC0415
+            from core.runs.index import RunIndex  # noqa: PLC0415
 
             self._index = RunIndex()
         return self._index.list_runs(self.workspace)

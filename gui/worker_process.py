@@ -1,6 +1,6 @@
 """The one way the GUI runs a worker job: a QProcess whose stdout speaks the JSON-lines protocol.
 
-Owns the child process and its pipes. stdout is decoded with ``core.protocol.LineDecoder`` (a pipe
+Owns the child process and its pipes. stdout is decoded with ``core.job.protocol.LineDecoder`` (a pipe
 hands over arbitrary chunks, so the partial last line is kept between reads and flushed at the end);
 protocol objects come out as ``event``, anything else — and every stderr line — as ``text``. Slots on
 the receiving side must stay cheap: a whole read's worth of lines is delivered in one go.
@@ -16,7 +16,7 @@ import json
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
-from core.protocol import Decoded, LineDecoder, encode_control
+from core.job.protocol import Decoded, LineDecoder, encode_control
 
 #: Processes handed over to the background; their QProcess objects must never be destroyed (see app.py).
 _DETACHED: list[QProcess] = []

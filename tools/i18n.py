@@ -38,7 +38,7 @@ from typing import Callable, Iterable
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE_DIR = ROOT / "resources" / "i18n"
-SOURCE_DIRS = ("core", "cli", "gui")
+SOURCE_DIRS = ("core", "cli", "gui", "installer")
 CORE = "core"  # the context of every core.i18n string (core.i18n.CORE_CONTEXT)
 LANGUAGE = "zh_CN"
 UPDATE_COMMAND = "python -m tools.i18n update"
@@ -53,7 +53,7 @@ class Message:
 
 
 def _option_strings() -> list[str]:
-    from core.train_options import train_options  # noqa: PLC0415
+    from core.training.options import train_options  # noqa: PLC0415
 
     out = []
     for opt in train_options():
@@ -63,12 +63,12 @@ def _option_strings() -> list[str]:
 
 #: Strings kept in tables and passed to ``tr()`` when shown; new code marks such strings with ``N_()``.
 LATER: dict[str, Callable[[], Iterable[str]]] = {
-    "core/train_options.py": _option_strings,
+    "core/training/options.py": _option_strings,
     "core/environment/rules/__init__.py": lambda: [title for _key, title, _rule in
                                                    importlib.import_module("core.environment.rules").RULES],
     "core/environment/probe_launch.py": lambda: [*importlib.import_module("core.environment.probe_launch")
                                                  .STEP_WORDS.values(), "Checking…"],
-    "core/errors.py": lambda: [rule[3] for rule in importlib.import_module("core.errors")._RULES],
+    "core/training/errors.py": lambda: [rule[3] for rule in importlib.import_module("core.training.errors")._RULES],
     "core/weights/download.py": lambda: [importlib.import_module("core.weights.download")._PROXY_HINT],
     "core/weights/catalog.py": lambda: [c.purpose for c in importlib.import_module("core.weights.catalog").CATALOG],
     "cli/verbs/doctor.py": lambda: importlib.import_module("cli.verbs.doctor")._WORDS.values(),

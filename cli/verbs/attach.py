@@ -16,9 +16,11 @@ from cli.common import EXIT_OK, EXIT_USAGE, exit_code_of, find_run
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
 from core.i18n import tr
-from core.jobs import JobTracker
-from core.protocol import EventFileTail
-from core.runs import EVENTS_FILE, UNREADABLE, read_run, status_word
+from core.job.jobs import JobTracker
+from core.job.protocol import EventFileTail
+from core.runs.store import read_run
+from core.run.files import EVENTS_FILE
+from core.run.words import UNREADABLE, status_word
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

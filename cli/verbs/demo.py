@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
-    from core.demo_dataset import ensure_demo_dataset
+    from core.demo.dataset import ensure_demo_dataset
 
     assert workspace is not None
     path = ensure_demo_dataset(workspace)

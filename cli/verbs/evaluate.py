@@ -26,7 +26,7 @@ from core.evaluation.request import presented
 from core.evaluation.store import load_evaluation
 from core.evaluation.words import confusion_words, error_line, headline, no_images_words, number_text
 from core.i18n import tr
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from core.trust import needs_trust, refusal
 
 #: Errors listed in the human output (the --json document and the store have them all).

@@ -22,7 +22,7 @@ from core.export.options import FORMATS, OPSET_DEFAULT, ExportOptions, validate_
 from core.export.plan import build_export_spec, cli_summary, run_dataset, run_imgsz
 from core.export.render import detail_lines, headline
 from core.i18n import tr
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from core.trust import needs_trust, refusal
 from core.weights.choice import WeightsNotHere, resolve_named
 

@@ -9,15 +9,16 @@ from cli.common import EXIT_USAGE, exit_code_of, find_run
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
-from core.distributed import RESUME_CHANGES, launch_problems, resume_commands, resume_with
+from core.training.distributed import RESUME_CHANGES, launch_problems, resume_commands, resume_with
 from core.findings import errors_of
 from core.i18n import tr
-from core.jobs import JobSpec
-from core.machine import quick_machine_facts
-from core.run_owner import busy_words, lock_owner
+from core.job.jobs import JobSpec
+from core.environment.machine import quick_machine_facts
+from core.run.owner import busy_words, lock_owner
 from core.run import RunFolder
-from core.runs import UNREADABLE, read_run, resume_checkpoint_problem, resume_spec
-from core.train_options import TrainConfig, train_options
+from core.runs.store import read_run, resume_checkpoint_problem, resume_spec
+from core.run.words import UNREADABLE
+from core.training.options import TrainConfig, train_options
 from core.trust import confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal
 
 
@@ -30,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=tr("allow a model definition whose strings yolov5 would run as code (the run was "
                                 "started with such a model YAML)"))
     parser.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
-    for opt in train_options():  # where the ranks run may change (core.distributed.RESUME_CHANGES), from the table
+    for opt in train_options():  # where the ranks run may change (core.training.distributed.RESUME_CHANGES), from the table
         if opt.name in RESUME_CHANGES:
             parser.add_argument(*opt.cli_flags, dest=opt.name, default=None,
                                 type=int if opt.widget == "int" else str, help=tr(opt.help).replace("%", "%%"))

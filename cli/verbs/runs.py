@@ -13,8 +13,9 @@ from cli.registry import Verb, register
 from cli.columns import cells, pad
 from cli.render import Output, shown
 from core.i18n import tr
-from core.progress import format_duration
-from core.runs import UNREADABLE, RunInfo, list_runs, status_word
+from core.run.progress import format_duration
+from core.runs.store import RunInfo, list_runs
+from core.run.words import UNREADABLE, status_word
 from core.workspace import runs_dir
 
 

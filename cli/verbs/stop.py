@@ -9,7 +9,7 @@ from cli.common import EXIT_OK, EXIT_USAGE, find_run
 from cli.registry import Verb, register
 from cli.render import Output
 from core.i18n import tr
-from core.runs import read_run, request_stop
+from core.runs.store import read_run, request_stop
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,11 +1,11 @@
 """``yolostudio train DATA.yaml [options]``: check the options, create the run, train it in a worker.
 
-Options are checked with the same rules as the Train page (``core.train_config.validate_config``) on
+Options are checked with the same rules as the Train page (``core.training.config.validate_config``) on
 this machine's facts (``--model yolov5s.pt`` is the weights store's file: never a download), then the
 dataset the way the Train page checks it before Start (``core.dataset.training_gate``: errors that abort
 training or make yolov5 drop images exit 2 within seconds, each with its file:line, before any run folder
 exists; ``--no-check`` skips it knowingly). The run folder and its spec come from
-``core.runs.create_run``. The progress bar
+``core.runs.store.create_run``. The progress bar
 (or, with ``--json``, the event stream) follows the worker until it ends.
 """
 
@@ -22,19 +22,19 @@ from cli.render import EventRenderer, JsonEvents
 from cli.train_render import ConsoleRenderer
 from core.dataset.scan import ScanCancelled
 from core.dataset.training_gate import DatasetGate, check_for_training
-from core.distributed import ENDPOINT_FIELDS, launch_problems, other_node_commands, unconfirmed_endpoints
+from core.training.distributed import ENDPOINT_FIELDS, launch_problems, other_node_commands, unconfirmed_endpoints
 from core.i18n import tr
-from core.jobs import JobSpec
-from core.machine import quick_machine_facts
-from core.runs import create_run, load_run_config
-from core.train_config import validate_config
-from core.train_options import add_train_arguments, config_from_args, load_config_file
+from core.job.jobs import JobSpec
+from core.environment.machine import quick_machine_facts
+from core.runs.store import create_run, load_run_config
+from core.training.config import validate_config
+from core.training.options import add_train_arguments, config_from_args, load_config_file
 from core.trust import (confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal, store_refusal,
                         stored_verdict)
 
 
 def add_arguments(train: argparse.ArgumentParser) -> None:
-    add_train_arguments(train)  # every training option, from its one description (core.train_options)
+    add_train_arguments(train)  # every training option, from its one description (core.training.options)
     train.add_argument("--config", metavar="FILE", default=None,
                        help=tr("start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard "
                                "--json); options given on the command line override it"))

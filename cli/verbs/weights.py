@@ -20,7 +20,7 @@ from cli.registry import Verb, register
 from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, Output
 from core.i18n import tr
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from core.weights.catalog import OFFICIAL_BASE, catalog_names, find_checkpoint
 from core.weights.store import WeightsStore
 from core.weights.words import progress_text, row_state_text, size_of, weights_rows

@@ -27,8 +27,8 @@ from cli.columns import cells, pad
 from core.dataset.prepare import PrepareCancelled, PrepareError, prepare_dataset
 from core.environment.facts import load_facts
 from core.i18n import tr
-from core.machine import parse_device
-from core.progress import format_duration
+from core.environment.machine import parse_device
+from core.run.progress import format_duration
 from core.weights.choice import recommend_start
 from core.wizard.inputs import GOALS, Goal, Measurements, measurements_from_json
 from core.wizard.recommend import recommend

@@ -47,7 +47,7 @@ class LabelResult:
 def decode_label(raw: bytes, file: str, out: list[Finding]) -> str:
     """Text of a label file; records ``label-encoding`` for a BOM or bytes that are not UTF-8.
 
-    yolov5 opens labels in the locale's encoding; the worker runs in UTF-8 mode (``core.launch``), so
+    yolov5 opens labels in the locale's encoding; the worker runs in UTF-8 mode (``core.job.launch``), so
     that is UTF-8 on every OS and a BOM stays glued to the first value as U+FEFF."""
     bom = raw.startswith(BOM)
     if bom:

@@ -1,6 +1,6 @@
 """The environment checker's NVML facts: driver, and per GPU its identity, limits and current state.
 
-Extends the one NVML reader (``core.nvml.NvmlReader``: the same handles and the same live readings as the
+Extends the one NVML reader (``core.environment.nvml.NvmlReader``: the same handles and the same live readings as the
 training sampler: utilisation, memory, temperature, power, throttle reasons) with what the checker needs
 once: names, UUIDs, PCI ids, compute capability, slowdown temperature, PCIe link, compute processes.
 Every NVML error is mapped to a short kind (LibraryNotFound, DriverNotLoaded, NoPermission, GpuIsLost,
@@ -14,7 +14,7 @@ import re
 from typing import Any, Callable
 
 from core.environment.facts import GpuFacts, NvmlFacts
-from core.nvml import GB, NvmlReader, NvmlUnavailable, error_kind, open_nvml, text
+from core.environment.nvml import GB, NvmlReader, NvmlUnavailable, error_kind, open_nvml, text
 
 NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1
 #: A MIG device's name ends with its profile: "NVIDIA A100-SXM4-40GB MIG 1g.5gb", "… MIG 1c.3g.20gb" (a compute

@@ -1,5 +1,5 @@
 """Is this a container, or WSL? Read from files and the environment, with the standard library only — so the
-probe (``gather_system``) and the installer (``core.install.detect``, which runs before any dependency is
+probe (``gather_system``) and the installer (``installer.detect``, which runs before any dependency is
 installed) answer alike. It matters for every driver fix: in a container the driver is the host's, under
 WSL2 it is the Windows one (``core.environment.commands.driver_update_command``).
 """

@@ -14,7 +14,7 @@ from typing import Any
 
 from core.environment.facts import EnvironmentFacts, ProbeInfo, facts_from_dict
 from core.i18n import tr
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 
 #: Seconds before a probe is considered hung and killed. torch's import alone can take 20-30 s on a cold
 #: disk, and CUDA initialisation several seconds per GPU; a healthy probe stays far below this.

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from core.best_epoch import best_epoch
+from core.run.best_epoch import best_epoch
 from core.evaluation.prescription import AccuracyFacts
-from core.protocol import iter_events
-from core.run_files import EVENTS_FILE
+from core.job.protocol import iter_events
+from core.run.files import EVENTS_FILE
 
 _TRAIN_LOSS = ("train/box_loss", "train/obj_loss", "train/cls_loss")
 _VAL_LOSS = ("val/box_loss", "val/obj_loss", "val/cls_loss")

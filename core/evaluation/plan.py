@@ -17,7 +17,7 @@ from typing import Any
 
 from core.evaluation.fingerprint import dataset_fingerprint, split_images, weights_hash
 from core.evaluation.store import evaluation_folder, evaluation_key
-from core.run_files import CONFIG_FILE
+from core.run.files import CONFIG_FILE
 
 #: val.py's defaults (``run(conf_thres=0.001, iou_thres=0.6, max_det=300)``), which train.py's final validation keeps.
 CONF_DEFAULT = 0.001
@@ -61,7 +61,7 @@ def run_training_config(run_dir: Path | None) -> dict[str, Any]:
 
 def run_world_size(run_dir: Path | None) -> int:
     """How many processes trained the run (DDP: nodes × processes per node; 1 otherwise)."""
-    from core.runs import run_topology
+    from core.runs.store import run_topology
 
     if run_dir is None:
         return 1

@@ -1,11 +1,11 @@
 """A prescription for accuracy: rules over the evaluation, the run's curves and the dataset, each with its
-evidence and the change the app can apply (the pattern of ``core/bottleneck.py``: findings with ``changes``).
+evidence and the change the app can apply (the pattern of ``core/training/bottleneck.py``: findings with ``changes``).
 
 Inputs are plain data (``AccuracyFacts``), so tests inject them. The thresholds and where they come from:
 
 - ``small-objects``: ≥ 10 % of val boxes under 3 px on a side after letterboxing to ``imgsz`` — yolov5's
   ``utils/autoanchor.py`` warns "Extremely small objects found … <3 pixels"; the 10 % is [design].
-- ``overfitting``: the best epoch (yolov5's ``fitness``, ``core/best_epoch.py``) before 70 % of the epochs and
+- ``overfitting``: the best epoch (yolov5's ``fitness``, ``core/run/best_epoch.py``) before 70 % of the epochs and
   the val loss ≥ 10 % above its minimum while the train loss fell [design].
 - ``still-improving``: the best epoch in the last 10 % of the epochs [design].
 - ``from-scratch``: no pretrained weights and under 1,500 train images — yolov5's "Tips for Best Training

@@ -1,6 +1,6 @@
 """What this machine offers for export, read without importing torch, tensorrt or onnxsim.
 
-Facts are data (``ExportFacts``): gathered cheaply here (the GPUs from ``core.machine``, package metadata,
+Facts are data (``ExportFacts``): gathered cheaply here (the GPUs from ``core.environment.machine``, package metadata,
 ``find_spec``) and fed into the option rules in ``core/export/options.py``; tests inject them instead of
 needing a GPU or TensorRT. The worker re-checks what it actually finds and says so if it disagrees.
 """
@@ -14,7 +14,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from core.machine import quick_machine_facts
+from core.environment.machine import quick_machine_facts
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,12 @@
-"""Installing YOLO Studio and repairing its PyTorch: the decisions, as tested Python.
+"""What the installer program shares with the app: the torch wheel choice, the index check, pip's progress and
+the PyTorch repair plan.
 
-The per-OS installers (``installer/linux/install.sh``, ``installer/windows/install.ps1``) are thin: they
-find a Python and hand over to ``python -m core.install``, which plans (which torch wheel fits this
-driver and these GPUs, where the app goes, how much disk it needs), installs step by step and writes the
-shortcuts last. The in-app repair (Environment page, ``yolostudio doctor --repair``) reuses the same wheel
-choice and install command.
-
-Everything here runs on the standard library alone: the installer runs it with the system's Python
-before any of the app's dependencies exist (``tests/core/test_install_plan.py`` proves it in an isolated
-interpreter). The wheel rules themselves are not here: they are the environment checker's tables
+The installer program itself (``python -m installer``: arguments, detection, plan, steps, shortcuts,
+uninstall) is the top-level ``installer/`` package beside the per-OS scripts, its only users. The in-app
+repair (Environment page, ``yolostudio doctor --repair``) and the repair worker use these modules, so they
+stay in core. Everything here runs on the standard library alone: the installer runs it with the system's
+Python before any of the app's dependencies exist (``tests/core/test_install_plan.py`` proves it in an
+isolated interpreter). The wheel rules themselves are not here: they are the environment checker's tables
 (``core/environment/tables.py``), imported, so the installer and the checker can never disagree.
 """
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.checkpoint_file import checkpoint_problem
-from core.jobs import RUN_SPEC_FILE
-from core.run_files import CONFIG_FILE, EVENTS_FILE, RESULTS_FILE
+from core.run.checkpoint_file import checkpoint_problem
+from core.job.jobs import RUN_SPEC_FILE
+from core.run.files import CONFIG_FILE, EVENTS_FILE, RESULTS_FILE
 
 WEIGHTS_DIR = "weights"  # yolov5's train.py: ``w = save_dir / 'weights'``
 LAST_WEIGHTS = "last.pt"  # yolov5's train.py: ``last, best = w / 'last.pt', w / 'best.pt'``
@@ -31,7 +31,7 @@ WORKER_LOG = "worker.log"
 OPT_YAML = "opt.yaml"  # yolov5's train.py writes the run's options here; its --resume reads them back
 EVALUATIONS_DIR = "evaluations"
 EXPORTS_DIR = "exports"  # core.export.plan: what a run's weights were exported to
-#: The statuses from which a run may be resumed (``core.runs.RUN_STATUSES``' stopped and failed).
+#: The statuses from which a run may be resumed (``core.runs.store.RUN_STATUSES``' stopped and failed).
 RESUMABLE_STATUSES = ("stopped", "failed")
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from core.export.render import size_text
 from core.i18n import tr
-from core.progress import format_duration
+from core.run.progress import format_duration
 from core.weights.catalog import CATALOG, Checkpoint, find_checkpoint
 from core.weights.store import StoredFile, WeightsStore, iter_stored
 

@@ -1,8 +1,8 @@
 """The commands a recommendation offers to copy: ``yolostudio train``, plain ``yolov5 train``, a ``nohup`` line for
-an SSH session, and for several GPUs or machines the torchrun lines (``core.torchrun``, the one builder).
+an SSH session, and for several GPUs or machines the torchrun lines (``core.job.torchrun``, the one builder).
 
 Pure: the config (TrainConfig fields) and a place for the run give the argv; the yolov5 lines are built by
-``core.train_config`` (``build_yolov5_command``, ``yolov5_module_argv``), so every flag is spelled as the
+``core.training.config`` (``build_yolov5_command``, ``yolov5_module_argv``), so every flag is spelled as the
 worker and yolov5 mean it.
 """
 
@@ -12,13 +12,13 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from core.distributed import new_run_id
-from core.torchrun import DEFAULT_RDZV_PORT, Topology, node_commands, torchrun_argv
-from core.machine import MachineFacts
+from core.training.distributed import new_run_id
+from core.job.torchrun import DEFAULT_RDZV_PORT, Topology, node_commands, torchrun_argv
+from core.environment.machine import MachineFacts
 from core.model_catalog import builtin_hyp_path, builtin_model_path
-from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, validate_config,
+from core.training.config import (ValidatedConfig, build_worker_spec, build_yolov5_command, validate_config,
                                yolov5_module_argv)
-from core.train_options import TrainConfig, changed_cli_flags
+from core.training.options import TrainConfig, changed_cli_flags
 
 MASTER_PLACEHOLDER = "MASTER_ADDR"
 

@@ -26,7 +26,7 @@ class Gpu:
     memory_gb: float  # total
     used_gb: float = 0.0  # by other processes now
     capability: tuple[int, int] | None = None
-    index: int | None = None  # NVML's (PCI-bus order, as the workers count: core.launch.worker_env); None: by position
+    index: int | None = None  # NVML's (PCI-bus order, as the workers count: core.job.launch.worker_env); None: by position
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from core.environment.tables import RAM_CACHE_MARGIN, TRAIN_PROCESS_RAM_GB, amp_unsafe
 from core.i18n import tr
-from core.train_options import TrainConfig
+from core.training.options import TrainConfig
 from core.wizard import tables as T
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements
 from core.wizard.rules import (Reason, best_workers, candidate_models, choose_batch, choose_imgsz, demand_for,

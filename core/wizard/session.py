@@ -16,7 +16,7 @@ from core.dataset.prepare import default_out_dir, find_prepared
 from core.dataset.validate import Report, validate_dataset
 from core.environment.facts import EnvironmentFacts
 from core.i18n import tr
-from core.jobs import JobSpec
+from core.job.jobs import JobSpec
 from core.wizard.commands import commands
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements, dataset_from_stats, hardware_from_facts
 from core.wizard.recommend import Recommendation

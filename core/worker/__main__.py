@@ -36,9 +36,10 @@ from typing import Any, Callable
 import psutil
 
 from core.disk_space import SpaceReserve
-from core.protocol import DONE_STATUSES, EventWriter
-from core.run_owner import RunBusy, RunLock, busy_words
-from core.runs import CONTROL_FILE, EVENTS_FILE, WORKER_LOG
+from core.job.protocol import DONE_STATUSES, EventWriter
+from core.run.owner import RunBusy, RunLock, busy_words
+from core.run.files import EVENTS_FILE
+from core.run.folder import CONTROL_FILE, WORKER_LOG
 from core.worker.control import ControlChannel
 from core.worker.ddp import RankInfo
 from core.worker.job import JobContext

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from core.bottleneck import EfficiencyAccumulator, RunWindow, diagnose, verdict_event_fields
+from core.training.bottleneck import EfficiencyAccumulator, RunWindow, diagnose, verdict_event_fields
 
 
 class BottleneckMonitor:

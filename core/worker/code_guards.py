@@ -1,7 +1,7 @@
 """The worker's guards for the files yolov5 would run as code: model YAMLs and a data.yaml's ``download:``.
 
 - ``guarded_parse_model``: yolov5's ``parse_model`` ``eval``s a model YAML's activation, module and argument
-  strings (``models/yolo.py`` 299-314). Before it sees the dictionary, ``core.model_yaml_check`` must pass it,
+  strings (``models/yolo.py`` 299-314). Before it sees the dictionary, ``core.training.model_yaml_check`` must pass it,
   unless the job's spec says the user confirmed the model (``trusted_model``). It covers every way a model
   dictionary reaches yolov5: ``--model``, a ``--config`` file naming one, and the YAML a checkpoint carries.
 - ``safe_check_dataset``: yolov5's ``check_dataset`` runs ``download:`` (``exec``, a shell line, or a URL
@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from core.i18n import tr
-from core.model_yaml_check import model_dict_problem
+from core.training.model_yaml_check import model_dict_problem
 
 _model_trusted: list[bool] = [False]
 

@@ -6,7 +6,7 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
   3. numpy 2 removed ``np.trapz`` → aliased to ``np.trapezoid``;
   4. torch >= 2.6 loads checkpoints ``weights_only=True`` → full unpickling only for trusted files
      (``core.trust``: checkpoints this workspace's worker recorded writing under its runs —
-     ``core.provenance``, recorded by ``save_checkpoint`` — files the user explicitly trusted, and the weights
+     ``core.run.provenance``, recorded by ``save_checkpoint`` — files the user explicitly trusted, and the weights
      store's files while they hash to their manifest record — a changed one is refused with its own words);
   5. a relative or missing weights path becomes a Hugging Face / GitHub download → local-only lookup,
      of the path exactly as given (yolov5 strips every ``'`` from it, which breaks ``/home/o'brien``);
@@ -47,7 +47,7 @@ from typing import Any, Callable, Iterable, Iterator
 from core import RESOURCES_DIR
 from core.atomic import atomic_writer
 from core.disk_space import disk_full_error, is_disk_full, written_size
-from core import provenance
+from core.run import provenance
 from core.trust import foreign_refusal, store_refusal, stored_verdict, within
 from core.workspace import runs_dir
 from core.worker.code_guards import install as install_code_guards, safe_check_dataset
@@ -102,7 +102,7 @@ def _own_runs() -> Path | None:
 
 
 def _written_here(path: Path) -> bool:
-    """The worker's full check of a checkpoint under this workspace's runs: its keyed hash (core.provenance),
+    """The worker's full check of a checkpoint under this workspace's runs: its keyed hash (core.run.provenance),
     kept per (file, size, mtime, inode) for the life of the process (yolov5 loads best.pt more than once)."""
     stat = path.stat()
     key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
@@ -215,7 +215,7 @@ def save_checkpoint(save: Callable[..., Any], obj: Any, f: Any, *args: Any, **kw
 
 
 def record_written(path: Path) -> None:
-    """Record a checkpoint of this workspace's runs as written here (``core.provenance``). A record that cannot
+    """Record a checkpoint of this workspace's runs as written here (``core.run.provenance``). A record that cannot
     be written leaves the file unrecorded — asked about before its next load, never trusted silently."""
     if not _workspace:
         return

@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from core.protocol import parse_control
+from core.job.protocol import parse_control
 
 
 class ControlChannel:

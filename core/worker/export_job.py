@@ -25,7 +25,7 @@ from core.export.options import ExportOptions
 from core.dataset.split_images import split_images
 from core.export.plan import REPORT_NAME, cli_summary, final_path
 from core.i18n import tr
-from core.protocol import EventWriter
+from core.job.protocol import EventWriter
 from core.worker.control import ControlChannel
 from core.worker.export_load import ExportError, LoadedModel, load_for_export
 from core.worker.job import JobContext
@@ -76,7 +76,7 @@ def _check_disk(folder: Path, weights: Path, formats: int, required: int | None)
 
 def remove_stale_partials(folder: Path) -> None:
     """Partial files of exports whose worker is gone (killed, aborted): ``.<name>.<pid>.partial[.onnx]``."""
-    from core.run_owner import process_alive
+    from core.run.owner import process_alive
 
     for stale in folder.glob(".*.partial*") if folder.is_dir() else ():
         match = re.search(r"\.(\d+)\.partial", stale.name)

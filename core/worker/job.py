@@ -7,7 +7,7 @@ around it belongs to the worker entry (``core/worker/__main__.py``): the ``stage
 ``error`` event, and the final ``done`` event — with the fields the job put in ``ctx.done_fields``.
 
 ``JobError`` is a failure the job can name (kind, message, hint); any other exception is classified by
-``core.errors.classify_failure``.
+``core.training.errors.classify_failure``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from core.errors import classify_failure
+from core.training.errors import classify_failure
 from core.i18n import tr
-from core.protocol import EventWriter
+from core.job.protocol import EventWriter
 from core.worker.control import ControlChannel
 
 

@@ -16,7 +16,7 @@ the agent store's clients (``TORCHELASTIC_USE_AGENT_STORE``, so no rank hosts on
 real two-rank run (every listening socket of the launcher and its ranks on 127.0.0.1).
 
 Several machines must listen beyond this one: they keep torch's ``c10d`` backend unchanged, with a random run id
-(``core.distributed``) on a network the user trusts (PyTorch's own guidance, see docs/architecture.md).
+(``core.training.distributed``) on a network the user trusts (PyTorch's own guidance, see docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import socket
 import sys
 from typing import Any
 
-from core.torchrun import LOOPBACK_BACKEND, LOOPBACK_HOST
+from core.job.torchrun import LOOPBACK_BACKEND, LOOPBACK_HOST
 
 #: Environment that would make a rank host its own store (on the wildcard address) instead of using the agent's.
 _SHARE_OFF = "TORCH_DISABLE_SHARE_RDZV_TCP_STORE"

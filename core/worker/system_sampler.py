@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import psutil
 
-from core.nvml import GB, NvmlReader
+from core.environment.nvml import GB, NvmlReader
 
 
 def process_tree_cpu(root: psutil.Process, cache: dict[int, psutil.Process]) -> float:

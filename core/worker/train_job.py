@@ -34,10 +34,10 @@ import psutil
 
 from core.atomic import atomic_write_text
 from core.i18n import tr
-from core.nvml import NvmlReader, NvmlUnavailable, open_nvml
-from core.protocol import EventWriter
+from core.environment.nvml import NvmlReader, NvmlUnavailable, open_nvml
+from core.job.protocol import EventWriter
 from core.run import BEST_WEIGHTS, RunFolder
-from core.train_config import yolov5_options
+from core.training.config import yolov5_options
 from core.worker.batch_log import BatchLog, batch_row
 from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel

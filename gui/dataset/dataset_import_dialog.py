@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDoubleSpinBox, QF
 from core.dataset.importers.classes import ClassMap, spelling_variants
 from core.dataset.importers.convert import ConvertOptions
 from core.dataset.importers.plan import ImportOptions, options_to_json
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from gui.job_runner import JobRunner, Launcher, default_launcher
 
 MAX_LISTED = 500  # problems shown in the list; the report file has them all

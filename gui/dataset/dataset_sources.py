@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from core.dataset.split import plan_split, write_split
-from core.demo_dataset import ensure_demo_dataset
+from core.demo.dataset import ensure_demo_dataset
 from gui.background import run_in_background
 from gui.dataset import dataset_dialogs
 from gui.widgets.progress_row import ProgressRow

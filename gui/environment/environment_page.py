@@ -30,7 +30,7 @@ from core.environment.report import report_dict, summarize
 from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
 from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.workspace import last_facts_path
 from gui.dialogs import ask_yes
 from gui.job_runner import JobRunner, Launcher, default_launcher

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QPushButton, QVBoxLayout, QWidget)
 
 from core.install.repair import RepairPlan
-from core.jobs import JobOutcome, JobSpec
-from core.runs import list_runs
+from core.job.jobs import JobOutcome, JobSpec
+from core.runs.store import list_runs
 from gui.background import run_in_background
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 from core.evaluation.plan import build_evaluate_spec
 from core.evaluation.request import EvaluationRefused, RunEvaluation, plan_run_evaluation, presented
 from core.evaluation.store import load_evaluation, load_images
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from gui.background import BackgroundTask, run_in_background
 from gui.evaluate.errors_browser import ErrorsBrowser
 from gui.evaluate.view import EvaluationView

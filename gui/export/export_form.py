@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, Q
                                QSpinBox, QVBoxLayout, QWidget)
 
 from core.export.options import OPSET_DEFAULT, OPSET_MAX, OPSET_MIN, ExportOptions, OptionState
-from core.runs import RunInfo
+from core.runs.store import RunInfo
 
 
 class ExportForm(QWidget):

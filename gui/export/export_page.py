@@ -22,7 +22,7 @@ from core.export.options import ExportOptions, validate_options
 from core.dataset.split_images import split_images
 from core.export.plan import build_export_spec, build_predict_spec, export_root, find_reports, run_dataset, run_imgsz
 from core.export.render import format_name
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
 from gui.background import run_in_background

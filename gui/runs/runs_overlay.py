@@ -17,9 +17,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from core.protocol import iter_events
+from core.job.protocol import iter_events
 from core.run_compare import comparison_rows, gather
-from core.runs import EVENTS_FILE, RunInfo
+from core.run.files import EVENTS_FILE
+from core.runs.store import RunInfo
 from gui.background import run_in_background
 from gui.runs.runs_compare_table import CompareTable
 from gui.widgets.training_plots import PEN_WIDTH

@@ -1,7 +1,7 @@
 """The Runs page: every run in the workspace, to compare, replay, rename, clean up.
 
 Owns the page's flow only: the list is the window's runs store (``gui/runs_store.py``), renaming is
-``core.runs.rename_run`` (background: it reads the run's events to refuse a running one), deleting moves
+``core.runs.store.rename_run`` (background: it reads the run's events to refuse a running one), deleting moves
 the folder to the OS trash with ``QFile.moveToTrash`` (never a silent permanent delete; when the trash
 refuses, the page says so and deletes nothing). Opening a run asks the main window (``open_requested``)
 to replay it on the Train page. The questions it asks are module functions, so tests answer them.
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInp
                                QPushButton, QStackedWidget, QTableView, QVBoxLayout, QWidget)
 
 from core.run.words import status_title
-from core.runs import RunInfo, read_run, rename_run
+from core.runs.store import RunInfo, read_run, rename_run
 from gui.background import run_in_background
 from gui.dialogs import ask_yes
 from gui.evaluate.evaluate_window import EvaluateWindow
@@ -155,7 +155,7 @@ class RunsPage(Page):
         self.table.addAction(action)
         return action
 
-    # -- loading: the window's runs store lists them (core.run_index keeps each run's events folded) --------
+    # -- loading: the window's runs store lists them (core.runs.index keeps each run's events folded) --------
     def on_bound(self) -> None:
         if self.services.open_run is not None:  # in the window: Open shows the run on the Train page
             self.open_requested.connect(self.services.open_run)

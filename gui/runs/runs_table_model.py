@@ -1,4 +1,4 @@
-"""The Runs page's table model: one row per ``core.runs.RunInfo``, formatted with units, sortable by value.
+"""The Runs page's table model: one row per ``core.runs.store.RunInfo``, formatted with units, sortable by value.
 
 Display text carries units ("41 %", "12.3 images/s", "4 min 05 s"); ``SORT_ROLE`` gives the raw value,
 so sorting by a column sorts numbers as numbers and missing figures last. Status is icon + words.
@@ -16,9 +16,9 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
 from core.display_text import escape_controls
-from core.progress import format_duration
+from core.run.progress import format_duration
 from core.run.words import status_title
-from core.runs import RunInfo
+from core.runs.store import RunInfo
 from gui.run_text import date_time_text
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -3,7 +3,7 @@
 
 A mixin of ``TrainPage`` (it uses the page's widgets and session); split out so the page module stays about
 its layout and its display, and each stays short. The rules themselves are core's: a run is created and
-resumed by ``core.runs``, whether it may resume is ``core.run.RunFolder.can_resume``.
+resumed by ``core.runs.store``, whether it may resume is ``core.run.RunFolder.can_resume``.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from core.distributed import ENDPOINT_FIELDS
-from core.jobs import JobSpec
+from core.training.distributed import ENDPOINT_FIELDS
+from core.job.jobs import JobSpec
 from core.run import RunFolder
-from core.runs import RunInfo, create_run, load_run_config, resume_spec
+from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
 from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
 from gui.run_session import RunSession
@@ -193,7 +193,7 @@ class TrainRunControl:
         return True
 
     def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:
-        """``values`` without each meeting point (``core.distributed.ENDPOINT_FIELDS``) the user does not confirm
+        """``values`` without each meeting point (``core.training.distributed.ENDPOINT_FIELDS``) the user does not confirm
         by name: a document never decides alone where this machine connects."""
         for name in ENDPOINT_FIELDS:
             endpoint = str(values.get(name) or "").strip()

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPus
                                QVBoxLayout, QWidget)
 
 from core.display_text import escape_controls
-from core.jobs import JobOutcome
-from core.progress import RunProgress, format_duration
+from core.job.jobs import JobOutcome
+from core.run.progress import RunProgress, format_duration
 from core.run import RunFolder
 from gui.run_text import average_speed
 from gui.widgets.disclosure import disclosure_button

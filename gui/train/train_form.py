@@ -1,10 +1,10 @@
-"""The Train page's options form: a row per ``TrainConfig`` option, built from ``core.train_options``.
+"""The Train page's options form: a row per ``TrainConfig`` option, built from ``core.training.options``.
 
 The form lists no option itself: each option's label, tooltip (its help: what it does and what it costs),
 editor kind, range and whether it is advanced come from its one description, so a new option appears here
 with no change to this file. Basic options first; the rest behind "Advanced options". Keyboard friendly
 (buddies, natural tab order), with the demo dataset one click away. Validation lives in
-``core.train_config.validate_config``; the form only says ``changed`` and hands out ``config()``;
+``core.training.config.validate_config``; the form only says ``changed`` and hands out ``config()``;
 ``apply_values`` sets any option by its name (the bottleneck monitor's prescriptions, the environment
 checker's settings, "train more"). Picking a checkpoint that ``core.trust`` says needs trust asks first —
 a checkpoint is a pickle that can run code — and a confirmed path is remembered in ``trusted_weights``.
@@ -21,10 +21,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 
-from core.distributed import needs_run_id, new_run_id
+from core.training.distributed import needs_run_id, new_run_id
 from core.i18n import tr
-from core.machine import MachineFacts
-from core.train_options import TrainConfig, train_options
+from core.environment.machine import MachineFacts
+from core.training.options import TrainConfig, train_options
 from core.trust import confirmed_entry, is_model_yaml, model_needs_trust, model_problem, needs_trust
 from gui import dialogs
 from gui.widgets.disclosure import disclosure_button
@@ -134,7 +134,7 @@ class TrainForm(QWidget):
 
     def _follow_machines(self) -> None:
         """The other machines' commands; machine 0 of several gets its unguessable run id first
-        (``core.distributed.needs_run_id``), so the commands shown are the ones that meet this run."""
+        (``core.training.distributed.needs_run_id``), so the commands shown are the ones that meet this run."""
         if needs_run_id(self.config()):
             self.set_default("rdzv_id", new_run_id())  # the section's note says what it is for
         self.machines.show_config(self.config())

@@ -1,7 +1,7 @@
 """The Train page's left side: the next run's options, their problems, the demo dataset and the yolov5 line.
 
 Owns everything about *what the next run will be*: the form (``TrainForm``), checking it against this
-machine's GPUs after every edit (``core.train_config.validate_config``), then the dataset in the background
+machine's GPUs after every edit (``core.training.config.validate_config``), then the dataset in the background
 (``core.dataset.training_gate``, the validator with its cache: "Ready to train" only when yolov5 would
 neither stop nor drop images; droppable ones can be started anyway, knowingly), preparing the demo dataset in the background the first time the page is shown with no dataset,
 remembering the last dataset and model, which checkpoints the user confirmed, and copying the equivalent
@@ -24,13 +24,13 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.dataset.training_gate import DatasetGate, check_for_training
-from core.demo_dataset import DemoCancelled, ensure_demo_dataset
+from core.demo.dataset import DemoCancelled, ensure_demo_dataset
 from core.findings import Finding, Severity
-from core.machine import MachineFacts, quick_machine_facts
+from core.environment.machine import MachineFacts, quick_machine_facts
 from core.model_catalog import DEFAULT_MODEL
 from core.settings import load_settings, save_settings
-from core.train_config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config
-from core.train_options import option_labels
+from core.training.config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config
+from core.training.options import option_labels
 from core.trust import confirmed_entry, model_needs_trust
 from core.weights.choice import recommend_start
 from core.workspace import runs_dir

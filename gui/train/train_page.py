@@ -1,8 +1,8 @@
 """The Train page: choose options, start / stop / resume a run, watch it learn, find its weights.
 
 Owns the page's flow only. The options side (form, problems, demo dataset, yolov5 line, applying
-prescriptions) is ``TrainOptionsPanel``; a run is created, spec'd and resumed by ``core.runs``; progress is
-``core.progress.RunProgress`` (inside ``RunSession``, a ``gui.job_runner.JobRunner``); the worker is
+prescriptions) is ``TrainOptionsPanel``; a run is created, spec'd and resumed by ``core.runs.store``; progress is
+``core.run.progress.RunProgress`` (inside ``RunSession``, a ``gui.job_runner.JobRunner``); the worker is
 started through an injectable ``launcher`` (production: the job's own argv), so tests drive the real page
 with a fake worker. Slow work (the demo dataset, NVML facts) runs in the background; the display is
 refreshed by timers, never per event.
@@ -21,11 +21,11 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from core.jobs import JobOutcome
-from core.machine import MachineFacts
+from core.job.jobs import JobOutcome
+from core.environment.machine import MachineFacts
 from core.run import RunFolder
-from core.runs import load_run_config, read_log_tail
-from core.train_config import ValidatedConfig
+from core.runs.store import load_run_config, read_log_tail
+from core.training.config import ValidatedConfig
 from gui.evaluate.evaluate_window import EvaluateWindow
 from gui.job_runner import Launcher, default_launcher
 from gui.pages.page import Page

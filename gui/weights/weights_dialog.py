@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFi
                                QLabel, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from core.weights.catalog import OFFICIAL_BASE, find_checkpoint
 from core.weights.store import StoreError, WeightsStore
 from core.weights.words import progress_text, row_state_text, size_of, weights_rows

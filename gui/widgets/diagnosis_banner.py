@@ -1,6 +1,6 @@
 """The bottleneck monitor's latest verdict on the Train page, with its evidence and a one-click fix.
 
-Shows the newest ``diagnosis`` event (``core/bottleneck.py`` decides; this only displays): icon and
+Shows the newest ``diagnosis`` event (``core/training/bottleneck.py`` decides; this only displays): icon and
 words by severity, the title, the detail, and the figures that triggered it. When the verdict carries
 prescriptions, "Apply to next run…" asks for ``apply_requested``; the page shows the changes
 (field: old → new, with the reason), asks to confirm, and writes them into the form. ``healthy`` is a

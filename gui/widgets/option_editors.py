@@ -1,6 +1,6 @@
 """One editor per kind of training option: the widget, how to read and set its value, how it reads to a person.
 
-The Train form builds a row per option from ``core.train_options`` — it never lists the options itself —
+The Train form builds a row per option from ``core.training.options`` — it never lists the options itself —
 and asks this module for the editor that fits the option's ``widget`` kind. Every editor says the same
 things the same way (``value``, ``set_value``, ``text``, ``changed``), so applying a prescription, showing
 "current → new" in a confirmation and reading the config are one loop over the editors. The tooltip is the
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog
 
 from core.i18n import tr
 from core.model_catalog import BUILTIN_HYPS, BUILTIN_MODELS
-from core.train_options import Option, choice_label
+from core.training.options import Option, choice_label
 
 #: What a Browse button asks for: (dialog title, file filter), by widget kind.
 BROWSE = {

@@ -1,14 +1,14 @@
 """The run's progress at a glance: stage, epoch and run bars, the speed/ETA line, best mAP so far.
 
-Shows ``core.progress.RunProgress`` as it is (through ``gui.run_text``); it computes nothing itself.
+Shows ``core.run.progress.RunProgress`` as it is (through ``gui.run_text``); it computes nothing itself.
 """
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
-from core.jobs import JobOutcome
-from core.progress import RunProgress
+from core.job.jobs import JobOutcome
+from core.run.progress import RunProgress
 from gui.run_text import average_speed, best_text, detail_text, ended_text, stage_text
 
 SCALE = 1000

@@ -1,8 +1,8 @@
 """The Train form's "Run on several machines" section: its options, and what to run on the other machines.
 
-The options themselves are rows the form adds (``core.train_options``, ``section="cluster"``); this section
+The options themselves are rows the form adds (``core.training.options``, ``section="cluster"``); this section
 adds above them the warning that the rendezvous belongs on a trusted network (PyTorch's own guidance), and
-below them the exact ``yolostudio train`` command of every other machine (``core.distributed``, with the run's
+below them the exact ``yolostudio train`` command of every other machine (``core.training.distributed``, with the run's
 random ``--rdzv-id``), a button that copies them, and one that saves a Slurm batch script. The commands follow
 the form as it changes.
 """
@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (QFileDialog, QFormLayout, QHBoxLayout, QLabel, QP
                                QVBoxLayout, QWidget)
 
 from core.atomic import atomic_write_text
-from core.distributed import other_node_commands, slurm_script
-from core.train_options import TrainConfig
+from core.training.distributed import other_node_commands, slurm_script
+from core.training.options import TrainConfig
 from gui.widgets.disclosure import disclosure_button
 
 

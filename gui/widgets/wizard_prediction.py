@@ -16,7 +16,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.atomic import atomic_write_text
-from core.progress import format_duration
+from core.run.progress import format_duration
 
 WIZARD_FILE = "wizard.json"
 #: Config fields the prediction depends on: another value on the form means the prediction is not this run's.

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDoubleSpinBox, QFileDia
                                QRadioButton, QSpinBox, QStackedWidget, QVBoxLayout, QWidget)
 
 from core.dataset.prepare import prepare_dataset
-from core.jobs import JobOutcome
+from core.job.jobs import JobOutcome
 from core.weights.choice import recommend_start
 from core.wizard.inputs import Goal, Hardware, Measurements, measurements_from_json
 from core.wizard.recommend import recommend

@@ -8,7 +8,7 @@
 #   options: --cpu | --cuda cu132|cu130|cu126   --desktop (icon on the desktop too)   --prefix DIR
 #            --torch-index URL (a mirror of PyTorch's wheel index)
 #
-# This script only finds Python; every decision is made (and tested) in core/install (python -m core.install).
+# This script only finds Python; every decision is made (and tested) in installer/ (python -m installer).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 . "$root/installer/linux/find_python.sh"
@@ -26,4 +26,4 @@ find_python
 YOLOSTUDIO_INSTALL_RETRY="bash $(printf '%q ' "$root/installer/linux/install.sh" "$@")"
 export YOLOSTUDIO_INSTALL_RETRY
 cd "$HOME"
-PYTHONPATH="$root" exec "$python" -m core.install "$action" --source "$root" ${args[@]+"${args[@]}"}
+PYTHONPATH="$root" exec "$python" -m installer "$action" --source "$root" ${args[@]+"${args[@]}"}

@@ -8,4 +8,4 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 . "$root/installer/linux/find_python.sh"
 find_python
 cd "$HOME"
-PYTHONPATH="$root" exec "$python" -m core.install uninstall --source "$root" "$@"
+PYTHONPATH="$root" exec "$python" -m installer uninstall --source "$root" "$@"

@@ -10,7 +10,7 @@ policy bypassed for this one process). Re-run to upgrade in place, or to continu
            --torch-index URL (a mirror of PyTorch's wheel index)
 
 This script only finds Python and reads what only Windows can tell (execution policy, long paths, the
-Start menu and desktop folders); every decision is made, and tested, in core\install (python -m core.install).
+Start menu and desktop folders); every decision is made, and tested, in installer\ (python -m installer).
 #>
 $ErrorActionPreference = 'Stop'
 $root = (Resolve-Path (Join-Path $PSScriptRoot '..\..')).Path
@@ -30,7 +30,7 @@ if ($longPaths -ne 1) { $longPaths = 0 }
 $env:PYTHONPATH = $root
 $env:YOLOSTUDIO_INSTALL_RETRY = ('"' + (Join-Path $PSScriptRoot 'install.bat') + '" ' + ($args -join ' ')).Trim()
 Set-Location $HOME
-& $python -m core.install $action --source $root --long-paths $longPaths `
+& $python -m installer $action --source $root --long-paths $longPaths `
     --execution-policy (Get-ExecutionPolicy).ToString() `
     --desktop-dir ([Environment]::GetFolderPath('Desktop')) --programs-dir ([Environment]::GetFolderPath('Programs')) `
     @rest

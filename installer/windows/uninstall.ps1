@@ -11,7 +11,7 @@ venv's own python.exe would lock the files being removed) with the app's modules
 $ErrorActionPreference = 'Stop'
 $rest = @($args)
 $source = Resolve-Path (Join-Path $PSScriptRoot '..\..') -ErrorAction SilentlyContinue
-if ($source -and (Test-Path (Join-Path $source 'core\install\__main__.py'))) {
+if ($source -and (Test-Path (Join-Path $source 'installer\__main__.py'))) {
     . (Join-Path $PSScriptRoot 'find_python.ps1')
     $python = Find-Python
     if (-not $python) { exit 1 }
@@ -26,7 +26,7 @@ if ($source -and (Test-Path (Join-Path $source 'core\install\__main__.py'))) {
     $rest = @('--prefix', $prefix) + $rest
 }
 Set-Location $HOME
-& $python -m core.install uninstall --os Windows `
+& $python -m installer uninstall --os Windows `
     --desktop-dir ([Environment]::GetFolderPath('Desktop')) --programs-dir ([Environment]::GetFolderPath('Programs')) `
     @rest
 exit $LASTEXITCODE

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from cli.main import main
-from core.protocol import encode, make_event
-from core.runs import EVENTS_FILE, create_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.job.protocol import encode, make_event
+from core.runs.store import create_run
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts, TrainConfig, validate_config
 
 
 def test_attach_shows_an_earlier_stop_as_history(tmp_path, capsys):

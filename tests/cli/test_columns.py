@@ -7,7 +7,7 @@ import pytest
 from cli.verbs.runs import runs_table
 from core import i18n
 from cli.columns import cells, clip, pad
-from core.runs import RunInfo
+from core.runs.store import RunInfo
 
 
 @pytest.mark.parametrize("text, width", [("abc", 3), ("训练", 4), ("运行 run1", 9), ("e\u0301", 1), ("", 0),

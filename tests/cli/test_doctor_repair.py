@@ -13,7 +13,7 @@ from cli.main import main
 from cli.jobs import render_job
 from cli.render import EventRenderer
 from core.install.repair import RuntimeFacts
-from core.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.fixtures.pip_swap import with_fake_pip
 from tests.gui.test_environment_page import cpu_build_on_gpu_machine

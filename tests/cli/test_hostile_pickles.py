@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from core.protocol import encode, make_event
-from core.runs import EVENTS_FILE, create_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.job.protocol import encode, make_event
+from core.runs.store import create_run
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_hostile_checkpoint
 
 

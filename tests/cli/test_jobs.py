@@ -9,8 +9,8 @@ import psutil
 
 from cli import jobs
 from cli.jobs import run_job
-from core.jobs import JobSpec, worker_died_words
-from core.protocol import encode, make_event
+from core.job.jobs import JobSpec, worker_died_words
+from core.job.protocol import encode, make_event
 
 
 def _script(tmp_path: Path, body: str) -> list[str]:

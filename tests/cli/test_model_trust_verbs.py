@@ -11,8 +11,9 @@ import yaml
 
 from cli.main import main
 from core.model_catalog import yolov5_package_dir
-from core.protocol import encode, make_event
-from core.runs import EVENTS_FILE, load_run_config
+from core.job.protocol import encode, make_event
+from core.runs.store import load_run_config
+from core.run.files import EVENTS_FILE
 from tests.fixtures.checkpoint_files import record_as_own, write_hostile_checkpoint
 
 MARKER_CODE = "__import__('os').system('touch {marker}')"

@@ -10,8 +10,8 @@ import pytest
 
 from cli.main import main
 from core.display_text import escape_controls, escaped_strings, has_controls
-from core.protocol import encode, make_event
-from core.runs import EVENTS_FILE
+from core.job.protocol import encode, make_event
+from core.run.files import EVENTS_FILE
 from tests.core.test_dataset_validate import build
 
 HIDE_ERROR = "\x1b[2K\r"  # erase the line, back to its start: what came before on the line is gone

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from cli.render import JsonEvents
 from cli.train_render import ConsoleRenderer
-from core.jobs import fold_outcome, worker_died_words
-from core.protocol import read_events
+from core.job.jobs import fold_outcome, worker_died_words
+from core.job.protocol import read_events
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
 

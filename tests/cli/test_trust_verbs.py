@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from core.jobs import JobOutcome, JobSpec, fold_outcome
-from core.protocol import encode, make_event
-from core.runs import EVENTS_FILE, create_run, spec_path
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.job.jobs import JobOutcome, JobSpec, fold_outcome
+from core.job.protocol import encode, make_event
+from core.runs.store import create_run, spec_path
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import record_as_own, write_checkpoint_file
 from tests.stored_weights import store_file
 

@@ -58,8 +58,8 @@ def test_get_list_train_resolution_and_altered_file(server, official, tmp_path):
     assert row["state"] == "ok" and row["sha256"] == result["sha256"] and row["source"] == "download"
 
     # train: the bare name is the stored file, checked by the same rules the Train page uses
-    from core.train_config import validate_config
-    from core.train_options import TrainConfig
+    from core.training.config import validate_config
+    from core.training.options import TrainConfig
 
     data = tmp_path / "data" / "data.yaml"
     data.parent.mkdir()

@@ -13,7 +13,7 @@ import pytest
 from cli.main import main
 from cli.verbs.wizard import parse_duration
 from core.environment.facts import (EnvironmentFacts, GpuFacts, NvmlFacts, SystemFacts, TorchFacts, save_facts)
-from core.train_options import TrainConfig, add_train_arguments, config_from_args, load_config_file
+from core.training.options import TrainConfig, add_train_arguments, config_from_args, load_config_file
 from tests.core.test_dataset_prepare import dataset
 
 

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from core.best_epoch import BestEpoch, best_epoch, epoch_candidate, fitness, update_best
-from core.progress import RunProgress
-from core.protocol import make_event, read_events
-from core.runs import EVENTS_FILE, create_run, read_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.run.best_epoch import BestEpoch, best_epoch, epoch_candidate, fitness, update_best
+from core.run.progress import RunProgress
+from core.job.protocol import make_event, read_events
+from core.runs.store import create_run, read_run
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts, TrainConfig, validate_config
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
 M50, M95 = "metrics/mAP_0.5", "metrics/mAP_0.5:0.95"

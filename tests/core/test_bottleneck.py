@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.bottleneck import THRESHOLDS, EfficiencyAccumulator, RunWindow, diagnose, verdict_event_fields
-from core.protocol import make_event, read_events
+from core.training.bottleneck import THRESHOLDS, EfficiencyAccumulator, RunWindow, diagnose, verdict_event_fields
+from core.job.protocol import make_event, read_events
 from core.worker.bottleneck_monitor import BottleneckMonitor
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"

@@ -7,7 +7,7 @@ import struct
 import threading
 import time
 
-from core.runs import request_stop
+from core.runs.store import request_stop
 from core.worker.control import ControlChannel
 from tests.waits import TIMEOUT_S
 
@@ -57,8 +57,8 @@ def test_stop_on_stdin_fd_with_split_writes():
 def test_eof_is_not_a_stop():
     read_fd, write_fd = os.pipe()
     channel = ControlChannel(None)
+    reader = _reader_of(channel, read_fd)  # started before the EOF: a reader that already ended can't be found
     os.close(write_fd)
-    reader = _reader_of(channel, read_fd)
     reader.join(TIMEOUT_S)  # the reader saw the EOF and ended
     assert not reader.is_alive() and not channel.stop_requested.is_set()
 

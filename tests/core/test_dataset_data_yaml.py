@@ -10,7 +10,7 @@ import yaml
 
 from core.dataset.data_yaml import pin_dataset_root, read_data_yaml
 from core.dataset.validate import validate_dataset
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.training.config import MachineFacts, TrainConfig, validate_config
 
 GOOD = "path: {root}\ntrain: images/train\nval: images/val\nnames: [a, b]\n"
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from PIL import Image
 
-from core.demo_dataset import (
+from core.demo.dataset import (
     DEMO_CLASSES,
     MANIFEST_NAME,
     DemoCancelled,
@@ -220,7 +220,7 @@ def test_progress_is_monotonic_bounded_and_reaches_total(tmp_path: Path) -> None
 
 
 def test_ensure_demo_dataset_uses_workspace_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import core.demo_dataset as demo
+    import core.demo.dataset as demo
 
     monkeypatch.setattr(demo, "DemoSpec", lambda: SMALL)  # keep the test fast; the path logic is what matters
     data_yaml = ensure_demo_dataset(tmp_path)
@@ -237,7 +237,7 @@ def test_default_spec_is_small_and_fast_to_learn() -> None:
 
 def test_imports_no_heavy_or_gui_modules() -> None:
     code = (
-        "import sys, core.demo_dataset; "
+        "import sys, core.demo.dataset; "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('cv2', 'torch', 'yolov5', 'PySide6')]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )

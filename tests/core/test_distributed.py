@@ -1,5 +1,5 @@
 """Several GPUs and machines: which runs go through torchrun, the rules refused before a launch, and the
-commands for the other machines (``core.distributed``), plus the launch argv a run's spec gives."""
+commands for the other machines (``core.training.distributed``), plus the launch argv a run's spec gives."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from core.distributed import (LOCAL_RUN_ID, check_distributed, endpoint_answers, launch_problems, node_command,
+from core.training.distributed import (LOCAL_RUN_ID, check_distributed, endpoint_answers, launch_problems, node_command,
                               other_node_commands, port_free, slurm_script, split_endpoint, topology_of)
-from core.jobs import JobSpec
-from core.machine import MachineFacts
-from core.train_options import TrainConfig
+from core.job.jobs import JobSpec
+from core.environment.machine import MachineFacts
+from core.training.options import TrainConfig
 
 FOUR_GPUS = MachineFacts(gpu_count=4, cpu_count=16, gpu_memory=((1.0, 24.0), (23.0, 24.0), (6.0, 24.0), None))
 
@@ -119,8 +119,8 @@ def test_a_taken_port_and_a_silent_endpoint_are_said_before_the_launch():
 
 
 def test_a_resume_may_move_the_ranks_and_the_batch_rule_is_checked_again():
-    from core.distributed import resume_with
-    from core.train_config import TrainConfig as Config
+    from core.training.distributed import resume_with
+    from core.training.config import TrainConfig as Config
 
     spec = {"config": Config(device="0,2", batch=32, workers=2).to_dict(), "topology": {"nproc_per_node": 2}}
     moved, problems = resume_with(spec, FOUR_GPUS, {"device": "0,2,3", "nproc_per_node": None, "epochs": 999})
@@ -143,7 +143,7 @@ def test_the_slurm_script_makes_one_random_run_id_per_job_for_every_node(tmp_pat
 
 
 def test_machine_0_of_several_gets_an_unguessable_run_id_and_the_others_must_be_given_it():
-    from core.train_config import validate_config
+    from core.training.config import validate_config
 
     cfg = TrainConfig(device="cpu", nnodes=2, rdzv_endpoint="10.0.0.1:29400", name="exp")
     first, second = (validate_config(cfg).config.rdzv_id for _ in range(2))
@@ -156,7 +156,7 @@ def test_machine_0_of_several_gets_an_unguessable_run_id_and_the_others_must_be_
 
 
 def test_a_meeting_point_from_a_file_needs_the_user_to_give_it():
-    from core.distributed import unconfirmed_endpoints
+    from core.training.distributed import unconfirmed_endpoints
 
     from_file = TrainConfig(nnodes=2, rdzv_endpoint="203.0.113.9:29400", master_addr="203.0.113.10")
     found = unconfirmed_endpoints(from_file, set(), "c.json")
@@ -168,7 +168,7 @@ def test_a_meeting_point_from_a_file_needs_the_user_to_give_it():
 
 
 def test_a_several_machines_resume_keeps_its_run_id_or_machine_0_makes_one_and_names_it_to_the_others():
-    from core.distributed import resume_commands, resume_with
+    from core.training.distributed import resume_commands, resume_with
 
     old = TrainConfig(device="cpu", batch=4, nnodes=2, nproc_per_node=1, rdzv_endpoint="10.0.0.1:29400", name="x")
     spec = {"config": old.to_dict(), "topology": {"nproc_per_node": 1}}  # a run from before run ids

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import classify_failure
+from core.training.errors import classify_failure
 
 
 @pytest.mark.parametrize("type_name,message,kind", [

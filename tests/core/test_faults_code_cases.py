@@ -11,10 +11,10 @@ import pytest
 
 import bench.faults as faults
 import bench.faults_code as faults_code
-from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.launch import worker_env
-from core.runs import create_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.demo.dataset import DemoSpec, generate_demo_dataset
+from core.job.launch import worker_env
+from core.runs.store import create_run
+from core.training.config import MachineFacts, TrainConfig, validate_config
 
 TRAININGS = ("download: Python, one val entry missing", "download: bash line, one val entry missing",
              "download: zip URL on loopback")

@@ -10,8 +10,8 @@ import pytest
 
 import bench.faults as faults
 import bench.faults_values as faults_values
-from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.launch import worker_env
+from core.demo.dataset import DemoSpec, generate_demo_dataset
+from core.job.launch import worker_env
 
 CHEAP = ("prepare --out the dataset's folder", "prepare --out a non-empty folder", "settings workspace with a NUL",
          "weights manifest size 1e400", "facts with inf cores/RAM", "config label_smoothing .nan", "hyp /etc/passwd",

@@ -16,12 +16,12 @@ import pytest
 from cli.main import main
 from core.environment.facts import load_facts
 from core.file_values import FileValueError, finite_number, has_control_characters, path_text
-from core.hyp_file import hyp_problem, required_keys
+from core.training.hyp_file import hyp_problem, required_keys
 from core.model_catalog import builtin_hyp_path
-from core.progress import RunProgress, format_loss
+from core.run.progress import RunProgress, format_loss
 from core.settings import read_settings
-from core.train_config import MachineFacts, TrainConfig, validate_config
-from core.train_options import load_config_file
+from core.training.config import MachineFacts, TrainConfig, validate_config
+from core.training.options import load_config_file
 from core.weights.store import WeightsStore, iter_stored
 from core.workspace import resolve_workspace, settings_notes
 
@@ -168,7 +168,7 @@ def test_an_epoch_line_shows_a_non_finite_figure_as_nan():
     import io
 
     from cli.train_render import ConsoleRenderer
-    from core.event_fields import clean_event
+    from core.job.event_fields import clean_event
 
     event = clean_event({"type": "epoch_end", "epoch": 0, "epochs": 2, "epoch_time_s": 1.0,
                          "metrics": {"train/box_loss": 0.5, "train/obj_loss": None, "train/cls_loss": 0.25,

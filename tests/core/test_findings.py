@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from core.bottleneck import verdict
+from core.training.bottleneck import verdict
 from core.dataset.findings import finding, finding_json
 from core.environment.findings import finding_json as environment_json
 from core.findings import Change, Finding, Severity, by_severity, changes, has_errors, problem

@@ -13,9 +13,9 @@ import pytest
 
 from core import APP_ROOT
 from core.environment.tables import PINNED
-from core.install.detect import nvidia_smi_facts, parse_smi_cuda, parse_smi_gpus
-from core.install.layout import layout_for
-from core.install.plan import disk_needed_gb, make_plan, render_plan, windows_problems
+from installer.detect import nvidia_smi_facts, parse_smi_cuda, parse_smi_gpus
+from installer.layout import layout_for
+from installer.plan import disk_needed_gb, make_plan, render_plan, windows_problems
 from tests.core.environment_builders import cpu_machine, healthy_gpu_machine
 
 HOME = "/home/ann"
@@ -152,9 +152,9 @@ def test_pins_match_pyproject():
 
 
 def test_installer_modules_need_only_the_standard_library():
-    """install.sh runs core.install with the system's Python, before any dependency is installed."""
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import core.install.__main__, core.install.steps, "
-            "core.install.uninstall, core.install.detect; "
+    """install.sh runs python -m installer with the system's Python, before any dependency is installed."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import installer.__main__, installer.steps, "
+            "installer.uninstall, installer.detect; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('yaml', 'psutil', 'platformdirs', 'PySide6', "
             "'numpy', 'torch', 'ruamel')]; print(bad); sys.exit(bool(bad))")
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(APP_ROOT)], capture_output=True, text=True)
@@ -217,7 +217,7 @@ def test_nvidia_smi_failures_are_named(output, error):
 
 
 def test_no_nvidia_smi_means_no_driver(monkeypatch: pytest.MonkeyPatch):
-    from core.install import detect
+    from installer import detect
 
     monkeypatch.setattr(detect.shutil, "which", lambda name: None)
     assert nvidia_smi_facts(lambda argv: (0, "")).error == "LibraryNotFound"
@@ -236,7 +236,7 @@ def test_saved_facts_round_trip_into_the_same_plan(tmp_path: Path):
 def test_nvml_is_read_with_the_probes_reader_when_importable():
     """In the app's venv (nvidia-ml-py and psutil present) the installer reads NVML with the checker's own
     reader, not nvidia-smi; if that reader moves, this fails instead of silently falling back."""
-    from core.install.detect import nvml_facts
+    from installer.detect import nvml_facts
 
     pytest.importorskip("pynvml")
     facts, source = nvml_facts(run=lambda argv: (127, "not here"))

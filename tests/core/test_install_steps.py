@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from core.install.layout import layout_for
-from core.install.manifest import load_manifest
-from core.install.plan import make_plan
-from core.install.shortcuts import desktop_entry, exec_quote
-from core.install.smoke import GUI_CHECK, TORCH_CHECK
-from core.install.steps import Installer
-from core.install.uninstall import cmd_uninstall
+from installer.layout import layout_for
+from installer.manifest import load_manifest
+from installer.plan import make_plan
+from installer.shortcuts import desktop_entry, exec_quote
+from installer.smoke import GUI_CHECK, TORCH_CHECK
+from installer.steps import Installer
+from installer.uninstall import cmd_uninstall
 from tests.core.environment_builders import healthy_gpu_machine
 
 
@@ -83,7 +83,7 @@ class FakeVenv:
             on_line("Installing collected packages: torch, torchvision")
             on_line("Successfully installed torch-2.14.1+cu130 torchvision-0.29.1+cu130")
             return 0
-        if argv[1:] == ["-m", "core.install", "detect"]:
+        if argv[1:] == ["-m", "installer", "detect"]:
             assert env["PYTHONPATH"]  # the installer's modules come from the source clone
             on_line(json.dumps({"source": "NVML", "facts": healthy_gpu_machine().to_dict()}))
             return 0
@@ -136,7 +136,7 @@ def test_install_writes_the_shortcuts_last_and_ends_with_a_summary(layout):
     assert summary.startswith("YOLO Studio 0.1.0 installed in") and "2.14.1+cu130" in summary
     assert "RTX 4090" in summary and "applications menu" in summary
     assert "Downloading torch-2.14.1+cu130" in out  # pip's progress, folded
-    detect = runner.calls.index([str(layout.python), "-m", "core.install", "detect"])
+    detect = runner.calls.index([str(layout.python), "-m", "installer", "detect"])
     torch_call = next(c for c in runner.calls if "torch==2.14.1+cu130" in c and "--dry-run" not in c)
     assert detect < runner.calls.index(torch_call)  # the wheel is chosen from NVML's reading in the venv
     assert torch_call[-2:] == ["--progress-bar", "raw"]
@@ -210,7 +210,7 @@ def test_uninstall_removes_exactly_what_was_installed(layout, tmp_path):
 
 
 def test_uninstall_removes_data_only_after_confirmation(layout, tmp_path, monkeypatch):
-    from core.install import uninstall
+    from installer import uninstall
 
     assert install(layout, FakeVenv(layout))[0] == 0
     workspace = tmp_path / "ws"

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from core.i18n import set_catalogue
-from core.jobs import RUN_SPEC_FILE, JobSpec, JobTracker, fold_outcome, worker_died_words
-from core.protocol import CONTROL_TYPES, encode_control, parse_control
+from core.job.jobs import RUN_SPEC_FILE, JobSpec, JobTracker, fold_outcome, worker_died_words
+from core.job.protocol import CONTROL_TYPES, encode_control, parse_control
 
 DONE_COMPLETED = {"type": "done", "status": "completed", "elapsed_s": 3.0}
 DONE_STOPPED = {"type": "done", "status": "stopped", "elapsed_s": 3.0}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from core.launch import worker_env
+from core.job.launch import worker_env
 
 
 def test_the_worker_reads_files_as_utf8_whatever_the_locale():

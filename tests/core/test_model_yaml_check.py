@@ -1,4 +1,4 @@
-"""A model YAML is code to yolov5: the strict check (core.model_yaml_check), the trust rule (core.trust) and the
+"""A model YAML is code to yolov5: the strict check (core.training.model_yaml_check), the trust rule (core.trust) and the
 worker's guard (core.worker.code_guards), each verified against yolov5's own ``parse_model``."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from core.model_catalog import yolov5_package_dir
-from core.model_yaml_check import (ARGUMENT_NAMES, NN_ACTIVATIONS, NN_LAYERS, YOLOV5_LAYERS, model_dict_problem,
+from core.training.model_yaml_check import (ARGUMENT_NAMES, NN_ACTIVATIONS, NN_LAYERS, YOLOV5_LAYERS, model_dict_problem,
                                    model_yaml_problem)
 from core.trust import model_needs_trust, model_refusal, packaged_model
 

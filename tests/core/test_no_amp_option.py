@@ -1,4 +1,4 @@
-"""The ``no_amp`` training option, declared once (``core/train_options.py``): its CLI flag, that yolov5's
+"""The ``no_amp`` training option, declared once (``core/training/options.py``): its CLI flag, that yolov5's
 ``opt`` never sees it (the worker turns AMP off through ``compat_amp``), and that it is the fix the
 ``amp-unsafe-gpu`` finding and the wizard apply on GTX 16xx / Quadro T-series."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from core.environment.rules import evaluate
-from core.train_options import TrainConfig, add_train_arguments, changed_cli_flags, config_from_args, yolov5_fields
+from core.training.options import TrainConfig, add_train_arguments, changed_cli_flags, config_from_args, yolov5_fields
 from core.wizard.inputs import Goal, Gpu, Hardware, Measurements
 from core.wizard.recommend import recommend
 from tests.core.environment_builders import healthy_gpu_machine

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.machine import MachineFacts, quick_machine_facts
-from core.nvml import NvmlUnavailable, open_nvml
-from core.train_config import TrainConfig, validate_config
+from core.environment.machine import MachineFacts, quick_machine_facts
+from core.environment.nvml import NvmlUnavailable, open_nvml
+from core.training.config import TrainConfig, validate_config
 from tests.fixtures.fake_nvml import FakeNvml, nvml_raising
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.progress import RunProgress, format_duration
-from core.protocol import make_event, read_events
+from core.run.progress import RunProgress, format_duration
+from core.job.protocol import make_event, read_events
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_events.jsonl"
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.protocol import (EVENT_TYPES, PROTOCOL_VERSION, EventFileTail, EventWriter, LineDecoder, encode, make_event,
+from core.job.protocol import (EVENT_TYPES, PROTOCOL_VERSION, EventFileTail, EventWriter, LineDecoder, encode, make_event,
                            parse_line, read_events)
 
 

@@ -1,4 +1,4 @@
-"""core.provenance: a checkpoint is recorded before it replaces the previous one, so a kill at any moment of a
+"""core.run.provenance: a checkpoint is recorded before it replaces the previous one, so a kill at any moment of a
 save leaves a file that verifies (the campaign's kills resume without asking), and only that file."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from core.provenance import record_before_rename, record_checkpoint, sealed, verified
+from core.run.provenance import record_before_rename, record_checkpoint, sealed, verified
 
 
 def _pending(target: Path, data: bytes) -> tuple[int, str]:

@@ -4,7 +4,7 @@ one (per class too), else from training, and the runs' speed figures."""
 from __future__ import annotations
 
 from core.run_compare import ComparedRun, comparison_rows, differing_settings
-from core.runs import RunInfo
+from core.runs.store import RunInfo
 
 
 def test_only_differing_settings_are_listed_nested_ones_by_dotted_name():

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from core.protocol import encode, make_event
+from core.job.protocol import encode, make_event
 from core.run import RunFolder
 from core.run.folder import machine_of
-from core.runs import EVENTS_FILE, create_run, read_run, rename_run, resume_spec
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.runs.store import create_run, read_run, rename_run, resume_spec
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_checkpoint_file
 
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import psutil
 import pytest
 
-from core.run_owner import RunBusy, RunLock, is_worker_command, lock_owner, worker_alive
+from core.run.owner import RunBusy, RunLock, is_worker_command, lock_owner, worker_alive
 
 HOLDER = """
 import sys
 sys.path.insert(0, sys.argv[2])
-from core.run_owner import RunLock
+from core.run.owner import RunLock
 lock = RunLock.acquire(sys.argv[1], job="train")
 print("locked", flush=True)
 sys.stdin.read()

@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from core.protocol import encode, make_event
-from core.runs import (CONTROL_FILE, EVENTS_FILE, create_run, fold_events, derive_status, list_runs, process_alive,
-                       read_run, request_stop, resume_spec, unique_run_dir)
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.job.protocol import encode, make_event
+from core.runs.store import (create_run, fold_events, derive_status, list_runs, read_run, request_stop, resume_spec,
+                              unique_run_dir)
+from core.run.files import EVENTS_FILE
+from core.run.folder import CONTROL_FILE
+from core.run.owner import process_alive
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.fixtures.checkpoint_files import write_checkpoint_file
 
 
@@ -165,7 +168,7 @@ def test_request_stop_appends_a_control_line(workspace):
 def test_kill_run_only_kills_the_same_process():
     import psutil
 
-    from core.runs import kill_run
+    from core.runs.store import kill_run
 
     other = subprocess.Popen([sys.executable, "-c", "print('ready', flush=True); import time; time.sleep(60)"],
                              stdout=subprocess.PIPE, text=True)
@@ -203,7 +206,7 @@ def test_efficiency_and_duration_come_from_done_events(workspace):
 def test_rename_moves_folder_and_recorded_paths(workspace):
     import yaml
 
-    from core.runs import rename_run
+    from core.runs.store import rename_run
 
     run = make_run(workspace)
     (run / "opt.yaml").write_text(yaml.safe_dump({"save_dir": str(run), "name": run.name, "epochs": 3}))

@@ -11,9 +11,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from core.jobs import JobSpec
+from core.job.jobs import JobSpec
 from core.scratch_dirs import OWNER_FILE, make_scratch, remove_stale
-from core.train_config import MachineFacts, TrainConfig, run_name_problem, valid_run_name, validate_config
+from core.training.config import MachineFacts, TrainConfig, run_name_problem, valid_run_name, validate_config
 from tests.worker.tmpfs import small_tmpfs
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,10 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.protocol import EventWriter, encode, iter_events, make_event, parse_line
-from core.run_index import RunIndex
-from core.runs import CONFIG_FILE, EVENTS_FILE, UNREADABLE, create_run, list_runs, read_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.job.protocol import EventWriter, encode, iter_events, make_event, parse_line
+from core.runs.index import RunIndex
+from core.runs.store import create_run, list_runs, read_run
+from core.run.files import CONFIG_FILE, EVENTS_FILE
+from core.run.words import UNREADABLE
+from core.training.config import MachineFacts, TrainConfig, validate_config
 
 
 @pytest.fixture
@@ -107,7 +109,8 @@ def test_an_event_glued_onto_a_torn_fragment_by_an_older_writer_is_still_read():
 
 
 def test_a_stop_request_after_a_torn_control_tail_is_a_line_of_its_own(workspace):
-    from core.runs import CONTROL_FILE, request_stop
+    from core.runs.store import request_stop
+    from core.run.folder import CONTROL_FILE
 
     run = make_run(workspace, "ctl")
     (run / CONTROL_FILE).write_text('{"type":"sto', encoding="utf-8")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.torchrun import (APP_LAUNCHER, LOOPBACK_BACKEND, LOOPBACK_HOST, Topology, app_launch_argv, node_commands,
+from core.job.torchrun import (APP_LAUNCHER, LOOPBACK_BACKEND, LOOPBACK_HOST, Topology, app_launch_argv, node_commands,
                            torchrun_argv)
 
 ENTRY = ["-m", "yolov5.train", "--data", "d.yaml", "--batch-size", "64", "--device", "0,1,2,3"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.model_catalog import builtin_model_path
-from core.train_config import (AUTO_BATCH, MachineFacts, TrainConfig, build_worker_spec, build_yolov5_command,
+from core.training.config import (AUTO_BATCH, MachineFacts, TrainConfig, build_worker_spec, build_yolov5_command,
                                command_line, parse_device, validate_config, yolov5_options)
 
 CPU = MachineFacts(gpu_count=0)
@@ -166,7 +166,7 @@ def test_yolov5_module_argv_parses_back_through_yolov5s_own_parser(data_yaml, tm
     parsed by yolov5's own ``train.parse_opt``."""
     import sys
 
-    from core.train_config import yolov5_module_argv
+    from core.training.config import yolov5_module_argv
 
     spec = build_worker_spec(validate_config(cfg(data_yaml, device="0,1", cos_lr=True, cache="ram", freeze=10,
                                                  label_smoothing=0.1), TWO_GPUS), tmp_path / "runs" / "exp", tmp_path)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from core.machine import MachineFacts
-from core.train_config import build_worker_spec, validate_config, yolov5_options
-from core.train_options import (TrainConfig, add_train_arguments, config_from_args, option_labels, train_options,
+from core.environment.machine import MachineFacts
+from core.training.config import build_worker_spec, validate_config, yolov5_options
+from core.training.options import (TrainConfig, add_train_arguments, config_from_args, option_labels, train_options,
                                 yolov5_fields)
 
 OPTIONS = train_options()
@@ -118,7 +118,7 @@ def test_a_flag_on_the_line_wins_over_the_config_file_even_when_it_says_the_defa
 
 
 def test_every_true_false_option_has_its_no_flag_and_the_spelt_command_uses_it():
-    from core.train_options import changed_cli_flags
+    from core.training.options import changed_cli_flags
 
     parser = argparse.ArgumentParser()
     add_train_arguments(parser)

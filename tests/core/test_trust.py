@@ -72,7 +72,7 @@ def test_a_recorded_checkpoint_changed_on_disk_is_foreign_to_the_worker(tmp_path
 
 
 def test_the_secret_is_private_and_outside_every_run(tmp_path):
-    from core.provenance import key_path, workspace_key
+    from core.run.provenance import key_path, workspace_key
 
     workspace = tmp_path / "ws"
     key = workspace_key(workspace, create=True)
@@ -86,7 +86,7 @@ def test_a_forged_record_does_not_verify(tmp_path):
     """A record copied from another workspace, or edited to match the file, fails its seal."""
     import json
 
-    from core.provenance import RECORD_FILE
+    from core.run.provenance import RECORD_FILE
 
     workspace = tmp_path / "ws"
     target = write_checkpoint_file(workspace / "runs" / "exp" / "weights" / "best.pt")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.train_config import validate_config
-from core.train_options import TrainConfig
+from core.training.config import validate_config
+from core.training.options import TrainConfig
 from core.trust import needs_trust, stored_verdict
 from core.weights.catalog import CATALOG, find_checkpoint
 from core.weights.choice import WeightsNotHere, recommend_start, resolve_named
@@ -180,7 +180,7 @@ def test_named_checkpoint_resolves_from_the_store(store, tmp_path, monkeypatch):
 
 
 def test_train_model_name_missing_names_the_get_command(store, tmp_path, monkeypatch):
-    from core.demo_dataset import ensure_demo_dataset
+    from core.demo.dataset import ensure_demo_dataset
 
     monkeypatch.chdir(tmp_path)
     workspace = store.root.parent

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from core.environment.facts import DiskFacts, EnvironmentFacts, GpuFacts, NvmlFacts, SystemFacts, TorchFacts
-from core.train_config import validate_config
-from core.machine import MachineFacts
-from core.train_options import TrainConfig
+from core.training.config import validate_config
+from core.environment.machine import MachineFacts
+from core.training.options import TrainConfig
 from core.wizard.inputs import (DatasetSummary, Goal, Gpu, Hardware, Measurements, dataset_from_stats,
                                 hardware_from_facts, measurements_from_json)
 from core.wizard.recommend import recommend

@@ -15,9 +15,9 @@ from typing import Any, Iterator
 import psutil
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.launch import worker_env
-from core.protocol import LineDecoder
+from core.demo.dataset import DemoSpec, generate_demo_dataset
+from core.job.launch import worker_env
+from core.job.protocol import LineDecoder
 
 ROOT = Path(__file__).resolve().parents[2]
 NETGUARD = Path(__file__).resolve().parent / "netguard"

@@ -20,8 +20,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.distributed import endpoint_answers, new_run_id
+from core.demo.dataset import DemoSpec, generate_demo_dataset
+from core.training.distributed import endpoint_answers, new_run_id
 from tests.e2e.conftest import ROOT, Cli, assert_offline, by_type, run_cli, runs_json, train_args
 from tests.fixtures.listeners import beyond_loopback, listening
 
@@ -57,7 +57,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-#: The run id machine 0 would print in machine 1's command (core.distributed.new_run_id); both nodes give it.
+#: The run id machine 0 would print in machine 1's command (core.training.distributed.new_run_id); both nodes give it.
 RUN_ID = new_run_id()
 
 
@@ -126,7 +126,7 @@ def test_two_nodes_stop_together_then_resume_and_complete(small_data, e2e_env, n
     ready = node0.wait_for(lambda e: e["type"] == "stage" and e["stage"] == "ranks_ready")
     assert sorted((r["rank"], r["node"]) for r in ready["ranks"]) == [(0, 0), (1, 1)]
     node0.wait_for(lambda e: e["type"] == "batch")
-    # both "machines" met at 127.0.0.1: the loopback rendezvous (core.torchrun.is_loopback_endpoint), no '*'
+    # both "machines" met at 127.0.0.1: the loopback rendezvous (core.job.torchrun.is_loopback_endpoint), no '*'
     both = [*tree(node0.proc), *tree(node1.proc)]
     assert len(listening(both)) >= 2 and beyond_loopback(both) == [], listening(both)
     node0.proc.stdin.write(b'{"v":1,"type":"stop"}\n')  # the Stop button / yolostudio stop

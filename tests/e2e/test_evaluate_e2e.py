@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.launch import worker_env
-from core.protocol import read_events
+from core.demo.dataset import DemoSpec, generate_demo_dataset
+from core.job.launch import worker_env
+from core.job.protocol import read_events
 from tests.e2e.conftest import NETGUARD, ROOT, assert_offline, run_cli, train_args
 
 pytestmark = pytest.mark.e2e

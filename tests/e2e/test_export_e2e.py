@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.export.plan import find_reports
-from core.launch import worker_env
-from core.protocol import parse_line
+from core.job.launch import worker_env
+from core.job.protocol import parse_line
 from tests.e2e.conftest import NETGUARD, ROOT, assert_offline, run_cli, train_args
 from tests.waits import TIMEOUT_MS
 
@@ -108,7 +108,7 @@ def applied(trained):
 def _run_job(trained, tmp_path, **overrides) -> tuple[int, list[dict]]:
     from core.export.options import ExportOptions
     from core.export.plan import build_export_spec
-    from core.protocol import EventWriter
+    from core.job.protocol import EventWriter
     from core.worker.__main__ import run_job
 
     weights = overrides.pop("weights", trained["best"])

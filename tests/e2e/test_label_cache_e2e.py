@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.dataset.yolo_cache import inspect, split_caches
-from core.demo_dataset import generate_demo_dataset
+from core.demo.dataset import generate_demo_dataset
 from tests.e2e.conftest import TINY, Cli, by_type, train_args
 
 pytestmark = pytest.mark.e2e

@@ -1,6 +1,6 @@
 """A loss that turns NaN stops the run there: a failed run naming the epoch and batch, not a "completed" one.
 
-The front ends refuse a NaN option (``core.train_config``); this is the worker's own guard, for what they
+The front ends refuse a NaN option (``core.training.config``); this is the worker's own guard, for what they
 cannot see (a learning rate that diverges, a spec written by hand): the spec is given ``label_smoothing: NaN``
 directly, which makes yolov5's first class loss NaN."""
 
@@ -10,10 +10,10 @@ import math
 import subprocess
 from pathlib import Path
 
-from core.jobs import JobSpec
-from core.protocol import LineDecoder
-from core.runs import create_run, load_run_config
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.job.jobs import JobSpec
+from core.job.protocol import LineDecoder
+from core.runs.store import create_run, load_run_config
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from tests.e2e.conftest import ROOT, by_type, runs_json
 
 

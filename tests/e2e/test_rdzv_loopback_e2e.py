@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from tests.e2e.conftest import Cli, train_args
 from tests.fixtures.listeners import LOOPBACK, beyond_loopback, listening, ss_listening
 
@@ -58,7 +58,7 @@ def test_machine_0_keeps_its_rendezvous_state_under_the_random_run_id_not_the_ru
 
     import torch.distributed as dist
 
-    from core.distributed import endpoint_answers
+    from core.training.distributed import endpoint_answers
     from tests.e2e.test_ddp_e2e import _free_port
 
     data = generate_demo_dataset(tmp_path / "small", DemoSpec(n_train=16, n_val=4, image_size=64, seed=5))
@@ -76,7 +76,7 @@ def test_machine_0_keeps_its_rendezvous_state_under_the_random_run_id_not_the_ru
             time.sleep(0.5)
         assert keys and "torch.rendezvous.lan" not in keys, keys
         run_id = keys[0].removeprefix("torch.rendezvous.")
-        assert re.fullmatch(r"[0-9a-f]{32}", run_id), keys  # core.distributed.new_run_id, not the run name
+        assert re.fullmatch(r"[0-9a-f]{32}", run_id), keys  # core.training.distributed.new_run_id, not the run name
     finally:
         procs = [psutil.Process(node0.proc.pid), *psutil.Process(node0.proc.pid).children(recursive=True)]
         for proc in procs:

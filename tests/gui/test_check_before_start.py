@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.train_config import MachineFacts
+from core.training.config import MachineFacts
 from gui.train.train_page import TrainPage
 from tests.core.test_dataset_validate import BOX, build
 from tests.waits import TIMEOUT_MS

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtGui import QGuiApplication
 
 from core.environment.facts import EnvironmentFacts, NvmlFacts, save_facts
-from core.jobs import JobSpec
-from core.protocol import encode, make_event
+from core.job.jobs import JobSpec
+from core.job.protocol import encode, make_event
 from gui.environment import environment_page
 from gui.environment.environment_page import EnvironmentPage
 from tests.core.environment_builders import cpu_machine, healthy_gpu_machine

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from core.dataset.findings import finding
 from core.display_text import has_controls
-from core.runs import RunInfo
+from core.runs.store import RunInfo
 from gui.dataset.dataset_findings import FindingsView
 from gui.widgets.log_view import LogView
 from gui.runs.runs_table_model import RunsTableModel

@@ -12,8 +12,8 @@ import pytest
 
 from core.evaluation.request import plan_run_evaluation
 from core.evaluation.store import load_evaluation, save_evaluation
-from core.jobs import JobSpec
-from core.runs import RunInfo
+from core.job.jobs import JobSpec
+from core.runs.store import RunInfo
 from gui.evaluate.evaluate_window import EvaluateWindow
 from tests.fixtures.checkpoint_files import record_as_own
 from tests.gui.test_evaluate_view import result as stored_result

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from core.export.facts import ExportFacts
-from core.jobs import JobSpec, worker_died_words
+from core.job.jobs import JobSpec, worker_died_words
 from gui import dialogs
 from gui.export.export_page import ExportPage
 from gui.export import export_card
@@ -213,7 +213,7 @@ def test_no_box_at_the_threshold_says_so_with_the_highest_score(qtbot, run_dir, 
 
 
 def test_weights_label_mnemonic_and_the_newest_finished_runs_best_is_chosen(qtbot, run_dir, fake_worker):
-    from core.runs import RunInfo
+    from core.runs.store import RunInfo
     from PySide6.QtWidgets import QLabel
 
     page = make_page(qtbot, run_dir, Launcher(fake_worker, {}))

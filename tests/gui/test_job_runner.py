@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.jobs import JobSpec, worker_died_words
-from core.protocol import read_events
-from core.runs import EVENTS_FILE
+from core.job.jobs import JobSpec, worker_died_words
+from core.job.protocol import read_events
+from core.run.files import EVENTS_FILE
 from gui.job_runner import JobRunner
 
 RECORDED = Path(__file__).parents[1] / "fixtures" / "recorded_train_events.jsonl"

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from core.jobs import JobSpec
-from core.runs import EVENTS_FILE, create_run, read_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.job.jobs import JobSpec
+from core.runs.store import create_run, read_run
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from gui.train.train_page import TrainPage
 from gui.widgets import diagnosis_banner
 from tests.core.test_dataset_validate import build

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from core.jobs import JobSpec
-from core.protocol import read_events
-from core.runs import EVENTS_FILE, create_run, read_run, request_stop
+from core.job.jobs import JobSpec
+from core.job.protocol import read_events
+from core.runs.store import create_run, read_run, request_stop
+from core.run.files import EVENTS_FILE
 from core.settings import Settings, save_settings
-from core.train_config import TrainConfig, validate_config
+from core.training.config import TrainConfig, validate_config
 from gui import dialogs
 from gui.main_window import MainWindow
 from gui.pages.catalog import PAGES as CATALOG

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.runs import rename_run
+from core.runs.store import rename_run
 from gui.export.export_page import ExportPage
 from gui.runs.runs_page import RunsPage
 from tests.core.test_run_folder import stopped_run

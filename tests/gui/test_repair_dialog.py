@@ -10,8 +10,8 @@ import pytest
 from core.environment.facts import save_facts
 from core.environment.rules import evaluate
 from core.install.repair import RuntimeFacts, plan_repair
-from core.jobs import JobSpec
-from core.launch import worker_env
+from core.job.jobs import JobSpec
+from core.job.launch import worker_env
 from gui.environment import environment_page
 from gui.environment.environment_page import EnvironmentPage
 from gui.environment.repair_dialog import RepairDialog

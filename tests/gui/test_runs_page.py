@@ -10,9 +10,10 @@ import psutil
 import pytest
 from PySide6.QtCore import Qt
 
-from core.run_owner import RunLock
-from core.runs import EVENTS_FILE, create_run
-from core.train_config import TrainConfig, validate_config
+from core.run.owner import RunLock
+from core.runs.store import create_run
+from core.run.files import EVENTS_FILE
+from core.training.config import TrainConfig, validate_config
 from gui.main_window import MainWindow
 from gui.runs import runs_page as runs_module
 from gui.runs.runs_page import RunsPage

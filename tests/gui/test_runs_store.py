@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core.run_index import RunIndex
-from core.runs import EVENTS_FILE, create_run
-from core.train_config import MachineFacts, TrainConfig, validate_config
+from core.runs.index import RunIndex
+from core.runs.store import create_run
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts, TrainConfig, validate_config
 from gui.main_window import MainWindow
 from gui.export.export_page import ExportPage
 from gui.pages.page import Page

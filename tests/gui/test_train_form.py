@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from core.machine import MachineFacts
-from core.train_options import TrainConfig, option_labels, train_options
+from core.environment.machine import MachineFacts
+from core.training.options import TrainConfig, option_labels, train_options
 from gui.train.train_form import TrainForm
 from tests.core.test_train_options import other_value
 
@@ -63,7 +63,7 @@ def test_the_form_starts_the_run_the_cli_starts_for_the_same_inputs(qtbot, tmp_p
     """One set of defaults: the form on a fresh start and ``yolostudio train DATA`` describe the same run."""
     import argparse
 
-    from core.train_options import add_train_arguments, config_from_args
+    from core.training.options import add_train_arguments, config_from_args
 
     form = make_form(qtbot, tmp_path)
     form.set_data_path(str(tmp_path / "d.yaml"))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from core.jobs import JobSpec, worker_died_words
-from core.runs import EVENTS_FILE
-from core.train_config import MachineFacts
+from core.job.jobs import JobSpec, worker_died_words
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts
 from gui import dialogs
 from gui.train.train_page import TrainPage
 from tests.core.test_dataset_validate import build
@@ -257,7 +257,7 @@ def test_error_event_shows_message_hint_and_traceback_behind_details(qtbot, page
 
 
 def test_a_finished_run_opens_in_a_viewer_while_another_trains(qtbot, page, launcher):
-    from core.runs import RunInfo
+    from core.runs.store import RunInfo
 
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
         assert page.start_run()
@@ -319,8 +319,8 @@ def test_a_stop_says_what_resume_will_redo(qtbot, page, launcher):
 
 
 def test_the_completion_card_quotes_the_runs_average_speed(qtbot, tmp_path):
-    from core.jobs import fold_outcome
-    from core.progress import RunProgress
+    from core.job.jobs import fold_outcome
+    from core.run.progress import RunProgress
     from gui.widgets.progress_panel import ProgressPanel
     from gui.train.run_status_panel import RunStatusPanel
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.train_config import MachineFacts
+from core.demo.dataset import DemoSpec, generate_demo_dataset
+from core.training.config import MachineFacts
 from gui.train.train_page import TrainPage
 
 pytestmark = pytest.mark.e2e

@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from core.jobs import JobSpec
-from core.machine import MachineFacts
+from core.job.jobs import JobSpec
+from core.environment.machine import MachineFacts
 from core.weights.catalog import find_checkpoint
 from core.weights.download import TEST_BASE_ENV
 from core.weights.store import WeightsStore

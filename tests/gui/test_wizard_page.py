@@ -14,8 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from core.environment.facts import EnvironmentFacts, GpuFacts, NvmlFacts, SystemFacts, TorchFacts
-from core.jobs import JobSpec
-from core.protocol import encode, make_event
+from core.job.jobs import JobSpec
+from core.job.protocol import encode, make_event
 from core.wizard.inputs import Measurements
 from gui import dialogs
 from gui.pages.page import AppServices

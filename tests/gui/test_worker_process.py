@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QProcess
 
-from core.protocol import read_events
-from core.runs import EVENTS_FILE, request_stop
+from core.job.protocol import read_events
+from core.runs.store import request_stop
+from core.run.files import EVENTS_FILE
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess, detached_processes
 from tests.waits import TIMEOUT_MS

@@ -16,8 +16,8 @@ import pytest
 
 from core import APP_ROOT
 from core.environment.facts import save_facts
-from core.install.__main__ import _parser
-from core.install.__main__ import main as install_main
+from installer.__main__ import _parser
+from installer.__main__ import main as install_main
 from tests.core.environment_builders import healthy_gpu_machine
 
 INSTALL = APP_ROOT / "installer" / "linux" / "install.sh"
@@ -143,7 +143,7 @@ def test_uninstall_when_nothing_is_installed(tmp_path: Path):
 
 def _options_passed(script: Path) -> set[str]:
     text = re.sub(r"<#.*?#>", "", script.read_text(encoding="utf-8"), flags=re.S)
-    call = text[text.index("-m core.install"):]
+    call = text[text.index("-m installer"):]
     call = call[:call.index("exit $LASTEXITCODE")]
     return set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", call))
 

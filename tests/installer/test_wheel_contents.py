@@ -31,7 +31,7 @@ def test_wheel_carries_resources_and_every_package(wheel):
     names = set(wheel.namelist())
     for needed in ("resources/fonts/DejaVuSans.ttf", "resources/fonts/NotoSansCJKsc-subset.otf",
                    "resources/i18n/yolostudio_zh_CN.qm", "resources/i18n/core_zh_CN.ts",
-                   "resources/icons/yolo-studio.svg", "resources/icons/yolo-studio.ico", "core/install/__main__.py", "core/worker/repair_job.py",
+                   "resources/icons/yolo-studio.svg", "resources/icons/yolo-studio.ico", "installer/__main__.py", "core/worker/repair_job.py",
                    "gui/app.py"):
         assert needed in names, needed
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from core.checkpoint_file import checkpoint_problem
+from core.run.checkpoint_file import checkpoint_problem
 from tests.worker.tmpfs import small_tmpfs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def test_a_failed_a_disk_full_and_a_killed_save_each_keep_the_previous_checkpoin
 
 def test_an_injected_enospc_is_a_disk_full_error_with_the_space_needed(tmp_path):
     from core.disk_space import is_disk_full
-    from core.errors import classify_failure
+    from core.training.errors import classify_failure
     from core.worker.compat import save_checkpoint
 
     target = tmp_path / "best.pt"

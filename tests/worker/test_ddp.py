@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, dataset_counts, disagreements, explain_lost_peer,
                              fingerprint, lost_rank_error)
 

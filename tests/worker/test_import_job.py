@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cli.jobs import run_job
 from core.dataset.importers.plan import ImportOptions, options_from_json, options_to_json
-from core.jobs import JobSpec
+from core.job.jobs import JobSpec
 from tests.import_samples import write_voc
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.environment.tables import yolov5_loader_workers
-from core.launch import worker_env
+from core.job.launch import worker_env
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from core.demo_dataset import DemoSpec, generate_demo_dataset
+from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.environment.facts import EnvironmentFacts, GpuFacts, TorchGpuFacts
 from core.environment.gather_nvml import gather_nvml
 from core.environment.gather_system import detect_container, detect_wsl, parse_cgroup_quota
 from cli.verbs.doctor import gather_facts
 from core.environment.probe_launch import probe_job, probe_spec
 from core.environment.rules import evaluate
-from core.nvml import error_kind
-from core.protocol import encode, make_event
+from core.environment.nvml import error_kind
+from core.job.protocol import encode, make_event
 from core.worker.probe_torch import join_nvml
 from tests.fixtures.fake_nvml import FakeNvml, nvml_raising
 

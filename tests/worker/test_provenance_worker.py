@@ -1,4 +1,4 @@
-"""The worker records every checkpoint it writes under the workspace's runs (core.provenance, through
+"""The worker records every checkpoint it writes under the workspace's runs (core.run.provenance, through
 ``compat.save_checkpoint``) and refuses to unpickle one it did not write there — a run folder copied in
 from elsewhere — until the user confirms it; then it records it (asked once). One fresh interpreter."""
 
@@ -16,7 +16,7 @@ SCRIPT = r"""
 import sys
 from pathlib import Path
 ws, marker = Path(sys.argv[1]), Path(sys.argv[2])
-from core import provenance
+from core.run import provenance
 from core.trust import needs_trust, trusted_roots
 from core.worker import compat
 compat.apply(ws / ".cache", trusted=trusted_roots(ws), workspace=ws)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from core.launch import worker_argv, worker_env
-from core.protocol import LineDecoder
+from core.job.launch import worker_argv, worker_env
+from core.job.protocol import LineDecoder
 
 FAKE_PIP = Path(__file__).resolve().parents[1] / "fixtures" / "fake_pip.py"
 

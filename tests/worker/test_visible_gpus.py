@@ -58,7 +58,7 @@ def test_yolov5_select_device_trains_on_cuda0_of_what_cuda_shows(monkeypatch):
 
 def test_workers_count_gpus_in_pci_order_like_nvml_unless_the_user_chose():
     """The Train page lists NVML's GPUs (PCI-bus order); CUDA's default is fastest first: workers get PCI order."""
-    from core.launch import worker_env
+    from core.job.launch import worker_env
 
     assert worker_env({})["CUDA_DEVICE_ORDER"] == "PCI_BUS_ID"
     assert worker_env({"CUDA_DEVICE_ORDER": "FASTEST_FIRST"})["CUDA_DEVICE_ORDER"] == "FASTEST_FIRST"

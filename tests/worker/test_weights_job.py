@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from core.protocol import EventWriter
+from core.job.protocol import EventWriter
 from core.weights import catalog
 from core.weights.download import TEST_BASE_ENV
 from core.weights.store import WeightsStore

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cli.jobs import run_job
-from core.demo_dataset import DemoSpec, generate_demo_dataset
-from core.jobs import JobSpec
+from core.demo.dataset import DemoSpec, generate_demo_dataset
+from core.job.jobs import JobSpec
 from core.wizard.inputs import measurements_from_json
 from core.wizard.rules import worker_counts
 from core.worker.wizard_measure import probe_batch

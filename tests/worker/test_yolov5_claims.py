@@ -3,7 +3,7 @@
 Each case is one file the validator judges. The test reads the finding the validator gives for it, checks the
 finding states the claim (phrase and, where it quotes one, yolov5's message), and then runs yolov5's own
 ``verify_image_label`` on the same files — in a fresh interpreter set up like the training worker
-(``core.launch.worker_env``: UTF-8 mode; ``compat.apply``) — and asserts yolov5 really does it:
+(``core.job.launch.worker_env``: UTF-8 mode; ``compat.apply``) — and asserts yolov5 really does it:
 
 - ``drops``: the image is rejected as corrupt (``nc == 1``) and yolov5's message holds the quote;
 - ``keeps``: accepted, with every row (``nc == 0``);
@@ -35,7 +35,7 @@ from PIL import Image
 from core.dataset.images import check_image_bytes
 from core.dataset.labels import parse_label_bytes
 from core.dataset.validate import validate_dataset
-from core.launch import worker_env
+from core.job.launch import worker_env
 
 ROOT = Path(__file__).resolve().parents[2]
 BOX = b"0 .5 .5 .2 .2\n"

@@ -2,7 +2,7 @@
 
 NVML lists GPUs in PCI-bus order and ignores ``CUDA_VISIBLE_DEVICES``; CUDA — and so ``--device`` — counts
 only the GPUs that variable shows, fastest first unless ``CUDA_DEVICE_ORDER=PCI_BUS_ID``
-(``core.environment.visible_devices``; the app's workers set PCI order, ``core.launch.worker_env``, unless the
+(``core.environment.visible_devices``; the app's workers set PCI order, ``core.job.launch.worker_env``, unless the
 user chose). So a GPU is named to the user by its torch (CUDA) index as the probe worker saw it, found by
 joining torch's devices to NVML's by UUID / PCI bus id (``probe_torch.join_nvml``); only when torch's view
 was not read does a fix fall back to NVML's index under ``CUDA_DEVICE_ORDER=PCI_BUS_ID``, where the two agree.

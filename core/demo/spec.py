@@ -1,5 +1,5 @@
 """What the demo dataset is: its classes, splits and generation spec — numpy-free, so the module that owns the
-folder (``core.demo_dataset``) and the one that draws the pictures (``core.demo_images``, numpy and Pillow)
+folder (``core.demo.dataset``) and the one that draws the pictures (``core.demo.images``, numpy and Pillow)
 both import it and neither imports the other's side."""
 
 from __future__ import annotations

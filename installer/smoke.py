@@ -13,8 +13,8 @@ import re
 from typing import Callable
 
 from core.i18n import tr
-from core.install.failure import StepFailed
-from core.install.layout import Layout
+from installer.failure import StepFailed
+from installer.layout import Layout
 
 #: Shared libraries Qt's wheels need from the system, and the Debian/Ubuntu package providing each.
 SYSTEM_LIBRARIES = {

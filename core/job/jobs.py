@@ -4,7 +4,7 @@ Both front ends run every job (train, probe, export, predict and those to come) 
 
 1. ``JobSpec`` — what to run and where its spec file lives; ``write()`` puts the spec there (a run's
    ``spec.json``, or a private temp file in the workspace cache that ``discard()`` removes), and
-   ``argv()``/``env()`` are the command that runs it (``core.launch``). Pure until ``write()``.
+   ``argv()``/``env()`` are the command that runs it (``core.job.launch``). Pure until ``write()``.
 2. ``JobTracker`` — fed every protocol event the launcher sees; keeps what decides the ending (the
    current worker start's ``done`` and its ``error``).
 3. ``fold_outcome`` — (``done``, ``error``, exit code, crashed / killed / could not start / timed out) →
@@ -12,7 +12,7 @@ Both front ends run every job (train, probe, export, predict and those to come) 
    exactly one wording here, in ``core.i18n.tr``.
 
 The CLI (``cli/jobs.py``, a subprocess) and the GUI (``gui/job_runner.py``, a QProcess) differ only in
-how the process is driven. Control lines to the worker come from ``core.protocol.encode_control``.
+how the process is driven. Control lines to the worker come from ``core.job.protocol.encode_control``.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Any
 
 from core.atomic import atomic_write_text
 from core.i18n import tr
-from core.launch import worker_argv, worker_env
-from core.protocol import DONE_STATUSES
+from core.job.launch import worker_argv, worker_env
+from core.job.protocol import DONE_STATUSES
 
 #: The spec file a run keeps in its folder (re-written for each worker start: train, resume).
 RUN_SPEC_FILE = "spec.json"

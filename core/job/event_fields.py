@@ -4,7 +4,7 @@ Events come from files anyone can edit or tear (``events.jsonl`` of a killed wor
 hand-edited file) and from worker pipes. Readers — the run fold, the progress model, the CLI renderers,
 the GUI's plots — used to coerce fields where they read them (``int(ev.get("epoch"))``), so one
 ``"epoch": null`` or ``"abc"`` or ``1e400`` failed a whole listing. Here, as a line is parsed
-(``core.protocol.parse_line``), each known field is checked against its kind: a value of the wrong kind
+(``core.job.protocol.parse_line``), each known field is checked against its kind: a value of the wrong kind
 (or ``null``) is dropped, as if the worker had not written it, and every reader's default applies. Inside
 the number maps (``metrics``, ``efficiency`` …) entries that are not finite numbers are dropped the same
 way (``null`` stays where the protocol uses it for "unknown"). Fields not listed pass through untouched:

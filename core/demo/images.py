@@ -1,6 +1,6 @@
 """The demo dataset's pictures: synthetic shapes drawn with numpy and Pillow, and their YOLO labels.
 
-Split from ``core.demo_dataset`` (which owns the folder, the manifest and ``data.yaml``) so that only a
+Split from ``core.demo.dataset`` (which owns the folder, the manifest and ``data.yaml``) so that only a
 real generation imports numpy and Pillow. Deterministic: every image comes from its own seeded
 generator, so the same ``DemoSpec`` gives the same bytes on every machine.
 """
@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 from PIL import Image, ImageDraw
 
-from core.demo_spec import DEMO_CLASSES, SPLITS, DemoSpec
+from core.demo.spec import DEMO_CLASSES, SPLITS, DemoSpec
 
 _SIZE_RANGE = (0.2, 0.5)  # object extent / image side: big enough for yolov5n at imgsz 128
 _MAX_OVERLAP = 0.25  # intersection / smaller box area allowed between two objects

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
 
-from core.event_fields import clean_event
+from core.job.event_fields import clean_event
 
 PROTOCOL_VERSION = 1
 
@@ -145,7 +145,7 @@ def parse_line(line: str) -> Decoded:
 
     A line that starts with a torn fragment (a killed writer's last bytes, then the next worker's first
     event glued on by an older writer) still yields the whole event after the fragment. Every event's
-    fields pass the typed boundary (``core.event_fields``) here, for every reader."""
+    fields pass the typed boundary (``core.job.event_fields``) here, for every reader."""
     stripped = line.strip()
     if not stripped:
         return Decoded(text="")

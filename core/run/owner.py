@@ -39,7 +39,7 @@ LOCK_FILE = "worker.lock"
 _WINDOWS_LOCK_OFFSET = 1 << 20
 #: How long a worker retries a lock held for an instant by a reader probing it (``lock_owner``).
 ACQUIRE_WAIT_S = 2.0
-#: What a worker's command line contains (``core.launch.worker_argv``: python -m core.worker JOB SPEC).
+#: What a worker's command line contains (``core.job.launch.worker_argv``: python -m core.worker JOB SPEC).
 WORKER_MODULE = "core.worker"
 
 

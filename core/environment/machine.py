@@ -2,7 +2,7 @@
 
 ``MachineFacts`` is the one facts type for "what GPUs are there": the Train check validates ``--device``
 against it and the export rules (``core.export.facts``) grey out what the GPU can't do. It is read through
-the one NVML reader (``core.nvml``) in milliseconds and injected everywhere, so tests need no GPU. NVML
+the one NVML reader (``core.environment.nvml``) in milliseconds and injected everywhere, so tests need no GPU. NVML
 that is not installed or finds no driver means no NVIDIA GPU (count 0); any other NVML error leaves the
 count unknown (None) with the reason, so checks can say so instead of guessing. The full environment
 check (torch's view, a test kernel) runs in a worker — this is only the cheap part.
@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from core.nvml import NvmlUnavailable, open_nvml
+from core.environment.nvml import NvmlUnavailable, open_nvml
 
 #: NVML errors that mean "there is no NVIDIA driver here", i.e. no GPU the app could use.
 NO_DRIVER = ("NotInstalled", "LibraryNotFound", "DriverNotLoaded")

@@ -1,6 +1,6 @@
 """Training options checked, and the commands that run them.
 
-``TrainConfig`` (``core/train_options.py``, where every option is described once) is what the user chose
+``TrainConfig`` (``core/training/options.py``, where every option is described once) is what the user chose
 (GUI form, CLI flags, a saved run's ``config.json``).
 ``validate_config`` checks it *before* a GPU minute is spent, against injected machine facts, and
 returns a normalised copy plus problems that name the file or value and say what to do.
@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from core.dataset.data_yaml import read_data_yaml
-from core.distributed import check_distributed, topology_spec, with_run_id
+from core.training.distributed import check_distributed, topology_spec, with_run_id
 from core.file_values import has_control_characters, is_finite_number
 from core.findings import Finding, Severity, errors_of, problem
-from core.hyp_file import hyp_problem
+from core.training.hyp_file import hyp_problem
 from core.i18n import tr
-from core.machine import MachineFacts, parse_device  # noqa: F401 - parse_device re-exported
+from core.environment.machine import MachineFacts, parse_device  # noqa: F401 - parse_device re-exported
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
-from core.train_options import AUTO_BATCH, TrainConfig, train_options, yolov5_fields  # noqa: F401 - AUTO_BATCH re-exported
+from core.training.options import AUTO_BATCH, TrainConfig, train_options, yolov5_fields  # noqa: F401 - AUTO_BATCH re-exported
 from core.weights.choice import WeightsNotHere, resolve_named
 
 SPEC_VERSION = 1
@@ -169,7 +169,7 @@ def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts(),
     ``workspace``: where bare official checkpoint names (``yolov5s.pt``) are looked up (its weights store);
     without it such a name must be a file where it is named."""
     problems: list[Finding] = []
-    fixed = with_run_id(replace(cfg))  # machine 0 of several: an unguessable rendezvous id (core.distributed)
+    fixed = with_run_id(replace(cfg))  # machine 0 of several: an unguessable rendezvous id (core.training.distributed)
 
     data_path = _check_data(cfg.data, problems)
     cfg_path, weights_path = _check_model(cfg, problems, workspace)
@@ -197,7 +197,7 @@ def validate_config(cfg: TrainConfig, facts: MachineFacts = MachineFacts(),
 
 
 def _check_ranges(cfg: TrainConfig, problems: list[Finding]) -> None:
-    """Every number within its option's range, every choice one of its choices (``core.train_options``)."""
+    """Every number within its option's range, every choice one of its choices (``core.training.options``)."""
     for opt in train_options():
         value = getattr(cfg, opt.name)
         label = tr(opt.label)
@@ -256,7 +256,7 @@ def build_worker_spec(checked: ValidatedConfig, run_dir: Path, workspace: Path, 
         "workspace": str(workspace),
         "resume": resume,
         "config": checked.config.to_dict(),
-        # Several processes (GPUs, machines): the torchrun launch (core.launch); None: one worker process.
+        # Several processes (GPUs, machines): the torchrun launch (core.job.launch); None: one worker process.
         "topology": topology_spec(checked.config),
         "resolved": {
             "data": str(checked.data_path),
@@ -275,7 +275,7 @@ def yolov5_options(spec: dict[str, Any]) -> dict[str, Any]:
     """yolov5's ``opt`` fields for a worker spec: the single mapping both the worker and the CLI line use.
 
     The resolved paths and the run folder come from the spec; every other option maps itself
-    (``core.train_options``: its yolov5 name and conversion).
+    (``core.training.options``: its yolov5 name and conversion).
     """
     resolved = spec["resolved"]
     run_dir = Path(spec["run_dir"])
@@ -298,7 +298,7 @@ def build_yolov5_command(spec: dict[str, Any]) -> list[str]:
 
 def yolov5_module_argv(spec: dict[str, Any], extra: dict[str, Any] | None = None) -> list[str]:
     """``-m yolov5.train`` and its argparse flags (``--batch-size``): the entry torchrun launches per rank
-    (``core.torchrun``), as yolov5 documents for DDP. ``extra``: yolov5 options the spec has no field for."""
+    (``core.job.torchrun``), as yolov5 documents for DDP. ``extra``: yolov5 options the spec has no field for."""
     return ["-m", "yolov5.train", *_yolov5_flags({**yolov5_options(spec), **(extra or {})}, fire=False)]
 
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.best_epoch import BestEpoch, best_from_event
+from core.run.best_epoch import BestEpoch, best_from_event
 
 
 @dataclass

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from core import APP_ROOT
-from core.torchrun import Topology, app_launch_argv
+from core.job.torchrun import Topology, app_launch_argv
 
 
 def worker_argv(job: str, spec_file: Path, python: str | None = None,
                 topology: dict[str, Any] | None = None) -> list[str]:
     """The worker command; with a ``topology`` (several GPUs or machines) the same entry under
-    ``torch.distributed.run`` (the app's launcher: ``core.torchrun.app_launch_argv``), one worker per rank —
+    ``torch.distributed.run`` (the app's launcher: ``core.job.torchrun.app_launch_argv``), one worker per rank —
     never DataParallel."""
     entry = ["-m", "core.worker", job, str(spec_file)]
     if topology:

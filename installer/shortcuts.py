@@ -14,7 +14,7 @@ import os
 import subprocess
 from pathlib import Path, PurePath
 
-from core.install.layout import APP_ID, APP_TITLE, Layout
+from installer.layout import APP_ID, APP_TITLE, Layout
 
 #: Characters that force quoting of an Exec argument (Desktop Entry Specification, "The Exec key").
 _RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")

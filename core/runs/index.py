@@ -1,6 +1,6 @@
 """Each run's folded events, kept between listings: an events file is read once, then only what was appended.
 
-Listing runs folds every ``events.jsonl`` (``core.runs.fold_events``); an hour-long run writes ~18 MB of
+Listing runs folds every ``events.jsonl`` (``core.runs.store.fold_events``); an hour-long run writes ~18 MB of
 events, so folding them all again for every listing (start-up, the Runs page, the Export page, after
 each run) costs the GUI about half a second per long run. ``RunIndex`` keeps each run's ``RunSummary``
 keyed by its events file's identity (device, inode, size, mtime): an unchanged file is not read, a file
@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from core.protocol import parse_line
-from core.run_files import check_events_file
-from core.runs import EVENTS_FILE, FOLDED_TYPES, RunInfo, RunSummary, fold_events, list_runs
+from core.job.protocol import parse_line
+from core.run.files import check_events_file
+from core.runs.store import FOLDED_TYPES, RunInfo, RunSummary, fold_events, list_runs
+from core.run.files import EVENTS_FILE
 
 
 @dataclass
@@ -61,7 +62,7 @@ class RunIndex:
         return entry.summary
 
     def list_runs(self, workspace: Path) -> list[RunInfo]:
-        """``core.runs.list_runs`` with the kept summaries; runs no longer in the workspace are forgotten."""
+        """``core.runs.store.list_runs`` with the kept summaries; runs no longer in the workspace are forgotten."""
         runs = list_runs(workspace, summaries=self.summary)
         alive = {Path(run.path) / EVENTS_FILE for run in runs}
         for path in [p for p in self._entries if p not in alive]:
@@ -69,7 +70,7 @@ class RunIndex:
         return runs
 
 
-#: How the worker writes every event line (``core.protocol.encode`` of ``make_event``): the type comes first.
+#: How the worker writes every event line (``core.job.protocol.encode`` of ``make_event``): the type comes first.
 _PREFIX = b'{"v":1,"type":"'
 _FOLDED = {kind.encode() for kind in FOLDED_TYPES}
 

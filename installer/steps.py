@@ -22,16 +22,16 @@ from typing import Callable, TextIO
 from core import RESOURCES_DIR, __version__
 from core.environment.facts import EnvironmentFacts, facts_from_dict
 from core.i18n import tr
-from core.install.failure import StepFailed
-from core.install.layout import APP_ID, Layout
-from core.install.manifest import Manifest, load_manifest, save_manifest
+from installer.failure import StepFailed
+from installer.layout import APP_ID, Layout
+from installer.manifest import Manifest, load_manifest, save_manifest
 from core.install.pip_progress import PipProgress, pip_supports_raw
 from core.environment.commands import torch_index_url
 from core.environment.tables import PINNED
 from core.install.index_check import answer, check_argv, fallback_tags, moved_reason, why
-from core.install.plan import InstallPlan, render_plan, with_build
-from core.install.shortcuts import windows_shortcuts, write_linux_entry
-from core.install.smoke import smoke_test
+from installer.plan import InstallPlan, render_plan, with_build
+from installer.shortcuts import windows_shortcuts, write_linux_entry
+from installer.smoke import smoke_test
 
 #: (argv, env, on_line) -> exit code; every output line goes to on_line.
 ProcessRunner = Callable[[list[str], dict[str, str], Callable[[str], None]], int]
@@ -204,7 +204,7 @@ class Installer:
         with them, and the change said, if the first look (nvidia-smi) saw something else."""
         if self.replan is None:
             return
-        lines = self.run([str(self.layout.python), "-m", "core.install", "detect"],
+        lines = self.run([str(self.layout.python), "-m", "installer", "detect"],
                          env={"PYTHONPATH": self.plan.source_root})
         try:
             answer = json.loads("\n".join(lines))

@@ -18,17 +18,17 @@ from typing import Any, Callable
 
 from core import __version__
 from core.atomic import atomic_write_text
-from core.best_epoch import BestEpoch, best_from_event
+from core.run.best_epoch import BestEpoch, best_from_event
 from core.dataset.data_yaml import pin_dataset_root
-from core.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
+from core.job.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
 from core.i18n import tr
-from core.protocol import append_line, encode_control, iter_events, open_lines_for_append
-from core.run_owner import lock_owner, process_alive, worker_alive  # noqa: F401 - process_alive is re-exported
-from core.run.folder import CONTROL_FILE, WORKER_LOG, RunFolder  # noqa: F401 - re-exported
-from core.run.words import UNREADABLE, status_word  # noqa: F401 - re-exported
-from core.run_files import (CONFIG_FILE, EVENTS_FILE, UnreadableRun, check_events_file, folder_mtime,
+from core.job.protocol import append_line, encode_control, iter_events, open_lines_for_append
+from core.run.owner import lock_owner, worker_alive
+from core.run.folder import CONTROL_FILE, RunFolder
+from core.run.words import UNREADABLE
+from core.run.files import (CONFIG_FILE, EVENTS_FILE, UnreadableRun, check_events_file, folder_mtime,
                             load_config_document, read_config, results_csv_best)
-from core.train_config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
+from core.training.config import (ValidatedConfig, build_worker_spec, build_yolov5_command, command_line,
                                valid_run_name)
 
 RUN_STATUSES = ("running", "completed", "stopped", "failed")
@@ -253,7 +253,7 @@ def derive_status(summary: RunSummary, *, folder_mtime: float, now: float,
 def read_run(run_dir: Path, *, now: float | None = None,
              alive: Callable[[int | None, float | None], bool] = worker_alive,
              summary: RunSummary | None = None) -> RunInfo:
-    """What a run folder says now. ``summary``: its events already folded (``core.run_index`` caches them).
+    """What a run folder says now. ``summary``: its events already folded (``core.runs.index`` caches them).
 
     A run whose files cannot be read is ``unreadable`` with the reason as its error; it never raises for
     what is in the folder, so one damaged run can't hide the others."""
@@ -342,7 +342,7 @@ def run_topology(spec: Any) -> dict[str, int]:
 def list_runs(workspace: Path, summaries: Callable[[Path], RunSummary] | None = None) -> list[RunInfo]:
     """Every run in the workspace, newest first; folders that aren't runs are skipped.
 
-    ``summaries`` gives a run folder's folded events (``core.run_index.RunIndex.summary`` keeps them between
+    ``summaries`` gives a run folder's folded events (``core.runs.index.RunIndex.summary`` keeps them between
     listings); without it every events file is read again."""
     from core.workspace import runs_dir
 

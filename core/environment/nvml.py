@@ -5,7 +5,7 @@ all read GPUs through it — and all through this module, so a driver error mean
 every reading the GPU doesn't support is ``None``, never an exception. Tests pass a fake module as ``nvml``.
 
 One facts type per purpose, each built on ``NvmlReader``:
-- which GPUs the machine has (count, names, compute capability): ``core.machine.MachineFacts``, for checking
+- which GPUs the machine has (count, names, compute capability): ``core.environment.machine.MachineFacts``, for checking
   options (Train form, ``yolostudio train``) and for what export can do (``core.export.facts``);
 - live readings (utilisation, memory, temperature, power, throttle reasons): ``NvmlReader.read()`` rows — the
   ``gpus`` of ``system`` events (``core/worker/system_sampler.py``) and the status bar's glance;

@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 from core.i18n import tr
-from core.install.layout import Layout
-from core.install.manifest import load_manifest
+from installer.layout import Layout
+from installer.manifest import load_manifest
 
 DATA_QUERY = ("import json; from core.workspace import resolve_workspace; from core.settings import config_dir; "
               "print(json.dumps([str(resolve_workspace()), str(config_dir())]))")

@@ -1,11 +1,11 @@
 """Training on several GPUs or machines: a ``TrainConfig``'s topology, its rules, and the commands for the others.
 
 Pure (no torch, no sockets except in ``check_endpoint``/``port_free``, which the launcher calls just before
-starting). A config trains *distributed* — through ``torch.distributed.run`` (``core.torchrun``), one
+starting). A config trains *distributed* — through ``torch.distributed.run`` (``core.job.torchrun``), one
 worker per rank, DDP, never DataParallel — when it names several GPUs, several machines, or asks for
 processes per machine explicitly (``--nproc-per-node 1`` is single-rank DDP: the launcher path on one GPU).
 
-``check_distributed`` holds the rules checked before a launch (``core.train_config.validate_config`` calls
+``check_distributed`` holds the rules checked before a launch (``core.training.config.validate_config`` calls
 it): the total batch divisible by the ranks, no AutoBatch, a GPU named twice, a rank per GPU, workers per
 rank against the CPU cores, GPUs busy with other processes' memory, the several-machines fields; and
 offers ``--sync-bn`` when each GPU gets 8 images or fewer (``reference/gpu-environment.md`` §4, §6).
@@ -27,9 +27,9 @@ from typing import Any, Callable
 
 from core.findings import Finding, problem
 from core.i18n import tr
-from core.machine import MachineFacts, parse_device
-from core.torchrun import Topology
-from core.train_options import AUTO_BATCH, TrainConfig, changed_cli_flags, train_options
+from core.environment.machine import MachineFacts, parse_device
+from core.job.torchrun import Topology
+from core.training.options import AUTO_BATCH, TrainConfig, changed_cli_flags, train_options
 
 #: Below this share of a GPU's memory free, a launch on it is refused (other processes hold the rest).
 MIN_FREE_SHARE = 0.2
@@ -111,7 +111,7 @@ def unconfirmed_endpoints(from_file: TrainConfig | None, given: set[str], source
 
 
 def topology_spec(cfg: TrainConfig) -> dict[str, Any] | None:
-    """The topology as a worker spec keeps it (``core.launch`` builds the torchrun argv from it)."""
+    """The topology as a worker spec keeps it (``core.job.launch`` builds the torchrun argv from it)."""
     topology = topology_of(cfg)
     return None if topology is None else dict(vars(topology))
 

@@ -1,7 +1,7 @@
 """The built-in demo dataset: small, synthetic, deterministic shapes in YOLOv5 format.
 
 Owns the dataset's folder: ``data.yaml``, a manifest, and placing the result under the workspace
-atomically; the pictures and labels are drawn by ``core.demo_images`` (numpy and Pillow), imported only
+atomically; the pictures and labels are drawn by ``core.demo.images`` (numpy and Pillow), imported only
 when a dataset is really generated, so the GUI's start-up never pays for them. Why: a new user's first
 training must work offline with no data of their own and finish in seconds on a laptop CPU, so the set
 is tiny, easy to learn, and rebuilt bit-for-bit from its spec (nothing to download, nothing to ship).
@@ -17,7 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
-from core.demo_spec import DEMO_CLASSES, SPLITS, DemoSpec  # noqa: F401 - re-exported for callers
+from core.demo.spec import DEMO_CLASSES, SPLITS, DemoSpec  # noqa: F401 - re-exported for callers
 
 FORMAT_VERSION = 1  # bump whenever the drawing changes: datasets made by older code are then rebuilt
 MANIFEST_NAME = ".demo-manifest.json"
@@ -68,7 +68,7 @@ def generate_demo_dataset(
     tmp.mkdir()
     try:
         (tmp / _PARTIAL_MARK).touch()
-        from core.demo_images import write_images  # noqa: PLC0415 - numpy and Pillow only when drawing
+        from core.demo.images import write_images  # noqa: PLC0415 - numpy and Pillow only when drawing
 
         write_images(tmp, spec, progress, cancelled, DemoCancelled)
         (tmp / "data.yaml").write_text(yaml_text, encoding="utf-8", newline="\n")

@@ -1,4 +1,4 @@
-"""``python -m core.install {plan,install,uninstall}``: what the per-OS installer scripts hand over to.
+"""``python -m installer {plan,install,uninstall}``: what the per-OS installer scripts hand over to.
 
 Run with the system's Python and the source clone on ``PYTHONPATH`` (standard library only). The shell
 scripts only find a Python >= 3.10; every decision is made here, where it is tested.
@@ -18,7 +18,7 @@ from pathlib import Path, PurePath
 from core import APP_ROOT
 from core.environment.facts import EnvironmentFacts, load_facts
 from core.i18n import tr
-from core.install.layout import Layout, layout_for
+from installer.layout import Layout, layout_for
 from core.install.wheel_choice import CUDA_TAGS
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -70,7 +70,7 @@ def layout_from(args: argparse.Namespace, os_name: str) -> Layout:
 
 def linux_desktop_dir() -> str | None:
     """The desktop folder as the session names it (localised: ~/桌面, ~/Schreibtisch), else ~/Desktop."""
-    from core.install.detect import run_command  # noqa: PLC0415
+    from installer.detect import run_command  # noqa: PLC0415
 
     code, out = run_command(["xdg-user-dir", "DESKTOP"])
     path = out.strip()
@@ -80,8 +80,8 @@ def linux_desktop_dir() -> str | None:
 def build_plan(args: argparse.Namespace, facts: EnvironmentFacts | None = None, source: str | None = None):
     """The plan from the options: for ``facts`` when given (read in the venv), else the facts file or this
     machine. Returns an ``InstallPlan``."""
-    from core.install.detect import detect, venv_available  # noqa: PLC0415
-    from core.install.plan import make_plan  # noqa: PLC0415
+    from installer.detect import detect, venv_available  # noqa: PLC0415
+    from installer.plan import make_plan  # noqa: PLC0415
 
     this_machine = not args.facts
     if facts is not None:
@@ -105,7 +105,7 @@ def build_plan(args: argparse.Namespace, facts: EnvironmentFacts | None = None, 
 
 def cmd_detect() -> int:
     """This machine's facts as JSON (run by the installer with the new venv's Python, where NVML is)."""
-    from core.install.detect import detect  # noqa: PLC0415
+    from installer.detect import detect  # noqa: PLC0415
 
     facts, source = detect()
     print(json.dumps({"source": source, "facts": facts.to_dict()}, ensure_ascii=False))
@@ -113,7 +113,7 @@ def cmd_detect() -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from core.install.plan import render_plan  # noqa: PLC0415
+    from installer.plan import render_plan  # noqa: PLC0415
 
     plan = build_plan(args)
     if args.json:
@@ -134,9 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.action == "detect":
             return cmd_detect()
         if args.action == "install":
-            from core.install.steps import cmd_install  # noqa: PLC0415
+            from installer.steps import cmd_install  # noqa: PLC0415
             return cmd_install(build_plan(args), lambda facts, source: build_plan(args, facts, source))
-        from core.install.uninstall import cmd_uninstall  # noqa: PLC0415
+        from installer.uninstall import cmd_uninstall  # noqa: PLC0415
         return cmd_uninstall(args, layout_from(args, args.os_name or _this_os()))
     except BrokenPipeError:  # `... | head`: the reader had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

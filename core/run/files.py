@@ -3,8 +3,8 @@
 A run folder is data anyone can damage: a worker killed mid-write, a disk that filled, a copy from
 another machine, a hand edit. Every value read from it is checked here, once, against the kind the
 readers expect; what cannot be read at all raises ``UnreadableRun`` with the reason in words, so the
-run is listed as ``unreadable`` and every other run is unaffected (``core.runs.read_run``). Event fields
-have their own boundary as lines are parsed (``core.event_fields``).
+run is listed as ``unreadable`` and every other run is unaffected (``core.runs.store.read_run``). Event fields
+have their own boundary as lines are parsed (``core.job.event_fields``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.best_epoch import BestEpoch, epoch_candidate, update_best
-from core.event_fields import MAX_COUNT
+from core.run.best_epoch import BestEpoch, epoch_candidate, update_best
+from core.job.event_fields import MAX_COUNT
 from core.i18n import tr
 
 CONFIG_FILE = "config.json"

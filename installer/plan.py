@@ -5,7 +5,7 @@ A pure function of the facts (this machine's, or a colleague's saved with ``yolo
 the wheel index and why (``wheel_choice``), the paths, the disk it needs and has, the pip commands it will
 run, and what blocks it or deserves a warning (Python too old, too little disk, Windows long paths or
 execution policy). ``--dry-run`` prints it; ``--dry-run --json`` prints ``to_dict()``; the installer then
-executes exactly its commands (``core.install.steps``).
+executes exactly its commands (``installer.steps``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from core.environment.commands import render_command, torch_index_url, torch_ins
 from core.environment.facts import EnvironmentFacts
 from core.environment.tables import PINNED, PYTHON_SUPPORTED, driver_platform, version_tuple
 from core.i18n import tr
-from core.install.layout import Layout, inside
+from installer.layout import Layout, inside
 from core.install.wheel_choice import WheelChoice, choose_index
 
 # Installed sizes, measured on Linux x86_64 (du -sm of site-packages): torch 2.14.1+cu130 with its

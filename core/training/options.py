@@ -4,7 +4,7 @@ Each ``TrainConfig`` field carries an ``Option`` (``option(...)``): label, help,
 range or choices, whether it is advanced, and its yolov5 ``opt`` name. From that one description come
 the CLI flags (``add_train_arguments`` / ``config_from_args``, used by ``yolostudio train``), the Train
 form's rows and tooltips (``gui/train/train_form.py``), the problem labels (``option_labels``), the
-range checks (``core.train_config.validate_config``) and the mapping to yolov5 (``yolov5_fields``).
+range checks (``core.training.config.validate_config``) and the mapping to yolov5 (``yolov5_fields``).
 **Adding an option is one ``option(...)`` line here** (plus a rule in ``validate_config`` when a range
 is not enough). Help texts say what the option does *and what it costs*: they are the form's tooltips
 and the CLI's ``--help``. Texts are source strings, translated where they are shown (``core.i18n.tr``).

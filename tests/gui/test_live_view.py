@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,11 @@ class Launcher:
         self.spec_files: list[Path] = []
 
     def __call__(self, job: JobSpec) -> tuple[list[str], dict[str, str]]:
+        if job.job == "evaluate":  # the completion card's Evaluate: a worker that fails in words, as a real one can
+            done = {"v": 1, "type": "done", "t": 1.0, "status": "failed"}
+            error = {"v": 1, "type": "error", "t": 1.0, "kind": "internal", "message": "stand-in evaluate worker"}
+            program = f"print({json.dumps(json.dumps(error))}); print({json.dumps(json.dumps(done))})"
+            return [sys.executable, "-c", program], dict(os.environ)
         assert job.job == "train" and job.path is not None
         spec_file = job.path
         self.spec_files.append(spec_file)
@@ -287,6 +293,8 @@ def test_the_completion_cards_evaluate_opens_the_runs_evaluation(qtbot, page):
     panel.evaluate_button.click()
     windows = page.findChildren(EvaluateWindow)
     assert len(windows) == 1 and windows[0].run_dir == page.session.run_dir
-    qtbot.waitUntil(lambda: not windows[0].busy, timeout=TIMEOUT_MS)  # planned (or refused in words)
-    assert windows[0].view is not None or windows[0].banner.level == "error"
+    # planned in the background, the evaluate worker started and ended: its failure is shown in words
+    qtbot.waitUntil(lambda: windows[0].view is not None or bool(windows[0].banner.text), timeout=TIMEOUT_MS)
+    assert windows[0].planned.plan.weights.parent.parent == page.session.run_dir
+    assert windows[0].banner.level == "error" and "stand-in evaluate worker" in windows[0].banner.text
     windows[0].close()

@@ -2070,6 +2070,21 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>Operations</name>
+    <message>
+      <source>A background task</source>
+      <translation>一个后台任务</translation>
+    </message>
+    <message>
+      <source>{reason}: {file}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>{what} failed: {reason}</source>
+      <translation>{what}失败：{reason}</translation>
+    </message>
+  </context>
+  <context>
     <name>PendingPage</name>
     <message>
       <source>Loading {page}…</source>

@@ -2077,7 +2077,7 @@ Coming soon</source>
     </message>
     <message>
       <source>{reason}: {file}</source>
-      <translation type="unfinished" />
+      <translation>{reason}：{file}</translation>
     </message>
     <message>
       <source>{what} failed: {reason}</source>

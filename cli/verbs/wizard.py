@@ -161,6 +161,8 @@ def result_text(doc: dict[str, Any]) -> str:
     p = doc["predicted"]
     print(tr("Predicted: {rate:.0f} images/s, {epoch} per epoch, {total} in all", rate=p["images_per_s"],
              epoch=format_duration(p["epoch_s"]), total=format_duration(p["total_s"])), file=buf)
+    if doc.get("hours_note"):
+        print(doc["hours_note"], file=buf)
     for name, command in doc["commands"].items():
         for line in command if isinstance(command, list) else [command]:
             print(f"{name}: {line}", file=buf)

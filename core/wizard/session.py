@@ -77,7 +77,7 @@ def result_document(rec: Recommendation, m: Measurements, workspace: Path, *, so
         cmds["prepare"] = f"yolostudio dataset prepare {source_data} --imgsz {rec.prepare_imgsz}"
     return {"config": rec.config, "reasons": rec.reasons_json(), "predicted": rec.predicted, "commands": cmds,
             "data_choice": rec.data_choice, "source_data": source_data, "estimated": rec.estimated,
-            "failures": m.failures, "notes": rec.notes, "measurements": m.to_json()}
+            "failures": m.failures, "notes": rec.notes, "hours_note": rec.hours_note, "measurements": m.to_json()}
 
 
 

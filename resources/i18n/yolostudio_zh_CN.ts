@@ -3335,10 +3335,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <source>The wizard's settings</source>
       <translation>向导的设置</translation>
     </message>
-    <message>
-      <source>The wizard's settings are on the form: press Start to train.</source>
-      <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
-    </message>
   </context>
   <context>
     <name>TrainingPlots</name>

@@ -1148,6 +1148,10 @@ Type 'delete' to confirm: </source>
       <translation>请先修复数据集（yolostudio dataset check 会列出每一处），然后重新训练。</translation>
     </message>
     <message>
+      <source>Fix the dataset (yolostudio dataset check {path}), or train on the originals: yolostudio train {path} …</source>
+      <translation>修复数据集（yolostudio dataset check {path}），或用原图训练：yolostudio train {path} …</translation>
+    </message>
+    <message>
       <source>Fix them (yolostudio dataset check {data} lists them all; the Dataset page has one-click fixes), or pass --no-check to train anyway.</source>
       <translation>请修复它们（yolostudio dataset check {data} 会全部列出；数据集页面有一键修复），或加上 --no-check 强制训练。</translation>
     </message>
@@ -2130,6 +2134,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Prepared {written} of {n} images at {imgsz} px ({resumed} kept from an earlier run).</source>
       <translation>已准备 {written}/{n} 张图片，{imgsz} 像素（{resumed} 张沿用之前的结果）。</translation>
+    </message>
+    <message>
+      <source>Preparing a copy of {source} resized to {imgsz} px (resumable; Ctrl+C keeps what is done)…</source>
+      <translation>正在准备 {source} 缩放到 {imgsz} px 的副本（可续做；Ctrl+C 会保留已完成的部分）…</translation>
     </message>
     <message>
       <source>Preparing {done}/{total} images</source>
@@ -3382,6 +3390,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Training needs PyTorch; importing it failed.</source>
       <translation>训练需要 PyTorch；导入它失败了。</translation>
+    </message>
+    <message>
+      <source>Training on the prepared copy of {source} (images resized to {imgsz} px; {state}): {copy}</source>
+      <translation>使用 {source} 的预处理副本训练（图像缩放到 {imgsz} px；{state}）：{copy}</translation>
+    </message>
+    <message>
+      <source>Training on {data} as given: the prepared copy {config} asks for is of {source}.</source>
+      <translation>按给定的 {data} 训练：{config} 要求的预处理副本属于 {source}。</translation>
     </message>
     <message>
       <source>Training processes (DDP ranks) on this machine: 0 = one per GPU named in Device (one on the CPU). A run with more than one goes through PyTorch's launcher (torch.distributed.run), never DataParallel; the batch is split between them and every process starts its own workers.</source>
@@ -5136,6 +5152,10 @@ Type 'delete' to confirm: </source>
       <translation>无法读取</translation>
     </message>
     <message>
+      <source>up to date</source>
+      <translation>已是最新</translation>
+    </message>
+    <message>
       <source>usable CPUs</source>
       <translation>可用 CPU</translation>
     </message>
@@ -5544,6 +5564,10 @@ Type 'delete' to confirm: </source>
       <translation>{h} 小时 {m} 分钟</translation>
     </message>
     <message>
+      <source>{image} could not be resized ({reason}); the copy holds it as it is.</source>
+      <translation>{image} 无法缩放（{reason}）；副本中保留原样。</translation>
+    </message>
+    <message>
       <source>{image}: {kind}, class {cls}, confidence {conf}{issue}</source>
       <translation>{image}：{kind}，类别 {cls}，置信度 {conf}{issue}</translation>
     </message>
@@ -5944,6 +5968,10 @@ Type 'delete' to confirm: </source>
       <translation>{path}：未知选项 {names}。</translation>
     </message>
     <message>
+      <source>{path}: {key} = {value!r} is not a prepared copy (source, imgsz ≥ 32, format jpg or png).</source>
+      <translation>{path}：{key} = {value!r} 不是有效的预处理副本（需要 source、imgsz ≥ 32、format 为 jpg 或 png）。</translation>
+    </message>
+    <message>
       <source>{path}: {name} = {value!r} is not a {kind}.</source>
       <translation>{path}：{name} = {value!r} 不是 {kind}。</translation>
     </message>
@@ -6220,6 +6248,14 @@ then: {install}</source>
     <message>
       <source>{why}: the driver version cannot be read{started}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
+    </message>
+    <message>
+      <source>{written} images resized now</source>
+      <translation>本次缩放 {written} 张图像</translation>
+    </message>
+    <message>
+      <source>{written} images resized now, {resumed} kept</source>
+      <translation>本次缩放 {written} 张图像，保留 {resumed} 张</translation>
     </message>
     <message>
       <source>… and {n} more (--json lists them all)</source>

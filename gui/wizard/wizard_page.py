@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QProgressBar, QPushButton, QStackedWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QProgressBar, QPushButton, QScrollArea, QStackedWidget,
+                               QVBoxLayout, QWidget)
 
 from core.job.jobs import JobOutcome
 from core.wizard.inputs import Goal, Hardware, Measurements, hardware_from_facts, measurements_from_json
@@ -110,7 +110,11 @@ class WizardPage(Page):
         row.addWidget(self.prepare_button)
         row.addWidget(self.prepare_bar, 1)
         rl.addLayout(row)
-        self.stack.addWidget(review)
+        scroll = QScrollArea(self)  # the longest step scrolls at a small height instead of pushing the guide out
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(review)
+        self.stack.addWidget(scroll)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.back_button)

@@ -1914,10 +1914,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>正在检查这台机器…（环境页面会显示每一步）</translation>
     </message>
     <message>
-      <source>Done.</source>
-      <translation>完成。</translation>
-    </message>
-    <message>
       <source>Make the data.yaml on the Dataset page; the Train form takes it from there.</source>
       <translation>请在数据集页面创建 data.yaml；训练表单会接着使用它。</translation>
     </message>
@@ -1926,8 +1922,28 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>未开始：训练表单列出了需要先修复的问题。</translation>
     </message>
     <message>
+      <source>Preparing the demo dataset… (the Train form shows its progress)</source>
+      <translation>正在准备演示数据集…（训练表单显示进度）</translation>
+    </message>
+    <message>
       <source>The demo dataset is on the Train form.</source>
       <translation>演示数据集已填入训练表单。</translation>
+    </message>
+    <message>
+      <source>The options are on the Train form.</source>
+      <translation>选项在训练表单上。</translation>
+    </message>
+    <message>
+      <source>The run trains with the wizard's settings.</source>
+      <translation>这次运行使用向导的设置训练。</translation>
+    </message>
+    <message>
+      <source>The wizard is open: its “Train with these settings” completes this step.</source>
+      <translation>向导已打开：点击其中的“用这些设置训练”即完成这一步。</translation>
+    </message>
+    <message>
+      <source>The wizard's settings are on the Train form.</source>
+      <translation>向导的设置已填入训练表单。</translation>
     </message>
     <message>
       <source>Training. Watch it on the Train page.</source>
@@ -1943,6 +1959,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Skipped.</source>
       <translation>已跳过。</translation>
+    </message>
+    <message>
+      <source>This step is done.</source>
+      <translation>这一步已完成。</translation>
     </message>
   </context>
   <context>

@@ -91,3 +91,13 @@ def test_a_broken_copy_entry_is_refused_by_name(tmp_path, capsys):
     assert main(["--workspace", str(tmp_path / "ws"), "train", "--config", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "prepared_copy" in err and "big" in err and "Save the options again" in err
+
+
+def test_a_copy_whose_source_is_gone_exits_2_naming_it_and_starts_nothing(tmp_path, capsys, monkeypatch):
+    data, saved, ws = wizard_doc(tmp_path, capsys)
+    seen = started_spec(monkeypatch)
+    data.unlink()
+    assert main(["--workspace", str(ws), "train", "--config", str(saved)]) == 2
+    err = capsys.readouterr().err
+    assert str(data) in err and "yolostudio dataset check" in err
+    assert not seen and not (ws / "runs").exists()

@@ -72,14 +72,17 @@ def result_document(rec: Recommendation, m: Measurements, workspace: Path, *, so
                     config_file: str | None = None) -> dict[str, Any]:
     """``yolostudio wizard --json``: {config, reasons, predicted, commands, …}; ``yolostudio train --config`` reads it."""
     run_dir = runs_dir(workspace) / str(rec.config.get("name") or "exp")
-    cmds = commands(rec.config, run_dir, config_file=config_file, sync_bn=rec.sync_bn)
-    if rec.prepare_imgsz is not None and rec.config["data"] == source_data:
-        cmds["prepare"] = f"yolostudio dataset prepare {source_data} --imgsz {rec.prepare_imgsz}"
     request = request_for(source_data, rec.prepare_imgsz)  # train --config makes or refreshes it first
-    return {"config": rec.config, DOC_KEY: request.to_json() if request is not None else None, "reasons": rec.reasons_json(), "predicted": rec.predicted, "commands": cmds,
+    cmds: dict[str, Any] = {}
+    shown = rec.config
+    if request is not None and rec.config["data"] == source_data:  # not made yet: first make it, then train on it
+        cmds["prepare"] = f"yolostudio dataset prepare {source_data} --imgsz {rec.prepare_imgsz}"
+        shown = {**rec.config, "data": str(request.data_yaml(workspace))}
+    cmds.update(commands(shown, run_dir, config_file=config_file, sync_bn=rec.sync_bn))
+    return {"config": rec.config, DOC_KEY: request.to_json() if request is not None else None,
+            "reasons": rec.reasons_json(), "predicted": rec.predicted, "commands": cmds,
             "data_choice": rec.data_choice, "source_data": source_data, "estimated": rec.estimated,
             "failures": m.failures, "notes": rec.notes, "hours_note": rec.hours_note, "measurements": m.to_json()}
-
 
 
 def step_words(step: Any) -> str:

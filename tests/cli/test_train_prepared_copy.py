@@ -46,6 +46,8 @@ def test_the_saved_recommendation_names_its_copy_and_train_makes_it_first(tmp_pa
                                                                           "imgsz": 128, "format": "jpg"}
     request = read_request(saved)
     assert not request.data_yaml(ws).exists()  # not made by the wizard without --prepare
+    commands = doc["commands"]  # copied elsewhere: make the copy first, then train on it, never the originals
+    assert list(commands)[0] == "prepare" and f"--data {request.data_yaml(ws)}" in commands["yolov5"]
     seen = started_spec(monkeypatch)
     assert main(["--workspace", str(ws), "train", "--config", str(saved), "--epochs", "1"]) == 0
     out = capsys.readouterr()

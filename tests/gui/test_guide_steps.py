@@ -1,11 +1,14 @@
 """The first-run guide's steps 2 and 3 in the real window at 1280×720: the demo is ticked when it is on the Train
 form (not when asked for), the panel grows instead of hiding step 2's buttons and Skip behind a scrollbar, and
-step 3 is ticked only when the wizard's settings were applied — never when the wizard was merely opened."""
+step 3 is ticked only when the wizard's settings were applied or the guide's Start trains with them — never
+when the wizard was merely opened."""
 
 from __future__ import annotations
 
 from gui.main_window import MainWindow
 from gui.train import train_options_panel
+from tests.core.test_dataset_validate import build
+from tests.gui.test_train_page import FakeLauncher
 from tests.waits import TIMEOUT_MS
 
 
@@ -51,3 +54,20 @@ def test_opening_the_wizard_is_not_step_3_done_applying_its_settings_is(qtbot, t
     assert guide.tune.skip.isEnabled()
     wizard.applied.emit({"config": {}})  # as WizardPage._hand_over says it after the Train form took the settings
     assert guide.tune.done and "wizard's settings are on the Train form" in guide.tune.status.text()
+
+
+def test_the_guides_start_with_the_wizards_settings_ticks_step_3_too(qtbot, tmp_path, fake_worker):
+    window = MainWindow(tmp_path / "ws", launcher=FakeLauncher(fake_worker), prepare_demo=False, check_runs=False)
+    qtbot.addWidget(window)
+    guide = window.show_guide()
+    data = build(tmp_path / "data")
+    doc = {"config": {"data": str(data), "model": "yolov5n.yaml", "imgsz": 64, "batch": 8, "workers": 1,
+                      "device": "cpu", "epochs": 2, "cache": ""},
+           "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 4.0}, "reasons": {}}
+    train = window.train_page
+    assert train.use_wizard(doc)  # on the form (e.g. the wizard was used before the guide's step 3)
+    qtbot.waitUntil(train.start_button.isEnabled, timeout=TIMEOUT_MS)
+    assert not guide.tune.done
+    with qtbot.waitSignal(train.run_ended, timeout=TIMEOUT_MS):
+        guide.action_requested.emit("train")
+    assert guide.train.done and guide.tune.done and "wizard's settings" in guide.tune.status.text()

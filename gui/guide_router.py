@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 
-from core.settings import load_settings, save_settings
 from gui import first_run
 from gui.pages.catalog import PAGES, TRAIN, page_index
+from gui.shell_operations import update_settings
 
 if TYPE_CHECKING:
+    from core.settings import Settings
     from gui.main_window import MainWindow
 
 
@@ -103,10 +104,9 @@ class GuideRouter(QObject):
             self.guide.show_check_result(text)
 
     def _on_dismissed(self) -> None:
-        settings = load_settings()
-        if not settings.guide_done:
-            settings.guide_done = True
-            try:
-                save_settings(settings)
-            except OSError:
-                pass  # shown again next time: better than a dialog about a guide
+        def mark_done(settings: Settings) -> bool:
+            changed, settings.guide_done = not settings.guide_done, True
+            return changed
+
+        # A failure to save is said in the status bar (the default path): the guide comes again next time.
+        update_settings(self, mark_done).run()

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from gui.background import BackgroundTask, run_in_background
+from gui.background import BackgroundTask
+from gui.shell_operations import list_runs
 
 if TYPE_CHECKING:
     from core.runs.index import RunIndex
@@ -47,16 +48,16 @@ class RunsStore(QObject):
         if self._task is not None:
             self._again = True
             return
-        self._task = run_in_background(self, lambda progress, cancelled: self._list(), on_done=self._listed,
-                                       on_failed=self._failed)
+        self._task = list_runs(self, self.workspace, self._run_index).success(self._listed).failure(
+            self._failed).run()
 
-    def _list(self) -> list[RunInfo]:
+    def _run_index(self) -> RunIndex:
         """In the pool thread: core.runs.store and its readers load there, not before the window's first paint."""
         if self._index is None:
             from core.runs.index import RunIndex  # noqa: PLC0415
 
             self._index = RunIndex()
-        return self._index.list_runs(self.workspace)
+        return self._index
 
     def ensure_loaded(self) -> None:
         """Load once: the first page that needs the runs starts it; later callers reuse the list."""

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayo
 from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, accept_edit, can_accept,
                                           can_change_class, can_delete, change_class_edit, delete_edit, filtered,
                                           images_by_path, row_boxes)
-from core.evaluation.error_list import write_image_list
 from core.evaluation.label_edits import LabelEdit
 from core.evaluation.words import error_line, kind_word
 from gui.background import run_in_background
+from gui.evaluate.operations import apply_label_edit, export_image_list, undo_label_edit
 from gui.widgets.banner import Banner
 
 LARGE = 900  # the longest side the image is decoded at
@@ -240,14 +240,8 @@ class ErrorsBrowser(QWidget):
         if picked is None:
             return
         row, boxes = picked
-
-        def job(progress: Any, cancelled: Any) -> LabelEdit:
-            edit = make(row, boxes)
-            edit.apply()
-            return edit
-
-        run_in_background(self, job, on_done=lambda edit: self._edited(row, edit), on_failed=self._refused,
-                          what=self.tr("Editing {path}").format(path=row["image"]))
+        apply_label_edit(self, lambda: make(row, boxes), str(row["image"])).success(
+            lambda edit: self._edited(row, edit)).failure(self._refused).run()
 
     def _edited(self, row: dict[str, Any], edit: LabelEdit) -> None:
         self.undo_stack.append((edit, id(row)))
@@ -263,9 +257,7 @@ class ErrorsBrowser(QWidget):
             return
         edit, row_id = self.undo_stack.pop()
         self.undo_button.setEnabled(bool(self.undo_stack))
-        run_in_background(self, lambda progress, cancelled: edit.undo(),
-                          on_done=lambda _none: self._undone(edit, row_id),
-                          on_failed=self._refused, what=self.tr("Undoing the edit of {path}").format(path=edit.path))
+        undo_label_edit(self, edit).success(lambda _none: self._undone(edit, row_id)).failure(self._refused).run()
 
     def _undone(self, edit: LabelEdit, row_id: int) -> None:
         self.edited.pop(row_id, None)
@@ -282,7 +274,6 @@ class ErrorsBrowser(QWidget):
         if not path:
             return
         rows = list(self.rows)
-        run_in_background(self, lambda progress, cancelled: write_image_list(rows, Path(path)),
-                          on_done=lambda n: self.banner.show_message("ok", self.tr(
-                              "{n} images written to {path}, the likeliest label mistake first.").format(n=n, path=path)),
-                          on_failed=self._refused, what=self.tr("Exporting the list"))
+        export_image_list(self, rows, Path(path)).success(lambda n: self.banner.show_message("ok", self.tr(
+            "{n} images written to {path}, the likeliest label mistake first.").format(n=n, path=path))).failure(
+            self._refused).run()

@@ -48,24 +48,16 @@ class RunsStore(QObject):
         if self._task is not None:
             self._again = True
             return
-        self._task = list_runs(self, self.workspace, self._run_index).success(self._listed).failure(
-            self._failed).run()
-
-    def _run_index(self) -> RunIndex:
-        """In the pool thread: core.runs.store and its readers load there, not before the window's first paint."""
-        if self._index is None:
-            from core.runs.index import RunIndex  # noqa: PLC0415
-
-            self._index = RunIndex()
-        return self._index
+        self._task = list_runs(self, self.workspace, self._index).success(self._listed).failure(self._failed).run()
 
     def ensure_loaded(self) -> None:
         """Load once: the first page that needs the runs starts it; later callers reuse the list."""
         if not self.loaded and self._task is None:
             self.reload()
 
-    def _listed(self, runs: list[RunInfo]) -> None:
+    def _listed(self, listed: tuple[RunIndex, list[RunInfo]]) -> None:
         self._task = None
+        self._index, runs = listed
         self.runs, self.loaded = runs, True
         self.changed.emit(runs)
         self._next()

@@ -50,9 +50,18 @@ def update_settings(parent: QObject, change: Callable[[Settings], bool]) -> Core
     return CoreOp(parent, call, what=_tr("Saving the settings"))
 
 
-def list_runs(parent: QObject, workspace: Path, index: Callable[[], RunIndex]) -> CoreOp[list[RunInfo]]:
-    """The workspace's runs, newest first, through the caller's ``RunIndex`` (it folds only what was appended)."""
-    return CoreOp(parent, lambda: index().list_runs(workspace), what=_tr("Listing the runs"))
+def list_runs(parent: QObject, workspace: Path,
+              index: RunIndex | None) -> CoreOp[tuple[RunIndex, list[RunInfo]]]:
+    """The workspace's runs, newest first, through the caller's ``RunIndex`` (it folds only what was appended
+    since; None: a new one, made in the pool thread — core.runs and its readers load there, not before the
+    window's first paint). The caller keeps the index for the next listing and never lists twice at once."""
+    def call() -> tuple[RunIndex, list[RunInfo]]:
+        from core.runs.index import RunIndex  # noqa: PLC0415
+
+        held = index or RunIndex()
+        return held, held.list_runs(workspace)
+
+    return CoreOp(parent, call, what=_tr("Listing the runs"))
 
 
 def open_gpu_readings(parent: QObject, init: Callable[[], bool]) -> CoreOp[bool]:

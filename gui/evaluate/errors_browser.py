@@ -12,21 +12,23 @@ held-out (k-fold) predictions, which are not built.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, accept_edit, can_accept,
-                                          can_change_class, can_delete, change_class_edit, delete_edit, filtered,
+from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, can_accept,
+                                          can_change_class, can_delete, filtered,
                                           images_by_path, row_boxes)
-from core.evaluation.label_edits import LabelEdit
 from core.evaluation.words import error_line, kind_word
 from gui.background import run_in_background
 from gui.evaluate.operations import apply_label_edit, export_image_list, undo_label_edit
 from gui.widgets.banner import Banner
+
+if TYPE_CHECKING:
+    from core.evaluation.label_edits import LabelEdit
 
 LARGE = 900  # the longest side the image is decoded at
 LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
@@ -227,20 +229,20 @@ class ErrorsBrowser(QWidget):
 
     # -- fixes --------------------------------------------------------------------------------------
     def delete_label(self) -> None:
-        self._edit(delete_edit)
+        self._edit("delete")
 
     def change_label_class(self) -> None:
-        self._edit(change_class_edit)
+        self._edit("change_class")
 
     def accept_prediction(self) -> None:
-        self._edit(lambda row, boxes: accept_edit(boxes=boxes, row=row))
+        self._edit("accept")
 
-    def _edit(self, make: Callable[[dict[str, Any], RowBoxes], LabelEdit]) -> None:
+    def _edit(self, kind: str) -> None:
         picked = self.current()
         if picked is None:
             return
         row, boxes = picked
-        apply_label_edit(self, lambda: make(row, boxes), str(row["image"])).success(
+        apply_label_edit(self, kind, row, boxes).success(
             lambda edit: self._edited(row, edit)).failure(self._refused).run()
 
     def _edited(self, row: dict[str, Any], edit: LabelEdit) -> None:

@@ -17,10 +17,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from core.evaluation.plan import build_evaluate_spec
-from core.evaluation.request import EvaluationRefused, RunEvaluation, presented
+from core.evaluation.request import EvaluationRefused, RunEvaluation
 from core.job.jobs import JobOutcome, JobSpec
 from gui.background import BackgroundTask
-from gui.evaluate.operations import plan_evaluation, read_evaluated_images, read_evaluation
+from gui.evaluate.operations import plan_evaluation, present_evaluation, read_evaluated_images, read_evaluation
 from gui.evaluate.errors_browser import ErrorsBrowser
 from gui.evaluate.view import EvaluationView
 from gui.job_runner import JobRunner, Launcher, default_launcher
@@ -134,7 +134,10 @@ class EvaluateWindow(QWidget):
     # -- what the window shows ----------------------------------------------------------------------
     def _show(self, result: dict[str, Any], *, from_store: bool) -> None:
         assert self.planned is not None
-        shown = presented(result, self.planned.plan, self.planned.config, self.run_dir, from_store=from_store)
+        present_evaluation(self, result, self.planned, self.run_dir, from_store=from_store).success(
+            lambda shown: self._display(shown, from_store=from_store)).run()
+
+    def _display(self, shown: dict[str, Any], *, from_store: bool) -> None:
         self._done_controls()
         self.status.setText(self.tr("Read back from the store: these inputs were evaluated before.")
                             if from_store else self.tr("Evaluated and stored."))

@@ -8,13 +8,14 @@ worker job (``gui.job_runner``), not an operation.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
 
+from core.evaluation.error_browse import RowBoxes, accept_edit, change_class_edit, delete_edit
 from core.evaluation.error_list import write_image_list
 from core.evaluation.label_edits import LabelEdit
-from core.evaluation.request import RunEvaluation, plan_run_evaluation
+from core.evaluation.request import RunEvaluation, plan_run_evaluation, presented
 from core.evaluation.store import load_evaluation, load_images
 from gui.operations import CoreOp
 
@@ -33,19 +34,32 @@ def read_evaluation(parent: QObject, folder: Path) -> CoreOp[dict[str, Any] | No
     return CoreOp(parent, lambda: load_evaluation(folder), what=_tr("Reading the evaluation"))
 
 
+def present_evaluation(parent: QObject, result: dict[str, Any], planned: RunEvaluation, run_dir: Path, *,
+                       from_store: bool) -> CoreOp[dict[str, Any]]:
+    """The result as the CLI presents it (store path, the prescription: it reads the evaluated images)."""
+    return CoreOp(parent, lambda: presented(result, planned.plan, planned.config, run_dir, from_store=from_store),
+                  what=_tr("Reading the evaluation"))
+
+
 def read_evaluated_images(parent: QObject, folder: Path) -> CoreOp[list[dict[str, Any]]]:
     """Every image's boxes of the evaluation in ``folder`` (its images.json), for the Errors browser."""
     return CoreOp(parent, lambda: load_images(folder), what=_tr("Reading the evaluated images"))
 
 
-def apply_label_edit(parent: QObject, make: Callable[[], LabelEdit], path: str) -> CoreOp[LabelEdit]:
-    """Make the edit (it reads the label file) and apply it (atomic, a .bak beside it)."""
+#: The Errors browser's fixes, by the name its buttons use (``core.evaluation.error_browse`` builds each edit).
+LABEL_EDITS = {"delete": delete_edit, "change_class": change_class_edit, "accept": accept_edit}
+
+
+def apply_label_edit(parent: QObject, kind: str, row: dict[str, Any], boxes: RowBoxes) -> CoreOp[LabelEdit]:
+    """Build the ``kind`` edit of ``row``'s label file (it reads the file) and apply it (atomic, a .bak beside it)."""
+    make = LABEL_EDITS[kind]
+
     def call() -> LabelEdit:
-        edit = make()
+        edit = make(row=row, boxes=boxes)
         edit.apply()
         return edit
 
-    return CoreOp(parent, call, what=_tr("Editing {path}").format(path=path))
+    return CoreOp(parent, call, what=_tr("Editing {path}").format(path=row["image"]))
 
 
 def undo_label_edit(parent: QObject, edit: LabelEdit) -> CoreOp[None]:

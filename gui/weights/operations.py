@@ -8,6 +8,7 @@ comes back. The downloads and imports are worker jobs (``gui.job_runner``), not 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
@@ -29,21 +30,22 @@ class StoreRows:
     manifest_problem: str
 
 
-def _read_rows(store: WeightsStore) -> StoreRows:
+def _read_rows(workspace: Path) -> StoreRows:
+    store = WeightsStore(workspace)  # one per reading: its ``manifest_problem`` belongs to this reading
     rows = weights_rows(store)
     return StoreRows(rows, store.manifest_problem)
 
 
-def read_store_rows(parent: QObject, store: WeightsStore) -> CoreOp[StoreRows]:
+def read_store_rows(parent: QObject, workspace: Path) -> CoreOp[StoreRows]:
     """The table's rows (``yolostudio weights list``'s): a manifest and a few stats, no file hashed."""
-    return CoreOp(parent, lambda: _read_rows(store), what=_tr("Reading the weights store"))
+    return CoreOp(parent, lambda: _read_rows(workspace), what=_tr("Reading the weights store"))
 
 
-def stored_state(parent: QObject, store: WeightsStore, name: str) -> CoreOp[str]:
+def stored_state(parent: QObject, workspace: Path, name: str) -> CoreOp[str]:
     """``name``'s state in the store ("ok", "absent", …): an import is refused over a file already there."""
-    return CoreOp(parent, lambda: store.state(name), what=_tr("Reading the weights store"))
+    return CoreOp(parent, lambda: WeightsStore(workspace).state(name), what=_tr("Reading the weights store"))
 
 
-def remove_checkpoint(parent: QObject, store: WeightsStore, name: str) -> CoreOp[bool]:
+def remove_checkpoint(parent: QObject, workspace: Path, name: str) -> CoreOp[bool]:
     """Delete ``name`` from the store (and its manifest record)."""
-    return CoreOp(parent, lambda: store.remove(name), what=_tr("Removing {name}").format(name=name))
+    return CoreOp(parent, lambda: WeightsStore(workspace).remove(name), what=_tr("Removing {name}").format(name=name))

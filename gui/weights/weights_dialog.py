@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFi
 
 from core.job.jobs import JobOutcome, JobSpec
 from core.weights.catalog import OFFICIAL_BASE, find_checkpoint
-from core.weights.store import WeightsStore
 from core.weights.words import progress_text, row_state_text, size_of
 from gui import dialogs
 from gui.weights.operations import StoreRows, read_store_rows, remove_checkpoint, stored_state
@@ -52,7 +51,6 @@ class WeightsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Pretrained weights"))
         self.workspace = Path(workspace)
-        self.store = WeightsStore(self.workspace)
         self.rows: list[dict[str, Any]] = []
         self.status: str | None = None  # the last job's done status
         self._job_name = ""
@@ -118,7 +116,7 @@ class WeightsDialog(QDialog):
         keep = select or self.selected_file()
         self._reading += 1
         reading = self._reading
-        read_store_rows(self, self.store).success(lambda read: self._show_rows(read, keep, reading)).run()
+        read_store_rows(self, self.workspace).success(lambda read: self._show_rows(read, keep, reading)).run()
 
     def _show_rows(self, read: StoreRows, keep: str, reading: int) -> None:
         if reading != self._reading:
@@ -218,7 +216,7 @@ class WeightsDialog(QDialog):
         if not dialogs.confirm_untrusted_weights(self, source):
             return
         name = source.name if source.name.endswith(".pt") else f"{source.stem}.pt"
-        stored_state(self, self.store, name).success(lambda state: self._import_if_absent(source, name, state)).run()
+        stored_state(self, self.workspace, name).success(lambda state: self._import_if_absent(source, name, state)).run()
 
     def _import_if_absent(self, source: Path, name: str, state: str) -> None:
         if self.running:
@@ -245,7 +243,7 @@ class WeightsDialog(QDialog):
             self.banner.show_message("error", self.tr("Could not remove {name}: {reason}").format(
                 name=name, reason=getattr(exc, "message", exc)))
 
-        remove_checkpoint(self, self.store, name).success(lambda removed: self._removed()).failure(refused).run()
+        remove_checkpoint(self, self.workspace, name).success(lambda removed: self._removed()).failure(refused).run()
 
     def _removed(self) -> None:
         self.progress_label.setText("")

@@ -2526,6 +2526,17 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>RunsOperations</name>
+    <message>
+      <source>Comparing the runs</source>
+      <translation>比较训练运行</translation>
+    </message>
+    <message>
+      <source>Reading the runs' events</source>
+      <translation>读取训练运行的事件</translation>
+    </message>
+  </context>
+  <context>
     <name>RunsOverlayDialog</name>
     <message>
       <source>Box loss (yolov5 units)</source>

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from core.i18n import tr
-from core.run import RunFolder
+from core.run.folder import RunFolder
 
 #: What a rank notes and carries on after (to stderr: the run's worker.log, or worker.rankN.log).
 log = logging.getLogger("yolostudio.worker.ddp")

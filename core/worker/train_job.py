@@ -36,7 +36,7 @@ from core.atomic import atomic_write_text
 from core.i18n import tr
 from core.environment.nvml import NvmlReader, NvmlUnavailable, open_nvml
 from core.job.protocol import EventWriter
-from core.run import BEST_WEIGHTS, RunFolder
+from core.run.folder import BEST_WEIGHTS, RunFolder
 from core.training.config import yolov5_options
 from core.worker.batch_log import BatchLog, batch_row
 from core.worker.batch_timer import BatchTimer

@@ -158,11 +158,11 @@ def _counts_text(counts: dict[str, dict[str, int]]) -> str:
 
 def start_process_group(device_text: str) -> Any:
     """Start the default process group (NCCL on GPUs, gloo on the CPU, as yolov5 would) and the app's own gloo
-    group; returns the gloo group. yolov5's ``main`` then finds the group started (``compat.ddp_device``)."""
+    group; returns the gloo group. yolov5's ``main`` then finds the group started (``compat_ddp.ddp_device``)."""
     import torch
     import torch.distributed as dist
 
-    from core.worker.compat import ddp_device
+    from core.worker.compat_ddp import ddp_device
 
     wants_gpu = device_text.strip().lower() != "cpu" and torch.cuda.is_available()
     ddp_device(torch.device("cuda" if wants_gpu else "cpu"))

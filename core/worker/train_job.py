@@ -42,7 +42,7 @@ from core.worker.batch_log import BatchLog, batch_row
 from core.worker.batch_timer import BatchTimer
 from core.worker.control import ControlChannel
 from core.worker.bottleneck_monitor import BottleneckMonitor
-from core.worker import compat
+from core.worker import compat, compat_ddp
 from core.worker.compat_amp import disable_amp
 from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, RankStop, join_ranks, leave_process_group,
                              lost_rank_error, watch_launcher)
@@ -365,7 +365,7 @@ def run_train(ctx: JobContext) -> str:
         show_each_warning_once()  # not one deprecation warning per batch in worker.log
         if info is not None:
             watch_launcher()
-            compat.enable_ddp()
+            compat_ddp.enable_ddp()
         _allow_partial_resume()
         from yolov5 import train as y5train
         from yolov5.utils.callbacks import Callbacks

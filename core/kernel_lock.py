@@ -4,9 +4,9 @@ The run folder's ``worker.lock`` (``core.run.owner.RunLock``) and the weights st
 locks (``core.weights.store``) use this one mechanism, owned here: ``try_lock``/``unlock`` (``flock`` on
 POSIX, ``msvcrt.locking`` of one far byte on Windows; ``core.run.owner`` explains why a run folder locks its
 directory) and the holder's record (``Owner``, ``read_owner``). The kernel releases the lock when its process
-ends, however it ends, so there is no stale lock to take over — and so no takeover two processes can win at once, which a lock
-*file* (``O_EXCL``, then "its holder is dead, delete it") allowed: both saw the dead holder, one deleted the
-other's fresh file, and both went ahead. The lock file stays in place; it records its holder (pid, start
+ends, however it ends, so there is no stale lock to take over — and so no takeover two processes can win at
+once, which a lock *file* (``O_EXCL``, then "its holder is dead, delete it") allowed: both saw the dead holder,
+one deleted the other's fresh file, and both went ahead. The lock file stays in place; it records its holder (pid, start
 time) while held so a refusal can name it.
 """
 

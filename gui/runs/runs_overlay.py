@@ -3,7 +3,8 @@
 colour per run.
 
 The curves are read from each run's ``events.jsonl`` (``epoch_end`` metrics) by an operation
-(``gui/runs/operations.py``) — a long run's file can be megabytes. A resumed run that redid an epoch keeps that epoch's last value.
+(``gui/runs/operations.py``) — a long run's file can be megabytes. A resumed run that redid an epoch keeps
+that epoch's last value.
 """
 
 from __future__ import annotations

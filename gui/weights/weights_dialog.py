@@ -216,7 +216,8 @@ class WeightsDialog(QDialog):
         if not dialogs.confirm_untrusted_weights(self, source):
             return
         name = source.name if source.name.endswith(".pt") else f"{source.stem}.pt"
-        stored_state(self, self.workspace, name).success(lambda state: self._import_if_absent(source, name, state)).run()
+        stored_state(self, self.workspace, name).success(
+            lambda state: self._import_if_absent(source, name, state)).run()
 
     def _import_if_absent(self, source: Path, name: str, state: str) -> None:
         if self.running:

@@ -35,7 +35,8 @@ from core.training.config import yolov5_options
 from core.worker.bottleneck_monitor import BottleneckMonitor
 from core.worker import compat_ddp
 from core.worker.compat_amp import disable_amp
-from core.worker.ddp import RankInfo, RankStop, join_ranks, leave_process_group, lost_rank_error, watch_launcher
+from core.worker.ddp import RankInfo, RankStop, join_ranks, leave_process_group
+from core.worker.lost_rank import lost_rank_error, watch_launcher
 from core.worker.job import JobContext, JobError
 from core.worker.train_guards import (dataset_folders_ok, label_caches_current, mark_finished,
                                       remove_stale_temporaries, training_was_finished)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from core.demo.dataset import DemoSpec, generate_demo_dataset
-from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, dataset_counts, disagreements, explain_lost_peer,
-                             fingerprint, lost_rank_error)
+from core.worker.ddp import LoaderClock, RankExchange, RankInfo, dataset_counts, disagreements, fingerprint
+from core.worker.lost_rank import explain_lost_peer, lost_rank_error
 
 
 def test_rank_info_comes_from_torchruns_environment():

@@ -9,7 +9,7 @@ Train form, a data.yaml opened on the Dataset page, the wizard page when its cat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Qt
 
@@ -18,12 +18,28 @@ from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.shell_operations import update_settings
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QDockWidget
+
     from core.settings import Settings
-    from gui.main_window import MainWindow
+    from gui.pages.page import Page
+
+
+class GuideWindow(Protocol):
+    """What the router asks of the main window (``gui.main_window.MainWindow``, which owns the router: a
+    protocol here, so the two modules do not import each other)."""
+
+    @property
+    def train_page(self) -> Any: ...
+
+    def show_page(self, index: int) -> bool: ...
+
+    def page_for(self, key: str) -> Page | None: ...
+
+    def addDockWidget(self, area: Qt.DockWidgetArea, dock: QDockWidget) -> None: ...  # noqa: N802 - Qt's name
 
 
 class GuideRouter(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: GuideWindow) -> None:
         super().__init__(window)
         self.window = window
         self.guide: first_run.FirstRunGuide | None = None

@@ -23,8 +23,7 @@ from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, ca
                                           can_change_class, can_delete, filtered,
                                           images_by_path, row_boxes)
 from core.evaluation.words import error_line, kind_word
-from gui.background import run_in_background
-from gui.evaluate.operations import apply_label_edit, export_image_list, undo_label_edit
+from gui.evaluate.operations import apply_label_edit, decode_picture, export_image_list, undo_label_edit
 from gui.widgets.banner import Banner
 
 if TYPE_CHECKING:
@@ -182,9 +181,7 @@ class ErrorsBrowser(QWidget):
         path = str(row["image"])
         self.image.setText(self.tr("Drawing {name}…").format(name=Path(path).name))
         decoder = self.decoder
-        run_in_background(self, lambda progress, cancelled: decoder(path),
-                          on_done=lambda decoded, row=row: self._draw(row, decoded),
-                          what=self.tr("Drawing {name}").format(name=path))
+        decode_picture(self, decoder, path).success(lambda decoded, row=row: self._draw(row, decoded)).run()
 
     def _draw(self, row: dict[str, Any], decoded: tuple[bytes, int, int]) -> None:
         picked = self.current()

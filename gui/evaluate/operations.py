@@ -8,7 +8,7 @@ worker job (``gui.job_runner``), not an operation.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
@@ -70,3 +70,9 @@ def undo_label_edit(parent: QObject, edit: LabelEdit) -> CoreOp[None]:
 def export_image_list(parent: QObject, rows: list[dict[str, Any]], path: Path) -> CoreOp[int]:
     """Write the listed rows' images, each once, likeliest label mistake first; the number written."""
     return CoreOp(parent, lambda: write_image_list(rows, path), what=_tr("Exporting the list"))
+
+
+def decode_picture(parent: QObject, decoder: Callable[[str], tuple[bytes, int, int]],
+                   path: str) -> CoreOp[tuple[bytes, int, int]]:
+    """One image file decoded (and scaled) for the Errors browser: its bytes, width and height."""
+    return CoreOp(parent, lambda: decoder(path), what=_tr("Drawing {name}").format(name=path))

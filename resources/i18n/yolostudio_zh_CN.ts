@@ -1252,10 +1252,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>删除该标注</translation>
     </message>
     <message>
-      <source>Drawing {name}</source>
-      <translation>正在绘制 {name}</translation>
-    </message>
-    <message>
       <source>Drawing {name}…</source>
       <translation>正在绘制 {name}…</translation>
     </message>
@@ -1322,6 +1318,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
   </context>
   <context>
     <name>EvaluateOperations</name>
+    <message>
+      <source>Drawing {name}</source>
+      <translation>正在绘制 {name}</translation>
+    </message>
     <message>
       <source>Editing {path}</source>
       <translation>正在编辑 {path}</translation>

@@ -11,20 +11,37 @@ run started with them — never when a page was merely opened.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Qt
 
-from core.settings import load_settings, save_settings
 from gui import first_run
 from gui.pages.catalog import PAGES, TRAIN, page_index
+from gui.shell_operations import update_settings
 
 if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+    from PySide6.QtWidgets import QDockWidget
+
+    from core.settings import Settings
+    from gui.pages.page import Page
+
+
+class GuideWindow(Protocol):
+    """What the router asks of the main window (``gui.main_window.MainWindow``, which owns the router: a
+    protocol here, so the two modules do not import each other)."""
+
+    @property
+    def train_page(self) -> Any: ...
+
+    def show_page(self, index: int) -> bool: ...
+
+    def page_for(self, key: str) -> Page | None: ...
+
+    def addDockWidget(self, area: Qt.DockWidgetArea, dock: QDockWidget) -> None: ...  # noqa: N802 - Qt's name
 
 
 class GuideRouter(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: GuideWindow) -> None:
         super().__init__(window)
         self.window = window
         self.guide: first_run.FirstRunGuide | None = None
@@ -133,10 +150,9 @@ class GuideRouter(QObject):
             self.guide.show_check_result(text)
 
     def _on_dismissed(self) -> None:
-        settings = load_settings()
-        if not settings.guide_done:
-            settings.guide_done = True
-            try:
-                save_settings(settings)
-            except OSError:
-                pass  # shown again next time: better than a dialog about a guide
+        def mark_done(settings: Settings) -> bool:
+            changed, settings.guide_done = not settings.guide_done, True
+            return changed
+
+        # A failure to save is said in the status bar (the default path): the guide comes again next time.
+        update_settings(self, mark_done).run()

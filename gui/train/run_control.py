@@ -3,7 +3,7 @@
 
 A mixin of ``TrainPage`` (it uses the page's widgets and session); split out so the page module stays about
 its layout and its display, and each stays short. The rules themselves are core's: a run is created and
-resumed by ``core.runs.store``, whether it may resume is ``core.run.RunFolder.can_resume``.
+resumed by ``core.runs.store``, whether it may resume is ``core.run.folder.RunFolder.can_resume``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from core.training.distributed import ENDPOINT_FIELDS
 from core.job.jobs import JobSpec
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
 from core.trust import confirmed_entry, needs_trust
 from core.wizard.time_fit import handover_words

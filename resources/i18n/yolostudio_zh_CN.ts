@@ -71,6 +71,10 @@
       <source>not checked yet: open the Environment page</source>
       <translation>尚未检查：请打开环境页面</translation>
     </message>
+    <message>
+      <source>reading the last environment check…</source>
+      <translation>正在读取上次的环境检查…</translation>
+    </message>
   </context>
   <context>
     <name>AppLog</name>
@@ -1275,16 +1279,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>删除该标注</translation>
     </message>
     <message>
-      <source>Drawing {name}</source>
-      <translation>正在绘制 {name}</translation>
-    </message>
-    <message>
       <source>Drawing {name}…</source>
       <translation>正在绘制 {name}…</translation>
-    </message>
-    <message>
-      <source>Editing {path}</source>
-      <translation>正在编辑 {path}</translation>
     </message>
     <message>
       <source>Errors of {weights} — YOLO Studio</source>
@@ -1307,10 +1303,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>导出此列表…</translation>
     </message>
     <message>
-      <source>Exporting the list</source>
-      <translation>正在导出列表</translation>
-    </message>
-    <message>
       <source>No errors match these filters.</source>
       <translation>没有符合这些筛选条件的错误。</translation>
     </message>
@@ -1331,10 +1323,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>撤销</translation>
     </message>
     <message>
-      <source>Undoing the edit of {path}</source>
-      <translation>正在撤销对 {path} 的编辑</translation>
-    </message>
-    <message>
       <source>Undone: {what} in {path}.</source>
       <translation>已撤销：{path} 中的{what}。</translation>
     </message>
@@ -1353,6 +1341,37 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>✓ {text} ({done})</source>
       <translation>✓ {text}（{done}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>EvaluateOperations</name>
+    <message>
+      <source>Drawing {name}</source>
+      <translation>正在绘制 {name}</translation>
+    </message>
+    <message>
+      <source>Editing {path}</source>
+      <translation>正在编辑 {path}</translation>
+    </message>
+    <message>
+      <source>Exporting the list</source>
+      <translation>正在导出列表</translation>
+    </message>
+    <message>
+      <source>Planning the evaluation</source>
+      <translation>规划评估</translation>
+    </message>
+    <message>
+      <source>Reading the evaluated images</source>
+      <translation>读取评估过的图像</translation>
+    </message>
+    <message>
+      <source>Reading the evaluation</source>
+      <translation>读取评估结果</translation>
+    </message>
+    <message>
+      <source>Undoing the edit of {path}</source>
+      <translation>正在撤销对 {path} 的编辑</translation>
     </message>
   </context>
   <context>
@@ -1388,10 +1407,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Evaluating {weights} on the {split} split ({images} images) with yolov5's validation…</source>
       <translation>正在用 yolov5 的验证在 {split} 划分（{images} 张图像）上评估 {weights}…</translation>
-    </message>
-    <message>
-      <source>Planning the evaluation</source>
-      <translation>规划评估</translation>
     </message>
     <message>
       <source>Read back from the store: these inputs were evaluated before.</source>
@@ -2671,6 +2686,17 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>RunsOperations</name>
+    <message>
+      <source>Comparing the runs</source>
+      <translation>比较训练运行</translation>
+    </message>
+    <message>
+      <source>Reading the runs' events</source>
+      <translation>读取训练运行的事件</translation>
+    </message>
+  </context>
+  <context>
     <name>RunsOverlayDialog</name>
     <message>
       <source>Box loss (yolov5 units)</source>
@@ -3097,6 +3123,29 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Train one run on several GPUs or machines with PyTorch's DDP: this machine starts its share, the others run the command shown here.</source>
       <translation>用 PyTorch 的 DDP 在多块 GPU 或多台机器上训练同一个任务：本机启动自己的部分，其他机器运行这里显示的命令。</translation>
+    </message>
+  </context>
+  <context>
+    <name>ShellOperations</name>
+    <message>
+      <source>Listing the runs</source>
+      <translation>列出训练运行</translation>
+    </message>
+    <message>
+      <source>Reading the last environment check</source>
+      <translation>读取上次的环境检查</translation>
+    </message>
+    <message>
+      <source>Reading the settings</source>
+      <translation>读取设置</translation>
+    </message>
+    <message>
+      <source>Reading this machine's GPUs</source>
+      <translation>正在读取这台机器的 GPU</translation>
+    </message>
+    <message>
+      <source>Saving the settings</source>
+      <translation>保存设置</translation>
     </message>
   </context>
   <context>
@@ -3746,6 +3795,17 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{name} is on this machine: {path}</source>
       <translation>{name} 已在本机：{path}</translation>
+    </message>
+  </context>
+  <context>
+    <name>WeightsOperations</name>
+    <message>
+      <source>Reading the weights store</source>
+      <translation>读取权重库</translation>
+    </message>
+    <message>
+      <source>Removing {name}</source>
+      <translation>删除 {name}</translation>
     </message>
   </context>
   <context>

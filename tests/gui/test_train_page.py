@@ -378,7 +378,7 @@ class MachineLauncher(FakeLauncher):
 def test_resume_before_the_first_checkpoint_is_offered_where_the_cli_resumes(qtbot, tmp_path, data_yaml,
                                                                              fake_worker, monkeypatch, node_rank):
     """Machine 1 of a several-machines run saves no last.pt (rank 0 sends it at resume): the Train page offers
-    Resume exactly when ``yolostudio resume`` would go ahead (``core.run.RunFolder.resume_problem``)."""
+    Resume exactly when ``yolostudio resume`` would go ahead (``core.run.folder.RunFolder.resume_problem``)."""
     from cli.main import main
     from tests.cli.test_trust_verbs import NoWorker
 

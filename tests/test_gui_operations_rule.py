@@ -43,7 +43,6 @@ NOT_CONVERTED_YET = {
     "gui.train.train_options_panel", "gui.train.train_page",
     "gui.widgets.several_machines",  # the Train page's several-machines panel saves the Slurm script
     "gui.widgets.wizard_prediction",  # the Train page's wizard comparison reads and writes wizard.json
-    "gui.wizard.wizard_page",
 }
 
 
@@ -161,7 +160,6 @@ OWN_BACKGROUND_JOBS = {
     "gui.dataset.dataset_gallery", "gui.dataset.dataset_page", "gui.dataset.dataset_sources",
     "gui.dataset.prepare_action", "gui.environment.repair_dialog", "gui.export.export_page",
     "gui.export.export_try", "gui.runs.runs_page", "gui.train.train_options_panel", "gui.train.val_images",
-    "gui.wizard.wizard_page",
 }
 
 

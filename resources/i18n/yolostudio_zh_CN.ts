@@ -1552,16 +1552,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>TorchScript</translation>
     </message>
     <message>
-      <source>best</source>
-      <translation>最佳</translation>
-    </message>
-    <message>
       <source>data.yaml whose validation images verify the export (and calibrate INT8)</source>
       <translation>用其验证图片来验证导出结果（并校准 INT8）的 data.yaml</translation>
-    </message>
-    <message>
-      <source>last</source>
-      <translation>最后</translation>
     </message>
     <message>
       <source>the run's own dataset</source>
@@ -1572,8 +1564,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>{name}（所选文件）</translation>
     </message>
     <message>
-      <source>{run} · {which}.pt</source>
-      <translation>{run} · {which}.pt</translation>
+      <source>{run} · {file}</source>
+      <translation>{run} · {file}</translation>
     </message>
     <message>
       <source>{weights} (still training)</source>

@@ -17,7 +17,7 @@ from core.environment.tables import RAM_CACHE_MARGIN, TRAIN_PROCESS_RAM_GB, amp_
 from core.i18n import tr
 from core.training.options import TrainConfig
 from core.wizard import tables as T
-from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements
+from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements, goal_words
 from core.wizard.rules import (Reason, best_workers, candidate_models, choose_batch, choose_imgsz, demand_for,
                                worker_cap)
 
@@ -259,7 +259,7 @@ def _assemble(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements, img
         "weights": Reason(plan["weights"] or tr("none"), start.reason if start is not None else tr(
             "Training from the model YAML (no pretrained weights chosen)."), plan["weights"] or tr("weights store"),
             "goal"),
-        "epochs": Reason(plan["epochs"], plan["epochs_why"], tr("goal: {goal}", goal=goal.kind), "goal"),
+        "epochs": Reason(plan["epochs"], plan["epochs_why"], tr("goal: {goal}", goal=goal_words(goal.kind)), "goal"),
         "batch": batch, "data": data_reason, "cache": cache_reason, "workers": workers_reason,
         "device": Reason(hw.device, tr("{n} GPUs with DDP through torchrun (one process per GPU, never "
                                        "DataParallel).", n=ranks) if ranks > 1 else

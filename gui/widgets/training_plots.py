@@ -173,8 +173,10 @@ class TrainingPlots(QWidget):
         font = heading.font()
         font.setBold(True)
         heading.setFont(font)
-        key = QLabel("&nbsp;&nbsp; ".join(f"<span style='color:{colour}'>{glyph}</span>&nbsp;{escape(words)}"
-                                          for glyph, colour, words in legend), panel)
+        # one entry never breaks inside (Chinese breaks between any two characters: "lr1（权 / 重）")
+        key = QLabel("&nbsp;&nbsp; ".join(f"<span style='white-space:nowrap'><span style='color:{colour}'>{glyph}"
+                                          f"</span>&nbsp;{escape(words)}</span>" for glyph, colour, words in legend),
+                     panel)
         key.setTextFormat(Qt.TextFormat.RichText)
         key.setWordWrap(True)
         layout = QVBoxLayout(panel)

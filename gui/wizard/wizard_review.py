@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QPla
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from core.run.progress import format_duration
+from core.wizard.session import step_words
+
 
 class WizardReview(QWidget):
     copied = Signal(str)
@@ -95,7 +97,7 @@ class WizardReview(QWidget):
         if doc.get("estimated"):
             lines.append(self.tr("* estimated (not measured here): {names}").format(names=", ".join(doc["estimated"])))
         for step, why in (doc.get("failures") or {}).items():
-            lines.append(self.tr("Not measured — {step}: {why}").format(step=step, why=why))
+            lines.append(self.tr("Not measured — {step}: {why}").format(step=step_words(step), why=why))
         self.notes.setText("\n".join(lines))
         self.notes.setVisible(bool(lines))
         p = doc["predicted"]

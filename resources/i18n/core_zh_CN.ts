@@ -3760,6 +3760,10 @@ Type 'delete' to confirm: </source>
       <translation>可用内存</translation>
     </message>
     <message>
+      <source>balanced</source>
+      <translation>均衡</translation>
+    </message>
+    <message>
       <source>batch probe</source>
       <translation>批大小探测</translation>
     </message>
@@ -3778,6 +3782,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>best F1 {f1} at confidence {conf}</source>
       <translation>最佳 F1 {f1}，置信度 {conf}</translation>
+    </message>
+    <message>
+      <source>best accuracy</source>
+      <translation>最高精度</translation>
     </message>
     <message>
       <source>box</source>
@@ -4674,6 +4682,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>processes to use (default: all cores)</source>
       <translation>使用的进程数（默认：全部核心）</translation>
+    </message>
+    <message>
+      <source>quick test</source>
+      <translation>快速测试</translation>
     </message>
     <message>
       <source>quick test, balanced, or best accuracy</source>

@@ -2172,7 +2172,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Run:</source>
-      <translation>训练：</translation>
+      <translation>总进度：</translation>
     </message>
   </context>
   <context>
@@ -3028,6 +3028,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练有 {share} 的时间在等待数据</translation>
     </message>
     <message>
+      <source>Waiting for data: not measured yet</source>
+      <translation>等待数据的时间：尚未测得</translation>
+    </message>
+    <message>
       <source>images/s</source>
       <translation>张/秒</translation>
     </message>
@@ -3596,7 +3600,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>&amp;Balanced — a good model in reasonable time</source>
-      <translation>均衡(&amp;B)——用合理的时间得到好模型</translation>
+      <translation>均衡——用合理的时间得到好模型(&amp;B)</translation>
     </message>
     <message>
       <source>&amp;Browse…</source>
@@ -3616,11 +3620,11 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>&amp;Quick test — does it train at all? (small model, few epochs)</source>
-      <translation>快速测试(&amp;Q)——能不能训练起来？（小模型，少量轮次）</translation>
+      <translation>快速测试——能不能训练起来？（小模型，少量轮次）(&amp;Q)</translation>
     </message>
     <message>
       <source>&amp;Skip (estimate)</source>
-      <translation>跳过(&amp;S)（估算）</translation>
+      <translation>跳过（估算）(&amp;S)</translation>
     </message>
     <message>
       <source>&amp;Train with these settings</source>
@@ -3656,7 +3660,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>Best &amp;accuracy — the largest model this machine trains well</source>
-      <translation>最高精度(&amp;A)——本机能训练好的最大模型</translation>
+      <translation>最高精度——本机能训练好的最大模型(&amp;A)</translation>
     </message>
     <message>
       <source>CPU</source>

@@ -1,0 +1,107 @@
+"""Words built from ids, and the wording a Chinese reader stumbled on (issue 25, "简体中文").
+
+Each case drives the real widget or function in zh_CN and reads the text a person sees: ids (``starting``,
+``completed``, ``measure``, ``balanced``) are shown as their words, a file name stays a file name, a figure
+that is not known yet is a sentence rather than a dash in the middle of one, and a mnemonic sits at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication
+
+from core import i18n
+from core.runs.store import RunInfo
+from gui.i18n import install_language
+from tools.i18n import read_ts, ts_path
+
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+@pytest.fixture
+def chinese(qtbot):
+    app = QApplication.instance()
+    font = app.font()
+    install_language(app, "zh_CN")
+    yield
+    install_language(app, "en")
+    app.setFont(font)
+    os.environ[i18n.LANGUAGE_ENV] = "en"
+
+
+def test_the_log_names_stages_and_statuses_in_words(chinese):
+    from gui.run_text import log_line
+
+    starting = log_line({"type": "stage", "stage": "starting"})
+    finished = log_line({"type": "stage", "stage": "finished", "detail": "best.pt"})
+    ended = log_line({"type": "done", "status": "completed", "elapsed_s": 381.0})
+    assert starting == "阶段：" + i18n.tr("Starting the training process…")
+    assert "finished" not in finished and "best.pt" in finished
+    assert ended.startswith("训练结束（已完成）") and "completed" not in ended
+
+
+def test_the_weights_list_shows_the_files_own_names(chinese, qtbot, tmp_path):
+    from gui.export.export_form import ExportForm
+
+    (tmp_path / "weights").mkdir()
+    for name in ("best.pt", "last.pt"):
+        (tmp_path / "weights" / name).write_bytes(b"pt")
+    form = ExportForm()
+    qtbot.addWidget(form)
+    form.set_runs([RunInfo("exp2", str(tmp_path), "completed", best_weights=str(tmp_path / "weights" / "best.pt"),
+                           last_weights=str(tmp_path / "weights" / "last.pt"))])
+    items = [form.weights_combo.itemText(i) for i in range(form.weights_combo.count())]
+    assert items == ["exp2 · best.pt", "exp2 · last.pt"]
+    assert form.weights_path().endswith("best.pt")  # a finished run's best.pt is the one chosen
+
+
+def test_an_unknown_data_wait_is_a_sentence_not_a_dash(chinese, qtbot):
+    from gui.widgets.system_plots import SystemPlots
+
+    strip = SystemPlots()
+    qtbot.addWidget(strip)
+    strip.refresh()
+    before = strip.headings["wait"].text()
+    assert "—" not in before and "尚未测得" in before
+    strip.add_event({"v": 1, "type": "batch", "t": 2.0, "epoch": 0, "index": 5, "count": 10, "warmup": False,
+                     "window": {"batches": 1, "images": 4, "data_wait_s": 0.25, "step_s": 0.75,
+                                "data_wait_share": 0.25, "images_per_s": 4.0}})
+    strip.refresh()
+    assert "25 %" in strip.headings["wait"].text() and "等待数据" in strip.headings["wait"].text()
+
+
+def test_the_wizard_names_a_skipped_step_and_the_goal_in_words(chinese, qtbot):
+    from core.wizard.inputs import goal_words
+    from gui.wizard.wizard_review import WizardReview
+
+    review = WizardReview()
+    qtbot.addWidget(review)
+    review.show_document({"reasons": {}, "failures": {"measure": QCoreApplication.translate("WizardPage", "skipped")}, "estimated": [],
+                          "predicted": {"images_per_s": 12.0, "epoch_s": 60.0, "total_s": 600.0},
+                          "config": {"epochs": 10}, "commands": {}})
+    notes = review.notes.text()
+    assert "measure" not in notes and notes == "未测量——测量：已跳过"
+    assert [goal_words(kind) for kind in ("quick", "balanced", "accurate")] == ["快速测试", "均衡", "最高精度"]
+    assert i18n.tr("goal: {goal}", goal=goal_words("balanced")) == "目标：均衡"
+
+
+def test_the_overall_progress_label_says_overall(chinese, qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from gui.widgets.progress_panel import ProgressPanel
+
+    panel = ProgressPanel()
+    qtbot.addWidget(panel)
+    labels = [label.text() for label in panel.findChildren(QLabel)]
+    assert "总进度：" in labels and "训练：" not in labels
+
+
+def test_chinese_mnemonics_sit_at_the_end():
+    """Qt's Chinese convention: "跳过（估算）(&S)", never "跳过(&S)（估算）" (a trailing "…", ":" or " >" may follow)."""
+    misplaced = [f"[{context}] {source!r} -> {text!r}" for (context, source), text in read_ts(ts_path("yolostudio")).items()
+                 if text and re.search(r"\(&\w\)", text) and not re.search(r"\(&\w\)(?:…|\.\.\.|：|:| >)?$", text)]
+    assert misplaced == []

@@ -337,7 +337,7 @@ Step failed: {step}
     </message>
     <message>
       <source>--cache ram needs about {need:.1f} GB for {images} images at imgsz {imgsz}; yolov5 then silently trains without a cache. Use the disk cache instead.</source>
-      <translation>--cache ram 在 imgsz {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
+      <translation>--cache ram 在图片尺寸 {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
     </message>
     <message>
       <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
@@ -1045,11 +1045,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Extra large P6: the most accurate YOLOv5; the slowest and the most GPU memory.</source>
-      <translation>Extra large P6：最准的 YOLOv5；最慢，显存占用也最多。</translation>
+      <translation>超大型 P6：最准的 YOLOv5；最慢，显存占用也最多。</translation>
     </message>
     <message>
       <source>Extra large: the most accurate at 640 px and the slowest; about 12x the compute of s.</source>
-      <translation>Extra large：640 像素下最准也最慢；计算量约为 s 的 12 倍。</translation>
+      <translation>超大型：640 像素下最准也最慢；计算量约为 s 的 12 倍。</translation>
     </message>
     <message>
       <source>FP16 (needs a GPU; not with --dynamic)</source>
@@ -1214,6 +1214,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>GPU monitoring is unavailable inside this container</source>
       <translation>此容器内无法监控 GPU</translation>
+    </message>
+    <message>
+      <source>GPU monitoring unavailable (NVML): {kind}: {error}</source>
+      <translation>无法监控 GPU（NVML）：{kind}：{error}</translation>
     </message>
     <message>
       <source>GPU {gpus} is listed more than once in Device ({value}).</source>
@@ -1561,7 +1565,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Large P6: 1280 px, high accuracy; needs a large GPU and a large dataset.</source>
-      <translation>Large P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
+      <translation>大型 P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
     </message>
     <message>
       <source>Large images and the best-accuracy goal: 1280 keeps small details.</source>
@@ -1569,7 +1573,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Large: higher accuracy for larger datasets; needs a GPU with plenty of memory.</source>
-      <translation>Large：适合更大的数据集，精度更高；需要显存充足的 GPU。</translation>
+      <translation>大型：适合更大的数据集，精度更高；需要显存充足的 GPU。</translation>
     </message>
     <message>
       <source>Last weights: {path}</source>
@@ -1653,11 +1657,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Medium P6: 1280 px, more accurate; needs a large GPU at that size.</source>
-      <translation>Medium P6：1280 像素，更准；在该尺寸下需要大显存 GPU。</translation>
+      <translation>中型 P6：1280 像素，更准；在该尺寸下需要大显存 GPU。</translation>
     </message>
     <message>
       <source>Medium: clearly more accurate than s for about 3x the compute; a good default on a strong GPU.</source>
-      <translation>Medium：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
+      <translation>中型：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
     </message>
     <message>
       <source>Mixed GPUs</source>
@@ -1749,11 +1753,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Nano P6: trained at 1280 px with a fourth output layer, for small objects in large images.</source>
-      <translation>Nano P6：以 1280 像素训练，多一个输出层，适合大图中的小目标。</translation>
+      <translation>超小型 P6：以 1280 像素训练，多一个输出层，适合大图中的小目标。</translation>
     </message>
     <message>
       <source>Nano: the smallest and fastest — CPUs, edge devices and quick experiments; lowest accuracy.</source>
-      <translation>Nano：最小最快——适合 CPU、边缘设备和快速实验；精度最低。</translation>
+      <translation>超小型：最小最快——适合 CPU、边缘设备和快速实验；精度最低。</translation>
     </message>
     <message>
       <source>No NVIDIA GPU found: training runs on the CPU</source>
@@ -1893,7 +1897,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Not measured: images {side} px against imgsz {imgsz}.</source>
-      <translation>未测量：图片 {side} 像素，而 imgsz 为 {imgsz}。</translation>
+      <translation>未测量：图片 {side} 像素，而图片尺寸为 {imgsz}。</translation>
     </message>
     <message>
       <source>Not needed: the loader is as fast without it.</source>
@@ -2029,7 +2033,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Out of memory at batch 1 with {model} at imgsz {imgsz}.</source>
-      <translation>{model} 在 imgsz {imgsz}、批大小 1 时显存不足。</translation>
+      <translation>{model} 在图片尺寸 {imgsz}、批大小 1 时显存不足。</translation>
     </message>
     <message>
       <source>Over several GPUs every training step waits for the slowest card, and each card gets the same share of the batch, so the weak card would set the pace and the memory limit for all. Train on the strong card alone (never DataParallel or DDP over both).</source>
@@ -2096,8 +2100,8 @@ Type 'delete' to confirm: </source>
       <translation>请选择 yolov5n/s/m/l/x 或一个模型文件。</translation>
     </message>
     <message>
-      <source>Pillow cannot read this image ({reason}). yolov5 drops it as corrupt.</source>
-      <translation>Pillow 无法读取这张图片（{reason}）。yolov5 会把它当作损坏图片丢弃。</translation>
+      <source>Pillow cannot read this image ('{reason}'). yolov5 drops it as corrupt.</source>
+      <translation>Pillow 无法读取这张图片（'{reason}'）。yolov5 会把它当作损坏图片丢弃。</translation>
     </message>
     <message>
       <source>Port {port} is already in use on this machine (Address already in use).</source>
@@ -2505,7 +2509,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Small P6: 1280 px training for small objects in large images on one GPU.</source>
-      <translation>Small P6：1280 像素训练，在单块 GPU 上检测大图中的小目标。</translation>
+      <translation>小型 P6：1280 像素训练，在单块 GPU 上检测大图中的小目标。</translation>
     </message>
     <message>
       <source>Small objects: at a smaller size a tenth of your boxes would shrink below {px} px.</source>
@@ -2513,7 +2517,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Small: the usual first choice for a custom dataset on one GPU; fast to fine-tune.</source>
-      <translation>Small：在单块 GPU 上训练自定义数据集的常用首选；微调很快。</translation>
+      <translation>小型：在单块 GPU 上训练自定义数据集的常用首选；微调很快。</translation>
     </message>
     <message>
       <source>Soften the class targets by this amount (0.1 is typical) against over-confident classes; 0 is off.</source>
@@ -2724,8 +2728,8 @@ Type 'delete' to confirm: </source>
       <translation>这个 JPEG 在结束标记后还有多余字节。yolov5 会原地重新保存它（'corrupt JPEG restored and saved'）——以质量 100 重写你的文件并去掉这些字节——然后用它训练；如果原文件重要，请先备份。</translation>
     </message>
     <message>
-      <source>The JPEG is truncated ({reason}). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
-      <translation>JPEG 文件被截断（{reason}）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
+      <source>The JPEG is truncated ('{reason}'). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
+      <translation>JPEG 文件被截断（'{reason}'）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
     </message>
     <message>
       <source>The NVIDIA container runtime mounts only the GPUs NVIDIA_VISIBLE_DEVICES names when the container starts; '{value}' names none, so neither NVML nor PyTorch can see a GPU here. If the host has one, start the container with it — nothing inside the container can add it.</source>
@@ -2892,8 +2896,8 @@ Type 'delete' to confirm: </source>
       <translation>pip 的完整输出在 {log}。</translation>
     </message>
     <message>
-      <source>The image is so large that Pillow refuses to open it ({reason}); yolov5 drops it as corrupt. Downscale it.</source>
-      <translation>图片太大，Pillow 拒绝打开（{reason}）；yolov5 会把它当作损坏图片丢弃。请缩小它。</translation>
+      <source>The image is so large that Pillow refuses to open it ('{reason}'); yolov5 drops it as corrupt. Downscale it.</source>
+      <translation>图片太大，Pillow 拒绝打开（'{reason}'）；yolov5 会把它当作损坏图片丢弃。请缩小它。</translation>
     </message>
     <message>
       <source>The image is {w}×{h} px ({mpx:.0f} Mpx). yolov5 decodes it at full size before resizing, which slows every epoch and costs memory in each loader worker; downscale it.</source>
@@ -2924,8 +2928,8 @@ Type 'delete' to confirm: </source>
       <translation>'names' 的键必须是类别 id（0、1、2 …）。yolov5 会以 'names keys must be integers' 停止。</translation>
     </message>
     <message>
-      <source>The label file cannot be read ({reason}). yolov5 drops the image as corrupt.</source>
-      <translation>无法读取该标签文件（{reason}）。yolov5 会将该图像视为损坏并丢弃。</translation>
+      <source>The label file cannot be read ('{reason}'). yolov5 drops the image as corrupt.</source>
+      <translation>无法读取该标签文件（'{reason}'）。yolov5 会将该图像视为损坏并丢弃。</translation>
     </message>
     <message>
       <source>The largest batch that trained with room to spare: the GPU stays busy and yolov5 accumulates to {nbs} images per step.</source>
@@ -3277,7 +3281,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Too little free RAM to train at batch {batch}, imgsz {imgsz}</source>
-      <translation>可用内存太少，无法以批大小 {batch}、imgsz {imgsz} 训练</translation>
+      <translation>可用内存太少，无法以批大小 {batch}、图片尺寸 {imgsz} 训练</translation>
     </message>
     <message>
       <source>TorchScript tracing wrote no model.</source>
@@ -4696,6 +4700,10 @@ Type 'delete' to confirm: </source>
       <translation>进程 {rank}（节点 {node}，{host}，pid {pid}）</translation>
     </message>
     <message>
+      <source>rank {rank} of {world} on node {node}</source>
+      <translation>节点 {node} 上的进程 {rank}（共 {world} 个）</translation>
+    </message>
+    <message>
       <source>read every file again</source>
       <translation>重新读取每个文件</translation>
     </message>
@@ -4770,6 +4778,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>running PyTorch on {n} images</source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>saving a resumable checkpoint</source>
+      <translation>正在保存可续训的检查点</translation>
     </message>
     <message>
       <source>scoring the labels with cleanlab</source>
@@ -4854,6 +4866,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>still improving</source>
       <translation>仍在提升</translation>
+    </message>
+    <message>
+      <source>stop requested ({source})</source>
+      <translation>已请求停止（{source}）</translation>
     </message>
     <message>
       <source>stopped</source>
@@ -5485,7 +5501,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{gflops:.1f} GFLOPs per image at 640 px; the device consumes {demand:.0f} img/s at imgsz {imgsz}</source>
-      <translation>640 像素下每张图片 {gflops:.1f} GFLOPs；设备在 imgsz {imgsz} 下每秒消耗 {demand:.0f} 张</translation>
+      <translation>640 像素下每张图片 {gflops:.1f} GFLOPs；设备在图片尺寸 {imgsz} 下每秒消耗 {demand:.0f} 张</translation>
     </message>
     <message>
       <source>{got:.2f} M parameters instead of the published {want} M</source>
@@ -5941,7 +5957,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{rate:.0f} img/s at batch {b}, imgsz {imgsz} on {device}</source>
-      <translation>批大小 {b}、imgsz {imgsz}、{device} 上 {rate:.0f} 张/秒</translation>
+      <translation>批大小 {b}、图片尺寸 {imgsz}、{device} 上 {rate:.0f} 张/秒</translation>
     </message>
     <message>
       <source>{reason} (tried {tries} times).</source>

@@ -3885,6 +3885,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>* 估算值（未在本机测量）：{names}</translation>
     </message>
     <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
       <source>Chosen in the {step} step.</source>
       <translation>在“{step}”步骤中选定。</translation>
     </message>

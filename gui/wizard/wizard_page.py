@@ -23,6 +23,7 @@ from core.job.jobs import JobOutcome
 from core.weights.choice import recommend_start
 from core.wizard.inputs import Goal, Hardware, Measurements, measurements_from_json
 from core.wizard.recommend import recommend
+from core.environment.nvml import error_words
 from core.wizard.session import (MEASURE_TIMEOUT_S, measure_job, prepared_out_dir, quick_facts, read_inputs,
                                  result_document, step_words, use_prepared)
 from gui.background import run_in_background
@@ -261,7 +262,7 @@ class WizardPage(Page):
             self.gpu_list.addItem(item)
         if not facts.nvml.gpus:
             self.gpu_list.addItem(self.tr("No NVIDIA GPU found: training runs on the CPU ({why}).").format(
-                why=facts.nvml.error or self.tr("no driver")))
+                why=error_words(facts.nvml.error) if facts.nvml.error else self.tr("no driver")))
         self.gpu_list.blockSignals(False)
 
     def chosen_gpus(self) -> list[int]:

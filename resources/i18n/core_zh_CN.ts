@@ -1216,8 +1216,8 @@ Type 'delete' to confirm: </source>
       <translation>此容器内无法监控 GPU</translation>
     </message>
     <message>
-      <source>GPU monitoring unavailable (NVML): {kind}: {error}</source>
-      <translation>无法监控 GPU（NVML）：{kind}：{error}</translation>
+      <source>GPU monitoring unavailable (NVML): {kind} ('{error}')</source>
+      <translation>无法监控 GPU（NVML）：{kind}（'{error}'）</translation>
     </message>
     <message>
       <source>GPU {gpus} is listed more than once in Device ({value}).</source>
@@ -1742,6 +1742,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>NVML not found inside WSL</source>
       <translation>WSL 中找不到 NVML</translation>
+    </message>
+    <message>
+      <source>NVML was not started</source>
+      <translation>NVML 尚未启动</translation>
     </message>
     <message>
       <source>Name as many GPUs as processes, or set processes per machine to 0 (one per GPU).</source>
@@ -3740,6 +3744,10 @@ Type 'delete' to confirm: </source>
       <translation>同时测试数据集所在磁盘的速度，并检查 --cache ram 所需内存</translation>
     </message>
     <message>
+      <source>an unknown NVML error</source>
+      <translation>未知的 NVML 错误</translation>
+    </message>
+    <message>
       <source>another machine's saved facts (yolostudio doctor --save-facts); implies --no-measure</source>
       <translation>另一台机器保存的检测信息（yolostudio doctor --save-facts）；隐含 --no-measure</translation>
     </message>
@@ -4444,6 +4452,10 @@ Type 'delete' to confirm: </source>
       <translation>未安装 NVIDIA 驱动</translation>
     </message>
     <message>
+      <source>no NVIDIA driver library on this machine</source>
+      <translation>本机没有 NVIDIA 驱动库</translation>
+    </message>
+    <message>
       <source>no bndbox</source>
       <translation>没有 bndbox</translation>
     </message>
@@ -4458,6 +4470,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no image files there to time</source>
       <translation>那里没有可计时的图片文件</translation>
+    </message>
+    <message>
+      <source>no permission to query the GPU</source>
+      <translation>没有查询 GPU 的权限</translation>
     </message>
     <message>
       <source>no readable training image</source>
@@ -4526,6 +4542,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>not set</source>
       <translation>未设置</translation>
+    </message>
+    <message>
+      <source>not supported by this GPU</source>
+      <translation>这块 GPU 不支持</translation>
     </message>
     <message>
       <source>note: {text}</source>
@@ -4908,12 +4928,24 @@ Type 'delete' to confirm: </source>
       <translation>CPU 亲和性掩码（{usable} 个 CPU）</translation>
     </message>
     <message>
+      <source>the GPU stopped answering (fell off the bus)</source>
+      <translation>GPU 停止响应（已从总线掉线）</translation>
+    </message>
+    <message>
       <source>the GPUs could not be read ({reason})</source>
       <translation>无法读取 GPU（{reason}）</translation>
     </message>
     <message>
       <source>the NVIDIA driver did not answer</source>
       <translation>NVIDIA 驱动没有响应</translation>
+    </message>
+    <message>
+      <source>the NVIDIA driver is not loaded</source>
+      <translation>NVIDIA 驱动未加载</translation>
+    </message>
+    <message>
+      <source>the NVIDIA management library for Python (nvidia-ml-py) is not installed</source>
+      <translation>未安装 NVIDIA 管理库的 Python 包（nvidia-ml-py）</translation>
     </message>
     <message>
       <source>the OS does not name the CPU</source>

@@ -105,3 +105,18 @@ def test_chinese_mnemonics_sit_at_the_end():
     misplaced = [f"[{context}] {source!r} -> {text!r}" for (context, source), text in read_ts(ts_path("yolostudio")).items()
                  if text and re.search(r"\(&\w\)", text) and not re.search(r"\(&\w\)(?:…|\.\.\.|：|:| >)?$", text)]
     assert misplaced == []
+
+
+def test_an_nvml_error_kind_is_shown_in_words(chinese, qtbot, tmp_path):
+    from core.environment.facts import EnvironmentFacts, NvmlFacts, SystemFacts
+    from core.environment.nvml import error_words
+    from gui.wizard.wizard_page import WizardPage
+
+    facts = EnvironmentFacts(system=SystemFacts(os="Linux", logical_cores=2, usable_cores=2, ram_available_gb=6.0),
+                             nvml=NvmlFacts(error="LibraryNotFound"))
+    page = WizardPage(tmp_path / "ws", facts=facts)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: page.gpu_list.count() > 0)
+    shown = page.gpu_list.item(0).text()
+    assert "LibraryNotFound" not in shown and error_words("LibraryNotFound") in shown and "本机没有" in shown
+    assert error_words("SomeNewKind") == "SomeNewKind"  # a kind without words is shown as NVML names it

@@ -392,6 +392,10 @@ Step failed: {step}
       <translation>/dev/shm 太小，容不下 {workers} 个数据加载进程</translation>
     </message>
     <message>
+      <source>/dev/shm size</source>
+      <translation>/dev/shm 大小</translation>
+    </message>
+    <message>
       <source>/dev/shm {shm:.2f} GB holds {n} workers' batches</source>
       <translation>/dev/shm {shm:.2f} GB 能容纳 {n} 个加载进程的批次</translation>
     </message>
@@ -1737,7 +1741,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>NVML lists {count} GPU(s), but CUDA — and so PyTorch and yolov5 — sees only the GPUs {variable} lets through. {why} {consequence} Correct or unset the variable where it is set (your shell profile, the service's or the container's environment); nothing needs to be reinstalled or rebooted.</source>
-      <translation>NVML 列出了 {count} 块 GPU，但 CUDA——以及 PyTorch 和 yolov5——只能看到 {variable} 放行的 GPU。{why}{consequence}请在设置该变量的地方（你的 shell 配置文件、服务或容器的环境）更正或取消它；无需重装或重启。</translation>
+      <translation>NVML 列出了 {count} 块 GPU，但 CUDA——以及 PyTorch 和 yolov5——只能看到 {variable} 放行的 GPU。{why}{consequence}请在设置该变量的地方（你的终端配置文件、服务或容器的环境）更正或取消它；无需重装或重启。</translation>
     </message>
     <message>
       <source>NVML not found inside WSL</source>
@@ -3868,6 +3872,10 @@ Type 'delete' to confirm: </source>
       <translation>可提交</translation>
     </message>
     <message>
+      <source>commit limit</source>
+      <translation>提交限制</translation>
+    </message>
+    <message>
       <source>commit limit (RAM + page file)</source>
       <translation>提交上限（内存 + 页面文件）</translation>
     </message>
@@ -3944,6 +3952,10 @@ Type 'delete' to confirm: </source>
       <translation>检查时假定的数据加载进程数（默认 8）</translation>
     </message>
     <message>
+      <source>dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
       <source>dataset YAML (default: the run's)</source>
       <translation>数据集 YAML（默认：该运行的）</translation>
     </message>
@@ -3986,6 +3998,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>driver</source>
       <translation>驱动</translation>
+    </message>
+    <message>
+      <source>driver version</source>
+      <translation>驱动版本</translation>
     </message>
     <message>
       <source>driver {driver} is too old for CUDA builds: update it and run the installer again</source>
@@ -4314,6 +4330,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>local AMP check passed</source>
       <translation>本地 AMP 检查通过</translation>
+    </message>
+    <message>
+      <source>logical CPU count</source>
+      <translation>逻辑 CPU 数</translation>
     </message>
     <message>
       <source>logical CPUs (os.cpu_count)</source>
@@ -5084,12 +5104,24 @@ Type 'delete' to confirm: </source>
       <translation>torch CUDA 可用</translation>
     </message>
     <message>
+      <source>torch arch list</source>
+      <translation>torch 支持的 GPU 架构列表</translation>
+    </message>
+    <message>
       <source>torch in the worker saw no usable CUDA device while NVML reports {n} GPU(s). Each step takes many times longer than it would on the GPU.</source>
       <translation>工作进程中的 torch 找不到可用的 CUDA 设备，而 NVML 报告有 {n} 块 GPU。每一步都比在 GPU 上慢很多倍。</translation>
     </message>
     <message>
+      <source>torch installed</source>
+      <translation>torch 是否已安装</translation>
+    </message>
+    <message>
       <source>torch sees a GPU but the NVIDIA management library is missing, so the app cannot show GPU utilisation, temperature or throttling.</source>
       <translation>torch 能看到 GPU，但缺少 NVIDIA 管理库，所以应用无法显示 GPU 利用率、温度或降频。</translation>
+    </message>
+    <message>
+      <source>torch version</source>
+      <translation>torch 版本</translation>
     </message>
     <message>
       <source>torch wheel CUDA</source>
@@ -5150,6 +5182,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>unreadable</source>
       <translation>无法读取</translation>
+    </message>
+    <message>
+      <source>usable CPU count</source>
+      <translation>可用 CPU 数</translation>
     </message>
     <message>
       <source>usable CPUs</source>
@@ -5222,6 +5258,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>workers {w}: {rate:.0f} img/s</source>
       <translation>{w} 个加载进程：{rate:.0f} 张/秒</translation>
+    </message>
+    <message>
+      <source>workspace</source>
+      <translation>工作区</translation>
     </message>
     <message>
       <source>workspace folder (runs, demo dataset); default: the app's data folder</source>
@@ -5578,6 +5618,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{kill}   # only if they are yours and can stop; {move}</source>
       <translation>{kill}   # 仅当它们是你的并且可以停止时；{move}</translation>
+    </message>
+    <message>
+      <source>{kind} ('{message}')</source>
+      <translation>{kind}（'{message}'）</translation>
     </message>
     <message>
       <source>{kind} from {low:g} to {high:g}</source>

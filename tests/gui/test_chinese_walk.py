@@ -32,7 +32,7 @@ from gui.pages.catalog import page_index
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.core.test_dataset_validate import BOX, build
 from tests.fixtures.checkpoint_files import record_as_own
-from tests.gui.latin_words import stray_words
+from tests.latin_words import stray_words
 from tests.waits import TIMEOUT_MS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from gui.i18n import install_language
 from gui.pages.catalog import PAGES
 from gui.environment.environment_page import EnvironmentPage
 from tests.core.environment_builders import healthy_gpu_machine
-from tests.gui.latin_words import stray_words
+from tests.latin_words import stray_words
 from tools.i18n import UPDATE_COMMAND, extract, placeholders, problems, report
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,6 +21,13 @@ TERMS = {
     "yolo", "yolov", "studio", "pytorch", "torch", "torchvision", "cuda", "cudnn", "nvidia", "nvml", "onnx",
     "onnxsim", "onnxruntime", "tensorrt", "torchscript", "opencv", "pillow", "python", "pip", "pyside", "qt",
     "ray", "torchrun", "nohup", "wsl", "linux", "windows", "macos", "debian", "ubuntu", "fedora", "rhel",
+    "nvidia-smi", "libnvidia-ml", "geforce", "quadro", "gtx", "rtx", "tesla",
+    # NVIDIA's GPU architecture names (the compute-capability table's rows)
+    "maxwell", "pascal", "volta", "turing", "ampere", "ada", "lovelace", "hopper", "blackwell",
+    # names in code the text points at: PyTorch's DataParallel, yolov5's AutoBatch, Python's start methods
+    "dataparallel", "autobatch", "spawn", "fork",
+    # Linux's name for its resource groups (/sys/fs/cgroup), as container docs write it
+    "cgroup",
     "powershell", "docker", "dejavu",
     # NVIDIA's name for a slice of a GPU (Multi-Instance GPU), as nvidia-smi and NVIDIA's Chinese docs print it
     "mig",
@@ -31,7 +38,8 @@ TERMS = {
     # data.yaml's keys, shown beside the form's fields so the YAML tab reads the same (yolov5's names)
     "path", "train", "val", "test", "names", "nc",
     # hardware and standard abbreviations Chinese text keeps: 显卡 GPU, 内存 RAM, 混合精度 AMP, 多卡 DDP …
-    "gpu", "gpus", "cpu", "ram", "amp", "ddp", "pcie", "ssh", "https", "http", "url", "api", "id", "ids",
+    "gpu", "gpus", "cpu", "cpus", "ram", "amp", "ddp", "pcie", "ssd", "ssh", "https", "http", "url", "api", "id",
+    "ids", "pid", "ptx", "oom", "nan", "winerror",
     # the detection metrics and terms as yolov5 and the papers print them
     "map", "iou", "nms", "gflops", "fps", "ema", "bn", "lr", "sgd", "adam", "adamw", "box", "obj", "cls",
     # file formats and licences named as such
@@ -44,13 +52,15 @@ TERMS = {
     "english",
 }
 #: Names of more than one word (products, fonts, formats): removed whole, so their words need no entry above.
-PRODUCTS = ("ONNX Runtime", "Noto Sans CJK SC", "DejaVu Sans", "Pascal VOC")
+PRODUCTS = ("ONNX Runtime", "Noto Sans CJK SC", "DejaVu Sans", "Pascal VOC", "OOM killer")
 TAG = re.compile(r"<[^<>]*>")
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|`[^`]*`")
 #: A command line as the user types it, up to the end of the line or the Chinese text around it.
-COMMAND_LINE = re.compile(r"(?:\S*python[\d.]*(?:\.exe)? +-m +|\bpip3? +(?:install|uninstall|download) |\byolostudio +[a-z]|\bsudo +|\btorchrun +)"
-                          r"[^\n（），。；：()]*")
+COMMAND_LINE = re.compile(r"(?:\S*python[\d.]*(?:\.exe)? +-m +|\bpip3? +(?:install|uninstall|download) |\byolostudio +[a-z-]"
+                          r"|\bsudo +|\btorchrun +|\bdocker +[a-z]|\bkill +\d)[^\n（），。；：()]*")
+#: A flag and its value as typed ("--cache disk", "--workspace DIR"): the value is typed, not read.
+FLAG_VALUE = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*(?:[ =][^\s，。；：（）()]+)?")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]{2,}")
 
 
@@ -63,7 +73,7 @@ def plain(text: str) -> str:
 def stray_words(text: str, names: set[str] = frozenset()) -> list[str]:
     """The English words of ``text`` a Chinese reader meets: not a name of ``names`` (runs, classes, files the
     test made), a path, file name, flag, command, quotation, a word with a digit, or one of ``TERMS``."""
-    text = COMMAND_LINE.sub(" ", QUOTED.sub(" ", plain(text)))
+    text = FLAG_VALUE.sub(" ", COMMAND_LINE.sub(" ", QUOTED.sub(" ", plain(text))))
     for token in sorted(verbatim_tokens(text), key=len, reverse=True):
         text = text.replace(token, " ")
     for product in PRODUCTS:

@@ -28,7 +28,7 @@ TERMS = {
     "dataparallel", "autobatch", "spawn", "fork",
     # Linux's name for its resource groups (/sys/fs/cgroup), as container docs write it
     "cgroup",
-    "powershell", "docker", "dejavu",
+    "powershell", "docker", "dejavu", "colab", "kaggle",
     # NVIDIA's name for a slice of a GPU (Multi-Instance GPU), as nvidia-smi and NVIDIA's Chinese docs print it
     "mig",
     # dataset formats the importer reads, by their own names
@@ -39,7 +39,7 @@ TERMS = {
     "path", "train", "val", "test", "names", "nc",
     # hardware and standard abbreviations Chinese text keeps: 显卡 GPU, 内存 RAM, 混合精度 AMP, 多卡 DDP …
     "gpu", "gpus", "cpu", "cpus", "ram", "amp", "ddp", "pcie", "ssd", "ssh", "https", "http", "url", "api", "id",
-    "ids", "pid", "ptx", "oom", "nan", "winerror",
+    "ids", "pid", "ptx", "oom", "nan", "winerror", "bom",
     # the detection metrics and terms as yolov5 and the papers print them
     "map", "iou", "nms", "gflops", "fps", "ema", "bn", "lr", "sgd", "adam", "adamw", "box", "obj", "cls",
     # file formats and licences named as such

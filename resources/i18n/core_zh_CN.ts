@@ -3613,7 +3613,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
-      <translation>YAML 语法错误，第 {line} 行第 {column} 列：{problem}</translation>
+      <translation>YAML 语法错误，第 {line} 行第 {column} 列：'{problem}'</translation>
     </message>
     <message>
       <source>YOLO Studio and its other packages</source>

@@ -1981,7 +1981,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>On Windows every data-loader worker is a new process that imports torch, and each commits memory against the commit limit (RAM plus page file). The training process and its {train} training and {val} validation workers need at least {need:.1f} GB and {available:.1f} GB can still be committed; past the limit a worker fails with 'WinError 1455: The paging file is too small for this operation to complete'.</source>
-      <translation>在 Windows 上，每个数据加载 worker 都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练 worker 和 {val} 个验证 worker 至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时 worker 会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
+      <translation>在 Windows 上，每个数据加载进程都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练加载进程和 {val} 个验证加载进程至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时加载进程会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
     </message>
     <message>
       <source>On Windows, check the NVIDIA driver (Device Manager, or nvidia-smi in a Windows terminal) and update it if needed, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL.</source>
@@ -2113,7 +2113,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Port {port} is already in use on this machine (Address already in use).</source>
-      <translation>本机端口 {port} 已被占用（Address already in use）。</translation>
+      <translation>本机端口 {port} 已被占用（'Address already in use'）。</translation>
     </message>
     <message>
       <source>PowerShell's execution policy is {policy}: a .ps1 script double-clicked or run directly is refused. install.bat runs the installer with '-ExecutionPolicy Bypass' for this one process and changes nothing. To run scripts yourself: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</source>
@@ -3565,7 +3565,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Windows may refuse memory to {count} data-loader workers (WinError 1455)</source>
-      <translation>Windows 可能无法为 {count} 个数据加载 worker 分配内存（WinError 1455）</translation>
+      <translation>Windows 可能无法为 {count} 个数据加载进程 分配内存（WinError 1455）</translation>
     </message>
     <message>
       <source>Windows reserves it for a device (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9)</source>

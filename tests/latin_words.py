@@ -65,8 +65,8 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]{2,}")
 
 
 def plain(text: str) -> str:
-    """What a person reads: markup, entities and mnemonic markers gone."""
-    text = unescape(TAG.sub(" ", text))
+    """What a person reads: markup, entities, word joiners and mnemonic markers gone."""
+    text = unescape(TAG.sub(" ", text)).replace("\u2060", "").replace("\u00a0", " ")  # word joiners, nbsp
     return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 

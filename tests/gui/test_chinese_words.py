@@ -120,3 +120,28 @@ def test_an_nvml_error_kind_is_shown_in_words(chinese, qtbot, tmp_path):
     shown = page.gpu_list.item(0).text()
     assert "LibraryNotFound" not in shown and error_words("LibraryNotFound") in shown and "本机没有" in shown
     assert error_words("SomeNewKind") == "SomeNewKind"  # a kind without words is shown as NVML names it
+
+
+def test_a_plot_legend_entry_never_breaks_inside(chinese, qtbot):
+    """Qt may break Chinese between any two characters ("lr1（权 / 重）"): each legend entry offers Qt's line
+    breaker no break inside it, so a narrow panel wraps between entries only."""
+    from PySide6.QtCore import QTextBoundaryFinder
+    from PySide6.QtGui import QTextDocument
+    from PySide6.QtWidgets import QLabel
+
+    from gui.widgets.training_plots import TrainingPlots
+
+    plots = TrainingPlots()
+    qtbot.addWidget(plots)
+    [legend] = [label for label in plots.findChildren(QLabel) if "lr1" in label.text().replace("\u2060", "")]
+    doc = QTextDocument()
+    doc.setHtml(legend.text())
+    # "━● words   ━● words": the words of each entry, after its glyph
+    entries = [e.strip() for e in re.split(r"[━╍●]+", doc.toPlainText()) if e.strip()]
+    assert any("权" in e and "重" in e for e in entries)  # "lr1（权重）" is one entry
+    for entry in entries:
+        finder = QTextBoundaryFinder(QTextBoundaryFinder.BoundaryType.Line, entry)
+        breaks = []
+        while (position := finder.toNextBoundary()) != -1:
+            breaks.append(position)
+        assert [b for b in breaks if 0 < b < len(entry)] == [], entry

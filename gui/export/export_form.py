@@ -146,7 +146,8 @@ class ExportForm(QWidget):
             tip = state.reason + (f"\n{state.install}" if state.install else "")
             widget.setToolTip(tip)
             if not state.enabled:
-                text = f"<b>{escape(widget.text())}</b>: {escape(state.reason)}"
+                text = self.tr("<b>{option}</b>: {reason}").format(option=escape(widget.text()),
+                                                                   reason=escape(state.reason))
                 if state.install:
                     text += "<br><code>" + escape(state.install) + "</code>"
                 rows.append(text)

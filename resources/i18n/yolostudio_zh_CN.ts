@@ -1500,6 +1500,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>权重(&amp;W)：</translation>
     </message>
     <message>
+      <source>&lt;b&gt;{option}&lt;/b&gt;: {reason}</source>
+      <translation>&lt;b&gt;{option}&lt;/b&gt;：{reason}</translation>
+    </message>
+    <message>
       <source>A run's best.pt or last.pt, or another .pt you picked</source>
       <translation>训练的 best.pt 或 last.pt，或你选择的其他 .pt</translation>
     </message>

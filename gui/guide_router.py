@@ -4,7 +4,9 @@ The guide (``gui/first_run.py``) only says what the user chose; this router turn
 window's pages — the environment check (its verdict goes back into step 1), the demo dataset on the
 Train form, a data.yaml opened on the Dataset page, the wizard page when its catalogue row is filled in
 (else the Train form's options), and Start. It also remembers that the guide was dismissed
-(``Settings.guide_done``), so it opens by itself only once.
+(``Settings.guide_done``), so it opens by itself only once. A step is ticked when its result is real: the
+demo when it is on the Train form, the wizard when its settings were applied (``WizardPage.applied``) or a
+run started with them — never when a page was merely opened.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class GuideRouter(QObject):
         self.window = window
         self.guide: first_run.FirstRunGuide | None = None
         self._waits_for_check = False
+        self._waits_for_demo = False
+        self._waits_for_wizard = False
 
     def show(self) -> first_run.FirstRunGuide:
         if self.guide is None:
@@ -54,8 +58,12 @@ class GuideRouter(QObject):
             self.check()
         elif action == first_run.DEMO:
             window.show_page(train)
-            window.train_page.options.prepare_demo_dataset()
-            guide.data.set_done(self.tr("The demo dataset is on the Train form."))
+            options = window.train_page.options
+            if not self._waits_for_demo:  # ticked when the demo is really on the form, not when asked for
+                self._waits_for_demo = True
+                options.dataset_chosen.connect(self._on_dataset_chosen)
+            guide.data.set_status(self.tr("Preparing the demo dataset… (the Train form shows its progress)"))
+            options.prepare_demo_dataset()
         elif action in (first_run.OPEN_YAML, first_run.FROM_FOLDERS):
             dataset = window.page_for("dataset")
             window.show_page(page_index("dataset"))
@@ -70,15 +78,37 @@ class GuideRouter(QObject):
                 guide.data.set_status(self.tr("Make the data.yaml on the Dataset page; the Train form takes it "
                                               "from there."))
         elif action == first_run.TUNE:
-            wizard = next((i for i, spec in enumerate(PAGES) if spec.key == "wizard" and spec.page), train)
+            wizard = next((i for i, spec in enumerate(PAGES) if spec.key == "wizard" and spec.page), None)
+            if wizard is None:  # no wizard here: reviewing the Train form's options is the step
+                window.show_page(train)
+                guide.tune.set_done(self.tr("The options are on the Train form."))
+                return
             window.show_page(wizard)
-            guide.tune.set_done(self.tr("Done."))
+            page = window.page_for("wizard")
+            if page is not None and not self._waits_for_wizard:  # ticked when its recommendation is applied
+                self._waits_for_wizard = True
+                page.applied.connect(self._on_wizard_applied)  # type: ignore[attr-defined]
+            if not guide.tune.done:
+                guide.tune.set_status(self.tr("The wizard is open: its “Train with these settings” completes this "
+                                              "step."))
         elif action == first_run.TRAIN:
             window.show_page(train)
             if window.train_page.start_run():
                 guide.train.set_done(self.tr("Training. Watch it on the Train page."))
+                if getattr(window.train_page.wizard_prediction, "doc", None) is not None:  # with the wizard's settings
+                    guide.tune.set_done(self.tr("The run trains with the wizard's settings."))
             else:
                 guide.train.set_status(self.tr("Not started: the Train form lists what to fix first."))
+
+    def _on_dataset_chosen(self, _path: str) -> None:
+        if self.guide is not None and self.window.train_page.options.form.is_demo():
+            self.window.train_page.options.dataset_chosen.disconnect(self._on_dataset_chosen)
+            self._waits_for_demo = False
+            self.guide.data.set_done(self.tr("The demo dataset is on the Train form."))
+
+    def _on_wizard_applied(self, _doc: dict) -> None:
+        if self.guide is not None:
+            self.guide.tune.set_done(self.tr("The wizard's settings are on the Train form."))
 
     def check(self) -> None:
         """Run the environment check (in its worker process) and put its verdict into step 1."""

@@ -15,11 +15,8 @@ from typing import Any
 
 from core.environment.facts import EnvironmentFacts
 from core.environment.rules.base import gpu_capability
-from core.i18n import N_, tr
 
 GOALS = ("quick", "balanced", "accurate")
-#: A goal id in a sentence ("goal: balanced" -> "目标：均衡"): the words of the wizard's goal buttons.
-_GOAL_WORDS = {"quick": N_("quick test"), "balanced": N_("balanced"), "accurate": N_("best accuracy")}
 STEPS = ("cache", "loader", "prepared", "demand", "batch", "amp")
 
 
@@ -59,11 +56,6 @@ class DatasetSummary:
     nc: int = 1
     long_side: int = 640  # the most common image's longer side (px)
     small_box_area: float | None = None  # 10th percentile of box area as a fraction of the image
-
-
-def goal_words(kind: str) -> str:
-    """A goal id for a person; an unknown id as it is."""
-    return tr(_GOAL_WORDS[kind]) if kind in _GOAL_WORDS else kind
 
 
 @dataclass(frozen=True)

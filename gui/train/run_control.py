@@ -16,6 +16,7 @@ from core.job.jobs import JobSpec
 from core.run import RunFolder
 from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
 from core.trust import confirmed_entry, needs_trust
+from core.wizard.time_fit import handover_words
 from gui import dialogs
 from gui.run_session import RunSession
 from gui.run_text import date_time_text
@@ -189,7 +190,7 @@ class TrainRunControl:
         self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
         self.wizard_prediction.set_pending(doc)
         self.revalidate()
-        self._notify("info", self.tr("The wizard's settings are on the form: press Start to train."))
+        self._notify("info", handover_words(doc))  # what it set and the predicted time: never a silent 100 epochs
         return True
 
     def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:

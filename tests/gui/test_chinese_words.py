@@ -75,7 +75,7 @@ def test_an_unknown_data_wait_is_a_sentence_not_a_dash(chinese, qtbot):
 
 
 def test_the_wizard_names_a_skipped_step_and_the_goal_in_words(chinese, qtbot):
-    from core.wizard.inputs import goal_words
+    from core.wizard.time_fit import goal_words
     from gui.wizard.wizard_review import WizardReview
 
     review = WizardReview()
@@ -86,7 +86,7 @@ def test_the_wizard_names_a_skipped_step_and_the_goal_in_words(chinese, qtbot):
     notes = review.notes.text()
     assert "measure" not in notes and notes == "未测量——测量：已跳过"
     assert [goal_words(kind) for kind in ("quick", "balanced", "accurate")] == ["快速测试", "均衡", "最高精度"]
-    assert i18n.tr("goal: {goal}", goal=goal_words("balanced")) == "目标：均衡"
+    assert i18n.tr("goal: {goal}; {evidence}", goal=goal_words("balanced"), evidence="…").startswith("目标：均衡")
 
 
 def test_the_overall_progress_label_says_overall(chinese, qtbot):

@@ -100,8 +100,8 @@ def test_the_guide_puts_the_demo_dataset_on_the_train_form(qtbot, tmp_path, monk
     qtbot.addWidget(window)
     guide = window.show_guide()
     guide.action_requested.emit("demo")
-    qtbot.waitUntil(lambda: window.train_page.options.form.is_demo(), timeout=TIMEOUT_MS)
-    assert guide.data.done and window.pages.currentWidget() is window.train_page
+    qtbot.waitUntil(lambda: guide.data.done, timeout=TIMEOUT_MS)  # ticked once the demo is on the form
+    assert window.train_page.options.form.is_demo() and window.pages.currentWidget() is window.train_page
 
 
 def test_the_menus_open_settings_and_about(qtbot, tmp_path):

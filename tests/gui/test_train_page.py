@@ -299,6 +299,7 @@ def test_wizard_settings_start_a_run_that_shows_predicted_against_measured(qtbot
            "reasons": {"workers": {"value": 1, "why": "w", "evidence": "e", "step": "measure", "estimated": False}}}
     assert page.use_wizard(doc)
     assert page.form.config().workers == 1 and page.form.config().cache == "ram" and page.form.config().imgsz == 64
+    assert "The wizard set 3 epochs" in page.banner.text and "predicted 6 s (2 s per epoch)" in page.banner.text
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
         page.start_button.click()

@@ -57,8 +57,8 @@ TAG = re.compile(r"<[^<>]*>")
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|`[^`]*`")
 #: A command line as the user types it, up to the end of the line or the Chinese text around it.
-COMMAND_LINE = re.compile(r"(?:\S*python[\d.]*(?:\.exe)? +-m +|\bpip3? +(?:install|uninstall|download) |\byolostudio +[a-z-]"
-                          r"|\bsudo +|\btorchrun +|\bdocker +[a-z]|\bkill +\d)[^\n（），。；：()]*")
+COMMAND_LINE = re.compile(r"(?:\S*python[\d.]*(?:\.exe)? +-m +|\bpip3? +(?:install|uninstall|download) "
+                          r"|\byolostudio +[a-z-]|\bsudo +|\btorchrun +|\bdocker +[a-z]|\bkill +\d)[^\n（），。；：()]*")
 #: A flag and its value as typed ("--cache disk", "--workspace DIR"): the value is typed, not read.
 FLAG_VALUE = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*(?:[ =][^\s，。；：（）()]+)?")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]{2,}")

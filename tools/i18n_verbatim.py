@@ -40,8 +40,8 @@ COMMAND = re.compile(r"\byolostudio +[a-z][a-z-]*|\bpython3? +-m +[\w.]+|\bpip3?
                      r"|\bsudo +[a-z][\w-]*|\b(?:apt-get|apt|dnf) +install\b")
 TAG = re.compile(r"<[^<>]*>")  # rich text's markup is not a path ("</b>")
 #: A run of characters a path can hold: no spaces, no CJK, no brackets or quotes around it.
-PATH_RUN = re.compile(r"[^\s()\[\]<>\"'`,;，。；：（）\u3000-\u303f\u4e00-\u9fff]*[/\\][^\s()\[\]<>\"'`,;，。；：（）"
-                      r"\u3000-\u303f\u4e00-\u9fff]*")
+_NOT_IN_PATH = r"\s()\[\]<>\"'`,;，。；：（）\u3000-\u303f\u4e00-\u9fff"  # spaces, brackets, quotes, CJK
+PATH_RUN = re.compile(f"[^{_NOT_IN_PATH}]*[/\\\\][^{_NOT_IN_PATH}]*")
 ROOTED = re.compile(r"^(?:/|~[/\\]|\.{1,2}[/\\]|[A-Za-z]:\\|%[A-Z_]+%\\|\$[A-Z_]+/)")
 YOLO_FOLDERS = re.compile(r"^(?:images|labels)[/\\]")
 UNIT = re.compile(r"[/\\](?:s|h|min|epoch)$", re.IGNORECASE)

@@ -80,7 +80,8 @@ def test_the_wizard_names_a_skipped_step_and_the_goal_in_words(chinese, qtbot):
 
     review = WizardReview()
     qtbot.addWidget(review)
-    review.show_document({"reasons": {}, "failures": {"measure": QCoreApplication.translate("WizardPage", "skipped")}, "estimated": [],
+    skipped = QCoreApplication.translate("WizardPage", "skipped")  # as the Skip button records it
+    review.show_document({"reasons": {}, "failures": {"measure": skipped}, "estimated": [],
                           "predicted": {"images_per_s": 12.0, "epoch_s": 60.0, "total_s": 600.0},
                           "config": {"epochs": 10}, "commands": {}})
     notes = review.notes.text()
@@ -102,7 +103,8 @@ def test_the_overall_progress_label_says_overall(chinese, qtbot):
 
 def test_chinese_mnemonics_sit_at_the_end():
     """Qt's Chinese convention: "跳过（估算）(&S)", never "跳过(&S)（估算）" (a trailing "…", ":" or " >" may follow)."""
-    misplaced = [f"[{context}] {source!r} -> {text!r}" for (context, source), text in read_ts(ts_path("yolostudio")).items()
+    entries = read_ts(ts_path("yolostudio")).items()
+    misplaced = [f"[{context}] {source!r} -> {text!r}" for (context, source), text in entries
                  if text and re.search(r"\(&\w\)", text) and not re.search(r"\(&\w\)(?:…|\.\.\.|：|:| >)?$", text)]
     assert misplaced == []
 

@@ -21,14 +21,14 @@ TERMS = {
     "yolo", "yolov", "studio", "pytorch", "torch", "torchvision", "cuda", "cudnn", "nvidia", "nvml", "onnx",
     "onnxsim", "onnxruntime", "tensorrt", "torchscript", "opencv", "pillow", "python", "pip", "pyside", "qt",
     "ray", "torchrun", "nohup", "wsl", "linux", "windows", "macos", "debian", "ubuntu", "fedora", "rhel",
-    "nvidia-smi", "libnvidia-ml", "geforce", "quadro", "gtx", "rtx", "tesla",
+    "nvidia-smi", "libnvidia-ml", "geforce", "quadro", "gtx", "rtx", "tesla", "powershell", "docker", "dejavu",
+    "colab", "kaggle",
     # NVIDIA's GPU architecture names (the compute-capability table's rows)
     "maxwell", "pascal", "volta", "turing", "ampere", "ada", "lovelace", "hopper", "blackwell",
     # names in code the text points at: PyTorch's DataParallel, yolov5's AutoBatch, Python's start methods
     "dataparallel", "autobatch", "spawn", "fork",
     # Linux's name for its resource groups (/sys/fs/cgroup), as container docs write it
     "cgroup",
-    "powershell", "docker", "dejavu", "colab", "kaggle",
     # NVIDIA's name for a slice of a GPU (Multi-Instance GPU), as nvidia-smi and NVIDIA's Chinese docs print it
     "mig",
     # dataset formats the importer reads, by their own names

@@ -128,7 +128,7 @@ def choose_data(hw: Hardware, ds: DatasetSummary, m: Measurements, imgsz: int, b
     pick = next(name for name in _preference(ds, imgsz) if name in results
                 and results[name][1] >= best * (1 - T.SAME_RATE))
     workers, rate, supply = results[pick]
-    lines = [tr("{name}: {rate:.0f} img/s (workers {w})", name=_data_words(name), rate=r, w=w)
+    lines = [tr("{name}: {rate:.0f} img/s (workers {w})", name=data_words(name), rate=r, w=w)
              for name, (w, r, _s) in results.items()]
     data_reason = Reason(pick, {
         "originals": tr("Loading the original images keeps up; a copy or a cache would not be faster."),
@@ -173,9 +173,11 @@ def _preference(ds: DatasetSummary, imgsz: int) -> tuple[str, ...]:
     return DATA_CHOICES
 
 
-def _data_words(name: str) -> str:
-    return {"originals": tr("originals"), "cache": tr("RAM cache"), "prepared": tr("prepared copy"),
-            "prepared+cache": tr("prepared copy + RAM cache"), "disk": tr("disk cache (estimated from RAM)")}[name]
+def data_words(name: str) -> str:
+    """A data choice id in words; an unknown id as it is."""
+    words = {"originals": tr("originals"), "cache": tr("RAM cache"), "prepared": tr("prepared copy"),
+             "prepared+cache": tr("prepared copy + RAM cache"), "disk": tr("disk cache (estimated from RAM)")}
+    return words.get(name, name)
 
 
 def _unmeasured_data(hw: Hardware, ds: DatasetSummary, imgsz: int, batch_per_rank: int, demand: float,

@@ -19,8 +19,9 @@ from core.i18n import tr
 from core.job.jobs import JobSpec
 from core.wizard.commands import commands
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements, dataset_from_stats, hardware_from_facts
+from core.training.options import choice_label, option_labels, train_options
 from core.wizard.prepared_copy import DOC_KEY, CopyRequest, current_copy, request_for
-from core.wizard.recommend import Recommendation
+from core.wizard.recommend import Recommendation, data_words
 from core.wizard.rules import candidate_models, choose_batch, choose_imgsz, worker_counts
 from core.workspace import app_cache_dir, runs_dir
 
@@ -90,3 +91,22 @@ def step_words(step: Any) -> str:
     return {"cache": tr("cache size"), "loader": tr("data loader (originals)"), "prepared": tr("prepared copy"),
             "cached": tr("data loader with RAM cache"), "demand": tr("model speed"), "batch": tr("batch probe"),
             "amp": tr("AMP check"), "measure": tr("measuring")}.get(str(step), str(step))
+
+
+def setting_words(name: str) -> str:
+    """A recommended setting's name for a person: the Train form's label of that option ("workers" -> its
+    label); ``amp``, which the wizard checks but no option sets, by its term."""
+    if name == "amp":
+        return tr("Mixed precision (AMP)")
+    return option_labels().get(name, name)
+
+
+def value_words(name: str, value: Any) -> str:
+    """A recommended value for a person: the data choice's words, an option choice's label, "off" as a word;
+    numbers, model files and devices as they are."""
+    if name == "data" and isinstance(value, str):
+        return data_words(value)
+    if value == "off":
+        return tr("off")
+    option = next((o for o in train_options() if o.name == name and o.choices), None)
+    return choice_label(option, value) if option is not None else str(value)

@@ -192,7 +192,8 @@ def join_ranks(ctx: Any) -> RankExchange:
 
     info = RankInfo.from_env()
     assert info is not None
-    ctx.emit("stage", stage="joining", detail=f"rank {info.rank} of {info.world_size} on node {info.node_rank}")
+    ctx.emit("stage", stage="joining", detail=tr("rank {rank} of {world} on node {node}", rank=info.rank,
+                                                 world=info.world_size, node=info.node_rank))
     group = start_process_group(str(ctx.spec.get("config", {}).get("device", "")))
     versions = (ctx.hello or {}).get("versions") or stack_versions()
     mine = fingerprint(info, Path(ctx.spec["config"]["data"]), versions,

@@ -28,7 +28,7 @@ import psutil
 
 from core.atomic import atomic_write_text
 from core.i18n import tr
-from core.environment.nvml import NvmlReader, NvmlUnavailable, open_nvml
+from core.environment.nvml import NvmlReader, NvmlUnavailable, error_words, open_nvml
 from core.job.protocol import EventWriter
 from core.run.folder import RunFolder
 from core.training.config import yolov5_options
@@ -135,7 +135,8 @@ def run_train(ctx: JobContext) -> str:
             nvml: NvmlReader | None = open_nvml()
         except NvmlUnavailable as exc:
             nvml = None
-            writer.emit("log", level="info", message=f"GPU monitoring unavailable (NVML): {exc.kind}: {exc}")
+            writer.emit("log", level="info", message=tr("GPU monitoring unavailable (NVML): {kind} ('{error}')",
+                                                         kind=error_words(exc.kind), error=exc))
         sampler = SystemSampler(writer.emit, nvml=nvml, root=psutil.Process().parent() if info is not None else None)
         sampler.start()
 

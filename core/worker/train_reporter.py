@@ -22,6 +22,7 @@ from types import FrameType
 from typing import Any
 
 
+from core.i18n import tr
 from core.job.protocol import EventWriter
 from core.run.folder import BEST_WEIGHTS
 from core.worker.batch_log import BatchLog, batch_row
@@ -123,7 +124,7 @@ class TrainReporter:
 
     # -- stages ---------------------------------------------------------------------------------------
     def on_pretrain_routine_start(self, *args: Any) -> None:
-        self.writer.emit("stage", stage="preparing", detail="checking the dataset and building the model")
+        self.writer.emit("stage", stage="preparing")  # the stage's own words say it (core/run/words.py)
 
     def on_val_batch_end(self, batch_i: int, im: Any, targets: Any, paths: Any, shapes: Any, out: Any) -> None:
         """yolov5 draws validation predictions only in its final validation; the live view wants them every
@@ -233,7 +234,7 @@ class TrainReporter:
             self.writer.emit("warning", code="stop-no-checkpoint",
                              message="Stopping without a new checkpoint: the trainer's state was not reachable.")
         else:
-            self.writer.emit("stage", stage="saving", detail="saving a resumable checkpoint")
+            self.writer.emit("stage", stage="saving", detail=tr("saving a resumable checkpoint"))
             path = save_partial_checkpoint(frame.f_locals, batches_done)
             self.last_path = str(path)
             self.writer.emit("checkpoint", path=str(path), epoch=self.epoch, reason="stop",

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDoubleSpinBox, QFileDia
                                QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton,
                                QRadioButton, QSpinBox, QVBoxLayout, QWidget)
 
+from core.environment.nvml import error_words
 from core.wizard.inputs import DatasetSummary, Goal
 from core.wizard.session import step_words
 from core.wizard.time_fit import CPU_GOAL_BUDGET_S, duration_words
@@ -65,7 +66,7 @@ class HardwareStep(QWidget):
             self.gpu_list.addItem(item)
         if not facts.nvml.gpus:
             self.gpu_list.addItem(self.tr("No NVIDIA GPU found: training runs on the CPU ({why}).").format(
-                why=facts.nvml.error or self.tr("no driver")))
+                why=error_words(facts.nvml.error) if facts.nvml.error else self.tr("no driver")))
         self.gpu_list.blockSignals(False)
 
     def chosen_gpus(self) -> list[int]:

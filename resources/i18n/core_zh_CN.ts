@@ -337,7 +337,7 @@ Step failed: {step}
     </message>
     <message>
       <source>--cache ram needs about {need:.1f} GB for {images} images at imgsz {imgsz}; yolov5 then silently trains without a cache. Use the disk cache instead.</source>
-      <translation>--cache ram 在 imgsz {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
+      <translation>--cache ram 在图片尺寸 {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
     </message>
     <message>
       <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
@@ -390,6 +390,10 @@ Step failed: {step}
     <message>
       <source>/dev/shm is too small for {workers} data-loader workers</source>
       <translation>/dev/shm 太小，容不下 {workers} 个数据加载进程</translation>
+    </message>
+    <message>
+      <source>/dev/shm size</source>
+      <translation>/dev/shm 大小</translation>
     </message>
     <message>
       <source>/dev/shm {shm:.2f} GB holds {n} workers' batches</source>
@@ -1053,11 +1057,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Extra large P6: the most accurate YOLOv5; the slowest and the most GPU memory.</source>
-      <translation>Extra large P6：最准的 YOLOv5；最慢，显存占用也最多。</translation>
+      <translation>超大型 P6：最准的 YOLOv5；最慢，显存占用也最多。</translation>
     </message>
     <message>
       <source>Extra large: the most accurate at 640 px and the slowest; about 12x the compute of s.</source>
-      <translation>Extra large：640 像素下最准也最慢；计算量约为 s 的 12 倍。</translation>
+      <translation>超大型：640 像素下最准也最慢；计算量约为 s 的 12 倍。</translation>
     </message>
     <message>
       <source>FP16 (needs a GPU; not with --dynamic)</source>
@@ -1226,6 +1230,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>GPU monitoring is unavailable inside this container</source>
       <translation>此容器内无法监控 GPU</translation>
+    </message>
+    <message>
+      <source>GPU monitoring unavailable (NVML): {kind} ('{error}')</source>
+      <translation>无法监控 GPU（NVML）：{kind}（'{error}'）</translation>
     </message>
     <message>
       <source>GPU {gpus} is listed more than once in Device ({value}).</source>
@@ -1577,7 +1585,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Large P6: 1280 px, high accuracy; needs a large GPU and a large dataset.</source>
-      <translation>Large P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
+      <translation>大型 P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
     </message>
     <message>
       <source>Large images and the best-accuracy goal: 1280 keeps small details.</source>
@@ -1585,7 +1593,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Large: higher accuracy for larger datasets; needs a GPU with plenty of memory.</source>
-      <translation>Large：适合更大的数据集，精度更高；需要显存充足的 GPU。</translation>
+      <translation>大型：适合更大的数据集，精度更高；需要显存充足的 GPU。</translation>
     </message>
     <message>
       <source>Last weights: {path}</source>
@@ -1669,11 +1677,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Medium P6: 1280 px, more accurate; needs a large GPU at that size.</source>
-      <translation>Medium P6：1280 像素，更准；在该尺寸下需要大显存 GPU。</translation>
+      <translation>中型 P6：1280 像素，更准；在该尺寸下需要大显存 GPU。</translation>
     </message>
     <message>
       <source>Medium: clearly more accurate than s for about 3x the compute; a good default on a strong GPU.</source>
-      <translation>Medium：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
+      <translation>中型：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
     </message>
     <message>
       <source>Mixed GPUs</source>
@@ -1749,11 +1757,15 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>NVML lists {count} GPU(s), but CUDA — and so PyTorch and yolov5 — sees only the GPUs {variable} lets through. {why} {consequence} Correct or unset the variable where it is set (your shell profile, the service's or the container's environment); nothing needs to be reinstalled or rebooted.</source>
-      <translation>NVML 列出了 {count} 块 GPU，但 CUDA——以及 PyTorch 和 yolov5——只能看到 {variable} 放行的 GPU。{why}{consequence}请在设置该变量的地方（你的 shell 配置文件、服务或容器的环境）更正或取消它；无需重装或重启。</translation>
+      <translation>NVML 列出了 {count} 块 GPU，但 CUDA——以及 PyTorch 和 yolov5——只能看到 {variable} 放行的 GPU。{why}{consequence}请在设置该变量的地方（你的终端配置文件、服务或容器的环境）更正或取消它；无需重装或重启。</translation>
     </message>
     <message>
       <source>NVML not found inside WSL</source>
       <translation>WSL 中找不到 NVML</translation>
+    </message>
+    <message>
+      <source>NVML was not started</source>
+      <translation>NVML 尚未启动</translation>
     </message>
     <message>
       <source>Name as many GPUs as processes, or set processes per machine to 0 (one per GPU).</source>
@@ -1765,11 +1777,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Nano P6: trained at 1280 px with a fourth output layer, for small objects in large images.</source>
-      <translation>Nano P6：以 1280 像素训练，多一个输出层，适合大图中的小目标。</translation>
+      <translation>超小型 P6：以 1280 像素训练，多一个输出层，适合大图中的小目标。</translation>
     </message>
     <message>
       <source>Nano: the smallest and fastest — CPUs, edge devices and quick experiments; lowest accuracy.</source>
-      <translation>Nano：最小最快——适合 CPU、边缘设备和快速实验；精度最低。</translation>
+      <translation>超小型：最小最快——适合 CPU、边缘设备和快速实验；精度最低。</translation>
     </message>
     <message>
       <source>No NVIDIA GPU found: training runs on the CPU</source>
@@ -1909,7 +1921,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Not measured: images {side} px against imgsz {imgsz}.</source>
-      <translation>未测量：图片 {side} 像素，而 imgsz 为 {imgsz}。</translation>
+      <translation>未测量：图片 {side} 像素，而图片尺寸为 {imgsz}。</translation>
     </message>
     <message>
       <source>Not needed: the loader is as fast without it.</source>
@@ -1985,7 +1997,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>On Windows every data-loader worker is a new process that imports torch, and each commits memory against the commit limit (RAM plus page file). The training process and its {train} training and {val} validation workers need at least {need:.1f} GB and {available:.1f} GB can still be committed; past the limit a worker fails with 'WinError 1455: The paging file is too small for this operation to complete'.</source>
-      <translation>在 Windows 上，每个数据加载 worker 都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练 worker 和 {val} 个验证 worker 至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时 worker 会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
+      <translation>在 Windows 上，每个数据加载进程都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练加载进程和 {val} 个验证加载进程至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时加载进程会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
     </message>
     <message>
       <source>On Windows, check the NVIDIA driver (Device Manager, or nvidia-smi in a Windows terminal) and update it if needed, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL.</source>
@@ -2049,7 +2061,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Out of memory at batch 1 with {model} at imgsz {imgsz}.</source>
-      <translation>{model} 在 imgsz {imgsz}、批大小 1 时显存不足。</translation>
+      <translation>{model} 在图片尺寸 {imgsz}、批大小 1 时显存不足。</translation>
     </message>
     <message>
       <source>Over several GPUs every training step waits for the slowest card, and each card gets the same share of the batch, so the weak card would set the pace and the memory limit for all. Train on the strong card alone (never DataParallel or DDP over both).</source>
@@ -2116,12 +2128,12 @@ Type 'delete' to confirm: </source>
       <translation>请选择 yolov5n/s/m/l/x 或一个模型文件。</translation>
     </message>
     <message>
-      <source>Pillow cannot read this image ({reason}). yolov5 drops it as corrupt.</source>
-      <translation>Pillow 无法读取这张图片（{reason}）。yolov5 会把它当作损坏图片丢弃。</translation>
+      <source>Pillow cannot read this image ('{reason}'). yolov5 drops it as corrupt.</source>
+      <translation>Pillow 无法读取这张图片（'{reason}'）。yolov5 会把它当作损坏图片丢弃。</translation>
     </message>
     <message>
       <source>Port {port} is already in use on this machine (Address already in use).</source>
-      <translation>本机端口 {port} 已被占用（Address already in use）。</translation>
+      <translation>本机端口 {port} 已被占用（'Address already in use'）。</translation>
     </message>
     <message>
       <source>PowerShell's execution policy is {policy}: a .ps1 script double-clicked or run directly is refused. install.bat runs the installer with '-ExecutionPolicy Bypass' for this one process and changes nothing. To run scripts yourself: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</source>
@@ -2529,7 +2541,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Small P6: 1280 px training for small objects in large images on one GPU.</source>
-      <translation>Small P6：1280 像素训练，在单块 GPU 上检测大图中的小目标。</translation>
+      <translation>小型 P6：1280 像素训练，在单块 GPU 上检测大图中的小目标。</translation>
     </message>
     <message>
       <source>Small objects: at a smaller size a tenth of your boxes would shrink below {px} px.</source>
@@ -2537,7 +2549,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Small: the usual first choice for a custom dataset on one GPU; fast to fine-tune.</source>
-      <translation>Small：在单块 GPU 上训练自定义数据集的常用首选；微调很快。</translation>
+      <translation>小型：在单块 GPU 上训练自定义数据集的常用首选；微调很快。</translation>
     </message>
     <message>
       <source>Soften the class targets by this amount (0.1 is typical) against over-confident classes; 0 is off.</source>
@@ -2748,8 +2760,8 @@ Type 'delete' to confirm: </source>
       <translation>这个 JPEG 在结束标记后还有多余字节。yolov5 会原地重新保存它（'corrupt JPEG restored and saved'）——以质量 100 重写你的文件并去掉这些字节——然后用它训练；如果原文件重要，请先备份。</translation>
     </message>
     <message>
-      <source>The JPEG is truncated ({reason}). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
-      <translation>JPEG 文件被截断（{reason}）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
+      <source>The JPEG is truncated ('{reason}'). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
+      <translation>JPEG 文件被截断（'{reason}'）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
     </message>
     <message>
       <source>The NVIDIA container runtime mounts only the GPUs NVIDIA_VISIBLE_DEVICES names when the container starts; '{value}' names none, so neither NVML nor PyTorch can see a GPU here. If the host has one, start the container with it — nothing inside the container can add it.</source>
@@ -2916,8 +2928,8 @@ Type 'delete' to confirm: </source>
       <translation>pip 的完整输出在 {log}。</translation>
     </message>
     <message>
-      <source>The image is so large that Pillow refuses to open it ({reason}); yolov5 drops it as corrupt. Downscale it.</source>
-      <translation>图片太大，Pillow 拒绝打开（{reason}）；yolov5 会把它当作损坏图片丢弃。请缩小它。</translation>
+      <source>The image is so large that Pillow refuses to open it ('{reason}'); yolov5 drops it as corrupt. Downscale it.</source>
+      <translation>图片太大，Pillow 拒绝打开（'{reason}'）；yolov5 会把它当作损坏图片丢弃。请缩小它。</translation>
     </message>
     <message>
       <source>The image is {w}×{h} px ({mpx:.0f} Mpx). yolov5 decodes it at full size before resizing, which slows every epoch and costs memory in each loader worker; downscale it.</source>
@@ -2948,8 +2960,8 @@ Type 'delete' to confirm: </source>
       <translation>'names' 的键必须是类别 id（0、1、2 …）。yolov5 会以 'names keys must be integers' 停止。</translation>
     </message>
     <message>
-      <source>The label file cannot be read ({reason}). yolov5 drops the image as corrupt.</source>
-      <translation>无法读取该标签文件（{reason}）。yolov5 会将该图像视为损坏并丢弃。</translation>
+      <source>The label file cannot be read ('{reason}'). yolov5 drops the image as corrupt.</source>
+      <translation>无法读取该标签文件（'{reason}'）。yolov5 会将该图像视为损坏并丢弃。</translation>
     </message>
     <message>
       <source>The largest batch that trained with room to spare: the GPU stays busy and yolov5 accumulates to {nbs} images per step.</source>
@@ -3309,7 +3321,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Too little free RAM to train at batch {batch}, imgsz {imgsz}</source>
-      <translation>可用内存太少，无法以批大小 {batch}、imgsz {imgsz} 训练</translation>
+      <translation>可用内存太少，无法以批大小 {batch}、图片尺寸 {imgsz} 训练</translation>
     </message>
     <message>
       <source>TorchScript tracing wrote no model.</source>
@@ -3601,7 +3613,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Windows may refuse memory to {count} data-loader workers (WinError 1455)</source>
-      <translation>Windows 可能无法为 {count} 个数据加载 worker 分配内存（WinError 1455）</translation>
+      <translation>Windows 可能无法为 {count} 个数据加载进程 分配内存（WinError 1455）</translation>
     </message>
     <message>
       <source>Windows reserves it for a device (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9)</source>
@@ -3649,7 +3661,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
-      <translation>YAML 语法错误，第 {line} 行第 {column} 列：{problem}</translation>
+      <translation>YAML 语法错误，第 {line} 行第 {column} 列：'{problem}'</translation>
     </message>
     <message>
       <source>YOLO Studio and its other packages</source>
@@ -3784,6 +3796,10 @@ Type 'delete' to confirm: </source>
       <translation>同时测试数据集所在磁盘的速度，并检查 --cache ram 所需内存</translation>
     </message>
     <message>
+      <source>an unknown NVML error</source>
+      <translation>未知的 NVML 错误</translation>
+    </message>
+    <message>
       <source>another machine's saved facts (yolostudio doctor --save-facts); implies --no-measure</source>
       <translation>另一台机器保存的检测信息（yolostudio doctor --save-facts）；隐含 --no-measure</translation>
     </message>
@@ -3904,6 +3920,10 @@ Type 'delete' to confirm: </source>
       <translation>可提交</translation>
     </message>
     <message>
+      <source>commit limit</source>
+      <translation>提交限制</translation>
+    </message>
+    <message>
       <source>commit limit (RAM + page file)</source>
       <translation>提交上限（内存 + 页面文件）</translation>
     </message>
@@ -3980,6 +4000,10 @@ Type 'delete' to confirm: </source>
       <translation>检查时假定的数据加载进程数（默认 8）</translation>
     </message>
     <message>
+      <source>dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
       <source>dataset YAML (default: the run's)</source>
       <translation>数据集 YAML（默认：该运行的）</translation>
     </message>
@@ -4022,6 +4046,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>driver</source>
       <translation>驱动</translation>
+    </message>
+    <message>
+      <source>driver version</source>
+      <translation>驱动版本</translation>
     </message>
     <message>
       <source>driver {driver} is too old for CUDA builds: update it and run the installer again</source>
@@ -4352,6 +4380,10 @@ Type 'delete' to confirm: </source>
       <translation>本地 AMP 检查通过</translation>
     </message>
     <message>
+      <source>logical CPU count</source>
+      <translation>逻辑 CPU 数</translation>
+    </message>
+    <message>
       <source>logical CPUs (os.cpu_count)</source>
       <translation>逻辑 CPU（os.cpu_count）</translation>
     </message>
@@ -4488,6 +4520,10 @@ Type 'delete' to confirm: </source>
       <translation>未安装 NVIDIA 驱动</translation>
     </message>
     <message>
+      <source>no NVIDIA driver library on this machine</source>
+      <translation>本机没有 NVIDIA 驱动库</translation>
+    </message>
+    <message>
       <source>no bndbox</source>
       <translation>没有 bndbox</translation>
     </message>
@@ -4502,6 +4538,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no image files there to time</source>
       <translation>那里没有可计时的图片文件</translation>
+    </message>
+    <message>
+      <source>no permission to query the GPU</source>
+      <translation>没有查询 GPU 的权限</translation>
     </message>
     <message>
       <source>no readable training image</source>
@@ -4570,6 +4610,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>not set</source>
       <translation>未设置</translation>
+    </message>
+    <message>
+      <source>not supported by this GPU</source>
+      <translation>这块 GPU 不支持</translation>
     </message>
     <message>
       <source>note: {text}</source>
@@ -4744,6 +4788,10 @@ Type 'delete' to confirm: </source>
       <translation>进程 {rank}（节点 {node}，{host}，pid {pid}）</translation>
     </message>
     <message>
+      <source>rank {rank} of {world} on node {node}</source>
+      <translation>节点 {node} 上的进程 {rank}（共 {world} 个）</translation>
+    </message>
+    <message>
       <source>read every file again</source>
       <translation>重新读取每个文件</translation>
     </message>
@@ -4818,6 +4866,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>running PyTorch on {n} images</source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>saving a resumable checkpoint</source>
+      <translation>正在保存可续训的检查点</translation>
     </message>
     <message>
       <source>scoring the labels with cleanlab</source>
@@ -4904,6 +4956,10 @@ Type 'delete' to confirm: </source>
       <translation>仍在提升</translation>
     </message>
     <message>
+      <source>stop requested ({source})</source>
+      <translation>已请求停止（{source}）</translation>
+    </message>
+    <message>
       <source>stopped</source>
       <translation>已停止</translation>
     </message>
@@ -4940,12 +4996,24 @@ Type 'delete' to confirm: </source>
       <translation>CPU 亲和性掩码（{usable} 个 CPU）</translation>
     </message>
     <message>
+      <source>the GPU stopped answering (fell off the bus)</source>
+      <translation>GPU 停止响应（已从总线掉线）</translation>
+    </message>
+    <message>
       <source>the GPUs could not be read ({reason})</source>
       <translation>无法读取 GPU（{reason}）</translation>
     </message>
     <message>
       <source>the NVIDIA driver did not answer</source>
       <translation>NVIDIA 驱动没有响应</translation>
+    </message>
+    <message>
+      <source>the NVIDIA driver is not loaded</source>
+      <translation>NVIDIA 驱动未加载</translation>
+    </message>
+    <message>
+      <source>the NVIDIA management library for Python (nvidia-ml-py) is not installed</source>
+      <translation>未安装 NVIDIA 管理库的 Python 包（nvidia-ml-py）</translation>
     </message>
     <message>
       <source>the OS does not name the CPU</source>
@@ -5084,12 +5152,24 @@ Type 'delete' to confirm: </source>
       <translation>torch CUDA 可用</translation>
     </message>
     <message>
+      <source>torch arch list</source>
+      <translation>torch 支持的 GPU 架构列表</translation>
+    </message>
+    <message>
       <source>torch in the worker saw no usable CUDA device while NVML reports {n} GPU(s). Each step takes many times longer than it would on the GPU.</source>
       <translation>工作进程中的 torch 找不到可用的 CUDA 设备，而 NVML 报告有 {n} 块 GPU。每一步都比在 GPU 上慢很多倍。</translation>
     </message>
     <message>
+      <source>torch installed</source>
+      <translation>torch 是否已安装</translation>
+    </message>
+    <message>
       <source>torch sees a GPU but the NVIDIA management library is missing, so the app cannot show GPU utilisation, temperature or throttling.</source>
       <translation>torch 能看到 GPU，但缺少 NVIDIA 管理库，所以应用无法显示 GPU 利用率、温度或降频。</translation>
+    </message>
+    <message>
+      <source>torch version</source>
+      <translation>torch 版本</translation>
     </message>
     <message>
       <source>torch wheel CUDA</source>
@@ -5154,6 +5234,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>up to date</source>
       <translation>已是最新</translation>
+    </message>
+    <message>
+      <source>usable CPU count</source>
+      <translation>可用 CPU 数</translation>
     </message>
     <message>
       <source>usable CPUs</source>
@@ -5226,6 +5310,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>workers {w}: {rate:.0f} img/s</source>
       <translation>{w} 个加载进程：{rate:.0f} 张/秒</translation>
+    </message>
+    <message>
+      <source>workspace</source>
+      <translation>工作区</translation>
     </message>
     <message>
       <source>workspace folder (runs, demo dataset); default: the app's data folder</source>
@@ -5541,7 +5629,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{gflops:.1f} GFLOPs per image at 640 px; the device consumes {demand:.0f} img/s at imgsz {imgsz}</source>
-      <translation>640 像素下每张图片 {gflops:.1f} GFLOPs；设备在 imgsz {imgsz} 下每秒消耗 {demand:.0f} 张</translation>
+      <translation>640 像素下每张图片 {gflops:.1f} GFLOPs；设备在图片尺寸 {imgsz} 下每秒消耗 {demand:.0f} 张</translation>
     </message>
     <message>
       <source>{got:.2f} M parameters instead of the published {want} M</source>
@@ -5598,6 +5686,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{kill}   # only if they are yours and can stop; {move}</source>
       <translation>{kill}   # 仅当它们是你的并且可以停止时；{move}</translation>
+    </message>
+    <message>
+      <source>{kind} ('{message}')</source>
+      <translation>{kind}（'{message}'）</translation>
     </message>
     <message>
       <source>{kind} from {low:g} to {high:g}</source>
@@ -6021,7 +6113,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{rate:.0f} img/s at batch {b}, imgsz {imgsz} on {device}</source>
-      <translation>批大小 {b}、imgsz {imgsz}、{device} 上 {rate:.0f} 张/秒</translation>
+      <translation>批大小 {b}、图片尺寸 {imgsz}、{device} 上 {rate:.0f} 张/秒</translation>
     </message>
     <message>
       <source>{reason} (tried {tries} times).</source>

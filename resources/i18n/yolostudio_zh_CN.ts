@@ -1542,6 +1542,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>权重(&amp;W)：</translation>
     </message>
     <message>
+      <source>&lt;b&gt;{option}&lt;/b&gt;: {reason}</source>
+      <translation>&lt;b&gt;{option}&lt;/b&gt;：{reason}</translation>
+    </message>
+    <message>
       <source>A run's best.pt or last.pt, or another .pt you picked</source>
       <translation>训练的 best.pt 或 last.pt，或你选择的其他 .pt</translation>
     </message>
@@ -1594,16 +1598,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>TorchScript</translation>
     </message>
     <message>
-      <source>best</source>
-      <translation>最佳</translation>
-    </message>
-    <message>
       <source>data.yaml whose validation images verify the export (and calibrate INT8)</source>
       <translation>用其验证图片来验证导出结果（并校准 INT8）的 data.yaml</translation>
-    </message>
-    <message>
-      <source>last</source>
-      <translation>最后</translation>
     </message>
     <message>
       <source>the run's own dataset</source>
@@ -1614,8 +1610,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>{name}（所选文件）</translation>
     </message>
     <message>
-      <source>{run} · {which}.pt</source>
-      <translation>{run} · {which}.pt</translation>
+      <source>{run} · {file}</source>
+      <translation>{run} · {file}</translation>
     </message>
     <message>
       <source>{weights} (still training)</source>
@@ -1891,11 +1887,11 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>&amp;Balanced — a good model in reasonable time</source>
-      <translation>均衡(&amp;B)——用合理的时间得到好模型</translation>
+      <translation>均衡——用合理的时间得到好模型(&amp;B)</translation>
     </message>
     <message>
       <source>&amp;Quick test — does it train at all? (small model, few epochs)</source>
-      <translation>快速测试(&amp;Q)——能不能训练起来？（小模型，少量轮次）</translation>
+      <translation>快速测试——能不能训练起来？（小模型，少量轮次）(&amp;Q)</translation>
     </message>
     <message>
       <source>At most</source>
@@ -1903,7 +1899,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Best &amp;accuracy — the largest model this machine trains well</source>
-      <translation>最高精度(&amp;A)——本机能训练好的最大模型</translation>
+      <translation>最高精度——本机能训练好的最大模型(&amp;A)</translation>
     </message>
     <message>
       <source>Fixed at</source>
@@ -2217,7 +2213,7 @@ Coming soon</source>
     </message>
     <message>
       <source>&amp;Skip (estimate)</source>
-      <translation>跳过(&amp;S)（估算）</translation>
+      <translation>跳过（估算）(&amp;S)</translation>
     </message>
     <message>
       <source>Cancel</source>
@@ -2355,7 +2351,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Run:</source>
-      <translation>训练：</translation>
+      <translation>总进度：</translation>
     </message>
   </context>
   <context>
@@ -3245,6 +3241,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练有 {share} 的时间在等待数据</translation>
     </message>
     <message>
+      <source>Waiting for data: not measured yet</source>
+      <translation>等待数据的时间：尚未测得</translation>
+    </message>
+    <message>
       <source>images/s</source>
       <translation>张/秒</translation>
     </message>
@@ -3983,6 +3983,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>* estimated (not measured here): {names}</source>
       <translation>* 估算值（未在本机测量）：{names}</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
     </message>
     <message>
       <source>Chosen in the {step} step.</source>

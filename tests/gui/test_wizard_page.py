@@ -104,9 +104,9 @@ def test_steps_measure_review_and_train(make_page, qtbot, tmp_path):
     assert seen[0]["imgsz"] == 128 and seen[0]["device"] == "cpu" and seen[0]["workers"] == [0, 1, 2]
     assert [page.measure_list.item(i).text() for i in range(2)] == ["cache size: cache figures",
                                                                       "data loader (originals): loader figures"]
-    rows = {page.review.table.item(r, 0).text(): page.review.table.item(r, 1).text()
+    rows = {page.review.table.item(r, 0).data(Qt.ItemDataRole.UserRole): page.review.table.item(r, 1).text()
             for r in range(page.review.table.rowCount())}
-    assert rows["workers"] == "1" and rows["data"] in ("prepared", "prepared+cache")  # measured: no '*'
+    assert rows["workers"] == "1" and rows["data"] in ("prepared copy", "prepared copy + RAM cache")  # measured: no '*'
     assert "batch probe" not in page.review.notes.text() or "no CUDA" in page.review.notes.text()
     assert page.prepare_button.isVisibleTo(page)
     assert page.review.command_choice.findData("prepare") >= 0

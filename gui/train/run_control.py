@@ -82,7 +82,6 @@ class TrainRunControl:
         if fresh or self.session is None or self.session.run_dir != run_dir:
             self._new_session(run_dir)
         self.status_panel.clear()
-        self.run_box.setMinimumHeight(0)
         self.banner.hide()
         self._problems_banner = False
         self.session.launch(job)
@@ -174,7 +173,6 @@ class TrainRunControl:
         self.log_view.set_log_file(RunFolder(run_dir).worker_log)
         self.status_panel.clear()
         self.wizard_prediction.load(run_dir)
-        self.run_box.setMinimumHeight(0)
 
     # -- the next run -------------------------------------------------------------------------------
     def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:

@@ -39,6 +39,7 @@ from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_panel import ProgressPanel
 from gui.train.run_control import TrainRunControl
 from gui.train.run_status_panel import RunStatusPanel
+from gui.train.fit_height import content_height, keep_whole_height
 from gui.train.run_viewer import RunViewer
 from gui.train.train_options_panel import TrainOptionsPanel
 from gui.train.val_images import ValImages
@@ -129,15 +130,17 @@ class TrainPage(TrainRunControl, Page):
         scroll.setWidget(self.options)
         scroll.setMinimumWidth(400)
         self.run_box = run_box = QGroupBox(self.tr("Progress"), self)
-        run_layout = QHBoxLayout(run_box)
-        progress_column = QVBoxLayout()
+        run_layout = QVBoxLayout(run_box)
+        live_row, progress_column = QHBoxLayout(), QVBoxLayout()
         progress_column.addWidget(self.diagnosis)
         progress_column.addWidget(self.wizard_prediction)
         progress_column.addWidget(self.progress_panel)
-        progress_column.addWidget(self.status_panel)
         progress_column.addStretch(1)
-        run_layout.addLayout(progress_column, 3)
-        run_layout.addWidget(self.val_images, 2)
+        live_row.addLayout(progress_column, 3)
+        live_row.addWidget(self.val_images, 2)
+        run_layout.addLayout(live_row)
+        run_layout.addWidget(self.status_panel)  # the completion card spans the pane: never wider than it
+        keep_whole_height(run_box)  # wrapped progress lines, the bottleneck card, the completion card: never squashed
         system_box = QGroupBox(self.tr("Machine while training"), self)
         system_layout = QVBoxLayout(system_box)
         system_layout.setContentsMargins(6, 4, 6, 4)
@@ -264,8 +267,6 @@ class TrainPage(TrainRunControl, Page):
             tail += [self.tr("— last lines of worker.log —"), *worker_log]
         self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
                                        can_resume=can_resume)
-        # A splitter gives a pane only its minimum, which ignores wrapped text: keep the whole panel visible.
-        self.run_box.setMinimumHeight(self.run_box.sizeHint().height())
         self._keep_log_in_sight()
         self.plots.refresh()
         self.system_plots.refresh()
@@ -311,7 +312,7 @@ class TrainPage(TrainRunControl, Page):
         """The completion card grows the top pane: the room comes from the charts (down to their minimum),
         never from the log, which keeps ``LOG_MIN_PX`` at least (the page scrolls when the window is short)."""
         splitter = self._live_splitter
-        card = self.run_box.sizeHint().height()
+        card = content_height(self.run_box)
         plots, system = self._plots.minimumSizeHint().height(), self._system_box.minimumSizeHint().height()
         log = max(LOG_MIN_PX, splitter.height() - card - plots - system - 3 * splitter.handleWidth())
         splitter.setSizes([card, log, plots, system])

@@ -1,0 +1,120 @@
+"""The Train page's live view at the size a 1280x720 window with the guide open leaves it (issue 25, Train page).
+
+Driven like a real run: the fake worker replays the recorded stream with a bottleneck verdict spliced in and
+pauses mid-run, with the wizard's prediction on screen — the state in which the progress lines were painted
+on top of each other.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect
+from PySide6.QtWidgets import QLabel, QScrollArea, QWidget
+
+from core.job.jobs import JobSpec
+from core.run.files import EVENTS_FILE
+from core.training.config import MachineFacts
+from gui.train.train_page import TrainPage
+from tests.core.test_dataset_validate import build
+from tests.gui.test_live_view import synthesised_stream
+from tests.waits import TIMEOUT_MS
+
+#: What the Train page gets in a 1280x720 window with the guide docked below (measured on the main window:
+#: 1280 - the 150 px rail wide; 720 - menu, guide and status bar high).
+PAGE_W, PAGE_H = 1130, 440
+
+
+class PausedLauncher:
+    def __init__(self, fake_worker, events: Path) -> None:
+        self.fake_worker, self.events = fake_worker, events
+
+    def __call__(self, job: JobSpec) -> tuple[list[str], dict[str, str]]:
+        argv = self.fake_worker("--events-out", str(job.path.parent / EVENTS_FILE), "--pause-after", "95",
+                                events=self.events)
+        return argv, dict(os.environ)
+
+
+@pytest.fixture
+def training_page(qtbot, tmp_path, fake_worker):
+    data = build(tmp_path / "data")
+    # Not qtbot.addWidget: pytest-qt deletes such widgets before this fixture's teardown ends the worker.
+    page = TrainPage(tmp_path / "ws", launcher=PausedLauncher(fake_worker, synthesised_stream(tmp_path / "s.jsonl")),
+                     prepare_demo=False, machine_facts=MachineFacts(gpu_count=0))
+    page.resize(PAGE_W, PAGE_H)
+    page.show()
+    doc = {"config": {"data": str(data), "model": "yolov5n.yaml", "imgsz": 64, "batch": 8, "workers": 1,
+                      "cache": "ram", "device": "cpu", "epochs": 3},
+           "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 6.0},
+           "reasons": {"workers": {"value": 1, "why": "w", "evidence": "e", "step": "measure", "estimated": False}}}
+    assert page.use_wizard(doc)
+    qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
+    assert page.start_run()
+    qtbot.waitUntil(lambda: page.diagnosis.isVisible() and page.session.progress.epoch >= 1, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: "ETA" in page.progress_panel.detail_label.text(), timeout=TIMEOUT_MS)
+    yield page
+    page.session.kill()
+    qtbot.waitUntil(lambda: not page.active, timeout=TIMEOUT_MS)
+    page.close()
+    page.deleteLater()
+
+
+def _in(widget: QWidget, ancestor: QWidget) -> QRect:
+    return QRect(widget.mapTo(ancestor, widget.rect().topLeft()), widget.size())
+
+
+def _assert_whole_and_apart(labels: list[QLabel], ancestor: QWidget) -> None:
+    for label in labels:
+        assert label.isVisible(), label.text()
+        needed = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
+        assert label.height() >= needed, (label.text(), label.height(), needed)  # every line of it shown
+    rects = [_in(label, ancestor) for label in labels]
+    for i, first in enumerate(rects):
+        for second in rects[i + 1:]:
+            assert not first.intersects(second), (first, second)
+
+
+def test_progress_lines_are_whole_and_apart_while_the_bottleneck_card_and_prediction_show(qtbot, training_page):
+    page = training_page
+    panel = page.progress_panel
+    assert page.wizard_prediction.isVisible() and page.diagnosis.isVisible()
+    lines = [panel.title_label, panel.stage_label, panel.detail_label, panel.best_label]
+    _assert_whole_and_apart(lines, page.run_box)
+    assert page.run_box.height() >= page.run_box.layout().totalHeightForWidth(page.run_box.width())
+
+
+def test_the_splitter_gives_room_below_without_squashing_the_progress(qtbot, training_page):
+    page = training_page
+    splitter = page._live_splitter
+    sizes = splitter.sizes()
+    splitter.setSizes([0, sizes[0] + sizes[1], *sizes[2:]])  # the handle under Progress dragged to the top
+    panel = page.progress_panel
+    _assert_whole_and_apart([panel.title_label, panel.stage_label, panel.detail_label, panel.best_label], page.run_box)
+    page.resize(PAGE_W, 1000)  # a taller window: the handles share out the room the panes do not need
+    qtbot.waitUntil(lambda: sum(splitter.sizes()) > sum(sizes), timeout=TIMEOUT_MS)
+    before = splitter.sizes()
+    room = before[1] - page.log_view.minimumHeight()
+    assert room > 0
+    splitter.setSizes([before[0] + room, before[1] - room, *before[2:]])  # the handle under Progress, dragged down
+    assert splitter.sizes()[:2] == [before[0] + room, before[1] - room]
+    _assert_whole_and_apart([panel.title_label, panel.stage_label, panel.detail_label, panel.best_label], page.run_box)
+
+
+def test_the_live_side_never_needs_more_width_than_its_pane(qtbot, training_page):
+    page = training_page
+    scroll = next(s for s in page.findChildren(QScrollArea) if s.widget() is page._live_splitter)
+    page.plots  # the charts are built
+    qtbot.waitUntil(lambda: page._live_splitter.width() <= scroll.viewport().width(), timeout=TIMEOUT_MS)
+    assert page._live_splitter.minimumSizeHint().width() <= scroll.viewport().width()
+
+
+def test_the_completion_card_fits_the_pane(qtbot, training_page):
+    page = training_page
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        page.stop_run()
+    assert page.status_panel.isVisible()
+    scroll = next(s for s in page.findChildren(QScrollArea) if s.widget() is page._live_splitter)
+    assert page._live_splitter.minimumSizeHint().width() <= scroll.viewport().width()
+    assert page.val_images.geometry().right() <= page.run_box.contentsRect().right()

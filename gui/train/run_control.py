@@ -98,6 +98,8 @@ class TrainRunControl:
         self._notify("info", self.tr(
             "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
             "closed.").format(name=info.name, started=started))
+        self._attached_banner = True
+        self.options.drop_demo_expectation()  # the run's dataset is on the form: no demo is prepared now
         self._dirty = True
         self._update_buttons()
         return True

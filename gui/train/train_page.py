@@ -82,6 +82,8 @@ class TrainPage(TrainRunControl, Page):
         self._dirty = False
         self._summary = ""
         self._problems_banner = False  # the banner says "fix the problems first"
+        self._attached_banner = False  # the banner says "Re-attached to run …": it goes when that run ends
+        self._dataset_after_run: str | None = None  # the app's dataset changed while a run trained
 
         self.start_button = QPushButton(self.tr("Start"), self, clicked=self.start_run, default=True)
         self.start_button.setToolTip(self.tr("Start training with these options (Ctrl+Enter)"))
@@ -201,6 +203,8 @@ class TrainPage(TrainRunControl, Page):
     def _prepare_demo_if_needed(self) -> None:
         if not self.options.has_dataset:
             self.options.prepare_demo_dataset()
+        else:  # a dataset came first (a re-attached run's, the app's current one): no demo after all
+            self.options.drop_demo_expectation()
 
     def on_bound(self) -> None:
         """The app's current dataset: this form follows it, and a dataset chosen here becomes it."""
@@ -213,10 +217,22 @@ class TrainPage(TrainRunControl, Page):
             self._follow_dataset(current.dataset)
 
     def _follow_dataset(self, path: str) -> None:
+        if self.active:  # the form shows the training run's own options: the new dataset is for the next run
+            self._dataset_after_run = path
+            return
         checked = self.last_checked
         if checked is None or checked.data_path is None or str(checked.data_path) != path:
             self.form.set_data_path(path)
             self.revalidate()
+
+    def on_dataset_saved(self, path: Path) -> None:
+        """A data.yaml was saved on the Dataset page: when it is this form's, its check is stale — check again
+        (the validator's cache reads only what changed). A training run's form is checked when the run ends."""
+        checked = self.last_checked
+        if self.active or checked is None or checked.data_path is None:
+            return
+        if Path(path).resolve() == Path(checked.data_path).resolve():
+            self.options.recheck_dataset()
 
     def refresh(self) -> None:
         """F5: check the options and the dataset again (files may have changed on disk)."""
@@ -275,6 +291,12 @@ class TrainPage(TrainRunControl, Page):
         self._dirty = True
         self._refresh_if_dirty()
         self._update_buttons()
+        if self._attached_banner:  # "Re-attached to run …" said while it trained; the card says how it ended
+            self.banner.hide()
+            self._attached_banner = False
+        if self._dataset_after_run is not None:  # chosen elsewhere while the run trained: the next run's
+            path, self._dataset_after_run = self._dataset_after_run, None
+            self._follow_dataset(path)
         self.run_ended.emit(outcome)
 
     def _refresh_if_dirty(self) -> None:
@@ -302,6 +324,7 @@ class TrainPage(TrainRunControl, Page):
     def _notify(self, level: str, text: str, *, about_problems: bool = False) -> None:
         self.banner.show_message(level, text)
         self._problems_banner = about_problems  # hidden again as soon as the options are fine
+        self._attached_banner = False
 
     def _enlarge_log(self, on: bool) -> None:
         """The log takes the charts' room (and gives it back): reading a long log needs more than a strip."""
@@ -334,6 +357,7 @@ class TrainPage(TrainRunControl, Page):
         self.form.setEnabled(not active)  # a training run's settings, read-only until it ends
         self.options.setTitle(self.tr("Options of run {name} (read-only while it trains)").format(
             name=self.session.name) if active else self.tr("Options for the next run"))
+        self.options.set_running(self.session.name if active else None)  # no "Ready to train" while it trains
         ok = self.options.ready
         self.start_button.setEnabled(not active and ok)
         self.start_button.setToolTip(

@@ -3110,6 +3110,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>TrainOptionsPanel</name>
     <message>
+      <source>'Start anyway' was cleared: it was ticked for {old}, and the dataset is now {new}. Tick it again once you have read the new dataset's problems.</source>
+      <translation>已取消勾选“仍然开始”：它是为 {old} 勾选的，而现在的数据集是 {new}。看过新数据集的问题后，可再次勾选。</translation>
+    </message>
+    <message>
+      <source>1 error in the dataset would stop training.</source>
+      <translation>数据集中有 1 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>1 more would make yolov5 skip an image.</source>
+      <translation>另有 1 个会让 yolov5 跳过一张图片。</translation>
+    </message>
+    <message>
       <source>Checking the dataset</source>
       <translation>正在检查数据集</translation>
     </message>
@@ -3154,6 +3166,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在读取这台机器的 GPU</translation>
     </message>
     <message>
+      <source>Run {name} is training with these options.</source>
+      <translation>训练 {name} 正在用这些选项训练。</translation>
+    </message>
+    <message>
       <source>Set for the next run: {fields}.</source>
       <translation>已为下次训练设置：{fields}。</translation>
     </message>
@@ -3174,12 +3190,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>yolov5 会跳过这些图片并给出警告，用其余图片训练；在数据集页面修复后就能用全部图片训练。</translation>
     </message>
     <message>
-      <source>yolov5 would skip {n} images it cannot read.</source>
-      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
+      <source>yolov5 would skip 1 image it cannot read.</source>
+      <translation>yolov5 会跳过 1 张它读不了的图片。</translation>
     </message>
     <message>
-      <source>{a} errors in the dataset would stop training; {d} more would make yolov5 skip images.</source>
-      <translation>数据集中有 {a} 个错误会让训练停止；另有 {d} 个会让 yolov5 跳过图片。</translation>
+      <source>yolov5 would skip {n} images it cannot read.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
     </message>
     <message>
       <source>{field} {value}</source>
@@ -3188,6 +3204,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{n} errors in the dataset would stop training.</source>
       <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} more would make yolov5 skip images.</source>
+      <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
+    </message>
+    <message>
+      <source>{stop} {skip}</source>
+      <translation>{stop}{skip}</translation>
     </message>
     <message>
       <source>{where}: {message}</source>

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QWidget
 
 from core.job.jobs import JobSpec
 from core.run.files import EVENTS_FILE
@@ -118,3 +118,29 @@ def test_the_completion_card_fits_the_pane(qtbot, training_page):
     scroll = next(s for s in page.findChildren(QScrollArea) if s.widget() is page._live_splitter)
     assert page._live_splitter.minimumSizeHint().width() <= scroll.viewport().width()
     assert page.val_images.geometry().right() <= page.run_box.contentsRect().right()
+
+
+@pytest.mark.parametrize("imgsz", [320, 128])  # another size, and the demo's own size (no change signal)
+def test_the_wizards_settings_fit_the_options_column_and_replace_the_demo_note(qtbot, tmp_path, imgsz):
+    page = TrainPage(tmp_path / "ws", launcher=lambda job: ([], {}), prepare_demo=False,
+                     machine_facts=MachineFacts(gpu_count=0))
+    qtbot.addWidget(page)
+    page.resize(PAGE_W, PAGE_H)
+    page.show()
+    page.form.set_data_path(str(page.form.demo_yaml))  # the demo dataset: its sizes are set, and said
+    note = page.form.notes["imgsz"]
+    assert "Set for the demo dataset" in note.text() and note.isVisibleTo(page)
+    doc = {"config": {"data": str(page.form.demo_yaml), "model": "yolov5s.yaml", "imgsz": imgsz, "batch": 16,
+                      "workers": 2, "cache": "ram", "device": "cpu", "epochs": 100, "optimizer": "AdamW",
+                      "patience": 20, "cos_lr": True, "sync_bn": True},
+           "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 600.0}, "reasons": {}}
+    assert page.use_wizard(doc)  # "Train with these settings": the advanced section opens too
+    assert page.form.advanced.isVisibleTo(page)
+    assert not note.isVisibleTo(page) and not page.form.notes["epochs"].isVisibleTo(page)
+    scroll = next(s for s in page.findChildren(QScrollArea) if s.widget() is page.options)
+    qtbot.waitUntil(lambda: page.options.width() <= scroll.viewport().width(), timeout=TIMEOUT_MS)
+    assert page.options.minimumSizeHint().width() <= scroll.viewport().width()
+    assert not scroll.horizontalScrollBar().isVisible()
+    for button in page.options.findChildren(QPushButton):  # no button cut at the pane's right edge
+        if button.isVisibleTo(page):
+            assert _in(button, page.options).right() <= page.options.contentsRect().right(), button.text()

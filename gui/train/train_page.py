@@ -14,6 +14,7 @@ replayed from the Runs page (``open_run``) look the same.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,7 @@ from gui.widgets.progress_panel import ProgressPanel
 from gui.train.run_control import TrainRunControl
 from gui.train.run_status_panel import RunStatusPanel
 from gui.train.fit_height import content_height, keep_whole_height
+from gui.train.operations import read_run_info
 from gui.train.run_viewer import RunViewer
 from gui.train.train_options_panel import TrainOptionsPanel
 from gui.train.val_images import ValImages
@@ -283,6 +285,8 @@ class TrainPage(TrainRunControl, Page):
             tail += [self.tr("— last lines of worker.log —"), *worker_log]
         self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
                                        can_resume=can_resume)
+        read_run_info(self, run_dir).success(  # the duration as the Runs page says it (every start summed)
+            lambda info: self.status_panel.show_duration(run_dir, info.duration_at(time.time()))).run()
         self._keep_log_in_sight()
         self.plots.refresh()
         self.system_plots.refresh()

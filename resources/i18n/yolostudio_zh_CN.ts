@@ -2320,6 +2320,10 @@ Coming soon</source>
       <translation>详细信息</translation>
     </message>
     <message>
+      <source>During training, epoch {epoch} measured mAP@0.5 {during}; best.pt holds that epoch's weights, saved by yolov5 in 16-bit precision and validated once more at the end, which gives {at_end}.</source>
+      <translation>训练期间第 {epoch} 轮测得 mAP@0.5 {during}；best.pt 保存的就是这一轮的权重，yolov5 以 16 位精度保存它，并在最后再验证一次，得到 {at_end}。</translation>
+    </message>
+    <message>
       <source>Epochs completed</source>
       <translation>已完成轮数</translation>
     </message>
@@ -2411,12 +2415,12 @@ Coming soon</source>
   <context>
     <name>RunText</name>
     <message>
-      <source>Best mAP: — (known after the first validation)</source>
-      <translation>最佳 mAP：—（第一次验证后可知）</translation>
+      <source>Best epoch {epoch}, validated during training: mAP@0.5 {map50} · mAP@0.5:0.95 {map50_95}</source>
+      <translation>最佳轮次 {epoch}（训练期间验证）：mAP@0.5 {map50} · mAP@0.5:0.95 {map50_95}</translation>
     </message>
     <message>
-      <source>Best mAP@0.5: {map50} (epoch {epoch}) · best mAP@0.5:0.95: {map50_95}</source>
-      <translation>最佳 mAP@0.5：{map50}（第 {epoch} 轮）· 最佳 mAP@0.5:0.95：{map50_95}</translation>
+      <source>Best mAP: — (known after the first validation)</source>
+      <translation>最佳 mAP：—（第一次验证后可知）</translation>
     </message>
     <message>
       <source>CPU</source>
@@ -3105,6 +3109,13 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{why} (was {before}); change it freely.</source>
       <translation>{why}（原为 {before}）；可以随意修改。</translation>
+    </message>
+  </context>
+  <context>
+    <name>TrainOperations</name>
+    <message>
+      <source>Reading run {name}</source>
+      <translation>正在读取训练 {name}</translation>
     </message>
   </context>
   <context>

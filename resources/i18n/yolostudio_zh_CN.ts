@@ -2996,6 +2996,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>%</translation>
     </message>
     <message>
+      <source>(NVML unavailable)</source>
+      <translation>（NVML 不可用）</translation>
+    </message>
+    <message>
+      <source>(training runs on the CPU)</source>
+      <translation>（训练在 CPU 上运行）</translation>
+    </message>
+    <message>
       <source>CPU {cpu}</source>
       <translation>CPU {cpu}</translation>
     </message>
@@ -3012,12 +3020,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>GPU {index} {util}</translation>
     </message>
     <message>
-      <source>GPU: no readings (NVML unavailable)</source>
-      <translation>GPU：没有读数（NVML 不可用）</translation>
+      <source>GPU: no readings</source>
+      <translation>GPU：没有读数</translation>
     </message>
     <message>
-      <source>GPU: none used (training runs on the CPU)</source>
-      <translation>GPU：未使用（训练在 CPU 上进行）</translation>
+      <source>GPU: none used</source>
+      <translation>GPU：未使用</translation>
     </message>
     <message>
       <source>MB/s</source>

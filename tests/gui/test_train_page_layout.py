@@ -92,11 +92,10 @@ def test_the_splitter_gives_room_below_without_squashing_the_progress(qtbot, tra
     splitter.setSizes([0, sizes[0] + sizes[1], *sizes[2:]])  # the handle under Progress dragged to the top
     panel = page.progress_panel
     _assert_whole_and_apart([panel.title_label, panel.stage_label, panel.detail_label, panel.best_label], page.run_box)
-    page.resize(PAGE_W, 1000)  # a taller window: the handles share out the room the panes do not need
-    qtbot.waitUntil(lambda: sum(splitter.sizes()) > sum(sizes), timeout=TIMEOUT_MS)
+    page.resize(PAGE_W, 1400)  # a taller window: the handles share out the room the panes do not need
+    qtbot.waitUntil(lambda: splitter.sizes()[1] > page.log_view.minimumHeight(), timeout=TIMEOUT_MS)
     before = splitter.sizes()
     room = before[1] - page.log_view.minimumHeight()
-    assert room > 0
     splitter.setSizes([before[0] + room, before[1] - room, *before[2:]])  # the handle under Progress, dragged down
     assert splitter.sizes()[:2] == [before[0] + room, before[1] - room]
     _assert_whole_and_apart([panel.title_label, panel.stage_label, panel.detail_label, panel.best_label], page.run_box)
@@ -144,3 +143,33 @@ def test_the_wizards_settings_fit_the_options_column_and_replace_the_demo_note(q
     for button in page.options.findChildren(QPushButton):  # no button cut at the pane's right edge
         if button.isVisibleTo(page):
             assert _in(button, page.options).right() <= page.options.contentsRect().right(), button.text()
+
+
+STRIP_W = 632  # the machine strip's width on that page (the live side's pane, less the group box's margins)
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda"])
+def test_the_machine_strips_readings_are_whole_and_throughput_starts_at_zero(qtbot, tmp_path, device):
+    import json
+
+    from gui.widgets.system_plots import SystemPlots
+
+    strip = SystemPlots()
+    qtbot.addWidget(strip)
+    strip.resize(STRIP_W, 300)
+    strip.show()
+    for line in synthesised_stream(tmp_path / "s.jsonl").read_text(encoding="utf-8").splitlines():
+        event = json.loads(line)
+        if event["type"] == "hello":
+            event["device_type"] = device
+        if event["type"] == "system" and device == "cpu":
+            event["gpus"] = []
+        strip.add_event(event)
+    strip.refresh()
+    qtbot.waitUntil(lambda: all(h.width() < STRIP_W // 2 for h in strip.headings.values()), timeout=TIMEOUT_MS)
+    for name, heading in strip.headings.items():
+        qtbot.waitUntil(lambda h=heading: strip._text_height(h, h.width()) + 2 <= h.height(), timeout=TIMEOUT_MS)
+        if name != "wait":  # one reading a line, none broken in the middle (the wait sentence may flow)
+            assert strip._text_height(heading, heading.width()) == strip._text_height(heading, 10_000), name
+    low, high = strip.plots["ips"].getPlotItem().getViewBox().viewRange()[1]
+    assert low == 0 and high > strip.series["ips"].view()[1].max()

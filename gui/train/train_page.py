@@ -14,7 +14,6 @@ replayed from the Runs page (``open_run``) look the same.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +23,7 @@ from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, 
 
 from core.job.jobs import JobOutcome
 from core.environment.machine import MachineFacts
-from core.run import RunFolder
-from core.runs.store import load_run_config, read_log_tail
+from core.runs.store import load_run_config
 from core.training.config import ValidatedConfig
 from gui.evaluate.evaluate_window import EvaluateWindow
 from gui.job_runner import Launcher, default_launcher
@@ -41,7 +39,8 @@ from gui.widgets.progress_panel import ProgressPanel
 from gui.train.run_control import TrainRunControl
 from gui.train.run_status_panel import RunStatusPanel
 from gui.train.fit_height import content_height, keep_whole_height
-from gui.train.operations import read_run_info
+from gui.operations import show_failure
+from gui.train.operations import RunEnd, read_run_end
 from gui.train.run_viewer import RunViewer
 from gui.train.train_options_panel import TrainOptionsPanel
 from gui.train.val_images import ValImages
@@ -275,30 +274,37 @@ class TrainPage(TrainRunControl, Page):
         return window
 
     def _on_ended(self, outcome: JobOutcome) -> None:
-        session = self.session
-        run_dir = session.run_dir
-        can_resume = RunFolder(run_dir).can_resume(outcome.status, self._run_spec(run_dir))
-        self.resumable_run = run_dir if can_resume else None
-        tail = self.log_view.last_lines(LOG_TAIL_LINES)
-        worker_log = read_log_tail(RunFolder(run_dir).worker_log)
-        if outcome.failed and worker_log:
-            tail += [self.tr("— last lines of worker.log —"), *worker_log]
-        self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
-                                       can_resume=can_resume)
-        read_run_info(self, run_dir).success(  # the duration as the Runs page says it (every start summed)
-            lambda info: self.status_panel.show_duration(run_dir, info.duration_at(time.time()))).run()
-        self._keep_log_in_sight()
-        self.plots.refresh()
-        self.system_plots.refresh()
-        self.val_images.request(run_dir)  # yolov5 draws its pictures in the final validation
-        self.log_view.flush()
-        self._dirty = True
-        self._refresh_if_dirty()
+        """The worker ended: its folder is read off the GUI thread (``read_run_end``), then the card shows."""
+        run_dir = self.session.run_dir
         self._update_buttons()
+        op = read_run_end(self, run_dir, outcome.status)
+        op.success(lambda end: self._show_end(outcome, run_dir, end))
+        op.failure(lambda exc: (show_failure(self, self.tr("Reading run {name}").format(name=run_dir.name), exc),
+                                self._show_end(outcome, run_dir, RunEnd())))
+        op.run()
+
+    def _show_end(self, outcome: JobOutcome, run_dir: Path, end: RunEnd) -> None:
+        session = self.session
+        if session is not None and session.run_dir == run_dir and not self.active:  # still the run on screen
+            self.resumable_run = run_dir if end.can_resume else None
+            tail = self.log_view.last_lines(LOG_TAIL_LINES)
+            if outcome.failed and end.worker_log:
+                tail += [self.tr("— last lines of worker.log —"), *end.worker_log]
+            self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
+                                           can_resume=end.can_resume)
+            self.status_panel.show_duration(run_dir, end.duration_s)  # the Runs page's figure (every start)
+            self._keep_log_in_sight()
+            self.plots.refresh()
+            self.system_plots.refresh()
+            self.val_images.request(run_dir)  # yolov5 draws its pictures in the final validation
+            self.log_view.flush()
+            self._dirty = True
+            self._refresh_if_dirty()
+            self._update_buttons()
         if self._attached_banner:  # "Re-attached to run …" said while it trained; the card says how it ended
             self.banner.hide()
             self._attached_banner = False
-        if self._dataset_after_run is not None:  # chosen elsewhere while the run trained: the next run's
+        if self._dataset_after_run is not None and not self.active:  # chosen elsewhere while the run trained
             path, self._dataset_after_run = self._dataset_after_run, None
             self._follow_dataset(path)
         self.run_ended.emit(outcome)

@@ -3296,6 +3296,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>进度</translation>
     </message>
     <message>
+      <source>Reading run {name}</source>
+      <translation>正在读取训练 {name}</translation>
+    </message>
+    <message>
       <source>Resume</source>
       <translation>继续训练</translation>
     </message>

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
 
@@ -38,6 +39,21 @@ def read_run_end(parent: QObject, run_dir: Path, status: str) -> CoreOp[RunEnd]:
             spec = {}  # a run without a readable config.json cannot resume; the card still shows
         return RunEnd(folder.can_resume(status, spec), read_log_tail(folder.worker_log),
                       read_run(run_dir).duration_at(time.time()))
+
+    return CoreOp(parent, call, what=QCoreApplication.translate("TrainOperations", "Reading run {name}").format(
+        name=run_dir.name))
+
+
+def read_run_options(parent: QObject, run_dir: Path) -> CoreOp[dict[str, Any]]:
+    """The options run ``run_dir`` was started with (its ``config.json``'s spec): the form shows a run's own
+    options, never the dataset open elsewhere. A run without a readable config shows none (``{}``)."""
+    run_dir = Path(run_dir)
+
+    def call() -> dict[str, Any]:
+        try:
+            return dict(load_run_config(run_dir).get("spec", {}).get("config", {}))
+        except (OSError, ValueError):
+            return {}
 
     return CoreOp(parent, call, what=QCoreApplication.translate("TrainOperations", "Reading run {name}").format(
         name=run_dir.name))

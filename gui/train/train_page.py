@@ -23,7 +23,6 @@ from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, 
 
 from core.job.jobs import JobOutcome
 from core.environment.machine import MachineFacts
-from core.runs.store import load_run_config
 from core.training.config import ValidatedConfig
 from gui.evaluate.evaluate_window import EvaluateWindow
 from gui.job_runner import Launcher, default_launcher
@@ -40,7 +39,7 @@ from gui.train.run_control import TrainRunControl
 from gui.train.run_status_panel import RunStatusPanel
 from gui.train.fit_height import content_height, keep_whole_height
 from gui.operations import show_failure
-from gui.train.operations import RunEnd, read_run_end
+from gui.train.operations import RunEnd, read_run_end, read_run_options
 from gui.train.run_viewer import RunViewer
 from gui.train.train_options_panel import TrainOptionsPanel
 from gui.train.val_images import ValImages
@@ -202,7 +201,7 @@ class TrainPage(TrainRunControl, Page):
                 QTimer.singleShot(0, self, self._prepare_demo_if_needed)
 
     def _prepare_demo_if_needed(self) -> None:
-        if not self.options.has_dataset:
+        if not self.options.has_dataset and self.session is None:  # a run on screen brings its own dataset
             self.options.prepare_demo_dataset()
         else:  # a dataset came first (a re-attached run's, the app's current one): no demo after all
             self.options.drop_demo_expectation()
@@ -351,14 +350,17 @@ class TrainPage(TrainRunControl, Page):
         splitter.setSizes([card, log, plots, system])
 
     def _show_run_settings(self, run_dir: Path) -> None:
-        """The form shows the run on screen: its recorded options, and the run name actually used (exp2)."""
-        try:
-            recorded = load_run_config(run_dir).get("spec", {}).get("config", {})
-        except (OSError, ValueError):
-            return
+        """The form shows the run on screen: its recorded options (read off the GUI thread), and the run name
+        actually used (exp2)."""
+        self.form.apply_values({"name": run_dir.name})
+        read_run_options(self, run_dir).success(lambda recorded: self._apply_run_settings(run_dir, recorded)).run()
+
+    def _apply_run_settings(self, run_dir: Path, recorded: dict[str, Any]) -> None:
+        if self.session is None or self.session.run_dir != run_dir:
+            return  # another run is on screen by now
         values = {name: value for name, value in recorded.items() if name in self.form.settable and name != "name"
                   and self.form.editors[name].value() != value}  # only what differs (no section opens for nothing)
-        self.form.apply_values({**values, "name": run_dir.name})
+        self.form.apply_values(values)
         self.revalidate()
 
     def _update_buttons(self) -> None:

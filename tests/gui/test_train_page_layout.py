@@ -65,11 +65,14 @@ def _in(widget: QWidget, ancestor: QWidget) -> QRect:
     return QRect(widget.mapTo(ancestor, widget.rect().topLeft()), widget.size())
 
 
-def _assert_whole_and_apart(labels: list[QLabel], ancestor: QWidget) -> None:
-    for label in labels:
-        assert label.isVisible(), label.text()
-        needed = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
-        assert label.height() >= needed, (label.text(), label.height(), needed)  # every line of it shown
+def _whole(label: QLabel) -> bool:
+    needed = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
+    return label.isVisible() and label.height() >= needed  # every line of it shown
+
+
+def _assert_whole_and_apart(qtbot, labels: list[QLabel], ancestor: QWidget) -> None:
+    for label in labels:  # a new text is laid out by the event loop: wait for the layout, not for a time
+        qtbot.waitUntil(lambda lb=label: _whole(lb), timeout=TIMEOUT_MS)
     rects = [_in(label, ancestor) for label in labels]
     for i, first in enumerate(rects):
         for second in rects[i + 1:]:
@@ -81,7 +84,7 @@ def test_progress_lines_are_whole_and_apart_while_the_bottleneck_card_and_predic
     panel = page.progress_panel
     assert page.wizard_prediction.isVisible() and page.diagnosis.isVisible()
     lines = [panel.title_label, panel.stage_label, panel.detail_label, panel.best_label]
-    _assert_whole_and_apart(lines, page.run_box)
+    _assert_whole_and_apart(qtbot, lines, page.run_box)
     assert page.run_box.height() >= page.run_box.layout().totalHeightForWidth(page.run_box.width())
 
 
@@ -91,14 +94,16 @@ def test_the_splitter_gives_room_below_without_squashing_the_progress(qtbot, tra
     sizes = splitter.sizes()
     splitter.setSizes([0, sizes[0] + sizes[1], *sizes[2:]])  # the handle under Progress dragged to the top
     panel = page.progress_panel
-    _assert_whole_and_apart([panel.title_label, panel.stage_label, panel.detail_label, panel.best_label], page.run_box)
+    lines = [panel.title_label, panel.stage_label, panel.detail_label, panel.best_label]
+    _assert_whole_and_apart(qtbot, lines, page.run_box)
     page.resize(PAGE_W, 1400)  # a taller window: the handles share out the room the panes do not need
     qtbot.waitUntil(lambda: splitter.sizes()[1] > page.log_view.minimumHeight(), timeout=TIMEOUT_MS)
     before = splitter.sizes()
     room = before[1] - page.log_view.minimumHeight()
     splitter.setSizes([before[0] + room, before[1] - room, *before[2:]])  # the handle under Progress, dragged down
     assert splitter.sizes()[:2] == [before[0] + room, before[1] - room]
-    _assert_whole_and_apart([panel.title_label, panel.stage_label, panel.detail_label, panel.best_label], page.run_box)
+    lines = [panel.title_label, panel.stage_label, panel.detail_label, panel.best_label]
+    _assert_whole_and_apart(qtbot, lines, page.run_box)
 
 
 def test_the_live_side_never_needs_more_width_than_its_pane(qtbot, training_page):

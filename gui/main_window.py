@@ -219,6 +219,8 @@ class MainWindow(QMainWindow):
         page = self._build_train_page() if index == TRAIN_INDEX else PAGES[index].build(self.workspace, self)
         self._built[index] = page
         page.bind(self.services)
+        if hasattr(page, "dataset_saved"):  # the Dataset page: its saves make the Train page's check stale
+            page.dataset_saved.connect(self._on_dataset_saved)
         current = self.pages.currentWidget()
         self.pages.insertWidget(index, page)
         self.pages.removeWidget(pending)
@@ -236,6 +238,10 @@ class MainWindow(QMainWindow):
         page.run_ended.connect(self._on_run_ended)
         page.run_ended.connect(lambda outcome: self.runs_store.reload())
         return page
+
+    def _on_dataset_saved(self, path: Path) -> None:
+        if TRAIN_INDEX in self._built:  # a Train page built later checks its dataset when built
+            self.train_page.on_dataset_saved(path)
 
     @property
     def train_page(self) -> TrainPage:

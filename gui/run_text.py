@@ -81,7 +81,9 @@ def detail_text(progress: RunProgress, *, live: bool = True, average: float | No
 def best_text(progress: RunProgress) -> str:
     if progress.best_map50 is None:
         return _tr("Best mAP: — (known after the first validation)")
-    return _tr("Best mAP@0.5: {map50} (epoch {epoch}) · best mAP@0.5:0.95: {map50_95}").format(
+    # Said as what it is: the best epoch's validation during training. best.pt's own validation at the end (the
+    # completion card) can differ a little: yolov5 saves the weights in 16 bits and validates that file again.
+    return _tr("Best epoch {epoch}, validated during training: mAP@0.5 {map50} · mAP@0.5:0.95 {map50_95}").format(
         map50=f"{progress.best_map50:.3f}", epoch=(progress.best_epoch or 0) + 1,
         map50_95=_number(progress.best_map50_95, "{:.3f}"))
 

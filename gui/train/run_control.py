@@ -83,7 +83,6 @@ class TrainRunControl:
         if fresh or self.session is None or self.session.run_dir != run_dir:
             self._new_session(run_dir)
         self.status_panel.clear()
-        self.run_box.setMinimumHeight(0)
         self.banner.hide()
         self._problems_banner = False
         self.session.launch(job)
@@ -100,6 +99,8 @@ class TrainRunControl:
         self._notify("info", self.tr(
             "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
             "closed.").format(name=info.name, started=started))
+        self._attached_banner = True
+        self.options.drop_demo_expectation()  # the run's dataset is on the form: no demo is prepared now
         self._dirty = True
         self._update_buttons()
         return True
@@ -175,7 +176,6 @@ class TrainRunControl:
         self.log_view.set_log_file(RunFolder(run_dir).worker_log)
         self.status_panel.clear()
         self.wizard_prediction.load(run_dir)
-        self.run_box.setMinimumHeight(0)
 
     # -- the next run -------------------------------------------------------------------------------
     def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:

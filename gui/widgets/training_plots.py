@@ -174,7 +174,7 @@ class TrainingPlots(QWidget):
     def _panel(self, title: str, legend: list[tuple[str, str, str]], plot: pg.PlotWidget) -> QWidget:
         """Title and legend above the plot, never over the curves."""
         panel = QWidget(self)
-        heading = QLabel(title, panel)
+        heading = QLabel(title, panel, wordWrap=True)  # a narrow pane wraps it instead of overflowing
         font = heading.font()
         font.setBold(True)
         heading.setFont(font)

@@ -2491,6 +2491,10 @@ Coming soon</source>
       <translation>详细信息</translation>
     </message>
     <message>
+      <source>During training, epoch {epoch} measured mAP@0.5 {during}; best.pt holds that epoch's weights, saved by yolov5 in 16-bit precision and validated once more at the end, which gives {at_end}.</source>
+      <translation>训练期间第 {epoch} 轮测得 mAP@0.5 {during}；best.pt 保存的就是这一轮的权重，yolov5 以 16 位精度保存它，并在最后再验证一次，得到 {at_end}。</translation>
+    </message>
+    <message>
       <source>Epochs completed</source>
       <translation>已完成轮数</translation>
     </message>
@@ -2582,12 +2586,12 @@ Coming soon</source>
   <context>
     <name>RunText</name>
     <message>
-      <source>Best mAP: — (known after the first validation)</source>
-      <translation>最佳 mAP：—（第一次验证后可知）</translation>
+      <source>Best epoch {epoch}, validated during training: mAP@0.5 {map50} · mAP@0.5:0.95 {map50_95}</source>
+      <translation>最佳轮次 {epoch}（训练期间验证）：mAP@0.5 {map50} · mAP@0.5:0.95 {map50_95}</translation>
     </message>
     <message>
-      <source>Best mAP@0.5: {map50} (epoch {epoch}) · best mAP@0.5:0.95: {map50_95}</source>
-      <translation>最佳 mAP@0.5：{map50}（第 {epoch} 轮）· 最佳 mAP@0.5:0.95：{map50_95}</translation>
+      <source>Best mAP: — (known after the first validation)</source>
+      <translation>最佳 mAP：—（第一次验证后可知）</translation>
     </message>
     <message>
       <source>CPU</source>
@@ -3197,6 +3201,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>%</translation>
     </message>
     <message>
+      <source>(NVML unavailable)</source>
+      <translation>（NVML 不可用）</translation>
+    </message>
+    <message>
+      <source>(training runs on the CPU)</source>
+      <translation>（训练在 CPU 上运行）</translation>
+    </message>
+    <message>
       <source>CPU {cpu}</source>
       <translation>CPU {cpu}</translation>
     </message>
@@ -3213,12 +3225,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>GPU {index} {util}</translation>
     </message>
     <message>
-      <source>GPU: no readings (NVML unavailable)</source>
-      <translation>GPU：没有读数（NVML 不可用）</translation>
+      <source>GPU: no readings</source>
+      <translation>GPU：没有读数</translation>
     </message>
     <message>
-      <source>GPU: none used (training runs on the CPU)</source>
-      <translation>GPU：未使用（训练在 CPU 上进行）</translation>
+      <source>GPU: none used</source>
+      <translation>GPU：未使用</translation>
     </message>
     <message>
       <source>MB/s</source>
@@ -3317,7 +3329,26 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>TrainOperations</name>
+    <message>
+      <source>Reading run {name}</source>
+      <translation>正在读取训练 {name}</translation>
+    </message>
+  </context>
+  <context>
     <name>TrainOptionsPanel</name>
+    <message>
+      <source>'Start anyway' was cleared: it was ticked for {old}, and the dataset is now {new}. Tick it again once you have read the new dataset's problems.</source>
+      <translation>已取消勾选“仍然开始”：它是为 {old} 勾选的，而现在的数据集是 {new}。看过新数据集的问题后，可再次勾选。</translation>
+    </message>
+    <message>
+      <source>1 error in the dataset would stop training.</source>
+      <translation>数据集中有 1 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>1 more would make yolov5 skip an image.</source>
+      <translation>另有 1 个会让 yolov5 跳过一张图片。</translation>
+    </message>
     <message>
       <source>Checking the dataset</source>
       <translation>正在检查数据集</translation>
@@ -3363,6 +3394,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在读取这台机器的 GPU</translation>
     </message>
     <message>
+      <source>Run {name} is training with these options.</source>
+      <translation>训练 {name} 正在用这些选项训练。</translation>
+    </message>
+    <message>
       <source>Set for the next run: {fields}.</source>
       <translation>已为下次训练设置：{fields}。</translation>
     </message>
@@ -3383,12 +3418,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>yolov5 会跳过这些图片并给出警告，用其余图片训练；在数据集页面修复后就能用全部图片训练。</translation>
     </message>
     <message>
-      <source>yolov5 would skip {n} images it cannot read.</source>
-      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
+      <source>yolov5 would skip 1 image it cannot read.</source>
+      <translation>yolov5 会跳过 1 张它读不了的图片。</translation>
     </message>
     <message>
-      <source>{a} errors in the dataset would stop training; {d} more would make yolov5 skip images.</source>
-      <translation>数据集中有 {a} 个错误会让训练停止；另有 {d} 个会让 yolov5 跳过图片。</translation>
+      <source>yolov5 would skip {n} images it cannot read.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
     </message>
     <message>
       <source>{field} {value}</source>
@@ -3397,6 +3432,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{n} errors in the dataset would stop training.</source>
       <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} more would make yolov5 skip images.</source>
+      <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
+    </message>
+    <message>
+      <source>{stop} {skip}</source>
+      <translation>{stop}{skip}</translation>
     </message>
     <message>
       <source>{where}: {message}</source>
@@ -3460,6 +3503,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Progress</source>
       <translation>进度</translation>
+    </message>
+    <message>
+      <source>Reading run {name}</source>
+      <translation>正在读取训练 {name}</translation>
     </message>
     <message>
       <source>Resume</source>

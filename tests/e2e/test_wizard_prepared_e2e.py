@@ -14,7 +14,7 @@ import pytest
 import yaml
 from PIL import Image
 
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from core.runs.store import load_run_config
 from core.wizard.prepared_copy import read_request
 from tests.core.test_dataset_prepare import dataset

@@ -107,6 +107,7 @@ JOBS: dict[str, Job] = {
     "weights_import": Job("core.worker.weights_job:run_weights_import", stack=True),
     "wizard_measure": Job("core.worker.wizard_job:run_wizard_measure", stack=True),
     "dataset_import": Job("core.worker.import_job:run_dataset_import"),  # no torch: Pillow, pycocotools
+    "tune": Job("core.worker.tune_job:run_tune"),  # drives Ray Tune; each trial is a train worker of its own
 }
 
 

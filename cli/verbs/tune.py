@@ -10,7 +10,6 @@ Ray is an optional extra and is imported only there — this verb only asks whet
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 from pathlib import Path
 from typing import Any
@@ -29,26 +28,11 @@ from core.runs.store import unique_run_dir
 from core.training.config import validate_config
 from core.training.options import add_train_arguments, config_from_args, load_config_file
 from core.trust import confirmed_entry, needs_trust, refusal
-from core.tune.budget import trials_in_budget, wizard_epoch_s
+from core.tune.budget import wizard_epoch_s
+from core.tune.extra import install_words, missing_tune_packages
+from core.tune.plan import can_resume, plan_search, planned_trials, search_slots, tune_root
 from core.tune.space import SpaceError, default_space, load_space
 from core.workspace import runs_dir
-
-#: The packages of the ``tune`` extra (pyproject.toml) and the download a user is told about before installing.
-TUNE_PACKAGES = ("ray", "optuna")
-INSTALL_COMMAND = "pip install 'yolo-studio[tune]'"
-#: Measured: du -shc of ray, pyarrow, optuna, sqlalchemy and alembic in site-packages after the install (445 MB).
-INSTALL_SIZE = "about 450 MB installed"
-
-
-def missing_tune_packages() -> list[str]:
-    """The ``tune`` extra's packages this interpreter lacks (found without importing them)."""
-    return [name for name in TUNE_PACKAGES if importlib.util.find_spec(name) is None]
-
-
-def install_words() -> str:
-    return tr("Hyperparameter search needs Ray Tune, an optional extra: {command} ({size}).",
-              command=INSTALL_COMMAND, size=INSTALL_SIZE)
-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     if missing_tune_packages():
@@ -135,35 +119,27 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     if not gate.ok:
         report_gate(renderer, gate, args.data)
         return EXIT_USAGE
-    on_gpu = (facts.gpu_count or 0) > 0 and checked.config.device.strip().lower() != "cpu"
-    gpus_per_trial = args.gpus_per_trial if args.gpus_per_trial is not None else (1.0 if on_gpu else 0.0)
-    cpus = max(1, facts.cpu_count or os.cpu_count() or 1)
-    slots = int(facts.gpu_count // gpus_per_trial) if gpus_per_trial > 0 and facts.gpu_count else \
-        max(1, int(cpus // max(args.cpus_per_trial, 1e-9)))
+    slots = search_slots(int(facts.gpu_count or 0), int(facts.cpu_count or os.cpu_count() or 1),
+                         checked.config.device, args.gpus_per_trial, args.cpus_per_trial)
     epoch_s = wizard_epoch_s(Path(args.config)) if args.config else None
-    trials = args.trials if args.trials else (
-        trials_in_budget(args.time_budget, epoch_s, checked.config.epochs, slots) if epoch_s else -1)
-    root = workspace / "tune"
+    trials = planned_trials(args.time_budget, checked.config.epochs, slots.count, args.trials, epoch_s)
+    root = tune_root(workspace)
     if args.resume:
         tune_dir = root / args.resume
-        if not (tune_dir / "ray").is_dir():
+        if not can_resume(tune_dir):
             renderer.error(tr("{path} holds no search to resume.", path=tune_dir),
                            tr("Name a folder under {root} (yolostudio tune … --resume NAME).", root=root))
             return EXIT_USAGE
     else:
         tune_dir = unique_run_dir(root, checked.config.name if checked.config.name != "exp" else "tune")
-    config = checked.config.to_dict()
-    config.update(data=str(checked.data_path), device="0" if gpus_per_trial > 0 else "cpu")
-    spec = {"run_dir": str(tune_dir), "runs_root": str(runs_dir(workspace)), "resume": bool(args.resume),
-            "base": {"config": config, "hyp_path": str(checked.hyp_path), "workspace": str(workspace),
-                     "trusted_weights": list(trusted)},
-            "space": space.to_dict(), "time_budget_s": args.time_budget, "trials": trials,
-            "cpus": cpus, "gpus": int(facts.gpu_count or 0) if on_gpu else 0,
-            "cpus_per_trial": args.cpus_per_trial, "gpus_per_trial": gpus_per_trial,
-            "ray_address": args.ray_address, "ray_temp": os.environ.get("YOLOSTUDIO_RAY_TEMP", "")}
+    config = dict(checked.config.to_dict(), data=str(checked.data_path))
+    plan = plan_search(config, checked.hyp_path, workspace, space, args.time_budget, slots, tune_dir=tune_dir,
+                       trials=trials, ray_address=args.ray_address, resume=bool(args.resume), trusted=trusted,
+                       cpus_per_trial=args.cpus_per_trial)
+    spec = plan.spec
     if not args.json:
         renderer.note(tr("Search {name}: {path}; searching {names}; {slots} trials side by side.",
-                         name=tune_dir.name, path=tune_dir, names=", ".join(space.names()), slots=slots))
+                         name=tune_dir.name, path=tune_dir, names=", ".join(space.names()), slots=slots.count))
     outcome = render_job(renderer, JobSpec.for_run("tune", tune_dir, spec), forward_stdin=args.json)
     return exit_code_of(outcome)
 

@@ -7,6 +7,7 @@ state of their own: ``LIVE`` (this process's book and job context) is module sta
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ class TrialBook:
         self.emit, self.tune_name, self.runs_root, self.epochs = emit, tune_name, runs_root, epochs
         self.deadline, self.stop_requested = deadline, stop_requested
         self.rows: dict[str, dict[str, Any]] = {}
+        self.interrupted = False  # the Stop has been passed to Ray Tune (StopOnRequest)
 
     def row(self, trial: Any) -> dict[str, Any]:
         from core.worker.tune_trial import trial_run_name
@@ -76,13 +78,23 @@ class TrialEvents(tune.Callback):
 
 
 class StopOnRequest(tune.Stopper):
-    """The user's Stop ends the whole search; Ray then ends each trial (its worker saves ``last.pt``)."""
+    """The user's Stop interrupts the search as Ctrl+C does, so it can be resumed (``Tuner.restore``).
+
+    ``stop_all`` returning True would mark every trial finished (``TuneController._stop_experiment_if_needed``
+    terminates them and ends the searcher), and a restore would not run them again. Ray Tune's own SIGINT
+    handler (``tune.py``'s ``_setup_signal_catching``, installed by ``fit`` in the main thread, where this is
+    called) instead saves the experiment with its unfinished trials unfinished; ending the run then ends each
+    trial's actor, whose ``cleanup`` has its worker save ``last.pt``."""
 
     def __call__(self, trial_id: str, result: dict) -> bool:
         return False
 
     def stop_all(self) -> bool:
-        return bool(LIVE["book"].stop_requested())
+        book = LIVE["book"]
+        if book.stop_requested() and not book.interrupted:
+            book.interrupted = True
+            signal.raise_signal(signal.SIGINT)
+        return False
 
 
 def error_words(trial: Any) -> str:

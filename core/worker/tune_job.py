@@ -26,13 +26,13 @@ from typing import Any
 
 from core.atomic import atomic_write_text
 from core.i18n import tr
+from core.tune.plan import EXPERIMENT  # Ray Tune's experiment folder (what Tuner.restore reads)
 from core.tune.space import SearchSpace
 from core.worker.job import JobContext, JobError
 
 #: yolov5's evolve.csv result columns (``train.py``'s ``keys`` in its evolve branch), in its order.
 EVOLVE_KEYS = ("metrics/precision", "metrics/recall", "metrics/mAP_0.5", "metrics/mAP_0.5:0.95",
                "val/box_loss", "val/obj_loss", "val/cls_loss")
-EXPERIMENT = "ray"  # Ray Tune's experiment folder inside the tuning folder (what Tuner.restore reads)
 
 
 def local_ray_options(cpus: int, gpus: int, temp_dir: Path | None) -> dict[str, Any]:
@@ -42,6 +42,31 @@ def local_ray_options(cpus: int, gpus: int, temp_dir: Path | None) -> dict[str, 
     if temp_dir is not None:
         options["_temp_dir"] = str(temp_dir)
     return options
+
+
+def start_local_ray(spec: dict[str, Any], base: dict[str, Any]) -> Path | None:
+    """A local Ray inside the worker's loopback namespace (``core/worker/tune_netns.py``), or a refusal; the
+    session folder it made (removed after the search), None when the spec named one."""
+    import ray
+
+    from core.worker.tune_netns import REFUSED_KEY, quiet_ray_home, refusal
+
+    if spec.get(REFUSED_KEY):
+        raise JobError("environment", *refusal(spec[REFUSED_KEY]))
+    # Short: Ray's socket paths inside it must fit AF_UNIX's 107 bytes.
+    made = None if spec.get("ray_temp") else Path(tempfile.mkdtemp(prefix="ysray-", dir="/tmp"))
+    temp = made or Path(spec["ray_temp"])
+    home = os.environ.get("HOME", "")
+    base["home"] = home  # the trials' training runs with the user's home again
+    os.environ["HOME"] = str(quiet_ray_home(temp))  # Ray's processes inherit it at start
+    try:
+        ray.init(**local_ray_options(int(spec["cpus"]), int(spec.get("gpus", 0)), temp))
+    finally:
+        if home:
+            os.environ["HOME"] = home
+        else:
+            os.environ.pop("HOME", None)
+    return made
 
 
 def param_space(space: SearchSpace) -> dict[str, Any]:
@@ -71,23 +96,27 @@ def run_tune(ctx: JobContext) -> str:
     tune_dir, epochs = Path(spec["run_dir"]), int(spec["base"]["config"]["epochs"])
     base = dict(spec["base"], tune_dir=str(tune_dir), tune_name=tune_dir.name, versions=stack_versions())
     address = spec.get("ray_address") or None
+    made_temp: Path | None = None
     ctx.emit("stage", stage="preparing", detail=tr("starting Ray"))
     if address:
         ray.init(address=address, log_to_driver=False, configure_logging=False)
     else:
-        ray.init(**local_ray_options(int(spec["cpus"]), int(spec.get("gpus", 0)),
-                                     Path(spec["ray_temp"]) if spec.get("ray_temp") else None))
+        made_temp = start_local_ray(spec, base)
     try:
         budget_s = float(spec["time_budget_s"])
         deadline = time.monotonic() + budget_s
         book = LIVE["book"] = TrialBook(ctx.emit, tune_dir.name, Path(spec["runs_root"]), epochs, deadline,
                                         lambda: ctx.stop_requested)
+        if spec.get("resume"):
+            book.rows.update(earlier_trials(tune_dir))  # the trials that ended before the interruption stay in
         resources = {"cpu": float(spec["cpus_per_trial"]), "gpu": float(spec.get("gpus_per_trial", 0))}
         trainable = tune.with_resources(tune.with_parameters(TrainTrial, base=base), resources)
         experiment = tune_dir / EXPERIMENT
         run_config = tune.RunConfig(name=EXPERIMENT, storage_path=str(tune_dir), stop=StopOnRequest(), verbose=0,
                                     callbacks=[TrialEvents()],
-                                    failure_config=tune.FailureConfig(max_failures=0))
+                                    failure_config=tune.FailureConfig(max_failures=0),
+                                    # Each epoch: a trial's checkpoint names its run, so a restore resumes that run.
+                                    checkpoint_config=tune.CheckpointConfig(checkpoint_frequency=1))
         if spec.get("resume") and tune.Tuner.can_restore(str(experiment)):
             ctx.emit("stage", stage="resuming", detail=str(experiment))
             tuner = tune.Tuner.restore(str(experiment), trainable, resume_unfinished=True)
@@ -104,6 +133,8 @@ def run_tune(ctx: JobContext) -> str:
         tuner.fit()
     finally:
         ray.shutdown()
+        if made_temp is not None:
+            shutil.rmtree(made_temp, ignore_errors=True)
     rows = list(book.rows.values())
     for row in rows:
         if row["state"] in ("pending", "running"):
@@ -112,9 +143,18 @@ def run_tune(ctx: JobContext) -> str:
     return "stopped" if ctx.stop_requested else "completed"
 
 
+def earlier_trials(tune_dir: Path) -> dict[str, dict[str, Any]]:
+    """The trials of the search's last ``done`` (before a Stop or a crash), by trial id, as the book keeps them."""
+    from core.job.protocol import read_events
+
+    events = read_events(tune_dir / "events.jsonl") if (tune_dir / "events.jsonl").is_file() else []
+    done = next((e for e in reversed(events) if e.get("type") == "done"), {})
+    return {row["trial"]: dict(row, metrics=row.get("metrics") or {}) for row in done.get("trials") or []}
+
+
 def write_results(tune_dir: Path, rows: list[dict[str, Any]], base: dict[str, Any]) -> dict[str, Any]:
     """The summary (``trials``, ``best``) and the result files: the best config, yolov5's evolve files."""
-    trials = [{k: row[k] for k in ("trial", "run", "state", "fitness", "epochs", "config", "reason")}
+    trials = [{k: row[k] for k in ("trial", "run", "state", "fitness", "epochs", "config", "reason", "metrics")}
               for row in rows]
     scored = [row for row in rows if row["fitness"] is not None]
     if not scored:

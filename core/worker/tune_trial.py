@@ -31,6 +31,7 @@ from core.job.protocol import LineDecoder, encode_control
 from core.runs.store import create_run, load_run_config, resume_spec, write_run_config
 from core.training.config import validate_config
 from core.training.options import TrainConfig
+from core.workspace import runs_dir
 
 #: The longest a trial's worker may take to save and end after the stop line (a batch, then last.pt).
 STOP_WAIT_S = 120.0
@@ -85,6 +86,16 @@ def node_mismatch(base: dict[str, Any]) -> str:
     return ""
 
 
+def earlier_run(workspace: Path, tune_name: str, trial_id: str) -> Path | None:
+    """The run this trial started before the search was interrupted (its name, and its spec's ``tune`` tag)."""
+    run_dir = runs_dir(workspace) / trial_run_name(tune_name, trial_id)
+    try:
+        tag = load_run_config(run_dir)["spec"].get("tune") or {}
+    except (OSError, ValueError, KeyError):
+        return None
+    return run_dir if tag.get("run") == tune_name and tag.get("trial") == trial_id else None
+
+
 class TrainTrial(tune.Trainable):
     """A Ray Tune trainable whose steps are the epochs of one app training run."""
 
@@ -105,6 +116,8 @@ class TrainTrial(tune.Trainable):
 
         base, config = self.base, self.config
         workspace, tune_dir = Path(base["workspace"]), Path(base["tune_dir"])
+        if self.run_dir is None:  # a restored search: the trial's own run, by its name, when it was started
+            self.run_dir = earlier_run(workspace, base["tune_name"], self.trial_id)
         if self.run_dir is not None and (self.run_dir / "weights" / "last.pt").is_file():
             spec = resume_spec(self.run_dir, workspace, trusted_weights=tuple(base.get("trusted_weights", ())))
         else:
@@ -123,7 +136,10 @@ class TrainTrial(tune.Trainable):
             write_run_config(self.run_dir, spec)
         job = JobSpec.for_run("train", self.run_dir, spec)
         job.write()
-        self.proc = subprocess.Popen(job.argv(), env=job.env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        env = job.env()
+        if base.get("home"):
+            env["HOME"] = base["home"]  # Ray's processes run with a home of their own (tune_netns.quiet_ray_home)
+        self.proc = subprocess.Popen(job.argv(), env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, start_new_session=True)
         threading.Thread(target=self._read, name="trial-events", daemon=True).start()
 

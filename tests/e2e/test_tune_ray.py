@@ -7,7 +7,11 @@ on is measured from its processes' sockets."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -17,7 +21,9 @@ pytest.importorskip("ray")
 
 from core.runs.store import load_run_config, read_run  # noqa: E402
 from core.training.options import load_config_file  # noqa: E402
-from tests.e2e.conftest import NETGUARD, ROOT, assert_offline, by_type, run_cli  # noqa: E402
+from tests.e2e.conftest import ROOT, Cli, by_type  # noqa: E402
+
+LOOKUP_AUDIT = Path(__file__).resolve().parent / "lookupaudit"
 
 pytestmark = pytest.mark.e2e
 
@@ -29,18 +35,80 @@ TRIALS = 4
 def search(tiny_data, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("tune")
     env = _env(tmp)
+    audit = tmp / "lookups.log"
+    # Every Python process of the search (the worker, Ray's own, the trials') records its name lookups.
+    env["PYTHONPATH"] = os.pathsep.join([str(LOOKUP_AUDIT), env["PYTHONPATH"]])
+    env["YOLOSTUDIO_LOOKUP_AUDIT"] = str(audit)
     space = tmp / "space.yaml"
     # lr0 over yolov5's range, and a model choice one of whose values does not exist: that trial must fail alone.
     space.write_text("lr0: [0.00001, 0.1]\nmosaic: [0.0, 1.0]\nmodel: [yolov5n.yaml, missing-model.yaml]\n")
     args = ["tune", str(tiny_data), "--model", "yolov5n.yaml", "--epochs", str(EPOCHS), "--imgsz", "32", "--batch",
             "8", "--workers", "0", "--device", "cpu", "--time-budget", "8m", "--trials", str(TRIALS),
-            "--space", str(space)]
+            "--space", str(space), "--json"]
     # The raw lines, as a program driving the CLI reads them (the app's own readers go through the typed boundary,
     # where a done's ``best`` is a path: they read ``best_trial`` from the search's events.jsonl).
-    out = run_cli([*args, "--json"], env, timeout=560)
-    events = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    proc = subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    events, sockets = [], None
+    try:
+        for line in proc.stdout:
+            if line.startswith("{"):
+                events.append(json.loads(line))
+                ev = events[-1]
+                if sockets is None and ev["type"] == "trial" and ev["state"] == "running" and ev["epochs"] >= 1:
+                    sockets = search_sockets(proc.pid)  # Ray and a trial at work: every server is up
+        stderr = proc.stderr.read() if proc.stderr else ""
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     done = events[-1] if events else {}
-    return {"events": events, "code": out.returncode, "stderr": out.stderr, "env": env, "tmp": tmp, "done": done}
+    return {"events": events, "code": code, "stderr": stderr, "env": env, "tmp": tmp, "done": done,
+            "sockets": sockets, "audit": audit}
+
+
+def search_sockets(cli_pid: int) -> dict[str, Any]:
+    """Every listening TCP socket of the search's processes, as their own namespace shows it (``/proc/PID/net``)
+    and whether this test's namespace (the computer's network) shows it too, with each namespace's interfaces."""
+    found: dict[str, Any] = {"listeners": [], "host_listening": host_listening_inodes(), "interfaces": {}}
+    for proc in psutil.Process(cli_pid).children(recursive=True):
+        try:
+            inodes = {os.readlink(f"/proc/{proc.pid}/fd/{fd}")[8:-1] for fd in os.listdir(f"/proc/{proc.pid}/fd")
+                      if os.readlink(f"/proc/{proc.pid}/fd/{fd}").startswith("socket:[")}
+            own = listening(f"/proc/{proc.pid}/net")
+            found["interfaces"][proc.pid] = sorted(
+                line.split(":")[0].strip() for line in Path(f"/proc/{proc.pid}/net/dev").read_text().splitlines()[2:])
+            name = proc.name()
+        except (OSError, psutil.Error):
+            continue  # a process that ended meanwhile
+        found["listeners"] += [(proc.pid, name, ip, port, inode) for inode, (ip, port) in own.items() if inode in inodes]
+    return found
+
+
+def listening(net: str) -> dict[str, tuple[str, int]]:
+    """``{inode: (address, port)}`` of the LISTEN sockets in ``net``/tcp and tcp6 (the kernel's own table)."""
+    out = {}
+    for name in ("tcp", "tcp6"):
+        for line in Path(net, name).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A":
+                address, port = fields[1].split(":")
+                out[fields[9]] = (_address(address), int(port, 16))
+    return out
+
+
+def host_listening_inodes() -> set[str]:
+    return set(listening("/proc/self/net"))
+
+
+def _address(hex_address: str) -> str:
+    import ipaddress
+
+    raw = bytes.fromhex(hex_address)
+    words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))  # /proc prints 32-bit words host-order
+    ip = ipaddress.ip_address(words)
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
 
 
 def short_temp() -> str:
@@ -52,14 +120,11 @@ def short_temp() -> str:
 
 
 def _env(tmp: Path) -> dict[str, str]:
-    import os
-
-    from tests.e2e.conftest import ROOT
     from core.job.launch import worker_env
 
     env = worker_env()
-    # Not under the netguard: Ray's own processes make network attempts it refuses, which stops Ray from starting
-    # (measured and kept in test_local_ray_makes_no_network_attempt below).
+    # Not under tests/e2e/netguard, which refuses every lookup: Ray's processes look up their own host name and
+    # stop when refused. The search's namespace keeps any attempt on this computer; lookupaudit records them.
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     env["YOLOSTUDIO_WORKSPACE"] = str(tmp / "ws")
     env["YOLOSTUDIO_CONFIG_DIR"] = str(tmp / "config")
@@ -141,96 +206,54 @@ def test_train_with_these_starts_from_the_best_trial(search, tiny_data):
     assert hyp["mosaic"] == pytest.approx(best_trial["config"]["mosaic"])
 
 
-def test_local_ray_has_no_dashboard_and_no_usage_stats(tmp_path):
-    with _local_ray(tmp_path) as listeners:
-        assert all(port != 8265 for _pid, _ip, port in listeners), listeners
+def test_a_local_ray_listens_on_loopback_only(search):
+    """Ray's servers (gcs_server, raylet, its workers, the agents) listen only inside the search's namespace, whose
+    one interface is lo: the computer's network (this test's namespace) shows none of them."""
+    sockets = search["sockets"]
+    assert sockets and sockets["listeners"], search["stderr"][-3000:]
+    assert {name for _pid, name, *_ in sockets["listeners"]} & {"gcs_server", "raylet"}, sockets["listeners"]
+    for pid, name, ip, port, inode in sockets["listeners"]:
+        assert sockets["interfaces"][pid] == ["lo"], (name, sockets["interfaces"][pid])
+        assert inode not in sockets["host_listening"], (name, ip, port)
+        assert ip in ("127.0.0.1", "::1", "0.0.0.0", "::"), (name, ip, port)  # wildcard: lo is all there is
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="measured with Ray 2.60: its gRPC servers (gcs_server, raylet, workers) "
-                   "bind the wildcard address '::' and the runtime-env agent the host's address, whatever "
-                   "_node_ip_address says; no ray.init option binds them to loopback (see the README)")
-def test_local_ray_listens_on_loopback_only(tmp_path):
-    with _local_ray(tmp_path) as listeners:
-        assert listeners and all(ip in ("127.0.0.1", "::1") for _pid, ip, _port in listeners), listeners
+def test_a_local_ray_asks_no_cloud_metadata_and_has_no_dashboard(search):
+    lookups = search["audit"].read_text(encoding="utf-8") if search["audit"].exists() else ""
+    assert "169.254.169.254" not in lookups and "metadata.google.internal" not in lookups, lookups
+    assert all(port != 8265 for *_rest, port, _inode in search["sockets"]["listeners"])
 
 
-class _local_ray:
-    """A local Ray started as the tune job starts it; yields (pid, ip, port) of every listening socket of its
-    processes (this one and its descendants)."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.tmp = tmp
-
-    def __enter__(self) -> list[tuple[int, str, int]]:
-        import os
-
-        import ray
-
-        from core.worker.tune_job import local_ray_options
-
-        os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-        self.temp = Path(short_temp())
-        ray.init(**local_ray_options(2, 0, self.temp))
-        me = psutil.Process()
-        found = []
-        for proc in [me, *me.children(recursive=True)]:
-            try:
-                for conn in proc.net_connections(kind="inet"):
-                    if conn.status == psutil.CONN_LISTEN:
-                        found.append((proc.pid, conn.laddr.ip, conn.laddr.port))
-            except psutil.Error:
-                continue
-        return found
-
-    def __exit__(self, *exc: object) -> None:
-        import ray
-
-        import shutil
-
-        ray.shutdown()
-        shutil.rmtree(self.temp, ignore_errors=True)
-
-
-RAY_UP_AND_DOWN = ("import os, sys; os.environ['RAY_USAGE_STATS_ENABLED'] = '0'; import ray; "
-                   "from core.worker.tune_job import local_ray_options; "
-                   "ray.init(**local_ray_options(1, 0, __import__('pathlib').Path(sys.argv[1]))); ray.shutdown()")
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="measured with Ray 2.60: with usage statistics off "
-                   "its dashboard head still asks the cloud metadata endpoints (169.254.169.254, "
-                   "metadata.google.internal: usage_stats_head.run -> get_cluster_config_to_report) and its "
-                   "processes look up the host's own address")
-def test_local_ray_makes_no_network_attempt(tmp_path):
-    import os
-    import subprocess
-    import sys
-
-    audit = tmp_path / "net-audit.log"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(NETGUARD), str(ROOT)]), YOLOSTUDIO_NET_AUDIT=str(audit),
-               HOME=str(tmp_path))
-    subprocess.run([sys.executable, "-c", RAY_UP_AND_DOWN, short_temp()], cwd=ROOT, env=env, capture_output=True,
-                   timeout=180)
-    assert_offline(audit)
-
-
-def test_stop_ends_the_search_gracefully(tiny_data, tmp_path):
-    """The protocol's stop line on stdin: the search ends ``stopped`` and its running trial's run is a stopped,
-    resumable run (its worker got the stop line and saved last.pt)."""
+def test_stop_then_resume_continues_the_search(tiny_data, tmp_path):
+    """The protocol's stop line on stdin ends the search ``stopped``, its running trial's run a stopped, resumable
+    run (its worker got the stop line and saved last.pt); ``--resume NAME`` restores the search (Ray Tune's
+    ``Tuner.restore``) and that trial continues its own run to the last epoch — no new trial, no new run."""
     from core.job.protocol import encode_control
-    from tests.e2e.conftest import Cli
 
     env = _env(tmp_path)
     args = ["tune", str(tiny_data), "--model", "yolov5n.yaml", "--epochs", "3", "--imgsz", "32", "--batch", "8",
-            "--workers", "0", "--device", "cpu", "--time-budget", "8m", "--trials", "1", "--name", "stopped"]
+            "--workers", "0", "--device", "cpu", "--time-budget", "8m", "--trials", "1", "--name", "paused"]
     cli = Cli(args, env)
     cli.wait_for(lambda e: e["type"] == "trial" and e.get("epochs", 0) >= 1, timeout=300)
     assert cli.proc.stdin is not None
     cli.proc.stdin.write(encode_control("stop").encode("utf-8"))
     cli.proc.stdin.flush()
     assert cli.finish(timeout=300) == 3, cli.stderr()  # EXIT_STOPPED
-    done = cli.events[-1]
-    assert done["type"] == "done" and done["status"] == "stopped"
-    trial = done["trials"][0]
-    assert trial["state"] == "stopped" and trial["epochs"] < 3
+    tune_dir = Path(env["YOLOSTUDIO_WORKSPACE"]) / "tune" / "paused"
+    stopped = json.loads((tune_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert stopped["type"] == "done" and stopped["status"] == "stopped"
+    (trial,) = stopped["trials"]
+    assert trial["state"] == "stopped" and 1 <= trial["epochs"] < 3  # 3 epochs: time for the stop to arrive
     info = read_run(Path(trial["run"]))
     assert info.status == "stopped" and info.can_resume, info
+
+    resumed = Cli([*args[:-2], "--resume", "paused"], env)
+    assert resumed.finish(timeout=300) == 0, resumed.stderr()
+    assert any(e["type"] == "stage" and e.get("stage") == "resuming" for e in resumed.events)
+    done = json.loads((tune_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert done["status"] == "completed", done
+    (again,) = done["trials"]
+    assert again["trial"] == trial["trial"] and again["run"] == trial["run"], (trial, again)
+    assert again["state"] == "completed" and again["epochs"] == 3, again
+    assert read_run(Path(again["run"])).status == "completed"
+    assert sorted(p.name for p in (Path(env["YOLOSTUDIO_WORKSPACE"]) / "runs").iterdir()) == [Path(trial["run"]).name]

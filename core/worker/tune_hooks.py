@@ -68,7 +68,7 @@ class TrialEvents(tune.Callback):
         book = LIVE["book"]
         best = max(float(result["fitness"]), book.row(trial)["fitness"] or float("-inf"))
         book.update(trial, state="running", fitness=best, epochs=int(result["epoch"]),
-                    metrics=result.get("metrics", {}))
+                    metrics=result.get("metrics", {}), run=str(result.get("run") or book.row(trial)["run"]))
 
     def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         LIVE["book"].update(trial, state=LIVE["book"].ending_state(trial))

@@ -452,6 +452,10 @@ Step failed: {step}
       <translation>有标签使用了 data.yaml 的 names 中没有的类别 id。请把该类别加入 names，或修正标签文件（数据集页面会列出它们）。</translation>
     </message>
     <message>
+      <source>A local Ray would listen on this computer's network (Ray's servers bind every interface), and it cannot be confined to loopback here: {reason}.</source>
+      <translation>本地 Ray 会在这台计算机的网络上监听（Ray 的服务绑定所有网络接口），而这里无法把它限制在本机回环接口上：{reason}。</translation>
+    </message>
+    <message>
       <source>A network that inspects HTTPS needs its certificate: point SSL_CERT_FILE at your organisation's CA bundle. Also check the computer's clock.</source>
       <translation>会检查 HTTPS 流量的网络需要它自己的证书：把 SSL_CERT_FILE 指向你所在机构的 CA 证书包。另外请检查电脑的时钟。</translation>
     </message>
@@ -1376,8 +1380,8 @@ Type 'delete' to confirm: </source>
       <translation>找不到超参数文件：{name}</translation>
     </message>
     <message>
-      <source>Hyperparameter search needs Ray Tune, an optional extra: {command} ({size}).</source>
-      <translation>超参数搜索需要 Ray Tune，这是一个可选组件：{command}（{size}）。</translation>
+      <source>Hyperparameter search needs Ray Tune, an optional extra: {command} (about {size} MB installed).</source>
+      <translation>超参数搜索需要 Ray Tune，这是一个可选组件：{command}（安装后约 {size} MB）。</translation>
     </message>
     <message>
       <source>Hyperparameters</source>
@@ -2436,6 +2440,10 @@ Type 'delete' to confirm: </source>
       <translation>在终端中运行该命令查看原因。</translation>
     </message>
     <message>
+      <source>Run the search on a Ray cluster you start yourself: ray start --head, then yolostudio tune … --ray-address HOST:6379 (or set RAY_ADDRESS).</source>
+      <translation>请在你自己启动的 Ray 集群上运行搜索：ray start --head，然后 yolostudio tune … --ray-address HOST:6379（或设置 RAY_ADDRESS）。</translation>
+    </message>
+    <message>
       <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
       <translation>训练 {name} 正被另一个工作进程（pid {pid}）写入；一个训练文件夹同一时间只能有一个工作进程。</translation>
     </message>
@@ -3038,6 +3046,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The nodes don't train on the same thing: {problems}</source>
       <translation>各节点训练的内容不一致：{problems}</translation>
+    </message>
+    <message>
+      <source>The options cannot be used for a search.</source>
+      <translation>这些选项无法用于搜索。</translation>
     </message>
     <message>
       <source>The probe did not finish step '{step}' within {limit:.0f} s and was killed. A GPU driver that hangs like this (a wedged driver, a GPU that fell off the bus) will hang training too.</source>
@@ -4448,6 +4460,10 @@ Type 'delete' to confirm: </source>
       <translation>至少需要</translation>
     </message>
     <message>
+      <source>network namespaces are a Linux feature ({platform} has none)</source>
+      <translation>网络命名空间是 Linux 的功能（{platform} 没有）</translation>
+    </message>
+    <message>
       <source>never</source>
       <translation>从不</translation>
     </message>
@@ -5056,6 +5072,14 @@ Type 'delete' to confirm: </source>
       <translation>最多运行的试验数（默认：时间预算允许的数量）</translation>
     </message>
     <message>
+      <source>the namespace could not be set up ({reason})</source>
+      <translation>无法设置命名空间（{reason}）</translation>
+    </message>
+    <message>
+      <source>the namespace holds other interfaces ({names})</source>
+      <translation>命名空间中还有其他网络接口（{names}）</translation>
+    </message>
+    <message>
       <source>the new dataset's folder (new or empty)</source>
       <translation>新数据集的文件夹（新建或为空）</translation>
     </message>
@@ -5084,12 +5108,20 @@ Type 'delete' to confirm: </source>
       <translation>试验失败</translation>
     </message>
     <message>
+      <source>the worker already runs threads, and only a single-threaded process can enter a namespace</source>
+      <translation>工作进程已在运行多个线程，而只有单线程进程才能进入命名空间</translation>
+    </message>
+    <message>
       <source>this PyTorch has no kernels for sm_{cc}</source>
       <translation>此 PyTorch 没有 sm_{cc} 的内核</translation>
     </message>
     <message>
       <source>this facts file is not valid: {reason}</source>
       <translation>该环境信息文件无效：{reason}</translation>
+    </message>
+    <message>
+      <source>this system does not allow user network namespaces ({reason})</source>
+      <translation>此系统不允许用户网络命名空间（{reason}）</translation>
     </message>
     <message>
       <source>threads to use (default: all cores)</source>

@@ -1,8 +1,8 @@
-"""A real hyperparameter search on a local Ray instance (CPU, two slots), offline: tiny yolov5n trials on the tiny
-demo data. One search for the whole module (Ray's start-up is slow): it completes, ASHA stops some trials early,
-a failing trial ends alone with its reason, every trial is an ordinary run, the results are yolov5's files, and
-``yolostudio train --config best_config.json`` starts from the best trial's settings. What a local Ray listens
-on is measured from its processes' sockets."""
+"""A local Ray as the tune worker starts it (``core/worker/tune_netns.confine_local_search``, then
+``core/worker/tune_job.start_local_ray``), measured from outside: every socket Ray listens on is in a namespace
+whose one interface is lo, and none in this computer's (the test's); no process asks for a cloud metadata
+server. Cheap enough for every run (a Ray start, no training); the full search is tests/e2e/test_tune_search.py.
+"""
 
 from __future__ import annotations
 
@@ -10,264 +10,97 @@ import json
 import os
 import subprocess
 import sys
+import shutil
+import tempfile
 from pathlib import Path
-from typing import Any
 
 import psutil
 import pytest
-import yaml
 
 pytest.importorskip("ray")
 
-from core.runs.store import load_run_config, read_run  # noqa: E402
-from core.training.options import load_config_file  # noqa: E402
-from tests.e2e.conftest import ROOT, Cli, by_type  # noqa: E402
-
-LOOKUP_AUDIT = Path(__file__).resolve().parent / "lookupaudit"
+from tests.e2e.test_tune_search import LOOKUP_AUDIT, ROOT, host_listening_inodes, listening  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-EPOCHS = 2
-TRIALS = 4
+#: Confine, start Ray as the worker does, say "up" with the pid, and stay up until stdin closes.
+RAY_UP = """
+import json, os, sys
+from core.worker.tune_netns import confine_local_search, interfaces
+spec = {"cpus": 1, "gpus": 0, "ray_temp": sys.argv[1], "ray_address": ""}
+confine_local_search(spec)
+os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+from core.worker.tune_job import start_local_ray
+start_local_ray(spec, {})
+import ray
+@ray.remote
+def hello():
+    return os.getpid()
+worker = ray.get(hello.remote())  # a Ray worker process up as well, with its own servers
+print(json.dumps({"pid": os.getpid(), "worker": worker, "interfaces": interfaces()}), flush=True)
+sys.stdin.read()
+ray.shutdown()
+"""
 
 
-@pytest.fixture(scope="module")
-def search(tiny_data, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("tune")
-    env = _env(tmp)
-    audit = tmp / "lookups.log"
-    # Every Python process of the search (the worker, Ray's own, the trials') records its name lookups.
-    env["PYTHONPATH"] = os.pathsep.join([str(LOOKUP_AUDIT), env["PYTHONPATH"]])
-    env["YOLOSTUDIO_LOOKUP_AUDIT"] = str(audit)
-    space = tmp / "space.yaml"
-    # lr0 over yolov5's range, and a model choice one of whose values does not exist: that trial must fail alone.
-    space.write_text("lr0: [0.00001, 0.1]\nmosaic: [0.0, 1.0]\nmodel: [yolov5n.yaml, missing-model.yaml]\n")
-    args = ["tune", str(tiny_data), "--model", "yolov5n.yaml", "--epochs", str(EPOCHS), "--imgsz", "32", "--batch",
-            "8", "--workers", "0", "--device", "cpu", "--time-budget", "8m", "--trials", str(TRIALS),
-            "--space", str(space), "--json"]
-    # The raw lines, as a program driving the CLI reads them (the app's own readers go through the typed boundary,
-    # where a done's ``best`` is a path: they read ``best_trial`` from the search's events.jsonl).
-    # First the search is stopped once a trial has finished an epoch (the protocol's stop line on stdin), then
-    # resumed to its end: one search covers Stop, resume and everything a finished search must show.
-    first = _search([*args, "--name", "searched"], env, stop_after_epoch=True)
-    tune_dir = Path(env["YOLOSTUDIO_WORKSPACE"]) / "tune" / "searched"
-    at_stop = {t["trial"]: (t, read_run(Path(t["run"]))) for t in first["done"].get("trials", [])}
-    resumed = _search([*args, "--resume", "searched"], env)
-    return {**resumed, "first": first, "at_stop": at_stop, "env": env, "tmp": tmp, "audit": audit,
-            "tune_dir": tune_dir, "sockets": first["sockets"]}
+def _wait_for_log(temp: Path, text: str, timeout_s: float = 90.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for log in temp.glob("session_*/logs/dashboard*.log"):
+            if text in log.read_text(encoding="utf-8", errors="replace"):
+                return True
+        time.sleep(0.5)
+    return False
 
 
-def _search(args: list[str], env: dict[str, str], *, stop_after_epoch: bool = False) -> dict[str, Any]:
-    from core.job.protocol import encode_control
+def _can_unshare() -> bool:
+    probe = subprocess.run([sys.executable, "-c", "import ctypes; print(ctypes.CDLL(None).unshare(0x50000000))"],
+                           capture_output=True, text=True)
+    return probe.stdout.strip() == "0"
 
-    proc = subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+
+@pytest.mark.skipif(sys.platform != "linux" or not _can_unshare(), reason="no user network namespaces here")
+def test_a_local_ray_listens_on_loopback_only_and_asks_no_cloud_metadata(tmp_path):
+    audit = tmp_path / "lookups.log"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(LOOKUP_AUDIT), str(ROOT)]), HOME=str(tmp_path / "home"),
+               YOLOSTUDIO_LOOKUP_AUDIT=str(audit), CUDA_VISIBLE_DEVICES="")
+    temp = tempfile.mkdtemp(prefix="ysray-", dir="/tmp")  # Ray's socket paths must fit AF_UNIX's 107 bytes
+    proc = subprocess.Popen([sys.executable, "-c", RAY_UP, temp], cwd=ROOT, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None and proc.stdin is not None
-    events, sockets = [], None
     try:
-        for line in proc.stdout:
-            if not line.startswith("{"):
+        assert proc.stdout is not None and proc.stdin is not None
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read() if proc.stderr else ""
+        up = json.loads(line)
+        host = host_listening_inodes()
+        listeners = []
+        for child in [psutil.Process(up["pid"]), *psutil.Process(up["pid"]).children(recursive=True)]:
+            try:
+                inodes = {os.readlink(f"/proc/{child.pid}/fd/{fd}")[8:-1] for fd in os.listdir(f"/proc/{child.pid}/fd")
+                          if os.readlink(f"/proc/{child.pid}/fd/{fd}").startswith("socket:[")}
+                own = listening(f"/proc/{child.pid}/net")
+                dev = Path(f"/proc/{child.pid}/net/dev").read_text().splitlines()[2:]
+                name = child.name()
+            except (OSError, psutil.Error):
                 continue
-            events.append(json.loads(line))
-            ev = events[-1]
-            if sockets is None and ev["type"] == "trial" and ev["state"] == "running" and ev["epochs"] >= 1:
-                sockets = search_sockets(proc.pid)  # Ray and a trial at work: every server is up
-                if stop_after_epoch:
-                    proc.stdin.write(encode_control("stop"))
-                    proc.stdin.flush()
-        stderr = proc.stderr.read() if proc.stderr else ""
-        code = proc.wait(timeout=60)
+            names = sorted(row.split(":")[0].strip() for row in dev)
+            listeners += [(name, ip, port, inode, names) for inode, (ip, port) in own.items() if inode in inodes]
+        # Not vacuous: the dashboard's usage module has run (it logs this line after its cloud-provider question).
+        assert _wait_for_log(Path(temp), "Usage reporting is disabled"), "the dashboard's usage module never ran"
+        proc.stdin.close()
+        proc.wait(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
-    return {"events": events, "code": code, "stderr": stderr, "done": events[-1] if events else {},
-            "sockets": sockets}
-
-
-def search_sockets(cli_pid: int) -> dict[str, Any]:
-    """Every listening TCP socket of the search's processes, as their own namespace shows it (``/proc/PID/net``)
-    and whether this test's namespace (the computer's network) shows it too, with each namespace's interfaces."""
-    found: dict[str, Any] = {"listeners": [], "host_listening": host_listening_inodes(), "interfaces": {}}
-    for proc in psutil.Process(cli_pid).children(recursive=True):
-        try:
-            inodes = {os.readlink(f"/proc/{proc.pid}/fd/{fd}")[8:-1] for fd in os.listdir(f"/proc/{proc.pid}/fd")
-                      if os.readlink(f"/proc/{proc.pid}/fd/{fd}").startswith("socket:[")}
-            own = listening(f"/proc/{proc.pid}/net")
-            found["interfaces"][proc.pid] = sorted(
-                line.split(":")[0].strip() for line in Path(f"/proc/{proc.pid}/net/dev").read_text().splitlines()[2:])
-            name = proc.name()
-        except (OSError, psutil.Error):
-            continue  # a process that ended meanwhile
-        found["listeners"] += [(proc.pid, name, ip, port, inode) for inode, (ip, port) in own.items() if inode in inodes]
-    return found
-
-
-def listening(net: str) -> dict[str, tuple[str, int]]:
-    """``{inode: (address, port)}`` of the LISTEN sockets in ``net``/tcp and tcp6 (the kernel's own table)."""
-    out = {}
-    for name in ("tcp", "tcp6"):
-        for line in Path(net, name).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[3] == "0A":
-                address, port = fields[1].split(":")
-                out[fields[9]] = (_address(address), int(port, 16))
-    return out
-
-
-def host_listening_inodes() -> set[str]:
-    return set(listening("/proc/self/net"))
-
-
-def _address(hex_address: str) -> str:
-    import ipaddress
-
-    raw = bytes.fromhex(hex_address)
-    words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))  # /proc prints 32-bit words host-order
-    ip = ipaddress.ip_address(words)
-    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
-
-
-def short_temp() -> str:
-    """Ray's session folder for a test: Ray's socket paths inside it must fit AF_UNIX's 107 bytes, which a
-    pytest tmp_path does not leave room for."""
-    import tempfile
-
-    return tempfile.mkdtemp(prefix="ysray-", dir="/tmp")
-
-
-def _env(tmp: Path) -> dict[str, str]:
-    from core.job.launch import worker_env
-
-    env = worker_env()
-    # Not under tests/e2e/netguard, which refuses every lookup: Ray's processes look up their own host name and
-    # stop when refused. The search's namespace keeps any attempt on this computer; lookupaudit records them.
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    env["YOLOSTUDIO_WORKSPACE"] = str(tmp / "ws")
-    env["YOLOSTUDIO_CONFIG_DIR"] = str(tmp / "config")
-    env["YOLOSTUDIO_RAY_TEMP"] = short_temp()
-    env["HOME"] = str(tmp / "home")
-    env["CUDA_VISIBLE_DEVICES"] = ""
-    return env
-
-
-def test_the_search_completes_with_the_summary_shape(search):
-    assert search["code"] == 0, search["stderr"]
-    done = search["done"]
-    assert done["type"] == "done" and done["status"] == "completed"
-    assert len(done["trials"]) == TRIALS
-    for trial in done["trials"]:
-        assert {"run", "state", "fitness", "epochs", "config"} <= set(trial)
-    assert {"run", "fitness", "config_file"} <= set(done["best"])
-    tune_dir = Path(done["best"]["config_file"]).parent
-    recorded = json.loads((tune_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()[-1])
-    assert recorded["best_trial"] == done["best"]  # the app's readers find the same under best_trial
-    assert done["best"]["fitness"] == max(t["fitness"] for t in done["trials"] if t["fitness"] is not None)
-
-
-def test_asha_stops_some_trials_early_and_their_runs_are_resumable(search):
-    trials = search["done"]["trials"]
-    early = [t for t in trials if t["state"] == "stopped_early"]
-    assert early, [(t["state"], t["epochs"]) for t in trials]
-    for trial in early:
-        assert trial["epochs"] < EPOCHS
-        info = read_run(Path(trial["run"]))
-        assert info.status == "stopped" and info.can_resume, info  # the worker got the stop and saved last.pt
-    assert any(t["state"] == "completed" and t["epochs"] == EPOCHS for t in trials)
-
-
-def test_a_failing_trial_ends_alone_with_its_reason(search):
-    failed = [t for t in search["done"]["trials"] if t["state"] == "failed"]
-    assert failed and all(t["config"]["model"] == "missing-model.yaml" for t in failed)
-    assert all("missing-model.yaml" in t["reason"] for t in failed), failed
-    assert search["done"]["status"] == "completed"
-
-
-def test_every_trial_is_an_ordinary_run_tagged_with_the_search(search):
-    ran = [t for t in search["done"]["trials"] if t["state"] != "failed"]
-    tune_dir = Path(search["done"]["best"]["config_file"]).parent
-    for trial in ran:
-        spec = load_run_config(Path(trial["run"]))["spec"]
-        assert spec["tune"]["run"] == tune_dir.name and spec["tune"]["trial"] == trial["trial"]
-        hyp = yaml.safe_load(Path(spec["resolved"]["hyp"]).read_text(encoding="utf-8"))
-        assert hyp["lr0"] == pytest.approx(trial["config"]["lr0"])
-    live = by_type(search["first"]["events"] + search["events"], "trial")  # before the stop, and after it
-    assert {e["state"] for e in live} >= {"running", "completed", "stopped_early", "failed"}
-
-
-def test_the_results_are_yolov5s_files(search):
-    tune_dir = Path(search["done"]["best"]["config_file"]).parent
-    header, *rows = (tune_dir / "evolve.csv").read_text().splitlines()
-    assert [c.strip() for c in header.split(",")][:8] == [
-        "metrics/precision", "metrics/recall", "metrics/mAP_0.5", "metrics/mAP_0.5:0.95", "val/box_loss",
-        "val/obj_loss", "val/cls_loss", "lr0"]
-    assert len(rows) == sum(t["fitness"] is not None for t in search["done"]["trials"])
-    evolved = yaml.safe_load((tune_dir / "hyp_evolve.yaml").read_text())
-    assert "# YOLOv5 Hyperparameter Evolution Results" in (tune_dir / "hyp_evolve.yaml").read_text()
-    assert {"lr0", "mosaic", "box"} <= set(evolved)
-
-
-def test_train_with_these_starts_from_the_best_trial(search, tiny_data):
-    """``yolostudio train --config best_config.json`` trains with the best trial's hyperparameters: yolov5's own
-    hyp.yaml of the new run holds them (stopped once training started: the file is written before epoch 0)."""
-    from core.job.protocol import encode_control
-
-    best = search["done"]["best"]
-    config = load_config_file(Path(best["config_file"]))
-    best_trial = next(t for t in search["done"]["trials"] if t["trial"] == best["trial"])
-    assert config.model == best_trial["config"]["model"]
-    cli = Cli(["train", str(tiny_data), "--config", best["config_file"], "--epochs", "1", "--workers", "0",
-               "--device", "cpu", "--name", "full"], search["env"])
-    cli.wait_for(lambda e: e["type"] == "stage" and e.get("stage") == "training", timeout=300)
-    assert cli.proc.stdin is not None
-    cli.proc.stdin.write(encode_control("stop").encode("utf-8"))
-    cli.proc.stdin.flush()
-    assert cli.finish(timeout=300) in (0, 3), cli.stderr()
-    run_dir = Path(search["env"]["YOLOSTUDIO_WORKSPACE"]) / "runs" / "full"
-    hyp = yaml.safe_load((run_dir / "hyp.yaml").read_text(encoding="utf-8"))
-    assert hyp["lr0"] == pytest.approx(best_trial["config"]["lr0"])
-    assert hyp["mosaic"] == pytest.approx(best_trial["config"]["mosaic"])
-
-
-def test_a_local_ray_listens_on_loopback_only(search):
-    """Ray's servers (gcs_server, raylet, its workers, the agents) listen only inside the search's namespace, whose
-    one interface is lo: the computer's network (this test's namespace) shows none of them."""
-    sockets = search["sockets"]
-    assert sockets and sockets["listeners"], search["stderr"][-3000:]
-    assert {name for _pid, name, *_ in sockets["listeners"]} & {"gcs_server", "raylet"}, sockets["listeners"]
-    for pid, name, ip, port, inode in sockets["listeners"]:
-        assert sockets["interfaces"][pid] == ["lo"], (name, sockets["interfaces"][pid])
-        assert inode not in sockets["host_listening"], (name, ip, port)
-        assert ip in ("127.0.0.1", "::1", "0.0.0.0", "::"), (name, ip, port)  # wildcard: lo is all there is
-
-
-def test_a_local_ray_asks_no_cloud_metadata_and_has_no_dashboard(search):
-    lookups = search["audit"].read_text(encoding="utf-8") if search["audit"].exists() else ""
+        shutil.rmtree(temp, ignore_errors=True)
+    assert up["interfaces"] == ["lo"]
+    assert {name for name, *_ in listeners} >= {"gcs_server", "raylet"}, listeners
+    for name, ip, port, inode, names in listeners:
+        assert names == ["lo"], (name, names)  # its namespace: loopback is all there is
+        assert inode not in host, (name, ip, port)  # the computer's network shows none of Ray's listeners
+        assert ip in ("127.0.0.1", "::1", "0.0.0.0", "::"), (name, ip, port)
+        assert port != 8265, name  # no dashboard
+    lookups = audit.read_text(encoding="utf-8") if audit.exists() else ""
     assert "169.254.169.254" not in lookups and "metadata.google.internal" not in lookups, lookups
-    assert all(port != 8265 for *_rest, port, _inode in search["sockets"]["listeners"])
-
-
-def test_stop_ends_the_search_stopped_and_resume_continues_each_trials_own_run(search):
-    """The stop line ends the search ``stopped`` (exit 3) with its running trials' runs stopped and resumable
-    (their workers got the stop line and saved last.pt); ``--resume NAME`` restores it (Ray Tune's
-    ``Tuner.restore``) and each such trial continues its own run — the same folder, a second worker start."""
-    first = search["first"]
-    assert first["code"] == 3, first["stderr"][-3000:]  # EXIT_STOPPED
-    assert first["done"]["status"] == "stopped"
-    assert any(e["type"] == "stage" and e.get("stage") == "resuming" for e in search["events"])
-    paused = [(row, info) for row, info in search["at_stop"].values() if row["state"] == "stopped"]
-    assert paused, [row for row, _info in search["at_stop"].values()]
-    final = {t["trial"]: t for t in search["done"]["trials"]}
-    for row, info in paused:
-        assert info.status == "stopped", info
-        if info.can_resume:
-            again = final[row["trial"]]
-            assert again["run"] == row["run"] and again["state"] in ("completed", "stopped_early"), again
-            starts = [e for e in _events(Path(row["run"])) if e["type"] == "stage" and e.get("stage") == "starting"]
-            assert len(starts) == 2, row["run"]
-    assert all(t["state"] != "stopped" for t in final.values()), final
-
-
-def _events(run_dir: Path) -> list[dict[str, Any]]:
-    from core.job.protocol import read_events
-
-    return read_events(run_dir / "events.jsonl")

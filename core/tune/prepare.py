@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.tune.plan import SearchPlan, plan_search, planned_trials, search_slots, tune_root
+from core.tune.plan import SearchPlan, can_resume, plan_search, planned_trials, search_slots, tune_root
 from core.tune.space import SearchSpace, default_space
 
 #: The dataset findings listed before "… and N more" (the CLI shows as many).
@@ -27,8 +27,9 @@ class PreparedSearch:
 
 def prepare_search(values: dict[str, Any], workspace: Path, budget_s: float, *, trials: int | None = None,
                    epoch_s: float | None = None, ray_address: str = "", space: SearchSpace | None = None,
-                   name: str = "tune") -> PreparedSearch:
-    """Check the options and the dataset, then plan the search in a new folder ``<workspace>/tune/NAME``."""
+                   name: str = "tune", resume_dir: Path | None = None) -> PreparedSearch:
+    """Check the options and the dataset, then plan the search in a new folder ``<workspace>/tune/NAME``, or
+    the continuation of the stopped search in ``resume_dir`` (Ray Tune's restore, as ``--resume``)."""
     from core.dataset.training_gate import check_for_training
     from core.environment.machine import quick_machine_facts
     from core.i18n import tr
@@ -52,7 +53,10 @@ def prepare_search(values: dict[str, Any], workspace: Path, budget_s: float, *, 
         return PreparedSearch(shown + ([tr("… and {n} more.", n=more)] if more > 0 else []))
     slots = search_slots(int(facts.gpu_count or 0), int(facts.cpu_count or 1), checked.config.device, None, 1.0)
     count = planned_trials(budget_s, checked.config.epochs, slots.count, trials, epoch_s)
-    tune_dir = unique_run_dir(tune_root(workspace), name)
+    if resume_dir is not None and not can_resume(resume_dir):
+        return PreparedSearch([tr("{path} holds no search to resume.", path=resume_dir)])
+    tune_dir = resume_dir if resume_dir is not None else unique_run_dir(tune_root(workspace), name)
     config = dict(checked.config.to_dict(), data=str(checked.data_path))
     return PreparedSearch(plan=plan_search(config, checked.hyp_path, workspace, space or default_space(), budget_s,
-                                           slots, tune_dir=tune_dir, trials=count, ray_address=ray_address))
+                                           slots, tune_dir=tune_dir, trials=count, ray_address=ray_address,
+                                           resume=resume_dir is not None))

@@ -57,9 +57,11 @@ def epoch_time(parent: QObject, wizard_doc: Path, on_done: Callable[[float | Non
 
 def plan(parent: QObject, values: dict[str, Any], workspace: Path, budget_s: float, trials: int | None,
          epoch_s: float | None, on_done: Callable[[PreparedSearch], None],
-         on_failed: Callable[[BaseException], None]) -> None:
-    """Check the options and the dataset and plan the search (a new folder under <workspace>/tune)."""
-    CoreOp(parent, lambda: prepare_search(values, workspace, budget_s, trials=trials, epoch_s=epoch_s),
+         on_failed: Callable[[BaseException], None], resume_dir: Path | None = None) -> None:
+    """Check the options and the dataset and plan the search (a new folder under <workspace>/tune, or the
+    stopped search in ``resume_dir`` continued)."""
+    CoreOp(parent, lambda: prepare_search(values, workspace, budget_s, trials=trials, epoch_s=epoch_s,
+                                          resume_dir=resume_dir),
            what=_tr("Checking the search")).success(on_done).failure(on_failed).run()
 
 

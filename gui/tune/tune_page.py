@@ -50,6 +50,7 @@ class TunePage(Page):
         self.epoch_s: float | None = None
         self.best: dict[str, Any] | None = None
         self.tune_dir: Path | None = None
+        self.stopped = False  # the last search was stopped: Resume continues it
         self._build()
         operations.load_setup(self, self._show_setup)
 
@@ -117,12 +118,14 @@ class TunePage(Page):
         self.estimate_label.setWordWrap(True)
         root.addWidget(self.estimate_label)
         buttons = QHBoxLayout()
-        self.start_button = QPushButton(self.tr("Start search"), self, clicked=self.start)
+        self.start_button = QPushButton(self.tr("Start search"), self, clicked=lambda: self.start())
         self.stop_button = QPushButton(self.tr("Stop"), self, clicked=self.stop, enabled=False)
+        self.resume_button = QPushButton(self.tr("Resume"), self, clicked=self.resume, enabled=False)
+        self.resume_button.setToolTip(self.tr("Continue the stopped search: each stopped trial resumes its own run."))
         self.train_button = QPushButton(self.tr("Train with these"), self, clicked=self.train_with_best,
                                         enabled=False)
         self.train_button.setToolTip(self.tr("The best trial's settings into the Train form, for a full training."))
-        for button in (self.start_button, self.stop_button, self.train_button):
+        for button in (self.start_button, self.stop_button, self.resume_button, self.train_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
         root.addLayout(buttons)
@@ -218,6 +221,7 @@ class TunePage(Page):
         self.start_button.setEnabled(ready and not running)
         self.stop_button.setEnabled(running)
         self.train_button.setEnabled(self.best is not None and not running)
+        self.resume_button.setEnabled(self.stopped and ready and not running)
 
     def form_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {"data": self.data_edit.text().strip(), "model": self.model_edit.text().strip(),
@@ -227,14 +231,20 @@ class TunePage(Page):
         return values
 
     # -- the search ---------------------------------------------------------------------------------
-    def start(self) -> bool:
+    def start(self, resume_dir: Path | None = None) -> bool:
         if self.runner.active or self.setup is None or self.setup.missing:
             return False
         self.start_button.setEnabled(False)
+        self.resume_button.setEnabled(False)
         self.status_label.setText(self.tr("Checking the options and the dataset…"))
         operations.plan(self, self.form_values(), self.workspace, self.budget_spin.value() * 3600.0,
-                        self.trials_spin.value() or None, self.epoch_s, self._planned, self._plan_failed)
+                        self.trials_spin.value() or None, self.epoch_s, self._planned, self._plan_failed,
+                        resume_dir=resume_dir)
         return True
+
+    def resume(self) -> bool:
+        """Continue the stopped search in its own folder (Ray Tune's restore; ``yolostudio tune … --resume``)."""
+        return self.stopped and self.tune_dir is not None and self.start(resume_dir=self.tune_dir)
 
     def _plan_failed(self, exc: BaseException) -> None:
         self.status_label.setText(self.tr("The search could not be planned: {reason}").format(reason=exc))
@@ -246,9 +256,10 @@ class TunePage(Page):
             self._enable()
             return
         plan = prepared.plan
-        self.tune_dir, self.best = plan.tune_dir, None
-        self.trials.clear_trials()
-        self.chart.show_trials([])
+        self.tune_dir, self.best, self.stopped = plan.tune_dir, None, False
+        if not plan.spec["resume"]:  # a resumed search's trials keep their rows
+            self.trials.clear_trials()
+            self.chart.show_trials([])
         self.status_label.setText(self.tr("Search {name} in {path}.").format(name=plan.tune_dir.name,
                                                                            path=plan.tune_dir))
         self.runner.start(JobSpec.for_run("tune", plan.tune_dir, plan.spec))
@@ -271,14 +282,17 @@ class TunePage(Page):
             self.best = dict(event["best_trial"])
 
     def _on_ended(self, outcome: JobOutcome) -> None:
+        self.stopped = outcome.status == "stopped"
         if outcome.failed:
             words = outcome.message + (f" {outcome.hint}" if outcome.hint else "")
             self.status_label.setText(self.tr("The search failed: {reason}").format(reason=words))
         elif self.best is not None:
             self.status_label.setText(self.tr("Search {status}. Best: {run} (fitness {fitness:.4f}).").format(
-                status=self.tr("stopped (resume it with yolostudio tune … --resume {name})").format(
+                status=self.tr("stopped (Resume continues it; or yolostudio tune … --resume {name})").format(
                     name=self.tune_dir.name if self.tune_dir else "") if outcome.status == "stopped"
                 else self.tr("completed"), run=Path(self.best["run"]).name, fitness=float(self.best["fitness"])))
+        elif self.stopped:
+            self.status_label.setText(self.tr("Search stopped: Resume continues it."))
         else:
             self.status_label.setText(self.tr("The search ended without a trial finishing an epoch."))
         self._enable()
@@ -293,7 +307,8 @@ class TunePage(Page):
     def _use_best(self, values: dict[str, Any]) -> None:
         apply = self.services.apply_to_next_run
         chosen = {k: values[k] for k in TRAINED_FIELDS if values.get(k) not in (None, "")}
-        if apply is None or not apply(chosen):
+        if apply is None or not apply(chosen, self.tr("the best trial of search {name}").format(
+                name=self.tune_dir.name if self.tune_dir else "")):
             self.status_label.setText(self.tr("The best settings are in {file}: yolostudio train --config {file}")
                                       .format(file=self.best["config_file"] if self.best else ""))
 

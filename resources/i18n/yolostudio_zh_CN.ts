@@ -3562,6 +3562,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在检查选项和数据集…</translation>
     </message>
     <message>
+      <source>Continue the stopped search: each stopped trial resumes its own run.</source>
+      <translation>继续已停止的搜索：每个已停止的试验从它自己的训练继续。</translation>
+    </message>
+    <message>
       <source>Copy</source>
       <translation>复制</translation>
     </message>
@@ -3610,12 +3614,20 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在读取本机信息…</translation>
     </message>
     <message>
+      <source>Resume</source>
+      <translation>继续搜索</translation>
+    </message>
+    <message>
       <source>Scale</source>
       <translation>刻度</translation>
     </message>
     <message>
       <source>Search</source>
       <translation>搜索</translation>
+    </message>
+    <message>
+      <source>Search stopped: Resume continues it.</source>
+      <translation>搜索已停止：“继续搜索”可接着运行。</translation>
     </message>
     <message>
       <source>Search {name} in {path}.</source>
@@ -3718,8 +3730,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>可选：已保存的向导文档</translation>
     </message>
     <message>
-      <source>stopped (resume it with yolostudio tune … --resume {name})</source>
-      <translation>已停止（用 yolostudio tune … --resume {name} 继续）</translation>
+      <source>stopped (Resume continues it; or yolostudio tune … --resume {name})</source>
+      <translation>已停止（“继续搜索”可接着运行；或 yolostudio tune … --resume {name}）</translation>
+    </message>
+    <message>
+      <source>the best trial of search {name}</source>
+      <translation>搜索 {name} 的最佳试验</translation>
     </message>
     <message>
       <source>the dataset's data.yaml</source>

@@ -60,7 +60,8 @@ def make_page(qtbot, tmp_path: Path, launcher=None, applied: list | None = None)
     page = TunePage(tmp_path / "ws", launcher=launcher or (lambda job: ([], {})))
     qtbot.addWidget(page)
     page.bind(AppServices(RunsStore(tmp_path / "ws", page),
-                          apply_to_next_run=(lambda values: applied.append(values) or True) if applied is not None
+                          apply_to_next_run=(lambda values, reason="": applied.append((values, reason)) or True)
+                          if applied is not None
                           else None))
     page.resize(1280, 720)
     qtbot.waitUntil(lambda: page.setup is not None, timeout=TIMEOUT_MS)
@@ -139,13 +140,15 @@ def test_a_search_fills_a_row_per_trial_the_chart_and_train_with_these(qtbot, tm
 
     assert page.train_with_best()
     qtbot.waitUntil(lambda: bool(applied), timeout=TIMEOUT_MS)
-    assert applied[0]["hyp"] == str(tmp_path / "best_hyp.yaml") and applied[0]["model"] == "yolov5n.yaml"
-    assert applied[0]["imgsz"] == 64 and "epochs" not in applied[0]  # the full training's length is the user's
+    values, reason = applied[0]
+    assert values["hyp"] == str(tmp_path / "best_hyp.yaml") and values["model"] == "yolov5n.yaml"
+    assert values["imgsz"] == 64 and "epochs" not in values  # the full training's length is the user's
+    assert reason == f"the best trial of search {Path(job.spec['run_dir']).name}"
 
 
-def test_stop_sends_the_stop_line_and_says_how_to_resume(qtbot, tmp_path, data_yaml, monkeypatch):
+def test_stop_sends_the_stop_line_and_resume_continues_the_same_search(qtbot, tmp_path, data_yaml, monkeypatch):
     monkeypatch.setattr(tune_page_module.operations, "read_setup", lambda: _ready_setup())
-    launcher, _ = stand_in(tmp_path, [trial("a1", "running", 1, 0.1, 0.01)], wait_for_stop=True)
+    launcher, seen = stand_in(tmp_path, [trial("a1", "running", 1, 0.1, 0.01)], wait_for_stop=True)
     page = make_page(qtbot, tmp_path, launcher)
     page.data_edit.setText(str(data_yaml))
     page.model_edit.setText("yolov5n.yaml")
@@ -157,6 +160,16 @@ def test_stop_sends_the_stop_line_and_says_how_to_resume(qtbot, tmp_path, data_y
         assert page.stop()
     assert ended.args[0].status == "stopped"
     assert page.start_button.isEnabled() and not page.stop_button.isEnabled()
+    assert page.resume_button.isEnabled() and "Resume" in page.status_label.text()
+    first = Path(seen[0].spec["run_dir"])
+    (first / "ray").mkdir()  # Ray Tune's experiment, as the real worker leaves it (what a restore reads)
+    with qtbot.waitSignal(page.searched, timeout=TIMEOUT_MS):
+        page.resume_button.click()
+        qtbot.waitUntil(lambda: page.runner.active, timeout=TIMEOUT_MS)
+        page.stop()  # the stand-in waits for the stop line again
+    resumed = seen[1].spec
+    assert resumed["resume"] is True and resumed["run_dir"] == str(first)  # the same search, restored
+    assert page.trials.trial_ids() == ["a1"]  # its trials keep their rows
 
 
 def test_a_dataset_problem_is_said_and_nothing_starts(qtbot, tmp_path, monkeypatch):

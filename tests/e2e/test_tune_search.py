@@ -115,12 +115,25 @@ def _address(hex_address: str) -> str:
     return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
 
 
+MADE_TEMPS: list[str] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_ray_temps():
+    yield
+    import shutil
+
+    for path in MADE_TEMPS:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def short_temp() -> str:
     """Ray's session folder for a test: Ray's socket paths inside it must fit AF_UNIX's 107 bytes, which a
-    pytest tmp_path does not leave room for."""
+    pytest tmp_path does not leave room for (removed when the module ends)."""
     import tempfile
 
-    return tempfile.mkdtemp(prefix="ysray-", dir="/tmp")
+    MADE_TEMPS.append(tempfile.mkdtemp(prefix="ysray-", dir="/tmp"))
+    return MADE_TEMPS[-1]
 
 
 def _env(tmp: Path) -> dict[str, str]:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QFileDialog, QFormLayout, QGroupB
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from core.job.jobs import JobOutcome, JobSpec
+from core.model_catalog import DEFAULT_MODEL
 from core.tune.extra import INSTALL_COMMAND, INSTALL_SIZE_MB
 from core.tune.plan import planned_trials
 from core.tune.prepare import PreparedSearch
@@ -81,7 +82,7 @@ class TunePage(Page):
         form = QFormLayout(form_box)
         self.data_edit = QLineEdit(form_box, placeholderText=self.tr("the dataset's data.yaml"))
         form.addRow(self.tr("Dataset"), self._with_browse(self.data_edit, self._browse_data))
-        self.model_edit = QLineEdit("yolov5n.pt", form_box)
+        self.model_edit = QLineEdit(DEFAULT_MODEL, form_box)
         form.addRow(self.tr("Model"), self.model_edit)
         self.epochs_spin = QSpinBox(form_box, minimum=1, maximum=1000, value=30)
         self.epochs_spin.setToolTip(self.tr("The most epochs a trial may run; poor trials stop sooner."))

@@ -69,7 +69,7 @@ LATER: dict[str, Callable[[], Iterable[str]]] = {
     "core/environment/probe_launch.py": lambda: [*importlib.import_module("core.environment.probe_launch")
                                                  .STEP_WORDS.values(), "Checking…"],
     "core/training/errors.py": lambda: [rule[3] for rule in importlib.import_module("core.training.errors")._RULES],
-    "core/weights/download.py": lambda: [importlib.import_module("core.weights.download")._PROXY_HINT],
+    "core/weights/download_errors.py": lambda: [importlib.import_module("core.weights.download_errors")._PROXY_HINT],
     "core/weights/catalog.py": lambda: [c.purpose for c in importlib.import_module("core.weights.catalog").CATALOG],
     "cli/verbs/doctor.py": lambda: importlib.import_module("cli.verbs.doctor")._WORDS.values(),
 }

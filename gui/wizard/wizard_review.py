@@ -102,7 +102,8 @@ class WizardReview(QWidget):
         self.predicted.setText(self.tr("Predicted: {rate:.0f} images/s · {epoch} per epoch · {total} for {epochs} "
                                        "epochs").format(rate=p["images_per_s"], epoch=format_duration(p["epoch_s"]),
                                                         total=format_duration(p["total_s"]),
-                                                        epochs=doc["config"]["epochs"]))
+                                                        epochs=doc["config"]["epochs"])
+                               + ("\n" + doc["hours_note"] if doc.get("hours_note") else ""))
         names = self.command_names()
         self.command_choice.blockSignals(True)
         self.command_choice.clear()

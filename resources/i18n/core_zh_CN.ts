@@ -412,6 +412,10 @@ Step failed: {step}
       <translation>；磁盘空闲 {free:.0f} GB，{speed:.0f} MB/s</translation>
     </message>
     <message>
+      <source>; within {budget}</source>
+      <translation>；在 {budget} 之内</translation>
+    </message>
+    <message>
       <source>A .pt checkpoint to start from when Model is a YAML (fine-tuning): reaches a good mAP in far fewer epochs than training from scratch. A .pt from outside your runs is a pickle and needs your confirmation.</source>
       <translation>当模型是 YAML 时作为起点的 .pt 检查点（微调）：比从头训练少得多的轮数就能达到好的 mAP。训练目录以外的 .pt 是 pickle 文件，需要你确认。</translation>
     </message>
@@ -852,8 +856,8 @@ Step failed: {step}
       <translation>用 PyTorch {release} 提供安装包的 Python（{range}）创建应用的环境：python{high} -m venv .venv，然后再次运行 installer/launch.sh。</translation>
     </message>
     <message>
-      <source>Cut to fit your time budget of {h:.1f} h.</source>
-      <translation>为符合你 {h:.1f} 小时的时间预算而缩减。</translation>
+      <source>Cut from {goal_n} to fit your time budget of {budget}.</source>
+      <translation>从 {goal_n} 轮减少，以符合你的时间预算 {budget}。</translation>
     </message>
     <message>
       <source>Data arrives in time (wait {share}) but the GPU computed only {util:.0f}% of the time: each step is too small to keep it busy. Use a larger batch (and mixed precision).</source>
@@ -1032,6 +1036,10 @@ Type 'delete' to confirm: </source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
     </message>
     <message>
+      <source>Even {n} epochs take {total} here.</source>
+      <translation>即使 {n} 轮在这里也需要 {total}。</translation>
+    </message>
+    <message>
       <source>Every training step takes longer.</source>
       <translation>每个训练步骤都会变慢。</translation>
     </message>
@@ -1158,6 +1166,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Fix the dataset (yolostudio dataset check lists every such place), then train again.</source>
       <translation>请先修复数据集（yolostudio dataset check 会列出每一处），然后重新训练。</translation>
+    </message>
+    <message>
+      <source>Fix the dataset (yolostudio dataset check {path}), or train on the originals: yolostudio train {path} …</source>
+      <translation>修复数据集（yolostudio dataset check {path}），或用原图训练：yolostudio train {path} …</translation>
     </message>
     <message>
       <source>Fix them (yolostudio dataset check {data} lists them all; the Dataset page has one-click fixes), or pass --no-check to train anyway.</source>
@@ -1542,6 +1554,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>It is set but empty, and an empty list shows CUDA no GPU.</source>
       <translation>它已设置但为空，空列表使 CUDA 看不到任何 GPU。</translation>
+    </message>
+    <message>
+      <source>It trains on the prepared copy: {path}</source>
+      <translation>训练使用预处理副本：{path}</translation>
     </message>
     <message>
       <source>Its files are not trusted until they are got or imported again.</source>
@@ -2036,6 +2052,10 @@ Type 'delete' to confirm: </source>
       <translation>在宿主机上（不是在此容器里）：sudo modprobe nvidia，或在驱动更新后重启宿主机；然后重启容器。</translation>
     </message>
     <message>
+      <source>On this CPU {goal_n} epochs would take {total}: cut to fit the {goal} goal's {budget} (set a time budget to choose another length).</source>
+      <translation>在这台 CPU 上 {goal_n} 轮需要 {total}：已减少以符合“{goal}”目标的 {budget}（设置时间预算可选择其他时长）。</translation>
+    </message>
+    <message>
       <source>Only a class id, in a file of polygons. yolov5 drops the image as corrupt ('zero-size array to reduction operation'): a polygon row is a class and x y pairs.</source>
       <translation>在多边形标签文件中只有一个类别 id。yolov5 会把图片当作损坏丢弃（'zero-size array to reduction operation'）：多边形行是类别加若干 x y 坐标对。</translation>
     </message>
@@ -2158,6 +2178,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Prepared {written} of {n} images at {imgsz} px ({resumed} kept from an earlier run).</source>
       <translation>已准备 {written}/{n} 张图片，{imgsz} 像素（{resumed} 张沿用之前的结果）。</translation>
+    </message>
+    <message>
+      <source>Preparing a copy of {source} resized to {imgsz} px (resumable; Ctrl+C keeps what is done)…</source>
+      <translation>正在准备 {source} 缩放到 {imgsz} px 的副本（可续做；Ctrl+C 会保留已完成的部分）…</translation>
     </message>
     <message>
       <source>Preparing {done}/{total} images</source>
@@ -2996,6 +3020,10 @@ Type 'delete' to confirm: </source>
       <translation>最大的混淆：{n} 个 '{true}' 目标被预测为 '{pred}'。</translation>
     </message>
     <message>
+      <source>The largest model that fits the {goal} goal's {budget} on this CPU.</source>
+      <translation>在本机 CPU 上符合“{goal}”目标 {budget} 的最大模型。</translation>
+    </message>
+    <message>
       <source>The largest model that fits your time budget.</source>
       <translation>符合你时间预算的最大模型。</translation>
     </message>
@@ -3178,6 +3206,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The version installed before still passes its check: its shortcut was put back.</source>
       <translation>之前安装的版本仍能通过检查：已恢复它的快捷方式。</translation>
+    </message>
+    <message>
+      <source>The wizard set {epochs} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
+      <translation>向导已设置 {epochs} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
     </message>
     <message>
       <source>The worker did not finish within {seconds:g} s and was stopped.</source>
@@ -3428,12 +3460,28 @@ Type 'delete' to confirm: </source>
       <translation>训练需要 PyTorch；导入它失败了。</translation>
     </message>
     <message>
+      <source>Training on the prepared copy of {source} (images resized to {imgsz} px; {state}): {copy}</source>
+      <translation>使用 {source} 的预处理副本训练（图像缩放到 {imgsz} px；{state}）：{copy}</translation>
+    </message>
+    <message>
+      <source>Training on {data} as given: the prepared copy {config} asks for is of {source}.</source>
+      <translation>按给定的 {data} 训练：{config} 要求的预处理副本属于 {source}。</translation>
+    </message>
+    <message>
       <source>Training processes (DDP ranks) on this machine: 0 = one per GPU named in Device (one on the CPU). A run with more than one goes through PyTorch's launcher (torch.distributed.run), never DataParallel; the batch is split between them and every process starts its own workers.</source>
       <translation>本机的训练进程数（DDP 进程）：0 = 设备中每块 GPU 一个（CPU 上为一个）。多于一个时通过 PyTorch 的启动器（torch.distributed.run）运行，从不使用 DataParallel；批大小在它们之间平分，每个进程各自启动加载进程。</translation>
     </message>
     <message>
       <source>Training runs on the CPU although this machine has a GPU</source>
       <translation>这台机器有 GPU，训练却在 CPU 上进行</translation>
+    </message>
+    <message>
+      <source>Training takes about {total} on this machine's CPU. A GPU, a smaller image size or the quick test goal shortens it.</source>
+      <translation>在本机 CPU 上训练约需 {total}。使用 GPU、更小的图像尺寸或“快速测试”目标可以缩短。</translation>
+    </message>
+    <message>
+      <source>Training takes about {total} on this machine.</source>
+      <translation>在本机上训练约需 {total}。</translation>
     </message>
     <message>
       <source>Training waited for data {share} of the time.</source>
@@ -3840,6 +3888,10 @@ Type 'delete' to confirm: </source>
       <translation>可用内存</translation>
     </message>
     <message>
+      <source>balanced</source>
+      <translation>均衡</translation>
+    </message>
+    <message>
       <source>batch probe</source>
       <translation>批大小探测</translation>
     </message>
@@ -3858,6 +3910,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>best F1 {f1} at confidence {conf}</source>
       <translation>最佳 F1 {f1}，置信度 {conf}</translation>
+    </message>
+    <message>
+      <source>best accuracy</source>
+      <translation>最高精度</translation>
     </message>
     <message>
       <source>box</source>
@@ -4184,8 +4240,8 @@ Type 'delete' to confirm: </source>
       <translation>第 {gen} 代（最高 {gen_max}），x{width}（最高 x{width_max}）</translation>
     </message>
     <message>
-      <source>goal: {goal}</source>
-      <translation>目标：{goal}</translation>
+      <source>goal: {goal}; {evidence}</source>
+      <translation>目标：{goal}；{evidence}</translation>
     </message>
     <message>
       <source>hard-link the images; fail if that is not possible</source>
@@ -4768,6 +4824,10 @@ Type 'delete' to confirm: </source>
       <translation>使用的进程数（默认：全部核心）</translation>
     </message>
     <message>
+      <source>quick test</source>
+      <translation>快速测试</translation>
+    </message>
+    <message>
       <source>quick test, balanced, or best accuracy</source>
       <translation>快速测试、平衡或最高精度</translation>
     </message>
@@ -5224,6 +5284,10 @@ Type 'delete' to confirm: </source>
       <translation>无法读取</translation>
     </message>
     <message>
+      <source>up to date</source>
+      <translation>已是最新</translation>
+    </message>
+    <message>
       <source>usable CPUs</source>
       <translation>可用 CPU</translation>
     </message>
@@ -5480,6 +5544,10 @@ Type 'delete' to confirm: </source>
       <translation>{entry}：yolov5 不读取这种图片，会静默跳过它。</translation>
     </message>
     <message>
+      <source>{epoch} per epoch predicted on this machine</source>
+      <translation>本机预测每轮 {epoch}</translation>
+    </message>
+    <message>
       <source>{eta} left</source>
       <translation>剩余 {eta}</translation>
     </message>
@@ -5628,6 +5696,18 @@ Type 'delete' to confirm: </source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
     </message>
     <message>
+      <source>{h} h</source>
+      <translation>{h} 小时</translation>
+    </message>
+    <message>
+      <source>{h} h {m} min</source>
+      <translation>{h} 小时 {m} 分钟</translation>
+    </message>
+    <message>
+      <source>{image} could not be resized ({reason}); the copy holds it as it is.</source>
+      <translation>{image} 无法缩放（{reason}）；副本中保留原样。</translation>
+    </message>
+    <message>
       <source>{image}: {kind}, class {cls}, confidence {conf}{issue}</source>
       <translation>{image}：{kind}，类别 {cls}，置信度 {conf}{issue}</translation>
     </message>
@@ -5710,6 +5790,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{metric} {value} ± {pm} on {images} images</source>
       <translation>{metric} {value} ± {pm}（{images} 张图片）</translation>
+    </message>
+    <message>
+      <source>{m} min</source>
+      <translation>{m} 分钟</translation>
     </message>
     <message>
       <source>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</source>
@@ -6036,6 +6120,10 @@ Type 'delete' to confirm: </source>
       <translation>{path}：未知选项 {names}。</translation>
     </message>
     <message>
+      <source>{path}: {key} = {value!r} is not a prepared copy (source, imgsz ≥ 32, format jpg or png).</source>
+      <translation>{path}：{key} = {value!r} 不是有效的预处理副本（需要 source、imgsz ≥ 32、format 为 jpg 或 png）。</translation>
+    </message>
+    <message>
       <source>{path}: {name} = {value!r} is not a {kind}.</source>
       <translation>{path}：{name} = {value!r} 不是 {kind}。</translation>
     </message>
@@ -6070,6 +6158,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{pct} of the objects are under {px} px after resizing to {imgsz}</source>
       <translation>缩放到 {imgsz} 后，{pct} 的目标小于 {px} 像素</translation>
+    </message>
+    <message>
+      <source>{per_epoch} × {n} = {total}</source>
+      <translation>{per_epoch} × {n} = {total}</translation>
     </message>
     <message>
       <source>{per} images per GPU</source>
@@ -6154,6 +6246,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{step}: {why}</source>
       <translation>{step}：{why}</translation>
+    </message>
+    <message>
+      <source>{s} s</source>
+      <translation>{s} 秒</translation>
     </message>
     <message>
       <source>{tag} has no kernels for GPU {index} ({what}).</source>
@@ -6328,6 +6424,14 @@ then: {install}</source>
     <message>
       <source>{why}: the driver version cannot be read{started}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
+    </message>
+    <message>
+      <source>{written} images resized now</source>
+      <translation>本次缩放 {written} 张图像</translation>
+    </message>
+    <message>
+      <source>{written} images resized now, {resumed} kept</source>
+      <translation>本次缩放 {written} 张图像，保留 {resumed} 张</translation>
     </message>
     <message>
       <source>… and {n} more (--json lists them all)</source>

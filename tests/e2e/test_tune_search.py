@@ -29,7 +29,7 @@ LOOKUP_AUDIT = Path(__file__).resolve().parent / "lookupaudit"
 # cores, so run on request; the confinement of a local Ray is checked on every run by tests/e2e/test_tune_ray.py.
 pytestmark = [pytest.mark.e2e, pytest.mark.slow,
               pytest.mark.skipif(os.environ.get("YOLOSTUDIO_SLOW_TESTS") != "1",
-                                 reason="slow: real Ray Tune searches (5 to 7 min); set YOLOSTUDIO_SLOW_TESTS=1")]
+                                 reason="slow: real Ray Tune searches (3 to 7 min); set YOLOSTUDIO_SLOW_TESTS=1")]
 
 EPOCHS = 2
 TRIALS = 4

@@ -183,9 +183,9 @@ class MainWindow(QMainWindow):
                 QTimer.singleShot(0, self, call)
             self._after_paint.clear()
 
-    def _apply_to_next_run(self, setting: dict) -> bool:
+    def _apply_to_next_run(self, setting: dict, reason: str = "") -> bool:
         """A fix that is a training option: into the Train form (the user confirms), then show it."""
-        prescriptions = [{"field": key, "value": value, "reason": self.tr("from the environment check")}
+        prescriptions = [{"field": key, "value": value, "reason": reason or self.tr("from the environment check")}
                          for key, value in setting.items()]
         if self.train_page.apply_prescriptions(prescriptions):
             self.show_page(TRAIN_INDEX)

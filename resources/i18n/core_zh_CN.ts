@@ -460,6 +460,10 @@ Step failed: {step}
       <translation>有标签使用了 data.yaml 的 names 中没有的类别 id。请把该类别加入 names，或修正标签文件（数据集页面会列出它们）。</translation>
     </message>
     <message>
+      <source>A local Ray would listen on this computer's network (Ray's servers bind every interface), and it cannot be confined to loopback here: {reason}.</source>
+      <translation>本地 Ray 会在这台计算机的网络上监听（Ray 的服务绑定所有网络接口），而这里无法把它限制在本机回环接口上：{reason}。</translation>
+    </message>
+    <message>
       <source>A network that inspects HTTPS needs its certificate: point SSL_CERT_FILE at your organisation's CA bundle. Also check the computer's clock.</source>
       <translation>会检查 HTTPS 流量的网络需要它自己的证书：把 SSL_CERT_FILE 指向你所在机构的 CA 证书包。另外请检查电脑的时钟。</translation>
     </message>
@@ -576,6 +580,10 @@ Step failed: {step}
       <translation>最佳权重：{path}</translation>
     </message>
     <message>
+      <source>Best: {run} (fitness {fitness:.4f}). Train with it: yolostudio train --config {file}</source>
+      <translation>最佳：{run}（适应度 {fitness:.4f}）。用它训练：yolostudio train --config {file}</translation>
+    </message>
+    <message>
       <source>Both a checkpoint model and initial weights were given.</source>
       <translation>同时指定了检查点模型和初始权重。</translation>
     </message>
@@ -602,6 +610,10 @@ Step failed: {step}
     <message>
       <source>CPU build, as asked (--cpu).{note}</source>
       <translation>CPU 版本，按要求（--cpu）。{note}</translation>
+    </message>
+    <message>
+      <source>CPU slots each trial gets (on a machine without GPUs: trials side by side = cores / this)</source>
+      <translation>每个试验分到的 CPU 槽位（在没有 GPU 的机器上：同时运行的试验数 = 核心数 / 此值）</translation>
     </message>
     <message>
       <source>CPUs for the data loader</source>
@@ -658,6 +670,10 @@ Step failed: {step}
     <message>
       <source>Cannot read the list: {reason}</source>
       <translation>无法读取列表：{reason}</translation>
+    </message>
+    <message>
+      <source>Cannot read the search space {path}: {reason}</source>
+      <translation>无法读取搜索空间 {path}：{reason}</translation>
     </message>
     <message>
       <source>Check it on the Dataset page.</source>
@@ -810,6 +826,10 @@ Step failed: {step}
     <message>
       <source>Copying {detail}</source>
       <translation>正在复制 {detail}</translation>
+    </message>
+    <message>
+      <source>Correct the file, or leave the option off for the defaults.</source>
+      <translation>请修正该文件，或不加此选项以使用默认值。</translation>
     </message>
     <message>
       <source>Cosine learning rate</source>
@@ -1312,6 +1332,10 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 看到的 GPU</translation>
     </message>
     <message>
+      <source>GPUs each trial gets (default: 1 on a machine with GPUs, else 0)</source>
+      <translation>每个试验分到的 GPU 数（默认：有 GPU 的机器为 1，否则为 0）</translation>
+    </message>
+    <message>
       <source>GPUs hidden by the environment</source>
       <translation>被环境隐藏的 GPU</translation>
     </message>
@@ -1374,6 +1398,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Hyperparameter file not found: {name}</source>
       <translation>找不到超参数文件：{name}</translation>
+    </message>
+    <message>
+      <source>Hyperparameter search needs Ray Tune, an optional extra: {command} (about {size} MB installed).</source>
+      <translation>超参数搜索需要 Ray Tune，这是一个可选组件：{command}（安装后约 {size} MB）。</translation>
     </message>
     <message>
       <source>Hyperparameters</source>
@@ -1518,6 +1546,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Install the system package that provides {library} (Debian/Ubuntu: apt-file search {library}), then restart the app.</source>
       <translation>安装提供 {library} 的系统软件包（Debian/Ubuntu：apt-file search {library}），然后重启应用。</translation>
+    </message>
+    <message>
+      <source>Install the tune extra: pip install 'yolo-studio[tune]'</source>
+      <translation>请安装 tune 可选组件：pip install 'yolo-studio[tune]'</translation>
     </message>
     <message>
       <source>Installed</source>
@@ -1768,6 +1800,10 @@ Type 'delete' to confirm: </source>
       <translation>NVML 尚未启动</translation>
     </message>
     <message>
+      <source>Name a folder under {root} (yolostudio tune … --resume NAME).</source>
+      <translation>请指定 {root} 下的一个文件夹（yolostudio tune … --resume NAME）。</translation>
+    </message>
+    <message>
       <source>Name as many GPUs as processes, or set processes per machine to 0 (one per GPU).</source>
       <translation>请列出与进程数相同数量的 GPU，或把每台机器的进程数设为 0（每块 GPU 一个）。</translation>
     </message>
@@ -1874,6 +1910,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No usable GPU: the CPU.</source>
       <translation>没有可用的 GPU：使用 CPU。</translation>
+    </message>
+    <message>
+      <source>Node {node}: the dataset {data} is not there; every node needs it at the same path.</source>
+      <translation>节点 {node}：数据集 {data} 不存在；每个节点都需要在相同路径下有它。</translation>
+    </message>
+    <message>
+      <source>Node {node}: {package} {here} differs from {wanted} on the machine that started the search; install the same version on every node.</source>
+      <translation>节点 {node}：{package} {here} 与启动搜索的机器上的 {wanted} 不同；请在每个节点上安装相同版本。</translation>
     </message>
     <message>
       <source>Not an official YOLOv5 v7.0 checkpoint: {names}.</source>
@@ -2304,6 +2348,14 @@ Type 'delete' to confirm: </source>
       <translation>节点 {node}（{host}）上的进程 {rank} 有 {share} 的时间在等待数据，而其他每个进程在每一步都要等它。</translation>
     </message>
     <message>
+      <source>Ray Tune is not installed ({names} missing).</source>
+      <translation>未安装 Ray Tune（缺少 {names}）。</translation>
+    </message>
+    <message>
+      <source>Ray Tune is not installed: {reason}</source>
+      <translation>未安装 Ray Tune：{reason}</translation>
+    </message>
+    <message>
       <source>Re-split so that each class has the same share in train and val (yolostudio dataset prepare).</source>
       <translation>重新划分，使每个类别在 train 和 val 中占比相同（yolostudio dataset prepare）。</translation>
     </message>
@@ -2424,6 +2476,10 @@ Type 'delete' to confirm: </source>
       <translation>在终端中运行该命令查看原因。</translation>
     </message>
     <message>
+      <source>Run the search on a Ray cluster you start yourself: ray start --head, then yolostudio tune … --ray-address HOST:6379 (or set RAY_ADDRESS).</source>
+      <translation>请在你自己启动的 Ray 集群上运行搜索：ray start --head，然后 yolostudio tune … --ray-address HOST:6379（或设置 RAY_ADDRESS）。</translation>
+    </message>
+    <message>
       <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
       <translation>训练 {name} 正被另一个工作进程（pid {pid}）写入；一个训练文件夹同一时间只能有一个工作进程。</translation>
     </message>
@@ -2478,6 +2534,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Saving checkpoints…</source>
       <translation>正在保存检查点…</translation>
+    </message>
+    <message>
+      <source>Search {name}: {path}; searching {names}; {slots} trials side by side.</source>
+      <translation>搜索 {name}：{path}；搜索 {names}；同时运行 {slots} 个试验。</translation>
     </message>
     <message>
       <source>Searching the splits' folders: {n:,} so far</source>
@@ -3028,6 +3088,10 @@ Type 'delete' to confirm: </source>
       <translation>各节点训练的内容不一致：{problems}</translation>
     </message>
     <message>
+      <source>The options cannot be used for a search.</source>
+      <translation>这些选项无法用于搜索。</translation>
+    </message>
+    <message>
       <source>The probe did not finish step '{step}' within {limit:.0f} s and was killed. A GPU driver that hangs like this (a wedged driver, a GPU that fell off the bus) will hang training too.</source>
       <translation>探测在 {limit:.0f} 秒内没有完成步骤 '{step}'，已被终止。像这样卡住的 GPU 驱动（驱动僵死、GPU 从总线掉线）也会让训练卡住。</translation>
     </message>
@@ -3130,6 +3194,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The system library {library} that PyTorch links against is missing.</source>
       <translation>缺少 PyTorch 所链接的系统库 {library}。</translation>
+    </message>
+    <message>
+      <source>The training ended {status} before its first epoch.</source>
+      <translation>训练在第一轮之前就以 {status} 结束了。</translation>
     </message>
     <message>
       <source>The training loss is no longer a number at epoch {epoch}, batch {batch} ({losses}); the run was stopped there, since it could not recover.</source>
@@ -3728,6 +3796,10 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 包索引的镜像，包含 cu132/、cu130/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
     <message>
+      <source>a multiple of 32</source>
+      <translation>32 的倍数</translation>
+    </message>
+    <message>
       <source>a part</source>
       <translation>一部分</translation>
     </message>
@@ -3750,6 +3822,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a whole number</source>
       <translation>整数</translation>
+    </message>
+    <message>
+      <source>a whole number of images, 1 or more</source>
+      <translation>图片数，须为不小于 1 的整数</translation>
     </message>
     <message>
       <source>a {shape} has no area to box</source>
@@ -3794,6 +3870,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>also time the dataset's disk and check RAM for --cache ram</source>
       <translation>同时测试数据集所在磁盘的速度，并检查 --cache ram 所需内存</translation>
+    </message>
+    <message>
+      <source>an existing Ray cluster (ray start --head …); default: RAY_ADDRESS, else a local instance on this machine only</source>
+      <translation>已有的 Ray 集群（ray start --head …）；默认：RAY_ADDRESS，否则只在本机启动一个本地实例</translation>
     </message>
     <message>
       <source>an unknown NVML error</source>
@@ -3946,6 +4026,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>container</source>
       <translation>容器</translation>
+    </message>
+    <message>
+      <source>continue the interrupted search in &lt;workspace&gt;/tune/NAME</source>
+      <translation>继续 &lt;workspace&gt;/tune/NAME 中被中断的搜索</translation>
     </message>
     <message>
       <source>convert a Pascal VOC, LabelMe, COCO or YOLO export into a YOLO dataset with train/val splits that do not leak</source>
@@ -4194,6 +4278,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>holds a {kind}, not a mapping</source>
       <translation>是一个 {kind}，而不是映射</translation>
+    </message>
+    <message>
+      <source>how long the search may run (8h, 90m, 1h30m)</source>
+      <translation>搜索最多运行多久（8h、90m、1h30m）</translation>
     </message>
     <message>
       <source>image format of the copy (default: jpg)</source>
@@ -4458,6 +4546,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>needed at least</source>
       <translation>至少需要</translation>
+    </message>
+    <message>
+      <source>network namespaces are a Linux feature ({platform} has none)</source>
+      <translation>网络命名空间是 Linux 的功能（{platform} 没有）</translation>
     </message>
     <message>
       <source>never</source>
@@ -4876,6 +4968,10 @@ Type 'delete' to confirm: </source>
       <translation>正在用 cleanlab 给标注打分</translation>
     </message>
     <message>
+      <source>search for better hyperparameters on Ray Tune (an optional extra)</source>
+      <translation>用 Ray Tune 搜索更好的超参数（可选组件）</translation>
+    </message>
+    <message>
       <source>searching the dataset's folders: {n} so far</source>
       <translation>正在搜索数据集的文件夹：已找到 {n} 个</translation>
     </message>
@@ -4940,8 +5036,16 @@ Type 'delete' to confirm: </source>
       <translation>从 FILE 中保存的选项开始（JSON 或 YAML，例如来自 yolostudio wizard --json）；命令行上给出的选项会覆盖它</translation>
     </message>
     <message>
+      <source>start from the options saved in FILE (a wizard document also gives the measured epoch time for the trial estimate)</source>
+      <translation>从 FILE 中保存的选项开始（向导生成的文件还提供实测的每轮时间，用于估算试验数）</translation>
+    </message>
+    <message>
       <source>started</source>
       <translation>开始时间</translation>
+    </message>
+    <message>
+      <source>starting Ray</source>
+      <translation>正在启动 Ray</translation>
     </message>
     <message>
       <source>status</source>
@@ -5092,6 +5196,18 @@ Type 'delete' to confirm: </source>
       <translation>测量任务失败</translation>
     </message>
     <message>
+      <source>the most trials to run (default: as many as the budget allows)</source>
+      <translation>最多运行的试验数（默认：时间预算允许的数量）</translation>
+    </message>
+    <message>
+      <source>the namespace could not be set up ({reason})</source>
+      <translation>无法设置命名空间（{reason}）</translation>
+    </message>
+    <message>
+      <source>the namespace holds other interfaces ({names})</source>
+      <translation>命名空间中还有其他网络接口（{names}）</translation>
+    </message>
+    <message>
       <source>the new dataset's folder (new or empty)</source>
       <translation>新数据集的文件夹（新建或为空）</translation>
     </message>
@@ -5116,12 +5232,24 @@ Type 'delete' to confirm: </source>
       <translation>训练图片尺寸：副本的长边（默认：640）</translation>
     </message>
     <message>
+      <source>the trial failed</source>
+      <translation>试验失败</translation>
+    </message>
+    <message>
+      <source>the worker already runs threads, and only a single-threaded process can enter a namespace</source>
+      <translation>工作进程已在运行多个线程，而只有单线程进程才能进入命名空间</translation>
+    </message>
+    <message>
       <source>this PyTorch has no kernels for sm_{cc}</source>
       <translation>此 PyTorch 没有 sm_{cc} 的内核</translation>
     </message>
     <message>
       <source>this facts file is not valid: {reason}</source>
       <translation>该环境信息文件无效：{reason}</translation>
+    </message>
+    <message>
+      <source>this system does not allow user network namespaces ({reason})</source>
+      <translation>此系统不允许用户网络命名空间（{reason}）</translation>
     </message>
     <message>
       <source>threads to use (default: all cores)</source>
@@ -5208,6 +5336,10 @@ Type 'delete' to confirm: </source>
       <translation>训练的最佳轮次</translation>
     </message>
     <message>
+      <source>trial {trial}: {state}, {epochs} epochs, fitness {fitness}</source>
+      <translation>试验 {trial}：{state}，{epochs} 轮，适应度 {fitness}</translation>
+    </message>
+    <message>
       <source>trust the file without asking</source>
       <translation>不询问，直接信任该文件</translation>
     </message>
@@ -5282,6 +5414,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>weights store</source>
       <translation>权重库</translation>
+    </message>
+    <message>
+      <source>what is searched: yolov5's evolve bounds, or a YAML file of 'name: [low, high]' (imgsz, model, batch: lists of values)</source>
+      <translation>搜索什么：yolov5 的 evolve 范围，或一个写有 'name: [low, high]' 的 YAML 文件（imgsz、model、batch：取值列表）</translation>
     </message>
     <message>
       <source>wheel arch list</source>
@@ -5382,6 +5518,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 installed</source>
       <translation>yolov5 已安装</translation>
+    </message>
+    <message>
+      <source>yolov5 is not installed, so its search bounds cannot be read. Install the app's requirements (pip install -e .).</source>
+      <translation>未安装 yolov5，因此无法读取它的搜索范围。请安装本应用的依赖（pip install -e .）。</translation>
     </message>
     <message>
       <source>yolov5 keeps the decoded images in RAM: decoding leaves every epoch after the first.</source>
@@ -5944,6 +6084,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 没有 'train' 条目</translation>
     </message>
     <message>
+      <source>{path} has no evolve table (meta = {{…}}): this yolov5 version is not one the app knows.</source>
+      <translation>{path} 中没有 evolve 表（meta = {{…}}）：本应用不认识这个 yolov5 版本。</translation>
+    </message>
+    <message>
       <source>{path} holds a {kind} model from {maker}, not a yolov5 7 detection model.</source>
       <translation>{path} 包含的是 {maker} 的 {kind} 模型，而不是 yolov5 7 检测模型。</translation>
     </message>
@@ -5954,6 +6098,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} holds no options (expected a mapping of option names).</source>
       <translation>{path} 中没有选项（应为选项名称的映射）。</translation>
+    </message>
+    <message>
+      <source>{path} holds no search space (expected a mapping such as 'lr0: [0.001, 0.02]').</source>
+      <translation>{path} 中没有搜索空间（应为类似 'lr0: [0.001, 0.02]' 的映射）。</translation>
+    </message>
+    <message>
+      <source>{path} holds no search to resume.</source>
+      <translation>{path} 中没有可继续的搜索。</translation>
     </message>
     <message>
       <source>{path} is a PyTorch file but not a yolov5 checkpoint (no model inside).</source>
@@ -6066,6 +6218,30 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path}: {name} = {value!r} is not a {kind}.</source>
       <translation>{path}：{name} = {value!r} 不是 {kind}。</translation>
+    </message>
+    <message>
+      <source>{path}: {name} = {value!r} must be [low, high] (yolov5's bounds: [{low}, {high}]).</source>
+      <translation>{path}：{name} = {value!r} 必须写成 [low, high]（yolov5 的范围：[{low}, {high}]）。</translation>
+    </message>
+    <message>
+      <source>{path}: {name} = {value!r} must be a list of values to try.</source>
+      <translation>{path}：{name} = {value!r} 必须是要尝试的取值列表。</translation>
+    </message>
+    <message>
+      <source>{path}: {name} is not a setting that can be searched (known: {known}).</source>
+      <translation>{path}：{name} 不是可以搜索的设置（可搜索：{known}）。</translation>
+    </message>
+    <message>
+      <source>{path}: {name}: a log-scale bound must be above 0 (low is {low}).</source>
+      <translation>{path}：{name}：对数刻度的范围必须大于 0（low 为 {low}）。</translation>
+    </message>
+    <message>
+      <source>{path}: {name}: low {low} must be below high {high}.</source>
+      <translation>{path}：{name}：low {low} 必须小于 high {high}。</translation>
+    </message>
+    <message>
+      <source>{path}: {name}: {value!r} is not a valid value ({rule}).</source>
+      <translation>{path}：{name}：{value!r} 不是有效值（{rule}）。</translation>
     </message>
     <message>
       <source>{path}: {reason} A model YAML is code to yolov5; if you trust this file, add --trust-model.</source>

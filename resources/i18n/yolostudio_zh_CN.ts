@@ -1880,6 +1880,17 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>FitnessChart</name>
+    <message>
+      <source>Fitness</source>
+      <translation>适应度</translation>
+    </message>
+    <message>
+      <source>Trial</source>
+      <translation>试验</translation>
+    </message>
+  </context>
+  <context>
     <name>GoalStep</name>
     <message>
       <source> h</source>
@@ -2171,6 +2182,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>训练记录</translation>
     </message>
     <message>
+      <source>Searches for better training settings on Ray Tune: many short trials side by side, the poor ones stopped early.</source>
+      <translation>用 Ray Tune 搜索更好的训练设置：许多短试验并行运行，表现差的提前停止。</translation>
+    </message>
+    <message>
       <source>Stopping</source>
       <translation>正在停止</translation>
     </message>
@@ -2185,6 +2200,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Train a model and watch it learn.</source>
       <translation>训练模型，观察它的学习过程。</translation>
+    </message>
+    <message>
+      <source>Tune</source>
+      <translation>调参</translation>
     </message>
     <message>
       <source>Wizard</source>
@@ -3660,6 +3679,53 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>TrialTable</name>
+    <message>
+      <source>Epochs</source>
+      <translation>轮数</translation>
+    </message>
+    <message>
+      <source>Fitness</source>
+      <translation>适应度</translation>
+    </message>
+    <message>
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <source>State</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>Trial</source>
+      <translation>试验</translation>
+    </message>
+    <message>
+      <source>completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <source>failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>running</source>
+      <translation>运行中</translation>
+    </message>
+    <message>
+      <source>stopped</source>
+      <translation>已停止</translation>
+    </message>
+    <message>
+      <source>stopped early</source>
+      <translation>提前停止</translation>
+    </message>
+    <message>
+      <source>waiting</source>
+      <translation>等待中</translation>
+    </message>
+  </context>
+  <context>
     <name>TryItView</name>
     <message>
       <source>Confidence ≥</source>
@@ -3708,6 +3774,232 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{n} images; move the slider to change the confidence threshold.</source>
       <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+    </message>
+  </context>
+  <context>
+    <name>TuneOperations</name>
+    <message>
+      <source>Checking the search</source>
+      <translation>检查搜索</translation>
+    </message>
+    <message>
+      <source>Reading the best trial's settings</source>
+      <translation>读取最佳试验的设置</translation>
+    </message>
+    <message>
+      <source>Reading the wizard document</source>
+      <translation>读取向导文档</translation>
+    </message>
+    <message>
+      <source>Reading what a search can tune</source>
+      <translation>读取搜索可调整的内容</translation>
+    </message>
+  </context>
+  <context>
+    <name>TunePage</name>
+    <message>
+      <source> h</source>
+      <translation> 小时</translation>
+    </message>
+    <message>
+      <source>As many trials as {hours:g} h allow, {slots} side by side. A wizard document gives the count from its measured epoch time.</source>
+      <translation>在 {hours:g} 小时内尽可能多地试验，{slots} 个并行。向导文档可根据其实测的每轮时间给出试验数。</translation>
+    </message>
+    <message>
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <source>Checking the options and the dataset…</source>
+      <translation>正在检查选项和数据集…</translation>
+    </message>
+    <message>
+      <source>Continue the stopped search: each stopped trial resumes its own run.</source>
+      <translation>继续已停止的搜索：每个已停止的试验从它自己的训练继续。</translation>
+    </message>
+    <message>
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Device</source>
+      <translation>设备</translation>
+    </message>
+    <message>
+      <source>Epochs per trial (at most)</source>
+      <translation>每个试验的轮数（最多）</translation>
+    </message>
+    <message>
+      <source>High</source>
+      <translation>上限</translation>
+    </message>
+    <message>
+      <source>Hyperparameter</source>
+      <translation>超参数</translation>
+    </message>
+    <message>
+      <source>Image size</source>
+      <translation>图像尺寸</translation>
+    </message>
+    <message>
+      <source>Its measured epoch time gives the number of trials the budget allows (yolostudio wizard … --save FILE).</source>
+      <translation>其实测的每轮时间决定预算允许的试验数（yolostudio wizard … --save FILE）。</translation>
+    </message>
+    <message>
+      <source>Low</source>
+      <translation>下限</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Ray Tune is not installed</source>
+      <translation>未安装 Ray Tune</translation>
+    </message>
+    <message>
+      <source>Reading this machine…</source>
+      <translation>正在读取本机信息…</translation>
+    </message>
+    <message>
+      <source>Resume</source>
+      <translation>继续搜索</translation>
+    </message>
+    <message>
+      <source>Scale</source>
+      <translation>刻度</translation>
+    </message>
+    <message>
+      <source>Search</source>
+      <translation>搜索</translation>
+    </message>
+    <message>
+      <source>Search stopped: Resume continues it.</source>
+      <translation>搜索已停止：“继续搜索”可接着运行。</translation>
+    </message>
+    <message>
+      <source>Search {name} in {path}.</source>
+      <translation>搜索 {name}，位于 {path}。</translation>
+    </message>
+    <message>
+      <source>Search {status}. Best: {run} (fitness {fitness:.4f}).</source>
+      <translation>搜索{status}。最佳：{run}（适应度 {fitness:.4f}）。</translation>
+    </message>
+    <message>
+      <source>Searches for better training settings: many short trainings side by side, one per GPU (or CPU slot); the poor ones are stopped early and the next settings are proposed from the finished ones. Each trial is an ordinary run.</source>
+      <translation>搜索更好的训练设置：许多短训练并行运行，每块 GPU（或每个 CPU 槽位）一个；表现差的提前停止，并根据已完成的试验提出下一组设置。每个试验都是一次普通的训练。</translation>
+    </message>
+    <message>
+      <source>Start search</source>
+      <translation>开始搜索</translation>
+    </message>
+    <message>
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <source>Stopping: each running trial saves a checkpoint first…</source>
+      <translation>正在停止：每个运行中的试验会先保存检查点…</translation>
+    </message>
+    <message>
+      <source>The best settings are in {file}: yolostudio train --config {file}</source>
+      <translation>最佳设置在 {file} 中：yolostudio train --config {file}</translation>
+    </message>
+    <message>
+      <source>The best trial's settings into the Train form, for a full training.</source>
+      <translation>把最佳试验的设置填入训练表单，用于完整训练。</translation>
+    </message>
+    <message>
+      <source>The budget allows {trials} trials of {epochs} epochs, {slots} side by side (the wizard measured {epoch:.0f} s per epoch).</source>
+      <translation>预算允许 {trials} 个 {epochs} 轮的试验，{slots} 个并行（向导实测每轮 {epoch:.0f} 秒）。</translation>
+    </message>
+    <message>
+      <source>The most epochs a trial may run; poor trials stop sooner.</source>
+      <translation>一个试验最多运行的轮数；表现差的试验会更早停止。</translation>
+    </message>
+    <message>
+      <source>The search could not be planned: {reason}</source>
+      <translation>无法规划搜索：{reason}</translation>
+    </message>
+    <message>
+      <source>The search ended without a trial finishing an epoch.</source>
+      <translation>搜索结束，但没有试验完成一轮。</translation>
+    </message>
+    <message>
+      <source>The search failed: {reason}</source>
+      <translation>搜索失败：{reason}</translation>
+    </message>
+    <message>
+      <source>The search runs on Ray Tune, an optional extra (about {size} MB installed). Install it, then open this page again:</source>
+      <translation>搜索基于 Ray Tune 运行，这是一个可选组件（安装后约 {size} MB）。安装后请重新打开此页面：</translation>
+    </message>
+    <message>
+      <source>Time budget</source>
+      <translation>时间预算</translation>
+    </message>
+    <message>
+      <source>Train with these</source>
+      <translation>用这些设置训练</translation>
+    </message>
+    <message>
+      <source>Trials</source>
+      <translation>试验数</translation>
+    </message>
+    <message>
+      <source>What is searched (yolov5's evolve bounds)</source>
+      <translation>搜索的内容（yolov5 的 evolve 范围）</translation>
+    </message>
+    <message>
+      <source>Wizard document</source>
+      <translation>向导文档</translation>
+    </message>
+    <message>
+      <source>as many as the budget allows</source>
+      <translation>预算允许的最多数量</translation>
+    </message>
+    <message>
+      <source>automatic (cpu or 0,1,…)</source>
+      <translation>自动（cpu 或 0,1,…）</translation>
+    </message>
+    <message>
+      <source>completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <source>linear</source>
+      <translation>线性</translation>
+    </message>
+    <message>
+      <source>logarithmic</source>
+      <translation>对数</translation>
+    </message>
+    <message>
+      <source>optional: a saved wizard document</source>
+      <translation>可选：已保存的向导文档</translation>
+    </message>
+    <message>
+      <source>stopped (Resume continues it; or yolostudio tune … --resume {name})</source>
+      <translation>已停止（“继续搜索”可接着运行；或 yolostudio tune … --resume {name}）</translation>
+    </message>
+    <message>
+      <source>the best trial of search {name}</source>
+      <translation>搜索 {name} 的最佳试验</translation>
+    </message>
+    <message>
+      <source>the dataset's data.yaml</source>
+      <translation>数据集的 data.yaml</translation>
+    </message>
+    <message>
+      <source>{file} holds no measured epoch time (save it with yolostudio wizard … --save FILE).</source>
+      <translation>{file} 中没有实测的每轮时间（用 yolostudio wizard … --save FILE 保存）。</translation>
+    </message>
+    <message>
+      <source>{trials} trials, {slots} side by side, within {hours:g} h.</source>
+      <translation>{trials} 个试验，{slots} 个并行，在 {hours:g} 小时内。</translation>
     </message>
   </context>
   <context>

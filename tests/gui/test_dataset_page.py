@@ -199,7 +199,8 @@ def test_save_shortcut(qtbot, page, dataset):
     page.form.table.item(0, 1).setText("ant")
     page.form.table.setFocus()
     qtbot.keyClick(page.form.table, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
-    assert not page.dirty and "ant" in dataset.read_text()
+    qtbot.waitUntil(lambda: not page.dirty, timeout=TIMEOUT_MS)
+    assert "ant" in dataset.read_text()
     page.hide()
 
 
@@ -210,7 +211,7 @@ def test_one_click_fix_is_previewed_then_applied(qtbot, page, tmp_path, monkeypa
     row = [page.findings.tree.topLevelItem(i).text(1)
            for i in range(page.findings.tree.topLevelItemCount())].index("label-duplicate-row")
     page.findings.tree.setCurrentItem(page.findings.tree.topLevelItem(row))
-    assert page.findings.fix_button.isEnabled()
+    qtbot.waitUntil(page.findings.fix_button.isEnabled, timeout=TIMEOUT_MS)  # planned in the background
     previews = []
     monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda parent, summary, before, after:
                         previews.append((before, after)) or True)
@@ -281,10 +282,10 @@ def test_fix_is_enabled_only_for_a_finding_that_has_a_fix(qtbot, page, tmp_path)
     rows = {page.findings.tree.topLevelItem(i).text(1): page.findings.tree.topLevelItem(i)
             for i in range(page.findings.tree.topLevelItemCount())}
     page.findings.tree.setCurrentItem(rows["label-not-normalized"])  # pixel coordinates: a person must convert
+    qtbot.waitUntil(lambda: "No automatic fix" in page.findings.fix_button.toolTip(), timeout=TIMEOUT_MS)
     assert not page.findings.fix_button.isEnabled()
-    assert "No safe automatic fix" in page.findings.fix_button.toolTip()
     page.findings.tree.setCurrentItem(rows["label-duplicate-row"])
-    assert page.findings.fix_button.isEnabled()
+    qtbot.waitUntil(page.findings.fix_button.isEnabled, timeout=TIMEOUT_MS)
     assert page.findings.preview.toPlainText() == BOX + BOX
     (root / "labels" / "train" / "t2.txt").write_text(BOX)  # fixed outside; the next check's preview is fresh
     page.report = None

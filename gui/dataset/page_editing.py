@@ -61,7 +61,8 @@ class DocumentEditing:
         shown = text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
         self.yaml_editor.set_text(shown.replace("\r\n", "\n"))
         error = self.yaml_error()
-        self.yaml_editor.set_error(None if error is None else (max(1, error.line), error.column, error.message))
+        self.yaml_editor.set_error(None if error is None else (max(1, error.line), error.column, self.tr(
+            "{message} Save is off until the text parses.").format(message=error.message)))
         self._update_state()
 
     def _push(self: "DatasetPage", after: str, label: str) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from gui import background
 from gui.dataset.dataset_page import DatasetPage
@@ -358,24 +359,50 @@ def test_every_thumbnail_has_the_size_of_the_broken_image_tile(tmp_path):
     assert max(sizes[0]) == THUMB and sizes[1] == (THUMB, THUMB)
 
 
-def test_class_names_under_the_bars_thin_out_instead_of_running_together(qtbot):
+def test_every_class_bar_is_labelled_and_no_label_runs_into_the_next(qtbot):
+    """Issue 25: only the first bar had a name (the tab was hidden when the report came, so the plot had a
+    hidden widget's width); names are elided to a bar's width, ids when no name fits."""
     from gui.dataset.dataset_stats import DatasetStats
 
     stats = DatasetStats()
     qtbot.addWidget(stats)
-    names = [f"class_with_a_long_name_{i}" for i in range(30)]
-    stats.resize(1400, 500)
+    names = [f"class_with_a_long_name_{i}" for i in range(12)]
+    stats.show_stats({"classes": names, "splits": {"train": {"per_class": [1] * 12, "images": 12, "instances": 12,
+                                                             "backgrounds": 0}}})  # before it is shown
+    stats.resize(620, 500)
     stats.show()
     qtbot.waitExposed(stats)
-    stats.show_stats({"classes": names, "splits": {"train": {"per_class": [1] * 30, "images": 30, "instances": 30,
-                                                             "backgrounds": 0}}})
-    wide, wide_px = stats.class_step, stats.plot.width()
+    metrics = stats.plot.fontMetrics()
+
+    def fits() -> bool:
+        room = (stats.plot.width() - 60) / len(names) * stats.class_step  # a label has its bars' width
+        return all(metrics.horizontalAdvance(text) <= room for text in stats.class_labels.values())
+
+    qtbot.waitUntil(lambda: len(stats.class_labels) == 12 and fits())
+    assert all(text.rstrip("…") and names[i].startswith(text.rstrip("…")) for i, text in stats.class_labels.items())
     stats.resize(stats.minimumSizeHint().width(), 500)
-    qtbot.waitUntil(lambda: stats.plot.width() < wide_px / 2)
-    stats.show_stats({"classes": names, "splits": {"train": {"per_class": [1] * 30, "images": 30, "instances": 30,
-                                                             "backgrounds": 0}}})
-    assert stats.class_step > wide >= 1
-    labelled = len(range(0, 30, stats.class_step))
-    width = max(stats.plot.fontMetrics().horizontalAdvance(n) for n in names) + 10
-    assert labelled * width <= max(stats.plot.width() - 60, width)  # they fit side by side
+    qtbot.waitUntil(lambda: stats.plot.width() < 300 and fits())
+    assert len(stats.class_labels) >= 12 // stats.class_step
+    stats.hide()
+
+
+def test_histogram_ticks_never_overlap_and_titles_are_whole(qtbot):
+    from gui.dataset.dataset_stats import DatasetStats
+
+    stats = DatasetStats()
+    qtbot.addWidget(stats)
+    stats.resize(600, 600)
+    stats.show()
+    qtbot.waitExposed(stats)
+    edges = [0, 32, 64, 128, 256, 320, 480, 640, 800, 1024, 1280, 1600, 2048, 4096, 8192]
+    stats.show_stats({"classes": [], "splits": {}, "histograms": {
+        "image_side_px": {"edges": edges, "counts": [1] * (len(edges) - 1)}}})
+    plot = stats.image_side
+    metrics = plot.fontMetrics()
+    per_bin = (plot.width() - 46) / (len(edges) - 1)
+    spans = [(x * per_bin - metrics.horizontalAdvance(t) / 2, x * per_bin + metrics.horizontalAdvance(t) / 2)
+             for x, t in plot.shown_ticks]
+    assert len(spans) >= 2 and all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
+    titles = [label.text() for label in stats.findChildren(QLabel) if label.wordWrap()]
+    assert {plot.title, stats.box_area.title, stats.box_aspect.title} <= set(titles)
     stats.hide()

@@ -41,7 +41,8 @@ from gui.widgets.progress_row import ProgressRow
 
 
 class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
-    #: the data.yaml was written (Save, or saved before leaving): whoever judged it should judge it again
+    #: the dataset's files were written — the data.yaml saved (Save, or before leaving), or a fix applied or
+    #: undone in its label or list files: whoever judged the dataset (the Train page) judges it again
     dataset_saved = Signal(Path)
     #: a data.yaml is open and shown (tests and the demo flow wait on it)
     opened = Signal(Path)

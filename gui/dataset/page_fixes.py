@@ -65,6 +65,8 @@ class FindingFixes:
         self.banner.show_message("ok", self.tr("Done: {what}. Undo fix puts it back.").format(what=plan.summary))
         self.report = None
         self.check()
+        if self.path is not None:
+            self.dataset_saved.emit(self.path)  # its files changed: whoever judged the dataset judges it again
 
     def undo_last_fix(self: "DatasetPage") -> None:
         plan = self.undoable_fix
@@ -80,6 +82,8 @@ class FindingFixes:
         self.banner.show_message("ok", self.tr("Undone: {what}.").format(what=plan.summary))
         self.report = None
         self.check()
+        if self.path is not None:
+            self.dataset_saved.emit(self.path)
 
     def _reroot(self: "DatasetPage") -> bool:
         """Set ``path:`` to where the dataset most likely is now (``spec.reroot_target``): an undoable edit,

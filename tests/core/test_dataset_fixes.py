@@ -100,16 +100,19 @@ def test_an_unreadable_image_leaves_the_list_that_names_it(tmp_path):
 
 def test_slightly_out_coordinates_are_what_yolov5_drops_and_clipped_they_are_kept(tmp_path):
     """yolov5's own rule, run: ``verify_image_label`` drops an image with any coordinate outside [0, 1] after
-    float32 rounding (no tolerance); 1.00000001 rounds to 1 and is kept. The fix clips values within
-    ``labels.SLIGHT`` to the edge, and yolov5 then keeps the image."""
+    float32 rounding (no tolerance): 1.0000001 is dropped, 1.00000001 rounds to 1 and is kept. The fix clips
+    values within ``labels.SLIGHT`` to the edge, and yolov5 then keeps the image."""
     from yolov5.utils.dataloaders import verify_image_label
 
-    yaml_file = build(tmp_path, train={"t1": "0 1.01 0.5 0.2 0.2\n", "t2": "0 1.00000001 0.5 0.2 0.2\n"})
+    yaml_file = build(tmp_path, train={"t1": "0 1.01 0.5 0.2 0.2\n", "t2": "0 1.00000001 0.5 0.2 0.2\n",
+                                       "t3": "0 1.0000001 0.5 0.2 0.2\n"})
     image, label = tmp_path / "images" / "train" / "t1.png", tmp_path / "labels" / "train" / "t1.txt"
     assert verify_image_label((str(image), str(label), ""))[7] == 1  # nc: corrupt, dropped
     kept = tmp_path / "images" / "train" / "t2.png", tmp_path / "labels" / "train" / "t2.txt"
     assert verify_image_label((str(kept[0]), str(kept[1]), ""))[7] == 0
-    [finding] = _only(validate_dataset(yaml_file), "label-not-normalized")
+    just_over = tmp_path / "images" / "train" / "t3.png", tmp_path / "labels" / "train" / "t3.txt"
+    assert verify_image_label((str(just_over[0]), str(just_over[1]), ""))[7] == 1  # float32 1.00000012 > 1
+    [finding] = [f for f in _only(validate_dataset(yaml_file), "label-not-normalized") if f.file == str(label)]
     apply_fix(plan_fix(finding))
     assert label.read_text() == "0 1 0.5 0.2 0.2\n"
     assert verify_image_label((str(image), str(label), ""))[7] == 0

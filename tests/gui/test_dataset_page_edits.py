@@ -126,7 +126,8 @@ def test_fix_deletes_a_row_with_an_impossible_class_id_and_undo_puts_it_back(qtb
     monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda parent, summary, before, after:
                         previews.append((summary, after)) or True)
     page.report = None
-    page.findings.fix_button.click()
+    with qtbot.waitSignal(page.dataset_saved, timeout=TIMEOUT_MS):  # the Train page judges it again
+        page.findings.fix_button.click()
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
     assert previews == [(previews[0][0], BOX)] and "line 2" in previews[0][0]
     assert page.report.ok and label.read_text() == BOX and page.findings.undo_fix_button.isVisibleTo(page)

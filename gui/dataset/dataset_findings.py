@@ -27,7 +27,8 @@ class FindingsView(QWidget):
     yaml_location = Signal(int, int)
     #: the user asked for the one-click fix of this finding
     fix_requested = Signal(object)
-    #: a finding was chosen: the page plans its fix and answers with ``set_fix``
+    #: a finding was chosen: the page reads its file and plans its fix, and answers with ``show_preview``
+    #: and ``set_fix``
     finding_opened = Signal(object)
     #: the user asked to undo the last fix
     undo_fix_requested = Signal()
@@ -144,19 +145,16 @@ class FindingsView(QWidget):
         self.fix_button.setEnabled(False)
         self.fix_button.setToolTip(self.tr("Looking for a fix…") if fix_description(f.code) else self.tr(
             "No automatic fix for this finding: its message says what to do."))
-        self.finding_opened.emit(f)
         if show_in_yaml and Path(f.file) == Path(self.yaml_file):
             self.yaml_location.emit(max(1, f.line), f.column)
         self.preview_title.setText(escape_controls(f.file + (f":{f.line}" if f.line else "")))
-        path = Path(f.file)
-        if path.suffix.lower() not in (".txt", ".yaml", ".yml") or not path.is_file():
-            self.preview.setPlainText(escape_controls(f.message))
-            return
-        try:
-            with open(path, "rb") as handle:
-                text = handle.read(PREVIEW_BYTES).decode("utf-8", errors="replace")
-        except OSError as exc:
-            self.preview.setPlainText(str(exc))
+        self.preview.setPlainText(escape_controls(f.message))  # until its file is read (``show_preview``)
+        self.preview.setExtraSelections([])
+        self.finding_opened.emit(f)
+
+    def show_preview(self, f: Finding, text: str) -> None:
+        """The finding's file (read off the GUI thread by the page), its line marked; "" keeps the message."""
+        if f is not self.current or not text:
             return
         self.preview.setPlainText(text)
         if f.line:

@@ -21,9 +21,10 @@ from core.dataset.fixes import FixPlan
 from core.dataset.spec import DatasetSpec
 from core.dataset.validate import Report
 from core.dataset.yaml_doc import YamlDocument
+from core.findings import Finding
 from gui.background import BackgroundTask
 from gui.dataset import dataset_dialogs, operations
-from gui.dataset.dataset_findings import FindingsView
+from gui.dataset.dataset_findings import PREVIEW_BYTES, FindingsView
 from gui.dataset.dataset_form import DatasetForm
 from gui.dataset.dataset_gallery import DatasetGallery
 from gui.dataset.dataset_sources import DatasetSources
@@ -196,6 +197,13 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
             self.apply_text(self.saved_text)
             return True
         return False
+
+    def _finding_opened(self, finding: Finding) -> None:
+        """A finding was chosen in the Problems list: its file is read for the preview, its fix planned."""
+        operations.read_preview(self, Path(finding.file), PREVIEW_BYTES) \
+            .success(lambda text: self.findings.show_preview(finding, text)) \
+            .failure(lambda exc: self.findings.show_preview(finding, str(exc))).run()
+        self._plan_fix_of(finding)
 
     def refresh(self) -> None:
         """F5: check again (only files that changed are read)."""

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QCoreApplication, QObject
 
 from core.dataset.fixes import FixPlan, apply_fix, plan_fix, undo_fix
+from core.dataset.prepare import PrepareResult, prepare_dataset
 from core.dataset.spec import DatasetSpec
 from core.dataset.split import SplitPlan, plan_split, write_split
 from core.dataset.validate import Report, validate_dataset
@@ -32,14 +33,37 @@ def load_yaml(parent: QObject, path: Path) -> CoreOp[YamlDocument]:
     return CoreOp(parent, lambda: load_document(path), what=_tr("Opening {path}").format(path=path))
 
 
-def save_yaml(parent: QObject, path: Path, doc: YamlDocument) -> CoreOp[None]:
-    """Write the document atomically, the original kept as ``.bak`` before the first overwrite."""
-    return CoreOp(parent, lambda: save_document(path, doc), what=_tr("Saving {path}").format(path=path))
+def save_yaml(parent: QObject, path: Path, doc: YamlDocument) -> CoreOp[bool]:
+    """Write the document atomically, the original kept as ``.bak`` before the first overwrite; True when
+    this save made that backup (the page says where the original went)."""
+    return CoreOp(parent, lambda: save_yaml_before_leaving(path, doc), what=_tr("Saving {path}").format(path=path))
 
 
-def save_yaml_before_leaving(path: Path, doc: YamlDocument) -> None:
+def save_yaml_before_leaving(path: Path, doc: YamlDocument) -> bool:
     """The same save, now: the window waits for it to close or switch page (see the module's first lines)."""
+    backup = path.with_name(path.name + ".bak")
+    first = not backup.exists()
     save_document(path, doc)
+    return first and backup.exists()
+
+
+def read_preview(parent: QObject, path: Path, limit: int) -> CoreOp[str]:
+    """The first ``limit`` bytes of a finding's label, list or YAML file, as text (never a pipe's endless read)."""
+    def call() -> str:
+        if path.suffix.lower() not in (".txt", ".yaml", ".yml") or not path.is_file():
+            return ""
+        with open(path, "rb") as handle:
+            return handle.read(limit).decode("utf-8", errors="replace")
+
+    return CoreOp(parent, call, what=_tr("Reading {path}").format(path=path))
+
+
+def prepare_copy(parent: QObject, data_yaml: Path, imgsz: int, out_dir: Path) -> CoreOp[PrepareResult]:
+    """Write the resized copy of the dataset (reports progress, can be cancelled)."""
+    def call(progress: Any, cancelled: Any) -> PrepareResult:
+        return prepare_dataset(data_yaml, imgsz, out_dir, progress=progress, cancelled=cancelled)
+
+    return CoreOp(parent, call, what=_tr("Preparing a resized copy"))
 
 
 def check_dataset(parent: QObject, path: Path, doc: YamlDocument, cache_dir: Path) -> CoreOp[Report]:

@@ -134,9 +134,8 @@ class DocumentEditing:
                 self.banner.show_message("error", refusal)
             return False
         path, doc, text = self.path, self.doc, self.text
-        first = not path.with_name(path.name + ".bak").exists()
         self.saving = True
-        operations.save_yaml(self, path, doc).success(lambda _: self._saved(path, text, first, check)) \
+        operations.save_yaml(self, path, doc).success(lambda backup: self._saved(path, text, backup, check)) \
             .failure(lambda exc: self._save_failed(path, exc)).run()
         self._update_state()
         return True
@@ -147,23 +146,22 @@ class DocumentEditing:
         if refusal:
             self.banner.show_message("error", refusal)
             return False
-        first = not self.path.with_name(self.path.name + ".bak").exists()
         try:
-            operations.save_yaml_before_leaving(self.path, self.doc)
+            backup = operations.save_yaml_before_leaving(self.path, self.doc)
         except OSError as exc:
             self._save_failed(self.path, exc)
             return False
-        self._saved(self.path, self.text, first, check=False)
+        self._saved(self.path, self.text, backup, check=False)
         return True
 
-    def _saved(self: "DatasetPage", path: Path, text: str, first: bool, check: bool) -> None:
+    def _saved(self: "DatasetPage", path: Path, text: str, backup: bool, check: bool) -> None:
         self.saving = False
         if path != self.path:
             return  # another file was opened meanwhile
         self.saved_text = text
         if text == self.text:
             self.undo_stack.setClean()
-        if first and path.with_name(path.name + ".bak").exists():
+        if backup:
             self.banner.show_message("ok", self.tr("Saved. The original file is kept as {name}.").format(
                 name=path.name + ".bak"))
         self._update_state()

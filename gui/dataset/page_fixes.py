@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 class FindingFixes:
     """Mixed into ``DatasetPage``: Fix… and Undo fix for the finding chosen in the Problems list."""
 
-    def _finding_opened(self: "DatasetPage", finding: Finding) -> None:
+    def _plan_fix_of(self: "DatasetPage", finding: Finding) -> None:
         """Plan the chosen finding's fix in the background; Fix… follows the answer."""
         self.fix_plan = None
         if finding.code in YAML_FIXES and self.spec is not None:

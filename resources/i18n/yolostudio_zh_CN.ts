@@ -674,8 +674,16 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在规划修复</translation>
     </message>
     <message>
+      <source>Preparing a resized copy</source>
+      <translation>正在准备缩放副本</translation>
+    </message>
+    <message>
       <source>Preparing the demo dataset</source>
       <translation>正在准备演示数据集</translation>
+    </message>
+    <message>
+      <source>Reading {path}</source>
+      <translation>正在读取 {path}</translation>
     </message>
     <message>
       <source>Saving {path}</source>
@@ -2251,10 +2259,6 @@ Coming soon</source>
     <message>
       <source>Prepared {n} images</source>
       <translation>已准备 {n} 张图片</translation>
-    </message>
-    <message>
-      <source>Preparing a resized copy</source>
-      <translation>正在准备缩放副本</translation>
     </message>
     <message>
       <source>Preparing the copy failed: {reason}</source>

@@ -164,7 +164,7 @@ def test_check_fills_findings_stats_and_gallery(qtbot, page, tmp_path):
     assert page.yaml_editor.edit.textCursor().blockNumber() == 5  # line 6: nc
     row = codes.index("label-class-range")
     page.findings.tree.setCurrentItem(page.findings.tree.topLevelItem(row))
-    assert "5 0.5 0.5 0.1 0.1" in page.findings.preview.toPlainText()
+    qtbot.waitUntil(lambda: "5 0.5 0.5 0.1 0.1" in page.findings.preview.toPlainText(), timeout=TIMEOUT_MS)
     assert page.report.stats["splits"]["train"]["per_class"] == [2, 1]
     page.right_tabs.setCurrentWidget(page.gallery)
     page.show()
@@ -287,7 +287,7 @@ def test_fix_is_enabled_only_for_a_finding_that_has_a_fix(qtbot, page, tmp_path)
     assert not page.findings.fix_button.isEnabled()
     page.findings.tree.setCurrentItem(rows["label-duplicate-row"])
     qtbot.waitUntil(page.findings.fix_button.isEnabled, timeout=TIMEOUT_MS)
-    assert page.findings.preview.toPlainText() == BOX + BOX
+    qtbot.waitUntil(lambda: page.findings.preview.toPlainText() == BOX + BOX, timeout=TIMEOUT_MS)  # read off the GUI thread
     (root / "labels" / "train" / "t2.txt").write_text(BOX)  # fixed outside; the next check's preview is fresh
     page.report = None
     page.check()

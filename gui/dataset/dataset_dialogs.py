@@ -77,10 +77,18 @@ def ask_class_names(parent: QWidget | None, suggested: list[str], note: str) -> 
     """The class names of a new dataset, one a line (id 0 first); ``note`` says what the labels hold.
 
     Asked when the folder has no ``classes.txt``: names are the user's, never invented from the ids found."""
-    text, ok = QInputDialog.getMultiLineText(
-        parent, _tr("Class names"),
-        _tr("{note}\n\nOne class name a line; the first line is id 0:").format(note=note), "\n".join(suggested))
-    if not ok:
+    from PySide6.QtWidgets import QLabel
+
+    dialog = QInputDialog(parent)
+    dialog.setWindowTitle(_tr("Class names"))
+    dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
+    dialog.setLabelText(_tr("{note}\n\nOne class name a line; the first line is id 0:").format(note=note))
+    dialog.setTextValue("\n".join(suggested))
+    for label in dialog.findChildren(QLabel):
+        label.setWordWrap(True)  # the note is a paragraph: a window as wide as the screen otherwise
+        label.setMaximumWidth(540)  # CJK text wraps anywhere, so its width hint is the whole line
+    dialog.resize(560, 380)
+    if dialog.exec() != QInputDialog.DialogCode.Accepted:
         return None
-    names = [line.strip() for line in text.splitlines() if line.strip()]
+    names = [line.strip() for line in dialog.textValue().splitlines() if line.strip()]
     return names or None

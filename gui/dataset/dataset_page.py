@@ -63,7 +63,7 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
         self.opening: Path | None = None  # a file being read
         self.fix_plan: FixPlan | None = None  # the chosen finding's fix, planned
         self.undoable_fix: FixPlan | None = None  # the last fix applied
-        self.made_message = ""  # what a new dataset's maker said, shown once it is open
+        self.made_message = ""  # what a new dataset's maker said: shown with the first check's verdict
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(lambda _: self._update_state())
 
@@ -150,7 +150,6 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
         self.findings.fix_requested.connect(self.fix_finding)
         self.findings.finding_opened.connect(self._finding_opened)
         self.findings.undo_fix_requested.connect(self.undo_last_fix)
-        self.opened.connect(self._show_made_message)
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
         QShortcut(QKeySequence.StandardKey.Save, self, self.save, context=context)
         QShortcut(QKeySequence.StandardKey.Open, self, self.choose_and_open, context=context)
@@ -305,9 +304,4 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
 
     def _made(self, path: Path, message: str) -> None:
         if self.open_path(path) and message:
-            self.made_message = message  # shown once the file is open (opening hides the banner)
-
-    def _show_made_message(self, _path: Path) -> None:
-        if self.made_message:
-            self.banner.show_message("ok", self.made_message)
-            self.made_message = ""
+            self.made_message = message  # the check's verdict would replace it: shown with that (``_checked``)

@@ -81,21 +81,23 @@ class DatasetSources(QObject):
             text = self.tr("No label row uses class id 0.")
         if plan.outliers:
             first = plan.outliers[0]
-            text += " " + self.tr("{n} label rows use an id beyond that (first: id {id} at {file}:{line}); they "
-                                  "show as errors after the check, with a fix. If they are a real class, add "
-                                  "names up to their id.").format(
-                n=plan.outlier_rows, id=first.class_id, file=Path(first.file).name, line=first.line)
+            text = self.tr("{first} {second}").format(first=text, second=self.tr(
+                "Label rows with an id beyond that: {n} (first: id {id} at {file}:{line}); they show as errors "
+                "after the check, with a fix. If they are a real class, add names up to their id.").format(
+                n=plan.outlier_rows, id=first.class_id, file=Path(first.file).name, line=first.line))
         return text
 
     def _split_done(self, path: Path, plan: SplitPlan, names: list[str]) -> None:
         message = self.tr("Wrote {path}: {train} training and {val} validation images ({bg} without labels).").format(
             path=path, train=len(plan.train), val=len(plan.val), bg=plan.unlabelled)
         if plan.kept:
-            message += " " + self.tr("The folder's own split is kept ({splits}).").format(
-                splits=", ".join(f"{split} {count}" for split, count in sorted(plan.kept.items())))
+            message = self.tr("{first} {second}").format(first=message, second=self.tr(
+                "The folder's own split is kept ({splits}).").format(
+                splits=", ".join(f"{split} {count}" for split, count in sorted(plan.kept.items()))))
         if plan.outliers:
-            message += " " + self.tr("{n} label rows use a class id beyond the {nc} classes: see the Problems "
-                                     "list.").format(n=plan.outlier_rows, nc=len(names))
+            message = self.tr("{first} {second}").format(first=message, second=self.tr(
+                "Label rows with a class id beyond the {nc} classes: {n} (see the Problems list).").format(
+                n=plan.outlier_rows, nc=len(names)))
         self._done(path, message)
 
     def _split_failed(self, exc: BaseException) -> None:

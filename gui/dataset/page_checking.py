@@ -61,14 +61,16 @@ class DatasetChecking:
         self.stats.show_stats(report.stats)
         self.gallery.set_records(report.images, report.names, flagged_images(report))
         if has_errors(report.findings):
-            self.banner.show_message("error", self.tr(
+            level, verdict = "error", self.tr(
                 "Errors found ({e}): yolov5 would drop images or stop. See the Problems list.").format(
-                e=counts.get("error", 0)))
+                e=counts.get("error", 0))
         elif counts.get("warning"):
-            self.banner.show_message("warning", self.tr(
-                "No errors; warnings worth a look ({w}) in the Problems list.").format(w=counts["warning"]))
+            level, verdict = "warning", self.tr(
+                "No errors; warnings worth a look ({w}) in the Problems list.").format(w=counts["warning"])
         else:
-            self.banner.show_message("ok", self.tr("No problems found: the dataset is ready to train."))
+            level, verdict = "ok", self.tr("No problems found: the dataset is ready to train.")
+        made, self.made_message = self.made_message, ""  # a new dataset: what its maker did, then the verdict
+        self.banner.show_message(level, f"{made}\n{verdict}" if made else verdict)
         self._update_state()
 
     def _check_failed(self: "DatasetPage", exc: BaseException) -> None:

@@ -840,6 +840,14 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在查找图片和标签…</translation>
     </message>
     <message>
+      <source>Label rows with a class id beyond the {nc} classes: {n} (see the Problems list).</source>
+      <translation>类别 id 超出 {nc} 个类别的标注行：{n} 行（见“问题”列表）。</translation>
+    </message>
+    <message>
+      <source>Label rows with an id beyond that: {n} (first: id {id} at {file}:{line}); they show as errors after the check, with a fix. If they are a real class, add names up to their id.</source>
+      <translation>使用超出此范围 id 的标注行：{n} 行（第一处：{file}:{line} 的 id {id}）；检查后它们会显示为错误，并提供修复。如果它们确实是一个类别，请把名称一直补到该 id。</translation>
+    </message>
+    <message>
       <source>No images found in {folder}.</source>
       <translation>在 {folder} 中没有找到图片。</translation>
     </message>
@@ -868,12 +876,8 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>已写入 {path}：{train} 张训练图像、{val} 张验证图像（{bg} 张没有标注）。</translation>
     </message>
     <message>
-      <source>{n} label rows use a class id beyond the {nc} classes: see the Problems list.</source>
-      <translation>有 {n} 行标注使用了超出 {nc} 个类别的类别 id：见“问题”列表。</translation>
-    </message>
-    <message>
-      <source>{n} label rows use an id beyond that (first: id {id} at {file}:{line}); they show as errors after the check, with a fix. If they are a real class, add names up to their id.</source>
-      <translation>有 {n} 行标注使用了超出此范围的 id（第一处：{file}:{line} 的 id {id}）；检查后它们会显示为错误，并提供修复。如果它们确实是一个类别，请把名称一直补到该 id。</translation>
+      <source>{first} {second}</source>
+      <translation>{first}{second}</translation>
     </message>
   </context>
   <context>

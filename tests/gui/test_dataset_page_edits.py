@@ -110,7 +110,8 @@ def test_new_from_folders_keeps_images_train_and_val_and_asks_the_names(qtbot, p
     assert page.form.table.rowCount() == 2 and page.form.table.item(1, 1).text() == "dog"
     [stray] = [f for f in page.report.findings if f.code == "label-class-range"]
     assert (Path(stray.file).name, stray.line) == ("train3.txt", 2)
-    assert "split is kept (train 12, val 8)" in page.banner.text or page.banner.level == "error"
+    assert "split is kept (train 12, val 8)" in page.banner.text and "beyond the 2 classes: 1" in page.banner.text
+    assert "Errors found (1)" in page.banner.text  # the check's verdict beside what New from folders did
 
 
 def test_fix_deletes_a_row_with_an_impossible_class_id_and_undo_puts_it_back(qtbot, page, tmp_path, monkeypatch):

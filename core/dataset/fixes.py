@@ -131,8 +131,11 @@ def _plan_drop_image(image: Path, split_lists: list[str], root: Path | None) -> 
     label = Path(label_path_for(str(image)))
     if label.is_file():
         moves.append((str(label), str(base / "_excluded_images" / _relative(label, base))))
-    return FixPlan("image-corrupt", str(image), tr("Move {name} out of the split to {target}", name=image.name,
-                                                   target=target.parent), move_to=str(target), moves=moves)
+        summary = tr("Move {name} and its label {label} out of the split into {target}", name=image.name,
+                     label=label.name, target=base / "_excluded_images")
+    else:
+        summary = tr("Move {name} out of the split into {target}", name=image.name, target=base / "_excluded_images")
+    return FixPlan("image-corrupt", str(image), summary, move_to=str(target), moves=moves)
 
 
 def apply_fix(plan: FixPlan) -> None:

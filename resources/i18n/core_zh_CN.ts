@@ -1692,8 +1692,12 @@ Type 'delete' to confirm: </source>
       <translation>把更多已标注图片移到 val（约占数据集的 10–20 %）。</translation>
     </message>
     <message>
-      <source>Move {name} out of the split to {target}</source>
-      <translation>把 {name} 移出划分，放到 {target}</translation>
+      <source>Move {name} and its label {label} out of the split into {target}</source>
+      <translation>把 {name} 及其标注 {label} 移出划分，放入 {target}</translation>
+    </message>
+    <message>
+      <source>Move {name} out of the split into {target}</source>
+      <translation>把 {name} 移出划分，放入 {target}</translation>
     </message>
     <message>
       <source>Move {name} to {target}</source>

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.atomic import atomic_write_bytes
-from core.dataset.fix_catalogue import DROP_IMAGE, FIXABLE, YAML_FIXES  # noqa: F401 - FIXABLE: callers' name
+from core.dataset.files import label_path_for
+from core.dataset.fix_catalogue import DROP_IMAGE
 from core.dataset.images import is_image_name
 from core.dataset.labels import BOM, SLIGHT
-from core.dataset.files import label_path_for
 from core.findings import Finding, Severity
 from core.i18n import tr
 

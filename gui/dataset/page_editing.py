@@ -141,8 +141,9 @@ class DocumentEditing:
         return True
 
     def save_before_leaving(self: "DatasetPage") -> bool:
-        """Save now, for a window that waits to close or switch page; False (and why) when it could not."""
-        refusal = self.save_refusal()
+        """Save now, for a window that waits to close or switch page; False (and why) when it could not.
+        A background save still in flight is no reason to refuse: the same text is written again, atomically."""
+        refusal = "" if self.saving and self.yaml_error() is None and self.path is not None else self.save_refusal()
         if refusal:
             self.banner.show_message("error", refusal)
             return False

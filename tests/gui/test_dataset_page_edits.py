@@ -164,3 +164,14 @@ def test_a_finding_without_a_fix_says_so(qtbot, page, tmp_path):
     page.findings.tree.setCurrentItem(rows(page)["label-columns"])
     assert not page.findings.fix_button.isEnabled()
     assert "No automatic fix" in page.findings.fix_button.toolTip()
+
+
+def test_leaving_while_a_save_is_in_flight_saves_now(qtbot, page, tmp_path, monkeypatch):
+    yaml_file = build(tmp_path / "ds", yaml_text=YAML.format(root=tmp_path / "ds"))
+    open_checked(qtbot, page, yaml_file)
+    page.form.table.item(0, 1).setText("ant")
+    with qtbot.waitSignal(page.dataset_saved, timeout=TIMEOUT_MS):
+        page.save(check=False)  # in the background ...
+        monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.SAVE)
+        assert page.saving and page.maybe_leave()  # ... and the window closing meanwhile waits for none
+    assert "[ant, 'b']" in yaml_file.read_text() and not page.dirty

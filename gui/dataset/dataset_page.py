@@ -47,6 +47,8 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
     dataset_saved = Signal(Path)
     #: a data.yaml is open and shown (tests and the demo flow wait on it)
     opened = Signal(Path)
+    #: what the text's paths mean on disk (``spec``) was looked up for the current text
+    spec_ready = Signal()
 
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)

@@ -9,19 +9,21 @@ and the write is one small file (a data.yaml is a few kB; ``core.dataset.yaml_do
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject
 
 from core.dataset.fixes import FixPlan, apply_fix, plan_fix, undo_fix
 from core.dataset.prepare import PrepareResult, prepare_dataset
-from core.dataset.spec import DatasetSpec
+from core.dataset.spec import DatasetSpec, read_spec
 from core.dataset.split import SplitPlan, plan_split, write_split
 from core.dataset.validate import Report, validate_dataset
 from core.dataset.yaml_doc import YamlDocument, load_document, save_document
 from core.demo.dataset import ensure_demo_dataset
 from core.findings import Finding
 from gui.operations import CoreOp
+
+T = TypeVar("T")
 
 
 def _tr(text: str) -> str:
@@ -31,6 +33,18 @@ def _tr(text: str) -> str:
 def load_yaml(parent: QObject, path: Path) -> CoreOp[YamlDocument]:
     """Read and parse a data.yaml (a pipe or a 60 MB file is refused in words, never read)."""
     return CoreOp(parent, lambda: load_document(path), what=_tr("Opening {path}").format(path=path))
+
+
+def read_dataset_spec(parent: QObject, doc: YamlDocument, path: Path) -> CoreOp[tuple[DatasetSpec, dict[str, str]]]:
+    """What the document means on disk: the root and splits resolved (``read_spec`` looks at the folders), and
+    whether each split path is a ``folder``, a ``list`` file or ``missing`` — for the form's previews."""
+    def call() -> tuple[DatasetSpec, dict[str, str]]:
+        spec = read_spec(doc, path)
+        states = {str(p): "folder" if p.is_dir() else "list" if p.is_file() else "missing"
+                  for split in spec.splits.values() for p in split.paths}
+        return spec, states
+
+    return CoreOp(parent, call, what=_tr("Reading {path}").format(path=path))
 
 
 def save_yaml(parent: QObject, path: Path, doc: YamlDocument) -> CoreOp[bool]:
@@ -113,6 +127,11 @@ def plan_folder(parent: QObject, folder: Path, ratio: float) -> CoreOp[SplitPlan
 def write_folder(parent: QObject, plan: SplitPlan, names: list[str]) -> CoreOp[Path]:
     """Write the list files and the data.yaml (old ones backed up first)."""
     return CoreOp(parent, lambda: write_split(plan, names=names), what=_tr("Writing the dataset"))
+
+
+def draw_pictures(parent: QObject, call: Callable[[Any, Any], T], what: str) -> CoreOp[T]:
+    """Draw thumbnails or a large view (Pillow: decoding a photo takes tens of ms); ``call(progress, cancelled)``."""
+    return CoreOp(parent, call, what=what)
 
 
 def prepare_demo(parent: QObject, workspace: Path) -> CoreOp[Path]:

@@ -3,7 +3,9 @@
 The YAML *text* is the single source of truth: form edits become text edits (``core.dataset.yaml_edit``,
 which touches only the edited characters), typed edits are parsed back after a pause, and both go through
 one ``QUndoStack`` — so after a form edit, an undo or a save the text tab shows the current text, and typed
-text reaches the form, marks the file unsaved and is what Save writes. A text that does not parse turns
+text reaches the form, marks the file unsaved and is what Save writes. The form's fields and classes come
+from the parsed text at once; what the paths mean on disk (``read_spec``: the root, each split folder or
+list, missing or not) is looked up by an operation and fills the previews when it answers (``spec_ready``). A text that does not parse turns
 Save off, and Save's tooltip and the editor's status line say why (the error's line and column).
 """
 
@@ -14,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
-from core.dataset.spec import read_spec
+from core.dataset.spec import DatasetSpec
 from core.dataset.yaml_doc import YamlDocument, parse_text
-from core.dataset.yaml_edit import EditError, remove_key, set_names, set_value
+from core.dataset.yaml_edit import EditError, names_of, remove_key, set_names, set_value
 from core.findings import Finding
 from gui.dataset import dataset_dialogs, operations
 
@@ -56,14 +58,26 @@ class DocumentEditing:
             doc = parse_text(text, file)
             doc.bom = self.bom
         self.doc = doc
-        self.spec = read_spec(doc, self.path) if self.path is not None and doc.ok else None
-        self.form.show_spec(doc.data, self.spec, doc.editable)
+        self.form.show_spec(doc.data, names_of(doc.data) or [], doc.editable)
+        if self.path is not None and doc.ok:  # the paths' meaning on disk: looked up off the GUI thread
+            operations.read_dataset_spec(self, doc, self.path).success(
+                lambda found: self._spec_read(doc, *found)).run()
+        else:
+            self.spec = None
+            self.form.show_paths(None, {})
         shown = text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
         self.yaml_editor.set_text(shown.replace("\r\n", "\n"))
         error = self.yaml_error()
         self.yaml_editor.set_error(None if error is None else (max(1, error.line), error.column, self.tr(
             "{message} Save is off until the text parses.").format(message=error.message)))
         self._update_state()
+
+    def _spec_read(self: "DatasetPage", doc: YamlDocument, spec: DatasetSpec, states: dict[str, str]) -> None:
+        if doc is not self.doc:
+            return  # the text changed again meanwhile: its own answer follows
+        self.spec = spec
+        self.form.show_paths(spec, states)
+        self.spec_ready.emit()
 
     def _push(self: "DatasetPage", after: str, label: str) -> None:
         if after != self.text:

@@ -304,7 +304,8 @@ def test_typed_form_edits_apply_after_a_pause_and_save_checks_again(qtbot, page,
     edit.selectAll()
     qtbot.keyClicks(edit, "images/nowhere")  # focus stays in the field
     qtbot.waitUntil(page.save_button.isEnabled, timeout=TIMEOUT_MS)  # as typed, not only when focus leaves
-    assert "val: images/nowhere" in page.text and "missing" in page.form.previews["val"].text()
+    assert "val: images/nowhere" in page.text
+    qtbot.waitUntil(lambda: "missing" in page.form.previews["val"].text(), timeout=TIMEOUT_MS)  # looked up off the GUI thread
     assert edit.text() == "images/nowhere" and page.left_tabs.currentWidget() is page.form
     page.report = None
     assert page.save()

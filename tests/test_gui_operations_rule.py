@@ -34,7 +34,6 @@ MECHANISMS = {
 
 #: Pages whose owners convert them this session (issue 25's engineers); only ever shrinks.
 NOT_CONVERTED_YET = {
-    "gui.dataset.dataset_page", "gui.dataset.dataset_sources", "gui.dataset.prepare_action",
     "gui.environment.environment_page", "gui.environment.repair_dialog",
     "gui.export.export_page",
     "gui.runs.runs_page",
@@ -157,8 +156,7 @@ def test_gui_imports_follow_re_exports_and_skip_type_only_imports(tmp_path):
 
 #: Modules that still start pool work themselves instead of through a CoreOp (issue 25's pages); only shrinks.
 OWN_BACKGROUND_JOBS = {
-    "gui.dataset.dataset_gallery", "gui.dataset.dataset_page", "gui.dataset.dataset_sources",
-    "gui.dataset.prepare_action", "gui.environment.repair_dialog", "gui.export.export_page",
+    "gui.environment.repair_dialog", "gui.export.export_page",
     "gui.export.export_try", "gui.runs.runs_page", "gui.train.train_options_panel", "gui.train.val_images",
 }
 

@@ -908,6 +908,10 @@ Step failed: {step}
       <translation>数据集：{message}</translation>
     </message>
     <message>
+      <source>Delete line {line} of {name} ({row}); backup kept as {name}.bak</source>
+      <translation>删除 {name} 的第 {line} 行（{row}）；备份保存为 {name}.bak</translation>
+    </message>
+    <message>
       <source>Delete your workspace and settings too? This removes every run and model in:
 {folders}
 Type 'delete' to confirm: </source>
@@ -994,6 +998,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Each GPU gets {per_gpu} images per step: BatchNorm statistics from so few images are noisy.</source>
       <translation>每块 GPU 每步只有 {per_gpu} 张图像：这么少的图像算出的 BatchNorm 统计量噪声很大。</translation>
+    </message>
+    <message>
+      <source>Each has a one-click fix on the Dataset page (Fix…, previewed and undoable).</source>
+      <translation>每条都可在“数据集”页一键修复（修复…，先预览，可撤销）。</translation>
     </message>
     <message>
       <source>Earlier: the run {status}{where} after {elapsed} s, then was resumed.</source>
@@ -1740,6 +1748,14 @@ Type 'delete' to confirm: </source>
       <translation>把更多已标注图片移到 val（约占数据集的 10–20 %）。</translation>
     </message>
     <message>
+      <source>Move {name} and its label {label} out of the split into {target}</source>
+      <translation>把 {name} 及其标注 {label} 移出划分，放入 {target}</translation>
+    </message>
+    <message>
+      <source>Move {name} out of the split into {target}</source>
+      <translation>把 {name} 移出划分，放入 {target}</translation>
+    </message>
+    <message>
       <source>Move {name} to {target}</source>
       <translation>把 {name} 移到 {target}</translation>
     </message>
@@ -1918,6 +1934,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Node {node}: {package} {here} differs from {wanted} on the machine that started the search; install the same version on every node.</source>
       <translation>节点 {node}：{package} {here} 与启动搜索的机器上的 {wanted} 不同；请在每个节点上安装相同版本。</translation>
+    </message>
+    <message>
+      <source>None of them has an automatic fix: each says what to do; change the files, then check again.</source>
+      <translation>它们都没有自动修复：每条都说明了该怎么做；改好文件后再检查一次。</translation>
     </message>
     <message>
       <source>Not an official YOLOv5 v7.0 checkpoint: {names}.</source>
@@ -2406,6 +2426,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Remove {name} from {list}</source>
       <translation>从 {list} 中删除 {name}</translation>
+    </message>
+    <message>
+      <source>Remove {name} from {list} (backup kept as {list}.bak)</source>
+      <translation>从 {list} 中移除 {name}（备份保存为 {list}.bak）</translation>
     </message>
     <message>
       <source>Removed {name}.</source>
@@ -3996,6 +4020,10 @@ Type 'delete' to confirm: </source>
       <translation>cleanlab 给它们的标注打分低于 {t}（漏标、类别错误或框不准）。</translation>
     </message>
     <message>
+      <source>clip coordinates slightly outside [0, 1] to the edge</source>
+      <translation>把略超出 [0, 1] 的坐标裁到边缘</translation>
+    </message>
+    <message>
       <source>commit available</source>
       <translation>可提交</translation>
     </message>
@@ -4114,6 +4142,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>delete checkpoints from the store</source>
       <translation>从权重库中删除检查点</translation>
+    </message>
+    <message>
+      <source>delete the repeated row</source>
+      <translation>删除重复的行</translation>
+    </message>
+    <message>
+      <source>delete the row with the impossible class id</source>
+      <translation>删除类别 id 不可能成立的那一行</translation>
     </message>
     <message>
       <source>disk</source>
@@ -4528,6 +4564,10 @@ Type 'delete' to confirm: </source>
       <translation>在 Pod 规格中把 medium: Memory 的 emptyDir（sizeLimit: 16Gi）挂载到 /dev/shm</translation>
     </message>
     <message>
+      <source>move the label aside into _orphaned_labels/</source>
+      <translation>把标注移到 _orphaned_labels/ 中</translation>
+    </message>
+    <message>
       <source>n/a</source>
       <translation>不适用</translation>
     </message>
@@ -4908,6 +4948,14 @@ Type 'delete' to confirm: </source>
       <translation>已拒绝：该 XML 声明了实体或 DTD（{what}），VOC 文件从不需要这些</translation>
     </message>
     <message>
+      <source>remove the byte-order mark</source>
+      <translation>去掉字节顺序标记（BOM）</translation>
+    </message>
+    <message>
+      <source>remove the image from the val list</source>
+      <translation>把该图像从 val 列表中移除</translation>
+    </message>
+    <message>
       <source>rename a class; two classes renamed to one name are merged (repeatable)</source>
       <translation>重命名类别；改成同一名字的两个类别会合并（可重复）</translation>
     </message>
@@ -4994,6 +5042,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>serves {gpus}; see the plan for the other GPUs</source>
       <translation>支持 {gpus}；其他 GPU 见安装计划</translation>
+    </message>
+    <message>
+      <source>set 'path' to where the dataset is now</source>
+      <translation>把 'path' 设为数据集现在所在的位置</translation>
     </message>
     <message>
       <source>shape {n}</source>
@@ -5086,6 +5138,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>swap</source>
       <translation>交换空间</translation>
+    </message>
+    <message>
+      <source>take the image out of its split</source>
+      <translation>把该图像移出它所在的划分</translation>
     </message>
     <message>
       <source>temperature</source>
@@ -5912,6 +5968,10 @@ Type 'delete' to confirm: </source>
       <translation>{name}（{family}，sm_{major}{minor}）</translation>
     </message>
     <message>
+      <source>{name} changed after the fix; its backup {name}.bak is kept</source>
+      <translation>{name} 在修复之后又被修改过；其备份 {name}.bak 保留不动</translation>
+    </message>
+    <message>
       <source>{name} is a YOLOv5 {task} model, not a detection model.</source>
       <translation>{name} 是 YOLOv5 {task} 模型，不是检测模型。</translation>
     </message>
@@ -6018,6 +6078,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} images' boxes turned with their EXIF orientation</source>
       <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
+    </message>
+    <message>
+      <source>{n} of {total} have a one-click fix on the Dataset page (Fix…, previewed and undoable); the others say what to do.</source>
+      <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
       <source>{n} val images probably have a label mistake</source>

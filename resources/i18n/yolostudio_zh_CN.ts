@@ -165,6 +165,37 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
     </message>
   </context>
   <context>
+    <name>DatasetChecking</name>
+    <message>
+      <source>Check cancelled. Files checked so far are remembered.</source>
+      <translation>检查已取消。已检查的文件会被记住。</translation>
+    </message>
+    <message>
+      <source>Checking images and labels…</source>
+      <translation>正在检查图片和标签…</translation>
+    </message>
+    <message>
+      <source>Errors found ({e}): yolov5 would drop images or stop. See the Problems list.</source>
+      <translation>发现错误（{e}）：yolov5 会丢弃图片或停止。请查看问题列表。</translation>
+    </message>
+    <message>
+      <source>Errors: {e} · warnings: {w} · notes: {i} — {files} files checked in {s} s ({cached} unchanged since the last check)</source>
+      <translation>错误：{e} · 警告：{w} · 提示：{i} — 在 {s} 秒内检查了 {files} 个文件（{cached} 个自上次检查后未变）</translation>
+    </message>
+    <message>
+      <source>No errors; warnings worth a look ({w}) in the Problems list.</source>
+      <translation>没有错误；问题列表中有值得一看的警告（{w}）。</translation>
+    </message>
+    <message>
+      <source>No problems found: the dataset is ready to train.</source>
+      <translation>未发现问题：数据集可以用于训练了。</translation>
+    </message>
+    <message>
+      <source>The check failed: {reason}</source>
+      <translation>检查失败：{reason}</translation>
+    </message>
+  </context>
+  <context>
     <name>DatasetDialogs</name>
     <message>
       <source>Apply this fix?</source>
@@ -185,6 +216,10 @@ After:
     <message>
       <source>Change class ids?</source>
       <translation>修改类别 id 吗？</translation>
+    </message>
+    <message>
+      <source>Class names</source>
+      <translation>类别名称</translation>
     </message>
     <message>
       <source>Folder of images and labels</source>
@@ -221,6 +256,14 @@ After:
     <message>
       <source>{name} has changes that are not saved. Save them before leaving?</source>
       <translation>{name} 有未保存的更改。离开前保存吗？</translation>
+    </message>
+    <message>
+      <source>{note}
+
+One class name a line; the first line is id 0:</source>
+      <translation>{note}
+
+每行一个类别名称；第一行是 id 0：</translation>
     </message>
     <message>
       <source>{what}
@@ -613,66 +656,77 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
   </context>
   <context>
+    <name>DatasetOperations</name>
+    <message>
+      <source>Applying the fix</source>
+      <translation>正在应用修复</translation>
+    </message>
+    <message>
+      <source>Checking the dataset</source>
+      <translation>正在检查数据集</translation>
+    </message>
+    <message>
+      <source>Finding images and labels</source>
+      <translation>正在查找图像和标注</translation>
+    </message>
+    <message>
+      <source>Opening {path}</source>
+      <translation>正在打开 {path}</translation>
+    </message>
+    <message>
+      <source>Planning the fix</source>
+      <translation>正在规划修复</translation>
+    </message>
+    <message>
+      <source>Preparing a resized copy</source>
+      <translation>正在准备缩放副本</translation>
+    </message>
+    <message>
+      <source>Preparing the demo dataset</source>
+      <translation>正在准备演示数据集</translation>
+    </message>
+    <message>
+      <source>Reading {path}</source>
+      <translation>正在读取 {path}</translation>
+    </message>
+    <message>
+      <source>Saving {path}</source>
+      <translation>正在保存 {path}</translation>
+    </message>
+    <message>
+      <source>Undoing the fix</source>
+      <translation>正在撤销修复</translation>
+    </message>
+    <message>
+      <source>Writing the dataset</source>
+      <translation>正在写入数据集</translation>
+    </message>
+  </context>
+  <context>
     <name>DatasetPage</name>
     <message>
       <source> — unsaved changes</source>
       <translation> — 有未保存的更改</translation>
     </message>
     <message>
-      <source>'path' is now {folder}. Save (Ctrl+S) to keep it.</source>
-      <translation>'path' 现在是 {folder}。保存（Ctrl+S）以保留它。</translation>
-    </message>
-    <message>
       <source>Cannot open {path}: {reason}</source>
       <translation>无法打开 {path}：{reason}</translation>
-    </message>
-    <message>
-      <source>Change the classes</source>
-      <translation>修改类别</translation>
     </message>
     <message>
       <source>Check</source>
       <translation>检查</translation>
     </message>
     <message>
-      <source>Check cancelled. Files checked so far are remembered.</source>
-      <translation>检查已取消。已检查的文件会被记住。</translation>
-    </message>
-    <message>
       <source>Check every image and label (F5)</source>
       <translation>检查每张图片和标签（F5）</translation>
-    </message>
-    <message>
-      <source>Checking images and labels…</source>
-      <translation>正在检查图片和标签…</translation>
     </message>
     <message>
       <source>Convert a Pascal VOC, LabelMe, COCO or YOLO export into a dataset (yolostudio dataset import)</source>
       <translation>把 Pascal VOC、LabelMe、COCO 或 YOLO 导出转换成数据集（yolostudio dataset import）</translation>
     </message>
     <message>
-      <source>Could not save {path}: {reason}</source>
-      <translation>无法保存 {path}：{reason}</translation>
-    </message>
-    <message>
       <source>Dataset</source>
       <translation>数据集</translation>
-    </message>
-    <message>
-      <source>Done: {what}.</source>
-      <translation>完成：{what}。</translation>
-    </message>
-    <message>
-      <source>Edit the YAML text</source>
-      <translation>编辑 YAML 文本</translation>
-    </message>
-    <message>
-      <source>Errors found ({e}): yolov5 would drop images or stop. See the Problems list.</source>
-      <translation>发现错误（{e}）：yolov5 会丢弃图片或停止。请查看问题列表。</translation>
-    </message>
-    <message>
-      <source>Errors: {e} · warnings: {w} · notes: {i} — {files} files checked in {s} s ({cached} unchanged since the last check)</source>
-      <translation>错误：{e} · 警告：{w} · 提示：{i} — 在 {s} 秒内检查了 {files} 个文件（{cached} 个自上次检查后未变）</translation>
     </message>
     <message>
       <source>Form</source>
@@ -703,14 +757,6 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>还没有数据集——打开一个 data.yaml，从文件夹创建，导入其他工具的标注，或使用演示数据。</translation>
     </message>
     <message>
-      <source>No errors; warnings worth a look ({w}) in the Problems list.</source>
-      <translation>没有错误；问题列表中有值得一看的警告（{w}）。</translation>
-    </message>
-    <message>
-      <source>No problems found: the dataset is ready to train.</source>
-      <translation>未发现问题：数据集可以用于训练了。</translation>
-    </message>
-    <message>
       <source>Not checked yet.</source>
       <translation>尚未检查。</translation>
     </message>
@@ -739,32 +785,12 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>问题</translation>
     </message>
     <message>
-      <source>Re-root the dataset</source>
-      <translation>重新设定数据集根目录</translation>
-    </message>
-    <message>
-      <source>Remove {key}</source>
-      <translation>删除 {key}</translation>
-    </message>
-    <message>
       <source>Save</source>
       <translation>保存</translation>
     </message>
     <message>
       <source>Save the data.yaml (Ctrl+S); the original is kept as .bak</source>
       <translation>保存 data.yaml（Ctrl+S）；原文件保留为 .bak</translation>
-    </message>
-    <message>
-      <source>Saved. The original file is kept as {name}.</source>
-      <translation>已保存。原文件保留为 {name}。</translation>
-    </message>
-    <message>
-      <source>Set 'path' to {folder}</source>
-      <translation>把 'path' 设为 {folder}</translation>
-    </message>
-    <message>
-      <source>Set {key}</source>
-      <translation>设置 {key}</translation>
     </message>
     <message>
       <source>Split a folder of images and labels into train/val and write a data.yaml</source>
@@ -777,18 +803,6 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>The Train page now uses {path}; your unsaved edits to {name} stay here (Open… shows it).</source>
       <translation>训练页面现在使用 {path}；你对 {name} 未保存的修改仍保留在这里（“打开…”可以看到它）。</translation>
-    </message>
-    <message>
-      <source>The check failed: {reason}</source>
-      <translation>检查失败：{reason}</translation>
-    </message>
-    <message>
-      <source>The fix failed: {reason}</source>
-      <translation>修复失败：{reason}</translation>
-    </message>
-    <message>
-      <source>There is no safe automatic fix for this finding{reason}; its message says what to do.</source>
-      <translation>这个问题没有安全的自动修复{reason}；请按其说明处理。</translation>
     </message>
     <message>
       <source>Train with this dataset</source>
@@ -830,16 +844,44 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在查找图片和标签…</translation>
     </message>
     <message>
+      <source>Label rows with a class id beyond the {nc} classes: {n} (see the Problems list).</source>
+      <translation>类别 id 超出 {nc} 个类别的标注行：{n} 行（见“问题”列表）。</translation>
+    </message>
+    <message>
+      <source>Label rows with an id beyond that: {n} (first: id {id} at {file}:{line}); they show as errors after the check, with a fix. If they are a real class, add names up to their id.</source>
+      <translation>使用超出此范围 id 的标注行：{n} 行（第一处：{file}:{line} 的 id {id}）；检查后它们会显示为错误，并提供修复。如果它们确实是一个类别，请把名称一直补到该 id。</translation>
+    </message>
+    <message>
       <source>No images found in {folder}.</source>
       <translation>在 {folder} 中没有找到图片。</translation>
+    </message>
+    <message>
+      <source>No label row uses class id 0.</source>
+      <translation>没有任何标注行使用类别 id 0。</translation>
     </message>
     <message>
       <source>Preparing the demo dataset…</source>
       <translation>正在准备演示数据集…</translation>
     </message>
     <message>
-      <source>Wrote {path}: {train} training and {val} validation images ({bg} without labels). Check the class names in the form.</source>
-      <translation>已写入 {path}：{train} 张训练图片和 {val} 张验证图片（{bg} 张没有标签）。请在表单中检查类别名称。</translation>
+      <source>The folder's own split is kept ({splits}).</source>
+      <translation>保留了文件夹原有的划分（{splits}）。</translation>
+    </message>
+    <message>
+      <source>The labels use class ids 0 to {top}.</source>
+      <translation>标注使用的类别 id 为 0 到 {top}。</translation>
+    </message>
+    <message>
+      <source>Writing the dataset…</source>
+      <translation>正在写入数据集…</translation>
+    </message>
+    <message>
+      <source>Wrote {path}: {train} training and {val} validation images ({bg} without labels).</source>
+      <translation>已写入 {path}：{train} 张训练图像、{val} 张验证图像（{bg} 张没有标注）。</translation>
+    </message>
+    <message>
+      <source>{first} {second}</source>
+      <translation>{first}{second}</translation>
     </message>
   </context>
   <context>
@@ -1087,6 +1129,53 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>{source} 将 {endpoint} 指定为多机训练的汇合点。
 
 开始训练时本机会连接到那里，而 PyTorch 的汇合机制会执行该地址提供的内容：恶意的地址能在本机运行代码。只有当你认识那台机器、且它在你信任的网络上时才保留它；否则将使用不含它的设置。</translation>
+    </message>
+  </context>
+  <context>
+    <name>DocumentEditing</name>
+    <message>
+      <source>Change the classes</source>
+      <translation>修改类别</translation>
+    </message>
+    <message>
+      <source>Could not save {path}: {reason}</source>
+      <translation>无法保存 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>Edit the YAML text</source>
+      <translation>编辑 YAML 文本</translation>
+    </message>
+    <message>
+      <source>Nothing to save: the file is as it is on disk.</source>
+      <translation>无需保存：文件与磁盘上的一致。</translation>
+    </message>
+    <message>
+      <source>Open or create a data.yaml first.</source>
+      <translation>请先打开或创建一个 data.yaml。</translation>
+    </message>
+    <message>
+      <source>Remove {key}</source>
+      <translation>删除 {key}</translation>
+    </message>
+    <message>
+      <source>Save is off: the YAML has an error at line {line} ({message}). Fix it in the YAML tab, or undo (Ctrl+Z).</source>
+      <translation>无法保存：YAML 第 {line} 行有错误（{message}）。请在 YAML 标签页中改正，或撤销（Ctrl+Z）。</translation>
+    </message>
+    <message>
+      <source>Saved. The original file is kept as {name}.</source>
+      <translation>已保存。原文件保留为 {name}。</translation>
+    </message>
+    <message>
+      <source>Saving…</source>
+      <translation>正在保存…</translation>
+    </message>
+    <message>
+      <source>Set {key}</source>
+      <translation>设置 {key}</translation>
+    </message>
+    <message>
+      <source>{message} Save is off until the text parses.</source>
+      <translation>{message} 在文本能被解析之前无法保存。</translation>
     </message>
   </context>
   <context>
@@ -1734,6 +1823,41 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>FindingFixes</name>
+    <message>
+      <source>'path' is now {folder}. Save (Ctrl+S) to keep it.</source>
+      <translation>'path' 现在是 {folder}。保存（Ctrl+S）以保留它。</translation>
+    </message>
+    <message>
+      <source>Could not undo the fix: {reason}</source>
+      <translation>无法撤销修复：{reason}</translation>
+    </message>
+    <message>
+      <source>Done: {what}. Undo fix puts it back.</source>
+      <translation>完成：{what}。“撤销修复”可复原。</translation>
+    </message>
+    <message>
+      <source>Re-root the dataset</source>
+      <translation>重新设定数据集根目录</translation>
+    </message>
+    <message>
+      <source>Set 'path' to {folder}</source>
+      <translation>把 'path' 设为 {folder}</translation>
+    </message>
+    <message>
+      <source>The fix failed: {reason}</source>
+      <translation>修复失败：{reason}</translation>
+    </message>
+    <message>
+      <source>There is no automatic fix for this finding; its message says what to do.</source>
+      <translation>此问题没有自动修复；它的说明写了该怎么做。</translation>
+    </message>
+    <message>
+      <source>Undone: {what}.</source>
+      <translation>已撤销：{what}。</translation>
+    </message>
+  </context>
+  <context>
     <name>FindingsView</name>
     <message>
       <source>All levels</source>
@@ -1748,6 +1872,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>错误</translation>
     </message>
     <message>
+      <source>Fix: {what} — previewed first, and Undo fix puts it back.</source>
+      <translation>修复：{what}——先预览，“撤销修复”可复原。</translation>
+    </message>
+    <message>
       <source>Fix…</source>
       <translation>修复…</translation>
     </message>
@@ -1760,12 +1888,16 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>级别</translation>
     </message>
     <message>
+      <source>Looking for a fix…</source>
+      <translation>正在查找修复…</translation>
+    </message>
+    <message>
       <source>Message</source>
       <translation>说明</translation>
     </message>
     <message>
-      <source>No safe automatic fix for this finding: its message says what to do.</source>
-      <translation>这个问题没有安全的自动修复：请按其说明处理。</translation>
+      <source>No automatic fix for this finding: its message says what to do.</source>
+      <translation>此问题没有自动修复：它的说明写了该怎么做。</translation>
     </message>
     <message>
       <source>Not checked yet. Press Check (F5) to validate every image and label.</source>
@@ -1782,6 +1914,14 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Show findings of level</source>
       <translation>显示该级别的问题</translation>
+    </message>
+    <message>
+      <source>Undo fix</source>
+      <translation>撤销修复</translation>
+    </message>
+    <message>
+      <source>Undo: {what}</source>
+      <translation>撤销：{what}</translation>
     </message>
     <message>
       <source>Warnings</source>
@@ -2313,10 +2453,6 @@ Coming soon</source>
     <message>
       <source>Prepared {n} images</source>
       <translation>已准备 {n} 张图片</translation>
-    </message>
-    <message>
-      <source>Preparing a resized copy</source>
-      <translation>正在准备缩放副本</translation>
     </message>
     <message>
       <source>Preparing the copy failed: {reason}</source>

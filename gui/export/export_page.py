@@ -326,6 +326,8 @@ class ExportPage(Page):
     def _on_predict_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "predictions":
             self.try_view.add_result(event)
+        elif event.get("type") == "warning" and event.get("code") == "unreadable-image":
+            self.try_view.add_skipped(event)
 
     def _on_predict_ended(self, outcome: JobOutcome) -> None:
         error = outcome.error()

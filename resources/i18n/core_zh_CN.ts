@@ -5860,6 +5860,10 @@ Type 'delete' to confirm: </source>
       <translation>{path}：在 {box} 处没有类别 {cls} 的框（评估之后文件被改动了？）。</translation>
     </message>
     <message>
+      <source>{path}: no such file</source>
+      <translation>{path}：文件不存在</translation>
+    </message>
+    <message>
       <source>{path}: not an image this app can read</source>
       <translation>{path}：不是本应用能读取的图片</translation>
     </message>

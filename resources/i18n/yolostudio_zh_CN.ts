@@ -3410,6 +3410,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>TryItView</name>
     <message>
+      <source> and {n} more</source>
+      <translation>，另有 {n} 张</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>; skipped {images}</source>
+      <translation>；已跳过 {images}</translation>
+    </message>
+    <message>
       <source>Confidence ≥</source>
       <translation>置信度 ≥</translation>
     </message>
@@ -3442,20 +3454,56 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>验证集图片</translation>
     </message>
     <message>
+      <source>cannot be read</source>
+      <translation>无法读取</translation>
+    </message>
+    <message>
+      <source>no such file</source>
+      <translation>文件不存在</translation>
+    </message>
+    <message>
+      <source>{images}.</source>
+      <translation>{images}。</translation>
+    </message>
+    <message>
+      <source>{images}: the model found no object at all (not even at 0.001).</source>
+      <translation>{images}：模型没有找到任何目标（即使阈值为 0.001）。</translation>
+    </message>
+    <message>
+      <source>{images}; move the slider to change the confidence threshold.</source>
+      <translation>{images}；拖动滑块可改变置信度阈值。</translation>
+    </message>
+    <message>
+      <source>{images}; no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
+      <translation>{images}；置信度 ≥ {threshold:.3f} 时没有框：找到的最高分为 {best:.3f}。降低滑块即可看到它们；这样不确定的模型可能训练不足。</translation>
+    </message>
+    <message>
+      <source>{name} — {count} box</source>
+      <translation>{name} — {count} 个框</translation>
+    </message>
+    <message>
       <source>{name} — {count} boxes</source>
       <translation>{name} — {count} 个框</translation>
     </message>
     <message>
-      <source>{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
-      <translation>{n} 张图片，置信度 ≥ {threshold:.3f} 时没有框：找到的最高分数是 {best:.3f}。把滑块调低即可看到它们；这么不确定的模型可能训练得还不够。</translation>
+      <source>{name}: {reason}</source>
+      <translation>{name}：{reason}</translation>
     </message>
     <message>
-      <source>{n} images: the model found no object at all (not even at 0.001).</source>
-      <translation>{n} 张图片：模型没有找到任何目标（即使在 0.001 也没有）。</translation>
+      <source>{n} image</source>
+      <translation>{n} 张图片</translation>
     </message>
     <message>
-      <source>{n} images; move the slider to change the confidence threshold.</source>
-      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+      <source>{n} images</source>
+      <translation>{n} 张图片</translation>
+    </message>
+    <message>
+      <source>{n} of {total} image</source>
+      <translation>{total} 张图片中的 {n} 张</translation>
+    </message>
+    <message>
+      <source>{n} of {total} images</source>
+      <translation>{total} 张图片中的 {n} 张</translation>
     </message>
   </context>
   <context>

@@ -187,13 +187,55 @@ def test_try_it_draws_the_workers_boxes_and_filters_by_confidence(qtbot, run_dir
     assert "2 boxes" in view.image_list.item(0).text()
     view.slider.setValue(500)
     assert view.box_count() == 1
+    assert view.image_list.item(0).text() == "img.png — 1 box"
     view.slider.setValue(10)
     assert view.box_count() == 3
     view.view.resize(128, 128)
     shot = view.view.grab().toImage()
     colours = {shot.pixelColor(x, y).name() for x in range(0, 128, 2) for y in range(0, 128, 2)}
     assert "#e6194b" in colours  # class 0's box was painted over the black image
-    assert "1 images" in view.status_label.text()
+    assert view.status_label.text().startswith("1 image; move the slider")
+
+
+def test_try_it_names_the_image_it_skipped_and_why(qtbot, run_dir, fake_worker, tmp_path):
+    """Two images, one unreadable: the worker's ``unreadable-image`` warning is counted and named in the result."""
+    good, bad = tmp_path / "good.png", tmp_path / "x.jpg"
+    QImage(32, 32, QImage.Format.Format_RGB32).save(str(good))
+    bad.write_bytes(b"not a jpeg")
+    recorded = _predictions(good)
+    warning = {"v": 1, "type": "warning", "t": 1.15, "code": "unreadable-image", "image": str(bad),
+               "reason": "unreadable", "message": f"{bad}: not an image this app can read"}
+    events = tmp_path / "predict.jsonl"
+    events.write_text("".join(json.dumps(e) + "\n" for e in [*recorded[:2], warning, *recorded[2:]]))
+    page = make_page(qtbot, run_dir, Launcher(fake_worker, {"predict": events}))
+    page.choose_try_model(str(run_dir / "best.onnx"))
+    with qtbot.waitSignal(page.predictor.ended, timeout=TIMEOUT_MS):
+        assert page.try_images([good, bad])
+    text = page.try_view.status_label.text()
+    assert text.startswith("1 of 2 images; skipped x.jpg: cannot be read; move the slider"), text
+    page.try_view.slider.setValue(950)  # the threshold's words keep the skipped image
+    assert page.try_view.status_label.text().startswith("1 of 2 images; skipped x.jpg: cannot be read; no box")
+
+
+@pytest.mark.parametrize(("shown", "skipped", "expected"), [
+    (1, {}, "1 image;"),
+    (2, {}, "2 images;"),
+    (0, {"/a/x.jpg": "unreadable"}, "0 of 1 image; skipped x.jpg: cannot be read."),
+    (1, {"/a/gone.png": "missing", "/a/b.jpg": "unreadable"},
+     "1 of 3 images; skipped gone.png: no such file, b.jpg: cannot be read;"),
+    (0, {f"/a/{n}.jpg": "unreadable" for n in range(5)},
+     "0 of 5 images; skipped 0.jpg: cannot be read, 1.jpg: cannot be read, 2.jpg: cannot be read and 2 more."),
+])
+def test_try_it_summary_counts_in_the_right_plural_form(qtbot, shown, skipped, expected):
+    from gui.export.export_try import TryItView
+
+    view = TryItView()
+    qtbot.addWidget(view)
+    for n in range(shown):
+        view.results[f"/a/ok{n}.png"] = {"image": f"/a/ok{n}.png", "boxes": [[0, 0, 1, 1, 0.9, 0]]}
+    for path, reason in skipped.items():
+        view.add_skipped({"image": path, "reason": reason})
+    assert view.summary().startswith(expected), view.summary()
 
 
 def test_no_box_at_the_threshold_says_so_with_the_highest_score(qtbot, run_dir, fake_worker, tmp_path):

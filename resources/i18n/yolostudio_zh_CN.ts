@@ -156,6 +156,10 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
       <translation>未检查：{why}。</translation>
     </message>
     <message>
+      <source>Passed. Measured: {measured}.</source>
+      <translation>通过。测得：{measured}。</translation>
+    </message>
+    <message>
       <source>Passed: nothing to fix.</source>
       <translation>通过：无需修复。</translation>
     </message>
@@ -1059,6 +1063,25 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>EnvironmentOperations</name>
+    <message>
+      <source>Keeping the check's facts</source>
+      <translation>正在保存本次检查的事实</translation>
+    </message>
+    <message>
+      <source>Looking for running trainings</source>
+      <translation>正在查找运行中的训练</translation>
+    </message>
+    <message>
+      <source>Reading the facts file</source>
+      <translation>正在读取事实文件</translation>
+    </message>
+    <message>
+      <source>Saving the environment report</source>
+      <translation>正在保存环境报告</translation>
+    </message>
+  </context>
+  <context>
     <name>EnvironmentPage</name>
     <message>
       <source>Asking the GPU driver (NVML)…</source>
@@ -1223,6 +1246,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>{step} (step {n} of {count})</source>
       <translation>{step}（第 {n} 步，共 {count} 步）</translation>
+    </message>
+    <message>
+      <source>{title} — {measured}</source>
+      <translation>{title} — {measured}</translation>
     </message>
     <message>
       <source>{title} — {word}: {why}</source>

@@ -16,9 +16,9 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QProcess, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from core.environment.facts import EnvironmentFacts
@@ -29,6 +29,7 @@ from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
 from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
 from core.job.jobs import JobOutcome
+from gui.app_restart import restart_app
 from gui.dialogs import ask_yes
 from gui.operations import describe_failure
 from gui.job_runner import JobRunner, Launcher, default_launcher
@@ -57,14 +58,6 @@ def ask_restart(parent: QWidget) -> bool:
     return ask_yes(parent, _tr("Restart YOLO Studio?"),
                    _tr("PyTorch was replaced. Restart YOLO Studio now so every part of it uses the new build?"),
                    cancel=False)
-
-
-def restart_app() -> None:
-    """Start a new window of the app, then close this one (its own close checks still apply)."""
-    import sys  # noqa: PLC0415
-
-    if QProcess.startDetached(sys.executable, ["-m", "gui", *sys.argv[1:]]):
-        QApplication.closeAllWindows()
 
 
 def ask_open_path(parent: QWidget) -> str:

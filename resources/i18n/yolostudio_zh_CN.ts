@@ -2869,6 +2869,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>默认设备(&amp;D)：</translation>
     </message>
     <message>
+      <source>Empty: the app's data folder, {path}</source>
+      <translation>留空：使用应用的数据文件夹 {path}</translation>
+    </message>
+    <message>
       <source>Follow the system</source>
       <translation>跟随系统</translation>
     </message>
@@ -2887,6 +2891,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Light</source>
       <translation>浅色</translation>
+    </message>
+    <message>
+      <source>Restart YOLO Studio?</source>
+      <translation>重启 YOLO Studio 吗？</translation>
     </message>
     <message>
       <source>Settings</source>
@@ -2909,12 +2917,47 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练表单中新训练使用的设备：留空为自动，'cpu'，GPU 编号如 '0'，或多块如 '0,1'。</translation>
     </message>
     <message>
-      <source>The language and the workspace change the next time YOLO Studio starts.</source>
-      <translation>语言和工作区会在 YOLO Studio 下次启动时生效。</translation>
+      <source>The language and the workspace change the next time YOLO Studio starts; OK offers to restart now.</source>
+      <translation>语言和工作区将在下次启动 YOLO Studio 时生效；点击“确定”后可选择立即重启。</translation>
+    </message>
+    <message>
+      <source>The new language and workspace apply when YOLO Studio starts again. Restart now? (A run that is training is asked about first, as on any close.)</source>
+      <translation>新的语言和工作区将在 YOLO Studio 重新启动后生效。现在重启吗？（如有正在训练的任务，会像平常关闭时一样先询问。）</translation>
+    </message>
+    <message>
+      <source>Workspace in use now: {path} — {origin}.</source>
+      <translation>当前使用的工作区：{path} — {origin}。</translation>
     </message>
     <message>
       <source>YOLOSTUDIO_WORKSPACE is set, so it decides the workspace, not this setting.</source>
       <translation>已设置 YOLOSTUDIO_WORKSPACE，所以工作区由它决定，而不是这项设置。</translation>
+    </message>
+    <message>
+      <source>from YOLOSTUDIO_WORKSPACE; this field is used when it is not set</source>
+      <translation>来自 YOLOSTUDIO_WORKSPACE；未设置该变量时才使用此处的设置</translation>
+    </message>
+    <message>
+      <source>from the command line (--workspace); this field is used when the app starts without it</source>
+      <translation>来自命令行（--workspace）；不带该参数启动时才使用此处的设置</translation>
+    </message>
+    <message>
+      <source>the default</source>
+      <translation>默认位置</translation>
+    </message>
+    <message>
+      <source>this setting</source>
+      <translation>此设置</translation>
+    </message>
+  </context>
+  <context>
+    <name>SettingsOperations</name>
+    <message>
+      <source>Reading the settings</source>
+      <translation>正在读取设置</translation>
+    </message>
+    <message>
+      <source>Saving the settings</source>
+      <translation>正在保存设置</translation>
     </message>
   </context>
   <context>

@@ -43,7 +43,7 @@ main([])
 """
 
 NOT_AT_START = ("pyqtgraph", "numpy", "torch", "cv2", "onnx", "yolov5", "core.dataset.scan", "core.dataset.validate",
-                "core.demo.images", "core.environment.rules", "gui.about_dialog", "gui.settings_dialog",
+                "core.demo.images", "core.environment.rules", "gui.about_dialog", "gui.settings.settings_dialog",
                 "psutil", "logging.handlers")  # the status bar's readings and the rotating log: after the paint
 
 

@@ -173,6 +173,7 @@ class TrainingPlots(QWidget):
         font = heading.font()
         font.setBold(True)
         heading.setFont(font)
+        heading.setWordWrap(True)  # a long title wraps: it must not widen the pane past a 1280-px window
         key = QLabel("&nbsp;&nbsp; ".join(f"<span style='color:{colour}'>{glyph}</span>&nbsp;{escape(words)}"
                                           for glyph, colour, words in legend), panel)
         key.setTextFormat(Qt.TextFormat.RichText)

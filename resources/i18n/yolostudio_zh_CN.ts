@@ -2538,6 +2538,17 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>RunsOperations</name>
+    <message>
+      <source>Moving runs to the trash</source>
+      <translation>正在把训练移到回收站</translation>
+    </message>
+    <message>
+      <source>Renaming run {name}</source>
+      <translation>正在重命名训练 {name}</translation>
+    </message>
+  </context>
+  <context>
     <name>RunsOverlayDialog</name>
     <message>
       <source>Box loss (yolov5 units)</source>

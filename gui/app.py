@@ -3,8 +3,10 @@
 Owns process-wide Qt choices: names used by QSettings, the Fusion style with the theme and the
 interface language of the settings (``gui/theme.py``, ``gui/i18n.py``), garbage collection in the GUI
 thread only, the workspace from ``--workspace`` / ``YOLOSTUDIO_WORKSPACE`` / settings, the log file and
-the handler of unexpected exceptions (``gui/app_log.py``), and what happens at exit when a run was left
-training.
+the handler of unexpected exceptions (``gui/app_log.py``), what happens at exit when a run was left
+training, and — before Qt loads its platform plugin — the missing X11 libraries said in words with the one
+command that installs them (``core.install.qt_libraries``), instead of Qt's "Could not load the Qt platform
+plugin xcb".
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from core import RESOURCES_DIR
+from core.install.qt_libraries import start_check
 from core.settings import load_settings
 from core.workspace import resolve_workspace, settings_notes
 from gui.app_log import install_excepthook, setup_logging
@@ -40,6 +43,12 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parse_args(argv)
+    if QApplication.instance() is None:  # before Qt loads its platform plugin: our words, not Qt's abort
+        start = start_check()
+        if start.message:
+            print(start.message, file=sys.stderr)
+        if start.blocking:
+            return 1
     QCoreApplication.setApplicationName("YOLO Studio")
     QCoreApplication.setOrganizationName("YOLO Studio")
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])

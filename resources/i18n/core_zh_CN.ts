@@ -2160,6 +2160,10 @@ Type 'delete' to confirm: </source>
       <translation>请把它们写进 HTTPS_PROXY（https://user:password@proxy:port），或在别处下载文件后用“导入”。</translation>
     </message>
     <message>
+      <source>PySide6's X11 plugin (libqxcb.so) was not found</source>
+      <translation>未找到 PySide6 的 X11 插件（libqxcb.so）</translation>
+    </message>
+    <message>
       <source>PyTorch ({index}) — the largest download</source>
       <translation>PyTorch（{index}）— 最大的下载</translation>
     </message>
@@ -2796,6 +2800,14 @@ Type 'delete' to confirm: </source>
       <translation>无法读取 Python 版本。</translation>
     </message>
     <message>
+      <source>The YOLO Studio window cannot open yet: Qt's X11 plugin needs system libraries that are not installed ({libraries}). Install them with:
+    {command}
+{then}</source>
+      <translation>YOLO Studio 窗口暂时无法打开：Qt 的 X11 插件需要的系统库尚未安装（{libraries}）。请用以下命令安装：
+    {command}
+{then}</translation>
+    </message>
+    <message>
       <source>The address of machine 0, reachable from every machine (static rendezvous, instead of Rendezvous).</source>
       <translation>第 0 台机器的地址，每台机器都必须能访问（静态汇合，代替“汇合点”）。</translation>
     </message>
@@ -3116,12 +3128,8 @@ Type 'delete' to confirm: </source>
       <translation>停止请求到达时训练即将结束：全部 {epochs} 轮已完成，因此本次训练以最终权重完成。</translation>
     </message>
     <message>
-      <source>The system library {library} is missing: install the package that provides it, then run the installer again.</source>
-      <translation>缺少系统库 {library}：请安装提供它的软件包，然后重新运行安装程序。</translation>
-    </message>
-    <message>
-      <source>The system library {library} is missing: sudo apt install {package} (Debian/Ubuntu), then run the installer again.</source>
-      <translation>缺少系统库 {library}：sudo apt install {package}（Debian/Ubuntu），然后重新运行安装程序。</translation>
+      <source>The system library {library} is missing: {command}, then run the installer again.</source>
+      <translation>缺少系统库 {library}：{command}，然后重新运行安装程序。</translation>
     </message>
     <message>
       <source>The system library {library} that PyTorch links against is missing.</source>
@@ -4324,6 +4332,10 @@ Type 'delete' to confirm: </source>
       <translation>第 {index} 层：模块 {value} 不是 yolov5 或 torch.nn 定义的网络层；yolov5 会把它当作 Python 代码运行。</translation>
     </message>
     <message>
+      <source>ldd could not read {plugin}: {reason}</source>
+      <translation>ldd 无法读取 {plugin}：{reason}</translation>
+    </message>
+    <message>
       <source>leave a class out (repeatable)</source>
       <translation>略去一个类别（可重复）</translation>
     </message>
@@ -5048,6 +5060,14 @@ Type 'delete' to confirm: </source>
       <translation>训练图片尺寸：副本的长边（默认：640）</translation>
     </message>
     <message>
+      <source>then run the installer again.</source>
+      <translation>然后重新运行安装程序。</translation>
+    </message>
+    <message>
+      <source>then start YOLO Studio again.</source>
+      <translation>然后重新启动 YOLO Studio。</translation>
+    </message>
+    <message>
       <source>this PyTorch has no kernels for sm_{cc}</source>
       <translation>此 PyTorch 没有 sm_{cc} 的内核</translation>
     </message>
@@ -5390,6 +5410,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{c} usable cores / {r} rank(s)</source>
       <translation>{c} 个可用核心 / {r} 个进程</translation>
+    </message>
+    <message>
+      <source>{debian}   (Debian/Ubuntu), or: {fedora}   (Fedora/RHEL); elsewhere the packages that provide these files</source>
+      <translation>{debian}   （Debian/Ubuntu），或：{fedora}   （Fedora/RHEL）；其他发行版请安装提供这些文件的软件包</translation>
     </message>
     <message>
       <source>{done} of {total}</source>

@@ -63,6 +63,11 @@ def weights_dir(workspace: Path) -> Path:
     return workspace / "weights"
 
 
+def window_lock_path(workspace: Path) -> Path:
+    """Held (a kernel lock, ``core.kernel_lock``) by the one window open on this workspace while it is open."""
+    return workspace / ".cache" / "window.lock"
+
+
 def last_facts_path(workspace: Path) -> Path:
     """The facts of the last environment check (the About box's versions: the GUI never imports torch)."""
     return workspace / ".cache" / "environment" / "last-facts.json"

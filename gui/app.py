@@ -6,7 +6,7 @@ thread only, the workspace from ``--workspace`` / ``YOLOSTUDIO_WORKSPACE`` / set
 the handler of unexpected exceptions (``gui/app_log.py``), what happens at exit when a run was left
 training, and — before Qt loads its platform plugin — the missing X11 libraries said in words with the one
 command that installs them (``core.install.qt_libraries``), instead of Qt's "Could not load the Qt platform
-plugin xcb".
+plugin xcb"; one window per workspace (``gui/window_guard.py``: a second start brings the open one forward).
 """
 
 from __future__ import annotations
@@ -29,7 +29,10 @@ from gui.background import shutdown_background
 from gui.gui_gc import MainThreadCollector
 from gui.i18n import install_language
 from gui.main_window import MainWindow
+from gui import window_guard
+from gui.app_restart import RESTART_ENV, RESTART_WAIT_S
 from gui.theme import apply_theme
+from gui.window_guard import WindowGuard, bring_forward
 from gui.worker_process import detached_processes
 
 
@@ -60,15 +63,21 @@ def main(argv: list[str] | None = None) -> int:
     QGuiApplication.setDesktopFileName("yolo-studio")  # Wayland docks match the installed menu entry's icon
     collector = MainThreadCollector()  # cyclic GC in the GUI thread only (gui/gui_gc.py)
     workspace = resolve_workspace(args.workspace)
+    guard = WindowGuard(workspace)  # one window per workspace: a second start brings the first forward
+    if not guard.claim(wait_s=RESTART_WAIT_S if os.environ.pop(RESTART_ENV, "") else 0.0):
+        window_guard.tell_already_open(workspace, guard.holder_pid)
+        return 0
     # A crash after a double-click launch leaves a trace; the log rotates from the first paint on.
     install_excepthook(setup_logging(workspace, rotating=False))
     window = MainWindow(workspace)
+    guard.raise_requested.connect(lambda: bring_forward(window))
     window.when_painted(lambda: setup_logging(workspace))
     window.show()
     for note in settings_notes(args.workspace):  # an unusable setting was set aside: say which, once
         logging.getLogger(__name__).warning("%s", note)
         window.machine_bar.showMessage(note, 60000)
     code = app.exec()
+    guard.release()
     collector.stop()
     shutdown_background()
     if detached_processes():

@@ -3722,6 +3722,17 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>WindowGuard</name>
+    <message>
+      <source>YOLO Studio is already open</source>
+      <translation>YOLO Studio 已经打开</translation>
+    </message>
+    <message>
+      <source>YOLO Studio is already open on the workspace {workspace} (process {pid}); that window was brought to the front. One window per workspace keeps its runs and datasets in one place — to work on another workspace at the same time, start the app with --workspace FOLDER.</source>
+      <translation>YOLO Studio 已在工作区 {workspace} 上打开（进程 {pid}），已将该窗口切换到最前面。每个工作区只开一个窗口，训练记录和数据集才不会分散在两处——如需同时处理另一个工作区，请用 --workspace FOLDER 启动应用。</translation>
+    </message>
+  </context>
+  <context>
     <name>WizardPage</name>
     <message>
       <source> h</source>

@@ -1608,18 +1608,37 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>ExportOperations</name>
+    <message>
+      <source>Checking which export formats this machine can do</source>
+      <translation>正在检查这台机器支持哪些导出格式</translation>
+    </message>
+    <message>
+      <source>Finding the validation images</source>
+      <translation>查找验证图片</translation>
+    </message>
+    <message>
+      <source>Reading the export reports of {name}</source>
+      <translation>正在读取 {name} 的导出报告</translation>
+    </message>
+    <message>
+      <source>Reading the run of {name}</source>
+      <translation>正在读取 {name} 所属的训练</translation>
+    </message>
+  </context>
+  <context>
     <name>ExportPage</name>
     <message>
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <source>Checking which export formats this machine can do</source>
-      <translation>正在检查这台机器支持哪些导出格式</translation>
-    </message>
-    <message>
       <source>Choose weights to export</source>
       <translation>选择要导出的权重</translation>
+    </message>
+    <message>
+      <source>Could not list the validation images: {reason}</source>
+      <translation>无法列出验证集图片：{reason}</translation>
     </message>
     <message>
       <source>Done: every file was verified against PyTorch.</source>
@@ -1658,10 +1677,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>把训练好的权重导出为 ONNX、TensorRT 或 TorchScript；每个文件都会在你的验证图片上运行，并与 PyTorch 对比，之后才标记为已验证。</translation>
     </message>
     <message>
-      <source>Finding the validation images</source>
-      <translation>查找验证图片</translation>
-    </message>
-    <message>
       <source>Finding the validation images…</source>
       <translation>正在查找验证图片…</translation>
     </message>
@@ -1696,6 +1711,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>PyTorch checkpoints (*.pt)</source>
       <translation>PyTorch 检查点 (*.pt)</translation>
+    </message>
+    <message>
+      <source>Reading the run of {name}…</source>
+      <translation>正在读取 {name} 所属的训练…</translation>
     </message>
     <message>
       <source>Ready to export.</source>

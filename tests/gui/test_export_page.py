@@ -54,6 +54,7 @@ def make_page(qtbot, run_dir: Path, launcher, facts: ExportFacts = NO_GPU) -> Ex
     page = ExportPage(run_dir.parents[1], launcher=launcher, facts=facts)
     qtbot.addWidget(page)
     qtbot.waitUntil(lambda: page.form.weights_path() != "", timeout=TIMEOUT_MS)  # runs listed in the background
+    qtbot.waitUntil(lambda: not page.reading_weights, timeout=TIMEOUT_MS)  # and the chosen run read
     return page
 
 
@@ -150,7 +151,7 @@ def test_reports_of_earlier_exports_show_when_a_run_is_opened(qtbot, run_dir, fa
     assert "Earlier exports of best.pt" in page.stage_label.text()
     page.show_reports([])
     page.open_run(run_dir)
-    assert len(page.cards()) == 2
+    qtbot.waitUntil(lambda: len(page.cards()) == 2, timeout=TIMEOUT_MS)  # read off the GUI thread
 
 
 def _predictions(image: Path) -> list[dict]:
@@ -301,3 +302,19 @@ def test_try_it_on_the_validation_images_lists_them_with_the_dataset_reader(qtbo
     assert page.try_images(None)
     qtbot.waitUntil(lambda: "No validation images found" in page.try_view.status_label.text(), timeout=TIMEOUT_MS)
     assert len(launcher.specs) == 1
+
+
+def test_the_runs_dataset_is_read_off_the_gui_thread_and_export_waits_for_it(qtbot, run_dir, fake_worker):
+    """The run's config (its data.yaml verifies the export, its imgsz is the default) is read by an operation;
+    until it is back, Export is off and says why, so no export verifies on the wrong images."""
+    (run_dir / "config.json").write_text(json.dumps({"spec": {"config": {"data": "/data/shapes.yaml", "imgsz": 96}}}))
+    launcher = Launcher(fake_worker, {"export": RECORDED})
+    page = make_page(qtbot, run_dir, launcher)
+    assert page.form.imgsz.value() == 96 and page.options().data == "/data/shapes.yaml"
+    page._on_weights_changed()  # chosen again: read again
+    assert page.reading_weights and not page.export_button.isEnabled() and not page.start_export()
+    assert "Reading the run of best.pt" in page.problems_label.text()
+    qtbot.waitUntil(lambda: page.export_button.isEnabled(), timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(page.exporter.ended, timeout=TIMEOUT_MS):
+        assert page.start_export()
+    assert launcher.specs[0][1]["options"]["data"] == "/data/shapes.yaml"

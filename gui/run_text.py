@@ -13,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 from core.job.jobs import JobOutcome
 from core.run.progress import RunProgress, format_duration
-from core.run.words import stage_word, status_title
+from core.run.words import stage_word, status_title, status_word
 
 DASH = "—"
 
@@ -110,7 +110,7 @@ def log_line(event: dict[str, Any]) -> str | None:
         return _tr("Error: {message} — {hint}").format(message=event.get("message", ""), hint=event.get("hint", ""))
     if kind == "stage" and event.get("stage") in ("starting", "preparing", "training", "stopping", "finished"):
         detail = event.get("detail")
-        name = str(event.get("stage"))
+        name = stage_word(str(event.get("stage"))) or str(event.get("stage"))  # the id's words, as on the stage line
         return (_tr("Stage: {stage} ({detail})").format(stage=name, detail=detail) if detail
                 else _tr("Stage: {stage}").format(stage=name))
     if kind == "hello":
@@ -129,5 +129,5 @@ def log_line(event: dict[str, Any]) -> str | None:
         return _tr("Checkpoint saved: {path}").format(path=event.get("path", ""))
     if kind == "done":
         return _tr("Run ended ({status}) after {elapsed}").format(
-            status=event.get("status", DASH), elapsed=format_duration(event.get("elapsed_s")))
+            status=status_word(str(event.get("status", ""))) or DASH, elapsed=format_duration(event.get("elapsed_s")))
     return None

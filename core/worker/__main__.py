@@ -36,6 +36,7 @@ from typing import Any, Callable
 import psutil
 
 from core.disk_space import SpaceReserve
+from core.i18n import tr
 from core.job.protocol import DONE_STATUSES, EventWriter
 from core.run.owner import RunBusy, RunLock, busy_words
 from core.run.files import EVENTS_FILE
@@ -137,7 +138,7 @@ def run_job(name: str, spec: dict[str, Any], writer: EventWriter, control_fd: in
     run_dir = Path(spec["run_dir"]) if spec.get("run_dir") else None
 
     def on_stop(source: str) -> None:
-        writer.emit("stage", stage="stopping", detail=f"stop requested ({source})")
+        writer.emit("stage", stage="stopping", detail=tr("stop requested ({source})", source=source))
 
     control = ControlChannel(run_dir / CONTROL_FILE if run_dir else None, on_stop=on_stop)
     control.start(control_fd)

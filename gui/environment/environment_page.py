@@ -27,7 +27,7 @@ from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe
 from core.environment.report import summarize
 from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
-from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
+from core.install.repair import REPAIRABLE, RepairPlan
 from core.job.jobs import JobOutcome
 from gui.app_restart import restart_app
 from gui.dialogs import ask_yes
@@ -36,7 +36,7 @@ from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.environment.check_details import Applier, CheckDetails
-from gui.environment.operations import keep_facts_op, load_facts_op, save_report_op
+from gui.environment.operations import keep_facts_op, load_facts_op, repair_plan_op, save_report_op
 from gui.widgets.levels import level_icon, level_word
 from gui.widgets.page_header import PageHeader
 from gui.environment.repair_dialog import RepairDialog
@@ -302,14 +302,17 @@ class EnvironmentPage(Page):
         return [self.list.item(i).text() for i in range(self.list.count())]
 
     # -- repair -------------------------------------------------------------------------------------
-    def open_repair(self) -> RepairDialog | None:
+    def open_repair(self) -> bool:
+        """Plan the repair in the background (it looks at the app's environment), then open its dialog."""
         if self.facts is None or self.evaluation is None or self.busy:
-            return None
-        plan = plan_repair(self.facts, self.evaluation.ids(), runtime_facts())
+            return False
+        repair_plan_op(self, self.facts, self.evaluation.ids()).success(self._show_repair).run()
+        return True
+
+    def _show_repair(self, plan: RepairPlan) -> None:
         self.repair_dialog = RepairDialog(plan, self.workspace, self)
         self.repair_dialog.repaired.connect(self._after_repair)
         self.repair_dialog.open()
-        return self.repair_dialog
 
     def _after_repair(self) -> None:
         self._restart_after_check = True

@@ -1,7 +1,8 @@
 """The Environment page's calls into core, one ``CoreOp`` each (``gui.operations``): off the GUI thread.
 
-Saving a report, opening a facts file, keeping the last check's facts for the About box, and the repair
-dialog's look for runs that use this PyTorch all touch the disk; the page only starts these and shows what
+Saving a report, opening a facts file, keeping the last check's facts for the About box, planning a repair
+(it looks at the app's own environment) and the repair dialog's look for runs that use this PyTorch all touch
+the disk; the page only starts these and shows what
 comes back. The probe itself is a worker job (``gui.job_runner``), not an operation.
 """
 
@@ -17,6 +18,8 @@ from core.atomic import atomic_write_text
 from core.environment.facts import EnvironmentFacts, load_facts, save_facts
 from core.environment.findings import Evaluation
 from core.environment.report import report_dict
+from core.install.repair import RepairPlan, plan_repair, runtime_facts
+from core.runs.store import list_runs
 from core.workspace import last_facts_path
 from gui.operations import CoreOp
 
@@ -50,3 +53,13 @@ def keep_facts_op(parent: QObject, facts: EnvironmentFacts, workspace: Path) -> 
 def running_runs_op(parent: QObject, workspace: Path, busy_check: Callable[[Path], list[str]]) -> CoreOp[list[str]]:
     """The runs whose worker is alive (they import the PyTorch a repair would replace)."""
     return CoreOp(parent, lambda: busy_check(workspace), what=_tr("Looking for running trainings"))
+
+
+def running_runs(workspace: Path) -> list[str]:
+    """Runs whose worker is alive (they import this PyTorch)."""
+    return [run.name for run in list_runs(workspace) if run.status == "running"]
+
+
+def repair_plan_op(parent: QObject, facts: EnvironmentFacts, finding_ids: list[str]) -> CoreOp[RepairPlan]:
+    """``core.install.repair.plan_repair`` for the findings, with the running Python's facts."""
+    return CoreOp(parent, lambda: plan_repair(facts, finding_ids, runtime_facts()), what=_tr("Planning the repair"))

@@ -21,16 +21,10 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
 
 from core.install.repair import RepairPlan
 from core.job.jobs import JobOutcome, JobSpec
-from core.runs.store import list_runs
-from gui.environment.operations import running_runs_op
+from gui.environment.operations import running_runs, running_runs_op
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
 from gui.widgets.log_view import LogView
-
-
-def running_runs(workspace: Path) -> list[str]:
-    """Runs whose worker is alive (they import this PyTorch); read in the background."""
-    return [run.name for run in list_runs(workspace) if run.status == "running"]
 
 
 class RepairDialog(QDialog):

@@ -12,21 +12,22 @@ held-out (k-fold) predictions, which are not built.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, accept_edit, can_accept,
-                                          can_change_class, can_delete, change_class_edit, delete_edit, filtered,
+from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, can_accept,
+                                          can_change_class, can_delete, filtered,
                                           images_by_path, row_boxes)
-from core.evaluation.error_list import write_image_list
-from core.evaluation.label_edits import LabelEdit
 from core.evaluation.words import error_line, kind_word
-from gui.background import run_in_background
+from gui.evaluate.operations import apply_label_edit, decode_picture, export_image_list, undo_label_edit
 from gui.widgets.banner import Banner
+
+if TYPE_CHECKING:
+    from core.evaluation.label_edits import LabelEdit
 
 LARGE = 900  # the longest side the image is decoded at
 LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
@@ -180,9 +181,7 @@ class ErrorsBrowser(QWidget):
         path = str(row["image"])
         self.image.setText(self.tr("Drawing {name}…").format(name=Path(path).name))
         decoder = self.decoder
-        run_in_background(self, lambda progress, cancelled: decoder(path),
-                          on_done=lambda decoded, row=row: self._draw(row, decoded),
-                          what=self.tr("Drawing {name}").format(name=path))
+        decode_picture(self, decoder, path).success(lambda decoded, row=row: self._draw(row, decoded)).run()
 
     def _draw(self, row: dict[str, Any], decoded: tuple[bytes, int, int]) -> None:
         picked = self.current()
@@ -227,27 +226,21 @@ class ErrorsBrowser(QWidget):
 
     # -- fixes --------------------------------------------------------------------------------------
     def delete_label(self) -> None:
-        self._edit(delete_edit)
+        self._edit("delete")
 
     def change_label_class(self) -> None:
-        self._edit(change_class_edit)
+        self._edit("change_class")
 
     def accept_prediction(self) -> None:
-        self._edit(lambda row, boxes: accept_edit(boxes=boxes, row=row))
+        self._edit("accept")
 
-    def _edit(self, make: Callable[[dict[str, Any], RowBoxes], LabelEdit]) -> None:
+    def _edit(self, kind: str) -> None:
         picked = self.current()
         if picked is None:
             return
         row, boxes = picked
-
-        def job(progress: Any, cancelled: Any) -> LabelEdit:
-            edit = make(row, boxes)
-            edit.apply()
-            return edit
-
-        run_in_background(self, job, on_done=lambda edit: self._edited(row, edit), on_failed=self._refused,
-                          what=self.tr("Editing {path}").format(path=row["image"]))
+        apply_label_edit(self, kind, row, boxes).success(
+            lambda edit: self._edited(row, edit)).failure(self._refused).run()
 
     def _edited(self, row: dict[str, Any], edit: LabelEdit) -> None:
         self.undo_stack.append((edit, id(row)))
@@ -263,9 +256,7 @@ class ErrorsBrowser(QWidget):
             return
         edit, row_id = self.undo_stack.pop()
         self.undo_button.setEnabled(bool(self.undo_stack))
-        run_in_background(self, lambda progress, cancelled: edit.undo(),
-                          on_done=lambda _none: self._undone(edit, row_id),
-                          on_failed=self._refused, what=self.tr("Undoing the edit of {path}").format(path=edit.path))
+        undo_label_edit(self, edit).success(lambda _none: self._undone(edit, row_id)).failure(self._refused).run()
 
     def _undone(self, edit: LabelEdit, row_id: int) -> None:
         self.edited.pop(row_id, None)
@@ -282,7 +273,6 @@ class ErrorsBrowser(QWidget):
         if not path:
             return
         rows = list(self.rows)
-        run_in_background(self, lambda progress, cancelled: write_image_list(rows, Path(path)),
-                          on_done=lambda n: self.banner.show_message("ok", self.tr(
-                              "{n} images written to {path}, the likeliest label mistake first.").format(n=n, path=path)),
-                          on_failed=self._refused, what=self.tr("Exporting the list"))
+        export_image_list(self, rows, Path(path)).success(lambda n: self.banner.show_message("ok", self.tr(
+            "{n} images written to {path}, the likeliest label mistake first.").format(n=n, path=path))).failure(
+            self._refused).run()

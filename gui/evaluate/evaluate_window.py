@@ -17,10 +17,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from core.evaluation.plan import build_evaluate_spec
-from core.evaluation.request import EvaluationRefused, RunEvaluation, plan_run_evaluation, presented
-from core.evaluation.store import load_evaluation, load_images
+from core.evaluation.request import EvaluationRefused, RunEvaluation
 from core.job.jobs import JobOutcome, JobSpec
-from gui.background import BackgroundTask, run_in_background
+from gui.background import BackgroundTask
+from gui.evaluate.operations import plan_evaluation, present_evaluation, read_evaluated_images, read_evaluation
 from gui.evaluate.errors_browser import ErrorsBrowser
 from gui.evaluate.view import EvaluationView
 from gui.job_runner import JobRunner, Launcher, default_launcher
@@ -58,9 +58,9 @@ class EvaluateWindow(QWidget):
         self.runner.event.connect(self._on_event)
         self.runner.ended.connect(self._on_ended)
         self.resize(1100, 760)
-        self._planning: BackgroundTask | None = run_in_background(
-            self, lambda progress, cancelled: plan_run_evaluation(self.run_dir, self.workspace),
-            on_done=self._on_planned, on_failed=self._on_plan_failed, what=self.tr("Planning the evaluation"))
+        self.errors_browser: ErrorsBrowser | None = None  # the last one opened
+        self._planning: BackgroundTask | None = plan_evaluation(self, self.run_dir, self.workspace).success(
+            self._on_planned).failure(self._on_plan_failed).run()
 
     # -- state --------------------------------------------------------------------------------------
     @property
@@ -118,7 +118,12 @@ class EvaluateWindow(QWidget):
 
     def _on_ended(self, outcome: JobOutcome) -> None:
         assert self.planned is not None
-        result = load_evaluation(self.planned.plan.folder) if outcome.status == "completed" else None
+        if outcome.status == "completed":  # the stored result, read off the GUI thread
+            read_evaluation(self, self.planned.plan.folder).success(lambda result: self._ended(outcome, result)).run()
+        else:
+            self._ended(outcome, None)
+
+    def _ended(self, outcome: JobOutcome, result: dict[str, Any] | None) -> None:
         if result is not None:
             self._show(result, from_store=False)
         elif outcome.status == "stopped":
@@ -129,7 +134,10 @@ class EvaluateWindow(QWidget):
     # -- what the window shows ----------------------------------------------------------------------
     def _show(self, result: dict[str, Any], *, from_store: bool) -> None:
         assert self.planned is not None
-        shown = presented(result, self.planned.plan, self.planned.config, self.run_dir, from_store=from_store)
+        present_evaluation(self, result, self.planned, self.run_dir, from_store=from_store).success(
+            lambda shown: self._display(shown, from_store=from_store)).run()
+
+    def _display(self, shown: dict[str, Any], *, from_store: bool) -> None:
         self._done_controls()
         self.status.setText(self.tr("Read back from the store: these inputs were evaluated before.")
                             if from_store else self.tr("Evaluated and stored."))
@@ -139,13 +147,17 @@ class EvaluateWindow(QWidget):
         self.errors_button.setVisible(bool(shown.get("errors")))
         self.view.show()  # added to a shown window: without this it appears only a turn of the event loop later
 
-    def browse_errors(self) -> ErrorsBrowser | None:
-        """The Errors browser over this evaluation (its images.json read here: one file the worker wrote)."""
+    def browse_errors(self) -> None:
+        """Open the Errors browser over this evaluation (``errors_browser``) once its images.json is read."""
         if self.view is None or self.planned is None:
-            return None
-        browser = ErrorsBrowser(self.view.result, load_images(self.planned.plan.folder), self)
-        browser.show()
-        return browser
+            return
+        result = self.view.result
+        read_evaluated_images(self, self.planned.plan.folder).success(
+            lambda images: self._open_browser(result, images)).run()
+
+    def _open_browser(self, result: dict[str, Any], images: list[dict[str, Any]]) -> None:
+        self.errors_browser = ErrorsBrowser(result, images, self)
+        self.errors_browser.show()
 
     def _failed(self, message: str, hint: str) -> None:
         self._done_controls()

@@ -20,13 +20,13 @@ from PySide6.QtWidgets import (QFileDialog, QGroupBox, QLabel, QProgressBar, QPu
 
 from core.export.facts import ExportFacts
 from core.export.options import ExportOptions, validate_options
-from core.export.plan import build_export_spec, build_predict_spec
+from core.export.plan import build_predict_spec
 from core.export.render import format_name
 from core.job.jobs import JobOutcome, JobSpec
-from core.trust import confirmed_entry, needs_trust
+from core.trust import confirmed_entry
 from gui import dialogs
-from gui.export.operations import (WeightsInfo, export_facts_op, run_reports_op, validation_images_op,
-                                   weights_info_op)
+from gui.export.operations import (WeightsInfo, export_facts_op, export_spec_op, run_reports_op, trust_op,
+                                   validation_images_op, weights_info_op)
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.operations import describe_failure
 from gui.pages.page import Page
@@ -213,26 +213,48 @@ class ExportPage(Page):
         if path:
             self.use_weights_file(Path(path))
 
-    def use_weights_file(self, path: Path) -> bool:
-        """Add a .pt the user picked; one from outside the runs needs their confirmation (it is a pickle)."""
+    def use_weights_file(self, path: Path) -> None:
+        """Add a .pt the user picked; one from outside the runs needs their confirmation (it is a pickle). Where
+        it comes from is looked up in the background, then the question (if any) is asked."""
         path = path.resolve()
-        if needs_trust(path, self.workspace, self.trusted):
-            if not dialogs.confirm_untrusted_weights(self, path):
-                return False
-            self.trusted.add(confirmed_entry(path))
+        trust_op(self, path, self.workspace, set(self.trusted)).success(
+            lambda needs: self._add_weights_file(path) if not needs or self._confirm(path) else None).run()
+
+    def _add_weights_file(self, path: Path) -> None:
         self.form.add_weights_file(path)
+
+    def _confirm(self, path: Path) -> bool:
+        """The user's word on a checkpoint from outside the runs; remembered for this session."""
+        if not dialogs.confirm_untrusted_weights(self, path):
+            return False
+        self.trusted.add(confirmed_entry(path))
         return True
 
     # -- export ---------------------------------------------------------------------------------------
     def start_export(self) -> bool:
+        """Build the job's spec in the background (asking first about weights from outside the runs), then start."""
         if self.exporter.active or not self.revalidate():
             return False
         options = self.options()
-        if needs_trust(options.weights, self.workspace, self.trusted):
-            if not self.use_weights_file(Path(options.weights)):
-                return False
-        spec = build_export_spec(options, self.workspace,
-                                 trusted=needs_trust(options.weights, self.workspace))  # confirmed just now
+        self.export_button.setEnabled(False)
+        export_spec_op(self, options, self.workspace, set(self.trusted)).success(
+            lambda spec: self._start_export(options, spec)).failure(self._export_not_started).run()
+        return True
+
+    def _export_not_started(self, exc: BaseException) -> None:
+        self.banner.show_message("error", self.tr("Export failed: {message} {hint}").format(
+            message=describe_failure(exc), hint=""))
+        self.revalidate()
+
+    def _start_export(self, options: ExportOptions, spec: dict[str, Any] | None) -> None:
+        if spec is None:  # weights from outside the runs: the user's word first, then the spec again
+            if self._confirm(Path(options.weights)):
+                export_spec_op(self, options, self.workspace, set(self.trusted)).success(
+                    lambda again: self._start_export(options, again) if again is not None else self.revalidate()
+                ).failure(self._export_not_started).run()
+            else:
+                self.revalidate()
+            return
         self._steps = 0
         self.progress.setMaximum(2 + STEPS_PER_FORMAT * len(options.formats))
         self.progress.setValue(0)
@@ -243,7 +265,6 @@ class ExportPage(Page):
         self.exporter.start(JobSpec.scratch("export", spec, self.workspace))
         self.export_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        return True
 
     def cancel(self) -> None:
         self.exporter.stop()

@@ -3,7 +3,7 @@
 The model runs in a worker (``predict`` job); this widget only draws what comes back — the image and its
 boxes with QPainter — so the GUI never loads a runtime. The worker returns every box above a low
 confidence, so moving the threshold filters locally and redraws at once, without running anything again.
-Images are decoded on a pool thread (``gui.background``), never in the GUI thread.
+Images are decoded on a pool thread (a ``gui.operations.CoreOp``), never in the GUI thread.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSlider,
                                QSplitter, QVBoxLayout, QWidget)
 
-from gui.background import run_in_background
+from gui.operations import CoreOp
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6", "#bcf60c")
 DEFAULT_CONF = 0.25
@@ -161,9 +161,8 @@ class TryItView(QWidget):
         item.setData(Qt.ItemDataRole.UserRole, path)
         self.image_list.addItem(item)
         self._label(item)
-        run_in_background(self, lambda progress, cancelled: QImage(path),
-                          on_done=lambda image, p=path: self._image_loaded(p, image),
-                          what=self.tr("Reading image {name}").format(name=Path(path).name))
+        CoreOp(self, lambda: QImage(path), what=self.tr("Reading image {name}").format(name=Path(path).name)) \
+            .success(lambda image, p=path: self._image_loaded(p, image)).run()
 
     def add_skipped(self, event: dict[str, Any]) -> None:
         """The worker's ``unreadable-image`` warning: the image is named in the summary with its reason."""

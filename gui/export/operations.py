@@ -2,7 +2,8 @@
 
 What the machine can export (``core.export.facts``: PyTorch, TensorRT, onnxsim looked up), what a chosen
 weights file's run says (its image size, its dataset, its earlier export reports: ``core.export.plan``), a run's
-reports, and the validation images "Try it" runs on (``core.dataset.split_images``) all read the disk; the page
+reports, whether a .pt needs the user's word (``core.trust``: the workspace's records), the export job's spec,
+and the validation images "Try it" runs on (``core.dataset.split_images``) all read the disk; the page
 only starts these and shows what comes back. Exporting and "Try it" themselves are worker jobs.
 """
 
@@ -16,7 +17,9 @@ from PySide6.QtCore import QCoreApplication, QObject
 
 from core.dataset.split_images import split_images
 from core.export.facts import ExportFacts, gather_export_facts
-from core.export.plan import export_root, find_reports, run_dataset, run_imgsz
+from core.export.options import ExportOptions
+from core.export.plan import build_export_spec, export_root, find_reports, run_dataset, run_imgsz
+from core.trust import needs_trust
 from gui.operations import CoreOp
 
 TRY_IMAGES = 16
@@ -63,3 +66,22 @@ def run_reports_op(parent: QObject, run_dir: Path) -> CoreOp[list[dict[str, Any]
 
 def validation_images_op(parent: QObject, data: str, weights: Path) -> CoreOp[list[Path]]:
     return CoreOp(parent, lambda: validation_images(data, weights), what=_tr("Finding the validation images"))
+
+
+def trust_op(parent: QObject, path: Path, workspace: Path, confirmed: set[str]) -> CoreOp[bool]:
+    """True when loading ``path`` needs the user's confirmation first (``core.trust.needs_trust``)."""
+    return CoreOp(parent, lambda: needs_trust(path, workspace, confirmed), what=_tr("Checking where {name} comes from")
+                  .format(name=path.name))
+
+
+def export_spec(options: ExportOptions, workspace: Path, confirmed: set[str]) -> dict[str, Any] | None:
+    """The export job's spec, or None while the weights still need the user's confirmation. A file the user
+    confirmed goes into the spec's trusted list, so the worker loads it."""
+    if needs_trust(options.weights, workspace, confirmed):
+        return None
+    return build_export_spec(options, workspace, trusted=needs_trust(options.weights, workspace))
+
+
+def export_spec_op(parent: QObject, options: ExportOptions, workspace: Path,
+                   confirmed: set[str]) -> CoreOp[dict[str, Any] | None]:
+    return CoreOp(parent, lambda: export_spec(options, workspace, set(confirmed)), what=_tr("Preparing the export"))

@@ -1,22 +1,65 @@
-"""The Runs page's calls into core, one ``CoreOp`` each (``gui.operations``): off the GUI thread.
+"""The Runs package's calls into core, one small ``CoreOp`` each (``gui.operations``).
 
-Renaming reads the run's events to refuse a running one; moving to the trash re-reads each run's status
-first (the table may be stale) and asks the OS trash. Both touch the disk; the page only starts them and
-says what came back. Listing the runs is the window's runs store (``gui/runs_store.py``).
+Why here: Compare reads each run's events file (a long run's is megabytes) and gathers each run's
+config and evaluations; renaming reads the run's events to refuse a running one; moving to the trash
+re-reads each run's status first (the table may be stale) and asks the OS trash. None of it may run on the
+GUI thread. The listing itself is the window's runs store (``gui/runs_store.py``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QFile, QObject
 
-from core.runs.store import read_run, rename_run
+from core.job.protocol import iter_events
+from core.run.files import EVENTS_FILE
+from core.run_compare import comparison_rows, gather
+from core.runs.store import RunInfo, read_run, rename_run
+from gui.background import Cancelled, Progress
 from gui.operations import CoreOp
+
+CURVES = {"map50": "metrics/mAP_0.5", "train_box": "train/box_loss", "val_box": "val/box_loss"}
+Curves = dict[str, tuple[list[float], list[float]]]  # curve -> (epochs, values)
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("RunsOperations", text)
+
+
+def read_curves(run_dir: Path) -> Curves:
+    """Per-epoch curves of one run from its events file (epochs counted from 1); a redone epoch keeps its last."""
+    by_epoch: dict[str, dict[int, float]] = {name: {} for name in CURVES}
+    for event in iter_events(Path(run_dir) / EVENTS_FILE):
+        if event.get("type") != "epoch_end":
+            continue
+        metrics = event.get("metrics") or {}
+        epoch = int(event.get("epoch", 0)) + 1
+        for name, key in CURVES.items():
+            value = metrics.get(key)
+            if isinstance(value, (int, float)):
+                by_epoch[name][epoch] = float(value)
+    return {name: (sorted(values), [values[e] for e in sorted(values)]) for name, values in by_epoch.items()}
+
+
+def read_all_curves(parent: QObject, run_dirs: list[Path]) -> CoreOp[dict[str, Curves]]:
+    """Every run's curves, by run name; stops between runs when the returned task is cancelled."""
+    def call(progress: Progress, cancelled: Cancelled) -> dict[str, Curves]:
+        out: dict[str, Curves] = {}
+        for done, run_dir in enumerate(run_dirs):
+            if cancelled():
+                break
+            out[Path(run_dir).name] = read_curves(run_dir)
+            progress(done + 1, len(run_dirs))
+        return out
+
+    return CoreOp(parent, call, what=_tr("Reading the runs' events")).progress(lambda done, total: None)
+
+
+def compare_runs(parent: QObject, runs: list[RunInfo]) -> CoreOp[list[tuple[str, list[Any]]]]:
+    """The rows of settings and figures that differ between ``runs`` (``core.run_compare``)."""
+    return CoreOp(parent, lambda: comparison_rows(gather(list(runs))), what=_tr("Comparing the runs"))
 
 
 def move_to_trash(path: Path) -> bool:

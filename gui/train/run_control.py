@@ -3,7 +3,7 @@
 
 A mixin of ``TrainPage`` (it uses the page's widgets and session); split out so the page module stays about
 its layout and its display, and each stays short. The rules themselves are core's: a run is created and
-resumed by ``core.runs.store``, whether it may resume is ``core.run.RunFolder.can_resume``.
+resumed by ``core.runs.store``, whether it may resume is ``core.run.folder.RunFolder.can_resume``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from typing import Any
 
 from core.training.distributed import ENDPOINT_FIELDS
 from core.job.jobs import JobSpec
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
 from core.trust import confirmed_entry, needs_trust
+from core.wizard.time_fit import handover_words
 from gui import dialogs
 from gui.run_session import RunSession
 from gui.run_text import date_time_text
@@ -189,7 +190,7 @@ class TrainRunControl:
         self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
         self.wizard_prediction.set_pending(doc)
         self.revalidate()
-        self._notify("info", self.tr("The wizard's settings are on the form: press Start to train."))
+        self._notify("info", handover_words(doc))  # what it set and the predicted time: never a silent 100 epochs
         return True
 
     def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:

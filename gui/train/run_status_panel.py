@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPus
 from core.display_text import escape_controls
 from core.job.jobs import JobOutcome
 from core.run.progress import RunProgress, format_duration
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from gui.run_text import average_speed
 from gui.widgets.disclosure import disclosure_button
 from gui.widgets.levels import level_colour, level_icon

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, 
 
 from core.job.jobs import JobOutcome
 from core.environment.machine import MachineFacts
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from core.runs.store import load_run_config, read_log_tail
 from core.training.config import ValidatedConfig
 from gui.evaluate.evaluate_window import EvaluateWindow

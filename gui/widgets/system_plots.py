@@ -255,18 +255,24 @@ class SystemPlots(QWidget):
                     used=self._num(used, 1), total=self._num(total, 0))))),
             "disk": item(DISK_COLOUR, "━", self.tr("Disk read {rate} MB/s").format(
                 rate=self._num(_number(system.get("disk_read_mb_s")), 1))),
-            "wait": item(WAIT_COLOUR, "━", self._wait_words().format(share=self._pct(self.series["wait"].last()))),
+            "wait": item(WAIT_COLOUR, "━", self._wait_words(self.series["wait"].last())),
             "ips": item(IPS_COLOUR, "━", self.tr("Throughput {rate} images/s").format(
                 rate=self._num(self.series["ips"].last(), 1))),
         }
 
-    def _wait_words(self) -> str:
+    def _wait_words(self, share: float | None) -> str:
+        """The data-wait reading as a sentence; before the first reading, a sentence that says so (not a dash
+        where the figure goes)."""
+        if share is None:
+            return self.tr("Waiting for data: not measured yet")
         device = self._latest.get("device_type")
         if device == "cpu":
-            return self.tr("The model (on the CPU) waited for data {share} of the time")
-        if device == "cuda":
-            return self.tr("GPU waited for data {share} of the time")
-        return self.tr("Training waited for data {share} of the time")
+            words = self.tr("The model (on the CPU) waited for data {share} of the time")
+        elif device == "cuda":
+            words = self.tr("GPU waited for data {share} of the time")
+        else:
+            words = self.tr("Training waited for data {share} of the time")
+        return words.format(share=self._pct(share))
 
     @staticmethod
     def _pct(value: float | None) -> str:

@@ -112,6 +112,11 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _unbroken(words: str) -> str:
+    """``words`` escaped for rich text, never broken across lines (a space is a non-breaking one)."""
+    return escape("\u2060".join(words.replace(" ", "\u00a0")))
+
+
 class TrainingPlots(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -174,7 +179,9 @@ class TrainingPlots(QWidget):
         font.setBold(True)
         heading.setFont(font)
         heading.setWordWrap(True)  # a long title wraps: it must not widen the pane past a 1280-px window
-        key = QLabel("&nbsp;&nbsp; ".join(f"<span style='color:{colour}'>{glyph}</span>&nbsp;{escape(words)}"
+        # one entry never breaks inside: Chinese breaks between any two characters ("lr1（权 / 重）"), so the
+        # entry's characters are glued with WORD JOINER (U+2060, "no break here" in Unicode's line-breaking rules)
+        key = QLabel("&nbsp;&nbsp; ".join(f"<span style='color:{colour}'>{glyph}</span>&nbsp;{_unbroken(words)}"
                                           for glyph, colour, words in legend), panel)
         key.setTextFormat(Qt.TextFormat.RichText)
         key.setWordWrap(True)

@@ -71,6 +71,10 @@
       <source>not checked yet: open the Environment page</source>
       <translation>尚未检查：请打开环境页面</translation>
     </message>
+    <message>
+      <source>reading the last environment check…</source>
+      <translation>正在读取上次的环境检查…</translation>
+    </message>
   </context>
   <context>
     <name>AppLog</name>
@@ -890,6 +894,33 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
   </context>
   <context>
+    <name>DatasetStep</name>
+    <message>
+      <source>&amp;Browse…</source>
+      <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+      <source>Choose the data.yaml to train on.</source>
+      <translation>选择用于训练的 data.yaml。</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>path/to/data.yaml</source>
+      <translation>path/to/data.yaml</translation>
+    </message>
+    <message>
+      <source>{n} errors: fix them on the Dataset page before training (first: {first})</source>
+      <translation>{n} 个错误：训练前请在数据集页面修复（第一个：{first}）</translation>
+    </message>
+    <message>
+      <source>{train} training and {val} validation images · {nc} classes · most images {side} px on the long side · the smallest tenth of the boxes cover {area} of their image</source>
+      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} px · 最小的一成标注框占其图片的 {area}</translation>
+    </message>
+  </context>
+  <context>
     <name>DetectionView</name>
     <message>
       <source>Press “Pick images…” or “Validation images” above: the model's boxes are drawn here.</source>
@@ -1071,6 +1102,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Looking for running trainings</source>
       <translation>正在查找运行中的训练</translation>
+    </message>
+    <message>
+      <source>Planning the repair</source>
+      <translation>正在规划修复</translation>
     </message>
     <message>
       <source>Reading the facts file</source>
@@ -1275,16 +1310,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>删除该标注</translation>
     </message>
     <message>
-      <source>Drawing {name}</source>
-      <translation>正在绘制 {name}</translation>
-    </message>
-    <message>
       <source>Drawing {name}…</source>
       <translation>正在绘制 {name}…</translation>
-    </message>
-    <message>
-      <source>Editing {path}</source>
-      <translation>正在编辑 {path}</translation>
     </message>
     <message>
       <source>Errors of {weights} — YOLO Studio</source>
@@ -1307,10 +1334,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>导出此列表…</translation>
     </message>
     <message>
-      <source>Exporting the list</source>
-      <translation>正在导出列表</translation>
-    </message>
-    <message>
       <source>No errors match these filters.</source>
       <translation>没有符合这些筛选条件的错误。</translation>
     </message>
@@ -1331,10 +1354,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>撤销</translation>
     </message>
     <message>
-      <source>Undoing the edit of {path}</source>
-      <translation>正在撤销对 {path} 的编辑</translation>
-    </message>
-    <message>
       <source>Undone: {what} in {path}.</source>
       <translation>已撤销：{path} 中的{what}。</translation>
     </message>
@@ -1353,6 +1372,37 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>✓ {text} ({done})</source>
       <translation>✓ {text}（{done}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>EvaluateOperations</name>
+    <message>
+      <source>Drawing {name}</source>
+      <translation>正在绘制 {name}</translation>
+    </message>
+    <message>
+      <source>Editing {path}</source>
+      <translation>正在编辑 {path}</translation>
+    </message>
+    <message>
+      <source>Exporting the list</source>
+      <translation>正在导出列表</translation>
+    </message>
+    <message>
+      <source>Planning the evaluation</source>
+      <translation>规划评估</translation>
+    </message>
+    <message>
+      <source>Reading the evaluated images</source>
+      <translation>读取评估过的图像</translation>
+    </message>
+    <message>
+      <source>Reading the evaluation</source>
+      <translation>读取评估结果</translation>
+    </message>
+    <message>
+      <source>Undoing the edit of {path}</source>
+      <translation>正在撤销对 {path} 的编辑</translation>
     </message>
   </context>
   <context>
@@ -1388,10 +1438,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Evaluating {weights} on the {split} split ({images} images) with yolov5's validation…</source>
       <translation>正在用 yolov5 的验证在 {split} 划分（{images} 张图像）上评估 {weights}…</translation>
-    </message>
-    <message>
-      <source>Planning the evaluation</source>
-      <translation>规划评估</translation>
     </message>
     <message>
       <source>Read back from the store: these inputs were evaluated before.</source>
@@ -1527,6 +1573,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>权重(&amp;W)：</translation>
     </message>
     <message>
+      <source>&lt;b&gt;{option}&lt;/b&gt;: {reason}</source>
+      <translation>&lt;b&gt;{option}&lt;/b&gt;：{reason}</translation>
+    </message>
+    <message>
       <source>A run's best.pt or last.pt, or another .pt you picked</source>
       <translation>训练的 best.pt 或 last.pt，或你选择的其他 .pt</translation>
     </message>
@@ -1579,16 +1629,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>TorchScript</translation>
     </message>
     <message>
-      <source>best</source>
-      <translation>最佳</translation>
-    </message>
-    <message>
       <source>data.yaml whose validation images verify the export (and calibrate INT8)</source>
       <translation>用其验证图片来验证导出结果（并校准 INT8）的 data.yaml</translation>
-    </message>
-    <message>
-      <source>last</source>
-      <translation>最后</translation>
     </message>
     <message>
       <source>the run's own dataset</source>
@@ -1599,8 +1641,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>{name}（所选文件）</translation>
     </message>
     <message>
-      <source>{run} · {which}.pt</source>
-      <translation>{run} · {which}.pt</translation>
+      <source>{run} · {file}</source>
+      <translation>{run} · {file}</translation>
     </message>
     <message>
       <source>{weights} (still training)</source>
@@ -1610,12 +1652,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
   <context>
     <name>ExportOperations</name>
     <message>
+      <source>Checking where {name} comes from</source>
+      <translation>正在核实 {name} 的来源</translation>
+    </message>
+    <message>
       <source>Checking which export formats this machine can do</source>
       <translation>正在检查这台机器支持哪些导出格式</translation>
     </message>
     <message>
       <source>Finding the validation images</source>
       <translation>查找验证图片</translation>
+    </message>
+    <message>
+      <source>Preparing the export</source>
+      <translation>正在准备导出</translation>
     </message>
     <message>
       <source>Reading the export reports of {name}</source>
@@ -1888,14 +1938,49 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>GoalStep</name>
+    <message>
+      <source> h</source>
+      <translation> 小时</translation>
+    </message>
+    <message>
+      <source>&amp;Balanced — a good model in reasonable time</source>
+      <translation>均衡——用合理的时间得到好模型(&amp;B)</translation>
+    </message>
+    <message>
+      <source>&amp;Quick test — does it train at all? (small model, few epochs)</source>
+      <translation>快速测试——能不能训练起来？（小模型，少量轮次）(&amp;Q)</translation>
+    </message>
+    <message>
+      <source>At most</source>
+      <translation>最多</translation>
+    </message>
+    <message>
+      <source>Best &amp;accuracy — the largest model this machine trains well</source>
+      <translation>最高精度——本机能训练好的最大模型(&amp;A)</translation>
+    </message>
+    <message>
+      <source>Fixed at</source>
+      <translation>固定为</translation>
+    </message>
+    <message>
+      <source>Image size:</source>
+      <translation>图片尺寸：</translation>
+    </message>
+    <message>
+      <source>Time budget:</source>
+      <translation>时间预算：</translation>
+    </message>
+    <message>
+      <source>Without a budget, on a CPU the wizard fits the epochs to the goal: about {quick} for a quick test, {balanced} balanced, {accurate} for the best accuracy.</source>
+      <translation>未设预算时，在 CPU 上向导按目标安排轮次：快速测试约 {quick}，均衡约 {balanced}，最高精度约 {accurate}。</translation>
+    </message>
+  </context>
+  <context>
     <name>GuideRouter</name>
     <message>
       <source>Checking this machine… (the Environment page shows each step)</source>
       <translation>正在检查这台机器…（环境页面会显示每一步）</translation>
-    </message>
-    <message>
-      <source>Done.</source>
-      <translation>完成。</translation>
     </message>
     <message>
       <source>Make the data.yaml on the Dataset page; the Train form takes it from there.</source>
@@ -1906,8 +1991,28 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>未开始：训练表单列出了需要先修复的问题。</translation>
     </message>
     <message>
+      <source>Preparing the demo dataset… (the Train form shows its progress)</source>
+      <translation>正在准备演示数据集…（训练表单显示进度）</translation>
+    </message>
+    <message>
       <source>The demo dataset is on the Train form.</source>
       <translation>演示数据集已填入训练表单。</translation>
+    </message>
+    <message>
+      <source>The options are on the Train form.</source>
+      <translation>选项在训练表单上。</translation>
+    </message>
+    <message>
+      <source>The run trains with the wizard's settings.</source>
+      <translation>这次运行使用向导的设置训练。</translation>
+    </message>
+    <message>
+      <source>The wizard is open: its “Train with these settings” completes this step.</source>
+      <translation>向导已打开：点击其中的“用这些设置训练”即完成这一步。</translation>
+    </message>
+    <message>
+      <source>The wizard's settings are on the Train form.</source>
+      <translation>向导的设置已填入训练表单。</translation>
     </message>
     <message>
       <source>Training. Watch it on the Train page.</source>
@@ -1923,6 +2028,49 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Skipped.</source>
       <translation>已跳过。</translation>
+    </message>
+    <message>
+      <source>This step is done.</source>
+      <translation>这一步已完成。</translation>
+    </message>
+  </context>
+  <context>
+    <name>HardwareStep</name>
+    <message>
+      <source> · in {name}</source>
+      <translation> · 运行于 {name}</translation>
+    </message>
+    <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
+      <source>GPU {index}: {name} · {mem:.0f} GB ({used:.1f} GB in use)</source>
+      <translation>GPU {index}：{name} · {mem:.0f} GB（已用 {used:.1f} GB）</translation>
+    </message>
+    <message>
+      <source>GPUs to train on</source>
+      <translation>用于训练的 GPU</translation>
+    </message>
+    <message>
+      <source>No NVIDIA GPU found: training runs on the CPU ({why}).</source>
+      <translation>未找到 NVIDIA GPU：训练将在 CPU 上进行（{why}）。</translation>
+    </message>
+    <message>
+      <source>Reading this machine…</source>
+      <translation>正在读取本机信息…</translation>
+    </message>
+    <message>
+      <source>Train on these GPUs (several: DDP through torchrun):</source>
+      <translation>在这些 GPU 上训练（多块时通过 torchrun 使用 DDP）：</translation>
+    </message>
+    <message>
+      <source>no driver</source>
+      <translation>没有驱动</translation>
+    </message>
+    <message>
+      <source>{cpu}: {cores} usable cores · {ram} GB RAM free · /dev/shm {shm} · {os}{container}</source>
+      <translation>{cpu}：可用 {cores} 核 · 空闲内存 {ram} GB · /dev/shm {shm} · {os}{container}</translation>
     </message>
   </context>
   <context>
@@ -2116,6 +2264,41 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>MeasureStep</name>
+    <message>
+      <source>&amp;Measure</source>
+      <translation>测量(&amp;M)</translation>
+    </message>
+    <message>
+      <source>&amp;Skip (estimate)</source>
+      <translation>跳过（估算）(&amp;S)</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Measurements</source>
+      <translation>测量结果</translation>
+    </message>
+    <message>
+      <source>Measuring takes about a minute: yolov5's own data loader on a sample of your images at each worker count (originals, a resized copy, a RAM cache), the model's training speed, and on a GPU the largest batch that fits. Nothing is changed in your dataset.</source>
+      <translation>测量约需一分钟：用 yolov5 自己的数据加载器在你的图片样本上按各种加载进程数测速（原图、缩放副本、内存缓存），测模型的训练速度，在 GPU 上还会找出能放下的最大批。你的数据集不会被改动。</translation>
+    </message>
+    <message>
+      <source>{step}: measuring…</source>
+      <translation>{step}：测量中…</translation>
+    </message>
+    <message>
+      <source>{step}: not measured — {detail}</source>
+      <translation>{step}：未测量——{detail}</translation>
+    </message>
+    <message>
+      <source>{step}: {detail}</source>
+      <translation>{step}：{detail}</translation>
+    </message>
+  </context>
+  <context>
     <name>Operations</name>
     <message>
       <source>A background task</source>
@@ -2226,7 +2409,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Run:</source>
-      <translation>训练：</translation>
+      <translation>总进度：</translation>
     </message>
   </context>
   <context>
@@ -2559,8 +2742,16 @@ Coming soon</source>
   <context>
     <name>RunsOperations</name>
     <message>
+      <source>Comparing the runs</source>
+      <translation>比较训练运行</translation>
+    </message>
+    <message>
       <source>Moving runs to the trash</source>
       <translation>正在把训练移到回收站</translation>
+    </message>
+    <message>
+      <source>Reading the runs' events</source>
+      <translation>读取训练运行的事件</translation>
     </message>
     <message>
       <source>Renaming run {name}</source>
@@ -2983,11 +3174,11 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <name>SettingsOperations</name>
     <message>
       <source>Reading the settings</source>
-      <translation>正在读取设置</translation>
+      <translation>读取设置</translation>
     </message>
     <message>
       <source>Saving the settings</source>
-      <translation>正在保存设置</translation>
+      <translation>保存设置</translation>
     </message>
   </context>
   <context>
@@ -3037,6 +3228,29 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Train one run on several GPUs or machines with PyTorch's DDP: this machine starts its share, the others run the command shown here.</source>
       <translation>用 PyTorch 的 DDP 在多块 GPU 或多台机器上训练同一个任务：本机启动自己的部分，其他机器运行这里显示的命令。</translation>
+    </message>
+  </context>
+  <context>
+    <name>ShellOperations</name>
+    <message>
+      <source>Listing the runs</source>
+      <translation>列出训练运行</translation>
+    </message>
+    <message>
+      <source>Reading the last environment check</source>
+      <translation>读取上次的环境检查</translation>
+    </message>
+    <message>
+      <source>Reading the settings</source>
+      <translation>读取设置</translation>
+    </message>
+    <message>
+      <source>Reading this machine's GPUs</source>
+      <translation>正在读取这台机器的 GPU</translation>
+    </message>
+    <message>
+      <source>Saving the settings</source>
+      <translation>保存设置</translation>
     </message>
   </context>
   <context>
@@ -3134,6 +3348,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Training waited for data {share} of the time</source>
       <translation>训练有 {share} 的时间在等待数据</translation>
+    </message>
+    <message>
+      <source>Waiting for data: not measured yet</source>
+      <translation>等待数据的时间：尚未测得</translation>
     </message>
     <message>
       <source>images/s</source>
@@ -3434,10 +3652,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>The wizard's settings</source>
       <translation>向导的设置</translation>
-    </message>
-    <message>
-      <source>The wizard's settings are on the form: press Start to train.</source>
-      <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
     </message>
   </context>
   <context>
@@ -3741,6 +3955,17 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>WeightsOperations</name>
+    <message>
+      <source>Reading the weights store</source>
+      <translation>读取权重库</translation>
+    </message>
+    <message>
+      <source>Removing {name}</source>
+      <translation>删除 {name}</translation>
+    </message>
+  </context>
+  <context>
     <name>WindowGuard</name>
     <message>
       <source>YOLO Studio is already open</source>
@@ -3754,40 +3979,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>WizardPage</name>
     <message>
-      <source> h</source>
-      <translation> 小时</translation>
-    </message>
-    <message>
-      <source> · in {name}</source>
-      <translation> · 运行于 {name}</translation>
-    </message>
-    <message>
-      <source>&amp;Balanced — a good model in reasonable time</source>
-      <translation>均衡(&amp;B)——用合理的时间得到好模型</translation>
-    </message>
-    <message>
-      <source>&amp;Browse…</source>
-      <translation>浏览(&amp;B)…</translation>
-    </message>
-    <message>
-      <source>&amp;Measure</source>
-      <translation>测量(&amp;M)</translation>
-    </message>
-    <message>
       <source>&amp;Next &gt;</source>
       <translation>下一步(&amp;N) &gt;</translation>
     </message>
     <message>
       <source>&amp;Prepare the resized copy</source>
       <translation>准备缩放副本(&amp;P)</translation>
-    </message>
-    <message>
-      <source>&amp;Quick test — does it train at all? (small model, few epochs)</source>
-      <translation>快速测试(&amp;Q)——能不能训练起来？（小模型，少量轮次）</translation>
-    </message>
-    <message>
-      <source>&amp;Skip (estimate)</source>
-      <translation>跳过(&amp;S)（估算）</translation>
     </message>
     <message>
       <source>&amp;Train with these settings</source>
@@ -3816,22 +4013,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>&lt; &amp;Back</source>
       <translation>&lt; 上一步(&amp;B)</translation>
-    </message>
-    <message>
-      <source>At most</source>
-      <translation>最多</translation>
-    </message>
-    <message>
-      <source>Best &amp;accuracy — the largest model this machine trains well</source>
-      <translation>最高精度(&amp;A)——本机能训练好的最大模型</translation>
-    </message>
-    <message>
-      <source>CPU</source>
-      <translation>CPU</translation>
-    </message>
-    <message>
-      <source>Cancel</source>
-      <translation>取消</translation>
     </message>
     <message>
       <source>Cannot read the dataset: {reason}</source>
@@ -3866,32 +4047,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>已复制。</translation>
     </message>
     <message>
-      <source>Dataset</source>
-      <translation>数据集</translation>
-    </message>
-    <message>
       <source>Dataset (*.yaml *.yml)</source>
       <translation>数据集 (*.yaml *.yml)</translation>
-    </message>
-    <message>
-      <source>Fixed at</source>
-      <translation>固定为</translation>
-    </message>
-    <message>
-      <source>GPU {index}: {name} · {mem:.0f} GB ({used:.1f} GB in use)</source>
-      <translation>GPU {index}：{name} · {mem:.0f} GB（已用 {used:.1f} GB）</translation>
-    </message>
-    <message>
-      <source>GPUs to train on</source>
-      <translation>用于训练的 GPU</translation>
-    </message>
-    <message>
-      <source>Image size:</source>
-      <translation>图片尺寸：</translation>
-    </message>
-    <message>
-      <source>Measurements</source>
-      <translation>测量结果</translation>
     </message>
     <message>
       <source>Measures what this machine can feed and compute, then recommends batch, workers, cache, image size and model — each with its reason.</source>
@@ -3900,14 +4057,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Measuring failed: {reason}. The settings it would have decided are estimated.</source>
       <translation>测量失败：{reason}。本应由测量决定的设置改为估算。</translation>
-    </message>
-    <message>
-      <source>Measuring takes about a minute: yolov5's own data loader on a sample of your images at each worker count (originals, a resized copy, a RAM cache), the model's training speed, and on a GPU the largest batch that fits. Nothing is changed in your dataset.</source>
-      <translation>测量约需一分钟：用 yolov5 自己的数据加载器在你的图片样本上按各种加载进程数测速（原图、缩放副本、内存缓存），测模型的训练速度，在 GPU 上还会找出能放下的最大批。你的数据集不会被改动。</translation>
-    </message>
-    <message>
-      <source>No NVIDIA GPU found: training runs on the CPU ({why}).</source>
-      <translation>未找到 NVIDIA GPU：训练将在 CPU 上进行（{why}）。</translation>
     </message>
     <message>
       <source>Preparing the copy failed: {reason}</source>
@@ -3922,24 +4071,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在读取本机信息</translation>
     </message>
     <message>
-      <source>Reading this machine…</source>
-      <translation>正在读取本机信息…</translation>
+      <source>Recommending the settings</source>
+      <translation>正在推荐设置</translation>
     </message>
     <message>
       <source>The Train page is not available here.</source>
       <translation>这里无法使用训练页面。</translation>
-    </message>
-    <message>
-      <source>The resized copy is ready: {n} images.</source>
-      <translation>缩放副本已就绪：{n} 张图片。</translation>
-    </message>
-    <message>
-      <source>Time budget:</source>
-      <translation>时间预算：</translation>
-    </message>
-    <message>
-      <source>Train on these GPUs (several: DDP through torchrun):</source>
-      <translation>在这些 GPU 上训练（多块时通过 torchrun 使用 DDP）：</translation>
     </message>
     <message>
       <source>Wizard</source>
@@ -3954,14 +4091,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>已取消</translation>
     </message>
     <message>
-      <source>no driver</source>
-      <translation>没有驱动</translation>
-    </message>
-    <message>
-      <source>path/to/data.yaml</source>
-      <translation>path/to/data.yaml</translation>
-    </message>
-    <message>
       <source>skipped</source>
       <translation>已跳过</translation>
     </message>
@@ -3970,32 +4099,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>测量任务失败</translation>
     </message>
     <message>
-      <source>{cpu}: {cores} usable cores · {ram} GB RAM free · /dev/shm {shm} · {os}{container}</source>
-      <translation>{cpu}：可用 {cores} 核 · 空闲内存 {ram} GB · /dev/shm {shm} · {os}{container}</translation>
-    </message>
-    <message>
-      <source>{n} errors: fix them on the Dataset page before training (first: {first})</source>
-      <translation>{n} 个错误：训练前请在数据集页面修复（第一个：{first}）</translation>
-    </message>
-    <message>
       <source>{path} does not exist.</source>
       <translation>{path} 不存在。</translation>
-    </message>
-    <message>
-      <source>{step}: measuring…</source>
-      <translation>{step}：测量中…</translation>
-    </message>
-    <message>
-      <source>{step}: not measured — {detail}</source>
-      <translation>{step}：未测量——{detail}</translation>
-    </message>
-    <message>
-      <source>{step}: {detail}</source>
-      <translation>{step}：{detail}</translation>
-    </message>
-    <message>
-      <source>{train} training and {val} validation images · {nc} classes · most images {side} px on the long side · the smallest tenth of the boxes cover {area} of their image</source>
-      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} px · 最小的一成标注框占其图片的 {area}</translation>
     </message>
   </context>
   <context>
@@ -4046,6 +4151,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>* estimated (not measured here): {names}</source>
       <translation>* 估算值（未在本机测量）：{names}</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
     </message>
     <message>
       <source>Chosen in the {step} step.</source>

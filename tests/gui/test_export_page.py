@@ -86,12 +86,38 @@ def test_untrusted_weights_need_confirmation(qtbot, run_dir, fake_worker, tmp_pa
     outside.write_bytes(b"pt")
     asked: list[Path] = []
     monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or False)
-    assert page.use_weights_file(outside) is False
-    assert page.form.weights_path() != str(outside) and asked == [outside]
-    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: True)
-    assert page.use_weights_file(outside) is True
-    assert page.form.weights_path() == str(outside) and str(outside) in page.trusted
-    assert page.use_weights_file(run_dir / "weights" / "best.pt")  # a run's own weights: no question
+    page.use_weights_file(outside)  # where it comes from is looked up off the GUI thread, then asked
+    qtbot.waitUntil(lambda: asked == [outside], timeout=TIMEOUT_MS)
+    assert page.form.weights_path() != str(outside)
+    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or True)
+    page.use_weights_file(outside)
+    qtbot.waitUntil(lambda: page.form.weights_path() == str(outside), timeout=TIMEOUT_MS)
+    assert str(outside) in page.trusted and asked == [outside, outside]
+    page.use_weights_file(run_dir / "weights" / "best.pt")  # a run's own weights: no question
+    qtbot.waitUntil(lambda: page.form.weights_path() == str(run_dir / "weights" / "best.pt"), timeout=TIMEOUT_MS)
+    assert asked == [outside, outside]
+
+
+def test_exporting_weights_from_outside_the_runs_asks_first_and_trusts_them_in_the_spec(qtbot, run_dir, fake_worker,
+                                                                                      tmp_path, monkeypatch):
+    launcher = Launcher(fake_worker, {"export": RECORDED})
+    page = make_page(qtbot, run_dir, launcher)
+    outside = tmp_path / "download" / "model.pt"
+    outside.parent.mkdir()
+    outside.write_bytes(b"pt")
+    page.form.add_weights_file(outside)  # listed without the question (as a stale combo entry could be)
+    qtbot.waitUntil(lambda: not page.reading_weights and page.export_button.isEnabled(), timeout=TIMEOUT_MS)
+    answers = iter([False, True])
+    asked: list[Path] = []
+    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or next(answers))
+    assert page.start_export()  # the spec is built off the GUI thread; it needs the user's word first
+    qtbot.waitUntil(lambda: asked == [outside] and page.export_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert launcher.specs == []  # "no": nothing started
+    with qtbot.waitSignal(page.exporter.ended, timeout=TIMEOUT_MS):
+        assert page.start_export()
+    assert asked == [outside, outside]
+    [(job, spec)] = launcher.specs
+    assert job == "export" and spec["trusted_weights"] == [str(outside.resolve())]
 
 
 def test_export_replay_fills_progress_and_report_cards(qtbot, run_dir, fake_worker, monkeypatch):
@@ -99,7 +125,7 @@ def test_export_replay_fills_progress_and_report_cards(qtbot, run_dir, fake_work
     page = make_page(qtbot, run_dir, launcher)
     with qtbot.waitSignal(page.exporter.ended, timeout=TIMEOUT_MS) as ended:
         assert page.start_export()
-        assert not page.export_button.isEnabled() and page.cancel_button.isEnabled()
+        assert not page.export_button.isEnabled()  # from the press on (the spec is built off the GUI thread)
     assert ended.args[0].status == "completed" and ended.args[0].reported
     job, spec = launcher.specs[0]
     assert job == "export" and spec["options"]["formats"] == ["onnx", "torchscript"]

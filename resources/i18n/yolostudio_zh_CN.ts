@@ -160,6 +160,10 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
       <translation>未检查：{why}。</translation>
     </message>
     <message>
+      <source>Passed. Measured: {measured}.</source>
+      <translation>通过。测得：{measured}。</translation>
+    </message>
+    <message>
       <source>Passed: nothing to fix.</source>
       <translation>通过：无需修复。</translation>
     </message>
@@ -1179,6 +1183,29 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>EnvironmentOperations</name>
+    <message>
+      <source>Keeping the check's facts</source>
+      <translation>正在保存本次检查的事实</translation>
+    </message>
+    <message>
+      <source>Looking for running trainings</source>
+      <translation>正在查找运行中的训练</translation>
+    </message>
+    <message>
+      <source>Planning the repair</source>
+      <translation>正在规划修复</translation>
+    </message>
+    <message>
+      <source>Reading the facts file</source>
+      <translation>正在读取事实文件</translation>
+    </message>
+    <message>
+      <source>Saving the environment report</source>
+      <translation>正在保存环境报告</translation>
+    </message>
+  </context>
+  <context>
     <name>EnvironmentPage</name>
     <message>
       <source>Asking the GPU driver (NVML)…</source>
@@ -1343,6 +1370,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>{step} (step {n} of {count})</source>
       <translation>{step}（第 {n} 步，共 {count} 步）</translation>
+    </message>
+    <message>
+      <source>{title} — {measured}</source>
+      <translation>{title} — {measured}</translation>
     </message>
     <message>
       <source>{title} — {word}: {why}</source>
@@ -1708,18 +1739,45 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
-    <name>ExportPage</name>
+    <name>ExportOperations</name>
     <message>
-      <source>Cancel</source>
-      <translation>取消</translation>
+      <source>Checking where {name} comes from</source>
+      <translation>正在核实 {name} 的来源</translation>
     </message>
     <message>
       <source>Checking which export formats this machine can do</source>
       <translation>正在检查这台机器支持哪些导出格式</translation>
     </message>
     <message>
+      <source>Finding the validation images</source>
+      <translation>查找验证图片</translation>
+    </message>
+    <message>
+      <source>Preparing the export</source>
+      <translation>正在准备导出</translation>
+    </message>
+    <message>
+      <source>Reading the export reports of {name}</source>
+      <translation>正在读取 {name} 的导出报告</translation>
+    </message>
+    <message>
+      <source>Reading the run of {name}</source>
+      <translation>正在读取 {name} 所属的训练</translation>
+    </message>
+  </context>
+  <context>
+    <name>ExportPage</name>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
       <source>Choose weights to export</source>
       <translation>选择要导出的权重</translation>
+    </message>
+    <message>
+      <source>Could not list the validation images: {reason}</source>
+      <translation>无法列出验证集图片：{reason}</translation>
     </message>
     <message>
       <source>Done: every file was verified against PyTorch.</source>
@@ -1758,10 +1816,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>把训练好的权重导出为 ONNX、TensorRT 或 TorchScript；每个文件都会在你的验证图片上运行，并与 PyTorch 对比，之后才标记为已验证。</translation>
     </message>
     <message>
-      <source>Finding the validation images</source>
-      <translation>查找验证图片</translation>
-    </message>
-    <message>
       <source>Finding the validation images…</source>
       <translation>正在查找验证图片…</translation>
     </message>
@@ -1796,6 +1850,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>PyTorch checkpoints (*.pt)</source>
       <translation>PyTorch 检查点 (*.pt)</translation>
+    </message>
+    <message>
+      <source>Reading the run of {name}…</source>
+      <translation>正在读取 {name} 所属的训练…</translation>
     </message>
     <message>
       <source>Ready to export.</source>
@@ -2847,8 +2905,16 @@ Coming soon</source>
       <translation>比较训练运行</translation>
     </message>
     <message>
+      <source>Moving runs to the trash</source>
+      <translation>正在把训练移到回收站</translation>
+    </message>
+    <message>
       <source>Reading the runs' events</source>
       <translation>读取训练运行的事件</translation>
+    </message>
+    <message>
+      <source>Renaming run {name}</source>
+      <translation>正在重命名训练 {name}</translation>
     </message>
   </context>
   <context>
@@ -3183,6 +3249,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>默认设备(&amp;D)：</translation>
     </message>
     <message>
+      <source>Empty: the app's data folder, {path}</source>
+      <translation>留空：使用应用的数据文件夹 {path}</translation>
+    </message>
+    <message>
       <source>Follow the system</source>
       <translation>跟随系统</translation>
     </message>
@@ -3201,6 +3271,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Light</source>
       <translation>浅色</translation>
+    </message>
+    <message>
+      <source>Restart YOLO Studio?</source>
+      <translation>重启 YOLO Studio 吗？</translation>
     </message>
     <message>
       <source>Settings</source>
@@ -3223,12 +3297,47 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练表单中新训练使用的设备：留空为自动，'cpu'，GPU 编号如 '0'，或多块如 '0,1'。</translation>
     </message>
     <message>
-      <source>The language and the workspace change the next time YOLO Studio starts.</source>
-      <translation>语言和工作区会在 YOLO Studio 下次启动时生效。</translation>
+      <source>The language and the workspace change the next time YOLO Studio starts; OK offers to restart now.</source>
+      <translation>语言和工作区将在下次启动 YOLO Studio 时生效；点击“确定”后可选择立即重启。</translation>
+    </message>
+    <message>
+      <source>The new language and workspace apply when YOLO Studio starts again. Restart now? (A run that is training is asked about first, as on any close.)</source>
+      <translation>新的语言和工作区将在 YOLO Studio 重新启动后生效。现在重启吗？（如有正在训练的任务，会像平常关闭时一样先询问。）</translation>
+    </message>
+    <message>
+      <source>Workspace in use now: {path} — {origin}.</source>
+      <translation>当前使用的工作区：{path} — {origin}。</translation>
     </message>
     <message>
       <source>YOLOSTUDIO_WORKSPACE is set, so it decides the workspace, not this setting.</source>
       <translation>已设置 YOLOSTUDIO_WORKSPACE，所以工作区由它决定，而不是这项设置。</translation>
+    </message>
+    <message>
+      <source>from YOLOSTUDIO_WORKSPACE; this field is used when it is not set</source>
+      <translation>来自 YOLOSTUDIO_WORKSPACE；未设置该变量时才使用此处的设置</translation>
+    </message>
+    <message>
+      <source>from the command line (--workspace); this field is used when the app starts without it</source>
+      <translation>来自命令行（--workspace）；不带该参数启动时才使用此处的设置</translation>
+    </message>
+    <message>
+      <source>the default</source>
+      <translation>默认位置</translation>
+    </message>
+    <message>
+      <source>this setting</source>
+      <translation>此设置</translation>
+    </message>
+  </context>
+  <context>
+    <name>SettingsOperations</name>
+    <message>
+      <source>Reading the settings</source>
+      <translation>读取设置</translation>
+    </message>
+    <message>
+      <source>Saving the settings</source>
+      <translation>保存设置</translation>
     </message>
   </context>
   <context>
@@ -3864,6 +3973,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>TryItView</name>
     <message>
+      <source> and {n} more</source>
+      <translation>，另有 {n} 张</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>; skipped {images}</source>
+      <translation>；已跳过 {images}</translation>
+    </message>
+    <message>
       <source>Confidence ≥</source>
       <translation>置信度 ≥</translation>
     </message>
@@ -3896,20 +4017,56 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>验证集图片</translation>
     </message>
     <message>
+      <source>cannot be read</source>
+      <translation>无法读取</translation>
+    </message>
+    <message>
+      <source>no such file</source>
+      <translation>文件不存在</translation>
+    </message>
+    <message>
+      <source>{images}.</source>
+      <translation>{images}。</translation>
+    </message>
+    <message>
+      <source>{images}: the model found no object at all (not even at 0.001).</source>
+      <translation>{images}：模型没有找到任何目标（即使阈值为 0.001）。</translation>
+    </message>
+    <message>
+      <source>{images}; move the slider to change the confidence threshold.</source>
+      <translation>{images}；拖动滑块可改变置信度阈值。</translation>
+    </message>
+    <message>
+      <source>{images}; no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
+      <translation>{images}；置信度 ≥ {threshold:.3f} 时没有框：找到的最高分为 {best:.3f}。降低滑块即可看到它们；这样不确定的模型可能训练不足。</translation>
+    </message>
+    <message>
+      <source>{name} — {count} box</source>
+      <translation>{name} — {count} 个框</translation>
+    </message>
+    <message>
       <source>{name} — {count} boxes</source>
       <translation>{name} — {count} 个框</translation>
     </message>
     <message>
-      <source>{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
-      <translation>{n} 张图片，置信度 ≥ {threshold:.3f} 时没有框：找到的最高分数是 {best:.3f}。把滑块调低即可看到它们；这么不确定的模型可能训练得还不够。</translation>
+      <source>{name}: {reason}</source>
+      <translation>{name}：{reason}</translation>
     </message>
     <message>
-      <source>{n} images: the model found no object at all (not even at 0.001).</source>
-      <translation>{n} 张图片：模型没有找到任何目标（即使在 0.001 也没有）。</translation>
+      <source>{n} image</source>
+      <translation>{n} 张图片</translation>
     </message>
     <message>
-      <source>{n} images; move the slider to change the confidence threshold.</source>
-      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+      <source>{n} images</source>
+      <translation>{n} 张图片</translation>
+    </message>
+    <message>
+      <source>{n} of {total} image</source>
+      <translation>{total} 张图片中的 {n} 张</translation>
+    </message>
+    <message>
+      <source>{n} of {total} images</source>
+      <translation>{total} 张图片中的 {n} 张</translation>
     </message>
   </context>
   <context>
@@ -4281,6 +4438,17 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Removing {name}</source>
       <translation>删除 {name}</translation>
+    </message>
+  </context>
+  <context>
+    <name>WindowGuard</name>
+    <message>
+      <source>YOLO Studio is already open</source>
+      <translation>YOLO Studio 已经打开</translation>
+    </message>
+    <message>
+      <source>YOLO Studio is already open on the workspace {workspace} (process {pid}); that window was brought to the front. One window per workspace keeps its runs and datasets in one place — to work on another workspace at the same time, start the app with --workspace FOLDER.</source>
+      <translation>YOLO Studio 已在工作区 {workspace} 上打开（进程 {pid}），已将该窗口切换到最前面。每个工作区只开一个窗口，训练记录和数据集才不会分散在两处——如需同时处理另一个工作区，请用 --workspace FOLDER 启动应用。</translation>
     </message>
   </context>
   <context>

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core.dataset.data_yaml import read_data_yaml
+from core.dataset.fix_catalogue import fix_description
 from core.training.distributed import check_distributed, topology_spec, with_run_id
 from core.file_values import has_control_characters, is_finite_number
 from core.findings import Finding, Severity, errors_of, problem
@@ -93,8 +94,10 @@ def _check_data(path_text: str, problems: list[Finding]) -> Path | None:
         return None
     judged = read_data_yaml(path)
     for found in judged.errors:
+        what = fix_description(found.code)  # the fix catalogue Fix… reads: no promise of a fix that is not there
         problems.append(problem("error", "data", f"{found.where}: {found.message}",
-                                tr("Fix it on the Dataset page (it has one-click fixes for several of these).")))
+                                tr("On the Dataset page, Fix… can {what} (previewed and undoable).", what=what)
+                                if what else found.fix or tr("Correct the data.yaml, then check again.")))
     return path.resolve() if judged.trainable else None
 
 

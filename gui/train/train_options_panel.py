@@ -23,6 +23,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from core.dataset.fix_catalogue import fix_words
 from core.dataset.training_gate import DatasetGate, check_for_training
 from core.demo.dataset import DemoCancelled, ensure_demo_dataset
 from core.findings import Finding, Severity
@@ -215,6 +216,11 @@ class TrainOptionsPanel(QGroupBox):
                 "The dataset check failed: {reason}").format(reason=exc), file=str(path))])
         self.revalidate()
 
+    def _fix_words(self, gate: DatasetGate) -> str:
+        """What the Dataset page can fix of these errors, from the fix catalogue Fix… itself reads (never a promise
+        of a fix that is not there)."""
+        return self.tr("{fixes} Then Start.").format(fixes=fix_words(gate.blockers))
+
     def _gate_problems(self, gate: DatasetGate) -> list[Finding]:
         """The errors that stop the start, as problems of the Dataset option (file:line first), then a total."""
         shown = [dataclasses.replace(f, field="data", fix="", message=self.tr("{where}: {message}").format(
@@ -226,10 +232,10 @@ class TrainOptionsPanel(QGroupBox):
             total = self.tr("{stop} {skip}").format(stop=stop, skip=counted(
                 drops, self.tr("1 more would make yolov5 skip an image."),
                 self.tr("{n} more would make yolov5 skip images.")))
-            fix = self.tr("Fix them on the Dataset page (several have one-click fixes), then Start.")
+            fix = self._fix_words(gate)
         elif gate.aborts:
             total = stop
-            fix = self.tr("Fix them on the Dataset page (several have one-click fixes), then Start.")
+            fix = self._fix_words(gate)
         elif gate.drops:
             total = counted(drops, self.tr("yolov5 would skip 1 image it cannot read."),
                             self.tr("yolov5 would skip {n} images it cannot read."))

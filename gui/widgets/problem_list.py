@@ -26,6 +26,7 @@ class ProblemList(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._grid)
         self.messages: list[str] = []
+        self.problems: list[Finding] = []
         self.set_problems([], ready_text=self.tr("Checking the options…"), ready_level="info")
 
     def set_problems(self, problems: list[Finding], *, ready_text: str = "", ready_level: str = "ok") -> None:
@@ -35,6 +36,7 @@ class ProblemList(QWidget):
             if item.widget() is not None:
                 item.widget().hide()  # deleteLater waits for the event loop; until then it would overlap
                 item.widget().deleteLater()
+        self.problems = list(problems)  # what is shown, for a reader that needs more than the message
         self.messages = [p.message for p in problems]
         if not problems:
             self._add_row(0, ready_level, ready_text or self.tr("Ready to train."))

@@ -840,6 +840,10 @@ Step failed: {step}
       <translation>正在复制 {detail}</translation>
     </message>
     <message>
+      <source>Correct the data.yaml, then check again.</source>
+      <translation>改正 data.yaml，然后重新检查。</translation>
+    </message>
+    <message>
       <source>Correct the file, or leave the option off for the defaults.</source>
       <translation>请修正该文件，或不加此选项以使用默认值。</translation>
     </message>
@@ -1178,10 +1182,6 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Fits in RAM with yolov5's 10% margin.</source>
       <translation>留出 yolov5 的 10% 余量后内存放得下。</translation>
-    </message>
-    <message>
-      <source>Fix it on the Dataset page (it has one-click fixes for several of these).</source>
-      <translation>请在数据集页面修复（其中几项有一键修复）。</translation>
     </message>
     <message>
       <source>Fix the YAML errors first; the file cannot be edited safely while it does not parse.</source>
@@ -2094,6 +2094,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>On the CPU the loader workers and the model share {c} cores: {w} gives the most images/s.</source>
       <translation>在 CPU 上，加载进程和模型共用 {c} 个核心：{w} 个时每秒图片数最多。</translation>
+    </message>
+    <message>
+      <source>On the Dataset page, Fix… can {what} (previewed and undoable).</source>
+      <translation>在“数据集”页上，“修复…”可以{what}（先预览，可撤销）。</translation>
     </message>
     <message>
       <source>On the host (not inside this container): sudo modprobe nvidia, or reboot the host after a driver update; then restart the container.</source>

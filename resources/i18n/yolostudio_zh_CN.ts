@@ -3638,10 +3638,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>无法准备演示数据集：{reason}。请检查工作区文件夹 {path} 是否可写。</translation>
     </message>
     <message>
-      <source>Fix them on the Dataset page (several have one-click fixes), then Start.</source>
-      <translation>请在数据集页面修复它们（其中几项有一键修复），然后点击“开始”。</translation>
-    </message>
-    <message>
       <source>Fix them on the Dataset page, or tick 'Start anyway' to train without them.</source>
       <translation>请在数据集页面修复它们，或勾选“仍然开始”跳过它们进行训练。</translation>
     </message>
@@ -3692,6 +3688,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{field} {value}</source>
       <translation>{field} {value}</translation>
+    </message>
+    <message>
+      <source>{fixes} Then Start.</source>
+      <translation>{fixes}然后点“开始”。</translation>
     </message>
     <message>
       <source>{n} errors in the dataset would stop training.</source>

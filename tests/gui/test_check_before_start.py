@@ -47,3 +47,23 @@ def test_images_yolov5_would_drop_can_be_started_anyway_knowingly(qtbot, tmp_pat
     page.options.start_anyway.setChecked(True)
     assert page.start_button.isEnabled()
     assert any("t3.txt:1" in m for m in page.problems.messages)  # still listed, now as a warning
+
+
+def _fix_text(page: TrainPage) -> str:
+    [total] = [p for p in page.problems.problems if p.code == "dataset-check"]
+    return total.fix
+
+
+def test_the_fix_it_promises_is_the_one_fix_offers(qtbot, tmp_path):
+    """The sentence under the check's errors comes from the fix catalogue Fix… reads (issue 25: it promised
+    "several have one-click fixes" for errors that had none)."""
+    fixable = build(tmp_path / "a", train={"t1": BOX, "t2": "4 0.5 0.5 0.2 0.2\n"})  # an impossible class id
+    page = _page(qtbot, tmp_path, fixable)
+    qtbot.waitUntil(lambda: not page.options.checking_dataset, timeout=TIMEOUT_MS)
+    assert "Each has a one-click fix" in _fix_text(page)
+    unfixable = build(tmp_path / "b", train={"t1": BOX, "t2": "0 nan 0.5 0.2 0.2\n"})  # a NaN: a person decides
+    page.form.set_data_path(str(unfixable))
+    page.revalidate()
+    qtbot.waitUntil(lambda: not page.options.checking_dataset and "t2.txt" in " ".join(page.problems.messages),
+                    timeout=TIMEOUT_MS)
+    assert "None of them has an automatic fix" in _fix_text(page) and "one-click" not in _fix_text(page)

@@ -1240,24 +1240,12 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>更改其类别</translation>
     </message>
     <message>
-      <source>Change its class to {name}</source>
-      <translation>把其类别改为 {name}</translation>
-    </message>
-    <message>
       <source>Delete the label</source>
       <translation>删除该标注</translation>
     </message>
     <message>
-      <source>Drawing {name}</source>
-      <translation>正在绘制 {name}</translation>
-    </message>
-    <message>
       <source>Drawing {name}…</source>
       <translation>正在绘制 {name}…</translation>
-    </message>
-    <message>
-      <source>Editing {path}</source>
-      <translation>正在编辑 {path}</translation>
     </message>
     <message>
       <source>Errors of {weights} — YOLO Studio</source>
@@ -1280,10 +1268,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>导出此列表…</translation>
     </message>
     <message>
-      <source>Exporting the list</source>
-      <translation>正在导出列表</translation>
-    </message>
-    <message>
       <source>No errors match these filters.</source>
       <translation>没有符合这些筛选条件的错误。</translation>
     </message>
@@ -1304,16 +1288,16 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>撤销</translation>
     </message>
     <message>
-      <source>Undoing the edit of {path}</source>
-      <translation>正在撤销对 {path} 的编辑</translation>
-    </message>
-    <message>
       <source>Undone: {what} in {path}.</source>
       <translation>已撤销：{path} 中的{what}。</translation>
     </message>
     <message>
       <source>confidence ≥ </source>
       <translation>置信度 ≥ </translation>
+    </message>
+    <message>
+      <source>{name} (predicted)</source>
+      <translation>{name}（预测）</translation>
     </message>
     <message>
       <source>{n} images written to {path}, the likeliest label mistake first.</source>
@@ -1326,6 +1310,29 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>✓ {text} ({done})</source>
       <translation>✓ {text}（{done}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>EvaluateOperations</name>
+    <message>
+      <source>Drawing {name}</source>
+      <translation>正在绘制 {name}</translation>
+    </message>
+    <message>
+      <source>Editing the label of {path}</source>
+      <translation>正在编辑 {path} 的标注</translation>
+    </message>
+    <message>
+      <source>Exporting the list</source>
+      <translation>正在导出列表</translation>
+    </message>
+    <message>
+      <source>Planning the evaluation</source>
+      <translation>规划评估</translation>
+    </message>
+    <message>
+      <source>Undoing the edit of {path}</source>
+      <translation>正在撤销对 {path} 的编辑</translation>
     </message>
   </context>
   <context>

@@ -8,8 +8,10 @@ Fixes go through ``core.evaluation.label_edits`` (atomic, with a ``.bak``), writ
 Ctrl+Z undoes the last one; "Change its class" offers every class of the dataset, the predicted one first.
 The boxes drawn are the label file's as it is now (read with the image), so an edit or an undo shows at once
 and a row whose label was deleted offers nothing more to do to it. Every core call is an operation of
-``gui/evaluate/operations.py``. It says what it shows: val/test predictions; training images would need
-held-out (k-fold) predictions, which are not built.
+``gui/evaluate/operations.py``. It says which predictions it shows (``words.predictions_words``): the run's weights on val/test, or
+held-out (k-fold) predictions on the train split; over val/test it offers the held-out ones for the training
+images (``review_requested``: the Evaluate window opens its held-out window, which says the time it takes before
+it starts).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QMenu, QPushButton, QSplitter, QVBoxLayout, QWidget)
@@ -26,7 +28,7 @@ from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, ac
                                           can_delete, change_class_edit, class_choices, delete_edit, filtered,
                                           images_by_path, row_boxes)
 from core.evaluation.label_edits import LabelEdit
-from core.evaluation.words import error_line, kind_word
+from core.evaluation.words import error_line, kind_word, predictions_words
 from gui.evaluate import operations
 from gui.widgets.banner import Banner
 
@@ -56,8 +58,11 @@ def decode_image(path: str, size: int = LARGE) -> tuple[bytes, int, int]:
 
 
 class ErrorsBrowser(QWidget):
+    review_requested = Signal()  # "Review the training images (held-out)…"
+
     def __init__(self, result: dict[str, Any], images: list[dict[str, Any]], parent: QWidget | None = None, *,
-                 decoder: Callable[[str], tuple[bytes, int, int]] = decode_image) -> None:
+                 decoder: Callable[[str], tuple[bytes, int, int]] = decode_image,
+                 offer_review: bool = False) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.result, self.images, self.decoder = result, images_by_path(images), decoder
@@ -68,11 +73,12 @@ class ErrorsBrowser(QWidget):
         self.labels_now: dict[str, list[list[float]]] = {}  # image -> its label file as last read
         self.setWindowTitle(self.tr("Errors of {weights} — YOLO Studio").format(
             weights=Path(str(result.get("weights", ""))).name))
-        self.scope = QLabel(self.tr(
-            "Predictions on the {split} split, the likeliest label mistake first. Training images are not "
-            "judged: their predictions are biased, and held-out (k-fold) predictions for them are not built "
-            "yet. Labels are solid, predictions dashed.").format(split=result.get("split", "val")), self,
-            wordWrap=True)
+        self.scope = QLabel(self.tr("{predictions} The likeliest label mistake first; labels are solid, "
+                                    "predictions dashed.").format(predictions=predictions_words(result)), self,
+                            wordWrap=True)
+        self.review_button = QPushButton(self.tr("Review the training images (held-out)…"), self,
+                                         clicked=self.review_requested)
+        self.review_button.setVisible(offer_review)
         self.kind = QComboBox(self)
         self.kind.addItem(self.tr("Every kind"), "")
         for kind in ERROR_KINDS:
@@ -103,6 +109,7 @@ class ErrorsBrowser(QWidget):
         for w in (QLabel(self.tr("Show:"), self), self.kind, self.name, self.confidence):
             filters.addWidget(w)
         filters.addStretch(1)
+        filters.addWidget(self.review_button)
         filters.addWidget(self.export_button)
         actions = QHBoxLayout()
         for w in (self.delete_button, self.change_button, self.accept_button, self.undo_button):

@@ -13,6 +13,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QCoreApplication, QObject
 
 from core.evaluation.error_list import write_image_list
+from core.evaluation.kfold_request import plan_kfold_evaluation
 from core.evaluation.label_edits import LabelEdit, label_boxes
 from core.evaluation.request import plan_run_evaluation
 from gui.operations import CoreOp
@@ -50,6 +51,10 @@ def export_error_list(parent: QObject, rows: list[dict[str, Any]], path: Path) -
     return CoreOp(parent, lambda: write_image_list(rows, path), what=_tr("Exporting the list"))
 
 
-def plan_evaluation(parent: QObject, run_dir: Path, workspace: Path) -> CoreOp[Any]:
-    """Plan the run's evaluation on val (it hashes the weights and stats the split)."""
+def plan_evaluation(parent: QObject, run_dir: Path, workspace: Path, *, kfold: int = 0) -> CoreOp[Any]:
+    """Plan the run's evaluation on val (``kfold`` 0: it hashes the weights and stats the split), or its
+    held-out k-fold evaluation of the train split (the folds, the estimate from the run's epochs)."""
+    if kfold:
+        return CoreOp(parent, lambda: plan_kfold_evaluation(run_dir, workspace, k=kfold),
+                      what=_tr("Planning the held-out predictions"))
     return CoreOp(parent, lambda: plan_run_evaluation(run_dir, workspace), what=_tr("Planning the evaluation"))

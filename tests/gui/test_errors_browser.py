@@ -53,7 +53,8 @@ def test_filters_keys_and_the_drawn_image(qtbot, dataset):
     browser = ErrorsBrowser(result, images)
     qtbot.addWidget(browser)
     assert browser.list.count() == 2 and browser.list.currentRow() == 0
-    assert "val split" in browser.scope.text() and "k-fold" in browser.scope.text()
+    assert "Predictions of best.pt on the val split" in browser.scope.text() and "k-fold" in browser.scope.text()
+    assert not browser.review_button.isVisibleTo(browser)  # offered only by an Evaluate window over val/test
     qtbot.waitUntil(lambda: browser.image.pixmap() is not None and not browser.image.pixmap().isNull(),
                     timeout=TIMEOUT_MS)
     drawn = browser.image.pixmap().toImage()

@@ -76,8 +76,8 @@ class ErrorsBrowser(QWidget):
         self.scope = QLabel(self.tr("{predictions} The likeliest label mistake first; labels are solid, "
                                     "predictions dashed.").format(predictions=predictions_words(result)), self,
                             wordWrap=True)
-        self.review_button = QPushButton(self.tr("Review the training images (held-out)…"), self,
-                                         clicked=self.review_requested)
+        self.review_button = QPushButton(self.tr("Review the training images (held-out)…"), self)
+        self.review_button.clicked.connect(self.review_requested)  # signal to signal: the window answers it
         self.review_button.setVisible(offer_review)
         self.kind = QComboBox(self)
         self.kind.addItem(self.tr("Every kind"), "")

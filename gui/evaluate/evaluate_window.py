@@ -98,7 +98,7 @@ class EvaluateWindow(QWidget):
             self._planning.cancel()
             self._planning = None
             self._stopped(self.tr("Cancelled before the evaluation started."))
-        elif isinstance(self.planned, KfoldPlan) and self.start_button.isVisible():
+        elif isinstance(self.planned, KfoldPlan) and not self.start_button.isHidden():
             self._stopped(self.tr("Cancelled: nothing was trained."))
         elif self.runner.active:
             self.runner.stop()

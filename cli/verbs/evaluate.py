@@ -81,6 +81,10 @@ class EvaluateRenderer(EventRenderer):
         self.failure: dict[str, Any] | None = None
         self.store: str | None = None
 
+    def text(self, line: str) -> None:
+        """yolov5's own output in the worker (val.run's table, a fold training's bars) is not shown: the job's
+        events say what it does, and a failure comes with its error event (or the outcome's last lines)."""
+
     def _line(self, text: str) -> None:
         if not self.json_mode:
             print(text, file=self.out, flush=True)

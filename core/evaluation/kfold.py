@@ -81,36 +81,50 @@ class KfoldEstimate:
     basis: str
 
 
-def measured_epochs(events: Iterable[dict[str, Any]]) -> tuple[float | None, float | None]:
-    """(seconds to start a training — worker start to its first epoch —, seconds per epoch: the median of
-    the epochs after the first, which pays for warm-up, else the first) from a run's events."""
-    started = first_epoch = None
+@dataclass(frozen=True)
+class MeasuredRun:
+    """A run's own timings from its events (seconds; None when the events do not say)."""
+    start: float | None  # worker start to the first epoch: imports, dataset, model
+    first_epoch: float | None  # pays for warm-up (and caching)
+    later_epoch: float | None  # the median of the epochs after the first
+    finish: float | None  # the last epoch's end to done: yolov5's final validation of best.pt, the files
+
+
+def measured_run(events: Iterable[dict[str, Any]]) -> MeasuredRun:
+    started = first_epoch = last_end = done = None
     times: list[float] = []
     for event in events:
-        kind = event.get("type")
+        kind, t = event.get("type"), event.get("t")
         if kind == "stage" and event.get("stage") == "starting" and started is None:
-            started = float(event.get("t") or 0)
+            started = t
         elif kind == "epoch_start" and first_epoch is None:
-            first_epoch = float(event.get("t") or 0)
+            first_epoch = t
         elif kind == "epoch_end" and event.get("epoch_time_s") is not None:
             times.append(float(event["epoch_time_s"]))
-    start = first_epoch - started if started is not None and first_epoch is not None else None
-    per_epoch = statistics.median(times[1:] if len(times) > 1 else times) if times else None
-    return start, per_epoch
+            last_end = t
+        elif kind == "done":
+            done = t
+    gap = (lambda a, b: float(b) - float(a) if a is not None and b is not None else None)
+    return MeasuredRun(gap(started, first_epoch), times[0] if times else None,
+                       statistics.median(times[1:]) if len(times) > 1 else (times[0] if times else None),
+                       gap(last_end, done))
 
 
 def estimate(events: Iterable[dict[str, Any]], *, k: int, epochs: int, run_name: str) -> KfoldEstimate:
-    """k × (start + epochs × the run's seconds per epoch × (k−1)/k: a fold trains on that share of the images)."""
-    start, per_epoch = measured_epochs(events)
-    if per_epoch is None:
+    """k × (start + (k−1)/k × (first epoch + more epochs × a later epoch) + finish): each fold trains on that
+    share of the images, from the run's own measured timings."""
+    run = measured_run(events)
+    if run.first_epoch is None or run.later_epoch is None:
         return KfoldEstimate(None, tr("Run {run} has no measured epoch, so the time cannot be estimated: {k} "
                                       "trainings of {epochs} epochs each.", run=run_name, k=k, epochs=epochs))
     share = (k - 1) / k
-    seconds = k * ((start or 0.0) + epochs * per_epoch * share)
+    start, finish = run.start or 0.0, run.finish or 0.0
+    seconds = k * (start + share * (run.first_epoch + (epochs - 1) * run.later_epoch) + finish)
     return KfoldEstimate(seconds, tr(
-        "{k} trainings × ({start} s to start + {epochs} epochs × {epoch} s per epoch × {share} of the images), "
-        "from run {run}'s measured epochs", k=k, start=f"{start or 0.0:.0f}", epochs=epochs,
-        epoch=f"{per_epoch:.1f}", share=f"{k - 1}/{k}", run=run_name))
+        "{k} trainings × ({start} s to start + {share} of the images × ({first} s for the first epoch + {more} "
+        "more × {epoch} s) + {finish} s to finish), from run {run}'s own timings", k=k, start=f"{start:.0f}",
+        share=f"{k - 1}/{k}", first=f"{run.first_epoch:.1f}", more=epochs - 1, epoch=f"{run.later_epoch:.1f}",
+        finish=f"{finish:.0f}", run=run_name))
 
 
 def estimate_text(estimate: KfoldEstimate) -> str:

@@ -32,7 +32,7 @@ from core.evaluation.words import error_line, kind_word, predictions_words
 from gui.evaluate import operations
 from gui.widgets.banner import Banner
 
-LARGE = 900  # the longest side the image is decoded at
+LARGE = 640  # the longest side the image is decoded at [design: fits the browser at 1280x720, tags stay readable]
 LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
 
 
@@ -45,13 +45,20 @@ def ask_save_path(parent: QWidget, suggested: str) -> str:
 
 
 def decode_image(path: str, size: int = LARGE) -> tuple[bytes, int, int]:
-    """RGBA bytes of the image scaled to fit ``size`` (pool thread; no Qt); a grey square when unreadable."""
+    """RGBA bytes of the image scaled to fit ``size`` (pool thread; no Qt); a grey square when unreadable.
+
+    A small image (a 64-pixel demo image, a crop) is enlarged by a whole factor, pixels kept sharp, so its boxes
+    and their tags are drawn at a size a person can read — "the image large"."""
     from PIL import Image
 
     try:
         with Image.open(path) as im:
             im = im.convert("RGB")
-            im.thumbnail((size, size))
+            factor = size // max(im.width, im.height, 1)
+            if factor >= 2:
+                im = im.resize((im.width * factor, im.height * factor), Image.Resampling.NEAREST)
+            else:
+                im.thumbnail((size, size))
     except Exception:  # noqa: BLE001 - an unreadable image still shows its boxes on grey
         im = Image.new("RGB", (size, size), (90, 90, 90))
     return im.convert("RGBA").tobytes(), im.width, im.height
@@ -236,6 +243,10 @@ class ErrorsBrowser(QWidget):
             self._box(painter, pred[:4], scale, PREDICTION_COLOUR, Qt.PenStyle.DashLine,
                       f"{self.names.get(int(pred[5]), str(pred[5]))} {pred[4]:.2f}", pred is picked[1].prediction)
         painter.end()
+        room = self.image.contentsRect().size()
+        if pixmap.width() > room.width() or pixmap.height() > room.height():  # a small window: fit it, whole
+            pixmap = pixmap.scaled(room, Qt.AspectRatioMode.KeepAspectRatio,
+                                   Qt.TransformationMode.SmoothTransformation)
         self.image.setPixmap(pixmap)
 
     @staticmethod

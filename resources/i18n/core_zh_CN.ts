@@ -5624,8 +5624,8 @@ Type 'delete' to confirm: </source>
       <translation>不大于 {high:g} 的{kind}</translation>
     </message>
     <message>
-      <source>{k} trainings × ({start} s to start + {epochs} epochs × {epoch} s per epoch × {share} of the images), from run {run}'s measured epochs</source>
-      <translation>{k} 次训练 ×（启动 {start} 秒 + {epochs} 个轮次 × 每轮 {epoch} 秒 × {share} 的图片），依据运行 {run} 测得的轮次</translation>
+      <source>{k} trainings × ({start} s to start + {share} of the images × ({first} s for the first epoch + {more} more × {epoch} s) + {finish} s to finish), from run {run}'s own timings</source>
+      <translation>{k} 次训练 ×（启动 {start} 秒 + {share} 的图片 ×（第一轮 {first} 秒 + 其后 {more} 轮 × 每轮 {epoch} 秒）+ 收尾 {finish} 秒），依据运行 {run} 自己的用时</translation>
     </message>
     <message>
       <source>{label} must be a number (got {value!r}).</source>

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from cli.main import main as cli_main
-from core.evaluation.kfold import KfoldEstimate, assign_folds, estimate, estimate_text, fold_data, fold_epochs, \
-    measured_epochs
+from core.evaluation.kfold import KfoldEstimate, MeasuredRun, assign_folds, estimate, estimate_text, fold_data, \
+    fold_epochs, measured_run
 from core.evaluation.kfold_request import build_kfold_spec, fold_identity, plan_kfold_evaluation
 from core.evaluation.request import EvaluationRefused, plan_run_evaluation
 from core.evaluation.store import save_evaluation
@@ -48,18 +48,20 @@ def test_fold_epochs_are_the_runs_capped_unless_asked():
     assert fold_epochs(300) == 10 and fold_epochs(4) == 4 and fold_epochs(None) == 10 and fold_epochs(300, 2) == 2
 
 
-def events(epoch_times):
+def events(epoch_times, finish=4.0):
     out = [{"type": "stage", "stage": "starting", "t": 100.0}, {"type": "epoch_start", "epoch": 0, "t": 112.0}]
-    out += [{"type": "epoch_end", "epoch": i, "epoch_time_s": s, "t": 0} for i, s in enumerate(epoch_times)]
-    return out
+    out += [{"type": "epoch_end", "epoch": i, "epoch_time_s": s, "t": 200.0 + i} for i, s in enumerate(epoch_times)]
+    return out + [{"type": "done", "status": "completed", "t": 200.0 + len(epoch_times) - 1 + finish}]
 
 
-def test_the_estimate_comes_from_the_runs_measured_epochs_and_says_its_basis():
-    assert measured_epochs(events([30.0, 10.0, 12.0, 11.0])) == (12.0, 11.0)  # the first epoch pays for warm-up
+def test_the_estimate_comes_from_the_runs_own_timings_and_says_its_basis():
+    # the first epoch pays for warm-up; later ones are their median; finishing is yolov5's final validation
+    assert measured_run(events([30.0, 10.0, 12.0, 11.0])) == MeasuredRun(12.0, 30.0, 11.0, 4.0)
     cost = estimate(events([30.0, 10.0, 12.0, 11.0]), k=3, epochs=6, run_name="exp")
-    assert cost.seconds == pytest.approx(3 * (12 + 6 * 11.0 * 2 / 3))
-    assert "3 trainings" in cost.basis and "11.0 s per epoch" in cost.basis and "2/3" in cost.basis
-    assert estimate_text(cost).startswith("about 2:48 (")
+    assert cost.seconds == pytest.approx(3 * (12 + 2 / 3 * (30.0 + 5 * 11.0) + 4))
+    assert "3 trainings" in cost.basis and "30.0 s for the first epoch + 5 more × 11.0 s" in cost.basis
+    assert "2/3 of the images" in cost.basis and "4 s to finish" in cost.basis
+    assert estimate_text(cost).startswith("about 3:38 (")  # 218 s
     unknown = estimate([], k=3, epochs=6, run_name="exp")
     assert unknown.seconds is None and "no measured epoch" in unknown.basis
     assert estimate_text(unknown) == unknown.basis
@@ -97,7 +99,7 @@ def test_a_runs_plan_keys_apart_from_val_reads_back_and_trains_on_one_device(run
     assert plan.settings.split == "train" and plan.settings.batch == 8  # the run's validation: batch × 2
     assert plan.folder.parent == run_dir / "evaluations" and plan.stored is None
     assert plan.key != plan_run_evaluation(run_dir, workspace).plan.key
-    assert plan.estimate.seconds == pytest.approx(3 * (12 + 10 * 2.0 * 2 / 3))
+    assert plan.estimate.seconds == pytest.approx(3 * (12 + 2 / 3 * (5.0 + 9 * 2.0) + 4))
     assert plan_kfold_evaluation(run_dir, workspace, epochs=2).key != plan.key
     spec = build_kfold_spec(plan, workspace)
     assert spec["job"] == "evaluate_kfold" and spec["device"] == "0" and spec["folds"] == plan.folds

@@ -58,7 +58,10 @@ def test_filters_keys_and_the_drawn_image(qtbot, dataset):
     qtbot.waitUntil(lambda: browser.image.pixmap() is not None and not browser.image.pixmap().isNull(),
                     timeout=TIMEOUT_MS)
     drawn = browser.image.pixmap().toImage()
-    edge = {drawn.pixelColor(x, 40).name() for x in range(41, 60)}  # the prediction's bottom edge, on white
+    scale = drawn.width() / 80  # a small image is drawn enlarged
+    assert scale >= 2 and drawn.height() == round(60 * scale)
+    edge = {drawn.pixelColor(x, int(40 * scale)).name()  # the prediction's bottom edge, on white
+            for x in range(int(41 * scale), int(60 * scale))}
     assert errors_browser.PREDICTION_COLOUR.name() in edge and "#ffffff" in edge  # dashed: colour and gaps
     assert not browser.delete_button.isEnabled() and browser.accept_button.isEnabled()  # no label on a
     browser.show()
@@ -113,8 +116,8 @@ def test_change_class_then_undo_and_accept_a_prediction(qtbot, dataset):
     assert b_label.read_text() == ""
     drawn = browser.image.pixmap().toImage()  # no stale label box: the deleted emu is not drawn
     scale = drawn.width() / 80
-    assert errors_browser.LABEL_COLOUR.name() not in {drawn.pixelColor(int(x * scale), int(30 * scale)).name()
-                                                      for x in range(10, 31)}
+    assert errors_browser.LABEL_COLOUR.name() not in {drawn.pixelColor(x, int(30 * scale)).name()
+                                                      for x in range(int(10 * scale), int(31 * scale))}
     assert not browser.delete_button.isEnabled() and not browser.change_button.isEnabled()
     browser.undo()
     qtbot.waitUntil(lambda: b_label.read_text() == before, timeout=TIMEOUT_MS)

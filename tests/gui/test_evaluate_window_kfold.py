@@ -29,8 +29,9 @@ def run_dir(val_run_dir: Path) -> Path:  # noqa: F811
                                                             "weights": "", "hyp": "hyp.yaml"}}
     (val_run_dir / "config.json").write_text(json.dumps({"spec": spec}))
     events = [{"type": "stage", "stage": "starting", "t": 10.0}, {"type": "epoch_start", "epoch": 0, "t": 16.0},
-              {"type": "epoch_end", "epoch": 0, "epoch_time_s": 9.0}, {"type": "epoch_end", "epoch": 1,
-                                                                      "epoch_time_s": 3.0}]
+              {"type": "epoch_end", "epoch": 0, "epoch_time_s": 9.0, "t": 25.0},
+              {"type": "epoch_end", "epoch": 1, "epoch_time_s": 3.0, "t": 28.0},
+              {"type": "done", "status": "completed", "t": 30.0}]
     (val_run_dir / "events.jsonl").write_text("".join(json.dumps({"v": 1, **e}) + "\n" for e in events))
     return val_run_dir
 
@@ -72,8 +73,9 @@ def test_offered_with_its_estimate_started_on_start_shown_and_read_back(qtbot, r
     qtbot.waitUntil(lambda: held.start_button.isVisibleTo(held), timeout=TIMEOUT_MS)
     text = held.status.text()
     assert "Held-out predictions for the 3 training images of run exp" in text and "3 short trainings of 5" in text
-    # 3 × (6 s to start + 5 epochs × 3.0 s (the median after the first) × 2/3) = 48 s, said with its basis
-    assert "Estimated time: about 0:48 (3 trainings × (6 s to start + 5 epochs × 3.0 s per epoch" in text
+    # 3 × (6 s to start + 2/3 × (9.0 s + 4 more × 3.0 s) + 2 s to finish) = 66 s, said with its basis
+    assert "Estimated time: about 1:06 (3 trainings × (6 s to start + 2/3 of the images × (9.0 s for the first " \
+           "epoch + 4 more × 3.0 s) + 2 s to finish)" in text
     assert [s["job"] for s in launcher.specs] == ["evaluate"]  # nothing trained before Start
 
     held.start_button.click()

@@ -1,5 +1,5 @@
 """``yolostudio evaluate RUN|WEIGHTS [--data] [--split val|test|train] [--kfold K] [--kfold-epochs N] [--imgsz]
-[--conf] [--iou] [--export-list FILE] [--json]``.
+[--conf] [--iou] [--export-list FILE] [--list] [--json]``.
 
 yolov5's own validation in a worker (``core/worker/evaluate_job.py``), with the defaults of training's final
 validation (``core.evaluation.plan``), so a run's best weights give training's last numbers. The result is
@@ -8,17 +8,18 @@ reads it back without starting a worker. ``--split train`` needs ``--kfold K``: 
 on its training images are biased, so K short trainings each predict the fold they did not learn
 (``core/evaluation/kfold_request.py``, the ``evaluate_kfold`` job); the time it takes is said before it
 starts. ``--json`` prints the stored result with ``store`` (its path) and ``from_store``; its shape is in
-docs/protocol.md. Exit codes: 0 evaluated, 1 failed, 2 usage error, 3 stopped.
+docs/protocol.md; ``--list`` shows the evaluations stored with a run. Exit codes: 0 evaluated, 1 failed, 2 usage error, 3 stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 from typing import Any
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_of, find_run, looks_like_path
-from cli.columns import pad
+from cli.columns import cells, pad
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer
@@ -26,7 +27,7 @@ from core.evaluation.plan import (SPLITS, build_evaluate_spec, default_settings,
                                   run_training_config, run_weights, run_world_size)
 from core.evaluation.error_list import write_image_list
 from core.evaluation.request import presented
-from core.evaluation.store import load_evaluation
+from core.evaluation.store import list_evaluations, load_evaluation
 from core.evaluation.kfold import FOLD_EPOCHS_CAP, KFOLD_DEFAULT, estimate_text
 from core.evaluation.kfold_request import build_kfold_spec, plan_kfold_evaluation
 from core.evaluation.request import EvaluationRefused
@@ -58,6 +59,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     p.add_argument("--export-list", metavar="FILE", default="",
                    help=tr("write the images of the errors to FILE, one path a line, likeliest label mistake first"))
+    p.add_argument("--list", action="store_true",
+                   help=tr("list the run's stored evaluations (newest first) instead of evaluating"))
     p.add_argument("--json", action="store_true", help=tr("print the evaluation as one JSON document"))
 
 
@@ -159,6 +162,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     except FileNotFoundError as missing:
         renderer.error(str(missing))
         return EXIT_USAGE
+    if args.list:
+        return _list(args, renderer, run_dir)
     if args.kfold:
         return _run_kfold(args, workspace, run_dir, renderer)
     config = run_training_config(run_dir)
@@ -218,6 +223,34 @@ def _run_kfold(args: argparse.Namespace, workspace: Path, run_dir: Path | None, 
                 renderer.result({"error": renderer.failure or {"kind": "internal", "message": outcome.message}}, "")
             return exit_code_of(outcome) if outcome.status != "completed" else EXIT_FAILED
     return _show(args, renderer, presented(result, plan, plan.config, run_dir, from_store=plan.stored is not None))
+
+
+#: What ``--list --json`` keeps of each stored evaluation (the whole result is in its ``store``).
+LISTED = ("created", "split", "predictions", "kfold", "images", "instances", "metrics", "weights", "key", "store")
+
+
+def _list(args: argparse.Namespace, renderer: EvaluateRenderer, run_dir: Path | None) -> int:
+    """The evaluations stored with the run: which split and predictions, how many images, mAP, where."""
+    if run_dir is None:
+        renderer.error(tr("Evaluations are listed with a run: give a run of this workspace."))
+        return EXIT_USAGE
+    listed = [{k: r.get(k) for k in LISTED if k in r} for r in list_evaluations(run_dir)]
+    if args.json:
+        renderer.result(listed, "")
+        return EXIT_OK
+    if not listed:
+        print(tr("Run {run} has no stored evaluation yet: yolostudio evaluate {run}", run=run_dir.name),
+              file=renderer.out)
+        return EXIT_OK
+    header = [tr("evaluated"), tr("predictions"), tr("images"), "mAP@0.5", "mAP@0.5:0.95", tr("stored in")]
+    rows = [[time.strftime("%Y-%m-%d %H:%M", time.localtime(float(r.get("created") or 0))),
+             tr("held-out k-fold, train") if r.get("predictions") == "kfold" else str(r.get("split", "")),
+             str(r.get("images", "")), number_text((r.get("metrics") or {}).get("map50")),
+             number_text((r.get("metrics") or {}).get("map")), str(r.get("store", ""))] for r in listed]
+    widths = [max(cells(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(pad(c, w) for c, w in zip(row, widths)).rstrip(), file=renderer.out)
+    return EXIT_OK
 
 
 def _show(args: argparse.Namespace, renderer: EvaluateRenderer, result: dict[str, Any]) -> int:

@@ -95,8 +95,10 @@ class EvaluationView(QScrollArea):
         confusion = self.result.get("confusion", {})
         labels, matrix = confusion.get("labels", []), confusion.get("matrix", [])
         table = QTableWidget(len(matrix), len(matrix), parent)
-        table.setVerticalHeaderLabels([self.tr("predicted {name}").format(name=n) for n in labels])
-        table.setHorizontalHeaderLabels([self.tr("true {name}").format(name=n) for n in labels])
+        # the last row and column are yolov5's "background" (not a class of the dataset): said in the UI's language
+        shown = [*labels[:-1], self.tr("background")] if labels else []
+        table.setVerticalHeaderLabels([self.tr("predicted {name}").format(name=n) for n in shown])
+        table.setHorizontalHeaderLabels([self.tr("true {name}").format(name=n) for n in shown])
         peak = max((v for row in matrix for v in row), default=0) or 1
         for p, row in enumerate(matrix):
             for t, value in enumerate(row):

@@ -1024,6 +1024,10 @@ Type 'delete' to confirm: </source>
       <translation>{weights} 在 {split} 划分上的评估：{images} 张图片，{instances} 个目标</translation>
     </message>
     <message>
+      <source>Evaluations are listed with a run: give a run of this workspace.</source>
+      <translation>评估随运行一起列出：请给出本工作区的一个运行。</translation>
+    </message>
+    <message>
       <source>Even without data-loader workers, training needs about {main:.1f} GB and {available:.1f} GB is free. {risk}</source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
     </message>
@@ -2458,6 +2462,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run {run} has no readable {file}: its settings are not known.</source>
       <translation>运行 {run} 没有可读的 {file}：不知道它的设置。</translation>
+    </message>
+    <message>
+      <source>Run {run} has no stored evaluation yet: yolostudio evaluate {run}</source>
+      <translation>运行 {run} 还没有已保存的评估：yolostudio evaluate {run}</translation>
     </message>
     <message>
       <source>Run {run} has no weights yet (weights/best.pt or weights/last.pt).</source>
@@ -4104,6 +4112,10 @@ Type 'delete' to confirm: </source>
       <translation>用 yolov5 的验证评估模型：各类别指标、混淆矩阵、逐图的错误（最可能的标注错误在前）</translation>
     </message>
     <message>
+      <source>evaluated</source>
+      <translation>评估时间</translation>
+    </message>
+    <message>
       <source>evaluation ({split})</source>
       <translation>评估（{split}）</translation>
     </message>
@@ -4196,6 +4208,10 @@ Type 'delete' to confirm: </source>
       <translation>硬链接图片；无法链接时报错</translation>
     </message>
     <message>
+      <source>held-out k-fold, train</source>
+      <translation>留出 k 折，train</translation>
+    </message>
+    <message>
       <source>held-out predictions for the train split: K short trainings, each predicting the fold it did not learn (3 is a good start)</source>
       <translation>为训练划分做留出预测：K 次短训练，每次预测它没学过的那一折（3 是不错的起点）</translation>
     </message>
@@ -4222,6 +4238,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>image {image}, annotation {id}</source>
       <translation>图片 {image}，标注 {id}</translation>
+    </message>
+    <message>
+      <source>images</source>
+      <translation>图片数</translation>
     </message>
     <message>
       <source>images per second</source>
@@ -4374,6 +4394,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>list runs with status and best mAP</source>
       <translation>列出训练记录及其状态和最佳 mAP</translation>
+    </message>
+    <message>
+      <source>list the run's stored evaluations (newest first) instead of evaluating</source>
+      <translation>列出该运行已保存的评估（最新的在前），而不是进行评估</translation>
     </message>
     <message>
       <source>loader img/s by workers — {counts}; the model consumes {demand:.0f} img/s; limits: {limits}</source>
@@ -4700,6 +4724,10 @@ Type 'delete' to confirm: </source>
       <translation>精确率 {p}  召回率 {r}  mAP@0.5 {m50}  mAP@0.5:0.95 {m}</translation>
     </message>
     <message>
+      <source>predictions</source>
+      <translation>预测</translation>
+    </message>
+    <message>
       <source>prepared copy</source>
       <translation>预处理副本</translation>
     </message>
@@ -4938,6 +4966,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>stopped</source>
       <translation>已停止</translation>
+    </message>
+    <message>
+      <source>stored in</source>
+      <translation>保存位置</translation>
     </message>
     <message>
       <source>sudo modprobe nvidia   # if that fails (e.g. after a kernel update), reboot</source>

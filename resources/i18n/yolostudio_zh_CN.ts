@@ -1493,6 +1493,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>所有类别</translation>
     </message>
     <message>
+      <source>background</source>
+      <translation>背景</translation>
+    </message>
+    <message>
       <source>confidence</source>
       <translation>置信度</translation>
     </message>

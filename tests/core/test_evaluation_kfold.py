@@ -132,3 +132,23 @@ def test_the_cli_refuses_a_plain_train_split_and_offers_kfold(run_dir, monkeypat
     assert "biased" in err and "--split train --kfold 3" in err
     assert cli_main(["evaluate", "exp", "--kfold", "3"]) == 2
     assert "Add --split train" in capsys.readouterr().err
+
+
+def test_the_cli_lists_the_evaluations_stored_with_a_run(run_dir, monkeypatch, capsys):
+    monkeypatch.setenv("YOLOSTUDIO_WORKSPACE", str(run_dir.parents[1]))
+    assert cli_main(["evaluate", "exp", "--list"]) == 0
+    assert "no stored evaluation yet" in capsys.readouterr().out
+    workspace = run_dir.parents[1]
+    held = plan_kfold_evaluation(run_dir, workspace)
+    save_evaluation(held.folder, {"created": 2.0, "split": "train", "predictions": "kfold", "images": 7,
+                                  "metrics": {"map50": 0.5, "map": 0.25}}, [])
+    val = plan_run_evaluation(run_dir, workspace).plan
+    save_evaluation(val.folder, {"created": 1.0, "split": "val", "images": 2, "metrics": {"map50": 0.75, "map": 0.5}},
+                    [])
+    assert cli_main(["evaluate", "exp", "--list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["split"], r.get("predictions")) for r in listed] == [("train", "kfold"), ("val", None)]  # newest first
+    assert listed[0]["store"] == str(held.folder / "result.json")
+    assert cli_main(["evaluate", "exp", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "held-out k-fold, train" in lines[1] and "0.500" in lines[1] and lines[2].split()[2] == "val"

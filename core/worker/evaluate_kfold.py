@@ -3,7 +3,8 @@
 For each of the spec's folds (``core.evaluation.kfold``): yolov5's own trainer (``train.main``, the run's
 options through ``core.training.config.yolov5_options`` — the run's model, start weights, hyperparameters —
 with the fold's data.yaml and the spec's few epochs) learns the other folds, then yolov5's validation of the
-fold model's best weights predicts the fold it never saw, heard by the evaluate job's ``Collector``. After the
+fold model's last weights (not best.pt: yolov5 picks it by fitness on this very fold) predicts the fold it never
+saw, heard by the evaluate job's ``Collector``. After the
 last fold the folds' statistics are merged the way ``val.run`` ends (``ap_per_class`` over every image's
 ``process_batch`` statistics, the confusion matrices added up), cleanlab scores the labels, and the result is
 written to the store with ``predictions: "kfold"``: the train split, each image predicted exactly once, by a
@@ -72,23 +73,29 @@ def _fold_opt(spec: dict[str, Any], data: Path, save_dir: Path) -> Any:
         sys.argv = argv
     for key, value in yolov5_options(fold_spec).items():
         setattr(opt, key, value)
-    opt.noval = True  # the held-out predictions come after training; yolov5 still validates the last epoch
+    # not noval: yolov5 7.0.14's train() then fails at the first epoch that is not the last (``map50s`` is bound
+    # only by a validation: UnboundLocalError), found with a 2-epoch fold
+    opt.noval = False
     opt.noplots = True  # yolov5's label and batch pictures of a fold are never looked at, and cost seconds
     return opt
 
 
 def _train_fold(ctx: JobContext, index: int, data: Path, save_dir: Path) -> Path:
-    """Train fold ``index``; the weights that predict its held-out images (best.pt, else last.pt)."""
+    """Train fold ``index``; the weights that predict its held-out images: last.pt — best.pt is chosen by its
+    fitness on the held-out fold itself (yolov5 validates on the data.yaml's val), which would bias them."""
     from yolov5 import train as y5train
     from yolov5.utils.callbacks import Callbacks
 
     spec = ctx.spec
     callbacks = Callbacks()  # a fresh one: yolov5's default instance piles registrations up across runs
     FoldReporter(ctx, index, len(spec["folds"]), int(spec["epochs"])).register(callbacks)
+    if spec["run_spec"]["config"].get("no_amp"):
+        from core.worker.compat_amp import disable_amp
+
+        disable_amp()  # the run trained without AMP (its --no-amp): so do its folds
     y5train.main(_fold_opt(spec, data, save_dir), callbacks=callbacks)
-    for name in ("best.pt", "last.pt"):
-        if (save_dir / "weights" / name).is_file():
-            return save_dir / "weights" / name
+    if (save_dir / "weights" / "last.pt").is_file():
+        return save_dir / "weights" / "last.pt"
     raise RuntimeError(tr("Fold {fold}'s training saved no weights in {path}.", fold=index + 1, path=save_dir))
 
 

@@ -12,12 +12,13 @@ model that did not learn it.
 
 Events: ``kfold_progress`` (fold, folds, stage ``training``/``predicting``, epoch, epochs) besides the
 evaluate job's ``eval_progress``; a stop request ends the job before the next batch (``done: stopped``,
-nothing stored). The fold models' weights are deleted once they have predicted (the store keeps the
+nothing stored, its work folder removed). The fold models' weights are deleted once they have predicted (the store keeps the
 evaluation, not k extra models).
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
 from pathlib import Path
@@ -163,7 +164,14 @@ def run_evaluate_kfold(ctx: JobContext) -> str:
             speeds.append((len(collector.images) - before, speed))
             shutil.rmtree(fold_dir / "weights", ignore_errors=True)
     except Stopped:
+        shutil.rmtree(work, ignore_errors=True)  # a stopped k-fold keeps nothing: the next one starts afresh
+        with contextlib.suppress(OSError):
+            store.rmdir()  # empty unless an evaluation was stored there before
         return "stopped"
+    except BaseException:
+        for weights in work.glob("fold*/weights"):
+            shutil.rmtree(weights, ignore_errors=True)  # the fold models are not kept, however the job ends
+        raise
     collector.confusion = confusion
     metrics = merged_metrics(collector, names, nc)
     count = max(1, sum(n for n, _ in speeds))

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +137,20 @@ def test_held_out_kfold_predictions_cover_every_training_image_exactly_once(trai
     assert again.returncode == 0 and "read back from the store" in again.stdout and not again.stderr.strip()
     assert "every training image once" in again.stdout
     assert_offline(trained["root"] / "net-audit.log")
+
+
+def test_a_stopped_held_out_evaluation_keeps_nothing(trained):
+    """Ctrl+C during a fold's training: the worker stops before its next batch (exit 3), nothing is stored and its
+    work folder (fold lists, fold models) is removed."""
+    before = set((trained["run"] / "evaluations").iterdir())
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "evaluate", "weak", "--split", "train", "--kfold", "2",
+                             "--kfold-epochs", "3"], cwd=ROOT, env=trained["env"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if "fold 1 of 2: epoch 2 of 3" in line:  # a kfold_progress event: the fold is training
+            proc.send_signal(signal.SIGINT)
+            break
+    proc.communicate(timeout=300)
+    assert proc.returncode == 3
+    assert set((trained["run"] / "evaluations").iterdir()) == before

@@ -8,7 +8,8 @@ reads it back without starting a worker. ``--split train`` needs ``--kfold K``: 
 on its training images are biased, so K short trainings each predict the fold they did not learn
 (``core/evaluation/kfold_request.py``, the ``evaluate_kfold`` job); the time it takes is said before it
 starts. ``--json`` prints the stored result with ``store`` (its path) and ``from_store``; its shape is in
-docs/protocol.md; ``--list`` shows the evaluations stored with a run. Exit codes: 0 evaluated, 1 failed, 2 usage error, 3 stopped.
+docs/protocol.md; ``--list`` shows the evaluations stored with a run. Exit codes: 0 evaluated, 1 failed, 2 usage
+error, 3 stopped.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ model that did not learn it.
 
 Events: ``kfold_progress`` (fold, folds, stage ``training``/``predicting``, epoch, epochs) besides the
 evaluate job's ``eval_progress``; a stop request ends the job before the next batch (``done: stopped``,
-nothing stored, its work folder removed). The fold models' weights are deleted once they have predicted (the store keeps the
-evaluation, not k extra models).
+nothing stored, its work folder removed). The fold models' weights are deleted once they have predicted (the
+store keeps the evaluation, not k extra models).
 """
 
 from __future__ import annotations

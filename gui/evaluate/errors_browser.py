@@ -8,10 +8,10 @@ Fixes go through ``core.evaluation.label_edits`` (atomic, with a ``.bak``), writ
 Ctrl+Z undoes the last one; "Change its class" offers every class of the dataset, the predicted one first.
 The boxes drawn are the label file's as it is now (read with the image), so an edit or an undo shows at once
 and a row whose label was deleted offers nothing more to do to it. Every core call is an operation of
-``gui/evaluate/operations.py``. It says which predictions it shows (``words.predictions_words``): the run's weights on val/test, or
-held-out (k-fold) predictions on the train split; over val/test it offers the held-out ones for the training
-images (``review_requested``: the Evaluate window opens its held-out window, which says the time it takes before
-it starts).
+``gui/evaluate/operations.py``. It says which predictions it shows (``words.predictions_words``): the run's
+weights on val/test, or held-out (k-fold) predictions on the train split; over val/test it offers the held-out
+ones for the training images (``review_requested``: the Evaluate window opens its held-out window, which says
+the time it takes before it starts).
 """
 
 from __future__ import annotations

@@ -158,7 +158,8 @@ def test_browse_the_errors_opens_the_browser_over_the_stored_images(qtbot, run_d
     error = {"image": image, "kind": "missed", "class": "cat", "predicted_name": None, "label": 0, "prediction": None,
              "label_class": 0, "predicted_class": None, "confidence": None}
     save_evaluation(plan.folder, {**stored_result(), "errors": [error], "names": {"0": "cat", "1": "emu"}},
-                    [{"image": image, "width": 64, "height": 64, "labels": [[0, 25.6, 25.6, 38.4, 38.4]], "predictions": []}])
+                    [{"image": image, "width": 64, "height": 64, "labels": [[0, 25.6, 25.6, 38.4, 38.4]],
+                      "predictions": []}])
     window = open_window(qtbot, run_dir, EvaluateLauncher(fake_worker, tmp_path))
     qtbot.waitUntil(lambda: window.view is not None, timeout=TIMEOUT_MS)
     assert window.errors_button.isVisibleTo(window)

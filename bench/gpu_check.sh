@@ -142,3 +142,8 @@ echo "== faults (issue 13): kills mid-save, double owners and a full disk while 
 # Expect: stuck running / unloadable checkpoints / failed resumes / tracebacks / hangs / executed all 0;
 # double-owner attempts all refused; disk_full reported with the space needed, then resume works.
 "$PY" bench/faults.py --kills 3 --device 0 --skip fuzz,hostile
+
+echo "== tune (issue 24): a tiny Ray Tune search, one trial per GPU; share of time with every GPU training"
+# Needs the tune extra (pip install -e '.[tune]'); without it the CLI says how to install it (exit 2).
+# Expect all_busy_share close to 1 on several GPUs (gaps: Ray's start-up and each trial's model build).
+timeout 600 "$PY" bench/tune_busy.py --run --device 0 --trials $((2 * ${NGPU:-1})) || echo "tune busy exit code $?"

@@ -1,7 +1,8 @@
 """The About box: versions, licenses and where the app keeps things.
 
 Versions of torch, CUDA and yolov5 come from the last environment check's facts
-(``core.workspace.last_facts_path``), never from importing them: the GUI process does not import torch.
+(``core.workspace.last_facts_path``, read in the background by ``gui.shell_operations``), never from
+importing them: the GUI process does not import torch.
 Before the first check the box says so and where to run it. Paths are shown as selectable text, so a
 user can paste them into a bug report.
 """
@@ -17,31 +18,21 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from core import RESOURCES_DIR, __version__
-from core.environment.facts import load_facts
 from core.settings import settings_path
-from core.workspace import last_facts_path
 from gui.app_log import LOG_FILE
 from gui.fonts import CJK_FONT_LICENSE
+from gui.shell_operations import read_probed_versions
 
-
-def probed_versions(workspace: Path) -> dict[str, str] | None:
-    """{"torch": ..., "cuda": ..., "yolov5": ..., "driver": ...} from the last check; None before one."""
-    path = last_facts_path(workspace)
-    if not path.is_file():
-        return None
-    try:
-        facts, _problems = load_facts(path)
-    except (OSError, ValueError):
-        return None
-    return {"torch": facts.torch.version or "", "cuda": facts.torch.cuda or "",
-            "yolov5": str(facts.packages.get("yolov5") or ""), "driver": facts.nvml.driver_version or ""}
+READING = object()  # the facts file is being read
 
 
 class AboutDialog(QDialog):
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("About YOLO Studio"))
-        self.text = QLabel(self._html(workspace), self)
+        self.workspace = workspace
+        self.versions_read = False  # the last check's facts arrived (or there were none)
+        self.text = QLabel(self._html(workspace, READING), self)
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.text.setOpenExternalLinks(False)
@@ -52,13 +43,19 @@ class AboutDialog(QDialog):
         layout.addWidget(self.text)
         layout.addWidget(buttons)
         self.resize(640, self.sizeHint().height())
+        read_probed_versions(self, workspace).success(self._show_versions).run()
 
-    def _html(self, workspace: Path) -> str:
+    def _show_versions(self, probed: dict[str, str] | None) -> None:
+        self.text.setText(self._html(self.workspace, probed))
+        self.versions_read = True
+
+    def _html(self, workspace: Path, probed: object) -> str:
         unknown = self.tr("not checked yet")
-        probed = probed_versions(workspace)
         versions = [(self.tr("YOLO Studio"), __version__), ("Python", platform.python_version()),
                     ("PySide6", pyside_version)]
-        if probed is None:
+        if probed is READING:
+            versions.append(("PyTorch, CUDA, YOLOv5", self.tr("reading the last environment check…")))
+        elif not isinstance(probed, dict):
             versions.append(("PyTorch, CUDA, YOLOv5", self.tr("not checked yet: open the Environment page")))
         else:
             versions += [("PyTorch", probed["torch"] or unknown),

@@ -5,21 +5,31 @@ follows it while the pages do the work: 1. the environment check's verdict, 2. d
 data.yaml of their own, or one made from folders), 3. the wizard where it exists (else the Train form's
 options), 4. train. Every step can be skipped; closing the panel marks the guide done
 (``Settings.guide_done``) and only the Help menu opens it again. The guide owns no feature: it asks the
-window (``action_requested``) and the window routes to the page that owns it.
+window (``action_requested``) and the window routes to the page that owns it; a step is ticked only when
+its result is real (the router says so), never when its page is merely opened.
+
+A step keeps its shape when it is done (its choices stay, Skip stays in place, disabled), and the panel
+grows to what its steps say (``fit_height``) instead of hiding their buttons behind a scrollbar.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDockWidget, QGroupBox, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout,
-                               QWidget)
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (QDockWidget, QGroupBox, QHBoxLayout, QLabel, QMainWindow, QPushButton, QScrollArea,
+                               QVBoxLayout, QWidget)
 
 #: The actions the guide can ask for; the window maps each to a page.
 CHECK, DEMO, OPEN_YAML, FROM_FOLDERS, TUNE, TRAIN = "check", "demo", "open-yaml", "from-folders", "tune", "train"
 
 
+#: The most of the window's height the guide takes when it grows: the pages keep the rest.
+MAX_HEIGHT_SHARE = 0.5
+
+
 class GuideStep(QGroupBox):
     """One numbered step: what it is for, its buttons, a Skip link, and a tick once done or skipped."""
+
+    changed = Signal()  # its words changed: the panel may need more height
 
     def __init__(self, title: str, text: str, parent: QWidget | None = None) -> None:
         super().__init__(title, parent)
@@ -52,12 +62,15 @@ class GuideStep(QGroupBox):
     def set_status(self, text: str) -> None:
         self.status.setText(text)
         self.status.setVisible(bool(text))
+        self.changed.emit()
 
     def set_done(self, text: str) -> None:
+        """Ticked with what was done; the step keeps its buttons and its Skip (disabled) where they were."""
         self.done = True
         self.setTitle("✓ " + self.title().removeprefix("✓ "))
+        self.skip.setEnabled(False)
+        self.skip.setToolTip(self.tr("This step is done."))
         self.set_status(text)
-        self.skip.hide()
 
 
 class FirstRunGuide(QDockWidget):
@@ -111,10 +124,31 @@ class FirstRunGuide(QDockWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(body)
         self.setWidget(scroll)
+        self._body = body
+        for step in self.steps:
+            step.changed.connect(lambda: QTimer.singleShot(0, self, self.fit_height))  # once the layout has run
 
     @property
     def steps(self) -> list[GuideStep]:
         return [self.check, self.data, self.tune, self.train]
+
+    def needed_height(self) -> int:
+        """The panel's height that shows every step whole at its present width (title bar and frames included)."""
+        scroll = self.widget()
+        assert isinstance(scroll, QScrollArea)
+        layout = self._body.layout()
+        width = scroll.viewport().width()
+        body = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else self._body.sizeHint().height()
+        return body + (self.height() - scroll.viewport().height())
+
+    def fit_height(self) -> None:
+        """Grow the docked panel to what its steps now say (up to ``MAX_HEIGHT_SHARE`` of the window)."""
+        window = self.parentWidget()
+        if not isinstance(window, QMainWindow) or self.isFloating() or not self.isVisible():
+            return
+        need = min(self.needed_height(), int(window.height() * MAX_HEIGHT_SHARE))
+        if need > self.height():
+            window.resizeDocks([self], [need], Qt.Orientation.Vertical)
 
     def _data_chosen(self, action: str) -> None:
         self.action_requested.emit(action)

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (QApplication, QDialog, QHBoxLayout, QLabel, QList
                                QProgressDialog, QStackedWidget, QVBoxLayout, QWidget)
 
 from core.job.jobs import JobOutcome
-from core.settings import load_settings
 from gui import dialogs, first_run
 from gui.guide_router import GuideRouter
 from gui.current_work import CurrentWork
@@ -31,6 +30,7 @@ from gui.pages.catalog import PAGES, TRAIN, page_index
 from gui.pages.page import AppServices, Page
 from gui.pages.placeholder_page import PlaceholderPage
 from gui.runs_store import RunsStore
+from gui.shell_operations import read_settings
 from gui.theme import apply_theme
 from gui.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
@@ -101,6 +101,8 @@ class MainWindow(QMainWindow):
         self.when_painted(self.machine_bar.start)
         self.setStatusBar(self.machine_bar)
         self._closing_after_stop = False
+        self._deciding_close = False  # the close-while-training setting is being read
+        self._detached_to_close = False  # the run was left training: the next close goes through
         self._stop_dialog: QProgressDialog | None = None
         self._stop_timer = QTimer(self, singleShot=True, interval=STOP_TIMEOUT_S * 1000, timeout=self._stop_timed_out)
         self._install_shortcuts()
@@ -181,9 +183,9 @@ class MainWindow(QMainWindow):
                 QTimer.singleShot(0, self, call)
             self._after_paint.clear()
 
-    def _apply_to_next_run(self, setting: dict) -> bool:
+    def _apply_to_next_run(self, setting: dict, reason: str = "") -> bool:
         """A fix that is a training option: into the Train form (the user confirms), then show it."""
-        prescriptions = [{"field": key, "value": value, "reason": self.tr("from the environment check")}
+        prescriptions = [{"field": key, "value": value, "reason": reason or self.tr("from the environment check")}
                          for key, value in setting.items()]
         if self.train_page.apply_prescriptions(prescriptions):
             self.show_page(TRAIN_INDEX)
@@ -217,6 +219,8 @@ class MainWindow(QMainWindow):
         page = self._build_train_page() if index == TRAIN_INDEX else PAGES[index].build(self.workspace, self)
         self._built[index] = page
         page.bind(self.services)
+        if hasattr(page, "dataset_saved"):  # the Dataset page: its saves make the Train page's check stale
+            page.dataset_saved.connect(self._on_dataset_saved)
         current = self.pages.currentWidget()
         self.pages.insertWidget(index, page)
         self.pages.removeWidget(pending)
@@ -234,6 +238,10 @@ class MainWindow(QMainWindow):
         page.run_ended.connect(self._on_run_ended)
         page.run_ended.connect(lambda outcome: self.runs_store.reload())
         return page
+
+    def _on_dataset_saved(self, path: Path) -> None:
+        if TRAIN_INDEX in self._built:  # a Train page built later checks its dataset when built
+            self.train_page.on_dataset_saved(path)
 
     @property
     def train_page(self) -> TrainPage:
@@ -279,8 +287,9 @@ class MainWindow(QMainWindow):
         """The first listing only: follow a run still training, else offer to resume the newest."""
         self.runs_store.changed.disconnect(self._on_runs_listed)
         running = [run for run in runs if run.status == "running"]
-        if not runs and not load_settings().guide_done:  # a first start: the guide, once, after the first paint
-            self.when_painted(self.guide_router.start)
+        if not runs:  # a first start (no runs, the guide never dismissed): the guide, once, after the first paint
+            read_settings(self).success(lambda settings: None if settings.guide_done else self.when_painted(
+                self.guide_router.start)).run()
         if running:
             self.train_page.attach(running[0])
         elif runs:
@@ -293,23 +302,33 @@ class MainWindow(QMainWindow):
         if not all(self.page(i).can_leave() for i in order):
             event.ignore()
             return
-        if TRAIN_INDEX in self._built and self.train_page.active:
-            if self._stop_dialog is not None:  # already stopping: keep waiting
-                event.ignore()
-                return
-            choice = {"stop": dialogs.CLOSE_STOP, "keep": dialogs.CLOSE_KEEP}.get(load_settings().close_with_run) \
-                or dialogs.ask_close_while_training(self, self.train_page.session.name)
-            if choice == dialogs.CLOSE_CANCEL:
-                event.ignore()
-                return
-            if choice == dialogs.CLOSE_STOP:
-                event.ignore()
-                self._stop_then_close()
-                return
-            self.train_page.detach_run()
+        if TRAIN_INDEX in self._built and self.train_page.active and not self._detached_to_close:
+            event.ignore()
+            if self._stop_dialog is None and not self._deciding_close:  # not already stopping or asking
+                self._deciding_close = True  # the settings say whether to ask: read off the GUI thread
+                read_settings(self).success(lambda settings: self._close_while_training(settings.close_with_run)) \
+                    .failure(lambda exc: self._close_while_training("ask")).run()
+            return
         self._save_geometry()
         self.machine_bar.shutdown()
         event.accept()
+
+    def _close_while_training(self, setting: str) -> None:
+        """Closing while the Train page's run is active: stop it, keep it training, or stay (the user chose)."""
+        self._deciding_close = False
+        if not (TRAIN_INDEX in self._built and self.train_page.active):
+            self.close()  # it ended meanwhile
+            return
+        choice = {"stop": dialogs.CLOSE_STOP, "keep": dialogs.CLOSE_KEEP}.get(setting) \
+            or dialogs.ask_close_while_training(self, self.train_page.session.name)
+        if choice == dialogs.CLOSE_CANCEL:
+            return
+        if choice == dialogs.CLOSE_STOP:
+            self._stop_then_close()
+            return
+        self.train_page.detach_run()
+        self._detached_to_close = True
+        self.close()
 
     def _stop_then_close(self) -> None:
         self._closing_after_stop = True

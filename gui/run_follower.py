@@ -19,7 +19,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.job.protocol import EventFileTail
 from core.run.owner import lock_owner, worker_alive
-from core.runs.store import STARTING_GRACE_S, request_stop
+from core.runs.store import request_stop
+from core.runs.status import STARTING_GRACE_S
 from core.run.files import CONFIG_FILE, EVENTS_FILE
 
 POLL_MS = 100

@@ -13,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 from core.job.jobs import JobOutcome
 from core.run.progress import RunProgress, format_duration
-from core.run.words import stage_word, status_title
+from core.run.words import stage_word, status_title, status_word
 
 DASH = "—"
 
@@ -81,7 +81,9 @@ def detail_text(progress: RunProgress, *, live: bool = True, average: float | No
 def best_text(progress: RunProgress) -> str:
     if progress.best_map50 is None:
         return _tr("Best mAP: — (known after the first validation)")
-    return _tr("Best mAP@0.5: {map50} (epoch {epoch}) · best mAP@0.5:0.95: {map50_95}").format(
+    # Said as what it is: the best epoch's validation during training. best.pt's own validation at the end (the
+    # completion card) can differ a little: yolov5 saves the weights in 16 bits and validates that file again.
+    return _tr("Best epoch {epoch}, validated during training: mAP@0.5 {map50} · mAP@0.5:0.95 {map50_95}").format(
         map50=f"{progress.best_map50:.3f}", epoch=(progress.best_epoch or 0) + 1,
         map50_95=_number(progress.best_map50_95, "{:.3f}"))
 
@@ -110,7 +112,7 @@ def log_line(event: dict[str, Any]) -> str | None:
         return _tr("Error: {message} — {hint}").format(message=event.get("message", ""), hint=event.get("hint", ""))
     if kind == "stage" and event.get("stage") in ("starting", "preparing", "training", "stopping", "finished"):
         detail = event.get("detail")
-        name = str(event.get("stage"))
+        name = stage_word(str(event.get("stage"))) or str(event.get("stage"))  # the id's words, as on the stage line
         return (_tr("Stage: {stage} ({detail})").format(stage=name, detail=detail) if detail
                 else _tr("Stage: {stage}").format(stage=name))
     if kind == "hello":
@@ -129,5 +131,5 @@ def log_line(event: dict[str, Any]) -> str | None:
         return _tr("Checkpoint saved: {path}").format(path=event.get("path", ""))
     if kind == "done":
         return _tr("Run ended ({status}) after {elapsed}").format(
-            status=event.get("status", DASH), elapsed=format_duration(event.get("elapsed_s")))
+            status=status_word(str(event.get("status", ""))) or DASH, elapsed=format_duration(event.get("elapsed_s")))
     return None

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from gui.background import BackgroundTask, run_in_background
+from gui.background import BackgroundTask
+from gui.shell_operations import list_runs
 
 if TYPE_CHECKING:
     from core.runs.index import RunIndex
@@ -47,24 +48,16 @@ class RunsStore(QObject):
         if self._task is not None:
             self._again = True
             return
-        self._task = run_in_background(self, lambda progress, cancelled: self._list(), on_done=self._listed,
-                                       on_failed=self._failed)
-
-    def _list(self) -> list[RunInfo]:
-        """In the pool thread: core.runs.store and its readers load there, not before the window's first paint."""
-        if self._index is None:
-            from core.runs.index import RunIndex  # noqa: PLC0415
-
-            self._index = RunIndex()
-        return self._index.list_runs(self.workspace)
+        self._task = list_runs(self, self.workspace, self._index).success(self._listed).failure(self._failed).run()
 
     def ensure_loaded(self) -> None:
         """Load once: the first page that needs the runs starts it; later callers reuse the list."""
         if not self.loaded and self._task is None:
             self.reload()
 
-    def _listed(self, runs: list[RunInfo]) -> None:
+    def _listed(self, listed: tuple[RunIndex, list[RunInfo]]) -> None:
         self._task = None
+        self._index, runs = listed
         self.runs, self.loaded = runs, True
         self.changed.emit(runs)
         self._next()

@@ -9,8 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
-from gui.background import run_in_background
 from gui.machine_glance import GpuGlance, NvmlGlance, read_host
+from gui.shell_operations import open_gpu_readings
 
 REFRESH_MS = 2000
 
@@ -37,8 +37,8 @@ class MachineStatusBar(QStatusBar):
         window calls it after its first paint: psutil's import and NVML's start are not start-up's cost."""
         read_host()  # the first cpu_percent(None) only sets the reference point
         self._timer.start()
-        run_in_background(self, lambda progress, cancelled: self._nvml.init(),
-                          on_done=self._on_nvml_ready, on_failed=lambda exc: self._on_nvml_ready(False))
+        open_gpu_readings(self, self._nvml.init).success(self._on_nvml_ready).failure(
+            lambda exc: self._on_nvml_ready(False)).run()
         self.refresh()
 
     def set_run_summary(self, text: str) -> None:

@@ -35,6 +35,7 @@ VIOLATIONS = [
     ("training-stack-in-workers", "core/quick.py", "import torch\n"),
     ("training-stack-in-workers", "gui/preview.py", "import cv2\n"),
     ("training-stack-in-workers", "cli/verbs/fast.py", "import onnxruntime\n"),
+    ("training-stack-in-workers", "gui/tune_page.py", "from ray import tune\n"),
     ("gui-not-worker worker-entered-by-process", "gui/jobs.py", "from core.worker import train_job\n"),
     ("worker-entered-by-process", "core/shortcut.py", "from core.worker.train_job import run\n"),
     ("worker-entered-by-process", "cli/verbs/direct.py", "import core.worker.train_job\n"),

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from tools.i18n_verbatim import lost_tokens
+
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE_DIR = ROOT / "resources" / "i18n"
 SOURCE_DIRS = ("core", "cli", "gui", "installer")
@@ -69,7 +71,7 @@ LATER: dict[str, Callable[[], Iterable[str]]] = {
     "core/environment/probe_launch.py": lambda: [*importlib.import_module("core.environment.probe_launch")
                                                  .STEP_WORDS.values(), "Checking…"],
     "core/training/errors.py": lambda: [rule[3] for rule in importlib.import_module("core.training.errors")._RULES],
-    "core/weights/download.py": lambda: [importlib.import_module("core.weights.download")._PROXY_HINT],
+    "core/weights/download_errors.py": lambda: [importlib.import_module("core.weights.download_errors")._PROXY_HINT],
     "core/weights/catalog.py": lambda: [c.purpose for c in importlib.import_module("core.weights.catalog").CATALOG],
     "cli/verbs/doctor.py": lambda: importlib.import_module("cli.verbs.doctor")._WORDS.values(),
 }
@@ -214,7 +216,8 @@ def placeholders(text: str) -> list[str]:
 
 def problems(language: str = LANGUAGE, root: Path = ROOT,
              messages: list[Message] | None = None) -> tuple[list[Message], list[str]]:
-    """(strings of the sources with no translation, translations whose placeholders differ from the source);
+    """(strings of the sources with no translation, translations whose placeholders differ from the source or
+    that lost a file name, flag, path or command — ``tools.i18n_verbatim``);
     ``messages`` from an ``extract`` already made, else the sources are read now."""
     messages = extract(root)[0] if messages is None else messages
     catalogues = {name: read_ts(ts_path(name, language)) for name in ("yolostudio", "core")}
@@ -231,6 +234,9 @@ def problems(language: str = LANGUAGE, root: Path = ROOT,
         elif placeholders(translation) != placeholders(m.source):
             wrong.append(f"{m.where}: {m.source!r} -> {translation!r}: placeholders {placeholders(m.source)} "
                          f"became {placeholders(translation)}")
+        elif lost_tokens(m.source, translation):
+            wrong.append(f"{m.where}: {m.source!r} -> {translation!r}: keep {lost_tokens(m.source, translation)} "
+                         "as they are (file names, flags, paths and commands are never translated)")
     return missing, wrong
 
 

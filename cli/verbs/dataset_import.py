@@ -16,6 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from cli.progress_line import ProgressLine
 from cli.render import Output
 from core.dataset.importers.classes import ClassMap, parse_pairs
 from core.dataset.importers.convert import ConvertOptions
@@ -98,14 +99,11 @@ def cmd_dataset_import(args: argparse.Namespace, workspace: Path | None) -> int:
     except ValueError as exc:
         out.error(str(exc))
         return EXIT_USAGE
-    show_progress = not args.json and sys.stderr.isatty()
+    line = ProgressLine(tty=None if not args.json else False)  # the one progress line (cli/progress_line.py)
     words = {"reading": tr("Reading"), "writing": tr("Writing")}
 
     def progress(phase: str, done: int, total: int) -> None:
-        if show_progress:
-            sys.stderr.write("\r" + tr("{phase} {done}/{total} images", phase=words.get(phase, phase), done=done,
-                                       total=total) + "   ")
-            sys.stderr.flush()
+        line.show(tr("{phase} {done}/{total} images", phase=words.get(phase, phase), done=done, total=total))
 
     source = Path(args.source).expanduser()
     try:
@@ -114,13 +112,13 @@ def cmd_dataset_import(args: argparse.Namespace, workspace: Path | None) -> int:
         else:
             report = run_import(source, Path(args.out), options, progress).report
     except (ImportSourceError, ImportWriteError) as exc:
+        line.clear()
         out.error(str(exc))
         return EXIT_USAGE
     except (ImportCancelled, KeyboardInterrupt):
         print(tr("\nCancelled; nothing was written under {path}.", path=args.out), file=sys.stderr)
         return EXIT_USAGE
-    if show_progress:
-        sys.stderr.write("\r\033[K")
+    line.clear()
     code = EXIT_OK
     if not args.dry_run:
         check = validate_dataset(Path(report["data_yaml"]))

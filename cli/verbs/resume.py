@@ -15,7 +15,7 @@ from core.i18n import tr
 from core.job.jobs import JobSpec
 from core.environment.machine import quick_machine_facts
 from core.run.owner import busy_words, lock_owner
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from core.runs.store import read_run, resume_checkpoint_problem, resume_spec
 from core.run.words import UNREADABLE
 from core.training.options import TrainConfig, train_options

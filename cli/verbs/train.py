@@ -4,7 +4,9 @@ Options are checked with the same rules as the Train page (``core.training.confi
 this machine's facts (``--model yolov5s.pt`` is the weights store's file: never a download), then the
 dataset the way the Train page checks it before Start (``core.dataset.training_gate``: errors that abort
 training or make yolov5 drop images exit 2 within seconds, each with its file:line, before any run folder
-exists; ``--no-check`` skips it knowingly). The run folder and its spec come from
+exists; ``--no-check`` skips it knowingly). A wizard document whose recommendation is a prepared copy
+(``--config wizard.json``) trains on that copy, made or refreshed first (``cli.prepared_copy``). The run
+folder and its spec come from
 ``core.runs.store.create_run``. The progress bar
 (or, with ``--json``, the event stream) follows the worker until it ends.
 """
@@ -13,13 +15,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from cli.common import EXIT_USAGE, exit_code_of
+from cli.common import EXIT_STOPPED, EXIT_USAGE, exit_code_of
+from cli.prepared_copy import ensure_copy
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer, JsonEvents
 from cli.train_render import ConsoleRenderer
+from core.dataset.prepare import PrepareCancelled
 from core.dataset.scan import ScanCancelled
 from core.dataset.training_gate import DatasetGate, check_for_training
 from core.training.distributed import ENDPOINT_FIELDS, launch_problems, other_node_commands, unconfirmed_endpoints
@@ -29,6 +34,7 @@ from core.environment.machine import quick_machine_facts
 from core.runs.store import create_run, load_run_config
 from core.training.config import validate_config
 from core.training.options import add_train_arguments, config_from_args, load_config_file
+from core.wizard.prepared_copy import read_request
 from core.trust import (confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal, store_refusal,
                         stored_verdict)
 
@@ -78,9 +84,23 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     renderer = job_renderer(args.json)
     try:
         base = load_config_file(Path(args.config)) if args.config else None
+        copy = read_request(Path(args.config)) if args.config else None  # the wizard's prepared copy
     except ValueError as exc:
         renderer.error(str(exc), tr("Save the options again from the wizard or the Train page."))
         return EXIT_USAGE
+    if base is not None and copy is not None:
+        if args.data and not copy.concerns(args.data, workspace):
+            renderer.note(tr("Training on {data} as given: the prepared copy {config} asks for is of {source}.",
+                             data=args.data, config=args.config, source=copy.source))
+        else:
+            try:
+                made = ensure_copy(renderer, copy, workspace)
+            except PrepareCancelled:
+                return EXIT_STOPPED
+            if made is None:
+                return EXIT_USAGE
+            base = replace(base, data=str(made.data_yaml))
+            args.data = None  # the copy is the dataset (a DATA naming the source or the copy itself means it)
     typed = {name for name in ENDPOINT_FIELDS if getattr(args, name, None) not in (None, "")}
     refused = unconfirmed_endpoints(base, typed, str(args.config))  # a file never picks where this machine connects
     for problem in refused:
@@ -113,7 +133,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
             renderer.error(tr("Dataset check cancelled; nothing was started."))
             return EXIT_USAGE
         if not gate.ok:
-            report_gate(renderer, gate, args.data)
+            report_gate(renderer, gate, args.data or checked.config.data)
             return EXIT_USAGE
     run_dir = create_run(workspace, checked, trusted_weights=trusted,
                          trusted_model=checked.cfg_path is not None and args.trust_model)

@@ -19,21 +19,21 @@ from typing import Any
 
 from cli.common import EXIT_OK, EXIT_STOPPED, EXIT_USAGE, existing_file
 from cli.jobs import run_job
-from cli.progress_line import ProgressLine
+from cli.prepared_copy import ensure_copy
+from core.dataset.prepare import PrepareCancelled
 from cli.registry import Verb, register
 from cli.render import Output
 from core.atomic import atomic_write_text
 from cli.columns import cells, pad
-from core.dataset.prepare import PrepareCancelled, PrepareError, prepare_dataset
 from core.environment.facts import load_facts
 from core.i18n import tr
 from core.environment.machine import parse_device
 from core.run.progress import format_duration
 from core.weights.choice import recommend_start
 from core.wizard.inputs import GOALS, Goal, Measurements, measurements_from_json
+from core.wizard.prepared_copy import request_for
 from core.wizard.recommend import recommend
-from core.wizard.session import (MEASURE_TIMEOUT_S, measure_job, prepared_out_dir, read_inputs, result_document,
-                                 step_words, use_prepared)
+from core.wizard.session import MEASURE_TIMEOUT_S, measure_job, read_inputs, result_document, step_words, use_prepared
 
 
 def parse_duration(text: str) -> float:
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         m, stopped = _measure(out, hw, ds, goal, workspace, show=not args.json)
     rec = recommend(hw, ds, goal, m, lambda model: recommend_start(model, workspace))
     if args.prepare and rec.prepare_imgsz is not None and use_prepared(rec, workspace) is None:
-        if not _prepare(out, rec, workspace, str(data.absolute()), show=not args.json):
+        if not _prepare(out, rec, workspace, str(data.absolute())):
             return EXIT_STOPPED
     use_prepared(rec, workspace)
     doc = result_document(rec, m, workspace, source_data=ds.data_yaml, config_file=args.save)
@@ -125,23 +125,14 @@ def _measure(out: Output, hw: Any, ds: Any, goal: Goal, workspace: Path, *, show
     return m, outcome.status == "stopped"
 
 
-def _prepare(out: Output, rec: Any, workspace: Path, source: str, *, show: bool) -> bool:
-    line = ProgressLine(tty=None if show else False)
-
-    def progress(done: int, total: int) -> None:
-        line.show(tr("Preparing {done}/{total} images", done=done, total=total))
-
+def _prepare(out: Output, rec: Any, workspace: Path, source: str) -> bool:
+    """Make the copy (a dataset that cannot be prepared is said and the originals stay); False when stopped."""
+    request = request_for(source, rec.prepare_imgsz)
     try:
-        prepare_dataset(Path(source), int(rec.prepare_imgsz), prepared_out_dir(rec, workspace, source),
-                        progress=progress)
-    except PrepareError as exc:
-        line.clear()
-        out.warning(str(exc))
-    except (PrepareCancelled, KeyboardInterrupt):
-        line.keep()
-        out.error(tr("Stopped; the images prepared so far are kept and the next run resumes."))
+        if request is not None:
+            ensure_copy(out, request, workspace)
+    except PrepareCancelled:
         return False
-    line.clear()
     return True
 
 
@@ -161,6 +152,8 @@ def result_text(doc: dict[str, Any]) -> str:
     p = doc["predicted"]
     print(tr("Predicted: {rate:.0f} images/s, {epoch} per epoch, {total} in all", rate=p["images_per_s"],
              epoch=format_duration(p["epoch_s"]), total=format_duration(p["total_s"])), file=buf)
+    if doc.get("hours_note"):
+        print(doc["hours_note"], file=buf)
     for name, command in doc["commands"].items():
         for line in command if isinstance(command, list) else [command]:
             print(f"{name}: {line}", file=buf)

@@ -67,12 +67,12 @@ def check_image_bytes(data: bytes, file: str) -> ImageFacts:
                 orientation = _orientation(im)  # read from the header's EXIF, still there after verify
     except Image.DecompressionBombError as exc:
         facts.findings.append(finding("image-too-large", file, tr(
-            "The image is so large that Pillow refuses to open it ({reason}); yolov5 drops it as corrupt. "
+            "The image is so large that Pillow refuses to open it ('{reason}'); yolov5 drops it as corrupt. "
             "Downscale it.", reason=exc), severity="error"))
         return facts
     except Exception as exc:  # noqa: BLE001 - Pillow raises many kinds for a broken file
         facts.findings.append(finding("image-corrupt", file, tr(
-            "Pillow cannot read this image ({reason}). yolov5 drops it as corrupt.", reason=_reason(exc))))
+            "Pillow cannot read this image ('{reason}'). yolov5 drops it as corrupt.", reason=_reason(exc))))
         return facts
     if orientation in (6, 8):
         width, height = height, width
@@ -107,7 +107,7 @@ def _unterminated_jpeg(data: bytes, file: str) -> Finding:
             im.load()
     except Exception as exc:  # noqa: BLE001 - Pillow raises OSError or ValueError for truncated data
         return finding("image-corrupt", file, tr(
-            "The JPEG is truncated ({reason}). yolov5 tries to re-save it, cannot decode it, and drops the "
+            "The JPEG is truncated ('{reason}'). yolov5 tries to re-save it, cannot decode it, and drops the "
             "image as corrupt; restore the original if you have it.", reason=_reason(exc)))
     return finding("image-corrupt", file, tr(
         "The JPEG has extra bytes after its end marker. yolov5 re-saves it in place ('corrupt JPEG restored and "

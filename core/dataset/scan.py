@@ -104,7 +104,7 @@ def _label_unread(label: str, found: Any) -> list[Finding]:
             size=f"{found.size / 1e6:,.1f}", limit=f"{MAX_LABEL_BYTES / 1e6:.1f}"))]
     if found.kind == "unreadable":
         return [finding("label-unreadable", label, tr(
-            "The label file cannot be read ({reason}). yolov5 drops the image as corrupt.",
+            "The label file cannot be read ('{reason}'). yolov5 drops the image as corrupt.",
             reason=found.reason))]
     return []
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from core.i18n import N_, tr
+
 GB = 1024**3
 #: ``nvmlDeviceGetTemperature`` sensor 0: the GPU die.
 NVML_TEMPERATURE_GPU = 0
@@ -28,6 +30,24 @@ def error_kind(exc: BaseException) -> str:
         return "NotInstalled"
     name = type(exc).__name__
     return name.split("NVMLError_", 1)[1] if name.startswith("NVMLError_") else name
+
+
+#: pynvml's error classes (``NVMLError_<Kind>``, from NVML's ``NVML_ERROR_*`` codes) that a user meets, in words.
+_ERROR_WORDS = {
+    "NotInstalled": N_("the NVIDIA management library for Python (nvidia-ml-py) is not installed"),
+    "LibraryNotFound": N_("no NVIDIA driver library on this machine"),
+    "DriverNotLoaded": N_("the NVIDIA driver is not loaded"),
+    "NoPermission": N_("no permission to query the GPU"),
+    "GpuIsLost": N_("the GPU stopped answering (fell off the bus)"),
+    "NotSupported": N_("not supported by this GPU"),
+    "Uninitialized": N_("NVML was not started"),
+    "Unknown": N_("an unknown NVML error"),
+}
+
+
+def error_words(kind: str) -> str:
+    """An NVML error kind (``error_kind``) for a person; a kind without words as it is."""
+    return tr(_ERROR_WORDS[kind]) if kind in _ERROR_WORDS else kind
 
 
 def text(value: Any) -> str | None:

@@ -18,6 +18,7 @@ from typing import Any
 from core.evaluation.fingerprint import dataset_fingerprint, split_images, weights_hash
 from core.evaluation.store import evaluation_folder, evaluation_key
 from core.run.files import CONFIG_FILE
+from core.run.folder import RunFolder
 
 #: val.py's defaults (``run(conf_thres=0.001, iou_thres=0.6, max_det=300)``), which train.py's final validation keeps.
 CONF_DEFAULT = 0.001
@@ -75,10 +76,8 @@ def run_world_size(run_dir: Path | None) -> int:
 
 def run_weights(run_dir: Path) -> Path | None:
     """The weights an evaluation of a run uses: best.pt (what training validated last), else last.pt."""
-    for name in ("best.pt", "last.pt"):
-        if (Path(run_dir) / "weights" / name).is_file():
-            return Path(run_dir) / "weights" / name
-    return None
+    folder = RunFolder(Path(run_dir))  # the run folder's layout has one owner
+    return folder.best_weights() or folder.last_weights()
 
 
 def default_settings(run_config: dict[str, Any], *, split: str = "val", imgsz: int | None = None,

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from core.atomic import atomic_write_text
-from core.run import RunFolder
+from core.run.folder import RunFolder
 
 RESULT_FILE = "result.json"
 IMAGES_FILE = "images.json"

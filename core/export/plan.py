@@ -14,7 +14,7 @@ from typing import Any
 
 
 from core.export.options import SUFFIXES, ExportOptions
-from core.run import WEIGHTS_DIR, RunFolder
+from core.run.folder import WEIGHTS_DIR, RunFolder
 
 REPORT_NAME = "export.json"
 UNVERIFIED_TAG = "unverified"

@@ -39,6 +39,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "warning": ("code", "message"),
     "error": ("kind", "message", "hint"),
     "diagnosis": ("code", "severity", "title", "detail", "evidence", "prescriptions"),
+    "trial": ("trial", "run", "state"),
     "done": ("status", "elapsed_s"),
     "probe_step": ("step", "index", "count"),
     "facts": ("facts", "final"),

@@ -1,6 +1,5 @@
-"""One run's folder: its layout and the questions only the folder can answer (``core.run.folder.RunFolder``)."""
+"""One run's folder: its layout and the questions only the folder can answer (``core.run.folder.RunFolder``).
 
-from core.run.folder import (BEST_WEIGHTS, CONTROL_FILE, EXPORTS_DIR, LAST_WEIGHTS, WEIGHTS_DIR, WORKER_LOG,
-                             RunFolder)
-
-__all__ = ["BEST_WEIGHTS", "CONTROL_FILE", "EXPORTS_DIR", "LAST_WEIGHTS", "WEIGHTS_DIR", "WORKER_LOG", "RunFolder"]
+Nothing is re-exported here: each name is imported from the module that owns it (``core.run.folder``,
+``core.run.files``, ``core.run.owner``, …), so a reader finds its owner from the import line.
+"""

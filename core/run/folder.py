@@ -31,7 +31,7 @@ WORKER_LOG = "worker.log"
 OPT_YAML = "opt.yaml"  # yolov5's train.py writes the run's options here; its --resume reads them back
 EVALUATIONS_DIR = "evaluations"
 EXPORTS_DIR = "exports"  # core.export.plan: what a run's weights were exported to
-#: The statuses from which a run may be resumed (``core.runs.store.RUN_STATUSES``' stopped and failed).
+#: The statuses from which a run may be resumed (``core.runs.status.RUN_STATUSES``' stopped and failed).
 RESUMABLE_STATUSES = ("stopped", "failed")
 
 

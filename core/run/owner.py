@@ -8,7 +8,9 @@ folder — a second ``resume``, the GUI and a terminal at once — fails to take
 owner's pid, which the owner wrote into ``<run>/worker.lock`` (``lock_owner``). POSIX uses ``flock`` (per
 open file, so a reader in the same process cannot release it, and data-loader processes forked by the
 worker close their copy so they never hold it after the worker is gone); Windows uses ``msvcrt.locking``
-on one byte far past the recorded pid, so the pid stays readable.
+on one byte far past the recorded pid, so the pid stays readable. The locking itself (``try_lock``,
+``unlock``) and the holder's record (``Owner``, ``read_owner``) are ``core.kernel_lock``'s, the one
+mechanism the weights store's locks use too; this module adds what only a run folder has.
 
 **What a user cannot delete.** ``worker.lock`` is a file in the folder: deleting it during a run (by hand, a
 clean-up script) used to let a second worker open a fresh ``worker.lock``, lock it and train the same run. On
@@ -28,28 +30,18 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 import psutil
 
+from core.kernel_lock import Owner, read_owner, try_lock, unlock
+
 LOCK_FILE = "worker.lock"
-#: The byte Windows locks: past anything written into the file, so the owner's record stays readable.
-_WINDOWS_LOCK_OFFSET = 1 << 20
 #: How long a worker retries a lock held for an instant by a reader probing it (``lock_owner``).
 ACQUIRE_WAIT_S = 2.0
 #: What a worker's command line contains (``core.job.launch.worker_argv``: python -m core.worker JOB SPEC).
 WORKER_MODULE = "core.worker"
-
-
-@dataclass(frozen=True)
-class Owner:
-    """The worker holding a run folder: its pid, start time and job, as it recorded them."""
-
-    pid: int | None
-    create_time: float | None = None
-    job: str = ""
 
 
 class RunBusy(RuntimeError):
@@ -59,40 +51,6 @@ class RunBusy(RuntimeError):
         super().__init__(f"{run_dir} is owned by worker pid {owner.pid}")
         self.run_dir = Path(run_dir)
         self.owner = owner
-
-
-def _try_lock(handle: IO[bytes] | _DirHandle, *, shared: bool = False) -> bool:
-    if os.name == "nt":
-        import msvcrt
-
-        handle.seek(_WINDOWS_LOCK_OFFSET)
-        try:
-            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(handle.fileno(), (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-def _unlock(handle: IO[bytes] | _DirHandle) -> None:
-    if os.name == "nt":
-        import msvcrt
-
-        handle.seek(_WINDOWS_LOCK_OFFSET)
-        try:
-            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
-        except OSError:
-            pass
-    else:
-        import fcntl
-
-        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 class _DirHandle:
@@ -124,20 +82,6 @@ def _lock_handle(run_dir: Path, lock_path: Path, mode: str) -> IO[bytes] | _DirH
     return _DirHandle(run_dir)
 
 
-def _read_owner(path: Path) -> Owner:
-    try:
-        with open(path, "rb") as handle:
-            record = json.loads(handle.read(4096).split(b"\0", 1)[0] or b"{}")
-    except (OSError, ValueError):
-        record = {}
-    record = record if isinstance(record, dict) else {}
-    pid = record.get("pid")
-    create_time = record.get("create_time")
-    return Owner(pid if type(pid) is int and pid > 0 else None,
-                 float(create_time) if isinstance(create_time, (int, float)) and not isinstance(create_time, bool)
-                 else None, str(record.get("job") or ""))
-
-
 def lock_owner(run_dir: Path) -> Owner | None:
     """The worker that owns ``run_dir`` now, or None when no process holds its lock.
 
@@ -149,10 +93,10 @@ def lock_owner(run_dir: Path) -> Owner | None:
     except OSError:
         return None  # no folder (POSIX) or no lock file (Windows): no worker owns it
     with handle:
-        if _try_lock(handle, shared=True):
-            _unlock(handle)
+        if try_lock(handle, shared=True):
+            unlock(handle)
             return None
-    return _read_owner(path)
+    return read_owner(path)
 
 
 class RunLock:
@@ -183,10 +127,10 @@ class RunLock:
         # refused worker never leaves an empty worker.lock in place of the owner's record.
         held = open(path, "a+b") if os.name == "nt" else _DirHandle(Path(run_dir))  # noqa: SIM115
         deadline = time.monotonic() + wait_s
-        while not _try_lock(held):
+        while not try_lock(held):
             if time.monotonic() >= deadline:
                 held.close()
-                raise RunBusy(Path(run_dir), _read_owner(path))
+                raise RunBusy(Path(run_dir), read_owner(path))
             time.sleep(0.05)
         handle = held if os.name == "nt" else open(path, "a+b")  # noqa: SIM115
         me = psutil.Process()
@@ -199,7 +143,7 @@ class RunLock:
 
     def release(self) -> None:
         if self._held is not None:
-            _unlock(self._held)
+            unlock(self._held)
         for handle in {id(h): h for h in (self._handle, self._held) if h is not None}.values():
             handle.close()
         self._handle = self._held = None

@@ -1,6 +1,6 @@
 """Each run's folded events, kept between listings: an events file is read once, then only what was appended.
 
-Listing runs folds every ``events.jsonl`` (``core.runs.store.fold_events``); an hour-long run writes ~18 MB of
+Listing runs folds every ``events.jsonl`` (``core.runs.status.fold_events``); an hour-long run writes ~18 MB of
 events, so folding them all again for every listing (start-up, the Runs page, the Export page, after
 each run) costs the GUI about half a second per long run. ``RunIndex`` keeps each run's ``RunSummary``
 keyed by its events file's identity (device, inode, size, mtime): an unchanged file is not read, a file
@@ -20,7 +20,8 @@ from typing import Iterator
 
 from core.job.protocol import parse_line
 from core.run.files import check_events_file
-from core.runs.store import FOLDED_TYPES, RunInfo, RunSummary, fold_events, list_runs
+from core.runs.store import RunInfo, list_runs
+from core.runs.status import FOLDED_TYPES, RunSummary, fold_events
 from core.run.files import EVENTS_FILE
 
 

@@ -8,7 +8,8 @@ come from the environment (``HTTPS_PROXY``/``NO_PROXY``, read by urllib), and ev
 HTTPS. A server that stops sending for ``timeout_s`` is a timeout; a timeout or a dropped connection is
 retried (resuming) up to ``retries`` times, with a pause between tries; what cannot get better by retrying
 (no such file, no network name resolution, a certificate that fails, a proxy asking for a password) fails at
-once. Every failure is a ``DownloadError`` whose words say what happened and what to do.
+once. Every failure is a ``DownloadError`` whose words say what happened and what to do
+(``core/weights/download_errors.py``).
 
 Only the official release URLs are accepted (``check_url``). Tests point the downloads at a server on
 this machine with ``YOLOSTUDIO_TEST_WEIGHTS_BASE``, which is honoured only for a loopback ``http://``
@@ -34,6 +35,7 @@ from typing import Any, Callable
 
 from core.i18n import tr
 from core.weights.catalog import OFFICIAL_BASE
+from core.weights.download_errors import DownloadError, http_error, network_error
 
 TEST_BASE_ENV = "YOLOSTUDIO_TEST_WEIGHTS_BASE"
 CHUNK = 64 * 1024
@@ -41,18 +43,6 @@ PROGRESS_EVERY_S = 0.25
 STALE_REPORT_S = 1.0
 SPEED_WINDOW_S = 5.0
 USER_AGENT = "YOLO-Studio-weights/1"
-
-
-class DownloadError(RuntimeError):
-    """A download that failed, with its kind (``offline``, ``timeout``, ``not-found``, ``blocked``,
-    ``certificate``, ``size``, ``refused``, ``cancelled``, ``http``, ``disk``), words and a way out."""
-
-    def __init__(self, kind: str, message: str, hint: str = "", *, retryable: bool = False) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.hint = hint
-        self.retryable = retryable
 
 
 @dataclass(frozen=True)
@@ -198,11 +188,11 @@ class Download:
                     return have
                 self._start_over()
                 raise DownloadError("http", tr("The server refused to resume the download."), retryable=True) from None
-            raise _http_error(exc) from None
+            raise http_error(exc) from None
         except DownloadError:
             raise
         except (urllib.error.URLError, OSError, HTTPException) as exc:
-            raise _network_error(exc, self.timeout_s) from None
+            raise network_error(exc, self.timeout_s) from None
         self._response = response
         try:
             if self.cancelled:
@@ -241,7 +231,7 @@ class Download:
                         out.flush()
                         if self.cancelled:
                             raise self._cancel_error() from None
-                        raise _network_error(exc, self.timeout_s) from None
+                        raise network_error(exc, self.timeout_s) from None
                     if not chunk:
                         break
                     out.write(chunk)
@@ -334,55 +324,6 @@ class Download:
     def _cancel_error(self) -> DownloadError:
         return DownloadError("cancelled", tr("Download cancelled."),
                              tr("Get it again to resume from where it stopped."))
-
-
-# -- words for failures -----------------------------------------------------------------------------------
-_PROXY_HINT = ("If this network needs a proxy, set HTTPS_PROXY (and NO_PROXY) in the environment YOLO Studio "
-               "starts from; or download the file elsewhere and use Import.")
-
-
-def _http_error(exc: urllib.error.HTTPError) -> DownloadError:
-    code = exc.code
-    if code == 404:
-        return DownloadError("not-found", tr("{url} was not found on the server (HTTP 404).", url=exc.url),
-                             tr("The release file may have moved: download it from the YOLOv5 release page "
-                                "yourself and use Import."))
-    if code == 407:
-        return DownloadError("blocked", tr("The proxy asks for a user name and password (HTTP 407)."),
-                             tr("Put them in HTTPS_PROXY (https://user:password@proxy:port), or download the "
-                                "file elsewhere and use Import."))
-    if code in (401, 403, 451):
-        return DownloadError("blocked", tr("The download was refused (HTTP {code}): a firewall or proxy may be "
-                                           "blocking github.com.", code=code), tr(_PROXY_HINT))
-    retryable = code == 429 or code >= 500
-    return DownloadError("http", tr("The server answered HTTP {code} {reason}.", code=code, reason=exc.reason),
-                         tr("Try again later.") if retryable else "", retryable=retryable)
-
-
-def _network_error(exc: BaseException, timeout_s: float) -> DownloadError:
-    reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
-    if isinstance(reason, (socket.timeout, TimeoutError)):
-        return DownloadError("timeout", tr("The server sent nothing for {seconds:g} s.", seconds=timeout_s),
-                             tr("The network may be slow or blocked. If this network needs a proxy, set HTTPS_PROXY (and "
-                                "NO_PROXY) in the environment YOLO Studio starts from; or download the file "
-                                "elsewhere and use Import."), retryable=True)
-    if isinstance(reason, ssl.SSLCertVerificationError):
-        return DownloadError("certificate", tr("The server's certificate could not be verified ({reason}).",
-                                               reason=reason.verify_message or reason),
-                             tr("A network that inspects HTTPS needs its certificate: point SSL_CERT_FILE at your "
-                                "organisation's CA bundle. Also check the computer's clock."))
-    if isinstance(reason, socket.gaierror):
-        return DownloadError("offline", tr("This computer is offline or cannot resolve {host}.",
-                                           host=urllib.parse.urlsplit(OFFICIAL_BASE).hostname),
-                             tr("Connect to the Internet and try again. If this network needs a proxy, set HTTPS_PROXY "
-                                "(and NO_PROXY) in the environment YOLO Studio starts from; or download the file "
-                                "elsewhere and use Import."))
-    if isinstance(reason, ConnectionRefusedError):
-        return DownloadError("blocked", tr("The connection was refused ({reason}).", reason=reason),
-                             tr(_PROXY_HINT), retryable=True)
-    return DownloadError("offline", tr("The connection failed: {reason}", reason=reason),
-                         tr("Check the network connection and try again; the download resumes where it stopped."),
-                         retryable=True)
 
 
 def _content_range(value: str) -> tuple[int | None, int | None]:

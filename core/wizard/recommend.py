@@ -18,6 +18,7 @@ from core.i18n import tr
 from core.training.options import TrainConfig
 from core.wizard import tables as T
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements
+from core.wizard.time_fit import budget_for, duration_words, fit_epochs, goal_words, hours_note
 from core.wizard.rules import (Reason, best_workers, candidate_models, choose_batch, choose_imgsz, demand_for,
                                worker_cap)
 
@@ -36,6 +37,7 @@ class Recommendation:
     prepare_imgsz: int | None = None  # a prepared copy at this size belongs to the recommendation
     sync_bn: bool = False
     notes: list[str] = field(default_factory=list)
+    hours_note: str = ""  # the sentence a choice that takes hours carries (core.wizard.time_fit)
 
     @property
     def estimated(self) -> list[str]:
@@ -126,7 +128,7 @@ def choose_data(hw: Hardware, ds: DatasetSummary, m: Measurements, imgsz: int, b
     pick = next(name for name in _preference(ds, imgsz) if name in results
                 and results[name][1] >= best * (1 - T.SAME_RATE))
     workers, rate, supply = results[pick]
-    lines = [tr("{name}: {rate:.0f} img/s (workers {w})", name=_data_words(name), rate=r, w=w)
+    lines = [tr("{name}: {rate:.0f} img/s (workers {w})", name=data_words(name), rate=r, w=w)
              for name, (w, r, _s) in results.items()]
     data_reason = Reason(pick, {
         "originals": tr("Loading the original images keeps up; a copy or a cache would not be faster."),
@@ -171,9 +173,11 @@ def _preference(ds: DatasetSummary, imgsz: int) -> tuple[str, ...]:
     return DATA_CHOICES
 
 
-def _data_words(name: str) -> str:
-    return {"originals": tr("originals"), "cache": tr("RAM cache"), "prepared": tr("prepared copy"),
-            "prepared+cache": tr("prepared copy + RAM cache"), "disk": tr("disk cache (estimated from RAM)")}[name]
+def data_words(name: str) -> str:
+    """A data choice id in words; an unknown id as it is."""
+    words = {"originals": tr("originals"), "cache": tr("RAM cache"), "prepared": tr("prepared copy"),
+             "prepared+cache": tr("prepared copy + RAM cache"), "disk": tr("disk cache (estimated from RAM)")}
+    return words.get(name, name)
 
 
 def _unmeasured_data(hw: Hardware, ds: DatasetSummary, imgsz: int, batch_per_rank: int, demand: float,
@@ -215,6 +219,7 @@ def recommend(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements,
     amp = choose_amp(hw, m)
     ranks = max(1, len(hw.gpus))
     candidates = candidate_models(hw, goal)
+    budget, _whose = budget_for(goal, on_cpu=not hw.gpus)  # the user's, else on a CPU the goal's own
     plan: dict[str, Any] = {}
     for model in candidates:
         start = start_for(f"{model}.yaml") if start_for else None
@@ -228,11 +233,9 @@ def recommend(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements,
         plan = {"model": model, "start": start, "weights": weights, "epochs": epochs, "epochs_why": epochs_why,
                 "demand": demand, "demand_estimated": demand_estimated, "batch": batch, "data": data,
                 "rate": rate, "epoch_s": epoch_s}
-        if goal.time_budget_s is None or epochs * epoch_s <= goal.time_budget_s:
+        if budget is None or epochs * epoch_s <= budget:
             break
-    if goal.time_budget_s is not None and plan["epochs"] * plan["epoch_s"] > goal.time_budget_s:
-        plan["epochs"] = max(1, int(goal.time_budget_s // plan["epoch_s"]))
-        plan["epochs_why"] = tr("Cut to fit your time budget of {h:.1f} h.", h=goal.time_budget_s / 3600)
+    plan["fit"] = fit_epochs(goal, plan["epochs"], plan["epochs_why"], plan["epoch_s"], on_cpu=not hw.gpus)
     return _assemble(hw, ds, goal, m, imgsz_reason, amp, candidates, plan)
 
 
@@ -243,11 +246,15 @@ def _assemble(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements, img
     batch: Reason = plan["batch"]
     model = plan["model"]
     start = plan["start"]
+    fit = plan["fit"]
     model_why = {"quick": tr("The smallest model: a quick test."),
                  "balanced": tr("A balance of speed and accuracy for this device."),
                  "accurate": tr("The largest model this device trains at a useful batch.")}[goal.kind]
-    if goal.time_budget_s is not None and model != candidates[0]:
-        model_why = tr("The largest model that fits your time budget.")
+    budget, whose = budget_for(goal, not hw.gpus)
+    if budget is not None and model != candidates[0]:
+        model_why = tr("The largest model that fits your time budget.") if whose == "user" else tr(
+            "The largest model that fits the {goal} goal's {budget} on this CPU.", goal=goal_words(goal.kind),
+            budget=duration_words(budget))
     if start is not None:
         model_why += " " + start.reason
     reasons = {
@@ -259,7 +266,8 @@ def _assemble(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements, img
         "weights": Reason(plan["weights"] or tr("none"), start.reason if start is not None else tr(
             "Training from the model YAML (no pretrained weights chosen)."), plan["weights"] or tr("weights store"),
             "goal"),
-        "epochs": Reason(plan["epochs"], plan["epochs_why"], tr("goal: {goal}", goal=goal.kind), "goal"),
+        "epochs": Reason(fit.epochs, fit.why, tr("goal: {goal}; {evidence}", goal=goal_words(goal.kind),
+                                                 evidence=fit.evidence), "goal", fit.cut and plan["demand_estimated"]),
         "batch": batch, "data": data_reason, "cache": cache_reason, "workers": workers_reason,
         "device": Reason(hw.device, tr("{n} GPUs with DDP through torchrun (one process per GPU, never "
                                        "DataParallel).", n=ranks) if ranks > 1 else
@@ -274,11 +282,11 @@ def _assemble(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements, img
                                     if sync_bn else tr("Per-GPU batches are large enough for their own statistics."),
                                     tr("{per} images per GPU", per=int(batch.value) // ranks), "measure")
     failures = [tr("{step}: {why}", step=step, why=why) for step, why in m.failures.items()]
-    config = TrainConfig(data=ds.data_yaml, model=f"{model}.yaml", weights=plan["weights"], epochs=plan["epochs"],
+    config = TrainConfig(data=ds.data_yaml, model=f"{model}.yaml", weights=plan["weights"], epochs=fit.epochs,
                          imgsz=int(imgsz_reason.value), batch=int(batch.value), workers=int(workers),
                          device=hw.device if hw.gpus else "cpu", cache=cache_reason.value,
                          no_amp=bool(hw.gpus) and amp.value == "off").to_dict()
     predicted = {"images_per_s": round(plan["rate"], 1), "epoch_s": round(plan["epoch_s"], 1),
-                 "total_s": round(plan["epoch_s"] * plan["epochs"], 1)}
+                 "total_s": round(plan["epoch_s"] * fit.epochs, 1)}
     return Recommendation(config, reasons, predicted, pick, int(imgsz_reason.value) if "prepared" in pick else None,
-                          sync_bn, failures)
+                          sync_bn, failures, hours_note(predicted["total_s"], on_cpu=not hw.gpus))

@@ -4,7 +4,8 @@ The CLI verb (``yolostudio wizard``) and the Wizard page share these steps, so t
 settings from the same facts: ``read_inputs`` (the checker's facts, read quickly without torch, and the
 validator's statistics), ``measure_job`` (the ``wizard_measure`` worker job's spec), ``use_prepared`` (point
 the config at an up-to-date prepared copy when the recommendation includes one) and ``result_document``
-(the ``--json`` shape: config, reasons, predicted, commands).
+(the ``--json`` shape: config, reasons, predicted, commands, and the ``prepared_copy`` it asks for, which
+``core.wizard.prepared_copy`` makes or refreshes before a run starts from it).
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from core.dataset.prepare import default_out_dir, find_prepared
 from core.dataset.validate import Report, validate_dataset
 from core.environment.facts import EnvironmentFacts
 from core.i18n import tr
 from core.job.jobs import JobSpec
 from core.wizard.commands import commands
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements, dataset_from_stats, hardware_from_facts
-from core.wizard.recommend import Recommendation
+from core.training.options import choice_label, option_labels, train_options
+from core.wizard.prepared_copy import DOC_KEY, CopyRequest, current_copy, request_for
+from core.wizard.recommend import Recommendation, data_words
 from core.wizard.rules import candidate_models, choose_batch, choose_imgsz, worker_counts
 from core.workspace import app_cache_dir, runs_dir
 
@@ -56,29 +58,32 @@ def measure_job(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
 
 def use_prepared(rec: Recommendation, workspace: Path) -> Path | None:
     """The up-to-date prepared copy the recommendation asks for (and the config now points at), or None."""
-    if rec.prepare_imgsz is None:
-        return None
-    found = find_prepared(Path(rec.config["data"]), rec.prepare_imgsz, app_cache_dir(workspace))
+    request = request_for(str(rec.config["data"]), rec.prepare_imgsz)
+    found = current_copy(request, workspace) if request is not None else None
     if found is not None:
         rec.config["data"] = str(found)
     return found
 
 
 def prepared_out_dir(rec: Recommendation, workspace: Path, source: str) -> Path:
-    return default_out_dir(app_cache_dir(workspace), Path(source), int(rec.prepare_imgsz or 640), "jpg")
+    return CopyRequest(Path(source).absolute(), int(rec.prepare_imgsz or 640)).out_dir(workspace)
 
 
 def result_document(rec: Recommendation, m: Measurements, workspace: Path, *, source_data: str,
                     config_file: str | None = None) -> dict[str, Any]:
     """``yolostudio wizard --json``: {config, reasons, predicted, commands, …}; ``yolostudio train --config`` reads it."""
     run_dir = runs_dir(workspace) / str(rec.config.get("name") or "exp")
-    cmds = commands(rec.config, run_dir, config_file=config_file, sync_bn=rec.sync_bn)
-    if rec.prepare_imgsz is not None and rec.config["data"] == source_data:
+    request = request_for(source_data, rec.prepare_imgsz)  # train --config makes or refreshes it first
+    cmds: dict[str, Any] = {}
+    shown = rec.config
+    if request is not None and rec.config["data"] == source_data:  # not made yet: first make it, then train on it
         cmds["prepare"] = f"yolostudio dataset prepare {source_data} --imgsz {rec.prepare_imgsz}"
-    return {"config": rec.config, "reasons": rec.reasons_json(), "predicted": rec.predicted, "commands": cmds,
+        shown = {**rec.config, "data": str(request.data_yaml(workspace))}
+    cmds.update(commands(shown, run_dir, config_file=config_file, sync_bn=rec.sync_bn))
+    return {"config": rec.config, DOC_KEY: request.to_json() if request is not None else None,
+            "reasons": rec.reasons_json(), "predicted": rec.predicted, "commands": cmds,
             "data_choice": rec.data_choice, "source_data": source_data, "estimated": rec.estimated,
-            "failures": m.failures, "notes": rec.notes, "measurements": m.to_json()}
-
+            "failures": m.failures, "notes": rec.notes, "hours_note": rec.hours_note, "measurements": m.to_json()}
 
 
 def step_words(step: Any) -> str:
@@ -86,3 +91,22 @@ def step_words(step: Any) -> str:
     return {"cache": tr("cache size"), "loader": tr("data loader (originals)"), "prepared": tr("prepared copy"),
             "cached": tr("data loader with RAM cache"), "demand": tr("model speed"), "batch": tr("batch probe"),
             "amp": tr("AMP check"), "measure": tr("measuring")}.get(str(step), str(step))
+
+
+def setting_words(name: str) -> str:
+    """A recommended setting's name for a person: the Train form's label of that option ("workers" -> its
+    label); ``amp``, which the wizard checks but no option sets, by its term."""
+    if name == "amp":
+        return tr("Mixed precision (AMP)")
+    return option_labels().get(name, name)
+
+
+def value_words(name: str, value: Any) -> str:
+    """A recommended value for a person: the data choice's words, an option choice's label, "off" as a word;
+    numbers, model files and devices as they are."""
+    if name == "data" and isinstance(value, str):
+        return data_words(value)
+    if value == "off":
+        return tr("off")
+    option = next((o for o in train_options() if o.name == name and o.choices), None)
+    return choice_label(option, value) if option is not None else str(value)

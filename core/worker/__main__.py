@@ -36,6 +36,7 @@ from typing import Any, Callable
 import psutil
 
 from core.disk_space import SpaceReserve
+from core.i18n import tr
 from core.job.protocol import DONE_STATUSES, EventWriter
 from core.run.owner import RunBusy, RunLock, busy_words
 from core.run.files import EVENTS_FILE
@@ -108,6 +109,7 @@ JOBS: dict[str, Job] = {
     "weights_import": Job("core.worker.weights_job:run_weights_import", stack=True),
     "wizard_measure": Job("core.worker.wizard_job:run_wizard_measure", stack=True),
     "dataset_import": Job("core.worker.import_job:run_dataset_import"),  # no torch: Pillow, pycocotools
+    "tune": Job("core.worker.tune_job:run_tune"),  # drives Ray Tune; each trial is a train worker of its own
 }
 
 
@@ -138,7 +140,7 @@ def run_job(name: str, spec: dict[str, Any], writer: EventWriter, control_fd: in
     run_dir = Path(spec["run_dir"]) if spec.get("run_dir") else None
 
     def on_stop(source: str) -> None:
-        writer.emit("stage", stage="stopping", detail=f"stop requested ({source})")
+        writer.emit("stage", stage="stopping", detail=tr("stop requested ({source})", source=source))
 
     control = ControlChannel(run_dir / CONTROL_FILE if run_dir else None, on_stop=on_stop)
     control.start(control_fd)
@@ -180,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("spec", type=Path, help="the job's spec JSON file")
     args = parser.parse_args(argv)
     spec = json.loads(args.spec.read_text(encoding="utf-8"))
+    if args.job == "tune":  # a local Ray on loopback only: enter its namespace before any thread starts
+        from core.worker.tune_netns import confine_local_search
+
+        confine_local_search(spec)
     # A job with a run folder keeps its events and log there; a short job (a probe) only streams.
     run_dir = Path(spec["run_dir"]) if spec.get("run_dir") else None
     lock: RunLock | None = None

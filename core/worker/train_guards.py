@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from core.i18n import tr
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from core.worker.job import JobContext, JobError
 
 

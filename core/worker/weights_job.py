@@ -24,7 +24,8 @@ from typing import Any
 
 from core.i18n import tr
 from core.weights.catalog import Checkpoint, find_checkpoint
-from core.weights.download import Download, DownloadError, Progress, url_for
+from core.weights.download import Download, Progress, url_for
+from core.weights.download_errors import DownloadError
 from core.weights.store import StoredFile, StoreError, WeightsStore, sha256_of, valid_store_name
 from core.worker.job import JobContext, JobError
 from core.worker.weights_check import CheckpointMismatch, check_checkpoint

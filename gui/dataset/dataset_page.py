@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QLabel, QPushButton, QSplitter, QStackedWidget,
                                QTabWidget, QVBoxLayout, QWidget)
@@ -70,6 +70,8 @@ class TextEdit(QUndoCommand):
 
 
 class DatasetPage(Page):
+    dataset_saved = Signal(Path)  # a save landed: the Train page checks that dataset again
+
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
         self.path: Path | None = None
@@ -377,6 +379,7 @@ class DatasetPage(Page):
             return False
         self.saved_text = self.text
         self.undo_stack.setClean()
+        self.dataset_saved.emit(self.path)
         if first and self.path.with_name(self.path.name + ".bak").exists():
             self.banner.show_message("ok", self.tr("Saved. The original file is kept as {name}.").format(
                 name=self.path.name + ".bak"))

@@ -17,20 +17,21 @@ the time it takes before it starts).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QMenu, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, accept_edit, can_accept,
-                                          can_delete, change_class_edit, class_choices, delete_edit, filtered,
-                                          images_by_path, row_boxes)
-from core.evaluation.label_edits import LabelEdit
+from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, can_accept, can_delete,
+                                          class_choices, filtered, images_by_path, row_boxes)
 from core.evaluation.words import error_line, kind_word, predictions_words
 from gui.evaluate import operations
 from gui.widgets.banner import Banner
+
+if TYPE_CHECKING:
+    from core.evaluation.label_edits import LabelEdit
 
 LARGE = 640  # the longest side the image is decoded at [design: fits the browser at 1280x720, tags stay readable]
 LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
@@ -272,21 +273,22 @@ class ErrorsBrowser(QWidget):
 
     # -- fixes --------------------------------------------------------------------------------------
     def delete_label(self) -> None:
-        self._edit(delete_edit)
+        self._edit("delete")
 
     def change_label_class(self, new_class: int) -> None:
-        self._edit(lambda row, boxes: change_class_edit(row, boxes, new_class))
+        self._edit("change_class", new_class=new_class)
 
     def accept_prediction(self) -> None:
-        self._edit(lambda row, boxes: accept_edit(boxes=boxes, row=row))
+        self._edit("accept")
 
-    def _edit(self, make: Callable[[dict[str, Any], RowBoxes], LabelEdit]) -> None:
+    def _edit(self, kind: str, **options: int) -> None:
+        """The ``kind`` fix of the current row (``operations.LABEL_EDITS``), built and written off the GUI thread."""
         picked = self.current()
         if picked is None:
             return
         row, boxes = picked
         self._offer(None)  # one edit at a time: offered again once the file is read back
-        operations.apply_label_edit(self, lambda: make(row, boxes), str(row["image"])) \
+        operations.apply_label_edit(self, kind, row, boxes, **options) \
             .success(lambda edit: self._edited(row, edit)).failure(self._refused_and_reread).run()
 
     def _edited(self, row: dict[str, Any], edit: LabelEdit) -> None:
@@ -331,7 +333,7 @@ class ErrorsBrowser(QWidget):
         path = ask_save_path(self, str(Path(str(self.result.get("store", ""))).parent / "errors.txt"))
         if not path:
             return
-        operations.export_error_list(self, list(self.rows), Path(path)).success(
+        operations.export_image_list(self, list(self.rows), Path(path)).success(
             lambda n: self.banner.show_message("ok", self.tr(
                 "{n} images written to {path}, the likeliest label mistake first.").format(n=n, path=path))) \
             .failure(self._refused).run()

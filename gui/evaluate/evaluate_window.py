@@ -11,7 +11,8 @@ With ``kfold`` the window is the held-out (k-fold) evaluation of the run's train
 (``core.evaluation.kfold_request``): planned the same way, but the k short trainings are only offered — the
 estimated time and its basis above a Start button — and run on Start as the ``evaluate_kfold`` job, with a
 progress bar over folds and epochs and Cancel. The val window offers it ("Held-out predictions for the
-training images…"), and so does its Errors browser. Core calls are ``gui/evaluate/operations.py``'s.
+training images…"), and so does its Errors browser. Every core read (the plan, the stored result, its
+presentation, the evaluated images) is an operation of ``gui/evaluate/operations.py``, in the k-fold path too.
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 from core.evaluation.kfold import KFOLD_DEFAULT, estimate_text
 from core.evaluation.kfold_request import KfoldPlan, build_kfold_spec
 from core.evaluation.plan import build_evaluate_spec
-from core.evaluation.request import EvaluationRefused, RunEvaluation, presented
-from core.evaluation.store import load_evaluation, load_images
+from core.evaluation.request import EvaluationRefused, RunEvaluation
 from core.evaluation.words import is_held_out
 from core.job.jobs import JobOutcome, JobSpec
 from gui.background import BackgroundTask
@@ -49,6 +49,7 @@ class EvaluateWindow(QWidget):
         self.planned: RunEvaluation | KfoldPlan | None = None
         self.view: EvaluationView | None = None
         self.held_out_window: EvaluateWindow | None = None
+        self.errors_browser: ErrorsBrowser | None = None  # the last one opened
         self.setWindowTitle((self.tr("Held-out predictions for run {name} — YOLO Studio") if kfold else
                              self.tr("Evaluate run {name} — YOLO Studio")).format(name=self.run_dir.name))
         self.status = QLabel(self.tr("Reading the weights and the dataset of run {name}…").format(
@@ -83,8 +84,9 @@ class EvaluateWindow(QWidget):
         self.runner.event.connect(self._on_event)
         self.runner.ended.connect(self._on_ended)
         self.resize(1100, 760)
-        self._planning: BackgroundTask | None = operations.plan_evaluation(
-            self, self.run_dir, self.workspace, kfold=kfold).success(self._on_planned) \
+        planning = (operations.plan_held_out(self, self.run_dir, self.workspace, kfold) if kfold else
+                    operations.plan_evaluation(self, self.run_dir, self.workspace))
+        self._planning: BackgroundTask | None = planning.success(self._on_planned) \
             .failure(self._on_plan_failed).run()
 
     # -- state --------------------------------------------------------------------------------------
@@ -184,7 +186,13 @@ class EvaluateWindow(QWidget):
 
     def _on_ended(self, outcome: JobOutcome) -> None:
         assert self.planned is not None
-        result = load_evaluation(self._folder()) if outcome.status == "completed" else None
+        if outcome.status == "completed":  # the stored result, read off the GUI thread
+            operations.read_evaluation(self, self._folder()).success(
+                lambda result: self._ended(outcome, result)).run()
+        else:
+            self._ended(outcome, None)
+
+    def _ended(self, outcome: JobOutcome, result: dict[str, Any] | None) -> None:
         if result is not None:
             self._show(result, from_store=False)
         elif outcome.status == "stopped":
@@ -196,7 +204,11 @@ class EvaluateWindow(QWidget):
     def _show(self, result: dict[str, Any], *, from_store: bool) -> None:
         assert self.planned is not None
         plan = self.planned if isinstance(self.planned, KfoldPlan) else self.planned.plan
-        shown = presented(result, plan, self.planned.config, self.run_dir, from_store=from_store)
+        operations.present_evaluation(self, result, plan, self.planned.config, self.run_dir,
+                                      from_store=from_store).success(
+            lambda shown: self._display(shown, from_store=from_store)).run()
+
+    def _display(self, shown: dict[str, Any], *, from_store: bool) -> None:
         self._done_controls()
         self.status.setText(self.tr("Read back from the store: these inputs were evaluated before.")
                             if from_store else self.tr("Evaluated and stored."))
@@ -207,15 +219,19 @@ class EvaluateWindow(QWidget):
         self.held_out_button.setVisible(not is_held_out(shown))
         self.view.show()  # added to a shown window: without this it appears only a turn of the event loop later
 
-    def browse_errors(self) -> ErrorsBrowser | None:
-        """The Errors browser over this evaluation (its images.json read here: one file the worker wrote)."""
+    def browse_errors(self) -> None:
+        """Open the Errors browser over this evaluation (``errors_browser``) once its images.json is read; over
+        val/test it offers the held-out review of the training images."""
         if self.view is None or self.planned is None:
-            return None
-        held_out = is_held_out(self.view.result)
-        browser = ErrorsBrowser(self.view.result, load_images(self._folder()), self, offer_review=not held_out)
-        browser.review_requested.connect(self.open_held_out)
-        browser.show()
-        return browser
+            return
+        result = self.view.result
+        operations.read_evaluated_images(self, self._folder()).success(
+            lambda images: self._open_browser(result, images)).run()
+
+    def _open_browser(self, result: dict[str, Any], images: list[dict[str, Any]]) -> None:
+        self.errors_browser = ErrorsBrowser(result, images, self, offer_review=not is_held_out(result))
+        self.errors_browser.review_requested.connect(self.open_held_out)
+        self.errors_browser.show()
 
     def open_held_out(self) -> EvaluateWindow:
         """The held-out (k-fold) window of this run: its estimate first, the trainings on its Start."""

@@ -1,8 +1,11 @@
-"""Every way the Evaluate window and the Errors browser reach core: one ``CoreOp`` per call (``gui.operations``).
+"""Every way the Evaluate window and the Errors browser reach core: one small ``CoreOp`` per call (``gui.operations``).
 
-Each function builds the operation — the core call off the GUI thread, with its words for a failure — and
-the page adds what it does with the result. Reading an image and its label file, writing a label edit, its
-undo, exporting the list, planning an evaluation (it hashes the weights) all touch the disk.
+Why here: planning an evaluation hashes the weights (a held-out one lists the train split and reads the run's
+spec), the stored result and its images.json are files, the browser reads each image with its label file as
+it is now, and each label edit rewrites a label file; none of it may run on the GUI thread. Each function
+builds the operation — the core call off the GUI thread, with its words for a failure — and the page adds
+what it does with the result. The evaluations themselves (``evaluate``, ``evaluate_kfold``) are worker jobs
+(``gui.job_runner``), not operations.
 """
 
 from __future__ import annotations
@@ -12,17 +15,49 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
+from core.evaluation.error_browse import RowBoxes, accept_edit, change_class_edit, delete_edit
 from core.evaluation.error_list import write_image_list
-from core.evaluation.kfold_request import plan_kfold_evaluation
+from core.evaluation.kfold_request import KfoldPlan, plan_kfold_evaluation
 from core.evaluation.label_edits import LabelEdit, label_boxes
-from core.evaluation.request import plan_run_evaluation
+from core.evaluation.request import RunEvaluation, Stored, plan_run_evaluation, presented
+from core.evaluation.store import load_evaluation, load_images
 from gui.operations import CoreOp
 
-Decoded = tuple[bytes, int, int]
+Decoded = tuple[bytes, int, int]  # an image decoded for drawing: RGBA bytes, width, height
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("EvaluateOperations", text)
+
+
+def plan_evaluation(parent: QObject, run_dir: Path, workspace: Path) -> CoreOp[RunEvaluation]:
+    """What evaluating this run on val means (its weights hashed, a stored result found if these inputs were
+    judged)."""
+    return CoreOp(parent, lambda: plan_run_evaluation(run_dir, workspace), what=_tr("Planning the evaluation"))
+
+
+def plan_held_out(parent: QObject, run_dir: Path, workspace: Path, k: int) -> CoreOp[KfoldPlan]:
+    """The run's held-out (k-fold) evaluation of its train split: the folds, the estimate from the run's epochs,
+    a stored result found if these inputs were judged."""
+    return CoreOp(parent, lambda: plan_kfold_evaluation(run_dir, workspace, k=k),
+                  what=_tr("Planning the held-out predictions"))
+
+
+def read_evaluation(parent: QObject, folder: Path) -> CoreOp[dict[str, Any] | None]:
+    """The result the evaluate (or evaluate_kfold) worker stored in ``folder``; None when it stored none."""
+    return CoreOp(parent, lambda: load_evaluation(folder), what=_tr("Reading the evaluation"))
+
+
+def present_evaluation(parent: QObject, result: dict[str, Any], plan: Stored, config: dict[str, Any],
+                       run_dir: Path, *, from_store: bool) -> CoreOp[dict[str, Any]]:
+    """The result as the CLI presents it (store path, the prescription: it reads the evaluated images)."""
+    return CoreOp(parent, lambda: presented(result, plan, config, run_dir, from_store=from_store),
+                  what=_tr("Reading the evaluation"))
+
+
+def read_evaluated_images(parent: QObject, folder: Path) -> CoreOp[list[dict[str, Any]]]:
+    """Every image's boxes of the evaluation in ``folder`` (its images.json), for the Errors browser."""
+    return CoreOp(parent, lambda: load_images(folder), what=_tr("Reading the evaluated images"))
 
 
 def read_image_and_labels(parent: QObject, decoder: Callable[[str], Decoded], image: str, width: int,
@@ -32,29 +67,31 @@ def read_image_and_labels(parent: QObject, decoder: Callable[[str], Decoded], im
                   what=_tr("Drawing {name}").format(name=Path(image).name))
 
 
-def apply_label_edit(parent: QObject, make: Callable[[], LabelEdit], image: str) -> CoreOp[LabelEdit]:
-    """Find the box in the label file and write the edit (atomic, a .bak before the first overwrite)."""
+#: The Errors browser's fixes, by the name its buttons use (``core.evaluation.error_browse`` builds each edit;
+#: building one reads the label file to find the box).
+LABEL_EDITS: dict[str, Callable[..., LabelEdit]] = {
+    "delete": delete_edit, "change_class": change_class_edit, "accept": accept_edit}
+
+
+def apply_label_edit(parent: QObject, kind: str, row: dict[str, Any], boxes: RowBoxes,
+                     **options: Any) -> CoreOp[LabelEdit]:
+    """Build the ``kind`` edit of ``row``'s label file (``options``: ``new_class`` for ``change_class``) and
+    apply it (atomic, a .bak before the first overwrite)."""
+    make = LABEL_EDITS[kind]
 
     def call() -> LabelEdit:
-        edit = make()
+        edit = make(row=row, boxes=boxes, **options)
         edit.apply()
         return edit
 
-    return CoreOp(parent, call, what=_tr("Editing the label of {path}").format(path=image))
+    return CoreOp(parent, call, what=_tr("Editing the label of {path}").format(path=row["image"]))
 
 
 def undo_label_edit(parent: QObject, edit: LabelEdit) -> CoreOp[None]:
+    """Put the label file back as it was before ``edit`` (refused when it changed since)."""
     return CoreOp(parent, edit.undo, what=_tr("Undoing the edit of {path}").format(path=edit.path))
 
 
-def export_error_list(parent: QObject, rows: list[dict[str, Any]], path: Path) -> CoreOp[int]:
+def export_image_list(parent: QObject, rows: list[dict[str, Any]], path: Path) -> CoreOp[int]:
+    """Write the listed rows' images, each once, likeliest label mistake first; the number written."""
     return CoreOp(parent, lambda: write_image_list(rows, path), what=_tr("Exporting the list"))
-
-
-def plan_evaluation(parent: QObject, run_dir: Path, workspace: Path, *, kfold: int = 0) -> CoreOp[Any]:
-    """Plan the run's evaluation on val (``kfold`` 0: it hashes the weights and stats the split), or its
-    held-out k-fold evaluation of the train split (the folds, the estimate from the run's epochs)."""
-    if kfold:
-        return CoreOp(parent, lambda: plan_kfold_evaluation(run_dir, workspace, k=kfold),
-                      what=_tr("Planning the held-out predictions"))
-    return CoreOp(parent, lambda: plan_run_evaluation(run_dir, workspace), what=_tr("Planning the evaluation"))

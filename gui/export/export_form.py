@@ -95,12 +95,12 @@ class ExportForm(QWidget):
         preferred = -1
         for info in runs:
             training = info.status == "running"
-            for label, path in ((self.tr("best"), info.best_weights), (self.tr("last"), info.last_weights)):
-                if path and Path(path).is_file():
-                    text = self.tr("{run} · {which}.pt").format(run=info.name, which=label)
+            for best, path in ((True, info.best_weights), (False, info.last_weights)):
+                if path and Path(path).is_file():  # the file's own name (best.pt): never translated
+                    text = self.tr("{run} · {file}").format(run=info.name, file=Path(path).name)
                     if training:
                         text = self.tr("{weights} (still training)").format(weights=text)
-                    elif preferred < 0 and label == self.tr("best"):
+                    elif preferred < 0 and best:
                         preferred = self.weights_combo.count()
                     self.weights_combo.addItem(text, path)
         if current and self.weights_combo.findData(current) < 0:
@@ -146,7 +146,8 @@ class ExportForm(QWidget):
             tip = state.reason + (f"\n{state.install}" if state.install else "")
             widget.setToolTip(tip)
             if not state.enabled:
-                text = f"<b>{escape(widget.text())}</b>: {escape(state.reason)}"
+                text = self.tr("<b>{option}</b>: {reason}").format(option=escape(widget.text()),
+                                                                   reason=escape(state.reason))
                 if state.install:
                     text += "<br><code>" + escape(state.install) + "</code>"
                 rows.append(text)

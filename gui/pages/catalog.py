@@ -50,6 +50,10 @@ PAGES: tuple[PageSpec, ...] = (
                                              "measured, with reasons."), "gui.wizard.wizard_page:WizardPage"),
     PageSpec(TRAIN, QT_TRANSLATE_NOOP("MainWindow", "Train"), SP.SP_MediaPlay,
              QT_TRANSLATE_NOOP("MainWindow", "Train a model and watch it learn."), "gui.train.train_page:TrainPage"),
+    PageSpec("tune", QT_TRANSLATE_NOOP("MainWindow", "Tune"), SP.SP_FileDialogListView,
+             QT_TRANSLATE_NOOP("MainWindow", "Searches for better training settings on Ray Tune: many short trials "
+                                             "side by side, the poor ones stopped early."),
+             "gui.tune.tune_page:TunePage"),
     PageSpec("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), SP.SP_FileDialogDetailedView,
              QT_TRANSLATE_NOOP("MainWindow", "Lists every run with its status and results, to compare, resume or "
                                              "clean up."), "gui.runs.runs_page:RunsPage"),

@@ -20,8 +20,9 @@ from PySide6.QtWidgets import QWidget
 from gui.current_work import CurrentWork
 from gui.runs_store import RunsStore
 
-#: Puts option values into the Train form for the next run (after the user confirmed); True when applied.
-ApplyToNextRun = Callable[[dict[str, Any]], bool]
+#: Puts option values into the Train form for the next run (after the user confirmed; a reason may say where they
+#: come from); True when applied.
+ApplyToNextRun = Callable[..., bool]
 #: Shows a run on the Train page (replays it, or follows it while it trains); True when shown.
 OpenRun = Callable[[Any], bool]
 #: Hands the wizard's result document (config, reasons, predicted) to the Train page and shows it; True when done.

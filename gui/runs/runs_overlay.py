@@ -2,57 +2,27 @@
 ``core.run_compare``, read in a background job), and their mAP@0.5 and box loss per epoch, overlaid, one
 colour per run.
 
-The curves are read from each run's ``events.jsonl`` (``epoch_end`` metrics) by a background job —
-a long run's file can be megabytes. A resumed run that redid an epoch keeps that epoch's last value.
+The curves are read from each run's ``events.jsonl`` (``epoch_end`` metrics) by an operation
+(``gui/runs/operations.py``) — a long run's file can be megabytes. A resumed run that redid an epoch keeps
+that epoch's last value.
 """
 
 from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import Any
 
 from gui.plotting import pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from core.job.protocol import iter_events
-from core.run_compare import comparison_rows, gather
-from core.run.files import EVENTS_FILE
 from core.runs.store import RunInfo
-from gui.background import run_in_background
+from gui.runs.operations import Curves, compare_runs, read_all_curves
 from gui.runs.runs_compare_table import CompareTable
 from gui.widgets.training_plots import PEN_WIDTH
 
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
-CURVES = {"map50": "metrics/mAP_0.5", "train_box": "train/box_loss", "val_box": "val/box_loss"}
-
-Curves = dict[str, tuple[list[float], list[float]]]  # curve -> (epochs, values)
-
-
-def read_curves(run_dir: Path) -> Curves:
-    """Per-epoch curves of one run from its events file (epochs counted from 1)."""
-    by_epoch: dict[str, dict[int, float]] = {name: {} for name in CURVES}
-    for event in iter_events(Path(run_dir) / EVENTS_FILE):
-        if event.get("type") != "epoch_end":
-            continue
-        metrics = event.get("metrics") or {}
-        epoch = int(event.get("epoch", 0)) + 1
-        for name, key in CURVES.items():
-            value = metrics.get(key)
-            if isinstance(value, (int, float)):
-                by_epoch[name][epoch] = float(value)
-    return {name: (sorted(values), [values[e] for e in sorted(values)]) for name, values in by_epoch.items()}
-
-
-def read_all(run_dirs: list[Path], cancelled: Any = lambda: False) -> dict[str, Curves]:
-    out: dict[str, Curves] = {}
-    for run_dir in run_dirs:
-        if cancelled():
-            break
-        out[Path(run_dir).name] = read_curves(run_dir)
-    return out
 
 
 class RunsOverlayDialog(QDialog):
@@ -84,11 +54,9 @@ class RunsOverlayDialog(QDialog):
         self.compared: list[tuple[str, list[str]]] | None = None
         if runs:
             names = [run.name for run in runs]
-            self._table_task = run_in_background(
-                self, lambda progress, cancelled: comparison_rows(gather(list(runs))),
-                on_done=lambda rows: self._on_compared(names, rows), on_failed=self._on_failed)
-        self._task = run_in_background(self, lambda progress, cancelled: read_all(list(run_dirs), cancelled),
-                                       on_done=self._on_loaded, on_failed=self._on_failed)
+            self._table_task = compare_runs(self, list(runs)).success(
+                lambda rows: self._on_compared(names, rows)).failure(self._on_failed).run()
+        self._task = read_all_curves(self, list(run_dirs)).success(self._on_loaded).failure(self._on_failed).run()
 
     def _plot(self, label: str) -> pg.PlotWidget:
         plot = pg.PlotWidget(self)

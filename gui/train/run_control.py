@@ -3,7 +3,7 @@
 
 A mixin of ``TrainPage`` (it uses the page's widgets and session); split out so the page module stays about
 its layout and its display, and each stays short. The rules themselves are core's: a run is created and
-resumed by ``core.runs.store``, whether it may resume is ``core.run.RunFolder.can_resume``.
+resumed by ``core.runs.store``, whether it may resume is ``core.run.folder.RunFolder.can_resume``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from typing import Any
 
 from core.training.distributed import ENDPOINT_FIELDS
 from core.job.jobs import JobSpec
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
 from core.trust import confirmed_entry, needs_trust
+from core.wizard.time_fit import handover_words
 from gui import dialogs
 from gui.run_session import RunSession
 from gui.run_text import date_time_text
@@ -82,7 +83,6 @@ class TrainRunControl:
         if fresh or self.session is None or self.session.run_dir != run_dir:
             self._new_session(run_dir)
         self.status_panel.clear()
-        self.run_box.setMinimumHeight(0)
         self.banner.hide()
         self._problems_banner = False
         self.session.launch(job)
@@ -99,6 +99,8 @@ class TrainRunControl:
         self._notify("info", self.tr(
             "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
             "closed.").format(name=info.name, started=started))
+        self._attached_banner = True
+        self.options.drop_demo_expectation()  # the run's dataset is on the form: no demo is prepared now
         self._dirty = True
         self._update_buttons()
         return True
@@ -174,7 +176,6 @@ class TrainRunControl:
         self.log_view.set_log_file(RunFolder(run_dir).worker_log)
         self.status_panel.clear()
         self.wizard_prediction.load(run_dir)
-        self.run_box.setMinimumHeight(0)
 
     # -- the next run -------------------------------------------------------------------------------
     def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
@@ -189,7 +190,7 @@ class TrainRunControl:
         self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
         self.wizard_prediction.set_pending(doc)
         self.revalidate()
-        self._notify("info", self.tr("The wizard's settings are on the form: press Start to train."))
+        self._notify("info", handover_words(doc))  # what it set and the predicted time: never a silent 100 epochs
         return True
 
     def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:

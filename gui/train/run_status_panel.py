@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPus
 from core.display_text import escape_controls
 from core.job.jobs import JobOutcome
 from core.run.progress import RunProgress, format_duration
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from gui.run_text import average_speed
 from gui.widgets.disclosure import disclosure_button
 from gui.widgets.levels import level_colour, level_icon
@@ -39,6 +39,8 @@ class RunStatusPanel(QFrame):
         self._folder: Path | None = None
         self.map50: float | None = None
         self.map50_95: float | None = None
+        self._rows: list[tuple[str, Any]] = []  # the finished card's facts
+        self._note = ""
         self.icon_label = QLabel(self)
         self.title_label = QLabel(self)
         font = self.title_label.font()
@@ -73,15 +75,15 @@ class RunStatusPanel(QFrame):
         title_row = QHBoxLayout()
         title_row.addWidget(self.icon_label)
         title_row.addWidget(self.title_label, 1)
-        buttons = QHBoxLayout()
+        buttons, more = QHBoxLayout(), QHBoxLayout()  # two rows: one would be wider than the pane at 1280x720
         buttons.addWidget(self.resume_button)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.evaluate_button)
-        buttons.addSpacing(12)
-        buttons.addWidget(self.more_epochs)
-        buttons.addWidget(self.more_button)
         buttons.addStretch(1)
         buttons.addWidget(self.details_button)
+        more.addWidget(self.more_epochs)
+        more.addWidget(self.more_button)
+        more.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
         layout.addLayout(title_row)
@@ -89,6 +91,7 @@ class RunStatusPanel(QFrame):
         layout.addWidget(self.facts_label)
         layout.addWidget(self.log_tail)
         layout.addLayout(buttons)
+        layout.addLayout(more)
         layout.addWidget(self.details_text)
         self.hide()
 
@@ -145,7 +148,7 @@ class RunStatusPanel(QFrame):
         else:
             map50, map50_95 = progress.best_map50, progress.best_map50_95
             labels = (self.tr("Best mAP@0.5"), self.tr("Best mAP@0.5:0.95"))
-        rows = [
+        self._rows = rows = [
             (self.tr("Best weights"), done.get("best") or self.tr("none yet")),
             (self.tr("Last weights"), done.get("last") or self.tr("none yet")),
             (labels[0], "—" if map50 is None else f"{map50:.3f}"),
@@ -155,9 +158,8 @@ class RunStatusPanel(QFrame):
             (self.tr("Average speed"), self.tr("{speed} images/s over the whole run").format(
                 speed=f"{average:.1f}") if (average := average_speed(outcome)) is not None else "—"),
         ]
-        self.facts_label.setText("<table>" + "".join(
-            f"<tr><td style='padding-right:12px'><b>{escape(k)}</b></td><td>{escape(str(v))}</td></tr>"
-            for k, v in rows) + "</table>")
+        self._note = self._two_figures_note(final, progress)
+        self._show_rows()
         self.facts_label.show()
         self.log_tail.hide()
         self.details_button.hide()
@@ -165,6 +167,33 @@ class RunStatusPanel(QFrame):
         self.open_button.setText(self.tr("Open weights folder"))
         self._show_more(RunFolder(run_dir).best_weights(done.get("best") or "") is not None)
         self.map50, self.map50_95 = map50, map50_95
+
+    def _show_rows(self) -> None:
+        table = "<table>" + "".join(
+            f"<tr><td style='padding-right:12px'><b>{escape(k)}</b></td><td>{escape(str(v))}</td></tr>"
+            for k, v in self._rows) + "</table>"
+        self.facts_label.setText(table + (f"<p>{escape(self._note)}</p>" if self._note else ""))
+
+    def show_duration(self, run_dir: Path, seconds: float | None) -> None:
+        """The run's duration by the one definition the Runs page uses (``core.runs.store``: the wall time of
+        every worker start, summed), once it is read; the card first shows this start's own."""
+        if self.mode != "finished" or self._folder != Path(run_dir) or seconds is None:
+            return
+        label = self.tr("Total time")
+        self._rows = [(k, format_duration(seconds) if k == label else v) for k, v in self._rows]
+        self._show_rows()
+
+    def _two_figures_note(self, final: dict[str, Any], progress: RunProgress) -> str:
+        """Why best.pt's mAP is not the best epoch's: yolov5 (train.py) saves the EMA weights in 16 bits
+        (``deepcopy(ema.ema).half()``) and validates that file once more at the end, fused
+        (``attempt_load(best).half()``), where the epoch's figure came from the FP32 model in memory."""
+        during, at_end = progress.best_map50, final.get("map50") if final else None
+        if during is None or at_end is None or f"{during:.3f}" == f"{at_end:.3f}":
+            return ""
+        return self.tr("During training, epoch {epoch} measured mAP@0.5 {during}; best.pt holds that epoch's "
+                       "weights, saved by yolov5 in 16-bit precision and validated once more at the end, which "
+                       "gives {at_end}.").format(epoch=(progress.best_epoch or 0) + 1, during=f"{during:.3f}",
+                                                at_end=f"{at_end:.3f}")
 
     def _stopped_words(self, name: str, stopped_at: Any, progress: RunProgress) -> str:
         """What Resume will do: yolov5 resumes at an epoch boundary, so the interrupted epoch is redone from its

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
-from core.run import RunFolder
+from core.run.folder import RunFolder
 from gui.run_session import RunSession
 from gui.run_text import log_line
 from gui.widgets.log_view import LogView

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton,
+                               QVBoxLayout, QWidget)
 
 from core.training.distributed import needs_run_id, new_run_id
 from core.i18n import tr
@@ -36,6 +36,9 @@ DEMO_DEFAULTS = {"epochs": 30, "imgsz": 128}
 OTHER_DEFAULTS = {"epochs": 100, "imgsz": 640}
 #: Options whose default follows the dataset: a change made for the user is said next to the field.
 NOTED = tuple(DEMO_DEFAULTS)
+#: A choice box's minimum width in characters: the options column keeps to its pane at 1280x720 (the longest
+#: choices, e.g. the cache's, are read in full in the open list).
+COMBO_MIN_CHARS = 10
 
 
 def with_mnemonic(text: str, used: set[str], source: str = "") -> str:
@@ -88,6 +91,7 @@ class TrainForm(QWidget):
         advanced_form.setContentsMargins(0, 0, 0, 0)
         for form in (basic_form, advanced_form):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a long label puts its field below
         chain: list[QWidget] = []
         used = {"a", "u"}  # Alt+A opens the advanced options, Alt+U the several-machines section
         for opt in train_options():
@@ -114,6 +118,9 @@ class TrainForm(QWidget):
                 chain += self.start_hint.buttons
             editor.changed.connect(lambda name=opt.name: self._on_edited(name))
         self._touched.clear()
+        for combo in self.findChildren(QComboBox):  # as wide as the pane, not as the longest choice ("No cache…")
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(COMBO_MIN_CHARS)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -175,6 +182,7 @@ class TrainForm(QWidget):
             if editor is None or not editor.set_value(value):
                 continue
             self._touched.add(name)
+            self._show_note(name, "")  # "Set for the demo dataset… (was 640)" no longer describes this value
             done.append(name)
             if editor.option.advanced:
                 self.advanced_button.setChecked(True)  # a change the user should see

@@ -39,6 +39,7 @@ from gui.job_runner import Launcher, default_launcher
 from gui.widgets import diagnosis_banner
 from gui.widgets.problem_list import ProblemList
 from gui.train.train_form import TrainForm
+from gui.train.words import counted
 from gui.weights.weights_dialog import WeightsDialog
 
 VALIDATE_DELAY_MS = 250
@@ -65,6 +66,7 @@ class TrainOptionsPanel(QGroupBox):
         self.gate: DatasetGate | None = None  # the dataset check of ``_gate_path``
         self._gate_path: Path | None = None
         self._gate_task: BackgroundTask | None = None
+        self._running: str | None = None  # the run these options belong to while it trains
         self.form = TrainForm(self.workspace, (self.workspace / "demo" / "data.yaml").resolve(), self)
         self.problems = ProblemList(option_labels(), self)
         self.dataset_link = QLabel(self, visible=False, openExternalLinks=False)
@@ -74,7 +76,8 @@ class TrainOptionsPanel(QGroupBox):
                                       visible=False)
         self.start_anyway.setToolTip(self.tr("yolov5 skips these images with a warning and trains on the rest; "
                                              "fix them on the Dataset page to train on all of them."))
-        self.start_anyway.toggled.connect(lambda _on: self.revalidate())
+        self.start_anyway.toggled.connect(self._on_start_anyway)
+        self._anyway_path: Path | None = None  # the dataset whose droppable images the tick was about
         self.copy_button = QPushButton(self.tr("Copy yolov5 command"), self, clicked=self.copy_command)
         self.copy_button.setToolTip(self.tr("Copy the equivalent plain `yolov5 train …` command line"))
         layout = QVBoxLayout(self)
@@ -128,8 +131,12 @@ class TrainOptionsPanel(QGroupBox):
         if waiting:  # "no dataset chosen" is not news while the demo dataset is being made
             shown = [p for p in shown if p.field != "data"]
         ready_level, ready_text = ("info", self.tr("Preparing the demo dataset…")) if waiting else ("ok", "")
+        if self._running is not None:  # a training run's options: "Ready to train" would be news of nothing
+            ready_level, ready_text = "info", self.tr("Run {name} is training with these options.").format(
+                name=self._running)
         if checked.data_path is not None:
-            self.dataset_chosen.emit(str(checked.data_path))
+            if self._running is None:  # a training run's dataset is not a choice: the app's current one stays
+                self.dataset_chosen.emit(str(checked.data_path))
             if self._current_gate() is None and self._gate_path != checked.data_path:
                 self._check_dataset(checked.data_path)
         gate = self._current_gate()
@@ -148,7 +155,18 @@ class TrainOptionsPanel(QGroupBox):
         self.checked.emit(checked)
         return checked
 
+    def set_running(self, name: str | None) -> None:
+        """These options are run ``name``'s while it trains (None: the next run's again)."""
+        if name != self._running:
+            self._running = name
+            self.revalidate()
+
     # -- the dataset check before Start --------------------------------------------------------------
+    def _on_start_anyway(self, on: bool) -> None:
+        """The tick holds for its dataset: other fields, a re-check or a save keep it (``_check_dataset``)."""
+        self._anyway_path = self._gate_path if on else None
+        self.revalidate()
+
     def recheck_dataset(self) -> None:
         """Check the dataset again (files may have changed: a fix, a save, F5); cheap thanks to the cache."""
         self._gate_path = None
@@ -164,8 +182,12 @@ class TrainOptionsPanel(QGroupBox):
     def _check_dataset(self, path: Path) -> None:
         if self._gate_task is not None:
             self._gate_task.cancel()
+        if self._anyway_path is not None and self._anyway_path != path and self.start_anyway.isChecked():
+            self.start_anyway.setChecked(False)  # it was said about the other dataset's images
+            self.notify.emit("info", self.tr(
+                "'Start anyway' was cleared: it was ticked for {old}, and the dataset is now {new}. Tick it "
+                "again once you have read the new dataset's problems.").format(old=self._anyway_path, new=path))
         self._gate_path, self.gate = path, None
-        self.start_anyway.setChecked(False)
         workspace = self.workspace
         self._gate_task = task = run_in_background(
             self, lambda progress, cancelled: check_for_training(path, workspace, cancelled=cancelled),
@@ -197,15 +219,20 @@ class TrainOptionsPanel(QGroupBox):
         """The errors that stop the start, as problems of the Dataset option (file:line first), then a total."""
         shown = [dataclasses.replace(f, field="data", fix="", message=self.tr("{where}: {message}").format(
             where=f.where, message=f.message)) for f in gate.blockers[:SHOWN_DATASET_ERRORS]]
+        aborts, drops = len(gate.aborts), len(gate.drops)
+        stop = counted(aborts, self.tr("1 error in the dataset would stop training."),
+                       self.tr("{n} errors in the dataset would stop training."))
         if gate.aborts and gate.drops:
-            total = self.tr("{a} errors in the dataset would stop training; {d} more would make yolov5 skip "
-                            "images.").format(a=len(gate.aborts), d=len(gate.drops))
+            total = self.tr("{stop} {skip}").format(stop=stop, skip=counted(
+                drops, self.tr("1 more would make yolov5 skip an image."),
+                self.tr("{n} more would make yolov5 skip images.")))
             fix = self.tr("Fix them on the Dataset page (several have one-click fixes), then Start.")
         elif gate.aborts:
-            total = self.tr("{n} errors in the dataset would stop training.").format(n=len(gate.aborts))
+            total = stop
             fix = self.tr("Fix them on the Dataset page (several have one-click fixes), then Start.")
         elif gate.drops:
-            total = self.tr("yolov5 would skip {n} images it cannot read.").format(n=len(gate.drops))
+            total = counted(drops, self.tr("yolov5 would skip 1 image it cannot read."),
+                            self.tr("yolov5 would skip {n} images it cannot read."))
             fix = self.tr("Fix them on the Dataset page, or tick 'Start anyway' to train without them.")
         else:
             return []
@@ -256,6 +283,14 @@ class TrainOptionsPanel(QGroupBox):
         self.form.show_demo_progress(0, 1)
         self.revalidate()
 
+    def drop_demo_expectation(self) -> None:
+        """The demo will not be prepared after all (a dataset reached the form first, e.g. a re-attached run's):
+        no "Preparing the demo dataset… 0/1" left behind, and "Use demo dataset" works again."""
+        if self._demo_expected and self._demo_task is None:
+            self._demo_expected = False
+            self.form.end_demo_progress()
+            self.revalidate()
+
     def prepare_demo_dataset(self) -> None:
         if self._demo_task is not None:
             return
@@ -268,7 +303,8 @@ class TrainOptionsPanel(QGroupBox):
     def _on_demo_ready(self, path: Path) -> None:
         self._demo_task, self._demo_expected = None, False
         self.form.end_demo_progress()
-        self.form.set_data_path(str(path))
+        if self._running is None:  # a run re-attached meanwhile: its options stay; "Use demo dataset" is quick now
+            self.form.set_data_path(str(path))
         self.revalidate()
 
     def _on_demo_failed(self, exc: BaseException) -> None:

@@ -23,8 +23,6 @@ from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, 
 
 from core.job.jobs import JobOutcome
 from core.environment.machine import MachineFacts
-from core.run import RunFolder
-from core.runs.store import load_run_config, read_log_tail
 from core.training.config import ValidatedConfig
 from gui.evaluate.evaluate_window import EvaluateWindow
 from gui.job_runner import Launcher, default_launcher
@@ -39,6 +37,9 @@ from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_panel import ProgressPanel
 from gui.train.run_control import TrainRunControl
 from gui.train.run_status_panel import RunStatusPanel
+from gui.train.fit_height import content_height, keep_whole_height
+from gui.operations import show_failure
+from gui.train.operations import RunEnd, read_run_end, read_run_options
 from gui.train.run_viewer import RunViewer
 from gui.train.train_options_panel import TrainOptionsPanel
 from gui.train.val_images import ValImages
@@ -81,6 +82,8 @@ class TrainPage(TrainRunControl, Page):
         self._dirty = False
         self._summary = ""
         self._problems_banner = False  # the banner says "fix the problems first"
+        self._attached_banner = False  # the banner says "Re-attached to run …": it goes when that run ends
+        self._dataset_after_run: str | None = None  # the app's dataset changed while a run trained
 
         self.start_button = QPushButton(self.tr("Start"), self, clicked=self.start_run, default=True)
         self.start_button.setToolTip(self.tr("Start training with these options (Ctrl+Enter)"))
@@ -129,15 +132,17 @@ class TrainPage(TrainRunControl, Page):
         scroll.setWidget(self.options)
         scroll.setMinimumWidth(400)
         self.run_box = run_box = QGroupBox(self.tr("Progress"), self)
-        run_layout = QHBoxLayout(run_box)
-        progress_column = QVBoxLayout()
+        run_layout = QVBoxLayout(run_box)
+        live_row, progress_column = QHBoxLayout(), QVBoxLayout()
         progress_column.addWidget(self.diagnosis)
         progress_column.addWidget(self.wizard_prediction)
         progress_column.addWidget(self.progress_panel)
-        progress_column.addWidget(self.status_panel)
         progress_column.addStretch(1)
-        run_layout.addLayout(progress_column, 3)
-        run_layout.addWidget(self.val_images, 2)
+        live_row.addLayout(progress_column, 3)
+        live_row.addWidget(self.val_images, 2)
+        run_layout.addLayout(live_row)
+        run_layout.addWidget(self.status_panel)  # the completion card spans the pane: never wider than it
+        keep_whole_height(run_box)  # wrapped progress lines, the bottleneck card, the completion card: never squashed
         system_box = QGroupBox(self.tr("Machine while training"), self)
         system_layout = QVBoxLayout(system_box)
         system_layout.setContentsMargins(6, 4, 6, 4)
@@ -196,8 +201,10 @@ class TrainPage(TrainRunControl, Page):
                 QTimer.singleShot(0, self, self._prepare_demo_if_needed)
 
     def _prepare_demo_if_needed(self) -> None:
-        if not self.options.has_dataset:
+        if not self.options.has_dataset and self.session is None:  # a run on screen brings its own dataset
             self.options.prepare_demo_dataset()
+        else:  # a dataset came first (a re-attached run's, the app's current one): no demo after all
+            self.options.drop_demo_expectation()
 
     def on_bound(self) -> None:
         """The app's current dataset: this form follows it, and a dataset chosen here becomes it."""
@@ -210,10 +217,22 @@ class TrainPage(TrainRunControl, Page):
             self._follow_dataset(current.dataset)
 
     def _follow_dataset(self, path: str) -> None:
+        if self.active:  # the form shows the training run's own options: the new dataset is for the next run
+            self._dataset_after_run = path
+            return
         checked = self.last_checked
         if checked is None or checked.data_path is None or str(checked.data_path) != path:
             self.form.set_data_path(path)
             self.revalidate()
+
+    def on_dataset_saved(self, path: Path) -> None:
+        """A data.yaml was saved on the Dataset page: when it is this form's, its check is stale — check again
+        (the validator's cache reads only what changed). A training run's form is checked when the run ends."""
+        checked = self.last_checked
+        if self.active or checked is None or checked.data_path is None:
+            return
+        if Path(path).resolve() == Path(checked.data_path).resolve():
+            self.options.recheck_dataset()
 
     def refresh(self) -> None:
         """F5: check the options and the dataset again (files may have changed on disk)."""
@@ -254,26 +273,39 @@ class TrainPage(TrainRunControl, Page):
         return window
 
     def _on_ended(self, outcome: JobOutcome) -> None:
-        session = self.session
-        run_dir = session.run_dir
-        can_resume = RunFolder(run_dir).can_resume(outcome.status, self._run_spec(run_dir))
-        self.resumable_run = run_dir if can_resume else None
-        tail = self.log_view.last_lines(LOG_TAIL_LINES)
-        worker_log = read_log_tail(RunFolder(run_dir).worker_log)
-        if outcome.failed and worker_log:
-            tail += [self.tr("— last lines of worker.log —"), *worker_log]
-        self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
-                                       can_resume=can_resume)
-        # A splitter gives a pane only its minimum, which ignores wrapped text: keep the whole panel visible.
-        self.run_box.setMinimumHeight(self.run_box.sizeHint().height())
-        self._keep_log_in_sight()
-        self.plots.refresh()
-        self.system_plots.refresh()
-        self.val_images.request(run_dir)  # yolov5 draws its pictures in the final validation
-        self.log_view.flush()
-        self._dirty = True
-        self._refresh_if_dirty()
+        """The worker ended: its folder is read off the GUI thread (``read_run_end``), then the card shows."""
+        run_dir = self.session.run_dir
         self._update_buttons()
+        op = read_run_end(self, run_dir, outcome.status)
+        op.success(lambda end: self._show_end(outcome, run_dir, end))
+        op.failure(lambda exc: (show_failure(self, self.tr("Reading run {name}").format(name=run_dir.name), exc),
+                                self._show_end(outcome, run_dir, RunEnd())))
+        op.run()
+
+    def _show_end(self, outcome: JobOutcome, run_dir: Path, end: RunEnd) -> None:
+        session = self.session
+        if session is not None and session.run_dir == run_dir and not self.active:  # still the run on screen
+            self.resumable_run = run_dir if end.can_resume else None
+            tail = self.log_view.last_lines(LOG_TAIL_LINES)
+            if outcome.failed and end.worker_log:
+                tail += [self.tr("— last lines of worker.log —"), *end.worker_log]
+            self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
+                                           can_resume=end.can_resume)
+            self.status_panel.show_duration(run_dir, end.duration_s)  # the Runs page's figure (every start)
+            self._keep_log_in_sight()
+            self.plots.refresh()
+            self.system_plots.refresh()
+            self.val_images.request(run_dir)  # yolov5 draws its pictures in the final validation
+            self.log_view.flush()
+            self._dirty = True
+            self._refresh_if_dirty()
+            self._update_buttons()
+        if self._attached_banner:  # "Re-attached to run …" said while it trained; the card says how it ended
+            self.banner.hide()
+            self._attached_banner = False
+        if self._dataset_after_run is not None and not self.active:  # chosen elsewhere while the run trained
+            path, self._dataset_after_run = self._dataset_after_run, None
+            self._follow_dataset(path)
         self.run_ended.emit(outcome)
 
     def _refresh_if_dirty(self) -> None:
@@ -301,6 +333,7 @@ class TrainPage(TrainRunControl, Page):
     def _notify(self, level: str, text: str, *, about_problems: bool = False) -> None:
         self.banner.show_message(level, text)
         self._problems_banner = about_problems  # hidden again as soon as the options are fine
+        self._attached_banner = False
 
     def _enlarge_log(self, on: bool) -> None:
         """The log takes the charts' room (and gives it back): reading a long log needs more than a strip."""
@@ -311,20 +344,23 @@ class TrainPage(TrainRunControl, Page):
         """The completion card grows the top pane: the room comes from the charts (down to their minimum),
         never from the log, which keeps ``LOG_MIN_PX`` at least (the page scrolls when the window is short)."""
         splitter = self._live_splitter
-        card = self.run_box.sizeHint().height()
+        card = content_height(self.run_box)
         plots, system = self._plots.minimumSizeHint().height(), self._system_box.minimumSizeHint().height()
         log = max(LOG_MIN_PX, splitter.height() - card - plots - system - 3 * splitter.handleWidth())
         splitter.setSizes([card, log, plots, system])
 
     def _show_run_settings(self, run_dir: Path) -> None:
-        """The form shows the run on screen: its recorded options, and the run name actually used (exp2)."""
-        try:
-            recorded = load_run_config(run_dir).get("spec", {}).get("config", {})
-        except (OSError, ValueError):
-            return
+        """The form shows the run on screen: its recorded options (read off the GUI thread), and the run name
+        actually used (exp2)."""
+        self.form.apply_values({"name": run_dir.name})
+        read_run_options(self, run_dir).success(lambda recorded: self._apply_run_settings(run_dir, recorded)).run()
+
+    def _apply_run_settings(self, run_dir: Path, recorded: dict[str, Any]) -> None:
+        if self.session is None or self.session.run_dir != run_dir:
+            return  # another run is on screen by now
         values = {name: value for name, value in recorded.items() if name in self.form.settable and name != "name"
                   and self.form.editors[name].value() != value}  # only what differs (no section opens for nothing)
-        self.form.apply_values({**values, "name": run_dir.name})
+        self.form.apply_values(values)
         self.revalidate()
 
     def _update_buttons(self) -> None:
@@ -333,6 +369,7 @@ class TrainPage(TrainRunControl, Page):
         self.form.setEnabled(not active)  # a training run's settings, read-only until it ends
         self.options.setTitle(self.tr("Options of run {name} (read-only while it trains)").format(
             name=self.session.name) if active else self.tr("Options for the next run"))
+        self.options.set_running(self.session.name if active else None)  # no "Ready to train" while it trains
         ok = self.options.ready
         self.start_button.setEnabled(not active and ok)
         self.start_button.setToolTip(

@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFi
 
 from core.job.jobs import JobOutcome, JobSpec
 from core.weights.catalog import OFFICIAL_BASE, find_checkpoint
-from core.weights.store import StoreError, WeightsStore
-from core.weights.words import progress_text, row_state_text, size_of, weights_rows
+from core.weights.words import progress_text, row_state_text, size_of
 from gui import dialogs
+from gui.weights.operations import StoreRows, read_store_rows, remove_checkpoint, stored_state
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
 
@@ -44,17 +44,18 @@ def ask_import_path(parent: QWidget) -> str:
 
 class WeightsDialog(QDialog):
     changed = Signal()  # a checkpoint arrived or went
+    rows_shown = Signal()  # the table shows the store as last read (``reload`` reads it in the background)
 
     def __init__(self, workspace: Path, parent: QWidget | None = None, *, launcher: Launcher = default_launcher,
                  select: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Pretrained weights"))
         self.workspace = Path(workspace)
-        self.store = WeightsStore(self.workspace)
         self.rows: list[dict[str, Any]] = []
         self.status: str | None = None  # the last job's done status
         self._job_name = ""
         self._busy = False  # from the start of a job until its ``ended``
+        self._reading = 0  # the newest reload's number: an older reading that arrives late is not shown
         self._worker = JobRunner(self, launcher=launcher)
         self._worker.event.connect(self._on_event)
         self._worker.ended.connect(self._on_ended)
@@ -110,9 +111,17 @@ class WeightsDialog(QDialog):
 
     # -- the table ------------------------------------------------------------------------------------
     def reload(self, select: str = "") -> None:
-        """Read the store again (a manifest and a few stats: no file is hashed here)."""
+        """Read the store again in the background (a manifest and a few stats: no file is hashed); the table
+        follows, then ``rows_shown``."""
         keep = select or self.selected_file()
-        self.rows = weights_rows(self.store)
+        self._reading += 1
+        reading = self._reading
+        read_store_rows(self, self.workspace).success(lambda read: self._show_rows(read, keep, reading)).run()
+
+    def _show_rows(self, read: StoreRows, keep: str, reading: int) -> None:
+        if reading != self._reading:
+            return  # a newer reading is on its way
+        self.rows = read.rows
         self.table.setRowCount(len(self.rows))
         for index, row in enumerate(self.rows):
             map_text = f"{row['map50_95']:.1f}" if row.get("map50_95") is not None else "—"
@@ -125,14 +134,15 @@ class WeightsDialog(QDialog):
                     item.setText("✓ " + item.text())
                     item.setToolTip(row.get("path") or "")
                 self.table.setItem(index, column, item)
-        if self.store.manifest_problem:
-            self.banner.show_message("warning", self.store.manifest_problem)
+        if read.manifest_problem:
+            self.banner.show_message("warning", read.manifest_problem)
         wanted = find_checkpoint(keep) if keep else None
         target = wanted.file_name if wanted else keep
         index = next((i for i, row in enumerate(self.rows) if row["file"] == target), 0 if self.rows else -1)
         if index >= 0:
             self.table.selectRow(index)
         self._update_buttons()
+        self.rows_shown.emit()
 
     def selected_row(self) -> dict[str, Any] | None:
         rows = self.table.selectionModel().selectedRows()
@@ -206,7 +216,13 @@ class WeightsDialog(QDialog):
         if not dialogs.confirm_untrusted_weights(self, source):
             return
         name = source.name if source.name.endswith(".pt") else f"{source.stem}.pt"
-        if self.store.state(name) != "absent":
+        stored_state(self, self.workspace, name).success(
+            lambda state: self._import_if_absent(source, name, state)).run()
+
+    def _import_if_absent(self, source: Path, name: str, state: str) -> None:
+        if self.running:
+            return
+        if state != "absent":
             self.banner.show_message("warning", self.tr(
                 "{name} is already in the weights store. Remove it first, or rename the file you import.").format(
                 name=name))
@@ -222,12 +238,15 @@ class WeightsDialog(QDialog):
                 "Delete {path} from the weights store? Runs that were trained from it keep their own weights; "
                 "a later training that names it needs it again.").format(path=row["path"])):
             return
-        try:
-            self.store.remove(row["file"])
-        except (OSError, StoreError) as exc:
+        name = row["file"]
+
+        def refused(exc: BaseException) -> None:
             self.banner.show_message("error", self.tr("Could not remove {name}: {reason}").format(
-                name=row["file"], reason=getattr(exc, "message", exc)))
-            return
+                name=name, reason=getattr(exc, "message", exc)))
+
+        remove_checkpoint(self, self.workspace, name).success(lambda removed: self._removed()).failure(refused).run()
+
+    def _removed(self) -> None:
         self.progress_label.setText("")
         self.reload()
         self._show_running(False)

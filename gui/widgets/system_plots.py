@@ -16,7 +16,8 @@ from typing import Any
 
 from gui.plotting import pg
 from gui.widgets.plot_wheel import unzoom, wheel_scrolls_page
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gui.widgets.training_plots import PEN_WIDTH, Series, StaggeredRedraw, _number, apply_palette
@@ -26,6 +27,10 @@ GPU_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
 CPU_COLOURS = {"cpu": "#1f77b4", "proc": "#ff7f0e", "ram": "#2ca02c"}
 WAIT_COLOUR, IPS_COLOUR, DISK_COLOUR = "#d62728", "#9467bd", "#8c564b"
 PLOTS = ("gpu", "cpu", "disk", "wait", "ips")
+#: The narrowest a panel gets before the strip wraps into another row: its readings stay whole on their lines (at
+#: 1280x720 with the guide open the strip is ~630 px wide: three panels a row, 210 px each, instead of five of 120).
+PANEL_MIN_W = 190
+ZERO_BASED = ("disk", "ips")  # rates: the axis starts at 0 (autorange put a flat 13 images/s between -50 and 75)
 
 
 class SparseAxis(pg.AxisItem):
@@ -60,12 +65,12 @@ class SystemPlots(QWidget):
         self.headings: dict[str, QLabel] = {}
         units = {"gpu": self.tr("%"), "cpu": self.tr("%"), "disk": self.tr("MB/s"), "wait": self.tr("%"),
                  "ips": self.tr("images/s")}
-        grid = QGridLayout(self)
+        self._grid = grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(8)
-        for column, name in enumerate(PLOTS):
-            grid.addWidget(self._panel(name, units[name]), 0, column)
-            grid.setColumnStretch(column, 1)
+        self._panels = [self._panel(name, units[name]) for name in PLOTS]
+        self._columns = 0
+        self._reflow(len(PLOTS))
         pen = pg.mkPen
         self._curves["cpu"] = self.plots["cpu"].plot(pen=pen(CPU_COLOURS["cpu"], width=PEN_WIDTH))
         self._curves["proc"] = self.plots["cpu"].plot(pen=pen(CPU_COLOURS["proc"], width=PEN_WIDTH))
@@ -77,6 +82,9 @@ class SystemPlots(QWidget):
         for name in ("gpu", "cpu", "wait"):
             self.plots[name].setYRange(0, 100, padding=0.02)
             self.plots[name].getPlotItem().getViewBox().setLimits(yMin=0, yMax=105)
+        for name in ZERO_BASED:
+            self.plots[name].setYRange(0, 1, padding=0)
+            self.plots[name].getPlotItem().getViewBox().setLimits(yMin=0)
         self._apply_palette()
         for key, text in self._heading_texts().items():
             self.headings[key].setText(text)
@@ -87,7 +95,8 @@ class SystemPlots(QWidget):
         panel = QWidget(self)
         heading = QLabel(panel, wordWrap=True)
         heading.setTextFormat(Qt.TextFormat.RichText)
-        # Fixed size: changing readings must not re-layout the strip (that repaints every plot).
+        # Fixed size: changing readings must not re-layout the strip (that repaints every plot); the height
+        # changes only when the number of lines does (``_fit_headings``), one reading a line.
         heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         heading.setFixedHeight(2 * heading.fontMetrics().lineSpacing() + 2)
         heading.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
@@ -116,6 +125,46 @@ class SystemPlots(QWidget):
     def _item(colour: str, glyph: str, text: str) -> str:
         """One legend entry: the curve's glyph in its colour, then the words (never colour alone)."""
         return f"<span style='color:{colour}'>{glyph}</span>&nbsp;{escape(text)}"
+
+    # -- layout: whole readings at any width ------------------------------------------------------------
+    def _reflow(self, columns: int) -> None:
+        """Lay the panels out ``columns`` a row (five at full width; fewer rows of wider panels when narrow)."""
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for panel in self._panels:
+            self._grid.removeWidget(panel)
+        for column in range(len(PLOTS)):
+            self._grid.setColumnStretch(column, 1 if column < columns else 0)
+        for index, panel in enumerate(self._panels):
+            self._grid.addWidget(panel, index // columns, index % columns)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._reflow(max(1, min(len(PLOTS), event.size().width() // PANEL_MIN_W)))
+        QTimer.singleShot(0, self, self._fit_headings)  # once the panels have their new widths
+
+    def _fit_headings(self) -> None:
+        """Every heading as tall as the tallest needs at its width: no reading cut (one height keeps the plots
+        of a row aligned). Unchanged while the line counts are, so new readings never re-layout the strip."""
+        columns, spacing = max(1, self._columns), self._grid.horizontalSpacing()
+        width = max(1, (self.width() - (columns - 1) * spacing) // columns)  # each panel's (the grid's share)
+        needed = max(self._text_height(heading, width) for heading in self.headings.values()) + 2
+        for heading in self.headings.values():
+            if heading.height() != needed:
+                heading.setFixedHeight(needed)
+
+    @staticmethod
+    def _text_height(heading: QLabel, width: int) -> int:
+        """The height ``heading``'s text needs at ``width`` (QLabel's own answer never goes below its fixed
+        height, so it is asked with that lifted)."""
+        fixed = heading.minimumHeight(), heading.maximumHeight()
+        heading.setMinimumHeight(0)
+        try:
+            return heading.heightForWidth(width)
+        finally:
+            heading.setMinimumHeight(fixed[0])
+            heading.setMaximumHeight(fixed[1])
 
     # -- data ---------------------------------------------------------------------------------------
     def _minutes(self, event: dict[str, Any]) -> float | None:
@@ -210,7 +259,15 @@ class SystemPlots(QWidget):
         for name, curve in self._curves.items():
             if self._plot_of(name) == plot:
                 curve.setData(*self.series[name].view())
-        self.headings[plot].setText(self._heading_texts()[plot])
+        if plot in ZERO_BASED:  # from 0 to a little above the highest reading
+            top = max((float(y.max()) for name in self._curves if self._plot_of(name) == plot
+                       for _x, y in [self.series[name].view()] if y.size), default=0.0)
+            self.plots[plot].setYRange(0, top * 1.1 if top > 0 else 1.0, padding=0)
+        heading = self.headings[plot]
+        lines = heading.text().count("<br>")
+        heading.setText(self._heading_texts()[plot])
+        if heading.text().count("<br>") != lines:
+            self._fit_headings()  # a GPU appeared: one more line
 
     @staticmethod
     def _plot_of(curve: str) -> str:
@@ -236,18 +293,18 @@ class SystemPlots(QWidget):
             total = sum(_number(g.get("mem_total_gb")) or 0.0 for g in gpus.values())
             parts.append(item("gray", "╍", self.tr("memory {used}/{total} GB").format(
                 used=self._num(used, 1), total=self._num(total, 0))))
-            gpu_text = " ".join(parts)
+            gpu_text = "<br>".join(parts)  # one reading a line: never broken in the middle
         elif self._latest.get("device_type") == "cpu":
-            gpu_text = escape(self.tr("GPU: none used (training runs on the CPU)"))
+            gpu_text = "<br>".join((escape(self.tr("GPU: none used")), escape(self.tr("(training runs on the CPU)"))))
         else:
-            gpu_text = escape(self.tr("GPU: no readings (NVML unavailable)"))
+            gpu_text = "<br>".join((escape(self.tr("GPU: no readings")), escape(self.tr("(NVML unavailable)"))))
         count = _number(system.get("cpu_count"))
         proc = _number(system.get("proc_cpu_percent"))
         used, total = _number(system.get("ram_used_gb")), _number(system.get("ram_total_gb"))
         cpu = _number(system.get("cpu_percent"))
         return {
             "gpu": gpu_text,
-            "cpu": " ".join((
+            "cpu": "<br>".join((
                 item(CPU_COLOURS["cpu"], "━", self.tr("CPU {cpu}").format(cpu=self._pct(cpu))),
                 item(CPU_COLOURS["proc"], "━", self.tr("training {proc}").format(
                     proc=self._pct(proc / count if proc is not None and count else None))),
@@ -255,18 +312,24 @@ class SystemPlots(QWidget):
                     used=self._num(used, 1), total=self._num(total, 0))))),
             "disk": item(DISK_COLOUR, "━", self.tr("Disk read {rate} MB/s").format(
                 rate=self._num(_number(system.get("disk_read_mb_s")), 1))),
-            "wait": item(WAIT_COLOUR, "━", self._wait_words().format(share=self._pct(self.series["wait"].last()))),
+            "wait": item(WAIT_COLOUR, "━", self._wait_words(self.series["wait"].last())),
             "ips": item(IPS_COLOUR, "━", self.tr("Throughput {rate} images/s").format(
                 rate=self._num(self.series["ips"].last(), 1))),
         }
 
-    def _wait_words(self) -> str:
+    def _wait_words(self, share: float | None) -> str:
+        """The data-wait reading as a sentence; before the first reading, a sentence that says so (not a dash
+        where the figure goes)."""
+        if share is None:
+            return self.tr("Waiting for data: not measured yet")
         device = self._latest.get("device_type")
         if device == "cpu":
-            return self.tr("The model (on the CPU) waited for data {share} of the time")
-        if device == "cuda":
-            return self.tr("GPU waited for data {share} of the time")
-        return self.tr("Training waited for data {share} of the time")
+            words = self.tr("The model (on the CPU) waited for data {share} of the time")
+        elif device == "cuda":
+            words = self.tr("GPU waited for data {share} of the time")
+        else:
+            words = self.tr("Training waited for data {share} of the time")
+        return words.format(share=self._pct(share))
 
     @staticmethod
     def _pct(value: float | None) -> str:

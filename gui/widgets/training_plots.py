@@ -112,6 +112,11 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _unbroken(words: str) -> str:
+    """``words`` escaped for rich text, never broken across lines (a space is a non-breaking one)."""
+    return escape("\u2060".join(words.replace(" ", "\u00a0")))
+
+
 class TrainingPlots(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -169,11 +174,13 @@ class TrainingPlots(QWidget):
     def _panel(self, title: str, legend: list[tuple[str, str, str]], plot: pg.PlotWidget) -> QWidget:
         """Title and legend above the plot, never over the curves."""
         panel = QWidget(self)
-        heading = QLabel(title, panel)
+        heading = QLabel(title, panel, wordWrap=True)  # a narrow pane wraps it instead of overflowing
         font = heading.font()
         font.setBold(True)
         heading.setFont(font)
-        key = QLabel("&nbsp;&nbsp; ".join(f"<span style='color:{colour}'>{glyph}</span>&nbsp;{escape(words)}"
+        # one entry never breaks inside: Chinese breaks between any two characters ("lr1（权 / 重）"), so the
+        # entry's characters are glued with WORD JOINER (U+2060, "no break here" in Unicode's line-breaking rules)
+        key = QLabel("&nbsp;&nbsp; ".join(f"<span style='color:{colour}'>{glyph}</span>&nbsp;{_unbroken(words)}"
                                           for glyph, colour, words in legend), panel)
         key.setTextFormat(Qt.TextFormat.RichText)
         key.setWordWrap(True)

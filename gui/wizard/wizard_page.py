@@ -2,10 +2,12 @@
 
 Owns the page's flow only; every decision is ``core.wizard`` (the same ``read_inputs``, ``measure_job``,
 ``recommend`` and ``result_document`` as ``yolostudio wizard``), so the page and the terminal recommend the
-same settings. Slow work never runs on the GUI thread: the machine's facts and the dataset's statistics are
-read on the background pool, the measurements are the ``wizard_measure`` worker job through ``JobRunner``
-(progress per step, Cancel kills it and keeps what was measured), the prepared copy is written on the pool.
-"Train with these settings" hands the config and the prediction to the Train page (``services.use_wizard``).
+same settings. The steps' widgets are ``gui.wizard.wizard_steps`` and ``wizard_review``; every core call is an
+operation of ``gui.wizard.operations`` (off the GUI thread), the measurements are the ``wizard_measure``
+worker job through ``JobRunner`` (progress per step, Cancel kills it and keeps what was measured).
+"Train with these settings" first makes or refreshes the prepared copy the recommendation asks for (the
+same ``copy_for_training`` as ``yolostudio train --config``), then hands the config and the prediction to the
+Train page (``services.use_wizard``) and says so (``applied``: the guide's step 3 is done then, not before).
 """
 
 from __future__ import annotations
@@ -13,42 +15,32 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton,
-                               QRadioButton, QSpinBox, QStackedWidget, QVBoxLayout, QWidget)
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QProgressBar, QPushButton, QScrollArea, QStackedWidget,
+                               QVBoxLayout, QWidget)
 
-from core.dataset.prepare import prepare_dataset
 from core.job.jobs import JobOutcome
-from core.weights.choice import recommend_start
-from core.wizard.inputs import Goal, Hardware, Measurements, measurements_from_json
-from core.wizard.recommend import recommend
-from core.wizard.session import (MEASURE_TIMEOUT_S, measure_job, prepared_out_dir, quick_facts, read_inputs,
-                                 result_document, step_words, use_prepared)
-from gui.background import run_in_background
+from core.wizard.inputs import Goal, Hardware, Measurements, hardware_from_facts, measurements_from_json
+from core.wizard.prepared_copy import copy_words, request_of
+from core.wizard.session import MEASURE_TIMEOUT_S, measure_job
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
 from gui.widgets.start_hint import StartHint
 from gui.weights.weights_dialog import WeightsDialog
+from gui.wizard import operations
+from gui.wizard.operations import Recommended
 from gui.wizard.wizard_review import WizardReview
+from gui.wizard.wizard_steps import DatasetStep, GoalStep, HardwareStep, MeasureStep
 
 HARDWARE, DATASET, GOAL, MEASURE, REVIEW = range(5)
-MEASURE_STEPS = ("cache", "loader", "prepared", "cached", "demand", "batch", "amp")
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("WizardPage", text)
-
-
-def ask_data_yaml(parent: QWidget) -> str:
-    """Module attribute so tests answer it instead of a modal dialog."""
-    return QFileDialog.getOpenFileName(parent, _tr("Choose the dataset's data.yaml"), "",
-                                       _tr("Dataset (*.yaml *.yml)"))[0]
 
 
 class WizardPage(Page):
+    applied = Signal(dict)  # the recommendation went to the Train form (its document)
+    recommended = Signal()  # a new recommendation is on the Review step
+
     def __init__(self, workspace: Path, parent: QWidget | None = None, *, launcher: Launcher = default_launcher,
                  facts: Any = None) -> None:
         super().__init__(workspace, parent)
@@ -80,13 +72,30 @@ class WizardPage(Page):
         self.header = PageHeader(self.tr("Wizard"), self.tr(
             "Measures what this machine can feed and compute, then recommends batch, workers, cache, image size "
             "and model — each with its reason."), [], self)
-        self._build_hardware()
-        self._build_dataset()
-        self._build_goal()
-        self._build_measure()
+        self.hardware_step, self.dataset_step = HardwareStep(self), DatasetStep(self)
+        self.goal_step, self.measure_step = GoalStep(self), MeasureStep(self)
+        for step in (self.hardware_step, self.dataset_step, self.goal_step, self.measure_step):
+            self.stack.addWidget(step)
+        self.hardware_step.changed.connect(self._invalidate)
+        self.goal_step.changed.connect(self._invalidate)
+        self.dataset_step.chosen.connect(self.read_dataset)
+        self.measure_step.measure_button.clicked.connect(self.measure)
+        self.measure_step.skip_button.clicked.connect(lambda: self.finish(Measurements(
+            failures={"measure": self.tr("skipped")})))
+        self.measure_step.cancel_button.clicked.connect(self.cancel)
+        # The steps' fields, by the names the page's callers and tests use.
+        self.data_edit, self.dataset_text = self.dataset_step.edit, self.dataset_step.text
+        self.hardware_text, self.gpu_list = self.hardware_step.text, self.hardware_step.gpu_list
+        self.goal_buttons, self.budget_check = self.goal_step.buttons, self.goal_step.budget_check
+        self.budget_hours, self.imgsz_check, self.imgsz_spin = (self.goal_step.budget_hours,
+                                                                self.goal_step.imgsz_check, self.goal_step.imgsz_spin)
+        self.measure_button, self.skip_button = self.measure_step.measure_button, self.measure_step.skip_button
+        self.cancel_button, self.measure_list = self.measure_step.cancel_button, self.measure_step.list
+        self.measure_bar = self.measure_step.bar
         self.review = WizardReview(self)
         self.review.copied.connect(lambda text: self.banner.show_message("info", self.tr("Copied.")))
-        self.prepare_button = QPushButton(self.tr("&Prepare the resized copy"), self, clicked=self.prepare_copy)
+        self.prepare_button = QPushButton(self.tr("&Prepare the resized copy"), self,
+                                          clicked=lambda: self.prepare_copy())
         self.prepare_bar = QProgressBar(self, visible=False)
         # What the recommended run starts from; "Get yolov5s.pt…" when the pretrained checkpoint is not here.
         self.start_hint = StartHint(self, switches=False)
@@ -101,7 +110,11 @@ class WizardPage(Page):
         row.addWidget(self.prepare_button)
         row.addWidget(self.prepare_bar, 1)
         rl.addLayout(row)
-        self.stack.addWidget(review)
+        scroll = QScrollArea(self)  # the longest step scrolls at a small height instead of pushing the guide out
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(review)
+        self.stack.addWidget(scroll)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.back_button)
@@ -119,97 +132,6 @@ class WizardPage(Page):
         self.steps.setCurrentRow(HARDWARE)
         self._go(HARDWARE)
         self.read_hardware()
-
-    # -- steps -------------------------------------------------------------------------------------
-    def _build_hardware(self) -> None:
-        page = QWidget(self)
-        self.hardware_text = QLabel(self.tr("Reading this machine…"), page)
-        self.hardware_text.setWordWrap(True)
-        self.gpu_list = QListWidget(page)
-        self.gpu_list.setAccessibleName(self.tr("GPUs to train on"))
-        self.gpu_list.itemChanged.connect(lambda _item: self._invalidate())
-        layout = QVBoxLayout(page)
-        layout.addWidget(self.hardware_text)
-        layout.addWidget(QLabel(self.tr("Train on these GPUs (several: DDP through torchrun):"), page))
-        layout.addWidget(self.gpu_list, 1)
-        self.stack.addWidget(page)
-
-    def _build_dataset(self) -> None:
-        page = QWidget(self)
-        self.data_edit = QLineEdit(page, placeholderText=self.tr("path/to/data.yaml"))
-        self.data_edit.setAccessibleName(self.tr("Dataset"))
-        self.data_edit.editingFinished.connect(self.read_dataset)
-        browse = QPushButton(self.tr("&Browse…"), page, clicked=self._browse)
-        row = QHBoxLayout()
-        row.addWidget(self.data_edit, 1)
-        row.addWidget(browse)
-        self.dataset_text = QLabel(self.tr("Choose the data.yaml to train on."), page)
-        self.dataset_text.setWordWrap(True)
-        layout = QVBoxLayout(page)
-        layout.addLayout(row)
-        layout.addWidget(self.dataset_text)
-        layout.addStretch(1)
-        self.stack.addWidget(page)
-
-    def _build_goal(self) -> None:
-        page = QWidget(self)
-        self.goal_group = QButtonGroup(page)
-        form = QFormLayout(page)
-        texts = {"quick": self.tr("&Quick test — does it train at all? (small model, few epochs)"),
-                 "balanced": self.tr("&Balanced — a good model in reasonable time"),
-                 "accurate": self.tr("Best &accuracy — the largest model this machine trains well")}
-        self.goal_buttons = {}
-        for key, text in texts.items():
-            button = QRadioButton(text, page)
-            self.goal_group.addButton(button)
-            self.goal_buttons[key] = button
-            form.addRow(button)
-            button.toggled.connect(lambda _on: self._invalidate())
-        self.goal_buttons["balanced"].setChecked(True)
-        self.budget_check = QCheckBox(self.tr("At most"), page)
-        self.budget_hours = QDoubleSpinBox(page, minimum=0.1, maximum=1000, value=8, suffix=self.tr(" h"),
-                                           decimals=1, enabled=False)
-        self.budget_check.toggled.connect(self.budget_hours.setEnabled)
-        budget = QHBoxLayout()
-        budget.addWidget(self.budget_check)
-        budget.addWidget(self.budget_hours)
-        budget.addStretch(1)
-        form.addRow(self.tr("Time budget:"), budget)
-        self.imgsz_check = QCheckBox(self.tr("Fixed at"), page)
-        self.imgsz_spin = QSpinBox(page, minimum=32, maximum=4096, singleStep=32, value=640, suffix=" px",
-                                   enabled=False)
-        self.imgsz_check.toggled.connect(self.imgsz_spin.setEnabled)
-        imgsz = QHBoxLayout()
-        imgsz.addWidget(self.imgsz_check)
-        imgsz.addWidget(self.imgsz_spin)
-        imgsz.addStretch(1)
-        form.addRow(self.tr("Image size:"), imgsz)
-        self.stack.addWidget(page)
-
-    def _build_measure(self) -> None:
-        page = QWidget(self)
-        self.measure_text = QLabel(self.tr(
-            "Measuring takes about a minute: yolov5's own data loader on a sample of your images at each worker "
-            "count (originals, a resized copy, a RAM cache), the model's training speed, and on a GPU the largest "
-            "batch that fits. Nothing is changed in your dataset."), page)
-        self.measure_text.setWordWrap(True)
-        self.measure_button = QPushButton(self.tr("&Measure"), page, clicked=self.measure)
-        self.skip_button = QPushButton(self.tr("&Skip (estimate)"), page, clicked=lambda: self.finish(Measurements(
-            failures={"measure": self.tr("skipped")})))
-        self.cancel_button = QPushButton(self.tr("Cancel"), page, clicked=self.cancel, enabled=False)
-        self.measure_bar = QProgressBar(page, maximum=len(MEASURE_STEPS), textVisible=False)
-        self.measure_list = QListWidget(page)
-        self.measure_list.setAccessibleName(self.tr("Measurements"))
-        row = QHBoxLayout()
-        row.addWidget(self.measure_button)
-        row.addWidget(self.skip_button)
-        row.addWidget(self.cancel_button)
-        row.addWidget(self.measure_bar, 1)
-        layout = QVBoxLayout(page)
-        layout.addWidget(self.measure_text)
-        layout.addLayout(row)
-        layout.addWidget(self.measure_list, 1)
-        self.stack.addWidget(page)
 
     def _go(self, index: int) -> None:
         index = max(HARDWARE, min(REVIEW, index))
@@ -237,40 +159,15 @@ class WizardPage(Page):
 
     # -- hardware and dataset ----------------------------------------------------------------------
     def read_hardware(self) -> None:
-        facts = self._facts
-        run_in_background(self, lambda progress, cancelled: facts or quick_facts(), on_done=self._show_hardware,
-                          what=self.tr("Reading this machine"))
+        operations.read_machine(self, self._facts, self._show_hardware, what=self.tr("Reading this machine"))
 
     def _show_hardware(self, facts: Any) -> None:
         self._facts = facts
-        s = facts.system
-        self.hardware_text.setText(self.tr(
-            "{cpu}: {cores} usable cores · {ram} GB RAM free · /dev/shm {shm} · {os}{container}").format(
-            cpu=s.cpu_model or self.tr("CPU"), cores=s.usable_cores or s.logical_cores or "?",
-            ram=f"{s.ram_available_gb:.1f}" if s.ram_available_gb is not None else "?",
-            shm=f"{s.shm_free_gb:.1f} GB" if s.shm_free_gb is not None else "—", os=s.os or "?",
-            container=self.tr(" · in {name}").format(name=s.container) if s.container else ""))
-        self.gpu_list.blockSignals(True)
-        self.gpu_list.clear()
-        for gpu in facts.nvml.gpus:
-            item = QListWidgetItem(self.tr("GPU {index}: {name} · {mem:.0f} GB ({used:.1f} GB in use)").format(
-                index=gpu.index, name=gpu.name or "?", mem=gpu.memory_total_gb or 0, used=gpu.memory_used_gb or 0))
-            item.setData(Qt.ItemDataRole.UserRole, gpu.index)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked)
-            self.gpu_list.addItem(item)
-        if not facts.nvml.gpus:
-            self.gpu_list.addItem(self.tr("No NVIDIA GPU found: training runs on the CPU ({why}).").format(
-                why=facts.nvml.error or self.tr("no driver")))
-        self.gpu_list.blockSignals(False)
+        self.hardware_step.show_facts(facts)
+        self.goal_step.cpu_note.setVisible(not facts.nvml.gpus)
 
     def chosen_gpus(self) -> list[int]:
-        out = []
-        for row in range(self.gpu_list.count()):
-            item = self.gpu_list.item(row)
-            if item.data(Qt.ItemDataRole.UserRole) is not None and item.checkState() == Qt.CheckState.Checked:
-                out.append(int(item.data(Qt.ItemDataRole.UserRole)))
-        return out
+        return self.hardware_step.chosen_gpus()
 
     def on_bound(self) -> None:
         self.services.current.dataset_changed.connect(self._follow_dataset)
@@ -279,12 +176,6 @@ class WizardPage(Page):
 
     def _follow_dataset(self, path: str) -> None:
         if path and path != self.data_edit.text():
-            self.data_edit.setText(path)
-            self.read_dataset()
-
-    def _browse(self) -> None:
-        path = ask_data_yaml(self)
-        if path:
             self.data_edit.setText(path)
             self.read_dataset()
 
@@ -298,34 +189,21 @@ class WizardPage(Page):
                                       self.tr("Choose the data.yaml to train on."))
             return
         self.dataset_text.setText(self.tr("Checking the dataset…"))
-        facts = self._facts
-        run_in_background(self, lambda progress, cancelled: read_inputs(path, self.workspace, None, facts),
-                          on_done=self._show_dataset, on_failed=lambda exc: self.dataset_text.setText(
-                              self.tr("Cannot read the dataset: {reason}").format(reason=exc)),
-                          what=self.tr("Checking the dataset"))
+        operations.read_dataset(self, path, self.workspace, self._facts, self._show_dataset,
+                                lambda exc: self.dataset_text.setText(
+                                    self.tr("Cannot read the dataset: {reason}").format(reason=exc)),
+                                what=self.tr("Checking the dataset"))
 
     def _show_dataset(self, result: tuple) -> None:
         _hw, ds, report = result
         self.summary_ds = ds
-        errors = [f for f in report.findings if f.severity == "error"]
-        text = self.tr("{train} training and {val} validation images · {nc} classes · most images {side} px on the "
-                       "long side · the smallest tenth of the boxes cover {area} of their image").format(
-            train=ds.train_images, val=ds.val_images, nc=ds.nc, side=ds.long_side,
-            area=f"{ds.small_box_area:.2%}" if ds.small_box_area else "?")
-        if errors:
-            text += "\n" + self.tr("{n} errors: fix them on the Dataset page before training (first: {first})").format(
-                n=len(errors), first=errors[0].message)
-        self.dataset_text.setText(text)
+        self.dataset_step.show_summary(ds, report)
         self._go(self.stack.currentIndex())
 
     def goal(self) -> Goal:
-        kind = next(key for key, button in self.goal_buttons.items() if button.isChecked())
-        return Goal(kind, self.budget_hours.value() * 3600 if self.budget_check.isChecked() else None,
-                    self.imgsz_spin.value() if self.imgsz_check.isChecked() else None)
+        return self.goal_step.goal()
 
     def _inputs(self) -> tuple[Hardware, Any] | None:
-        from core.wizard.inputs import hardware_from_facts
-
         if self._facts is None or self.summary_ds is None:
             self.banner.show_message("warning", self.tr("Choose a dataset first (step 2)."))
             self._go(DATASET if self._facts is not None else HARDWARE)
@@ -341,13 +219,11 @@ class WizardPage(Page):
         hw, ds = inputs
         self._final = {}
         self._cancelled = False
-        self.measure_list.clear()
-        self.measure_bar.setValue(0)
-        self._set_measuring(True)
+        self.measure_step.start()
         try:
             self._runner.start(measure_job(hw, ds, self.goal(), self.workspace))
         except OSError as exc:
-            self._set_measuring(False)
+            self.measure_step.set_measuring(False)
             self.banner.show_message("error", self.tr("Cannot start measuring: {reason}").format(reason=exc))
             return False
         return True
@@ -357,32 +233,14 @@ class WizardPage(Page):
             self._cancelled = True
             self._runner.stop()
 
-    def _set_measuring(self, on: bool) -> None:
-        self.measure_button.setEnabled(not on)
-        self.skip_button.setEnabled(not on)
-        self.cancel_button.setEnabled(on)
-
     def _on_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "done":
             self._final = event
-        if event.get("type") != "wizard_step":
-            return
-        status = event.get("status")
-        words = step_words(event.get("step"))
-        if status == "started":
-            self.measure_list.addItem(self.tr("{step}: measuring…").format(step=words))
-        else:
-            item = self.measure_list.item(self.measure_list.count() - 1)
-            text = self.tr("{step}: {detail}").format(step=words, detail=event.get("detail") or status)
-            if status in ("failed", "skipped"):
-                text = self.tr("{step}: not measured — {detail}").format(step=words, detail=event.get("detail"))
-            if item is not None:
-                item.setText(text)
-            if status != "progress":
-                self.measure_bar.setValue(int(event.get("index", 0)) + 1)
+        if event.get("type") == "wizard_step":
+            self.measure_step.show_step(event)
 
     def _on_measured(self, outcome: JobOutcome) -> None:
-        self._set_measuring(False)
+        self.measure_step.set_measuring(False)
         m = measurements_from_json(self._final.get("measurements") or {})
         if outcome.status == "failed":
             m.failures.setdefault("measure", outcome.message or self.tr("the measure job failed"))
@@ -393,54 +251,56 @@ class WizardPage(Page):
         self.finish(m)
 
     def finish(self, m: Measurements) -> None:
+        """Recommend from ``m`` (off the GUI thread: the weights store and the copy's manifest are read)."""
         inputs = self._inputs()
         if inputs is None:
             return
         hw, ds = inputs
         self.measurements = m
-        rec = recommend(hw, ds, self.goal(), m, lambda model: recommend_start(model, self.workspace))
-        use_prepared(rec, self.workspace)
-        self._rec = rec
-        self.doc = result_document(rec, m, self.workspace, source_data=ds.data_yaml)
+        self.train_button.setEnabled(False)
+        operations.recommend_settings(self, hw, ds, self.goal(), m, self.workspace, self._show_recommended,
+                                      what=self.tr("Recommending the settings"))
+
+    def _show_recommended(self, result: Recommended) -> None:
+        rec, choice = result.rec, result.start
+        self._rec, self.doc = rec, result.doc
         self.review.show_document(self.doc)
-        choice = recommend_start(str(rec.config.get("model", "")), self.workspace)
         fine_tunes = choice.checkpoint is not None and choice.weights is not None
         self.start_hint.show_choice(choice, choice.checkpoint.file_name if fine_tunes else "")
-        needs_copy = rec.prepare_imgsz is not None and rec.config["data"] == ds.data_yaml
-        self.prepare_button.setVisible(needs_copy)
+        self.prepare_button.setVisible(rec.prepare_imgsz is not None and rec.config["data"] == self.doc["source_data"])
         self.train_button.setEnabled(True)
         self._go(REVIEW)
+        self.recommended.emit()
 
     # -- actions -------------------------------------------------------------------------------------
-    def prepare_copy(self) -> None:
-        if self.doc is None or self._rec.prepare_imgsz is None:
-            return
-        source = self.doc["source_data"]
-        out_dir = prepared_out_dir(self._rec, self.workspace, source)
-        imgsz = int(self._rec.prepare_imgsz)
-        self.prepare_button.setEnabled(False)
-        self.train_button.setEnabled(False)
-        self.prepare_bar.setVisible(True)
-
-        def work(progress: Any, cancelled: Any) -> Any:
-            return prepare_dataset(Path(source), imgsz, out_dir, progress=progress, cancelled=cancelled)
+    def prepare_copy(self, then: Any = None) -> bool:
+        """Make or refresh the copy the recommendation asks for (progress on the Review step); ``then(doc)``
+        gets the document pointed at the up-to-date copy. False when there is nothing to prepare."""
+        request = request_of(self.doc, "") if self.doc is not None else None
+        if request is None:
+            return False
+        self._prepared(True)
 
         def done(result: Any) -> None:
-            self.prepare_bar.setVisible(False)
-            self.prepare_button.setEnabled(True)
-            if self.measurements is not None:
-                self.finish(self.measurements)
-            self.banner.show_message("info", self.tr("The resized copy is ready: {n} images.").format(n=result.images))
+            self._prepared(False)
+            self.banner.show_message("info", copy_words(result, request))
+            if then is not None and self.doc is not None:  # the same document, on the copy that is fresh now
+                then({**self.doc, "config": {**self.doc["config"], "data": str(result.data_yaml)}})
+            elif self.measurements is not None:
+                self.finish(self.measurements)  # recommended again: the commands now name the copy
 
         def failed(exc: BaseException) -> None:
-            self.prepare_bar.setVisible(False)
-            self.prepare_button.setEnabled(True)
-            self.train_button.setEnabled(True)
+            self._prepared(False)
             self.banner.show_message("error", self.tr("Preparing the copy failed: {reason}").format(reason=exc))
 
-        run_in_background(self, work, on_done=done, on_failed=failed,
-                          on_progress=lambda d, t: (self.prepare_bar.setMaximum(t), self.prepare_bar.setValue(d)),
-                          what=self.tr("Preparing the resized copy"))
+        operations.prepare_copy(self, request, self.workspace, done, failed, lambda d, t: (
+            self.prepare_bar.setMaximum(t), self.prepare_bar.setValue(d)), what=self.tr("Preparing the resized copy"))
+        return True
+
+    def _prepared(self, busy: bool) -> None:
+        self.prepare_bar.setVisible(busy)
+        self.prepare_button.setEnabled(not busy)
+        self.train_button.setEnabled(not busy)
 
     def open_weights(self, get: str = "") -> WeightsDialog:
         """The Weights dialog; with ``get`` it asks to download that checkpoint at once. When one arrives or
@@ -456,13 +316,22 @@ class WizardPage(Page):
             self.finish(self.measurements)
 
     def train(self) -> bool:
+        """Hand the recommendation to the Train page — on the up-to-date prepared copy when it asks for one."""
         if self.doc is None:
             return False
-        use = self.services.use_wizard
-        if use is None:
+        if self.services.use_wizard is None:
             self.banner.show_message("warning", self.tr("The Train page is not available here."))
             return False
-        return use(self.doc)
+        if self.prepare_copy(then=self._hand_over):
+            return True  # handed over once the copy is ready
+        return self._hand_over(self.doc)
+
+    def _hand_over(self, doc: dict[str, Any]) -> bool:
+        use = self.services.use_wizard
+        if use is None or not use(doc):
+            return False
+        self.applied.emit(doc)
+        return True
 
     def can_leave(self) -> bool:
         return True
@@ -471,4 +340,3 @@ class WizardPage(Page):
         self.read_hardware()
         if self.data_edit.text():
             self.read_dataset()
-

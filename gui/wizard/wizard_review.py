@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QPla
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from core.run.progress import format_duration
+from core.wizard.session import setting_words, step_words, value_words
+
 
 class WizardReview(QWidget):
     copied = Signal(str)
@@ -81,28 +83,32 @@ class WizardReview(QWidget):
         reasons = doc["reasons"]
         self.table.setRowCount(len(reasons))
         for row, (name, reason) in enumerate(reasons.items()):
-            value = str(reason["value"]) if reason["value"] not in ("", None) else self.tr("none")
+            value = value_words(name, reason["value"]) if reason["value"] not in ("", None) else self.tr("none")
             step = self.step_titles().get(reason["step"], reason["step"])
-            items = [QTableWidgetItem(name), QTableWidgetItem(value + (" *" if reason["estimated"] else "")),
+            items = [QTableWidgetItem(setting_words(name)),
+                     QTableWidgetItem(value + (" *" if reason["estimated"] else "")),
                      QTableWidgetItem(reason["why"]), QTableWidgetItem(reason["evidence"])]
             tip = self.tr("Chosen in the {step} step.").format(step=step)
             if reason["estimated"]:
                 tip += " " + self.tr("Estimated: the measurement it needs was not made here.")
+            items[0].setData(Qt.ItemDataRole.UserRole, name)  # the setting's id (the config's key)
             for column, item in enumerate(items):
                 item.setToolTip(tip if column < 2 else item.text())
                 self.table.setItem(row, column, item)
         lines = []
         if doc.get("estimated"):
-            lines.append(self.tr("* estimated (not measured here): {names}").format(names=", ".join(doc["estimated"])))
+            lines.append(self.tr("* estimated (not measured here): {names}").format(
+                names=self.tr(", ").join(map(setting_words, doc["estimated"]))))  # 、 in Chinese
         for step, why in (doc.get("failures") or {}).items():
-            lines.append(self.tr("Not measured — {step}: {why}").format(step=step, why=why))
+            lines.append(self.tr("Not measured — {step}: {why}").format(step=step_words(step), why=why))
         self.notes.setText("\n".join(lines))
         self.notes.setVisible(bool(lines))
         p = doc["predicted"]
         self.predicted.setText(self.tr("Predicted: {rate:.0f} images/s · {epoch} per epoch · {total} for {epochs} "
                                        "epochs").format(rate=p["images_per_s"], epoch=format_duration(p["epoch_s"]),
                                                         total=format_duration(p["total_s"]),
-                                                        epochs=doc["config"]["epochs"]))
+                                                        epochs=doc["config"]["epochs"])
+                               + ("\n" + doc["hours_note"] if doc.get("hours_note") else ""))
         names = self.command_names()
         self.command_choice.blockSignals(True)
         self.command_choice.clear()

@@ -341,7 +341,7 @@ Step failed: {step}
     </message>
     <message>
       <source>--cache ram needs about {need:.1f} GB for {images} images at imgsz {imgsz}; yolov5 then silently trains without a cache. Use the disk cache instead.</source>
-      <translation>--cache ram 在 imgsz {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
+      <translation>--cache ram 在图片尺寸 {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
     </message>
     <message>
       <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
@@ -400,6 +400,10 @@ Step failed: {step}
       <translation>/dev/shm 太小，容不下 {workers} 个数据加载进程</translation>
     </message>
     <message>
+      <source>/dev/shm size</source>
+      <translation>/dev/shm 大小</translation>
+    </message>
+    <message>
       <source>/dev/shm {shm:.2f} GB holds {n} workers' batches</source>
       <translation>/dev/shm {shm:.2f} GB 能容纳 {n} 个加载进程的批次</translation>
     </message>
@@ -418,6 +422,10 @@ Step failed: {step}
     <message>
       <source>; disk {free:.0f} GB free, {speed:.0f} MB/s</source>
       <translation>；磁盘空闲 {free:.0f} GB，{speed:.0f} MB/s</translation>
+    </message>
+    <message>
+      <source>; within {budget}</source>
+      <translation>；在 {budget} 之内</translation>
     </message>
     <message>
       <source>A .pt checkpoint to start from when Model is a YAML (fine-tuning): reaches a good mAP in far fewer epochs than training from scratch. A .pt from outside your runs is a pickle and needs your confirmation.</source>
@@ -458,6 +466,10 @@ Step failed: {step}
     <message>
       <source>A label uses a class id that is not in the data.yaml's names. Add the class to names, or fix the label files (the Dataset page lists them).</source>
       <translation>有标签使用了 data.yaml 的 names 中没有的类别 id。请把该类别加入 names，或修正标签文件（数据集页面会列出它们）。</translation>
+    </message>
+    <message>
+      <source>A local Ray would listen on this computer's network (Ray's servers bind every interface), and it cannot be confined to loopback here: {reason}.</source>
+      <translation>本地 Ray 会在这台计算机的网络上监听（Ray 的服务绑定所有网络接口），而这里无法把它限制在本机回环接口上：{reason}。</translation>
     </message>
     <message>
       <source>A network that inspects HTTPS needs its certificate: point SSL_CERT_FILE at your organisation's CA bundle. Also check the computer's clock.</source>
@@ -584,6 +596,10 @@ Step failed: {step}
       <translation>最佳权重：{path}</translation>
     </message>
     <message>
+      <source>Best: {run} (fitness {fitness:.4f}). Train with it: yolostudio train --config {file}</source>
+      <translation>最佳：{run}（适应度 {fitness:.4f}）。用它训练：yolostudio train --config {file}</translation>
+    </message>
+    <message>
       <source>Both a checkpoint model and initial weights were given.</source>
       <translation>同时指定了检查点模型和初始权重。</translation>
     </message>
@@ -610,6 +626,10 @@ Step failed: {step}
     <message>
       <source>CPU build, as asked (--cpu).{note}</source>
       <translation>CPU 版本，按要求（--cpu）。{note}</translation>
+    </message>
+    <message>
+      <source>CPU slots each trial gets (on a machine without GPUs: trials side by side = cores / this)</source>
+      <translation>每个试验分到的 CPU 槽位（在没有 GPU 的机器上：同时运行的试验数 = 核心数 / 此值）</translation>
     </message>
     <message>
       <source>CPUs for the data loader</source>
@@ -666,6 +686,10 @@ Step failed: {step}
     <message>
       <source>Cannot read the list: {reason}</source>
       <translation>无法读取列表：{reason}</translation>
+    </message>
+    <message>
+      <source>Cannot read the search space {path}: {reason}</source>
+      <translation>无法读取搜索空间 {path}：{reason}</translation>
     </message>
     <message>
       <source>Check it on the Dataset page.</source>
@@ -820,6 +844,10 @@ Step failed: {step}
       <translation>正在复制 {detail}</translation>
     </message>
     <message>
+      <source>Correct the file, or leave the option off for the defaults.</source>
+      <translation>请修正该文件，或不加此选项以使用默认值。</translation>
+    </message>
+    <message>
       <source>Cosine learning rate</source>
       <translation>余弦学习率</translation>
     </message>
@@ -848,8 +876,8 @@ Step failed: {step}
       <translation>用 PyTorch {release} 提供安装包的 Python（{range}）创建应用的环境：python{high} -m venv .venv，然后再次运行 installer/launch.sh。</translation>
     </message>
     <message>
-      <source>Cut to fit your time budget of {h:.1f} h.</source>
-      <translation>为符合你 {h:.1f} 小时的时间预算而缩减。</translation>
+      <source>Cut from {goal_n} to fit your time budget of {budget}.</source>
+      <translation>从 {goal_n} 轮减少，以符合你的时间预算 {budget}。</translation>
     </message>
     <message>
       <source>Data arrives in time (wait {share}) but the GPU computed only {util:.0f}% of the time: each step is too small to keep it busy. Use a larger batch (and mixed precision).</source>
@@ -1032,6 +1060,10 @@ Type 'delete' to confirm: </source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
     </message>
     <message>
+      <source>Even {n} epochs take {total} here.</source>
+      <translation>即使 {n} 轮在这里也需要 {total}。</translation>
+    </message>
+    <message>
       <source>Every training step takes longer.</source>
       <translation>每个训练步骤都会变慢。</translation>
     </message>
@@ -1065,11 +1097,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Extra large P6: the most accurate YOLOv5; the slowest and the most GPU memory.</source>
-      <translation>Extra large P6：最准的 YOLOv5；最慢，显存占用也最多。</translation>
+      <translation>超大型 P6：最准的 YOLOv5；最慢，显存占用也最多。</translation>
     </message>
     <message>
       <source>Extra large: the most accurate at 640 px and the slowest; about 12x the compute of s.</source>
-      <translation>Extra large：640 像素下最准也最慢；计算量约为 s 的 12 倍。</translation>
+      <translation>超大型：640 像素下最准也最慢；计算量约为 s 的 12 倍。</translation>
     </message>
     <message>
       <source>FP16 (needs a GPU; not with --dynamic)</source>
@@ -1160,6 +1192,10 @@ Type 'delete' to confirm: </source>
       <translation>请先修复数据集（yolostudio dataset check 会列出每一处），然后重新训练。</translation>
     </message>
     <message>
+      <source>Fix the dataset (yolostudio dataset check {path}), or train on the originals: yolostudio train {path} …</source>
+      <translation>修复数据集（yolostudio dataset check {path}），或用原图训练：yolostudio train {path} …</translation>
+    </message>
+    <message>
       <source>Fix them (yolostudio dataset check {data} lists them all; the Dataset page has one-click fixes), or pass --no-check to train anyway.</source>
       <translation>请修复它们（yolostudio dataset check {data} 会全部列出；数据集页面有一键修复），或加上 --no-check 强制训练。</translation>
     </message>
@@ -1240,6 +1276,10 @@ Type 'delete' to confirm: </source>
       <translation>此容器内无法监控 GPU</translation>
     </message>
     <message>
+      <source>GPU monitoring unavailable (NVML): {kind} ('{error}')</source>
+      <translation>无法监控 GPU（NVML）：{kind}（'{error}'）</translation>
+    </message>
+    <message>
       <source>GPU {gpus} is listed more than once in Device ({value}).</source>
       <translation>设备（{value}）中 GPU {gpus} 被列出了不止一次。</translation>
     </message>
@@ -1314,6 +1354,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>GPUs PyTorch sees</source>
       <translation>PyTorch 看到的 GPU</translation>
+    </message>
+    <message>
+      <source>GPUs each trial gets (default: 1 on a machine with GPUs, else 0)</source>
+      <translation>每个试验分到的 GPU 数（默认：有 GPU 的机器为 1，否则为 0）</translation>
     </message>
     <message>
       <source>GPUs hidden by the environment</source>
@@ -1402,6 +1446,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Hyperparameter file not found: {name}</source>
       <translation>找不到超参数文件：{name}</translation>
+    </message>
+    <message>
+      <source>Hyperparameter search needs Ray Tune, an optional extra: {command} (about {size} MB installed).</source>
+      <translation>超参数搜索需要 Ray Tune，这是一个可选组件：{command}（安装后约 {size} MB）。</translation>
     </message>
     <message>
       <source>Hyperparameters</source>
@@ -1548,6 +1596,10 @@ Type 'delete' to confirm: </source>
       <translation>安装提供 {library} 的系统软件包（Debian/Ubuntu：apt-file search {library}），然后重启应用。</translation>
     </message>
     <message>
+      <source>Install the tune extra: pip install 'yolo-studio[tune]'</source>
+      <translation>请安装 tune 可选组件：pip install 'yolo-studio[tune]'</translation>
+    </message>
+    <message>
       <source>Installed</source>
       <translation>已安装</translation>
     </message>
@@ -1558,6 +1610,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>It is set but empty, and an empty list shows CUDA no GPU.</source>
       <translation>它已设置但为空，空列表使 CUDA 看不到任何 GPU。</translation>
+    </message>
+    <message>
+      <source>It trains on the prepared copy: {path}</source>
+      <translation>训练使用预处理副本：{path}</translation>
     </message>
     <message>
       <source>Its files are not trusted until they are got or imported again.</source>
@@ -1609,7 +1665,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Large P6: 1280 px, high accuracy; needs a large GPU and a large dataset.</source>
-      <translation>Large P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
+      <translation>大型 P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
     </message>
     <message>
       <source>Large images and the best-accuracy goal: 1280 keeps small details.</source>
@@ -1617,7 +1673,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Large: higher accuracy for larger datasets; needs a GPU with plenty of memory.</source>
-      <translation>Large：适合更大的数据集，精度更高；需要显存充足的 GPU。</translation>
+      <translation>大型：适合更大的数据集，精度更高；需要显存充足的 GPU。</translation>
     </message>
     <message>
       <source>Last weights: {path}</source>
@@ -1701,11 +1757,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Medium P6: 1280 px, more accurate; needs a large GPU at that size.</source>
-      <translation>Medium P6：1280 像素，更准；在该尺寸下需要大显存 GPU。</translation>
+      <translation>中型 P6：1280 像素，更准；在该尺寸下需要大显存 GPU。</translation>
     </message>
     <message>
       <source>Medium: clearly more accurate than s for about 3x the compute; a good default on a strong GPU.</source>
-      <translation>Medium：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
+      <translation>中型：比 s 明显更准，计算量约为其 3 倍；在强劲的 GPU 上是不错的默认选择。</translation>
     </message>
     <message>
       <source>Mixed GPUs</source>
@@ -1781,11 +1837,19 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>NVML lists {count} GPU(s), but CUDA — and so PyTorch and yolov5 — sees only the GPUs {variable} lets through. {why} {consequence} Correct or unset the variable where it is set (your shell profile, the service's or the container's environment); nothing needs to be reinstalled or rebooted.</source>
-      <translation>NVML 列出了 {count} 块 GPU，但 CUDA——以及 PyTorch 和 yolov5——只能看到 {variable} 放行的 GPU。{why}{consequence}请在设置该变量的地方（你的 shell 配置文件、服务或容器的环境）更正或取消它；无需重装或重启。</translation>
+      <translation>NVML 列出了 {count} 块 GPU，但 CUDA——以及 PyTorch 和 yolov5——只能看到 {variable} 放行的 GPU。{why}{consequence}请在设置该变量的地方（你的终端配置文件、服务或容器的环境）更正或取消它；无需重装或重启。</translation>
     </message>
     <message>
       <source>NVML not found inside WSL</source>
       <translation>WSL 中找不到 NVML</translation>
+    </message>
+    <message>
+      <source>NVML was not started</source>
+      <translation>NVML 尚未启动</translation>
+    </message>
+    <message>
+      <source>Name a folder under {root} (yolostudio tune … --resume NAME).</source>
+      <translation>请指定 {root} 下的一个文件夹（yolostudio tune … --resume NAME）。</translation>
     </message>
     <message>
       <source>Name as many GPUs as processes, or set processes per machine to 0 (one per GPU).</source>
@@ -1797,11 +1861,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Nano P6: trained at 1280 px with a fourth output layer, for small objects in large images.</source>
-      <translation>Nano P6：以 1280 像素训练，多一个输出层，适合大图中的小目标。</translation>
+      <translation>超小型 P6：以 1280 像素训练，多一个输出层，适合大图中的小目标。</translation>
     </message>
     <message>
       <source>Nano: the smallest and fastest — CPUs, edge devices and quick experiments; lowest accuracy.</source>
-      <translation>Nano：最小最快——适合 CPU、边缘设备和快速实验；精度最低。</translation>
+      <translation>超小型：最小最快——适合 CPU、边缘设备和快速实验；精度最低。</translation>
     </message>
     <message>
       <source>No NVIDIA GPU found: training runs on the CPU</source>
@@ -1896,6 +1960,14 @@ Type 'delete' to confirm: </source>
       <translation>没有可用的 GPU：使用 CPU。</translation>
     </message>
     <message>
+      <source>Node {node}: the dataset {data} is not there; every node needs it at the same path.</source>
+      <translation>节点 {node}：数据集 {data} 不存在；每个节点都需要在相同路径下有它。</translation>
+    </message>
+    <message>
+      <source>Node {node}: {package} {here} differs from {wanted} on the machine that started the search; install the same version on every node.</source>
+      <translation>节点 {node}：{package} {here} 与启动搜索的机器上的 {wanted} 不同；请在每个节点上安装相同版本。</translation>
+    </message>
+    <message>
       <source>Not an official YOLOv5 v7.0 checkpoint: {names}.</source>
       <translation>不是官方 YOLOv5 v7.0 检查点：{names}。</translation>
     </message>
@@ -1941,7 +2013,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Not measured: images {side} px against imgsz {imgsz}.</source>
-      <translation>未测量：图片 {side} 像素，而 imgsz 为 {imgsz}。</translation>
+      <translation>未测量：图片 {side} 像素，而图片尺寸为 {imgsz}。</translation>
     </message>
     <message>
       <source>Not needed: the loader is as fast without it.</source>
@@ -2017,7 +2089,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>On Windows every data-loader worker is a new process that imports torch, and each commits memory against the commit limit (RAM plus page file). The training process and its {train} training and {val} validation workers need at least {need:.1f} GB and {available:.1f} GB can still be committed; past the limit a worker fails with 'WinError 1455: The paging file is too small for this operation to complete'.</source>
-      <translation>在 Windows 上，每个数据加载 worker 都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练 worker 和 {val} 个验证 worker 至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时 worker 会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
+      <translation>在 Windows 上，每个数据加载进程都是一个导入 torch 的新进程，每个进程都按提交上限（内存加页面文件）提交内存。训练进程及其 {train} 个训练加载进程和 {val} 个验证加载进程至少需要 {need:.1f} GB，而目前还能提交 {available:.1f} GB；超过上限时加载进程会失败并报 'WinError 1455: The paging file is too small for this operation to complete'。</translation>
     </message>
     <message>
       <source>On Windows, check the NVIDIA driver (Device Manager, or nvidia-smi in a Windows terminal) and update it if needed, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL.</source>
@@ -2038,6 +2110,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>On the host (not inside this container): sudo modprobe nvidia, or reboot the host after a driver update; then restart the container.</source>
       <translation>在宿主机上（不是在此容器里）：sudo modprobe nvidia，或在驱动更新后重启宿主机；然后重启容器。</translation>
+    </message>
+    <message>
+      <source>On this CPU {goal_n} epochs would take {total}: cut to fit the {goal} goal's {budget} (set a time budget to choose another length).</source>
+      <translation>在这台 CPU 上 {goal_n} 轮需要 {total}：已减少以符合“{goal}”目标的 {budget}（设置时间预算可选择其他时长）。</translation>
     </message>
     <message>
       <source>Only a class id, in a file of polygons. yolov5 drops the image as corrupt ('zero-size array to reduction operation'): a polygon row is a class and x y pairs.</source>
@@ -2077,7 +2153,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Out of memory at batch 1 with {model} at imgsz {imgsz}.</source>
-      <translation>{model} 在 imgsz {imgsz}、批大小 1 时显存不足。</translation>
+      <translation>{model} 在图片尺寸 {imgsz}、批大小 1 时显存不足。</translation>
     </message>
     <message>
       <source>Over several GPUs every training step waits for the slowest card, and each card gets the same share of the batch, so the weak card would set the pace and the memory limit for all. Train on the strong card alone (never DataParallel or DDP over both).</source>
@@ -2144,12 +2220,12 @@ Type 'delete' to confirm: </source>
       <translation>请选择 yolov5n/s/m/l/x 或一个模型文件。</translation>
     </message>
     <message>
-      <source>Pillow cannot read this image ({reason}). yolov5 drops it as corrupt.</source>
-      <translation>Pillow 无法读取这张图片（{reason}）。yolov5 会把它当作损坏图片丢弃。</translation>
+      <source>Pillow cannot read this image ('{reason}'). yolov5 drops it as corrupt.</source>
+      <translation>Pillow 无法读取这张图片（'{reason}'）。yolov5 会把它当作损坏图片丢弃。</translation>
     </message>
     <message>
       <source>Port {port} is already in use on this machine (Address already in use).</source>
-      <translation>本机端口 {port} 已被占用（Address already in use）。</translation>
+      <translation>本机端口 {port} 已被占用（'Address already in use'）。</translation>
     </message>
     <message>
       <source>PowerShell's execution policy is {policy}: a .ps1 script double-clicked or run directly is refused. install.bat runs the installer with '-ExecutionPolicy Bypass' for this one process and changes nothing. To run scripts yourself: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</source>
@@ -2166,6 +2242,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Prepared {written} of {n} images at {imgsz} px ({resumed} kept from an earlier run).</source>
       <translation>已准备 {written}/{n} 张图片，{imgsz} 像素（{resumed} 张沿用之前的结果）。</translation>
+    </message>
+    <message>
+      <source>Preparing a copy of {source} resized to {imgsz} px (resumable; Ctrl+C keeps what is done)…</source>
+      <translation>正在准备 {source} 缩放到 {imgsz} px 的副本（可续做；Ctrl+C 会保留已完成的部分）…</translation>
     </message>
     <message>
       <source>Preparing {done}/{total} images</source>
@@ -2324,6 +2404,14 @@ Type 'delete' to confirm: </source>
       <translation>节点 {node}（{host}）上的进程 {rank} 有 {share} 的时间在等待数据，而其他每个进程在每一步都要等它。</translation>
     </message>
     <message>
+      <source>Ray Tune is not installed ({names} missing).</source>
+      <translation>未安装 Ray Tune（缺少 {names}）。</translation>
+    </message>
+    <message>
+      <source>Ray Tune is not installed: {reason}</source>
+      <translation>未安装 Ray Tune：{reason}</translation>
+    </message>
+    <message>
       <source>Re-split so that each class has the same share in train and val (yolostudio dataset prepare).</source>
       <translation>重新划分，使每个类别在 train 和 val 中占比相同（yolostudio dataset prepare）。</translation>
     </message>
@@ -2444,6 +2532,10 @@ Type 'delete' to confirm: </source>
       <translation>在终端中运行该命令查看原因。</translation>
     </message>
     <message>
+      <source>Run the search on a Ray cluster you start yourself: ray start --head, then yolostudio tune … --ray-address HOST:6379 (or set RAY_ADDRESS).</source>
+      <translation>请在你自己启动的 Ray 集群上运行搜索：ray start --head，然后 yolostudio tune … --ray-address HOST:6379（或设置 RAY_ADDRESS）。</translation>
+    </message>
+    <message>
       <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
       <translation>训练 {name} 正被另一个工作进程（pid {pid}）写入；一个训练文件夹同一时间只能有一个工作进程。</translation>
     </message>
@@ -2512,6 +2604,10 @@ Type 'delete' to confirm: </source>
       <translation>正在保存检查点…</translation>
     </message>
     <message>
+      <source>Search {name}: {path}; searching {names}; {slots} trials side by side.</source>
+      <translation>搜索 {name}：{path}；搜索 {names}；同时运行 {slots} 个试验。</translation>
+    </message>
+    <message>
       <source>Searching the splits' folders: {n:,} so far</source>
       <translation>正在搜索各划分的文件夹：已搜索 {n:,} 个</translation>
     </message>
@@ -2573,7 +2669,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Small P6: 1280 px training for small objects in large images on one GPU.</source>
-      <translation>Small P6：1280 像素训练，在单块 GPU 上检测大图中的小目标。</translation>
+      <translation>小型 P6：1280 像素训练，在单块 GPU 上检测大图中的小目标。</translation>
     </message>
     <message>
       <source>Small objects: at a smaller size a tenth of your boxes would shrink below {px} px.</source>
@@ -2581,7 +2677,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Small: the usual first choice for a custom dataset on one GPU; fast to fine-tune.</source>
-      <translation>Small：在单块 GPU 上训练自定义数据集的常用首选；微调很快。</translation>
+      <translation>小型：在单块 GPU 上训练自定义数据集的常用首选；微调很快。</translation>
     </message>
     <message>
       <source>Soften the class targets by this amount (0.1 is typical) against over-confident classes; 0 is off.</source>
@@ -2792,8 +2888,8 @@ Type 'delete' to confirm: </source>
       <translation>这个 JPEG 在结束标记后还有多余字节。yolov5 会原地重新保存它（'corrupt JPEG restored and saved'）——以质量 100 重写你的文件并去掉这些字节——然后用它训练；如果原文件重要，请先备份。</translation>
     </message>
     <message>
-      <source>The JPEG is truncated ({reason}). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
-      <translation>JPEG 文件被截断（{reason}）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
+      <source>The JPEG is truncated ('{reason}'). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
+      <translation>JPEG 文件被截断（'{reason}'）。yolov5 会尝试重新保存但无法解码，最终把它当作损坏图片丢弃；如有原图请恢复。</translation>
     </message>
     <message>
       <source>The NVIDIA container runtime mounts only the GPUs NVIDIA_VISIBLE_DEVICES names when the container starts; '{value}' names none, so neither NVML nor PyTorch can see a GPU here. If the host has one, start the container with it — nothing inside the container can add it.</source>
@@ -2960,8 +3056,8 @@ Type 'delete' to confirm: </source>
       <translation>pip 的完整输出在 {log}。</translation>
     </message>
     <message>
-      <source>The image is so large that Pillow refuses to open it ({reason}); yolov5 drops it as corrupt. Downscale it.</source>
-      <translation>图片太大，Pillow 拒绝打开（{reason}）；yolov5 会把它当作损坏图片丢弃。请缩小它。</translation>
+      <source>The image is so large that Pillow refuses to open it ('{reason}'); yolov5 drops it as corrupt. Downscale it.</source>
+      <translation>图片太大，Pillow 拒绝打开（'{reason}'）；yolov5 会把它当作损坏图片丢弃。请缩小它。</translation>
     </message>
     <message>
       <source>The image is {w}×{h} px ({mpx:.0f} Mpx). yolov5 decodes it at full size before resizing, which slows every epoch and costs memory in each loader worker; downscale it.</source>
@@ -2992,8 +3088,8 @@ Type 'delete' to confirm: </source>
       <translation>'names' 的键必须是类别 id（0、1、2 …）。yolov5 会以 'names keys must be integers' 停止。</translation>
     </message>
     <message>
-      <source>The label file cannot be read ({reason}). yolov5 drops the image as corrupt.</source>
-      <translation>无法读取该标签文件（{reason}）。yolov5 会将该图像视为损坏并丢弃。</translation>
+      <source>The label file cannot be read ('{reason}'). yolov5 drops the image as corrupt.</source>
+      <translation>无法读取该标签文件（'{reason}'）。yolov5 会将该图像视为损坏并丢弃。</translation>
     </message>
     <message>
       <source>The largest batch that trained with room to spare: the GPU stays busy and yolov5 accumulates to {nbs} images per step.</source>
@@ -3002,6 +3098,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The largest mix-up: {n} '{true}' objects predicted as '{pred}'.</source>
       <translation>最大的混淆：{n} 个 '{true}' 目标被预测为 '{pred}'。</translation>
+    </message>
+    <message>
+      <source>The largest model that fits the {goal} goal's {budget} on this CPU.</source>
+      <translation>在本机 CPU 上符合“{goal}”目标 {budget} 的最大模型。</translation>
     </message>
     <message>
       <source>The largest model that fits your time budget.</source>
@@ -3054,6 +3154,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The nodes don't train on the same thing: {problems}</source>
       <translation>各节点训练的内容不一致：{problems}</translation>
+    </message>
+    <message>
+      <source>The options cannot be used for a search.</source>
+      <translation>这些选项无法用于搜索。</translation>
     </message>
     <message>
       <source>The probe did not finish step '{step}' within {limit:.0f} s and was killed. A GPU driver that hangs like this (a wedged driver, a GPU that fell off the bus) will hang training too.</source>
@@ -3168,6 +3272,10 @@ Type 'delete' to confirm: </source>
       <translation>训练划分只有 {n} 张图片：不够分成 {k} 折。</translation>
     </message>
     <message>
+      <source>The training ended {status} before its first epoch.</source>
+      <translation>训练在第一轮之前就以 {status} 结束了。</translation>
+    </message>
+    <message>
       <source>The training loss is no longer a number at epoch {epoch}, batch {batch} ({losses}); the run was stopped there, since it could not recover.</source>
       <translation>训练损失在第 {epoch} 轮、第 {batch} 批时已不再是数值（{losses}）；训练无法恢复，已在此处停止。</translation>
     </message>
@@ -3186,6 +3294,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The version installed before still passes its check: its shortcut was put back.</source>
       <translation>之前安装的版本仍能通过检查：已恢复它的快捷方式。</translation>
+    </message>
+    <message>
+      <source>The wizard set {epochs} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
+      <translation>向导已设置 {epochs} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
     </message>
     <message>
       <source>The worker did not finish within {seconds:g} s and was stopped.</source>
@@ -3353,7 +3465,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Too little free RAM to train at batch {batch}, imgsz {imgsz}</source>
-      <translation>可用内存太少，无法以批大小 {batch}、imgsz {imgsz} 训练</translation>
+      <translation>可用内存太少，无法以批大小 {batch}、图片尺寸 {imgsz} 训练</translation>
     </message>
     <message>
       <source>TorchScript tracing wrote no model.</source>
@@ -3436,12 +3548,28 @@ Type 'delete' to confirm: </source>
       <translation>训练需要 PyTorch；导入它失败了。</translation>
     </message>
     <message>
+      <source>Training on the prepared copy of {source} (images resized to {imgsz} px; {state}): {copy}</source>
+      <translation>使用 {source} 的预处理副本训练（图像缩放到 {imgsz} px；{state}）：{copy}</translation>
+    </message>
+    <message>
+      <source>Training on {data} as given: the prepared copy {config} asks for is of {source}.</source>
+      <translation>按给定的 {data} 训练：{config} 要求的预处理副本属于 {source}。</translation>
+    </message>
+    <message>
       <source>Training processes (DDP ranks) on this machine: 0 = one per GPU named in Device (one on the CPU). A run with more than one goes through PyTorch's launcher (torch.distributed.run), never DataParallel; the batch is split between them and every process starts its own workers.</source>
       <translation>本机的训练进程数（DDP 进程）：0 = 设备中每块 GPU 一个（CPU 上为一个）。多于一个时通过 PyTorch 的启动器（torch.distributed.run）运行，从不使用 DataParallel；批大小在它们之间平分，每个进程各自启动加载进程。</translation>
     </message>
     <message>
       <source>Training runs on the CPU although this machine has a GPU</source>
       <translation>这台机器有 GPU，训练却在 CPU 上进行</translation>
+    </message>
+    <message>
+      <source>Training takes about {total} on this machine's CPU. A GPU, a smaller image size or the quick test goal shortens it.</source>
+      <translation>在本机 CPU 上训练约需 {total}。使用 GPU、更小的图像尺寸或“快速测试”目标可以缩短。</translation>
+    </message>
+    <message>
+      <source>Training takes about {total} on this machine.</source>
+      <translation>在本机上训练约需 {total}。</translation>
     </message>
     <message>
       <source>Training waited for data {share} of the time.</source>
@@ -3633,7 +3761,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Windows may refuse memory to {count} data-loader workers (WinError 1455)</source>
-      <translation>Windows 可能无法为 {count} 个数据加载 worker 分配内存（WinError 1455）</translation>
+      <translation>Windows 可能无法为 {count} 个数据加载进程 分配内存（WinError 1455）</translation>
     </message>
     <message>
       <source>Windows reserves it for a device (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9)</source>
@@ -3681,7 +3809,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
-      <translation>YAML 语法错误，第 {line} 行第 {column} 列：{problem}</translation>
+      <translation>YAML 语法错误，第 {line} 行第 {column} 列：'{problem}'</translation>
     </message>
     <message>
       <source>YOLO Studio and its other packages</source>
@@ -3748,6 +3876,10 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 包索引的镜像，包含 cu132/、cu130/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
     <message>
+      <source>a multiple of 32</source>
+      <translation>32 的倍数</translation>
+    </message>
+    <message>
       <source>a part</source>
       <translation>一部分</translation>
     </message>
@@ -3770,6 +3902,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a whole number</source>
       <translation>整数</translation>
+    </message>
+    <message>
+      <source>a whole number of images, 1 or more</source>
+      <translation>图片数，须为不小于 1 的整数</translation>
     </message>
     <message>
       <source>a {shape} has no area to box</source>
@@ -3820,6 +3956,14 @@ Type 'delete' to confirm: </source>
       <translation>同时测试数据集所在磁盘的速度，并检查 --cache ram 所需内存</translation>
     </message>
     <message>
+      <source>an existing Ray cluster (ray start --head …); default: RAY_ADDRESS, else a local instance on this machine only</source>
+      <translation>已有的 Ray 集群（ray start --head …）；默认：RAY_ADDRESS，否则只在本机启动一个本地实例</translation>
+    </message>
+    <message>
+      <source>an unknown NVML error</source>
+      <translation>未知的 NVML 错误</translation>
+    </message>
+    <message>
       <source>another machine's saved facts (yolostudio doctor --save-facts); implies --no-measure</source>
       <translation>另一台机器保存的检测信息（yolostudio doctor --save-facts）；隐含 --no-measure</translation>
     </message>
@@ -3844,6 +3988,10 @@ Type 'delete' to confirm: </source>
       <translation>可用内存</translation>
     </message>
     <message>
+      <source>balanced</source>
+      <translation>均衡</translation>
+    </message>
+    <message>
       <source>batch probe</source>
       <translation>批大小探测</translation>
     </message>
@@ -3862,6 +4010,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>best F1 {f1} at confidence {conf}</source>
       <translation>最佳 F1 {f1}，置信度 {conf}</translation>
+    </message>
+    <message>
+      <source>best accuracy</source>
+      <translation>最高精度</translation>
     </message>
     <message>
       <source>box</source>
@@ -3932,6 +4084,10 @@ Type 'delete' to confirm: </source>
       <translation>可提交</translation>
     </message>
     <message>
+      <source>commit limit</source>
+      <translation>提交限制</translation>
+    </message>
+    <message>
       <source>commit limit (RAM + page file)</source>
       <translation>提交上限（内存 + 页面文件）</translation>
     </message>
@@ -3954,6 +4110,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>container</source>
       <translation>容器</translation>
+    </message>
+    <message>
+      <source>continue the interrupted search in &lt;workspace&gt;/tune/NAME</source>
+      <translation>继续 &lt;workspace&gt;/tune/NAME 中被中断的搜索</translation>
     </message>
     <message>
       <source>convert a Pascal VOC, LabelMe, COCO or YOLO export into a YOLO dataset with train/val splits that do not leak</source>
@@ -4008,6 +4168,10 @@ Type 'delete' to confirm: </source>
       <translation>检查时假定的数据加载进程数（默认 8）</translation>
     </message>
     <message>
+      <source>dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
       <source>dataset YAML (default: the run's)</source>
       <translation>数据集 YAML（默认：该运行的）</translation>
     </message>
@@ -4050,6 +4214,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>driver</source>
       <translation>驱动</translation>
+    </message>
+    <message>
+      <source>driver version</source>
+      <translation>驱动版本</translation>
     </message>
     <message>
       <source>driver {driver} is too old for CUDA builds: update it and run the installer again</source>
@@ -4200,8 +4368,8 @@ Type 'delete' to confirm: </source>
       <translation>第 {gen} 代（最高 {gen_max}），x{width}（最高 x{width_max}）</translation>
     </message>
     <message>
-      <source>goal: {goal}</source>
-      <translation>目标：{goal}</translation>
+      <source>goal: {goal}; {evidence}</source>
+      <translation>目标：{goal}；{evidence}</translation>
     </message>
     <message>
       <source>hard-link the images; fail if that is not possible</source>
@@ -4218,6 +4386,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>holds a {kind}, not a mapping</source>
       <translation>是一个 {kind}，而不是映射</translation>
+    </message>
+    <message>
+      <source>how long the search may run (8h, 90m, 1h30m)</source>
+      <translation>搜索最多运行多久（8h、90m、1h30m）</translation>
     </message>
     <message>
       <source>image format of the copy (default: jpg)</source>
@@ -4412,6 +4584,10 @@ Type 'delete' to confirm: </source>
       <translation>本地 AMP 检查通过</translation>
     </message>
     <message>
+      <source>logical CPU count</source>
+      <translation>逻辑 CPU 数</translation>
+    </message>
+    <message>
       <source>logical CPUs (os.cpu_count)</source>
       <translation>逻辑 CPU（os.cpu_count）</translation>
     </message>
@@ -4488,6 +4664,10 @@ Type 'delete' to confirm: </source>
       <translation>至少需要</translation>
     </message>
     <message>
+      <source>network namespaces are a Linux feature ({platform} has none)</source>
+      <translation>网络命名空间是 Linux 的功能（{platform} 没有）</translation>
+    </message>
+    <message>
       <source>never</source>
       <translation>从不</translation>
     </message>
@@ -4548,6 +4728,10 @@ Type 'delete' to confirm: </source>
       <translation>未安装 NVIDIA 驱动</translation>
     </message>
     <message>
+      <source>no NVIDIA driver library on this machine</source>
+      <translation>本机没有 NVIDIA 驱动库</translation>
+    </message>
+    <message>
       <source>no bndbox</source>
       <translation>没有 bndbox</translation>
     </message>
@@ -4562,6 +4746,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no image files there to time</source>
       <translation>那里没有可计时的图片文件</translation>
+    </message>
+    <message>
+      <source>no permission to query the GPU</source>
+      <translation>没有查询 GPU 的权限</translation>
     </message>
     <message>
       <source>no readable training image</source>
@@ -4630,6 +4818,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>not set</source>
       <translation>未设置</translation>
+    </message>
+    <message>
+      <source>not supported by this GPU</source>
+      <translation>这块 GPU 不支持</translation>
     </message>
     <message>
       <source>note: {text}</source>
@@ -4796,12 +4988,20 @@ Type 'delete' to confirm: </source>
       <translation>使用的进程数（默认：全部核心）</translation>
     </message>
     <message>
+      <source>quick test</source>
+      <translation>快速测试</translation>
+    </message>
+    <message>
       <source>quick test, balanced, or best accuracy</source>
       <translation>快速测试、平衡或最高精度</translation>
     </message>
     <message>
       <source>rank {rank} (node {node}, {host}, pid {pid})</source>
       <translation>进程 {rank}（节点 {node}，{host}，pid {pid}）</translation>
+    </message>
+    <message>
+      <source>rank {rank} of {world} on node {node}</source>
+      <translation>节点 {node} 上的进程 {rank}（共 {world} 个）</translation>
     </message>
     <message>
       <source>read every file again</source>
@@ -4880,8 +5080,16 @@ Type 'delete' to confirm: </source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
     </message>
     <message>
+      <source>saving a resumable checkpoint</source>
+      <translation>正在保存可续训的检查点</translation>
+    </message>
+    <message>
       <source>scoring the labels with cleanlab</source>
       <translation>正在用 cleanlab 给标注打分</translation>
+    </message>
+    <message>
+      <source>search for better hyperparameters on Ray Tune (an optional extra)</source>
+      <translation>用 Ray Tune 搜索更好的超参数（可选组件）</translation>
     </message>
     <message>
       <source>searching the dataset's folders: {n} so far</source>
@@ -4948,8 +5156,16 @@ Type 'delete' to confirm: </source>
       <translation>从 FILE 中保存的选项开始（JSON 或 YAML，例如来自 yolostudio wizard --json）；命令行上给出的选项会覆盖它</translation>
     </message>
     <message>
+      <source>start from the options saved in FILE (a wizard document also gives the measured epoch time for the trial estimate)</source>
+      <translation>从 FILE 中保存的选项开始（向导生成的文件还提供实测的每轮时间，用于估算试验数）</translation>
+    </message>
+    <message>
       <source>started</source>
       <translation>开始时间</translation>
+    </message>
+    <message>
+      <source>starting Ray</source>
+      <translation>正在启动 Ray</translation>
     </message>
     <message>
       <source>status</source>
@@ -4962,6 +5178,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>still improving</source>
       <translation>仍在提升</translation>
+    </message>
+    <message>
+      <source>stop requested ({source})</source>
+      <translation>已请求停止（{source}）</translation>
     </message>
     <message>
       <source>stopped</source>
@@ -5004,12 +5224,24 @@ Type 'delete' to confirm: </source>
       <translation>CPU 亲和性掩码（{usable} 个 CPU）</translation>
     </message>
     <message>
+      <source>the GPU stopped answering (fell off the bus)</source>
+      <translation>GPU 停止响应（已从总线掉线）</translation>
+    </message>
+    <message>
       <source>the GPUs could not be read ({reason})</source>
       <translation>无法读取 GPU（{reason}）</translation>
     </message>
     <message>
       <source>the NVIDIA driver did not answer</source>
       <translation>NVIDIA 驱动没有响应</translation>
+    </message>
+    <message>
+      <source>the NVIDIA driver is not loaded</source>
+      <translation>NVIDIA 驱动未加载</translation>
+    </message>
+    <message>
+      <source>the NVIDIA management library for Python (nvidia-ml-py) is not installed</source>
+      <translation>未安装 NVIDIA 管理库的 Python 包（nvidia-ml-py）</translation>
     </message>
     <message>
       <source>the OS does not name the CPU</source>
@@ -5088,6 +5320,18 @@ Type 'delete' to confirm: </source>
       <translation>测量任务失败</translation>
     </message>
     <message>
+      <source>the most trials to run (default: as many as the budget allows)</source>
+      <translation>最多运行的试验数（默认：时间预算允许的数量）</translation>
+    </message>
+    <message>
+      <source>the namespace could not be set up ({reason})</source>
+      <translation>无法设置命名空间（{reason}）</translation>
+    </message>
+    <message>
+      <source>the namespace holds other interfaces ({names})</source>
+      <translation>命名空间中还有其他网络接口（{names}）</translation>
+    </message>
+    <message>
       <source>the new dataset's folder (new or empty)</source>
       <translation>新数据集的文件夹（新建或为空）</translation>
     </message>
@@ -5112,12 +5356,24 @@ Type 'delete' to confirm: </source>
       <translation>训练图片尺寸：副本的长边（默认：640）</translation>
     </message>
     <message>
+      <source>the trial failed</source>
+      <translation>试验失败</translation>
+    </message>
+    <message>
+      <source>the worker already runs threads, and only a single-threaded process can enter a namespace</source>
+      <translation>工作进程已在运行多个线程，而只有单线程进程才能进入命名空间</translation>
+    </message>
+    <message>
       <source>this PyTorch has no kernels for sm_{cc}</source>
       <translation>此 PyTorch 没有 sm_{cc} 的内核</translation>
     </message>
     <message>
       <source>this facts file is not valid: {reason}</source>
       <translation>该环境信息文件无效：{reason}</translation>
+    </message>
+    <message>
+      <source>this system does not allow user network namespaces ({reason})</source>
+      <translation>此系统不允许用户网络命名空间（{reason}）</translation>
     </message>
     <message>
       <source>threads to use (default: all cores)</source>
@@ -5148,12 +5404,24 @@ Type 'delete' to confirm: </source>
       <translation>torch CUDA 可用</translation>
     </message>
     <message>
+      <source>torch arch list</source>
+      <translation>torch 支持的 GPU 架构列表</translation>
+    </message>
+    <message>
       <source>torch in the worker saw no usable CUDA device while NVML reports {n} GPU(s). Each step takes many times longer than it would on the GPU.</source>
       <translation>工作进程中的 torch 找不到可用的 CUDA 设备，而 NVML 报告有 {n} 块 GPU。每一步都比在 GPU 上慢很多倍。</translation>
     </message>
     <message>
+      <source>torch installed</source>
+      <translation>torch 是否已安装</translation>
+    </message>
+    <message>
       <source>torch sees a GPU but the NVIDIA management library is missing, so the app cannot show GPU utilisation, temperature or throttling.</source>
       <translation>torch 能看到 GPU，但缺少 NVIDIA 管理库，所以应用无法显示 GPU 利用率、温度或降频。</translation>
+    </message>
+    <message>
+      <source>torch version</source>
+      <translation>torch 版本</translation>
     </message>
     <message>
       <source>torch wheel CUDA</source>
@@ -5192,6 +5460,10 @@ Type 'delete' to confirm: </source>
       <translation>训练的最佳轮次</translation>
     </message>
     <message>
+      <source>trial {trial}: {state}, {epochs} epochs, fitness {fitness}</source>
+      <translation>试验 {trial}：{state}，{epochs} 轮，适应度 {fitness}</translation>
+    </message>
+    <message>
       <source>trust the file without asking</source>
       <translation>不询问，直接信任该文件</translation>
     </message>
@@ -5214,6 +5486,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>unreadable</source>
       <translation>无法读取</translation>
+    </message>
+    <message>
+      <source>up to date</source>
+      <translation>已是最新</translation>
+    </message>
+    <message>
+      <source>usable CPU count</source>
+      <translation>可用 CPU 数</translation>
     </message>
     <message>
       <source>usable CPUs</source>
@@ -5260,6 +5540,10 @@ Type 'delete' to confirm: </source>
       <translation>权重库</translation>
     </message>
     <message>
+      <source>what is searched: yolov5's evolve bounds, or a YAML file of 'name: [low, high]' (imgsz, model, batch: lists of values)</source>
+      <translation>搜索什么：yolov5 的 evolve 范围，或一个写有 'name: [low, high]' 的 YAML 文件（imgsz、model、batch：取值列表）</translation>
+    </message>
+    <message>
       <source>wheel arch list</source>
       <translation>包的架构列表</translation>
     </message>
@@ -5286,6 +5570,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>workers {w}: {rate:.0f} img/s</source>
       <translation>{w} 个加载进程：{rate:.0f} 张/秒</translation>
+    </message>
+    <message>
+      <source>workspace</source>
+      <translation>工作区</translation>
     </message>
     <message>
       <source>workspace folder (runs, demo dataset); default: the app's data folder</source>
@@ -5354,6 +5642,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 installed</source>
       <translation>yolov5 已安装</translation>
+    </message>
+    <message>
+      <source>yolov5 is not installed, so its search bounds cannot be read. Install the app's requirements (pip install -e .).</source>
+      <translation>未安装 yolov5，因此无法读取它的搜索范围。请安装本应用的依赖（pip install -e .）。</translation>
     </message>
     <message>
       <source>yolov5 keeps the decoded images in RAM: decoding leaves every epoch after the first.</source>
@@ -5462,6 +5754,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{entry}: yolov5 does not read this kind of image and skips it silently.</source>
       <translation>{entry}：yolov5 不读取这种图片，会静默跳过它。</translation>
+    </message>
+    <message>
+      <source>{epoch} per epoch predicted on this machine</source>
+      <translation>本机预测每轮 {epoch}</translation>
     </message>
     <message>
       <source>{eta} left</source>
@@ -5597,7 +5893,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{gflops:.1f} GFLOPs per image at 640 px; the device consumes {demand:.0f} img/s at imgsz {imgsz}</source>
-      <translation>640 像素下每张图片 {gflops:.1f} GFLOPs；设备在 imgsz {imgsz} 下每秒消耗 {demand:.0f} 张</translation>
+      <translation>640 像素下每张图片 {gflops:.1f} GFLOPs；设备在图片尺寸 {imgsz} 下每秒消耗 {demand:.0f} 张</translation>
     </message>
     <message>
       <source>{got:.2f} M parameters instead of the published {want} M</source>
@@ -5610,6 +5906,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{got} output layers instead of {want}</source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
+    </message>
+    <message>
+      <source>{h} h</source>
+      <translation>{h} 小时</translation>
+    </message>
+    <message>
+      <source>{h} h {m} min</source>
+      <translation>{h} 小时 {m} 分钟</translation>
+    </message>
+    <message>
+      <source>{image} could not be resized ({reason}); the copy holds it as it is.</source>
+      <translation>{image} 无法缩放（{reason}）；副本中保留原样。</translation>
     </message>
     <message>
       <source>{image}: {kind}, class {cls}, confidence {conf}{issue}</source>
@@ -5642,6 +5950,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{kill}   # only if they are yours and can stop; {move}</source>
       <translation>{kill}   # 仅当它们是你的并且可以停止时；{move}</translation>
+    </message>
+    <message>
+      <source>{kind} ('{message}')</source>
+      <translation>{kind}（'{message}'）</translation>
     </message>
     <message>
       <source>{kind} from {low:g} to {high:g}</source>
@@ -5698,6 +6010,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{metric} {value} ± {pm} on {images} images</source>
       <translation>{metric} {value} ± {pm}（{images} 张图片）</translation>
+    </message>
+    <message>
+      <source>{m} min</source>
+      <translation>{m} 分钟</translation>
     </message>
     <message>
       <source>{name:&lt;10} {size:&gt;8} {map:&gt;7} {params:&gt;8}  {state}</source>
@@ -5896,6 +6212,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 没有 'train' 条目</translation>
     </message>
     <message>
+      <source>{path} has no evolve table (meta = {{…}}): this yolov5 version is not one the app knows.</source>
+      <translation>{path} 中没有 evolve 表（meta = {{…}}）：本应用不认识这个 yolov5 版本。</translation>
+    </message>
+    <message>
       <source>{path} holds a {kind} model from {maker}, not a yolov5 7 detection model.</source>
       <translation>{path} 包含的是 {maker} 的 {kind} 模型，而不是 yolov5 7 检测模型。</translation>
     </message>
@@ -5906,6 +6226,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} holds no options (expected a mapping of option names).</source>
       <translation>{path} 中没有选项（应为选项名称的映射）。</translation>
+    </message>
+    <message>
+      <source>{path} holds no search space (expected a mapping such as 'lr0: [0.001, 0.02]').</source>
+      <translation>{path} 中没有搜索空间（应为类似 'lr0: [0.001, 0.02]' 的映射）。</translation>
+    </message>
+    <message>
+      <source>{path} holds no search to resume.</source>
+      <translation>{path} 中没有可继续的搜索。</translation>
     </message>
     <message>
       <source>{path} is a PyTorch file but not a yolov5 checkpoint (no model inside).</source>
@@ -6012,8 +6340,36 @@ Type 'delete' to confirm: </source>
       <translation>{path}：未知选项 {names}。</translation>
     </message>
     <message>
+      <source>{path}: {key} = {value!r} is not a prepared copy (source, imgsz ≥ 32, format jpg or png).</source>
+      <translation>{path}：{key} = {value!r} 不是有效的预处理副本（需要 source、imgsz ≥ 32、format 为 jpg 或 png）。</translation>
+    </message>
+    <message>
       <source>{path}: {name} = {value!r} is not a {kind}.</source>
       <translation>{path}：{name} = {value!r} 不是 {kind}。</translation>
+    </message>
+    <message>
+      <source>{path}: {name} = {value!r} must be [low, high] (yolov5's bounds: [{low}, {high}]).</source>
+      <translation>{path}：{name} = {value!r} 必须写成 [low, high]（yolov5 的范围：[{low}, {high}]）。</translation>
+    </message>
+    <message>
+      <source>{path}: {name} = {value!r} must be a list of values to try.</source>
+      <translation>{path}：{name} = {value!r} 必须是要尝试的取值列表。</translation>
+    </message>
+    <message>
+      <source>{path}: {name} is not a setting that can be searched (known: {known}).</source>
+      <translation>{path}：{name} 不是可以搜索的设置（可搜索：{known}）。</translation>
+    </message>
+    <message>
+      <source>{path}: {name}: a log-scale bound must be above 0 (low is {low}).</source>
+      <translation>{path}：{name}：对数刻度的范围必须大于 0（low 为 {low}）。</translation>
+    </message>
+    <message>
+      <source>{path}: {name}: low {low} must be below high {high}.</source>
+      <translation>{path}：{name}：low {low} 必须小于 high {high}。</translation>
+    </message>
+    <message>
+      <source>{path}: {name}: {value!r} is not a valid value ({rule}).</source>
+      <translation>{path}：{name}：{value!r} 不是有效值（{rule}）。</translation>
     </message>
     <message>
       <source>{path}: {reason} A model YAML is code to yolov5; if you trust this file, add --trust-model.</source>
@@ -6022,6 +6378,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{pct} of the objects are under {px} px after resizing to {imgsz}</source>
       <translation>缩放到 {imgsz} 后，{pct} 的目标小于 {px} 像素</translation>
+    </message>
+    <message>
+      <source>{per_epoch} × {n} = {total}</source>
+      <translation>{per_epoch} × {n} = {total}</translation>
     </message>
     <message>
       <source>{per} images per GPU</source>
@@ -6057,7 +6417,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{rate:.0f} img/s at batch {b}, imgsz {imgsz} on {device}</source>
-      <translation>批大小 {b}、imgsz {imgsz}、{device} 上 {rate:.0f} 张/秒</translation>
+      <translation>批大小 {b}、图片尺寸 {imgsz}、{device} 上 {rate:.0f} 张/秒</translation>
     </message>
     <message>
       <source>{reason} (tried {tries} times).</source>
@@ -6106,6 +6466,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{step}: {why}</source>
       <translation>{step}：{why}</translation>
+    </message>
+    <message>
+      <source>{s} s</source>
+      <translation>{s} 秒</translation>
     </message>
     <message>
       <source>{tag} has no kernels for GPU {index} ({what}).</source>
@@ -6280,6 +6644,14 @@ then: {install}</source>
     <message>
       <source>{why}: the driver version cannot be read{started}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
+    </message>
+    <message>
+      <source>{written} images resized now</source>
+      <translation>本次缩放 {written} 张图像</translation>
+    </message>
+    <message>
+      <source>{written} images resized now, {resumed} kept</source>
+      <translation>本次缩放 {written} 张图像，保留 {resumed} 张</translation>
     </message>
     <message>
       <source>… and {n} more (--json lists them all)</source>

@@ -71,6 +71,10 @@
       <source>not checked yet: open the Environment page</source>
       <translation>尚未检查：请打开环境页面</translation>
     </message>
+    <message>
+      <source>reading the last environment check…</source>
+      <translation>正在读取上次的环境检查…</translation>
+    </message>
   </context>
   <context>
     <name>AppLog</name>
@@ -886,6 +890,33 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
   </context>
   <context>
+    <name>DatasetStep</name>
+    <message>
+      <source>&amp;Browse…</source>
+      <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+      <source>Choose the data.yaml to train on.</source>
+      <translation>选择用于训练的 data.yaml。</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>path/to/data.yaml</source>
+      <translation>path/to/data.yaml</translation>
+    </message>
+    <message>
+      <source>{n} errors: fix them on the Dataset page before training (first: {first})</source>
+      <translation>{n} 个错误：训练前请在数据集页面修复（第一个：{first}）</translation>
+    </message>
+    <message>
+      <source>{train} training and {val} validation images · {nc} classes · most images {side} px on the long side · the smallest tenth of the boxes cover {area} of their image</source>
+      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} px · 最小的一成标注框占其图片的 {area}</translation>
+    </message>
+  </context>
+  <context>
     <name>DetectionView</name>
     <message>
       <source>Press “Pick images…” or “Validation images” above: the model's boxes are drawn here.</source>
@@ -1339,6 +1370,14 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>正在规划留出预测</translation>
     </message>
     <message>
+      <source>Reading the evaluated images</source>
+      <translation>读取评估过的图像</translation>
+    </message>
+    <message>
+      <source>Reading the evaluation</source>
+      <translation>读取评估结果</translation>
+    </message>
+    <message>
       <source>Undoing the edit of {path}</source>
       <translation>正在撤销对 {path} 的编辑</translation>
     </message>
@@ -1559,6 +1598,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>权重(&amp;W)：</translation>
     </message>
     <message>
+      <source>&lt;b&gt;{option}&lt;/b&gt;: {reason}</source>
+      <translation>&lt;b&gt;{option}&lt;/b&gt;：{reason}</translation>
+    </message>
+    <message>
       <source>A run's best.pt or last.pt, or another .pt you picked</source>
       <translation>训练的 best.pt 或 last.pt，或你选择的其他 .pt</translation>
     </message>
@@ -1611,16 +1654,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>TorchScript</translation>
     </message>
     <message>
-      <source>best</source>
-      <translation>最佳</translation>
-    </message>
-    <message>
       <source>data.yaml whose validation images verify the export (and calibrate INT8)</source>
       <translation>用其验证图片来验证导出结果（并校准 INT8）的 data.yaml</translation>
-    </message>
-    <message>
-      <source>last</source>
-      <translation>最后</translation>
     </message>
     <message>
       <source>the run's own dataset</source>
@@ -1631,8 +1666,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>{name}（所选文件）</translation>
     </message>
     <message>
-      <source>{run} · {which}.pt</source>
-      <translation>{run} · {which}.pt</translation>
+      <source>{run} · {file}</source>
+      <translation>{run} · {file}</translation>
     </message>
     <message>
       <source>{weights} (still training)</source>
@@ -1901,14 +1936,60 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>FitnessChart</name>
+    <message>
+      <source>Fitness</source>
+      <translation>适应度</translation>
+    </message>
+    <message>
+      <source>Trial</source>
+      <translation>试验</translation>
+    </message>
+  </context>
+  <context>
+    <name>GoalStep</name>
+    <message>
+      <source> h</source>
+      <translation> 小时</translation>
+    </message>
+    <message>
+      <source>&amp;Balanced — a good model in reasonable time</source>
+      <translation>均衡——用合理的时间得到好模型(&amp;B)</translation>
+    </message>
+    <message>
+      <source>&amp;Quick test — does it train at all? (small model, few epochs)</source>
+      <translation>快速测试——能不能训练起来？（小模型，少量轮次）(&amp;Q)</translation>
+    </message>
+    <message>
+      <source>At most</source>
+      <translation>最多</translation>
+    </message>
+    <message>
+      <source>Best &amp;accuracy — the largest model this machine trains well</source>
+      <translation>最高精度——本机能训练好的最大模型(&amp;A)</translation>
+    </message>
+    <message>
+      <source>Fixed at</source>
+      <translation>固定为</translation>
+    </message>
+    <message>
+      <source>Image size:</source>
+      <translation>图片尺寸：</translation>
+    </message>
+    <message>
+      <source>Time budget:</source>
+      <translation>时间预算：</translation>
+    </message>
+    <message>
+      <source>Without a budget, on a CPU the wizard fits the epochs to the goal: about {quick} for a quick test, {balanced} balanced, {accurate} for the best accuracy.</source>
+      <translation>未设预算时，在 CPU 上向导按目标安排轮次：快速测试约 {quick}，均衡约 {balanced}，最高精度约 {accurate}。</translation>
+    </message>
+  </context>
+  <context>
     <name>GuideRouter</name>
     <message>
       <source>Checking this machine… (the Environment page shows each step)</source>
       <translation>正在检查这台机器…（环境页面会显示每一步）</translation>
-    </message>
-    <message>
-      <source>Done.</source>
-      <translation>完成。</translation>
     </message>
     <message>
       <source>Make the data.yaml on the Dataset page; the Train form takes it from there.</source>
@@ -1919,8 +2000,28 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>未开始：训练表单列出了需要先修复的问题。</translation>
     </message>
     <message>
+      <source>Preparing the demo dataset… (the Train form shows its progress)</source>
+      <translation>正在准备演示数据集…（训练表单显示进度）</translation>
+    </message>
+    <message>
       <source>The demo dataset is on the Train form.</source>
       <translation>演示数据集已填入训练表单。</translation>
+    </message>
+    <message>
+      <source>The options are on the Train form.</source>
+      <translation>选项在训练表单上。</translation>
+    </message>
+    <message>
+      <source>The run trains with the wizard's settings.</source>
+      <translation>这次运行使用向导的设置训练。</translation>
+    </message>
+    <message>
+      <source>The wizard is open: its “Train with these settings” completes this step.</source>
+      <translation>向导已打开：点击其中的“用这些设置训练”即完成这一步。</translation>
+    </message>
+    <message>
+      <source>The wizard's settings are on the Train form.</source>
+      <translation>向导的设置已填入训练表单。</translation>
     </message>
     <message>
       <source>Training. Watch it on the Train page.</source>
@@ -1936,6 +2037,49 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Skipped.</source>
       <translation>已跳过。</translation>
+    </message>
+    <message>
+      <source>This step is done.</source>
+      <translation>这一步已完成。</translation>
+    </message>
+  </context>
+  <context>
+    <name>HardwareStep</name>
+    <message>
+      <source> · in {name}</source>
+      <translation> · 运行于 {name}</translation>
+    </message>
+    <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
+      <source>GPU {index}: {name} · {mem:.0f} GB ({used:.1f} GB in use)</source>
+      <translation>GPU {index}：{name} · {mem:.0f} GB（已用 {used:.1f} GB）</translation>
+    </message>
+    <message>
+      <source>GPUs to train on</source>
+      <translation>用于训练的 GPU</translation>
+    </message>
+    <message>
+      <source>No NVIDIA GPU found: training runs on the CPU ({why}).</source>
+      <translation>未找到 NVIDIA GPU：训练将在 CPU 上进行（{why}）。</translation>
+    </message>
+    <message>
+      <source>Reading this machine…</source>
+      <translation>正在读取本机信息…</translation>
+    </message>
+    <message>
+      <source>Train on these GPUs (several: DDP through torchrun):</source>
+      <translation>在这些 GPU 上训练（多块时通过 torchrun 使用 DDP）：</translation>
+    </message>
+    <message>
+      <source>no driver</source>
+      <translation>没有驱动</translation>
+    </message>
+    <message>
+      <source>{cpu}: {cores} usable cores · {ram} GB RAM free · /dev/shm {shm} · {os}{container}</source>
+      <translation>{cpu}：可用 {cores} 核 · 空闲内存 {ram} GB · /dev/shm {shm} · {os}{container}</translation>
     </message>
   </context>
   <context>
@@ -2094,6 +2238,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>训练记录</translation>
     </message>
     <message>
+      <source>Searches for better training settings on Ray Tune: many short trials side by side, the poor ones stopped early.</source>
+      <translation>用 Ray Tune 搜索更好的训练设置：许多短试验并行运行，表现差的提前停止。</translation>
+    </message>
+    <message>
       <source>Stopping</source>
       <translation>正在停止</translation>
     </message>
@@ -2108,6 +2256,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Train a model and watch it learn.</source>
       <translation>训练模型，观察它的学习过程。</translation>
+    </message>
+    <message>
+      <source>Tune</source>
+      <translation>调参</translation>
     </message>
     <message>
       <source>Wizard</source>
@@ -2126,6 +2278,41 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
 Coming soon</source>
       <translation>{title}
 即将推出</translation>
+    </message>
+  </context>
+  <context>
+    <name>MeasureStep</name>
+    <message>
+      <source>&amp;Measure</source>
+      <translation>测量(&amp;M)</translation>
+    </message>
+    <message>
+      <source>&amp;Skip (estimate)</source>
+      <translation>跳过（估算）(&amp;S)</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Measurements</source>
+      <translation>测量结果</translation>
+    </message>
+    <message>
+      <source>Measuring takes about a minute: yolov5's own data loader on a sample of your images at each worker count (originals, a resized copy, a RAM cache), the model's training speed, and on a GPU the largest batch that fits. Nothing is changed in your dataset.</source>
+      <translation>测量约需一分钟：用 yolov5 自己的数据加载器在你的图片样本上按各种加载进程数测速（原图、缩放副本、内存缓存），测模型的训练速度，在 GPU 上还会找出能放下的最大批。你的数据集不会被改动。</translation>
+    </message>
+    <message>
+      <source>{step}: measuring…</source>
+      <translation>{step}：测量中…</translation>
+    </message>
+    <message>
+      <source>{step}: not measured — {detail}</source>
+      <translation>{step}：未测量——{detail}</translation>
+    </message>
+    <message>
+      <source>{step}: {detail}</source>
+      <translation>{step}：{detail}</translation>
     </message>
   </context>
   <context>
@@ -2239,7 +2426,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Run:</source>
-      <translation>训练：</translation>
+      <translation>总进度：</translation>
     </message>
   </context>
   <context>
@@ -2379,6 +2566,10 @@ Coming soon</source>
       <translation>详细信息</translation>
     </message>
     <message>
+      <source>During training, epoch {epoch} measured mAP@0.5 {during}; best.pt holds that epoch's weights, saved by yolov5 in 16-bit precision and validated once more at the end, which gives {at_end}.</source>
+      <translation>训练期间第 {epoch} 轮测得 mAP@0.5 {during}；best.pt 保存的就是这一轮的权重，yolov5 以 16 位精度保存它，并在最后再验证一次，得到 {at_end}。</translation>
+    </message>
+    <message>
       <source>Epochs completed</source>
       <translation>已完成轮数</translation>
     </message>
@@ -2470,12 +2661,12 @@ Coming soon</source>
   <context>
     <name>RunText</name>
     <message>
-      <source>Best mAP: — (known after the first validation)</source>
-      <translation>最佳 mAP：—（第一次验证后可知）</translation>
+      <source>Best epoch {epoch}, validated during training: mAP@0.5 {map50} · mAP@0.5:0.95 {map50_95}</source>
+      <translation>最佳轮次 {epoch}（训练期间验证）：mAP@0.5 {map50} · mAP@0.5:0.95 {map50_95}</translation>
     </message>
     <message>
-      <source>Best mAP@0.5: {map50} (epoch {epoch}) · best mAP@0.5:0.95: {map50_95}</source>
-      <translation>最佳 mAP@0.5：{map50}（第 {epoch} 轮）· 最佳 mAP@0.5:0.95：{map50_95}</translation>
+      <source>Best mAP: — (known after the first validation)</source>
+      <translation>最佳 mAP：—（第一次验证后可知）</translation>
     </message>
     <message>
       <source>CPU</source>
@@ -2567,6 +2758,17 @@ Coming soon</source>
     <message>
       <source>Viewing run {name}. Run {training} keeps training on the Train page.</source>
       <translation>正在查看训练 {name}。训练 {training} 仍在训练页面上进行。</translation>
+    </message>
+  </context>
+  <context>
+    <name>RunsOperations</name>
+    <message>
+      <source>Comparing the runs</source>
+      <translation>比较训练运行</translation>
+    </message>
+    <message>
+      <source>Reading the runs' events</source>
+      <translation>读取训练运行的事件</translation>
     </message>
   </context>
   <context>
@@ -2999,6 +3201,29 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>ShellOperations</name>
+    <message>
+      <source>Listing the runs</source>
+      <translation>列出训练运行</translation>
+    </message>
+    <message>
+      <source>Reading the last environment check</source>
+      <translation>读取上次的环境检查</translation>
+    </message>
+    <message>
+      <source>Reading the settings</source>
+      <translation>读取设置</translation>
+    </message>
+    <message>
+      <source>Reading this machine's GPUs</source>
+      <translation>正在读取这台机器的 GPU</translation>
+    </message>
+    <message>
+      <source>Saving the settings</source>
+      <translation>保存设置</translation>
+    </message>
+  </context>
+  <context>
     <name>StartHint</name>
     <message>
       <source>Download it from the official YOLOv5 release (asks first)</source>
@@ -3051,6 +3276,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>%</translation>
     </message>
     <message>
+      <source>(NVML unavailable)</source>
+      <translation>（NVML 不可用）</translation>
+    </message>
+    <message>
+      <source>(training runs on the CPU)</source>
+      <translation>（训练在 CPU 上运行）</translation>
+    </message>
+    <message>
       <source>CPU {cpu}</source>
       <translation>CPU {cpu}</translation>
     </message>
@@ -3067,12 +3300,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>GPU {index} {util}</translation>
     </message>
     <message>
-      <source>GPU: no readings (NVML unavailable)</source>
-      <translation>GPU：没有读数（NVML 不可用）</translation>
+      <source>GPU: no readings</source>
+      <translation>GPU：没有读数</translation>
     </message>
     <message>
-      <source>GPU: none used (training runs on the CPU)</source>
-      <translation>GPU：未使用（训练在 CPU 上进行）</translation>
+      <source>GPU: none used</source>
+      <translation>GPU：未使用</translation>
     </message>
     <message>
       <source>MB/s</source>
@@ -3093,6 +3326,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Training waited for data {share} of the time</source>
       <translation>训练有 {share} 的时间在等待数据</translation>
+    </message>
+    <message>
+      <source>Waiting for data: not measured yet</source>
+      <translation>等待数据的时间：尚未测得</translation>
     </message>
     <message>
       <source>images/s</source>
@@ -3167,7 +3404,26 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>TrainOperations</name>
+    <message>
+      <source>Reading run {name}</source>
+      <translation>正在读取训练 {name}</translation>
+    </message>
+  </context>
+  <context>
     <name>TrainOptionsPanel</name>
+    <message>
+      <source>'Start anyway' was cleared: it was ticked for {old}, and the dataset is now {new}. Tick it again once you have read the new dataset's problems.</source>
+      <translation>已取消勾选“仍然开始”：它是为 {old} 勾选的，而现在的数据集是 {new}。看过新数据集的问题后，可再次勾选。</translation>
+    </message>
+    <message>
+      <source>1 error in the dataset would stop training.</source>
+      <translation>数据集中有 1 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>1 more would make yolov5 skip an image.</source>
+      <translation>另有 1 个会让 yolov5 跳过一张图片。</translation>
+    </message>
     <message>
       <source>Checking the dataset</source>
       <translation>正在检查数据集</translation>
@@ -3213,6 +3469,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在读取这台机器的 GPU</translation>
     </message>
     <message>
+      <source>Run {name} is training with these options.</source>
+      <translation>训练 {name} 正在用这些选项训练。</translation>
+    </message>
+    <message>
       <source>Set for the next run: {fields}.</source>
       <translation>已为下次训练设置：{fields}。</translation>
     </message>
@@ -3233,12 +3493,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>yolov5 会跳过这些图片并给出警告，用其余图片训练；在数据集页面修复后就能用全部图片训练。</translation>
     </message>
     <message>
-      <source>yolov5 would skip {n} images it cannot read.</source>
-      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
+      <source>yolov5 would skip 1 image it cannot read.</source>
+      <translation>yolov5 会跳过 1 张它读不了的图片。</translation>
     </message>
     <message>
-      <source>{a} errors in the dataset would stop training; {d} more would make yolov5 skip images.</source>
-      <translation>数据集中有 {a} 个错误会让训练停止；另有 {d} 个会让 yolov5 跳过图片。</translation>
+      <source>yolov5 would skip {n} images it cannot read.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
     </message>
     <message>
       <source>{field} {value}</source>
@@ -3247,6 +3507,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{n} errors in the dataset would stop training.</source>
       <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} more would make yolov5 skip images.</source>
+      <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
+    </message>
+    <message>
+      <source>{stop} {skip}</source>
+      <translation>{stop}{skip}</translation>
     </message>
     <message>
       <source>{where}: {message}</source>
@@ -3310,6 +3578,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Progress</source>
       <translation>进度</translation>
+    </message>
+    <message>
+      <source>Reading run {name}</source>
+      <translation>正在读取训练 {name}</translation>
     </message>
     <message>
       <source>Resume</source>
@@ -3394,10 +3666,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <source>The wizard's settings</source>
       <translation>向导的设置</translation>
     </message>
-    <message>
-      <source>The wizard's settings are on the form: press Start to train.</source>
-      <translation>向导的设置已填入表单：按“开始”即可训练。</translation>
-    </message>
   </context>
   <context>
     <name>TrainingPlots</name>
@@ -3467,6 +3735,53 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>TrialTable</name>
+    <message>
+      <source>Epochs</source>
+      <translation>轮数</translation>
+    </message>
+    <message>
+      <source>Fitness</source>
+      <translation>适应度</translation>
+    </message>
+    <message>
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <source>State</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>Trial</source>
+      <translation>试验</translation>
+    </message>
+    <message>
+      <source>completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <source>failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>running</source>
+      <translation>运行中</translation>
+    </message>
+    <message>
+      <source>stopped</source>
+      <translation>已停止</translation>
+    </message>
+    <message>
+      <source>stopped early</source>
+      <translation>提前停止</translation>
+    </message>
+    <message>
+      <source>waiting</source>
+      <translation>等待中</translation>
+    </message>
+  </context>
+  <context>
     <name>TryItView</name>
     <message>
       <source>Confidence ≥</source>
@@ -3515,6 +3830,232 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{n} images; move the slider to change the confidence threshold.</source>
       <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+    </message>
+  </context>
+  <context>
+    <name>TuneOperations</name>
+    <message>
+      <source>Checking the search</source>
+      <translation>检查搜索</translation>
+    </message>
+    <message>
+      <source>Reading the best trial's settings</source>
+      <translation>读取最佳试验的设置</translation>
+    </message>
+    <message>
+      <source>Reading the wizard document</source>
+      <translation>读取向导文档</translation>
+    </message>
+    <message>
+      <source>Reading what a search can tune</source>
+      <translation>读取搜索可调整的内容</translation>
+    </message>
+  </context>
+  <context>
+    <name>TunePage</name>
+    <message>
+      <source> h</source>
+      <translation> 小时</translation>
+    </message>
+    <message>
+      <source>As many trials as {hours:g} h allow, {slots} side by side. A wizard document gives the count from its measured epoch time.</source>
+      <translation>在 {hours:g} 小时内尽可能多地试验，{slots} 个并行。向导文档可根据其实测的每轮时间给出试验数。</translation>
+    </message>
+    <message>
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <source>Checking the options and the dataset…</source>
+      <translation>正在检查选项和数据集…</translation>
+    </message>
+    <message>
+      <source>Continue the stopped search: each stopped trial resumes its own run.</source>
+      <translation>继续已停止的搜索：每个已停止的试验从它自己的训练继续。</translation>
+    </message>
+    <message>
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <source>Dataset</source>
+      <translation>数据集</translation>
+    </message>
+    <message>
+      <source>Device</source>
+      <translation>设备</translation>
+    </message>
+    <message>
+      <source>Epochs per trial (at most)</source>
+      <translation>每个试验的轮数（最多）</translation>
+    </message>
+    <message>
+      <source>High</source>
+      <translation>上限</translation>
+    </message>
+    <message>
+      <source>Hyperparameter</source>
+      <translation>超参数</translation>
+    </message>
+    <message>
+      <source>Image size</source>
+      <translation>图像尺寸</translation>
+    </message>
+    <message>
+      <source>Its measured epoch time gives the number of trials the budget allows (yolostudio wizard … --save FILE).</source>
+      <translation>其实测的每轮时间决定预算允许的试验数（yolostudio wizard … --save FILE）。</translation>
+    </message>
+    <message>
+      <source>Low</source>
+      <translation>下限</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Ray Tune is not installed</source>
+      <translation>未安装 Ray Tune</translation>
+    </message>
+    <message>
+      <source>Reading this machine…</source>
+      <translation>正在读取本机信息…</translation>
+    </message>
+    <message>
+      <source>Resume</source>
+      <translation>继续搜索</translation>
+    </message>
+    <message>
+      <source>Scale</source>
+      <translation>刻度</translation>
+    </message>
+    <message>
+      <source>Search</source>
+      <translation>搜索</translation>
+    </message>
+    <message>
+      <source>Search stopped: Resume continues it.</source>
+      <translation>搜索已停止：“继续搜索”可接着运行。</translation>
+    </message>
+    <message>
+      <source>Search {name} in {path}.</source>
+      <translation>搜索 {name}，位于 {path}。</translation>
+    </message>
+    <message>
+      <source>Search {status}. Best: {run} (fitness {fitness:.4f}).</source>
+      <translation>搜索{status}。最佳：{run}（适应度 {fitness:.4f}）。</translation>
+    </message>
+    <message>
+      <source>Searches for better training settings: many short trainings side by side, one per GPU (or CPU slot); the poor ones are stopped early and the next settings are proposed from the finished ones. Each trial is an ordinary run.</source>
+      <translation>搜索更好的训练设置：许多短训练并行运行，每块 GPU（或每个 CPU 槽位）一个；表现差的提前停止，并根据已完成的试验提出下一组设置。每个试验都是一次普通的训练。</translation>
+    </message>
+    <message>
+      <source>Start search</source>
+      <translation>开始搜索</translation>
+    </message>
+    <message>
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <source>Stopping: each running trial saves a checkpoint first…</source>
+      <translation>正在停止：每个运行中的试验会先保存检查点…</translation>
+    </message>
+    <message>
+      <source>The best settings are in {file}: yolostudio train --config {file}</source>
+      <translation>最佳设置在 {file} 中：yolostudio train --config {file}</translation>
+    </message>
+    <message>
+      <source>The best trial's settings into the Train form, for a full training.</source>
+      <translation>把最佳试验的设置填入训练表单，用于完整训练。</translation>
+    </message>
+    <message>
+      <source>The budget allows {trials} trials of {epochs} epochs, {slots} side by side (the wizard measured {epoch:.0f} s per epoch).</source>
+      <translation>预算允许 {trials} 个 {epochs} 轮的试验，{slots} 个并行（向导实测每轮 {epoch:.0f} 秒）。</translation>
+    </message>
+    <message>
+      <source>The most epochs a trial may run; poor trials stop sooner.</source>
+      <translation>一个试验最多运行的轮数；表现差的试验会更早停止。</translation>
+    </message>
+    <message>
+      <source>The search could not be planned: {reason}</source>
+      <translation>无法规划搜索：{reason}</translation>
+    </message>
+    <message>
+      <source>The search ended without a trial finishing an epoch.</source>
+      <translation>搜索结束，但没有试验完成一轮。</translation>
+    </message>
+    <message>
+      <source>The search failed: {reason}</source>
+      <translation>搜索失败：{reason}</translation>
+    </message>
+    <message>
+      <source>The search runs on Ray Tune, an optional extra (about {size} MB installed). Install it, then open this page again:</source>
+      <translation>搜索基于 Ray Tune 运行，这是一个可选组件（安装后约 {size} MB）。安装后请重新打开此页面：</translation>
+    </message>
+    <message>
+      <source>Time budget</source>
+      <translation>时间预算</translation>
+    </message>
+    <message>
+      <source>Train with these</source>
+      <translation>用这些设置训练</translation>
+    </message>
+    <message>
+      <source>Trials</source>
+      <translation>试验数</translation>
+    </message>
+    <message>
+      <source>What is searched (yolov5's evolve bounds)</source>
+      <translation>搜索的内容（yolov5 的 evolve 范围）</translation>
+    </message>
+    <message>
+      <source>Wizard document</source>
+      <translation>向导文档</translation>
+    </message>
+    <message>
+      <source>as many as the budget allows</source>
+      <translation>预算允许的最多数量</translation>
+    </message>
+    <message>
+      <source>automatic (cpu or 0,1,…)</source>
+      <translation>自动（cpu 或 0,1,…）</translation>
+    </message>
+    <message>
+      <source>completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <source>linear</source>
+      <translation>线性</translation>
+    </message>
+    <message>
+      <source>logarithmic</source>
+      <translation>对数</translation>
+    </message>
+    <message>
+      <source>optional: a saved wizard document</source>
+      <translation>可选：已保存的向导文档</translation>
+    </message>
+    <message>
+      <source>stopped (Resume continues it; or yolostudio tune … --resume {name})</source>
+      <translation>已停止（“继续搜索”可接着运行；或 yolostudio tune … --resume {name}）</translation>
+    </message>
+    <message>
+      <source>the best trial of search {name}</source>
+      <translation>搜索 {name} 的最佳试验</translation>
+    </message>
+    <message>
+      <source>the dataset's data.yaml</source>
+      <translation>数据集的 data.yaml</translation>
+    </message>
+    <message>
+      <source>{file} holds no measured epoch time (save it with yolostudio wizard … --save FILE).</source>
+      <translation>{file} 中没有实测的每轮时间（用 yolostudio wizard … --save FILE 保存）。</translation>
+    </message>
+    <message>
+      <source>{trials} trials, {slots} side by side, within {hours:g} h.</source>
+      <translation>{trials} 个试验，{slots} 个并行，在 {hours:g} 小时内。</translation>
     </message>
   </context>
   <context>
@@ -3652,27 +4193,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
   </context>
   <context>
+    <name>WeightsOperations</name>
+    <message>
+      <source>Reading the weights store</source>
+      <translation>读取权重库</translation>
+    </message>
+    <message>
+      <source>Removing {name}</source>
+      <translation>删除 {name}</translation>
+    </message>
+  </context>
+  <context>
     <name>WizardPage</name>
-    <message>
-      <source> h</source>
-      <translation> 小时</translation>
-    </message>
-    <message>
-      <source> · in {name}</source>
-      <translation> · 运行于 {name}</translation>
-    </message>
-    <message>
-      <source>&amp;Balanced — a good model in reasonable time</source>
-      <translation>均衡(&amp;B)——用合理的时间得到好模型</translation>
-    </message>
-    <message>
-      <source>&amp;Browse…</source>
-      <translation>浏览(&amp;B)…</translation>
-    </message>
-    <message>
-      <source>&amp;Measure</source>
-      <translation>测量(&amp;M)</translation>
-    </message>
     <message>
       <source>&amp;Next &gt;</source>
       <translation>下一步(&amp;N) &gt;</translation>
@@ -3680,14 +4212,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>&amp;Prepare the resized copy</source>
       <translation>准备缩放副本(&amp;P)</translation>
-    </message>
-    <message>
-      <source>&amp;Quick test — does it train at all? (small model, few epochs)</source>
-      <translation>快速测试(&amp;Q)——能不能训练起来？（小模型，少量轮次）</translation>
-    </message>
-    <message>
-      <source>&amp;Skip (estimate)</source>
-      <translation>跳过(&amp;S)（估算）</translation>
     </message>
     <message>
       <source>&amp;Train with these settings</source>
@@ -3716,22 +4240,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>&lt; &amp;Back</source>
       <translation>&lt; 上一步(&amp;B)</translation>
-    </message>
-    <message>
-      <source>At most</source>
-      <translation>最多</translation>
-    </message>
-    <message>
-      <source>Best &amp;accuracy — the largest model this machine trains well</source>
-      <translation>最高精度(&amp;A)——本机能训练好的最大模型</translation>
-    </message>
-    <message>
-      <source>CPU</source>
-      <translation>CPU</translation>
-    </message>
-    <message>
-      <source>Cancel</source>
-      <translation>取消</translation>
     </message>
     <message>
       <source>Cannot read the dataset: {reason}</source>
@@ -3766,32 +4274,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>已复制。</translation>
     </message>
     <message>
-      <source>Dataset</source>
-      <translation>数据集</translation>
-    </message>
-    <message>
       <source>Dataset (*.yaml *.yml)</source>
       <translation>数据集 (*.yaml *.yml)</translation>
-    </message>
-    <message>
-      <source>Fixed at</source>
-      <translation>固定为</translation>
-    </message>
-    <message>
-      <source>GPU {index}: {name} · {mem:.0f} GB ({used:.1f} GB in use)</source>
-      <translation>GPU {index}：{name} · {mem:.0f} GB（已用 {used:.1f} GB）</translation>
-    </message>
-    <message>
-      <source>GPUs to train on</source>
-      <translation>用于训练的 GPU</translation>
-    </message>
-    <message>
-      <source>Image size:</source>
-      <translation>图片尺寸：</translation>
-    </message>
-    <message>
-      <source>Measurements</source>
-      <translation>测量结果</translation>
     </message>
     <message>
       <source>Measures what this machine can feed and compute, then recommends batch, workers, cache, image size and model — each with its reason.</source>
@@ -3800,14 +4284,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Measuring failed: {reason}. The settings it would have decided are estimated.</source>
       <translation>测量失败：{reason}。本应由测量决定的设置改为估算。</translation>
-    </message>
-    <message>
-      <source>Measuring takes about a minute: yolov5's own data loader on a sample of your images at each worker count (originals, a resized copy, a RAM cache), the model's training speed, and on a GPU the largest batch that fits. Nothing is changed in your dataset.</source>
-      <translation>测量约需一分钟：用 yolov5 自己的数据加载器在你的图片样本上按各种加载进程数测速（原图、缩放副本、内存缓存），测模型的训练速度，在 GPU 上还会找出能放下的最大批。你的数据集不会被改动。</translation>
-    </message>
-    <message>
-      <source>No NVIDIA GPU found: training runs on the CPU ({why}).</source>
-      <translation>未找到 NVIDIA GPU：训练将在 CPU 上进行（{why}）。</translation>
     </message>
     <message>
       <source>Preparing the copy failed: {reason}</source>
@@ -3822,24 +4298,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在读取本机信息</translation>
     </message>
     <message>
-      <source>Reading this machine…</source>
-      <translation>正在读取本机信息…</translation>
+      <source>Recommending the settings</source>
+      <translation>正在推荐设置</translation>
     </message>
     <message>
       <source>The Train page is not available here.</source>
       <translation>这里无法使用训练页面。</translation>
-    </message>
-    <message>
-      <source>The resized copy is ready: {n} images.</source>
-      <translation>缩放副本已就绪：{n} 张图片。</translation>
-    </message>
-    <message>
-      <source>Time budget:</source>
-      <translation>时间预算：</translation>
-    </message>
-    <message>
-      <source>Train on these GPUs (several: DDP through torchrun):</source>
-      <translation>在这些 GPU 上训练（多块时通过 torchrun 使用 DDP）：</translation>
     </message>
     <message>
       <source>Wizard</source>
@@ -3854,14 +4318,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>已取消</translation>
     </message>
     <message>
-      <source>no driver</source>
-      <translation>没有驱动</translation>
-    </message>
-    <message>
-      <source>path/to/data.yaml</source>
-      <translation>path/to/data.yaml</translation>
-    </message>
-    <message>
       <source>skipped</source>
       <translation>已跳过</translation>
     </message>
@@ -3870,32 +4326,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>测量任务失败</translation>
     </message>
     <message>
-      <source>{cpu}: {cores} usable cores · {ram} GB RAM free · /dev/shm {shm} · {os}{container}</source>
-      <translation>{cpu}：可用 {cores} 核 · 空闲内存 {ram} GB · /dev/shm {shm} · {os}{container}</translation>
-    </message>
-    <message>
-      <source>{n} errors: fix them on the Dataset page before training (first: {first})</source>
-      <translation>{n} 个错误：训练前请在数据集页面修复（第一个：{first}）</translation>
-    </message>
-    <message>
       <source>{path} does not exist.</source>
       <translation>{path} 不存在。</translation>
-    </message>
-    <message>
-      <source>{step}: measuring…</source>
-      <translation>{step}：测量中…</translation>
-    </message>
-    <message>
-      <source>{step}: not measured — {detail}</source>
-      <translation>{step}：未测量——{detail}</translation>
-    </message>
-    <message>
-      <source>{step}: {detail}</source>
-      <translation>{step}：{detail}</translation>
-    </message>
-    <message>
-      <source>{train} training and {val} validation images · {nc} classes · most images {side} px on the long side · the smallest tenth of the boxes cover {area} of their image</source>
-      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} px · 最小的一成标注框占其图片的 {area}</translation>
     </message>
   </context>
   <context>
@@ -3946,6 +4378,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>* estimated (not measured here): {names}</source>
       <translation>* 估算值（未在本机测量）：{names}</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
     </message>
     <message>
       <source>Chosen in the {step} step.</source>

@@ -40,3 +40,16 @@ def test_a_long_line_is_clipped_so_it_never_wraps():
     line = ProgressLine(out, tty=True, width=10)
     line.show("x" * 30)
     assert out.getvalue() == "\r" + "x" * 10 and line.shown == "x" * 10
+
+
+def test_no_other_cli_module_rewrites_a_line_itself():
+    """A carriage return written by a verb is a second progress writer (the dataset import had one)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "cli"
+    writers = sorted(str(path.relative_to(root.parent)) for path in root.rglob("*.py")
+                     if path.name != "progress_line.py" and any(
+                         isinstance(node, ast.Constant) and isinstance(node.value, str) and "\r" in node.value
+                         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))))
+    assert writers == []

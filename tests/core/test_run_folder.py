@@ -1,4 +1,4 @@
-"""``core.run.RunFolder``: the layout, recorded paths re-based after a rename, and the one resume rule."""
+"""``core.run.folder.RunFolder``: the layout, recorded paths re-based after a rename, and the one resume rule."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.job.protocol import encode, make_event
-from core.run import RunFolder
-from core.run.folder import machine_of
+from core.run.folder import RunFolder, machine_of
 from core.runs.store import create_run, read_run, rename_run, resume_spec
 from core.run.files import EVENTS_FILE
 from core.training.config import MachineFacts, TrainConfig, validate_config

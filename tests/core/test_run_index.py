@@ -7,7 +7,8 @@ from pathlib import Path
 
 from core.job.protocol import encode, make_event, read_events
 from core.runs.index import RunIndex
-from core.runs.store import create_run, fold_events, list_runs
+from core.runs.store import create_run, list_runs
+from core.runs.status import fold_events
 from core.run.files import EVENTS_FILE
 from core.training.config import MachineFacts, TrainConfig, validate_config
 
@@ -72,7 +73,7 @@ def test_runs_that_are_gone_are_forgotten(tmp_path):
 def test_the_types_the_index_does_not_decode_change_nothing_but_the_last_time():
     """FOLDED_TYPES must list every type fold_events reads, or the index would list runs wrongly."""
     from core.job.protocol import EVENT_TYPES
-    from core.runs.store import FOLDED_TYPES, RunSummary
+    from core.runs.status import FOLDED_TYPES, RunSummary
 
     for kind in sorted(set(EVENT_TYPES) - FOLDED_TYPES):
         event = make_event(kind, t=5.0, epoch=3, epochs=9, status="completed", stage="starting", pid=7,

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from core.job.protocol import encode, make_event
-from core.runs.store import (create_run, fold_events, derive_status, list_runs, read_run, request_stop, resume_spec,
-                              unique_run_dir)
+from core.runs.status import derive_status, fold_events
+from core.runs.store import create_run, list_runs, read_run, request_stop, resume_spec, unique_run_dir
 from core.run.files import EVENTS_FILE
 from core.run.folder import CONTROL_FILE
 from core.run.owner import process_alive

@@ -10,7 +10,8 @@ import pytest
 
 from core.weights import download as download_module
 from core.weights.catalog import OFFICIAL_BASE
-from core.weights.download import TEST_BASE_ENV, Download, DownloadError, check_url, test_base, url_for
+from core.weights.download import TEST_BASE_ENV, Download, check_url, test_base, url_for
+from core.weights.download_errors import DownloadError
 from tests.weights_server import ReleaseServer
 
 DATA = os.urandom(300_000)

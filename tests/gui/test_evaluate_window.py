@@ -163,7 +163,9 @@ def test_browse_the_errors_opens_the_browser_over_the_stored_images(qtbot, run_d
     window = open_window(qtbot, run_dir, EvaluateLauncher(fake_worker, tmp_path))
     qtbot.waitUntil(lambda: window.view is not None, timeout=TIMEOUT_MS)
     assert window.errors_button.isVisibleTo(window)
-    browser = window.browse_errors()
+    window.browse_errors()  # opens once its images.json is read in the background
+    qtbot.waitUntil(lambda: window.errors_browser is not None, timeout=TIMEOUT_MS)
+    browser = window.errors_browser
     assert browser.list.count() == 1
     qtbot.waitUntil(lambda: image in browser.labels_now, timeout=TIMEOUT_MS)  # its label file, read as it is now
     assert browser.delete_button.isEnabled() and not browser.accept_button.isEnabled()

@@ -120,7 +120,9 @@ def test_cancel_before_start_trains_nothing_and_the_browser_offers_the_review(qt
     qtbot.waitUntil(lambda: val.view is not None, timeout=TIMEOUT_MS)
     val.view.result["errors"] = [{"image": "x.jpg", "kind": "missed", "class": "cat", "label": None,
                                   "prediction": None, "confidence": None}]
-    browser = val.browse_errors()
+    val.browse_errors()  # opens once its images.json is read in the background
+    qtbot.waitUntil(lambda: val.errors_browser is not None, timeout=TIMEOUT_MS)
+    browser = val.errors_browser
     assert browser.review_button.isVisibleTo(browser)
     with qtbot.waitSignal(browser.review_requested):
         browser.review_button.click()

@@ -25,6 +25,7 @@ from gui.i18n import install_language
 from gui.pages.catalog import PAGES
 from gui.environment.environment_page import EnvironmentPage
 from tests.core.environment_builders import healthy_gpu_machine
+from tests.latin_words import stray_words
 from tools.i18n import UPDATE_COMMAND, extract, placeholders, problems, report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,15 +34,6 @@ HOW_TO_FIX = (f"\nRun `{UPDATE_COMMAND}`, translate the strings it lists in reso
               "pyside6-linguist FILE, or any editor: fill <translation>, drop type=\"unfinished\"), run it again "
               "and commit the .ts, the .qm and the font it rebuilt.")
 
-#: Words that stay as they are in Chinese: product names, units, file formats, keys, option values.
-KEEP = {
-    "yolo", "studio", "cuda", "pytorch", "torch", "onnx", "tensorrt", "torchscript", "gpu", "gpus", "cpu", "ram",
-    "nvml", "nvidia", "sgd", "adam", "adamw", "cudnn", "pcie", "json", "yaml", "python", "pyside", "dejavu",
-    "noto", "sans", "cjk", "sil", "agpl", "map", "opset", "english", "ctrl", "alt", "enter", "pip", "opencv",
-    "dnn", "ddp", "amp", "nms", "iou", "px", "exp", "auto", "cpu", "nano", "small", "medium", "large", "extra",
-    "box", "obj", "cls", "lr", "bn", "val", "train", "test", "names", "path", "nc", "fp", "int", "onnxsim",
-    "shm", "dev", "bak", "jpg", "jpeg", "png", "bmp", "webp", "txt", "npy", "the", "del", "esc", "tab",
-}
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 TAG = re.compile(r"<[^>]+>")
 
@@ -50,14 +42,10 @@ def _plain(text: str) -> str:
     return TAG.sub(" ", text).replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 
-def untranslated(text: str) -> bool:
-    """English words a Chinese reader would meet: Latin words outside ``KEEP``, data (paths, names) aside."""
-    plain = _plain(text)
-    if not plain.strip() or CJK.search(plain):
-        return False
-    words = [w for token in plain.split() if not re.search(r"[/\\._@\d=]", token)
-             for w in re.findall(r"[A-Za-z]{2,}", token)]
-    return any(w.lower() not in KEEP for w in words)
+def untranslated(text: str, names: set[str] = frozenset()) -> bool:
+    """English words a Chinese reader would meet (``latin_words.stray_words``: ``names``, paths, flags, units,
+    quotations and its few listed terms aside) — mixed into Chinese text or on their own."""
+    return bool(stray_words(text, names))
 
 
 def visible_texts(root: QWidget) -> list[tuple[QWidget, str]]:
@@ -157,7 +145,10 @@ def _walk(window: QMainWindow, qtbot, language: str) -> tuple[list[str], list[st
     assert len({t for _w, t in texts}) > 150  # the walk is real: pages, menus and dialogs were read
     if language == "zh_CN":
         assert sum(bool(CJK.search(t)) for _w, t in texts) > 150
-    words = sorted({f"{type(w).__name__}: {t!r}" for w, t in texts if untranslated(t)})
+    from core.wizard.session import quick_facts  # noqa: PLC0415 - the facts the wizard's Hardware step shows
+
+    machine = set(re.findall(r"[A-Za-z]+", quick_facts().system.cpu_model or ""))  # this machine's CPU name
+    words = sorted({f"{type(w).__name__}: {t!r}" for w, t in texts if untranslated(t, machine)})
     return words, cut
 
 

@@ -212,7 +212,7 @@ def test_the_wait_heading_names_who_waited(qtbot, device, words):
     strip.refresh()
     assert words in strip.headings["wait"].text()
     assert ("GPU" in strip.headings["wait"].text()) == (device == "cuda")
-    assert ("training runs on the CPU" in strip.headings["gpu"].text()) == (device == "cpu")
+    assert ("(training runs on the CPU)" in strip.headings["gpu"].text()) == (device == "cpu")
 
 
 def test_the_wheel_scrolls_the_page_zooms_only_when_meant_and_a_new_run_starts_unzoomed(qtbot, page):

@@ -31,7 +31,7 @@ from tests.fixtures.fake_nvml import nvml_raising
 from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS
 
-PAGES = ["Environment", "Dataset", "Wizard", "Train", "Runs", "Export"]
+PAGES = ["Environment", "Dataset", "Wizard", "Train", "Tune", "Runs", "Export"]
 
 
 @pytest.fixture
@@ -90,8 +90,11 @@ def test_pages_in_order_with_placeholders_disabled(make_window):
 def test_close_while_training_can_be_cancelled(qtbot, make_window, monkeypatch):
     window = make_window("--pause-after", "60")
     _start_paused_run(qtbot, window)
-    monkeypatch.setattr(dialogs, "ask_close_while_training", lambda parent, name: dialogs.CLOSE_CANCEL)
+    asked = []
+    monkeypatch.setattr(dialogs, "ask_close_while_training",
+                        lambda parent, name: asked.append(name) or dialogs.CLOSE_CANCEL)
     assert window.close() is False
+    qtbot.waitUntil(lambda: asked == [window.train_page.session.name], timeout=TIMEOUT_MS)  # after the settings
     assert window.isVisible() and window.train_page.active
     window.train_page.session.kill()
     qtbot.waitUntil(lambda: not window.train_page.active, timeout=TIMEOUT_MS)
@@ -103,7 +106,8 @@ def test_close_and_keep_training_detaches_without_killing(qtbot, make_window, mo
     run_dir = window.train_page.session.run_dir
     save_settings(Settings(close_with_run="keep"))  # Settings ▸ Closing while a run trains: keep, without asking
     monkeypatch.setattr(dialogs, "ask_close_while_training", lambda parent, name: pytest.fail("asked"))
-    assert window.close() is True
+    window.close()  # the settings are read in the background, then the window closes
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=TIMEOUT_MS)
     assert not window.train_page.active
     assert len(detached_processes()) == 1
     assert read_run(run_dir).status == "running"  # what the next start will re-attach to

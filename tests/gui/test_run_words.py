@@ -10,7 +10,8 @@ from cli.train_render import ConsoleRenderer
 from core import i18n
 from core.run.progress import RunProgress
 from core.run.words import stage_word, status_title, status_word
-from core.runs.store import RUN_STATUSES, RunInfo
+from core.runs.store import RunInfo
+from core.runs.status import RUN_STATUSES
 from core.run.words import UNREADABLE
 from gui.run_text import stage_text
 from gui.runs.runs_table_model import RunsTableModel

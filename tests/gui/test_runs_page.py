@@ -144,7 +144,7 @@ def test_delete_moves_to_the_trash_or_says_it_could_not(qtbot, page, workspace, 
 
 def test_compare_overlays_the_selected_runs_curves(qtbot, page):
     from core.evaluation.store import save_evaluation
-    from core.run import RunFolder
+    from core.run.folder import RunFolder
 
     beta = next(run for run in page.model.runs if run.name == "beta")
     save_evaluation(RunFolder(Path(beta.path)).evaluations / "k1", {

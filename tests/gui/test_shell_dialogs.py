@@ -46,6 +46,7 @@ def test_a_listed_device_is_saved_by_its_value_not_its_words(qtbot):
 def test_about_names_versions_from_the_last_check_without_torch(qtbot, tmp_path):
     dialog = AboutDialog(tmp_path)
     qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.versions_read, timeout=TIMEOUT_MS)  # the facts are read in the background
     assert "not checked yet" in dialog.text.text() and "AGPL" in dialog.text.text()
     path = last_facts_path(tmp_path)
     path.parent.mkdir(parents=True)
@@ -53,6 +54,7 @@ def test_about_names_versions_from_the_last_check_without_torch(qtbot, tmp_path)
                                 "packages": {"yolov5": "7.0.14"}, "nvml": {"driver_version": "570.86"}}))
     again = AboutDialog(tmp_path)
     qtbot.addWidget(again)
+    qtbot.waitUntil(lambda: again.versions_read, timeout=TIMEOUT_MS)
     text = again.text.text()
     for expected in ("2.9.1+cu128", "12.8", "7.0.14", "570.86", str(settings_path()), "gui.log", "Open Font License", "DejaVu"):
         assert expected in text, expected
@@ -74,7 +76,7 @@ def test_first_start_shows_the_guide_once_with_the_machine_check(qtbot, tmp_path
     window.guide.tune.skip.click()
     assert window.guide.tune.done and "Skipped" in window.guide.tune.status.text()
     window.guide.close()
-    assert load_settings().guide_done
+    qtbot.waitUntil(lambda: load_settings().guide_done, timeout=TIMEOUT_MS)  # saved in the background
     again = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=True)
     qtbot.addWidget(again)
     again.show()
@@ -100,8 +102,8 @@ def test_the_guide_puts_the_demo_dataset_on_the_train_form(qtbot, tmp_path, monk
     qtbot.addWidget(window)
     guide = window.show_guide()
     guide.action_requested.emit("demo")
-    qtbot.waitUntil(lambda: window.train_page.options.form.is_demo(), timeout=TIMEOUT_MS)
-    assert guide.data.done and window.pages.currentWidget() is window.train_page
+    qtbot.waitUntil(lambda: guide.data.done, timeout=TIMEOUT_MS)  # ticked once the demo is on the form
+    assert window.train_page.options.form.is_demo() and window.pages.currentWidget() is window.train_page
 
 
 def test_the_menus_open_settings_and_about(qtbot, tmp_path):

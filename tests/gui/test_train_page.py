@@ -299,6 +299,7 @@ def test_wizard_settings_start_a_run_that_shows_predicted_against_measured(qtbot
            "reasons": {"workers": {"value": 1, "why": "w", "evidence": "e", "step": "measure", "estimated": False}}}
     assert page.use_wizard(doc)
     assert page.form.config().workers == 1 and page.form.config().cache == "ram" and page.form.config().imgsz == 64
+    assert "The wizard set 3 epochs" in page.banner.text and "predicted 6 s (2 s per epoch)" in page.banner.text
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
         page.start_button.click()
@@ -377,7 +378,7 @@ class MachineLauncher(FakeLauncher):
 def test_resume_before_the_first_checkpoint_is_offered_where_the_cli_resumes(qtbot, tmp_path, data_yaml,
                                                                              fake_worker, monkeypatch, node_rank):
     """Machine 1 of a several-machines run saves no last.pt (rank 0 sends it at resume): the Train page offers
-    Resume exactly when ``yolostudio resume`` would go ahead (``core.run.RunFolder.resume_problem``)."""
+    Resume exactly when ``yolostudio resume`` would go ahead (``core.run.folder.RunFolder.resume_problem``)."""
     from cli.main import main
     from tests.cli.test_trust_verbs import NoWorker
 

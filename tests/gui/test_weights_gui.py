@@ -34,6 +34,11 @@ def page(qtbot, tmp_path, data_yaml):
     return page
 
 
+def cell(dialog, row: int, column: int) -> str:
+    item = dialog.table.item(row, column)  # None until the store's first reading is shown
+    return item.text() if item is not None else ""
+
+
 def weights_value(page) -> str:
     return str(page.form.editors["weights"].value())
 
@@ -104,7 +109,7 @@ def test_get_asks_shows_progress_and_cancel_keeps_the_part(page, qtbot, tmp_path
         assert not dialog.running and server.requests == []  # no: nothing was fetched
 
         monkeypatch.setattr(dialogs, "confirm_download", lambda *args: True)
-        assert dialog.selected_file() == "yolov5s.pt"
+        qtbot.waitUntil(lambda: dialog.selected_file() == "yolov5s.pt", timeout=TIMEOUT_MS)  # read in the background
         dialog.get_button.click()
         assert dialog.running and not dialog.cancel_button.isHidden() and not dialog.get_button.isEnabled()
         total = f"{size / 1e6:.1f} MB"
@@ -121,8 +126,9 @@ def test_get_asks_shows_progress_and_cancel_keeps_the_part(page, qtbot, tmp_path
     store = WeightsStore(tmp_path / "ws")
     assert store.state("yolov5s.pt") == "absent" and not store.path("yolov5s.pt").exists()
     assert store.partial_path("yolov5s.pt").stat().st_size == 300_000  # kept for the resume
+    qtbot.waitUntil(lambda: cell(dialog, 1, 3) == "0.3 MB downloaded — get it again to resume",
+                    timeout=TIMEOUT_MS)  # the store is read again in the background after the job
     assert dialog.get_button.isEnabled() and weights_value(page) == ""
-    assert dialog.table.item(1, 3).text() == "0.3 MB downloaded — get it again to resume"
 
 
 def test_a_failed_get_says_why_in_the_dialog(page, qtbot, tmp_path, monkeypatch):
@@ -131,7 +137,7 @@ def test_a_failed_get_says_why_in_the_dialog(page, qtbot, tmp_path, monkeypatch)
         page.options.weights_launcher = release_launcher(server.base)
         dialog = page.options.open_weights()
         qtbot.addWidget(dialog)
-        assert dialog.selected_file() == "yolov5s.pt"  # the model's own checkpoint is selected
+        qtbot.waitUntil(lambda: dialog.selected_file() == "yolov5s.pt", timeout=TIMEOUT_MS)  # the model's own
         with qtbot.waitSignal(dialog._worker.ended, timeout=TIMEOUT_MS):
             dialog.get_button.click()
     assert dialog.status == "failed" and dialog.banner.level == "error" and "404" in dialog.banner.text
@@ -144,7 +150,8 @@ def test_remove_asks_and_an_untrusted_import_is_not_started(page, qtbot, tmp_pat
     assert weights_value(page) == "yolov5s.pt"
     dialog = page.options.open_weights()
     qtbot.addWidget(dialog)
-    assert "✓ on this machine" in dialog.table.item(1, 3).text() and not dialog.get_button.isEnabled()
+    qtbot.waitUntil(lambda: "✓ on this machine" in cell(dialog, 1, 3), timeout=TIMEOUT_MS)
+    assert not dialog.get_button.isEnabled()
 
     monkeypatch.setattr(dialogs, "ask_yes", lambda *args, **kw: False)
     dialog.remove_button.click()

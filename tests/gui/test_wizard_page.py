@@ -77,6 +77,11 @@ def make_page(qtbot, tmp_path):
     return make
 
 
+def recommend_now(page: WizardPage, qtbot, m: Measurements) -> None:
+    with qtbot.waitSignal(page.recommended, timeout=TIMEOUT_MS):
+        page.finish(m)
+
+
 def choose_dataset(page: WizardPage, qtbot, data: Path) -> None:
     page.show_step(DATASET)
     page.data_edit.setText(str(data))
@@ -99,15 +104,18 @@ def test_steps_measure_review_and_train(make_page, qtbot, tmp_path):
     assert seen[0]["imgsz"] == 128 and seen[0]["device"] == "cpu" and seen[0]["workers"] == [0, 1, 2]
     assert [page.measure_list.item(i).text() for i in range(2)] == ["cache size: cache figures",
                                                                       "data loader (originals): loader figures"]
-    rows = {page.review.table.item(r, 0).text(): page.review.table.item(r, 1).text()
+    rows = {page.review.table.item(r, 0).data(Qt.ItemDataRole.UserRole): page.review.table.item(r, 1).text()
             for r in range(page.review.table.rowCount())}
-    assert rows["workers"] == "1" and rows["data"] in ("prepared", "prepared+cache")  # measured: no '*'
+    assert rows["workers"] == "1" and rows["data"] in ("prepared copy", "prepared copy + RAM cache")  # measured: no '*'
     assert "batch probe" not in page.review.notes.text() or "no CUDA" in page.review.notes.text()
     assert page.prepare_button.isVisibleTo(page)
     assert page.review.command_choice.findData("prepare") >= 0
-    page.train_button.click()
+    with qtbot.waitSignal(page.applied, timeout=TIMEOUT_MS):  # the copy it recommends is made first
+        page.train_button.click()
     [doc] = page.handed
     assert doc["config"]["imgsz"] == 128 and doc["predicted"]["images_per_s"] > 0
+    copy = Path(doc["config"]["data"])
+    assert copy.is_file() and copy != data.absolute() and "Training on the prepared copy of" in page.banner.text
 
 
 def test_a_failed_measurement_still_recommends_with_estimates(make_page, qtbot, tmp_path):
@@ -130,7 +138,8 @@ def test_gpu_choice_and_skip(make_page, qtbot, tmp_path):
     assert page.chosen_gpus() == [0]
     choose_dataset(page, qtbot, data)
     page.show_step(MEASURE)
-    page.skip_button.click()
+    with qtbot.waitSignal(page.recommended, timeout=TIMEOUT_MS):
+        page.skip_button.click()
     assert page.stack.currentIndex() == REVIEW and page.doc["config"]["device"] == "0"
     assert "torchrun" not in page.doc["commands"]
 
@@ -141,7 +150,7 @@ def test_prepare_copy_points_the_config_at_it(make_page, qtbot, tmp_path):
     choose_dataset(page, qtbot, data)
     page.imgsz_check.setChecked(True)
     page.imgsz_spin.setValue(128)
-    page.finish(MEASURED)
+    recommend_now(page, qtbot, MEASURED)
     assert page.doc["config"]["data"] == str(data.absolute())
     page.prepare_copy()
     qtbot.waitUntil(lambda: page.doc["config"]["data"] != str(data.absolute()), timeout=TIMEOUT_MS)
@@ -197,7 +206,7 @@ def test_review_offers_the_pretrained_checkpoint_and_recommends_again_once_it_is
     data = dataset(tmp_path / "ds", {f"i{n}": (320, 240) for n in range(3)})
     page = make_page()
     choose_dataset(page, qtbot, data)
-    page.finish(MEASURED)
+    recommend_now(page, qtbot, MEASURED)
     hint, model = page.start_hint, page.doc["config"]["model"]
     checkpoint = model.replace(".yaml", ".pt")
     assert not hint.get_button.isHidden() and checkpoint in hint.get_button.text()
@@ -210,7 +219,8 @@ def test_review_offers_the_pretrained_checkpoint_and_recommends_again_once_it_is
     assert asked and asked[0].endswith("/" + checkpoint) and not page.weights_dialog.running
     page.weights_dialog.close()
     store_file(tmp_path / "ws", checkpoint)  # as a finished Get leaves it
-    page.weights_dialog.changed.emit()
+    with qtbot.waitSignal(page.recommended, timeout=TIMEOUT_MS):
+        page.weights_dialog.changed.emit()
     assert hint.level == "ok" and hint.text.text().startswith(f"Fine-tuning from {checkpoint}")
     assert hint.get_button.isHidden() and Path(page.doc["config"]["weights"]).name == checkpoint
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from core.demo.dataset import DemoSpec, generate_demo_dataset
-from core.worker.ddp import (LoaderClock, RankExchange, RankInfo, dataset_counts, disagreements, explain_lost_peer,
-                             fingerprint, lost_rank_error)
+from core.worker.ddp import LoaderClock, RankExchange, RankInfo, dataset_counts, disagreements, fingerprint
+from core.worker.lost_rank import explain_lost_peer, lost_rank_error
 
 
 def test_rank_info_comes_from_torchruns_environment():
@@ -107,24 +107,24 @@ def test_a_lost_rank_is_named_with_its_node_and_pid():
 
 
 def test_a_yolov5_function_is_recompiled_with_its_fix_in_its_own_file_and_lines(tmp_path: Path):
-    """``compat.enable_ddp``'s mechanism: exact lines replaced, same file and line numbers, refused when the
+    """``compat_ddp.enable_ddp``'s mechanism: exact lines replaced, same file and line numbers, refused when the
     code is not the one the fix was written for."""
     import importlib.util
     import traceback
 
-    from core.worker.compat import _patched_function
+    from core.worker.compat_ddp import patched_function
 
     source = tmp_path / "fake_train.py"
     source.write_text("X = 1\n\n\ndef main(cuda):\n    if cuda:\n        return 'ddp'\n    raise RuntimeError('here')\n")
     spec = importlib.util.spec_from_file_location("fake_train", source)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    fixed = _patched_function(module, "main", [("    if cuda:\n", "    if True:\n")])
+    fixed = patched_function(module, "main", [("    if cuda:\n", "    if True:\n")])
     assert module.main is fixed and fixed(False) == "ddp"
     assert fixed.__code__.co_filename == str(source) and fixed.__code__.co_firstlineno == 4
     with pytest.raises(RuntimeError, match="not the 7.0.14 code"):
-        _patched_function(module, "main", [("    if gpu:\n", "    if True:\n")])
-    broken = _patched_function(module, "main", [("        return 'ddp'\n", "        raise ValueError\n")])
+        patched_function(module, "main", [("    if gpu:\n", "    if True:\n")])
+    broken = patched_function(module, "main", [("        return 'ddp'\n", "        raise ValueError\n")])
     try:
         broken(True)
     except ValueError:

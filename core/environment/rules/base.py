@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from core.environment.commands import driver_update_command, torch_install_command
 from core.environment.facts import EnvironmentFacts, GpuFacts
+from core.environment.nvml import error_words
 from core.environment.build_fit import no_build_reason
 from core.environment.tables import (DRIVER_FLOORS, TOOLKIT_DRIVERS, arch_covers, choose_wheel, cuda_tuple,
                                      driver_floor, driver_platform, fitting_wheels, minimum_driver_for,
@@ -48,10 +49,19 @@ def need_nvml(f: EnvironmentFacts) -> None:
         raise Unknown(nvml_unread(f))
 
 
+def nvml_error_text(f: EnvironmentFacts) -> str:
+    """NVML's error in words, with NVML's own message quoted after it ("no NVIDIA driver library on this
+    machine ('NVML Shared Library Not Found')"); "" without an error."""
+    if not f.nvml.error:
+        return ""
+    words = error_words(f.nvml.error)
+    return tr("{kind} ('{message}')", kind=words, message=f.nvml.error_message) if f.nvml.error_message else words
+
+
 def nvml_unread(f: EnvironmentFacts) -> str:
     """Why NVML's facts are missing, for a not-checked note."""
     if f.nvml.error:
-        return tr("NVML is not available ({error})", error=f"{f.nvml.error}: {f.nvml.error_message or ''}".strip(": "))
+        return tr("NVML is not available ({error})", error=nvml_error_text(f))
     if f.nvml.available:
         return tr("NVML lists no GPU")
     return tr("{fact} was not read", fact="NVML")
@@ -72,9 +82,9 @@ def torch_absent(f: EnvironmentFacts) -> str:
 
 
 def need_fact(value: object, name: str) -> object:
-    """The fact, or ``Unknown`` naming it when it was not read."""
+    """The fact, or ``Unknown`` naming it when it was not read (``name`` marked ``N_()`` where it is written)."""
     if value is None:
-        raise Unknown(tr("{fact} was not read", fact=name))
+        raise Unknown(tr("{fact} was not read", fact=tr(name)))
     return value
 
 

@@ -10,12 +10,13 @@ from core.environment.rules.devices import device_fix, good_gpus
 from core.findings import Finding
 from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text,
                                          driver_os, driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
-                                         nvml_lists_gpus, nvml_unread, right_wheel_fix, torch_absent)
+                                         nvml_error_text, nvml_lists_gpus, nvml_unread, right_wheel_fix,
+                                         torch_absent)
 from core.environment.build_fit import no_build_reason
 from core.environment.torch_builds import release_for
 from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_name, choose_wheel, cuda_tuple,
                                      driver_floor, driver_meets)
-from core.i18n import tr
+from core.i18n import N_, tr
 
 
 def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
@@ -25,7 +26,7 @@ def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
         return []  # a container started without its GPUs: said above, with the fix that applies
     if not f.nvml.available and f.nvml.error is None and f.torch.cuda_available is None:
         raise Unknown(tr("{fact} was not read", fact="NVML"))
-    reason = f"{f.nvml.error}: {f.nvml.error_message or ''}".strip(": ") if f.nvml.error else tr("no GPU listed")
+    reason = nvml_error_text(f) or tr("no GPU listed")
     hint = (tr("In WSL, install the NVIDIA driver on Windows (not inside WSL); NVML lives in /usr/lib/wsl/lib.")
             if f.system.wsl else
             tr("If this machine has an NVIDIA GPU, install its driver until 'nvidia-smi' lists it, then re-check."))
@@ -45,7 +46,7 @@ def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
     if error in ("LibraryNotFound", "NotInstalled") and not (f.torch.cuda_available or f.torch.device_count) \
             and not f.system.wsl:
         raise NotApplicable(tr("no NVIDIA driver installed"))
-    evidence = {tr("NVML error"): f"{error}: {f.nvml.error_message or ''}".strip(": ")}
+    evidence = {tr("NVML error"): nvml_error_text(f)}
     if error == "LibraryNotFound":
         if f.system.wsl:
             return [Finding("nvml-unavailable", "warning", tr("NVML not found inside WSL"),
@@ -108,7 +109,7 @@ def rule_torch_cpu_build(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Fi
     need_gpu(f)
     if not f.torch.installed:
         raise Unknown(torch_absent(f))
-    if need_fact(f.torch.version, "torch version") and f.torch.cuda is not None:
+    if need_fact(f.torch.version, N_("torch version")) and f.torch.cuda is not None:
         return []
     need_nvml(f)
     fix, kind = right_wheel_fix(f)
@@ -128,7 +129,7 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
         started = tr("; CUDA does start in PyTorch") if f.torch.cuda_available else ""
         raise Unknown(tr("{why}: the driver version cannot be read{started}", why=nvml_unread(f), started=started))
     wheel = cuda_tuple(f.torch.cuda)
-    driver = str(need_fact(f.nvml.driver_version, "driver version"))
+    driver = str(need_fact(f.nvml.driver_version, N_("driver version")))
     driver_cuda = cuda_tuple(f.nvml.cuda_driver_version)
     assert wheel is not None
     platform = driver_os(f)
@@ -181,7 +182,7 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build")) if f.torch.installed else Unknown(
             torch_absent(f))
-    archs = list(need_fact(f.torch.arch_list, "torch arch list") or [])  # type: ignore[arg-type]
+    archs = list(need_fact(f.torch.arch_list, N_("torch arch list")) or [])  # type: ignore[arg-type]
     if not archs:
         raise Unknown(tr("{fact} was not read", fact="torch arch list"))
     out = []

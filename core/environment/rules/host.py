@@ -9,7 +9,11 @@ from core.environment.rules.base import GB, NotApplicable, RuleContext, Unknown,
 from core.findings import Finding, changes
 from core.environment.tables import (DISK_FREE_ERROR_GB, DISK_FREE_WARN_GB, DISK_SLOW_FILES_S, DISK_SLOW_MB_S,
                                      PREFETCH_FACTOR, RAM_CACHE_MARGIN, SHM_SAFETY)
-from core.i18n import tr
+from core.i18n import N_, tr
+
+
+#: ``DiskFacts.role`` ids in words ("Slow disk under the dataset").
+_ROLE_WORDS = {"workspace": N_("workspace"), "dataset": N_("dataset")}
 
 
 def shm_needed_gb(ctx: RuleContext) -> float:
@@ -21,7 +25,7 @@ def shm_needed_gb(ctx: RuleContext) -> float:
 def rule_shm(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if f.system.os not in (None, "Linux"):
         raise NotApplicable(tr("no /dev/shm on {os}", os=f.system.os))
-    shm = float(need_fact(f.system.shm_total_gb, "/dev/shm size"))  # type: ignore[arg-type]
+    shm = float(need_fact(f.system.shm_total_gb, N_("/dev/shm size")))  # type: ignore[arg-type]
     need = shm_needed_gb(ctx)
     if shm >= need or ctx.workers == 0:
         return []
@@ -44,7 +48,7 @@ def rule_shm(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> l
 def rule_ram(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if f.dataset is None or f.dataset.cache_ram_gb is None:
         raise Unknown(tr("no dataset given"))
-    available = float(need_fact(f.system.ram_available_gb, "available RAM"))  # type: ignore[arg-type]
+    available = float(need_fact(f.system.ram_available_gb, N_("available RAM")))  # type: ignore[arg-type]
     need = f.dataset.cache_ram_gb * RAM_CACHE_MARGIN
     if need <= available:
         return []
@@ -64,8 +68,9 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
     for d in measured:
         if (d.files_per_s >= DISK_SLOW_FILES_S) if d.files_per_s is not None else (d.read_mb_s >= DISK_SLOW_MB_S):
             continue
+        role = tr(_ROLE_WORDS[d.role]) if d.role in _ROLE_WORDS else d.role
         out.append(Finding("disk-slow", "warning", tr("Slow disk under the {role}: {files:.0f} images/s",
-                                                       role=d.role, files=d.files_per_s or 0),
+                                                       role=role, files=d.files_per_s or 0),
                            tr("Random reads of image files ran at {speed:.0f} MB/s ({files:.0f} files/s); a fast GPU "
                               "consumes images faster than that, so it would wait for the disk.",
                               speed=d.read_mb_s, files=d.files_per_s or 0),
@@ -86,7 +91,7 @@ def rule_disk(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
 
 
 def rule_windows(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    if need_fact(f.system.os, "OS") != "Windows":
+    if need_fact(f.system.os, N_("OS")) != "Windows":
         raise NotApplicable(tr("not Windows"))
     if any(e.code == "windows-commit-low" for e in earlier):
         return []  # the measured commit limit said it, with the workers that fit

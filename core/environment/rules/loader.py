@@ -14,7 +14,7 @@ from core.environment.rules.base import RuleContext, need_fact, nvml_lists_gpus
 from core.findings import Finding, changes
 from core.environment.tables import (TRAIN_PROCESS_RAM_GB, worker_ram_gb, worker_start_method,
                                      yolov5_loader_workers)
-from core.i18n import tr
+from core.i18n import N_, tr
 
 
 def _gpus(f: EnvironmentFacts) -> int:
@@ -26,15 +26,15 @@ def _gpus(f: EnvironmentFacts) -> int:
 
 def loader_workers(f: EnvironmentFacts, workers: int, batch: int) -> tuple[int, int]:
     """(training, validation) workers yolov5 starts with ``--workers`` and ``--batch`` on this machine."""
-    cpus = int(need_fact(f.system.logical_cores, "logical CPU count"))  # type: ignore[arg-type]
+    cpus = int(need_fact(f.system.logical_cores, N_("logical CPU count")))  # type: ignore[arg-type]
     gpus = _gpus(f)
     return (yolov5_loader_workers(workers, batch, cpus, gpus),
             yolov5_loader_workers(workers * 2, batch * 2, cpus, gpus))
 
 
 def rule_cpu_limited(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    logical = int(need_fact(f.system.logical_cores, "logical CPU count"))  # type: ignore[arg-type]
-    usable = int(need_fact(f.system.usable_cores, "usable CPU count"))  # type: ignore[arg-type]
+    logical = int(need_fact(f.system.logical_cores, N_("logical CPU count")))  # type: ignore[arg-type]
+    usable = int(need_fact(f.system.usable_cores, N_("usable CPU count")))  # type: ignore[arg-type]
     if usable >= logical:
         return []
     train, val = loader_workers(f, ctx.workers, ctx.batch)
@@ -83,7 +83,7 @@ def worker_ram_need_gb(f: EnvironmentFacts, workers: int, batch: int, imgsz: int
 
 
 def rule_worker_ram(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    available = float(need_fact(f.system.ram_available_gb, "available RAM"))  # type: ignore[arg-type]
+    available = float(need_fact(f.system.ram_available_gb, N_("available RAM")))  # type: ignore[arg-type]
     need = worker_ram_need_gb(f, ctx.workers, ctx.batch, ctx.imgsz)
     if need <= available:
         return []

@@ -13,7 +13,7 @@ from core.environment.gather_nvml import mig_profile
 from core.environment.rules.base import NotApplicable, RuleContext, need_fact, need_gpu
 from core.environment.rules.loader import loader_workers, worker_ram_need_gb
 from core.findings import Finding, changes
-from core.i18n import tr
+from core.i18n import N_, tr
 
 #: Compute slices of a whole GPU in MIG mode (NVIDIA MIG User Guide, "Supported MIG Profiles": A100, H100,
 #: H200, B200 and GB200 split into 7 GPU slices — their smallest profile is 1g — and A30 into 4).
@@ -75,9 +75,9 @@ def rule_windows_commit(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Fin
     commit limit (RAM + page file); past it, allocation fails with WinError 1455 ("the paging file is too
     small"). The need is the RAM estimate of ``loader.worker_ram_need_gb`` (measured per spawned worker): what
     a process uses it has committed, so this is the least it commits."""
-    if need_fact(f.system.os, "OS") != "Windows":
+    if need_fact(f.system.os, N_("OS")) != "Windows":
         raise NotApplicable(tr("not Windows"))
-    available = float(need_fact(f.system.commit_available_gb, "commit limit"))  # type: ignore[arg-type]
+    available = float(need_fact(f.system.commit_available_gb, N_("commit limit")))  # type: ignore[arg-type]
     need = worker_ram_need_gb(f, ctx.workers, ctx.batch, ctx.imgsz)
     if need <= available:
         return []

@@ -10,7 +10,7 @@ from core.environment.tables import version_tuple
 from core.environment.torch_builds import release_for
 from core.environment.torch_load import VC_REDIST_URL, classify
 from core.findings import Finding
-from core.i18n import tr
+from core.i18n import N_, tr
 
 
 def rule_probe(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
@@ -34,7 +34,7 @@ def rule_probe(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) ->
 def rule_python(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     """The Python range comes from torch's release table (``torch_builds``): outside it no torch wheel exists,
     so this is the one first fix, and the other rules' fixes name it instead of a pip line."""
-    version = version_tuple(str(need_fact(f.system.python_version, "Python version")))
+    version = version_tuple(str(need_fact(f.system.python_version, N_("Python version"))))
     if version is None or len(version) < 2:
         return []  # not a version (facts_from_dict names it): nothing to judge
     release = release_for(f.torch.version)
@@ -51,7 +51,7 @@ def rule_python(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
 
 
 def rule_torch_missing(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    if need_fact(f.torch.installed, "torch installed") is True:
+    if need_fact(f.torch.installed, N_("torch installed")) is True:
         return []
     if f.torch.dist_version:
         return [_cannot_load(f)]

@@ -1,0 +1,192 @@
+"""The ``tune`` job: a hyperparameter search on Ray Tune, whose trials are this app's own training runs.
+
+Ray Tune does the work a scheduler of our own would: it places trials on slots (``tune.with_resources``: a
+GPU per trial, or CPU slots), ASHA ends the poor ones from yolov5's per-epoch fitness, Optuna's TPE proposes
+the next (``OptunaSearch``), ``time_budget_s`` ends the search, and ``Tuner.restore`` resumes one that was
+interrupted. A trial is ``core/worker/tune_trial.TrainTrial`` (one ``train`` worker, one run folder).
+
+A local Ray instance is started bound to 127.0.0.1 for its node address, without its dashboard and without
+usage statistics (``RAY_USAGE_STATS_ENABLED=0``); ``ray_address`` (``--ray-address`` / ``RAY_ADDRESS``) uses a
+cluster the user started instead. What Ray's own servers listen on is measured in ``tests/e2e/test_tune_ray.py``.
+
+Events: one ``trial`` event per trial start, epoch and ending (docs/protocol.md); the final ``done`` carries
+``trials`` and ``best_trial`` (``yolostudio tune --json`` prints it as ``best``). Results in the tuning folder: ``best_config.json`` (for ``yolostudio train
+--config``), ``best_hyp.yaml``, and yolov5's ``hyp_evolve.yaml`` / ``evolve.csv`` written by yolov5's own
+``print_mutation``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from core.atomic import atomic_write_text
+from core.i18n import tr
+from core.tune.plan import EXPERIMENT  # Ray Tune's experiment folder (what Tuner.restore reads)
+from core.tune.space import SearchSpace
+from core.worker.job import JobContext, JobError
+
+#: yolov5's evolve.csv result columns (``train.py``'s ``keys`` in its evolve branch), in its order.
+EVOLVE_KEYS = ("metrics/precision", "metrics/recall", "metrics/mAP_0.5", "metrics/mAP_0.5:0.95",
+               "val/box_loss", "val/obj_loss", "val/cls_loss")
+
+
+def local_ray_options(cpus: int, gpus: int, temp_dir: Path | None) -> dict[str, Any]:
+    """``ray.init`` for a local instance: the node on loopback, no dashboard, this machine's slots only."""
+    options: dict[str, Any] = {"_node_ip_address": "127.0.0.1", "include_dashboard": False, "num_cpus": cpus,
+                               "num_gpus": gpus, "log_to_driver": False, "configure_logging": False}
+    if temp_dir is not None:
+        options["_temp_dir"] = str(temp_dir)
+    return options
+
+
+def start_local_ray(spec: dict[str, Any], base: dict[str, Any]) -> Path | None:
+    """A local Ray inside the worker's loopback namespace (``core/worker/tune_netns.py``), or a refusal; the
+    session folder it made (removed after the search), None when the spec named one."""
+    import ray
+
+    from core.worker.tune_netns import REFUSED_KEY, quiet_ray_home, refusal
+
+    if spec.get(REFUSED_KEY):
+        raise JobError("environment", *refusal(spec[REFUSED_KEY]))
+    # Short: Ray's socket paths inside it must fit AF_UNIX's 107 bytes.
+    made = None if spec.get("ray_temp") else Path(tempfile.mkdtemp(prefix="ysray-", dir="/tmp"))
+    temp = made or Path(spec["ray_temp"])
+    home = os.environ.get("HOME", "")
+    base["home"] = home  # the trials' training runs with the user's home again
+    os.environ["HOME"] = str(quiet_ray_home(temp))  # Ray's processes inherit it at start
+    try:
+        ray.init(**local_ray_options(int(spec["cpus"]), int(spec.get("gpus", 0)), temp))
+    finally:
+        if home:
+            os.environ["HOME"] = home
+        else:
+            os.environ.pop("HOME", None)
+    return made
+
+
+def param_space(space: SearchSpace) -> dict[str, Any]:
+    from ray import tune
+
+    out: dict[str, Any] = {b.name: (tune.loguniform if b.log else tune.uniform)(b.low, b.high)
+                           for b in space.bounds}
+    out.update({name: tune.choice(values) for name, values in space.choices.items()})
+    return out
+
+
+def run_tune(ctx: JobContext) -> str:
+    """Search until the budget or the trial count is spent, or a stop; ``completed`` or ``stopped``."""
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # offline like the rest: Ray reports usage unless told not to
+    spec = ctx.spec
+    try:
+        import ray
+        from ray import tune
+        from ray.tune.schedulers import ASHAScheduler
+        from ray.tune.search.optuna import OptunaSearch
+    except ImportError as exc:
+        raise JobError("environment", tr("Ray Tune is not installed: {reason}", reason=exc),
+                       tr("Install the tune extra: pip install 'yolo-studio[tune]'")) from exc
+    from core.worker.tune_hooks import LIVE, StopOnRequest, TrialBook, TrialEvents
+    from core.worker.tune_trial import TrainTrial, stack_versions
+
+    tune_dir, epochs = Path(spec["run_dir"]), int(spec["base"]["config"]["epochs"])
+    base = dict(spec["base"], tune_dir=str(tune_dir), tune_name=tune_dir.name, versions=stack_versions())
+    address = spec.get("ray_address") or None
+    made_temp: Path | None = None
+    ctx.emit("stage", stage="preparing", detail=tr("starting Ray"))
+    if address:
+        ray.init(address=address, log_to_driver=False, configure_logging=False)
+    else:
+        made_temp = start_local_ray(spec, base)
+    try:
+        budget_s = float(spec["time_budget_s"])
+        deadline = time.monotonic() + budget_s
+        book = LIVE["book"] = TrialBook(ctx.emit, tune_dir.name, Path(spec["runs_root"]), epochs, deadline,
+                                        lambda: ctx.stop_requested)
+        if spec.get("resume"):
+            book.rows.update(earlier_trials(tune_dir))  # the trials that ended before the interruption stay in
+        resources = {"cpu": float(spec["cpus_per_trial"]), "gpu": float(spec.get("gpus_per_trial", 0))}
+        trainable = tune.with_resources(tune.with_parameters(TrainTrial, base=base), resources)
+        experiment = tune_dir / EXPERIMENT
+        run_config = tune.RunConfig(name=EXPERIMENT, storage_path=str(tune_dir), stop=StopOnRequest(), verbose=0,
+                                    callbacks=[TrialEvents()],
+                                    failure_config=tune.FailureConfig(max_failures=0),
+                                    # Each epoch: a trial's checkpoint names its run, so a restore resumes that run.
+                                    checkpoint_config=tune.CheckpointConfig(checkpoint_frequency=1))
+        if spec.get("resume") and tune.Tuner.can_restore(str(experiment)):
+            ctx.emit("stage", stage="resuming", detail=str(experiment))
+            tuner = tune.Tuner.restore(str(experiment), trainable, resume_unfinished=True)
+        else:
+            scheduler = ASHAScheduler(max_t=epochs, grace_period=int(spec.get("grace_period", 1)),
+                                      reduction_factor=int(spec.get("reduction_factor", 2)))
+            search = OptunaSearch(seed=int(spec.get("seed", 0)))
+            tuner = tune.Tuner(trainable, param_space=param_space(SearchSpace.from_dict(spec["space"])),
+                               tune_config=tune.TuneConfig(metric="fitness", mode="max", scheduler=scheduler,
+                                                           search_alg=search, num_samples=int(spec["trials"]),
+                                                           time_budget_s=budget_s, reuse_actors=False),
+                               run_config=run_config)
+        ctx.emit("stage", stage="tuning")
+        tuner.fit()
+    finally:
+        ray.shutdown()
+        if made_temp is not None:
+            shutil.rmtree(made_temp, ignore_errors=True)
+    rows = list(book.rows.values())
+    for row in rows:
+        if row["state"] in ("pending", "running"):
+            row["state"] = "stopped"
+    ctx.done_fields.update(write_results(tune_dir, rows, base))
+    return "stopped" if ctx.stop_requested else "completed"
+
+
+def earlier_trials(tune_dir: Path) -> dict[str, dict[str, Any]]:
+    """The trials of the search's last ``done`` (before a Stop or a crash), by trial id, as the book keeps them."""
+    from core.job.protocol import read_events
+
+    events = read_events(tune_dir / "events.jsonl") if (tune_dir / "events.jsonl").is_file() else []
+    done = next((e for e in reversed(events) if e.get("type") == "done"), {})
+    return {row["trial"]: dict(row, metrics=row.get("metrics") or {}) for row in done.get("trials") or []}
+
+
+def write_results(tune_dir: Path, rows: list[dict[str, Any]], base: dict[str, Any]) -> dict[str, Any]:
+    """The summary (``trials``, ``best``) and the result files: the best config, yolov5's evolve files."""
+    trials = [{k: row[k] for k in ("trial", "run", "state", "fitness", "epochs", "config", "reason", "metrics")}
+              for row in rows]
+    scored = [row for row in rows if row["fitness"] is not None]
+    if not scored:
+        return {"trials": trials, "best_trial": None}
+    best = max(scored, key=lambda row: row["fitness"])
+    hyp_file = tune_dir / "trials" / f"{best['trial']}.hyp.yaml"
+    best_hyp = tune_dir / "best_hyp.yaml"
+    shutil.copyfile(hyp_file, best_hyp)
+    config = dict(base["config"], hyp=str(best_hyp), name=f"{tune_dir.name}-best")
+    config.update({k: best["config"][k] for k in ("imgsz", "model", "batch") if k in best["config"]})
+    config_file = tune_dir / "best_config.json"
+    import json
+
+    atomic_write_text(config_file, json.dumps(config, indent=2, ensure_ascii=False) + "\n", backup=False)
+    write_evolve_files(tune_dir, scored)
+    # ``best_trial``: the protocol's ``best`` is a training's best weights (a path, core/job/event_fields.py); the
+    # tune verb's --json names it ``best`` in its last line, as docs/protocol.md says.
+    return {"trials": trials, "best_trial": {"run": best["run"], "trial": best["trial"], "fitness": best["fitness"],
+                                             "config_file": str(config_file)}}
+
+
+def write_evolve_files(tune_dir: Path, rows: list[dict[str, Any]]) -> None:
+    """``evolve.csv`` / ``hyp_evolve.yaml`` as yolov5's ``--evolve`` writes them, by yolov5's own
+    ``print_mutation`` (one generation per trial, from its last epoch's metrics and its hyp file); written in a
+    temporary folder and moved in, so a reader never sees half a file."""
+    import yaml
+    from yolov5.utils.general import print_mutation
+
+    with tempfile.TemporaryDirectory(dir=tune_dir) as scratch:
+        for row in rows:
+            hyp = yaml.safe_load((tune_dir / "trials" / f"{row['trial']}.hyp.yaml").read_text(encoding="utf-8"))
+            results = tuple(float(row["metrics"].get(key, 0.0)) for key in EVOLVE_KEYS)
+            print_mutation(EVOLVE_KEYS, results, hyp, Path(scratch), "")
+        for name in ("evolve.csv", "hyp_evolve.yaml"):
+            os.replace(Path(scratch) / name, tune_dir / name)

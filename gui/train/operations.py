@@ -1,0 +1,59 @@
+"""The Train page's calls into core that read the disk, as small operations (``gui.operations.CoreOp``).
+
+One function per call, so every way the page reaches core for slow work is in this file and runs off the
+GUI thread with the default failure path (logged, said in the status bar).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject
+
+from core.run.folder import RunFolder
+from core.runs.store import load_run_config, read_log_tail, read_run
+from gui.operations import CoreOp
+
+
+@dataclass(frozen=True)
+class RunEnd:
+    """What the completion card needs from the run's folder once its worker ended."""
+
+    can_resume: bool = False  # ``core.run.RunFolder.can_resume``: a checkpoint this run may continue from
+    worker_log: list[str] = field(default_factory=list)  # the last lines of worker.log
+    duration_s: float | None = None  # ``RunInfo.duration_at``: every worker start summed, as the Runs page says
+
+
+def read_run_end(parent: QObject, run_dir: Path, status: str) -> CoreOp[RunEnd]:
+    """The ended run's folder read off the GUI thread (its config, events and worker.log can be megabytes)."""
+    run_dir = Path(run_dir)
+
+    def call() -> RunEnd:
+        folder = RunFolder(run_dir)
+        try:
+            spec = load_run_config(run_dir).get("spec", {})
+        except (OSError, ValueError):
+            spec = {}  # a run without a readable config.json cannot resume; the card still shows
+        return RunEnd(folder.can_resume(status, spec), read_log_tail(folder.worker_log),
+                      read_run(run_dir).duration_at(time.time()))
+
+    return CoreOp(parent, call, what=QCoreApplication.translate("TrainOperations", "Reading run {name}").format(
+        name=run_dir.name))
+
+
+def read_run_options(parent: QObject, run_dir: Path) -> CoreOp[dict[str, Any]]:
+    """The options run ``run_dir`` was started with (its ``config.json``'s spec): the form shows a run's own
+    options, never the dataset open elsewhere. A run without a readable config shows none (``{}``)."""
+    run_dir = Path(run_dir)
+
+    def call() -> dict[str, Any]:
+        try:
+            return dict(load_run_config(run_dir).get("spec", {}).get("config", {}))
+        except (OSError, ValueError):
+            return {}
+
+    return CoreOp(parent, call, what=QCoreApplication.translate("TrainOperations", "Reading run {name}").format(
+        name=run_dir.name))

@@ -3,8 +3,10 @@
 Owns process-wide Qt choices: names used by QSettings, the Fusion style with the theme and the
 interface language of the settings (``gui/theme.py``, ``gui/i18n.py``), garbage collection in the GUI
 thread only, the workspace from ``--workspace`` / ``YOLOSTUDIO_WORKSPACE`` / settings, the log file and
-the handler of unexpected exceptions (``gui/app_log.py``), and what happens at exit when a run was left
-training.
+the handler of unexpected exceptions (``gui/app_log.py``), what happens at exit when a run was left
+training, and — before Qt loads its platform plugin — the missing X11 libraries said in words with the one
+command that installs them (``core.install.qt_libraries``), instead of Qt's "Could not load the Qt platform
+plugin xcb"; one window per workspace (``gui/window_guard.py``: a second start brings the open one forward).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from core import RESOURCES_DIR
+from core.install.qt_libraries import start_check
 from core.settings import load_settings
 from core.workspace import resolve_workspace, settings_notes
 from gui.app_log import install_excepthook, setup_logging
@@ -26,7 +29,10 @@ from gui.background import shutdown_background
 from gui.gui_gc import MainThreadCollector
 from gui.i18n import install_language
 from gui.main_window import MainWindow
+from gui import window_guard
+from gui.app_restart import RESTART_ENV, RESTART_WAIT_S
 from gui.theme import apply_theme
+from gui.window_guard import WindowGuard, bring_forward
 from gui.worker_process import detached_processes
 
 
@@ -40,6 +46,12 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parse_args(argv)
+    if QApplication.instance() is None:  # before Qt loads its platform plugin: our words, not Qt's abort
+        start = start_check()
+        if start.message:
+            print(start.message, file=sys.stderr)
+        if start.blocking:
+            return 1
     QCoreApplication.setApplicationName("YOLO Studio")
     QCoreApplication.setOrganizationName("YOLO Studio")
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
@@ -51,15 +63,21 @@ def main(argv: list[str] | None = None) -> int:
     QGuiApplication.setDesktopFileName("yolo-studio")  # Wayland docks match the installed menu entry's icon
     collector = MainThreadCollector()  # cyclic GC in the GUI thread only (gui/gui_gc.py)
     workspace = resolve_workspace(args.workspace)
+    guard = WindowGuard(workspace)  # one window per workspace: a second start brings the first forward
+    if not guard.claim(wait_s=RESTART_WAIT_S if os.environ.pop(RESTART_ENV, "") else 0.0):
+        window_guard.tell_already_open(workspace, guard.holder_pid)
+        return 0
     # A crash after a double-click launch leaves a trace; the log rotates from the first paint on.
     install_excepthook(setup_logging(workspace, rotating=False))
     window = MainWindow(workspace)
+    guard.raise_requested.connect(lambda: bring_forward(window))
     window.when_painted(lambda: setup_logging(workspace))
     window.show()
     for note in settings_notes(args.workspace):  # an unusable setting was set aside: say which, once
         logging.getLogger(__name__).warning("%s", note)
         window.machine_bar.showMessage(note, 60000)
     code = app.exec()
+    guard.release()
     collector.stop()
     shutdown_background()
     if detached_processes():

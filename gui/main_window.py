@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from core.runs.store import RunInfo
     from gui.job_runner import Launcher
     from gui.train.train_page import TrainPage
-    from gui.settings_dialog import SettingsDialog
+    from gui.settings.settings_dialog import SettingsDialog
 
 
 class PendingPage(QWidget):
@@ -146,9 +146,9 @@ class MainWindow(QMainWindow):
 
     # -- shell: settings, about, the first-run guide --------------------------------------------------
     def open_settings(self) -> SettingsDialog:
-        from gui.settings_dialog import SettingsDialog  # noqa: PLC0415 - on demand, not at start-up
+        from gui.settings.settings_dialog import SettingsDialog  # noqa: PLC0415 - on demand, not at start-up
 
-        dialog = SettingsDialog(self)
+        dialog = SettingsDialog(self, workspace=self.workspace)
         dialog.theme_changed.connect(lambda theme: apply_theme(QApplication.instance(), theme))
         dialog.open()
         return dialog

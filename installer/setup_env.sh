@@ -30,8 +30,4 @@ if [ ! -f "$stamp" ]; then
     touch "$stamp"
 fi
 
-# Qt's X11 plugin needs libxcb-cursor0 on many desktops; say so instead of failing with a cryptic error.
-if [ "$(uname -s)" = "Linux" ] && [ -z "${QT_QPA_PLATFORM:-}" ] && command -v ldconfig >/dev/null \
-        && ! ldconfig -p | grep -q libxcb-cursor.so.0; then
-    echo "Note: the window needs the system library libxcb-cursor0 (Debian/Ubuntu: sudo apt install libxcb-cursor0)." >&2
-fi
+# The window's X11 libraries are checked by launch.sh (core/install/qt_libraries.py), not here: tests need none.

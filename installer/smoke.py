@@ -1,10 +1,11 @@
 """The installed app's smoke test: it must pass before any shortcut to it is written.
 
-Three checks, each in the installed venv: the CLI answers ``--help``; PyTorch imports and is the build the
+The checks, each in the installed venv: the CLI answers ``--help``; PyTorch imports and is the build the
 plan chose (``2.14.1+cu130``: the label proves which index it came from); the GUI's modules import and a
-``QApplication`` starts under Qt's offscreen platform (no display needed, e.g. over SSH), which catches the
-missing system libraries that would otherwise make a double-click do nothing. A missing library is named
-with the Debian/Ubuntu package that provides it.
+``QApplication`` starts under Qt's offscreen platform (no display needed, e.g. over SSH); on Linux, ``ldd`` on
+the X11 plugin finds the system libraries the window needs (``core.install.qt_libraries``), which the offscreen
+start cannot see and which would otherwise make a double-click do nothing. A missing library is named with the
+one apt (Debian/Ubuntu) or dnf (Fedora/RHEL) command that installs it.
 """
 
 from __future__ import annotations
@@ -13,17 +14,13 @@ import re
 from typing import Callable
 
 from core.i18n import tr
+from core.install.qt_libraries import install_command, package_manager, read_os_release
 from installer.failure import StepFailed
 from installer.layout import Layout
 
-#: Shared libraries Qt's wheels need from the system, and the Debian/Ubuntu package providing each.
-SYSTEM_LIBRARIES = {
-    "libGL.so.1": "libgl1", "libEGL.so.1": "libegl1", "libxkbcommon.so.0": "libxkbcommon0",
-    "libfontconfig.so.1": "libfontconfig1", "libfreetype.so.6": "libfreetype6", "libdbus-1.so.3": "libdbus-1-3",
-    "libglib-2.0.so.0": "libglib2.0-0", "libxcb-cursor.so.0": "libxcb-cursor0", "libX11-xcb.so.1": "libx11-xcb1",
-    "libOpenGL.so.0": "libopengl0",
-}
 
+#: The window's X11 libraries, asked of the installed app's own PySide6 (``core.install.qt_libraries``).
+XCB_CHECK = ("-m", "core.install.qt_libraries", "--installer")
 GUI_CHECK = ("import sys; from PySide6.QtWidgets import QApplication; app = QApplication(sys.argv[:1]); "
              "import gui.main_window; print('gui ok')")
 TORCH_CHECK = "import torch, torchvision; print(torch.__version__); print(torch.cuda.is_available())"
@@ -32,17 +29,15 @@ TORCH_CHECK = "import torch, torchvision; print(torch.__version__); print(torch.
 Run = Callable[..., list[str]]
 
 
-def missing_library_hint(output: str) -> str | None:
+def missing_library_hint(output: str, manager: str | None = None) -> str | None:
+    """The library a failed import names, and the command that installs it (``core.install.qt_libraries``'s
+    table, for this distribution's package manager)."""
     match = re.search(r"(lib[\w.+-]+\.so(?:\.\d+)*): cannot open shared object file", output)
     if not match:
         return None
     library = match.group(1)
-    package = SYSTEM_LIBRARIES.get(library)
-    if package:
-        return tr("The system library {library} is missing: sudo apt install {package} (Debian/Ubuntu), then run "
-                  "the installer again.", library=library, package=package)
-    return tr("The system library {library} is missing: install the package that provides it, then run the "
-              "installer again.", library=library)
+    return tr("The system library {library} is missing: {command}, then run the installer again.", library=library,
+              command=install_command([library], manager))
 
 
 def torch_build_problem(version_line: str, index: str, os_name: str) -> str | None:
@@ -66,9 +61,12 @@ def smoke_test(layout: Layout, index: str, run: Run) -> list[str]:
     if index != "cpu" and available != "True":
         notes.append(tr("PyTorch {version} cannot use the GPU yet (a reboot after a driver update is often needed); "
                         "open the Environment page or run 'yolostudio doctor' to see why.", version=version))
+    manager = package_manager(read_os_release()) if layout.os == "Linux" else None
     try:
         run([str(layout.python), "-c", GUI_CHECK], env={"QT_QPA_PLATFORM": "offscreen"})
     except StepFailed as failed:
-        hint = missing_library_hint(failed.reason)
+        hint = missing_library_hint(failed.reason, manager)
         raise StepFailed(failed.step, failed.reason + ("\n" + hint if hint else "")) from None
+    if layout.os == "Linux":  # the offscreen check cannot see what the window's X11 plugin lacks: ldd can
+        run([str(layout.python), *XCB_CHECK])
     return notes

@@ -30,15 +30,12 @@ MECHANISMS = {
     "gui.job_runner": "the job path: starts and stops worker processes (QProcess), kills a run's worker",
     "gui.run_follower": "the job path: follows a worker's events file and lock on a timer (re-attach)",
     "gui.app": "start-up before the event loop: the settings pick the language every widget is built in",
+    "gui.window_guard": "start-up before any window: the one-window kernel lock (a non-blocking try) is taken, "
+                        "then held while the window is open",
 }
 
 #: Pages whose owners convert them this session (issue 25's engineers); only ever shrinks.
 NOT_CONVERTED_YET = {
-    "gui.dataset.dataset_page", "gui.dataset.dataset_sources", "gui.dataset.prepare_action",
-    "gui.environment.environment_page", "gui.environment.repair_dialog",
-    "gui.export.export_page",
-    "gui.runs.runs_page",
-    "gui.settings_dialog",
     "gui.train.run_control", "gui.train.run_status_panel", "gui.train.run_viewer", "gui.train.train_form",
     "gui.train.train_options_panel",
     "gui.widgets.several_machines",  # the Train page's several-machines panel saves the Slurm script
@@ -157,9 +154,7 @@ def test_gui_imports_follow_re_exports_and_skip_type_only_imports(tmp_path):
 
 #: Modules that still start pool work themselves instead of through a CoreOp (issue 25's pages); only shrinks.
 OWN_BACKGROUND_JOBS = {
-    "gui.dataset.dataset_gallery", "gui.dataset.dataset_page", "gui.dataset.dataset_sources",
-    "gui.dataset.prepare_action", "gui.environment.repair_dialog", "gui.export.export_page",
-    "gui.export.export_try", "gui.runs.runs_page", "gui.train.train_options_panel", "gui.train.val_images",
+    "gui.train.train_options_panel", "gui.train.val_images",
 }
 
 

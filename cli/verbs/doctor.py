@@ -129,7 +129,8 @@ def render_table(facts: EnvironmentFacts, evaluation: Evaluation, width: int = 1
         lines.append(" " * 7 + tr("fix: {fix}", fix=finding.fix))
     for check in by_check.values():
         if check.status == "ok":
-            lines.append(f"{tr(_WORDS['ok']):<6} {check.title}")
+            lines.append(f"{tr(_WORDS['ok']):<6} " + (tr("{title}: {measured}", title=check.title,
+                                                             measured=check.measured) if check.measured else check.title))
         elif check.status == NOT_CHECKED:
             lines.append(f"{tr(_WORDS[check.status]):<6} " + tr("{title}: not checked — {why}", title=check.title,
                                                                 why=check.note))

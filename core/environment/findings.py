@@ -30,6 +30,7 @@ class CheckResult:
     title: str
     status: str
     note: str = ""
+    measured: str = ""  # a passed check: what it looked at, in words (``core.environment.rules.measured``)
 
 
 @dataclass

@@ -44,7 +44,7 @@ class ProbeCollector:
     def __init__(self) -> None:
         self.step: str | None = None
         self.index = 0
-        self.count = 5
+        self.count = 4  # core.worker.probe_job.STEPS
         self.facts_raw: dict[str, Any] | None = None
         self.final = False
         self.error: str | None = None
@@ -53,7 +53,7 @@ class ProbeCollector:
         kind = event.get("type")
         if kind == "probe_step":
             self.step = event.get("step")
-            self.index, self.count = int(event.get("index", 0)), int(event.get("count", 5))
+            self.index, self.count = int(event.get("index", 0)), int(event.get("count", self.count))
         elif kind == "facts" and isinstance(event.get("facts"), dict):
             self.facts_raw = event["facts"]
             self.final = bool(event.get("final"))

@@ -52,7 +52,8 @@ def report_dict(facts: EnvironmentFacts, evaluation: Evaluation, *, private: boo
         "report_version": REPORT_VERSION,
         "facts": facts.to_dict(),
         "findings": [finding_json(f) for f in by_severity(evaluation.findings)],
-        "checks": [{"key": c.key, "title": c.title, "status": c.status, "note": c.note} for c in evaluation.checks],
+        "checks": [{"key": c.key, "title": c.title, "status": c.status, "note": c.note,
+                    "measured": c.measured} for c in evaluation.checks],
         "notes": list(evaluation.notes),
     }
     return abbreviate_home(report) if private else report

@@ -2,7 +2,9 @@
 
 The GUI never imports a runtime; it asks this job and draws what comes back. Every box at or above a low
 confidence is returned (in the original image's pixels), so the GUI can move its confidence threshold
-without running the model again. One ``predictions`` event per image, then ``done``.
+without running the model again. One ``predictions`` event per image, then ``done``; an image OpenCV cannot
+decode (or that is gone) is a ``warning`` (``unreadable-image``, with ``image`` and ``reason``) and the
+others go on, so the page can say which images it skipped and why.
 """
 
 from __future__ import annotations
@@ -116,8 +118,11 @@ def run_predict(ctx: JobContext) -> str:
             return "stopped"
         prepared = prepare_images([path], imgsz, stride)
         if not prepared:
-            ctx.emit("warning", code="unreadable-image",
-                     message=tr("{path}: not an image this app can read", path=path))
+            reason = "missing" if not path.is_file() else "unreadable"
+            ctx.emit("warning", code="unreadable-image", image=str(path), reason=reason,
+                     message=tr("{path}: not an image this app can read", path=path) if reason == "unreadable"
+                     else tr("{path}: no such file", path=path))
+            ctx.done_fields["skipped"] = ctx.done_fields.get("skipped", 0) + 1
             continue
         item = prepared[0]
         t1 = time.perf_counter()

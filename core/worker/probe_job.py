@@ -15,14 +15,24 @@ from pathlib import Path
 from typing import Any
 
 from core import __version__
-from core.environment.facts import EnvironmentFacts, ProbeInfo
+from core.environment.facts import EnvironmentFacts, NvmlFacts, ProbeInfo
 from core.environment.gather_disk import gather_dataset, gather_disk, list_images
 from core.environment.gather_nvml import gather_nvml
 from core.environment.gather_system import gather_system, package_versions
 from core.worker.job import JobContext
 from core.worker.probe_torch import gather_torch
 
-STEPS = ("system", "nvml", "disks", "torch", "cuda")
+STEPS = ("system", "nvml", "disks", "torch")
+#: NVML's words for "no NVIDIA driver here": no GPU can be used, so there is no CUDA to test.
+NO_DRIVER = frozenset({"LibraryNotFound", "DriverNotLoaded", "NotInstalled"})
+
+
+def gpu_to_test(nvml: NvmlFacts) -> bool:
+    """Whether CUDA gets a step of its own ("Testing CUDA on each GPU…"): NVML listed a GPU, or could not
+    tell (no permission, a lost GPU). ``gather_torch`` asks only on a CUDA build of torch. Elsewhere torch's
+    CUDA query is instant and stays inside the torch step, so a machine without a GPU is never told it is
+    testing one."""
+    return bool(nvml.gpus) or (not nvml.available and nvml.error not in NO_DRIVER)
 
 
 def run_probe(ctx: JobContext) -> str:
@@ -32,6 +42,10 @@ def run_probe(ctx: JobContext) -> str:
     facts = EnvironmentFacts(created=start, app_version=__version__, probe=ProbeInfo(completed=False))
 
     def step(name: str) -> None:
+        if name == "cuda":  # a phase of the torch step, announced so a hang there is reported as CUDA's
+            if gpu_to_test(facts.nvml):
+                writer.emit("probe_step", step=name, index=STEPS.index("torch"), count=len(STEPS))
+            return
         writer.emit("probe_step", step=name, index=STEPS.index(name), count=len(STEPS))
 
     def publish(final: bool = False) -> None:

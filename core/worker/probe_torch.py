@@ -94,7 +94,7 @@ def gather_torch(nvml_gpus: list[GpuFacts], run_kernels: bool = True,
     except Exception as exc:  # noqa: BLE001
         facts.unknown["cudnn_version"] = str(exc)
     facts.arch_list = list(torch.cuda.get_arch_list()) if facts.cuda else []
-    if step is not None:
+    if step is not None and facts.cuda:  # a CPU build has no CUDA to test
         step("cuda")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

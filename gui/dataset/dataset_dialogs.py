@@ -71,3 +71,24 @@ def confirm_remove_key(parent: QWidget, key: str) -> bool:
     return ask_yes(parent, _tr("Remove {key}?").format(key=key), _tr(
         "Remove the '{key}' key from data.yaml? Without it the dataset simply has no {key} split; an empty "
         "'{key}:' value would not say that.").format(key=key), default_yes=True)
+
+
+def ask_class_names(parent: QWidget | None, suggested: list[str], note: str) -> list[str] | None:
+    """The class names of a new dataset, one a line (id 0 first); ``note`` says what the labels hold.
+
+    Asked when the folder has no ``classes.txt``: names are the user's, never invented from the ids found."""
+    from PySide6.QtWidgets import QLabel
+
+    dialog = QInputDialog(parent)
+    dialog.setWindowTitle(_tr("Class names"))
+    dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
+    dialog.setLabelText(_tr("{note}\n\nOne class name a line; the first line is id 0:").format(note=note))
+    dialog.setTextValue("\n".join(suggested))
+    for label in dialog.findChildren(QLabel):
+        label.setWordWrap(True)  # the note is a paragraph: a window as wide as the screen otherwise
+        label.setMaximumWidth(540)  # CJK text wraps anywhere, so its width hint is the whole line
+    dialog.resize(560, 380)
+    if dialog.exec() != QInputDialog.DialogCode.Accepted:
+        return None
+    names = [line.strip() for line in dialog.textValue().splitlines() if line.strip()]
+    return names or None

@@ -7,14 +7,13 @@ only the first 256 KB of any file is read), or, for the data.yaml itself, asks t
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSplitter, QTextEdit,
                                QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
-from core.dataset.fixes import FIXABLE
+from core.dataset.fix_catalogue import fix_description
 from core.display_text import escape_controls
 from core.findings import Finding
 from gui.widgets.levels import level_colour, level_icon, level_word
@@ -28,6 +27,11 @@ class FindingsView(QWidget):
     yaml_location = Signal(int, int)
     #: the user asked for the one-click fix of this finding
     fix_requested = Signal(object)
+    #: a finding was chosen: the page reads its file and plans its fix, and answers with ``show_preview``
+    #: and ``set_fix``
+    finding_opened = Signal(object)
+    #: the user asked to undo the last fix
+    undo_fix_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,9 +58,10 @@ class FindingsView(QWidget):
         self.fix_button = QPushButton(self.tr("Fix…"), self, enabled=False)
         self.fix_button.setToolTip(self.tr("Preview and apply the one-click fix for this finding (a backup is kept)"))
         self.fix_button.clicked.connect(self._fix_clicked)
+        self.undo_fix_button = QPushButton(self.tr("Undo fix"), self)
+        self.undo_fix_button.clicked.connect(lambda: self.undo_fix_requested.emit())
+        self.undo_fix_button.hide()
         self.current: Finding | None = None
-        #: whether a finding has a one-click fix now (the page plans it: a label already fixed has none)
-        self.has_fix: Callable[[Finding], bool] = lambda f: f.code in FIXABLE
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(self.level_filter)
@@ -65,6 +70,7 @@ class FindingsView(QWidget):
         side_layout.setContentsMargins(0, 0, 0, 0)
         title_row = QHBoxLayout()
         title_row.addWidget(self.preview_title, 1)
+        title_row.addWidget(self.undo_fix_button)
         title_row.addWidget(self.fix_button)
         side_layout.addLayout(title_row)
         side_layout.addWidget(self.preview, 1)
@@ -117,29 +123,38 @@ class FindingsView(QWidget):
         f: Finding = item.data(0, Qt.ItemDataRole.UserRole)
         self.open_finding(f)
 
+    def set_fix(self, f: Finding, what: str) -> None:
+        """The page's answer for ``f``: what Fix… would do ("" — there is no automatic fix for it now)."""
+        if f is not self.current:
+            return
+        self.fix_button.setEnabled(bool(what))
+        self.fix_button.setToolTip(self.tr("Fix: {what} — previewed first, and Undo fix puts it back.").format(
+            what=what) if what else self.tr("No automatic fix for this finding: its message says what to do."))
+
+    def offer_undo(self, summary: str) -> None:
+        """Show "Undo fix" for the fix just applied (``summary`` says what it did); "" hides it."""
+        self.undo_fix_button.setVisible(bool(summary))
+        self.undo_fix_button.setToolTip(self.tr("Undo: {what}").format(what=summary) if summary else "")
+
     def _fix_clicked(self) -> None:
         if self.current is not None:
             self.fix_requested.emit(self.current)
 
     def open_finding(self, f: Finding, *, show_in_yaml: bool = True) -> None:
         self.current = f
-        fixable = f.code in FIXABLE and self.has_fix(f)
-        self.fix_button.setEnabled(fixable)
-        self.fix_button.setToolTip(self.tr(
-            "Preview and apply the one-click fix for this finding (a backup is kept)") if fixable else self.tr(
-            "No safe automatic fix for this finding: its message says what to do."))
+        self.fix_button.setEnabled(False)
+        self.fix_button.setToolTip(self.tr("Looking for a fix…") if fix_description(f.code) else self.tr(
+            "No automatic fix for this finding: its message says what to do."))
         if show_in_yaml and Path(f.file) == Path(self.yaml_file):
             self.yaml_location.emit(max(1, f.line), f.column)
         self.preview_title.setText(escape_controls(f.file + (f":{f.line}" if f.line else "")))
-        path = Path(f.file)
-        if path.suffix.lower() not in (".txt", ".yaml", ".yml") or not path.is_file():
-            self.preview.setPlainText(escape_controls(f.message))
-            return
-        try:
-            with open(path, "rb") as handle:
-                text = handle.read(PREVIEW_BYTES).decode("utf-8", errors="replace")
-        except OSError as exc:
-            self.preview.setPlainText(str(exc))
+        self.preview.setPlainText(escape_controls(f.message))  # until its file is read (``show_preview``)
+        self.preview.setExtraSelections([])
+        self.finding_opened.emit(f)
+
+    def show_preview(self, f: Finding, text: str) -> None:
+        """The finding's file (read off the GUI thread by the page), its line marked; "" keeps the message."""
+        if f is not self.current or not text:
             return
         self.preview.setPlainText(text)
         if f.line:

@@ -2,8 +2,9 @@
 class table (add, rename, delete, reorder).
 
 It holds no state of its own: ``show_spec`` fills it from the parsed document (signals blocked, so
-showing never counts as editing), and every user edit leaves as a signal the page turns into a text
-edit of the YAML. Splits written as lists are shown read-only here; the YAML view edits them.
+showing never counts as editing), ``show_paths`` adds where each path resolves once the page has looked,
+and every user edit leaves as a signal the page turns into a text edit of the YAML. Splits written as lists
+are shown read-only here; the YAML view edits them.
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ class DatasetForm(QWidget):
         layout.addWidget(classes, 1)
 
     # -- showing ------------------------------------------------------------------------------------
-    def show_spec(self, data: Any, spec: DatasetSpec | None, editable: bool) -> None:
+    def show_spec(self, data: Any, names: list[str], editable: bool) -> None:
+        """The fields and classes as the text says them (the paths' previews follow with ``show_paths``)."""
         data = data if isinstance(data, dict) else {}
         for key in FIELDS:
             value = data.get(key)
@@ -112,8 +114,7 @@ class DatasetForm(QWidget):
                 edit.setToolTip("")
             edit.blockSignals(False)
             self._values[key] = edit.text()
-            self.previews[key].setText(self._preview(key, spec))
-        self._names = list(spec.names) if spec is not None else []
+        self._names = list(names)
         self.table.blockSignals(True)
         self.table.setRowCount(len(self._names))
         for row, name in enumerate(self._names):
@@ -131,7 +132,12 @@ class DatasetForm(QWidget):
                                   .format(n=len(self._names)) if editable else
                                   self.tr("Fix the YAML errors (see the YAML view) to edit here."))
 
-    def _preview(self, key: str, spec: DatasetSpec | None) -> str:
+    def show_paths(self, spec: DatasetSpec | None, states: dict[str, str]) -> None:
+        """Where each path resolves and what is there (``states``: path → folder, list or missing)."""
+        for key in FIELDS:
+            self.previews[key].setText(self._preview(key, spec, states))
+
+    def _preview(self, key: str, spec: DatasetSpec | None, states: dict[str, str]) -> str:
         if spec is None:
             return ""
         if key == "path":
@@ -139,12 +145,9 @@ class DatasetForm(QWidget):
         split = spec.splits.get(key)
         if split is None:
             return self.tr("(not set)") if key == "test" else ""
-        parts = []
-        for path in split.paths:
-            state = self.tr("folder") if path.is_dir() else self.tr("list file") if path.is_file() else self.tr(
-                "missing")
-            parts.append(self.tr("→ {path} ({state})").format(path=path, state=state))
-        return "\n".join(parts)
+        words = {"folder": self.tr("folder"), "list": self.tr("list file"), "missing": self.tr("missing")}
+        return "\n".join(self.tr("→ {path} ({state})").format(path=path, state=words[states.get(str(path), "missing")])
+                         for path in split.paths)
 
     # -- editing ------------------------------------------------------------------------------------
     def _typing(self, key: str) -> None:

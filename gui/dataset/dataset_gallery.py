@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QListView, QListW
                                QVBoxLayout, QWidget)
 
 from core.dataset.validate import ImageRecord
-from gui.background import BackgroundTask, run_in_background
+from gui.background import BackgroundTask
+from gui.dataset import operations
 
 PAGE = 48
 THUMB = 150
@@ -155,8 +156,8 @@ class DatasetGallery(QWidget):
         self._generation += 1
         self.thumbnails_loaded = 0
         generation = self._generation
-        self._task = run_in_background(self, job, on_done=lambda result: self._thumbs(generation, result),
-                                       what=self.tr("Drawing thumbnails"))
+        self._task = operations.draw_pictures(self, job, self.tr("Drawing thumbnails")).progress(lambda *_: None) \
+            .success(lambda result: self._thumbs(generation, result)).run()
 
     def _open_large(self, item: Any) -> None:
         """Double-click: the image large, with its boxes and class names (drawn off the GUI thread)."""
@@ -180,8 +181,9 @@ class DatasetGallery(QWidget):
             except RuntimeError:
                 pass  # closed before the drawing was done
 
-        run_in_background(self, lambda progress, cancelled: renderer(record, names, LARGE, True), on_done=shown,
-                          what=self.tr("Drawing {name}").format(name=record.path))
+        operations.draw_pictures(self, lambda progress, cancelled: renderer(record, names, LARGE, True),
+                                 self.tr("Drawing {name}").format(name=record.path)) \
+            .progress(lambda *_: None).success(shown).run()
 
     def _thumbs(self, generation: int, result: list[tuple[int, tuple[bytes, int, int]]]) -> None:
         if generation != self._generation:

@@ -1,12 +1,11 @@
 """The Dataset page: open or create a data.yaml, edit it as a form or as text, check every image and label.
 
-Owns the page's flow only. The YAML *text* is the single source of truth: form edits become text edits
-(``core.dataset.yaml_doc``, which touches only the edited characters), typed edits are parsed back into
-the form, and both go through one ``QUndoStack``. Checking runs ``core.dataset.validate`` in the
-background (it spawns its own processes) with progress, ETA and Cancel; results fill the findings list,
-the statistics and the gallery. Saving is atomic with a backup of the original before the first
-overwrite, and leaving with unsaved edits asks first: opening another file here, and switching page or
-closing the window (the window asks ``can_leave``).
+Owns the page's widgets and flow: opening (a file, the demo, a folder, an import) and leaving. The rest is
+in one module each, mixed in: ``page_editing`` (one document, two views, one history, the save),
+``page_checking`` (the background check and its three tabs), ``page_fixes`` (Fix… and Undo fix). Every
+call into core that touches the disk is an operation of ``gui/dataset/operations.py``. Leaving with
+unsaved edits asks first: opening another file here, and switching page or closing the window (the
+window asks ``can_leave``). ``dataset_saved(Path)`` says a save landed, so the Train page checks again.
 """
 
 from __future__ import annotations
@@ -15,62 +14,41 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QLabel, QPushButton, QSplitter, QStackedWidget,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtGui import QKeySequence, QShortcut, QUndoStack
+from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
-from core.dataset.fixes import YAML_FIXES, apply_fix, plan_fix
-from core.dataset.scan import ScanCancelled
-from core.dataset.spec import DatasetSpec, read_spec, reroot_target
-from core.dataset.validate import Report, validate_dataset
-from core.dataset.yaml_doc import YamlDocument, parse_bytes, parse_text, save_document
-from core.dataset.yaml_edit import EditError, remove_key, set_names, set_value
-from core.findings import Finding, has_errors
-from core.workspace import app_cache_dir
-from gui.background import BackgroundTask, run_in_background
-from gui.pages.page import Page
-from gui.dataset import dataset_dialogs
-from gui.widgets.banner import Banner
-from gui.dataset.dataset_findings import FindingsView
+from core.dataset.fixes import FixPlan
+from core.dataset.spec import DatasetSpec
+from core.dataset.validate import Report
+from core.dataset.yaml_doc import YamlDocument
+from core.findings import Finding
+from gui.background import BackgroundTask
+from gui.dataset import dataset_dialogs, operations
+from gui.dataset.dataset_findings import PREVIEW_BYTES, FindingsView
 from gui.dataset.dataset_form import DatasetForm
 from gui.dataset.dataset_gallery import DatasetGallery
 from gui.dataset.dataset_sources import DatasetSources
 from gui.dataset.dataset_stats import DatasetStats
 from gui.dataset.dataset_yaml_editor import YamlEditor
+from gui.dataset.page_checking import DatasetChecking
+from gui.dataset.page_editing import DocumentEditing
+from gui.dataset.page_fixes import FindingFixes
+from gui.dataset.prepare_action import PrepareAction
+from gui.pages.page import Page
+from gui.widgets.banner import Banner
 from gui.widgets.empty_state import EmptyState
 from gui.widgets.page_header import PageHeader
-from gui.dataset.prepare_action import PrepareAction
 from gui.widgets.progress_row import ProgressRow
 
-OPTIONAL_KEYS = ("test",)  # cleared in the form: the key goes, after asking
-YAML_ERRORS = ("yaml-syntax", "yaml-not-mapping", "yaml-duplicate-key", "yaml-encoding")
 
-
-def flagged_images(report: Report) -> dict[str, list[str]]:
-    """Images that findings name besides their own per-image ones (duplicates, leaks, missing labels)."""
-    flagged: dict[str, list[str]] = {}
-    for f in report.findings:
-        if Path(f.file).suffix.lower() not in (".txt", ".yaml", ".yml", ""):
-            flagged.setdefault(f.file, []).append(f.code)
-    return flagged
-
-
-class TextEdit(QUndoCommand):
-    """One edit of the YAML text, from the form or typed; undo puts the previous text back."""
-
-    def __init__(self, page: "DatasetPage", before: str, after: str, label: str) -> None:
-        super().__init__(label)
-        self.page, self.before, self.after = page, before, after
-
-    def redo(self) -> None:
-        self.page.apply_text(self.after)
-
-    def undo(self) -> None:
-        self.page.apply_text(self.before)
-
-
-class DatasetPage(Page):
-    dataset_saved = Signal(Path)  # a save landed: the Train page checks that dataset again
+class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
+    #: the dataset's files were written — the data.yaml saved (Save, or before leaving), or a fix applied or
+    #: undone in its label or list files: whoever judged the dataset (the Train page) judges it again
+    dataset_saved = Signal(Path)
+    #: a data.yaml is open and shown (tests and the demo flow wait on it)
+    opened = Signal(Path)
+    #: what the text's paths mean on disk (``spec``) was looked up for the current text
+    spec_ready = Signal()
 
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
@@ -83,6 +61,11 @@ class DatasetPage(Page):
         self.spec: DatasetSpec | None = None
         self.report: Report | None = None
         self._task: BackgroundTask | None = None
+        self.saving = False
+        self.opening: Path | None = None  # a file being read
+        self.fix_plan: FixPlan | None = None  # the chosen finding's fix, planned
+        self.undoable_fix: FixPlan | None = None  # the last fix applied
+        self.made_message = ""  # what a new dataset's maker said: shown with the first check's verdict
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(lambda _: self._update_state())
 
@@ -167,7 +150,8 @@ class DatasetPage(Page):
         self.yaml_editor.edit.redo_requested.connect(self.redo)
         self.findings.yaml_location.connect(self._go_to_yaml)
         self.findings.fix_requested.connect(self.fix_finding)
-        self.findings.has_fix = self._has_fix
+        self.findings.finding_opened.connect(self._finding_opened)
+        self.findings.undo_fix_requested.connect(self.undo_last_fix)
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
         QShortcut(QKeySequence.StandardKey.Save, self, self.save, context=context)
         QShortcut(QKeySequence.StandardKey.Open, self, self.choose_and_open, context=context)
@@ -187,7 +171,9 @@ class DatasetPage(Page):
 
     def _update_state(self) -> None:
         has_file = self.path is not None
-        self.save_button.setEnabled(has_file and self.dirty)
+        refusal = self.save_refusal()
+        self.save_button.setEnabled(not refusal)
+        self.save_button.setToolTip(refusal or self.tr("Save the data.yaml (Ctrl+S); the original is kept as .bak"))
         self.check_button.setEnabled(has_file and not self.checking)
         self.train_button.setEnabled(has_file)
         self.prepare_button.setEnabled(has_file)
@@ -206,12 +192,19 @@ class DatasetPage(Page):
             return True
         choice = dataset_dialogs.ask_unsaved(self, self.path.name if self.path else "data.yaml")
         if choice == dataset_dialogs.SAVE:
-            return self.save(check=False)  # leaving the file: no re-check to wait for
+            return self.save_before_leaving()  # leaving the file: no re-check to wait for
         if choice == dataset_dialogs.DISCARD:
             self.undo_stack.clear()
             self.apply_text(self.saved_text)
             return True
         return False
+
+    def _finding_opened(self, finding: Finding) -> None:
+        """A finding was chosen in the Problems list: its file is read for the preview, its fix planned."""
+        operations.read_preview(self, Path(finding.file), PREVIEW_BYTES) \
+            .success(lambda text: self.findings.show_preview(finding, text)) \
+            .failure(lambda exc: self.findings.show_preview(finding, str(exc))).run()
+        self._plan_fix_of(finding)
 
     def refresh(self) -> None:
         """F5: check again (only files that changed are read)."""
@@ -256,22 +249,34 @@ class DatasetPage(Page):
             self.open_path(Path(path))
 
     def open_path(self, path: Path, *, check: bool = True) -> bool:
+        """Read ``path`` in the background and show it; False when the user kept unsaved edits instead."""
         if not self.maybe_leave():
             return False
-        try:
-            raw = Path(path).read_bytes()
-        except OSError as exc:
-            self.banner.show_message("error", self.tr("Cannot open {path}: {reason}").format(
-                path=path, reason=exc.strerror or exc))
-            return False
+        path = Path(path).absolute()
+        self.opening = path
+        operations.load_yaml(self, path).success(lambda doc: self._opened(path, doc, check)) \
+            .failure(lambda exc: self._open_failed(path, exc)).run()
+        return True
+
+    def _open_failed(self, path: Path, exc: BaseException) -> None:
+        if self.opening == path:
+            self.opening = None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        self.banner.show_message("error", self.tr("Cannot open {path}: {reason}").format(path=path, reason=reason))
+
+    def _opened(self, path: Path, doc: YamlDocument, check: bool) -> None:
+        if self.opening != path:
+            return  # another file was asked for meanwhile
+        self.opening = None
         self.cancel_check()
-        doc = parse_bytes(raw, str(Path(path).absolute()))
-        self.path = Path(path).absolute()
+        self.path = path
         self.bom = doc.bom
         self.crlf = "\r\n" in doc.text
         self.text = self.saved_text = doc.text
         self.undo_stack.clear()
         self.report = None
+        self.fix_plan = self.undoable_fix = None
+        self.findings.offer_undo("")
         self.findings.set_findings([], str(self.path), self.tr("Not checked yet."))
         self.banner.hide()
         self.apply_text(doc.text, doc)
@@ -279,7 +284,7 @@ class DatasetPage(Page):
         self.services.current.set_dataset(self.path)
         if check:
             self.check()
-        return True
+        self.opened.emit(path)
 
     def open_demo(self) -> None:
         self.sources.demo()
@@ -301,193 +306,4 @@ class DatasetPage(Page):
 
     def _made(self, path: Path, message: str) -> None:
         if self.open_path(path) and message:
-            self.banner.show_message("ok", message)
-
-    # -- editing ------------------------------------------------------------------------------------
-    def apply_text(self, text: str, doc: YamlDocument | None = None) -> None:
-        """Show ``text`` everywhere (form, text view, error mark); called by open, undo and redo."""
-        self.text = text
-        file = str(self.path) if self.path else "data.yaml"
-        if doc is None:
-            doc = parse_text(text, file)
-            doc.bom = self.bom
-        self.doc = doc
-        self.spec = read_spec(doc, self.path) if self.path is not None and doc.ok else None
-        self.form.show_spec(doc.data, self.spec, doc.editable)
-        shown = text.encode("utf-8", errors="surrogateescape").decode("utf-8", errors="replace")
-        self.yaml_editor.set_text(shown.replace("\r\n", "\n"))
-        error = next((f for f in doc.findings if f.code in YAML_ERRORS), None)
-        self.yaml_editor.set_error(None if error is None else (max(1, error.line), error.column, error.message))
-        self._update_state()
-
-    def _push(self, after: str, label: str) -> None:
-        if after != self.text:
-            self.undo_stack.push(TextEdit(self, self.text, after, label))
-
-    def _typed(self, shown: str) -> None:
-        self._push(shown.replace("\n", "\r\n") if self.crlf else shown, self.tr("Edit the YAML text"))
-
-    def _field_edited(self, key: str, value: str) -> None:
-        self.yaml_editor.commit()
-        try:
-            if not value and key in OPTIONAL_KEYS and self.doc is not None and self.doc.key_pair(key) is not None:
-                if dataset_dialogs.confirm_remove_key(self, key):  # "no test split", not "test: ''"
-                    self._push(remove_key(self.doc, key), self.tr("Remove {key}").format(key=key))
-                else:
-                    self.apply_text(self.text)  # the field shows what the file says again
-                return
-            self._push(set_value(self.doc, [key], value), self.tr("Set {key}").format(key=key))
-        except EditError as exc:
-            self.banner.show_message("error", str(exc))
-            self.apply_text(self.text)
-
-    def _names_edited(self, names: list[str], id_change: str) -> None:
-        self.yaml_editor.commit()
-        if id_change and not dataset_dialogs.confirm_id_change(self, id_change):
-            self.apply_text(self.text)  # the table goes back to what the file says
-            return
-        try:
-            self._push(set_names(self.doc, names), self.tr("Change the classes"))
-        except EditError as exc:
-            self.banner.show_message("error", str(exc))
-            self.apply_text(self.text)
-
-    def undo(self) -> None:
-        self.yaml_editor.commit()
-        self.undo_stack.undo()
-
-    def redo(self) -> None:
-        self.yaml_editor.commit()
-        self.undo_stack.redo()
-
-    def _go_to_yaml(self, line: int, column: int) -> None:
-        self.left_tabs.setCurrentWidget(self.yaml_editor)
-        self.yaml_editor.go_to_line(line, column)
-
-    # -- saving -------------------------------------------------------------------------------------
-    def save(self, *, check: bool = True) -> bool:
-        """Save atomically (a backup before the first overwrite), then check again what the edit touched."""
-        self.yaml_editor.commit()
-        if self.path is None:
-            return False
-        first = not self.path.with_name(self.path.name + ".bak").exists()
-        try:
-            save_document(self.path, self.doc)  # the bytes as read, edits spliced in; atomic, with a backup
-        except OSError as exc:
-            self.banner.show_message("error", self.tr("Could not save {path}: {reason}").format(
-                path=self.path, reason=exc.strerror or exc))
-            return False
-        self.saved_text = self.text
-        self.undo_stack.setClean()
-        self.dataset_saved.emit(self.path)
-        if first and self.path.with_name(self.path.name + ".bak").exists():
-            self.banner.show_message("ok", self.tr("Saved. The original file is kept as {name}.").format(
-                name=self.path.name + ".bak"))
-        self._update_state()
-        if check:
-            self.check()  # what the edit touched is judged again (unchanged files come from the cache)
-        return True
-
-    def fix_finding(self, finding: Finding) -> bool:
-        """Plan the one-click fix, show what it changes, apply it on yes, then check again."""
-        if finding.code in YAML_FIXES and self.path is not None:
-            return self._reroot()
-        plan, reason = self._plan_fix(finding)
-        if plan is None:
-            self.banner.show_message("info", self.tr(
-                "There is no safe automatic fix for this finding{reason}; its message says what to do.").format(
-                reason=f" ({reason})" if reason else ""))
-            return False
-        if not dataset_dialogs.confirm_fix(self, plan.summary, plan.before, plan.after):
-            return False
-        try:
-            apply_fix(plan)
-        except OSError as exc:
-            self.banner.show_message("error", self.tr("The fix failed: {reason}").format(reason=exc))
-            return False
-        self.banner.show_message("ok", self.tr("Done: {what}.").format(what=plan.summary))
-        self.check()
-        return True
-
-    def _plan_fix(self, finding: Finding) -> tuple[Any, str]:
-        """The fix ``plan_fix`` would make now (None and why, when there is none)."""
-        val = self.spec.splits.get("val") if self.spec else None
-        val_lists = [str(p) for p in val.paths if p.is_file()] if val else []
-        try:
-            return plan_fix(finding, val_lists=val_lists, root=self.spec.root if self.spec else None), ""
-        except OSError as exc:
-            return None, str(exc)
-
-    def _has_fix(self, finding: Finding) -> bool:
-        """Fix… is enabled only when there is a fix to preview (a label file that needs no rewrite has none)."""
-        return finding.code in YAML_FIXES or self._plan_fix(finding)[0] is not None
-
-    def _reroot(self) -> bool:
-        """Set ``path:`` to where the dataset most likely is now (``spec.reroot_target``): an undoable edit,
-        saved when the user saves."""
-        assert self.spec is not None  # the finding being fixed came from it
-        target = str(reroot_target(self.spec))
-        if not dataset_dialogs.confirm_fix(self, self.tr("Set 'path' to {folder}").format(folder=target), "", ""):
-            return False
-        try:
-            self._push(set_value(self.doc, ["path"], target), self.tr("Re-root the dataset"))
-        except EditError as exc:
-            self.banner.show_message("error", str(exc))
-            return False
-        self.banner.show_message("ok", self.tr("'path' is now {folder}. Save (Ctrl+S) to keep it.").format(
-            folder=target))
-        self.check()
-        return True
-
-    # -- checking -----------------------------------------------------------------------------------
-    def check(self) -> None:
-        if self.path is None or self.checking:
-            return
-        self.yaml_editor.commit()
-        path, doc = self.path, parse_text(self.text, str(self.path))
-        cache_dir = app_cache_dir(self.workspace) / "dataset-check"
-        self.progress_row.start(self.tr("Checking images and labels…"))
-
-        def job(progress: Any, cancelled: Any) -> Report:
-            return validate_dataset(path, progress=progress, cancelled=cancelled, cache_dir=cache_dir, doc=doc)
-
-        self._task = run_in_background(self, job, on_done=self._checked, on_failed=self._check_failed,
-                                       on_progress=self.progress_row.update_counts)
-        self._update_state()
-
-    def cancel_check(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-
-    def _checked(self, report: Report) -> None:
-        self._task = None
-        self.progress_row.hide()
-        self.report = report
-        counts = report.stats.get("findings", {})
-        scan = report.stats.get("scan", {})
-        summary = self.tr("Errors: {e} · warnings: {w} · notes: {i} — {files} files checked in {s} s "
-                          "({cached} unchanged since the last check)").format(
-            e=counts.get("error", 0), w=counts.get("warning", 0), i=counts.get("info", 0),
-            files=scan.get("files", 0), s=scan.get("seconds", 0), cached=scan.get("from_cache", 0))
-        self.findings.set_findings(report.findings, report.yaml_file, summary)
-        self.stats.show_stats(report.stats)
-        self.gallery.set_records(report.images, report.names, flagged_images(report))
-        if has_errors(report.findings):
-            self.banner.show_message("error", self.tr(
-                "Errors found ({e}): yolov5 would drop images or stop. See the Problems list.").format(
-                e=counts.get("error", 0)))
-        elif counts.get("warning"):
-            self.banner.show_message("warning", self.tr(
-                "No errors; warnings worth a look ({w}) in the Problems list.").format(w=counts["warning"]))
-        else:
-            self.banner.show_message("ok", self.tr("No problems found: the dataset is ready to train."))
-        self._update_state()
-
-    def _check_failed(self, exc: BaseException) -> None:
-        self._task = None
-        self.progress_row.hide()
-        if isinstance(exc, ScanCancelled):
-            self.banner.show_message("info", self.tr("Check cancelled. Files checked so far are remembered."))
-        else:
-            self.banner.show_message("error", self.tr("The check failed: {reason}").format(reason=exc))
-        self._update_state()
+            self.made_message = message  # the check's verdict would replace it: shown with that (``_checked``)

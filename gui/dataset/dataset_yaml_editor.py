@@ -2,6 +2,9 @@
 
 The editor's own undo is off: every change goes through the page's ``QUndoStack`` (typing is committed
 as one step after a short pause), so Ctrl+Z undoes form edits and typed edits in one history.
+Typing is pending from the first keystroke until it is sent (``pending``): when the pause's single-shot
+timer fires it is no longer active, so "pending" is a flag of its own, not the timer's state — the timer's
+state made every pause a no-op, and typed edits never reached the form (issue 25).
 """
 
 from __future__ import annotations
@@ -83,24 +86,31 @@ class YamlEditor(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.edit, 1)
         layout.addLayout(row)
-        self._timer = QTimer(self, singleShot=True, interval=COMMIT_DELAY_MS, timeout=self.commit)
+        self._timer = QTimer(self, singleShot=True, interval=COMMIT_DELAY_MS, timeout=self._send)
         self._loading = False
+        self._pending = False
         self.edit.textChanged.connect(self._changed)
         self.set_error(None)
 
     def _changed(self) -> None:
         if not self._loading:
+            self._pending = True
             self._timer.start()
 
     def commit(self) -> None:
         """Send pending typing now (before a save, a form edit or an undo)."""
-        if self._timer.isActive():
-            self._timer.stop()
-            self.text_edited.emit(self.edit.toPlainText())
+        self._timer.stop()
+        if self._pending:
+            self._send()
+
+    def _send(self) -> None:
+        self._pending = False
+        self.text_edited.emit(self.edit.toPlainText())
 
     @property
     def pending(self) -> bool:
-        return self._timer.isActive()
+        """Typed text not sent yet (the pause has not ended)."""
+        return self._pending
 
     def set_text(self, text: str) -> None:
         """Show ``text`` (``\\n`` newlines), keeping the cursor's line where possible; no signal."""

@@ -13,9 +13,10 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QInputDialog, QProgressDialog, QWidget
 
-from core.dataset.prepare import PrepareCancelled, default_out_dir, prepare_dataset
+from core.dataset.prepare import PrepareCancelled, default_out_dir
 from core.workspace import app_cache_dir
-from gui.background import BackgroundTask, run_in_background
+from gui.background import BackgroundTask
+from gui.dataset import operations
 
 
 def _tr(text: str) -> str:
@@ -57,11 +58,8 @@ class PrepareAction(QObject):
         self.dialog.setWindowModality(Qt.WindowModality.NonModal)
         self.dialog.setMinimumDuration(300)
 
-        def work(progress: Any, cancelled: Any) -> Any:
-            return prepare_dataset(data_yaml, imgsz, out_dir, progress=progress, cancelled=cancelled)
-
-        self.task = run_in_background(self, work, on_done=self._done, on_failed=self._failed,
-                                      on_progress=self._progress, what=_tr("Preparing a resized copy"))
+        self.task = operations.prepare_copy(self, data_yaml, imgsz, out_dir).progress(self._progress) \
+            .success(self._done).failure(self._failed).run()
         self.dialog.canceled.connect(self.task.cancel)
         return True
 

@@ -52,6 +52,8 @@ class CheckDetails(QWidget):
         words = {"ok": self.tr("Passed: nothing to fix."), NOT_CHECKED: self.tr("Not checked: {why}."),
                  "n/a": self.tr("Does not apply here: {why}.")}
         text = words.get(check.status, "").format(why=escape(check.note))
+        if check.status == "ok" and check.measured:
+            text = self.tr("Passed. Measured: {measured}.").format(measured=escape(check.measured))
         self.browser.setHtml(f"<h3>{escape(check.title)}</h3><p>{text}</p>")
         self._buttons()
 

@@ -12,31 +12,31 @@ Tests inject facts (``facts=``) or a launcher that replays events.
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QProcess, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QApplication, QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from core.atomic import atomic_write_text
-from core.environment.facts import EnvironmentFacts, load_facts, save_facts
+from core.environment.facts import EnvironmentFacts
 from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation
 from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_job
-from core.environment.report import report_dict, summarize
+from core.environment.report import summarize
 from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
-from core.install.repair import REPAIRABLE, plan_repair, runtime_facts
+from core.install.repair import REPAIRABLE, RepairPlan
 from core.job.jobs import JobOutcome
-from core.workspace import last_facts_path
+from gui.app_restart import restart_app
 from gui.dialogs import ask_yes
+from gui.operations import describe_failure
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.environment.check_details import Applier, CheckDetails
+from gui.environment.operations import keep_facts_op, load_facts_op, repair_plan_op, save_report_op
 from gui.widgets.levels import level_icon, level_word
 from gui.widgets.page_header import PageHeader
 from gui.environment.repair_dialog import RepairDialog
@@ -58,14 +58,6 @@ def ask_restart(parent: QWidget) -> bool:
     return ask_yes(parent, _tr("Restart YOLO Studio?"),
                    _tr("PyTorch was replaced. Restart YOLO Studio now so every part of it uses the new build?"),
                    cancel=False)
-
-
-def restart_app() -> None:
-    """Start a new window of the app, then close this one (its own close checks still apply)."""
-    import sys  # noqa: PLC0415
-
-    if QProcess.startDetached(sys.executable, ["-m", "gui", *sys.argv[1:]]):
-        QApplication.closeAllWindows()
 
 
 def ask_open_path(parent: QWidget) -> str:
@@ -116,7 +108,7 @@ class EnvironmentPage(Page):
         self.banner = Banner(self)
         self.summary = SummaryLine(self)
         self.progress_label = QLabel(self)
-        self.progress_bar = QProgressBar(self, maximum=5, value=0, textVisible=False)
+        self.progress_bar = QProgressBar(self, maximum=self._collector.count, value=0, textVisible=False)
         self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel)
         self.list = QListWidget(self)
         self.list.setAccessibleName(self.tr("Checks"))
@@ -140,9 +132,20 @@ class EnvironmentPage(Page):
         self.details.set_applier(applier)
 
     def on_bound(self) -> None:
-        """A fix that is a training option goes to the Train form through the window."""
+        """A fix that is a training option goes to the Train form through the window; the app's dataset
+        (``services.current``, the one the Train page trains on) is what "RAM for the dataset cache" judges."""
         if self.services.apply_to_next_run is not None:
             self.set_applier(self.services.apply_to_next_run)
+        self.services.current.dataset_changed.connect(self._on_dataset_changed)
+
+    def _on_dataset_changed(self, _path: str) -> None:
+        """The dataset's disk and cache size were judged for the old one: check again now, or when shown."""
+        if self.facts is None or self.source:
+            return
+        if self.isVisible():
+            self.recheck()
+        else:
+            self._auto_start = True
 
     def _build_layout(self) -> None:
         progress = QHBoxLayout()
@@ -189,7 +192,7 @@ class EnvironmentPage(Page):
             "Checking this machine again… (the list below is from the previous check until it ends)"))
         self._set_busy(True)
         try:
-            self._probe.start(probe_job(self.workspace))
+            self._probe.start(probe_job(self.workspace, data=self.services.current.dataset or None))
         except OSError as exc:
             self._set_busy(False)
             self.banner.show_message("error", self.tr("Cannot write the probe's spec in {path}: {reason}").format(
@@ -231,10 +234,9 @@ class EnvironmentPage(Page):
 
     def _keep_last_facts(self, facts: EnvironmentFacts) -> None:
         """The About box shows the versions this check read (the GUI never imports torch to ask)."""
-        try:
-            save_facts(facts, last_facts_path(self.workspace))
-        except OSError as exc:
-            logging.getLogger("yolostudio.gui.environment").warning("could not keep the check's facts: %s", exc)
+        keep_facts_op(self, facts, self.workspace).failure(
+            lambda exc: logging.getLogger("yolostudio.gui.environment").warning(
+                "could not keep the check's facts: %s", exc)).run()
 
     def _set_busy(self, busy: bool) -> None:
         for widget in (self.progress_label, self.progress_bar, self.cancel_button):
@@ -262,7 +264,8 @@ class EnvironmentPage(Page):
             self._add_row(finding.severity, finding.message, finding)
         for check in evaluation.checks:
             if check.status == "ok":
-                self._add_row("ok", check.title, check)
+                self._add_row("ok", self.tr("{title} — {measured}").format(title=check.title, measured=check.measured)
+                              if check.measured else check.title, check)
         for check in evaluation.checks:
             if check.status in (NOT_CHECKED, "n/a"):
                 word = self.tr("not checked") if check.status == NOT_CHECKED else self.tr("does not apply")
@@ -299,14 +302,17 @@ class EnvironmentPage(Page):
         return [self.list.item(i).text() for i in range(self.list.count())]
 
     # -- repair -------------------------------------------------------------------------------------
-    def open_repair(self) -> RepairDialog | None:
+    def open_repair(self) -> bool:
+        """Plan the repair in the background (it looks at the app's environment), then open its dialog."""
         if self.facts is None or self.evaluation is None or self.busy:
-            return None
-        plan = plan_repair(self.facts, self.evaluation.ids(), runtime_facts())
+            return False
+        repair_plan_op(self, self.facts, self.evaluation.ids()).success(self._show_repair).run()
+        return True
+
+    def _show_repair(self, plan: RepairPlan) -> None:
         self.repair_dialog = RepairDialog(plan, self.workspace, self)
         self.repair_dialog.repaired.connect(self._after_repair)
         self.repair_dialog.open()
-        return self.repair_dialog
 
     def _after_repair(self) -> None:
         self._restart_after_check = True
@@ -314,30 +320,29 @@ class EnvironmentPage(Page):
 
     # -- files --------------------------------------------------------------------------------------
     def save_report(self) -> bool:
+        """Ask where, then write the report in the background; the banner says where it went (or why not)."""
         if self.facts is None or self.evaluation is None:
             return False
         path = ask_save_path(self, str(Path.home() / "yolostudio-environment.json"))
         if not path:
             return False
-        report = report_dict(self.facts, self.evaluation, private=True)
-        try:
-            atomic_write_text(Path(path), json.dumps(report, indent=2, ensure_ascii=False) + "\n", backup=False)
-        except OSError as exc:
-            self.banner.show_message("error", self.tr("Could not save the report: {reason}").format(reason=exc))
-            return False
-        self.banner.show_message("info", self.tr("Report saved to {path}. Paths under your home folder are "
-                                                 "shortened to ~.").format(path=path))
+        save_report_op(self, self.facts, self.evaluation, Path(path)).success(
+            lambda saved: self.banner.show_message("info", self.tr(
+                "Report saved to {path}. Paths under your home folder are shortened to ~.").format(path=saved))
+        ).failure(lambda exc: self.banner.show_message("error", self.tr("Could not save the report: {reason}").format(
+            reason=describe_failure(exc)))).run()
         return True
 
     def open_facts(self) -> bool:
+        """Ask for a facts file, read it in the background, then judge it (``source`` names it)."""
         path = ask_open_path(self)
         if not path:
             return False
-        try:
-            facts, notes = load_facts(Path(path))
-        except (OSError, ValueError) as exc:
-            self.banner.show_message("error", self.tr("Cannot read {path}: {reason}").format(path=path, reason=exc))
-            return False
+        load_facts_op(self, Path(path)).success(lambda loaded: self._show_file(path, *loaded)).failure(
+            lambda exc: self.banner.show_message("error", self.tr("Cannot read {path}: {reason}").format(
+                path=path, reason=exc))).run()
+        return True
+
+    def _show_file(self, path: str, facts: EnvironmentFacts, notes: list[str]) -> None:
         self.source = path
         self.show_facts(facts, notes)
-        return True

@@ -21,16 +21,10 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
 
 from core.install.repair import RepairPlan
 from core.job.jobs import JobOutcome, JobSpec
-from core.runs.store import list_runs
-from gui.background import run_in_background
+from gui.environment.operations import running_runs, running_runs_op
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
 from gui.widgets.log_view import LogView
-
-
-def running_runs(workspace: Path) -> list[str]:
-    """Runs whose worker is alive (they import this PyTorch); read in the background."""
-    return [run.name for run in list_runs(workspace) if run.status == "running"]
 
 
 class RepairDialog(QDialog):
@@ -128,8 +122,8 @@ class RepairDialog(QDialog):
         self.install_button.setEnabled(False)
         self.progress_label.setText(self.tr("Making sure no training run uses this PyTorch…"))
         self.progress_label.setVisible(True)
-        run_in_background(self, lambda progress, cancelled: self.busy_check(self.workspace),
-                          on_done=self._start_unless_busy, on_failed=lambda exc: self._start_unless_busy([]))
+        running_runs_op(self, self.workspace, self.busy_check).success(self._start_unless_busy) \
+            .failure(lambda exc: self._start_unless_busy([])).run()
 
     def _start_unless_busy(self, busy: list[str]) -> None:
         if busy:

@@ -1,7 +1,8 @@
 """The Export page: weights → ONNX / TensorRT / TorchScript, each proven against PyTorch, then "Try it".
 
-Owns the page's flow only. What is possible is ``core.export.options`` on this machine's facts
-(gathered in the background); where files go and which images verify them is ``core.export.plan``; the
+Owns the page's flow only. What is possible is ``core.export.options`` on this machine's facts; where files go
+and which images verify them is ``core.export.plan`` — every read of the disk through ``gui/export/operations.py``
+(the facts, the chosen weights' run, its reports, the validation images), off the GUI thread; the
 exporting and the "Try it" inference run in worker jobs (``export``, ``predict``) on ``gui.job_runner.JobRunner``
 with an injectable launcher, so the GUI never imports a runtime and tests can replay recorded events. Reports
 (``export.json``) are read back when a run's weights are chosen, so earlier exports show again.
@@ -17,16 +18,17 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QFileDialog, QGroupBox, QLabel, QProgressBar, QPushButton, QScrollArea, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from core.export.facts import ExportFacts, gather_export_facts
+from core.export.facts import ExportFacts
 from core.export.options import ExportOptions, validate_options
-from core.dataset.split_images import split_images
-from core.export.plan import build_export_spec, build_predict_spec, export_root, find_reports, run_dataset, run_imgsz
+from core.export.plan import build_predict_spec
 from core.export.render import format_name
 from core.job.jobs import JobOutcome, JobSpec
-from core.trust import confirmed_entry, needs_trust
+from core.trust import confirmed_entry
 from gui import dialogs
-from gui.background import run_in_background
+from gui.export.operations import (WeightsInfo, export_facts_op, export_spec_op, run_reports_op, trust_op,
+                                   validation_images_op, weights_info_op)
 from gui.job_runner import JobRunner, Launcher, default_launcher
+from gui.operations import describe_failure
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.export.export_card import ExportCard
@@ -35,7 +37,6 @@ from gui.export.export_try import TryItView
 from gui.widgets.page_header import PageHeader
 
 VALIDATE_DELAY_MS = 150
-TRY_IMAGES = 16
 STEPS_PER_FORMAT = 3  # exporting, verifying, timing
 
 
@@ -47,6 +48,8 @@ class ExportPage(Page):
         self.trusted: set[str] = set()
         self.reports: list[dict[str, Any]] = []
         self._steps = 0
+        self._run_data: dict[str, str] = {}  # weights -> the data.yaml its run trained on (read in the background)
+        self._reading: str = ""  # the weights whose run is being read: Export waits for its dataset
 
         self.export_button = QPushButton(self.tr("Export"), self, clicked=self.start_export, default=True)
         self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel, enabled=False)
@@ -84,8 +87,7 @@ class ExportPage(Page):
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._validate_timer = QTimer(self, singleShot=True, interval=VALIDATE_DELAY_MS, timeout=self.revalidate)
         if facts is None:
-            run_in_background(self, lambda progress, cancelled: gather_export_facts(),
-                              on_done=self.set_facts, what=self.tr("Checking which export formats this machine can do"))
+            export_facts_op(self).success(self.set_facts).run()
         self.revalidate()
 
     def _build_layout(self) -> None:
@@ -145,8 +147,13 @@ class ExportPage(Page):
         self.revalidate()
 
     def open_run(self, run_dir: Path) -> None:
-        """Show a run's export reports (the Runs page calls this when a run is opened)."""
-        self.show_reports(find_reports(Path(run_dir)))
+        """Show a run's export reports (the Runs page calls this when a run is opened), read in the background."""
+        run_reports_op(self, Path(run_dir)).success(self.show_reports).run()
+
+    @property
+    def reading_weights(self) -> bool:
+        """The chosen weights' run (image size, dataset, earlier exports) is still being read."""
+        return bool(self._reading)
 
     def _schedule_validation(self) -> None:
         self._validate_timer.start()
@@ -154,7 +161,7 @@ class ExportPage(Page):
     def options(self) -> ExportOptions:
         options = self.form.options()
         if options.weights and not options.data:
-            options.data = run_dataset(Path(options.weights))
+            options.data = self._run_data.get(options.weights, "")
         return options
 
     def revalidate(self) -> bool:
@@ -165,25 +172,40 @@ class ExportPage(Page):
         messages = [p.message + (f" {p.fix}" if p.fix else "") for p in checked.problems]
         if not options.weights:
             messages.insert(0, self.tr("No weights yet: train a run first, or pick a .pt with “Other .pt…”."))
+        if self._reading:
+            messages.insert(0, self.tr("Reading the run of {name}…").format(name=Path(self._reading).name))
         self.problems_label.setText("\n".join(messages) if messages else self.tr("Ready to export."))
-        ready = checked.ok and bool(options.weights)
+        ready = checked.ok and bool(options.weights) and not self._reading
         self.export_button.setEnabled(ready and not self.exporter.active)
         self.export_button.setToolTip("\n".join(messages) or self.tr("Export and verify (Ctrl+Enter)"))
         return ready
 
     def _on_weights_changed(self) -> None:
+        """Read the chosen weights' run in the background: its image size, dataset and earlier exports."""
         weights = self.form.weights_path()
         if not weights:
+            self._reading = ""
             self.show_reports([])
             return
-        self.form.set_imgsz(run_imgsz(Path(weights), self.form.imgsz.value()))
-        root = export_root(Path(weights))
-        self.show_reports([r for r in find_reports(root) if Path(r.get("weights", "")) == Path(weights)])
+        self._reading = weights
+        self.revalidate()  # Export waits for the run's dataset
+        weights_info_op(self, Path(weights), self.form.imgsz.value()).success(self._show_weights_info).failure(
+            lambda exc: self._show_weights_info(WeightsInfo(weights, self.form.imgsz.value(), ""))).run()
+
+    def _show_weights_info(self, info: WeightsInfo) -> None:
+        if info.weights != self.form.weights_path():
+            return  # another file was chosen meanwhile: its own answer follows
+        self._reading = ""
+        self._run_data[info.weights] = info.dataset
+        self.form.set_imgsz(info.imgsz)
+        self.show_reports(info.reports)
+        name = Path(info.weights).name
         if not self.exporter.active:
             self.progress.hide()
-            self.stage_label.setText(self.tr("Earlier exports of {name}:").format(name=Path(weights).name)
+            self.stage_label.setText(self.tr("Earlier exports of {name}:").format(name=name)
                                      if self.reports else self.tr("No exports of {name} yet — choose formats, then "
-                                                                  "press Export.").format(name=Path(weights).name))
+                                                                  "press Export.").format(name=name))
+        self.revalidate()
 
     def browse_weights(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose weights to export"), str(self.workspace),
@@ -191,26 +213,48 @@ class ExportPage(Page):
         if path:
             self.use_weights_file(Path(path))
 
-    def use_weights_file(self, path: Path) -> bool:
-        """Add a .pt the user picked; one from outside the runs needs their confirmation (it is a pickle)."""
+    def use_weights_file(self, path: Path) -> None:
+        """Add a .pt the user picked; one from outside the runs needs their confirmation (it is a pickle). Where
+        it comes from is looked up in the background, then the question (if any) is asked."""
         path = path.resolve()
-        if needs_trust(path, self.workspace, self.trusted):
-            if not dialogs.confirm_untrusted_weights(self, path):
-                return False
-            self.trusted.add(confirmed_entry(path))
+        trust_op(self, path, self.workspace, set(self.trusted)).success(
+            lambda needs: self._add_weights_file(path) if not needs or self._confirm(path) else None).run()
+
+    def _add_weights_file(self, path: Path) -> None:
         self.form.add_weights_file(path)
+
+    def _confirm(self, path: Path) -> bool:
+        """The user's word on a checkpoint from outside the runs; remembered for this session."""
+        if not dialogs.confirm_untrusted_weights(self, path):
+            return False
+        self.trusted.add(confirmed_entry(path))
         return True
 
     # -- export ---------------------------------------------------------------------------------------
     def start_export(self) -> bool:
+        """Build the job's spec in the background (asking first about weights from outside the runs), then start."""
         if self.exporter.active or not self.revalidate():
             return False
         options = self.options()
-        if needs_trust(options.weights, self.workspace, self.trusted):
-            if not self.use_weights_file(Path(options.weights)):
-                return False
-        spec = build_export_spec(options, self.workspace,
-                                 trusted=needs_trust(options.weights, self.workspace))  # confirmed just now
+        self.export_button.setEnabled(False)
+        export_spec_op(self, options, self.workspace, set(self.trusted)).success(
+            lambda spec: self._start_export(options, spec)).failure(self._export_not_started).run()
+        return True
+
+    def _export_not_started(self, exc: BaseException) -> None:
+        self.banner.show_message("error", self.tr("Export failed: {message} {hint}").format(
+            message=describe_failure(exc), hint=""))
+        self.revalidate()
+
+    def _start_export(self, options: ExportOptions, spec: dict[str, Any] | None) -> None:
+        if spec is None:  # weights from outside the runs: the user's word first, then the spec again
+            if self._confirm(Path(options.weights)):
+                export_spec_op(self, options, self.workspace, set(self.trusted)).success(
+                    lambda again: self._start_export(options, again) if again is not None else self.revalidate()
+                ).failure(self._export_not_started).run()
+            else:
+                self.revalidate()
+            return
         self._steps = 0
         self.progress.setMaximum(2 + STEPS_PER_FORMAT * len(options.formats))
         self.progress.setValue(0)
@@ -221,7 +265,6 @@ class ExportPage(Page):
         self.exporter.start(JobSpec.scratch("export", spec, self.workspace))
         self.export_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        return True
 
     def cancel(self) -> None:
         self.exporter.stop()
@@ -300,8 +343,9 @@ class ExportPage(Page):
         data = self.form.data_edit.text().strip()
         weights = Path(self._model_report().get("weights") or model)
         self.try_view.set_busy(True, self.tr("Finding the validation images…"))
-        run_in_background(self, lambda progress, cancelled: _validation_images(data, weights),
-                          on_done=self._on_try_images_listed, what=self.tr("Finding the validation images"))
+        validation_images_op(self, data, weights).success(self._on_try_images_listed).failure(
+            lambda exc: self.try_view.set_busy(False, self.tr("Could not list the validation images: {reason}")
+                                               .format(reason=describe_failure(exc)))).run()
         return True
 
     def _on_try_images_listed(self, images: list[Path]) -> None:
@@ -326,6 +370,8 @@ class ExportPage(Page):
     def _on_predict_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "predictions":
             self.try_view.add_result(event)
+        elif event.get("type") == "warning" and event.get("code") == "unreadable-image":
+            self.try_view.add_skipped(event)
 
     def _on_predict_ended(self, outcome: JobOutcome) -> None:
         error = outcome.error()
@@ -334,9 +380,3 @@ class ExportPage(Page):
         else:
             self.try_view.set_busy(False, self.try_view.summary())
 
-
-def _validation_images(data: str, weights: Path) -> list[Path]:
-    """Up to ``TRY_IMAGES`` validation images of ``data`` (else of the dataset the weights' run trained on);
-    runs on a pool thread: it reads the data.yaml and lists the split."""
-    data = data or run_dataset(weights)
-    return split_images(data, limit=TRY_IMAGES).images if data else []

@@ -3,7 +3,7 @@
 The model runs in a worker (``predict`` job); this widget only draws what comes back — the image and its
 boxes with QPainter — so the GUI never loads a runtime. The worker returns every box above a low
 confidence, so moving the threshold filters locally and redraws at once, without running anything again.
-Images are decoded on a pool thread (``gui.background``), never in the GUI thread.
+Images are decoded on a pool thread (a ``gui.operations.CoreOp``), never in the GUI thread.
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSlider,
                                QSplitter, QVBoxLayout, QWidget)
 
-from gui.background import run_in_background
+from gui.operations import CoreOp
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6", "#bcf60c")
 DEFAULT_CONF = 0.25
 SCALE = 1000  # slider steps per unit of confidence: 0.001 at the low end, where weak models live
+SKIPPED_NAMED = 3  # skipped images named in the summary; the rest are counted
 
 
 class DetectionView(QWidget):
@@ -103,6 +104,7 @@ class TryItView(QWidget):
         self.image_list = QListWidget(self)
         self.view = DetectionView(self)
         self.results: dict[str, dict[str, Any]] = {}
+        self.skipped: dict[str, str] = {}  # image path -> the worker's reason ("unreadable", "missing")
         self._images: dict[str, QImage] = {}
         self.model: Path | None = None
 
@@ -146,6 +148,7 @@ class TryItView(QWidget):
 
     def clear_results(self) -> None:
         self.results.clear()
+        self.skipped.clear()
         self._images.clear()
         self.image_list.clear()
         self.view.set_image(None, None)
@@ -158,9 +161,12 @@ class TryItView(QWidget):
         item.setData(Qt.ItemDataRole.UserRole, path)
         self.image_list.addItem(item)
         self._label(item)
-        run_in_background(self, lambda progress, cancelled: QImage(path),
-                          on_done=lambda image, p=path: self._image_loaded(p, image),
-                          what=self.tr("Reading image {name}").format(name=Path(path).name))
+        CoreOp(self, lambda: QImage(path), what=self.tr("Reading image {name}").format(name=Path(path).name)) \
+            .success(lambda image, p=path: self._image_loaded(p, image)).run()
+
+    def add_skipped(self, event: dict[str, Any]) -> None:
+        """The worker's ``unreadable-image`` warning: the image is named in the summary with its reason."""
+        self.skipped[str(event.get("image") or "")] = str(event.get("reason") or "unreadable")
 
     def _image_loaded(self, path: str, image: QImage) -> None:
         self._images[path] = image
@@ -173,7 +179,9 @@ class TryItView(QWidget):
     def _label(self, item: QListWidgetItem) -> None:
         result = self.results.get(item.data(Qt.ItemDataRole.UserRole)) or {}
         count = sum(1 for b in result.get("boxes") or [] if b[4] >= self.threshold)
-        item.setText(self.tr("{name} — {count} boxes").format(name=Path(result.get("image", "")).name, count=count))
+        name = Path(result.get("image", "")).name
+        item.setText(self.tr("{name} — {count} box").format(name=name, count=count) if count == 1 else
+                     self.tr("{name} — {count} boxes").format(name=name, count=count))
 
     def _show_current(self, item: QListWidgetItem | None, *_: Any) -> None:
         if item is None:
@@ -198,18 +206,45 @@ class TryItView(QWidget):
         return sum(1 for r in self.results.values() for b in r.get("boxes") or [] if b[4] >= self.threshold)
 
     def summary(self) -> str:
-        """What the images show at this threshold; with no box, the highest score found (an undertrained model)."""
+        """What the images show at this threshold; with no box, the highest score found (an undertrained model).
+        Images the worker skipped are counted and named with their reason ("1 of 2 images; skipped x.jpg:
+        cannot be read")."""
         n = len(self.results)
-        if not n:
+        if not n and not self.skipped:
             return ""
+        head = self._counted(n) + self._skipped_words()
+        if not n:
+            return self.tr("{images}.").format(images=head)
         if self.visible_total():
-            return self.tr("{n} images; move the slider to change the confidence threshold.").format(n=n)
+            return self.tr("{images}; move the slider to change the confidence threshold.").format(images=head)
         best = self.highest_score()
         if best <= 0:
-            return self.tr("{n} images: the model found no object at all (not even at 0.001).").format(n=n)
-        return self.tr("{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. "
+            return self.tr("{images}: the model found no object at all (not even at 0.001).").format(images=head)
+        return self.tr("{images}; no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. "
                        "Lower the slider to see them; a model this unsure is probably undertrained.").format(
-            n=n, threshold=self.threshold, best=best)
+            images=head, threshold=self.threshold, best=best)
+
+    def _counted(self, n: int) -> str:
+        """"1 image", "3 images", or with skipped ones "1 of 2 images": one catalogue entry per English form
+        (Chinese has one form, so both translate alike)."""
+        total = n + len(self.skipped)
+        if total == n:
+            return self.tr("{n} image").format(n=n) if n == 1 else self.tr("{n} images").format(n=n)
+        if total == 1:
+            return self.tr("{n} of {total} image").format(n=n, total=total)
+        return self.tr("{n} of {total} images").format(n=n, total=total)
+
+    def _skipped_words(self) -> str:
+        """"; skipped x.jpg: cannot be read, y.png: no such file" (the first three, then how many more)."""
+        if not self.skipped:
+            return ""
+        reasons = {"missing": self.tr("no such file")}
+        named = [self.tr("{name}: {reason}").format(name=Path(path).name,
+                                                   reason=reasons.get(why, self.tr("cannot be read")))
+                 for path, why in list(self.skipped.items())[:SKIPPED_NAMED]]
+        more = len(self.skipped) - len(named)
+        text = self.tr("; skipped {images}").format(images=self.tr(", ").join(named))
+        return text + (self.tr(" and {n} more").format(n=more) if more else "")
 
     def box_count(self) -> int:
         return len(self.view.visible_boxes())

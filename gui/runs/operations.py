@@ -1,8 +1,9 @@
 """The Runs package's calls into core, one small ``CoreOp`` each (``gui.operations``).
 
 Why here: Compare reads each run's events file (a long run's is megabytes) and gathers each run's
-config and evaluations; none of it may run on the GUI thread. (The Runs page's own listing, rename and
-trash are the page owner's to convert: ``tests/test_gui_operations_rule.py`` lists it as not converted yet.)
+config and evaluations; renaming reads the run's events to refuse a running one; moving to the trash
+re-reads each run's status first (the table may be stale) and asks the OS trash. None of it may run on the
+GUI thread. The listing itself is the window's runs store (``gui/runs_store.py``).
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QFile, QObject
 
 from core.job.protocol import iter_events
 from core.run.files import EVENTS_FILE
 from core.run_compare import comparison_rows, gather
-from core.runs.store import RunInfo
+from core.runs.store import RunInfo, read_run, rename_run
 from gui.background import Cancelled, Progress
 from gui.operations import CoreOp
 
@@ -59,3 +60,24 @@ def read_all_curves(parent: QObject, run_dirs: list[Path]) -> CoreOp[dict[str, C
 def compare_runs(parent: QObject, runs: list[RunInfo]) -> CoreOp[list[tuple[str, list[Any]]]]:
     """The rows of settings and figures that differ between ``runs`` (``core.run_compare``)."""
     return CoreOp(parent, lambda: comparison_rows(gather(list(runs))), what=_tr("Comparing the runs"))
+
+
+def move_to_trash(path: Path) -> bool:
+    """The OS trash (freedesktop Trash, Windows Recycle Bin, macOS Trash); False when it refused."""
+    result = QFile.moveToTrash(str(path))  # bool, or (bool, path in trash) depending on the binding
+    return bool(result[0] if isinstance(result, tuple) else result)
+
+
+def trash_runs(paths: list[Path]) -> list[tuple[Path, bool]]:
+    """A run that started training since the table was drawn is never moved; (path, moved) for each."""
+    return [(path, read_run(path).status != "running" and move_to_trash(path)) for path in paths]
+
+
+def rename_run_op(parent: QObject, run_dir: Path, new_name: str) -> CoreOp[Path]:
+    """``core.runs.store.rename_run``: the run's new folder comes back."""
+    return CoreOp(parent, lambda: Path(rename_run(run_dir, new_name)),
+                  what=_tr("Renaming run {name}").format(name=run_dir.name))
+
+
+def trash_runs_op(parent: QObject, paths: list[Path]) -> CoreOp[list[tuple[Path, bool]]]:
+    return CoreOp(parent, lambda: trash_runs(paths), what=_tr("Moving runs to the trash"))

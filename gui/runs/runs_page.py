@@ -1,8 +1,8 @@
 """The Runs page: every run in the workspace, to compare, replay, rename, clean up.
 
 Owns the page's flow only: the list is the window's runs store (``gui/runs_store.py``), renaming is
-``core.runs.store.rename_run`` (background: it reads the run's events to refuse a running one), deleting moves
-the folder to the OS trash with ``QFile.moveToTrash`` (never a silent permanent delete; when the trash
+``core.runs.store.rename_run`` (an operation, ``gui/runs/operations.py``: it reads the run's events to refuse a
+running one), deleting moves the folder to the OS trash with ``QFile.moveToTrash`` (an operation too) (never a silent permanent delete; when the trash
 refuses, the page says so and deletes nothing). Opening a run asks the main window (``open_requested``)
 to replay it on the Train page. The questions it asks are module functions, so tests answer them.
 """
@@ -12,21 +12,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import (QCoreApplication, QFile, QItemSelectionModel, QSortFilterProxyModel, QTimer, QUrl, Qt,
+from PySide6.QtCore import (QCoreApplication, QItemSelectionModel, QSortFilterProxyModel, QTimer, QUrl, Qt,
                             Signal)
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
                                QPushButton, QStackedWidget, QTableView, QVBoxLayout, QWidget)
 
 from core.run.words import status_title
-from core.runs.store import RunInfo, read_run, rename_run
-from gui.background import run_in_background
+from core.runs.store import RunInfo
 from gui.dialogs import ask_yes
 from gui.evaluate.evaluate_window import EvaluateWindow
 from gui.job_runner import default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
+from gui.runs.operations import rename_run_op, trash_runs_op
 from gui.runs.runs_overlay import RunsOverlayDialog
 from gui.widgets.sort_arrow import arrow_follows_order
 from gui.runs.runs_table_model import COLUMN, RUN_ROLE, SORT_ROLE, RunsTableModel
@@ -49,17 +49,6 @@ def confirm_delete(parent: QWidget, names: list[str]) -> bool:
     return ask_yes(parent, _tr("Move runs to the trash?"),
                    _tr("Move these runs (weights, results and events) to the trash?\n\n{names}\n\nThey can "
                        "be restored from the trash.").format(names="\n".join(names)))
-
-
-def move_to_trash(path: Path) -> bool:
-    """The OS trash (freedesktop Trash, Windows Recycle Bin, macOS Trash); False when it refused."""
-    result = QFile.moveToTrash(str(path))  # bool, or (bool, path in trash) depending on the binding
-    return bool(result[0] if isinstance(result, tuple) else result)
-
-
-def _trash_all(paths: list[Path]) -> list[tuple[Path, bool]]:
-    """Background job. The table may be stale: a run that started training since is never moved."""
-    return [(path, read_run(path).status != "running" and move_to_trash(path)) for path in paths]
 
 
 class RunsPage(Page):
@@ -279,10 +268,9 @@ class RunsPage(Page):
         new_name = ask_new_name(self, run.name)
         if not new_name:
             return
-        run_in_background(self, lambda progress, cancelled: rename_run(Path(run.path), new_name),
-                          on_done=lambda path: self._on_renamed(run.name, Path(path)),
-                          on_failed=lambda exc: self._refuse(self.tr("Could not rename run {name}: {reason}").format(
-                              name=run.name, reason=exc)))
+        rename_run_op(self, Path(run.path), new_name).success(lambda path: self._on_renamed(run.name, path)) \
+            .failure(lambda exc: self._refuse(self.tr("Could not rename run {name}: {reason}").format(
+                name=run.name, reason=exc))).run()
 
     def _on_renamed(self, old: str, path: Path) -> None:
         self.banner.show_message("ok", self.tr("Renamed run {old} to {new}.").format(old=old, new=path.name))
@@ -299,8 +287,7 @@ class RunsPage(Page):
         if not confirm_delete(self, [run.name for run in runs]):
             return
         paths = [Path(run.path) for run in runs]
-        run_in_background(self, lambda progress, cancelled: _trash_all(paths), on_done=self._on_trashed,
-                          on_failed=lambda exc: self._on_trash_failed(exc))
+        trash_runs_op(self, paths).success(self._on_trashed).failure(self._on_trash_failed).run()
 
     def _on_trashed(self, results: list[tuple[Path, bool]]) -> None:
         failed = [path for path, ok in results if not ok]

@@ -178,6 +178,7 @@ class TrainingPlots(QWidget):
         font = heading.font()
         font.setBold(True)
         heading.setFont(font)
+        heading.setWordWrap(True)  # a long title wraps: it must not widen the pane past a 1280-px window
         # one entry never breaks inside: Chinese breaks between any two characters ("lr1（权 / 重）"), so the
         # entry's characters are glued with WORD JOINER (U+2060, "no break here" in Unicode's line-breaking rules)
         key = QLabel("&nbsp;&nbsp; ".join(f"<span style='color:{colour}'>{glyph}</span>&nbsp;{_unbroken(words)}"

@@ -340,8 +340,16 @@ Step failed: {step}
       <translation>，约剩 {s:.0f} 秒</translation>
     </message>
     <message>
+      <source>, imported in {s:.1f} s</source>
+      <translation>，导入用时 {s:.1f} 秒</translation>
+    </message>
+    <message>
       <source>--cache ram needs about {need:.1f} GB for {images} images at imgsz {imgsz}; yolov5 then silently trains without a cache. Use the disk cache instead.</source>
       <translation>--cache ram 在图片尺寸 {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
+    </message>
+    <message>
+      <source>--cache ram needs about {need:.1f} GB for {images} images, {available:.1f} GB available</source>
+      <translation>--cache ram 缓存 {images} 张图片约需 {need:.1f} GB，可用 {available:.1f} GB</translation>
     </message>
     <message>
       <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
@@ -406,6 +414,10 @@ Step failed: {step}
     <message>
       <source>/dev/shm {shm:.2f} GB holds {n} workers' batches</source>
       <translation>/dev/shm {shm:.2f} GB 能容纳 {n} 个加载进程的批次</translation>
+    </message>
+    <message>
+      <source>/dev/shm {size:.0f} MB; {workers} workers need {need:.0f} MB</source>
+      <translation>/dev/shm {size:.0f} MB；{workers} 个加载进程需要 {need:.0f} MB</translation>
     </message>
     <message>
       <source>0 on the machine that leads (it writes the run's record and saves the weights), 1, 2 … on the others.</source>
@@ -924,6 +936,10 @@ Step failed: {step}
       <translation>数据集：{message}</translation>
     </message>
     <message>
+      <source>Delete line {line} of {name} ({row}); backup kept as {name}.bak</source>
+      <translation>删除 {name} 的第 {line} 行（{row}）；备份保存为 {name}.bak</translation>
+    </message>
+    <message>
       <source>Delete your workspace and settings too? This removes every run and model in:
 {folders}
 Type 'delete' to confirm: </source>
@@ -1010,6 +1026,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Each GPU gets {per_gpu} images per step: BatchNorm statistics from so few images are noisy.</source>
       <translation>每块 GPU 每步只有 {per_gpu} 张图像：这么少的图像算出的 BatchNorm 统计量噪声很大。</translation>
+    </message>
+    <message>
+      <source>Each has a one-click fix on the Dataset page (Fix…, previewed and undoable).</source>
+      <translation>每条都可在“数据集”页一键修复（修复…，先预览，可撤销）。</translation>
     </message>
     <message>
       <source>Earlier: the run {status}{where} after {elapsed} s, then was resumed.</source>
@@ -1330,6 +1350,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>GPU {gpu}'s power limit is lowered to {limit:.0f} W (default {default:.0f} W)</source>
       <translation>GPU {gpu} 的功耗上限被降低到 {limit:.0f} W（默认 {default:.0f} W）</translation>
+    </message>
+    <message>
+      <source>GPU {index}: {figures}</source>
+      <translation>GPU {index}：{figures}</translation>
     </message>
     <message>
       <source>GPU {index}: {what}</source>
@@ -1788,6 +1812,14 @@ Type 'delete' to confirm: </source>
       <translation>把更多已标注图片移到 val（约占数据集的 10–20 %）。</translation>
     </message>
     <message>
+      <source>Move {name} and its label {label} out of the split into {target}</source>
+      <translation>把 {name} 及其标注 {label} 移出划分，放入 {target}</translation>
+    </message>
+    <message>
+      <source>Move {name} out of the split into {target}</source>
+      <translation>把 {name} 移出划分，放入 {target}</translation>
+    </message>
+    <message>
       <source>Move {name} to {target}</source>
       <translation>把 {name} 移到 {target}</translation>
     </message>
@@ -1966,6 +1998,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Node {node}: {package} {here} differs from {wanted} on the machine that started the search; install the same version on every node.</source>
       <translation>节点 {node}：{package} {here} 与启动搜索的机器上的 {wanted} 不同；请在每个节点上安装相同版本。</translation>
+    </message>
+    <message>
+      <source>None of them has an automatic fix: each says what to do; change the files, then check again.</source>
+      <translation>它们都没有自动修复：每条都说明了该怎么做；改好文件后再检查一次。</translation>
     </message>
     <message>
       <source>Not an official YOLOv5 v7.0 checkpoint: {names}.</source>
@@ -2168,6 +2204,10 @@ Type 'delete' to confirm: </source>
       <translation>PCIe</translation>
     </message>
     <message>
+      <source>PCIe gen {gen} x{width}</source>
+      <translation>PCIe 第 {gen} 代 x{width}</translation>
+    </message>
+    <message>
       <source>Passes over the training images. Accuracy keeps improving until it levels off (Patience then stops early); every epoch costs the same time.</source>
       <translation>遍历训练图片的次数。精度会持续提升直到趋于平稳（之后“耐心值”会提前停止）；每一轮的耗时相同。</translation>
     </message>
@@ -2276,6 +2316,10 @@ Type 'delete' to confirm: </source>
       <translation>请把它们写进 HTTPS_PROXY（https://user:password@proxy:port），或在别处下载文件后用“导入”。</translation>
     </message>
     <message>
+      <source>PySide6's X11 plugin (libqxcb.so) was not found</source>
+      <translation>未找到 PySide6 的 X11 插件（libqxcb.so）</translation>
+    </message>
+    <message>
       <source>PyTorch ({index}) — the largest download</source>
       <translation>PyTorch（{index}）— 最大的下载</translation>
     </message>
@@ -2344,6 +2388,18 @@ Type 'delete' to confirm: </source>
       <translation>已安装 PyTorch {version}，但无法加载</translation>
     </message>
     <message>
+      <source>PyTorch {version}, a CPU-only build</source>
+      <translation>PyTorch {version}，仅 CPU 版本</translation>
+    </message>
+    <message>
+      <source>PyTorch {version}, built for CUDA {cuda}</source>
+      <translation>PyTorch {version}，为 CUDA {cuda} 构建</translation>
+    </message>
+    <message>
+      <source>PyTorch {version}{took}</source>
+      <translation>PyTorch {version}{took}</translation>
+    </message>
+    <message>
       <source>PyTorch's files are damaged or incomplete (an interrupted install?); a forced reinstall of the build replaces them.</source>
       <translation>PyTorch 的文件已损坏或不完整（安装被中断？）；强制重新安装该构建会替换它们。</translation>
     </message>
@@ -2358,6 +2414,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Python version</source>
       <translation>Python 版本</translation>
+    </message>
+    <message>
+      <source>Python {version}</source>
+      <translation>Python {version}</translation>
     </message>
     <message>
       <source>Python {version} is newer than the versions PyTorch {torch} publishes wheels for ({low} to {high}): no PyTorch wheel exists for it. Install Python {high} and run the installer with it (PYTHON=python{high}).</source>
@@ -2462,6 +2522,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Remove {name} from {list}</source>
       <translation>从 {list} 中删除 {name}</translation>
+    </message>
+    <message>
+      <source>Remove {name} from {list} (backup kept as {list}.bak)</source>
+      <translation>从 {list} 中移除 {name}（备份保存为 {list}.bak）</translation>
     </message>
     <message>
       <source>Removed {name}.</source>
@@ -2924,6 +2988,14 @@ Type 'delete' to confirm: </source>
       <translation>无法读取 Python 版本。</translation>
     </message>
     <message>
+      <source>The YOLO Studio window cannot open yet: Qt's X11 plugin needs system libraries that are not installed ({libraries}). Install them with:
+    {command}
+{then}</source>
+      <translation>YOLO Studio 窗口暂时无法打开：Qt 的 X11 插件需要的系统库尚未安装（{libraries}）。请用以下命令安装：
+    {command}
+{then}</translation>
+    </message>
+    <message>
       <source>The address of machine 0, reachable from every machine (static rendezvous, instead of Rendezvous).</source>
       <translation>第 0 台机器的地址，每台机器都必须能访问（静态汇合，代替“汇合点”）。</translation>
     </message>
@@ -3256,12 +3328,8 @@ Type 'delete' to confirm: </source>
       <translation>停止请求到达时训练即将结束：全部 {epochs} 轮已完成，因此本次训练以最终权重完成。</translation>
     </message>
     <message>
-      <source>The system library {library} is missing: install the package that provides it, then run the installer again.</source>
-      <translation>缺少系统库 {library}：请安装提供它的软件包，然后重新运行安装程序。</translation>
-    </message>
-    <message>
-      <source>The system library {library} is missing: sudo apt install {package} (Debian/Ubuntu), then run the installer again.</source>
-      <translation>缺少系统库 {library}：sudo apt install {package}（Debian/Ubuntu），然后重新运行安装程序。</translation>
+      <source>The system library {library} is missing: {command}, then run the installer again.</source>
+      <translation>缺少系统库 {library}：{command}，然后重新运行安装程序。</translation>
     </message>
     <message>
       <source>The system library {library} that PyTorch links against is missing.</source>
@@ -4080,6 +4148,10 @@ Type 'delete' to confirm: </source>
       <translation>cleanlab 给它们的标注打分低于 {t}（漏标、类别错误或框不准）。</translation>
     </message>
     <message>
+      <source>clip coordinates slightly outside [0, 1] to the edge</source>
+      <translation>把略超出 [0, 1] 的坐标裁到边缘</translation>
+    </message>
+    <message>
       <source>commit available</source>
       <translation>可提交</translation>
     </message>
@@ -4152,6 +4224,10 @@ Type 'delete' to confirm: </source>
       <translation>cuDNN 版本</translation>
     </message>
     <message>
+      <source>cuDNN {version}</source>
+      <translation>cuDNN {version}</translation>
+    </message>
+    <message>
       <source>data loader (originals)</source>
       <translation>数据加载（原图）</translation>
     </message>
@@ -4200,6 +4276,14 @@ Type 'delete' to confirm: </source>
       <translation>从权重库中删除检查点</translation>
     </message>
     <message>
+      <source>delete the repeated row</source>
+      <translation>删除重复的行</translation>
+    </message>
+    <message>
+      <source>delete the row with the impossible class id</source>
+      <translation>删除类别 id 不可能成立的那一行</translation>
+    </message>
+    <message>
       <source>disk</source>
       <translation>磁盘</translation>
     </message>
@@ -4222,6 +4306,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>driver {driver} is too old for CUDA builds: update it and run the installer again</source>
       <translation>驱动 {driver} 对 CUDA 版本来说太旧：请更新驱动后重新运行安装程序</translation>
+    </message>
+    <message>
+      <source>driver {driver} runs PyTorch's CUDA {cuda}</source>
+      <translation>驱动 {driver} 可运行 PyTorch 的 CUDA {cuda}</translation>
+    </message>
+    <message>
+      <source>driver {driver}; GPUs listed: {count}</source>
+      <translation>驱动 {driver}；列出的 GPU：{count} 个</translation>
     </message>
     <message>
       <source>driver's CUDA</source>
@@ -4330,6 +4422,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>files read</source>
       <translation>已读取文件</translation>
+    </message>
+    <message>
+      <source>finished in {s:.1f} s</source>
+      <translation>用时 {s:.1f} 秒完成</translation>
     </message>
     <message>
       <source>fits driver {driver} and {gpus}</source>
@@ -4552,6 +4648,10 @@ Type 'delete' to confirm: </source>
       <translation>第 {index} 层：模块 {value} 不是 yolov5 或 torch.nn 定义的网络层；yolov5 会把它当作 Python 代码运行。</translation>
     </message>
     <message>
+      <source>ldd could not read {plugin}: {reason}</source>
+      <translation>ldd 无法读取 {plugin}：{reason}</translation>
+    </message>
+    <message>
       <source>leave a class out (repeatable)</source>
       <translation>略去一个类别（可重复）</translation>
     </message>
@@ -4642,6 +4742,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>mount an emptyDir with medium: Memory (sizeLimit: 16Gi) at /dev/shm in the pod spec</source>
       <translation>在 Pod 规格中把 medium: Memory 的 emptyDir（sizeLimit: 16Gi）挂载到 /dev/shm</translation>
+    </message>
+    <message>
+      <source>move the label aside into _orphaned_labels/</source>
+      <translation>把标注移到 _orphaned_labels/ 中</translation>
     </message>
     <message>
       <source>n/a</source>
@@ -5028,6 +5132,14 @@ Type 'delete' to confirm: </source>
       <translation>已拒绝：该 XML 声明了实体或 DTD（{what}），VOC 文件从不需要这些</translation>
     </message>
     <message>
+      <source>remove the byte-order mark</source>
+      <translation>去掉字节顺序标记（BOM）</translation>
+    </message>
+    <message>
+      <source>remove the image from the val list</source>
+      <translation>把该图像从 val 列表中移除</translation>
+    </message>
+    <message>
       <source>rename a class; two classes renamed to one name are merged (repeatable)</source>
       <translation>重命名类别；改成同一名字的两个类别会合并（可重复）</translation>
     </message>
@@ -5114,6 +5226,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>serves {gpus}; see the plan for the other GPUs</source>
       <translation>支持 {gpus}；其他 GPU 见安装计划</translation>
+    </message>
+    <message>
+      <source>set 'path' to where the dataset is now</source>
+      <translation>把 'path' 设为数据集现在所在的位置</translation>
     </message>
     <message>
       <source>shape {n}</source>
@@ -5210,6 +5326,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>swap</source>
       <translation>交换空间</translation>
+    </message>
+    <message>
+      <source>take the image out of its split</source>
+      <translation>把该图像移出它所在的划分</translation>
     </message>
     <message>
       <source>temperature</source>
@@ -5352,6 +5472,10 @@ Type 'delete' to confirm: </source>
       <translation>源数据的格式（默认：自动识别）</translation>
     </message>
     <message>
+      <source>the test kernel ran on: {names}</source>
+      <translation>测试内核已在以下 GPU 上运行：{names}</translation>
+    </message>
+    <message>
       <source>the training image size: the copy's long side (default: 640)</source>
       <translation>训练图片尺寸：副本的长边（默认：640）</translation>
     </message>
@@ -5362,6 +5486,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the worker already runs threads, and only a single-threaded process can enter a namespace</source>
       <translation>工作进程已在运行多个线程，而只有单线程进程才能进入命名空间</translation>
+    </message>
+    <message>
+      <source>then run the installer again.</source>
+      <translation>然后重新运行安装程序。</translation>
+    </message>
+    <message>
+      <source>then start YOLO Studio again.</source>
+      <translation>然后重新启动 YOLO Studio。</translation>
     </message>
     <message>
       <source>this PyTorch has no kernels for sm_{cc}</source>
@@ -5696,6 +5828,10 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
     </message>
     <message>
+      <source>yolov5 {version}</source>
+      <translation>yolov5 {version}</translation>
+    </message>
+    <message>
       <source>yolov5's guide recommends pretrained weights for small and medium datasets; from random weights a few hundred images rarely reach a useful mAP.</source>
       <translation>yolov5 的指南建议中小数据集使用预训练权重；从随机权重开始，几百张图片很少能达到有用的 mAP。</translation>
     </message>
@@ -5738,6 +5874,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{c} usable cores / {r} rank(s)</source>
       <translation>{c} 个可用核心 / {r} 个进程</translation>
+    </message>
+    <message>
+      <source>{debian}   (Debian/Ubuntu), or: {fedora}   (Fedora/RHEL); elsewhere the packages that provide these files</source>
+      <translation>{debian}   （Debian/Ubuntu），或：{fedora}   （Fedora/RHEL）；其他发行版请安装提供这些文件的软件包</translation>
     </message>
     <message>
       <source>{done} of {total}</source>
@@ -5790,6 +5930,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{field}: {value!r} is not a version number</source>
       <translation>{field}：{value!r} 不是版本号</translation>
+    </message>
+    <message>
+      <source>{files:.0f} images/s ({speed:.0f} MB/s)</source>
+      <translation>每秒 {files:.0f} 张图片（{speed:.0f} MB/s）</translation>
     </message>
     <message>
       <source>{file} cannot be read: {reason}</source>
@@ -5882,6 +6026,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{format}: verified against PyTorch</source>
       <translation>{format}：已与 PyTorch 对比验证</translation>
+    </message>
+    <message>
+      <source>{free:.0f} GB free</source>
+      <translation>剩余 {free:.0f} GB</translation>
     </message>
     <message>
       <source>{free:.1f} GB free</source>
@@ -6040,6 +6188,10 @@ Type 'delete' to confirm: </source>
       <translation>{name}（{family}，sm_{major}{minor}）</translation>
     </message>
     <message>
+      <source>{name} changed after the fix; its backup {name}.bak is kept</source>
+      <translation>{name} 在修复之后又被修改过；其备份 {name}.bak 保留不动</translation>
+    </message>
+    <message>
       <source>{name} is a YOLOv5 {task} model, not a detection model.</source>
       <translation>{name} 是 YOLOv5 {task} 模型，不是检测模型。</translation>
     </message>
@@ -6100,6 +6252,10 @@ Type 'delete' to confirm: </source>
       <translation>{name}：{rate:.0f} 张/秒（{w} 个加载进程）</translation>
     </message>
     <message>
+      <source>{need:.1f} GB needed by training and its workers, {available:.1f} GB available</source>
+      <translation>训练及其加载进程需要 {need:.1f} GB，可用 {available:.1f} GB</translation>
+    </message>
+    <message>
       <source>{need:.1f} GB: training process {main:.1f} GB + {train} train and {val} val workers × ~{per:.2f} GB</source>
       <translation>{need:.1f} GB：训练进程 {main:.1f} GB + {train} 个训练和 {val} 个验证加载进程 × 约 {per:.2f} GB</translation>
     </message>
@@ -6146,6 +6302,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} images' boxes turned with their EXIF orientation</source>
       <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
+    </message>
+    <message>
+      <source>{n} of {total} have a one-click fix on the Dataset page (Fix…, previewed and undoable); the others say what to do.</source>
+      <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
       <source>{n} val images probably have a label mistake</source>
@@ -6316,6 +6476,10 @@ Type 'delete' to confirm: </source>
       <translation>{path}：在 {box} 处没有类别 {cls} 的框（评估之后文件被改动了？）。</translation>
     </message>
     <message>
+      <source>{path}: no such file</source>
+      <translation>{path}：文件不存在</translation>
+    </message>
+    <message>
       <source>{path}: not an image this app can read</source>
       <translation>{path}：不是本应用能读取的图片</translation>
     </message>
@@ -6432,6 +6596,10 @@ Type 'delete' to confirm: </source>
       <translation>{reason} {seconds:g} 秒后重试（第 {attempt} 次，共 {tries} 次）。</translation>
     </message>
     <message>
+      <source>{role}: {figures}</source>
+      <translation>{role}：{figures}</translation>
+    </message>
+    <message>
       <source>{shortcut} The full log is {log}.
 Fix the cause above, then run: {retry}
 (It continues where it stopped: what is already installed is kept.)</source>
@@ -6446,6 +6614,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{source} names the meeting point {name} = {value}; a run connects to one only when you give it yourself (PyTorch's rendezvous unpickles what that address serves: a hostile one runs code here).</source>
       <translation>{source} 指定了汇合点 {name} = {value}；只有你亲自给出时，训练才会连接汇合点（PyTorch 的汇合机制会反序列化（unpickle）该地址提供的内容：恶意的地址能在本机运行代码）。</translation>
+    </message>
+    <message>
+      <source>{speed:.0f} MB/s</source>
+      <translation>{speed:.0f} MB/s</translation>
     </message>
     <message>
       <source>{split} holds no images yolov5 can read. {consequence}</source>
@@ -6500,6 +6672,10 @@ Fix the cause above, then run: {retry}
       <translation>{tag}：{why}</translation>
     </message>
     <message>
+      <source>{temp:.0f} °C</source>
+      <translation>{temp:.0f} °C</translation>
+    </message>
+    <message>
       <source>{text} is not a duration like 2h, 90m or 1h30m</source>
       <translation>{text} 不是 2h、90m 或 1h30m 这样的时长</translation>
     </message>
@@ -6510,6 +6686,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{title}: not checked — {why}</source>
       <translation>{title}：未检查 — {why}</translation>
+    </message>
+    <message>
+      <source>{title}: {measured}</source>
+      <translation>{title}：{measured}</translation>
     </message>
     <message>
       <source>{train} train + {val} val</source>
@@ -6530,8 +6710,20 @@ then: {install}</source>
       <translation>服务器上找不到 {url}（HTTP 404）。</translation>
     </message>
     <message>
+      <source>{usable} of {logical} cores usable; the loader starts {train} workers</source>
+      <translation>{logical} 个核心中可用 {usable} 个；数据加载器启动 {train} 个进程</translation>
+    </message>
+    <message>
       <source>{used}/{total} of its compute</source>
       <translation>其算力的 {used}/{total}</translation>
+    </message>
+    <message>
+      <source>{util:.0f}% busy</source>
+      <translation>占用 {util:.0f}%</translation>
+    </message>
+    <message>
+      <source>{variable} is not set</source>
+      <translation>未设置 {variable}</translation>
     </message>
     <message>
       <source>{variable}={value} hides every GPU from PyTorch</source>

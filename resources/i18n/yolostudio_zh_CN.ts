@@ -160,8 +160,43 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
       <translation>未检查：{why}。</translation>
     </message>
     <message>
+      <source>Passed. Measured: {measured}.</source>
+      <translation>通过。测得：{measured}。</translation>
+    </message>
+    <message>
       <source>Passed: nothing to fix.</source>
       <translation>通过：无需修复。</translation>
+    </message>
+  </context>
+  <context>
+    <name>DatasetChecking</name>
+    <message>
+      <source>Check cancelled. Files checked so far are remembered.</source>
+      <translation>检查已取消。已检查的文件会被记住。</translation>
+    </message>
+    <message>
+      <source>Checking images and labels…</source>
+      <translation>正在检查图片和标签…</translation>
+    </message>
+    <message>
+      <source>Errors found ({e}): yolov5 would drop images or stop. See the Problems list.</source>
+      <translation>发现错误（{e}）：yolov5 会丢弃图片或停止。请查看问题列表。</translation>
+    </message>
+    <message>
+      <source>Errors: {e} · warnings: {w} · notes: {i} — {files} files checked in {s} s ({cached} unchanged since the last check)</source>
+      <translation>错误：{e} · 警告：{w} · 提示：{i} — 在 {s} 秒内检查了 {files} 个文件（{cached} 个自上次检查后未变）</translation>
+    </message>
+    <message>
+      <source>No errors; warnings worth a look ({w}) in the Problems list.</source>
+      <translation>没有错误；问题列表中有值得一看的警告（{w}）。</translation>
+    </message>
+    <message>
+      <source>No problems found: the dataset is ready to train.</source>
+      <translation>未发现问题：数据集可以用于训练了。</translation>
+    </message>
+    <message>
+      <source>The check failed: {reason}</source>
+      <translation>检查失败：{reason}</translation>
     </message>
   </context>
   <context>
@@ -185,6 +220,10 @@ After:
     <message>
       <source>Change class ids?</source>
       <translation>修改类别 id 吗？</translation>
+    </message>
+    <message>
+      <source>Class names</source>
+      <translation>类别名称</translation>
     </message>
     <message>
       <source>Folder of images and labels</source>
@@ -221,6 +260,14 @@ After:
     <message>
       <source>{name} has changes that are not saved. Save them before leaving?</source>
       <translation>{name} 有未保存的更改。离开前保存吗？</translation>
+    </message>
+    <message>
+      <source>{note}
+
+One class name a line; the first line is id 0:</source>
+      <translation>{note}
+
+每行一个类别名称；第一行是 id 0：</translation>
     </message>
     <message>
       <source>{what}
@@ -613,66 +660,77 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
   </context>
   <context>
+    <name>DatasetOperations</name>
+    <message>
+      <source>Applying the fix</source>
+      <translation>正在应用修复</translation>
+    </message>
+    <message>
+      <source>Checking the dataset</source>
+      <translation>正在检查数据集</translation>
+    </message>
+    <message>
+      <source>Finding images and labels</source>
+      <translation>正在查找图像和标注</translation>
+    </message>
+    <message>
+      <source>Opening {path}</source>
+      <translation>正在打开 {path}</translation>
+    </message>
+    <message>
+      <source>Planning the fix</source>
+      <translation>正在规划修复</translation>
+    </message>
+    <message>
+      <source>Preparing a resized copy</source>
+      <translation>正在准备缩放副本</translation>
+    </message>
+    <message>
+      <source>Preparing the demo dataset</source>
+      <translation>正在准备演示数据集</translation>
+    </message>
+    <message>
+      <source>Reading {path}</source>
+      <translation>正在读取 {path}</translation>
+    </message>
+    <message>
+      <source>Saving {path}</source>
+      <translation>正在保存 {path}</translation>
+    </message>
+    <message>
+      <source>Undoing the fix</source>
+      <translation>正在撤销修复</translation>
+    </message>
+    <message>
+      <source>Writing the dataset</source>
+      <translation>正在写入数据集</translation>
+    </message>
+  </context>
+  <context>
     <name>DatasetPage</name>
     <message>
       <source> — unsaved changes</source>
       <translation> — 有未保存的更改</translation>
     </message>
     <message>
-      <source>'path' is now {folder}. Save (Ctrl+S) to keep it.</source>
-      <translation>'path' 现在是 {folder}。保存（Ctrl+S）以保留它。</translation>
-    </message>
-    <message>
       <source>Cannot open {path}: {reason}</source>
       <translation>无法打开 {path}：{reason}</translation>
-    </message>
-    <message>
-      <source>Change the classes</source>
-      <translation>修改类别</translation>
     </message>
     <message>
       <source>Check</source>
       <translation>检查</translation>
     </message>
     <message>
-      <source>Check cancelled. Files checked so far are remembered.</source>
-      <translation>检查已取消。已检查的文件会被记住。</translation>
-    </message>
-    <message>
       <source>Check every image and label (F5)</source>
       <translation>检查每张图片和标签（F5）</translation>
-    </message>
-    <message>
-      <source>Checking images and labels…</source>
-      <translation>正在检查图片和标签…</translation>
     </message>
     <message>
       <source>Convert a Pascal VOC, LabelMe, COCO or YOLO export into a dataset (yolostudio dataset import)</source>
       <translation>把 Pascal VOC、LabelMe、COCO 或 YOLO 导出转换成数据集（yolostudio dataset import）</translation>
     </message>
     <message>
-      <source>Could not save {path}: {reason}</source>
-      <translation>无法保存 {path}：{reason}</translation>
-    </message>
-    <message>
       <source>Dataset</source>
       <translation>数据集</translation>
-    </message>
-    <message>
-      <source>Done: {what}.</source>
-      <translation>完成：{what}。</translation>
-    </message>
-    <message>
-      <source>Edit the YAML text</source>
-      <translation>编辑 YAML 文本</translation>
-    </message>
-    <message>
-      <source>Errors found ({e}): yolov5 would drop images or stop. See the Problems list.</source>
-      <translation>发现错误（{e}）：yolov5 会丢弃图片或停止。请查看问题列表。</translation>
-    </message>
-    <message>
-      <source>Errors: {e} · warnings: {w} · notes: {i} — {files} files checked in {s} s ({cached} unchanged since the last check)</source>
-      <translation>错误：{e} · 警告：{w} · 提示：{i} — 在 {s} 秒内检查了 {files} 个文件（{cached} 个自上次检查后未变）</translation>
     </message>
     <message>
       <source>Form</source>
@@ -703,14 +761,6 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>还没有数据集——打开一个 data.yaml，从文件夹创建，导入其他工具的标注，或使用演示数据。</translation>
     </message>
     <message>
-      <source>No errors; warnings worth a look ({w}) in the Problems list.</source>
-      <translation>没有错误；问题列表中有值得一看的警告（{w}）。</translation>
-    </message>
-    <message>
-      <source>No problems found: the dataset is ready to train.</source>
-      <translation>未发现问题：数据集可以用于训练了。</translation>
-    </message>
-    <message>
       <source>Not checked yet.</source>
       <translation>尚未检查。</translation>
     </message>
@@ -739,32 +789,12 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>问题</translation>
     </message>
     <message>
-      <source>Re-root the dataset</source>
-      <translation>重新设定数据集根目录</translation>
-    </message>
-    <message>
-      <source>Remove {key}</source>
-      <translation>删除 {key}</translation>
-    </message>
-    <message>
       <source>Save</source>
       <translation>保存</translation>
     </message>
     <message>
       <source>Save the data.yaml (Ctrl+S); the original is kept as .bak</source>
       <translation>保存 data.yaml（Ctrl+S）；原文件保留为 .bak</translation>
-    </message>
-    <message>
-      <source>Saved. The original file is kept as {name}.</source>
-      <translation>已保存。原文件保留为 {name}。</translation>
-    </message>
-    <message>
-      <source>Set 'path' to {folder}</source>
-      <translation>把 'path' 设为 {folder}</translation>
-    </message>
-    <message>
-      <source>Set {key}</source>
-      <translation>设置 {key}</translation>
     </message>
     <message>
       <source>Split a folder of images and labels into train/val and write a data.yaml</source>
@@ -777,18 +807,6 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>The Train page now uses {path}; your unsaved edits to {name} stay here (Open… shows it).</source>
       <translation>训练页面现在使用 {path}；你对 {name} 未保存的修改仍保留在这里（“打开…”可以看到它）。</translation>
-    </message>
-    <message>
-      <source>The check failed: {reason}</source>
-      <translation>检查失败：{reason}</translation>
-    </message>
-    <message>
-      <source>The fix failed: {reason}</source>
-      <translation>修复失败：{reason}</translation>
-    </message>
-    <message>
-      <source>There is no safe automatic fix for this finding{reason}; its message says what to do.</source>
-      <translation>这个问题没有安全的自动修复{reason}；请按其说明处理。</translation>
     </message>
     <message>
       <source>Train with this dataset</source>
@@ -830,16 +848,44 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在查找图片和标签…</translation>
     </message>
     <message>
+      <source>Label rows with a class id beyond the {nc} classes: {n} (see the Problems list).</source>
+      <translation>类别 id 超出 {nc} 个类别的标注行：{n} 行（见“问题”列表）。</translation>
+    </message>
+    <message>
+      <source>Label rows with an id beyond that: {n} (first: id {id} at {file}:{line}); they show as errors after the check, with a fix. If they are a real class, add names up to their id.</source>
+      <translation>使用超出此范围 id 的标注行：{n} 行（第一处：{file}:{line} 的 id {id}）；检查后它们会显示为错误，并提供修复。如果它们确实是一个类别，请把名称一直补到该 id。</translation>
+    </message>
+    <message>
       <source>No images found in {folder}.</source>
       <translation>在 {folder} 中没有找到图片。</translation>
+    </message>
+    <message>
+      <source>No label row uses class id 0.</source>
+      <translation>没有任何标注行使用类别 id 0。</translation>
     </message>
     <message>
       <source>Preparing the demo dataset…</source>
       <translation>正在准备演示数据集…</translation>
     </message>
     <message>
-      <source>Wrote {path}: {train} training and {val} validation images ({bg} without labels). Check the class names in the form.</source>
-      <translation>已写入 {path}：{train} 张训练图片和 {val} 张验证图片（{bg} 张没有标签）。请在表单中检查类别名称。</translation>
+      <source>The folder's own split is kept ({splits}).</source>
+      <translation>保留了文件夹原有的划分（{splits}）。</translation>
+    </message>
+    <message>
+      <source>The labels use class ids 0 to {top}.</source>
+      <translation>标注使用的类别 id 为 0 到 {top}。</translation>
+    </message>
+    <message>
+      <source>Writing the dataset…</source>
+      <translation>正在写入数据集…</translation>
+    </message>
+    <message>
+      <source>Wrote {path}: {train} training and {val} validation images ({bg} without labels).</source>
+      <translation>已写入 {path}：{train} 张训练图像、{val} 张验证图像（{bg} 张没有标注）。</translation>
+    </message>
+    <message>
+      <source>{first} {second}</source>
+      <translation>{first}{second}</translation>
     </message>
   </context>
   <context>
@@ -1090,6 +1136,76 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>DocumentEditing</name>
+    <message>
+      <source>Change the classes</source>
+      <translation>修改类别</translation>
+    </message>
+    <message>
+      <source>Could not save {path}: {reason}</source>
+      <translation>无法保存 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>Edit the YAML text</source>
+      <translation>编辑 YAML 文本</translation>
+    </message>
+    <message>
+      <source>Nothing to save: the file is as it is on disk.</source>
+      <translation>无需保存：文件与磁盘上的一致。</translation>
+    </message>
+    <message>
+      <source>Open or create a data.yaml first.</source>
+      <translation>请先打开或创建一个 data.yaml。</translation>
+    </message>
+    <message>
+      <source>Remove {key}</source>
+      <translation>删除 {key}</translation>
+    </message>
+    <message>
+      <source>Save is off: the YAML has an error at line {line} ({message}). Fix it in the YAML tab, or undo (Ctrl+Z).</source>
+      <translation>无法保存：YAML 第 {line} 行有错误（{message}）。请在 YAML 标签页中改正，或撤销（Ctrl+Z）。</translation>
+    </message>
+    <message>
+      <source>Saved. The original file is kept as {name}.</source>
+      <translation>已保存。原文件保留为 {name}。</translation>
+    </message>
+    <message>
+      <source>Saving…</source>
+      <translation>正在保存…</translation>
+    </message>
+    <message>
+      <source>Set {key}</source>
+      <translation>设置 {key}</translation>
+    </message>
+    <message>
+      <source>{message} Save is off until the text parses.</source>
+      <translation>{message} 在文本能被解析之前无法保存。</translation>
+    </message>
+  </context>
+  <context>
+    <name>EnvironmentOperations</name>
+    <message>
+      <source>Keeping the check's facts</source>
+      <translation>正在保存本次检查的事实</translation>
+    </message>
+    <message>
+      <source>Looking for running trainings</source>
+      <translation>正在查找运行中的训练</translation>
+    </message>
+    <message>
+      <source>Planning the repair</source>
+      <translation>正在规划修复</translation>
+    </message>
+    <message>
+      <source>Reading the facts file</source>
+      <translation>正在读取事实文件</translation>
+    </message>
+    <message>
+      <source>Saving the environment report</source>
+      <translation>正在保存环境报告</translation>
+    </message>
+  </context>
+  <context>
     <name>EnvironmentPage</name>
     <message>
       <source>Asking the GPU driver (NVML)…</source>
@@ -1254,6 +1370,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>{step} (step {n} of {count})</source>
       <translation>{step}（第 {n} 步，共 {count} 步）</translation>
+    </message>
+    <message>
+      <source>{title} — {measured}</source>
+      <translation>{title} — {measured}</translation>
     </message>
     <message>
       <source>{title} — {word}: {why}</source>
@@ -1675,18 +1795,45 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
-    <name>ExportPage</name>
+    <name>ExportOperations</name>
     <message>
-      <source>Cancel</source>
-      <translation>取消</translation>
+      <source>Checking where {name} comes from</source>
+      <translation>正在核实 {name} 的来源</translation>
     </message>
     <message>
       <source>Checking which export formats this machine can do</source>
       <translation>正在检查这台机器支持哪些导出格式</translation>
     </message>
     <message>
+      <source>Finding the validation images</source>
+      <translation>查找验证图片</translation>
+    </message>
+    <message>
+      <source>Preparing the export</source>
+      <translation>正在准备导出</translation>
+    </message>
+    <message>
+      <source>Reading the export reports of {name}</source>
+      <translation>正在读取 {name} 的导出报告</translation>
+    </message>
+    <message>
+      <source>Reading the run of {name}</source>
+      <translation>正在读取 {name} 所属的训练</translation>
+    </message>
+  </context>
+  <context>
+    <name>ExportPage</name>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
       <source>Choose weights to export</source>
       <translation>选择要导出的权重</translation>
+    </message>
+    <message>
+      <source>Could not list the validation images: {reason}</source>
+      <translation>无法列出验证集图片：{reason}</translation>
     </message>
     <message>
       <source>Done: every file was verified against PyTorch.</source>
@@ -1725,10 +1872,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>把训练好的权重导出为 ONNX、TensorRT 或 TorchScript；每个文件都会在你的验证图片上运行，并与 PyTorch 对比，之后才标记为已验证。</translation>
     </message>
     <message>
-      <source>Finding the validation images</source>
-      <translation>查找验证图片</translation>
-    </message>
-    <message>
       <source>Finding the validation images…</source>
       <translation>正在查找验证图片…</translation>
     </message>
@@ -1765,6 +1908,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>PyTorch 检查点 (*.pt)</translation>
     </message>
     <message>
+      <source>Reading the run of {name}…</source>
+      <translation>正在读取 {name} 所属的训练…</translation>
+    </message>
+    <message>
       <source>Ready to export.</source>
       <translation>可以导出。</translation>
     </message>
@@ -1790,6 +1937,41 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>FindingFixes</name>
+    <message>
+      <source>'path' is now {folder}. Save (Ctrl+S) to keep it.</source>
+      <translation>'path' 现在是 {folder}。保存（Ctrl+S）以保留它。</translation>
+    </message>
+    <message>
+      <source>Could not undo the fix: {reason}</source>
+      <translation>无法撤销修复：{reason}</translation>
+    </message>
+    <message>
+      <source>Done: {what}. Undo fix puts it back.</source>
+      <translation>完成：{what}。“撤销修复”可复原。</translation>
+    </message>
+    <message>
+      <source>Re-root the dataset</source>
+      <translation>重新设定数据集根目录</translation>
+    </message>
+    <message>
+      <source>Set 'path' to {folder}</source>
+      <translation>把 'path' 设为 {folder}</translation>
+    </message>
+    <message>
+      <source>The fix failed: {reason}</source>
+      <translation>修复失败：{reason}</translation>
+    </message>
+    <message>
+      <source>There is no automatic fix for this finding; its message says what to do.</source>
+      <translation>此问题没有自动修复；它的说明写了该怎么做。</translation>
+    </message>
+    <message>
+      <source>Undone: {what}.</source>
+      <translation>已撤销：{what}。</translation>
+    </message>
+  </context>
+  <context>
     <name>FindingsView</name>
     <message>
       <source>All levels</source>
@@ -1804,6 +1986,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>错误</translation>
     </message>
     <message>
+      <source>Fix: {what} — previewed first, and Undo fix puts it back.</source>
+      <translation>修复：{what}——先预览，“撤销修复”可复原。</translation>
+    </message>
+    <message>
       <source>Fix…</source>
       <translation>修复…</translation>
     </message>
@@ -1816,12 +2002,16 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>级别</translation>
     </message>
     <message>
+      <source>Looking for a fix…</source>
+      <translation>正在查找修复…</translation>
+    </message>
+    <message>
       <source>Message</source>
       <translation>说明</translation>
     </message>
     <message>
-      <source>No safe automatic fix for this finding: its message says what to do.</source>
-      <translation>这个问题没有安全的自动修复：请按其说明处理。</translation>
+      <source>No automatic fix for this finding: its message says what to do.</source>
+      <translation>此问题没有自动修复：它的说明写了该怎么做。</translation>
     </message>
     <message>
       <source>Not checked yet. Press Check (F5) to validate every image and label.</source>
@@ -1838,6 +2028,14 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Show findings of level</source>
       <translation>显示该级别的问题</translation>
+    </message>
+    <message>
+      <source>Undo fix</source>
+      <translation>撤销修复</translation>
+    </message>
+    <message>
+      <source>Undo: {what}</source>
+      <translation>撤销：{what}</translation>
     </message>
     <message>
       <source>Warnings</source>
@@ -2371,10 +2569,6 @@ Coming soon</source>
       <translation>已准备 {n} 张图片</translation>
     </message>
     <message>
-      <source>Preparing a resized copy</source>
-      <translation>正在准备缩放副本</translation>
-    </message>
-    <message>
       <source>Preparing the copy failed: {reason}</source>
       <translation>准备副本失败：{reason}</translation>
     </message>
@@ -2767,8 +2961,16 @@ Coming soon</source>
       <translation>比较训练运行</translation>
     </message>
     <message>
+      <source>Moving runs to the trash</source>
+      <translation>正在把训练移到回收站</translation>
+    </message>
+    <message>
       <source>Reading the runs' events</source>
       <translation>读取训练运行的事件</translation>
+    </message>
+    <message>
+      <source>Renaming run {name}</source>
+      <translation>正在重命名训练 {name}</translation>
     </message>
   </context>
   <context>
@@ -3103,6 +3305,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>默认设备(&amp;D)：</translation>
     </message>
     <message>
+      <source>Empty: the app's data folder, {path}</source>
+      <translation>留空：使用应用的数据文件夹 {path}</translation>
+    </message>
+    <message>
       <source>Follow the system</source>
       <translation>跟随系统</translation>
     </message>
@@ -3121,6 +3327,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Light</source>
       <translation>浅色</translation>
+    </message>
+    <message>
+      <source>Restart YOLO Studio?</source>
+      <translation>重启 YOLO Studio 吗？</translation>
     </message>
     <message>
       <source>Settings</source>
@@ -3143,12 +3353,47 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练表单中新训练使用的设备：留空为自动，'cpu'，GPU 编号如 '0'，或多块如 '0,1'。</translation>
     </message>
     <message>
-      <source>The language and the workspace change the next time YOLO Studio starts.</source>
-      <translation>语言和工作区会在 YOLO Studio 下次启动时生效。</translation>
+      <source>The language and the workspace change the next time YOLO Studio starts; OK offers to restart now.</source>
+      <translation>语言和工作区将在下次启动 YOLO Studio 时生效；点击“确定”后可选择立即重启。</translation>
+    </message>
+    <message>
+      <source>The new language and workspace apply when YOLO Studio starts again. Restart now? (A run that is training is asked about first, as on any close.)</source>
+      <translation>新的语言和工作区将在 YOLO Studio 重新启动后生效。现在重启吗？（如有正在训练的任务，会像平常关闭时一样先询问。）</translation>
+    </message>
+    <message>
+      <source>Workspace in use now: {path} — {origin}.</source>
+      <translation>当前使用的工作区：{path} — {origin}。</translation>
     </message>
     <message>
       <source>YOLOSTUDIO_WORKSPACE is set, so it decides the workspace, not this setting.</source>
       <translation>已设置 YOLOSTUDIO_WORKSPACE，所以工作区由它决定，而不是这项设置。</translation>
+    </message>
+    <message>
+      <source>from YOLOSTUDIO_WORKSPACE; this field is used when it is not set</source>
+      <translation>来自 YOLOSTUDIO_WORKSPACE；未设置该变量时才使用此处的设置</translation>
+    </message>
+    <message>
+      <source>from the command line (--workspace); this field is used when the app starts without it</source>
+      <translation>来自命令行（--workspace）；不带该参数启动时才使用此处的设置</translation>
+    </message>
+    <message>
+      <source>the default</source>
+      <translation>默认位置</translation>
+    </message>
+    <message>
+      <source>this setting</source>
+      <translation>此设置</translation>
+    </message>
+  </context>
+  <context>
+    <name>SettingsOperations</name>
+    <message>
+      <source>Reading the settings</source>
+      <translation>读取设置</translation>
+    </message>
+    <message>
+      <source>Saving the settings</source>
+      <translation>保存设置</translation>
     </message>
   </context>
   <context>
@@ -3784,6 +4029,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>TryItView</name>
     <message>
+      <source> and {n} more</source>
+      <translation>，另有 {n} 张</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>; skipped {images}</source>
+      <translation>；已跳过 {images}</translation>
+    </message>
+    <message>
       <source>Confidence ≥</source>
       <translation>置信度 ≥</translation>
     </message>
@@ -3816,20 +4073,56 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>验证集图片</translation>
     </message>
     <message>
+      <source>cannot be read</source>
+      <translation>无法读取</translation>
+    </message>
+    <message>
+      <source>no such file</source>
+      <translation>文件不存在</translation>
+    </message>
+    <message>
+      <source>{images}.</source>
+      <translation>{images}。</translation>
+    </message>
+    <message>
+      <source>{images}: the model found no object at all (not even at 0.001).</source>
+      <translation>{images}：模型没有找到任何目标（即使阈值为 0.001）。</translation>
+    </message>
+    <message>
+      <source>{images}; move the slider to change the confidence threshold.</source>
+      <translation>{images}；拖动滑块可改变置信度阈值。</translation>
+    </message>
+    <message>
+      <source>{images}; no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
+      <translation>{images}；置信度 ≥ {threshold:.3f} 时没有框：找到的最高分为 {best:.3f}。降低滑块即可看到它们；这样不确定的模型可能训练不足。</translation>
+    </message>
+    <message>
+      <source>{name} — {count} box</source>
+      <translation>{name} — {count} 个框</translation>
+    </message>
+    <message>
       <source>{name} — {count} boxes</source>
       <translation>{name} — {count} 个框</translation>
     </message>
     <message>
-      <source>{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
-      <translation>{n} 张图片，置信度 ≥ {threshold:.3f} 时没有框：找到的最高分数是 {best:.3f}。把滑块调低即可看到它们；这么不确定的模型可能训练得还不够。</translation>
+      <source>{name}: {reason}</source>
+      <translation>{name}：{reason}</translation>
     </message>
     <message>
-      <source>{n} images: the model found no object at all (not even at 0.001).</source>
-      <translation>{n} 张图片：模型没有找到任何目标（即使在 0.001 也没有）。</translation>
+      <source>{n} image</source>
+      <translation>{n} 张图片</translation>
     </message>
     <message>
-      <source>{n} images; move the slider to change the confidence threshold.</source>
-      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+      <source>{n} images</source>
+      <translation>{n} 张图片</translation>
+    </message>
+    <message>
+      <source>{n} of {total} image</source>
+      <translation>{total} 张图片中的 {n} 张</translation>
+    </message>
+    <message>
+      <source>{n} of {total} images</source>
+      <translation>{total} 张图片中的 {n} 张</translation>
     </message>
   </context>
   <context>
@@ -4201,6 +4494,17 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Removing {name}</source>
       <translation>删除 {name}</translation>
+    </message>
+  </context>
+  <context>
+    <name>WindowGuard</name>
+    <message>
+      <source>YOLO Studio is already open</source>
+      <translation>YOLO Studio 已经打开</translation>
+    </message>
+    <message>
+      <source>YOLO Studio is already open on the workspace {workspace} (process {pid}); that window was brought to the front. One window per workspace keeps its runs and datasets in one place — to work on another workspace at the same time, start the app with --workspace FOLDER.</source>
+      <translation>YOLO Studio 已在工作区 {workspace} 上打开（进程 {pid}），已将该窗口切换到最前面。每个工作区只开一个窗口，训练记录和数据集才不会分散在两处——如需同时处理另一个工作区，请用 --workspace FOLDER 启动应用。</translation>
     </message>
   </context>
   <context>

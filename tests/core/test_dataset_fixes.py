@@ -54,3 +54,75 @@ def test_no_automatic_fix_for_pixel_coordinates(tmp_path):
     yaml_file = build(tmp_path, train={"t1": "0 320 200 40 40\n", "t2": BOX})
     [finding] = _only(validate_dataset(yaml_file), "label-not-normalized")
     assert plan_fix(finding) is None
+
+
+def test_a_row_with_an_impossible_class_id_is_deleted_and_the_fix_undone(tmp_path):
+    from core.dataset.fixes import undo_fix
+
+    yaml_file = build(tmp_path, train={"t1": BOX + "5 .5 .5 .1 .1\n" + BOX.replace("0.2", "0.3"), "t2": BOX})
+    label = tmp_path / "labels" / "train" / "t1.txt"
+    before = label.read_bytes()
+    [finding] = _only(validate_dataset(yaml_file), "label-class-range")
+    plan = plan_fix(finding)
+    assert finding.line == 2 and "5 .5 .5 .1 .1" in plan.summary
+    assert plan.after == BOX + BOX.replace("0.2", "0.3")
+    apply_fix(plan)
+    assert validate_dataset(yaml_file).ok
+    undo_fix(plan)
+    assert label.read_bytes() == before and _only(validate_dataset(yaml_file), "label-class-range")
+
+
+def test_an_unreadable_image_leaves_its_folder_split_with_its_label_and_comes_back(tmp_path):
+    from core.dataset.fixes import undo_fix
+
+    yaml_file = build(tmp_path, train={"t1": BOX, "t2": (b"not an image", BOX)})
+    [finding] = _only(validate_dataset(yaml_file), "image-corrupt")
+    plan = plan_fix(finding, root=tmp_path)
+    apply_fix(plan)
+    assert (tmp_path / "_excluded_images" / "images" / "train" / "t2.png").read_bytes() == b"not an image"
+    assert (tmp_path / "_excluded_images" / "labels" / "train" / "t2.txt").read_text() == BOX
+    after = validate_dataset(yaml_file)
+    assert after.ok and not _only(after, "label-orphan")
+    undo_fix(plan)
+    assert (tmp_path / "images" / "train" / "t2.png").exists() and (tmp_path / "labels" / "train" / "t2.txt").exists()
+
+
+def test_an_unreadable_image_leaves_the_list_that_names_it(tmp_path):
+    yaml_file = build(tmp_path, train={"t1": BOX, "t2": (b"not an image", BOX)})
+    (tmp_path / "train.txt").write_text("./images/train/t1.png\n./images/train/t2.png\n")
+    yaml_file.write_text(yaml_file.read_text().replace("train: images/train", "train: train.txt"))
+    [finding] = _only(validate_dataset(yaml_file), "image-corrupt")
+    plan = plan_fix(finding, split_lists=[str(tmp_path / "train.txt")], root=tmp_path)
+    assert plan.after == "./images/train/t1.png\n"
+    apply_fix(plan)
+    assert validate_dataset(yaml_file).ok and (tmp_path / "images" / "train" / "t2.png").exists()
+
+
+def test_slightly_out_coordinates_are_what_yolov5_drops_and_clipped_they_are_kept(tmp_path):
+    """yolov5's own rule, run: ``verify_image_label`` drops an image with any coordinate outside [0, 1] after
+    float32 rounding (no tolerance): 1.0000001 is dropped, 1.00000001 rounds to 1 and is kept. The fix clips
+    values within ``labels.SLIGHT`` to the edge, and yolov5 then keeps the image."""
+    from yolov5.utils.dataloaders import verify_image_label
+
+    yaml_file = build(tmp_path, train={"t1": "0 1.01 0.5 0.2 0.2\n", "t2": "0 1.00000001 0.5 0.2 0.2\n",
+                                       "t3": "0 1.0000001 0.5 0.2 0.2\n"})
+    image, label = tmp_path / "images" / "train" / "t1.png", tmp_path / "labels" / "train" / "t1.txt"
+    assert verify_image_label((str(image), str(label), ""))[7] == 1  # nc: corrupt, dropped
+    kept = tmp_path / "images" / "train" / "t2.png", tmp_path / "labels" / "train" / "t2.txt"
+    assert verify_image_label((str(kept[0]), str(kept[1]), ""))[7] == 0
+    just_over = tmp_path / "images" / "train" / "t3.png", tmp_path / "labels" / "train" / "t3.txt"
+    assert verify_image_label((str(just_over[0]), str(just_over[1]), ""))[7] == 1  # float32 1.00000012 > 1
+    [finding] = [f for f in _only(validate_dataset(yaml_file), "label-not-normalized") if f.file == str(label)]
+    apply_fix(plan_fix(finding))
+    assert label.read_text() == "0 1 0.5 0.2 0.2\n"
+    assert verify_image_label((str(image), str(label), ""))[7] == 0
+
+
+def test_the_train_pages_words_count_what_fix_offers():
+    from core.dataset.findings import finding
+    from core.dataset.fix_catalogue import fix_words, fixable_errors
+
+    fixable = finding("label-class-range", "a.txt", "id 5", 2)
+    other = finding("label-columns", "b.txt", "4 values", 1)
+    assert fixable_errors([fixable, other]) == 1 and "1 of 2" in fix_words([fixable, other])
+    assert "None of them" in fix_words([other])

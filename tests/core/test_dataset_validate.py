@@ -251,6 +251,30 @@ def test_json_shape_and_stats(tmp_path):
 def test_new_dataset_from_folders_is_deterministic_and_stratified(tmp_path):
     from core.dataset.split import plan_split, write_split
 
+    root = tmp_path / "flat"
+    (root / "labels").mkdir(parents=True)
+    for i in range(20):
+        (root / f"c{i}.png").write_bytes(image_bytes())
+        (root / f"c{i}.txt").write_text(BOX)
+    for i in range(5):
+        (root / f"r{i}.png").write_bytes(image_bytes())
+        (root / f"r{i}.txt").write_text("1 .5 .5 .1 .1\n")
+    (root / "bg.png").write_bytes(image_bytes())
+    plan = plan_split(root, 0.2, seed=1)
+    assert plan_split(root, 0.2, seed=1).val == plan.val
+    assert len(plan.val) == 4 + 1 and sum("/r" in p for p in plan.val) == 1  # the rare class lands in val too
+    assert plan.names == [] and plan.suggested_names == ["class0", "class1"] and plan.unlabelled == 1
+    assert plan.kept == {} and plan.free == 26
+    yaml_file = write_split(plan, names=["cat", "dog"])
+    report = validate_dataset(yaml_file)
+    assert report.ok, report.findings
+    assert report.names == ["cat", "dog"]
+    assert report.stats["splits"]["val"]["per_class"] == [4, 1]
+
+
+def test_new_dataset_from_folders_keeps_a_roboflow_exports_split(tmp_path):
+    from core.dataset.split import plan_split, write_split
+
     root = tmp_path / "export"
     for split in ("train", "valid"):  # a Roboflow-style export
         (root / split / "images").mkdir(parents=True)
@@ -263,13 +287,11 @@ def test_new_dataset_from_folders_is_deterministic_and_stratified(tmp_path):
         (root / "valid" / "labels" / f"r{i}.txt").write_text("1 .5 .5 .1 .1\n")
     (root / "valid" / "images" / "bg.png").write_bytes(image_bytes())
     plan = plan_split(root, 0.2, seed=1)
-    assert plan_split(root, 0.2, seed=1).val == plan.val
-    assert len(plan.val) == 4 + 1 and sum("/r" in p for p in plan.val) == 1
-    assert plan.names == ["class0", "class1"] and plan.unlabelled == 1
-    yaml_file = write_split(plan)
-    report = validate_dataset(yaml_file)
+    assert plan.kept == {"train": 20, "val": 6} and plan.free == 0
+    assert all("/valid/" in p for p in plan.val) and all("/train/" in p for p in plan.train)
+    report = validate_dataset(write_split(plan))
     assert report.ok, report.findings
-    assert report.stats["splits"]["val"]["per_class"] == [4, 1]
+    assert report.stats["splits"]["val"]["per_class"] == [0, 5]
 
 
 def test_cache_journal_survives_reload_and_a_torn_line(tmp_path):

@@ -18,7 +18,8 @@ from installer.layout import layout_for
 from installer.manifest import load_manifest
 from installer.plan import make_plan
 from installer.shortcuts import desktop_entry, exec_quote
-from installer.smoke import GUI_CHECK, TORCH_CHECK
+from core.install.qt_libraries import check_xcb
+from installer.smoke import GUI_CHECK, TORCH_CHECK, XCB_CHECK
 from installer.steps import Installer
 from installer.uninstall import cmd_uninstall
 from tests.core.environment_builders import healthy_gpu_machine
@@ -28,8 +29,11 @@ class FakeVenv:
     """Plays the system Python (venv creation) and the venv's Python (pip, NVML detection, smoke checks)."""
 
     def __init__(self, layout, fail: str | None = None, gui_error: str | None = None,
-                 serves: set[str] | None = None, unreachable: bool = False) -> None:
+                 serves: set[str] | None = None, unreachable: bool = False, ldd: str = "",
+                 os_release: dict | None = None) -> None:
         self.layout = layout
+        self.ldd = ldd  # what ``ldd libqxcb.so`` prints in the installed venv ("" here: nothing missing)
+        self.os_release = os_release or {"ID": "ubuntu", "ID_LIKE": "debian"}
         self.serves = serves  # the builds the index serves (None: every one), as pip's dry run reports them
         self.unreachable = unreachable
         self.fail = fail  # a substring of the argv whose pip call fails
@@ -101,6 +105,14 @@ class FakeVenv:
                 return 1
             on_line("gui ok")
             return 0
+        if argv[1:] == list(XCB_CHECK):  # the real check, on the recorded ldd output
+            assert argv[0] == str(self.layout.python)  # the installed app's own PySide6 is asked
+            self.menu_existed_during_xcb = Path(self.layout.menu_entry).exists()
+            check = check_xcb(Path("/venv/PySide6/Qt/plugins/platforms/libqxcb.so"),
+                              runner=lambda ldd_argv: (0, self.ldd), os_release=self.os_release)
+            for line in check.message(installing=True).splitlines():
+                on_line(line)
+            return 1 if check.missing else 0
         raise AssertionError(f"unexpected command: {joined}")
 
 
@@ -287,3 +299,23 @@ def test_the_mirror_is_the_index_asked(layout):
     torch_call = next(c for c in runner.calls if "torch==2.14.1+cu126" in c and "--dry-run" not in c)
     assert torch_call[torch_call.index("--index-url") + 1] == f"{mirror}cu126"
     assert "cu130 is not served by https://mirror.example/pytorch/cu130" in out.getvalue()
+
+
+LDD_MISSING = "\tlibxcb-cursor.so.0 => not found\n\tlibxcb-icccm.so.4 => not found\n\tlibxcb.so.1 => /lib/libxcb.so.1 (0x1)\n"
+
+
+@pytest.mark.parametrize(("release", "command"), [
+    ({"ID": "ubuntu", "ID_LIKE": "debian"}, "sudo apt install libxcb-cursor0 libxcb-icccm4"),
+    ({"ID": "fedora"}, "sudo dnf install xcb-util-cursor xcb-util-wm"),
+])
+def test_missing_window_libraries_stop_the_install_before_the_menu_entry_with_the_command(layout, release, command):
+    runner = FakeVenv(layout, ldd=LDD_MISSING, os_release=release)
+    code, out = install(layout, runner)
+    assert code == 1
+    assert runner.menu_existed_during_xcb is False and not Path(layout.menu_entry).exists()
+    assert f"Install them with:\n    {command}\nthen run the installer again." in out
+    assert "libxcb-cursor.so.0, libxcb-icccm.so.4" in out and "No shortcut was created." in out
+    again = FakeVenv(layout, os_release=release)  # the user ran the command: the re-run adds the entry
+    code, out = install(layout, again)
+    assert code == 0, out
+    assert Path(layout.menu_entry).exists()

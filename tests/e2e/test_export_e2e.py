@@ -237,6 +237,7 @@ def test_try_it_runs_the_exported_onnx_in_a_real_worker(trained, qtbot):
                                                              str(job.path)], env))
     qtbot.addWidget(page)
     page.open_run(trained["run"])
+    qtbot.waitUntil(lambda: bool(page.cards()), timeout=TIMEOUT_MS)  # its reports, read off the GUI thread
     page.choose_try_model(str(onnx_path))
     with qtbot.waitSignal(page.predictor.ended, timeout=120_000) as ended:
         assert page.try_images(None)  # the run's validation images

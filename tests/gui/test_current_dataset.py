@@ -21,17 +21,20 @@ def test_dataset_and_train_pages_share_the_current_dataset(qtbot, tmp_path):
 
     window.train_page.form.set_data_path(str(first))  # chosen on the Train page ...
     train.revalidate()
+    qtbot.waitUntil(lambda: dataset_page.path is not None, timeout=TIMEOUT_MS)  # read off the GUI thread
     assert dataset_page.path == first.resolve()  # ... open on the Dataset page, not "No dataset yet"
     assert dataset_page.stack.currentIndex() == 1
 
-    assert dataset_page.open_path(second)  # opened on the Dataset page: Train follows
+    with qtbot.waitSignal(dataset_page.opened, timeout=TIMEOUT_MS):
+        assert dataset_page.open_path(second)  # opened on the Dataset page: Train follows
     assert Path(train.form.data_edit.text()) == second.resolve()
     assert window.services.current.dataset == str(second.resolve())
 
     window.show()
     window.show_page(page_index("dataset"))
     qtbot.waitUntil(lambda: not dataset_page.checking, timeout=TIMEOUT_MS)
-    dataset_page.open_path(first)
+    with qtbot.waitSignal(dataset_page.opened, timeout=TIMEOUT_MS):
+        dataset_page.open_path(first)
     assert dataset_page.train_button.isEnabled()
     dataset_page.train_button.click()  # "Train with this dataset"
     assert window.pages.currentWidget() is train
@@ -43,7 +46,8 @@ def test_unsaved_edits_on_the_dataset_page_are_never_replaced_unasked(qtbot, tmp
     first, second = build(tmp_path / "first"), build(tmp_path / "second")
     page = DatasetPage(tmp_path / "ws")
     qtbot.addWidget(page)
-    page.open_path(first, check=False)
+    with qtbot.waitSignal(page.opened, timeout=TIMEOUT_MS):
+        page.open_path(first, check=False)
     page.apply_text(page.text + "# edited\n")
     page.services.current.set_dataset(second)  # another page chose another dataset
     assert page.path == first.absolute() and page.dirty

@@ -60,7 +60,7 @@ def test_look_then_import_with_classes_merged_and_dropped(qtbot, tmp_path, expor
     dialog.import_button.click()
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=TIMEOUT_MS)
     assert dialog.result["names"] == ["cat"] and dialog.result["boxes"] == 5
-    assert page.path == out / "data.yaml"  # the page opened it
+    qtbot.waitUntil(lambda: page.path == out / "data.yaml", timeout=TIMEOUT_MS)  # the page opened it
     assert dialog.train_button.isVisible()
     with qtbot.waitSignal(dialog.train_requested, timeout=TIMEOUT_MS) as sent:
         dialog.train_button.click()

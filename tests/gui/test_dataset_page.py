@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from gui import background
 from gui.dataset.dataset_page import DatasetPage
@@ -163,7 +164,7 @@ def test_check_fills_findings_stats_and_gallery(qtbot, page, tmp_path):
     assert page.yaml_editor.edit.textCursor().blockNumber() == 5  # line 6: nc
     row = codes.index("label-class-range")
     page.findings.tree.setCurrentItem(page.findings.tree.topLevelItem(row))
-    assert "5 0.5 0.5 0.1 0.1" in page.findings.preview.toPlainText()
+    qtbot.waitUntil(lambda: "5 0.5 0.5 0.1 0.1" in page.findings.preview.toPlainText(), timeout=TIMEOUT_MS)
     assert page.report.stats["splits"]["train"]["per_class"] == [2, 1]
     page.right_tabs.setCurrentWidget(page.gallery)
     page.show()
@@ -199,7 +200,8 @@ def test_save_shortcut(qtbot, page, dataset):
     page.form.table.item(0, 1).setText("ant")
     page.form.table.setFocus()
     qtbot.keyClick(page.form.table, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
-    assert not page.dirty and "ant" in dataset.read_text()
+    qtbot.waitUntil(lambda: not page.dirty, timeout=TIMEOUT_MS)
+    assert "ant" in dataset.read_text()
     page.hide()
 
 
@@ -210,7 +212,7 @@ def test_one_click_fix_is_previewed_then_applied(qtbot, page, tmp_path, monkeypa
     row = [page.findings.tree.topLevelItem(i).text(1)
            for i in range(page.findings.tree.topLevelItemCount())].index("label-duplicate-row")
     page.findings.tree.setCurrentItem(page.findings.tree.topLevelItem(row))
-    assert page.findings.fix_button.isEnabled()
+    qtbot.waitUntil(page.findings.fix_button.isEnabled, timeout=TIMEOUT_MS)  # planned in the background
     previews = []
     monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda parent, summary, before, after:
                         previews.append((before, after)) or True)
@@ -281,11 +283,11 @@ def test_fix_is_enabled_only_for_a_finding_that_has_a_fix(qtbot, page, tmp_path)
     rows = {page.findings.tree.topLevelItem(i).text(1): page.findings.tree.topLevelItem(i)
             for i in range(page.findings.tree.topLevelItemCount())}
     page.findings.tree.setCurrentItem(rows["label-not-normalized"])  # pixel coordinates: a person must convert
+    qtbot.waitUntil(lambda: "No automatic fix" in page.findings.fix_button.toolTip(), timeout=TIMEOUT_MS)
     assert not page.findings.fix_button.isEnabled()
-    assert "No safe automatic fix" in page.findings.fix_button.toolTip()
     page.findings.tree.setCurrentItem(rows["label-duplicate-row"])
-    assert page.findings.fix_button.isEnabled()
-    assert page.findings.preview.toPlainText() == BOX + BOX
+    qtbot.waitUntil(page.findings.fix_button.isEnabled, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: page.findings.preview.toPlainText() == BOX + BOX, timeout=TIMEOUT_MS)  # read off the GUI thread
     (root / "labels" / "train" / "t2.txt").write_text(BOX)  # fixed outside; the next check's preview is fresh
     page.report = None
     page.check()
@@ -302,7 +304,8 @@ def test_typed_form_edits_apply_after_a_pause_and_save_checks_again(qtbot, page,
     edit.selectAll()
     qtbot.keyClicks(edit, "images/nowhere")  # focus stays in the field
     qtbot.waitUntil(page.save_button.isEnabled, timeout=TIMEOUT_MS)  # as typed, not only when focus leaves
-    assert "val: images/nowhere" in page.text and "missing" in page.form.previews["val"].text()
+    assert "val: images/nowhere" in page.text
+    qtbot.waitUntil(lambda: "missing" in page.form.previews["val"].text(), timeout=TIMEOUT_MS)  # looked up off the GUI thread
     assert edit.text() == "images/nowhere" and page.left_tabs.currentWidget() is page.form
     page.report = None
     assert page.save()
@@ -357,24 +360,50 @@ def test_every_thumbnail_has_the_size_of_the_broken_image_tile(tmp_path):
     assert max(sizes[0]) == THUMB and sizes[1] == (THUMB, THUMB)
 
 
-def test_class_names_under_the_bars_thin_out_instead_of_running_together(qtbot):
+def test_every_class_bar_is_labelled_and_no_label_runs_into_the_next(qtbot):
+    """Issue 25: only the first bar had a name (the tab was hidden when the report came, so the plot had a
+    hidden widget's width); names are elided to a bar's width, ids when no name fits."""
     from gui.dataset.dataset_stats import DatasetStats
 
     stats = DatasetStats()
     qtbot.addWidget(stats)
-    names = [f"class_with_a_long_name_{i}" for i in range(30)]
-    stats.resize(1400, 500)
+    names = [f"class_with_a_long_name_{i}" for i in range(12)]
+    stats.show_stats({"classes": names, "splits": {"train": {"per_class": [1] * 12, "images": 12, "instances": 12,
+                                                             "backgrounds": 0}}})  # before it is shown
+    stats.resize(620, 500)
     stats.show()
     qtbot.waitExposed(stats)
-    stats.show_stats({"classes": names, "splits": {"train": {"per_class": [1] * 30, "images": 30, "instances": 30,
-                                                             "backgrounds": 0}}})
-    wide, wide_px = stats.class_step, stats.plot.width()
+    metrics = stats.plot.fontMetrics()
+
+    def fits() -> bool:
+        room = (stats.plot.width() - 60) / len(names) * stats.class_step  # a label has its bars' width
+        return all(metrics.horizontalAdvance(text) <= room for text in stats.class_labels.values())
+
+    qtbot.waitUntil(lambda: len(stats.class_labels) == 12 and fits())
+    assert all(text.rstrip("…") and names[i].startswith(text.rstrip("…")) for i, text in stats.class_labels.items())
     stats.resize(stats.minimumSizeHint().width(), 500)
-    qtbot.waitUntil(lambda: stats.plot.width() < wide_px / 2)
-    stats.show_stats({"classes": names, "splits": {"train": {"per_class": [1] * 30, "images": 30, "instances": 30,
-                                                             "backgrounds": 0}}})
-    assert stats.class_step > wide >= 1
-    labelled = len(range(0, 30, stats.class_step))
-    width = max(stats.plot.fontMetrics().horizontalAdvance(n) for n in names) + 10
-    assert labelled * width <= max(stats.plot.width() - 60, width)  # they fit side by side
+    qtbot.waitUntil(lambda: stats.plot.width() < 300 and fits())
+    assert len(stats.class_labels) >= 12 // stats.class_step
+    stats.hide()
+
+
+def test_histogram_ticks_never_overlap_and_titles_are_whole(qtbot):
+    from gui.dataset.dataset_stats import DatasetStats
+
+    stats = DatasetStats()
+    qtbot.addWidget(stats)
+    stats.resize(600, 600)
+    stats.show()
+    qtbot.waitExposed(stats)
+    edges = [0, 32, 64, 128, 256, 320, 480, 640, 800, 1024, 1280, 1600, 2048, 4096, 8192]
+    stats.show_stats({"classes": [], "splits": {}, "histograms": {
+        "image_side_px": {"edges": edges, "counts": [1] * (len(edges) - 1)}}})
+    plot = stats.image_side
+    metrics = plot.fontMetrics()
+    per_bin = (plot.width() - 46) / (len(edges) - 1)
+    spans = [(x * per_bin - metrics.horizontalAdvance(t) / 2, x * per_bin + metrics.horizontalAdvance(t) / 2)
+             for x, t in plot.shown_ticks]
+    assert len(spans) >= 2 and all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
+    titles = [label.text() for label in stats.findChildren(QLabel) if label.wordWrap()]
+    assert {plot.title, stats.box_area.title, stats.box_aspect.title} <= set(titles)
     stats.hide()

@@ -63,6 +63,23 @@ def test_ready_summary_and_passed_checks(make_page):
     assert not page.details.copy_button.isEnabled()
 
 
+def test_passed_checks_show_what_was_measured(make_page):
+    """An OK row says what its check looked at, from the facts the check judged — not only "Passed"."""
+    page = make_page(facts=healthy_gpu_machine())
+    rows = page.row_texts()
+    assert "OK · Python version — Python 3.11.9" in rows
+    assert "OK · PyTorch CUDA build — PyTorch 2.14.1+cu130, built for CUDA 13.0" in rows
+    assert "OK · CPUs for the data loader — 32 of 32 cores usable; the loader starts 8 workers" in rows
+    ram = next(r for r in rows if r.startswith("OK · RAM for the dataset cache — "))
+    assert "1000 images" in ram and "58.0 GB available" in ram
+    disk = next(r for r in rows if r.startswith("OK · Disk speed and space — "))
+    assert "workspace: 3000 images/s (900 MB/s), 400 GB free" in disk
+    assert not any(r == "OK · Python version" for r in rows)
+    page.list.setCurrentRow(rows.index("OK · Python version — Python 3.11.9"))
+    assert "Passed. Measured: Python 3.11.9." in page.details.browser.toPlainText()
+    assert "nothing to fix" not in page.details.browser.toPlainText()
+
+
 def test_cpu_machine_says_cpu_and_why(make_page):
     page = make_page(facts=cpu_machine())
     assert page.summary.level == "info"
@@ -97,17 +114,19 @@ def test_apply_hidden_without_an_applier(make_page):
     assert not page.details.apply_button.isVisibleTo(page)
 
 
-def test_save_report_abbreviates_home(make_page, tmp_path, monkeypatch):
+def test_save_report_abbreviates_home(make_page, qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", "/home/ann")
     out = tmp_path / "report.json"
     monkeypatch.setattr(environment_page, "ask_save_path", lambda parent, suggested: str(out))
     page = make_page(facts=cpu_build_on_gpu_machine())
     assert page.save_report()
+    qtbot.waitUntil(lambda: page.banner.text.startswith("Report saved to"), timeout=TIMEOUT_MS)  # written off the GUI thread
     report = json.loads(out.read_text(encoding="utf-8"))
     assert {"facts", "findings"} <= set(report)
     assert report["findings"][0]["id"] == "torch-cpu-build"
     assert report["facts"]["disks"][0]["path"] == "~/ws"
     assert "/home/ann" not in out.read_text(encoding="utf-8")
+    assert any(c["key"] == "python" and c["measured"] == "Python 3.11.9" for c in report["checks"])
 
 
 def test_open_facts_explains_what_a_facts_file_is_and_how_to_make_one(make_page):
@@ -115,23 +134,25 @@ def test_open_facts_explains_what_a_facts_file_is_and_how_to_make_one(make_page)
     assert "yolostudio doctor --save-facts" in tip and "what the check read" in tip
 
 
-def test_open_facts_file_and_a_broken_one(make_page, tmp_path, monkeypatch):
+def test_open_facts_file_and_a_broken_one(make_page, qtbot, tmp_path, monkeypatch):
     page = make_page(facts=healthy_gpu_machine())
     good, bad = tmp_path / "colleague.json", tmp_path / "broken.json"
     save_facts(cpu_build_on_gpu_machine(), good)
     bad.write_text("{nope", encoding="utf-8")
     monkeypatch.setattr(environment_page, "ask_open_path", lambda parent: str(bad))
-    assert not page.open_facts()
-    assert page.banner.level == "error" and "broken.json" in page.banner.text
+    assert page.open_facts()  # read off the GUI thread
+    qtbot.waitUntil(lambda: page.banner.level == "error", timeout=TIMEOUT_MS)
+    assert "broken.json" in page.banner.text and page.source == ""
     monkeypatch.setattr(environment_page, "ask_open_path", lambda parent: str(good))
-    assert page.open_facts()
+    with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
+        assert page.open_facts()
     assert page.summary.plain_text.startswith("colleague.json: ") and page.summary.level == "error"
 
 
 def _fake_probe(tmp_path: Path, facts: EnvironmentFacts, *, hang: bool = False):
     lines = [make_event("stage", stage="starting", job="probe", pid=1, create_time=0.0, python="", started=0.0)]
-    for i, step in enumerate(("system", "nvml", "disks", "torch", "cuda")):
-        lines.append(make_event("probe_step", step=step, index=i, count=5))
+    for i, step in enumerate(("system", "nvml", "disks", "torch", "cuda")):  # a GPU machine: CUDA is a phase
+        lines.append(make_event("probe_step", step=step, index=min(i, 3), count=4))
         if hang and step == "cuda":
             break
         lines.append(make_event("facts", facts=facts.to_dict(), final=step == "cuda"))
@@ -142,12 +163,15 @@ def _fake_probe(tmp_path: Path, facts: EnvironmentFacts, *, hang: bool = False):
     script.write_text(f"import sys, time\nsys.stdout.write({''.join(encode(e) for e in lines)!r})\n"
                       f"sys.stdout.flush()\n{tail}\n", encoding="utf-8")
     seen: list[Path] = []
+    specs: list[dict] = []
 
     def launcher(job: JobSpec):
         assert job.job == "probe" and job.path is not None
         seen.append(job.path)
+        specs.append(json.loads(job.path.read_text(encoding="utf-8")))
         return [sys.executable, "-S", str(script)], dict(os.environ)
 
+    launcher.specs = specs
     return launcher, seen
 
 
@@ -173,3 +197,38 @@ def test_hung_probe_is_killed_and_reported(make_page, qtbot, tmp_path):
     assert page.facts.probe.timed_out and page.facts.probe.hung_at == "cuda"
     assert page.row_texts()[0].startswith("Error · The environment check hung")
     assert page.summary.level == "error"
+
+
+def test_the_check_judges_the_apps_current_dataset_and_again_when_it_changes(make_page, qtbot, tmp_path):
+    """"RAM for the dataset cache" needs a dataset: the probe gets the one the Train page has (``current``)."""
+    data = tmp_path / "data" / "data.yaml"
+    data.parent.mkdir()
+    data.write_text("path: .\ntrain: images\nval: images\nnames: [a]\n", encoding="utf-8")
+    launcher, _ = _fake_probe(tmp_path, healthy_gpu_machine())
+    page = make_page(launcher=launcher)
+    with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
+        assert page.recheck()
+    assert "data" not in launcher.specs[0]  # no dataset chosen anywhere yet
+    other = tmp_path / "other.yaml"
+    other.write_text(data.read_text(encoding="utf-8"), encoding="utf-8")
+    page.show()
+    with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
+        page.services.current.set_dataset(other)  # chosen on the Train or Dataset page: checked again
+    assert launcher.specs[1]["data"] == str(other.resolve())
+    page.hide()
+    page.services.current.set_dataset(data)
+    assert len(launcher.specs) == 2  # hidden: checked when shown
+    with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
+        page.show()
+    assert launcher.specs[2]["data"] == str(data.resolve())
+
+
+def test_the_cuda_step_is_shown_as_part_of_the_torch_step(make_page, qtbot, tmp_path):
+    launcher, _ = _fake_probe(tmp_path, healthy_gpu_machine())
+    page = make_page(launcher=launcher)
+    labels: list[str] = []
+    page._probe.event.connect(lambda event: labels.append(page.progress_label.text()))
+    with qtbot.waitSignal(page.checked, timeout=TIMEOUT_MS):
+        page.recheck()
+    steps = [t for t in labels if "(step" in t]
+    assert steps[-1] == "Testing CUDA on each GPU… (step 4 of 4)" and steps[0].endswith("(step 1 of 4)")

@@ -54,6 +54,7 @@ def make_page(qtbot, run_dir: Path, launcher, facts: ExportFacts = NO_GPU) -> Ex
     page = ExportPage(run_dir.parents[1], launcher=launcher, facts=facts)
     qtbot.addWidget(page)
     qtbot.waitUntil(lambda: page.form.weights_path() != "", timeout=TIMEOUT_MS)  # runs listed in the background
+    qtbot.waitUntil(lambda: not page.reading_weights, timeout=TIMEOUT_MS)  # and the chosen run read
     return page
 
 
@@ -85,12 +86,38 @@ def test_untrusted_weights_need_confirmation(qtbot, run_dir, fake_worker, tmp_pa
     outside.write_bytes(b"pt")
     asked: list[Path] = []
     monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or False)
-    assert page.use_weights_file(outside) is False
-    assert page.form.weights_path() != str(outside) and asked == [outside]
-    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: True)
-    assert page.use_weights_file(outside) is True
-    assert page.form.weights_path() == str(outside) and str(outside) in page.trusted
-    assert page.use_weights_file(run_dir / "weights" / "best.pt")  # a run's own weights: no question
+    page.use_weights_file(outside)  # where it comes from is looked up off the GUI thread, then asked
+    qtbot.waitUntil(lambda: asked == [outside], timeout=TIMEOUT_MS)
+    assert page.form.weights_path() != str(outside)
+    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or True)
+    page.use_weights_file(outside)
+    qtbot.waitUntil(lambda: page.form.weights_path() == str(outside), timeout=TIMEOUT_MS)
+    assert str(outside) in page.trusted and asked == [outside, outside]
+    page.use_weights_file(run_dir / "weights" / "best.pt")  # a run's own weights: no question
+    qtbot.waitUntil(lambda: page.form.weights_path() == str(run_dir / "weights" / "best.pt"), timeout=TIMEOUT_MS)
+    assert asked == [outside, outside]
+
+
+def test_exporting_weights_from_outside_the_runs_asks_first_and_trusts_them_in_the_spec(qtbot, run_dir, fake_worker,
+                                                                                      tmp_path, monkeypatch):
+    launcher = Launcher(fake_worker, {"export": RECORDED})
+    page = make_page(qtbot, run_dir, launcher)
+    outside = tmp_path / "download" / "model.pt"
+    outside.parent.mkdir()
+    outside.write_bytes(b"pt")
+    page.form.add_weights_file(outside)  # listed without the question (as a stale combo entry could be)
+    qtbot.waitUntil(lambda: not page.reading_weights and page.export_button.isEnabled(), timeout=TIMEOUT_MS)
+    answers = iter([False, True])
+    asked: list[Path] = []
+    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or next(answers))
+    assert page.start_export()  # the spec is built off the GUI thread; it needs the user's word first
+    qtbot.waitUntil(lambda: asked == [outside] and page.export_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert launcher.specs == []  # "no": nothing started
+    with qtbot.waitSignal(page.exporter.ended, timeout=TIMEOUT_MS):
+        assert page.start_export()
+    assert asked == [outside, outside]
+    [(job, spec)] = launcher.specs
+    assert job == "export" and spec["trusted_weights"] == [str(outside.resolve())]
 
 
 def test_export_replay_fills_progress_and_report_cards(qtbot, run_dir, fake_worker, monkeypatch):
@@ -98,7 +125,7 @@ def test_export_replay_fills_progress_and_report_cards(qtbot, run_dir, fake_work
     page = make_page(qtbot, run_dir, launcher)
     with qtbot.waitSignal(page.exporter.ended, timeout=TIMEOUT_MS) as ended:
         assert page.start_export()
-        assert not page.export_button.isEnabled() and page.cancel_button.isEnabled()
+        assert not page.export_button.isEnabled()  # from the press on (the spec is built off the GUI thread)
     assert ended.args[0].status == "completed" and ended.args[0].reported
     job, spec = launcher.specs[0]
     assert job == "export" and spec["options"]["formats"] == ["onnx", "torchscript"]
@@ -150,7 +177,7 @@ def test_reports_of_earlier_exports_show_when_a_run_is_opened(qtbot, run_dir, fa
     assert "Earlier exports of best.pt" in page.stage_label.text()
     page.show_reports([])
     page.open_run(run_dir)
-    assert len(page.cards()) == 2
+    qtbot.waitUntil(lambda: len(page.cards()) == 2, timeout=TIMEOUT_MS)  # read off the GUI thread
 
 
 def _predictions(image: Path) -> list[dict]:
@@ -187,13 +214,55 @@ def test_try_it_draws_the_workers_boxes_and_filters_by_confidence(qtbot, run_dir
     assert "2 boxes" in view.image_list.item(0).text()
     view.slider.setValue(500)
     assert view.box_count() == 1
+    assert view.image_list.item(0).text() == "img.png — 1 box"
     view.slider.setValue(10)
     assert view.box_count() == 3
     view.view.resize(128, 128)
     shot = view.view.grab().toImage()
     colours = {shot.pixelColor(x, y).name() for x in range(0, 128, 2) for y in range(0, 128, 2)}
     assert "#e6194b" in colours  # class 0's box was painted over the black image
-    assert "1 images" in view.status_label.text()
+    assert view.status_label.text().startswith("1 image; move the slider")
+
+
+def test_try_it_names_the_image_it_skipped_and_why(qtbot, run_dir, fake_worker, tmp_path):
+    """Two images, one unreadable: the worker's ``unreadable-image`` warning is counted and named in the result."""
+    good, bad = tmp_path / "good.png", tmp_path / "x.jpg"
+    QImage(32, 32, QImage.Format.Format_RGB32).save(str(good))
+    bad.write_bytes(b"not a jpeg")
+    recorded = _predictions(good)
+    warning = {"v": 1, "type": "warning", "t": 1.15, "code": "unreadable-image", "image": str(bad),
+               "reason": "unreadable", "message": f"{bad}: not an image this app can read"}
+    events = tmp_path / "predict.jsonl"
+    events.write_text("".join(json.dumps(e) + "\n" for e in [*recorded[:2], warning, *recorded[2:]]))
+    page = make_page(qtbot, run_dir, Launcher(fake_worker, {"predict": events}))
+    page.choose_try_model(str(run_dir / "best.onnx"))
+    with qtbot.waitSignal(page.predictor.ended, timeout=TIMEOUT_MS):
+        assert page.try_images([good, bad])
+    text = page.try_view.status_label.text()
+    assert text.startswith("1 of 2 images; skipped x.jpg: cannot be read; move the slider"), text
+    page.try_view.slider.setValue(950)  # the threshold's words keep the skipped image
+    assert page.try_view.status_label.text().startswith("1 of 2 images; skipped x.jpg: cannot be read; no box")
+
+
+@pytest.mark.parametrize(("shown", "skipped", "expected"), [
+    (1, {}, "1 image;"),
+    (2, {}, "2 images;"),
+    (0, {"/a/x.jpg": "unreadable"}, "0 of 1 image; skipped x.jpg: cannot be read."),
+    (1, {"/a/gone.png": "missing", "/a/b.jpg": "unreadable"},
+     "1 of 3 images; skipped gone.png: no such file, b.jpg: cannot be read;"),
+    (0, {f"/a/{n}.jpg": "unreadable" for n in range(5)},
+     "0 of 5 images; skipped 0.jpg: cannot be read, 1.jpg: cannot be read, 2.jpg: cannot be read and 2 more."),
+])
+def test_try_it_summary_counts_in_the_right_plural_form(qtbot, shown, skipped, expected):
+    from gui.export.export_try import TryItView
+
+    view = TryItView()
+    qtbot.addWidget(view)
+    for n in range(shown):
+        view.results[f"/a/ok{n}.png"] = {"image": f"/a/ok{n}.png", "boxes": [[0, 0, 1, 1, 0.9, 0]]}
+    for path, reason in skipped.items():
+        view.add_skipped({"image": path, "reason": reason})
+    assert view.summary().startswith(expected), view.summary()
 
 
 def test_no_box_at_the_threshold_says_so_with_the_highest_score(qtbot, run_dir, fake_worker, tmp_path):
@@ -259,3 +328,19 @@ def test_try_it_on_the_validation_images_lists_them_with_the_dataset_reader(qtbo
     assert page.try_images(None)
     qtbot.waitUntil(lambda: "No validation images found" in page.try_view.status_label.text(), timeout=TIMEOUT_MS)
     assert len(launcher.specs) == 1
+
+
+def test_the_runs_dataset_is_read_off_the_gui_thread_and_export_waits_for_it(qtbot, run_dir, fake_worker):
+    """The run's config (its data.yaml verifies the export, its imgsz is the default) is read by an operation;
+    until it is back, Export is off and says why, so no export verifies on the wrong images."""
+    (run_dir / "config.json").write_text(json.dumps({"spec": {"config": {"data": "/data/shapes.yaml", "imgsz": 96}}}))
+    launcher = Launcher(fake_worker, {"export": RECORDED})
+    page = make_page(qtbot, run_dir, launcher)
+    assert page.form.imgsz.value() == 96 and page.options().data == "/data/shapes.yaml"
+    page._on_weights_changed()  # chosen again: read again
+    assert page.reading_weights and not page.export_button.isEnabled() and not page.start_export()
+    assert "Reading the run of best.pt" in page.problems_label.text()
+    qtbot.waitUntil(lambda: page.export_button.isEnabled(), timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(page.exporter.ended, timeout=TIMEOUT_MS):
+        assert page.start_export()
+    assert launcher.specs[0][1]["options"]["data"] == "/data/shapes.yaml"

@@ -13,6 +13,7 @@ from core.install.repair import RuntimeFacts, plan_repair
 from core.job.jobs import JobSpec
 from core.job.launch import worker_env
 from gui.environment import environment_page
+from gui.environment import operations as environment_operations
 from gui.environment.environment_page import EnvironmentPage
 from gui.environment.repair_dialog import RepairDialog
 from tests.core.environment_builders import healthy_gpu_machine
@@ -114,12 +115,14 @@ def test_training_in_the_way_is_refused_before_pip_starts(qtbot, tmp_path):
 def test_page_rechecks_after_a_repair_and_offers_a_restart(qtbot, tmp_path, monkeypatch):
     page = EnvironmentPage(tmp_path / "ws", facts=cpu_build_on_gpu_machine())
     qtbot.addWidget(page)
-    monkeypatch.setattr(environment_page, "runtime_facts", lambda: VENV)
+    monkeypatch.setattr(environment_operations, "runtime_facts", lambda: VENV)
     asked = []
     monkeypatch.setattr(environment_page, "ask_restart", lambda parent: asked.append(True) or False)
     monkeypatch.setattr(page, "recheck", lambda: page.show_facts(healthy_gpu_machine()))
-    dialog = page.open_repair()
-    assert dialog is not None and dialog.plan.ok
+    assert page.open_repair()  # planned off the GUI thread, then the dialog opens
+    qtbot.waitUntil(lambda: page.repair_dialog is not None, timeout=TIMEOUT_MS)
+    dialog = page.repair_dialog
+    assert dialog.plan.ok
     dialog.repaired.emit()
     assert asked == [True] and page.repair_button.isHidden()
     dialog.close()

@@ -9,12 +9,14 @@ from typing import Iterator
 import psutil
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from core.run.owner import RunLock
 from core.runs.store import create_run
 from core.run.files import EVENTS_FILE
 from core.training.config import TrainConfig, validate_config
 from gui.main_window import MainWindow
+from gui.runs import operations as runs_operations
 from gui.runs import runs_page as runs_module
 from gui.runs.runs_page import RunsPage
 from gui.runs.runs_table_model import COLUMN, COLUMNS
@@ -117,20 +119,20 @@ def test_delete_moves_to_the_trash_or_says_it_could_not(qtbot, page, workspace, 
     trash = tmp_path / "xdg"
     trash.mkdir()
     monkeypatch.setenv("XDG_DATA_HOME", str(trash))  # the test's own trash, never the user's
-    real_trash = runs_module.move_to_trash
+    real_trash = runs_operations.move_to_trash
     monkeypatch.setattr(runs_module, "confirm_delete", lambda parent, names: True)
     assert page.select_run("live")
     page.delete_selected()
     assert "is training" in page.banner.text and (workspace / "runs" / "live").is_dir()
 
-    monkeypatch.setattr(runs_module, "move_to_trash", lambda path: False)
+    monkeypatch.setattr(runs_operations, "move_to_trash", lambda path: False)
     assert page.select_run("alpha")
     page.delete_selected()
     qtbot.waitUntil(lambda: page.banner.level == "error", timeout=TIMEOUT_MS)
     assert "Not moved to the trash: alpha" in page.banner.text and "nothing was deleted" in page.banner.text
     assert (workspace / "runs" / "alpha").is_dir()
 
-    monkeypatch.setattr(runs_module, "move_to_trash", real_trash)
+    monkeypatch.setattr(runs_operations, "move_to_trash", real_trash)
     qtbot.waitUntil(lambda: not page.loading, timeout=TIMEOUT_MS)
     assert page.select_run("alpha")
     page.delete_selected()
@@ -227,10 +229,15 @@ def test_a_running_runs_duration_is_live_and_the_sort_arrow_points_down_for_newe
         view.setSortingEnabled(True)
         view.resize(1600, 300)  # wide enough to show the Started column's arrow
         view.horizontalHeader().setSortIndicator(COLUMN["started"], order)
-    shots = [view.horizontalHeader().grab().toImage() for view in (plain, ours)]
+    def arrow(view: QTableView):  # the section's right end, where the arrow is drawn (the label ends before it)
+        h = view.horizontalHeader()
+        right = h.sectionViewportPosition(COLUMN["started"]) + h.sectionSize(COLUMN["started"])
+        return h.grab().toImage().copy(right - 14, 0, 14, h.height())
+
+    shots = [arrow(view) for view in (plain, ours)]
     assert shots[0] == shots[1]
     plain.horizontalHeader().setSortIndicator(COLUMN["started"], Qt.SortOrder.DescendingOrder)
-    assert plain.horizontalHeader().grab().toImage() != shots[1]  # the comparison can fail
+    assert arrow(plain) != shots[1]  # the comparison can fail
 
 
 def test_dates_use_the_locale_and_iso_in_the_bare_c_locale(qapp):
@@ -246,3 +253,88 @@ def test_dates_use_the_locale_and_iso_in_the_bare_c_locale(qapp):
         assert "12.26" in date_time_text(moment)
     finally:
         QLocale.setDefault(QLocale.system())
+
+
+def _header_pixels(page: RunsPage, column: int, *, text: bool, sort) -> set[int]:
+    """The x of every pixel the header's own style paints in ``column`` that is not the plain section."""
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QStyle, QStyleOptionHeader
+
+    header = page.table.horizontalHeader()
+
+    def paint(with_text: bool, indicator) -> QImage:
+        option = QStyleOptionHeader()
+        option.initFrom(header)
+        option.state |= QStyle.StateFlag.State_Horizontal | QStyle.StateFlag.State_Enabled
+        option.orientation = Qt.Orientation.Horizontal
+        option.rect = header.rect().adjusted(0, 0, 0, 0)
+        option.rect.setWidth(header.sectionSize(column))
+        option.section = column
+        option.text = page.proxy.headerData(column, Qt.Orientation.Horizontal) if with_text else ""
+        alignment = page.proxy.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.TextAlignmentRole)
+        if alignment is not None:
+            option.textAlignment = Qt.AlignmentFlag(int(alignment))
+        option.sortIndicator = indicator
+        image = QImage(option.rect.size(), QImage.Format.Format_ARGB32)
+        image.fill(0)
+        painter = QPainter(image)
+        header.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, header)
+        painter.end()
+        return image
+
+    none = QStyleOptionHeader.SortIndicator.None_
+    shown, plain = paint(text, sort), paint(False, none if text else none)
+    if text:  # the text's pixels: with the arrow drawn in both, only the label differs
+        plain = paint(False, sort)
+    return {x for x in range(shown.width()) for y in range(shown.height()) if shown.pixel(x, y) != plain.pixel(x, y)}
+
+
+def test_the_sort_arrow_never_overlaps_the_header_text(qtbot, page):
+    """Number columns have right-aligned titles, which Qt's style drew under the arrow ("Epochs▲")."""
+    from PySide6.QtWidgets import QStyleOptionHeader
+
+    page.resize(1800, 400)
+    page.show()
+    qtbot.waitUntil(lambda: not page.loading and page.proxy.rowCount() == 3, timeout=TIMEOUT_MS)
+    for column in range(len(COLUMNS)):
+        for sort in (QStyleOptionHeader.SortIndicator.SortUp, QStyleOptionHeader.SortIndicator.SortDown):
+            text = _header_pixels(page, column, text=True, sort=sort)
+            arrow = _header_pixels(page, column, text=False, sort=sort)
+            assert text and arrow, COLUMNS[column]
+            assert max(text) < min(arrow), (COLUMNS[column][0], max(text), min(arrow))
+
+
+def _cut_buttons(window) -> list[str]:
+    """Visible buttons narrower than their text needs, or clipped by a pane around them (a scroll area)."""
+    from PySide6.QtWidgets import QPushButton
+
+    def shown(b: QPushButton) -> int:  # its width left once every pane around it clips it, left and right
+        left, right, x, widget = 0, b.width(), 0, b
+        while widget.parentWidget() is not None:
+            x += widget.x()
+            widget = widget.parentWidget()
+            left, right = max(left, -x), min(right, widget.width() - x)
+        return max(0, right - left)
+
+    return [f"{b.text()!r}: needs {b.sizeHint().width()} px, shows {shown(b)}" for b in window.findChildren(QPushButton)
+            if b.isVisible() and b.sizeHint().width() > shown(b)]
+
+
+def test_at_1280_by_720_every_button_of_the_runs_page_and_the_replay_shows_its_whole_text(qtbot, workspace):
+    window = MainWindow(workspace, prepare_demo=False, check_runs=False)
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    runs = window.runs_page
+    window.show_page(window.pages.indexOf(runs))
+    qtbot.waitUntil(lambda: not runs.loading and runs.proxy.rowCount() == 3, timeout=TIMEOUT_MS)
+    assert _cut_buttons(window) == []
+    assert runs.select_run("beta")
+    with qtbot.waitSignal(window.train_page.run_ended, timeout=TIMEOUT_MS):
+        runs.open_selected()  # the run's replay on the Train page: its log's "Open worker.log" was cut
+    page = window.train_page
+    qtbot.waitUntil(lambda: page.log_view.open_button.isVisible() and page._plots.built, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: page.log_view.open_button.width() > 0 and not page.log_view.open_button.geometry()
+                    .isEmpty(), timeout=TIMEOUT_MS)
+    QApplication.processEvents()  # the plots' titles laid out
+    assert _cut_buttons(window) == []

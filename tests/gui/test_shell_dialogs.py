@@ -12,13 +12,15 @@ from core.workspace import last_facts_path
 from gui.about_dialog import AboutDialog
 from gui.main_window import MainWindow
 from gui.environment.environment_page import EnvironmentPage
-from gui.settings_dialog import SettingsDialog
+from gui.settings import settings_dialog
+from gui.settings.settings_dialog import SettingsDialog
 from gui.train import train_options_panel
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.waits import TIMEOUT_MS
 
 
-def test_settings_dialog_writes_every_choice(qtbot):
+def test_settings_dialog_writes_every_choice(qtbot, monkeypatch):
+    monkeypatch.setattr(settings_dialog, "ask_restart_now", lambda parent: False)
     dialog = SettingsDialog(settings=Settings())
     qtbot.addWidget(dialog)
     dialog.workspace_edit.setText("/data/yolo")
@@ -27,11 +29,52 @@ def test_settings_dialog_writes_every_choice(qtbot):
     dialog.device.setEditText("0,1,2")
     dialog.close_with_run.setCurrentIndex(dialog.close_with_run.findData("keep"))
     assert dialog.note.isVisibleTo(dialog) and "next time" in dialog.note.text()
-    dialog.accept()
+    with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT_MS):  # written off the GUI thread, then closed
+        dialog.accept()
     saved = json.loads(settings_path().read_text(encoding="utf-8"))
     assert {k: saved[k] for k in ("workspace", "language", "theme", "default_device", "close_with_run")} == {
         "workspace": "/data/yolo", "language": "zh_CN", "theme": "dark", "default_device": "0,1,2",
         "close_with_run": "keep"}
+
+
+def test_changing_the_language_says_a_restart_applies_it_and_offers_one(qtbot, monkeypatch):
+    asked, restarted = [], []
+    monkeypatch.setattr(settings_dialog, "ask_restart_now", lambda parent: asked.append(True) or True)
+    monkeypatch.setattr(settings_dialog, "restart_app", lambda: restarted.append(True) or True)
+    dialog = SettingsDialog(settings=Settings())
+    qtbot.addWidget(dialog)
+    assert "next time" not in dialog.note.text()
+    dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
+    assert "next time YOLO Studio starts" in dialog.note.text() and "restart now" in dialog.note.text()
+    with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT_MS):
+        dialog.accept()
+    assert asked == [True] and restarted == [True]
+    assert load_settings().language == "zh_CN"  # saved before the restart, so the new window reads it
+    again = SettingsDialog(settings=load_settings())
+    qtbot.addWidget(again)
+    again.theme.setCurrentIndex(again.theme.findData("dark"))  # the theme applies at once: no restart asked
+    with qtbot.waitSignal(again.accepted, timeout=TIMEOUT_MS):
+        again.accept()
+    assert asked == [True]
+
+
+def test_the_workspace_field_names_the_workspace_in_use_and_where_it_came_from(qtbot, tmp_path, monkeypatch):
+    """Started with ``--workspace``, the window does not use the setting: the dialog says which one it uses."""
+    window = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=False)
+    qtbot.addWidget(window)
+    dialog = window.open_settings()
+    qtbot.waitUntil(lambda: dialog.in_use.isVisibleTo(dialog), timeout=TIMEOUT_MS)
+    assert dialog.in_use.text() == (f"Workspace in use now: {tmp_path / 'ws'} — from the command line (--workspace); this "
+                                    "field is used when the app starts without it.")
+    assert dialog.workspace_edit.text() == ""  # the field is the setting, unchanged
+    dialog.reject()
+    monkeypatch.delenv("YOLOSTUDIO_WORKSPACE")
+    monkeypatch.setattr("core.workspace.default_workspace", lambda: tmp_path / "ws")
+    default = SettingsDialog(window, workspace=tmp_path / "ws")
+    qtbot.addWidget(default)
+    qtbot.waitUntil(lambda: default.in_use.isVisibleTo(default), timeout=TIMEOUT_MS)
+    assert default.in_use.text().endswith("— the default.")
+    default.reject()
 
 
 def test_a_listed_device_is_saved_by_its_value_not_its_words(qtbot):

@@ -192,7 +192,8 @@ def test_dataset_page_prepares_a_copy_and_keeps_its_own_data_yaml(qtbot, tmp_pat
     page = DatasetPage(tmp_path / "ws")
     qtbot.addWidget(page)
     assert not page.prepare_button.isEnabled()
-    assert page.open_path(data, check=False)
+    with qtbot.waitSignal(page.opened, timeout=TIMEOUT_MS):  # the file is read off the GUI thread
+        assert page.open_path(data, check=False)
     assert page.prepare_button.isEnabled()
     with qtbot.waitSignal(page.preparer.prepared, timeout=TIMEOUT_MS) as made:
         assert page.preparer.run(data, 96)

@@ -18,6 +18,7 @@ from core.environment.probe_launch import probe_job, probe_spec
 from core.environment.rules import evaluate
 from core.environment.nvml import error_kind
 from core.job.protocol import encode, make_event
+from core.worker.probe_job import gpu_to_test
 from core.worker.probe_torch import join_nvml
 from tests.fixtures.fake_nvml import FakeNvml, nvml_raising
 
@@ -70,8 +71,9 @@ def test_real_probe_facts_are_complete(probed):
     assert facts.dataset.images == 24 and facts.dataset.cache_ram_gb > 0 and facts.dataset.imgsz == 320
     dataset_disk = next(d for d in facts.disks if d.role == "dataset")
     assert dataset_disk.files_read > 0 and dataset_disk.read_mb_s > 0
-    steps = [e["step"] for e in events if e["type"] == "probe_step"]
-    assert steps == ["system", "nvml", "disks", "torch", "cuda"]
+    steps = [(e["step"], e["index"], e["count"]) for e in events if e["type"] == "probe_step"]
+    cuda = [("cuda", 3, 4)] if facts.torch.cuda and gpu_to_test(facts.nvml) else []  # a GPU here to test
+    assert steps == [("system", 0, 4), ("nvml", 1, 4), ("disks", 2, 4), ("torch", 3, 4), *cuda]
     assert events[-1]["type"] == "done" and events[-1]["status"] == "completed"
     assert sum(1 for e in events if e["type"] == "facts" and e["final"]) == 1
 
@@ -168,6 +170,20 @@ def test_crashed_probe_is_reported_with_what_it_read(tmp_path):
     assert not facts.probe.completed and not facts.probe.timed_out
     assert "Segmentation fault" in facts.probe.error
     assert "probe-failed" in evaluate(facts, notes=notes).ids()
+
+
+@pytest.mark.parametrize(("nvml", "tested"), [
+    ({"available": True, "gpus": [GpuFacts(name="RTX 4090")]}, True),
+    ({"available": True, "gpus": []}, False),  # NVML read the machine: no GPU
+    ({"available": False, "error": "LibraryNotFound"}, False),  # no NVIDIA driver: no GPU can be used
+    ({"available": False, "error": "DriverNotLoaded"}, False),
+    ({"available": False, "error": "NoPermission"}, True),  # a GPU may be there: CUDA's test says
+    ({"available": False, "error": "GpuIsLost"}, True),
+])
+def test_cuda_is_a_step_only_where_there_may_be_a_gpu(nvml, tested):
+    from core.environment.facts import NvmlFacts
+
+    assert gpu_to_test(NvmlFacts(**nvml)) is tested
 
 
 def test_probe_spec_round_trip(tmp_path):

@@ -9,7 +9,6 @@ yolov5 would read differently. Rows are normalised to the oriented picture, as y
 from __future__ import annotations
 
 import os
-from collections import Counter
 from pathlib import Path
 
 from core.dataset.data_yaml import read_data_yaml
@@ -18,7 +17,7 @@ from core.dataset.importers.locate import walk_files
 from core.dataset.importers.model import Skipped, SourceBox, SourceDataset, SourceImage
 from core.dataset.images import is_image_name
 from core.dataset.labels import parse_label_bytes
-from core.dataset.split import _names, discover
+from core.dataset.split import classes_txt_names, discover
 from core.i18n import tr
 
 YAML_NAMES = ("data.yaml", "data.yml", "dataset.yaml")
@@ -76,8 +75,7 @@ def read_yolo(root: Path) -> SourceDataset:
                 item.boxes = _boxes(label_path_for(image), data.class_order, data)
                 data.images.append(item)
         return data
-    names = _names(root, Counter())  # classes.txt, as "New from folders" reads it
-    data.class_order = [] if names == ["class0"] and not (root / "classes.txt").is_file() else names
+    data.class_order = classes_txt_names(root)  # classes.txt, as "New from folders" reads it
     for image, label in discover(root):
         item = SourceImage(Path(image), label or "", grid="oriented", normalized=True)
         item.boxes = _boxes(label, data.class_order, data)

@@ -7,7 +7,7 @@ old facts file still gets the diagnosis that its facts allow. Rules see the find
 before them, so a consequence is not reported twice (no "CUDA unusable" on top of "driver too old").
 
 The rules live by subject (``software``, ``cuda``, ``host``, ``loader``, ``gpu_state``, ``devices``, ``pcie``, ``slices``; shared helpers in
-``base``);
+``base``; what a passed check measured, in words, in ``measured``);
 this module owns their order and the loop that runs them. A new rule is a function in the module of its
 subject and one row in ``RULES``.
 """
@@ -25,6 +25,7 @@ from core.environment.rules.devices import rule_gpu_hidden, rule_mixed_gpus, rul
 from core.environment.rules.gpu_state import rule_amp, rule_gpu_state
 from core.environment.rules.host import rule_disk, rule_ram, rule_shm, rule_windows, shm_needed_gb
 from core.environment.rules.loader import rule_cpu_limited, rule_worker_ram
+from core.environment.rules.measured import measured_words
 from core.environment.rules.slices import rule_mig, rule_windows_commit
 from core.environment.rules.software import rule_probe, rule_python, rule_torch_missing, rule_yolov5_missing
 from core.findings import Finding
@@ -82,5 +83,6 @@ def evaluate(facts: EnvironmentFacts, ctx: RuleContext | None = None, notes: lis
                                              tr("facts malformed: {reason}", reason=exc)))
             continue
         result.findings.extend(found)
-        result.checks.append(CheckResult(key, tr(title), "found" if found else "ok"))
+        result.checks.append(CheckResult(key, tr(title), "found" if found else "ok",
+                                         measured="" if found else measured_words(key, facts, ctx)))
     return result

@@ -66,10 +66,12 @@ def bootstrap_map(stats: list[ImageStats], metric: Metric, *, draws: int = DRAWS
     return Interval(value, float(low), float(high), len(stats), draws)
 
 
-def interval_words(interval: Interval, label: str = "mAP") -> str:
-    """"mAP 0.62 ± 0.08 on 40 images" — with a warning when the val set is small."""
+def interval_words(interval: Interval, label: str = "mAP", *, held_out: bool = False) -> str:
+    """"mAP 0.62 ± 0.08 on 40 images" — with a warning when the val set is small (``held_out``: the images
+    are the train split's, predicted by k-fold models; a small set is said as such)."""
     text = tr("{metric} {value} ± {pm} on {images} images", metric=label, value=f"{interval.value:.2f}",
               pm=f"{interval.half_width:.2f}", images=interval.images)
     if interval.images < SMALL_VAL_IMAGES:
-        text += " " + tr("(a small val set: the number can move this much with other images)")
+        text += " " + (tr("(few images: the number can move this much with other images)") if held_out else
+                       tr("(a small val set: the number can move this much with other images)"))
     return text

@@ -7,13 +7,18 @@ the file by its class and position (IoU ≥ 0.9 with the box the browser shows),
 loader drops duplicate rows, so its index can differ from the file's line number.
 
 The dataset check's cache needs no call: its entries carry the (size, mtime) of the files they were read
-at (``core.dataset.cache``), so the edited label file is read again at the next check.
+at (``core.dataset.cache``), so the edited label file is read again at the next check — as long as the
+(size, mtime) moves. A class change keeps the size, and two writes within one tick of the file system's
+clock keep the mtime, so each write here moves the mtime past the one it replaced (``_moved_on``).
+``label_boxes`` reads a label file as it is now, for the browser to draw after an edit.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+
+import os
 
 import numpy as np
 
@@ -40,14 +45,33 @@ class LabelEdit:
     description: str
 
     def apply(self) -> None:
-        atomic_write_text(self.path, self.after, backup=True)
+        _write(self.path, self.after)
 
     def undo(self) -> None:
         """Put the file back as it was — only if nobody changed it since this edit."""
         current = _read(self.path)
         if current != self.after:
             raise LabelEditError(tr("{path} changed after this edit; it was left as it is.", path=self.path))
-        atomic_write_text(self.path, self.before, backup=True)
+        _write(self.path, self.before)
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomic with a ``.bak``; the new file's (size, mtime) is never the old one's (the check's cache key)."""
+    try:
+        old = os.stat(path)
+    except OSError:
+        old = None
+    atomic_write_text(path, text, backup=True)
+    if old is not None:
+        _moved_on(path, old.st_size, old.st_mtime_ns)
+
+
+def _moved_on(path: Path, size: int, mtime_ns: int) -> None:
+    """When ``path`` still has the (size, mtime) of the file it replaced, move its mtime on by 1 µs."""
+    st = os.stat(path)
+    if st.st_size == size and st.st_mtime_ns <= mtime_ns:
+        later = mtime_ns + 1000
+        os.utime(path, ns=(st.st_atime_ns, later))
 
 
 def _read(path: Path) -> str:
@@ -55,6 +79,20 @@ def _read(path: Path) -> str:
         return path.read_bytes().decode("utf-8") if path.exists() else ""  # bytes: CRLF kept as it is
     except (OSError, UnicodeDecodeError) as exc:
         raise LabelEditError(tr("{path} cannot be read: {reason}", path=path, reason=exc)) from exc
+
+
+def label_boxes(image: str, width: int, height: int) -> list[list[float]]:
+    """The label file of ``image`` as it is now: ``[cls, x1, y1, x2, y2]`` in the image's pixels, to 0.1 px as the
+    store keeps them (no file: [])."""
+    path = Path(label_path_for(image))
+    return [[int(cls)] + [round(float(v), 1) for v in ((x - w / 2) * width, (y - h / 2) * height,
+                                                       (x + w / 2) * width, (y + h / 2) * height)]
+            for _line, cls, x, y, w, h in parse_label_text(_read(path), str(path)).rows]
+
+
+def same_box(a: list[float], b: list[float]) -> bool:
+    """Two pixel boxes (x1, y1, x2, y2) taken for one: IoU ≥ ``SAME_BOX_IOU``."""
+    return float(box_iou(np.array([a], float), np.array([b], float))[0, 0]) >= SAME_BOX_IOU
 
 
 def _find_line(text: str, path: Path, cls: int, box: list[float], width: int, height: int) -> int:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from core.evaluation.accuracy_facts import gather_facts
 from core.evaluation.plan import (EvaluatePlan, default_settings, plan_evaluation, run_training_config,
                                   run_weights, run_world_size)
 from core.evaluation.prescription import finding_json, prescribe
 from core.evaluation.store import RESULT_FILE, load_evaluation, load_images
-from core.evaluation.words import no_images_words
+from core.evaluation.words import is_held_out, no_images_words
 from core.i18n import tr
 from core.trust import needs_trust, refusal
 
@@ -64,9 +64,17 @@ def plan_run_evaluation(run_dir: Path, workspace: Path, *, split: str = "val") -
     return RunEvaluation(plan, run_dir, config, load_evaluation(plan.folder))
 
 
-def presented(result: dict[str, Any], plan: EvaluatePlan, config: dict[str, Any], run_dir: Path | None, *,
+class Stored(Protocol):
+    """What ``presented`` needs of a plan: where its evaluation is stored (``EvaluatePlan``, ``KfoldPlan``)."""
+    folder: Path
+
+
+def presented(result: dict[str, Any], plan: Stored, config: dict[str, Any], run_dir: Path | None, *,
               from_store: bool) -> dict[str, Any]:
-    """The stored result as front ends show it: with ``store``, ``from_store`` and the prescription."""
-    facts = gather_facts(result, load_images(plan.folder), config, run_dir)
+    """The stored result as front ends show it: with ``store``, ``from_store`` and the prescription — none for
+    held-out predictions on the train split: the prescription's rules judge a val/test evaluation (its size,
+    its class mix against train)."""
+    findings = [] if is_held_out(result) else prescribe(gather_facts(result, load_images(plan.folder), config,
+                                                                     run_dir))
     return {**result, "store": str(plan.folder / RESULT_FILE), "from_store": from_store,
-            "prescription": [finding_json(f) for f in prescribe(facts)]}
+            "prescription": [finding_json(f) for f in findings]}

@@ -49,7 +49,8 @@ def headline(result: dict[str, Any]) -> list[str]:
     ]
     if result.get("interval"):
         iv = result["interval"]
-        lines.append(interval_words(Interval(iv["value"], iv["low"], iv["high"], iv["images"], iv["draws"])))
+        lines.append(interval_words(Interval(iv["value"], iv["low"], iv["high"], iv["images"], iv["draws"]),
+                                    held_out=is_held_out(result)))
     lines.append(tr("best F1 {f1} at confidence {conf}", f1=f"{best.get('f1', 0):.2f}",
                     conf=f"{best.get('confidence', 0):.3f}"))
     lines.append(tr("speed per image: {pre} ms pre-process, {inf} ms inference, {nms} ms NMS",
@@ -94,3 +95,30 @@ def no_images_words(path: object, split: str) -> tuple[str, str]:
     return (tr("{path}: the {split} split has no images to evaluate on.", path=path, split=split),
             tr("Add '{split}:' with images to the data.yaml (yolostudio dataset check shows what it finds), or "
                "evaluate another split with --split.", split=split))
+
+
+def is_held_out(result: dict[str, Any]) -> bool:
+    """A k-fold evaluation of the train split (``core/worker/evaluate_kfold.py``), not one model on val/test."""
+    return result.get("predictions") == "kfold"
+
+
+def predictions_words(result: dict[str, Any]) -> str:
+    """Which predictions an evaluation shows — every front end says it beside the numbers and the errors."""
+    if is_held_out(result):
+        kfold = result.get("kfold") or {}
+        return tr("Held-out (k-fold) predictions on the train split: {k} fold models, each trained {epochs} "
+                  "epochs on the other folds, predicted the {images} images they did not learn — every training "
+                  "image once.", k=kfold.get("k", "?"), epochs=kfold.get("epochs", "?"),
+                  images=result.get("images", 0))
+    return tr("Predictions of {weights} on the {split} split (images it did not train on). Training images need "
+              "held-out (k-fold) predictions: the model learned their labels.",
+              weights=str(result.get("weights", "")).replace("\\", "/").rsplit("/", 1)[-1],
+              split=result.get("split", "val"))
+
+
+def train_split_refusal(k: int) -> tuple[str, str]:
+    """(message, hint) for evaluating the train split with the run's own weights."""
+    return (tr("The run's own predictions on its training images are biased: it learned those labels, mistakes "
+               "included, so the errors there would not point at wrong labels."),
+            tr("Ask for held-out predictions instead: --split train --kfold {k} trains {k} short models, each "
+               "predicting the images it did not learn (the time it takes is said before it starts).", k=k))

@@ -50,6 +50,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "wizard_step": ("step", "index", "count", "status"),
     "import_progress": ("phase", "done", "total"),
     "eval_progress": ("index", "count", "images"),
+    "kfold_progress": ("fold", "folds", "stage", "epoch", "epochs"),
 }
 
 #: Final states of a run as carried by the ``done`` event.

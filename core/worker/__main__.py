@@ -102,6 +102,7 @@ JOBS: dict[str, Job] = {
     "export": Job("core.worker.export_job:run_export", stack=True),
     "predict": Job("core.worker.predict_job:run_predict", stack=True),
     "evaluate": Job("core.worker.evaluate_job:run_evaluate", stack=True),
+    "evaluate_kfold": Job("core.worker.evaluate_kfold:run_evaluate_kfold", stack=True),  # k trainings, held out
     "repair": Job("core.worker.repair_job:run_repair"),  # must not import the torch it replaces
     # The download needs no torch: the stack is prepared for the load check (ctx.prepare_stack()).
     "weights_get": Job("core.worker.weights_job:run_weights_get"),

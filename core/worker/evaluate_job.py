@@ -40,8 +40,8 @@ ERROR_CONF_FLOOR = 0.25
 CURVE_STEP = 10
 
 
-class _Stopped(Exception):
-    pass
+class Stopped(Exception):
+    """The user asked the job to stop (raised from a validation batch)."""
 
 
 class Collector:
@@ -59,7 +59,7 @@ class Collector:
 
     def on_val_batch_start(self) -> None:
         if self.ctx.stop_requested:
-            raise _Stopped
+            raise Stopped
 
     def on_val_batch_end(self, batch_i: int, im: Any, targets: Any, paths: Any, shapes: Any, preds: Any) -> None:
         import torch
@@ -168,10 +168,6 @@ def _check_inputs(spec: dict[str, Any]) -> None:
 
 def run_evaluate(ctx: JobContext) -> str:
     """yolov5's validation of the spec's weights on its split; the result goes to the store."""
-    import yolov5.utils.metrics as y5metrics
-    from yolov5 import val as y5val
-    from yolov5.utils.callbacks import Callbacks
-
     from core.worker.label_scores import score_images
     from core.worker.train_guards import dataset_folders_ok
 
@@ -185,6 +181,25 @@ def run_evaluate(ctx: JobContext) -> str:
                                                     weights=Path(spec["weights"]).name, split=settings["split"]))
     images = len(split_images(Path(spec["data"]), settings["split"]))
     collector = Collector(ctx, max(1, -(-images // int(settings["batch"]))))
+    try:
+        results, speed = validate(collector, spec["weights"], spec["data"], settings, folder,
+                                  device=spec.get("device", ""), workers=int(spec.get("workers", 2)))
+    except Stopped:
+        return "stopped"
+    result = build_result(ctx, collector, results, speed, score_images, checkpoint_names(spec["weights"]))
+    save_evaluation(folder, result, stored_images(collector))
+    ctx.done_fields.update(store=str(folder / "result.json"), metrics=result["metrics"])
+    return "completed"
+
+
+def validate(collector: Collector, weights: str, data: str, settings: dict[str, Any], project: Path, *,
+             device: str = "", workers: int = 2, task: str | None = None) -> tuple[Any, Any]:
+    """``val.run`` of ``weights`` on ``data``'s ``task`` split (default: the settings' split), heard by
+    ``collector``; returns val.run's (mp, mr, map50, map, losses…) and its speed. Raises ``Stopped``."""
+    import yolov5.utils.metrics as y5metrics
+    from yolov5 import val as y5val
+    from yolov5.utils.callbacks import Callbacks
+
     callbacks = Callbacks()
     callbacks.register_action("on_val_batch_start", callback=collector.on_val_batch_start)
     callbacks.register_action("on_val_batch_end", callback=collector.on_val_batch_end)
@@ -194,19 +209,14 @@ def run_evaluate(ctx: JobContext) -> str:
     y5val.DetectMultiBackend = _as_training_validates(saved[2])
     try:
         results, _maps, _map50s, speed = y5val.run(
-            data=spec["data"], weights=spec["weights"], batch_size=int(settings["batch"]),
+            data=data, weights=weights, batch_size=int(settings["batch"]),
             imgsz=int(settings["imgsz"]), conf_thres=float(settings["conf"]), iou_thres=float(settings["iou"]),
-            max_det=int(settings["max_det"]), task=settings["split"], device=spec.get("device", ""),
-            single_cls=bool(settings["single_cls"]), workers=int(spec.get("workers", 2)), verbose=False,
-            project=str(folder), name="yolov5", exist_ok=True, plots=True, callbacks=callbacks, half=True)
-    except _Stopped:
-        return "stopped"
+            max_det=int(settings["max_det"]), task=task or settings["split"], device=device,
+            single_cls=bool(settings["single_cls"]), workers=workers, verbose=False,
+            project=str(project), name="yolov5", exist_ok=True, plots=True, callbacks=callbacks, half=True)
     finally:
         y5metrics.plot_pr_curve, y5metrics.plot_mc_curve, y5val.DetectMultiBackend = saved
-    result = _result(ctx, collector, results, speed, score_images)
-    save_evaluation(folder, result, _stored_images(collector))
-    ctx.done_fields.update(store=str(folder / "result.json"), metrics=result["metrics"])
-    return "completed"
+    return results, speed
 
 
 def _as_training_validates(backend: Any) -> Any:
@@ -227,7 +237,7 @@ def _as_training_validates(backend: Any) -> Any:
     return load
 
 
-def _names(weights: str) -> dict[int, str]:
+def checkpoint_names(weights: str) -> dict[int, str]:
     """Class names from the checkpoint (yolov5's own loader, after compat's trust check)."""
     from yolov5.models.experimental import attempt_load
 
@@ -236,9 +246,11 @@ def _names(weights: str) -> dict[int, str]:
     return {int(k): str(v) for k, v in names.items()}
 
 
-def _result(ctx: JobContext, collector: Collector, results: Any, speed: Any, score_images: Any) -> dict[str, Any]:
+def build_result(ctx: JobContext, collector: Collector, results: Any, speed: Any, score_images: Any,
+                 names: dict[int, str]) -> dict[str, Any]:
+    """result.json from what ``collector`` heard (its per-class table and confusion matrix, its images) and
+    val.run's headline ``results`` and ``speed``; the spec gives the settings and the store's key."""
     spec = ctx.spec
-    names = _names(spec["weights"])
     nc = 1 if spec["settings"]["single_cls"] else len(names)
     curves, best = _curves(collector, names)
     ctx.emit("stage", stage="ranking", detail=tr("scoring the labels with cleanlab"))
@@ -276,7 +288,7 @@ def _result(ctx: JobContext, collector: Collector, results: Any, speed: Any, sco
     }
 
 
-def _stored_images(collector: Collector) -> list[dict[str, Any]]:
+def stored_images(collector: Collector) -> list[dict[str, Any]]:
     out = []
     for im in collector.images:
         preds = im["predictions"]

@@ -5,8 +5,13 @@ The list is the stored order (``core.evaluation.ranking``), narrowed by kind, cl
 drawn here with QPainter: labels solid, predictions dashed, each with its class name (and the prediction's
 confidence), the row's own boxes thicker. Up/Down or J/K move, Enter opens the image in the system's viewer.
 Fixes go through ``core.evaluation.label_edits`` (atomic, with a ``.bak``), written in the background, and
-Ctrl+Z undoes the last one. It says what it shows: val/test predictions; training images would need
-held-out (k-fold) predictions, which are not built.
+Ctrl+Z undoes the last one; "Change its class" offers every class of the dataset, the predicted one first.
+The boxes drawn are the label file's as it is now (read with the image), so an edit or an undo shows at once
+and a row whose label was deleted offers nothing more to do to it. Every core call is an operation of
+``gui/evaluate/operations.py``. It says which predictions it shows (``words.predictions_words``): the run's
+weights on val/test, or held-out (k-fold) predictions on the train split; over val/test it offers the held-out
+ones for the training images (``review_requested``: the Evaluate window opens its held-out window, which says
+the time it takes before it starts).
 """
 
 from __future__ import annotations
@@ -14,22 +19,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
-                               QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget)
+                               QListWidgetItem, QMenu, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, can_accept,
-                                          can_change_class, can_delete, filtered,
-                                          images_by_path, row_boxes)
-from core.evaluation.words import error_line, kind_word
-from gui.evaluate.operations import apply_label_edit, decode_picture, export_image_list, undo_label_edit
+from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, can_accept, can_delete,
+                                          class_choices, filtered, images_by_path, row_boxes)
+from core.evaluation.words import error_line, kind_word, predictions_words
+from gui.evaluate import operations
 from gui.widgets.banner import Banner
 
 if TYPE_CHECKING:
     from core.evaluation.label_edits import LabelEdit
 
-LARGE = 900  # the longest side the image is decoded at
+LARGE = 640  # the longest side the image is decoded at [design: fits the browser at 1280x720, tags stay readable]
 LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
 
 
@@ -42,21 +46,31 @@ def ask_save_path(parent: QWidget, suggested: str) -> str:
 
 
 def decode_image(path: str, size: int = LARGE) -> tuple[bytes, int, int]:
-    """RGBA bytes of the image scaled to fit ``size`` (pool thread; no Qt); a grey square when unreadable."""
+    """RGBA bytes of the image scaled to fit ``size`` (pool thread; no Qt); a grey square when unreadable.
+
+    A small image (a 64-pixel demo image, a crop) is enlarged by a whole factor, pixels kept sharp, so its boxes
+    and their tags are drawn at a size a person can read — "the image large"."""
     from PIL import Image
 
     try:
         with Image.open(path) as im:
             im = im.convert("RGB")
-            im.thumbnail((size, size))
+            factor = size // max(im.width, im.height, 1)
+            if factor >= 2:
+                im = im.resize((im.width * factor, im.height * factor), Image.Resampling.NEAREST)
+            else:
+                im.thumbnail((size, size))
     except Exception:  # noqa: BLE001 - an unreadable image still shows its boxes on grey
         im = Image.new("RGB", (size, size), (90, 90, 90))
     return im.convert("RGBA").tobytes(), im.width, im.height
 
 
 class ErrorsBrowser(QWidget):
+    review_requested = Signal()  # "Review the training images (held-out)…"
+
     def __init__(self, result: dict[str, Any], images: list[dict[str, Any]], parent: QWidget | None = None, *,
-                 decoder: Callable[[str], tuple[bytes, int, int]] = decode_image) -> None:
+                 decoder: Callable[[str], tuple[bytes, int, int]] = decode_image,
+                 offer_review: bool = False) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.result, self.images, self.decoder = result, images_by_path(images), decoder
@@ -64,13 +78,15 @@ class ErrorsBrowser(QWidget):
         self.rows: list[dict[str, Any]] = []
         self.undo_stack: list[tuple[LabelEdit, int]] = []  # (the edit, id() of its row)
         self.edited: dict[int, str] = {}  # id(row) -> what was done to it
+        self.labels_now: dict[str, list[list[float]]] = {}  # image -> its label file as last read
         self.setWindowTitle(self.tr("Errors of {weights} — YOLO Studio").format(
             weights=Path(str(result.get("weights", ""))).name))
-        self.scope = QLabel(self.tr(
-            "Predictions on the {split} split, the likeliest label mistake first. Training images are not "
-            "judged: their predictions are biased, and held-out (k-fold) predictions for them are not built "
-            "yet. Labels are solid, predictions dashed.").format(split=result.get("split", "val")), self,
-            wordWrap=True)
+        self.scope = QLabel(self.tr("{predictions} The likeliest label mistake first; labels are solid, "
+                                    "predictions dashed.").format(predictions=predictions_words(result)), self,
+                            wordWrap=True)
+        self.review_button = QPushButton(self.tr("Review the training images (held-out)…"), self)
+        self.review_button.clicked.connect(self.review_requested)  # signal to signal: the window answers it
+        self.review_button.setVisible(offer_review)
         self.kind = QComboBox(self)
         self.kind.addItem(self.tr("Every kind"), "")
         for kind in ERROR_KINDS:
@@ -89,7 +105,9 @@ class ErrorsBrowser(QWidget):
         self.image = QLabel(self, alignment=Qt.AlignmentFlag.AlignCenter)
         self.image.setMinimumSize(400, 300)
         self.delete_button = QPushButton(self.tr("Delete the label"), self, clicked=self.delete_label)
-        self.change_button = QPushButton(self.tr("Change its class"), self, clicked=self.change_label_class)
+        self.change_button = QPushButton(self.tr("Change its class"), self)
+        self.change_menu = QMenu(self.change_button)
+        self.change_button.setMenu(self.change_menu)  # every class of the dataset, the predicted one first
         self.accept_button = QPushButton(self.tr("Accept the prediction as a label"), self,
                                          clicked=self.accept_prediction)
         self.undo_button = QPushButton(self.tr("Undo"), self, clicked=self.undo, enabled=False)
@@ -99,6 +117,7 @@ class ErrorsBrowser(QWidget):
         for w in (QLabel(self.tr("Show:"), self), self.kind, self.name, self.confidence):
             filters.addWidget(w)
         filters.addStretch(1)
+        filters.addWidget(self.review_button)
         filters.addWidget(self.export_button)
         actions = QHBoxLayout()
         for w in (self.delete_button, self.change_button, self.accept_button, self.undo_button):
@@ -163,25 +182,49 @@ class ErrorsBrowser(QWidget):
             return None
         row = self.rows[index]
         image = self.images.get(str(row["image"]))
-        return (row, row_boxes(row, image)) if image else None
+        return (row, row_boxes(row, image, self.labels_now.get(str(row["image"])))) if image else None
 
     # -- the image ----------------------------------------------------------------------------------
     def _show_row(self, index: int) -> None:
+        """Read the row's image and its label file as it is now, then draw it and offer what it allows."""
         picked = self.current()
-        self.delete_button.setEnabled(bool(picked) and can_delete(picked[1]))
-        self.change_button.setEnabled(bool(picked) and can_change_class(*picked))
-        self.accept_button.setEnabled(bool(picked) and can_accept(picked[1]))
+        self._offer(None)
         if picked is None:
             self.image.setText(self.tr("No errors match these filters.") if not self.rows else "")
             return
         row = picked[0]
-        if picked[0].get("predicted_class") is not None and picked[1].label is not None:
-            self.change_button.setText(self.tr("Change its class to {name}").format(
-                name=self.names.get(int(row["predicted_class"]), row["predicted_class"])))
         path = str(row["image"])
+        image = self.images[path]
         self.image.setText(self.tr("Drawing {name}…").format(name=Path(path).name))
-        decoder = self.decoder
-        decode_picture(self, decoder, path).success(lambda decoded, row=row: self._draw(row, decoded)).run()
+        operations.read_image_and_labels(self, self.decoder, path, int(image["width"]), int(image["height"])) \
+            .success(lambda read, row=row: self._read(row, *read)).failure(self._refused).run()
+
+    def _read(self, row: dict[str, Any], decoded: tuple[bytes, int, int], labels_now: list[list[float]]) -> None:
+        self.labels_now[str(row["image"])] = labels_now
+        picked = self.current()
+        if picked is None or picked[0] is not row:
+            return  # the user moved on meanwhile
+        self._offer(picked)
+        self._draw(row, decoded)
+
+    def _offer(self, picked: tuple[dict[str, Any], RowBoxes] | None) -> None:
+        """The fixes the row's boxes allow, as the label file holds them (nothing while it is being read)."""
+        self.change_menu.clear()
+        if picked is None:
+            for button in (self.delete_button, self.change_button, self.accept_button):
+                button.setEnabled(False)
+            return
+        row, boxes = picked
+        choices = class_choices(row, boxes, self.names)
+        self.delete_button.setEnabled(can_delete(boxes))
+        self.change_button.setEnabled(bool(choices))
+        self.accept_button.setEnabled(can_accept(boxes, self.labels_now.get(str(row["image"]))))
+        predicted = row.get("predicted_class")
+        for cls in choices:
+            name = self.names.get(cls, str(cls))
+            text = self.tr("{name} (predicted)").format(name=name) if predicted is not None and cls == int(
+                predicted) else name
+            self.change_menu.addAction(text, lambda cls=cls: self.change_label_class(cls))
 
     def _draw(self, row: dict[str, Any], decoded: tuple[bytes, int, int]) -> None:
         picked = self.current()
@@ -192,7 +235,7 @@ class ErrorsBrowser(QWidget):
         image = self.images[str(row["image"])]
         scale = w / max(1, int(image["width"]))
         painter = QPainter(pixmap)
-        for label in image.get("labels", []):
+        for label in self.labels_now.get(str(row["image"]), image.get("labels", [])):
             self._box(painter, label[1:5], scale, LABEL_COLOUR, Qt.PenStyle.SolidLine,
                       self.names.get(int(label[0]), str(label[0])), label is picked[1].label, below=True)
         for pred in image.get("predictions", []):
@@ -201,6 +244,10 @@ class ErrorsBrowser(QWidget):
             self._box(painter, pred[:4], scale, PREDICTION_COLOUR, Qt.PenStyle.DashLine,
                       f"{self.names.get(int(pred[5]), str(pred[5]))} {pred[4]:.2f}", pred is picked[1].prediction)
         painter.end()
+        room = self.image.contentsRect().size()
+        if pixmap.width() > room.width() or pixmap.height() > room.height():  # a small window: fit it, whole
+            pixmap = pixmap.scaled(room, Qt.AspectRatioMode.KeepAspectRatio,
+                                   Qt.TransformationMode.SmoothTransformation)
         self.image.setPixmap(pixmap)
 
     @staticmethod
@@ -228,19 +275,21 @@ class ErrorsBrowser(QWidget):
     def delete_label(self) -> None:
         self._edit("delete")
 
-    def change_label_class(self) -> None:
-        self._edit("change_class")
+    def change_label_class(self, new_class: int) -> None:
+        self._edit("change_class", new_class=new_class)
 
     def accept_prediction(self) -> None:
         self._edit("accept")
 
-    def _edit(self, kind: str) -> None:
+    def _edit(self, kind: str, **options: int) -> None:
+        """The ``kind`` fix of the current row (``operations.LABEL_EDITS``), built and written off the GUI thread."""
         picked = self.current()
         if picked is None:
             return
         row, boxes = picked
-        apply_label_edit(self, kind, row, boxes).success(
-            lambda edit: self._edited(row, edit)).failure(self._refused).run()
+        self._offer(None)  # one edit at a time: offered again once the file is read back
+        operations.apply_label_edit(self, kind, row, boxes, **options) \
+            .success(lambda edit: self._edited(row, edit)).failure(self._refused_and_reread).run()
 
     def _edited(self, row: dict[str, Any], edit: LabelEdit) -> None:
         self.undo_stack.append((edit, id(row)))
@@ -250,13 +299,15 @@ class ErrorsBrowser(QWidget):
             path=edit.path, what=edit.description))
         if row in self.rows:
             self.list.item(self.rows.index(row)).setText(self._row_text(row))
+        self._reread()
 
     def undo(self) -> None:
         if not self.undo_stack:
             return
         edit, row_id = self.undo_stack.pop()
         self.undo_button.setEnabled(bool(self.undo_stack))
-        undo_label_edit(self, edit).success(lambda _none: self._undone(edit, row_id)).failure(self._refused).run()
+        operations.undo_label_edit(self, edit).success(lambda _none: self._undone(edit, row_id)) \
+            .failure(self._refused_and_reread).run()
 
     def _undone(self, edit: LabelEdit, row_id: int) -> None:
         self.edited.pop(row_id, None)
@@ -264,15 +315,25 @@ class ErrorsBrowser(QWidget):
             self.list.item(i).setText(self._row_text(row))
         self.banner.show_message("info", self.tr("Undone: {what} in {path}.").format(what=edit.description,
                                                                                      path=edit.path))
+        self._reread()
+
+    def _reread(self) -> None:
+        """After an edit or an undo: forget every label file read, and draw the current row from its file."""
+        self.labels_now.clear()
+        self._show_row(self.list.currentRow())
 
     def _refused(self, exc: BaseException) -> None:
         self.banner.show_message("error", str(exc) or type(exc).__name__)
+
+    def _refused_and_reread(self, exc: BaseException) -> None:
+        self._refused(exc)
+        self._reread()
 
     def export_list(self) -> None:
         path = ask_save_path(self, str(Path(str(self.result.get("store", ""))).parent / "errors.txt"))
         if not path:
             return
-        rows = list(self.rows)
-        export_image_list(self, rows, Path(path)).success(lambda n: self.banner.show_message("ok", self.tr(
-            "{n} images written to {path}, the likeliest label mistake first.").format(n=n, path=path))).failure(
-            self._refused).run()
+        operations.export_image_list(self, list(self.rows), Path(path)).success(
+            lambda n: self.banner.show_message("ok", self.tr(
+                "{n} images written to {path}, the likeliest label mistake first.").format(n=n, path=path))) \
+            .failure(self._refused).run()

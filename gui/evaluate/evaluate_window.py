@@ -6,6 +6,13 @@ stored result is shown at once; else the ``evaluate`` worker job runs on a ``Job
 ``eval_progress`` events, Cancel sends the protocol's stop) and its stored result is shown when it ends.
 The result goes through the CLI's ``presented`` (store path and prescription), into ``EvaluationView``.
 Any refusal or failure is said in words in the window, never as a traceback.
+
+With ``kfold`` the window is the held-out (k-fold) evaluation of the run's train split
+(``core.evaluation.kfold_request``): planned the same way, but the k short trainings are only offered — the
+estimated time and its basis above a Start button — and run on Start as the ``evaluate_kfold`` job, with a
+progress bar over folds and epochs and Cancel. The val window offers it ("Held-out predictions for the
+training images…"), and so does its Errors browser. Every core read (the plan, the stored result, its
+presentation, the evaluated images) is an operation of ``gui/evaluate/operations.py``, in the k-fold path too.
 """
 
 from __future__ import annotations
@@ -16,11 +23,14 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
+from core.evaluation.kfold import KFOLD_DEFAULT, estimate_text
+from core.evaluation.kfold_request import KfoldPlan, build_kfold_spec
 from core.evaluation.plan import build_evaluate_spec
 from core.evaluation.request import EvaluationRefused, RunEvaluation
+from core.evaluation.words import is_held_out
 from core.job.jobs import JobOutcome, JobSpec
 from gui.background import BackgroundTask
-from gui.evaluate.operations import plan_evaluation, present_evaluation, read_evaluated_images, read_evaluation
+from gui.evaluate import operations
 from gui.evaluate.errors_browser import ErrorsBrowser
 from gui.evaluate.view import EvaluationView
 from gui.job_runner import JobRunner, Launcher, default_launcher
@@ -28,27 +38,43 @@ from gui.widgets.banner import Banner
 
 
 class EvaluateWindow(QWidget):
-    """Evaluates ``run_dir``'s best weights on its val split and shows the result."""
+    """Evaluates ``run_dir``'s best weights on its val split (``kfold`` 0), or offers and runs held-out
+    predictions for its train split (``kfold`` folds), and shows the result."""
 
     def __init__(self, run_dir: Path, workspace: Path, parent: QWidget | None = None, *,
-                 launcher: Launcher = default_launcher) -> None:
+                 launcher: Launcher = default_launcher, kfold: int = 0) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.run_dir, self.workspace = Path(run_dir), Path(workspace)
-        self.planned: RunEvaluation | None = None
+        self.run_dir, self.workspace, self.kfold, self.launcher = Path(run_dir), Path(workspace), kfold, launcher
+        self.planned: RunEvaluation | KfoldPlan | None = None
         self.view: EvaluationView | None = None
-        self.setWindowTitle(self.tr("Evaluate run {name} — YOLO Studio").format(name=self.run_dir.name))
+        self.held_out_window: EvaluateWindow | None = None
+        self.errors_browser: ErrorsBrowser | None = None  # the last one opened
+        self.setWindowTitle((self.tr("Held-out predictions for run {name} — YOLO Studio") if kfold else
+                             self.tr("Evaluate run {name} — YOLO Studio")).format(name=self.run_dir.name))
         self.status = QLabel(self.tr("Reading the weights and the dataset of run {name}…").format(
             name=self.run_dir.name), self, wordWrap=True)
         self.progress = QProgressBar(self, minimum=0, maximum=0)  # busy until the worker counts batches
+        self.start_button = QPushButton(self.tr("Start the {k} trainings").format(k=kfold), self,
+                                        clicked=self.start_kfold)
+        self.start_button.hide()
         self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel)
         self.errors_button = QPushButton(self.tr("Browse the errors…"), self, clicked=self.browse_errors)
         self.errors_button.hide()
+        self.held_out_button = QPushButton(self.tr("Held-out predictions for the training images…"), self,
+                                           clicked=self.open_held_out)
+        self.held_out_button.setToolTip(self.tr(
+            "The run's own predictions on its training images are biased. {k} short trainings, each on the other "
+            "folds, predict the images they did not learn; the time it takes is said before it starts.").format(
+            k=KFOLD_DEFAULT))
+        self.held_out_button.hide()
         self.banner = Banner(self)
         row = QHBoxLayout()
         row.addWidget(self.progress, 1)
+        row.addWidget(self.start_button)
         row.addWidget(self.cancel_button)
         row.addWidget(self.errors_button)
+        row.addWidget(self.held_out_button)
         self.layout_ = QVBoxLayout(self)
         self.layout_.addWidget(self.status)
         self.layout_.addLayout(row)
@@ -58,9 +84,10 @@ class EvaluateWindow(QWidget):
         self.runner.event.connect(self._on_event)
         self.runner.ended.connect(self._on_ended)
         self.resize(1100, 760)
-        self.errors_browser: ErrorsBrowser | None = None  # the last one opened
-        self._planning: BackgroundTask | None = plan_evaluation(self, self.run_dir, self.workspace).success(
-            self._on_planned).failure(self._on_plan_failed).run()
+        planning = (operations.plan_held_out(self, self.run_dir, self.workspace, kfold) if kfold else
+                    operations.plan_evaluation(self, self.run_dir, self.workspace))
+        self._planning: BackgroundTask | None = planning.success(self._on_planned) \
+            .failure(self._on_plan_failed).run()
 
     # -- state --------------------------------------------------------------------------------------
     @property
@@ -73,19 +100,24 @@ class EvaluateWindow(QWidget):
             self._planning.cancel()
             self._planning = None
             self._stopped(self.tr("Cancelled before the evaluation started."))
+        elif isinstance(self.planned, KfoldPlan) and not self.start_button.isHidden():
+            self._stopped(self.tr("Cancelled: nothing was trained."))
         elif self.runner.active:
             self.runner.stop()
             self.cancel_button.setEnabled(False)
             self.status.setText(self.tr("Stopping the evaluation…"))
 
     # -- planning -----------------------------------------------------------------------------------
-    def _on_planned(self, planned: RunEvaluation) -> None:
+    def _on_planned(self, planned: RunEvaluation | KfoldPlan) -> None:
         if self._planning is None:
             return  # cancelled meanwhile
         self._planning = None
         self.planned = planned
         if planned.stored is not None:
             self._show(planned.stored, from_store=True)
+            return
+        if isinstance(planned, KfoldPlan):
+            self._offer_kfold(planned)
             return
         spec = build_evaluate_spec(planned.plan, self.workspace)
         self.status.setText(self.tr("Evaluating {weights} on the {split} split ({images} images) with yolov5's "
@@ -108,8 +140,44 @@ class EvaluateWindow(QWidget):
                 name=self.run_dir.name, reason=str(exc) or type(exc).__name__), "")
 
     # -- the worker ---------------------------------------------------------------------------------
+    def _offer_kfold(self, plan: KfoldPlan) -> None:
+        """The k trainings are long: say what they are and what they cost, and start them only on Start."""
+        self.progress.hide()
+        self.start_button.show()
+        self.start_button.setFocus()
+        self.status.setText(self.tr(
+            "Held-out predictions for the {n} training images of run {run}: the run's own predictions on them are "
+            "biased (it learned their labels), so {k} short trainings of {epochs} epochs — each on the other folds, "
+            "with the run's settings and start weights — predict the images they did not learn. Estimated time: "
+            "{estimate}.").format(n=sum(len(f) for f in plan.folds), run=self.run_dir.name, k=plan.k,
+                                  epochs=plan.epochs, estimate=estimate_text(plan.estimate)))
+
+    def start_kfold(self) -> None:
+        plan = self.planned
+        if not isinstance(plan, KfoldPlan) or self.runner.active:
+            return
+        self.start_button.hide()
+        self.progress.show()
+        self.progress.setRange(0, plan.k * (plan.epochs + 1))  # each fold: its epochs, then its predictions
+        self.progress.setValue(0)
+        self.status.setText(self.tr("Training fold 1 of {k}…").format(k=plan.k))
+        try:
+            self.runner.start(JobSpec.scratch("evaluate_kfold", build_kfold_spec(plan, self.workspace),
+                                              self.workspace))
+        except OSError as exc:
+            self._failed(self.tr("Could not start the held-out predictions: {reason}").format(reason=exc), "")
+
     def _on_event(self, event: dict[str, Any]) -> None:
-        if event.get("type") == "eval_progress" and event.get("count"):
+        if event.get("type") == "kfold_progress" and event.get("folds"):
+            epochs = int(event.get("epochs") or 1)
+            fold, step = int(event["fold"]), int(event.get("epoch") or 0)
+            predicting = event.get("stage") == "predicting"
+            self.progress.setValue((fold - 1) * (epochs + 1) + (epochs if predicting else max(0, step - 1)))
+            self.progress.setFormat(
+                (self.tr("fold {fold} of {folds}: predicting its held-out images") if predicting else
+                 self.tr("fold {fold} of {folds}: epoch {epoch} of {epochs}")).format(
+                    fold=fold, folds=event["folds"], epoch=step, epochs=epochs))
+        elif event.get("type") == "eval_progress" and event.get("count") and not self.kfold:
             self.progress.setRange(0, int(event["count"]))
             self.progress.setValue(int(event.get("index") or 0))
             self.progress.setFormat(self.tr("{images} images validated").format(images=event.get("images", 0)))
@@ -119,7 +187,8 @@ class EvaluateWindow(QWidget):
     def _on_ended(self, outcome: JobOutcome) -> None:
         assert self.planned is not None
         if outcome.status == "completed":  # the stored result, read off the GUI thread
-            read_evaluation(self, self.planned.plan.folder).success(lambda result: self._ended(outcome, result)).run()
+            operations.read_evaluation(self, self._folder()).success(
+                lambda result: self._ended(outcome, result)).run()
         else:
             self._ended(outcome, None)
 
@@ -134,7 +203,9 @@ class EvaluateWindow(QWidget):
     # -- what the window shows ----------------------------------------------------------------------
     def _show(self, result: dict[str, Any], *, from_store: bool) -> None:
         assert self.planned is not None
-        present_evaluation(self, result, self.planned, self.run_dir, from_store=from_store).success(
+        plan = self.planned if isinstance(self.planned, KfoldPlan) else self.planned.plan
+        operations.present_evaluation(self, result, plan, self.planned.config, self.run_dir,
+                                      from_store=from_store).success(
             lambda shown: self._display(shown, from_store=from_store)).run()
 
     def _display(self, shown: dict[str, Any], *, from_store: bool) -> None:
@@ -145,19 +216,36 @@ class EvaluateWindow(QWidget):
         self.layout_.takeAt(self.layout_.count() - 1)  # the stretch: the view takes the room
         self.layout_.addWidget(self.view, 1)
         self.errors_button.setVisible(bool(shown.get("errors")))
+        self.held_out_button.setVisible(not is_held_out(shown))
         self.view.show()  # added to a shown window: without this it appears only a turn of the event loop later
 
     def browse_errors(self) -> None:
-        """Open the Errors browser over this evaluation (``errors_browser``) once its images.json is read."""
+        """Open the Errors browser over this evaluation (``errors_browser``) once its images.json is read; over
+        val/test it offers the held-out review of the training images."""
         if self.view is None or self.planned is None:
             return
         result = self.view.result
-        read_evaluated_images(self, self.planned.plan.folder).success(
+        operations.read_evaluated_images(self, self._folder()).success(
             lambda images: self._open_browser(result, images)).run()
 
     def _open_browser(self, result: dict[str, Any], images: list[dict[str, Any]]) -> None:
-        self.errors_browser = ErrorsBrowser(result, images, self)
+        self.errors_browser = ErrorsBrowser(result, images, self, offer_review=not is_held_out(result))
+        self.errors_browser.review_requested.connect(self.open_held_out)
         self.errors_browser.show()
+
+    def open_held_out(self) -> EvaluateWindow:
+        """The held-out (k-fold) window of this run: its estimate first, the trainings on its Start."""
+        if self.held_out_window is None:
+            self.held_out_window = EvaluateWindow(self.run_dir, self.workspace, self, launcher=self.launcher,
+                                                  kfold=KFOLD_DEFAULT)
+            self.held_out_window.destroyed.connect(lambda *_: setattr(self, "held_out_window", None))
+        self.held_out_window.show()
+        self.held_out_window.raise_()
+        return self.held_out_window
+
+    def _folder(self) -> Path:
+        assert self.planned is not None
+        return self.planned.folder if isinstance(self.planned, KfoldPlan) else self.planned.plan.folder
 
     def _failed(self, message: str, hint: str) -> None:
         self._done_controls()
@@ -170,6 +258,7 @@ class EvaluateWindow(QWidget):
 
     def _done_controls(self) -> None:
         self.progress.hide()
+        self.start_button.hide()
         self.cancel_button.hide()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name

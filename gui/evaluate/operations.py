@@ -1,8 +1,11 @@
-"""The Evaluate window's and the Errors browser's calls into core, one small ``CoreOp`` each (``gui.operations``).
+"""Every way the Evaluate window and the Errors browser reach core: one small ``CoreOp`` per call (``gui.operations``).
 
-Why here: planning an evaluation hashes the weights, the stored result and its images.json are files, and
-each label edit rewrites a label file; none of it may run on the GUI thread. The evaluation itself is a
-worker job (``gui.job_runner``), not an operation.
+Why here: planning an evaluation hashes the weights (a held-out one lists the train split and reads the run's
+spec), the stored result and its images.json are files, the browser reads each image with its label file as
+it is now, and each label edit rewrites a label file; none of it may run on the GUI thread. Each function
+builds the operation — the core call off the GUI thread, with its words for a failure — and the page adds
+what it does with the result. The evaluations themselves (``evaluate``, ``evaluate_kfold``) are worker jobs
+(``gui.job_runner``), not operations.
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ from PySide6.QtCore import QCoreApplication, QObject
 
 from core.evaluation.error_browse import RowBoxes, accept_edit, change_class_edit, delete_edit
 from core.evaluation.error_list import write_image_list
-from core.evaluation.label_edits import LabelEdit
-from core.evaluation.request import RunEvaluation, plan_run_evaluation, presented
+from core.evaluation.kfold_request import KfoldPlan, plan_kfold_evaluation
+from core.evaluation.label_edits import LabelEdit, label_boxes
+from core.evaluation.request import RunEvaluation, Stored, plan_run_evaluation, presented
 from core.evaluation.store import load_evaluation, load_images
 from gui.operations import CoreOp
+
+Decoded = tuple[bytes, int, int]  # an image decoded for drawing: RGBA bytes, width, height
 
 
 def _tr(text: str) -> str:
@@ -25,19 +31,27 @@ def _tr(text: str) -> str:
 
 
 def plan_evaluation(parent: QObject, run_dir: Path, workspace: Path) -> CoreOp[RunEvaluation]:
-    """What evaluating this run means (its weights hashed, a stored result found if these inputs were judged)."""
+    """What evaluating this run on val means (its weights hashed, a stored result found if these inputs were
+    judged)."""
     return CoreOp(parent, lambda: plan_run_evaluation(run_dir, workspace), what=_tr("Planning the evaluation"))
 
 
+def plan_held_out(parent: QObject, run_dir: Path, workspace: Path, k: int) -> CoreOp[KfoldPlan]:
+    """The run's held-out (k-fold) evaluation of its train split: the folds, the estimate from the run's epochs,
+    a stored result found if these inputs were judged."""
+    return CoreOp(parent, lambda: plan_kfold_evaluation(run_dir, workspace, k=k),
+                  what=_tr("Planning the held-out predictions"))
+
+
 def read_evaluation(parent: QObject, folder: Path) -> CoreOp[dict[str, Any] | None]:
-    """The result the evaluate worker stored in ``folder``; None when it stored none."""
+    """The result the evaluate (or evaluate_kfold) worker stored in ``folder``; None when it stored none."""
     return CoreOp(parent, lambda: load_evaluation(folder), what=_tr("Reading the evaluation"))
 
 
-def present_evaluation(parent: QObject, result: dict[str, Any], planned: RunEvaluation, run_dir: Path, *,
-                       from_store: bool) -> CoreOp[dict[str, Any]]:
+def present_evaluation(parent: QObject, result: dict[str, Any], plan: Stored, config: dict[str, Any],
+                       run_dir: Path, *, from_store: bool) -> CoreOp[dict[str, Any]]:
     """The result as the CLI presents it (store path, the prescription: it reads the evaluated images)."""
-    return CoreOp(parent, lambda: presented(result, planned.plan, planned.config, run_dir, from_store=from_store),
+    return CoreOp(parent, lambda: presented(result, plan, config, run_dir, from_store=from_store),
                   what=_tr("Reading the evaluation"))
 
 
@@ -46,20 +60,31 @@ def read_evaluated_images(parent: QObject, folder: Path) -> CoreOp[list[dict[str
     return CoreOp(parent, lambda: load_images(folder), what=_tr("Reading the evaluated images"))
 
 
-#: The Errors browser's fixes, by the name its buttons use (``core.evaluation.error_browse`` builds each edit).
-LABEL_EDITS = {"delete": delete_edit, "change_class": change_class_edit, "accept": accept_edit}
+def read_image_and_labels(parent: QObject, decoder: Callable[[str], Decoded], image: str, width: int,
+                          height: int) -> CoreOp[tuple[Decoded, list[list[float]]]]:
+    """The image decoded for drawing and its label file as it is now (an edit since the evaluation shows)."""
+    return CoreOp(parent, lambda: (decoder(image), label_boxes(image, width, height)),
+                  what=_tr("Drawing {name}").format(name=Path(image).name))
 
 
-def apply_label_edit(parent: QObject, kind: str, row: dict[str, Any], boxes: RowBoxes) -> CoreOp[LabelEdit]:
-    """Build the ``kind`` edit of ``row``'s label file (it reads the file) and apply it (atomic, a .bak beside it)."""
+#: The Errors browser's fixes, by the name its buttons use (``core.evaluation.error_browse`` builds each edit;
+#: building one reads the label file to find the box).
+LABEL_EDITS: dict[str, Callable[..., LabelEdit]] = {
+    "delete": delete_edit, "change_class": change_class_edit, "accept": accept_edit}
+
+
+def apply_label_edit(parent: QObject, kind: str, row: dict[str, Any], boxes: RowBoxes,
+                     **options: Any) -> CoreOp[LabelEdit]:
+    """Build the ``kind`` edit of ``row``'s label file (``options``: ``new_class`` for ``change_class``) and
+    apply it (atomic, a .bak before the first overwrite)."""
     make = LABEL_EDITS[kind]
 
     def call() -> LabelEdit:
-        edit = make(row=row, boxes=boxes)
+        edit = make(row=row, boxes=boxes, **options)
         edit.apply()
         return edit
 
-    return CoreOp(parent, call, what=_tr("Editing {path}").format(path=row["image"]))
+    return CoreOp(parent, call, what=_tr("Editing the label of {path}").format(path=row["image"]))
 
 
 def undo_label_edit(parent: QObject, edit: LabelEdit) -> CoreOp[None]:
@@ -70,9 +95,3 @@ def undo_label_edit(parent: QObject, edit: LabelEdit) -> CoreOp[None]:
 def export_image_list(parent: QObject, rows: list[dict[str, Any]], path: Path) -> CoreOp[int]:
     """Write the listed rows' images, each once, likeliest label mistake first; the number written."""
     return CoreOp(parent, lambda: write_image_list(rows, path), what=_tr("Exporting the list"))
-
-
-def decode_picture(parent: QObject, decoder: Callable[[str], tuple[bytes, int, int]],
-                   path: str) -> CoreOp[tuple[bytes, int, int]]:
-    """One image file decoded (and scaled) for the Errors browser: its bytes, width and height."""
-    return CoreOp(parent, lambda: decoder(path), what=_tr("Drawing {name}").format(name=path))

@@ -4,7 +4,8 @@ curve data yolov5 computed, not its PNGs), and the prescription.
 
 It shows ``result.json`` as written by the evaluate worker (``core.evaluation.store``) through the same
 words as the CLI (``core.evaluation.words``), so the two never disagree. Says which images it judged: the
-val/test split, never the training images (their predictions are biased).
+val/test split with the run's weights, or the train split with held-out (k-fold) predictions
+(``words.predictions_words``) — never the run's own predictions on its training images (they are biased).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
                                QScrollArea, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from core.evaluation.words import confusion_words, headline
+from core.evaluation.words import confusion_words, headline, is_held_out, predictions_words
 
 _PENS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
@@ -35,10 +36,7 @@ class EvaluationView(QScrollArea):
         body = QWidget(self)
         layout = QVBoxLayout(body)
         self.title = QLabel(self._title(), body, wordWrap=True)
-        self.scope = QLabel(self.tr("This view shows predictions on the {split} split. Training images are not "
-                                    "judged here: a model's predictions on the images it learned from are "
-                                    "biased.").format(split=result.get("split", "val")), body,
-                            wordWrap=True)
+        self.scope = QLabel(predictions_words(result), body, wordWrap=True)
         self.headline = QLabel("<br>".join(escape(line) for line in headline(result)), body, wordWrap=True)
         for label in (self.title, self.scope, self.headline):
             layout.addWidget(label)
@@ -60,6 +58,11 @@ class EvaluationView(QScrollArea):
 
     def _title(self) -> str:
         r = self.result
+        if is_held_out(r):
+            text = self.tr("Held-out (k-fold) predictions of run {run} on the train split: {images} images, "
+                           "{instances} objects").format(run=r.get("run", ""), images=r.get("images", 0),
+                                                         instances=r.get("instances", 0))
+            return "<h3>" + escape(text) + "</h3>"
         text = self.tr("{weights} on the {split} split: {images} images, {instances} objects").format(
             weights=str(r.get("weights", "")).replace("\\", "/").rsplit("/", 1)[-1], split=r.get("split", ""),
             images=r.get("images", 0), instances=r.get("instances", 0))
@@ -92,8 +95,10 @@ class EvaluationView(QScrollArea):
         confusion = self.result.get("confusion", {})
         labels, matrix = confusion.get("labels", []), confusion.get("matrix", [])
         table = QTableWidget(len(matrix), len(matrix), parent)
-        table.setVerticalHeaderLabels([self.tr("predicted {name}").format(name=n) for n in labels])
-        table.setHorizontalHeaderLabels([self.tr("true {name}").format(name=n) for n in labels])
+        # the last row and column are yolov5's "background" (not a class of the dataset): said in the UI's language
+        shown = [*labels[:-1], self.tr("background")] if labels else []
+        table.setVerticalHeaderLabels([self.tr("predicted {name}").format(name=n) for n in shown])
+        table.setHorizontalHeaderLabels([self.tr("true {name}").format(name=n) for n in shown])
         peak = max((v for row in matrix for v in row), default=0) or 1
         for p, row in enumerate(matrix):
             for t, value in enumerate(row):
@@ -146,6 +151,9 @@ class EvaluationView(QScrollArea):
 
     def _prescription_html(self) -> str:
         items = self.result.get("prescription", [])
+        if not items and is_held_out(self.result):
+            return escape(self.tr("The prescription judges the val evaluation (its size, its class mix against "
+                                  "train); this one shows which training labels look wrong."))
         if not items:
             return escape(self.tr("Nothing to change that the evaluation can see."))
         parts = []

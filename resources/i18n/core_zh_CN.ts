@@ -324,6 +324,10 @@ Step failed: {step}
       <translation>（默认：{value}）</translation>
     </message>
     <message>
+      <source>(few images: the number can move this much with other images)</source>
+      <translation>（图片较少：换一批图片，这个数字可能变动这么多）</translation>
+    </message>
+    <message>
       <source>(read back from the store)</source>
       <translation>（从存档读取）</translation>
     </message>
@@ -362,6 +366,10 @@ Step failed: {step}
     <message>
       <source>--imgsz {n}</source>
       <translation>--imgsz {n}</translation>
+    </message>
+    <message>
+      <source>--kfold makes held-out predictions for the train split; the {split} split is judged by the run's own weights.</source>
+      <translation>--kfold 为训练划分做留出预测；{split} 划分由该运行自己的权重评估。</translation>
     </message>
     <message>
       <source>--rename {value}: write OLD=NEW</source>
@@ -524,6 +532,10 @@ Step failed: {step}
       <translation>在 data.yaml 中加入带图片的 '{split}:'（yolostudio dataset check 会显示它找到的内容），或用 --split 评估其他划分。</translation>
     </message>
     <message>
+      <source>Add --split train, or drop --kfold.</source>
+      <translation>加上 --split train，或去掉 --kfold。</translation>
+    </message>
+    <message>
       <source>Add --yes to trust {path}.</source>
       <translation>加上 --yes 以信任 {path}。</translation>
     </message>
@@ -550,6 +562,10 @@ Step failed: {step}
     <message>
       <source>Another set of images could move the number this much; compare runs by more than it.</source>
       <translation>换一批图片，这个数字就可能变动这么多；比较运行时差距要大于它。</translation>
+    </message>
+    <message>
+      <source>Ask for held-out predictions instead: --split train --kfold {k} trains {k} short models, each predicting the images it did not learn (the time it takes is said before it starts).</source>
+      <translation>请改用留出预测：--split train --kfold {k} 会训练 {k} 个短训练模型，每个预测它没学过的图片（开始前会先说明所需时间）。</translation>
     </message>
     <message>
       <source>Asked run {name} to stop; it saves a checkpoint after the current batch.</source>
@@ -1048,8 +1064,8 @@ Type 'delete' to confirm: </source>
       <translation>轮数</translation>
     </message>
     <message>
-      <source>Errors at confidence ≥ {conf} (val/test images only; training images need held-out predictions): {missed} missed, {fp} false positives, {wc} wrong class, {pb} poor boxes, {dup} duplicates. The likeliest label mistakes first:</source>
-      <translation>置信度 ≥ {conf} 的错误（仅 val/test 图片；训练图片需要留出预测）：漏检 {missed}，误检 {fp}，类别错误 {wc}，框不准 {pb}，重复 {dup}。最可能的标注错误排在前面：</translation>
+      <source>Errors at confidence ≥ {conf}: {missed} missed, {fp} false positives, {wc} wrong class, {pb} poor boxes, {dup} duplicates. The likeliest label mistakes first:</source>
+      <translation>置信度 ≥ {conf} 的错误：{missed} 个漏检，{fp} 个误检，{wc} 个类别错误，{pb} 个框不准，{dup} 个重复。最可能的标注错误排在最前：</translation>
     </message>
     <message>
       <source>Evaluate a run that trained at least one epoch.</source>
@@ -1058,6 +1074,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Evaluation of {weights} on the {split} split: {images} images, {instances} objects</source>
       <translation>{weights} 在 {split} 划分上的评估：{images} 张图片，{instances} 个目标</translation>
+    </message>
+    <message>
+      <source>Evaluations are listed with a run: give a run of this workspace.</source>
+      <translation>评估随运行一起列出：请给出本工作区的一个运行。</translation>
     </message>
     <message>
       <source>Even without data-loader workers, training needs about {main:.1f} GB and {available:.1f} GB is free. {risk}</source>
@@ -1202,6 +1222,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Fixed by you.</source>
       <translation>由你指定。</translation>
+    </message>
+    <message>
+      <source>Fold {fold}'s training saved no weights in {path}.</source>
+      <translation>第 {fold} 折的训练没有在 {path} 中保存权重。</translation>
     </message>
     <message>
       <source>Follow it with 'yolostudio attach {name}' (or open it on the Runs page), or stop it with 'yolostudio stop {name}' and resume it afterwards.</source>
@@ -1414,6 +1438,30 @@ Type 'delete' to confirm: </source>
     <message>
       <source>HOST:PORT where the machines meet (PyTorch's c10d rendezvous, hosted by the machine at HOST, usually rank 0). The port must be open between the machines. Or give the leader's address and port below.</source>
       <translation>各机器汇合的 主机:端口（PyTorch 的 c10d 汇合，由 HOST 所在的机器承担，通常是编号 0）。机器之间必须开放该端口。也可以在下面填写主机器的地址和端口。</translation>
+    </message>
+    <message>
+      <source>Held-out (k-fold) evaluation of run {run} on the train split: {images} images, {instances} objects</source>
+      <translation>运行 {run} 在训练划分上的留出（k 折）评估：{images} 张图片，{instances} 个目标</translation>
+    </message>
+    <message>
+      <source>Held-out (k-fold) predictions on the train split: {k} fold models, each trained {epochs} epochs on the other folds, predicted the {images} images they did not learn — every training image once.</source>
+      <translation>训练划分上的留出（k 折）预测：{k} 个折模型各在其他折上训练 {epochs} 个轮次，预测了它们没学过的 {images} 张图片——每张训练图片恰好一次。</translation>
+    </message>
+    <message>
+      <source>Held-out predictions for the {n} training images of run {run}: {k} trainings of {epochs} epochs, {estimate}.</source>
+      <translation>为运行 {run} 的 {n} 张训练图片做留出预测：{k} 次各 {epochs} 个轮次的训练，{estimate}。</translation>
+    </message>
+    <message>
+      <source>Held-out predictions need at least 2 folds, not {k}.</source>
+      <translation>留出预测至少需要 2 折，而不是 {k}。</translation>
+    </message>
+    <message>
+      <source>Held-out predictions train like a run: give a run of this workspace (its settings, start weights and dataset), not a weights file or --data.</source>
+      <translation>留出预测按运行的方式训练：请给出本工作区的一个运行（它的设置、起始权重和数据集），而不是权重文件或 --data。</translation>
+    </message>
+    <message>
+      <source>Held-out predictions train like the run; evaluate a run made by this app.</source>
+      <translation>留出预测按该运行的方式训练；请评估由本应用创建的运行。</translation>
     </message>
     <message>
       <source>How many machines train this run together (each runs the same command with its own node rank). Every machine needs the same dataset, yolov5 and torch.</source>
@@ -2232,6 +2280,10 @@ Type 'delete' to confirm: </source>
       <translation>预计：{rate:.0f} 张/秒，每轮 {epoch}，共 {total}</translation>
     </message>
     <message>
+      <source>Predictions of {weights} on the {split} split (images it did not train on). Training images need held-out (k-fold) predictions: the model learned their labels.</source>
+      <translation>{weights} 在 {split} 划分上的预测（它没训练过的图片）。训练图片需要留出（k 折）预测：模型学过它们的标注。</translation>
+    </message>
+    <message>
       <source>Prepared {written} of {n} images at {imgsz} px ({resumed} kept from an earlier run).</source>
       <translation>已准备 {written}/{n} 张图片，{imgsz} 像素（{resumed} 张沿用之前的结果）。</translation>
     </message>
@@ -2254,6 +2306,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Processes that load and augment images alongside training, per training process (with several GPUs each GPU's process starts this many). Too few and the GPU waits for data; each costs a CPU core, RAM, and shared memory in Docker.</source>
       <translation>在训练的同时加载并增强图像的进程数，按每个训练进程计（多块 GPU 时，每块 GPU 的进程各启动这么多个）。太少则 GPU 要等数据；每个进程占用一个 CPU 核心、内存，以及 Docker 中的共享内存。</translation>
+    </message>
+    <message>
+      <source>Put the dataset back where the run trained from it.</source>
+      <translation>请把数据集放回该运行训练时所在的位置。</translation>
     </message>
     <message>
       <source>Put the dataset back, or evaluate with yolostudio evaluate {run} --data DATA.yaml.</source>
@@ -2558,6 +2614,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run {name}: {path}</source>
       <translation>训练 {name}：{path}</translation>
+    </message>
+    <message>
+      <source>Run {run} has no measured epoch, so the time cannot be estimated: {k} trainings of {epochs} epochs each.</source>
+      <translation>运行 {run} 没有测得的轮次，因此无法估计时间：{k} 次训练，每次 {epochs} 个轮次。</translation>
+    </message>
+    <message>
+      <source>Run {run} has no readable {file}: its settings are not known.</source>
+      <translation>运行 {run} 没有可读的 {file}：不知道它的设置。</translation>
+    </message>
+    <message>
+      <source>Run {run} has no stored evaluation yet: yolostudio evaluate {run}</source>
+      <translation>运行 {run} 还没有已保存的评估：yolostudio evaluate {run}</translation>
     </message>
     <message>
       <source>Run {run} has no weights yet (weights/best.pt or weights/last.pt).</source>
@@ -3204,6 +3272,10 @@ Type 'delete' to confirm: </source>
       <translation>训练在 runs/ 下的文件夹；已存在时会加上编号。</translation>
     </message>
     <message>
+      <source>The run's own predictions on its training images are biased: it learned those labels, mistakes included, so the errors there would not point at wrong labels.</source>
+      <translation>该运行自己对训练图片的预测是有偏的：它学过这些标注（包括其中的错误），所以那里的错误不会指向错误的标注。</translation>
+    </message>
+    <message>
       <source>The same file is in train and val, so validation scores are inflated. yolov5 never reports this; remove it from val (one-click fix).</source>
       <translation>同一个文件同时出现在 train 和 val 中，验证分数因此虚高。yolov5 从不报告这一点；把它从 val 中删除（一键修复）。</translation>
     </message>
@@ -3266,6 +3338,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The system library {library} that PyTorch links against is missing.</source>
       <translation>缺少 PyTorch 所链接的系统库 {library}。</translation>
+    </message>
+    <message>
+      <source>The train split has {n} images: too few for {k} folds.</source>
+      <translation>训练划分只有 {n} 张图片：不够分成 {k} 折。</translation>
     </message>
     <message>
       <source>The training ended {status} before its first epoch.</source>
@@ -3668,6 +3744,10 @@ Type 'delete' to confirm: </source>
       <translation>请使用 cpu、0 或 0,1 这样的列表。</translation>
     </message>
     <message>
+      <source>Use fewer folds (--kfold 2), or add training images.</source>
+      <translation>请用更少的折数（--kfold 2），或添加训练图片。</translation>
+    </message>
+    <message>
       <source>Use hyp.scratch-low.yaml, or the path of a hyp YAML.</source>
       <translation>请使用 hyp.scratch-low.yaml，或超参数 YAML 的路径。</translation>
     </message>
@@ -3906,6 +3986,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a {shape} with {n} points</source>
       <translation>只有 {n} 个点的 {shape}</translation>
+    </message>
+    <message>
+      <source>about {duration} ({basis})</source>
+      <translation>约 {duration}（{basis}）</translation>
     </message>
     <message>
       <source>accuracy from</source>
@@ -4264,6 +4348,10 @@ Type 'delete' to confirm: </source>
       <translation>已完成轮次</translation>
     </message>
     <message>
+      <source>epochs of each fold's training (default: the run's, at most {n})</source>
+      <translation>每折训练的轮次（默认：该运行的轮次，最多 {n}）</translation>
+    </message>
+    <message>
       <source>error</source>
       <translation>错误</translation>
     </message>
@@ -4286,6 +4374,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>evaluate a model with yolov5's validation: per-class metrics, confusion matrix, its mistakes image by image (likeliest label mistakes first)</source>
       <translation>用 yolov5 的验证评估模型：各类别指标、混淆矩阵、逐图的错误（最可能的标注错误在前）</translation>
+    </message>
+    <message>
+      <source>evaluated</source>
+      <translation>评估时间</translation>
     </message>
     <message>
       <source>evaluation ({split})</source>
@@ -4348,6 +4440,14 @@ Type 'delete' to confirm: </source>
       <translation>修复：{fix}</translation>
     </message>
     <message>
+      <source>fold {fold} of {folds}: predicting its {n} held-out images</source>
+      <translation>第 {fold}/{folds} 折：正在预测其留出的 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>fold {fold} of {folds}: training on {n} images for {epochs} epochs</source>
+      <translation>第 {fold}/{folds} 折：在 {n} 张图片上训练 {epochs} 个轮次</translation>
+    </message>
+    <message>
       <source>follow a run's progress (or replay a finished one)</source>
       <translation>跟踪训练进度（或回放已结束的训练）</translation>
     </message>
@@ -4376,6 +4476,14 @@ Type 'delete' to confirm: </source>
       <translation>硬链接图片；无法链接时报错</translation>
     </message>
     <message>
+      <source>held-out k-fold, train</source>
+      <translation>留出 k 折，train</translation>
+    </message>
+    <message>
+      <source>held-out predictions for the train split: K short trainings, each predicting the fold it did not learn (3 is a good start)</source>
+      <translation>为训练划分做留出预测：K 次短训练，每次预测它没学过的那一折（3 是不错的起点）</translation>
+    </message>
+    <message>
       <source>holds a {kind}, not a mapping</source>
       <translation>是一个 {kind}，而不是映射</translation>
     </message>
@@ -4402,6 +4510,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>image {image}, annotation {id}</source>
       <translation>图片 {image}，标注 {id}</translation>
+    </message>
+    <message>
+      <source>images</source>
+      <translation>图片数</translation>
     </message>
     <message>
       <source>images per second</source>
@@ -4558,6 +4670,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>list runs with status and best mAP</source>
       <translation>列出训练记录及其状态和最佳 mAP</translation>
+    </message>
+    <message>
+      <source>list the run's stored evaluations (newest first) instead of evaluating</source>
+      <translation>列出该运行已保存的评估（最新的在前），而不是进行评估</translation>
     </message>
     <message>
       <source>loader img/s by workers — {counts}; the model consumes {demand:.0f} img/s; limits: {limits}</source>
@@ -4908,6 +5024,10 @@ Type 'delete' to confirm: </source>
       <translation>精确率 {p}  召回率 {r}  mAP@0.5 {m50}  mAP@0.5:0.95 {m}</translation>
     </message>
     <message>
+      <source>predictions</source>
+      <translation>预测</translation>
+    </message>
+    <message>
       <source>prepared copy</source>
       <translation>预处理副本</translation>
     </message>
@@ -5186,6 +5306,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>stopped</source>
       <translation>已停止</translation>
+    </message>
+    <message>
+      <source>stored in</source>
+      <translation>保存位置</translation>
     </message>
     <message>
       <source>sudo modprobe nvidia   # if that fails (e.g. after a kernel update), reboot</source>
@@ -5564,8 +5688,8 @@ Type 'delete' to confirm: </source>
       <translation>副本的写入位置（默认：工作区的缓存）</translation>
     </message>
     <message>
-      <source>which split to evaluate (default: val)</source>
-      <translation>评估哪个划分（默认：val）</translation>
+      <source>which split to evaluate (default: val; train needs --kfold)</source>
+      <translation>要评估的划分（默认：val；train 需要 --kfold）</translation>
     </message>
     <message>
       <source>with --repair: do not ask</source>
@@ -5994,6 +6118,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{kind} of at most {high:g}</source>
       <translation>不大于 {high:g} 的{kind}</translation>
+    </message>
+    <message>
+      <source>{k} trainings × ({start} s to start + {share} of the images × ({first} s for the first epoch + {more} more × {epoch} s) + {finish} s to finish), from run {run}'s own timings</source>
+      <translation>{k} 次训练 ×（启动 {start} 秒 + {share} 的图片 ×（第一轮 {first} 秒 + 其后 {more} 轮 × 每轮 {epoch} 秒）+ 收尾 {finish} 秒），依据运行 {run} 自己的用时</translation>
     </message>
     <message>
       <source>{label} must be a number (got {value!r}).</source>
@@ -6728,6 +6856,10 @@ then: {install}</source>
     <message>
       <source>… and {n} more.</source>
       <translation>… 还有 {n} 条。</translation>
+    </message>
+    <message>
+      <source>… fold {fold} of {folds}: epoch {epoch} of {epochs}</source>
+      <translation>… 第 {fold}/{folds} 折：第 {epoch}/{epochs} 轮</translation>
     </message>
     <message>
       <source>… {detail}</source>

@@ -1391,10 +1391,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>更改其类别</translation>
     </message>
     <message>
-      <source>Change its class to {name}</source>
-      <translation>把其类别改为 {name}</translation>
-    </message>
-    <message>
       <source>Delete the label</source>
       <translation>删除该标注</translation>
     </message>
@@ -1427,8 +1423,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>没有符合这些筛选条件的错误。</translation>
     </message>
     <message>
-      <source>Predictions on the {split} split, the likeliest label mistake first. Training images are not judged: their predictions are biased, and held-out (k-fold) predictions for them are not built yet. Labels are solid, predictions dashed.</source>
-      <translation>{split} 划分上的预测，最可能的标注错误排在最前。不评判训练图片：模型在它们上的预测有偏，而为它们做留出（k 折）预测的功能尚未实现。标注为实线，预测为虚线。</translation>
+      <source>Review the training images (held-out)…</source>
+      <translation>审查训练图片（留出预测）…</translation>
     </message>
     <message>
       <source>Show:</source>
@@ -1451,12 +1447,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>置信度 ≥ </translation>
     </message>
     <message>
+      <source>{name} (predicted)</source>
+      <translation>{name}（预测）</translation>
+    </message>
+    <message>
       <source>{n} images written to {path}, the likeliest label mistake first.</source>
       <translation>已将 {n} 张图片写入 {path}，最可能的标注错误排在最前。</translation>
     </message>
     <message>
       <source>{path}: {what} (a .bak beside it; Ctrl+Z undoes it).</source>
       <translation>{path}：{what}（旁边留有 .bak；Ctrl+Z 可撤销）。</translation>
+    </message>
+    <message>
+      <source>{predictions} The likeliest label mistake first; labels are solid, predictions dashed.</source>
+      <translation>{predictions}最可能的标注错误排在最前；标注为实线，预测为虚线。</translation>
     </message>
     <message>
       <source>✓ {text} ({done})</source>
@@ -1470,8 +1474,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>正在绘制 {name}</translation>
     </message>
     <message>
-      <source>Editing {path}</source>
-      <translation>正在编辑 {path}</translation>
+      <source>Editing the label of {path}</source>
+      <translation>正在编辑 {path} 的标注</translation>
     </message>
     <message>
       <source>Exporting the list</source>
@@ -1480,6 +1484,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Planning the evaluation</source>
       <translation>规划评估</translation>
+    </message>
+    <message>
+      <source>Planning the held-out predictions</source>
+      <translation>正在规划留出预测</translation>
     </message>
     <message>
       <source>Reading the evaluated images</source>
@@ -1509,12 +1517,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>已在评估开始前取消。</translation>
     </message>
     <message>
+      <source>Cancelled: nothing was trained.</source>
+      <translation>已取消：没有进行任何训练。</translation>
+    </message>
+    <message>
       <source>Could not plan the evaluation of run {name}: {reason}</source>
       <translation>无法规划运行 {name} 的评估：{reason}</translation>
     </message>
     <message>
       <source>Could not start the evaluation: {reason}</source>
       <translation>无法启动评估：{reason}</translation>
+    </message>
+    <message>
+      <source>Could not start the held-out predictions: {reason}</source>
+      <translation>无法开始留出预测：{reason}</translation>
     </message>
     <message>
       <source>Evaluate run {name} — YOLO Studio</source>
@@ -1529,6 +1545,18 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>正在用 yolov5 的验证在 {split} 划分（{images} 张图像）上评估 {weights}…</translation>
     </message>
     <message>
+      <source>Held-out predictions for run {name} — YOLO Studio</source>
+      <translation>运行 {name} 的留出预测 — YOLO Studio</translation>
+    </message>
+    <message>
+      <source>Held-out predictions for the training images…</source>
+      <translation>为训练图片做留出预测…</translation>
+    </message>
+    <message>
+      <source>Held-out predictions for the {n} training images of run {run}: the run's own predictions on them are biased (it learned their labels), so {k} short trainings of {epochs} epochs — each on the other folds, with the run's settings and start weights — predict the images they did not learn. Estimated time: {estimate}.</source>
+      <translation>为运行 {run} 的 {n} 张训练图片做留出预测：该运行自己对这些图片的预测是有偏的（它学过这些标注），因此进行 {k} 次各 {epochs} 个轮次的短训练——每次用其他折、沿用该运行的设置和起始权重——去预测它没学过的图片。预计用时：{estimate}。</translation>
+    </message>
+    <message>
       <source>Read back from the store: these inputs were evaluated before.</source>
       <translation>从存储中读回：这些输入之前已评估过。</translation>
     </message>
@@ -1541,6 +1569,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>运行 {name} 未被评估。</translation>
     </message>
     <message>
+      <source>Start the {k} trainings</source>
+      <translation>开始这 {k} 次训练</translation>
+    </message>
+    <message>
       <source>Stopping the evaluation…</source>
       <translation>正在停止评估…</translation>
     </message>
@@ -1551,6 +1583,22 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>The evaluation was stopped; nothing was stored.</source>
       <translation>评估已停止；未保存任何内容。</translation>
+    </message>
+    <message>
+      <source>The run's own predictions on its training images are biased. {k} short trainings, each on the other folds, predict the images they did not learn; the time it takes is said before it starts.</source>
+      <translation>该运行自己对训练图片的预测是有偏的。{k} 次短训练各用其他折训练，预测它们没学过的图片；开始前会先说明所需时间。</translation>
+    </message>
+    <message>
+      <source>Training fold 1 of {k}…</source>
+      <translation>正在训练第 1 折（共 {k} 折）…</translation>
+    </message>
+    <message>
+      <source>fold {fold} of {folds}: epoch {epoch} of {epochs}</source>
+      <translation>第 {fold}/{folds} 折：第 {epoch}/{epochs} 轮</translation>
+    </message>
+    <message>
+      <source>fold {fold} of {folds}: predicting its held-out images</source>
+      <translation>第 {fold}/{folds} 折：正在预测其留出的图片</translation>
     </message>
     <message>
       <source>{images} images validated</source>
@@ -1572,6 +1620,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>F1 与置信度</translation>
     </message>
     <message>
+      <source>Held-out (k-fold) predictions of run {run} on the train split: {images} images, {instances} objects</source>
+      <translation>运行 {run} 在训练划分上的留出（k 折）预测：{images} 张图片，{instances} 个目标</translation>
+    </message>
+    <message>
       <source>Instances</source>
       <translation>实例数</translation>
     </message>
@@ -1588,8 +1640,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>精确率–召回率（IoU 0.5）</translation>
     </message>
     <message>
-      <source>This view shows predictions on the {split} split. Training images are not judged here: a model's predictions on the images it learned from are biased.</source>
-      <translation>此视图显示 {split} 划分上的预测。这里不评判训练图片：模型在学过的图片上的预测是有偏的。</translation>
+      <source>The prescription judges the val evaluation (its size, its class mix against train); this one shows which training labels look wrong.</source>
+      <translation>改进建议依据的是验证集评估（其大小、与训练集的类别构成对比）；这里显示的是哪些训练标注看起来有误。</translation>
     </message>
     <message>
       <source>What to change for the next run</source>
@@ -1598,6 +1650,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>all classes</source>
       <translation>所有类别</translation>
+    </message>
+    <message>
+      <source>background</source>
+      <translation>背景</translation>
     </message>
     <message>
       <source>confidence</source>

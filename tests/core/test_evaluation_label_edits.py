@@ -1,14 +1,20 @@
 """Label edits from the Errors browser (core.evaluation.label_edits): one line changes, a backup is kept, undo
-restores, a box that is not there is refused in words."""
+restores, a box that is not there is refused in words; the label file is read back as it is now, and the
+dataset check's cache sees every edit."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from core.dataset.files import label_path_for
-from core.evaluation.label_edits import LabelEditError, add_box, change_class, delete_box
+from core.dataset.validate import validate_dataset
+from core.evaluation import label_edits
+from core.evaluation.label_edits import LabelEditError, add_box, change_class, delete_box, label_boxes
+from tests.core.test_dataset_validate import build
 
 
 @pytest.fixture
@@ -73,3 +79,46 @@ def test_the_exported_list_has_each_image_once_in_the_browsers_order(tmp_path):
     target.write_text("old\n")
     assert write_image_list(rows, target) == 3
     assert target.read_text() == "b.jpg\na.jpg\nc.jpg\n" and (tmp_path / "review.txt.bak").read_text() == "old\n"
+
+
+def test_label_boxes_reads_the_file_as_it_is_now(image):
+    assert label_boxes(image, 80, 80) == [[0, 16.0, 16.0, 24.0, 24.0], [1, 52.0, 52.0, 68.0, 68.0]]
+    delete_box(image, 0, [16, 16, 24, 24], 80, 80).apply()
+    assert label_boxes(image, 80, 80) == [[1, 52.0, 52.0, 68.0, 68.0]]
+    assert label_boxes(str(Path(image).with_name("none.jpg")), 80, 80) == []
+
+
+def coarse_clock(monkeypatch):
+    """A file system whose clock did not tick between two writes: the new file keeps the old mtime."""
+    real = label_edits.atomic_write_text
+
+    def write(path, text, **kw):
+        old = os.stat(path).st_mtime_ns if Path(path).exists() else None
+        real(path, text, **kw)
+        if old is not None:
+            os.utime(path, ns=(old, old))
+
+    monkeypatch.setattr(label_edits, "atomic_write_text", write)
+
+
+def test_the_dataset_checks_cache_sees_an_edit_and_its_undo(tmp_path, monkeypatch):
+    """The check's cache keys an entry by its files' (size, mtime): a class change keeps the size, and on a
+    coarse clock the mtime too — the edit moves the mtime on, so the next check reads the label again."""
+    coarse_clock(monkeypatch)
+    root = tmp_path / "ds"
+    yaml_file = build(root)  # t1: one class-0 box; t2: one class-1 box
+    cache = tmp_path / "cache"
+    assert validate_dataset(yaml_file, cache_dir=cache).stats["splits"]["train"]["per_class"] == [1, 1]
+    t1 = str(root / "images" / "train" / "t1.png")
+    width, height = 32, 32
+    with Image.open(t1) as im:
+        width, height = im.size
+    box = [0.4 * width, 0.4 * height, 0.6 * width, 0.6 * height]
+    edit = change_class(t1, 0, box, width, height, new_cls=1)
+    assert len(edit.after) == len(edit.before)  # same size: only the mtime can tell the cache
+    edit.apply()
+    again = validate_dataset(yaml_file, cache_dir=cache)
+    assert again.stats["splits"]["train"]["per_class"] == [0, 2]
+    assert again.stats["scan"]["read"] == 1 and again.stats["scan"]["from_cache"] == 2
+    edit.undo()
+    assert validate_dataset(yaml_file, cache_dir=cache).stats["splits"]["train"]["per_class"] == [1, 1]

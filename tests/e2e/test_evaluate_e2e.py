@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +108,49 @@ def test_the_apps_evaluate_window_runs_the_real_worker_and_agrees_with_the_cli(t
     assert key in before  # the CLI evaluated these inputs last (after the label change): the same folder,
     assert shown["metrics"] == before[key]["metrics"]  # and the same numbers from the app's worker
     assert [r["name"] for r in shown["per_class"]] == ["circle", "square", "triangle"] and shown["prescription"] is not None
+
+
+def test_held_out_kfold_predictions_cover_every_training_image_exactly_once(trained):
+    """``--split train --kfold 3 --kfold-epochs 2``: three 2-epoch trainings of the run's settings (two: an epoch
+    that is not the last is where yolov5's train() can trip), each predicting the fold it did not learn; stored as
+    the train split's evaluation, read back the second time."""
+    refused = run_cli(["evaluate", "weak", "--split", "train"], trained["env"])
+    assert refused.returncode == 2 and "--kfold" in refused.stderr and "biased" in refused.stderr
+    out = run_cli(["evaluate", "weak", "--split", "train", "--kfold", "3", "--kfold-epochs", "2", "--json"],
+                  trained["env"], timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "Held-out predictions for the 16 training images" in out.stderr and "own timings" in out.stderr
+    assert "Results saved" not in out.stderr  # the job's events speak, not yolov5's log
+    doc = json.loads(out.stdout)
+    train = sorted(str(p) for p in (trained["data"].parent / "images" / "train").iterdir())
+    assert doc["predictions"] == "kfold" and doc["split"] == "train" and doc["from_store"] is False
+    assert doc["kfold"]["k"] == 3 and doc["kfold"]["epochs"] == 2 and sum(doc["kfold"]["folds"]) == 16
+    images = json.loads((Path(doc["store"]).parent / "images.json").read_text())
+    assert sorted(im["image"] for im in images) == train  # every training image predicted, each exactly once
+    assert doc["images"] == 16 and sum(r["instances"] for r in doc["per_class"]) == doc["instances"] == sum(
+        len(im["labels"]) for im in images)
+    assert {e["image"] for e in doc["errors"]} <= set(train) and doc["prescription"] == []
+    assert not list(Path(doc["store"]).parent.glob("folds/*/weights/*.pt"))  # the fold models are not kept
+    val = json.loads(run_cli(["evaluate", "weak", "--json"], trained["env"]).stdout)
+    assert val["store"] != doc["store"] and val["split"] == "val"  # its own key beside the val evaluation
+    again = run_cli(["evaluate", "weak", "--split", "train", "--kfold", "3", "--kfold-epochs", "2"], trained["env"])
+    assert again.returncode == 0 and "read back from the store" in again.stdout and not again.stderr.strip()
+    assert "every training image once" in again.stdout
+    assert_offline(trained["root"] / "net-audit.log")
+
+
+def test_a_stopped_held_out_evaluation_keeps_nothing(trained):
+    """Ctrl+C during a fold's training: the worker stops before its next batch (exit 3), nothing is stored and its
+    work folder (fold lists, fold models) is removed."""
+    before = set((trained["run"] / "evaluations").iterdir())
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "evaluate", "weak", "--split", "train", "--kfold", "2",
+                             "--kfold-epochs", "3"], cwd=ROOT, env=trained["env"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if "fold 1 of 2: epoch 2 of 3" in line:  # a kfold_progress event: the fold is training
+            proc.send_signal(signal.SIGINT)
+            break
+    proc.communicate(timeout=300)
+    assert proc.returncode == 3
+    assert set((trained["run"] / "evaluations").iterdir()) == before

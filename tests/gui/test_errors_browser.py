@@ -1,5 +1,6 @@
 """The Errors browser (gui/evaluate/errors_browser.py): the stored order, filters, J/K, the boxes drawn, fixes
-written to the label file with a backup and undone with Ctrl+Z, and "Export this list"."""
+written to the label file with a backup and undone with Ctrl+Z — the class changed to any class, the drawing
+read again from the edited file —, and "Export this list"."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def evaluation(paths):
     images = [{"image": a, "width": 80, "height": 60, "labels": [], "predictions": [[40, 20, 60, 40, 0.9, 0]]},
               {"image": b, "width": 80, "height": 60, "labels": [[1, 10, 10, 30, 30]],
                "predictions": [[10, 10, 30, 30, 0.8, 0]]}]
-    result = {"weights": "/r/best.pt", "split": "val", "names": {"0": "cat", "1": "emu"}, "errors": errors,
+    result = {"weights": "/r/best.pt", "split": "val", "names": {"0": "cat", "1": "emu", "2": "owl"}, "errors": errors,
               "error_conf": 0.3, "store": str(Path(a).parents[1] / "result.json")}
     return result, images
 
@@ -52,11 +53,15 @@ def test_filters_keys_and_the_drawn_image(qtbot, dataset):
     browser = ErrorsBrowser(result, images)
     qtbot.addWidget(browser)
     assert browser.list.count() == 2 and browser.list.currentRow() == 0
-    assert "val split" in browser.scope.text() and "k-fold" in browser.scope.text()
+    assert "Predictions of best.pt on the val split" in browser.scope.text() and "k-fold" in browser.scope.text()
+    assert not browser.review_button.isVisibleTo(browser)  # offered only by an Evaluate window over val/test
     qtbot.waitUntil(lambda: browser.image.pixmap() is not None and not browser.image.pixmap().isNull(),
                     timeout=TIMEOUT_MS)
     drawn = browser.image.pixmap().toImage()
-    edge = {drawn.pixelColor(x, 40).name() for x in range(41, 60)}  # the prediction's bottom edge, on white
+    scale = drawn.width() / 80  # a small image is drawn enlarged
+    assert scale >= 2 and drawn.height() == round(60 * scale)
+    edge = {drawn.pixelColor(x, int(40 * scale)).name()  # the prediction's bottom edge, on white
+            for x in range(int(41 * scale), int(60 * scale))}
     assert errors_browser.PREDICTION_COLOUR.name() in edge and "#ffffff" in edge  # dashed: colour and gaps
     assert not browser.delete_button.isEnabled() and browser.accept_button.isEnabled()  # no label on a
     browser.show()
@@ -64,8 +69,9 @@ def test_filters_keys_and_the_drawn_image(qtbot, dataset):
     browser.activateWindow()
     browser.list.setFocus()
     qtbot.keyClick(browser.list, Qt.Key.Key_J)
-    assert browser.list.currentRow() == 1 and browser.change_button.isEnabled()
-    assert browser.change_button.text() == "Change its class to cat"
+    assert browser.list.currentRow() == 1
+    qtbot.waitUntil(browser.change_button.isEnabled, timeout=TIMEOUT_MS)
+    assert [a.text() for a in browser.change_menu.actions()] == ["cat (predicted)", "owl"]  # every other class
     qtbot.keyClick(browser.list, Qt.Key.Key_K)
     assert browser.list.currentRow() == 0
     qtbot.keyClick(browser.list, Qt.Key.Key_Down)
@@ -90,18 +96,39 @@ def test_change_class_then_undo_and_accept_a_prediction(qtbot, dataset):
     qtbot.waitExposed(browser)
     browser.activateWindow()
     browser.step(1)
-    browser.change_button.click()
+    qtbot.waitUntil(browser.change_button.isEnabled, timeout=TIMEOUT_MS)
+    browser.change_menu.actions()[1].trigger()  # owl: a class the model did not predict
     qtbot.waitUntil(lambda: bool(browser.undo_stack), timeout=TIMEOUT_MS)
-    assert b_label.read_text().split()[0] == "0" and b_label.with_name("b.txt.bak").read_text() == before
+    assert b_label.read_text().split()[0] == "2" and b_label.with_name("b.txt.bak").read_text() == before
     assert browser.list.item(1).text().startswith("✓")
+    # the drawing is read again from the edited file: the box is an owl now, and owl is no longer offered
+    qtbot.waitUntil(lambda: browser.labels_now.get(dataset[1]) == [[2, 10.0, 10.0, 30.0, 30.0]], timeout=TIMEOUT_MS)
+    qtbot.waitUntil(browser.change_button.isEnabled, timeout=TIMEOUT_MS)
+    assert [a.text() for a in browser.change_menu.actions()] == ["cat (predicted)", "emu"]
     qtbot.keyClick(browser.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: b_label.read_text() == before, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: not browser.list.item(1).text().startswith("✓"), timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: browser.labels_now.get(dataset[1]) == [[1, 10.0, 10.0, 30.0, 30.0]], timeout=TIMEOUT_MS)
+
+    qtbot.waitUntil(browser.delete_button.isEnabled, timeout=TIMEOUT_MS)
+    browser.delete_button.click()
+    qtbot.waitUntil(lambda: browser.labels_now.get(dataset[1]) == [], timeout=TIMEOUT_MS)
+    assert b_label.read_text() == ""
+    drawn = browser.image.pixmap().toImage()  # no stale label box: the deleted emu is not drawn
+    scale = drawn.width() / 80
+    assert errors_browser.LABEL_COLOUR.name() not in {drawn.pixelColor(x, int(30 * scale)).name()
+                                                      for x in range(int(10 * scale), int(31 * scale))}
+    assert not browser.delete_button.isEnabled() and not browser.change_button.isEnabled()
+    browser.undo()
+    qtbot.waitUntil(lambda: b_label.read_text() == before, timeout=TIMEOUT_MS)
 
     browser.step(-1)
+    qtbot.waitUntil(browser.accept_button.isEnabled, timeout=TIMEOUT_MS)
     browser.accept_button.click()
     qtbot.waitUntil(lambda: bool(browser.undo_stack), timeout=TIMEOUT_MS)
     assert Path(label_path_for(dataset[0])).read_text() == "0 0.625000 0.500000 0.250000 0.333333\n"
+    qtbot.waitUntil(lambda: browser.labels_now.get(dataset[0]) == [[0, 40.0, 20.0, 60.0, 40.0]], timeout=TIMEOUT_MS)
+    assert not browser.accept_button.isEnabled()  # the file holds that box now: accepting twice is not offered
     browser.close()
 
 
@@ -109,11 +136,14 @@ def test_an_edit_that_cannot_be_made_is_said_and_export_writes_the_list(qtbot, d
     result, images = evaluation(dataset)
     browser = ErrorsBrowser(result, images)
     qtbot.addWidget(browser)
-    Path(label_path_for(dataset[1])).write_text("")  # the label was removed since the evaluation
     browser.step(1)
+    qtbot.waitUntil(browser.delete_button.isEnabled, timeout=TIMEOUT_MS)
+    Path(label_path_for(dataset[1])).write_text("")  # the label was removed after the browser read the file
     browser.delete_button.click()
     qtbot.waitUntil(lambda: browser.banner.level == "error", timeout=TIMEOUT_MS)
     assert "no class 1 box" in browser.banner.text and not browser.undo_stack
+    qtbot.waitUntil(lambda: browser.labels_now.get(dataset[1]) == [], timeout=TIMEOUT_MS)  # read again
+    assert not browser.delete_button.isEnabled()
 
     out = tmp_path / "list.txt"
     monkeypatch.setattr(errors_browser, "ask_save_path", lambda parent, suggested: str(out))

@@ -40,7 +40,7 @@ def test_the_view_shows_the_stored_numbers_and_words(qtbot):
     words = view.confusion_words.text()
     assert "15 labelled objects no detection found" in words and "5 detections where no object" in words
     assert "mAP 0.50 ± 0.08 on 40 images" in view.headline.text()
-    assert "test split" in view.scope.text() and "Training images are not judged" in view.scope.text()
+    assert "Predictions of best.pt on the test split" in view.scope.text() and "held-out (k-fold)" in view.scope.text()
     assert "Train more" in view.prescription.text()
     assert len(view.pr_plot.getPlotItem().listDataItems()) == 2 and len(view.f1_plot.getPlotItem().listDataItems()) == 2
 
@@ -51,3 +51,15 @@ def test_an_evaluation_without_curves_or_prescription_still_shows(qtbot):
     qtbot.addWidget(view)
     assert not view.pr_plot.getPlotItem().listDataItems()
     assert "Nothing to change" in view.prescription.text()
+
+
+def test_a_held_out_evaluation_says_it_shows_k_fold_predictions_on_the_train_split(qtbot):
+    held = {**result(), "split": "train", "predictions": "kfold", "run": "exp", "prescription": [],
+            "kfold": {"k": 3, "epochs": 2, "folds": [14, 13, 13]}, "weights": "yolov5n.pt"}
+    view = EvaluationView(held)
+    qtbot.addWidget(view)
+    assert "Held-out (k-fold) predictions of run exp on the train split: 40 images" in view.title.text()
+    assert view.scope.text().startswith("Held-out (k-fold) predictions on the train split: 3 fold models")
+    assert "every training image once" in view.scope.text()
+    assert "few images" in view.headline.text() and "val set" not in view.headline.text()
+    assert "judges the val evaluation" in view.prescription.text()

@@ -158,12 +158,15 @@ def test_browse_the_errors_opens_the_browser_over_the_stored_images(qtbot, run_d
     error = {"image": image, "kind": "missed", "class": "cat", "predicted_name": None, "label": 0, "prediction": None,
              "label_class": 0, "predicted_class": None, "confidence": None}
     save_evaluation(plan.folder, {**stored_result(), "errors": [error], "names": {"0": "cat", "1": "emu"}},
-                    [{"image": image, "width": 64, "height": 64, "labels": [[0, 26, 26, 38, 38]], "predictions": []}])
+                    [{"image": image, "width": 64, "height": 64, "labels": [[0, 25.6, 25.6, 38.4, 38.4]],
+                      "predictions": []}])
     window = open_window(qtbot, run_dir, EvaluateLauncher(fake_worker, tmp_path))
     qtbot.waitUntil(lambda: window.view is not None, timeout=TIMEOUT_MS)
     assert window.errors_button.isVisibleTo(window)
     window.browse_errors()  # opens once its images.json is read in the background
     qtbot.waitUntil(lambda: window.errors_browser is not None, timeout=TIMEOUT_MS)
     browser = window.errors_browser
-    assert browser.list.count() == 1 and browser.delete_button.isEnabled() and not browser.accept_button.isEnabled()
+    assert browser.list.count() == 1
+    qtbot.waitUntil(lambda: image in browser.labels_now, timeout=TIMEOUT_MS)  # its label file, read as it is now
+    assert browser.delete_button.isEnabled() and not browser.accept_button.isEnabled()
     browser.close()

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ from core.evaluation.kfold import fold_data
 from core.evaluation.kfold_request import class_names
 from core.evaluation.store import save_evaluation
 from core.i18n import tr
-from core.training.config import yolov5_options
+from core.worker.train_job import build_opt
 from core.worker.evaluate_job import Collector, Stopped, build_result, stored_images, validate
 from core.worker.job import JobContext
 
@@ -59,21 +58,13 @@ class FoldReporter:
 def _fold_opt(spec: dict[str, Any], data: Path, save_dir: Path) -> Any:
     """yolov5's ``opt`` for one fold: the run's options (the one mapping, ``yolov5_options``), the fold's data,
     the spec's epochs, one device, no resume, into the fold's folder."""
-    from yolov5 import train as y5train
-
     run_spec = spec["run_spec"]
     fold_spec = {**run_spec, "run_dir": str(save_dir), "resume": False,
                  "resolved": {**run_spec["resolved"], "data": str(data)},
                  "config": {**run_spec["config"], "data": str(data), "epochs": int(spec["epochs"]),
                             "device": spec.get("device", ""), "nproc_per_node": 0, "nnodes": 1,
                             "save_period": -1}}
-    argv, sys.argv = sys.argv, sys.argv[:1]  # parse_opt reads sys.argv: give it yolov5's defaults only
-    try:
-        opt = y5train.parse_opt(known=True)
-    finally:
-        sys.argv = argv
-    for key, value in yolov5_options(fold_spec).items():
-        setattr(opt, key, value)
+    opt = build_opt(fold_spec)
     # not noval: yolov5 7.0.14's train() then fails at the first epoch that is not the last (``map50s`` is bound
     # only by a validation: UnboundLocalError), found with a 2-epoch fold
     opt.noval = False

@@ -65,7 +65,9 @@ class EventLogHandler(logging.Handler):
             self.handleError(record)
 
 
-def _build_opt(spec: dict[str, Any]) -> Any:
+def build_opt(spec: dict[str, Any]) -> Any:
+    """yolov5's ``opt`` for a worker spec: yolov5's own defaults, then the spec's options (``yolov5_options``, the
+    one mapping), then resume; the held-out folds build theirs here too (``core.worker.evaluate_kfold``)."""
     from yolov5 import train as y5train
 
     argv, sys.argv = sys.argv, sys.argv[:1]  # parse_opt reads sys.argv: give it yolov5's defaults only
@@ -144,7 +146,7 @@ def run_train(ctx: JobContext) -> str:
         exchange = join_ranks(ctx) if info is not None else None
         reporter = TrainReporter(writer, ctx.control, callbacks, exchange)
         reporter.register()
-        opt = _build_opt(spec)
+        opt = build_opt(spec)
         if cfg.get("no_amp"):
             disable_amp()
         writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))

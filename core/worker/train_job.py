@@ -35,6 +35,7 @@ from core.training.config import yolov5_options
 from core.worker.bottleneck_monitor import BottleneckMonitor
 from core.worker import compat_ddp
 from core.worker.compat_amp import disable_amp
+from core.worker.compat_noval import allow_noval
 from core.worker.ddp import RankInfo, RankStop, join_ranks, leave_process_group
 from core.worker.lost_rank import lost_rank_error, watch_launcher
 from core.worker.job import JobContext, JobError
@@ -147,6 +148,8 @@ def run_train(ctx: JobContext) -> str:
         opt = _build_opt(spec)
         if cfg.get("no_amp"):
             disable_amp()
+        if cfg.get("noval"):
+            allow_noval()  # yolov5 7.0.14 alone crashes on the first epoch it does not validate
         writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))
         remove_stale_temporaries(run_dir)
         if not dataset_folders_ok(ctx, Path(opt.data)):

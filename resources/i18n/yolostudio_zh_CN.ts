@@ -3350,6 +3350,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>TrainOperations</name>
     <message>
+      <source>Checking the prepared copy of {source}</source>
+      <translation>正在检查 {source} 的预处理副本</translation>
+    </message>
+    <message>
       <source>Reading run {name}</source>
       <translation>正在读取训练 {name}</translation>
     </message>
@@ -3579,6 +3583,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>无法继续训练 {name}：{reason}</translation>
     </message>
     <message>
+      <source>Checking the copy {done}/{total}…</source>
+      <translation>正在检查副本 {done}/{total}…</translation>
+    </message>
+    <message>
       <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
       <translation>无法创建训练文件夹：{reason}。请检查工作区 {path} 是否可写。</translation>
     </message>
@@ -3607,8 +3615,16 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在检查数据集：通过后即可开始。</translation>
     </message>
     <message>
+      <source>The prepared copy of {source} was out of date and has been refreshed ({written} images resized again), so training did not start on stale pixels. Start again once the dataset check passes.</source>
+      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {written} 张图像），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
+    </message>
+    <message>
       <source>The wizard's settings</source>
       <translation>向导的设置</translation>
+    </message>
+    <message>
+      <source>Training did not start: the prepared copy of {source} cannot be brought up to date ({reason}). Fix the dataset on the Dataset page, or choose the original data.yaml as the dataset.</source>
+      <translation>训练未开始：无法更新 {source} 的预处理副本（{reason}）。请在数据集页面修复数据集，或选择原始 data.yaml 作为数据集。</translation>
     </message>
   </context>
   <context>

@@ -25,7 +25,7 @@ from core.evaluation.error_list import write_image_list
 from core.evaluation.request import presented
 from core.evaluation.store import load_evaluation
 from core.evaluation.words import confusion_words, error_line, headline, no_images_words, number_text
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.job.jobs import JobOutcome, JobSpec
 from core.trust import needs_trust, refusal
 
@@ -77,7 +77,7 @@ class EvaluateRenderer(EventRenderer):
         if kind == "stage" and ev.get("stage") in ("evaluating", "ranking", "preparing"):
             self._line(tr("… {detail}", detail=ev.get("detail", ev.get("stage"))))
         elif kind == "eval_progress" and ev.get("index") == ev.get("count"):
-            self._line(tr("… {images} images validated", images=ev.get("images")))
+            self._line(tr_n("… {n} image validated", "… {n} images validated", int(ev.get("images") or 0)))
         elif kind == "error":
             self.failure = {k: ev.get(k) for k in ("kind", "message", "hint")}
             self.error(str(ev.get("message", "")), str(ev.get("hint") or ""))
@@ -92,9 +92,10 @@ class EvaluateRenderer(EventRenderer):
 
 def report_lines(result: dict[str, Any], *, from_store: bool) -> list[str]:
     """The human report of one evaluation."""
-    title = tr("Evaluation of {weights} on the {split} split: {images} images, {instances} objects",
-               weights=Path(result["weights"]).name, split=result["split"], images=result["images"],
-               instances=result.get("instances", 0))
+    title = tr_n("Evaluation of {weights} on the {split} split: {n} image, {instances} objects",
+                 "Evaluation of {weights} on the {split} split: {n} images, {instances} objects",
+                 int(result["images"]), weights=Path(result["weights"]).name, split=result["split"],
+                 instances=result.get("instances", 0))
     lines = [title + (" " + tr("(read back from the store)") if from_store else ""), ""]
     lines += ["  " + line for line in headline(result)] + [""]
     lines += ["  " + line for line in class_table(result)] + [""]

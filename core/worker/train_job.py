@@ -27,7 +27,7 @@ from typing import Any
 import psutil
 
 from core.atomic import atomic_write_text
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.environment.nvml import NvmlReader, NvmlUnavailable, error_words, open_nvml
 from core.job.protocol import EventWriter
 from core.run.folder import RunFolder
@@ -169,8 +169,10 @@ def run_train(ctx: JobContext) -> str:
             raise error from exc
         if ctx.stop_requested and reporter.stopped_at is None:
             writer.emit("warning", code="stop-after-training",
-                        message=tr("The stop came as training was finishing: all {epochs} epochs are done, so the "
-                                   "run completed with its final weights.", epochs=reporter.epochs))
+                        message=tr_n("The stop came as training was finishing: its {n} epoch is done, so the run "
+                                     "completed with its final weights.",
+                                     "The stop came as training was finishing: all {n} epochs are done, so the "
+                                     "run completed with its final weights.", reporter.epochs))
     finally:
         if sampler is not None:
             sampler.stop()

@@ -22,6 +22,7 @@ from core.export.options import ExportOptions, validate_options
 from core.dataset.split_images import split_images
 from core.export.plan import build_export_spec, build_predict_spec, export_root, find_reports, run_dataset, run_imgsz
 from core.export.render import format_name
+from core.i18n import tr_n
 from core.job.jobs import JobOutcome, JobSpec
 from core.trust import confirmed_entry, needs_trust
 from gui import dialogs
@@ -318,8 +319,9 @@ class ExportPage(Page):
         imgsz = int((report.get("options") or {}).get("imgsz") or self.form.imgsz.value())
         spec = build_predict_spec(model, images, self.workspace, imgsz=imgsz)
         self.try_view.clear_results()
-        self.try_view.set_busy(True, self.tr("Running {format} on {n} images…").format(
-            format=format_name(report.get("format")) if report else model.suffix, n=len(images)))
+        self.try_view.set_busy(True, tr_n("Running {format} on {n} image…", "Running {format} on {n} images…",
+                                          len(images), format=format_name(report.get("format")) if report
+                                          else model.suffix))
         self.predictor.start(JobSpec.scratch("predict", spec, self.workspace))
         return True
 

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSlider,
                                QSplitter, QVBoxLayout, QWidget)
 
+from core.i18n import tr_n
 from gui.background import run_in_background
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6", "#bcf60c")
@@ -203,13 +204,17 @@ class TryItView(QWidget):
         if not n:
             return ""
         if self.visible_total():
-            return self.tr("{n} images; move the slider to change the confidence threshold.").format(n=n)
+            return tr_n("{n} image; move the slider to change the confidence threshold.",
+                        "{n} images; move the slider to change the confidence threshold.", n)
         best = self.highest_score()
         if best <= 0:
-            return self.tr("{n} images: the model found no object at all (not even at 0.001).").format(n=n)
-        return self.tr("{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. "
-                       "Lower the slider to see them; a model this unsure is probably undertrained.").format(
-            n=n, threshold=self.threshold, best=best)
+            return tr_n("{n} image: the model found no object at all (not even at 0.001).",
+                        "{n} images: the model found no object at all (not even at 0.001).", n)
+        return tr_n("{n} image, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. "
+                    "Lower the slider to see it; a model this unsure is probably undertrained.",
+                    "{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. "
+                    "Lower the slider to see them; a model this unsure is probably undertrained.", n,
+                    threshold=self.threshold, best=best)
 
     def box_count(self) -> int:
         return len(self.view.visible_boxes())

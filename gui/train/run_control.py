@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from core.dataset.prepare import PrepareResult
+from core.i18n import tr_n
 from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
 from core.job.jobs import JobSpec
@@ -68,11 +69,12 @@ class TrainRunControl:
                 self._start_checked(checked, trusted, trusted_model)
                 return
             self.options.recheck_dataset()
-            self._notify("info", self.tr(
-                "The prepared copy of {source} was out of date and has been refreshed ({written} images resized "
-                "again), so training did not start on stale pixels. Start again once the dataset check "
-                "passes.").format(
-                source=request.source, written=result.written + result.resumed))
+            self._notify("info", tr_n(
+                "The prepared copy of {source} was out of date and has been refreshed ({n} image resized again), "
+                "so training did not start on stale pixels. Start again once the dataset check passes.",
+                "The prepared copy of {source} was out of date and has been refreshed ({n} images resized again), "
+                "so training did not start on stale pixels. Start again once the dataset check passes.",
+                result.written, source=request.source))
 
         def failed(exc: BaseException) -> None:
             self.copy_task = None

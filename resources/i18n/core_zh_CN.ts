@@ -1032,12 +1032,28 @@ Type 'delete' to confirm: </source>
       <translation>请评估至少训练了一个轮次的运行。</translation>
     </message>
     <message>
-      <source>Evaluation of {weights} on the {split} split: {images} images, {instances} objects</source>
-      <translation>{weights} 在 {split} 划分上的评估：{images} 张图片，{instances} 个目标</translation>
+      <source>Evaluating {weights} on the {split} split ({n} image) with yolov5's validation…</source>
+      <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图像）上评估 {weights}…</translation>
+    </message>
+    <message>
+      <source>Evaluating {weights} on the {split} split ({n} images) with yolov5's validation…</source>
+      <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图像）上评估 {weights}…</translation>
+    </message>
+    <message>
+      <source>Evaluation of {weights} on the {split} split: {n} image, {instances} objects</source>
+      <translation>{weights} 在 {split} 划分上的评估：{n} 张图片，{instances} 个目标</translation>
+    </message>
+    <message>
+      <source>Evaluation of {weights} on the {split} split: {n} images, {instances} objects</source>
+      <translation>{weights} 在 {split} 划分上的评估：{n} 张图片，{instances} 个目标</translation>
     </message>
     <message>
       <source>Even without data-loader workers, training needs about {main:.1f} GB and {available:.1f} GB is free. {risk}</source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
+    </message>
+    <message>
+      <source>Even {n} epoch takes {total} here.</source>
+      <translation>即使 {n} 轮在这里也需要 {total}。</translation>
     </message>
     <message>
       <source>Even {n} epochs take {total} here.</source>
@@ -2500,6 +2516,14 @@ Type 'delete' to confirm: </source>
       <translation>进行中</translation>
     </message>
     <message>
+      <source>Running {format} on {n} images…</source>
+      <translation>正在用 {format} 处理 {n} 张图片…</translation>
+    </message>
+    <message>
+      <source>Running {format} on {n} image…</source>
+      <translation>正在用 {format} 处理 {n} 张图片…</translation>
+    </message>
+    <message>
       <source>SGD</source>
       <translation>SGD</translation>
     </message>
@@ -2916,6 +2940,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集文件夹是相对于这个文件给出的。YOLO Studio 按此读取，但 yolov5 会相对于它自己的安装文件夹（而不是这个文件所在位置）解析相对的 'path'（或缺失的 'path'）；请把 'path' 设为绝对路径（一键修复），让所有工具都能找到图片。</translation>
     </message>
     <message>
+      <source>The dataset has {n} error that would stop training; nothing was started.</source>
+      <translation>数据集有 {n} 个会让训练停止的错误；没有开始训练。</translation>
+    </message>
+    <message>
       <source>The dataset has {n} errors that would stop training; nothing was started.</source>
       <translation>数据集有 {n} 个会让训练停止的错误；没有开始训练。</translation>
     </message>
@@ -3092,6 +3120,14 @@ Type 'delete' to confirm: </source>
       <translation>这些选项无法用于搜索。</translation>
     </message>
     <message>
+      <source>The prepared copy of {source} was out of date and has been refreshed ({n} image resized again), so training did not start on stale pixels. Start again once the dataset check passes.</source>
+      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {n} 张图像），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
+    </message>
+    <message>
+      <source>The prepared copy of {source} was out of date and has been refreshed ({n} images resized again), so training did not start on stale pixels. Start again once the dataset check passes.</source>
+      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {n} 张图像），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
+    </message>
+    <message>
       <source>The probe did not finish step '{step}' within {limit:.0f} s and was killed. A GPU driver that hangs like this (a wedged driver, a GPU that fell off the bus) will hang training too.</source>
       <translation>探测在 {limit:.0f} 秒内没有完成步骤 '{step}'，已被终止。像这样卡住的 GPU 驱动（驱动僵死、GPU 从总线掉线）也会让训练卡住。</translation>
     </message>
@@ -3180,8 +3216,12 @@ Type 'delete' to confirm: </source>
       <translation>最小的模型：用于快速测试。</translation>
     </message>
     <message>
-      <source>The stop came as training was finishing: all {epochs} epochs are done, so the run completed with its final weights.</source>
-      <translation>停止请求到达时训练即将结束：全部 {epochs} 轮已完成，因此本次训练以最终权重完成。</translation>
+      <source>The stop came as training was finishing: all {n} epochs are done, so the run completed with its final weights.</source>
+      <translation>停止请求到达时训练即将结束：全部 {n} 轮已完成，因此本次训练以最终权重完成。</translation>
+    </message>
+    <message>
+      <source>The stop came as training was finishing: its {n} epoch is done, so the run completed with its final weights.</source>
+      <translation>停止请求到达时训练即将结束：全部 {n} 轮已完成，因此本次训练以最终权重完成。</translation>
     </message>
     <message>
       <source>The system library {library} is missing: install the package that provides it, then run the installer again.</source>
@@ -3220,8 +3260,12 @@ Type 'delete' to confirm: </source>
       <translation>之前安装的版本仍能通过检查：已恢复它的快捷方式。</translation>
     </message>
     <message>
-      <source>The wizard set {epochs} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
-      <translation>向导已设置 {epochs} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
+      <source>The wizard set {n} epoch, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
+      <translation>向导已设置 {n} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
+    </message>
+    <message>
+      <source>The wizard set {n} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
+      <translation>向导已设置 {n} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
     </message>
     <message>
       <source>The worker did not finish within {seconds:g} s and was stopped.</source>
@@ -4956,6 +5000,10 @@ Type 'delete' to confirm: </source>
       <translation>运行中</translation>
     </message>
     <message>
+      <source>running PyTorch on {n} image</source>
+      <translation>正在用 PyTorch 处理 {n} 张图片</translation>
+    </message>
+    <message>
       <source>running PyTorch on {n} images</source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
     </message>
@@ -5568,6 +5616,18 @@ Type 'delete' to confirm: </source>
       <translation>yolov5 加载进程</translation>
     </message>
     <message>
+      <source>yolov5 would skip {n} image it cannot read.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
+    </message>
+    <message>
+      <source>yolov5 would skip {n} images it cannot read.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
+    </message>
+    <message>
+      <source>yolov5 would train without {n} image it cannot read; nothing was started.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
+    </message>
+    <message>
       <source>yolov5 would train without {n} images it cannot read; nothing was started.</source>
       <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
     </message>
@@ -6008,6 +6068,50 @@ Type 'delete' to confirm: </source>
       <translation>{n} 个框被裁到图片边缘</translation>
     </message>
     <message>
+      <source>{n} error in the dataset would stop training.</source>
+      <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} errors in the dataset would stop training.</source>
+      <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} image resized now</source>
+      <translation>本次缩放 {n} 张图像</translation>
+    </message>
+    <message>
+      <source>{n} image resized now, {resumed} kept</source>
+      <translation>本次缩放 {n} 张图像，保留 {resumed} 张</translation>
+    </message>
+    <message>
+      <source>{n} image validated</source>
+      <translation>已验证 {n} 张图像</translation>
+    </message>
+    <message>
+      <source>{n} image, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see it; a model this unsure is probably undertrained.</source>
+      <translation>{n} 张图片，置信度 ≥ {threshold:.3f} 时没有框：找到的最高分数是 {best:.3f}。把滑块调低即可看到它；这么不确定的模型可能训练得还不够。</translation>
+    </message>
+    <message>
+      <source>{n} image: the model found no object at all (not even at 0.001).</source>
+      <translation>{n} 张图片：模型没有找到任何目标（即使在 0.001 也没有）。</translation>
+    </message>
+    <message>
+      <source>{n} image; move the slider to change the confidence threshold.</source>
+      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+    </message>
+    <message>
+      <source>{n} images resized now</source>
+      <translation>本次缩放 {n} 张图像</translation>
+    </message>
+    <message>
+      <source>{n} images resized now, {resumed} kept</source>
+      <translation>本次缩放 {n} 张图像，保留 {resumed} 张</translation>
+    </message>
+    <message>
+      <source>{n} images validated</source>
+      <translation>已验证 {n} 张图像</translation>
+    </message>
+    <message>
       <source>{n} images without objects (kept as backgrounds)</source>
       <translation>{n} 张图片没有目标（作为背景图保留）</translation>
     </message>
@@ -6018,6 +6122,26 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} images' boxes turned with their EXIF orientation</source>
       <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
+    </message>
+    <message>
+      <source>{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
+      <translation>{n} 张图片，置信度 ≥ {threshold:.3f} 时没有框：找到的最高分数是 {best:.3f}。把滑块调低即可看到它们；这么不确定的模型可能训练得还不够。</translation>
+    </message>
+    <message>
+      <source>{n} images: the model found no object at all (not even at 0.001).</source>
+      <translation>{n} 张图片：模型没有找到任何目标（即使在 0.001 也没有）。</translation>
+    </message>
+    <message>
+      <source>{n} images; move the slider to change the confidence threshold.</source>
+      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
+    </message>
+    <message>
+      <source>{n} more would make yolov5 skip an image.</source>
+      <translation>另有 {n} 个会让 yolov5 跳过一张图片。</translation>
+    </message>
+    <message>
+      <source>{n} more would make yolov5 skip images.</source>
+      <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
     </message>
     <message>
       <source>{n} val images probably have a label mistake</source>
@@ -6518,14 +6642,6 @@ then: {install}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
     </message>
     <message>
-      <source>{written} images resized now</source>
-      <translation>本次缩放 {written} 张图像</translation>
-    </message>
-    <message>
-      <source>{written} images resized now, {resumed} kept</source>
-      <translation>本次缩放 {written} 张图像，保留 {resumed} 张</translation>
-    </message>
-    <message>
       <source>… and {n} more (--json lists them all)</source>
       <translation>… 还有 {n} 条（--json 列出全部）</translation>
     </message>
@@ -6538,8 +6654,12 @@ then: {install}</source>
       <translation>… {detail}</translation>
     </message>
     <message>
-      <source>… {images} images validated</source>
-      <translation>… 已验证 {images} 张图片</translation>
+      <source>… {n} image validated</source>
+      <translation>… 已验证 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>… {n} images validated</source>
+      <translation>… 已验证 {n} 张图片</translation>
     </message>
     <message>
       <source>≈{mb:.0f} MB</source>

@@ -1405,10 +1405,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>已评估并保存。</translation>
     </message>
     <message>
-      <source>Evaluating {weights} on the {split} split ({images} images) with yolov5's validation…</source>
-      <translation>正在用 yolov5 的验证在 {split} 划分（{images} 张图像）上评估 {weights}…</translation>
-    </message>
-    <message>
       <source>Read back from the store: these inputs were evaluated before.</source>
       <translation>从存储中读回：这些输入之前已评估过。</translation>
     </message>
@@ -1431,10 +1427,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>The evaluation was stopped; nothing was stored.</source>
       <translation>评估已停止；未保存任何内容。</translation>
-    </message>
-    <message>
-      <source>{images} images validated</source>
-      <translation>已验证 {images} 张图像</translation>
     </message>
   </context>
   <context>
@@ -1715,10 +1707,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Reports</source>
       <translation>报告</translation>
-    </message>
-    <message>
-      <source>Running {format} on {n} images…</source>
-      <translation>正在用 {format} 处理 {n} 张图片…</translation>
     </message>
     <message>
       <source>Starting the export worker…</source>
@@ -3365,14 +3353,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>已取消勾选“仍然开始”：它是为 {old} 勾选的，而现在的数据集是 {new}。看过新数据集的问题后，可再次勾选。</translation>
     </message>
     <message>
-      <source>1 error in the dataset would stop training.</source>
-      <translation>数据集中有 1 个会让训练停止的错误。</translation>
-    </message>
-    <message>
-      <source>1 more would make yolov5 skip an image.</source>
-      <translation>另有 1 个会让 yolov5 跳过一张图片。</translation>
-    </message>
-    <message>
       <source>Checking the dataset</source>
       <translation>正在检查数据集</translation>
     </message>
@@ -3441,24 +3421,8 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>yolov5 会跳过这些图片并给出警告，用其余图片训练；在数据集页面修复后就能用全部图片训练。</translation>
     </message>
     <message>
-      <source>yolov5 would skip 1 image it cannot read.</source>
-      <translation>yolov5 会跳过 1 张它读不了的图片。</translation>
-    </message>
-    <message>
-      <source>yolov5 would skip {n} images it cannot read.</source>
-      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
-    </message>
-    <message>
       <source>{field} {value}</source>
       <translation>{field} {value}</translation>
-    </message>
-    <message>
-      <source>{n} errors in the dataset would stop training.</source>
-      <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
-    </message>
-    <message>
-      <source>{n} more would make yolov5 skip images.</source>
-      <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
     </message>
     <message>
       <source>{stop} {skip}</source>
@@ -3613,10 +3577,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>The dataset is being checked: Start is possible as soon as it passes.</source>
       <translation>正在检查数据集：通过后即可开始。</translation>
-    </message>
-    <message>
-      <source>The prepared copy of {source} was out of date and has been refreshed ({written} images resized again), so training did not start on stale pixels. Start again once the dataset check passes.</source>
-      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {written} 张图像），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
     </message>
     <message>
       <source>The wizard's settings</source>
@@ -3778,18 +3738,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{name} — {count} boxes</source>
       <translation>{name} — {count} 个框</translation>
-    </message>
-    <message>
-      <source>{n} images, no box at confidence ≥ {threshold:.3f}: the highest score found is {best:.3f}. Lower the slider to see them; a model this unsure is probably undertrained.</source>
-      <translation>{n} 张图片，置信度 ≥ {threshold:.3f} 时没有框：找到的最高分数是 {best:.3f}。把滑块调低即可看到它们；这么不确定的模型可能训练得还不够。</translation>
-    </message>
-    <message>
-      <source>{n} images: the model found no object at all (not even at 0.001).</source>
-      <translation>{n} 张图片：模型没有找到任何目标（即使在 0.001 也没有）。</translation>
-    </message>
-    <message>
-      <source>{n} images; move the slider to change the confidence threshold.</source>
-      <translation>{n} 张图片；拖动滑块可改变置信度阈值。</translation>
     </message>
   </context>
   <context>

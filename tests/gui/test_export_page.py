@@ -193,7 +193,7 @@ def test_try_it_draws_the_workers_boxes_and_filters_by_confidence(qtbot, run_dir
     shot = view.view.grab().toImage()
     colours = {shot.pixelColor(x, y).name() for x in range(0, 128, 2) for y in range(0, 128, 2)}
     assert "#e6194b" in colours  # class 0's box was painted over the black image
-    assert "1 images" in view.status_label.text()
+    assert "1 image;" in view.status_label.text()
 
 
 def test_no_box_at_the_threshold_says_so_with_the_highest_score(qtbot, run_dir, fake_worker, tmp_path):

@@ -52,7 +52,7 @@ def test_a_photo_changed_after_the_hand_over_is_refreshed_before_training(qtbot,
     qtbot.waitUntil(lambda: page.copy_task is None, timeout=TIMEOUT_MS)
     assert page.session is None  # no worker started on the stale copy
     assert current_copy(request, page.workspace) is not None  # refreshed by copy_for_training
-    assert "was out of date and has been refreshed" in page.banner.text
+    assert "was out of date and has been refreshed (1 image resized again)" in page.banner.text
     with Image.open(request.out_dir(page.workspace) / "images" / "train" / "a.jpg") as copied:
         red, green, _ = copied.convert("RGB").getpixel((4, 4))
     assert green > 150 and red < 60  # the edited photo's pixels, not the stale red ones

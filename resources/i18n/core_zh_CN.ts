@@ -5384,8 +5384,12 @@ Type 'delete' to confirm: </source>
       <translation>训练的最佳轮次</translation>
     </message>
     <message>
-      <source>trial {trial}: {state}, {epochs} epochs, fitness {fitness}</source>
-      <translation>试验 {trial}：{state}，{epochs} 轮，适应度 {fitness}</translation>
+      <source>trial {trial}: {state}, {n} epoch, fitness {fitness}</source>
+      <translation>试验 {trial}：{state}，{n} 轮，适应度 {fitness}</translation>
+    </message>
+    <message>
+      <source>trial {trial}: {state}, {n} epochs, fitness {fitness}</source>
+      <translation>试验 {trial}：{state}，{n} 轮，适应度 {fitness}</translation>
     </message>
     <message>
       <source>trust the file without asking</source>

@@ -58,3 +58,17 @@ def test_the_prepared_copy_says_one_image_resized():
     assert "(images resized to 640 px; 1 image resized now)" in copy_words(one, request)
     two = PrepareResult(Path("/cache/data.yaml"), Path("/cache"), images=40, written=2, resumed=1)
     assert "2 images resized now, 1 kept" in copy_words(two, request)
+
+
+def test_the_tune_line_of_a_trial_stopped_after_one_epoch():
+    """ASHA stops most trials after their first epoch: the line a user reads most."""
+    import io
+
+    from cli.verbs.tune import TuneConsole
+
+    out = io.StringIO()
+    console = TuneConsole(out=out)
+    console.event({"type": "trial", "trial": 3, "state": "stopped", "epochs": 1, "fitness": 0.25})
+    console.event({"type": "trial", "trial": 4, "state": "completed", "epochs": 5, "fitness": 0.5})
+    assert out.getvalue().splitlines() == ["trial 3: stopped, 1 epoch, fitness 0.2500",
+                                           "trial 4: completed, 5 epochs, fitness 0.5000"]

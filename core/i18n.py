@@ -3,7 +3,8 @@
 Widgets use Qt's ``tr()``; everything in ``core`` and ``cli`` that a person reads goes through ``tr()``
 here, with named placeholders (``tr("Run {name} failed", name=...)``), never concatenation. A string whose
 ``tr()`` happens later (a table of labels, an option's help) is marked where it is written with ``N_()``,
-so the extractor finds it. Both catalogues are Qt Linguist files in ``resources/i18n``:
+so the extractor finds it. A sentence with a count is ``tr_n(one, many, n)``: two whole sentences, for the GUI
+too (no "1 epochs"). Both catalogues are Qt Linguist files in ``resources/i18n``:
 ``yolostudio_<lang>.ts`` for widgets (compiled to ``.qm`` for ``QTranslator``) and ``core_<lang>.ts`` for
 these strings, read here with the standard library (``core`` never imports Qt). ``python -m tools.i18n
 update`` refreshes both from the sources (docs/architecture.md, "Translation").
@@ -92,3 +93,14 @@ def tr(text: str, /, **values: Any) -> str:
     assert _catalogue is not None
     template = _catalogue.get(text, text)
     return template.format(**values) if values else template
+
+
+def tr_n(one: str, many: str, n: int, /, **values: Any) -> str:
+    """``one`` when ``n`` is 1, else ``many``, translated and filled with ``{n}`` and the named placeholders.
+
+    Why not Qt's ``tr(text, "", n)`` with ``%n``: its plural forms come from a catalogue per language, and the
+    app ships none for English (its source language), so "%n error(s)" would read "1 error(s)" there; the
+    catalogues (``tools/i18n``, which extracts both sentences) keep no numerus forms either. Two whole
+    sentences read right in English and in Chinese (one form: both get the same translation). Widgets use it
+    too, so the CLI and the window say a count the same way."""
+    return tr(one if n == 1 else many, n=n, **values)

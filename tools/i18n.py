@@ -15,7 +15,8 @@ see are found too):
   MRO, so a base class's strings are found from a subclass); ``QCoreApplication.translate("Ctx", "…")`` and
   ``QT_TRANSLATE_NOOP("Ctx", "…")``; a module's one-line helper ``def _tr(text): return
   QCoreApplication.translate("Ctx", text)`` makes its ``_tr("…")`` calls context ``Ctx``;
-- ``core.i18n``: ``tr("…")`` and ``N_("…")`` anywhere (core, cli, gui) -> the ``core`` catalogue, plus the
+- ``core.i18n``: ``tr("…")``, ``N_("…")`` and both sentences of ``tr_n("…", "…", n)`` anywhere (core, cli,
+  gui) -> the ``core`` catalogue, plus the
   tables whose strings are translated when shown (``LATER`` below: option labels and help, check titles…).
 
 Anything else (``other.tr("…")``, an f-string in ``tr``) is reported as an error: its context is unknowable
@@ -120,6 +121,9 @@ class _Extractor(ast.NodeVisitor):
         func, args = node.func, node.args
         if isinstance(func, ast.Name) and func.id in ("tr", "N_") and args:
             self._add(CORE, node, args[0])
+        elif isinstance(func, ast.Name) and func.id == "tr_n" and len(args) >= 2:  # the singular and the plural
+            self._add(CORE, node, args[0])
+            self._add(CORE, node, args[1])
         elif isinstance(func, ast.Name) and func.id == "_tr" and self.helper and args:
             self._add(self.helper, node, args[0])
         elif isinstance(func, ast.Name) and func.id == "QT_TRANSLATE_NOOP" and len(args) >= 2:

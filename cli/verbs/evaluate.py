@@ -34,7 +34,7 @@ from core.evaluation.kfold_request import build_kfold_spec, plan_kfold_evaluatio
 from core.evaluation.request import EvaluationRefused
 from core.evaluation.words import (confusion_words, error_line, headline, is_held_out, no_images_words,
                                    number_text, predictions_words, train_split_refusal)
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.job.jobs import JobOutcome, JobSpec
 from core.trust import needs_trust, refusal
 
@@ -98,7 +98,7 @@ class EvaluateRenderer(EventRenderer):
         if kind == "stage" and ev.get("stage") in ("evaluating", "ranking", "preparing", "training"):
             self._line(tr("… {detail}", detail=ev.get("detail", ev.get("stage"))))
         elif kind == "eval_progress" and ev.get("index") == ev.get("count"):
-            self._line(tr("… {images} images validated", images=ev.get("images")))
+            self._line(tr_n("… {n} image validated", "… {n} images validated", int(ev.get("images") or 0)))
         elif kind == "kfold_progress" and ev.get("stage") == "training":
             self._line(tr("… fold {fold} of {folds}: epoch {epoch} of {epochs}", fold=ev.get("fold"),
                           folds=ev.get("folds"), epoch=ev.get("epoch"), epochs=ev.get("epochs")))
@@ -116,9 +116,10 @@ class EvaluateRenderer(EventRenderer):
 
 def report_lines(result: dict[str, Any], *, from_store: bool) -> list[str]:
     """The human report of one evaluation."""
-    title = tr("Evaluation of {weights} on the {split} split: {images} images, {instances} objects",
-               weights=Path(result["weights"]).name, split=result["split"], images=result["images"],
-               instances=result.get("instances", 0))
+    title = tr_n("Evaluation of {weights} on the {split} split: {n} image, {instances} objects",
+                 "Evaluation of {weights} on the {split} split: {n} images, {instances} objects",
+                 int(result["images"]), weights=Path(result["weights"]).name, split=result["split"],
+                 instances=result.get("instances", 0))
     if is_held_out(result):
         title = tr("Held-out (k-fold) evaluation of run {run} on the train split: {images} images, {instances} "
                    "objects", run=result.get("run", ""), images=result["images"],

@@ -28,7 +28,7 @@ from core.dataset.prepare import PrepareCancelled
 from core.dataset.scan import ScanCancelled
 from core.dataset.training_gate import DatasetGate, check_for_training
 from core.training.distributed import ENDPOINT_FIELDS, launch_problems, other_node_commands, unconfirmed_endpoints
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.job.jobs import JobSpec
 from core.environment.machine import quick_machine_facts
 from core.runs.store import create_run, load_run_config
@@ -65,11 +65,13 @@ def report_gate(renderer: EventRenderer, gate: DatasetGate, data: str) -> None:
     if more > 0:
         renderer.error(tr("… and {n} more.", n=more))
     if gate.aborts:
-        summary = tr("The dataset has {n} errors that would stop training; nothing was started.",
-                     n=len(gate.blockers))
+        summary = tr_n("The dataset has {n} error that would stop training; nothing was started.",
+                       "The dataset has {n} errors that would stop training; nothing was started.",
+                       len(gate.blockers))
     else:
-        summary = tr("yolov5 would train without {n} images it cannot read; nothing was started.",
-                     n=len(gate.drops))
+        summary = tr_n("yolov5 would train without {n} image it cannot read; nothing was started.",
+                       "yolov5 would train without {n} images it cannot read; nothing was started.",
+                       len(gate.drops))
     renderer.error(summary, tr("Fix them (yolostudio dataset check {data} lists them all; the Dataset page has "
                                "one-click fixes), or pass --no-check to train anyway.", data=data))
 

@@ -21,7 +21,7 @@ from cli.render import EventRenderer, JsonEvents
 from cli.verbs.train import report_gate
 from cli.verbs.wizard import parse_duration
 from core.dataset.training_gate import check_for_training
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.job.jobs import JobSpec
 from core.environment.machine import quick_machine_facts
 from core.runs.store import unique_run_dir
@@ -79,8 +79,9 @@ class TuneConsole(EventRenderer):
     def event(self, ev: dict[str, Any]) -> None:
         if ev["type"] == "trial" and ev["state"] != "running" or ev["type"] == "trial" and ev.get("epochs", 0) == 0:
             fitness = "-" if ev.get("fitness") is None else f"{ev['fitness']:.4f}"
-            line = tr("trial {trial}: {state}, {epochs} epochs, fitness {fitness}", trial=ev["trial"],
-                      state=ev["state"], epochs=ev.get("epochs", 0), fitness=fitness)
+            line = tr_n("trial {trial}: {state}, {n} epoch, fitness {fitness}",
+                        "trial {trial}: {state}, {n} epochs, fitness {fitness}", int(ev.get("epochs") or 0),
+                        trial=ev["trial"], state=ev["state"], fitness=fitness)
             print(line + (f" ({ev['reason']})" if ev.get("reason") else ""), file=self.out, flush=True)
         elif ev["type"] == "error":
             self.error(ev["message"], ev.get("hint", ""))

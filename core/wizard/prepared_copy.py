@@ -19,7 +19,7 @@ from typing import Any
 
 from core.dataset.prepare import (DATA_YAML, FORMATS, Cancelled, PrepareResult, Progress, default_out_dir,
                                   find_prepared, prepare_dataset)
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.workspace import app_cache_dir
 
 #: The wizard document's key for the copy it asks for (beside ``config``; ``load_config_file`` reads only
@@ -104,8 +104,9 @@ def copy_words(result: PrepareResult, request: CopyRequest) -> str:
     if result.up_to_date:
         state = tr("up to date")
     elif result.resumed and result.written:
-        state = tr("{written} images resized now, {resumed} kept", written=result.written, resumed=result.resumed)
+        state = tr_n("{n} image resized now, {resumed} kept", "{n} images resized now, {resumed} kept",
+                     result.written, resumed=result.resumed)
     else:
-        state = tr("{written} images resized now", written=result.written)
+        state = tr_n("{n} image resized now", "{n} images resized now", result.written)
     return tr("Training on the prepared copy of {source} (images resized to {imgsz} px; {state}): {copy}",
               source=request.source, imgsz=request.imgsz, state=state, copy=result.data_yaml)

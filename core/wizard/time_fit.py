@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.wizard.inputs import Goal
 
 #: The most a goal takes on a CPU-only machine when the user sets no time budget: the goal's words made into
@@ -66,7 +66,8 @@ def fit_epochs(goal: Goal, epochs: int, why: str, epoch_s: float, *, on_cpu: boo
                   "time budget to choose another length).", goal_n=epochs, total=duration_words(epochs * epoch_s),
                   goal=goal_words(goal.kind), budget=duration_words(budget))
     if fitted * epoch_s > budget:
-        text += " " + tr("Even {n} epochs take {total} here.", n=fitted, total=duration_words(fitted * epoch_s))
+        text += " " + tr_n("Even {n} epoch takes {total} here.", "Even {n} epochs take {total} here.", fitted,
+                           total=duration_words(fitted * epoch_s))
     evidence = tr("{per_epoch} × {n} = {total}", per_epoch=per_epoch, n=fitted,
                   total=duration_words(fitted * epoch_s))
     return EpochFit(fitted, text, evidence, budget, True)
@@ -101,11 +102,14 @@ def goal_words(kind: str) -> str:
 def handover_words(doc: dict[str, Any]) -> str:
     """What "Train with these settings" put on the Train form, with the predicted time: never a silent 100."""
     cfg, predicted = doc.get("config") or {}, doc.get("predicted") or {}
-    text = tr("The wizard set {epochs} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: "
-              "predicted {total} ({epoch} per epoch). Press Start to train.", epochs=cfg.get("epochs", "?"),
-              model=cfg.get("model", "?"), imgsz=cfg.get("imgsz", "?"), batch=cfg.get("batch", "?"),
-              workers=cfg.get("workers", "?"), total=duration_words(float(predicted.get("total_s") or 0)),
-              epoch=duration_words(float(predicted.get("epoch_s") or 0)))
+    epochs = cfg.get("epochs", "?")
+    text = tr_n("The wizard set {n} epoch, {model}, image size {imgsz}, batch {batch}, {workers} workers: "
+                "predicted {total} ({epoch} per epoch). Press Start to train.",
+                "The wizard set {n} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: "
+                "predicted {total} ({epoch} per epoch). Press Start to train.", epochs,
+                model=cfg.get("model", "?"), imgsz=cfg.get("imgsz", "?"), batch=cfg.get("batch", "?"),
+                workers=cfg.get("workers", "?"), total=duration_words(float(predicted.get("total_s") or 0)),
+                epoch=duration_words(float(predicted.get("epoch_s") or 0)))
     if doc.get("prepared_copy"):
         text += " " + tr("It trains on the prepared copy: {path}", path=cfg.get("data", ""))
     note = doc.get("hours_note") or ""

@@ -29,6 +29,9 @@ Each fix below answers one failure measured in ``shared/reference/yolov5-package
      (``core/worker/compat_amp.py``).
  11. files yolov5 runs as code (``code_guards``): ``parse_model``'s ``eval`` of a model YAML's strings passes
      only the strict check or the user's confirmation; ``check_dataset`` never runs a data.yaml's ``download:``.
+ 12. ``noval`` ("Validate only at the end") crashes on its first unvalidated epoch (``UnboundLocalError:
+     map50s``: ``train.train`` assigns ``map50s`` only in validation, and logs it every epoch) → ``allow_noval``
+     initialises it beside ``maps``, only for a run with ``noval`` (``core/worker/compat_noval.py``).
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """

@@ -78,7 +78,14 @@ def distributed_zero_first(local_rank: int) -> Iterator[None]:
 
 
 def patched_function(module: Any, name: str, fixes: list[tuple[str, str]]) -> Any:
-    """``module.name`` recompiled from its own source with ``fixes`` applied (file and line numbers kept)."""
+    """``module.name`` recompiled from its own source with ``fixes`` applied (file and line numbers kept).
+
+    ``inspect.getsource`` reads the function's lines from its file, so each call starts again from the
+    package's own code: the fixes already applied to ``name`` (kept on the module) are applied again with the
+    new ones, and two fixes of one function (DDP's and ``--noval``'s of ``train``) both hold. A fix given twice
+    counts once."""
+    applied = module.__dict__.setdefault("_yolostudio_source_fixes", {})
+    fixes = list(dict.fromkeys([*applied.get(name, []), *fixes]))
     source = inspect.getsource(getattr(module, name))
     for old, new in fixes:
         if source.count(old) != 1:
@@ -88,6 +95,7 @@ def patched_function(module: Any, name: str, fixes: list[tuple[str, str]]) -> An
     ast.increment_lineno(tree, inspect.getsourcelines(getattr(module, name))[1] - 1)
     namespace = module.__dict__
     exec(compile(tree, module.__file__, "exec"), namespace)  # noqa: S102 - yolov5's own source, fixed
+    applied[name] = fixes
     return namespace[name]
 
 

@@ -24,7 +24,7 @@ from core.disk_space import disk_full_error, is_disk_full
 from core.export.options import ExportOptions
 from core.dataset.split_images import split_images
 from core.export.plan import REPORT_NAME, cli_summary, final_path
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.job.protocol import EventWriter
 from core.worker.control import ControlChannel
 from core.worker.export_load import ExportError, LoadedModel, load_for_export
@@ -141,7 +141,8 @@ class ExportJob:
         with torch.inference_mode():
             for _ in range(2):
                 self.model(self.dummy)  # dry runs, as yolov5's exporter does (builds grids)
-        self.stage("reference", tr("running PyTorch on {n} images", n=len(self.images)))
+        self.stage("reference", tr_n("running PyTorch on {n} image", "running PyTorch on {n} images",
+                                     len(self.images)))
         reference = torch_runner(self.model, self.device)
         self.reference = [reference(b) for b in self.batches]
         self.sync = torch.cuda.synchronize if self.device.startswith("cuda") else None

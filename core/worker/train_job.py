@@ -27,7 +27,7 @@ from typing import Any
 import psutil
 
 from core.atomic import atomic_write_text
-from core.i18n import tr
+from core.i18n import tr, tr_n
 from core.environment.nvml import NvmlReader, NvmlUnavailable, error_words, open_nvml
 from core.job.protocol import EventWriter
 from core.run.folder import RunFolder
@@ -35,6 +35,7 @@ from core.training.config import yolov5_options
 from core.worker.bottleneck_monitor import BottleneckMonitor
 from core.worker import compat_ddp
 from core.worker.compat_amp import disable_amp
+from core.worker.compat_noval import allow_noval
 from core.worker.ddp import RankInfo, RankStop, join_ranks, leave_process_group
 from core.worker.lost_rank import lost_rank_error, watch_launcher
 from core.worker.job import JobContext, JobError
@@ -149,6 +150,8 @@ def run_train(ctx: JobContext) -> str:
         opt = build_opt(spec)
         if cfg.get("no_amp"):
             disable_amp()
+        if cfg.get("noval"):
+            allow_noval()  # yolov5 7.0.14 alone crashes on the first epoch it does not validate
         writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))
         remove_stale_temporaries(run_dir)
         if not dataset_folders_ok(ctx, Path(opt.data)):
@@ -168,8 +171,10 @@ def run_train(ctx: JobContext) -> str:
             raise error from exc
         if ctx.stop_requested and reporter.stopped_at is None:
             writer.emit("warning", code="stop-after-training",
-                        message=tr("The stop came as training was finishing: all {epochs} epochs are done, so the "
-                                   "run completed with its final weights.", epochs=reporter.epochs))
+                        message=tr_n("The stop came as training was finishing: its {n} epoch is done, so the run "
+                                     "completed with its final weights.",
+                                     "The stop came as training was finishing: all {n} epochs are done, so the "
+                                     "run completed with its final weights.", reporter.epochs))
     finally:
         if sampler is not None:
             sampler.stop()

@@ -28,6 +28,7 @@ from core.evaluation.kfold_request import KfoldPlan, build_kfold_spec
 from core.evaluation.plan import build_evaluate_spec
 from core.evaluation.request import EvaluationRefused, RunEvaluation
 from core.evaluation.words import is_held_out
+from core.i18n import tr_n
 from core.job.jobs import JobOutcome, JobSpec
 from gui.background import BackgroundTask
 from gui.evaluate import operations
@@ -120,10 +121,10 @@ class EvaluateWindow(QWidget):
             self._offer_kfold(planned)
             return
         spec = build_evaluate_spec(planned.plan, self.workspace)
-        self.status.setText(self.tr("Evaluating {weights} on the {split} split ({images} images) with yolov5's "
-                                    "validation…").format(weights=planned.plan.weights.name,
-                                                         split=planned.plan.settings.split,
-                                                         images=len(planned.plan.images)))
+        self.status.setText(tr_n("Evaluating {weights} on the {split} split ({n} image) with yolov5's validation…",
+                                 "Evaluating {weights} on the {split} split ({n} images) with yolov5's validation…",
+                                 len(planned.plan.images), weights=planned.plan.weights.name,
+                                 split=planned.plan.settings.split))
         try:
             self.runner.start(JobSpec.scratch("evaluate", spec, self.workspace))
         except OSError as exc:
@@ -180,7 +181,8 @@ class EvaluateWindow(QWidget):
         elif event.get("type") == "eval_progress" and event.get("count") and not self.kfold:
             self.progress.setRange(0, int(event["count"]))
             self.progress.setValue(int(event.get("index") or 0))
-            self.progress.setFormat(self.tr("{images} images validated").format(images=event.get("images", 0)))
+            self.progress.setFormat(tr_n("{n} image validated", "{n} images validated",
+                                         int(event.get("images") or 0)))
         elif event.get("type") == "stage" and event.get("detail") and not self.runner.stopping:
             self.status.setText(str(event["detail"]))
 

@@ -22,6 +22,7 @@ from core.export.facts import ExportFacts
 from core.export.options import ExportOptions, validate_options
 from core.export.plan import build_predict_spec
 from core.export.render import format_name
+from core.i18n import tr_n
 from core.job.jobs import JobOutcome, JobSpec
 from core.trust import confirmed_entry
 from gui import dialogs
@@ -362,8 +363,9 @@ class ExportPage(Page):
         imgsz = int((report.get("options") or {}).get("imgsz") or self.form.imgsz.value())
         spec = build_predict_spec(model, images, self.workspace, imgsz=imgsz)
         self.try_view.clear_results()
-        self.try_view.set_busy(True, self.tr("Running {format} on {n} images…").format(
-            format=format_name(report.get("format")) if report else model.suffix, n=len(images)))
+        self.try_view.set_busy(True, tr_n("Running {format} on {n} image…", "Running {format} on {n} images…",
+                                          len(images), format=format_name(report.get("format")) if report
+                                          else model.suffix))
         self.predictor.start(JobSpec.scratch("predict", spec, self.workspace))
         return True
 

@@ -13,8 +13,10 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
 
+from core.dataset.prepare import PrepareResult
 from core.run.folder import RunFolder
 from core.runs.store import load_run_config, read_log_tail, read_run
+from core.wizard.prepared_copy import CopyRequest, copy_for_training
 from gui.operations import CoreOp
 
 
@@ -57,3 +59,13 @@ def read_run_options(parent: QObject, run_dir: Path) -> CoreOp[dict[str, Any]]:
 
     return CoreOp(parent, call, what=QCoreApplication.translate("TrainOperations", "Reading run {name}").format(
         name=run_dir.name))
+
+
+def refresh_prepared_copy(parent: QObject, request: CopyRequest, workspace: Path) -> CoreOp[PrepareResult]:
+    """The wizard's prepared copy brought up to date before Start (``copy_for_training``, the one owner the CLI's
+    ``train --config`` and the wizard's hand-over use): a photo changed after the hand-over is resized again,
+    so a run never trains on stale pixels. Reports ``done/total`` and stops when cancelled."""
+    return CoreOp(parent, lambda progress, cancelled: copy_for_training(request, workspace, progress=progress,
+                                                                         cancelled=cancelled),
+                  what=QCoreApplication.translate("TrainOperations", "Checking the prepared copy of {source}").format(
+                      source=request.source))

@@ -11,15 +11,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from core.dataset.prepare import PrepareResult
+from core.i18n import tr_n
+from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
 from core.job.jobs import JobSpec
 from core.run.folder import RunFolder
 from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
 from core.trust import confirmed_entry, needs_trust
+from core.wizard.prepared_copy import CopyRequest, request_of
 from core.wizard.time_fit import handover_words
 from gui import dialogs
 from gui.run_session import RunSession
 from gui.run_text import date_time_text
+from gui.train import operations
 from gui.train.run_viewer import RunViewer
 
 
@@ -44,6 +49,50 @@ class TrainRunControl:
         trusted_model = self.options.trusted_model(checked) if trusted is not None else None
         if trusted is None or trusted_model is None:
             return False
+        request = self.copy_request
+        if request is not None and request.concerns(str(checked.config.data or ""), self.workspace):
+            return self._refresh_copy_then_start(request, checked, trusted, trusted_model)
+        return self._start_checked(checked, trusted, trusted_model)
+
+    def _refresh_copy_then_start(self, request: CopyRequest, checked: ValidatedConfig, trusted: tuple[str, ...],
+                                 trusted_model: bool) -> bool:
+        """Start on the wizard's prepared copy only once ``copy_for_training`` found it up to date. A copy it had
+        to refresh (a photo changed after the hand-over) changed the dataset Start checked: the page checks it
+        again and says so, and the next Start trains on the fresh copy."""
+        if self.copy_task is not None:
+            return False
+
+        def done(result: PrepareResult) -> None:
+            self.copy_task = None
+            self._update_buttons()
+            if result.up_to_date:
+                self._start_checked(checked, trusted, trusted_model)
+                return
+            self.options.recheck_dataset()
+            self._notify("info", tr_n(
+                "The prepared copy of {source} was out of date and has been refreshed ({n} image resized again), "
+                "so training did not start on stale pixels. Start again once the dataset check passes.",
+                "The prepared copy of {source} was out of date and has been refreshed ({n} images resized again), "
+                "so training did not start on stale pixels. Start again once the dataset check passes.",
+                result.written, source=request.source))
+
+        def failed(exc: BaseException) -> None:
+            self.copy_task = None
+            self._update_buttons()
+            self._notify("error", self.tr(
+                "Training did not start: the prepared copy of {source} cannot be brought up to date ({reason}). "
+                "Fix the dataset on the Dataset page, or choose the original data.yaml as the dataset.").format(
+                source=request.source, reason=exc))
+
+        def progress(done_images: int, total: int) -> None:
+            self.start_button.setText(self.tr("Checking the copy {done}/{total}…").format(done=done_images, total=total))
+
+        self.copy_task = operations.refresh_prepared_copy(self, request, self.workspace) \
+            .success(done).failure(failed).progress(progress).run()
+        self._update_buttons()
+        return True
+
+    def _start_checked(self, checked: ValidatedConfig, trusted: tuple[str, ...], trusted_model: bool) -> bool:
         try:
             run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model)
             job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
@@ -187,6 +236,10 @@ class TrainRunControl:
         if self.active:
             self._notify("warning", self.tr("A run is training: the wizard's settings can be used when it ends."))
             return False
+        try:  # the copy the recommendation trains on, checked again at each Start (a photo may change meanwhile)
+            self.copy_request = request_of(doc, "")
+        except ValueError:
+            self.copy_request = None  # not a copy request: the config's data is trained as it is
         self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
         self.wizard_prediction.set_pending(doc)
         self.revalidate()

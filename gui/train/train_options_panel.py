@@ -28,6 +28,7 @@ from core.dataset.training_gate import DatasetGate, check_for_training
 from core.demo.dataset import DemoCancelled, ensure_demo_dataset
 from core.findings import Finding, Severity
 from core.environment.machine import MachineFacts, quick_machine_facts
+from core.i18n import tr_n
 from core.model_catalog import DEFAULT_MODEL
 from core.settings import load_settings, save_settings
 from core.training.config import ValidatedConfig, build_worker_spec, build_yolov5_command, command_line, validate_config
@@ -40,7 +41,6 @@ from gui.job_runner import Launcher, default_launcher
 from gui.widgets import diagnosis_banner
 from gui.widgets.problem_list import ProblemList
 from gui.train.train_form import TrainForm
-from gui.train.words import counted
 from gui.weights.weights_dialog import WeightsDialog
 
 VALIDATE_DELAY_MS = 250
@@ -226,19 +226,18 @@ class TrainOptionsPanel(QGroupBox):
         shown = [dataclasses.replace(f, field="data", fix="", message=self.tr("{where}: {message}").format(
             where=f.where, message=f.message)) for f in gate.blockers[:SHOWN_DATASET_ERRORS]]
         aborts, drops = len(gate.aborts), len(gate.drops)
-        stop = counted(aborts, self.tr("1 error in the dataset would stop training."),
-                       self.tr("{n} errors in the dataset would stop training."))
+        stop = tr_n("{n} error in the dataset would stop training.",
+                    "{n} errors in the dataset would stop training.", aborts)
         if gate.aborts and gate.drops:
-            total = self.tr("{stop} {skip}").format(stop=stop, skip=counted(
-                drops, self.tr("1 more would make yolov5 skip an image."),
-                self.tr("{n} more would make yolov5 skip images.")))
+            total = self.tr("{stop} {skip}").format(stop=stop, skip=tr_n(
+                "{n} more would make yolov5 skip an image.", "{n} more would make yolov5 skip images.", drops))
             fix = self._fix_words(gate)
         elif gate.aborts:
             total = stop
             fix = self._fix_words(gate)
         elif gate.drops:
-            total = counted(drops, self.tr("yolov5 would skip 1 image it cannot read."),
-                            self.tr("yolov5 would skip {n} images it cannot read."))
+            total = tr_n("yolov5 would skip {n} image it cannot read.",
+                         "yolov5 would skip {n} images it cannot read.", drops)
             fix = self.tr("Fix them on the Dataset page, or tick 'Start anyway' to train without them.")
         else:
             return []

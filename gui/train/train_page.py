@@ -46,6 +46,8 @@ from gui.train.val_images import ValImages
 from gui.widgets.wizard_prediction import WizardPrediction
 
 if TYPE_CHECKING:
+    from core.wizard.prepared_copy import CopyRequest
+    from gui.background import BackgroundTask
     from gui.widgets.system_plots import SystemPlots
     from gui.widgets.training_plots import TrainingPlots
 
@@ -77,6 +79,8 @@ class TrainPage(TrainRunControl, Page):
         self.session: RunSession | None = None
         self.viewers: list[RunViewer] = []  # finished runs opened while this page trains
         self.resumable_run: Path | None = None
+        self.copy_request: CopyRequest | None = None  # the wizard's prepared copy, re-checked at each Start
+        self.copy_task: BackgroundTask | None = None  # that check, while it runs (Start waits for it)
         self._prepare_demo = prepare_demo
         self._shown_once = False
         self._dirty = False
@@ -371,7 +375,9 @@ class TrainPage(TrainRunControl, Page):
             name=self.session.name) if active else self.tr("Options for the next run"))
         self.options.set_running(self.session.name if active else None)  # no "Ready to train" while it trains
         ok = self.options.ready
-        self.start_button.setEnabled(not active and ok)
+        self.start_button.setEnabled(not active and ok and self.copy_task is None)
+        if self.copy_task is None:
+            self.start_button.setText(self.tr("Start"))
         self.start_button.setToolTip(
             self.tr("A run is active: stop it, or wait for it to finish, first.") if active else
             self.tr("Start training with these options (Ctrl+Enter)") if ok else

@@ -1072,8 +1072,20 @@ Type 'delete' to confirm: </source>
       <translation>请评估至少训练了一个轮次的运行。</translation>
     </message>
     <message>
-      <source>Evaluation of {weights} on the {split} split: {images} images, {instances} objects</source>
-      <translation>{weights} 在 {split} 划分上的评估：{images} 张图片，{instances} 个目标</translation>
+      <source>Evaluating {weights} on the {split} split ({n} image) with yolov5's validation…</source>
+      <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图像）上评估 {weights}…</translation>
+    </message>
+    <message>
+      <source>Evaluating {weights} on the {split} split ({n} images) with yolov5's validation…</source>
+      <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图像）上评估 {weights}…</translation>
+    </message>
+    <message>
+      <source>Evaluation of {weights} on the {split} split: {n} image, {instances} objects</source>
+      <translation>{weights} 在 {split} 划分上的评估：{n} 张图片，{instances} 个目标</translation>
+    </message>
+    <message>
+      <source>Evaluation of {weights} on the {split} split: {n} images, {instances} objects</source>
+      <translation>{weights} 在 {split} 划分上的评估：{n} 张图片，{instances} 个目标</translation>
     </message>
     <message>
       <source>Evaluations are listed with a run: give a run of this workspace.</source>
@@ -1082,6 +1094,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Even without data-loader workers, training needs about {main:.1f} GB and {available:.1f} GB is free. {risk}</source>
       <translation>即使没有数据加载进程，训练也需要约 {main:.1f} GB，而可用的只有 {available:.1f} GB。{risk}</translation>
+    </message>
+    <message>
+      <source>Even {n} epoch takes {total} here.</source>
+      <translation>即使 {n} 轮在这里也需要 {total}。</translation>
     </message>
     <message>
       <source>Even {n} epochs take {total} here.</source>
@@ -2636,6 +2652,14 @@ Type 'delete' to confirm: </source>
       <translation>进行中</translation>
     </message>
     <message>
+      <source>Running {format} on {n} images…</source>
+      <translation>正在用 {format} 处理 {n} 张图片…</translation>
+    </message>
+    <message>
+      <source>Running {format} on {n} image…</source>
+      <translation>正在用 {format} 处理 {n} 张图片…</translation>
+    </message>
+    <message>
       <source>SGD</source>
       <translation>SGD</translation>
     </message>
@@ -3060,6 +3084,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集文件夹是相对于这个文件给出的。YOLO Studio 按此读取，但 yolov5 会相对于它自己的安装文件夹（而不是这个文件所在位置）解析相对的 'path'（或缺失的 'path'）；请把 'path' 设为绝对路径（一键修复），让所有工具都能找到图片。</translation>
     </message>
     <message>
+      <source>The dataset has {n} error that would stop training; nothing was started.</source>
+      <translation>数据集有 {n} 个会让训练停止的错误；没有开始训练。</translation>
+    </message>
+    <message>
       <source>The dataset has {n} errors that would stop training; nothing was started.</source>
       <translation>数据集有 {n} 个会让训练停止的错误；没有开始训练。</translation>
     </message>
@@ -3236,6 +3264,14 @@ Type 'delete' to confirm: </source>
       <translation>这些选项无法用于搜索。</translation>
     </message>
     <message>
+      <source>The prepared copy of {source} was out of date and has been refreshed ({n} image resized again), so training did not start on stale pixels. Start again once the dataset check passes.</source>
+      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {n} 张图像），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
+    </message>
+    <message>
+      <source>The prepared copy of {source} was out of date and has been refreshed ({n} images resized again), so training did not start on stale pixels. Start again once the dataset check passes.</source>
+      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {n} 张图像），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
+    </message>
+    <message>
       <source>The probe did not finish step '{step}' within {limit:.0f} s and was killed. A GPU driver that hangs like this (a wedged driver, a GPU that fell off the bus) will hang training too.</source>
       <translation>探测在 {limit:.0f} 秒内没有完成步骤 '{step}'，已被终止。像这样卡住的 GPU 驱动（驱动僵死、GPU 从总线掉线）也会让训练卡住。</translation>
     </message>
@@ -3328,8 +3364,12 @@ Type 'delete' to confirm: </source>
       <translation>最小的模型：用于快速测试。</translation>
     </message>
     <message>
-      <source>The stop came as training was finishing: all {epochs} epochs are done, so the run completed with its final weights.</source>
-      <translation>停止请求到达时训练即将结束：全部 {epochs} 轮已完成，因此本次训练以最终权重完成。</translation>
+      <source>The stop came as training was finishing: all {n} epochs are done, so the run completed with its final weights.</source>
+      <translation>停止请求到达时训练即将结束：全部 {n} 轮已完成，因此本次训练以最终权重完成。</translation>
+    </message>
+    <message>
+      <source>The stop came as training was finishing: its {n} epoch is done, so the run completed with its final weights.</source>
+      <translation>停止请求到达时训练即将结束：全部 {n} 轮已完成，因此本次训练以最终权重完成。</translation>
     </message>
     <message>
       <source>The system library {library} is missing: {command}, then run the installer again.</source>
@@ -3368,8 +3408,12 @@ Type 'delete' to confirm: </source>
       <translation>之前安装的版本仍能通过检查：已恢复它的快捷方式。</translation>
     </message>
     <message>
-      <source>The wizard set {epochs} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
-      <translation>向导已设置 {epochs} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
+      <source>The wizard set {n} epoch, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
+      <translation>向导已设置 {n} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
+    </message>
+    <message>
+      <source>The wizard set {n} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
+      <translation>向导已设置 {n} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
     </message>
     <message>
       <source>The worker did not finish within {seconds:g} s and was stopped.</source>
@@ -5192,6 +5236,10 @@ Type 'delete' to confirm: </source>
       <translation>运行中</translation>
     </message>
     <message>
+      <source>running PyTorch on {n} image</source>
+      <translation>正在用 PyTorch 处理 {n} 张图片</translation>
+    </message>
+    <message>
       <source>running PyTorch on {n} images</source>
       <translation>正在用 PyTorch 处理 {n} 张图片</translation>
     </message>
@@ -5596,8 +5644,12 @@ Type 'delete' to confirm: </source>
       <translation>训练的最佳轮次</translation>
     </message>
     <message>
-      <source>trial {trial}: {state}, {epochs} epochs, fitness {fitness}</source>
-      <translation>试验 {trial}：{state}，{epochs} 轮，适应度 {fitness}</translation>
+      <source>trial {trial}: {state}, {n} epoch, fitness {fitness}</source>
+      <translation>试验 {trial}：{state}，{n} 轮，适应度 {fitness}</translation>
+    </message>
+    <message>
+      <source>trial {trial}: {state}, {n} epochs, fitness {fitness}</source>
+      <translation>试验 {trial}：{state}，{n} 轮，适应度 {fitness}</translation>
     </message>
     <message>
       <source>trust the file without asking</source>
@@ -5826,6 +5878,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5 workers</source>
       <translation>yolov5 加载进程</translation>
+    </message>
+    <message>
+      <source>yolov5 would skip {n} image it cannot read.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
+    </message>
+    <message>
+      <source>yolov5 would skip {n} images it cannot read.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
+    </message>
+    <message>
+      <source>yolov5 would train without {n} image it cannot read; nothing was started.</source>
+      <translation>yolov5 会跳过 {n} 张它读不了的图片进行训练；没有开始训练。</translation>
     </message>
     <message>
       <source>yolov5 would train without {n} images it cannot read; nothing was started.</source>
@@ -6296,6 +6360,38 @@ Type 'delete' to confirm: </source>
       <translation>{n} 个框被裁到图片边缘</translation>
     </message>
     <message>
+      <source>{n} error in the dataset would stop training.</source>
+      <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} errors in the dataset would stop training.</source>
+      <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} image resized now</source>
+      <translation>本次缩放 {n} 张图像</translation>
+    </message>
+    <message>
+      <source>{n} image resized now, {resumed} kept</source>
+      <translation>本次缩放 {n} 张图像，保留 {resumed} 张</translation>
+    </message>
+    <message>
+      <source>{n} image validated</source>
+      <translation>已验证 {n} 张图像</translation>
+    </message>
+    <message>
+      <source>{n} images resized now</source>
+      <translation>本次缩放 {n} 张图像</translation>
+    </message>
+    <message>
+      <source>{n} images resized now, {resumed} kept</source>
+      <translation>本次缩放 {n} 张图像，保留 {resumed} 张</translation>
+    </message>
+    <message>
+      <source>{n} images validated</source>
+      <translation>已验证 {n} 张图像</translation>
+    </message>
+    <message>
       <source>{n} images without objects (kept as backgrounds)</source>
       <translation>{n} 张图片没有目标（作为背景图保留）</translation>
     </message>
@@ -6306,6 +6402,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} images' boxes turned with their EXIF orientation</source>
       <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
+    </message>
+    <message>
+      <source>{n} more would make yolov5 skip an image.</source>
+      <translation>另有 {n} 个会让 yolov5 跳过一张图片。</translation>
+    </message>
+    <message>
+      <source>{n} more would make yolov5 skip images.</source>
+      <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
     </message>
     <message>
       <source>{n} of {total} have a one-click fix on the Dataset page (Fix…, previewed and undoable); the others say what to do.</source>
@@ -6842,14 +6946,6 @@ then: {install}</source>
       <translation>{why}：无法读取驱动版本{started}</translation>
     </message>
     <message>
-      <source>{written} images resized now</source>
-      <translation>本次缩放 {written} 张图像</translation>
-    </message>
-    <message>
-      <source>{written} images resized now, {resumed} kept</source>
-      <translation>本次缩放 {written} 张图像，保留 {resumed} 张</translation>
-    </message>
-    <message>
       <source>… and {n} more (--json lists them all)</source>
       <translation>… 还有 {n} 条（--json 列出全部）</translation>
     </message>
@@ -6866,8 +6962,12 @@ then: {install}</source>
       <translation>… {detail}</translation>
     </message>
     <message>
-      <source>… {images} images validated</source>
-      <translation>… 已验证 {images} 张图片</translation>
+      <source>… {n} image validated</source>
+      <translation>… 已验证 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>… {n} images validated</source>
+      <translation>… 已验证 {n} 张图片</translation>
     </message>
     <message>
       <source>≈{mb:.0f} MB</source>

@@ -1541,10 +1541,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>已评估并保存。</translation>
     </message>
     <message>
-      <source>Evaluating {weights} on the {split} split ({images} images) with yolov5's validation…</source>
-      <translation>正在用 yolov5 的验证在 {split} 划分（{images} 张图像）上评估 {weights}…</translation>
-    </message>
-    <message>
       <source>Held-out predictions for run {name} — YOLO Studio</source>
       <translation>运行 {name} 的留出预测 — YOLO Studio</translation>
     </message>
@@ -1599,10 +1595,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>fold {fold} of {folds}: predicting its held-out images</source>
       <translation>第 {fold}/{folds} 折：正在预测其留出的图片</translation>
-    </message>
-    <message>
-      <source>{images} images validated</source>
-      <translation>已验证 {images} 张图像</translation>
     </message>
   </context>
   <context>
@@ -1918,10 +1910,6 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Reports</source>
       <translation>报告</translation>
-    </message>
-    <message>
-      <source>Running {format} on {n} images…</source>
-      <translation>正在用 {format} 处理 {n} 张图片…</translation>
     </message>
     <message>
       <source>Starting the export worker…</source>
@@ -3651,6 +3639,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>TrainOperations</name>
     <message>
+      <source>Checking the prepared copy of {source}</source>
+      <translation>正在检查 {source} 的预处理副本</translation>
+    </message>
+    <message>
       <source>Reading run {name}</source>
       <translation>正在读取训练 {name}</translation>
     </message>
@@ -3660,14 +3652,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>'Start anyway' was cleared: it was ticked for {old}, and the dataset is now {new}. Tick it again once you have read the new dataset's problems.</source>
       <translation>已取消勾选“仍然开始”：它是为 {old} 勾选的，而现在的数据集是 {new}。看过新数据集的问题后，可再次勾选。</translation>
-    </message>
-    <message>
-      <source>1 error in the dataset would stop training.</source>
-      <translation>数据集中有 1 个会让训练停止的错误。</translation>
-    </message>
-    <message>
-      <source>1 more would make yolov5 skip an image.</source>
-      <translation>另有 1 个会让 yolov5 跳过一张图片。</translation>
     </message>
     <message>
       <source>Checking the dataset</source>
@@ -3734,28 +3718,12 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>yolov5 会跳过这些图片并给出警告，用其余图片训练；在数据集页面修复后就能用全部图片训练。</translation>
     </message>
     <message>
-      <source>yolov5 would skip 1 image it cannot read.</source>
-      <translation>yolov5 会跳过 1 张它读不了的图片。</translation>
-    </message>
-    <message>
-      <source>yolov5 would skip {n} images it cannot read.</source>
-      <translation>yolov5 会跳过 {n} 张它读不了的图片。</translation>
-    </message>
-    <message>
       <source>{field} {value}</source>
       <translation>{field} {value}</translation>
     </message>
     <message>
       <source>{fixes} Then Start.</source>
       <translation>{fixes}然后点“开始”。</translation>
-    </message>
-    <message>
-      <source>{n} errors in the dataset would stop training.</source>
-      <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
-    </message>
-    <message>
-      <source>{n} more would make yolov5 skip images.</source>
-      <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
     </message>
     <message>
       <source>{stop} {skip}</source>
@@ -3880,6 +3848,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>无法继续训练 {name}：{reason}</translation>
     </message>
     <message>
+      <source>Checking the copy {done}/{total}…</source>
+      <translation>正在检查副本 {done}/{total}…</translation>
+    </message>
+    <message>
       <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
       <translation>无法创建训练文件夹：{reason}。请检查工作区 {path} 是否可写。</translation>
     </message>
@@ -3910,6 +3882,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>The wizard's settings</source>
       <translation>向导的设置</translation>
+    </message>
+    <message>
+      <source>Training did not start: the prepared copy of {source} cannot be brought up to date ({reason}). Fix the dataset on the Dataset page, or choose the original data.yaml as the dataset.</source>
+      <translation>训练未开始：无法更新 {source} 的预处理副本（{reason}）。请在数据集页面修复数据集，或选择原始 data.yaml 作为数据集。</translation>
     </message>
   </context>
   <context>

@@ -70,7 +70,7 @@ def test_a_changed_image_refreshes_the_copy_before_training(tmp_path, capsys, mo
     os.utime(changed, ns=(changed.stat().st_atime_ns, changed.stat().st_mtime_ns + 10**9))
     assert main(["--workspace", str(ws), "train", "--config", str(saved), "--epochs", "1"]) == 0
     out = capsys.readouterr().out
-    assert "1 images resized now, 3 kept" in out  # only the changed one is redone (3 = the other two and val)
+    assert "1 image resized now, 3 kept" in out  # only the changed one is redone (3 = the other two and val)
     copy = Path(seen[1]["resolved"]["data"])
     with Image.open(copy.parent / "images" / "train" / "i1.jpg") as im:
         assert im.size == (96, 128) and im.getpixel((48, 64))[1] > 150  # the new picture, not the stale one

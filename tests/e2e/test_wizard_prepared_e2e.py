@@ -59,7 +59,7 @@ def test_wizard_then_train_config_trains_on_the_fresh_prepared_copy(tmp_path, e2
     os.utime(photo, ns=(photo.stat().st_atime_ns, photo.stat().st_mtime_ns + 10**9))
     second = typed(["train", "--config", "wizard.json", "--epochs", "1", "--name", "second"], e2e_env, folder)
     assert second.returncode == 0, second.stdout + second.stderr
-    assert "1 images resized now, 6 kept" in second.stdout
+    assert "1 image resized now, 6 kept" in second.stdout
     assert trained_on(workspace, "second") == (str(copy), str(copy))
     with Image.open(copy.parent / "images" / "train" / "p2.jpg") as im:
         assert im.size == (96, 128) and im.getpixel((48, 64))[1] > 150  # the new photo, resized

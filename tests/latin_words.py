@@ -52,7 +52,7 @@ TERMS = {
     "english",
 }
 #: Names of more than one word (products, fonts, formats): removed whole, so their words need no entry above.
-PRODUCTS = ("ONNX Runtime", "Noto Sans CJK SC", "DejaVu Sans", "Pascal VOC", "OOM killer")
+PRODUCTS = ("ONNX Runtime", "Ray Tune", "Noto Sans CJK SC", "DejaVu Sans", "Pascal VOC", "OOM killer")
 TAG = re.compile(r"<[^<>]*>")
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|`[^`]*`")

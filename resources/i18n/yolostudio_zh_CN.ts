@@ -4276,7 +4276,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>What is searched (yolov5's evolve bounds)</source>
-      <translation>搜索的内容（yolov5 的 evolve 范围）</translation>
+      <translation>搜索的内容（yolov5 --evolve 的范围）</translation>
     </message>
     <message>
       <source>Wizard document</source>

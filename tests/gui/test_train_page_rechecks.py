@@ -123,7 +123,8 @@ def test_a_save_on_the_dataset_page_checks_the_train_form_again(qtbot, window, t
     assert "1 error in the dataset would stop training." in page.problems.messages  # one, in the singular
     dataset = window.page_for("dataset")
     window.show_page(page_index("dataset"))
-    assert dataset.open_path(data)
+    with qtbot.waitSignal(dataset.opened, timeout=TIMEOUT_MS):  # the Dataset page reads the file off the GUI thread
+        assert dataset.open_path(data)
     dataset.apply_text(data.read_text(encoding="utf-8").replace("names: [a, b]", "names: [a, b, c, d, e]"))
     assert dataset.save()
     assert not page.isVisible()  # the Train page is not shown again: the save alone makes it check

@@ -13,25 +13,23 @@ unit, quotation or one of ``latin_words.TERMS``. Screenshots go to ``tests/artif
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QApplication, QComboBox, QGroupBox, QHeaderView,
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QGroupBox, QHeaderView,
                                QLabel, QLineEdit, QPlainTextEdit, QTabBar, QTabWidget, QTextEdit, QWidget)
 
-from core import i18n
 from core.dataset.findings import CODES as DATASET_CODES
 from core.run.files import EVENTS_FILE
 from core.runs.store import create_run, read_run
 from core.training.config import TrainConfig, validate_config
 from gui.environment.environment_page import EnvironmentPage
-from gui.i18n import install_language
 from gui.pages.catalog import page_index
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.core.test_dataset_validate import BOX, build
 from tests.fixtures.checkpoint_files import record_as_own
+from tests.gui.languages import app_in_language
 from tests.latin_words import stray_words
 from tests.waits import TIMEOUT_MS
 
@@ -121,13 +119,8 @@ class Walk:
 @pytest.fixture
 def chinese(qtbot, monkeypatch):
     monkeypatch.setattr(EnvironmentPage, "recheck", lambda self: False)  # no real probe: facts are injected
-    app = QApplication.instance()
-    font = app.font()
-    install_language(app, "zh_CN")
-    yield
-    install_language(app, "en")
-    app.setFont(font)
-    os.environ[i18n.LANGUAGE_ENV] = "en"
+    with app_in_language("zh_CN"):
+        yield
 
 
 def dataset_with_findings(root: Path) -> Path:

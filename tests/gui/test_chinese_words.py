@@ -7,16 +7,14 @@ that is not known yet is a sentence rather than a dash in the middle of one, and
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QApplication
 
 from core import i18n
 from core.runs.store import RunInfo
-from gui.i18n import install_language
+from tests.gui.languages import app_in_language
 from tools.i18n import read_ts, ts_path
 
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -24,13 +22,8 @@ LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 
 @pytest.fixture
 def chinese(qtbot):
-    app = QApplication.instance()
-    font = app.font()
-    install_language(app, "zh_CN")
-    yield
-    install_language(app, "en")
-    app.setFont(font)
-    os.environ[i18n.LANGUAGE_ENV] = "en"
+    with app_in_language("zh_CN"):
+        yield
 
 
 def test_the_log_names_stages_and_statuses_in_words(chinese):

@@ -36,16 +36,21 @@ def net_audit(tmp_path: Path) -> Path:
     return tmp_path / "net-audit.log"
 
 
-@pytest.fixture
-def e2e_env(tmp_path: Path, net_audit: Path) -> dict[str, str]:
+def e2e_environment(root: Path, net_audit: Path) -> dict[str, str]:
+    """A worker's environment for an e2e test: the network guard, the workspace, config and home under ``root``."""
     env = worker_env()
     env["PYTHONPATH"] = os.pathsep.join([str(NETGUARD), str(ROOT), env.get("PYTHONPATH", "")])
     env["YOLOSTUDIO_NET_AUDIT"] = str(net_audit)
-    env["YOLOSTUDIO_WORKSPACE"] = str(tmp_path / "ws")
-    env["YOLOSTUDIO_CONFIG_DIR"] = str(tmp_path / "config")
-    env["HOME"] = str(tmp_path / "home")  # nothing may be written to the real home folder
+    env["YOLOSTUDIO_WORKSPACE"] = str(root / "ws")
+    env["YOLOSTUDIO_CONFIG_DIR"] = str(root / "config")
+    env["HOME"] = str(root / "home")  # nothing may be written to the real home folder
     env["CUDA_VISIBLE_DEVICES"] = ""
     return env
+
+
+@pytest.fixture
+def e2e_env(tmp_path: Path, net_audit: Path) -> dict[str, str]:
+    return e2e_environment(tmp_path, net_audit)
 
 
 def train_args(data: Path, name: str = "e2e", epochs: int = 2, batch: int = 8, extra: tuple[str, ...] = (),

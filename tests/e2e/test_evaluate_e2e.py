@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 from core.demo.dataset import DemoSpec, generate_demo_dataset
-from core.job.launch import worker_env
 from core.job.protocol import read_events
-from tests.e2e.conftest import NETGUARD, ROOT, assert_offline, run_cli, train_args
+from tests.e2e.conftest import ROOT, assert_offline, e2e_environment, run_cli, train_args
 
 pytestmark = pytest.mark.e2e
 
@@ -26,10 +25,7 @@ pytestmark = pytest.mark.e2e
 def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("evaluate")
     data = generate_demo_dataset(root / "data", DemoSpec(n_train=16, n_val=8, image_size=64, seed=3))
-    env = worker_env()
-    env["PYTHONPATH"] = os.pathsep.join([str(NETGUARD), str(ROOT), env.get("PYTHONPATH", "")])
-    env.update(YOLOSTUDIO_NET_AUDIT=str(root / "net-audit.log"), YOLOSTUDIO_WORKSPACE=str(root / "ws"),
-               YOLOSTUDIO_CONFIG_DIR=str(root / "config"), HOME=str(root / "home"), CUDA_VISIBLE_DEVICES="")
+    env = e2e_environment(root, root / "net-audit.log")
     out = run_cli(train_args(data, name="weak", epochs=2, batch=8), env)
     assert out.returncode == 0, out.stderr[-3000:]
     return {"root": root, "env": env, "run": root / "ws" / "runs" / "weak", "data": data}

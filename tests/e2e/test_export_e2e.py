@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -16,9 +15,8 @@ import pytest
 
 from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.export.plan import find_reports
-from core.job.launch import worker_env
 from core.job.protocol import parse_line
-from tests.e2e.conftest import NETGUARD, ROOT, assert_offline, run_cli, train_args
+from tests.e2e.conftest import assert_offline, e2e_environment, run_cli, train_args
 from tests.waits import TIMEOUT_MS
 
 pytestmark = pytest.mark.e2e
@@ -29,10 +27,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """One tiny trained run shared by every test here: its workspace, env, best.pt and dataset."""
     root = tmp_path_factory.mktemp("export")
     data = generate_demo_dataset(root / "data", DemoSpec(n_train=16, n_val=8, image_size=64, seed=3))
-    env = worker_env()
-    env["PYTHONPATH"] = os.pathsep.join([str(NETGUARD), str(ROOT), env.get("PYTHONPATH", "")])
-    env.update(YOLOSTUDIO_NET_AUDIT=str(root / "net-audit.log"), YOLOSTUDIO_WORKSPACE=str(root / "ws"),
-               YOLOSTUDIO_CONFIG_DIR=str(root / "config"), HOME=str(root / "home"), CUDA_VISIBLE_DEVICES="")
+    env = e2e_environment(root, root / "net-audit.log")
     out = run_cli(train_args(data, name="tiny", epochs=1, batch=8), env)
     assert out.returncode == 0, out.stderr[-3000:]
     run = root / "ws" / "runs" / "tiny"

@@ -17,7 +17,7 @@ from core.evaluation.kfold import KfoldEstimate, MeasuredRun, assign_folds, esti
 from core.evaluation.kfold_request import build_kfold_spec, fold_identity, plan_kfold_evaluation
 from core.evaluation.request import EvaluationRefused, plan_run_evaluation
 from core.evaluation.store import save_evaluation
-from tests.fixtures.checkpoint_files import record_as_own
+from tests.fixtures.evaluable_run import evaluable_run
 
 IMAGES = [f"/d/images/train/{i:02d}.jpg" for i in range(10)]
 
@@ -70,19 +70,8 @@ def test_the_estimate_comes_from_the_runs_own_timings_and_says_its_basis():
 
 @pytest.fixture
 def run_dir(tmp_path: Path) -> Path:
-    data = tmp_path / "data"
-    for split, n in (("train", 7), ("val", 2)):
-        (data / "images" / split).mkdir(parents=True)
-        (data / "labels" / split).mkdir(parents=True)
-        for i in range(n):
-            (data / "images" / split / f"{i}.jpg").write_bytes(b"jpg")
-            (data / "labels" / split / f"{i}.txt").write_text("0 0.5 0.5 0.2 0.2\n")
-    (data / "data.yaml").write_text(f"path: {data}\ntrain: images/train\nval: images/val\nnames: [cat, emu]\n")
-    run = tmp_path / "ws" / "runs" / "exp"
-    (run / "weights").mkdir(parents=True)
-    (run / "weights" / "best.pt").write_bytes(b"pt")
-    record_as_own(tmp_path / "ws", run / "weights" / "best.pt")
-    config = {"data": str(data / "data.yaml"), "imgsz": 64, "batch": 4, "epochs": 30, "device": "0,1",
+    run, data_yaml = evaluable_run(tmp_path, train=7, val=2)
+    config = {"data": str(data_yaml), "imgsz": 64, "batch": 4, "epochs": 30, "device": "0,1",
               "name": "exp"}
     spec = {"config": config, "resolved": {"data": config["data"], "cfg": "yolov5n.yaml", "weights": "",
                                            "hyp": "hyp.yaml"}, "trusted_weights": [], "trusted_model": False}

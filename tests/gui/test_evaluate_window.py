@@ -15,26 +15,15 @@ from core.evaluation.store import load_evaluation, save_evaluation
 from core.job.jobs import JobSpec
 from core.runs.store import RunInfo
 from gui.evaluate.evaluate_window import EvaluateWindow
-from tests.fixtures.checkpoint_files import record_as_own
+from tests.fixtures.evaluable_run import evaluable_run
 from tests.gui.test_evaluate_view import result as stored_result
 from tests.waits import TIMEOUT_MS
 
 
 @pytest.fixture
 def run_dir(tmp_path: Path) -> Path:
-    data = tmp_path / "data"
-    for split in ("train", "val"):
-        (data / "images" / split).mkdir(parents=True)
-        (data / "labels" / split).mkdir(parents=True)
-        for i in range(3):
-            (data / "images" / split / f"{i}.jpg").write_bytes(b"jpg")
-            (data / "labels" / split / f"{i}.txt").write_text("0 0.5 0.5 0.2 0.2\n")
-    (data / "data.yaml").write_text(f"path: {data}\ntrain: images/train\nval: images/val\nnames: [cat, emu]\n")
-    run = tmp_path / "ws" / "runs" / "exp"
-    (run / "weights").mkdir(parents=True)
-    (run / "weights" / "best.pt").write_bytes(b"pt")
-    record_as_own(tmp_path / "ws", run / "weights" / "best.pt")
-    (run / "config.json").write_text(json.dumps({"spec": {"config": {"data": str(data / "data.yaml"),
+    run, data_yaml = evaluable_run(tmp_path, train=3, val=3)
+    (run / "config.json").write_text(json.dumps({"spec": {"config": {"data": str(data_yaml),
                                                                       "imgsz": 64, "batch": 4}}}))
     return run
 

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSlider,
                                QSplitter, QVBoxLayout, QWidget)
 
+from core.i18n import tr_n
 from gui.operations import CoreOp
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6", "#bcf60c")
@@ -225,14 +226,11 @@ class TryItView(QWidget):
             images=head, threshold=self.threshold, best=best)
 
     def _counted(self, n: int) -> str:
-        """"1 image", "3 images", or with skipped ones "1 of 2 images": one catalogue entry per English form
-        (Chinese has one form, so both translate alike)."""
+        """"1 image", "3 images", or with skipped ones "1 of 2 images" (``tr_n``: the form follows the total)."""
         total = n + len(self.skipped)
         if total == n:
-            return self.tr("{n} image").format(n=n) if n == 1 else self.tr("{n} images").format(n=n)
-        if total == 1:
-            return self.tr("{n} of {total} image").format(n=n, total=total)
-        return self.tr("{n} of {total} images").format(n=n, total=total)
+            return tr_n("{n} image", "{n} images", n)
+        return tr_n("{shown} of {n} image", "{shown} of {n} images", total, shown=n)
 
     def _skipped_words(self) -> str:
         """"; skipped x.jpg: cannot be read, y.png: no such file" (the first three, then how many more)."""

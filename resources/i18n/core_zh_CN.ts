@@ -6368,6 +6368,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
     </message>
     <message>
+      <source>{n} image</source>
+      <translation>{n} 张图片</translation>
+    </message>
+    <message>
       <source>{n} image resized now</source>
       <translation>本次缩放 {n} 张图像</translation>
     </message>
@@ -6378,6 +6382,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} image validated</source>
       <translation>已验证 {n} 张图像</translation>
+    </message>
+    <message>
+      <source>{n} images</source>
+      <translation>{n} 张图片</translation>
     </message>
     <message>
       <source>{n} images resized now</source>
@@ -6714,6 +6722,14 @@ Fix the cause above, then run: {retry}
       <translation>{shortcut} 完整日志见 {log}。
 修复上述原因后运行：{retry}
 （它会从中断处继续：已安装的内容会保留。）</translation>
+    </message>
+    <message>
+      <source>{shown} of {n} image</source>
+      <translation>{n} 张图片中的 {shown} 张</translation>
+    </message>
+    <message>
+      <source>{shown} of {n} images</source>
+      <translation>{n} 张图片中的 {shown} 张</translation>
     </message>
     <message>
       <source>{size} downloaded — get it again to resume</source>

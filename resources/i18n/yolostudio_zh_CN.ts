@@ -4084,22 +4084,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <source>{name}: {reason}</source>
       <translation>{name}：{reason}</translation>
     </message>
-    <message>
-      <source>{n} image</source>
-      <translation>{n} 张图片</translation>
-    </message>
-    <message>
-      <source>{n} images</source>
-      <translation>{n} 张图片</translation>
-    </message>
-    <message>
-      <source>{n} of {total} image</source>
-      <translation>{total} 张图片中的 {n} 张</translation>
-    </message>
-    <message>
-      <source>{n} of {total} images</source>
-      <translation>{total} 张图片中的 {n} 张</translation>
-    </message>
   </context>
   <context>
     <name>TuneOperations</name>

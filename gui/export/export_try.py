@@ -181,8 +181,7 @@ class TryItView(QWidget):
         result = self.results.get(item.data(Qt.ItemDataRole.UserRole)) or {}
         count = sum(1 for b in result.get("boxes") or [] if b[4] >= self.threshold)
         name = Path(result.get("image", "")).name
-        item.setText(self.tr("{name} — {count} box").format(name=name, count=count) if count == 1 else
-                     self.tr("{name} — {count} boxes").format(name=name, count=count))
+        item.setText(tr_n("{name} — {n} box", "{name} — {n} boxes", count, name=name))
 
     def _show_current(self, item: QListWidgetItem | None, *_: Any) -> None:
         if item is None:

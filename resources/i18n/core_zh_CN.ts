@@ -6308,6 +6308,14 @@ Type 'delete' to confirm: </source>
       <translation>无法读取 {name}：{reason}</translation>
     </message>
     <message>
+      <source>{name} — {n} box</source>
+      <translation>{name} — {n} 个框</translation>
+    </message>
+    <message>
+      <source>{name} — {n} boxes</source>
+      <translation>{name} — {n} 个框</translation>
+    </message>
+    <message>
       <source>{name}: not a model file this app can run (.onnx, .torchscript, .engine or .pt).</source>
       <translation>{name}：不是本应用能运行的模型文件（.onnx、.torchscript、.engine 或 .pt）。</translation>
     </message>

@@ -4073,14 +4073,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>{images}；置信度 ≥ {threshold:.3f} 时没有框：找到的最高分为 {best:.3f}。降低滑块即可看到它们；这样不确定的模型可能训练不足。</translation>
     </message>
     <message>
-      <source>{name} — {count} box</source>
-      <translation>{name} — {count} 个框</translation>
-    </message>
-    <message>
-      <source>{name} — {count} boxes</source>
-      <translation>{name} — {count} 个框</translation>
-    </message>
-    <message>
       <source>{name}: {reason}</source>
       <translation>{name}：{reason}</translation>
     </message>

@@ -5,7 +5,7 @@ Every wheel the doctor, Repair and both installers name comes from here (``relea
 points at a build that a release does not publish — the cu128 index that PyTorch 2.14 no longer has, say. The order of a release's builds is the preference among those that fit a
 machine: the newest CUDA first [design].
 
-Sources, per row (the same as ``shared/reference/gpu-environment.md`` section 1 and the table in
+Sources, per row (the same as ``docs/facts/gpu-environment.md`` section 1 and the table in
 ``docs/architecture.md``):
 - pytorch/pytorch#190355 (the 2.14 CUDA release matrix): CUDA 12.6 kept as the legacy build for Maxwell
   5.0 – Hopper 9.0, 13.0 stable and 13.2 the default on PyPI, both Turing 7.5 – Blackwell 12.0;

@@ -38,8 +38,8 @@ MECHANISMS = {
 NOT_CONVERTED_YET = {
     "gui.train.run_control", "gui.train.run_status_panel", "gui.train.run_viewer", "gui.train.train_form",
     "gui.train.train_options_panel",
-    "gui.widgets.several_machines",  # the Train page's several-machines panel saves the Slurm script
-    "gui.widgets.wizard_prediction",  # the Train page's wizard comparison reads and writes wizard.json
+    "gui.train.several_machines",  # the Train page's several-machines panel saves the Slurm script
+    "gui.train.wizard_prediction",  # the Train page's wizard comparison reads and writes wizard.json
 }
 
 

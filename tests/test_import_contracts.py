@@ -1,9 +1,12 @@
 """The layer boundaries checked statically: the import-linter contracts in pyproject.toml hold for the code,
-and each contract really breaks on the import it forbids (a miniature project that violates each one)."""
+each contract really breaks on the import it forbids (a miniature project that violates each one, and the
+real tree with the imports issue 30 planted), and every package of core/ and gui/ is named in a contract."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +21,10 @@ LINT = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imp
 
 
 def lint(folder: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` in ``folder``; the repository comes after it on the path for the allow-list contract type
+    (``tools/import_allowlist.py``), which a miniature project does not carry."""
     return subprocess.run([sys.executable, "-c", LINT], cwd=folder, capture_output=True, text=True, timeout=300,
-                          env={"PYTHONPATH": str(folder), "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": f"{folder}{os.pathsep}{ROOT}", "PATH": "/usr/bin:/bin"})
 
 
 def test_the_code_keeps_every_contract():
@@ -42,7 +47,12 @@ VIOLATIONS = [
     ("widgets-only-display", "gui/widgets/busy.py", "from gui.background import run_in_background\n"),
     ("widgets-only-display", "gui/widgets/start.py", "from gui.job_runner import JobRunner\n"),
     ("widgets-only-display", "gui/widgets/panel.py", "from gui.train import train_page\n"),
+    ("widgets-only-display", "gui/widgets/tuned.py", "from gui.tune import operations\n"),  # a package newer than the list
+    ("widgets-only-display", "gui/widgets/saver.py", "from core.atomic import atomic_write_text\n"),  # writes a file
 ]
+#: Modules the planted imports above name, made in the miniature so that the import graph holds them.
+MINIATURE_MODULES = ["gui/background.py", "gui/job_runner.py", "gui/train/__init__.py", "gui/train/train_page.py",
+                     "gui/tune/__init__.py", "gui/tune/operations.py", "core/atomic.py"]
 
 
 def as_toml(config: dict) -> str:
@@ -65,11 +75,10 @@ def test_each_contract_catches_what_it_forbids(tmp_path, contract, module, sourc
         (tmp_path / folder).mkdir(exist_ok=True)
         (tmp_path / folder / "__init__.py").write_text("")
     (tmp_path / "gui" / "window.py").write_text("import PySide6\n")
-    display = next(c for c in config["contracts"] if c["id"] == "widgets-only-display")["forbidden_modules"]
-    for name in display:  # the modules a widget may not import exist in the miniature too
-        (tmp_path / name.replace(".", "/")).mkdir(exist_ok=True)
-        (tmp_path / name.replace(".", "/") / "__init__.py").write_text("")
-    (tmp_path / "gui" / "train" / "train_page.py").write_text("")
+    (tmp_path / "gui" / "widgets" / "label.py").write_text("from PySide6.QtWidgets import QLabel\n")  # allowed
+    for name in MINIATURE_MODULES:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("")
     stack = next(c for c in config["contracts"] if c["id"] == "training-stack-in-workers")["protected_modules"]
     worker_job = "".join(f"import {module}\n" for module in stack) + "def run(): ...\n"  # imports the whole stack
     (tmp_path / "core" / "worker" / "train_job.py").write_text(worker_job)
@@ -87,6 +96,7 @@ LAYER_VIOLATIONS = [
     ("a lazy import up a layer", "job", "def later():\n    from core.worker import train_job\n"),
     ("an import sideways inside a layer", "findings", "from core import atomic\n"),
     ("a circle", "environment", "import core.training\n"),  # core.training already imports core.environment
+    ("a tuning module importing evaluation", "tune", "import core.evaluation\n"),  # issue 30's planted import
 ]
 
 
@@ -124,3 +134,57 @@ def test_the_layers_of_core_break_on_an_upward_or_sideways_import(tmp_path, case
     result = lint(tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "core-layers BROKEN" in result.stdout, result.stdout
+
+
+#: Issue 30's planted imports, in the real tree: (file to add, its source, the contracts it must break).
+PLANTED = [
+    ("gui/widgets/planted.py", "from gui.tune import operations\n", {"widgets-only-display", "gui-layers"}),
+    ("core/tune/planted.py", "import core.evaluation\n", {"core-layers"}),
+]
+
+
+@pytest.mark.parametrize("module,source,contracts", PLANTED, ids=[p[0] for p in PLANTED])
+def test_the_imports_issue_30_planted_break_the_real_contracts(tmp_path, module, source, contracts):
+    for name in ("core", "gui", "cli", "installer", "tools"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (tmp_path / "pyproject.toml").write_text(as_toml(config))
+    (tmp_path / module).write_text(source)
+    result = lint(tmp_path)
+    broken = {line.split()[0] for line in result.stdout.splitlines() if " BROKEN" in line}
+    assert result.returncode == 1 and broken == contracts, result.stdout + result.stderr
+
+
+def named_in_contracts(config: dict) -> set[str]:
+    """Every module a contract names: its module lists, and each layer of a layers contract under its container."""
+    names: set[str] = set()
+    for contract in config["contracts"]:
+        for key, value in contract.items():
+            if key.endswith("_modules") or key == "allowed_importers":
+                names.update(value)
+        for container in contract.get("containers", []):
+            for layer in contract.get("layers", []):
+                names.update(f"{container}.{n.strip()}" for n in layer.replace(":", "|").split("|"))
+    return names
+
+
+def unnamed_packages(root: Path, config: dict) -> list[str]:
+    """The packages right under ``core/`` and ``gui/`` (the folders, walked) that no contract names."""
+    named = named_in_contracts(config)
+    return sorted(f"{top}.{p.name}" for top in ("core", "gui") for p in (root / top).iterdir()
+                  if (p / "__init__.py").is_file() and f"{top}.{p.name}" not in named)
+
+
+def test_every_package_of_core_and_gui_is_named_in_a_contract():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    missing = unnamed_packages(ROOT, config)
+    assert not missing, (f"no import contract names {missing}: give each a layer in pyproject's core-layers or "
+                         "gui-layers contract (the layer above everything it imports)")
+
+
+def test_a_new_package_on_no_contract_is_found(tmp_path):
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    for package in ("core/zz_unnamed", "gui/dataset"):
+        (tmp_path / package).mkdir(parents=True)
+        (tmp_path / package / "__init__.py").write_text("")
+    assert unnamed_packages(tmp_path, config) == ["core.zz_unnamed"]

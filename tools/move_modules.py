@@ -2,7 +2,7 @@
 
 Used for the reshapes of issue 20, one package per commit, after ``git mv``: dotted names (imports, monkeypatch
 strings, ``"module:Class"`` in the page catalogue), ``from PKG import MODULE`` forms, and file paths in .py/.md/
-.toml files. The lead applies the same map to the other branches when merging (docs/architecture.md lists it).
+.toml files. The lead applies the same map to the other branches when merging (docs/history.md lists it).
 """
 
 from __future__ import annotations

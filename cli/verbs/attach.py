@@ -2,7 +2,9 @@
 
 Ctrl+C only detaches: the run goes on, and ``yolostudio stop RUN`` stops it. A resumed run's events hold
 every worker start; the earlier ones are history (one line each: how it ended, where), and only the
-newest start is shown as the run's current state.
+newest start is shown as the run's current state. The run is followed through ``core.runs.follow.RunFollow``:
+its events file is read once, then only what is appended, and its status is the one fold's with the one
+liveness probe (an idle run costs a lock test and an empty read per tick).
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from cli.common import EXIT_OK, EXIT_USAGE, exit_code_of, find_run
 from cli.registry import Verb, register
 from cli.verbs.train import job_renderer
 from core.i18n import tr
-from core.job.jobs import JobTracker
-from core.job.protocol import EventFileTail
-from core.runs.store import read_run
-from core.run.files import EVENTS_FILE
+from core.run.files import EVENTS_FILE, UnreadableRun
 from core.run.words import UNREADABLE, status_word
+from core.runs.follow import RunFollow
+from core.runs.store import read_run, unreadable_run
+
+#: How often a followed run's events file and worker are looked at.
+POLL_S = 0.5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,20 +36,24 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     run_dir = find_run(workspace, args.run)
     renderer = job_renderer(args.json)
-    info = read_run(run_dir)
+    follow = RunFollow(run_dir)
+    try:
+        events = follow.read_to_end()
+        info = read_run(run_dir, summary=follow.summary)
+    except UnreadableRun as exc:
+        info = unreadable_run(run_dir, str(exc))
+    except OSError as exc:
+        info = unreadable_run(run_dir, tr("{file} cannot be read: {reason}", file=EVENTS_FILE,
+                                          reason=exc.strerror or exc))
     if info.status == UNREADABLE:  # damaged files: say which and why, instead of following nothing
         renderer.error(tr("run {name} cannot be read: {reason}", name=info.name,
                           reason=(info.error or {}).get("message", "")), (info.error or {}).get("hint", ""))
         return EXIT_USAGE
-    tail = EventFileTail(run_dir / EVENTS_FILE)
-    tracker = JobTracker()
 
     def show(events: list[dict[str, Any]]) -> None:
         for event in events:
-            tracker.feed(event)
             renderer.event(event)
 
-    events = tail.poll()
     latest = max((i for i, e in enumerate(events) if e.get("type") == "stage" and e.get("stage") == "starting"),
                  default=0)
     for line in history_lines(events[:latest]):
@@ -53,13 +61,17 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     show(events[latest:])
     try:
         while True:
-            show(tail.poll())
-            if read_run(run_dir).status != "running":
-                show(tail.poll())
-                outcome = tracker.outcome()  # its process is gone: no done means it died without a word
+            show(follow.read_to_end())
+            if follow.status() != "running":
+                show(follow.read_to_end())
+                # The current worker start's ending (the fold's): no done means it died without a word.
+                outcome = follow.summary.segment.outcome()
                 renderer.finish(outcome)
                 return exit_code_of(outcome)
-            time.sleep(0.5)
+            time.sleep(POLL_S)
+    except UnreadableRun as exc:  # its events file was replaced by something else while followed
+        renderer.error(tr("run {name} cannot be read: {reason}", name=run_dir.name, reason=str(exc)), "")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         renderer.note(tr("Detached; the run keeps going. 'yolostudio stop {name}' stops it.", name=run_dir.name))
         return EXIT_OK

@@ -3,7 +3,7 @@
 Sources: NVIDIA's "CUDA Compatibility" notes (driver floors per CUDA family, the driver each toolkit
 shipped with), NVIDIA's compute-capability list, PyTorch's wheel builds (``torch_builds``: the builds and
 Python versions each torch release ships, with their sources) and NVML's throttle bits — as collected in
-``shared/reference/gpu-environment.md``. Rows marked [design] are engineering choices.
+``docs/facts/gpu-environment.md``. Rows marked [design] are engineering choices.
 Changing a figure here changes the diagnosis everywhere; the tests pin each row.
 """
 

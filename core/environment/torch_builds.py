@@ -5,8 +5,8 @@ Every wheel the doctor, Repair and both installers name comes from here (``relea
 points at a build that a release does not publish — the cu128 index that PyTorch 2.14 no longer has, say. The order of a release's builds is the preference among those that fit a
 machine: the newest CUDA first [design].
 
-Sources, per row (the same as ``shared/reference/gpu-environment.md`` section 1 and the table in
-``docs/architecture.md``):
+Sources, per row (the same as ``docs/facts/gpu-environment.md`` section 1 and the table in
+``docs/history.md``, "Installers and the wheel choice"):
 - pytorch/pytorch#190355 (the 2.14 CUDA release matrix): CUDA 12.6 kept as the legacy build for Maxwell
   5.0 – Hopper 9.0, 13.0 stable and 13.2 the default on PyPI, both Turing 7.5 – Blackwell 12.0;
 - pytorch/pytorch#178665 (2.12, the builds 2.13 and 2.14 keep): "Deprecate CUDA 12.8", CUDA 13.2 added —

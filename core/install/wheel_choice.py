@@ -6,7 +6,7 @@ toolkit shipped with, ``choose_wheel``; ``core.environment.torch_builds``: the b
 ships, with their architectures and Python range); this module only explains the outcome for a person and
 handles what a checker never has to: no wheel at all for the driver (CPU, and which driver to install), GPUs
 no single wheel can serve (mixed generations), and user overrides.
-Facts (``shared/reference/gpu-environment.md`` section 1, encoded in those tables with their sources):
+Facts (``docs/facts/gpu-environment.md`` section 1, encoded in those tables with their sources):
 - only the driver matters for a pip-installed torch; the wheel brings its own CUDA runtime;
 - a CUDA 12.x wheel needs driver >= 525.60.13 (Linux) / 528.33 (Windows), 13.x >= 580.65.06 / 580, and any
   13.x wheel runs on a 580 driver (minor-version compatibility);

@@ -183,13 +183,22 @@ def fold_outcome(done: dict[str, Any] | None, error: dict[str, Any] | None, *, e
     return outcome
 
 
-class JobTracker:
-    """Folds the events of one job as the launcher sees them; each worker start (``stage: starting``)
-    begins afresh, so a resumed run never inherits the previous start's ending."""
+def is_job_error(event: dict[str, Any]) -> bool:
+    """An ``error`` event that is the job's own failure; a per-format export error belongs to that format's
+    report. Of a worker start's job errors the first one is its failure (what follows is its consequence)."""
+    return event.get("type") == "error" and not event.get("format")
 
-    def __init__(self) -> None:
-        self.done: dict[str, Any] | None = None
-        self.error: dict[str, Any] | None = None
+
+@dataclass
+class JobTracker:
+    """The ending of one worker start, folded from its events: its ``done`` and the first job error.
+
+    Each worker start (``stage: starting``) begins afresh, so a resumed run never inherits the previous start's
+    ending. This is the one ending fold: the launchers feed it, and a run's fold (``core.runs.status``) keeps one
+    per worker start."""
+
+    done: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
 
     def feed(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -197,8 +206,8 @@ class JobTracker:
             self.done, self.error = None, None
         elif kind == "done":
             self.done = event
-        elif kind == "error" and not event.get("format") and self.error is None:
-            self.error = event  # the job's failure; a per-format export error belongs to that format's report
+        elif is_job_error(event) and self.error is None:
+            self.error = event
 
     def outcome(self, **how: Any) -> JobOutcome:
         """``fold_outcome`` of what was seen, with how the process ended (its keyword arguments)."""

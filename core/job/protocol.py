@@ -345,6 +345,11 @@ class EventFileTail:
         if not from_start and path.exists():
             self._offset = path.stat().st_size
 
+    @property
+    def offset(self) -> int:
+        """Where the next read starts: every byte before it was read once (a partial line waits in the decoder)."""
+        return self._offset
+
     def poll(self, max_bytes: int = 4 << 20) -> list[dict[str, Any]]:
         try:
             with open(self.path, "rb") as handle:

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.job.jobs import is_job_error
 from core.run.best_epoch import BestEpoch, best_from_event
 
 
@@ -59,7 +60,7 @@ class RunProgress:
             self._feed_batch(event)
         elif kind == "epoch_end":
             self._feed_epoch_end(event)
-        elif kind == "error":
+        elif is_job_error(event) and self.error is None:  # the one ending rule (``core.job.jobs.JobTracker``)
             self.error = {k: event.get(k) for k in ("kind", "message", "hint")}
         elif kind == "done":
             self.done = event

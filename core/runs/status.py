@@ -1,19 +1,23 @@
 """What a run's events say, and the status derived from them: the one rule for "is this run running?".
 
-A run's status is *derived*, never stored (``core.runs.store`` reads the folder): the last ``done`` event says
-how a worker ended; with no ``done``, a worker whose process is still alive (same pid *and* start time, so a
-recycled pid can't fool us: ``core.run.owner.worker_alive``) is running, and one that is gone died without a
-word: ``failed``, never "running" forever. ``fold_events`` reads the events in one pass and can continue a
-fold with the lines appended since (``core.runs.index`` caches the folds).
+A run's status is *derived*, never stored: the last worker start's ``done`` event says how it ended; with no
+``done``, the run is running while its worker is present (``worker_present``: the run folder's lock is held —
+the kernel's word — or, for runs written before workers took the lock, the recorded pid is still that worker,
+same pid *and* start time) and ``failed`` once it is gone without a word, never "running" forever.
+``fold_events`` reads the events in one pass and continues a fold with the lines appended since. Every reader
+uses this fold and this probe: ``runs`` (``core.runs.store``, through ``core.runs.index``), ``attach`` and the
+GUI's follower (``core.runs.follow``), and a worker start's ending is ``core.job.jobs.JobTracker``'s fold.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
+from core.job.jobs import JobTracker
 from core.run.best_epoch import BestEpoch, best_from_event
-from core.run.owner import worker_alive
+from core.run.owner import lock_owner, worker_alive
 
 RUN_STATUSES = ("running", "completed", "stopped", "failed")
 
@@ -23,12 +27,12 @@ STARTING_GRACE_S = 60.0
 
 
 @dataclass
-class _Segment:
+class _Segment(JobTracker):
+    """One worker start: who it was, when it began, and its ending (``JobTracker``'s fold: done, first error)."""
+
     pid: int | None = None
     create_time: float | None = None
     started: float | None = None  # the ``t`` of its ``stage: starting``
-    done: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
 
 
 @dataclass
@@ -74,9 +78,9 @@ def fold_events(events: Any, summary: RunSummary | None = None) -> RunSummary:
             if ev.get("best_path"):
                 summary.best_weights = ev["best_path"]
         elif kind == "error":
-            summary.segment.error = {k: ev.get(k) for k in ("kind", "message", "hint")}
+            summary.segment.feed(ev)
         elif kind == "done":
-            summary.segment.done = ev
+            summary.segment.feed(ev)
             summary.efficiency = ev.get("efficiency") or summary.efficiency
             if isinstance(ev.get("elapsed_s"), (int, float)):
                 summary.duration_s += float(ev["elapsed_s"])
@@ -85,13 +89,26 @@ def fold_events(events: Any, summary: RunSummary | None = None) -> RunSummary:
     return summary
 
 
+def worker_present(run_dir: Path | None, pid: int | None, create_time: float | None, *,
+                   alive: Callable[[int | None, float | None], bool] = worker_alive) -> bool:
+    """The one liveness probe: a worker holds the run folder's lock (``core.run.owner.lock_owner``), or the pid
+    the events recorded is still that worker (runs written before workers took the lock)."""
+    if run_dir is not None and lock_owner(run_dir) is not None:
+        return True
+    return pid is not None and alive(pid, create_time)
+
+
 def derive_status(summary: RunSummary, *, folder_mtime: float, now: float,
-                  alive: Callable[[int | None, float | None], bool] = worker_alive) -> str:
+                  alive: Callable[[int | None, float | None], bool] = worker_alive,
+                  run_dir: Path | None = None) -> str:
+    """The run's status from its fold and the liveness probe (the lock of ``run_dir`` when given)."""
     seg = summary.segment
     if seg.done is not None:
         status = seg.done.get("status")
         return status if status in RUN_STATUSES else "failed"
+    if worker_present(run_dir, seg.pid, seg.create_time, alive=alive):
+        return "running"
     if seg.pid is None:
         # No worker has spoken: just launched, or the launch itself failed long ago.
         return "running" if now - folder_mtime < STARTING_GRACE_S else "failed"
-    return "running" if alive(seg.pid, seg.create_time) else "failed"
+    return "failed"

@@ -23,7 +23,7 @@ from core.dataset.data_yaml import pin_dataset_root
 from core.job.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
 from core.i18n import tr
 from core.job.protocol import append_line, encode_control, iter_events, open_lines_for_append
-from core.run.owner import lock_owner, worker_alive
+from core.run.owner import worker_alive
 from core.run.folder import CONTROL_FILE, RunFolder
 from core.run.words import UNREADABLE
 from core.runs.status import RunSummary, derive_status, fold_events
@@ -199,16 +199,14 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
         except OSError as exc:
             raise UnreadableRun(tr("{file} cannot be read: {reason}", file=EVENTS_FILE,
                                    reason=exc.strerror or exc)) from exc
-    status = derive_status(summary, folder_mtime=folder_mtime(run_dir), now=now, alive=alive)
-    if status != "running" and summary.segment.done is None and lock_owner(run_dir) is not None:
-        status = "running"  # a worker holds the folder (its first event may not be written yet)
+    status = derive_status(summary, folder_mtime=folder_mtime(run_dir), now=now, alive=alive, run_dir=run_dir)
     best = summary.best or results_csv_best(run_dir)
     done = summary.segment.done or {}
     eff = summary.efficiency or {}
     folder = RunFolder(run_dir)
     last = folder.last_weights(summary.last_weights)
     best_pt = folder.best_weights(summary.best_weights)
-    error = summary.segment.error
+    error = _error_words(summary.segment.error)
     if status == "failed" and error is None and summary.segment.done is None:
         error = fold_outcome(None, None).error()  # its worker is gone without a word
         epochs = summary.epochs_total or config.epochs
@@ -244,6 +242,11 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
         running_since=summary.segment.started if status == "running" else None,
         topology=run_topology(config.spec),
     )
+
+
+def _error_words(error: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What a run's record says of its failure: the error event's words, not the whole event."""
+    return None if error is None else {k: error.get(k) for k in ("kind", "message", "hint")}
 
 
 def run_topology(spec: Any) -> dict[str, int]:

@@ -6,7 +6,7 @@ figures the rules need; ``diagnose`` walks ``RULES`` in order and returns the fi
 applies, with the evidence that triggered it and prescriptions (config changes the user can apply to
 the next run). Thresholds are data (``THRESHOLDS``): TensorFlow's input-pipeline analyser calls < 5%
 input wait "not input-bound" and >= 20% "highly"; PyTorch's profiler suggests more workers above 5% and
-a larger batch when GPU utilisation is under 50% (shared/reference/gpu-environment.md, section 5).
+a larger batch when GPU utilisation is under 50% (docs/facts/gpu-environment.md, section 5).
 """
 
 from __future__ import annotations

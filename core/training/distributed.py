@@ -8,7 +8,7 @@ processes per machine explicitly (``--nproc-per-node 1`` is single-rank DDP: the
 ``check_distributed`` holds the rules checked before a launch (``core.training.config.validate_config`` calls
 it): the total batch divisible by the ranks, no AutoBatch, a GPU named twice, a rank per GPU, workers per
 rank against the CPU cores, GPUs busy with other processes' memory, the several-machines fields; and
-offers ``--sync-bn`` when each GPU gets 8 images or fewer (``reference/gpu-environment.md`` §4, §6).
+offers ``--sync-bn`` when each GPU gets 8 images or fewer (``docs/facts/gpu-environment.md`` §4, §6).
 
 The rendezvous (docs/architecture.md, "Security rules"): one machine meets on 127.0.0.1 only
 (``core.worker.rdzv_launch``); several machines meet under an unguessable run id (``new_run_id``, shown in the

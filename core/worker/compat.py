@@ -1,6 +1,6 @@
 """Offline hardening of the yolov5 7.0.14 package for today's torch/numpy/Pillow — the one place for it.
 
-Each fix below answers one failure measured in ``shared/reference/yolov5-package.md`` (numbered there):
+Each fix below answers one failure measured in ``docs/facts/yolov5-package.md`` (numbered there):
   1. fonts: yolov5 downloads Arial.ttf on every ``check_dataset`` → a bundled DejaVu Sans stands in;
   2. Pillow >= 10 removed ``FreeTypeFont.getsize`` → shimmed on ``getbbox``;
   3. numpy 2 removed ``np.trapz`` → aliased to ``np.trapezoid``;

@@ -1,4 +1,4 @@
-"""yolov5 7.0.14's DDP set-up without CUDA: fix 8 of ``core.worker.compat`` (``shared/reference/yolov5-package.md``).
+"""yolov5 7.0.14's DDP set-up without CUDA: fix 8 of ``core.worker.compat`` (``docs/facts/yolov5-package.md``).
 
 Why: yolov5's ``train.py`` assumes CUDA and NCCL (``torch.cuda.set_device``, ``smart_DDP(device_ids=[LOCAL_RANK])``,
 ``dist.barrier(device_ids=...)``, and the model wrapped in DDP only ``if cuda``); ``enable_ddp`` gives it the

@@ -29,7 +29,7 @@ from core.trust import confirmed_entry, is_model_yaml, model_needs_trust, model_
 from gui import dialogs
 from gui.widgets.disclosure import disclosure_button
 from gui.widgets.option_editors import ChoiceEditor, OptionEditor, SpinEditor, make_editor, with_browse
-from gui.widgets.several_machines import SeveralMachinesSection
+from gui.train.several_machines import SeveralMachinesSection
 from gui.widgets.start_hint import StartHint
 
 DEMO_DEFAULTS = {"epochs": 30, "imgsz": 128}

@@ -43,7 +43,7 @@ from gui.train.operations import RunEnd, read_run_end, read_run_options
 from gui.train.run_viewer import RunViewer
 from gui.train.train_options_panel import TrainOptionsPanel
 from gui.train.val_images import ValImages
-from gui.widgets.wizard_prediction import WizardPrediction
+from gui.train.wizard_prediction import WizardPrediction
 
 if TYPE_CHECKING:
     from core.wizard.prepared_copy import CopyRequest

@@ -1,6 +1,6 @@
 """The installer's wheel choice, table-driven: driver x compute capabilities x OS -> index, code and reason.
 
-Figures from shared/reference/gpu-environment.md section 1 (the same tables the checker judges by):
+Figures from docs/facts/gpu-environment.md section 1 (the same tables the checker judges by):
 CUDA 12.x wheels need driver >= 525.60.13 (Linux) / 528.33 (Windows), 13.x >= 580.65.06 / 580;
 torch 2.14 (core.environment.torch_builds): cu132 and cu130 carry sm_75-sm_120, cu126 sm_50-sm_90 — no cu128.
 """

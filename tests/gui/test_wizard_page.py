@@ -21,7 +21,7 @@ from gui import dialogs
 from gui.pages.page import AppServices
 from gui.wizard.wizard_page import DATASET, MEASURE, REVIEW, WizardPage
 from gui.runs_store import RunsStore
-from gui.widgets.wizard_prediction import WizardPrediction
+from gui.train.wizard_prediction import WizardPrediction
 from tests.core.test_dataset_prepare import dataset
 from tests.stored_weights import store_file
 from tests.waits import TIMEOUT_MS

@@ -268,15 +268,21 @@ def config_from_args(args: argparse.Namespace, base: TrainConfig | None = None) 
     return TrainConfig(**values)
 
 
-def load_config_file(path: Path) -> TrainConfig:
-    """A saved config: a JSON or YAML mapping of option names, or the wizard's ``--json`` document (its
-    ``config``). Raises ValueError naming the file and what is wrong; unknown keys are refused by name."""
+def read_config_document(path: Path) -> Any:
+    """A saved config file as written (JSON or YAML): a mapping of options, or the wizard's whole document.
+    Raises ValueError naming the file when it cannot be read."""
     import yaml  # safe_load reads JSON too
 
     try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ValueError(tr("Cannot read the config {path}: {reason}", path=path, reason=exc)) from exc
+
+
+def load_config_file(path: Path) -> TrainConfig:
+    """A saved config: a JSON or YAML mapping of option names, or the wizard's ``--json`` document (its
+    ``config``). Raises ValueError naming the file and what is wrong; unknown keys are refused by name."""
+    raw = read_config_document(path)
     if isinstance(raw, dict) and isinstance(raw.get("config"), dict):
         raw = raw["config"]
     if not isinstance(raw, dict):

@@ -3793,10 +3793,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>进度</translation>
     </message>
     <message>
-      <source>Reading run {name}</source>
-      <translation>正在读取训练 {name}</translation>
-    </message>
-    <message>
       <source>Resume</source>
       <translation>继续训练</translation>
     </message>
@@ -3862,6 +3858,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Re-attached to run {name}, started {started} — it kept training while YOLO Studio was closed.</source>
       <translation>已重新连接到训练 {name}（开始于 {started}）——YOLO Studio 关闭期间它一直在训练。</translation>
+    </message>
+    <message>
+      <source>Reading run {name}</source>
+      <translation>正在读取训练 {name}</translation>
     </message>
     <message>
       <source>Replaying run {name} from its events file.</source>

@@ -250,3 +250,23 @@ def test_cancel_while_measuring_ends_the_worker_and_still_reviews(make_page, qtb
     qtbot.waitUntil(lambda: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE,
                     timeout=TIMEOUT_MS)  # no process left behind
     assert "cancelled" in page.review.notes.text() and "* estimated" in page.review.notes.text()
+
+
+def test_a_cli_started_run_from_the_wizard_shows_predicted_against_measured(qtbot, tmp_path, capsys, monkeypatch):
+    """``yolostudio train --config wizard.json``: the run folder keeps the document, and the Train page's
+    comparison (``WizardPrediction``) reads it for that run as for one started on the page (issue 30)."""
+    from cli.main import main
+    from tests.cli.test_train_prepared_copy import started_spec, wizard_doc
+
+    _data, saved, ws = wizard_doc(tmp_path, capsys)
+    started_spec(monkeypatch)
+    assert main(["--workspace", str(ws), "train", "--config", str(saved), "--epochs", "1"]) == 0
+    [run] = (ws / "runs").iterdir()
+    assert (run / "wizard.json").is_file()
+    widget = WizardPrediction()
+    qtbot.addWidget(widget)
+    widget.load(run)
+    predicted = json.loads(saved.read_text(encoding="utf-8"))["predicted"]["images_per_s"]
+    assert widget.doc is not None and f"predicted {predicted:.0f} images/s" in widget.figures.text()
+    widget.feed({"type": "batch", "window": {"images": 32, "data_wait_s": 0.2, "step_s": 0.6}})
+    assert "measured 40 images/s" in widget.figures.text()

@@ -33,6 +33,7 @@ from core.job.jobs import JobSpec
 from core.environment.machine import quick_machine_facts
 from core.runs.store import create_run, load_run_config
 from core.training.config import validate_config
+from core.training.defaults import dataset_defaults
 from core.training.options import add_train_arguments, config_from_args, load_config_file, read_config_document
 from core.wizard.prepared_copy import request_of
 from core.trust import (confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal, store_refusal,
@@ -112,7 +113,10 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(problem.message, problem.fix)
     if refused:
         return EXIT_USAGE
-    checked = validate_config(config_from_args(args, base), quick_machine_facts(), workspace)
+    # With no --config, the options left off take the dataset's defaults (the demo's own size and epochs), the
+    # table the Train page uses too: the same inputs start the same run from either face.
+    defaults = dataset_defaults(args.data, workspace) if base is None else None
+    checked = validate_config(config_from_args(args, base, defaults), quick_machine_facts(), workspace)
     if checked.ok:  # what only this machine can tell, just before its share starts (ports, the rendezvous)
         checked.problems += launch_problems(checked.config)
     for problem in checked.problems:

@@ -255,15 +255,17 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(*opt.cli_flags, **kwargs)
 
 
-def config_from_args(args: argparse.Namespace, base: TrainConfig | None = None) -> TrainConfig:
+def config_from_args(args: argparse.Namespace, base: TrainConfig | None = None,
+                     defaults: dict[str, Any] | None = None) -> TrainConfig:
     """The ``TrainConfig`` the parsed arguments describe. A flag given on the line always wins, even when it
     says the default; an option left off (None: ``add_train_arguments``) keeps the value of ``base`` (a saved
-    config: ``yolostudio train --config FILE``), else its default."""
+    config: ``yolostudio train --config FILE``), else ``defaults``' value (the dataset's:
+    ``core.training.defaults``), else its own default."""
     values = {}
     for opt in train_options():
         value = getattr(args, opt.name, None)
         if value is None:
-            value = getattr(base, opt.name) if base is not None else opt.default
+            value = getattr(base, opt.name) if base is not None else (defaults or {}).get(opt.name, opt.default)
         values[opt.name] = value
     return TrainConfig(**values)
 

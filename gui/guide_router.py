@@ -110,7 +110,7 @@ class GuideRouter(QObject):
                                               "step."))
         elif action == first_run.TRAIN:
             window.show_page(train)
-            if window.train_page.start_run():
+            if window.train_page.control.start_run():
                 guide.train.set_done(self.tr("Training. Watch it on the Train page."))
                 if getattr(window.train_page.wizard_prediction, "doc", None) is not None:  # with the wizard's settings
                     guide.tune.set_done(self.tr("The run trains with the wizard's settings."))

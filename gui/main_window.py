@@ -187,14 +187,14 @@ class MainWindow(QMainWindow):
         """A fix that is a training option: into the Train form (the user confirms), then show it."""
         prescriptions = [{"field": key, "value": value, "reason": reason or self.tr("from the environment check")}
                          for key, value in setting.items()]
-        if self.train_page.apply_prescriptions(prescriptions):
+        if self.train_page.control.apply_prescriptions(prescriptions):
             self.show_page(TRAIN_INDEX)
             return True
         return False
 
     def _use_wizard(self, doc: dict) -> bool:
         """The wizard's settings go to the Train form, and the Train page comes up to start the run."""
-        if self.train_page.use_wizard(doc):
+        if self.train_page.control.use_wizard(doc):
             self.show_page(TRAIN_INDEX)
             return True
         return False
@@ -280,7 +280,7 @@ class MainWindow(QMainWindow):
     def open_run(self, info: RunInfo) -> bool:
         """From the Runs page: show the Train page, replaying (or following) the run there."""
         self.rail.setCurrentRow(TRAIN_INDEX)
-        return self.train_page.open_run(info)
+        return self.train_page.control.open_run(info)
 
     # -- re-attach ----------------------------------------------------------------------------------
     def _on_runs_listed(self, runs: list[RunInfo]) -> None:
@@ -291,9 +291,9 @@ class MainWindow(QMainWindow):
             read_settings(self).success(lambda settings: None if settings.guide_done else self.when_painted(
                 self.guide_router.start)).run()
         if running:
-            self.train_page.attach(running[0])
+            self.train_page.control.attach(running[0])
         elif runs:
-            self.train_page.set_last_run(runs[0])
+            self.train_page.control.set_last_run(runs[0])
 
     # -- closing ------------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -326,13 +326,13 @@ class MainWindow(QMainWindow):
         if choice == dialogs.CLOSE_STOP:
             self._stop_then_close()
             return
-        self.train_page.detach_run()
+        self.train_page.control.detach_run()
         self._detached_to_close = True
         self.close()
 
     def _stop_then_close(self) -> None:
         self._closing_after_stop = True
-        self.train_page.stop_run()
+        self.train_page.control.stop_run()
         dialog = QProgressDialog(self.tr("Stopping the run: finishing the current batch and saving a checkpoint…"),
                                  self.tr("Kill now"), 0, 0, self)
         dialog.setWindowTitle(self.tr("Stopping"))

@@ -39,7 +39,7 @@ NOT_CONVERTED_YET = {
     "gui.train.run_control", "gui.train.run_status_panel", "gui.train.run_viewer", "gui.train.train_form",
     "gui.train.train_options_panel",
     "gui.train.several_machines",  # the Train page's several-machines panel saves the Slurm script
-    "gui.train.wizard_prediction",  # the Train page's wizard comparison reads and writes wizard.json
+    "gui.train.wizard_prediction",  # the Train page's wizard comparison reads wizard.json (RunFolder writes it)
 }
 
 

@@ -33,8 +33,9 @@ from core.job.jobs import JobSpec
 from core.environment.machine import quick_machine_facts
 from core.runs.store import create_run, load_run_config
 from core.training.config import validate_config
-from core.training.options import add_train_arguments, config_from_args, load_config_file
-from core.wizard.prepared_copy import read_request
+from core.training.defaults import dataset_defaults
+from core.training.options import add_train_arguments, config_from_args, load_config_file, read_config_document
+from core.wizard.prepared_copy import request_of
 from core.trust import (confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal, store_refusal,
                         stored_verdict)
 
@@ -86,7 +87,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     renderer = job_renderer(args.json)
     try:
         base = load_config_file(Path(args.config)) if args.config else None
-        copy = read_request(Path(args.config)) if args.config else None  # the wizard's prepared copy
+        document = read_config_document(Path(args.config)) if args.config else None  # the wizard's, perhaps
+        copy = request_of(document, args.config) if args.config else None  # the wizard's prepared copy
     except ValueError as exc:
         renderer.error(str(exc), tr("Save the options again from the wizard or the Train page."))
         return EXIT_USAGE
@@ -102,6 +104,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
             if made is None:
                 return EXIT_USAGE
             base = replace(base, data=str(made.data_yaml))
+            if isinstance(document, dict) and isinstance(document.get("config"), dict):  # predicted for the copy
+                document = {**document, "config": {**document["config"], "data": base.data}}
             args.data = None  # the copy is the dataset (a DATA naming the source or the copy itself means it)
     typed = {name for name in ENDPOINT_FIELDS if getattr(args, name, None) not in (None, "")}
     refused = unconfirmed_endpoints(base, typed, str(args.config))  # a file never picks where this machine connects
@@ -109,7 +113,10 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(problem.message, problem.fix)
     if refused:
         return EXIT_USAGE
-    checked = validate_config(config_from_args(args, base), quick_machine_facts(), workspace)
+    # With no --config, the options left off take the dataset's defaults (the demo's own size and epochs), the
+    # table the Train page uses too: the same inputs start the same run from either face.
+    defaults = dataset_defaults(args.data, workspace) if base is None else None
+    checked = validate_config(config_from_args(args, base, defaults), quick_machine_facts(), workspace)
     if checked.ok:  # what only this machine can tell, just before its share starts (ports, the rendezvous)
         checked.problems += launch_problems(checked.config)
     for problem in checked.problems:
@@ -138,7 +145,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
             report_gate(renderer, gate, args.data or checked.config.data)
             return EXIT_USAGE
     run_dir = create_run(workspace, checked, trusted_weights=trusted,
-                         trusted_model=checked.cfg_path is not None and args.trust_model)
+                         trusted_model=checked.cfg_path is not None and args.trust_model,
+                         wizard=document if isinstance(document, dict) else None)  # predicted vs measured
     spec = load_run_config(run_dir)["spec"]
     if not args.json:
         renderer.note(tr("Run {name}: {path}", name=run_dir.name, path=run_dir))

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Callable
 
-from core.demo.spec import DEMO_CLASSES, SPLITS, DemoSpec  # noqa: F401 - re-exported for callers
+from core.demo.spec import DEMO_CLASSES, DEMO_DIR, SPLITS, DemoSpec  # noqa: F401 - re-exported for callers
 
 FORMAT_VERSION = 1  # bump whenever the drawing changes: datasets made by older code are then rebuilt
 MANIFEST_NAME = ".demo-manifest.json"
@@ -35,7 +35,7 @@ def ensure_demo_dataset(
     cancelled: Callable[[], bool] | None = None,
 ) -> Path:
     """Return the path of ``workspace/demo/data.yaml``, generating the dataset first if needed."""
-    return generate_demo_dataset(Path(workspace) / "demo", DemoSpec(), progress, cancelled)
+    return generate_demo_dataset(Path(workspace) / DEMO_DIR, DemoSpec(), progress, cancelled)
 
 
 def generate_demo_dataset(

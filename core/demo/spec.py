@@ -5,9 +5,16 @@ both import it and neither imports the other's side."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 DEMO_CLASSES = ("circle", "square", "triangle")
 SPLITS = ("train", "val")
+DEMO_DIR = "demo"  # under the workspace: ``<workspace>/demo/data.yaml``
+
+
+def demo_data_yaml(workspace: Path) -> Path:
+    """Where the demo dataset's data.yaml is (made or not) in ``workspace``: both faces know the demo by it."""
+    return (Path(workspace) / DEMO_DIR / "data.yaml").resolve()
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 A run is ``<workspace>/runs/<name>/``: yolov5's own output (``weights/last.pt``, ``weights/best.pt``,
 ``opt.yaml``, ``results.csv``, plots) beside the app's files (``config.json``, ``spec.json``,
-``events.jsonl``, ``control.jsonl``, ``worker.log``, ``exports/``), and ``evaluations/`` for evaluations to
-come. Every
+``events.jsonl``, ``control.jsonl``, ``worker.log``, ``exports/``, and ``wizard.json`` for a run started with
+the wizard's recommendation), and ``evaluations/`` for evaluations to come. Every
 other module asks this value where a file is instead of spelling the path, so the layout is written once.
 
 Paths recorded *inside* the folder (a ``checkpoint`` event's ``path``, a ``done`` event's ``best``) name
@@ -15,10 +15,12 @@ this run", used by the CLI, the Train page and the Runs listing alike.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.atomic import atomic_write_text
 from core.run.checkpoint_file import checkpoint_problem
 from core.job.jobs import RUN_SPEC_FILE
 from core.run.files import CONFIG_FILE, EVENTS_FILE, RESULTS_FILE
@@ -31,6 +33,9 @@ WORKER_LOG = "worker.log"
 OPT_YAML = "opt.yaml"  # yolov5's train.py writes the run's options here; its --resume reads them back
 EVALUATIONS_DIR = "evaluations"
 EXPORTS_DIR = "exports"  # core.export.plan: what a run's weights were exported to
+WIZARD_FILE = "wizard.json"  # the wizard's document a run was started with: its prediction, beside the measures
+#: Config fields the wizard's prediction depends on: another value in the run's config means it is not this run's.
+PREDICTED_FIELDS = ("imgsz", "batch", "workers", "cache", "model", "device", "data")
 #: The statuses from which a run may be resumed (``core.runs.status.RUN_STATUSES``' stopped and failed).
 RESUMABLE_STATUSES = ("stopped", "failed")
 
@@ -98,6 +103,31 @@ class RunFolder:
     def evaluations(self) -> Path:
         return self.path / EVALUATIONS_DIR
 
+    @property
+    def wizard(self) -> Path:
+        return self.path / WIZARD_FILE
+
+    def keep_wizard(self, doc: Any, config: dict[str, Any]) -> bool:
+        """Keep the wizard's document with the run when ``config`` (the run's options) still holds what the
+        wizard predicted for (``PREDICTED_FIELDS``): both faces call it for every run started with one, so a
+        replayed, re-attached or ``train --config`` run shows predicted against measured. True when written;
+        a run trains either way, so a failed write only loses the comparison."""
+        if not is_wizard_document(doc) or not predicts(doc, config):
+            return False
+        try:
+            atomic_write_text(self.wizard, json.dumps(doc, indent=2, ensure_ascii=False) + "\n", backup=False)
+        except OSError:
+            return False
+        return True
+
+    def read_wizard(self) -> dict[str, Any] | None:
+        """The wizard's document the run was started with, or None (not from the wizard, or unreadable)."""
+        try:
+            doc = json.loads(self.wizard.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return doc if is_wizard_document(doc) else None
+
     def rebase(self, recorded: str | Path) -> Path:
         """A path recorded in this run's files, onto the folder as it is now.
 
@@ -142,3 +172,24 @@ def machine_of(spec: Any) -> int:
         return max(0, int(rank or 0))
     except (TypeError, ValueError):
         return 0
+
+
+def is_wizard_document(doc: Any) -> bool:
+    """A wizard recommendation (``yolostudio wizard --save``, the wizard page's hand-over): its options and what
+    it predicted, not a plain options file."""
+    return isinstance(doc, dict) and isinstance(doc.get("config"), dict) and isinstance(doc.get("predicted"), dict)
+
+
+def predicts(doc: dict[str, Any], config: dict[str, Any]) -> bool:
+    """The wizard's prediction is about a run with ``config``: every field it depends on is the same (the
+    dataset compared as the file it names)."""
+    wanted = doc["config"]
+    return all(str(config.get(k)) == str(wanted.get(k)) for k in PREDICTED_FIELDS if k != "data") \
+        and _same_file(config.get("data"), wanted.get("data"))
+
+
+def _same_file(a: Any, b: Any) -> bool:
+    try:
+        return Path(str(a)).expanduser().resolve() == Path(str(b)).expanduser().resolve()
+    except OSError:
+        return str(a) == str(b)

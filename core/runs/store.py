@@ -91,8 +91,10 @@ def unique_run_dir(runs_root: Path, name: str) -> Path:
 
 
 def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tuple[str, ...] = (),
-               trusted_model: bool = False) -> Path:
-    """Make the run folder and its ``config.json``; returns the folder (the worker spec is inside)."""
+               trusted_model: bool = False, wizard: dict[str, Any] | None = None) -> Path:
+    """Make the run folder and its ``config.json``; returns the folder (the worker spec is inside). A run
+    started with the wizard's document (``wizard``) keeps it when its options are still the predicted ones
+    (``RunFolder.keep_wizard``), from either face."""
     from core.workspace import runs_dir
 
     run_dir = unique_run_dir(runs_dir(workspace), checked.config.name)
@@ -102,6 +104,8 @@ def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tu
     if checked.data_path is not None:
         spec["resolved"]["data"] = str(pin_dataset_root(checked.data_path, run_dir))
     write_run_config(run_dir, spec)
+    if wizard is not None:
+        RunFolder(run_dir).keep_wizard(wizard, checked.config.to_dict())
     return run_dir
 
 

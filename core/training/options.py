@@ -255,28 +255,36 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(*opt.cli_flags, **kwargs)
 
 
-def config_from_args(args: argparse.Namespace, base: TrainConfig | None = None) -> TrainConfig:
+def config_from_args(args: argparse.Namespace, base: TrainConfig | None = None,
+                     defaults: dict[str, Any] | None = None) -> TrainConfig:
     """The ``TrainConfig`` the parsed arguments describe. A flag given on the line always wins, even when it
     says the default; an option left off (None: ``add_train_arguments``) keeps the value of ``base`` (a saved
-    config: ``yolostudio train --config FILE``), else its default."""
+    config: ``yolostudio train --config FILE``), else ``defaults``' value (the dataset's:
+    ``core.training.defaults``), else its own default."""
     values = {}
     for opt in train_options():
         value = getattr(args, opt.name, None)
         if value is None:
-            value = getattr(base, opt.name) if base is not None else opt.default
+            value = getattr(base, opt.name) if base is not None else (defaults or {}).get(opt.name, opt.default)
         values[opt.name] = value
     return TrainConfig(**values)
+
+
+def read_config_document(path: Path) -> Any:
+    """A saved config file as written (JSON or YAML): a mapping of options, or the wizard's whole document.
+    Raises ValueError naming the file when it cannot be read."""
+    import yaml  # safe_load reads JSON too
+
+    try:
+        return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(tr("Cannot read the config {path}: {reason}", path=path, reason=exc)) from exc
 
 
 def load_config_file(path: Path) -> TrainConfig:
     """A saved config: a JSON or YAML mapping of option names, or the wizard's ``--json`` document (its
     ``config``). Raises ValueError naming the file and what is wrong; unknown keys are refused by name."""
-    import yaml  # safe_load reads JSON too
-
-    try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ValueError(tr("Cannot read the config {path}: {reason}", path=path, reason=exc)) from exc
+    raw = read_config_document(path)
     if isinstance(raw, dict) and isinstance(raw.get("config"), dict):
         raw = raw["config"]
     if not isinstance(raw, dict):

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from core.evaluation.kfold import fold_data
+from core.run.folder import RunFolder
 from core.evaluation.kfold_request import class_names
 from core.evaluation.store import save_evaluation
 from core.i18n import tr
@@ -86,8 +87,9 @@ def _train_fold(ctx: JobContext, index: int, data: Path, save_dir: Path) -> Path
 
         disable_amp()  # the run trained without AMP (its --no-amp): so do its folds
     y5train.main(_fold_opt(spec, data, save_dir), callbacks=callbacks)
-    if (save_dir / "weights" / "last.pt").is_file():
-        return save_dir / "weights" / "last.pt"
+    last = RunFolder(save_dir).last_pt  # a fold trains in a yolov5 run folder: its owner says where
+    if last.is_file():
+        return last
     raise RuntimeError(tr("Fold {fold}'s training saved no weights in {path}.", fold=index + 1, path=save_dir))
 
 
@@ -153,7 +155,7 @@ def run_evaluate_kfold(ctx: JobContext) -> str:
             if collector.confusion is not None:
                 confusion += collector.confusion
             speeds.append((len(collector.images) - before, speed))
-            shutil.rmtree(fold_dir / "weights", ignore_errors=True)
+            shutil.rmtree(RunFolder(fold_dir).weights, ignore_errors=True)
     except Stopped:
         shutil.rmtree(work, ignore_errors=True)  # a stopped k-fold keeps nothing: the next one starts afresh
         with contextlib.suppress(OSError):

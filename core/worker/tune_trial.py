@@ -28,6 +28,7 @@ from core.i18n import tr
 from core.job.jobs import JobSpec, JobTracker
 from core.environment.machine import quick_machine_facts
 from core.job.protocol import LineDecoder, encode_control
+from core.run.folder import RunFolder
 from core.runs.store import create_run, load_run_config, resume_spec, write_run_config
 from core.training.config import validate_config
 from core.training.options import TrainConfig
@@ -118,7 +119,7 @@ class TrainTrial(tune.Trainable):
         workspace, tune_dir = Path(base["workspace"]), Path(base["tune_dir"])
         if self.run_dir is None:  # a restored search: the trial's own run, by its name, when it was started
             self.run_dir = earlier_run(workspace, base["tune_name"], self.trial_id)
-        if self.run_dir is not None and (self.run_dir / "weights" / "last.pt").is_file():
+        if self.run_dir is not None and RunFolder(self.run_dir).last_pt.is_file():
             spec = resume_spec(self.run_dir, workspace, trusted_weights=tuple(base.get("trusted_weights", ())))
         else:
             hyp_file = tune_dir / "trials" / f"{self.trial_id}.hyp.yaml"

@@ -1,11 +1,13 @@
 """The Dataset page: open or create a data.yaml, edit it as a form or as text, check every image and label.
 
 Owns the page's widgets and flow: opening (a file, the demo, a folder, an import) and leaving. The rest is
-in one module each, mixed in: ``page_editing`` (one document, two views, one history, the save),
-``page_checking`` (the background check and its three tabs), ``page_fixes`` (Fix… and Undo fix). Every
-call into core that touches the disk is an operation of ``gui/dataset/operations.py``. Leaving with
-unsaved edits asks first: opening another file here, and switching page or closing the window (the
-window asks ``can_leave``). ``dataset_saved(Path)`` says a save landed, so the Train page checks again.
+done by three controllers the page owns and calls (composition: each is given the views it drives and
+speaks back through signals): ``DocumentEditing`` (``page_editing``: one document, two views, one history,
+the save), ``DatasetChecking`` (``page_checking``: the background check and its three tabs) and
+``FindingFixes`` (``page_fixes``: Fix… and Undo fix). Every call into core that touches the disk is an
+operation of ``gui/dataset/operations.py``. Leaving with unsaved edits asks first: opening another file
+here, and switching page or closing the window (the window asks ``can_leave``). ``dataset_saved(Path)`` says
+a save landed, so the Train page checks again.
 """
 
 from __future__ import annotations
@@ -14,15 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QUndoStack
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
-from core.dataset.fixes import FixPlan
-from core.dataset.spec import DatasetSpec
 from core.dataset.validate import Report
 from core.dataset.yaml_doc import YamlDocument
 from core.findings import Finding
-from gui.background import BackgroundTask
 from gui.dataset import dataset_dialogs, operations
 from gui.dataset.dataset_findings import PREVIEW_BYTES, FindingsView
 from gui.dataset.dataset_form import DatasetForm
@@ -41,7 +40,7 @@ from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_row import ProgressRow
 
 
-class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
+class DatasetPage(Page):
     #: the dataset's files were written — the data.yaml saved (Save, or before leaving), or a fix applied or
     #: undone in its label or list files: whoever judged the dataset (the Train page) judges it again
     dataset_saved = Signal(Path)
@@ -52,22 +51,7 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
 
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
-        self.path: Path | None = None
-        self.text = ""
-        self.saved_text = ""
-        self.bom = False
-        self.crlf = False
-        self.doc: YamlDocument | None = None
-        self.spec: DatasetSpec | None = None
-        self.report: Report | None = None
-        self._task: BackgroundTask | None = None
-        self.saving = False
         self.opening: Path | None = None  # a file being read
-        self.fix_plan: FixPlan | None = None  # the chosen finding's fix, planned
-        self.undoable_fix: FixPlan | None = None  # the last fix applied
-        self.made_message = ""  # what a new dataset's maker said: shown with the first check's verdict
-        self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _: self._update_state())
 
         self.open_button = QPushButton(self.tr("Open…"), self, clicked=self.choose_and_open)
         self.open_button.setToolTip(self.tr("Open a data.yaml (Ctrl+O)"))
@@ -97,7 +81,6 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
              self.check_button, self.prepare_button, self.train_button], self)
         self.banner = Banner(self)
         self.progress_row = ProgressRow(self)
-        self.progress_row.cancel_requested.connect(self.cancel_check)
         self.sources = DatasetSources(self.workspace, self.progress_row, self)
         self.sources.made.connect(self._made)
         self.sources.failed.connect(lambda message: self.banner.show_message("error", message))
@@ -143,15 +126,19 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
         layout.addWidget(self.progress_row)
         layout.addWidget(self.stack, 1)
 
-        self.form.field_edited.connect(self._field_edited)
-        self.form.names_edited.connect(self._names_edited)
-        self.yaml_editor.text_edited.connect(self._typed)
-        self.yaml_editor.edit.undo_requested.connect(self.undo)
-        self.yaml_editor.edit.redo_requested.connect(self.redo)
-        self.findings.yaml_location.connect(self._go_to_yaml)
-        self.findings.fix_requested.connect(self.fix_finding)
+        self.document = DocumentEditing(self.form, self.yaml_editor, self.left_tabs, self)
+        self.checker = DatasetChecking(self.workspace, self.document, self.progress_row, self.findings, self.stats,
+                                       self.gallery, self)
+        self.fixes = FindingFixes(self.document, self.checker, self.findings, self)
+        for controller in (self.document, self.checker):
+            controller.changed.connect(self._update_state)
+        for controller in (self.document, self.checker, self.fixes):
+            controller.message.connect(self.banner.show_message)
+        self.document.saved.connect(self._saved)
+        self.document.spec_ready.connect(self.spec_ready)
+        self.fixes.files_changed.connect(self.dataset_saved)
+        self.findings.yaml_location.connect(self.document.go_to_yaml)
         self.findings.finding_opened.connect(self._finding_opened)
-        self.findings.undo_fix_requested.connect(self.undo_last_fix)
         context = Qt.ShortcutContext.WidgetWithChildrenShortcut
         QShortcut(QKeySequence.StandardKey.Save, self, self.save, context=context)
         QShortcut(QKeySequence.StandardKey.Open, self, self.choose_and_open, context=context)
@@ -160,25 +147,65 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
         QShortcut(QKeySequence("Ctrl+Y"), self, self.redo, context=context)
         self._update_state()
 
-    # -- state --------------------------------------------------------------------------------------
+    # -- state (the controllers'; read here by the window, the guide and tests) ---------------------
+    @property
+    def path(self) -> Path | None:
+        return self.document.path
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    @property
+    def doc(self) -> YamlDocument | None:
+        return self.document.doc
+
     @property
     def dirty(self) -> bool:
-        return self.path is not None and (self.text != self.saved_text or self.yaml_editor.pending)
+        return self.document.dirty
+
+    @property
+    def saving(self) -> bool:
+        return self.document.saving
+
+    @property
+    def report(self) -> Report | None:
+        return self.checker.report
 
     @property
     def checking(self) -> bool:
-        return self._task is not None
+        return self.checker.checking
+
+    def save(self) -> bool:
+        return self.document.save()
+
+    def undo(self) -> None:
+        self.document.undo()
+
+    def redo(self) -> None:
+        self.document.redo()
+
+    def check(self) -> None:
+        self.checker.check()
+
+    def cancel_check(self) -> None:
+        self.checker.cancel()
+
+    def _saved(self, path: Path, check: bool) -> None:
+        self.dataset_saved.emit(path)
+        if check:
+            self.check()  # what the edit touched is judged again (unchanged files come from the cache)
 
     def _update_state(self) -> None:
         has_file = self.path is not None
-        refusal = self.save_refusal()
+        refusal = self.document.save_refusal()
         self.save_button.setEnabled(not refusal)
         self.save_button.setToolTip(refusal or self.tr("Save the data.yaml (Ctrl+S); the original is kept as .bak"))
         self.check_button.setEnabled(has_file and not self.checking)
         self.train_button.setEnabled(has_file)
         self.prepare_button.setEnabled(has_file)
         if has_file:
-            mark = self.tr(" — unsaved changes") if self.text != self.saved_text else ""
+            mark = self.tr(" — unsaved changes") if self.document.edited else ""
             self.file_label.setText(self.tr("{path}{mark}").format(path=self.path, mark=mark))
 
     def can_leave(self) -> bool:
@@ -187,15 +214,14 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
 
     def maybe_leave(self) -> bool:
         """True when it is fine to leave this file (saved, discarded, or nothing to save)."""
-        self.yaml_editor.commit()
+        self.document.commit()
         if not self.dirty:
             return True
         choice = dataset_dialogs.ask_unsaved(self, self.path.name if self.path else "data.yaml")
         if choice == dataset_dialogs.SAVE:
-            return self.save_before_leaving()  # leaving the file: no re-check to wait for
+            return self.document.save_before_leaving()  # leaving the file: no re-check to wait for
         if choice == dataset_dialogs.DISCARD:
-            self.undo_stack.clear()
-            self.apply_text(self.saved_text)
+            self.document.discard()
             return True
         return False
 
@@ -204,7 +230,7 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
         operations.read_preview(self, Path(finding.file), PREVIEW_BYTES) \
             .success(lambda text: self.findings.show_preview(finding, text)) \
             .failure(lambda exc: self.findings.show_preview(finding, str(exc))).run()
-        self._plan_fix_of(finding)
+        self.fixes.plan_fix_of(finding)
 
     def refresh(self) -> None:
         """F5: check again (only files that changed are read)."""
@@ -220,7 +246,7 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
         """Another page chose a dataset: show it here too, unless edits here are unsaved (never ask unprompted)."""
         if self.path is not None and str(self.path.resolve()) == path:
             return
-        self.yaml_editor.commit()
+        self.document.commit()
         if self.dirty:
             self.banner.show_message("info", self.tr(
                 "The Train page now uses {path}; your unsaved edits to {name} stay here (Open… shows it).").format(
@@ -269,17 +295,11 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
             return  # another file was asked for meanwhile
         self.opening = None
         self.cancel_check()
-        self.path = path
-        self.bom = doc.bom
-        self.crlf = "\r\n" in doc.text
-        self.text = self.saved_text = doc.text
-        self.undo_stack.clear()
-        self.report = None
-        self.fix_plan = self.undoable_fix = None
-        self.findings.offer_undo("")
-        self.findings.set_findings([], str(self.path), self.tr("Not checked yet."))
+        self.checker.forget()
+        self.fixes.forget()
+        self.findings.set_findings([], str(path), self.tr("Not checked yet."))
         self.banner.hide()
-        self.apply_text(doc.text, doc)
+        self.document.load(path, doc)
         self.stack.setCurrentIndex(1)
         self.services.current.set_dataset(self.path)
         if check:
@@ -306,4 +326,4 @@ class DatasetPage(DocumentEditing, DatasetChecking, FindingFixes, Page):
 
     def _made(self, path: Path, message: str) -> None:
         if self.open_path(path) and message:
-            self.made_message = message  # the check's verdict would replace it: shown with that (``_checked``)
+            self.checker.made_message = message  # the check's verdict would replace it: shown with that (``_checked``)

@@ -11,7 +11,7 @@ splitter hands the rest of the room to the panes below, and the page scrolls whe
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QSplitter, QWidget
 
 
 def content_height(widget: QWidget) -> int:
@@ -37,3 +37,13 @@ def keep_whole_height(widget: QWidget) -> None:
     keeper = _KeepWholeHeight(widget)
     widget.installEventFilter(keeper)
     widget.setMinimumHeight(content_height(widget))
+
+
+def keep_log_in_sight(splitter: QSplitter, top: QWidget, log_min_px: int) -> None:
+    """``top`` (the first pane) grows to its content: the room comes from the panes below the second (the log),
+    down to their minimum, never from the log, which keeps ``log_min_px`` at least (the page scrolls when the
+    window is short)."""
+    card = content_height(top)
+    below = [splitter.widget(i).minimumSizeHint().height() for i in range(2, splitter.count())]
+    log = max(log_min_px, splitter.height() - card - sum(below) - (splitter.count() - 1) * splitter.handleWidth())
+    splitter.setSizes([card, log, *below])

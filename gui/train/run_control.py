@@ -1,35 +1,83 @@
-"""The Train page's run control: start, resume, follow, replay, stop and the next run — the part of
-``TrainPage`` that turns a button into a run session (``gui.run_session.RunSession``).
+"""The Train page's run control: start, resume, follow, replay, stop and the next run — what turns a button
+into a run session (``gui.run_session.RunSession``).
 
-A mixin of ``TrainPage`` (it uses the page's widgets and session); split out so the page module stays about
-its layout and its display, and each stays short. The rules themselves are core's: a run is created and
-resumed by ``core.runs.store``, whether it may resume is ``core.run.folder.RunFolder.can_resume``.
+A controller the page owns (composition): it is given the options panel (the form it reads and fills) and
+the page only as the parent of its dialogs, owns the session and what the next Start needs (a resumable run,
+the wizard's hand-over, the prepared copy's check), and tells the page through signals — ``notify`` (a line
+for the banner), ``state_changed`` (buttons), ``session_created`` (a run to show), ``launched`` and
+``copy_progress``. The rules themselves are core's: a run is created and resumed by ``core.runs.store``,
+whether it may resume is ``core.run.folder.RunFolder.can_resume``, which wizard document a run keeps is
+``RunFolder.keep_wizard``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
 
 from core.dataset.prepare import PrepareResult
 from core.i18n import tr_n
 from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
-from core.job.jobs import JobSpec
+from core.job.jobs import JobOutcome, JobSpec
 from core.run.folder import RunFolder
 from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
 from core.trust import confirmed_entry, needs_trust
 from core.wizard.prepared_copy import CopyRequest, request_of
 from core.wizard.time_fit import handover_words
 from gui import dialogs
+from gui.background import BackgroundTask
+from gui.operations import show_failure
+from gui.job_runner import Launcher
 from gui.run_session import RunSession
 from gui.run_text import date_time_text
 from gui.train import operations
+from gui.train.operations import RunEnd
 from gui.train.run_viewer import RunViewer
+from gui.train.train_options_panel import TrainOptionsPanel
+
+#: ``notify``'s kinds: a plain line, one about the options' problems (hidden once they are fixed), the
+#: "Re-attached to run …" line (hidden when that run ends)
+PLAIN, PROBLEMS, ATTACHED = "", "problems", "attached"
 
 
-class TrainRunControl:
-    """Run control for ``TrainPage`` (see the module's docstring); every attribute used is the page's."""
+class TrainRunControl(QObject):
+    """Run control for the Train page (see the module's docstring)."""
+
+    notify = Signal(str, str, str)  # level, text, kind (PLAIN, PROBLEMS, ATTACHED)
+    state_changed = Signal()  # a run started, stopped, ended or the next Start's state changed: buttons, display
+    session_created = Signal(object, Path)  # RunSession, its worker.log: a new run is on screen (shown empty)
+    launched = Signal()  # a worker was started for the run on screen
+    copy_progress = Signal(str)  # Start's words while the prepared copy is checked
+    ended = Signal(object, object, object)  # JobOutcome, run folder, RunEnd: the run on screen's worker ended
+
+    def __init__(self, workspace: Path, options: TrainOptionsPanel, launcher: Launcher,
+                 show_train: Callable[[], None], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.workspace, self.options, self.form, self.launcher = workspace, options, options.form, launcher
+        self._show_train, self._window = show_train, parent
+        self.session: RunSession | None = None
+        self.viewers: list[RunViewer] = []  # finished runs opened while this page trains
+        self.resumable_run: Path | None = None
+        self.copy_request: CopyRequest | None = None  # the wizard's prepared copy, re-checked at each Start
+        self.copy_task: BackgroundTask | None = None  # that check, while it runs (Start waits for it)
+        self.wizard_doc: dict[str, Any] | None = None  # handed over by the wizard, kept by the next run it predicts
+
+    @property
+    def active(self) -> bool:
+        return self.session is not None and self.session.active
+
+    def _notify(self, level: str, text: str, *, about_problems: bool = False) -> None:
+        self.notify.emit(level, text, PROBLEMS if about_problems else PLAIN)
+
+    def _update_buttons(self) -> None:
+        self.state_changed.emit()
+
+    def revalidate(self) -> ValidatedConfig:
+        return self.options.revalidate()
 
     # -- run control --------------------------------------------------------------------------------
     def start_run(self) -> bool:
@@ -85,16 +133,17 @@ class TrainRunControl:
                 source=request.source, reason=exc))
 
         def progress(done_images: int, total: int) -> None:
-            self.start_button.setText(self.tr("Checking the copy {done}/{total}…").format(done=done_images, total=total))
+            self.copy_progress.emit(self.tr("Checking the copy {done}/{total}…").format(done=done_images, total=total))
 
-        self.copy_task = operations.refresh_prepared_copy(self, request, self.workspace) \
+        self.copy_task = operations.refresh_prepared_copy(self._window, request, self.workspace) \
             .success(done).failure(failed).progress(progress).run()
         self._update_buttons()
         return True
 
     def _start_checked(self, checked: ValidatedConfig, trusted: tuple[str, ...], trusted_model: bool) -> bool:
         try:
-            run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model)
+            run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model,
+                                 wizard=self.wizard_doc)  # kept with the run when it still predicts it
             job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
             job.write()
         except (OSError, ValueError) as exc:
@@ -102,9 +151,9 @@ class TrainRunControl:
                 "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
                 reason=exc, path=self.workspace))
             return False
+        self.wizard_doc = None  # the hand-over is this run's (or, changed since, no run's)
         self.options.remember_choices(checked)
         self._launch(run_dir, job, fresh=True)
-        self.wizard_prediction.attach_run(run_dir, checked.config.to_dict())
         return True
 
     def resume_run(self) -> bool:
@@ -115,7 +164,7 @@ class TrainRunControl:
         confirmed: tuple[str, ...] = ()
         if last.exists() and needs_trust(last, self.workspace):  # copied in, or from before records (machine 1+
             # of a several-machines run has no last.pt yet: machine 0 sends its own when the ranks meet)
-            if not dialogs.confirm_untrusted_weights(self, last):
+            if not dialogs.confirm_untrusted_weights(self._window, last):
                 return False
             confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints, recorded as they load
         try:
@@ -131,11 +180,8 @@ class TrainRunControl:
     def _launch(self, run_dir: Path, job: JobSpec, *, fresh: bool) -> None:
         if fresh or self.session is None or self.session.run_dir != run_dir:
             self._new_session(run_dir)
-        self.status_panel.clear()
-        self.banner.hide()
-        self._problems_banner = False
+        self.launched.emit()
         self.session.launch(job)
-        self._dirty = True
         self._update_buttons()
 
     def attach(self, info: RunInfo) -> bool:
@@ -145,12 +191,10 @@ class TrainRunControl:
         self._new_session(Path(info.path))
         self.session.follow()
         started = date_time_text(info.started or 0)
-        self._notify("info", self.tr(
+        self.notify.emit("info", self.tr(
             "Re-attached to run {name}, started {started} — it kept training while YOLO Studio was "
-            "closed.").format(name=info.name, started=started))
-        self._attached_banner = True
+            "closed.").format(name=info.name, started=started), ATTACHED)
         self.options.drop_demo_expectation()  # the run's dataset is on the form: no demo is prepared now
-        self._dirty = True
         self._update_buttons()
         return True
 
@@ -162,7 +206,7 @@ class TrainRunControl:
                 return self._replay(info)
             return True
         if self.active:  # viewing is not training: the other run opens in a window of its own
-            viewer = RunViewer(run_dir, self.session.name, self.services.current.show_train, self)
+            viewer = RunViewer(run_dir, self.session.name, self._show_train, self._window)
             viewer.show()
             self.viewers.append(viewer)
             viewer.destroyed.connect(lambda _=None, v=viewer: self.viewers.remove(v) if v in self.viewers else None)
@@ -183,7 +227,6 @@ class TrainRunControl:
         self._new_session(Path(info.path))
         self.session.follow()
         self._notify("info", self.tr("Replaying run {name} from its events file.").format(name=info.name))
-        self._dirty = True
         self._update_buttons()
         return True
 
@@ -194,12 +237,12 @@ class TrainRunControl:
             self._update_buttons()
 
     def stop_run(self) -> None:
-        if self.session is not None and self.session.stop():
-            self._dirty = True
+        if self.session is not None:
+            self.session.stop()
         self._update_buttons()
 
     def kill_run(self) -> None:
-        if self.active and dialogs.confirm_kill(self):
+        if self.active and dialogs.confirm_kill(self._window):
             self.session.kill()
 
     def detach_run(self) -> None:
@@ -212,19 +255,40 @@ class TrainRunControl:
         if self.session is not None:
             self.session.deleteLater()
         self.session = RunSession(run_dir, self, launcher=self.launcher)
-        self._show_run_settings(run_dir)
-        self.session.event.connect(self._on_event)
-        self.session.text.connect(self.log_view.add)
         self.session.ended.connect(self._on_ended)
         self.resumable_run = None
-        self.plots.clear()
-        self.system_plots.clear()
-        self.diagnosis.clear()
-        self.val_images.clear()
-        self.log_view.clear()
-        self.log_view.set_log_file(RunFolder(run_dir).worker_log)
-        self.status_panel.clear()
-        self.wizard_prediction.load(run_dir)
+        self.session_created.emit(self.session, RunFolder(run_dir).worker_log)
+        self._show_run_settings(run_dir)
+
+    def _on_ended(self, outcome: JobOutcome) -> None:
+        """The worker ended: its folder is read off the GUI thread (``read_run_end``), then ``ended`` says it."""
+        run_dir = self.session.run_dir
+        self._update_buttons()
+        op = operations.read_run_end(self._window, run_dir, outcome.status)
+        op.success(lambda end: self._ended(outcome, run_dir, end))
+        op.failure(lambda exc: (show_failure(self._window, self.tr("Reading run {name}").format(name=run_dir.name),
+                                             exc), self._ended(outcome, run_dir, RunEnd())))
+        op.run()
+
+    def _ended(self, outcome: JobOutcome, run_dir: Path, end: RunEnd) -> None:
+        if self.session is not None and self.session.run_dir == run_dir and not self.active:  # still on screen
+            self.resumable_run = run_dir if end.can_resume else None
+        self.ended.emit(outcome, run_dir, end)
+
+    def _show_run_settings(self, run_dir: Path) -> None:
+        """The form shows the run on screen: its recorded options (read off the GUI thread), and the run name
+        actually used (exp2)."""
+        self.form.apply_values({"name": run_dir.name})
+        operations.read_run_options(self._window, run_dir) \
+            .success(lambda recorded: self._apply_run_settings(run_dir, recorded)).run()
+
+    def _apply_run_settings(self, run_dir: Path, recorded: dict[str, Any]) -> None:
+        if self.session is None or self.session.run_dir != run_dir:
+            return  # another run is on screen by now
+        values = {name: value for name, value in recorded.items() if name in self.form.settable and name != "name"
+                  and self.form.editors[name].value() != value}  # only what differs (no section opens for nothing)
+        self.form.apply_values(values)
+        self.revalidate()
 
     # -- the next run -------------------------------------------------------------------------------
     def apply_prescriptions(self, prescriptions: list[dict[str, Any]]) -> bool:
@@ -241,7 +305,7 @@ class TrainRunControl:
         except ValueError:
             self.copy_request = None  # not a copy request: the config's data is trained as it is
         self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
-        self.wizard_prediction.set_pending(doc)
+        self.wizard_doc = doc
         self.revalidate()
         self._notify("info", handover_words(doc))  # what it set and the predicted time: never a silent 100 epochs
         return True
@@ -251,7 +315,7 @@ class TrainRunControl:
         by name: a document never decides alone where this machine connects."""
         for name in ENDPOINT_FIELDS:
             endpoint = str(values.get(name) or "").strip()
-            if endpoint and not dialogs.confirm_endpoint(self, endpoint, source):
+            if endpoint and not dialogs.confirm_endpoint(self._window, endpoint, source):
                 values.pop(name)
         return values
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QPro
 from core.training.distributed import needs_run_id, new_run_id
 from core.i18n import tr
 from core.environment.machine import MachineFacts
+from core.training.defaults import DATASET_DEFAULTED, dataset_defaults, is_demo_data
 from core.training.options import TrainConfig, train_options
 from core.trust import confirmed_entry, is_model_yaml, model_needs_trust, model_problem, needs_trust
 from gui import dialogs
@@ -32,10 +33,9 @@ from gui.widgets.option_editors import ChoiceEditor, OptionEditor, SpinEditor, m
 from gui.train.several_machines import SeveralMachinesSection
 from gui.widgets.start_hint import StartHint
 
-DEMO_DEFAULTS = {"epochs": 30, "imgsz": 128}
-OTHER_DEFAULTS = {"epochs": 100, "imgsz": 640}
-#: Options whose default follows the dataset: a change made for the user is said next to the field.
-NOTED = tuple(DEMO_DEFAULTS)
+#: Options whose default follows the dataset (``core.training.defaults``, the table both faces use): a change made
+#: for the user is said next to the field.
+NOTED = DATASET_DEFAULTED
 #: A choice box's minimum width in characters: the options column keeps to its pane at 1280x720 (the longest
 #: choices, e.g. the cache's, are read in full in the open list).
 COMBO_MIN_CHARS = 10
@@ -252,8 +252,7 @@ class TrainForm(QWidget):
         combo.blockSignals(False)
 
     def is_demo(self) -> bool:
-        text = str(self.editors["data"].value())
-        return bool(text) and Path(text).expanduser() == self.demo_yaml
+        return is_demo_data(str(self.editors["data"].value()), self.workspace)
 
     # -- demo dataset progress ----------------------------------------------------------------------
     def show_demo_progress(self, done: int, total: int) -> None:
@@ -330,5 +329,5 @@ class TrainForm(QWidget):
         demo = self.is_demo()
         why = self.tr("Set for the demo dataset, which trains in minutes at this size") if demo else self.tr(
             "yolov5's default for your own dataset")
-        for name, value in (DEMO_DEFAULTS if demo else OTHER_DEFAULTS).items():
+        for name, value in dataset_defaults(str(self.editors["data"].value()), self.workspace).items():
             self.set_default(name, value, why)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QPushButton, QVBoxLa
 from core.dataset.fix_catalogue import fix_words
 from core.dataset.training_gate import DatasetGate, check_for_training
 from core.demo.dataset import DemoCancelled, ensure_demo_dataset
+from core.demo.spec import demo_data_yaml
 from core.findings import Finding, Severity
 from core.environment.machine import MachineFacts, quick_machine_facts
 from core.i18n import tr_n
@@ -68,7 +69,7 @@ class TrainOptionsPanel(QGroupBox):
         self._gate_path: Path | None = None
         self._gate_task: BackgroundTask | None = None
         self._running: str | None = None  # the run these options belong to while it trains
-        self.form = TrainForm(self.workspace, (self.workspace / "demo" / "data.yaml").resolve(), self)
+        self.form = TrainForm(self.workspace, demo_data_yaml(self.workspace), self)
         self.problems = ProblemList(option_labels(), self)
         self.dataset_link = QLabel(self, visible=False, openExternalLinks=False)
         self.dataset_link.setText('<a href="dataset">{}</a>'.format(self.tr("Show them on the Dataset page")))

@@ -1,7 +1,9 @@
 """The Train page: choose options, start / stop / resume a run, watch it learn, find its weights.
 
-Owns the page's flow only. The options side (form, problems, demo dataset, yolov5 line, applying
-prescriptions) is ``TrainOptionsPanel``; a run is created, spec'd and resumed by ``core.runs.store``; progress is
+Owns the page's layout and display only, and calls two parts it owns: the options side (form, problems, demo
+dataset, yolov5 line, applying prescriptions) is ``TrainOptionsPanel``; starting, resuming, following, stopping
+and the next run are ``TrainRunControl`` (``control``), which answers through signals. A run is created, spec'd
+and resumed by ``core.runs.store``; progress is
 ``core.run.progress.RunProgress`` (inside ``RunSession``, a ``gui.job_runner.JobRunner``); the worker is
 started through an injectable ``launcher`` (production: the job's own argv), so tests drive the real page
 with a fake worker. Slow work (the demo dataset, NVML facts) runs in the background; the display is
@@ -35,19 +37,15 @@ from gui.widgets.diagnosis_banner import DiagnosisBanner
 from gui.widgets.log_view import LogView
 from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_panel import ProgressPanel
-from gui.train.run_control import TrainRunControl
+from gui.train.run_control import ATTACHED, PROBLEMS, TrainRunControl
 from gui.train.run_status_panel import RunStatusPanel
-from gui.train.fit_height import content_height, keep_whole_height
-from gui.operations import show_failure
-from gui.train.operations import RunEnd, read_run_end, read_run_options
-from gui.train.run_viewer import RunViewer
+from gui.train.fit_height import keep_log_in_sight, keep_whole_height
+from gui.train.operations import RunEnd
 from gui.train.train_options_panel import TrainOptionsPanel
 from gui.train.val_images import ValImages
 from gui.train.wizard_prediction import WizardPrediction
 
 if TYPE_CHECKING:
-    from core.wizard.prepared_copy import CopyRequest
-    from gui.background import BackgroundTask
     from gui.widgets.system_plots import SystemPlots
     from gui.widgets.training_plots import TrainingPlots
 
@@ -68,19 +66,13 @@ def _system_plots(parent: QWidget) -> SystemPlots:
     return SystemPlots(parent)
 
 
-class TrainPage(TrainRunControl, Page):
+class TrainPage(Page):
     summary_changed = Signal(str)  # the status bar's glance at the run
     run_ended = Signal(object)  # JobOutcome
 
     def __init__(self, workspace: Path, parent: QWidget | None = None, *, launcher: Launcher = default_launcher,
                  prepare_demo: bool = True, machine_facts: MachineFacts | None = None) -> None:
         super().__init__(workspace, parent)
-        self.launcher = launcher
-        self.session: RunSession | None = None
-        self.viewers: list[RunViewer] = []  # finished runs opened while this page trains
-        self.resumable_run: Path | None = None
-        self.copy_request: CopyRequest | None = None  # the wizard's prepared copy, re-checked at each Start
-        self.copy_task: BackgroundTask | None = None  # that check, while it runs (Start waits for it)
         self._prepare_demo = prepare_demo
         self._shown_once = False
         self._dirty = False
@@ -89,31 +81,33 @@ class TrainPage(TrainRunControl, Page):
         self._attached_banner = False  # the banner says "Re-attached to run …": it goes when that run ends
         self._dataset_after_run: str | None = None  # the app's dataset changed while a run trained
 
-        self.start_button = QPushButton(self.tr("Start"), self, clicked=self.start_run, default=True)
+        self.options = TrainOptionsPanel(self.workspace, self, machine_facts=machine_facts)
+        self.control = control = TrainRunControl(self.workspace, self.options, launcher,
+                                                 lambda: self.services.current.show_train(), self)
+        self.start_button = QPushButton(self.tr("Start"), self, clicked=control.start_run, default=True)
         self.start_button.setToolTip(self.tr("Start training with these options (Ctrl+Enter)"))
-        self.stop_button = QPushButton(self.tr("Stop"), self, clicked=self.stop_run)
+        self.stop_button = QPushButton(self.tr("Stop"), self, clicked=control.stop_run)
         self.stop_button.setToolTip(self.tr("Finish the current batch, save a checkpoint, then stop"))
-        self.kill_button = QPushButton(self.tr("Kill"), self, clicked=self.kill_run, visible=False)
+        self.kill_button = QPushButton(self.tr("Kill"), self, clicked=control.kill_run, visible=False)
         self.kill_button.setToolTip(self.tr("End the training process at once (asks first)"))
-        self.resume_button = QPushButton(self.tr("Resume"), self, clicked=self.resume_run)
+        self.resume_button = QPushButton(self.tr("Resume"), self, clicked=control.resume_run)
         self.header = PageHeader(
             self.tr("Train"),
             self.tr("Train a YOLOv5 model on your dataset, watch it learn, and find its weights when it is done."),
             [self.start_button, self.stop_button, self.kill_button, self.resume_button], self)
         self.banner = Banner(self)
 
-        self.options = TrainOptionsPanel(self.workspace, self, machine_facts=machine_facts)
         self.options.checked.connect(self._on_checked)
         self.options.notify.connect(self._notify)
         self.options.show_dataset_requested.connect(self._show_dataset_page)
         self.form, self.problems = self.options.form, self.options.problems
         self.progress_panel = ProgressPanel(self)
         self.status_panel = RunStatusPanel(self)
-        self.status_panel.resume_requested.connect(self.resume_run)
-        self.status_panel.more_epochs_requested.connect(self.train_more)
+        self.status_panel.resume_requested.connect(control.resume_run)
+        self.status_panel.more_epochs_requested.connect(control.train_more)
         self.status_panel.evaluate_requested.connect(self.evaluate_run)
         self.diagnosis = DiagnosisBanner(self)
-        self.diagnosis.apply_requested.connect(self.apply_prescriptions)
+        self.diagnosis.apply_requested.connect(self.options.apply_changes)
         self.wizard_prediction = WizardPrediction(self)  # a run from the wizard: predicted vs measured
         self.wizard_prediction.review_requested.connect(lambda: self.services.current.show_requested.emit("wizard"))
         # Built with the first run shown (start-up never imports pyqtgraph): ``plots`` / ``system_plots``.
@@ -124,8 +118,14 @@ class TrainPage(TrainRunControl, Page):
         self.val_images = ValImages(self)
         self.log_view = LogView(self)
         self._build_layout()
+        control.notify.connect(self._control_notify)
+        control.state_changed.connect(self._run_state_changed)
+        control.session_created.connect(self._show_new_session)
+        control.launched.connect(self._launched)
+        control.ended.connect(self._show_end)
+        control.copy_progress.connect(self.start_button.setText)
 
-        QShortcut(QKeySequence("Ctrl+Return"), self, self.start_run,
+        QShortcut(QKeySequence("Ctrl+Return"), self, control.start_run,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._refresh_timer = QTimer(self, interval=REFRESH_MS, timeout=self._refresh_if_dirty)
         self._refresh_timer.start()
@@ -187,8 +187,13 @@ class TrainPage(TrainRunControl, Page):
         return self._system_plots.widget()  # type: ignore[return-value]
 
     @property
+    def session(self) -> RunSession | None:
+        """The run on screen (``control``'s)."""
+        return self.control.session
+
+    @property
     def active(self) -> bool:
-        return self.session is not None and self.session.active
+        return self.control.active
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -272,24 +277,13 @@ class TrainPage(TrainRunControl, Page):
 
     def evaluate_run(self, run_dir: Path) -> EvaluateWindow:
         """The completion card's Evaluate: the run's evaluation in a window of its own."""
-        window = EvaluateWindow(Path(run_dir), self.workspace, self, launcher=self.launcher)
+        window = EvaluateWindow(Path(run_dir), self.workspace, self, launcher=self.control.launcher)
         window.show()
         return window
-
-    def _on_ended(self, outcome: JobOutcome) -> None:
-        """The worker ended: its folder is read off the GUI thread (``read_run_end``), then the card shows."""
-        run_dir = self.session.run_dir
-        self._update_buttons()
-        op = read_run_end(self, run_dir, outcome.status)
-        op.success(lambda end: self._show_end(outcome, run_dir, end))
-        op.failure(lambda exc: (show_failure(self, self.tr("Reading run {name}").format(name=run_dir.name), exc),
-                                self._show_end(outcome, run_dir, RunEnd())))
-        op.run()
 
     def _show_end(self, outcome: JobOutcome, run_dir: Path, end: RunEnd) -> None:
         session = self.session
         if session is not None and session.run_dir == run_dir and not self.active:  # still the run on screen
-            self.resumable_run = run_dir if end.can_resume else None
             tail = self.log_view.last_lines(LOG_TAIL_LINES)
             if outcome.failed and end.worker_log:
                 tail += [self.tr("— last lines of worker.log —"), *end.worker_log]
@@ -345,27 +339,35 @@ class TrainPage(TrainRunControl, Page):
         self._system_box.setVisible(not on)
 
     def _keep_log_in_sight(self) -> None:
-        """The completion card grows the top pane: the room comes from the charts (down to their minimum),
-        never from the log, which keeps ``LOG_MIN_PX`` at least (the page scrolls when the window is short)."""
-        splitter = self._live_splitter
-        card = content_height(self.run_box)
-        plots, system = self._plots.minimumSizeHint().height(), self._system_box.minimumSizeHint().height()
-        log = max(LOG_MIN_PX, splitter.height() - card - plots - system - 3 * splitter.handleWidth())
-        splitter.setSizes([card, log, plots, system])
+        """The completion card grows the top pane: the room comes from the charts, never from the log."""
+        keep_log_in_sight(self._live_splitter, self.run_box, LOG_MIN_PX)
 
-    def _show_run_settings(self, run_dir: Path) -> None:
-        """The form shows the run on screen: its recorded options (read off the GUI thread), and the run name
-        actually used (exp2)."""
-        self.form.apply_values({"name": run_dir.name})
-        read_run_options(self, run_dir).success(lambda recorded: self._apply_run_settings(run_dir, recorded)).run()
+    # -- what ``control`` says ------------------------------------------------------------------------
+    def _control_notify(self, level: str, text: str, kind: str) -> None:
+        self._notify(level, text, about_problems=kind == PROBLEMS)
+        self._attached_banner = kind == ATTACHED
 
-    def _apply_run_settings(self, run_dir: Path, recorded: dict[str, Any]) -> None:
-        if self.session is None or self.session.run_dir != run_dir:
-            return  # another run is on screen by now
-        values = {name: value for name, value in recorded.items() if name in self.form.settable and name != "name"
-                  and self.form.editors[name].value() != value}  # only what differs (no section opens for nothing)
-        self.form.apply_values(values)
-        self.revalidate()
+    def _run_state_changed(self) -> None:
+        self._dirty = True
+        self._update_buttons()
+
+    def _launched(self) -> None:
+        self.status_panel.clear()
+        self.banner.hide()
+        self._problems_banner = False
+
+    def _show_new_session(self, session: RunSession, worker_log: Path) -> None:
+        """A run comes on screen: everything it shows starts empty and fills from its events."""
+        session.event.connect(self._on_event)
+        session.text.connect(self.log_view.add)
+        self.plots.clear()
+        self.system_plots.clear()
+        self.diagnosis.clear()
+        self.val_images.clear()
+        self.log_view.clear()
+        self.log_view.set_log_file(worker_log)
+        self.status_panel.clear()
+        self.wizard_prediction.load(session.run_dir)
 
     def _update_buttons(self) -> None:
         active = self.active
@@ -375,8 +377,9 @@ class TrainPage(TrainRunControl, Page):
             name=self.session.name) if active else self.tr("Options for the next run"))
         self.options.set_running(self.session.name if active else None)  # no "Ready to train" while it trains
         ok = self.options.ready
-        self.start_button.setEnabled(not active and ok and self.copy_task is None)
-        if self.copy_task is None:
+        copying = self.control.copy_task is not None
+        self.start_button.setEnabled(not active and ok and not copying)
+        if not copying:
             self.start_button.setText(self.tr("Start"))
         self.start_button.setToolTip(
             self.tr("A run is active: stop it, or wait for it to finish, first.") if active else
@@ -386,9 +389,10 @@ class TrainPage(TrainRunControl, Page):
         self.stop_button.setEnabled(active and not stopping)
         self.stop_button.setText(self.tr("Stopping…") if stopping else self.tr("Stop"))
         self.kill_button.setVisible(stopping)
-        self.resume_button.setEnabled(not active and self.resumable_run is not None)
+        resumable = self.control.resumable_run
+        self.resume_button.setEnabled(not active and resumable is not None)
         self.resume_button.setToolTip(
             self.tr("Resume run {name} from its last checkpoint: an epoch interrupted by a stop is redone from its "
-                    "first batch, starting from the weights reached").format(name=self.resumable_run.name)
-            if self.resumable_run is not None else self.tr("Nothing to resume: no stopped or failed run with a "
+                    "first batch, starting from the weights reached").format(name=resumable.name)
+            if resumable is not None else self.tr("Nothing to resume: no stopped or failed run with a "
                                                            "checkpoint."))

@@ -1,26 +1,22 @@
 """On the Train page, for a run started from the wizard: predicted against measured images/s and epoch time, and
 for a bottleneck verdict about a setting the wizard chose, which step chose it and why (with a way back).
 
-The wizard's document is kept with the run (``<run>/wizard.json``, written when the run starts), so a replayed
-or re-attached run shows the same comparison. Measured figures come from the run's own events: the batch
+The wizard's document is kept with the run by its folder's owner (``core.run.folder.RunFolder.keep_wizard``,
+called by ``core.runs.store.create_run`` for a run started from either face), so a replayed, re-attached or
+``yolostudio train --config wizard.json`` run shows the same comparison; this widget only reads it. Measured figures come from the run's own events: the batch
 windows' images/s (warm-up left out, as the run's efficiency summary does) and ``epoch_end.epoch_time_s``.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from core.atomic import atomic_write_text
+from core.run.folder import RunFolder
 from core.run.progress import format_duration
-
-WIZARD_FILE = "wizard.json"
-#: Config fields the prediction depends on: another value on the form means the prediction is not this run's.
-PREDICTED_FIELDS = ("imgsz", "batch", "workers", "cache", "model", "device", "data")
 
 
 class WizardPrediction(QFrame):
@@ -30,7 +26,6 @@ class WizardPrediction(QFrame):
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.doc: dict[str, Any] | None = None
-        self.pending: dict[str, Any] | None = None  # handed over by the wizard, not yet started
         self._images = 0
         self._seconds = 0.0
         self._epochs: list[float] = []
@@ -49,29 +44,11 @@ class WizardPrediction(QFrame):
         layout.addWidget(self.verdict)
         self.setVisible(False)
 
-    def set_pending(self, doc: dict[str, Any]) -> None:
-        self.pending = doc
-
-    def attach_run(self, run_dir: Path, config: dict[str, Any]) -> None:
-        """A run starts: keep the wizard's document with it when the form still holds the wizard's settings."""
-        doc, self.pending = self.pending, None
-        if doc is not None and all(str(config.get(k)) == str(doc["config"].get(k)) for k in PREDICTED_FIELDS
-                                   if k != "data") and _same_data(config.get("data"), doc["config"].get("data")):
-            try:
-                atomic_write_text(Path(run_dir) / WIZARD_FILE, json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
-                                  backup=False)
-            except OSError:
-                pass  # the run trains either way; only the comparison is lost
-        self.load(run_dir)
-
     def load(self, run_dir: Path) -> None:
         """Show the comparison for ``run_dir`` (hidden when the run was not started from the wizard)."""
         self._images, self._seconds, self._epochs = 0, 0.0, []
         self.verdict.setVisible(False)
-        try:
-            self.doc = json.loads((Path(run_dir) / WIZARD_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            self.doc = None
+        self.doc = RunFolder(Path(run_dir)).read_wizard()
         self.setVisible(self.doc is not None)
         self._update()
 
@@ -115,9 +92,3 @@ class WizardPrediction(QFrame):
         self.verdict.setText("\n".join(lines))
         self.verdict.setVisible(True)
 
-
-def _same_data(a: Any, b: Any) -> bool:
-    try:
-        return Path(str(a)).expanduser().resolve() == Path(str(b)).expanduser().resolve()
-    except OSError:
-        return str(a) == str(b)

@@ -273,7 +273,7 @@ Step failed: {step}
     </message>
     <message>
       <source>'{entry}' is followed by a space or tab. yolov5 keeps it as part of the name, so the name no longer ends in an image suffix and yolov5 skips the line silently: the image is not trained. Delete the trailing space.</source>
-      <translation>'{entry}' 后面有空格或制表符。yolov5 会把它当作名称的一部分，于是名称不再以图像后缀结尾，yolov5 会静默跳过这一行：该图像不会参与训练。请删除末尾的空格。</translation>
+      <translation>'{entry}' 后面有空格或制表符。yolov5 会把它当作名称的一部分，于是名称不再以图片后缀结尾，yolov5 会静默跳过这一行：该图片不会参与训练。请删除末尾的空格。</translation>
     </message>
     <message>
       <source>'{entry}' is neither a GPU index nor a GPU UUID, and CUDA shows no GPU from that entry on.</source>
@@ -849,7 +849,7 @@ Step failed: {step}
     </message>
     <message>
       <source>Copy the same dataset (same data.yaml, images and labels) and install the same yolov5 and torch on every node, then start the run again on all of them.</source>
-      <translation>请在每个节点上放置相同的数据集（相同的 data.yaml、图像和标注），安装相同版本的 yolov5 和 torch，然后在所有节点上重新开始训练。</translation>
+      <translation>请在每个节点上放置相同的数据集（相同的 data.yaml、图片和标注），安装相同版本的 yolov5 和 torch，然后在所有节点上重新开始训练。</translation>
     </message>
     <message>
       <source>Copying {detail}</source>
@@ -1029,7 +1029,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Each GPU gets {per_gpu} images per step: BatchNorm statistics from so few images are noisy.</source>
-      <translation>每块 GPU 每步只有 {per_gpu} 张图像：这么少的图像算出的 BatchNorm 统计量噪声很大。</translation>
+      <translation>每块 GPU 每步只有 {per_gpu} 张图片：这么少的图片算出的 BatchNorm 统计量噪声很大。</translation>
     </message>
     <message>
       <source>Each has a one-click fix on the Dataset page (Fix…, previewed and undoable).</source>
@@ -1073,11 +1073,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Evaluating {weights} on the {split} split ({n} image) with yolov5's validation…</source>
-      <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图像）上评估 {weights}…</translation>
+      <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图片）上评估 {weights}…</translation>
     </message>
     <message>
       <source>Evaluating {weights} on the {split} split ({n} images) with yolov5's validation…</source>
-      <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图像）上评估 {weights}…</translation>
+      <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图片）上评估 {weights}…</translation>
     </message>
     <message>
       <source>Evaluation of {weights} on the {split} split: {n} image, {instances} objects</source>
@@ -1409,7 +1409,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>GTX 16xx and Quadro T-series GPUs (TU116/TU117) pass yolov5's AMP check, then produce NaN losses or zero mAP later in FP16 training. Train in full precision (FP32): it needs more GPU memory per image, so a smaller batch may be needed.</source>
-      <translation>GTX 16xx 和 Quadro T 系列 GPU（TU116/TU117）能通过 yolov5 的 AMP 检查，但在 FP16 训练后期会出现 NaN 损失或 mAP 为零。请以全精度（FP32）训练：每张图像需要更多显存，可能需要更小的批大小。</translation>
+      <translation>GTX 16xx 和 Quadro T 系列 GPU（TU116/TU117）能通过 yolov5 的 AMP 检查，但在 FP16 训练后期会出现 NaN 损失或 mAP 为零。请以全精度（FP32）训练：每张图片需要更多显存，可能需要更小的批大小。</translation>
     </message>
     <message>
       <source>Get it again to resume from where it stopped.</source>
@@ -1661,7 +1661,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Its image {image} exists but is in no split of this data.yaml, so yolov5 neither trains on it nor reads this label. Add the image to a split if it should be used.</source>
-      <translation>它的图像 {image} 存在，但不在此 data.yaml 的任何划分中，因此 yolov5 既不会用它训练，也不会读取此标签。如需使用，请把该图像加入某个划分。</translation>
+      <translation>它的图片 {image} 存在，但不在此 data.yaml 的任何划分中，因此 yolov5 既不会用它训练，也不会读取此标签。如需使用，请把该图片加入某个划分。</translation>
     </message>
     <message>
       <source>Keep a checkpoint every N epochs besides last.pt and best.pt (each costs about three times the model's size on disk); -1 keeps only those two.</source>
@@ -2321,7 +2321,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Processes that load and augment images alongside training, per training process (with several GPUs each GPU's process starts this many). Too few and the GPU waits for data; each costs a CPU core, RAM, and shared memory in Docker.</source>
-      <translation>在训练的同时加载并增强图像的进程数，按每个训练进程计（多块 GPU 时，每块 GPU 的进程各启动这么多个）。太少则 GPU 要等数据；每个进程占用一个 CPU 核心、内存，以及 Docker 中的共享内存。</translation>
+      <translation>在训练的同时加载并增强图片的进程数，按每个训练进程计（多块 GPU 时，每块 GPU 的进程各启动这么多个）。太少则 GPU 要等数据；每个进程占用一个 CPU 核心、内存，以及 Docker 中的共享内存。</translation>
     </message>
     <message>
       <source>Put the dataset back where the run trained from it.</source>
@@ -3193,7 +3193,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>The label file cannot be read ('{reason}'). yolov5 drops the image as corrupt.</source>
-      <translation>无法读取该标签文件（'{reason}'）。yolov5 会将该图像视为损坏并丢弃。</translation>
+      <translation>无法读取该标签文件（'{reason}'）。yolov5 会将该图片视为损坏并丢弃。</translation>
     </message>
     <message>
       <source>The largest batch that trained with room to spare: the GPU stays busy and yolov5 accumulates to {nbs} images per step.</source>
@@ -3265,11 +3265,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>The prepared copy of {source} was out of date and has been refreshed ({n} image resized again), so training did not start on stale pixels. Start again once the dataset check passes.</source>
-      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {n} 张图像），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
+      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {n} 张图片），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
     </message>
     <message>
       <source>The prepared copy of {source} was out of date and has been refreshed ({n} images resized again), so training did not start on stale pixels. Start again once the dataset check passes.</source>
-      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {n} 张图像），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
+      <translation>{source} 的预处理副本已过期，现已刷新（重新缩放了 {n} 张图片），因此没有用过期的像素开始训练。数据集检查通过后请再次点击开始。</translation>
     </message>
     <message>
       <source>The probe did not finish step '{step}' within {limit:.0f} s and was killed. A GPU driver that hangs like this (a wedged driver, a GPU that fell off the bus) will hang training too.</source>
@@ -3409,11 +3409,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>The wizard set {n} epoch, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
-      <translation>向导已设置 {n} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
+      <translation>向导已设置 {n} 轮、{model}、图片尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
     </message>
     <message>
       <source>The wizard set {n} epochs, {model}, image size {imgsz}, batch {batch}, {workers} workers: predicted {total} ({epoch} per epoch). Press Start to train.</source>
-      <translation>向导已设置 {n} 轮、{model}、图像尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
+      <translation>向导已设置 {n} 轮、{model}、图片尺寸 {imgsz}、批大小 {batch}、{workers} 个加载进程：预测 {total}（每轮 {epoch}）。按“开始”进行训练。</translation>
     </message>
     <message>
       <source>The worker did not finish within {seconds:g} s and was stopped.</source>
@@ -3541,15 +3541,15 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>This label file is the label of {n} images: {images}. yolov5 pairs an image with the label of the same name without its suffix, so all of them train with these boxes; rename all but the image it belongs to, and give each its own label.</source>
-      <translation>此标签文件是 {n} 张图像的标签：{images}。yolov5 按去掉后缀后的同名文件为图像配对标签，因此它们都会用这些框训练；请重命名除其所属图像外的所有图像，并为每张图像提供各自的标签。</translation>
+      <translation>此标签文件是 {n} 张图片的标签：{images}。yolov5 按去掉后缀后的同名文件为图片配对标签，因此它们都会用这些框训练；请重命名除其所属图片外的所有图片，并为每张图片提供各自的标签。</translation>
     </message>
     <message>
       <source>This label file is {size} MB; YOLO Studio reads label files up to {limit} MB (over 25,000 boxes). yolov5 would read it whole into memory for this one image. Is it really this image's labels?</source>
-      <translation>此标签文件有 {size} MB；YOLO Studio 读取的标签文件最大为 {limit} MB（超过 25,000 个框）。yolov5 会为这一张图像把它整个读入内存。它真的是这张图像的标签吗？</translation>
+      <translation>此标签文件有 {size} MB；YOLO Studio 读取的标签文件最大为 {limit} MB（超过 25,000 个框）。yolov5 会为这一张图片把它整个读入内存。它真的是这张图片的标签吗？</translation>
     </message>
     <message>
       <source>This label is not a file but a pipe, device or socket. yolov5 uses a label only when it is a regular file, so it trains the image as a background (no objects); it is not read here either. Replace it with the real label file.</source>
-      <translation>此标签不是文件，而是管道、设备或套接字。yolov5 只使用普通文件作为标签，因此会把该图像当作背景（无目标）训练；这里也不会读取它。请用真正的标签文件替换它。</translation>
+      <translation>此标签不是文件，而是管道、设备或套接字。yolov5 只使用普通文件作为标签，因此会把该图片当作背景（无目标）训练；这里也不会读取它。请用真正的标签文件替换它。</translation>
     </message>
     <message>
       <source>This line holds only spaces or tabs between label rows. yolov5 keeps it as an empty row and drops the whole image as corrupt ('{reason}'); delete the line.</source>
@@ -3597,7 +3597,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Train in FP32 instead of letting yolov5 switch mixed precision on: for GPUs whose FP16 training turns the loss to NaN later in the run although yolov5's AMP check passes (GTX 16xx, Quadro T-series). Costs about twice the GPU memory per image and slower steps on GPUs with tensor cores.</source>
-      <translation>以 FP32 训练，而不是让 yolov5 开启混合精度：适用于虽然通过了 yolov5 的 AMP 检查、但 FP16 训练后期损失变成 NaN 的 GPU（GTX 16xx、Quadro T 系列）。每张图像约占用两倍显存，在有张量核心的 GPU 上步骤更慢。</translation>
+      <translation>以 FP32 训练，而不是让 yolov5 开启混合精度：适用于虽然通过了 yolov5 的 AMP 检查、但 FP16 训练后期损失变成 NaN 的 GPU（GTX 16xx、Quadro T 系列）。每张图片约占用两倍显存，在有张量核心的 GPU 上步骤更慢。</translation>
     </message>
     <message>
       <source>Train more (Train more / yolostudio train --epochs {n}).</source>
@@ -3665,7 +3665,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Training on the prepared copy of {source} (images resized to {imgsz} px; {state}): {copy}</source>
-      <translation>使用 {source} 的预处理副本训练（图像缩放到 {imgsz} px；{state}）：{copy}</translation>
+      <translation>使用 {source} 的预处理副本训练（图片缩放到 {imgsz} px；{state}）：{copy}</translation>
     </message>
     <message>
       <source>Training on {data} as given: the prepared copy {config} asks for is of {source}.</source>
@@ -3681,7 +3681,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Training takes about {total} on this machine's CPU. A GPU, a smaller image size or the quick test goal shortens it.</source>
-      <translation>在本机 CPU 上训练约需 {total}。使用 GPU、更小的图像尺寸或“快速测试”目标可以缩短。</translation>
+      <translation>在本机 CPU 上训练约需 {total}。使用 GPU、更小的图片尺寸或“快速测试”目标可以缩短。</translation>
     </message>
     <message>
       <source>Training takes about {total} on this machine.</source>
@@ -3901,7 +3901,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>With several GPUs, compute BatchNorm statistics over every GPU's images instead of each GPU's own: steadier training when each GPU gets 8 images or fewer, for a little time per step. GPUs only (CUDA).</source>
-      <translation>多块 GPU 时，用所有 GPU 的图像计算 BatchNorm 统计量，而不是各自的图像：每块 GPU 每步只有 8 张或更少图像时训练更稳定，每步稍慢一点。仅限 GPU（CUDA）。</translation>
+      <translation>多块 GPU 时，用所有 GPU 的图片计算 BatchNorm 统计量，而不是各自的图片：每块 GPU 每步只有 8 张或更少图片时训练更稳定，每步稍慢一点。仅限 GPU（CUDA）。</translation>
     </message>
     <message>
       <source>Without a usable NVIDIA GPU, yolov5 trains on the CPU — fine for the demo, one to two orders of magnitude slower for real datasets.</source>
@@ -5185,7 +5185,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>remove the image from the val list</source>
-      <translation>把该图像从 val 列表中移除</translation>
+      <translation>把该图片从 val 列表中移除</translation>
     </message>
     <message>
       <source>rename a class; two classes renamed to one name are merged (repeatable)</source>
@@ -5381,7 +5381,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>take the image out of its split</source>
-      <translation>把该图像移出它所在的划分</translation>
+      <translation>把该图片移出它所在的划分</translation>
     </message>
     <message>
       <source>temperature</source>
@@ -5845,7 +5845,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>yolov5 looks for the label of {image} under the name {expected} (a lower-case '.txt'), so it does not read this file and trains the image as a background (no objects). Rename the file to end in '.txt'.</source>
-      <translation>yolov5 以名称 {expected}（小写 '.txt'）查找 {image} 的标签，因此不会读取此文件，并把该图像当作背景（无目标）训练。请将文件重命名为以 '.txt' 结尾。</translation>
+      <translation>yolov5 以名称 {expected}（小写 '.txt'）查找 {image} 的标签，因此不会读取此文件，并把该图片当作背景（无目标）训练。请将文件重命名为以 '.txt' 结尾。</translation>
     </message>
     <message>
       <source>yolov5 reuses this label cache while the files' paths and total size stay the same, so it would train on the labels of its last scan: {n} labels have changed since (first {image}). YOLO Studio's trainings set it aside so yolov5 reads the labels again; delete it if you train with yolov5 yourself.</source>
@@ -6381,15 +6381,15 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{n} image resized now</source>
-      <translation>本次缩放 {n} 张图像</translation>
+      <translation>本次缩放 {n} 张图片</translation>
     </message>
     <message>
       <source>{n} image resized now, {resumed} kept</source>
-      <translation>本次缩放 {n} 张图像，保留 {resumed} 张</translation>
+      <translation>本次缩放 {n} 张图片，保留 {resumed} 张</translation>
     </message>
     <message>
       <source>{n} image validated</source>
-      <translation>已验证 {n} 张图像</translation>
+      <translation>已验证 {n} 张图片</translation>
     </message>
     <message>
       <source>{n} images</source>
@@ -6397,15 +6397,15 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{n} images resized now</source>
-      <translation>本次缩放 {n} 张图像</translation>
+      <translation>本次缩放 {n} 张图片</translation>
     </message>
     <message>
       <source>{n} images resized now, {resumed} kept</source>
-      <translation>本次缩放 {n} 张图像，保留 {resumed} 张</translation>
+      <translation>本次缩放 {n} 张图片，保留 {resumed} 张</translation>
     </message>
     <message>
       <source>{n} images validated</source>
-      <translation>已验证 {n} 张图像</translation>
+      <translation>已验证 {n} 张图片</translation>
     </message>
     <message>
       <source>{n} images without objects (kept as backgrounds)</source>
@@ -6457,7 +6457,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{out} {where}: the copy would overwrite your images and data.yaml. Choose an empty folder outside the dataset, or let the copy go to the app's cache (no --out).</source>
-      <translation>{out} {where}：副本会覆盖你的图像和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
+      <translation>{out} {where}：副本会覆盖你的图片和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
     </message>
     <message>
       <source>{path} already exists and is not empty. Pick a new folder for the dataset (--out), or remove that one first.</source>

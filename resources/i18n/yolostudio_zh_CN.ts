@@ -671,7 +671,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>Finding images and labels</source>
-      <translation>正在查找图像和标注</translation>
+      <translation>正在查找图片和标注</translation>
     </message>
     <message>
       <source>Opening {path}</source>
@@ -881,7 +881,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>Wrote {path}: {train} training and {val} validation images ({bg} without labels).</source>
-      <translation>已写入 {path}：{train} 张训练图像、{val} 张验证图像（{bg} 张没有标注）。</translation>
+      <translation>已写入 {path}：{train} 张训练图片、{val} 张验证图片（{bg} 张没有标注）。</translation>
     </message>
     <message>
       <source>{first} {second}</source>
@@ -1491,7 +1491,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Reading the evaluated images</source>
-      <translation>读取评估过的图像</translation>
+      <translation>读取评估过的图片</translation>
     </message>
     <message>
       <source>Reading the evaluation</source>
@@ -3793,10 +3793,6 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>进度</translation>
     </message>
     <message>
-      <source>Reading run {name}</source>
-      <translation>正在读取训练 {name}</translation>
-    </message>
-    <message>
       <source>Resume</source>
       <translation>继续训练</translation>
     </message>
@@ -3862,6 +3858,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Re-attached to run {name}, started {started} — it kept training while YOLO Studio was closed.</source>
       <translation>已重新连接到训练 {name}（开始于 {started}）——YOLO Studio 关闭期间它一直在训练。</translation>
+    </message>
+    <message>
+      <source>Reading run {name}</source>
+      <translation>正在读取训练 {name}</translation>
     </message>
     <message>
       <source>Replaying run {name} from its events file.</source>
@@ -4144,7 +4144,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>Image size</source>
-      <translation>图像尺寸</translation>
+      <translation>图片尺寸</translation>
     </message>
     <message>
       <source>Its measured epoch time gives the number of trials the budget allows (yolostudio wizard … --save FILE).</source>

@@ -23,7 +23,7 @@ def test_an_error_that_stops_training_refuses_start_and_names_file_and_line(qtbo
     assert not page.start_button.isEnabled()
     assert any("Checking the dataset" in m for m in page.problems.messages)  # never "Ready" before the check
     qtbot.waitUntil(lambda: not page.options.checking_dataset, timeout=TIMEOUT_MS)
-    assert not page.start_button.isEnabled() and page.start_run() is False
+    assert not page.start_button.isEnabled() and page.control.start_run() is False
     assert any(m.startswith(f"{data.parent / 'labels' / 'train' / 't2.txt'}:1: Class id 4") for m in page.problems.messages)
     assert page.options.dataset_link.isVisibleTo(page) and not page.options.start_anyway.isVisibleTo(page)
     assert not (page.workspace / "runs").exists()

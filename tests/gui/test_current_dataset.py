@@ -48,7 +48,7 @@ def test_unsaved_edits_on_the_dataset_page_are_never_replaced_unasked(qtbot, tmp
     qtbot.addWidget(page)
     with qtbot.waitSignal(page.opened, timeout=TIMEOUT_MS):
         page.open_path(first, check=False)
-    page.apply_text(page.text + "# edited\n")
+    page.document.apply_text(page.text + "# edited\n")
     page.services.current.set_dataset(second)  # another page chose another dataset
     assert page.path == first.absolute() and page.dirty
     assert page.banner.level == "info" and str(second.resolve()) in page.banner.text

@@ -216,7 +216,7 @@ def test_one_click_fix_is_previewed_then_applied(qtbot, page, tmp_path, monkeypa
     previews = []
     monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda parent, summary, before, after:
                         previews.append((before, after)) or True)
-    page.report = None
+    page.checker.forget()
     page.findings.fix_button.click()
     assert previews == [(BOX + BOX, BOX)]
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
@@ -231,8 +231,8 @@ def test_reroot_a_colab_path_is_an_undoable_edit(qtbot, page, tmp_path, monkeypa
     open_checked(qtbot, page, yaml_file)
     [finding] = [f for f in page.report.findings if f.code == "path-foreign"]
     monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda *args: True)
-    page.report = None
-    assert page.fix_finding(finding)
+    page.checker.forget()
+    assert page.fixes.fix_finding(finding)
     assert page.text.startswith(f"path: {root}\n") and page.dirty
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
     assert page.report.ok
@@ -289,7 +289,7 @@ def test_fix_is_enabled_only_for_a_finding_that_has_a_fix(qtbot, page, tmp_path)
     qtbot.waitUntil(page.findings.fix_button.isEnabled, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: page.findings.preview.toPlainText() == BOX + BOX, timeout=TIMEOUT_MS)  # read off the GUI thread
     (root / "labels" / "train" / "t2.txt").write_text(BOX)  # fixed outside; the next check's preview is fresh
-    page.report = None
+    page.checker.forget()
     page.check()
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
     assert BOX + BOX not in page.findings.preview.toPlainText() and page.findings.current is None
@@ -307,7 +307,7 @@ def test_typed_form_edits_apply_after_a_pause_and_save_checks_again(qtbot, page,
     assert "val: images/nowhere" in page.text
     qtbot.waitUntil(lambda: "missing" in page.form.previews["val"].text(), timeout=TIMEOUT_MS)  # looked up off the GUI thread
     assert edit.text() == "images/nowhere" and page.left_tabs.currentWidget() is page.form
-    page.report = None
+    page.checker.forget()
     assert page.save()
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)  # the save was checked again
     assert "split-path-missing" in {f.code for f in page.report.findings}

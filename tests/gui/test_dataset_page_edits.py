@@ -33,7 +33,7 @@ def page(qtbot, tmp_path):
 
 
 def open_checked(qtbot, page: DatasetPage, path: Path) -> None:
-    page.report = None
+    page.checker.forget()
     page.open_path(path)
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
 
@@ -126,13 +126,13 @@ def test_fix_deletes_a_row_with_an_impossible_class_id_and_undo_puts_it_back(qtb
     previews = []
     monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda parent, summary, before, after:
                         previews.append((summary, after)) or True)
-    page.report = None
+    page.checker.forget()
     with qtbot.waitSignal(page.dataset_saved, timeout=TIMEOUT_MS):  # the Train page judges it again
         page.findings.fix_button.click()
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
     assert previews == [(previews[0][0], BOX)] and "line 2" in previews[0][0]
     assert page.report.ok and label.read_text() == BOX and page.findings.undo_fix_button.isVisibleTo(page)
-    page.report = None
+    page.checker.forget()
     page.findings.undo_fix_button.click()
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
     assert label.read_text() == BOX + "5 .5 .5 .1 .1\n" and "label-class-range" in rows(page)
@@ -151,7 +151,7 @@ def test_fix_drops_an_unreadable_image_and_clips_slightly_out_coordinates(qtbot,
     page.findings.tree.setCurrentItem(rows(page)[code])
     qtbot.waitUntil(page.findings.fix_button.isEnabled, timeout=TIMEOUT_MS)
     monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda *args: True)
-    page.report = None
+    page.checker.forget()
     page.findings.fix_button.click()
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)
     assert check(root) and code not in rows(page)
@@ -171,7 +171,7 @@ def test_leaving_while_a_save_is_in_flight_saves_now(qtbot, page, tmp_path, monk
     open_checked(qtbot, page, yaml_file)
     page.form.table.item(0, 1).setText("ant")
     with qtbot.waitSignal(page.dataset_saved, timeout=TIMEOUT_MS):
-        page.save(check=False)  # in the background ...
+        page.document.save(check=False)  # in the background ...
         monkeypatch.setattr(dataset_dialogs, "ask_unsaved", lambda parent, name: dataset_dialogs.SAVE)
         assert page.saving and page.maybe_leave()  # ... and the window closing meanwhile waits for none
     assert "[ant, 'b']" in yaml_file.read_text() and not page.dirty

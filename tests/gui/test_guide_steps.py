@@ -65,7 +65,7 @@ def test_the_guides_start_with_the_wizards_settings_ticks_step_3_too(qtbot, tmp_
                       "device": "cpu", "epochs": 2, "cache": ""},
            "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 4.0}, "reasons": {}}
     train = window.train_page
-    assert train.use_wizard(doc)  # on the form (e.g. the wizard was used before the guide's step 3)
+    assert train.control.use_wizard(doc)  # on the form (e.g. the wizard was used before the guide's step 3)
     qtbot.waitUntil(train.start_button.isEnabled, timeout=TIMEOUT_MS)
     assert not guide.tune.done
     with qtbot.waitSignal(train.run_ended, timeout=TIMEOUT_MS):

@@ -102,7 +102,7 @@ def page(qtbot, tmp_path, data_yaml, launcher):
 
 def _run(qtbot, page: TrainPage) -> None:
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        assert page.start_run()
+        assert page.control.start_run()
 
 
 def test_system_strip_and_learning_rate_fill_from_the_stream(qtbot, page):
@@ -166,7 +166,7 @@ def test_replay_shows_the_newest_validation_picture(qtbot, page, data_yaml, tmp_
     image.fill(QColor("#336699"))
     assert image.save(str(run_dir / "val_batch0_pred.jpg"))
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        assert page.open_run(read_run(run_dir))
+        assert page.control.open_run(read_run(run_dir))
     assert "Replaying run" in page.banner.text
     assert page.session.followed and page.plots.series["map50"].size == 3
     qtbot.waitUntil(lambda: page.val_images.current is not None and not page.val_images.busy, timeout=TIMEOUT_MS)

@@ -61,7 +61,7 @@ def make_window(qtbot, tmp_path, data_yaml, fake_worker):
 
 
 def _start_paused_run(qtbot, window: MainWindow) -> None:
-    assert window.train_page.start_run()
+    assert window.train_page.control.start_run()
     qtbot.waitUntil(lambda: window.train_page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
 
 
@@ -146,7 +146,7 @@ def test_reattaches_to_a_run_that_kept_training(qtbot, make_window, tmp_path, da
         assert page.session.progress.epochs == 3
         qtbot.waitUntil(lambda: "epoch 1/3" in window.machine_bar.run_label.text(), timeout=TIMEOUT_MS)
         with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
-            page.stop_run()  # through the run's control file: this window did not start it
+            page.control.stop_run()  # through the run's control file: this window did not start it
         assert ended.args[0].status == "stopped"
         assert worker.wait(10) == 0
     finally:

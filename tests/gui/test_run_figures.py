@@ -13,7 +13,7 @@ from tests.waits import TIMEOUT_MS
 
 def test_the_best_epochs_figure_and_best_pts_say_what_each_is(qtbot, page):
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
-        assert page.start_run()
+        assert page.control.start_run()
     progress, final = page.session.progress, ended.args[0].done["final_metrics"]
     during, epoch = f"{progress.best_map50:.3f}", progress.best_epoch + 1
     at_end = f"{final['map50']:.3f}"
@@ -27,13 +27,13 @@ def test_the_best_epochs_figure_and_best_pts_say_what_each_is(qtbot, page):
 
 def test_the_completion_cards_total_time_is_the_runs_pages_duration(qtbot, page, launcher):
     launcher.options = ["--pause-after", "60"]
-    assert page.start_run()
+    assert page.control.start_run()
     qtbot.waitUntil(lambda: page.session.progress.batch >= 1, timeout=TIMEOUT_MS)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        page.stop_run()  # the first start: 1.0 s by the fake worker's stop
+        page.control.stop_run()  # the first start: 1.0 s by the fake worker's stop
     launcher.options = []
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as resumed:
-        assert page.resume_run()  # the second start: the recording's 47.8 s
+        assert page.control.resume_run()  # the second start: the recording's 47.8 s
     this_start = resumed.args[0].done["elapsed_s"]
     info = read_run(page.session.run_dir)
     whole = info.duration_at(time.time())  # what the Runs page's Duration column shows

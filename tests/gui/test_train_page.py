@@ -95,20 +95,20 @@ def test_second_start_is_refused_and_stop_twice_is_harmless(qtbot, page, launche
     launcher.options = ["--pause-after", "60"]
     summaries: list[str] = []
     page.summary_changed.connect(summaries.append)
-    assert page.start_run()
+    assert page.control.start_run()
     qtbot.waitUntil(lambda: page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: bool(summaries) and summaries[-1].startswith("Run exp · epoch 1/3 · "),
                     timeout=TIMEOUT_MS)
     assert not page.start_button.isEnabled()
-    assert page.start_run() is False  # e.g. from the Ctrl+Enter shortcut
+    assert page.control.start_run() is False  # e.g. from the Ctrl+Enter shortcut
     assert page.banner.isVisibleTo(page) and page.banner.level == "warning"
     assert "still training" in page.banner.text
     assert len(_run_dirs(page)) == 1
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
-        page.stop_run()
+        page.control.stop_run()
         assert page.stop_button.text() == "Stopping…" and not page.stop_button.isEnabled()
         assert page.kill_button.isVisibleTo(page)
-        page.stop_run()  # pressing again does nothing harmful
+        page.control.stop_run()  # pressing again does nothing harmful
     assert ended.args[0].status == "stopped"
     assert page.status_panel.mode == "finished"
     assert page.resume_button.isEnabled()  # stopped with weights/last.pt
@@ -118,7 +118,7 @@ def test_second_start_is_refused_and_stop_twice_is_harmless(qtbot, page, launche
 def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, launcher, monkeypatch):
     launcher.options = ["--die-after", "75"]  # after the first checkpoint (line 71)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
-        page.start_run()
+        page.control.start_run()
     outcome = ended.args[0]
     assert outcome.failed and outcome.kind == "worker_died"
     panel = page.status_panel
@@ -132,7 +132,7 @@ def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, lau
     (run_dir / "weights" / "provenance.json").unlink()  # the workspace's record gone: a run copied in from elsewhere
     asked: list[Path] = []
     monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or False)
-    assert page.resume_run() is False and asked == [run_dir / "weights" / "last.pt"]
+    assert page.control.resume_run() is False and asked == [run_dir / "weights" / "last.pt"]
     record_as_own(page.workspace, run_dir / "weights" / "last.pt")  # confirmed once: recorded from then on
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as resumed:
         panel.resume_button.click()
@@ -146,17 +146,17 @@ def test_killed_worker_shows_failure_panel_and_resume_continues(qtbot, page, lau
 
 def test_kill_is_offered_only_after_stop_and_asks_first(qtbot, page, launcher, monkeypatch):
     launcher.options = ["--pause-after", "60", "--ignore-stop"]  # a stuck worker
-    page.start_run()
+    page.control.start_run()
     qtbot.waitUntil(lambda: page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
     assert not page.kill_button.isVisibleTo(page)
     answers = iter([False, True])
     monkeypatch.setattr(dialogs, "confirm_kill", lambda parent: next(answers))
     page.stop_button.click()
     assert page.kill_button.isVisibleTo(page)
-    page.kill_run()  # declined
+    page.control.kill_run()  # declined
     assert page.active
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
-        page.kill_run()
+        page.control.kill_run()
     assert ended.args[0].kind == "killed"
     assert page.status_panel.mode == "failed"
 
@@ -172,7 +172,7 @@ def test_validation_errors_disable_start_and_name_the_value(qtbot, page, tmp_pat
     page.revalidate()
     assert not page.start_button.isEnabled()
     assert any("yolov5q.yaml" in m for m in page.problems.messages)
-    assert page.start_run() is False
+    assert page.control.start_run() is False
     assert not (page.workspace / "runs").exists()
     assert page.banner.isVisibleTo(page) and page.banner.level == "error"
     page.form.set_model("yolov5n.yaml")
@@ -186,11 +186,11 @@ def test_untrusted_checkpoint_needs_confirmation(qtbot, page, tmp_path, monkeypa
     page.form.set_model(str(weights))
     page.revalidate()
     monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: False)
-    assert page.start_run() is False
+    assert page.control.start_run() is False
     assert not (page.workspace / "runs").exists()
     monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: True)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        assert page.start_run()
+        assert page.control.start_run()
     spec = json.loads((page.session.run_dir / "spec.json").read_text(encoding="utf-8"))
     assert spec["trusted_weights"] == [str(weights.resolve())]
 
@@ -210,11 +210,11 @@ def test_a_model_yaml_yolov5_would_run_as_code_needs_confirmation(qtbot, page, t
     asked: list[str] = []
     monkeypatch.setattr(dialogs, "confirm_untrusted_model",
                         lambda parent, path, reason: asked.append(reason) or False)
-    assert page.start_run() is False
+    assert page.control.start_run() is False
     assert not (page.workspace / "runs").exists() and "activation" in asked[0]
     monkeypatch.setattr(dialogs, "confirm_untrusted_model", lambda parent, path, reason: True)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        assert page.start_run()
+        assert page.control.start_run()
     spec = json.loads((page.session.run_dir / "spec.json").read_text(encoding="utf-8"))
     assert spec["trusted_model"] is True
 
@@ -242,7 +242,7 @@ def test_error_event_shows_message_hint_and_traceback_behind_details(qtbot, page
     stream.write_text("\n".join(recorded[:75] + [json.dumps(error), json.dumps(done)]) + "\n", encoding="utf-8")
     launcher.events = stream
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
-        page.start_run()
+        page.control.start_run()
     outcome = ended.args[0]
     assert outcome.failed and outcome.kind == "out_of_memory"
     panel = page.status_panel
@@ -260,34 +260,34 @@ def test_a_finished_run_opens_in_a_viewer_while_another_trains(qtbot, page, laun
     from core.runs.store import RunInfo
 
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        assert page.start_run()
+        assert page.control.start_run()
     finished = page.session.run_dir
     launcher.options = ["--pause-after", "60"]
-    assert page.start_run()
+    assert page.control.start_run()
     qtbot.waitUntil(lambda: page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
     training = page.session
     shown: list[str] = []
     page.services.current.show_requested.connect(shown.append)
-    assert page.open_run(RunInfo(name=finished.name, path=str(finished), status="completed"))
-    [viewer] = page.viewers
+    assert page.control.open_run(RunInfo(name=finished.name, path=str(finished), status="completed"))
+    [viewer] = page.control.viewers
     assert page.session is training and page.active  # the training run stays on the page
     assert "keeps training" in viewer.note.text() and training.name in viewer.back_button.text()
     qtbot.waitUntil(lambda: viewer.session.progress.status == "completed", timeout=TIMEOUT_MS)
     assert viewer.plots.series["map50"].size == 3
     viewer.back_button.click()  # back to the training run: the viewer goes
     assert shown == ["train"]
-    qtbot.waitUntil(lambda: not page.viewers, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not page.control.viewers, timeout=TIMEOUT_MS)
 
 
 def test_the_form_shows_the_run_on_screen_read_only_while_it_trains(qtbot, page, launcher):
     (page.workspace / "runs" / "exp").mkdir(parents=True)  # taken: the run becomes exp2
     page.form.spin("epochs").setValue(3)
     launcher.options = ["--pause-after", "60"]
-    assert page.start_run()
+    assert page.control.start_run()
     assert page.session.name == "exp2" and page.form.editors["name"].value() == "exp2"
     assert not page.form.isEnabled() and "exp2" in page.options.title()
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        page.stop_run()
+        page.control.stop_run()
     assert page.form.isEnabled() and page.options.title() == "Options for the next run"
     assert page.form.spin("epochs").value() == 3
 
@@ -297,7 +297,7 @@ def test_wizard_settings_start_a_run_that_shows_predicted_against_measured(qtbot
                       "cache": "ram", "device": "cpu", "epochs": 3},
            "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 6.0},
            "reasons": {"workers": {"value": 1, "why": "w", "evidence": "e", "step": "measure", "estimated": False}}}
-    assert page.use_wizard(doc)
+    assert page.control.use_wizard(doc)
     assert page.form.config().workers == 1 and page.form.config().cache == "ram" and page.form.config().imgsz == 64
     assert "The wizard set 3 epochs" in page.banner.text and "predicted 6 s (2 s per epoch)" in page.banner.text
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
@@ -310,10 +310,10 @@ def test_wizard_settings_start_a_run_that_shows_predicted_against_measured(qtbot
 
 def test_a_stop_says_what_resume_will_redo(qtbot, page, launcher):
     launcher.options = ["--pause-after", "60"]
-    assert page.start_run()
+    assert page.control.start_run()
     qtbot.waitUntil(lambda: page.session.progress.batch >= 1, timeout=TIMEOUT_MS)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        page.stop_run()
+        page.control.stop_run()
     words = page.status_panel.message_label.text()
     assert "Resume redoes epoch" in words and "from its first batch" in words and "weights reached" in words
     assert "redone from its first batch" in page.resume_button.toolTip()
@@ -351,10 +351,10 @@ def test_a_wizard_document_naming_a_meeting_point_needs_a_yes_naming_it(qtbot, p
     monkeypatch.setattr(dialogs, "confirm_endpoint",
                         lambda parent, endpoint, source: asked.append((endpoint, source)) or next(answers))
     doc = {"config": {"data": str(data_yaml), "nnodes": 2, "rdzv_endpoint": "203.0.113.9:29400"}}
-    assert page.use_wizard(doc)
+    assert page.control.use_wizard(doc)
     assert asked[0][0] == "203.0.113.9:29400" and page.form.config().rdzv_endpoint == ""  # no: left out
     assert page.form.config().nnodes == 2  # the rest of the settings still apply
-    assert page.use_wizard(doc)
+    assert page.control.use_wizard(doc)
     assert page.form.config().rdzv_endpoint == "203.0.113.9:29400"  # yes: kept
     assert doc["config"]["rdzv_endpoint"] == "203.0.113.9:29400"  # the caller's document is not edited
 
@@ -390,7 +390,7 @@ def test_resume_before_the_first_checkpoint_is_offered_where_the_cli_resumes(qtb
     page.revalidate()
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS) as ended:
-        page.start_run()
+        page.control.start_run()
     assert ended.args[0].failed
     run_dir = page.session.run_dir
     assert not (run_dir / "weights" / "last.pt").exists()

@@ -49,9 +49,9 @@ def training_page(qtbot, tmp_path, fake_worker):
                       "cache": "ram", "device": "cpu", "epochs": 3},
            "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 6.0},
            "reasons": {"workers": {"value": 1, "why": "w", "evidence": "e", "step": "measure", "estimated": False}}}
-    assert page.use_wizard(doc)
+    assert page.control.use_wizard(doc)
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
-    assert page.start_run()
+    assert page.control.start_run()
     qtbot.waitUntil(lambda: page.diagnosis.isVisible() and page.session.progress.epoch >= 1, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: "ETA" in page.progress_panel.detail_label.text(), timeout=TIMEOUT_MS)
     yield page
@@ -117,7 +117,7 @@ def test_the_live_side_never_needs_more_width_than_its_pane(qtbot, training_page
 def test_the_completion_card_fits_the_pane(qtbot, training_page):
     page = training_page
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        page.stop_run()
+        page.control.stop_run()
     assert page.status_panel.isVisible()
     scroll = next(s for s in page.findChildren(QScrollArea) if s.widget() is page._live_splitter)
     assert page._live_splitter.minimumSizeHint().width() <= scroll.viewport().width()
@@ -138,7 +138,7 @@ def test_the_wizards_settings_fit_the_options_column_and_replace_the_demo_note(q
                       "workers": 2, "cache": "ram", "device": "cpu", "epochs": 100, "optimizer": "AdamW",
                       "patience": 20, "cos_lr": True, "sync_bn": True},
            "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 600.0}, "reasons": {}}
-    assert page.use_wizard(doc)  # "Train with these settings": the advanced section opens too
+    assert page.control.use_wizard(doc)  # "Train with these settings": the advanced section opens too
     assert page.form.advanced.isVisibleTo(page)
     assert not note.isVisibleTo(page) and not page.form.notes["epochs"].isVisibleTo(page)
     scroll = next(s for s in page.findChildren(QScrollArea) if s.widget() is page.options)

@@ -29,7 +29,7 @@ def handed_over(qtbot, tmp_path, fake_worker):
     page = TrainPage(workspace, launcher=FakeLauncher(fake_worker), prepare_demo=False,
                      machine_facts=MachineFacts(gpu_count=0))
     qtbot.addWidget(page)
-    assert page.use_wizard({"config": {"data": str(copy), "model": "yolov5n.yaml", "imgsz": 64, "batch": 2,
+    assert page.control.use_wizard({"config": {"data": str(copy), "model": "yolov5n.yaml", "imgsz": 64, "batch": 2,
                                        "workers": 1, "device": "cpu", "epochs": 1},
                             "prepared_copy": request.to_json()})
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)  # the copy's check passed
@@ -47,9 +47,9 @@ def test_a_photo_changed_after_the_hand_over_is_refreshed_before_training(qtbot,
     os.utime(photo, (later, later))
     assert current_copy(request, page.workspace) is None  # the copy is stale now
 
-    assert page.start_run()  # the check runs in the background; Start waits for it
+    assert page.control.start_run()  # the check runs in the background; Start waits for it
     assert not page.start_button.isEnabled()
-    qtbot.waitUntil(lambda: page.copy_task is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: page.control.copy_task is None, timeout=TIMEOUT_MS)
     assert page.session is None  # no worker started on the stale copy
     assert current_copy(request, page.workspace) is not None  # refreshed by copy_for_training
     assert "was out of date and has been refreshed (1 image resized again)" in page.banner.text
@@ -67,7 +67,7 @@ def test_a_photo_changed_after_the_hand_over_is_refreshed_before_training(qtbot,
 def test_an_up_to_date_copy_starts_at_once(qtbot, handed_over):
     page, request, _ = handed_over
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        assert page.start_run()
+        assert page.control.start_run()
     assert page.session is not None and "out of date" not in page.banner.text
 
 
@@ -77,7 +77,7 @@ def test_a_copy_that_cannot_be_refreshed_refuses_with_words(qtbot, handed_over):
         image.unlink()
     for label in (root / "labels").rglob("*.txt"):
         label.unlink()
-    assert page.start_run()
-    qtbot.waitUntil(lambda: page.copy_task is None, timeout=TIMEOUT_MS)
+    assert page.control.start_run()
+    qtbot.waitUntil(lambda: page.control.copy_task is None, timeout=TIMEOUT_MS)
     assert page.session is None
     assert "Training did not start: the prepared copy of" in page.banner.text and str(request.source) in page.banner.text

@@ -68,8 +68,8 @@ def test_a_training_runs_options_never_follow_the_dataset_opened_meanwhile(qtbot
     page.form.set_data_path(str(trained))
     page.revalidate()
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
-    page.launcher.options = ["--pause-after", "60"]
-    assert page.start_run()
+    page.control.launcher.options = ["--pause-after", "60"]
+    assert page.control.start_run()
     assert "exp" in page.options.title()
     page.services.current.set_dataset(str(other))  # the Dataset page created and opened another dataset
     assert page.form.data_edit.text() == str(trained)  # "Options of run exp" are exp's
@@ -77,7 +77,7 @@ def test_a_training_runs_options_never_follow_the_dataset_opened_meanwhile(qtbot
     qtbot.waitUntil(lambda: _ready_row(page) == "Run exp is training with these options.",  # not "Ready to train."
                     timeout=TIMEOUT_MS)
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-        page.stop_run()
+        page.control.stop_run()
     assert page.form.data_edit.text() == str(other.resolve())  # the next run's options take it now
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)
     qtbot.waitUntil(lambda: _ready_row(page) == "Ready to train.", timeout=TIMEOUT_MS)
@@ -94,7 +94,7 @@ def test_reattaching_leaves_no_demo_leftovers_and_the_banner_goes_with_the_run(q
         page = _page(qtbot, tmp_path, fake_worker, prepare_demo=True)  # a fresh start: the demo is expected
         page.show()
         assert page.form.demo_progress.isVisible()  # "Preparing the demo dataset…" until the first paint
-        assert page.attach(read_run(run_dir))  # the first listing of runs found it training
+        assert page.control.attach(read_run(run_dir))  # the first listing of runs found it training
         qtbot.waitUntil(lambda: page.session.progress.epochs == 3, timeout=TIMEOUT_MS)
         qtbot.waitUntil(lambda: not page.form.demo_progress.isVisible(), timeout=TIMEOUT_MS)
         assert page.form.data_edit.text() == str(data)  # the run's dataset, no demo made over it
@@ -103,7 +103,7 @@ def test_reattaching_leaves_no_demo_leftovers_and_the_banner_goes_with_the_run(q
         qtbot.waitUntil(lambda: not page.options.checking_dataset, timeout=TIMEOUT_MS)
         qtbot.waitUntil(lambda: _ready_row(page) == "Run exp is training with these options.", timeout=TIMEOUT_MS)
         with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
-            page.stop_run()
+            page.control.stop_run()
         assert worker.wait(30) == 0
         assert not page.banner.isVisibleTo(page)  # the completion card says how it ended
         assert page.form.demo_button.isEnabled() and not page.form.demo_progress.isVisible()
@@ -125,7 +125,7 @@ def test_a_save_on_the_dataset_page_checks_the_train_form_again(qtbot, window, t
     window.show_page(page_index("dataset"))
     with qtbot.waitSignal(dataset.opened, timeout=TIMEOUT_MS):  # the Dataset page reads the file off the GUI thread
         assert dataset.open_path(data)
-    dataset.apply_text(data.read_text(encoding="utf-8").replace("names: [a, b]", "names: [a, b, c, d, e]"))
+    dataset.document.apply_text(data.read_text(encoding="utf-8").replace("names: [a, b]", "names: [a, b, c, d, e]"))
     assert dataset.save()
     assert not page.isVisible()  # the Train page is not shown again: the save alone makes it check
     qtbot.waitUntil(page.start_button.isEnabled, timeout=TIMEOUT_MS)

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 
 from core.environment.facts import EnvironmentFacts, GpuFacts, NvmlFacts, SystemFacts, TorchFacts
 from core.job.jobs import JobSpec
+from core.run.folder import RunFolder
 from core.job.protocol import encode, make_event
 from core.wizard.inputs import Measurements
 from gui import dialogs
@@ -166,10 +167,10 @@ def test_prediction_line_compares_and_names_the_wizard_step(qtbot, tmp_path):
            "predicted": {"images_per_s": 60.0, "epoch_s": 4.0, "total_s": 400.0},
            "reasons": {"workers": {"value": 1, "why": "the most images/s", "evidence": "", "step": "measure",
                                    "estimated": False}}}
-    widget.set_pending(doc)
     run = tmp_path / "runs" / "exp"
     run.mkdir(parents=True)
-    widget.attach_run(run, {**doc["config"], "epochs": 3})
+    RunFolder(run).keep_wizard(doc, {**doc["config"], "epochs": 3})  # the run folder owns wizard.json
+    widget.load(run)
     assert json.loads((run / "wizard.json").read_text())["predicted"]["images_per_s"] == 60.0
     assert widget.isVisibleTo(widget.parentWidget() or widget)
     widget.feed({"type": "batch", "warmup": True, "window": {"images": 16, "data_wait_s": 9.0, "step_s": 1.0}})
@@ -180,8 +181,8 @@ def test_prediction_line_compares_and_names_the_wizard_step(qtbot, tmp_path):
     assert "workers = 1 in its Measure step" in widget.verdict.text()
     other = tmp_path / "runs" / "exp2"
     other.mkdir()
-    widget.set_pending(doc)
-    widget.attach_run(other, {**doc["config"], "batch": 32})  # the form changed after the wizard: no prediction
+    RunFolder(other).keep_wizard(doc, {**doc["config"], "batch": 32})  # the form changed after the wizard: none
+    widget.load(other)
     assert not (other / "wizard.json").exists() and widget.doc is None
 
 
@@ -249,3 +250,23 @@ def test_cancel_while_measuring_ends_the_worker_and_still_reviews(make_page, qtb
     qtbot.waitUntil(lambda: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE,
                     timeout=TIMEOUT_MS)  # no process left behind
     assert "cancelled" in page.review.notes.text() and "* estimated" in page.review.notes.text()
+
+
+def test_a_cli_started_run_from_the_wizard_shows_predicted_against_measured(qtbot, tmp_path, capsys, monkeypatch):
+    """``yolostudio train --config wizard.json``: the run folder keeps the document, and the Train page's
+    comparison (``WizardPrediction``) reads it for that run as for one started on the page (issue 30)."""
+    from cli.main import main
+    from tests.cli.test_train_prepared_copy import started_spec, wizard_doc
+
+    _data, saved, ws = wizard_doc(tmp_path, capsys)
+    started_spec(monkeypatch)
+    assert main(["--workspace", str(ws), "train", "--config", str(saved), "--epochs", "1"]) == 0
+    [run] = (ws / "runs").iterdir()
+    assert (run / "wizard.json").is_file()
+    widget = WizardPrediction()
+    qtbot.addWidget(widget)
+    widget.load(run)
+    predicted = json.loads(saved.read_text(encoding="utf-8"))["predicted"]["images_per_s"]
+    assert widget.doc is not None and f"predicted {predicted:.0f} images/s" in widget.figures.text()
+    widget.feed({"type": "batch", "window": {"images": 32, "data_wait_s": 0.2, "step_s": 0.6}})
+    assert "measured 40 images/s" in widget.figures.text()

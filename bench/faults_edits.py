@@ -11,8 +11,9 @@
   end marker (yolov5 "restored and saved" such a file in place); counted: source or dataset files changed.
 
 The deterministic tests of the same cases: ``tests/core/test_evaluation_label_scope.py``,
-``tests/gui/test_errors_browser.py``, ``tests/cli/test_terminal_escapes.py``, ``tests/cli/test_terminal_writer_rule.py``,
-``tests/worker/test_compat_jpeg.py``, ``tests/e2e/test_dataset_untouched_e2e.py``.
+``tests/gui/test_errors_browser.py``, ``tests/cli/test_terminal_escapes.py``,
+``tests/cli/test_terminal_writer_rule.py``, ``tests/worker/test_compat_jpeg.py``,
+``tests/e2e/test_dataset_untouched_e2e.py``.
 """
 
 from __future__ import annotations

@@ -28,13 +28,13 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayo
 
 from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, can_accept, can_delete,
                                           class_choices, filtered, images_by_path, row_boxes)
-from core.evaluation.label_scope import DatasetLabels
 from core.evaluation.words import error_line, kind_word, predictions_words
 from gui.evaluate import operations
 from gui.widgets.banner import Banner
 
 if TYPE_CHECKING:
     from core.evaluation.label_edits import LabelEdit
+    from core.evaluation.label_scope import DatasetLabels
 
 LARGE = 640  # the longest side the image is decoded at [design: fits the browser at 1280x720, tags stay readable]
 LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
@@ -78,7 +78,7 @@ class ErrorsBrowser(QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.result, self.images, self.decoder = result, images_by_path(images), decoder
-        self.dataset = DatasetLabels(data)  # the label files fixes may touch
+        self.dataset: DatasetLabels = operations.label_scope(data)  # the label files fixes may touch
         self.names = {int(k): v for k, v in (result.get("names") or {}).items()}
         self.rows: list[dict[str, Any]] = []
         self.undo_stack: list[tuple[LabelEdit, int]] = []  # (the edit, id() of its row)

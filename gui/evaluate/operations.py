@@ -73,6 +73,11 @@ def read_image_and_labels(parent: QObject, decoder: Callable[[str], Decoded], im
                   what=_tr("Drawing {name}").format(name=Path(image).name))
 
 
+def label_scope(data: Path) -> DatasetLabels:
+    """The label files the Errors browser may read and edit: ``data``'s (listed on first use, in an operation)."""
+    return DatasetLabels(data)
+
+
 #: The Errors browser's fixes, by the name its buttons use (``core.evaluation.error_browse`` builds each edit;
 #: building one reads the label file to find the box).
 LABEL_EDITS: dict[str, Callable[..., LabelEdit]] = {

@@ -135,3 +135,19 @@ def test_tune_escapes_a_trials_reason_and_the_best_run(capsys) -> None:
     _no_forged_line(captured.out + captured.err)
     assert "died\\x1b[2K\\rall fine\\nERROR forged" in captured.out
     assert "tune_1\\x1b[2K\\rall fine\\nERROR forged" in captured.out + captured.err
+
+
+def test_evaluate_list_escapes_a_stored_results_values(tmp_path: Path, capsys) -> None:
+    import json
+
+    run_dir = tmp_path / "ws" / "runs" / "exp"
+    (run_dir / "weights").mkdir(parents=True)
+    (run_dir / "weights" / "best.pt").write_bytes(b"not loaded by --list")
+    (run_dir / "config.json").write_text('{"spec": {}}')
+    (run_dir / "evaluations" / "k").mkdir(parents=True)
+    (run_dir / "evaluations" / "k" / "result.json").write_text(json.dumps(
+        {"created": 1.0, "split": "val" + FORGED, "images": 1, "metrics": {}}))
+    assert main(["--workspace", str(tmp_path / "ws"), "evaluate", "exp", "--list"]) == 0
+    out = capsys.readouterr().out
+    _no_forged_line(out)
+    assert "val\\x1b[2K\\rall fine\\nERROR forged" in out

@@ -18,9 +18,11 @@ and prints counts; every figure but the tries should be 0, and the max RSS for a
 - values: issue 23's overwritten files, non-finite values and runs that could never finish
   (``bench/faults_values.py``);
 - rdzv: the DDP rendezvous — listeners beyond loopback, a hostile state at the name-derived key, meeting
-  points from a config file (``bench/faults_rdzv.py``).
+  points from a config file (``bench/faults_rdzv.py``);
+- edits, writer, dataset-write: issue 37's label edits over a tampered store, escapes the CLI prints, a JPEG
+  yolov5 re-saved in place (``bench/faults_edits.py``).
 
-    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile,code,labels,values,rdzv] [--device cpu] [--keep]
+    python bench/faults.py [--kills 6] [--seed 1] [--skip kills,owners,fuzz,disk,hostile,code,labels,values,rdzv,…] [--device cpu] [--keep]
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ import bench.faults_code as faults_code  # noqa: E402
 from bench import faults_labels  # noqa: E402
 import bench.faults_values as faults_values  # noqa: E402
 from bench import faults_rdzv  # noqa: E402
+from bench import faults_edits  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.run.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -332,7 +335,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile,code,labels,values,rdzv")
+    parser.add_argument("--skip", default="", help="comma-separated: kills,owners,fuzz,disk,hostile,code,labels,"
+                        "values,rdzv,edits,writer,dataset-write")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     parser.add_argument("--device", default="cpu", help="cpu (default) or a GPU index")
     args = parser.parse_args()
@@ -361,7 +365,10 @@ def main() -> None:
             ("code", lambda: faults_code.code(data, ws, work, env, sys.modules[__name__])),
             ("labels", lambda: faults_labels.labels(data, work, env, measured, cli)),
             ("values", lambda: faults_values.values(data, ws, work, env, sys.modules[__name__])),
-            ("rdzv", lambda: faults_rdzv.campaign(data, work, env))]  # the DDP rendezvous (bench/faults_rdzv.py)
+            ("rdzv", lambda: faults_rdzv.campaign(data, work, env)),  # the DDP rendezvous (bench/faults_rdzv.py)
+            ("edits", lambda: faults_edits.edits(data, work)),  # issue 37 (bench/faults_edits.py)
+            ("writer", lambda: faults_edits.writer(data, work, env, measured, cli, ws)),
+            ("dataset-write", lambda: faults_edits.dataset_write(work, env, measured, cli, train_args))]
         for name, section in sections:
             if name in skip:
                 continue

@@ -14,6 +14,7 @@ import sys
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from cli.registry import load_verbs, verb_named
 from cli.render import Output
+from cli.terminal import guarded
 from core.i18n import set_language, tr
 from core.workspace import resolve_workspace, settings_notes
 
@@ -30,7 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    with guarded():  # everything a verb prints goes through the one writer (cli/terminal.py)
+        return _main(sys.argv[1:] if argv is None else argv)
+
+
+def _main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     if getattr(args, "json", False):
         set_language("en")  # --json is for programs: stable English words (ids are the contract)

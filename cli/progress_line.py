@@ -15,6 +15,7 @@ import sys
 from typing import IO
 
 from cli.columns import cells, clip, pad
+from cli.terminal import redraw
 
 #: The terminal width assumed when the stream's cannot be read (``shutil.get_terminal_size``'s fallback).
 FALLBACK_COLUMNS = 120
@@ -35,14 +36,15 @@ class ProgressLine:
             return
         width = self.width or shutil.get_terminal_size((FALLBACK_COLUMNS, 24)).columns - 1
         text = clip(text, width)
-        self.stream.write("\r" + pad(text, cells(self.shown)))
+        redraw(self.stream, pad(text, cells(self.shown)))
         self.stream.flush()
         self.shown = text
 
     def clear(self) -> None:
         """Erase the line, leaving the cursor where it began (before a result is printed)."""
         if self.shown:
-            self.stream.write("\r" + " " * cells(self.shown) + "\r")
+            redraw(self.stream, " " * cells(self.shown))
+            redraw(self.stream, "")
             self.stream.flush()
             self.shown = ""
 

@@ -19,6 +19,7 @@ from core.display_text import escape_controls, escaped_strings
 from core.i18n import tr
 from core.job.jobs import JobOutcome
 from core.job.protocol import encode, make_event
+from cli.terminal import terminal
 
 
 def shown(text: object) -> str:
@@ -39,14 +40,15 @@ class Output:
         self._out = out
         self._err = err
 
-    # Resolved on use, so a test's captured sys.stdout/sys.stderr is the one written to.
+    # Resolved on use, so a test's captured sys.stdout/sys.stderr is the one written to; always through the
+    # one writer (cli/terminal.py), whoever made this Output.
     @property
     def out(self) -> IO[str]:
-        return self._out or sys.stdout
+        return terminal(self._out or sys.stdout)
 
     @property
     def err(self) -> IO[str]:
-        return self._err or sys.stderr
+        return terminal(self._err or sys.stderr)
 
     def result(self, data: Any, text: str | Callable[[], str], *, indent: int | None = 2) -> None:
         """The verb's answer: ``data`` as one JSON document, or the human ``text``."""

@@ -36,11 +36,12 @@ def has_controls(text: object) -> bool:
 
 
 def escaped_strings(value: Any) -> Any:
-    """``value`` (an event: dicts, lists, strings) with ``escape_controls`` applied to every string in it."""
+    """``value`` (an event: dicts, lists, strings) with ``escape_controls`` applied to every string in it, keys
+    included."""
     if isinstance(value, str):
         return escape_controls(value)
-    if isinstance(value, dict):
-        return {k: escaped_strings(v) for k, v in value.items()}
+    if isinstance(value, dict):  # keys too: a report keys its counts by class name
+        return {escaped_strings(k): escaped_strings(v) for k, v in value.items()}
     if isinstance(value, list):
         return [escaped_strings(v) for v in value]
     return value

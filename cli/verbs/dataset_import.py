@@ -17,7 +17,7 @@ from pathlib import Path
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from cli.progress_line import ProgressLine
-from cli.render import Output
+from cli.render import Output, shown_event
 from core.dataset.importers.classes import ClassMap, parse_pairs
 from core.dataset.importers.convert import ConvertOptions
 from core.dataset.importers.detect import FORMATS, ImportSourceError
@@ -125,7 +125,7 @@ def cmd_dataset_import(args: argparse.Namespace, workspace: Path | None) -> int:
         counts = check.stats.get("findings", {})
         report["check"] = {"ok": check.ok, "errors": counts.get("error", 0), "warnings": counts.get("warning", 0)}
         code = EXIT_OK if check.ok else EXIT_FAILED
-    out.result(report, lambda: import_text(report, args.dry_run))
+    out.result(report, lambda: import_text(shown_event(report), args.dry_run))  # names from files: escaped
     return code
 
 

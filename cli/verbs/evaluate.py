@@ -23,7 +23,8 @@ from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_of, find_run,
 from cli.columns import cells, pad
 from cli.jobs import render_job
 from cli.registry import Verb, register
-from cli.render import EventRenderer
+from cli.render import EventRenderer, shown, shown_event
+from core.display_text import escaped_strings
 from core.evaluation.plan import (SPLITS, build_evaluate_spec, default_settings, plan_evaluation, run_of,
                                   run_training_config, run_weights, run_world_size)
 from core.evaluation.error_list import write_image_list
@@ -96,7 +97,7 @@ class EvaluateRenderer(EventRenderer):
     def event(self, ev: dict[str, Any]) -> None:
         kind = ev.get("type")
         if kind == "stage" and ev.get("stage") in ("evaluating", "ranking", "preparing", "training"):
-            self._line(tr("… {detail}", detail=ev.get("detail", ev.get("stage"))))
+            self._line(tr("… {detail}", detail=shown(ev.get("detail", ev.get("stage")))))
         elif kind == "eval_progress" and ev.get("index") == ev.get("count"):
             self._line(tr_n("… {n} image validated", "… {n} images validated", int(ev.get("images") or 0)))
         elif kind == "kfold_progress" and ev.get("stage") == "training":
@@ -245,10 +246,11 @@ def _list(args: argparse.Namespace, renderer: EvaluateRenderer, run_dir: Path | 
               file=renderer.out)
         return EXIT_OK
     header = [tr("evaluated"), tr("predictions"), tr("images"), "mAP@0.5", "mAP@0.5:0.95", tr("stored in")]
+    shown_rows = escaped_strings(listed)  # a stored result's values: escaped, newlines too
     rows = [[time.strftime("%Y-%m-%d %H:%M", time.localtime(float(r.get("created") or 0))),
              tr("held-out k-fold, train") if r.get("predictions") == "kfold" else str(r.get("split", "")),
              str(r.get("images", "")), number_text((r.get("metrics") or {}).get("map50")),
-             number_text((r.get("metrics") or {}).get("map")), str(r.get("store", ""))] for r in listed]
+             number_text((r.get("metrics") or {}).get("map")), str(r.get("store", ""))] for r in shown_rows]
     widths = [max(cells(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(pad(c, w) for c, w in zip(row, widths)).rstrip(), file=renderer.out)
@@ -264,7 +266,7 @@ def _show(args: argparse.Namespace, renderer: EvaluateRenderer, result: dict[str
     if args.json:
         renderer.result(result, "")
     else:
-        for line in report_lines(result, from_store=from_store):
+        for line in report_lines(shown_event(result), from_store=from_store):
             print(line, file=renderer.out)
     return EXIT_OK
 

@@ -17,7 +17,7 @@ from typing import Any
 from cli.common import EXIT_USAGE, exit_code_of
 from cli.jobs import render_job
 from cli.registry import Verb, register
-from cli.render import EventRenderer, JsonEvents
+from cli.render import EventRenderer, JsonEvents, shown_event
 from cli.verbs.train import report_gate
 from cli.verbs.wizard import parse_duration
 from core.dataset.training_gate import check_for_training
@@ -77,6 +77,7 @@ class TuneConsole(EventRenderer):
     """One line per trial as it starts, improves and ends; the best at the end."""
 
     def event(self, ev: dict[str, Any]) -> None:
+        ev = shown_event(ev)  # a trial's reason, a run's name: escaped
         if ev["type"] == "trial" and ev["state"] != "running" or ev["type"] == "trial" and ev.get("epochs", 0) == 0:
             fitness = "-" if ev.get("fitness") is None else f"{ev['fitness']:.4f}"
             line = tr_n("trial {trial}: {state}, {n} epoch, fitness {fitness}",

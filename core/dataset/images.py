@@ -98,8 +98,9 @@ def check_image_bytes(data: bytes, file: str) -> ImageFacts:
 
 
 def _unterminated_jpeg(data: bytes, file: str) -> Finding:
-    """A JPEG not ending with its end marker: yolov5 re-saves it in place, which needs a full decode
-    (rare, so the cost of decoding here is paid only for these files)."""
+    """A JPEG not ending with its end marker: yolov5 would re-save it in place (the worker stops it, fix 13 of
+    ``core/worker/compat.py``), which needs a full decode (rare, so the cost of decoding here is paid only for
+    these files)."""
     from PIL import Image
 
     try:
@@ -110,9 +111,9 @@ def _unterminated_jpeg(data: bytes, file: str) -> Finding:
             "The JPEG is truncated ('{reason}'). yolov5 tries to re-save it, cannot decode it, and drops the "
             "image as corrupt; restore the original if you have it.", reason=_reason(exc)))
     return finding("image-corrupt", file, tr(
-        "The JPEG has extra bytes after its end marker. yolov5 re-saves it in place ('corrupt JPEG restored and "
-        "saved') — rewriting your file at quality 100, without those bytes — and trains on it; keep a copy if "
-        "the original matters."),
+        "The JPEG has extra bytes after its end marker. yolov5 would re-save it in place ('corrupt JPEG restored "
+        "and saved'), rewriting your file at quality 100 without those bytes; YOLO Studio stops that write "
+        "(core/worker/compat_jpeg.py), keeps your file as it is and trains on the image as it reads."),
         severity=WARNING)
 
 

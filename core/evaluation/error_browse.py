@@ -4,7 +4,8 @@ The list is ``result.json``'s ``errors`` in their stored order (the likeliest la
 ``core.evaluation.ranking``), narrowed by kind, class and confidence; the boxes of a row come from
 ``images.json`` (native pixels); the fixes a row offers follow from which boxes it has: a label can be
 deleted or given any other class of the dataset (the predicted one offered first), a prediction can be
-accepted as a label. The edits themselves are ``core.evaluation.label_edits``'.
+accepted as a label. The edits themselves are ``core.evaluation.label_edits``', each confined to the label
+files of the evaluation's dataset (``dataset``: ``core.evaluation.label_scope``).
 
 After an edit the stored labels are stale: a row's label is then looked up in the label file as it is now
 (``labels_now``, read by ``label_edits.label_boxes``) by its position — its class may have changed, it may
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from core.evaluation.label_edits import LabelEdit, add_box, change_class, delete_box, same_box
+from core.evaluation.label_scope import DatasetLabels
 
 #: The kinds the browser lists (true positives are not errors); ``ranking.ranked_errors`` leaves them out too.
 ERROR_KINDS = ("false_positive", "wrong_class", "poor_box", "missed", "duplicate")
@@ -93,17 +95,19 @@ def can_accept(boxes: RowBoxes, labels_now: list[list[float]] | None = None) -> 
     return not any(int(now[0]) == cls and same_box(now[1:5], box) for now in labels_now or [])
 
 
-def delete_edit(row: dict[str, Any], boxes: RowBoxes) -> LabelEdit:
+def delete_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels) -> LabelEdit:
     assert boxes.label is not None
-    return delete_box(row["image"], int(boxes.label[0]), list(boxes.label[1:5]), boxes.width, boxes.height)
+    return delete_box(row["image"], int(boxes.label[0]), list(boxes.label[1:5]), boxes.width, boxes.height,
+                      dataset=dataset)
 
 
-def change_class_edit(row: dict[str, Any], boxes: RowBoxes, new_class: int) -> LabelEdit:
+def change_class_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels, new_class: int) -> LabelEdit:
     assert boxes.label is not None
     return change_class(row["image"], int(boxes.label[0]), list(boxes.label[1:5]), boxes.width, boxes.height,
-                        int(new_class))
+                        int(new_class), dataset=dataset)
 
 
-def accept_edit(row: dict[str, Any], boxes: RowBoxes) -> LabelEdit:
+def accept_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels) -> LabelEdit:
     assert boxes.prediction is not None
-    return add_box(row["image"], int(boxes.prediction[5]), list(boxes.prediction[:4]), boxes.width, boxes.height)
+    return add_box(row["image"], int(boxes.prediction[5]), list(boxes.prediction[:4]), boxes.width, boxes.height,
+                   dataset=dataset)

@@ -11,6 +11,9 @@ at (``core.dataset.cache``), so the edited label file is read again at the next 
 (size, mtime) moves. A class change keeps the size, and two writes within one tick of the file system's
 clock keep the mtime, so each write here moves the mtime past the one it replaced (``_moved_on``).
 ``label_boxes`` reads a label file as it is now, for the browser to draw after an edit.
+
+Which label file an image's edit touches is ``core.evaluation.label_scope``'s answer (``dataset``): only one of
+the dataset's own, whatever path the stored evaluation gives.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ import os
 import numpy as np
 
 from core.atomic import atomic_write_text
-from core.dataset.files import label_path_for
 from core.dataset.labels import parse_label_text
+from core.evaluation.label_scope import DatasetLabels
 from core.evaluation.matching import box_iou
 from core.i18n import tr
 
@@ -56,7 +59,11 @@ class LabelEdit:
 
 
 def _write(path: Path, text: str) -> None:
-    """Atomic with a ``.bak``; the new file's (size, mtime) is never the old one's (the check's cache key)."""
+    """Atomic with a ``.bak``; the new file's (size, mtime) is never the old one's (the check's cache key).
+    A label (or its ``.bak``) that became a link since the edit was built is refused (``label_scope``)."""
+    for checked in (path, path.with_name(path.name + ".bak")):
+        if os.path.islink(checked):
+            raise LabelEditError(tr("{path} is a link now; it was left as it is.", path=checked))
     try:
         old = os.stat(path)
     except OSError:
@@ -81,10 +88,10 @@ def _read(path: Path) -> str:
         raise LabelEditError(tr("{path} cannot be read: {reason}", path=path, reason=exc)) from exc
 
 
-def label_boxes(image: str, width: int, height: int) -> list[list[float]]:
+def label_boxes(image: str, width: int, height: int, *, dataset: DatasetLabels) -> list[list[float]]:
     """The label file of ``image`` as it is now: ``[cls, x1, y1, x2, y2]`` in the image's pixels, to 0.1 px as the
     store keeps them (no file: [])."""
-    path = Path(label_path_for(image))
+    path = dataset.label_for(image)
     return [[int(cls)] + [round(float(v), 1) for v in ((x - w / 2) * width, (y - h / 2) * height,
                                                        (x + w / 2) * width, (y + h / 2) * height)]
             for _line, cls, x, y, w, h in parse_label_text(_read(path), str(path)).rows]
@@ -122,15 +129,17 @@ def _replace_line(text: str, index: int, new: str | None) -> str:
     return "".join(lines)
 
 
-def delete_box(image: str, cls: int, box: list[float], width: int, height: int) -> LabelEdit:
-    path = Path(label_path_for(image))
+def delete_box(image: str, cls: int, box: list[float], width: int, height: int, *,
+               dataset: DatasetLabels) -> LabelEdit:
+    path = dataset.label_for(image)
     text = _read(path)
     index = _find_line(text, path, cls, box, width, height)
     return LabelEdit(path, text, _replace_line(text, index, None), tr("delete a class {cls} box", cls=cls))
 
 
-def change_class(image: str, cls: int, box: list[float], width: int, height: int, new_cls: int) -> LabelEdit:
-    path = Path(label_path_for(image))
+def change_class(image: str, cls: int, box: list[float], width: int, height: int, new_cls: int, *,
+                 dataset: DatasetLabels) -> LabelEdit:
+    path = dataset.label_for(image)
     text = _read(path)
     index = _find_line(text, path, cls, box, width, height)
     line = text.splitlines()[index]
@@ -141,9 +150,10 @@ def change_class(image: str, cls: int, box: list[float], width: int, height: int
                      tr("change class {old} to {new}", old=cls, new=new_cls))
 
 
-def add_box(image: str, cls: int, box: list[float], width: int, height: int) -> LabelEdit:
+def add_box(image: str, cls: int, box: list[float], width: int, height: int, *,
+            dataset: DatasetLabels) -> LabelEdit:
     """A prediction accepted as a label: one new line in yolov5's format (normalised centre x, y, w, h)."""
-    path = Path(label_path_for(image))
+    path = dataset.label_for(image)
     text = _read(path)
     x1, y1, x2, y2 = (max(0.0, min(v, lim)) for v, lim in zip(box, (width, height, width, height)))
     row = f"{int(cls)} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} {(x2 - x1) / width:.6f} " \

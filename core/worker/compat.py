@@ -32,6 +32,9 @@ Each fix below answers one failure measured in ``docs/facts/yolov5-package.md`` 
  12. ``noval`` ("Validate only at the end") crashes on its first unvalidated epoch (``UnboundLocalError:
      map50s``: ``train.train`` assigns ``map50s`` only in validation, and logs it every epoch) → ``allow_noval``
      initialises it beside ``maps``, only for a run with ``noval`` (``core/worker/compat_noval.py``).
+ 13. ``verify_image_label`` saves a JPEG that does not end with its end marker over the user's file ("corrupt
+     JPEG restored and saved"; through an importer's hard link, the source image) → decoded, never saved
+     (``core/worker/compat_jpeg.py``; every job, in ``apply``).
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -52,6 +55,7 @@ from core.run import provenance
 from core.trust import foreign_refusal, store_refusal, stored_verdict, within
 from core.workspace import runs_dir
 from core.worker.code_guards import install as install_code_guards, safe_check_dataset
+from core.worker.compat_jpeg import keep_dataset_files
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
 _FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
@@ -365,5 +369,6 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     _patch_torch_load()
     _patch_yolov5()
     install_code_guards(trusted_model)
+    keep_dataset_files()  # 13.
     _patch_torch_save()  # after yolov5: its import of ultralytics rebinds torch.save
     _applied = True

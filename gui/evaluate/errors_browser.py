@@ -8,10 +8,12 @@ Fixes go through ``core.evaluation.label_edits`` (atomic, with a ``.bak``), writ
 Ctrl+Z undoes the last one; "Change its class" offers every class of the dataset, the predicted one first.
 The boxes drawn are the label file's as it is now (read with the image), so an edit or an undo shows at once
 and a row whose label was deleted offers nothing more to do to it. Every core call is an operation of
-``gui/evaluate/operations.py``. It says which predictions it shows (``words.predictions_words``): the run's
-weights on val/test, or held-out (k-fold) predictions on the train split; over val/test it offers the held-out
-ones for the training images (``review_requested``: the Evaluate window opens its held-out window, which says
-the time it takes before it starts).
+``gui/evaluate/operations.py``. Reads and edits reach only the label files of the dataset the evaluation was
+planned from (``data``; ``core.evaluation.label_scope``): a stored path elsewhere is refused in words. It says
+which predictions it shows (``words.predictions_words``): the run's weights on val/test, or held-out (k-fold)
+predictions on the train split; over val/test it offers the held-out ones for the training images
+(``review_requested``: the Evaluate window opens its held-out window, which says the time it takes before it
+starts).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from gui.widgets.banner import Banner
 
 if TYPE_CHECKING:
     from core.evaluation.label_edits import LabelEdit
+    from core.evaluation.label_scope import DatasetLabels
 
 LARGE = 640  # the longest side the image is decoded at [design: fits the browser at 1280x720, tags stay readable]
 LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
@@ -68,12 +71,14 @@ def decode_image(path: str, size: int = LARGE) -> tuple[bytes, int, int]:
 class ErrorsBrowser(QWidget):
     review_requested = Signal()  # "Review the training images (held-out)…"
 
-    def __init__(self, result: dict[str, Any], images: list[dict[str, Any]], parent: QWidget | None = None, *,
+    def __init__(self, result: dict[str, Any], images: list[dict[str, Any]], data: Path,
+                 parent: QWidget | None = None, *,
                  decoder: Callable[[str], tuple[bytes, int, int]] = decode_image,
                  offer_review: bool = False) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.result, self.images, self.decoder = result, images_by_path(images), decoder
+        self.dataset: DatasetLabels = operations.label_scope(data)  # the label files fixes may touch
         self.names = {int(k): v for k, v in (result.get("names") or {}).items()}
         self.rows: list[dict[str, Any]] = []
         self.undo_stack: list[tuple[LabelEdit, int]] = []  # (the edit, id() of its row)
@@ -196,7 +201,8 @@ class ErrorsBrowser(QWidget):
         path = str(row["image"])
         image = self.images[path]
         self.image.setText(self.tr("Drawing {name}…").format(name=Path(path).name))
-        operations.read_image_and_labels(self, self.decoder, path, int(image["width"]), int(image["height"])) \
+        operations.read_image_and_labels(self, self.decoder, path, int(image["width"]), int(image["height"]),
+                                         self.dataset) \
             .success(lambda read, row=row: self._read(row, *read)).failure(self._refused).run()
 
     def _read(self, row: dict[str, Any], decoded: tuple[bytes, int, int], labels_now: list[list[float]]) -> None:
@@ -288,7 +294,7 @@ class ErrorsBrowser(QWidget):
             return
         row, boxes = picked
         self._offer(None)  # one edit at a time: offered again once the file is read back
-        operations.apply_label_edit(self, kind, row, boxes, **options) \
+        operations.apply_label_edit(self, kind, row, boxes, self.dataset, **options) \
             .success(lambda edit: self._edited(row, edit)).failure(self._refused_and_reread).run()
 
     def _edited(self, row: dict[str, Any], edit: LabelEdit) -> None:

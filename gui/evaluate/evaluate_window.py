@@ -231,7 +231,9 @@ class EvaluateWindow(QWidget):
             lambda images: self._open_browser(result, images)).run()
 
     def _open_browser(self, result: dict[str, Any], images: list[dict[str, Any]]) -> None:
-        self.errors_browser = ErrorsBrowser(result, images, self, offer_review=not is_held_out(result))
+        assert self.planned is not None
+        data = self.planned.data if isinstance(self.planned, KfoldPlan) else self.planned.plan.data  # the run's
+        self.errors_browser = ErrorsBrowser(result, images, data, self, offer_review=not is_held_out(result))
         self.errors_browser.review_requested.connect(self.open_held_out)
         self.errors_browser.show()
 

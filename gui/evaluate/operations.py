@@ -19,6 +19,7 @@ from core.evaluation.error_browse import RowBoxes, accept_edit, change_class_edi
 from core.evaluation.error_list import write_image_list
 from core.evaluation.kfold_request import KfoldPlan, plan_kfold_evaluation
 from core.evaluation.label_edits import LabelEdit, label_boxes
+from core.evaluation.label_scope import DatasetLabels
 from core.evaluation.request import RunEvaluation, Stored, plan_run_evaluation, presented
 from core.evaluation.store import load_evaluation, load_images
 from gui.operations import CoreOp
@@ -61,10 +62,20 @@ def read_evaluated_images(parent: QObject, folder: Path) -> CoreOp[list[dict[str
 
 
 def read_image_and_labels(parent: QObject, decoder: Callable[[str], Decoded], image: str, width: int,
-                          height: int) -> CoreOp[tuple[Decoded, list[list[float]]]]:
-    """The image decoded for drawing and its label file as it is now (an edit since the evaluation shows)."""
-    return CoreOp(parent, lambda: (decoder(image), label_boxes(image, width, height)),
+                          height: int, dataset: DatasetLabels) -> CoreOp[tuple[Decoded, list[list[float]]]]:
+    """The image decoded for drawing and its label file as it is now (an edit since the evaluation shows); an image
+    that is not the dataset's is refused in words before anything is read (``label_scope``)."""
+    def call() -> tuple[Decoded, list[list[float]]]:
+        labels = label_boxes(image, width, height, dataset=dataset)
+        return decoder(image), labels
+
+    return CoreOp(parent, call,
                   what=_tr("Drawing {name}").format(name=Path(image).name))
+
+
+def label_scope(data: Path) -> DatasetLabels:
+    """The label files the Errors browser may read and edit: ``data``'s (listed on first use, in an operation)."""
+    return DatasetLabels(data)
 
 
 #: The Errors browser's fixes, by the name its buttons use (``core.evaluation.error_browse`` builds each edit;
@@ -73,14 +84,14 @@ LABEL_EDITS: dict[str, Callable[..., LabelEdit]] = {
     "delete": delete_edit, "change_class": change_class_edit, "accept": accept_edit}
 
 
-def apply_label_edit(parent: QObject, kind: str, row: dict[str, Any], boxes: RowBoxes,
+def apply_label_edit(parent: QObject, kind: str, row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels,
                      **options: Any) -> CoreOp[LabelEdit]:
-    """Build the ``kind`` edit of ``row``'s label file (``options``: ``new_class`` for ``change_class``) and
-    apply it (atomic, a .bak before the first overwrite)."""
+    """Build the ``kind`` edit of ``row``'s label file — one of ``dataset``'s — (``options``: ``new_class`` for
+    ``change_class``) and apply it (atomic, a .bak before the first overwrite)."""
     make = LABEL_EDITS[kind]
 
     def call() -> LabelEdit:
-        edit = make(row=row, boxes=boxes, **options)
+        edit = make(row=row, boxes=boxes, dataset=dataset, **options)
         edit.apply()
         return edit
 

@@ -2976,8 +2976,8 @@ Type 'delete' to confirm: </source>
       <translation>GPU。</translation>
     </message>
     <message>
-      <source>The JPEG has extra bytes after its end marker. yolov5 re-saves it in place ('corrupt JPEG restored and saved') — rewriting your file at quality 100, without those bytes — and trains on it; keep a copy if the original matters.</source>
-      <translation>这个 JPEG 在结束标记后还有多余字节。yolov5 会原地重新保存它（'corrupt JPEG restored and saved'）——以质量 100 重写你的文件并去掉这些字节——然后用它训练；如果原文件重要，请先备份。</translation>
+      <source>The JPEG has extra bytes after its end marker. yolov5 would re-save it in place ('corrupt JPEG restored and saved'), rewriting your file at quality 100 without those bytes; YOLO Studio stops that write (core/worker/compat_jpeg.py), keeps your file as it is and trains on the image as it reads.</source>
+      <translation>这个 JPEG 在结束标记后还有多余字节。yolov5 会原地重新保存它（'corrupt JPEG restored and saved'），以质量 100 重写你的文件并去掉这些字节；YOLO Studio 阻止了这次写入（core/worker/compat_jpeg.py），保留你的文件原样，并按读到的内容用它训练。</translation>
     </message>
     <message>
       <source>The JPEG is truncated ('{reason}'). yolov5 tries to re-save it, cannot decode it, and drops the image as corrupt; restore the original if you have it.</source>
@@ -6136,6 +6136,10 @@ Type 'delete' to confirm: </source>
       <translation>{image} 无法缩放（{reason}）；副本中保留原样。</translation>
     </message>
     <message>
+      <source>{image} is not an image of the dataset {data}: its label was not read or changed. The stored evaluation may have been edited; evaluate the run again.</source>
+      <translation>{image} 不是数据集 {data} 中的图像：未读取也未修改它的标签。保存的评估可能被改动过；请重新评估该运行。</translation>
+    </message>
+    <message>
       <source>{image}: {kind}, class {cls}, confidence {conf}{issue}</source>
       <translation>{image}：{kind}，类别 {cls}，置信度 {conf}{issue}</translation>
     </message>
@@ -6522,6 +6526,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} is a PyTorch file but not a yolov5 checkpoint (no model inside).</source>
       <translation>{path} 是 PyTorch 文件，但不是 yolov5 检查点（里面没有模型）。</translation>
+    </message>
+    <message>
+      <source>{path} is a link (to {target}); label edits change only the dataset's own files. Replace the link with the file itself to edit it here.</source>
+      <translation>{path} 是一个链接（指向 {target}）；标签编辑只修改数据集自己的文件。请用文件本身替换该链接后再在这里编辑。</translation>
+    </message>
+    <message>
+      <source>{path} is a link now; it was left as it is.</source>
+      <translation>{path} 现在是一个链接；已保持原样。</translation>
     </message>
     <message>
       <source>{path} is a pickle: loading it can run code it carries. Trust it and add it to the weights store? [y/N] </source>

@@ -76,3 +76,78 @@ def test_runs_escapes_a_run_folder_name(tmp_path: Path, capsys) -> None:
     out = capsys.readouterr().out
     _no_controls(out)
     assert "exp\\x1b[2K\\rok" in out
+
+
+FORGED = "\x1b[2K\rall fine\nERROR forged"  # erases the line, then forges one of its own
+
+
+def _no_forged_line(text: str) -> None:
+    _no_controls(text)
+    assert not any(line.startswith("ERROR forged") for line in text.splitlines()), text
+
+
+def test_dataset_import_escapes_a_coco_category_name(tmp_path: Path, capsys) -> None:
+    from tests.import_samples import picture, write_coco
+
+    src = tmp_path / "coco"
+    picture(src / "images" / "a.jpg", (64, 64), [("x", 4, 4, 30, 30)], seed=5)
+    write_coco(src / "annotations.json", [{"id": 1, "file_name": "a.jpg", "width": 64, "height": 64}],
+               [{"id": 1, "image_id": 1, "category_id": 7, "bbox": [4, 4, 26, 26]}],
+               [{"id": 7, "name": "cat" + FORGED}])
+    code = main(["--workspace", str(tmp_path / "ws"), "dataset", "import", str(src), "--out", str(tmp_path / "o")])
+    captured = capsys.readouterr()
+    assert code in (0, 1), captured.err
+    _no_forged_line(captured.out + captured.err)
+    assert "cat\\x1b[2K\\rall fine\\nERROR forged" in captured.out
+
+
+def test_evaluate_escapes_image_paths_in_its_error_list_and_a_workers_detail(tmp_path: Path, capsys) -> None:
+    import argparse
+
+    from cli.terminal import guarded
+    from cli.verbs.evaluate import EvaluateRenderer, _show
+
+    result = {"weights": "/r/best.pt", "split": "val", "images": 1, "instances": 1, "names": {"0": "cat"},
+              "metrics": {}, "per_class": [], "confusion": {}, "error_conf": 0.3, "error_counts": {"missed": 1},
+              "errors": [{"image": f"/d/images/a{FORGED}.jpg", "kind": "missed", "class": "cat", "label": 0,
+                          "prediction": None, "label_class": 0, "predicted_class": None, "confidence": None}],
+              "store": "/r/evaluations/k/result.json"}
+    with guarded():
+        renderer = EvaluateRenderer(False)
+        renderer.event({"type": "stage", "stage": "evaluating", "detail": "validating" + FORGED})
+        _show(argparse.Namespace(export_list="", json=False), renderer, result)
+    out = capsys.readouterr().out
+    _no_forged_line(out)
+    assert "validating\\x1b[2K\\rall fine\\nERROR forged" in out
+    assert "a\\x1b[2K\\rall fine\\nERROR forged.jpg" in out
+
+
+def test_tune_escapes_a_trials_reason_and_the_best_run(capsys) -> None:
+    from cli.terminal import guarded
+    from cli.verbs.tune import TuneConsole
+
+    with guarded():
+        console = TuneConsole(False)
+        console.event({"type": "trial", "trial": 2, "state": "errored", "epochs": 0, "reason": "died" + FORGED})
+        console.event({"type": "done", "status": "completed", "best_trial": {
+            "run": "tune_1" + FORGED, "fitness": 0.5, "config_file": "/w/tune/best.yaml"}})
+    captured = capsys.readouterr()
+    _no_forged_line(captured.out + captured.err)
+    assert "died\\x1b[2K\\rall fine\\nERROR forged" in captured.out
+    assert "tune_1\\x1b[2K\\rall fine\\nERROR forged" in captured.out + captured.err
+
+
+def test_evaluate_list_escapes_a_stored_results_values(tmp_path: Path, capsys) -> None:
+    import json
+
+    run_dir = tmp_path / "ws" / "runs" / "exp"
+    (run_dir / "weights").mkdir(parents=True)
+    (run_dir / "weights" / "best.pt").write_bytes(b"not loaded by --list")
+    (run_dir / "config.json").write_text('{"spec": {}}')
+    (run_dir / "evaluations" / "k").mkdir(parents=True)
+    (run_dir / "evaluations" / "k" / "result.json").write_text(json.dumps(
+        {"created": 1.0, "split": "val" + FORGED, "images": 1, "metrics": {}}))
+    assert main(["--workspace", str(tmp_path / "ws"), "evaluate", "exp", "--list"]) == 0
+    out = capsys.readouterr().out
+    _no_forged_line(out)
+    assert "val\\x1b[2K\\rall fine\\nERROR forged" in out

@@ -14,6 +14,7 @@ from core.dataset.files import label_path_for
 from core.dataset.validate import validate_dataset
 from core.evaluation import label_edits
 from core.evaluation.label_edits import LabelEditError, add_box, change_class, delete_box, label_boxes
+from core.evaluation.label_scope import DatasetLabels
 from tests.core.test_dataset_validate import build
 
 
@@ -24,7 +25,14 @@ def image(tmp_path):
     img = tmp_path / "images" / "a.jpg"
     img.write_bytes(b"")
     (tmp_path / "labels" / "a.txt").write_text("0 0.25 0.25 0.1 0.1\n1 0.75 0.75 0.2 0.2\n", newline="")
+    (tmp_path / "images" / "none.jpg").write_bytes(b"")  # an image without a label file
+    (tmp_path / "data.yaml").write_text(f"path: {tmp_path}\ntrain: images\nval: images\nnames: [a, b, c]\n")
     return str(img)
+
+
+def ds(image):
+    """The dataset the edits of ``image`` are confined to."""
+    return DatasetLabels(Path(image).parents[1] / "data.yaml")
 
 
 def label(image):
@@ -32,17 +40,17 @@ def label(image):
 
 
 def test_delete_change_and_add_touch_only_their_line_with_a_backup(image):
-    edit = delete_box(image, 1, [52, 52, 68, 68], 80, 80)  # class 1 at (0.75, 0.75) ± 0.1 of an 80x80 image
+    edit = delete_box(image, 1, [52, 52, 68, 68], 80, 80, dataset=ds(image))  # class 1 at (0.75, 0.75) ± 0.1 of an 80x80 image
     edit.apply()
     assert label(image).read_text() == "0 0.25 0.25 0.1 0.1\n"
     assert label(image).with_name("a.txt.bak").read_text() == edit.before
     edit.undo()
     assert label(image).read_text() == edit.before
 
-    change_class(image, 0, [16, 16, 24, 24], 80, 80, new_cls=2).apply()
+    change_class(image, 0, [16, 16, 24, 24], 80, 80, new_cls=2, dataset=ds(image)).apply()
     assert label(image).read_text().splitlines() == ["2 0.25 0.25 0.1 0.1", "1 0.75 0.75 0.2 0.2"]
 
-    add = add_box(image, 1, [0, 0, 40, 20], 80, 80)
+    add = add_box(image, 1, [0, 0, 40, 20], 80, 80, dataset=ds(image))
     add.apply()
     assert label(image).read_text().splitlines()[-1] == "1 0.250000 0.125000 0.500000 0.250000"
 
@@ -50,14 +58,14 @@ def test_delete_change_and_add_touch_only_their_line_with_a_backup(image):
 def test_a_box_that_is_not_in_the_file_is_refused_and_nothing_is_written(image):
     before = label(image).read_text()
     with pytest.raises(LabelEditError, match="no class 1 box"):
-        delete_box(image, 1, [0, 0, 10, 10], 80, 80)
+        delete_box(image, 1, [0, 0, 10, 10], 80, 80, dataset=ds(image))
     with pytest.raises(LabelEditError, match="no class 0 box"):
-        change_class(image, 0, [52, 52, 68, 68], 80, 80, new_cls=1)  # right place, wrong class
+        change_class(image, 0, [52, 52, 68, 68], 80, 80, new_cls=1, dataset=ds(image))  # right place, wrong class
     assert label(image).read_text() == before
 
 
 def test_undo_refuses_when_the_file_changed_since(image):
-    edit = delete_box(image, 0, [16, 16, 24, 24], 80, 80)
+    edit = delete_box(image, 0, [16, 16, 24, 24], 80, 80, dataset=ds(image))
     edit.apply()
     label(image).write_text("0 0.5 0.5 0.1 0.1\n")
     with pytest.raises(LabelEditError, match="changed after this edit"):
@@ -67,7 +75,7 @@ def test_undo_refuses_when_the_file_changed_since(image):
 
 def test_crlf_files_keep_their_line_endings(image):
     label(image).write_bytes(b"0 0.25 0.25 0.1 0.1\r\n")
-    add_box(image, 1, [40, 40, 80, 80], 80, 80).apply()
+    add_box(image, 1, [40, 40, 80, 80], 80, 80, dataset=ds(image)).apply()
     assert label(image).read_bytes() == b"0 0.25 0.25 0.1 0.1\r\n1 0.750000 0.750000 0.500000 0.500000\r\n"
 
 
@@ -82,10 +90,11 @@ def test_the_exported_list_has_each_image_once_in_the_browsers_order(tmp_path):
 
 
 def test_label_boxes_reads_the_file_as_it_is_now(image):
-    assert label_boxes(image, 80, 80) == [[0, 16.0, 16.0, 24.0, 24.0], [1, 52.0, 52.0, 68.0, 68.0]]
-    delete_box(image, 0, [16, 16, 24, 24], 80, 80).apply()
-    assert label_boxes(image, 80, 80) == [[1, 52.0, 52.0, 68.0, 68.0]]
-    assert label_boxes(str(Path(image).with_name("none.jpg")), 80, 80) == []
+    assert label_boxes(image, 80, 80, dataset=ds(image)) == [[0, 16.0, 16.0, 24.0, 24.0],
+                                                            [1, 52.0, 52.0, 68.0, 68.0]]
+    delete_box(image, 0, [16, 16, 24, 24], 80, 80, dataset=ds(image)).apply()
+    assert label_boxes(image, 80, 80, dataset=ds(image)) == [[1, 52.0, 52.0, 68.0, 68.0]]
+    assert label_boxes(str(Path(image).with_name("none.jpg")), 80, 80, dataset=ds(image)) == []
 
 
 def coarse_clock(monkeypatch):
@@ -114,7 +123,7 @@ def test_the_dataset_checks_cache_sees_an_edit_and_its_undo(tmp_path, monkeypatc
     with Image.open(t1) as im:
         width, height = im.size
     box = [0.4 * width, 0.4 * height, 0.6 * width, 0.6 * height]
-    edit = change_class(t1, 0, box, width, height, new_cls=1)
+    edit = change_class(t1, 0, box, width, height, new_cls=1, dataset=DatasetLabels(yaml_file))
     assert len(edit.after) == len(edit.before)  # same size: only the mtime can tell the cache
     edit.apply()
     again = validate_dataset(yaml_file, cache_dir=cache)

@@ -28,7 +28,13 @@ def dataset(tmp_path):
         paths.append(str(tmp_path / "images" / f"{name}.png"))
     (tmp_path / "labels" / "a.txt").write_text("")
     (tmp_path / "labels" / "b.txt").write_text("1 0.25 0.3333333 0.25 0.3333333\n")  # emu at 10..30 x 10..30
+    (tmp_path / "data.yaml").write_text(f"path: {tmp_path}\ntrain: images\nval: images\nnames: [cat, emu, owl]\n")
     return paths
+
+
+def data_yaml(paths):
+    """The data.yaml the evaluation was planned from: the one label edits are confined to."""
+    return Path(paths[0]).parents[1] / "data.yaml"
 
 
 def evaluation(paths):
@@ -50,7 +56,7 @@ def evaluation(paths):
 
 def test_filters_keys_and_the_drawn_image(qtbot, dataset):
     result, images = evaluation(dataset)
-    browser = ErrorsBrowser(result, images)
+    browser = ErrorsBrowser(result, images, data_yaml(dataset))
     qtbot.addWidget(browser)
     assert browser.list.count() == 2 and browser.list.currentRow() == 0
     assert "Predictions of best.pt on the val split" in browser.scope.text() and "k-fold" in browser.scope.text()
@@ -88,7 +94,7 @@ def test_filters_keys_and_the_drawn_image(qtbot, dataset):
 
 def test_change_class_then_undo_and_accept_a_prediction(qtbot, dataset):
     result, images = evaluation(dataset)
-    browser = ErrorsBrowser(result, images)
+    browser = ErrorsBrowser(result, images, data_yaml(dataset))
     qtbot.addWidget(browser)
     b_label = Path(label_path_for(dataset[1]))
     before = b_label.read_text()
@@ -134,7 +140,7 @@ def test_change_class_then_undo_and_accept_a_prediction(qtbot, dataset):
 
 def test_an_edit_that_cannot_be_made_is_said_and_export_writes_the_list(qtbot, dataset, monkeypatch, tmp_path):
     result, images = evaluation(dataset)
-    browser = ErrorsBrowser(result, images)
+    browser = ErrorsBrowser(result, images, data_yaml(dataset))
     qtbot.addWidget(browser)
     browser.step(1)
     qtbot.waitUntil(browser.delete_button.isEnabled, timeout=TIMEOUT_MS)
@@ -150,3 +156,27 @@ def test_an_edit_that_cannot_be_made_is_said_and_export_writes_the_list(qtbot, d
     browser.export_button.click()
     qtbot.waitUntil(out.exists, timeout=TIMEOUT_MS)
     assert out.read_text().splitlines() == dataset  # each image once, in the browser's order
+
+
+def test_a_tampered_store_edits_nothing_outside_the_dataset(qtbot, dataset, tmp_path):
+    """result.json / images.json naming an image outside the dataset: the browser says so, naming the path, and
+    neither drawing it nor Accept creates or changes a file there."""
+    outside = tmp_path.parent / f"{tmp_path.name}-elsewhere"
+    (outside / "images").mkdir(parents=True)
+    (outside / "labels").mkdir()
+    victim = outside / "labels" / "v.txt"
+    victim.write_text("precious\n")
+    foreign = str(outside / "images" / "v.png")
+    Path(dataset[0]).rename(foreign)  # a real image, but not the dataset's
+    result, images = evaluation(dataset)
+    result["errors"] = [{**result["errors"][0], "image": foreign}]
+    images[0]["image"] = foreign
+    browser = ErrorsBrowser(result, images, data_yaml(dataset))
+    qtbot.addWidget(browser)
+    qtbot.waitUntil(lambda: browser.banner.level == "error", timeout=TIMEOUT_MS)
+    assert foreign in browser.banner.text and "not an image of the dataset" in browser.banner.text
+    assert not browser.accept_button.isEnabled() and not browser.delete_button.isEnabled()
+    browser.banner.show_message("ok", "before the edit")
+    browser.accept_prediction()  # even called directly (a keyboard path), the edit is refused in the background
+    qtbot.waitUntil(lambda: browser.banner.level == "error" and not browser.undo_stack, timeout=TIMEOUT_MS)
+    assert victim.read_text() == "precious\n" and sorted(p.name for p in (outside / "labels").iterdir()) == ["v.txt"]

@@ -8,7 +8,9 @@ finding states the claim (phrase and, where it quotes one, yolov5's message), an
 - ``drops``: the image is rejected as corrupt (``nc == 1``) and yolov5's message holds the quote;
 - ``keeps``: accepted, with every row (``nc == 0``);
 - ``dedupes``: accepted, duplicates removed, with yolov5's "duplicate labels removed" warning;
-- ``resaves``: accepted after yolov5 rewrote the file in place ("corrupt JPEG restored and saved");
+- ``kept``: accepted, the file not rewritten — yolov5's own "corrupt JPEG restored and saved" in place is
+  stopped by the worker (``core/worker/compat_jpeg.py``; ``tests/worker/test_compat_jpeg.py`` holds what yolov5
+  does without it);
 - ``background``: no label file: accepted as an image without objects (``nm == 1``).
 
 The dataset-level sentences (data.yaml keys, names, paths, empty or unlabelled splits) are held the same way
@@ -77,7 +79,7 @@ def _big_png(width: int, height: int) -> bytes:
 class Case:
     name: str
     code: str
-    kind: str  # drops / keeps / dedupes / resaves / background
+    kind: str  # drops / keeps / dedupes / kept / background
     phrase: str  # what the finding must say yolov5 does
     quote: str = ""  # yolov5's own message, in the finding and in yolov5's output
     label: bytes | None = BOX  # None: no label file
@@ -145,7 +147,7 @@ CASES = [
          image=_png(fmt="GIF"), suffix=".jpg"),
     Case("truncated-jpeg", "image-corrupt", "drops", "drops the image as corrupt", "image file is truncated",
          image=JPEG[:-2], suffix=".jpg"),
-    Case("jpeg-trailing-bytes", "image-corrupt", "resaves", "re-saves it in place",
+    Case("jpeg-trailing-bytes", "image-corrupt", "kept", "keeps your file as it is",
          "corrupt JPEG restored and saved", image=JPEG + b"camera trailer", suffix=".jpg"),
     Case("bomb", "image-too-large", "drops", "yolov5 drops it as corrupt", image=_png_header_only(20000, 20000)),
     Case("large", "image-too-large", "keeps", "yolov5 decodes it at full size", image=_big_png(8000, 5200)),
@@ -368,8 +370,8 @@ def test_the_finding_states_what_yolov5_does(case: Case, yolov5_verdicts: dict[s
         assert yolov5["nc"] == 0 and yolov5["rows"] == rows and not yolov5["msg"], yolov5
     elif case.kind == "dedupes":
         assert yolov5["nc"] == 0 and yolov5["rows"] == rows - 1 and "duplicate labels removed" in yolov5["msg"]
-    elif case.kind == "resaves":
-        assert yolov5["nc"] == 0 and yolov5["rewritten"] and case.quote in yolov5["msg"], yolov5
+    elif case.kind == "kept":
+        assert yolov5["nc"] == 0 and not yolov5["rewritten"] and "your file is kept" in yolov5["msg"], yolov5
     elif case.kind == "background":
         assert yolov5["nm"] == 1 and yolov5["nc"] == 0 and yolov5["rows"] == 0, yolov5
     else:

@@ -115,7 +115,7 @@ def gather_platform(system: SystemFacts, nvml: NvmlFacts, root: Path = Path("/")
     compatible = _read(root / "proc/device-tree/compatible")
     system.tegra_soc = tegra_soc(compatible)
     model = _read(root / "proc/device-tree/model")
-    system.board_model = model.strip("\0\n ") or None if model is not None else None
+    system.board_model = (model or "").strip("\0\n ")  # "" without a device tree (a PC)
     system.laptop = is_laptop(_read(root / "sys/class/dmi/id/chassis_type"))
     if system.laptop is None:
         system.unknown["laptop"] = tr("no DMI chassis type")

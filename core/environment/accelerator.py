@@ -86,6 +86,6 @@ def jetson_torch_fix(f: EnvironmentFacts) -> str:
     """The one PyTorch fix on a Jetson: NVIDIA's build for its JetPack release, never a desktop wheel or driver."""
     release = f.system.tegra_release or tr("your release")
     return tr("Install the PyTorch build NVIDIA publishes for this Jetson's JetPack (Jetson Linux {release}): see "
-              "{url} (or use NVIDIA's l4t-pytorch container). The wheels of PyPI and download.pytorch.org are not "
-              "built for JetPack, and a Jetson needs no separate NVIDIA driver.", release=release,
+              "{url} (or use NVIDIA's l4t-pytorch container). The wheels of PyPI and https://download.pytorch.org are "
+              "not built for JetPack, and a Jetson needs no separate NVIDIA driver.", release=release,
               url=JETSON_PYTORCH_URL)

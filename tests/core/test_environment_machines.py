@@ -283,3 +283,28 @@ def test_memory_and_compute_mode_explain_a_failed_kernel_once():
     assert "Reboot" in next(f for f in evaluate(facts).findings if f.code == "gpu-memory-pending").fix
     facts.nvml.gpus[0].remapping_failed = True
     assert next(f for f in evaluate(facts).findings if f.code == "gpu-memory-faulty").severity == "error"
+
+
+def test_every_machine_reads_in_chinese():
+    """The same findings in 简体中文 (as ``test_environment_words_zh`` holds the NVIDIA desktop cases): every word
+    read is Chinese, a name the facts hold, or a term Chinese documentation writes in Latin letters."""
+    from core import i18n
+    from tests.core.test_environment_words_zh import _names
+    from tests.latin_words import stray_words
+
+    stray = []
+    i18n.set_language("zh_CN")
+    try:
+        for case, machine, *_ in CASES:
+            facts = healthy_gpu_machine()
+            machine(facts)
+            result = evaluate(facts)
+            names = _names(facts) | {w for text in (facts.system.board_model or "", facts.torch.version or "")
+                                     for w in text.split()}
+            texts = [summarize(facts, result)[1], *(c.note for c in result.checks)]
+            for f in result.findings:
+                texts += [f.message, f.detail, *f.evidence, *([f.fix] if f.fix_kind != "command" else [])]
+            stray += [f"{case}: {text!r} — {words}" for text in texts if (words := stray_words(text, names))]
+    finally:
+        i18n.set_language("en")
+    assert stray == [], "\n".join(sorted(set(stray)))

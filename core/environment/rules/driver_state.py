@@ -101,8 +101,8 @@ def uvm_detail(f: EnvironmentFacts) -> str:
                 "does not come back, so CUDA answers 'unknown error' until it is reloaded.") if f.system.laptop else
              tr("This usually follows a suspend and resume: the driver's unified-memory module (nvidia_uvm) does "
                 "not come back, so CUDA answers 'unknown error' until it is reloaded."))
-    keep = tr("To keep it from recurring, enable NVIDIA's suspend support (the nvidia-suspend and nvidia-resume "
-              "services, with the module option NVreg_PreserveVideoMemoryAllocations=1). Nothing needs to be "
-              "reinstalled.") if f.system.os == "Linux" and not f.system.container and not f.system.wsl else \
+    keep = tr("To keep it from recurring, enable NVIDIA's suspend support (sudo systemctl enable "
+              "nvidia-suspend.service nvidia-resume.service, with the module option "
+              "NVreg_PreserveVideoMemoryAllocations=1). Nothing needs to be reinstalled.") if f.system.os == "Linux" and not f.system.container and not f.system.wsl else \
         tr("Nothing needs to be reinstalled.")
     return f"{where} {keep}"

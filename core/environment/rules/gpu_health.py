@@ -22,7 +22,7 @@ from core.environment.facts import EnvironmentFacts, GpuFacts
 from core.environment.rules.base import RuleContext, need_gpu, need_nvml
 from core.environment.rules.devices import EXCLUSIVE, PROHIBITED, device_fix, good_gpus
 from core.findings import Finding
-from core.i18n import tr
+from core.i18n import tr, tr_n
 
 
 def _label(g: GpuFacts) -> str:
@@ -89,9 +89,11 @@ def _memory(f: EnvironmentFacts, g: GpuFacts) -> list[Finding]:
     if g.ecc_uncorrected:
         return [Finding("gpu-memory-pending", "warning", tr("GPU {gpu} had uncorrectable memory errors",
                                                             gpu=_label(g)),
-                        tr("{count} uncorrectable ECC error(s) since the driver loaded: each one ends the CUDA program "
-                           "that hit it. If they recur after a reset, the board needs service.",
-                           count=g.ecc_uncorrected), evidence, reset, "advice")]
+                        tr_n("{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that "
+                             "hit it. If it recurs after a reset, the board needs service.",
+                             "{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program "
+                             "that hit it. If they recur after a reset, the board needs service.",
+                             g.ecc_uncorrected), evidence, reset, "advice")]
     return []
 
 

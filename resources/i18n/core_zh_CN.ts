@@ -2492,8 +2492,8 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 无法使用这台 Jetson 的 GPU</translation>
     </message>
     <message>
-      <source>PyTorch drives NVIDIA GPUs through CUDA {cuda}; CPU{arch}</source>
-      <translation>PyTorch 通过 CUDA {cuda} 使用 NVIDIA GPU；CPU{arch}</translation>
+      <source>PyTorch drives NVIDIA GPUs through CUDA {cuda}</source>
+      <translation>PyTorch 通过 CUDA {cuda} 使用 NVIDIA GPU</translation>
     </message>
     <message>
       <source>PyTorch installed</source>
@@ -4176,8 +4176,8 @@ Type 'delete' to confirm: </source>
       <translation>[{n}/{total}] {name}</translation>
     </message>
     <message>
-      <source>a CPU-only PyTorch; CPU{arch}</source>
-      <translation>仅支持 CPU 的 PyTorch；CPU{arch}</translation>
+      <source>a CPU-only PyTorch</source>
+      <translation>仅支持 CPU 的 PyTorch</translation>
     </message>
     <message>
       <source>a Jetson ({what}): its GPU driver is part of Jetson Linux, and NVIDIA's desktop driver checks do not apply</source>
@@ -6474,6 +6474,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{kind} of at most {high:g}</source>
       <translation>不大于 {high:g} 的{kind}</translation>
+    </message>
+    <message>
+      <source>{kind}; {arch} CPU</source>
+      <translation>{kind}；{arch} CPU</translation>
     </message>
     <message>
       <source>{k} trainings × ({start} s to start + {share} of the images × ({first} s for the first epoch + {more} more × {epoch} s) + {finish} s to finish), from run {run}'s own timings</source>

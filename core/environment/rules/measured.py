@@ -140,10 +140,11 @@ def _gpu_state(f: EnvironmentFacts, ctx: RuleContext) -> str:
 
 
 def _accelerator(f: EnvironmentFacts, ctx: RuleContext) -> str:
-    arch = f" ({f.system.cpu_arch})" if f.system.cpu_arch else ""
-    if f.torch.cuda:
-        return tr("PyTorch drives NVIDIA GPUs through CUDA {cuda}; CPU{arch}", cuda=f.torch.cuda, arch=arch)
-    return tr("a CPU-only PyTorch; CPU{arch}", arch=arch) if f.torch.installed else ""
+    if not f.torch.installed:
+        return ""
+    kind = (tr("PyTorch drives NVIDIA GPUs through CUDA {cuda}", cuda=f.torch.cuda) if f.torch.cuda else
+            tr("a CPU-only PyTorch"))
+    return tr("{kind}; {arch} CPU", kind=kind, arch=f.system.cpu_arch) if f.system.cpu_arch else kind
 
 
 def _gpu_health(f: EnvironmentFacts, ctx: RuleContext) -> str:

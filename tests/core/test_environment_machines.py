@@ -122,6 +122,16 @@ def python_without_wheels(f: EnvironmentFacts) -> None:
     f.nvml.gpus[0].processes = None
 
 
+def old_python_with_its_own_torch(f: EnvironmentFacts) -> None:
+    """Python 3.9 with an old torch whose cuDNN is gone and a driver too old for it: every fix that would reinstall
+    torch must be the venv on a supported Python instead."""
+    f.system.python_version = "3.9.18"
+    f.torch.version, f.torch.cudnn_version = "2.4.1+cu130", None
+    f.nvml.driver_version, f.nvml.cuda_driver_version = "535.104.05", 12020
+    f.torch.cuda_available, f.torch.device_count, f.torch.devices = False, 0, []
+    f.packages["yolov5"] = None
+
+
 # (case, machine, facts version written, findings required, findings forbidden, words no fix may hold)
 CASES: list[tuple[str, Callable[[EnvironmentFacts], None], int, set[str], set[str], tuple[str, ...]]] = [
     ("ROCm desktop: what it is, and that it works", rocm_desktop, 3, {"gpu-rocm"},
@@ -148,6 +158,8 @@ CASES: list[tuple[str, Callable[[EnvironmentFacts], None], int, set[str], set[st
      {"torch-missing"}, ()),
     ("Python with no torch wheel", python_without_wheels, 3, {"python-unsupported", "torch-missing", "yolov5-missing"},
      set(), ("pip install",)),
+    ("Python 3.9 with a torch of its own", old_python_with_its_own_torch, 3,
+     {"python-unsupported", "driver-too-old", "yolov5-missing"}, set(), ("pip install",)),
 ]
 
 

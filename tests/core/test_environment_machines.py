@@ -320,3 +320,13 @@ def test_every_machine_reads_in_chinese():
     finally:
         i18n.set_language("en")
     assert stray == [], "\n".join(sorted(set(stray)))
+
+
+def test_an_exclusive_gpu_held_by_another_process_is_one_finding():
+    facts = healthy_gpu_machine(gpus=2)
+    g = facts.nvml.gpus[0]
+    g.compute_mode, g.processes, g.util_percent = "ExclusiveProcess", [{"pid": 4242, "used_gb": 9.0}], 90
+    result = evaluate(facts)
+    mode = next(f for f in result.findings if f.code == "gpu-compute-mode")
+    assert mode.severity == "warning" and "4242" in mode.fix and "--device 1" in mode.fix
+    assert "gpu-busy" not in result.ids()

@@ -107,8 +107,10 @@ def gather_platform(system: SystemFacts, nvml: NvmlFacts, root: Path = Path("/")
     """Fill the version-3 platform facts of ``system`` and the driver versions of ``nvml`` from ``root``."""
     system.cpu_arch = machine if machine is not None else (platform.machine() or None)
     if system.os not in (None, "Linux"):  # these files are Linux's; elsewhere the facts stay unread, with why
-        for key in ("tegra_release", "laptop", "nvidia_modules"):
+        for key in ("tegra_release", "tegra_soc", "board_model", "laptop", "nvidia_modules"):
             system.unknown[key] = tr("only read on Linux")
+        for key in ("kernel_module_version", "library_version"):
+            nvml.unknown[key] = tr("only read on Linux")
         return
     release = _read(root / "etc/nv_tegra_release")
     system.tegra_release = tegra_release(release)

@@ -86,6 +86,7 @@ def test_off_linux_the_linux_files_are_not_read(tmp_path):
     system, nvml = SystemFacts(os="Windows"), NvmlFacts()
     gather_platform(system, nvml, tmp_path, machine="AMD64")
     assert system.cpu_arch == "AMD64" and system.tegra_release is None and "tegra_release" in system.unknown
+    assert nvml.kernel_module_version is None and "kernel_module_version" in nvml.unknown
 
 
 def test_this_machine_without_a_gpu():

@@ -31,6 +31,8 @@ TERMS = {
     "cgroup",
     # NVIDIA's name for a slice of a GPU (Multi-Instance GPU), as nvidia-smi and NVIDIA's Chinese docs print it
     "mig",
+    # the accelerators that are not an NVIDIA desktop card, by their vendors' names, and their tools (issue 31)
+    "amd", "rocm", "hip", "rocm-smi", "jetson", "jetpack", "tegra", "tegrastats", "jtop", "pypi", "ecc", "dll",
     # dataset formats the importer reads, by their own names
     "voc", "labelme", "coco",
     # ONNX's own term for its operator-set version (``opset_version`` in torch.onnx.export, ``--opset``)
@@ -52,7 +54,8 @@ TERMS = {
     "english",
 }
 #: Names of more than one word (products, fonts, formats): removed whole, so their words need no entry above.
-PRODUCTS = ("ONNX Runtime", "Ray Tune", "Noto Sans CJK SC", "DejaVu Sans", "Pascal VOC", "OOM killer")
+PRODUCTS = ("ONNX Runtime", "Ray Tune", "Noto Sans CJK SC", "DejaVu Sans", "Pascal VOC", "OOM killer",
+            "Microsoft Visual C++ Redistributable")
 TAG = re.compile(r"<[^<>]*>")
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|`[^`]*`")

@@ -21,9 +21,12 @@ from core.atomic import atomic_write_text
 from core.file_values import is_finite_number
 from core.i18n import tr
 
-#: 2 added the MIG mode and slices of each GPU and the Windows commit limit (``ADDED_LATER``); version-1 files
-#: still load, those facts then unread (None) and the rules that need them not-checked or silent.
-FACTS_VERSION = 2
+#: 2 added the MIG mode and slices of each GPU and the Windows commit limit; 3 what a machine that is not a healthy
+#: NVIDIA desktop needs (issue 31): the CPU architecture and Tegra (Jetson) identity, a laptop chassis, the loaded
+#: nvidia kernel modules, the kernel module's driver version beside the NVML library's, each GPU's compute mode,
+#: ECC and retired-page / row-remapping state, torch's HIP (ROCm) version (``ADDED_LATER``). Older files still
+#: load, those facts then unread (None) and the rules that need them not-checked or silent.
+FACTS_VERSION = 3
 FACTS_KIND = "yolostudio-environment-facts"
 
 
@@ -49,6 +52,13 @@ class SystemFacts:
     # memory together may reach — spawned loader workers each commit a torch of their own (WinError 1455).
     commit_limit_gb: float | None = None  # ullTotalPageFile
     commit_available_gb: float | None = None  # ullAvailPageFile: the limit minus what is committed now
+    # Facts version 3 (``gather_platform``): what kind of machine this is, before any NVIDIA rule speaks.
+    cpu_arch: str | None = None  # platform.machine(): "x86_64", "aarch64", "AMD64", "arm64"
+    tegra_release: str | None = None  # Jetson Linux (L4T) release from /etc/nv_tegra_release: "R36.4.3"; "" none
+    tegra_soc: str | None = None  # "tegra234" from /proc/device-tree/compatible; "" not a Tegra
+    board_model: str | None = None  # /proc/device-tree/model: "NVIDIA Jetson AGX Orin Developer Kit"
+    laptop: bool | None = None  # DMI chassis type is a portable one (SMBIOS "System Enclosure or Chassis Types")
+    nvidia_modules: list[str] | None = None  # loaded kernel modules named nvidia* (/proc/modules)
     unknown: dict[str, str] = field(default_factory=dict)
 
 
@@ -90,6 +100,14 @@ class GpuFacts:
     # the list could not be read (its reason in ``unknown["processes"]``), which is not "no processes" ([])
     mig_mode: bool | None = None  # MIG enabled now (nvmlDeviceGetMigMode's current mode)
     mig_devices: list[dict[str, Any]] | None = None  # its slices: [{"name", "uuid", "profile", "memory_total_gb"}]
+    # Facts version 3 (``gather_nvml``; NVML API Reference, each guarded: NotSupported on GeForce is normal).
+    compute_mode: str | None = None  # nvmlDeviceGetComputeMode: "Default", "ExclusiveProcess", "Prohibited"
+    ecc_enabled: bool | None = None  # nvmlDeviceGetEccMode, the current mode
+    ecc_uncorrected: int | None = None  # nvmlDeviceGetTotalEccErrors(UNCORRECTED, VOLATILE): since the driver loaded
+    retired_pages: int | None = None  # nvmlDeviceGetRetiredPages, both causes (pre-Ampere dynamic page retirement)
+    retired_pages_pending: bool | None = None  # nvmlDeviceGetRetiredPagesPendingStatus: needs a reboot to retire
+    remapped_rows_pending: bool | None = None  # nvmlDeviceGetRemappedRows (Ampere+): "a reset will be required"
+    remapping_failed: bool | None = None  # nvmlDeviceGetRemappedRows: "a row remapping ever failed in the past"
     unknown: dict[str, str] = field(default_factory=dict)
 
 
@@ -100,6 +118,11 @@ class NvmlFacts:
     error_message: str | None = None
     driver_version: str | None = None
     cuda_driver_version: int | None = None  # 12080 = CUDA 12.8 (the nvidia-smi header)
+    # Facts version 3, read from files (``gather_platform``), so they are there when NVML itself fails: the driver
+    # the loaded kernel module is (/proc/driver/nvidia/version) and the one the NVML library on disk belongs to
+    # (libnvidia-ml.so.<version>). Different: a driver update without a reboot ("Driver/library version mismatch").
+    kernel_module_version: str | None = None
+    library_version: str | None = None
     gpus: list[GpuFacts] = field(default_factory=list)
     unknown: dict[str, str] = field(default_factory=dict)
 
@@ -117,6 +140,7 @@ class TorchGpuFacts:
     memory_total_gb: float | None = None
     kernel_ok: bool | None = None
     kernel_error: str | None = None
+    arch_name: str | None = None  # a ROCm device's gcnArchName ("gfx1100"); None on CUDA (facts version 3)
     unknown: dict[str, str] = field(default_factory=dict)
 
 
@@ -128,7 +152,8 @@ class TorchFacts:
     import_s: float | None = None
     version: str | None = None
     torchvision: str | None = None
-    cuda: str | None = None  # torch.version.cuda; None on a CPU build
+    cuda: str | None = None  # torch.version.cuda; None on a CPU build and on a ROCm build
+    hip: str | None = None  # torch.version.hip: the ROCm (HIP) build's version, None elsewhere (facts version 3)
     cudnn_version: int | None = None
     cudnn_enabled: bool | None = None
     arch_list: list[str] | None = None
@@ -181,7 +206,12 @@ class EnvironmentFacts:
 
 #: Fields added after facts version 1: a file written before them lacks them without being defective.
 ADDED_LATER = frozenset({"power_default_limit_w", "mig_mode", "mig_devices", "commit_limit_gb",
-                         "commit_available_gb", "dist_version"})
+                         "commit_available_gb", "dist_version",
+                         # version 3
+                         "cpu_arch", "tegra_release", "tegra_soc", "board_model", "laptop", "nvidia_modules",
+                         "compute_mode", "ecc_enabled", "ecc_uncorrected", "retired_pages", "retired_pages_pending",
+                         "remapped_rows_pending", "remapping_failed", "kernel_module_version", "library_version",
+                         "hip", "arch_name"})
 
 _NESTED: dict[tuple[type, str], type] = {
     (EnvironmentFacts, "system"): SystemFacts, (EnvironmentFacts, "nvml"): NvmlFacts,

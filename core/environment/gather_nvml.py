@@ -17,6 +17,15 @@ from core.environment.facts import GpuFacts, NvmlFacts
 from core.environment.nvml import GB, NvmlReader, NvmlUnavailable, error_kind, open_nvml, text
 
 NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1
+#: ``nvmlComputeMode_t`` (NVML API Reference, "Device Enums"): 0 DEFAULT "multiple contexts per device",
+#: 1 EXCLUSIVE_THREAD "support removed", 2 PROHIBITED "no contexts per device", 3 EXCLUSIVE_PROCESS "only one
+#: context per device, usable from multiple threads at a time".
+COMPUTE_MODES = {0: "Default", 1: "ExclusiveThread", 2: "Prohibited", 3: "ExclusiveProcess"}
+#: ``nvmlDeviceGetTotalEccErrors(handle, NVML_MEMORY_ERROR_TYPE_UNCORRECTED=1, NVML_VOLATILE_ECC=0)``: the
+#: uncorrectable errors since the driver loaded; ``nvmlPageRetirementCause_t``: 0 multiple single-bit, 1 double-bit.
+NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1
+NVML_VOLATILE_ECC = 0
+PAGE_RETIREMENT_CAUSES = (0, 1)
 #: A MIG device's name ends with its profile: "NVIDIA A100-SXM4-40GB MIG 1g.5gb", "… MIG 1c.3g.20gb" (a compute
 #: instance of 1 of a 3-slice GPU instance) — NVIDIA MIG User Guide, "Supported MIG Profiles".
 _MIG_PROFILE = re.compile(r"\bMIG\s+((?:\d+c\.)?\d+g\.\d+gb(?:\+\w+)?)", re.I)
@@ -76,6 +85,28 @@ class NvmlFactsReader(NvmlReader):
                            "memory_total_gb": memory.total / GB if memory is not None else None})
         return True, slices
 
+    def _health(self, g: GpuFacts, handle: Any) -> None:
+        """Compute mode, ECC and the memory's retired pages / remapped rows, each guarded: GeForce cards answer
+        NotSupported for ECC and page retirement, pre-Ampere cards for row remapping, and that is recorded."""
+        u = g.unknown
+        mode = self._call(u, "compute_mode", "nvmlDeviceGetComputeMode", handle)
+        g.compute_mode = COMPUTE_MODES.get(int(mode), str(mode)) if mode is not None else None
+        ecc = self._call(u, "ecc_enabled", "nvmlDeviceGetEccMode", handle)
+        g.ecc_enabled = bool(ecc[0] if isinstance(ecc, (list, tuple)) else ecc) if ecc is not None else None
+        if g.ecc_enabled:
+            g.ecc_uncorrected = self._call(u, "ecc_uncorrected", "nvmlDeviceGetTotalEccErrors", handle,
+                                           NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC)
+        pages = [self._call(u, "retired_pages", "nvmlDeviceGetRetiredPages", handle, cause)
+                 for cause in PAGE_RETIREMENT_CAUSES]
+        g.retired_pages = sum(len(p) for p in pages) if all(p is not None for p in pages) else None
+        pending = self._call(u, "retired_pages_pending", "nvmlDeviceGetRetiredPagesPendingStatus", handle)
+        g.retired_pages_pending = bool(pending) if pending is not None else None
+        rows = self._call(u, "remapped_rows_pending", "nvmlDeviceGetRemappedRows", handle)
+        if rows is not None:  # (correctable rows, uncorrectable rows, pending, failure occurred)
+            g.remapped_rows_pending, g.remapping_failed = bool(rows[2]), bool(rows[3])
+        else:
+            u["remapping_failed"] = u.get("remapped_rows_pending", "NotSupported")
+
     def facts(self) -> NvmlFacts:
         n = self.nvml
         out = NvmlFacts(available=True)
@@ -112,6 +143,7 @@ class NvmlFactsReader(NvmlReader):
             g.pcie_width = self._get(u, "pcie_width", n.nvmlDeviceGetCurrPcieLinkWidth, handle)
             g.pcie_width_max = self._get(u, "pcie_width_max", n.nvmlDeviceGetMaxPcieLinkWidth, handle)
             g.mig_mode, g.mig_devices = self._mig(u, handle)
+            self._health(g, handle)
             procs = self._get(u, "processes", n.nvmlDeviceGetComputeRunningProcesses, handle)
             if procs is not None:
                 g.processes = [{"pid": p.pid, "used_gb": (p.usedGpuMemory / GB) if getattr(p, "usedGpuMemory", None)

@@ -39,6 +39,7 @@ _ERROR_WORDS = {
     "DriverNotLoaded": N_("the NVIDIA driver is not loaded"),
     "NoPermission": N_("no permission to query the GPU"),
     "GpuIsLost": N_("the GPU stopped answering (fell off the bus)"),
+    "LibRmVersionMismatch": N_("the driver's libraries and its loaded kernel module are different versions"),
     "NotSupported": N_("not supported by this GPU"),
     "Uninitialized": N_("NVML was not started"),
     "Unknown": N_("an unknown NVML error"),

@@ -36,6 +36,9 @@ def summarize(facts: EnvironmentFacts, evaluation: Evaluation) -> tuple[str, str
             return "error", tr("Not ready to train — here is why: {reason}", reason=errors[0].message)
         memory = f" ({device['memory_gb']:.0f} GB)" if device.get("memory_gb") else ""
         level = "warning" if any(f.severity == "warning" for f in evaluation.findings) else "ok"
+        if facts.torch.hip:  # a ROCm build drives an AMD GPU through torch.cuda (core.environment.accelerator)
+            return level, tr("Ready to train on {gpu}{memory} with ROCm (HIP {hip})", gpu=device["name"] or "GPU",
+                             memory=memory, hip=facts.torch.hip)
         return level, tr("Ready to train on {gpu}{memory} with CUDA {cuda}", gpu=device["name"] or "GPU",
                          memory=memory, cuda=facts.torch.cuda or "?")
     if facts.nvml.gpus:

@@ -8,7 +8,8 @@ own loader fails (``torch/__init__.py`` of the installed 2.14.1):
   ``vcruntime140_1.dll`` first — when they are missing it prints "Microsoft Visual C++ Redistributable is not
   installed … https://aka.ms/vs/17/release/vc_redist.x64.exe" — then every DLL in ``torch\\lib``, raising
   ``[WinError 1114]`` (a DLL's initialisation failed) or ``[WinError 126]`` (a dependency was not found)
-  '… Error loading "…\\c10.dll" or one of its dependencies.'
+  '… Error loading "…\\c10.dll" or one of its dependencies.'; when torch's own loader is bypassed, Python says
+  "DLL load failed while importing _C".
 - Linux, ``_load_global_deps`` / ``_preload_cuda_deps``: the CUDA libraries a CUDA build takes from its
   ``nvidia-*`` pip packages (``CUDA_PIP_LIBRARIES``, torch's own ``cuda_libs`` list); one missing gives
   "libcudnn.so.9: cannot open shared object file" — the packages are missing or damaged, and only a forced
@@ -30,6 +31,9 @@ CUDA_PIP_LIBRARIES: tuple[str, ...] = (
 VC_REDIST_URL = "https://aka.ms/vs/17/release/vc_redist.x64.exe"
 
 _WINERROR = re.compile(r"\[WinError (\d+)\]")
+#: Python's own words when a Windows extension module's DLL (or one it needs) does not load: "ImportError: DLL load
+#: failed while importing _C: The specified module could not be found." — the same missing runtime as above.
+_DLL_LOAD_FAILED = "DLL load failed"
 _DLL = re.compile(r'Error loading "([^"]+)"')
 _MISSING_SO = re.compile(r"([\w.+-]+\.so(?:\.[\w.]+)?): cannot open shared object file")
 
@@ -48,7 +52,8 @@ def classify(error: str | None) -> LoadFailure:
     text = error or ""
     win = _WINERROR.search(text)
     dll = _DLL.search(text)
-    if win and int(win.group(1)) in (126, 1114) or (dll and "DLL" in text) or "vcruntime140" in text.lower():
+    if win and int(win.group(1)) in (126, 1114) or (dll and "DLL" in text) or "vcruntime140" in text.lower() \
+            or _DLL_LOAD_FAILED in text:
         name = dll.group(1).replace("\\", "/").rsplit("/", 1)[-1] if dll else None
         return LoadFailure("vc-runtime", name, int(win.group(1)) if win else None)
     missing = _MISSING_SO.search(text)

@@ -18,6 +18,7 @@ from core import __version__
 from core.environment.facts import EnvironmentFacts, NvmlFacts, ProbeInfo
 from core.environment.gather_disk import gather_dataset, gather_disk, list_images
 from core.environment.gather_nvml import gather_nvml
+from core.environment.gather_platform import gather_platform
 from core.environment.gather_system import gather_system, package_versions
 from core.worker.job import JobContext
 from core.worker.probe_torch import gather_torch
@@ -59,6 +60,7 @@ def run_probe(ctx: JobContext) -> str:
         publish()
         step("nvml")
         facts.nvml = gather_nvml()
+        gather_platform(facts.system, facts.nvml)  # the kind of machine, and the driver's versions from its files
         publish()
         step("disks")
         _gather_disks(facts, spec)

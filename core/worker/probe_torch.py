@@ -88,18 +88,21 @@ def gather_torch(nvml_gpus: list[GpuFacts], run_kernels: bool = True,
     except Exception:  # noqa: BLE001
         facts.unknown["torchvision"] = "not installed"
     facts.cuda = torch.version.cuda
+    # PyTorch's "HIP (ROCm) semantics": a ROCm build reuses the torch.cuda interfaces, and torch.version.hip
+    # (None elsewhere) is how to tell it from a CUDA build; its torch.version.cuda is None.
+    facts.hip = getattr(torch.version, "hip", None)
     try:
         facts.cudnn_version = torch.backends.cudnn.version()
         facts.cudnn_enabled = bool(torch.backends.cudnn.enabled)
     except Exception as exc:  # noqa: BLE001
         facts.unknown["cudnn_version"] = str(exc)
     facts.arch_list = list(torch.cuda.get_arch_list()) if facts.cuda else []
-    if step is not None and facts.cuda:  # a CPU build has no CUDA to test
+    if step is not None and (facts.cuda or facts.hip):  # a CPU build has no GPU to test
         step("cuda")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            if facts.cuda:
+            if facts.cuda or facts.hip:
                 torch.cuda.init()
         except Exception as exc:  # noqa: BLE001
             facts.cuda_error = f"{type(exc).__name__}: {exc}"
@@ -114,6 +117,7 @@ def gather_torch(nvml_gpus: list[GpuFacts], run_kernels: bool = True,
             p = torch.cuda.get_device_properties(i)
             d.name, d.capability, d.memory_total_gb = p.name, [p.major, p.minor], p.total_memory / GB
             d.uuid = str(getattr(p, "uuid", "")) or None
+            d.arch_name = getattr(p, "gcnArchName", None) if facts.hip else None  # ROCm: "gfx1100"
             if hasattr(p, "pci_bus_id"):
                 domain, device = getattr(p, "pci_domain_id", 0), getattr(p, "pci_device_id", 0)
                 d.pci_bus_id = f"{domain:08x}:{p.pci_bus_id:02x}:{device:02x}.0"

@@ -48,6 +48,10 @@ Step failed: {step}
       <translation>    … 还有 {n} 条（--json 会全部列出）</translation>
     </message>
     <message>
+      <source>   # or train on another GPU: {fix}</source>
+      <translation>   # 或改用另一块 GPU 训练：{fix}</translation>
+    </message>
+    <message>
       <source>  App        {prefix}</source>
       <translation>  应用       {prefix}</translation>
     </message>
@@ -166,6 +170,10 @@ Step failed: {step}
     <message>
       <source> (dry run: nothing was changed)</source>
       <translation>（试运行：没有做任何更改）</translation>
+    </message>
+    <message>
+      <source> (loaded {kernel}, on disk {library})</source>
+      <translation>（已加载 {kernel}，磁盘上为 {library}）</translation>
     </message>
     <message>
       <source> (peak {gb:.1f} GB)</source>
@@ -500,8 +508,16 @@ Step failed: {step}
       <translation>快速测试：足够看到损失下降、mAP 上升的轮数。</translation>
     </message>
     <message>
+      <source>A row remapping failed on this GPU: part of its memory is faulty and can no longer be taken out of use. Training on it may crash or compute wrong results. Have the board checked by its vendor; use another GPU meanwhile.</source>
+      <translation>这块 GPU 的一次行重映射失败：它的一部分显存有故障，且已无法再被隔离停用。在它上面训练可能崩溃或算出错误结果。请让厂商检修这块显卡；在此期间使用另一块 GPU。</translation>
+    </message>
+    <message>
       <source>A test kernel failed on GPU {index} ({name})</source>
       <translation>GPU {index}（{name}）上的测试内核失败</translation>
+    </message>
+    <message>
+      <source>A tiny CUDA computation failed on this GPU with CUDA's 'unknown error'. {why}</source>
+      <translation>一个很小的 CUDA 计算在这块 GPU 上失败，CUDA 报告 'unknown error'。{why}</translation>
     </message>
     <message>
       <source>A tiny CUDA computation failed on this GPU, so training on it would fail too.</source>
@@ -514,6 +530,10 @@ Step failed: {step}
     <message>
       <source>A {n}-value row in a file of polygons. yolov5 reads every row of this file as a polygon, so this row becomes a {points}-point polygon and its box is wrong; keep one format per file.</source>
       <translation>多边形标签文件中出现了 {n} 个数值的行。yolov5 会把这个文件的每一行都当作多边形读取，所以这一行会变成 {points} 个点的多边形，框也会出错；每个文件请只用一种格式。</translation>
+    </message>
+    <message>
+      <source>AMD GPU through ROCm: training runs on it</source>
+      <translation>通过 ROCm 使用 AMD 显卡：训练会在它上面运行</translation>
     </message>
     <message>
       <source>AMP check</source>
@@ -632,6 +652,10 @@ Step failed: {step}
       <translation>第 {offset} 个字节不是 UTF-8 文本。yolov5 读文件时会静默丢弃这类字节，所以类别名或路径可能与你看到的不同；请把文件保存为 UTF-8。</translation>
     </message>
     <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
       <source>CPU (no CUDA device)</source>
       <translation>CPU（无 CUDA 设备）</translation>
     </message>
@@ -648,12 +672,12 @@ Step failed: {step}
       <translation>数据加载可用的 CPU</translation>
     </message>
     <message>
-      <source>CUDA does not start in PyTorch, so cuDNN cannot be used</source>
-      <translation>CUDA 在 PyTorch 中无法启动，所以不能使用 cuDNN</translation>
+      <source>CUDA answers 'unknown error': reload the NVIDIA driver's nvidia_uvm module</source>
+      <translation>CUDA 报告 'unknown error'：请重新加载 NVIDIA 驱动的 nvidia_uvm 模块</translation>
     </message>
     <message>
-      <source>CUDA index of GPU {index}</source>
-      <translation>GPU {index} 的 CUDA 序号</translation>
+      <source>CUDA does not start in PyTorch, so cuDNN cannot be used</source>
+      <translation>CUDA 在 PyTorch 中无法启动，所以不能使用 cuDNN</translation>
     </message>
     <message>
       <source>CUDA reaches the GPU but NVML (the driver's management library) is missing: the container was started with the 'compute' driver capability only, so the NVIDIA runtime did not mount the 'utility' libraries. Without them the app cannot read GPU utilisation, throttling or other processes. Restart the container with both capabilities.</source>
@@ -1296,8 +1320,16 @@ Type 'delete' to confirm: </source>
       <translation>GPU 占用、降频、PCIe</translation>
     </message>
     <message>
+      <source>GPU compute mode and memory health</source>
+      <translation>GPU 计算模式与显存健康</translation>
+    </message>
+    <message>
       <source>GPU driver (NVML)</source>
       <translation>GPU 驱动（NVML）</translation>
+    </message>
+    <message>
+      <source>GPU kind (NVIDIA, AMD ROCm, Jetson)</source>
+      <translation>GPU 类型（NVIDIA、AMD ROCm、Jetson）</translation>
     </message>
     <message>
       <source>GPU memory is {mem} used: a larger batch gives each kernel more work</source>
@@ -1320,6 +1352,14 @@ Type 'delete' to confirm: </source>
       <translation>设备（{value}）中 GPU {gpus} 被列出了不止一次。</translation>
     </message>
     <message>
+      <source>GPU {gpu} had uncorrectable memory errors</source>
+      <translation>GPU {gpu} 出现过不可纠正的显存错误</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} has faulty memory waiting for a reset</source>
+      <translation>GPU {gpu} 有等待重置后才能隔离的故障显存</translation>
+    </message>
+    <message>
       <source>GPU {gpu} hits its power cap while hardly busy</source>
       <translation>GPU {gpu} 几乎不忙却碰到了功耗上限</translation>
     </message>
@@ -1340,8 +1380,16 @@ Type 'delete' to confirm: </source>
       <translation>GPU {gpu} 受到硬件降频的限制</translation>
     </message>
     <message>
+      <source>GPU {gpu} is in exclusive mode and another process holds it</source>
+      <translation>GPU {gpu} 处于独占模式，且已被另一个进程占用</translation>
+    </message>
+    <message>
       <source>GPU {gpu} is in use by {count} other process(es): {pids}</source>
       <translation>GPU {gpu} 正被 {count} 个其他进程使用：{pids}</translation>
+    </message>
+    <message>
+      <source>GPU {gpu} is set to 'Compute Prohibited'</source>
+      <translation>GPU {gpu} 被设为 'Compute Prohibited'（禁止计算）</translation>
     </message>
     <message>
       <source>GPU {gpu} is shared: other processes use {used} of its {total} GB, which this run cannot have.</source>
@@ -1364,8 +1412,16 @@ Type 'delete' to confirm: </source>
       <translation>GPU {gpu} 为了降温而降频</translation>
     </message>
     <message>
+      <source>GPU {gpu}'s memory has faults it could not remap</source>
+      <translation>GPU {gpu} 的显存有无法重映射的故障</translation>
+    </message>
+    <message>
       <source>GPU {gpu}'s power limit is lowered to {limit:.0f} W (default {default:.0f} W)</source>
       <translation>GPU {gpu} 的功耗上限被降低到 {limit:.0f} W（默认 {default:.0f} W）</translation>
+    </message>
+    <message>
+      <source>GPU {index}: compute mode {mode}</source>
+      <translation>GPU {index}：计算模式 {mode}</translation>
     </message>
     <message>
       <source>GPU {index}: {figures}</source>
@@ -1452,8 +1508,16 @@ Type 'delete' to confirm: </source>
       <translation>请给出主机器的地址和一个空闲端口，例如 10.0.0.1:29400。</translation>
     </message>
     <message>
+      <source>HIP (ROCm)</source>
+      <translation>HIP（ROCm）</translation>
+    </message>
+    <message>
       <source>HOST:PORT where the machines meet (PyTorch's c10d rendezvous, hosted by the machine at HOST, usually rank 0). The port must be open between the machines. Or give the leader's address and port below.</source>
       <translation>各机器汇合的 主机:端口（PyTorch 的 c10d 汇合，由 HOST 所在的机器承担，通常是编号 0）。机器之间必须开放该端口。也可以在下面填写主机器的地址和端口。</translation>
+    </message>
+    <message>
+      <source>Have the GPU serviced; meanwhile train on another GPU or the CPU.</source>
+      <translation>请送修这块 GPU；在此期间改用另一块 GPU 或 CPU 训练。</translation>
     </message>
     <message>
       <source>Held-out (k-fold) evaluation of run {run} on the train split: {images} images, {instances} objects</source>
@@ -1588,6 +1652,14 @@ Type 'delete' to confirm: </source>
       <translation>在 WSL 中，请在 Windows 上安装 NVIDIA 驱动（不要在 WSL 内安装）；NVML 位于 /usr/lib/wsl/lib。</translation>
     </message>
     <message>
+      <source>In exclusive-process mode only one process at a time may use the GPU; process {pids} holds it, so training cannot start on it until that process ends.</source>
+      <translation>在独占进程模式下，同一时间只有一个进程能使用这块 GPU；进程 {pids} 正占用它，因此在该进程结束前，训练无法在它上面启动。</translation>
+    </message>
+    <message>
+      <source>In this compute mode no program may create a CUDA context on the GPU, so PyTorch cannot train on it (CUDA: 'all CUDA-capable devices are busy or unavailable'). An administrator set it; the default mode lets every program use the GPU.</source>
+      <translation>在这种计算模式下，任何程序都不能在这块 GPU 上创建 CUDA 上下文，所以 PyTorch 无法在它上面训练（CUDA：'all CUDA-capable devices are busy or unavailable'）。这是管理员设置的；默认模式允许所有程序使用这块 GPU。</translation>
+    </message>
+    <message>
       <source>Initial weights</source>
       <translation>初始权重</translation>
     </message>
@@ -1628,8 +1700,12 @@ Type 'delete' to confirm: </source>
       <translation>安装 NVIDIA 驱动的工具包（它提供 libnvidia-ml 和 nvidia-smi）。</translation>
     </message>
     <message>
+      <source>Install the PyTorch build NVIDIA publishes for this Jetson's JetPack (Jetson Linux {release}): see {url} (or use NVIDIA's l4t-pytorch container). The wheels of PyPI and https://download.pytorch.org are not built for JetPack, and a Jetson needs no separate NVIDIA driver.</source>
+      <translation>安装 NVIDIA 为这台 Jetson 的 JetPack（Jetson Linux {release}）发布的 PyTorch 版本：见 {url}（或使用 NVIDIA 的 l4t-pytorch 容器）。PyPI 和 https://download.pytorch.org 的安装包不是为 JetPack 构建的，而且 Jetson 不需要另装 NVIDIA 驱动。</translation>
+    </message>
+    <message>
       <source>Install the latest Microsoft Visual C++ Redistributable (x64) from {url}, restart the app; if the error stays: {reinstall}</source>
-      <translation>从 {url} 安装最新的 Microsoft Visual C++ Redistributable（x64），然后重启应用；若错误仍在：{reinstall}</translation>
+      <translation>从 {url} 安装最新的 Microsoft Visual C++ Redistributable（x64），然后重启应用；若错误仍在： {reinstall}</translation>
     </message>
     <message>
       <source>Install the system package that provides {library} (Debian/Ubuntu: apt-file search {library}), then restart the app.</source>
@@ -1664,6 +1740,18 @@ Type 'delete' to confirm: </source>
       <translation>它的图片 {image} 存在，但不在此 data.yaml 的任何划分中，因此 yolov5 既不会用它训练，也不会读取此标签。如需使用，请把该图片加入某个划分。</translation>
     </message>
     <message>
+      <source>Jetson</source>
+      <translation>Jetson</translation>
+    </message>
+    <message>
+      <source>Jetson Linux {release}</source>
+      <translation>Jetson Linux {release}</translation>
+    </message>
+    <message>
+      <source>Jetson: training runs on its integrated GPU</source>
+      <translation>Jetson：训练会在它的集成 GPU 上运行</translation>
+    </message>
+    <message>
       <source>Keep a checkpoint every N epochs besides last.pt and best.pt (each costs about three times the model's size on disk); -1 keeps only those two.</source>
       <translation>除 last.pt 和 best.pt 外每 N 轮再保存一个检查点（每个约占模型大小三倍的磁盘空间）；-1 只保留这两个。</translation>
     </message>
@@ -1682,6 +1770,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Keep the model's anchors instead of checking them against your boxes (and re-fitting them when they fit badly).</source>
       <translation>保留模型的锚框，而不是用你的框检查它们（并在不匹配时重新拟合）。</translation>
+    </message>
+    <message>
+      <source>Keep this ROCm build of PyTorch; if it is damaged, reinstall the same ROCm build from https://pytorch.org/get-started/locally/ (ROCm).</source>
+      <translation>保留这个 ROCm 版 PyTorch；如果它已损坏，请从 https://pytorch.org/get-started/locally/ 重新安装同一个 ROCm 版本（选择 ROCm）。</translation>
     </message>
     <message>
       <source>Keeping the workspace and settings.</source>
@@ -1868,6 +1960,10 @@ Type 'delete' to confirm: </source>
       <translation>NVML（驱动的管理库）返回了错误：无法检查驱动和 GPU，训练也可能看不到 GPU。</translation>
     </message>
     <message>
+      <source>NVML answers 'Driver/library version mismatch': the driver's libraries on disk are a newer version than its kernel module in memory{versions}, which happens after a driver update without a reboot. Until the new module is loaded, neither nvidia-smi nor CUDA works. Nothing needs to be installed or reinstalled.</source>
+      <translation>NVML 报告 'Driver/library version mismatch'：磁盘上的驱动库比内存中的驱动内核模块版本更新{versions}，这发生在更新驱动后没有重启的情况下。在加载新模块之前，nvidia-smi 和 CUDA 都无法工作。不需要安装或重新安装任何东西。</translation>
+    </message>
+    <message>
       <source>NVML error</source>
       <translation>NVML 错误</translation>
     </message>
@@ -1876,12 +1972,20 @@ Type 'delete' to confirm: </source>
       <translation>NVML 不可用（{error}）</translation>
     </message>
     <message>
+      <source>NVML library (on disk)</source>
+      <translation>NVML 库（磁盘上）</translation>
+    </message>
+    <message>
       <source>NVML lists no GPU</source>
       <translation>NVML 没有列出任何 GPU</translation>
     </message>
     <message>
       <source>NVML lists the GPU, but CUDA does not start in torch, so training would run on the CPU.</source>
       <translation>NVML 列出了 GPU，但 CUDA 在 torch 中无法启动，所以训练会在 CPU 上进行。</translation>
+    </message>
+    <message>
+      <source>NVML lists the GPU, but CUDA does not start in torch. {why}</source>
+      <translation>NVML 列出了这块 GPU，但 CUDA 无法在 torch 中启动。{why}</translation>
     </message>
     <message>
       <source>NVML lists {count} GPU(s), but CUDA — and so PyTorch and yolov5 — sees only the GPUs {variable} lets through. {why} {consequence} Correct or unset the variable where it is set (your shell profile, the service's or the container's environment); nothing needs to be reinstalled or rebooted.</source>
@@ -2100,6 +2204,18 @@ Type 'delete' to confirm: </source>
       <translation>{seconds:.0f} 秒后 {host}:{port} 仍无响应。</translation>
     </message>
     <message>
+      <source>Nothing needs to be reinstalled.</source>
+      <translation>不需要重新安装任何东西。</translation>
+    </message>
+    <message>
+      <source>Nothing to fix. Watch the GPU with rocm-smi.</source>
+      <translation>无需修复。可用 rocm-smi 查看 GPU 状态。</translation>
+    </message>
+    <message>
+      <source>Nothing to fix. Watch the GPU with tegrastats.</source>
+      <translation>无需修复。可用 tegrastats 查看 GPU 状态。</translation>
+    </message>
+    <message>
       <source>Nothing to repair: none of the findings is fixed by another PyTorch build.</source>
       <translation>无需修复：这些问题都不能靠更换 PyTorch 版本解决。</translation>
     </message>
@@ -2148,6 +2264,10 @@ Type 'delete' to confirm: </source>
       <translation>在 Windows 上检查 NVIDIA 驱动（设备管理器，或在 Windows 终端里运行 nvidia-smi），必要时更新，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动。</translation>
     </message>
     <message>
+      <source>On a laptop this follows a suspend and resume: the driver's unified-memory module (nvidia_uvm) does not come back, so CUDA answers 'unknown error' until it is reloaded.</source>
+      <translation>在笔记本电脑上，这发生在休眠并唤醒之后：驱动的统一内存模块（nvidia_uvm）没有恢复，所以在重新加载它之前，CUDA 一直报告 'unknown error'。</translation>
+    </message>
+    <message>
       <source>On machine {rank}, run: {command}</source>
       <translation>在第 {rank} 台机器上运行：{command}</translation>
     </message>
@@ -2164,8 +2284,16 @@ Type 'delete' to confirm: </source>
       <translation>在“数据集”页上，“修复…”可以{what}（先预览，可撤销）。</translation>
     </message>
     <message>
+      <source>On the host (not inside this container): reboot it — or, with nothing using the GPU, reload the modules: {reload} — then restart the container.</source>
+      <translation>在宿主机上（不是在这个容器里）：重启宿主机——或在没有程序使用 GPU 时重新加载模块：{reload}——然后重启容器。</translation>
+    </message>
+    <message>
       <source>On the host (not inside this container): sudo modprobe nvidia, or reboot the host after a driver update; then restart the container.</source>
       <translation>在宿主机上（不是在此容器里）：sudo modprobe nvidia，或在驱动更新后重启宿主机；然后重启容器。</translation>
+    </message>
+    <message>
+      <source>On the host (not inside this container): {reload}, then restart the container.</source>
+      <translation>在宿主机上（不是在这个容器里）：{reload}，然后重启容器。</translation>
     </message>
     <message>
       <source>On this CPU {goal_n} epochs would take {total}: cut to fit the {goal} goal's {budget} (set a time budget to choose another length).</source>
@@ -2340,6 +2468,10 @@ Type 'delete' to confirm: </source>
       <translation>未找到 PySide6 的 X11 插件（libqxcb.so）</translation>
     </message>
     <message>
+      <source>PyTorch</source>
+      <translation>PyTorch</translation>
+    </message>
+    <message>
       <source>PyTorch ({index}) — the largest download</source>
       <translation>PyTorch（{index}）— 最大的下载</translation>
     </message>
@@ -2356,12 +2488,32 @@ Type 'delete' to confirm: </source>
       <translation>PyTorch 无法使用 GPU</translation>
     </message>
     <message>
+      <source>PyTorch cannot use this Jetson's GPU</source>
+      <translation>PyTorch 无法使用这台 Jetson 的 GPU</translation>
+    </message>
+    <message>
+      <source>PyTorch drives NVIDIA GPUs through CUDA {cuda}</source>
+      <translation>PyTorch 通过 CUDA {cuda} 使用 NVIDIA GPU</translation>
+    </message>
+    <message>
       <source>PyTorch installed</source>
       <translation>PyTorch 已安装</translation>
     </message>
     <message>
       <source>PyTorch is a CPU-only build, but this machine has an NVIDIA GPU</source>
       <translation>PyTorch 是纯 CPU 版本，但这台机器有 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <source>PyTorch is a CUDA build, but CUDA does not start on this Jetson: a build for another JetPack release, or one not made for Jetson, cannot use its GPU.</source>
+      <translation>PyTorch 是 CUDA 版，但 CUDA 无法在这台 Jetson 上启动：为其他 JetPack 版本构建的、或不是为 Jetson 构建的 PyTorch 无法使用它的 GPU。</translation>
+    </message>
+    <message>
+      <source>PyTorch is a ROCm build (HIP {hip}) for AMD GPUs: NVIDIA's driver and NVML do not apply</source>
+      <translation>PyTorch 是面向 AMD 显卡的 ROCm 版（HIP {hip}）：NVIDIA 驱动和 NVML 的检查不适用</translation>
+    </message>
+    <message>
+      <source>PyTorch is installed but cannot load</source>
+      <translation>PyTorch 已安装但无法加载</translation>
     </message>
     <message>
       <source>PyTorch is installed but does not load</source>
@@ -2376,8 +2528,16 @@ Type 'delete' to confirm: </source>
       <translation>未安装 PyTorch</translation>
     </message>
     <message>
+      <source>PyTorch on this Jetson is a CPU-only build</source>
+      <translation>这台 Jetson 上的 PyTorch 是仅支持 CPU 的版本</translation>
+    </message>
+    <message>
       <source>PyTorch publishes CUDA wheels for Linux and Windows only; on {os} the CPU build is installed.</source>
       <translation>PyTorch 只为 Linux 和 Windows 提供 CUDA 安装包；在 {os} 上安装 CPU 版本。</translation>
+    </message>
+    <message>
+      <source>PyTorch uses the Jetson's GPU through CUDA. NVIDIA's desktop checks (NVML, nvidia-smi, the desktop driver and its CUDA wheels) do not apply here and are skipped; watch the GPU with tegrastats or jtop.</source>
+      <translation>PyTorch 通过 CUDA 使用 Jetson 的 GPU。NVIDIA 台式机的检查（NVML、nvidia-smi、台式机驱动及其 CUDA 安装包）在这里不适用，已跳过；可用 tegrastats 或 jtop 查看 GPU 状态。</translation>
     </message>
     <message>
       <source>PyTorch was replaced. Checking this machine again…</source>
@@ -2418,6 +2578,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>PyTorch {version}{took}</source>
       <translation>PyTorch {version}{took}</translation>
+    </message>
+    <message>
+      <source>PyTorch's ROCm build sees no AMD GPU</source>
+      <translation>ROCm 版 PyTorch 看不到 AMD 显卡</translation>
     </message>
     <message>
       <source>PyTorch's files are damaged or incomplete (an interrupted install?); a forced reinstall of the build replaces them.</source>
@@ -2516,8 +2680,16 @@ Type 'delete' to confirm: </source>
       <translation>可以在 {gpu}{memory} 上用 CUDA {cuda} 训练</translation>
     </message>
     <message>
+      <source>Ready to train on {gpu}{memory} with ROCm (HIP {hip})</source>
+      <translation>可以在 {gpu}{memory} 上通过 ROCm（HIP {hip}）训练</translation>
+    </message>
+    <message>
       <source>Reboot (a driver update needs it); if it persists: {cmd}</source>
       <translation>重启（驱动更新后需要重启）；如果问题仍在：{cmd}</translation>
+    </message>
+    <message>
+      <source>Reboot (or, with nothing running on it: sudo nvidia-smi -r -i {index}); watch the next runs with 'nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER'.</source>
+      <translation>重启（或在它上面没有程序运行时：sudo nvidia-smi -r -i {index}）；之后的训练用 'nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER' 观察。</translation>
     </message>
     <message>
       <source>Reboot the machine; if it happens again, check power and cooling, and 'sudo dmesg | grep -i xid'.</source>
@@ -2570,6 +2742,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Resolving {package}</source>
       <translation>正在解析 {package}</translation>
+    </message>
+    <message>
+      <source>Restart Windows (then, under WSL, reopen it): the updated driver is loaded at start.</source>
+      <translation>重启 Windows（使用 WSL 的话随后重新打开它）：更新后的驱动会在启动时加载。</translation>
+    </message>
+    <message>
+      <source>Restart Windows (under WSL: 'wsl --shutdown' in Windows, then reopen WSL); a PyTorch reinstall cannot help.</source>
+      <translation>重启 Windows（使用 WSL 时：在 Windows 中运行 'wsl --shutdown'，再重新打开 WSL）；重新安装 PyTorch 无济于事。</translation>
     </message>
     <message>
       <source>Review them in the Errors browser (likeliest first) and fix the labels.</source>
@@ -2996,6 +3176,10 @@ Type 'delete' to confirm: </source>
       <translation>NVIDIA 驱动已安装但未加载</translation>
     </message>
     <message>
+      <source>The NVIDIA driver was updated, but the old one is still loaded</source>
+      <translation>NVIDIA 驱动已更新，但加载的仍是旧驱动</translation>
+    </message>
+    <message>
       <source>The NVIDIA driver {driver} is older than {needed}, the oldest driver any PyTorch CUDA wheel for {gpus} runs with, so the CPU build is installed and training will not use the GPU. Update the driver to {needed} or newer ({recommended} or newer for the {tag} wheel), then run the installer again: it switches PyTorch in place.</source>
       <translation>NVIDIA 驱动 {driver} 比 {needed} 旧，而 {needed} 是 {gpus} 可用的任何 PyTorch CUDA 安装包所需的最低驱动，所以安装了 CPU 版本，训练不会使用 GPU。请把驱动更新到 {needed} 或更新版本（{tag} 安装包需要 {recommended} 或更新），然后重新运行安装程序：它会原地切换 PyTorch。</translation>
     </message>
@@ -3106,6 +3290,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The download was refused (HTTP {code}): a firewall or proxy may be blocking github.com.</source>
       <translation>下载被拒绝（HTTP {code}）：可能有防火墙或代理屏蔽了 github.com。</translation>
+    </message>
+    <message>
+      <source>The driver found memory errors on this GPU and marked the pages (or rows) to be taken out of use, which happens only when the GPU is reset. Until then the faulty memory can crash a training run.</source>
+      <translation>驱动在这块 GPU 上发现了显存错误，并标记了要停用的页（或行），但只有在 GPU 重置时才会真正停用。在此之前，故障显存可能让训练崩溃。</translation>
     </message>
     <message>
       <source>The driver supports CUDA {have}; this PyTorch is built for {want}</source>
@@ -3488,6 +3676,14 @@ Type 'delete' to confirm: </source>
       <translation>这个 PyTorch 没有适用于该 GPU 架构（sm_{cc}）的内核</translation>
     </message>
     <message>
+      <source>This PyTorch is a ROCm build, but torch.cuda.is_available() is False, so training would run on the CPU. The usual cause is access to the GPU's device files (/dev/kfd, /dev/dri): the user is not in the 'render' and 'video' groups, or a container was started without those devices. Keep this ROCm build — an NVIDIA (CUDA) wheel cannot drive an AMD GPU.</source>
+      <translation>这个 PyTorch 是 ROCm 版，但 torch.cuda.is_available() 为 'False'，所以训练会在 CPU 上运行。常见原因是无法访问 GPU 的设备文件（/dev/kfd、/dev/dri）：用户不在 'render' 和 'video' 组中，或容器启动时没有带上这些设备。请保留这个 ROCm 版本——NVIDIA（CUDA）安装包无法驱动 AMD 显卡。</translation>
+    </message>
+    <message>
+      <source>This PyTorch is a ROCm build: it drives AMD GPUs through the same torch.cuda interface yolov5 uses, so '--device 0' trains on the AMD GPU. NVIDIA's checks (NVML, the NVIDIA driver, CUDA wheels) do not apply and are skipped; GPU monitoring is ROCm's own (rocm-smi). Keep this build.</source>
+      <translation>这个 PyTorch 是 ROCm 版：它通过 yolov5 所用的同一个 torch.cuda 接口驱动 AMD 显卡，所以 '--device 0' 会在 AMD 显卡上训练。NVIDIA 的检查（NVML、NVIDIA 驱动、CUDA 安装包）不适用，已跳过；GPU 监控由 ROCm 自己的工具（rocm-smi）负责。请保留这个版本。</translation>
+    </message>
+    <message>
       <source>This Python cannot create virtual environments (no venv/ensurepip module). Install Python from python.org (Downloads &gt; Windows) and run install.bat again.</source>
       <translation>这个 Python 无法创建虚拟环境（没有 venv/ensurepip 模块）。请从 python.org 安装 Python（Downloads &gt; Windows），然后重新运行 install.bat。</translation>
     </message>
@@ -3522,6 +3718,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>This folder cannot be opened (a broken or looping link?); its images are skipped.</source>
       <translation>无法打开这个文件夹（链接损坏或循环？）；其中的图片会被跳过。</translation>
+    </message>
+    <message>
+      <source>This is a Jetson: its GPU is integrated, and only a PyTorch built for its JetPack release can use it. The installed build has no CUDA, so training would run on the CPU.</source>
+      <translation>这是一台 Jetson：它的 GPU 是集成的，只有为它的 JetPack 版本构建的 PyTorch 才能使用。已安装的版本不含 CUDA，所以训练会在 CPU 上运行。</translation>
     </message>
     <message>
       <source>This is a link to {target}, which does not exist. yolov5 lists it, cannot open it and trains without it ('No such file or directory'); restore its target or delete the link.</source>
@@ -3572,8 +3772,16 @@ Type 'delete' to confirm: </source>
       <translation>训练进程结束时本次训练已完成全部轮次；现已用其权重（{best}）标记为已完成。最终验证没有运行：显示的指标来自最后一轮。</translation>
     </message>
     <message>
+      <source>This usually follows a suspend and resume: the driver's unified-memory module (nvidia_uvm) does not come back, so CUDA answers 'unknown error' until it is reloaded.</source>
+      <translation>这通常发生在休眠并唤醒之后：驱动的统一内存模块（nvidia_uvm）没有恢复，所以在重新加载它之前，CUDA 一直报告 'unknown error'。</translation>
+    </message>
+    <message>
       <source>Timing the disks…</source>
       <translation>正在测量磁盘速度…</translation>
+    </message>
+    <message>
+      <source>To keep it from recurring, enable NVIDIA's suspend support (sudo systemctl enable nvidia-suspend.service nvidia-resume.service, with the module option NVreg_PreserveVideoMemoryAllocations=1). Nothing needs to be reinstalled.</source>
+      <translation>要避免再次发生，请启用 NVIDIA 的休眠支持（sudo systemctl enable nvidia-suspend.service nvidia-resume.service，并设置模块选项 NVreg_PreserveVideoMemoryAllocations=1）。不需要重新安装任何东西。</translation>
     </message>
     <message>
       <source>Too big for RAM, but the disk is fast and has room: yolov5 decodes each image once into a .npy file beside it and reads those.</source>
@@ -3968,6 +4176,14 @@ Type 'delete' to confirm: </source>
       <translation>[{n}/{total}] {name}</translation>
     </message>
     <message>
+      <source>a CPU-only PyTorch</source>
+      <translation>仅支持 CPU 的 PyTorch</translation>
+    </message>
+    <message>
+      <source>a Jetson ({what}): its GPU driver is part of Jetson Linux, and NVIDIA's desktop driver checks do not apply</source>
+      <translation>这是一台 Jetson（{what}）：它的 GPU 驱动属于 Jetson Linux，NVIDIA 台式机驱动的检查不适用</translation>
+    </message>
+    <message>
       <source>a Python script</source>
       <translation>一段 Python 脚本</translation>
     </message>
@@ -4222,6 +4438,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>compute capability ≥ 7.0</source>
       <translation>计算能力 ≥ 7.0</translation>
+    </message>
+    <message>
+      <source>compute mode</source>
+      <translation>计算模式</translation>
     </message>
     <message>
       <source>compute processes</source>
@@ -4656,6 +4876,14 @@ Type 'delete' to confirm: </source>
       <translation>其 JSON 嵌套过深，不可能是环境信息文件</translation>
     </message>
     <message>
+      <source>its compute mode is Exclusive and another process holds it</source>
+      <translation>它的计算模式为独占，且已被另一个进程占用</translation>
+    </message>
+    <message>
+      <source>its compute mode is Prohibited</source>
+      <translation>它的计算模式为禁止计算</translation>
+    </message>
+    <message>
       <source>its image {name} is not in the source folder</source>
       <translation>它的图片 {name} 不在源文件夹中</translation>
     </message>
@@ -4686,6 +4914,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>keep VOC objects marked difficult (left out by default, as yolov5's VOC conversion does)</source>
       <translation>保留标为 difficult 的 VOC 目标（默认略去，与 yolov5 自己的 VOC 转换一致）</translation>
+    </message>
+    <message>
+      <source>kernel module (loaded)</source>
+      <translation>内核模块（已加载）</translation>
     </message>
     <message>
       <source>layer {index}: argument {value} is neither a number, a literal nor one of {names}; yolov5 would run it as Python code.</source>
@@ -4852,6 +5084,10 @@ Type 'delete' to confirm: </source>
       <translation>没有 CUDA 设备：yolov5 在 CPU 上以 FP32 训练</translation>
     </message>
     <message>
+      <source>no DMI chassis type</source>
+      <translation>没有 DMI 机箱类型</translation>
+    </message>
+    <message>
       <source>no GPU</source>
       <translation>没有 GPU</translation>
     </message>
@@ -4884,6 +5120,10 @@ Type 'delete' to confirm: </source>
       <translation>本机没有 NVIDIA 驱动库</translation>
     </message>
     <message>
+      <source>no NVML library (libnvidia-ml.so.1) found</source>
+      <translation>没有找到 NVML 库（libnvidia-ml.so.1）</translation>
+    </message>
+    <message>
       <source>no bndbox</source>
       <translation>没有 bndbox</translation>
     </message>
@@ -4898,6 +5138,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no image files there to time</source>
       <translation>那里没有可计时的图片文件</translation>
+    </message>
+    <message>
+      <source>no nvidia kernel module loaded</source>
+      <translation>没有加载 nvidia 内核模块</translation>
     </message>
     <message>
       <source>no permission to query the GPU</source>
@@ -5000,6 +5244,10 @@ Type 'delete' to confirm: </source>
       <translation>已在本机</translation>
     </message>
     <message>
+      <source>only read on Linux</source>
+      <translation>仅在 Linux 上读取</translation>
+    </message>
+    <message>
       <source>open the desktop app (the default)</source>
       <translation>打开桌面应用（默认）</translation>
     </message>
@@ -5018,6 +5266,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>overfitting</source>
       <translation>过拟合</translation>
+    </message>
+    <message>
+      <source>pages waiting for retirement</source>
+      <translation>等待停用的页</translation>
     </message>
     <message>
       <source>path</source>
@@ -5200,8 +5452,20 @@ Type 'delete' to confirm: </source>
       <translation>从最后的检查点继续已停止或失败的训练</translation>
     </message>
     <message>
+      <source>retired pages</source>
+      <translation>已停用的页</translation>
+    </message>
+    <message>
       <source>row</source>
       <translation>行</translation>
+    </message>
+    <message>
+      <source>row remapping failed</source>
+      <translation>行重映射失败</translation>
+    </message>
+    <message>
+      <source>row remapping pending</source>
+      <translation>待完成的行重映射</translation>
     </message>
     <message>
       <source>rule of thumb: a copy pays when images are over twice the size</source>
@@ -5364,8 +5628,16 @@ Type 'delete' to confirm: </source>
       <translation>sudo modprobe nvidia   # 如果失败（例如内核更新后），请重启</translation>
     </message>
     <message>
+      <source>sudo modprobe nvidia_uvm   # CUDA needs this module and it is not loaded</source>
+      <translation>sudo modprobe nvidia_uvm   # CUDA 需要这个模块，而它没有加载</translation>
+    </message>
+    <message>
       <source>sudo nvidia-smi -i {index} -pl {default:.0f}   # restore the default limit; see the limits with: nvidia-smi -q -d POWER</source>
       <translation>sudo nvidia-smi -i {index} -pl {default:.0f}   # 恢复默认上限；查看上限：nvidia-smi -q -d POWER</translation>
+    </message>
+    <message>
+      <source>sudo reboot   # or, with every program that uses the GPU closed (the desktop too): {reload}</source>
+      <translation>sudo reboot   # 或关闭所有使用 GPU 的程序（包括桌面）后：{reload}</translation>
     </message>
     <message>
       <source>sudo ubuntu-drivers install   # or your distribution's NVIDIA driver package, version {driver} or newer</source>
@@ -5446,6 +5718,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the dataset's data.yaml</source>
       <translation>数据集的 data.yaml</translation>
+    </message>
+    <message>
+      <source>the driver's libraries and its loaded kernel module are different versions</source>
+      <translation>驱动的库与已加载的内核模块版本不同</translation>
     </message>
     <message>
       <source>the export's folder, or a COCO .json file</source>
@@ -5640,6 +5916,10 @@ Type 'delete' to confirm: </source>
       <translation>等环境页面显示 CUDA 正常后，在第一块 GPU 上训练</translation>
     </message>
     <message>
+      <source>training GPU (--device)</source>
+      <translation>训练用 GPU（--device）</translation>
+    </message>
+    <message>
       <source>training's best epoch</source>
       <translation>训练的最佳轮次</translation>
     </message>
@@ -5658,6 +5938,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>unavailable ({reason})</source>
       <translation>不可用（{reason}）</translation>
+    </message>
+    <message>
+      <source>uncorrectable ECC errors (since the driver loaded)</source>
+      <translation>不可纠正的 ECC 错误（自驱动加载以来）</translation>
     </message>
     <message>
       <source>uninstall: also delete the workspace (runs, datasets made by the app) and settings</source>
@@ -5688,8 +5972,8 @@ Type 'delete' to confirm: </source>
       <translation>可用 CPU</translation>
     </message>
     <message>
-      <source>usable GPU</source>
-      <translation>可用 GPU</translation>
+      <source>usable GPU (--device)</source>
+      <translation>可用 GPU（--device）</translation>
     </message>
     <message>
       <source>use letters, digits, '-', '_' or '.', without slashes</source>
@@ -5798,6 +6082,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yes</source>
       <translation>是</translation>
+    </message>
+    <message>
+      <source>yes (its version was not recorded)</source>
+      <translation>是（未记录其版本）</translation>
     </message>
     <message>
       <source>yolostudio dataset check {path}</source>
@@ -5918,6 +6206,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>yolov5n … yolov5x6 (see: weights list)</source>
       <translation>yolov5n … yolov5x6（见：weights list）</translation>
+    </message>
+    <message>
+      <source>your release</source>
+      <translation>你的版本</translation>
     </message>
     <message>
       <source>{command}   # or unset it to use every GPU</source>
@@ -6188,6 +6480,10 @@ Type 'delete' to confirm: </source>
       <translation>不大于 {high:g} 的{kind}</translation>
     </message>
     <message>
+      <source>{kind}; {arch} CPU</source>
+      <translation>{kind}；{arch} CPU</translation>
+    </message>
+    <message>
       <source>{k} trainings × ({start} s to start + {share} of the images × ({first} s for the first epoch + {more} more × {epoch} s) + {finish} s to finish), from run {run}'s own timings</source>
       <translation>{k} 次训练 ×（启动 {start} 秒 + {share} 的图片 ×（第一轮 {first} 秒 + 其后 {more} 轮 × 每轮 {epoch} 秒）+ 收尾 {finish} 秒），依据运行 {run} 自己的用时</translation>
     </message>
@@ -6436,6 +6732,14 @@ Type 'delete' to confirm: </source>
       <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
+      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
       <source>{n} val images probably have a label mistake</source>
       <translation>{n} 张验证图片可能有标注错误</translation>
     </message>
@@ -6578,6 +6882,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} is not a weights manifest.</source>
       <translation>{path} 不是权重清单文件。</translation>
+    </message>
+    <message>
+      <source>{path} is not readable</source>
+      <translation>{path} 无法读取</translation>
     </message>
     <message>
       <source>{path} is not the file that was stored: its SHA-256 differs from the one recorded when it was downloaded or imported (changed on disk?). Remove it (yolostudio weights remove {name}), then get or import it again.</source>
@@ -6730,6 +7038,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{reason} Trying again in {seconds:g} s (try {attempt} of {tries}).</source>
       <translation>{reason} {seconds:g} 秒后重试（第 {attempt} 次，共 {tries} 次）。</translation>
+    </message>
+    <message>
+      <source>{reload}   # close the programs that use CUDA first; if the module stays busy, reboot</source>
+      <translation>{reload}   # 先关闭使用 CUDA 的程序；如果模块仍被占用，请重启</translation>
+    </message>
+    <message>
+      <source>{reset}   # let several processes share it; or stop process {pids} first</source>
+      <translation>{reset}   # 让多个进程共享它；或先停止进程 {pids}</translation>
     </message>
     <message>
       <source>{role}: {figures}</source>

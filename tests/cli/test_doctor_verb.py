@@ -126,3 +126,21 @@ def test_table_says_not_checked_and_why_for_checks_that_could_not_run():
     table = render_table(facts, evaluate(facts))
     line = next(ln for ln in table.splitlines() if "GPU busy, throttling, PCIe" in ln)
     assert "not checked" in line and "NVML Shared Library Not Found" in line and "OK" not in line
+
+
+def test_facts_files_of_other_machines_through_the_verb(tmp_path, capsys):
+    """An AMD GPU with a ROCm build (exit 0, what it is, NVIDIA's checks not applying) and a driver updated without a
+    reboot (exit 1, the reboot), judged from their facts files as ``doctor --facts`` reads them (issue 31)."""
+    from tests.core.test_environment_machines import driver_mismatch, rocm_desktop
+
+    for machine, code, words, absent in ((rocm_desktop, 0, ("AMD GPU through ROCm", "with ROCm (HIP 6.4"),
+                                          ("libnvidia-ml", "nvidia-smi lists")),
+                                         (driver_mismatch, 1, ("sudo reboot", "570.133.07", "580.82.07"),
+                                          ("Run nvidia-smi", "install its driver"))):
+        facts = healthy_gpu_machine()
+        machine(facts)
+        path = tmp_path / f"{machine.__name__}.json"
+        save_facts(facts, path)
+        assert _doctor("--facts", str(path)) == code
+        out = capsys.readouterr().out
+        assert all(w in out for w in words) and not any(w in out for w in absent), out

@@ -94,16 +94,22 @@ CASES = [
      "--gpus all"),
     ("Kubernetes pod without a GPU limit", _two, _container("kubernetes", "void"), "gpu-hidden", "warning",
      "nvidia.com/gpu: 1"),
-    ("a far weaker display card: the strong one by its CUDA index", lambda: _two("NVIDIA RTX A400", 4.0, (8, 6)),
-     _fastest_first, "gpu-mixed", "info", "--device 1"),
+    # A probe that counted fastest first (no CUDA_DEVICE_ORDER in its environment) against the worker, which counts
+    # in PCI-bus order (core.job.launch.worker_env): --device is the worker's index, the card named beside it.
+    ("a far weaker display card: the strong one by the worker's (PCI) index",
+     lambda: _two("NVIDIA RTX A400", 4.0, (8, 6)), _fastest_first, "gpu-mixed", "info",
+     "--device 0   # NVIDIA GeForce RTX 4090"),
     ("a card this PyTorch cannot use beside a good one: no reinstall",
      lambda: _two("NVIDIA GeForce GTX 1080 Ti", 11.0, (6, 1)), _fastest_first, "gpu-arch-unsupported", "warning",
-     "--device 1"),
+     "--device 0   # NVIDIA GeForce RTX 4090"),
+    ("the user's own fastest-first order: the probe's torch index is the worker's",
+     lambda: _two("NVIDIA RTX A400", 4.0, (8, 6)),
+     lambda f: (_fastest_first(f), _env(CUDA_DEVICE_ORDER="FASTEST_FIRST")(f)), "gpu-mixed", "info", "--device 1"),
     ("torch's view not read: NVML's index in PCI order", lambda: _two("NVIDIA RTX A400", 4.0, (8, 6)),
-     lambda f: setattr(f.torch, "devices", []), "gpu-mixed", "info", "CUDA_DEVICE_ORDER=PCI_BUS_ID"),
-    ("a test kernel failed on one of two cards: the other by its CUDA index", _two,
+     lambda f: setattr(f.torch, "devices", []), "gpu-mixed", "info", "--device 0"),
+    ("a test kernel failed on one of two cards: the other by the worker's index", _two,
      lambda f: (_fastest_first(f), setattr(f.torch.devices[1], "kernel_ok", False)), "cuda-unusable", "warning",
-     "--device 0"),
+     "--device 1   # NVIDIA GeForce RTX 4090"),
     ("two good GPUs: the app's DDP by --device", _two, _fastest_first, "multi-gpu-dataparallel-risk", "info",
      "--device 0,1"),
     ("torch's view not read under a mask: the GPUs by UUID", lambda: _two("NVIDIA RTX A400", 4.0, (8, 6)),
@@ -149,7 +155,7 @@ def test_weak_card_is_left_out_of_ddp_and_the_mixed_fix_sets_the_device():
     result = evaluate(facts)
     assert "multi-gpu-dataparallel-risk" not in result.ids()
     mixed = next(f for f in result.findings if f.code == "gpu-mixed")
-    assert [(c.field, c.value) for c in mixed.changes] == [("device", "1")]
+    assert [(c.field, c.value) for c in mixed.changes] == [("device", "0")]  # PCI order, as the worker counts
 
 
 def test_no_usable_gpu_still_means_the_right_wheel():

@@ -89,7 +89,8 @@ def test_moving_to_an_idle_gpu_names_its_cuda_index():
     a, b = f.torch.devices
     a.index, b.index = 1, 0  # CUDA's fastest-first order: NVML's GPU 1 is CUDA's 0
     busy = next(x for x in evaluate(f).findings if x.code == "gpu-busy")
-    assert [(c.field, c.value) for c in busy.changes] == [("device", "0")]
+    # the probe counted fastest first (no CUDA_DEVICE_ORDER), the worker counts in PCI order: NVML's GPU 1 is 1
+    assert [(c.field, c.value) for c in busy.changes] == [("device", "1")]
 
 
 SPARSE_GPU = ("name", "uuid", "pci_bus_id", "memory_total_gb", "memory_used_gb", "temperature_c", "slowdown_temp_c",

@@ -123,7 +123,7 @@ def _version1(facts) -> dict:
 
 
 def test_a_version_1_file_loads_without_complaints_and_mig_comes_from_torchs_names():
-    assert FACTS_VERSION == 2
+    assert FACTS_VERSION == 3  # version 3 (issue 31) added more; a version-1 file still loads
     f = healthy_gpu_machine(name="NVIDIA A100-SXM4-40GB", capability=(8, 0))
     f.torch.devices[0].name, f.torch.devices[0].memory_total_gb = "NVIDIA A100-SXM4-40GB MIG 1g.5gb", 4.75
     raw = _version1(f)

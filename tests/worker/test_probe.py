@@ -24,7 +24,7 @@ from tests.fixtures.fake_nvml import FakeNvml, nvml_raising
 
 #: Fields whose None is a meaning (absent by nature), not an unread fact.
 NONE_MEANS_ABSENT = {
-    "torch": {"import_error", "cuda", "cuda_error", "torchvision"},
+    "torch": {"import_error", "cuda", "cuda_error", "torchvision", "hip"},  # hip: only a ROCm build has one
     "nvml": {"error", "error_message"},
     "system": {"cgroup_cpu_quota", "commit_limit_gb", "commit_available_gb"},  # the commit limit: Windows only
 }
@@ -219,3 +219,23 @@ def test_torch_that_fails_to_import_is_installed_but_cannot_load(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", failing)
     facts = gather_torch([], run_kernels=False)
     assert facts.installed is False and facts.dist_version == installed and "libcudnn.so.9" in facts.import_error
+
+
+def test_torch_reports_its_hip_build_here():
+    """This machine's torch is not a ROCm build: the probe's HIP fact is None (a meaning: no ROCm), read for real
+    from ``torch.version.hip`` as PyTorch's "HIP (ROCm) semantics" tells a ROCm build apart."""
+    import torch
+
+    from core.worker.probe_torch import gather_torch
+
+    facts = gather_torch([], run_kernels=False)
+    assert facts.installed and facts.hip == getattr(torch.version, "hip", None) and facts.hip is None
+
+
+def test_real_probe_reads_the_platform(probed):
+    """The version-3 platform facts come from the probe itself (``gather_platform`` in its nvml step)."""
+    import platform
+
+    facts, _notes, _events = probed
+    assert facts.system.cpu_arch == platform.machine() and facts.system.tegra_release is not None
+    assert facts.nvml.kernel_module_version is None and "kernel_module_version" in facts.nvml.unknown

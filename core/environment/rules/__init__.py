@@ -6,7 +6,8 @@ its check is reported as unknown with the reason, and every other rule still run
 old facts file still gets the diagnosis that its facts allow. Rules see the findings of the rules
 before them, so a consequence is not reported twice (no "CUDA unusable" on top of "driver too old").
 
-The rules live by subject (``software``, ``cuda``, ``host``, ``loader``, ``gpu_state``, ``devices``, ``pcie``, ``slices``; shared helpers in
+The rules live by subject (``software``, ``accelerator``, ``cuda``, ``driver_state``, ``gpu_health``, ``host``,
+``loader``, ``gpu_state``, ``devices``, ``pcie``, ``slices``; shared helpers in
 ``base``; what a passed check measured, in words, in ``measured``);
 this module owns their order and the loop that runs them. A new rule is a function in the module of its
 subject and one row in ``RULES``.
@@ -18,10 +19,12 @@ from typing import Callable
 
 from core.environment.facts import EnvironmentFacts
 from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation
+from core.environment.rules.accelerator import rule_accelerator
 from core.environment.rules.base import NotApplicable, RuleContext, Unknown
 from core.environment.rules.cuda import (rule_arch, rule_cuda_unusable, rule_cudnn, rule_driver, rule_no_gpu,
                                          rule_nvml, rule_torch_cpu_build)
 from core.environment.rules.devices import rule_gpu_hidden, rule_mixed_gpus, rule_multi_gpu
+from core.environment.rules.gpu_health import rule_gpu_health
 from core.environment.rules.gpu_state import rule_amp, rule_gpu_state
 from core.environment.rules.host import rule_disk, rule_ram, rule_shm, rule_windows, shm_needed_gb
 from core.environment.rules.loader import rule_cpu_limited, rule_worker_ram
@@ -42,12 +45,14 @@ RULES: tuple[tuple[str, str, Rule], ...] = (
     ("python", "Python version", rule_python),
     ("torch", "PyTorch installed", rule_torch_missing),
     ("yolov5", "yolov5 installed", rule_yolov5_missing),
+    ("accelerator", "GPU kind (NVIDIA, AMD ROCm, Jetson)", rule_accelerator),
     ("nvml", "GPU driver (NVML)", rule_nvml),
     ("gpu-hidden", "GPUs hidden by the environment", rule_gpu_hidden),
     ("gpu", "NVIDIA GPU present", rule_no_gpu),
     ("torch-build", "PyTorch CUDA build", rule_torch_cpu_build),
     ("driver", "Driver vs PyTorch CUDA", rule_driver),
     ("arch", "GPU architecture in the wheel", rule_arch),
+    ("gpu-health", "GPU compute mode and memory health", rule_gpu_health),
     ("cuda", "CUDA works (test kernel)", rule_cuda_unusable),
     ("cudnn", "cuDNN", rule_cudnn),
     ("shm", "Shared memory (/dev/shm)", rule_shm),

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.environment.accelerator import is_rocm, is_tegra, jetson_torch_fix, not_nvidia_desktop, rocm_label
 from core.environment.commands import driver_update_command, torch_install_command
 from core.environment.facts import EnvironmentFacts, GpuFacts
 from core.environment.nvml import error_words
 from core.environment.build_fit import no_build_reason
-from core.environment.tables import (DRIVER_FLOORS, TOOLKIT_DRIVERS, arch_covers, choose_wheel, cuda_tuple,
-                                     driver_floor, driver_platform, fitting_wheels, minimum_driver_for,
+from core.environment.tables import (DRIVER_FLOORS, TOOLKIT_DRIVERS, Wheel, arch_covers, choose_wheel,
+                                     cuda_tuple, driver_floor, driver_platform, fitting_wheels, minimum_driver_for,
                                      version_tuple)
 from core.environment.torch_builds import release_for
 from core.i18n import tr
@@ -34,9 +35,14 @@ class NotApplicable(Exception):
 NO_DRIVER_ERRORS = ("LibraryNotFound", "NotInstalled")
 
 
-def need_gpu(f: EnvironmentFacts) -> None:
+def need_gpu(f: EnvironmentFacts, jetson: bool = False) -> None:
     """Make a GPU-only check ``n/a`` on a machine without an NVIDIA GPU (neither NVML nor torch sees one) —
-    but not-checked when NVML failed for another reason: then nobody knows whether a GPU is there."""
+    but not-checked when NVML failed for another reason: then nobody knows whether a GPU is there. An AMD GPU
+    under a ROCm build is no NVIDIA GPU (``accelerator``); a Jetson's is, for the CUDA checks that say
+    ``jetson=True`` (architecture, test kernel, cuDNN), and the desktop ones are ``n/a`` there."""
+    reason = not_nvidia_desktop(f)
+    if reason and not (jetson and is_tegra(f) and not is_rocm(f)):
+        raise NotApplicable(reason)
     if not nvml_lists_gpus(f) and not f.torch.cuda_available and not f.torch.device_count:
         if f.nvml.error and f.nvml.error not in NO_DRIVER_ERRORS:
             raise Unknown(nvml_unread(f))
@@ -44,7 +50,11 @@ def need_gpu(f: EnvironmentFacts) -> None:
 
 
 def need_nvml(f: EnvironmentFacts) -> None:
-    """A check that reads the driver or the GPUs' live state cannot run without NVML: say why."""
+    """A check that reads the driver or the GPUs' live state cannot run without NVML: say why (on an AMD GPU or
+    a Jetson, that NVIDIA's desktop NVML does not apply)."""
+    reason = not_nvidia_desktop(f)
+    if reason and not nvml_lists_gpus(f):
+        raise NotApplicable(reason)
     if not nvml_lists_gpus(f):
         raise Unknown(nvml_unread(f))
 
@@ -76,9 +86,25 @@ class RuleContext:
     imgsz: int = 640
 
 
+#: What ``import torch`` raises when there is no torch at all (Python's ModuleNotFoundError); any other import
+#: error — a DLL or shared library that does not load, a damaged file — comes from a torch that is installed.
+_NOT_INSTALLED = ("No module named 'torch'", 'No module named "torch"')
+
+
+def torch_cannot_load(f: EnvironmentFacts) -> bool:
+    """torch is installed but its import failed: its metadata was read (``dist_version``), or — in a facts file of
+    version 1, which has no ``dist_version`` — the import error is not "No module named 'torch'"."""
+    if f.torch.installed is not False:
+        return False
+    if f.torch.dist_version:
+        return True
+    error = f.torch.import_error or ""
+    return bool(error.strip()) and not any(words in error for words in _NOT_INSTALLED)
+
+
 def torch_absent(f: EnvironmentFacts) -> str:
     """Why a torch check cannot run: not installed, or installed but not loading (``torch-cannot-load``)."""
-    return tr("PyTorch is installed but does not load") if f.torch.dist_version else tr("PyTorch is not installed")
+    return tr("PyTorch is installed but does not load") if torch_cannot_load(f) else tr("PyTorch is not installed")
 
 
 def need_fact(value: object, name: str) -> object:
@@ -139,9 +165,18 @@ def venv_fix(f: EnvironmentFacts) -> str:
 def right_wheel_fix(f: EnvironmentFacts, force: bool = False) -> tuple[str, str]:
     """(fix, fix_kind): the install command for the wheel that fits this driver and GPU, or a driver update.
     ``force``: reinstall even when that build is installed (its files are damaged). On a Python with no torch
-    wheel the fix is the venv on a supported Python, never a pip line that cannot succeed."""
+    wheel the fix is the venv on a supported Python, never a pip line that cannot succeed. On a Jetson it is
+    NVIDIA's build for its JetPack; on a ROCm build, that same ROCm build again — never a CUDA wheel."""
     if python_without_wheels(f):
         return venv_fix(f), "command"
+    if is_rocm(f):
+        label = rocm_label(f)
+        if force and label:
+            return torch_install_command(f, Wheel(label, None, ()), force=True), "command"
+        return tr("Keep this ROCm build of PyTorch; if it is damaged, reinstall the same ROCm build from "
+                  "https://pytorch.org/get-started/locally/ (ROCm)."), "advice"
+    if is_tegra(f):
+        return jetson_torch_fix(f), "advice"
     caps = capabilities(f)
     platform = driver_os(f)
     wheel = choose_wheel(f.nvml.driver_version, cuda_tuple(f.nvml.cuda_driver_version), caps, platform)

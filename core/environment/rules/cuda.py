@@ -4,9 +4,12 @@ a working test kernel and cuDNN. Order matters: later rules skip a consequence a
 
 from __future__ import annotations
 
+from core.environment.accelerator import not_nvidia_desktop
 from core.environment.commands import driver_update_command
 from core.environment.facts import EnvironmentFacts
-from core.environment.rules.devices import device_fix, good_gpus
+from core.environment.rules.devices import device_fix, explained_failure, gpu_label, good_gpus
+from core.environment.rules.driver_state import (driver_mismatch, mismatch_finding, unknown_error, uvm_detail,
+                                                 uvm_fix)
 from core.findings import Finding
 from core.environment.rules.base import (NotApplicable, RuleContext, Unknown, capabilities, cuda_text,
                                          driver_os, driver_too_old_fix, gpu_words, need_fact, need_gpu, need_nvml,
@@ -19,11 +22,18 @@ from core.environment.tables import (TOOLKIT_DRIVERS, arch_covers, architecture_
 from core.i18n import N_, tr
 
 
+#: Findings above that already say why no GPU shows, with the fix that applies (no "install the driver" after them).
+NO_GPU_EXPLAINED = ("gpu-hidden", "driver-mismatch")
+
+
 def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
+    reason = not_nvidia_desktop(f)
+    if reason:
+        raise NotApplicable(reason)  # an AMD GPU or a Jetson: the accelerator check says what it is
     if nvml_lists_gpus(f) or f.torch.cuda_available or f.torch.device_count:
         return []
-    if any(e.code == "gpu-hidden" for e in earlier):
-        return []  # a container started without its GPUs: said above, with the fix that applies
+    if any(e.code in NO_GPU_EXPLAINED or (e.code == "nvml-unavailable" and e.severity == "error") for e in earlier):
+        return []  # said above (hidden, a driver not loaded or not matching), with the fix that applies
     if not f.nvml.available and f.nvml.error is None and f.torch.cuda_available is None:
         raise Unknown(tr("{fact} was not read", fact="NVML"))
     reason = nvml_error_text(f) or tr("no GPU listed")
@@ -39,8 +49,13 @@ def rule_no_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
 
 def rule_nvml(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     error = f.nvml.error
+    if driver_mismatch(f):
+        return [mismatch_finding(f)]  # a reboot (or reloading the modules), never "install the driver"
     if f.nvml.available:
         return []
+    reason = not_nvidia_desktop(f)
+    if reason:
+        raise NotApplicable(reason)
     if error is None:
         raise Unknown(nvml_unread(f))
     if error in ("LibraryNotFound", "NotInstalled") and not (f.torch.cuda_available or f.torch.device_count) \
@@ -178,7 +193,7 @@ def rule_driver(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
 
 
 def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    need_gpu(f)
+    need_gpu(f, jetson=True)
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build")) if f.torch.installed else Unknown(
             torch_absent(f))
@@ -202,53 +217,72 @@ def rule_arch(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> 
                               archs=" ".join(archs)),
                            {tr("GPU"): gpu_words(f), tr("compute capability"): f"{cc[0]}.{cc[1]}",
                             tr("wheel arch list"): " ".join(archs), tr("torch"): str(f.torch.version),
-                            **({tr("usable GPU"): f"{usable[0].index}: {usable[0].name or '?'}"} if usable else {})},
+                            **({tr("usable GPU (--device)"): gpu_label(f, usable[0])} if usable else {})},
                            fix, kind, change))
     return out
 
 
+#: Errors above that stop CUDA before a test kernel could say anything of its own.
+CUDA_STOPPERS = ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build", "nvml-unavailable", "gpu-hidden",
+                 "driver-mismatch", "jetson-torch")
+
+
 def rule_cuda_unusable(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    need_gpu(f)
+    """CUDA does not start, or a test kernel fails — unless an earlier finding already explains it (then that
+    finding's fix is the one: no second finding with another remedy). CUDA's "unknown error" is the suspend case:
+    reload nvidia_uvm (``driver_state``), never a reinstall."""
+    need_gpu(f, jetson=True)
     if not f.torch.installed:
         raise Unknown(torch_absent(f))
     if not f.torch.cuda:
         raise NotApplicable(tr("PyTorch is not a CUDA build"))
-    cause = next((e for e in earlier if e.code in ("driver-too-old", "gpu-arch-unsupported", "torch-cpu-build",
-                                                 "nvml-unavailable", "gpu-hidden") and e.severity == "error"), None)
+    cause = next((e for e in earlier if e.code in CUDA_STOPPERS and e.severity == "error"), None)
     if cause is not None:
         raise Unknown(tr("'{title}' (above) stops CUDA first", title=cause.message))
     if f.torch.cuda_available is None:
         raise Unknown(tr("{fact} was not read", fact="torch.cuda.is_available()"))
-    failed = [d for d in f.torch.devices if d.kernel_ok is False]
+    failed = [d for d in f.torch.devices if d.kernel_ok is False and not explained_failure(f, d.index)]
     if f.torch.cuda_available is False and nvml_lists_gpus(f):
         message = f.torch.cuda_error or tr("torch.cuda.is_available() is False")
         visible = f.system.env.get("CUDA_VISIBLE_DEVICES")  # one that hides the GPUs is gpu-hidden, above
+        evidence = {tr("message"): message, tr("GPUs"): gpu_words(f),
+                    "CUDA_VISIBLE_DEVICES": repr(visible) if visible is not None else tr("not set")}
+        if unknown_error(message):
+            fix, kind = uvm_fix(f)
+            return [Finding("cuda-unusable", "error", tr("CUDA answers 'unknown error': reload the NVIDIA driver's "
+                                                         "nvidia_uvm module"),
+                            tr("NVML lists the GPU, but CUDA does not start in torch. {why}", why=uvm_detail(f)),
+                            evidence, fix, kind)]
         fix = tr("Reboot (a driver update needs it); if it persists: {cmd}", cmd=right_wheel_fix(f)[0])
         return [Finding("cuda-unusable", "error", tr("PyTorch cannot use the GPU"),
                         tr("NVML lists the GPU, but CUDA does not start in torch, so training would run on the CPU."),
-                        {tr("message"): message, tr("GPUs"): gpu_words(f),
-                         "CUDA_VISIBLE_DEVICES": repr(visible) if visible is not None else tr("not set")},
-                        fix, "command")]
+                        evidence, fix, "command")]
     working = good_gpus(f)  # another GPU passed its kernel: train there first (rules/devices.py)
-    if failed and working:
-        fix, kind, change = device_fix(f, working[:1])
-        return [Finding("cuda-unusable", "warning", tr("A test kernel failed on GPU {index} ({name})", index=d.index,
-                                                       name=d.name or "?"),
-                        tr("A tiny CUDA computation failed on this GPU, so training on it would fail too; the {good} "
-                           "works: train on it. Reboot, then check again, to use this one.",
-                           good=working[0].name or "GPU"),
-                        {tr("message"): d.kernel_error or "?", tr("GPU"): d.name or "?"}, fix, kind, change)
-                for d in failed]
-    return [Finding("cuda-unusable", "error", tr("A test kernel failed on GPU {index} ({name})", index=d.index,
-                                                 name=d.name or "?"),
-                    tr("A tiny CUDA computation failed on this GPU, so training on it would fail too."),
-                    {tr("message"): d.kernel_error or "?", tr("GPU"): d.name or "?"},
-                    tr("Reboot; if it persists, reinstall the wheel: {cmd}", cmd=right_wheel_fix(f)[0]), "command")
-            for d in failed]
+    out = []
+    for d in failed:
+        evidence = {tr("message"): d.kernel_error or "?", tr("GPU"): d.name or "?"}
+        title = tr("A test kernel failed on GPU {index} ({name})", index=d.index, name=d.name or "?")
+        if working:
+            fix, kind, change = device_fix(f, working[:1])
+            out.append(Finding("cuda-unusable", "warning", title,
+                               tr("A tiny CUDA computation failed on this GPU, so training on it would fail too; the "
+                                  "{good} works: train on it. Reboot, then check again, to use this one.",
+                                  good=working[0].name or "GPU"), evidence, fix, kind, change))
+        elif unknown_error(d.kernel_error):
+            fix, kind = uvm_fix(f)
+            out.append(Finding("cuda-unusable", "error", title, tr("A tiny CUDA computation failed on this GPU with "
+                                                                   "CUDA's 'unknown error'. {why}", why=uvm_detail(f)),
+                               evidence, fix, kind))
+        else:
+            out.append(Finding("cuda-unusable", "error", title,
+                               tr("A tiny CUDA computation failed on this GPU, so training on it would fail too."),
+                               evidence, tr("Reboot; if it persists, reinstall the wheel: {cmd}",
+                                            cmd=right_wheel_fix(f)[0]), "command"))
+    return out
 
 
 def rule_cudnn(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
-    need_gpu(f)
+    need_gpu(f, jetson=True)
     if not f.torch.cuda_available:
         raise Unknown(tr("CUDA does not start in PyTorch, so cuDNN cannot be used"))
     if f.torch.cudnn_version and f.torch.cudnn_enabled is not False:

@@ -3,9 +3,10 @@
 NVML lists GPUs in PCI-bus order and ignores ``CUDA_VISIBLE_DEVICES``; CUDA — and so ``--device`` — counts
 only the GPUs that variable shows, fastest first unless ``CUDA_DEVICE_ORDER=PCI_BUS_ID``
 (``core.environment.visible_devices``; the app's workers set PCI order, ``core.job.launch.worker_env``, unless the
-user chose). So a GPU is named to the user by its torch (CUDA) index as the probe worker saw it, found by
-joining torch's devices to NVML's by UUID / PCI bus id (``probe_torch.join_nvml``); only when torch's view
-was not read does a fix fall back to NVML's index under ``CUDA_DEVICE_ORDER=PCI_BUS_ID``, where the two agree.
+user chose). So a GPU is named to the user by the index the *training worker* will give it (``worker_index``),
+with its name beside it: the probe's torch index (joined to NVML by UUID / PCI bus id, ``probe_torch.join_nvml``)
+when the probe counted in the worker's order, else its rank in PCI-bus order (a facts file probed fastest
+first); only under a user's ``CUDA_VISIBLE_DEVICES`` with torch's view unread does a fix name GPUs by UUID.
 
 The fixes change an environment variable or a setting — never a reinstall while some GPU is usable, and
 never DataParallel or DDP over a card that would hold the others back.
@@ -16,7 +17,7 @@ from __future__ import annotations
 from core.environment.facts import EnvironmentFacts, GpuFacts
 from core.environment.rules.base import RuleContext, gpu_capability, gpu_words, need_gpu, nvml_lists_gpus
 from core.environment.tables import arch_covers
-from core.environment.visible_devices import (CONTAINER_VISIBLE, CUDA_VISIBLE, container_hides_gpus,
+from core.environment.visible_devices import (CONTAINER_VISIBLE, CUDA_ORDER, CUDA_VISIBLE, container_hides_gpus,
                                               parse_cuda_visible)
 from core.findings import Change, Finding, changes
 from core.i18n import tr
@@ -32,11 +33,60 @@ def torch_index(f: EnvironmentFacts, g: GpuFacts) -> int | None:
     return next((d.index for d in f.torch.devices if d.nvml_index == g.index), None)
 
 
+#: The order the app's workers count GPUs in when the user set none (``core.job.launch.worker_env``).
+WORKER_ORDER = "PCI_BUS_ID"
+#: CUDA's own default (CUDA Programming Guide, "CUDA Environment Variables"): what a probe without the variable used.
+CUDA_DEFAULT_ORDER = "FASTEST_FIRST"
+#: Compute modes in which CUDA cannot create a context for training (``gather_nvml.COMPUTE_MODES``).
+PROHIBITED = "Prohibited"
+EXCLUSIVE = ("ExclusiveProcess", "ExclusiveThread")
+
+
+def _bus_key(g: GpuFacts) -> tuple[int, ...] | None:
+    """'00000000:0A:00.0' -> (0, 10, 0, 0), PCI order's key; None when NVML gave no bus id."""
+    parts = (g.pci_bus_id or "").replace(".", ":").split(":")
+    try:
+        return tuple(int(p, 16) for p in parts) if len(parts) == 4 else None
+    except ValueError:
+        return None
+
+
+def worker_index(f: EnvironmentFacts, g: GpuFacts) -> int | None:
+    """What ``--device N`` means for this NVML GPU in the app's training worker: the probe's torch index when the
+    probe counted in the worker's order, else the GPU's rank in PCI-bus order (the worker's, unless the user set
+    another); None under a user's CUDA_VISIBLE_DEVICES whose order only torch's view could tell."""
+    env = f.system.env
+    worker = env.get(CUDA_ORDER, WORKER_ORDER)
+    probed = env.get(CUDA_ORDER, CUDA_DEFAULT_ORDER)
+    if worker == probed and torch_index(f, g) is not None:
+        return torch_index(f, g)
+    if worker != WORKER_ORDER or CUDA_VISIBLE in env:
+        return None
+    keys = [_bus_key(o) for o in f.nvml.gpus]
+    if all(k is not None for k in keys):
+        return sorted(keys).index(_bus_key(g))  # type: ignore[arg-type]
+    return g.index  # NVML, like nvidia-smi, enumerates in PCI-bus order
+
+
+def compute_blocked(f: EnvironmentFacts, g: GpuFacts) -> str | None:
+    """Why the GPU's compute mode keeps training off it (NVML: PROHIBITED "no contexts per device";
+    EXCLUSIVE_PROCESS "only one context per device" while another process holds it), or None."""
+    if g.compute_mode == PROHIBITED:
+        return tr("its compute mode is Prohibited")
+    if g.compute_mode in EXCLUSIVE and g.processes:
+        return tr("its compute mode is Exclusive and another process holds it")
+    return None
+
+
 def unusable_reason(f: EnvironmentFacts, g: GpuFacts) -> str | None:
-    """Why this PyTorch cannot train on the GPU (no kernels for its architecture, a failed test kernel)."""
+    """Why this PyTorch cannot train on the GPU (no kernels for its architecture, its compute mode, a failed test
+    kernel)."""
     cc = gpu_capability(g)
     if f.torch.cuda and f.torch.arch_list and cc is not None and not arch_covers(f.torch.arch_list, cc):
         return tr("this PyTorch has no kernels for sm_{cc}", cc=f"{cc[0]}{cc[1]}")
+    blocked = compute_blocked(f, g)
+    if blocked:
+        return blocked
     joined = next((d for d in f.torch.devices if d.nvml_index == g.index), None)
     if joined is not None and joined.kernel_ok is False:
         return tr("its test kernel failed")
@@ -54,13 +104,36 @@ def good_gpus(f: EnvironmentFacts) -> list[GpuFacts]:
             or g.memory_total_gb >= best * WEAK_MEMORY_RATIO]
 
 
+def explained_failure(f: EnvironmentFacts, index: int) -> bool:
+    """A failed test kernel on torch's device ``index`` that an earlier rule explains (no kernels for its
+    architecture, its compute mode): said there, with its own fix, and not again as a reboot."""
+    d = next((d for d in f.torch.devices if d.index == index), None)
+    if d is None:
+        return False
+    g = next((g for g in f.nvml.gpus if g.index == d.nvml_index), None)
+    if g is not None:
+        cc = gpu_capability(g)
+        if (f.torch.arch_list and cc is not None and not arch_covers(f.torch.arch_list, cc)) or compute_blocked(f, g):
+            return True
+    cc = tuple(d.capability[:2]) if d.capability and len(d.capability) >= 2 else None
+    return bool(f.torch.arch_list and cc is not None and not arch_covers(f.torch.arch_list, cc))  # type: ignore[arg-type]
+
+
+def gpu_label(f: EnvironmentFacts, g: GpuFacts) -> str:
+    """'1: NVIDIA GeForce RTX 4090' — the GPU by the index ``--device`` gives it in the worker, and its name."""
+    index = worker_index(f, g)
+    return f"{index if index is not None else '?'}: {g.name or '?'}"
+
+
 def device_fix(f: EnvironmentFacts, gpus: list[GpuFacts]) -> tuple[str, str, tuple[Change, ...]]:
-    """(fix, fix_kind, changes) that trains on exactly these GPUs: ``--device`` with their CUDA indices, or,
-    when torch's view is unknown, NVML's indices under ``CUDA_DEVICE_ORDER=PCI_BUS_ID``."""
-    indices = [torch_index(f, g) for g in gpus]
+    """(fix, fix_kind, changes) that trains on exactly these GPUs: ``--device`` with the indices the training
+    worker gives them (``worker_index``) and their names beside it, or, when those are unknown under a user's
+    CUDA_VISIBLE_DEVICES, the GPUs by UUID."""
+    indices = [worker_index(f, g) for g in gpus]
     if all(i is not None for i in indices):
         value = ",".join(str(i) for i in indices)
-        return f"--device {value}", "setting", changes({"device": value})
+        names = ", ".join(g.name or "?" for g in gpus)
+        return f"--device {value}   # {names}", "setting", changes({"device": value})
     windows = f.system.os == "Windows"
     if CUDA_VISIBLE in f.system.env and all(g.uuid for g in gpus):  # the user's mask renumbers: name them by UUID
         value = ",".join(str(g.uuid) for g in gpus)
@@ -187,8 +260,7 @@ def rule_mixed_gpus(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding
                        "same share of the batch, so the weak card would set the pace and the memory limit for "
                        "all. Train on the strong card alone (never DataParallel or DDP over both)."),
                     {tr("GPUs"): "; ".join(_gpu_label(g) for g in f.nvml.gpus),
-                     tr("CUDA index of GPU {index}", index=good[0].index):
-                         str(torch_index(f, good[0])) if torch_index(f, good[0]) is not None else "?"},
+                     tr("training GPU (--device)"): gpu_label(f, good[0])},
                     fix, kind, change)]
 
 
@@ -201,7 +273,7 @@ def rule_multi_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]
         good = good_gpus(f)
         if len(good) < 2:
             return []
-        good.sort(key=lambda g: (torch_index(f, g) is None, torch_index(f, g) or 0, g.index))
+        good.sort(key=lambda g: (worker_index(f, g) is None, worker_index(f, g) or 0, g.index))
         fix, kind, change = device_fix(f, good)
         count = len(good)
     else:
@@ -215,6 +287,6 @@ def rule_multi_gpu(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]
                     tr("yolov5 given several GPUs in one process falls back to DataParallel, which is slower than "
                        "one GPU in many cases. Name the GPUs in Device — the Train page's GPU choice, or "
                        "'yolostudio train DATA.yaml {fix}' — and the app starts one training process per GPU "
-                       "(DDP through PyTorch's launcher); the batch is the total, split between them.", fix=fix
-                       if kind == "setting" else "--device …"),
+                       "(DDP through PyTorch's launcher); the batch is the total, split between them.",
+                       fix=f"--device {change[0].value}" if change else "--device …"),
                     {tr("GPUs"): gpu_words(f)}, fix, kind, change)]

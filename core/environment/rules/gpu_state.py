@@ -8,7 +8,7 @@ from typing import Any
 
 from core.environment.facts import EnvironmentFacts, GpuFacts
 from core.environment.rules.base import RuleContext, need_gpu, need_nvml
-from core.environment.rules.devices import device_fix
+from core.environment.rules.devices import compute_blocked, device_fix
 from core.environment.rules.pcie import pcie_finding
 from core.findings import Finding, changes
 from core.environment.tables import (GPU_BUSY_MEM_GB, GPU_BUSY_UNSEEN_UTIL, GPU_BUSY_UTIL, POWER_CAP_BUSY_UTIL,
@@ -22,7 +22,8 @@ def rule_gpu_state(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]
     out: list[Finding] = []
     for g in f.nvml.gpus:
         label = f"{g.index}: {g.name or '?'}"
-        out += _busy(f, g, label)
+        if not compute_blocked(f, g):  # an exclusive GPU held by another process is gpu-compute-mode's, said once
+            out += _busy(f, g, label)
         out += _throttled(g, label)
         link = pcie_finding(g, label, ctx)
         if link is not None:

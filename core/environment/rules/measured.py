@@ -139,7 +139,22 @@ def _gpu_state(f: EnvironmentFacts, ctx: RuleContext) -> str:
     return "; ".join(parts)
 
 
+def _accelerator(f: EnvironmentFacts, ctx: RuleContext) -> str:
+    if not f.torch.installed:
+        return ""
+    kind = (tr("PyTorch drives NVIDIA GPUs through CUDA {cuda}", cuda=f.torch.cuda) if f.torch.cuda else
+            tr("a CPU-only PyTorch"))
+    return tr("{kind}; {arch} CPU", kind=kind, arch=f.system.cpu_arch) if f.system.cpu_arch else kind
+
+
+def _gpu_health(f: EnvironmentFacts, ctx: RuleContext) -> str:
+    parts = [tr("GPU {index}: compute mode {mode}", index=g.index, mode=g.compute_mode)
+             for g in f.nvml.gpus if g.compute_mode]
+    return "; ".join(parts)
+
+
 MEASURED: dict[str, Words] = {
+    "accelerator": _accelerator, "gpu-health": _gpu_health,
     "probe": _probe, "gpu-hidden": _gpu_hidden, "python": _python, "torch": _torch, "yolov5": _yolov5, "nvml": _nvml, "gpu": _gpu, "torch-build": _torch_build,
     "driver": _driver, "cuda": _cuda, "cudnn": _cudnn, "shm": _shm, "cpu": _cpu, "ram-workers": _ram_workers,
     "ram": _ram, "disk": _disk, "gpu-state": _gpu_state,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from core.environment.commands import yolov5_install_command
 from core.environment.facts import EnvironmentFacts
-from core.environment.rules.base import RuleContext, Unknown, need_fact, right_wheel_fix, venv_fix
+from core.environment.rules.base import (RuleContext, Unknown, need_fact, python_without_wheels, right_wheel_fix,
+                                         torch_cannot_load, venv_fix)
 from core.environment.tables import version_tuple
 from core.environment.torch_builds import release_for
 from core.environment.torch_load import VC_REDIST_URL, classify
@@ -53,7 +54,7 @@ def rule_python(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -
 def rule_torch_missing(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
     if need_fact(f.torch.installed, N_("torch installed")) is True:
         return []
-    if f.torch.dist_version:
+    if torch_cannot_load(f):  # its metadata, or (a version-1 file) an import error that is not "No module …"
         return [_cannot_load(f)]
     fix, kind = right_wheel_fix(f)
     return [Finding("torch-missing", "error", tr("PyTorch is not installed"),
@@ -65,8 +66,9 @@ def _cannot_load(f: EnvironmentFacts) -> Finding:
     """torch is installed (its metadata is there) but its import failed: the fix matches the loader's error
     (``torch_load.classify``), never a plain ``pip install`` that would answer "already satisfied"."""
     failure = classify(f.torch.import_error)
-    evidence = {tr("installed"): f"torch {f.torch.dist_version}", tr("import error"): f.torch.import_error or "?"}
-    reinstall = right_wheel_fix(f, force=True)[0]
+    installed = f"torch {f.torch.dist_version}" if f.torch.dist_version else tr("yes (its version was not recorded)")
+    evidence = {tr("installed"): installed, tr("import error"): f.torch.import_error or "?"}
+    reinstall, reinstall_kind = right_wheel_fix(f, force=True)
     if failure.cause == "vc-runtime":
         detail = tr("Windows could not load {dll} (WinError {code}): PyTorch's DLLs need the Microsoft Visual C++ "
                     "Redistributable (vcruntime140.dll, msvcp140.dll, vcruntime140_1.dll), which is missing or too "
@@ -86,9 +88,10 @@ def _cannot_load(f: EnvironmentFacts) -> Finding:
         detail = tr("PyTorch's files are damaged or incomplete (an interrupted install?); a forced reinstall of the "
                     "build replaces them.")
         fix = reinstall
-    return Finding("torch-cannot-load", "error", tr("PyTorch {version} is installed but cannot load",
-                                                     version=f.torch.dist_version), detail, evidence, fix,
-                   "command" if fix == reinstall else "advice")
+    title = (tr("PyTorch {version} is installed but cannot load", version=f.torch.dist_version)
+             if f.torch.dist_version else tr("PyTorch is installed but cannot load"))
+    return Finding("torch-cannot-load", "error", title, detail, evidence, fix,
+                   reinstall_kind if fix == reinstall else "advice")
 
 
 def rule_yolov5_missing(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Finding]) -> list[Finding]:
@@ -96,6 +99,9 @@ def rule_yolov5_missing(f: EnvironmentFacts, ctx: RuleContext, earlier: list[Fin
         raise Unknown(tr("{fact} was not read", fact="yolov5"))
     if f.packages["yolov5"]:
         return []
+    # Installing yolov5 pulls torch in (its requirements): on a Python with no torch wheel that pip line cannot
+    # succeed, so the fix is the same supported-Python environment python-unsupported names.
+    fix = venv_fix(f) if python_without_wheels(f) else yolov5_install_command(f)
     return [Finding("yolov5-missing", "error", tr("The yolov5 package is not installed"),
                     tr("YOLO Studio trains with the yolov5 package's own trainer."),
-                    {"yolov5": tr("not installed")}, yolov5_install_command(f), "command")]
+                    {"yolov5": tr("not installed")}, fix, "command")]

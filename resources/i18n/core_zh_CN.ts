@@ -6429,7 +6429,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>{image} is not an image of the dataset {data}: its label was not read or changed. The stored evaluation may have been edited; evaluate the run again.</source>
-      <translation>{image} 不是数据集 {data} 中的图像：未读取也未修改它的标签。保存的评估可能被改动过；请重新评估该运行。</translation>
+      <translation>{image} 不是数据集 {data} 中的图片：未读取也未修改它的标签。保存的评估可能被改动过；请重新评估该运行。</translation>
     </message>
     <message>
       <source>{image}: {kind}, class {cls}, confidence {conf}{issue}</source>

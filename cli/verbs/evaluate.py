@@ -189,7 +189,7 @@ def _evaluate(args: argparse.Namespace, workspace: Path, renderer: EvaluateRende
         return EXIT_USAGE
     confirm = needs_trust(weights, workspace)
     if confirm and not args.trust_weights:
-        renderer.error(refusal(weights))
+        renderer.error(refusal(weights, workspace))
         return EXIT_USAGE
     plan = plan_evaluation(weights, data, default_settings(config, split=args.split, imgsz=args.imgsz,
                                                            conf=args.conf, iou=args.iou,

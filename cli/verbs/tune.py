@@ -119,7 +119,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     trusted: tuple[str, ...] = ()
     if checked.weights_path is not None and needs_trust(checked.weights_path, workspace):
         if not args.trust_weights:
-            renderer.error(refusal(checked.weights_path))
+            renderer.error(refusal(checked.weights_path, workspace))
             return EXIT_USAGE
         trusted = (confirmed_entry(checked.weights_path),)
     gate = check_for_training(checked.data_path, workspace)

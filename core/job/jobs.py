@@ -40,6 +40,12 @@ ENDS_WITH_LAUNCHER = frozenset({"tune"})
 LAUNCHER_BOUND_KEY = "ends_with_launcher"
 
 
+#: ``error`` kinds that are the worker refusing what it was given, not a failure of the work: a checkpoint it will
+#: not unpickle, a model YAML whose strings it will not let yolov5 run. The CLI exits 2 for them, as for its own
+#: refusals (``cli.common.exit_code_of``).
+REFUSAL_KINDS = frozenset({"untrusted", "model"})
+
+
 def ends_with_launcher(job: str, spec: dict[str, Any]) -> bool:
     """True when ``job``'s worker must not outlive whoever started it (``ENDS_WITH_LAUNCHER``, or the spec says)."""
     return job in ENDS_WITH_LAUNCHER or bool(spec.get(LAUNCHER_BOUND_KEY))

@@ -50,6 +50,7 @@ from bench import faults_labels  # noqa: E402
 import bench.faults_values as faults_values  # noqa: E402
 from bench import faults_rdzv  # noqa: E402
 from bench import faults_edits  # noqa: E402
+from bench import faults_stored, faults_tune  # noqa: E402 - issue 37's stored evaluations and tune
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.run.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -77,8 +78,12 @@ def train_args(data: Path, name: str, epochs: int) -> list[str]:
 
 
 def measured(argv: list[str], env: dict[str, str], timeout: float = HANG_S) -> dict[str, Any]:
-    """Run to its end (killed at ``timeout``): exit code, output, whether it hung, its own max RSS (MB)."""
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    """Run to its end (killed at ``timeout``): exit code, output, whether it hung, its own max RSS (MB) — through
+    ``bench/child_rss.py``, so the figure is the command's alone, not this process's that forked it."""
+    report = tempfile.NamedTemporaryFile(prefix="rss-", delete=False)  # noqa: SIM115 - the launcher writes it
+    report.close()
+    proc = subprocess.Popen([sys.executable, "-I", "-S", str(ROOT / "bench" / "child_rss.py"), report.name, *argv],
+                            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     hung = threading.Event()
 
@@ -94,14 +99,16 @@ def measured(argv: list[str], env: dict[str, str], timeout: float = HANG_S) -> d
                ((proc.stdout, out), (proc.stderr, err))]
     for reader in readers:
         reader.start()
-    _, status, usage = os.wait4(proc.pid, 0)
+    _, status, _usage = os.wait4(proc.pid, 0)
     timer.cancel()
+    rss_kb = Path(report.name).read_text() or "0"
+    os.unlink(report.name)
     for reader in readers:
         reader.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
     text = b"".join(err).decode("utf-8", "replace")
     return {"rc": proc.returncode, "out": b"".join(out).decode("utf-8", "replace"), "err": text,
-            "hung": hung.is_set(), "rss_mb": usage.ru_maxrss / 1024,
+            "hung": hung.is_set(), "rss_mb": int(rss_kb) / 1024,
             "traceback": "Traceback (most recent call last)" in text or "looks like a bug" in text}
 
 
@@ -368,7 +375,10 @@ def main() -> None:
             ("rdzv", lambda: faults_rdzv.campaign(data, work, env)),  # the DDP rendezvous (bench/faults_rdzv.py)
             ("edits", lambda: faults_edits.edits(data, work)),  # issue 37 (bench/faults_edits.py)
             ("writer", lambda: faults_edits.writer(data, work, env, measured, cli, ws)),
-            ("dataset-write", lambda: faults_edits.dataset_write(work, env, measured, cli, train_args))]
+            ("dataset-write", lambda: faults_edits.dataset_write(work, env, measured, cli, train_args)),
+            # issue 37's stored evaluations and tune: --skip stored,tune (bench/faults_stored.py, faults_tune.py)
+            ("stored", lambda: faults_stored.stored(data, ws, work, env, sys.modules[__name__])),
+            ("tune", lambda: faults_tune.tune(data, ws, work, env, sys.modules[__name__]))]
         for name, section in sections:
             if name in skip:
                 continue

@@ -13,7 +13,7 @@ from typing import Callable
 
 from cli.render import Output
 from core.i18n import tr
-from core.job.jobs import JobOutcome
+from core.job.jobs import REFUSAL_KINDS, JobOutcome
 from core.workspace import runs_dir
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
@@ -21,6 +21,10 @@ STATUS_EXIT = {"completed": EXIT_OK, "stopped": EXIT_STOPPED, "failed": EXIT_FAI
 
 
 def exit_code_of(outcome: JobOutcome) -> int:
+    """The exit code of a job's outcome; a worker's refusal of its configuration (``REFUSAL_KINDS``: an
+    untrusted checkpoint or model) is 2, like the CLI's own refusals."""
+    if outcome.status == "failed" and outcome.kind in REFUSAL_KINDS:
+        return EXIT_USAGE
     return STATUS_EXIT.get(outcome.status, EXIT_FAILED)
 
 

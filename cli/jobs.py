@@ -5,7 +5,8 @@ Every verb that needs the worker (train, resume, export, doctor's probe, and tho
 
 - the worker runs in its own session / process group, so a Ctrl+C or a dropped SSH connection aimed at
   the terminal doesn't reach it; Ctrl+C here sends it the protocol's stop line (it saves and ends with
-  ``done: stopped``), a second Ctrl+C kills it;
+  ``done: stopped``), a second Ctrl+C kills it; a SIGTERM to this process does the same (``stop_signals``),
+  and a SIGHUP too for a job that ends with its launcher (a search; a training keeps going);
 - with ``forward_stdin`` (``--json`` mode), control lines written to the CLI's stdin are passed on, so
   a program driving the CLI stops a job the way the GUI does;
 - after ``timeout_s`` the worker is killed and the outcome says so (a wedged GPU driver must never
@@ -29,7 +30,7 @@ from typing import IO, Any, Callable
 
 from cli.render import EventRenderer
 from core.i18n import tr
-from core.job.jobs import JobOutcome, JobSpec, JobTracker
+from core.job.jobs import JobOutcome, JobSpec, JobTracker, ends_with_launcher
 from core.job.protocol import LineDecoder, encode_control
 
 TAIL_LINES = 20
@@ -68,6 +69,19 @@ class _Run:
             self._note(tr("Killing the worker; the last saved checkpoint is kept."))
             self.kill()
 
+    def on_term(self, signum: int, frame: Any) -> None:
+        """SIGTERM (and, for a job bound to its launcher, SIGHUP): a stop as the first Ctrl+C, a kill the second
+        time — the stop line goes first, since the terminal may already be gone for the note."""
+        self.interrupts += 1
+        if self.interrupts > 1:
+            self.kill()
+            return
+        self.write_control(encode_control("stop").encode("utf-8"))
+        try:
+            self._note(tr("Stopping the worker (signal {signal})…", signal=signal.Signals(signum).name))
+        except OSError:
+            pass  # a hung-up terminal
+
     def kill(self) -> None:
         self.killed = True
         try:
@@ -78,6 +92,17 @@ class _Run:
     def _note(self, text: str) -> None:
         if self.on_note is not None:
             self.on_note(text)
+
+
+def stop_signals(spec: JobSpec) -> list[signal.Signals]:
+    """The signals to this CLI that stop its worker (the worker runs in a session of its own, so they would not
+    reach it): SIGTERM for every job — ``kill``, ``timeout`` or a scheduler ending the command ends its work —
+    and SIGHUP for a job bound to its launcher (``core.job.jobs.ends_with_launcher``). A training is not bound:
+    a dropped SSH link (SIGHUP) leaves it training, and ``yolostudio attach`` follows it again."""
+    wanted = [getattr(signal, "SIGTERM", None)]
+    if ends_with_launcher(spec.job, spec.spec):
+        wanted.append(getattr(signal, "SIGHUP", None))
+    return [s for s in wanted if s is not None]
 
 
 def _popen_isolation() -> dict[str, Any]:
@@ -135,7 +160,11 @@ def run_job(spec: JobSpec, on_event: Callable[[dict[str, Any]], None], timeout_s
     if forward_stdin:
         threading.Thread(target=_forward_stdin, args=(run,), name="job-stdin", daemon=True).start()
     in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, run.on_sigint) if in_main else None
+    previous = {}
+    if in_main:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, run.on_sigint)
+        for signum in stop_signals(spec):
+            previous[signum] = signal.signal(signum, run.on_term)
     decoders = {"out": LineDecoder(), "err": LineDecoder()}
     open_streams = {"out", "err"}
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -172,8 +201,8 @@ def run_job(spec: JobSpec, on_event: Callable[[dict[str, Any]], None], timeout_s
                     text(line.text)
         code = proc.wait()
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         spec.discard()
     if timed_out:
         outcome = tracker.outcome(exit_code=None, timed_out_s=timeout_s)

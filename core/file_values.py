@@ -26,7 +26,8 @@ class FileValueError(ValueError):
                             "file.", file=file, key=key, value=value, expected=expected))
 
 
-def _shown(value: Any) -> str:
+def shown_value(value: Any) -> str:
+    """A value as a message shows it: its ``repr``, cut at 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -58,7 +59,7 @@ def finite_number(value: Any, *, file: object, key: str, low: float | None = Non
     if ok and ((low is not None and value < low) or (high is not None and value > high)):
         ok = False
     if not ok:
-        raise FileValueError(str(file), key, _shown(value), expected)
+        raise FileValueError(str(file), key, shown_value(value), expected)
     return int(value) if integer else float(value)
 
 
@@ -71,6 +72,6 @@ def path_text(value: Any, *, file: object, key: str) -> str:
     """``value`` as the text of a path: a string with no control characters (a NUL makes every ``os`` call
     raise), else ``FileValueError`` naming ``file`` and ``key``."""
     if not isinstance(value, str) or has_control_characters(value):
-        raise FileValueError(str(file), key, _shown(value), tr("a folder or file path (text without control "
+        raise FileValueError(str(file), key, shown_value(value), tr("a folder or file path (text without control "
                                                                  "characters)"))
     return value

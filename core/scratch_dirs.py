@@ -20,6 +20,7 @@ from pathlib import Path
 import psutil
 
 from core.run.owner import process_alive
+from core.stored_file import read_regular_bytes
 
 OWNER_FILE = "owner.json"
 
@@ -28,7 +29,7 @@ def _owner(folder: Path, prefix: str) -> tuple[int | None, float | None]:
     """The (pid, start time) that owns ``folder``: its record, else the pid in its name (a record not yet
     written: its maker is between ``mkdtemp`` and the write, or is of an older version)."""
     try:
-        record = json.loads((folder / OWNER_FILE).read_text(encoding="utf-8"))
+        record = json.loads(read_regular_bytes(folder / OWNER_FILE))  # a FIFO there (a shared /tmp) never hangs
         pid, started = record.get("pid"), record.get("create_time")
         if type(pid) is int and isinstance(started, (int, float)) and not isinstance(started, bool):
             return pid, float(started)

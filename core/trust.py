@@ -28,13 +28,14 @@ the same check to what ``parse_model`` receives unless the spec carries that con
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Iterable
 
 from core.i18n import tr
 from core.model_catalog import yolov5_package_dir
 from core.training.model_yaml_check import model_yaml_problem
-from core.run.provenance import has_record, sealed
+from core.run.provenance import has_record, key_made_after_record, key_path, sealed
 from core.weights.store import WeightsStore
 from core.workspace import runs_dir
 
@@ -126,13 +127,21 @@ def confirmed_entry(path: str | os.PathLike[str]) -> str:
 def refusal(path: str | os.PathLike[str], workspace: Path | None = None) -> str:
     """What a front end without a dialog (the CLI) says when it refuses an unconfirmed checkpoint."""
     if workspace is not None and in_runs(path, workspace):
-        return foreign_refusal(path)
+        return foreign_refusal(path, workspace)
     return tr("{path} is outside your runs. A .pt file is a pickle and can run code when loaded; if you trust "
               "it, add --trust-weights.", path=path)
 
 
-def foreign_refusal(path: str | os.PathLike[str]) -> str:
-    """A checkpoint under ``runs/`` that this workspace's worker did not record writing (or that changed)."""
+def foreign_refusal(path: str | os.PathLike[str], workspace: Path | None = None) -> str:
+    """A checkpoint under ``runs/`` that this workspace's worker did not record writing (or that changed); when
+    the workspace's key is newer than the run's record, the words say a new key was made and what it means."""
+    renewed = key_made_after_record(workspace, Path(path)) if workspace is not None else None
+    if renewed is not None:
+        return tr("{path} was recorded with an earlier secret key of this workspace: {key} was made anew on {when} "
+                  "(the earlier one was deleted), so every checkpoint recorded before then — this one too — counts "
+                  "as foreign until you trust it again. A .pt file is a pickle and can run code when loaded; if "
+                  "this is your own run, add --trust-weights (asked once: it is recorded with the new key then).",
+                  path=path, key=key_path(workspace), when=time.strftime("%Y-%m-%d %H:%M", time.localtime(renewed)))
     if has_record(Path(path)):
         return tr("{path} is in your runs, but it is not the file YOLO Studio recorded writing there (copied from "
                   "another workspace, or changed since). A .pt file is a pickle and can run code when loaded; if "

@@ -30,6 +30,7 @@ from core.evaluation.plan import (SPLITS, build_evaluate_spec, default_settings,
 from core.evaluation.error_list import write_image_list
 from core.evaluation.request import presented
 from core.evaluation.store import list_evaluations, load_evaluation
+from core.evaluation.stored_result import StoredEvaluationError
 from core.evaluation.kfold import FOLD_EPOCHS_CAP, KFOLD_DEFAULT, estimate_text
 from core.evaluation.kfold_request import build_kfold_spec, plan_kfold_evaluation
 from core.evaluation.request import EvaluationRefused
@@ -119,11 +120,12 @@ def report_lines(result: dict[str, Any], *, from_store: bool) -> list[str]:
     """The human report of one evaluation."""
     title = tr_n("Evaluation of {weights} on the {split} split: {n} image, {instances} objects",
                  "Evaluation of {weights} on the {split} split: {n} images, {instances} objects",
-                 int(result["images"]), weights=Path(result["weights"]).name, split=result["split"],
+                 int(result.get("images") or 0), weights=Path(str(result.get("weights") or "")).name,
+                 split=result.get("split", "val"),
                  instances=result.get("instances", 0))
     if is_held_out(result):
         title = tr("Held-out (k-fold) evaluation of run {run} on the train split: {images} images, {instances} "
-                   "objects", run=result.get("run", ""), images=result["images"],
+                   "objects", run=result.get("run", ""), images=result.get("images", 0),
                    instances=result.get("instances", 0))
     lines = [title + (" " + tr("(read back from the store)") if from_store else ""), predictions_words(result), ""]
     lines += ["  " + line for line in headline(result)] + [""]
@@ -153,6 +155,14 @@ def report_lines(result: dict[str, Any], *, from_store: bool) -> list[str]:
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     renderer = EvaluateRenderer(args.json)
+    try:
+        return _evaluate(args, workspace, renderer)
+    except StoredEvaluationError as damaged:  # a stored result.json no reader can use: its words, exit 2
+        renderer.error(str(damaged), damaged.hint)
+        return EXIT_USAGE
+
+
+def _evaluate(args: argparse.Namespace, workspace: Path, renderer: EvaluateRenderer) -> int:
     if args.split == "train" and not args.kfold:
         renderer.error(*train_split_refusal(KFOLD_DEFAULT))
         return EXIT_USAGE
@@ -180,7 +190,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         return EXIT_USAGE
     confirm = needs_trust(weights, workspace)
     if confirm and not args.trust_weights:
-        renderer.error(refusal(weights))
+        renderer.error(refusal(weights, workspace))
         return EXIT_USAGE
     plan = plan_evaluation(weights, data, default_settings(config, split=args.split, imgsz=args.imgsz,
                                                            conf=args.conf, iou=args.iou,

@@ -28,9 +28,11 @@ from core.runs.store import unique_run_dir
 from core.training.config import validate_config
 from core.training.options import add_train_arguments, config_from_args, load_config_file
 from core.trust import confirmed_entry, needs_trust, refusal
+from core.tune.address import unreachable_words
 from core.tune.budget import wizard_epoch_s
 from core.tune.extra import install_words, missing_tune_packages
 from core.tune.plan import can_resume, plan_search, planned_trials, search_slots, tune_root
+from core.tune.ray_temp import remove_dead_ray_temps
 from core.tune.space import SpaceError, default_space, load_space
 from core.workspace import runs_dir
 
@@ -105,6 +107,10 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     except (ValueError, SpaceError) as exc:
         renderer.error(str(exc), tr("Correct the file, or leave the option off for the defaults."))
         return EXIT_USAGE
+    unreachable = unreachable_words(args.ray_address) if args.ray_address else None
+    if unreachable:  # before anything else: Ray itself would retry an unreachable address for minutes
+        renderer.error(*unreachable)
+        return EXIT_USAGE
     facts = quick_machine_facts()
     checked = validate_config(config_from_args(args, base), facts, workspace)
     for problem in checked.problems:
@@ -114,7 +120,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     trusted: tuple[str, ...] = ()
     if checked.weights_path is not None and needs_trust(checked.weights_path, workspace):
         if not args.trust_weights:
-            renderer.error(refusal(checked.weights_path))
+            renderer.error(refusal(checked.weights_path, workspace))
             return EXIT_USAGE
         trusted = (confirmed_entry(checked.weights_path),)
     gate = check_for_training(checked.data_path, workspace)
@@ -143,6 +149,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.note(tr("Search {name}: {path}; searching {names}; {slots} trials side by side.",
                          name=tune_dir.name, path=tune_dir, names=", ".join(space.names()), slots=slots.count))
     outcome = render_job(renderer, JobSpec.for_run("tune", tune_dir, spec), forward_stdin=args.json)
+    remove_dead_ray_temps()  # a worker that was killed leaves its local Ray's session folder: it goes now
     return exit_code_of(outcome)
 
 

@@ -29,6 +29,7 @@ from core.evaluation.words import no_images_words
 from core.i18n import tr
 from core.job.protocol import read_events
 from core.run.files import CONFIG_FILE, EVENTS_FILE
+from core.stored_file import read_regular_bytes
 
 #: Settings of the run that do not change what a fold model learns (left out of the key).
 _NOT_LEARNED = ("name", "device", "workers", "nproc_per_node", "nnodes", "node_rank", "rdzv_endpoint", "rdzv_id",
@@ -55,7 +56,7 @@ class KfoldPlan:
 
 def _run_spec(run_dir: Path) -> dict[str, Any]:
     try:
-        spec = json.loads((run_dir / CONFIG_FILE).read_text(encoding="utf-8"))["spec"]
+        spec = json.loads(read_regular_bytes(run_dir / CONFIG_FILE))["spec"]
     except (OSError, ValueError, KeyError, TypeError):
         spec = None
     if not isinstance(spec, dict) or not isinstance(spec.get("resolved"), dict):

@@ -19,6 +19,7 @@ from core.evaluation.fingerprint import dataset_fingerprint, split_images, weigh
 from core.evaluation.store import evaluation_folder, evaluation_key
 from core.run.files import CONFIG_FILE
 from core.run.folder import RunFolder
+from core.stored_file import read_regular_bytes
 
 #: val.py's defaults (``run(conf_thres=0.001, iou_thres=0.6, max_det=300)``), which train.py's final validation keeps.
 CONF_DEFAULT = 0.001
@@ -54,7 +55,7 @@ def run_training_config(run_dir: Path | None) -> dict[str, Any]:
     if run_dir is None:
         return {}
     try:
-        config = json.loads((Path(run_dir) / CONFIG_FILE).read_text(encoding="utf-8"))["spec"]["config"]
+        config = json.loads(read_regular_bytes(Path(run_dir) / CONFIG_FILE))["spec"]["config"]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
     return config if isinstance(config, dict) else {}
@@ -67,7 +68,7 @@ def run_world_size(run_dir: Path | None) -> int:
     if run_dir is None:
         return 1
     try:
-        spec = json.loads((Path(run_dir) / CONFIG_FILE).read_text(encoding="utf-8")).get("spec")
+        spec = json.loads(read_regular_bytes(Path(run_dir) / CONFIG_FILE)).get("spec")
     except (OSError, ValueError, AttributeError):
         return 1
     topology = run_topology(spec)

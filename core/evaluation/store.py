@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from core.atomic import atomic_write_text
+from core.evaluation.stored_result import check_result
 from core.run.folder import RunFolder
+from core.stored_file import read_regular_bytes
 
 RESULT_FILE = "result.json"
 IMAGES_FILE = "images.json"
@@ -52,16 +54,21 @@ def save_evaluation(folder: Path, result: dict[str, Any], images: list[dict[str,
 
 
 def _read_json(path: Path) -> Any:
+    """The file's JSON, or None when it is missing, not a regular file (a FIFO never blocks the reader:
+    ``core.stored_file``) or not JSON."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return json.loads(read_regular_bytes(path).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return None
 
 
 def load_evaluation(folder: Path) -> dict[str, Any] | None:
-    """The stored result, or None when there is none (or it cannot be read: it is then run again)."""
+    """The stored result, or None when there is none (or it cannot be read: it is then run again).
+
+    A result whose values no reader can use raises ``StoredEvaluationError`` (``core.evaluation.stored_result``),
+    which names the file, the key and the value."""
     result = _read_json(Path(folder) / RESULT_FILE)
-    return result if isinstance(result, dict) else None
+    return check_result(result, Path(folder) / RESULT_FILE) if isinstance(result, dict) else None
 
 
 def load_images(folder: Path) -> list[dict[str, Any]]:
@@ -70,7 +77,8 @@ def load_images(folder: Path) -> list[dict[str, Any]]:
 
 
 def list_evaluations(run_dir: Path) -> list[dict[str, Any]]:
-    """The run's finished evaluations, newest first (each result with its ``store`` path)."""
+    """The run's finished evaluations, newest first (each result with its ``store`` path); a damaged one raises
+    ``StoredEvaluationError`` as ``load_evaluation`` does."""
     root = evaluations_dir(run_dir)
     out = []
     for folder in sorted(root.iterdir()) if root.is_dir() else []:

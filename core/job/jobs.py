@@ -31,6 +31,24 @@ from core.job.protocol import DONE_STATUSES
 
 #: The spec file a run keeps in its folder (re-written for each worker start: train, resume).
 RUN_SPEC_FILE = "spec.json"
+#: Jobs whose worker ends with its launcher: the launcher's end (its stdin's EOF) is a stop, and the CLI passes
+#: a SIGHUP on as one. A search is not re-attachable (no ``attach`` follows it), and its Ray instance and trials
+#: hold GPUs no one would see; a stopped search resumes with ``--resume``. A training is the other way on
+#: purpose: a dropped SSH link leaves it training and ``yolostudio attach`` follows it again (README).
+ENDS_WITH_LAUNCHER = frozenset({"tune"})
+#: The spec key that binds one worker to its launcher whatever its job (a search's trial trainings).
+LAUNCHER_BOUND_KEY = "ends_with_launcher"
+
+
+#: ``error`` kinds that are the worker refusing what it was given, not a failure of the work: a checkpoint it will
+#: not unpickle, a model YAML whose strings it will not let yolov5 run. The CLI exits 2 for them, as for its own
+#: refusals (``cli.common.exit_code_of``).
+REFUSAL_KINDS = frozenset({"untrusted", "model"})
+
+
+def ends_with_launcher(job: str, spec: dict[str, Any]) -> bool:
+    """True when ``job``'s worker must not outlive whoever started it (``ENDS_WITH_LAUNCHER``, or the spec says)."""
+    return job in ENDS_WITH_LAUNCHER or bool(spec.get(LAUNCHER_BOUND_KEY))
 
 
 @dataclass

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterator
 
 from core.job.event_fields import clean_event
+from core.stored_file import NotRegularFile, open_regular
 
 PROTOCOL_VERSION = 1
 
@@ -317,8 +318,8 @@ def read_events(path: Path) -> list[dict[str, Any]]:
 
 def iter_events(path: Path) -> Iterator[dict[str, Any]]:
     try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
+        handle = open_regular(path)  # a FIFO in the events file's place must not hang a listing
+    except (FileNotFoundError, NotRegularFile):
         return
     with handle:
         for raw in handle:

@@ -21,6 +21,7 @@ from typing import Any
 from core.run.best_epoch import BestEpoch, epoch_candidate, update_best
 from core.job.event_fields import MAX_COUNT
 from core.i18n import tr
+from core.stored_file import read_regular_bytes
 
 CONFIG_FILE = "config.json"
 EVENTS_FILE = "events.jsonl"
@@ -79,10 +80,11 @@ def load_config_document(run_dir: Path) -> dict[str, Any]:
     if not _regular_file(path):
         raise UnreadableRun(tr("{file} is missing.", file=CONFIG_FILE))
     try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
+        raw = read_regular_bytes(path, MAX_CONFIG_BYTES)  # never blocks: a FIFO swapped in after the check
+        if len(raw) > MAX_CONFIG_BYTES:
             raise UnreadableRun(tr("{file} is larger than {limit} MB: it is not a run's settings.",
                                    file=CONFIG_FILE, limit=MAX_CONFIG_BYTES >> 20))
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = json.loads(raw.decode("utf-8"))
     except OSError as exc:
         raise UnreadableRun(tr("{file} cannot be read: {reason}", file=CONFIG_FILE, reason=exc.strerror or exc)) from exc
     except (ValueError, RecursionError) as exc:  # invalid JSON or UTF-8, or nested past the parser's depth

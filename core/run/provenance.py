@@ -174,6 +174,19 @@ def has_record(path: Path) -> bool:
     return Path(path).name in _read_record(Path(path).parent)
 
 
+def key_made_after_record(workspace: Path, path: Path) -> float | None:
+    """When the workspace's key was made (a Unix time), if that is after ``path``'s record was written and the
+    record does not hold under it: the key was deleted and a new one made since (every earlier record is then
+    foreign), or the run came from another workspace with older files. None otherwise. For a refusal's words."""
+    path = Path(path)
+    try:
+        made = key_path(workspace).stat().st_mtime
+        recorded = (path.parent / RECORD_FILE).stat().st_mtime
+    except OSError:
+        return None
+    return made if made > recorded and has_record(path) and not sealed(workspace, path) else None
+
+
 def sealed(workspace: Path, path: Path) -> bool:
     """Cheap: the record of ``path`` was sealed with this workspace's key and the file's size and mtime match."""
     return _entry(workspace, Path(path)) is not None

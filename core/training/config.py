@@ -22,6 +22,7 @@ from core.training.distributed import check_distributed, topology_spec, with_run
 from core.file_values import has_control_characters, is_finite_number
 from core.findings import Finding, Severity, errors_of, problem
 from core.training.hyp_file import hyp_problem
+from core.training.model_yaml_check import model_shape_problem
 from core.i18n import tr
 from core.environment.machine import MachineFacts, parse_device  # noqa: F401 - parse_device re-exported
 from core.model_catalog import BUILTIN_HYPS, builtin_hyp_path, builtin_model_path
@@ -128,6 +129,10 @@ def _check_model(cfg: TrainConfig, problems: list[Finding],
         candidate = builtin if builtin is not None else Path(model).expanduser()
         if candidate.is_file():
             cfg_path = candidate.resolve()
+            shape = model_shape_problem(cfg_path)  # before training: yolov5 would fail on it at its start
+            if shape:
+                problems.append(problem("error", "model", tr("{path}: {reason}", path=cfg_path, reason=shape),
+                                        tr("Correct the model YAML, or start from yolov5n.yaml … yolov5x.yaml.")))
         else:
             problems.append(problem("error", "model", tr("Model definition not found: {model}", model=model),
                                     tr("Use one of yolov5n.yaml … yolov5x.yaml, or the path of a model YAML.")))

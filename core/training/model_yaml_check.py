@@ -75,6 +75,41 @@ def model_dict_problem(d: Any) -> str | None:
     return None
 
 
+def anchors_problem(d: Any) -> str | None:
+    """None when ``d``'s ``anchors`` is what ``parse_model`` and ``Detect`` can build; else why, in words.
+
+    What yolov5 7.0.14 accepts, found by building ``Model`` from yolov5n.yaml with each value (the test
+    ``test_model_yaml_check`` repeats it): a whole number N ≥ 1 (N anchors per level, ``parse_model`` line 306
+    and ``args[1] = [list(range(args[1] * 2))] * len(f)``), or a list of levels, each a list of the same even
+    number of numbers (``torch.tensor(anchors).view(nl, -1, 2)`` in ``Detect``). Refused by yolov5, late, in
+    training: ``"lots"`` (TypeError: invalid data type 'str'), ``3.5`` (TypeError: no len()), ``0`` (a
+    convolution of size 0), ``[]`` (IndexError), rows of 5 and 6 numbers (ValueError)."""
+    if not isinstance(d, dict) or "anchors" not in d:
+        return None
+    anchors = d["anchors"]
+    if type(anchors) is int and anchors >= 1:
+        return None
+    rows = anchors if isinstance(anchors, list) and anchors else None
+    numbers = all(isinstance(row, list) and row and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                        for x in row) for row in rows or [None])
+    if rows and numbers and len({len(row) for row in rows}) == 1 and len(rows[0]) % 2 == 0:
+        return None
+    return tr("anchors: {value} is neither a whole number of anchors per level (3) nor a list of levels of "
+              "width, height pairs ([[10,13, 16,30, 33,23], …]); yolov5 would fail with it when training starts.",
+              value=_shown(anchors))
+
+
+def model_shape_problem(path: str | os.PathLike[str]) -> str | None:
+    """``anchors_problem`` of the model YAML at ``path``, read as yolov5 reads it; an unreadable file is yolov5's
+    error (None)."""
+    try:
+        if Path(path).stat().st_size > MAX_MODEL_YAML_BYTES:
+            return None  # ``model_yaml_problem`` says so
+        return anchors_problem(read_model_yaml(Path(path)))
+    except (OSError, yaml.YAMLError):
+        return None
+
+
 def model_yaml_problem(path: str | os.PathLike[str]) -> str | None:
     """``model_dict_problem`` of the file at ``path``; an unreadable file is yolov5's error, not ours."""
     try:

@@ -37,7 +37,11 @@ def prepare_search(values: dict[str, Any], workspace: Path, budget_s: float, *, 
     from core.training.config import validate_config
     from core.training.options import TrainConfig
     from core.trust import needs_trust, refusal
+    from core.tune.address import unreachable_words
 
+    unreachable = unreachable_words(ray_address) if ray_address else None
+    if unreachable:
+        return PreparedSearch([" ".join(unreachable)])
     facts = quick_machine_facts()
     checked = validate_config(TrainConfig.from_dict(values), facts, workspace)
     problems = [" ".join(part for part in (p.message, p.fix) if part) for p in checked.problems

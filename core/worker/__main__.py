@@ -37,6 +37,7 @@ import psutil
 
 from core.disk_space import SpaceReserve
 from core.i18n import tr
+from core.job.jobs import ends_with_launcher
 from core.job.protocol import DONE_STATUSES, EventWriter
 from core.run.owner import RunBusy, RunLock, busy_words
 from core.run.files import EVENTS_FILE
@@ -80,7 +81,9 @@ def _claim_streams(log_path: Path | None) -> tuple[Any, int]:
 
 def _own_session() -> None:
     """Leave the launcher's process group: Ctrl+C or a hang-up aimed at the GUI/terminal must not
-    reach a run that the user may have chosen to keep going in the background."""
+    reach a run that the user may have chosen to keep going in the background. A job that must end with its
+    launcher (``core.job.jobs.ends_with_launcher``: a search) learns of that end from its stdin's EOF instead,
+    and the CLI passes its SIGTERM/SIGHUP on as the protocol's stop (``cli/jobs.py``)."""
     if hasattr(os, "setsid"):
         try:
             os.setsid()
@@ -142,7 +145,8 @@ def run_job(name: str, spec: dict[str, Any], writer: EventWriter, control_fd: in
     def on_stop(source: str) -> None:
         writer.emit("stage", stage="stopping", detail=tr("stop requested ({source})", source=source))
 
-    control = ControlChannel(run_dir / CONTROL_FILE if run_dir else None, on_stop=on_stop)
+    control = ControlChannel(run_dir / CONTROL_FILE if run_dir else None, on_stop=on_stop,
+                             eof_is_stop=ends_with_launcher(name, spec))
     control.start(control_fd)
     ctx = JobContext(name, spec, writer, control)
     try:

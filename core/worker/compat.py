@@ -133,7 +133,7 @@ def is_trusted(path: Any) -> bool:
             return True
         if _written_here(resolved):
             return True
-        raise UntrustedCheckpointError(foreign_refusal(text))
+        raise UntrustedCheckpointError(foreign_refusal(text, _workspace[0] if _workspace else None))
     if within(text, _trusted_roots):
         return True
     verdict = stored_verdict(text, _workspace[0]) if _workspace else None

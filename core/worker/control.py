@@ -23,8 +23,10 @@ from core.job.protocol import parse_control
 
 class ControlChannel:
     def __init__(self, control_file: Path | None, on_stop: Callable[[str], None] | None = None,
-                 poll_interval_s: float = 0.5) -> None:
+                 poll_interval_s: float = 0.5, eof_is_stop: bool = False) -> None:
+        """``eof_is_stop``: the launcher's end is a stop (``core.job.jobs.ends_with_launcher``)."""
         self.stop_requested = threading.Event()
+        self._eof_is_stop = eof_is_stop
         self._control_file = control_file
         self._offset = control_file.stat().st_size if control_file and control_file.exists() else 0
         self._on_stop = on_stop
@@ -57,8 +59,10 @@ class ControlChannel:
                 chunk = os.read(fd, 4096)
             except OSError:
                 return
-            if not chunk:
-                return  # EOF: the launcher went away; keep running, the control file still works
+            if not chunk:  # EOF: the launcher went away
+                if self._eof_is_stop:
+                    self._request_stop("launcher gone")
+                return  # else keep running, the control file still works
             pending += chunk
             *lines, pending = pending.split(b"\n")
             for line in lines:

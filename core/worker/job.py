@@ -38,7 +38,7 @@ def failure_of(exc: BaseException) -> tuple[str, str, str]:
     if isinstance(exc, JobError):
         return exc.kind, exc.message, exc.hint
     if type(exc).__name__ == "UntrustedCheckpointError":  # compat's trust refusal (no torch import here)
-        return "weights", str(exc), tr("Pick weights from your runs, or confirm that you trust this file "
+        return "untrusted", str(exc), tr("Pick weights from your runs, or confirm that you trust this file "
                                        "(--trust-weights).")
     if type(exc).__name__ == "UntrustedModelError":  # code_guards' refusal of a model YAML's strings
         return "model", str(exc), tr("Use a model YAML packaged with yolov5 (yolov5s.yaml …), or confirm that you "

@@ -19,17 +19,24 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from core.atomic import atomic_write_text
 from core.i18n import tr
+from core.job.protocol import encode_control
+from core.tune.ray_temp import make_ray_temp
 from core.tune.plan import EXPERIMENT  # Ray Tune's experiment folder (what Tuner.restore reads)
 from core.tune.space import SearchSpace
 from core.worker.job import JobContext, JobError
 
+#: Ray's tries to reach a cluster's GCS (``Node._init_gcs_client`` reads ``RAY_gcs_server_port_wait_time_s``;
+#: its default is 20 tries of ~36 s each when nothing answers); the address answered a TCP connect just before.
+GCS_CONNECT_TRIES = 3
 #: yolov5's evolve.csv result columns (``train.py``'s ``keys`` in its evolve branch), in its order.
 EVOLVE_KEYS = ("metrics/precision", "metrics/recall", "metrics/mAP_0.5", "metrics/mAP_0.5:0.95",
                "val/box_loss", "val/obj_loss", "val/cls_loss")
@@ -53,8 +60,8 @@ def start_local_ray(spec: dict[str, Any], base: dict[str, Any]) -> Path | None:
 
     if spec.get(REFUSED_KEY):
         raise JobError("environment", *refusal(spec[REFUSED_KEY]))
-    # Short: Ray's socket paths inside it must fit AF_UNIX's 107 bytes.
-    made = None if spec.get("ray_temp") else Path(tempfile.mkdtemp(prefix="ysray-", dir="/tmp"))
+    # Under TMPDIR where Ray's socket paths fit; owned, so a killed worker's folder is removed later (ray_temp).
+    made = None if spec.get("ray_temp") else make_ray_temp()
     temp = made or Path(spec["ray_temp"])
     home = os.environ.get("HOME", "")
     base["home"] = home  # the trials' training runs with the user's home again
@@ -67,6 +74,52 @@ def start_local_ray(spec: dict[str, Any], base: dict[str, Any]) -> Path | None:
         else:
             os.environ.pop("HOME", None)
     return made
+
+
+def connect_cluster(ctx: JobContext, address: str) -> bool:
+    """Join the user's cluster; False when a stop came first. After the same reachability check the verb makes
+    (the Tune page's plan may be older than the cluster's end), with Ray's own retries bounded (each try takes
+    ~36 s). ``ray.init`` waits in C++ for the cluster, where no signal handler runs, so it runs on a thread and
+    this one watches for a stop (a Ctrl+C, SIGTERM, the launcher gone): the search then ends at once, and the
+    waiting thread with the process."""
+    import ray
+
+    from core.tune.address import unreachable_words
+
+    unreachable = unreachable_words(address)
+    if unreachable:
+        raise JobError("environment", *unreachable)
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(GCS_CONNECT_TRIES))
+    failure: list[BaseException] = []
+
+    def connect() -> None:
+        try:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+        except BaseException as exc:  # noqa: BLE001 - raised again on the job's thread
+            failure.append(exc)
+
+    joining = threading.Thread(target=connect, name="ray-connect", daemon=True)
+    joining.start()
+    while joining.is_alive():
+        joining.join(0.2)
+        if ctx.stop_requested:
+            return False
+    if failure:
+        raise JobError("environment", tr("Ray could not join the cluster at {address}: {reason}", address=address,
+                                         reason=str(failure[0]).splitlines()[0][:300] if str(failure[0]) else
+                                         type(failure[0]).__name__),
+                       tr("Check that the cluster runs the same Ray version ({version}) and that its head is up.",
+                          version=ray.__version__))
+    return True
+
+
+def stop_on_sigterm(ctx: JobContext) -> None:
+    """SIGTERM to the search: the first is the protocol's stop (Ray Tune saves the experiment, each trial its
+    ``last.pt``; ``--resume`` continues), a second ends the process at once."""
+    if ctx.stop_requested:
+        raise SystemExit(128 + signal.SIGTERM)
+    # On a thread: the stop's ``stage`` event takes the writer's lock, which the interrupted code may hold.
+    threading.Thread(target=ctx.control.handle_line, args=(encode_control("stop"), "SIGTERM"), daemon=True).start()
 
 
 def param_space(space: SearchSpace) -> dict[str, Any]:
@@ -97,12 +150,17 @@ def run_tune(ctx: JobContext) -> str:
     base = dict(spec["base"], tune_dir=str(tune_dir), tune_name=tune_dir.name, versions=stack_versions())
     address = spec.get("ray_address") or None
     made_temp: Path | None = None
+    signal.signal(signal.SIGTERM, lambda signum, frame: stop_on_sigterm(ctx))
     ctx.emit("stage", stage="preparing", detail=tr("starting Ray"))
     if address:
-        ray.init(address=address, log_to_driver=False, configure_logging=False)
+        if not connect_cluster(ctx, address):
+            return "stopped"
     else:
         made_temp = start_local_ray(spec, base)
+        signal.signal(signal.SIGTERM, lambda signum, frame: stop_on_sigterm(ctx))  # ray.init set its own
     try:
+        if ctx.stop_requested:  # asked while Ray started (a Ctrl+C, the launcher gone): nothing to search yet
+            return "stopped"
         budget_s = float(spec["time_budget_s"])
         deadline = time.monotonic() + budget_s
         book = LIVE["book"] = TrialBook(ctx.emit, tune_dir.name, Path(spec["runs_root"]), epochs, deadline,

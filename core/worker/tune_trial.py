@@ -25,7 +25,7 @@ from ray import tune
 
 from core.atomic import atomic_write_text
 from core.i18n import tr
-from core.job.jobs import JobSpec, JobTracker
+from core.job.jobs import LAUNCHER_BOUND_KEY, JobSpec, JobTracker
 from core.environment.machine import quick_machine_facts
 from core.job.protocol import LineDecoder, encode_control
 from core.run.folder import RunFolder
@@ -135,7 +135,8 @@ class TrainTrial(tune.Trainable):
             spec = load_run_config(self.run_dir)["spec"]
             spec["tune"] = {"run": base["tune_name"], "trial": self.trial_id, "config": dict(config)}
             write_run_config(self.run_dir, spec)
-        job = JobSpec.for_run("train", self.run_dir, spec)
+        # The trial's training ends with its actor (stdin's EOF is a stop): a killed search leaves none behind.
+        job = JobSpec.for_run("train", self.run_dir, dict(spec, **{LAUNCHER_BOUND_KEY: True}))
         job.write()
         env = job.env()
         if base.get("home"):

@@ -736,6 +736,10 @@ Step failed: {step}
       <translation>请检查 YOLO Studio 的 Python 环境是否完整（'yolostudio doctor' 或环境页面会检查），然后重试。</translation>
     </message>
     <message>
+      <source>Check that the cluster runs the same Ray version ({version}) and that its head is up.</source>
+      <translation>请检查集群运行的是同一 Ray 版本（{version}），并且其头节点已启动。</translation>
+    </message>
+    <message>
       <source>Check the dataset's val folder (--data DATA.yaml).</source>
       <translation>请检查数据集的 val 文件夹（--data DATA.yaml）。</translation>
     </message>
@@ -886,6 +890,10 @@ Step failed: {step}
     <message>
       <source>Correct the file, or leave the option off for the defaults.</source>
       <translation>请修正该文件，或不加此选项以使用默认值。</translation>
+    </message>
+    <message>
+      <source>Correct the model YAML, or start from yolov5n.yaml … yolov5x.yaml.</source>
+      <translation>请修正模型 YAML，或从 yolov5n.yaml … yolov5x.yaml 开始。</translation>
     </message>
     <message>
       <source>Cosine learning rate</source>
@@ -2044,6 +2052,10 @@ Type 'delete' to confirm: </source>
       <translation>没有任何 PyTorch {release} 构建能在驱动 {driver} 上运行：要修的是驱动——请更新到 {wanted} 或更新版本。</translation>
     </message>
     <message>
+      <source>No Ray cluster answers at {address} ({reason}).</source>
+      <translation>{address} 上没有 Ray 集群应答（{reason}）。</translation>
+    </message>
+    <message>
       <source>No cache (read each image from disk)</source>
       <translation>不缓存（每次从磁盘读取图片）</translation>
     </message>
@@ -2656,6 +2668,10 @@ Type 'delete' to confirm: </source>
       <translation>未安装 Ray Tune：{reason}</translation>
     </message>
     <message>
+      <source>Ray could not join the cluster at {address}: {reason}</source>
+      <translation>Ray 无法加入 {address} 上的集群：{reason}</translation>
+    </message>
+    <message>
       <source>Re-split so that each class has the same share in train and val (yolostudio dataset prepare).</source>
       <translation>重新划分，使每个类别在 train 和 val 中占比相同（yolostudio dataset prepare）。</translation>
     </message>
@@ -2710,6 +2726,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Remove it first (yolostudio weights remove {name}), or import under another name (--name).</source>
       <translation>请先删除它（yolostudio weights remove {name}），或用另一个名称导入（--name）。</translation>
+    </message>
+    <message>
+      <source>Remove the folder {folder}: the next yolostudio evaluate makes that evaluation again.</source>
+      <translation>请删除文件夹 {folder}：下一次 yolostudio evaluate 会重新生成这次评估。</translation>
     </message>
     <message>
       <source>Remove {name} from {list}</source>
@@ -2976,6 +2996,10 @@ Type 'delete' to confirm: </source>
       <translation>请先启动第 0 台机器，并检查地址以及机器之间该端口是否开放（防火墙）。</translation>
     </message>
     <message>
+      <source>Start the cluster first (ray start --head --port=6379 on its first machine), check the address and that no firewall is in the way, or leave --ray-address and RAY_ADDRESS unset for a search on this computer only.</source>
+      <translation>请先启动集群（在第一台机器上运行 ray start --head --port=6379），检查地址以及是否有防火墙阻挡；或者不设置 --ray-address 和 RAY_ADDRESS，只在本机上搜索。</translation>
+    </message>
+    <message>
       <source>Starting the trainer…</source>
       <translation>正在启动训练器…</translation>
     </message>
@@ -3018,6 +3042,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
       <translation>正在平稳停止（训练会在当前批次结束后保存检查点）… 再按一次 Ctrl+C 将强制结束工作进程。</translation>
+    </message>
+    <message>
+      <source>Stopping the worker (signal {signal})…</source>
+      <translation>正在停止工作进程（信号 {signal}）…</translation>
     </message>
     <message>
       <source>Stopping: finishing the current batch and saving a checkpoint…</source>
@@ -3198,6 +3226,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The Python version could not be read.</source>
       <translation>无法读取 Python 版本。</translation>
+    </message>
+    <message>
+      <source>The Ray address "{address}" is not HOST:PORT (for example 10.0.0.5:6379).</source>
+      <translation>Ray 地址 "{address}" 不是 HOST:PORT 形式（例如 10.0.0.5:6379）。</translation>
     </message>
     <message>
       <source>The YOLO Studio window cannot open yet: Qt's X11 plugin needs system libraries that are not installed ({libraries}). Install them with:
@@ -4204,6 +4236,10 @@ Type 'delete' to confirm: </source>
       <translation>可能漏标</translation>
     </message>
     <message>
+      <source>a list ([…])</source>
+      <translation>一个列表（[…]）</translation>
+    </message>
+    <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
       <translation>PyTorch 包索引的镜像，包含 cu132/、cu130/、cu126/ 和 cpu/ 文件夹</translation>
     </message>
@@ -4230,6 +4266,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a shell command</source>
       <translation>一条 shell 命令</translation>
+    </message>
+    <message>
+      <source>a text</source>
+      <translation>一段文本</translation>
     </message>
     <message>
       <source>a whole number</source>
@@ -4292,8 +4332,24 @@ Type 'delete' to confirm: </source>
       <translation>已有的 Ray 集群（ray start --head …）；默认：RAY_ADDRESS，否则只在本机启动一个本地实例</translation>
     </message>
     <message>
+      <source>an object ({…})</source>
+      <translation>一个对象（{…}）</translation>
+    </message>
+    <message>
+      <source>an object with a class name</source>
+      <translation>一个带类别名称的对象</translation>
+    </message>
+    <message>
+      <source>an object with an image path and a kind</source>
+      <translation>一个带图像路径和类型的对象</translation>
+    </message>
+    <message>
       <source>an unknown NVML error</source>
       <translation>未知的 NVML 错误</translation>
+    </message>
+    <message>
+      <source>anchors: {value} is neither a whole number of anchors per level (3) nor a list of levels of width, height pairs ([[10,13, 16,30, 33,23], …]); yolov5 would fail with it when training starts.</source>
+      <translation>anchors: {value} 既不是每层锚框的整数个数（3），也不是由宽、高数对组成的各层列表（[[10,13, 16,30, 33,23], …]）；用它训练时 yolov5 会在开始时失败。</translation>
     </message>
     <message>
       <source>another machine's saved facts (yolostudio doctor --save-facts); implies --no-measure</source>
@@ -5122,6 +5178,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no NVML library (libnvidia-ml.so.1) found</source>
       <translation>没有找到 NVML 库（libnvidia-ml.so.1）</translation>
+    </message>
+    <message>
+      <source>no answer within {seconds:g} s</source>
+      <translation>{seconds:g} 秒内没有应答</translation>
     </message>
     <message>
       <source>no bndbox</source>
@@ -6876,6 +6936,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 不是检测模型（它的检测头是 {head}）。</translation>
     </message>
     <message>
+      <source>{path} is not a regular file (a FIFO, a device or a folder is in its place)</source>
+      <translation>{path} 不是普通文件（它的位置上是 FIFO、设备或文件夹）</translation>
+    </message>
+    <message>
       <source>{path} is not a regular file.</source>
       <translation>{path} 不是普通文件。</translation>
     </message>
@@ -6902,6 +6966,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} was made by a different yolov5/ultralytics version: {reason}.</source>
       <translation>{path} 是由另一个版本的 yolov5/ultralytics 生成的：{reason}。</translation>
+    </message>
+    <message>
+      <source>{path} was recorded with an earlier secret key of this workspace: {key} was made anew on {when} (the earlier one was deleted), so every checkpoint recorded before then — this one too — counts as foreign until you trust it again. A .pt file is a pickle and can run code when loaded; if this is your own run, add --trust-weights (asked once: it is recorded with the new key then).</source>
+      <translation>{path} 是用本工作区较早的密钥记录的：{key} 已于 {when} 重新生成（之前的密钥被删除了），因此在此之前记录的所有检查点（包括这个）都视为外来文件，直到你再次信任它们。.pt 文件是 pickle，加载时可以运行代码；如果这是你自己的运行，请加上 --trust-weights（只问一次：之后会用新密钥记录它）。</translation>
     </message>
     <message>
       <source>{path}: missing {keys}; yolov5 reads every key of its {reference}.</source>
@@ -6978,6 +7046,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path}: {name}: {value!r} is not a valid value ({rule}).</source>
       <translation>{path}：{name}：{value!r} 不是有效值（{rule}）。</translation>
+    </message>
+    <message>
+      <source>{path}: {reason}</source>
+      <translation>{path}：{reason}</translation>
     </message>
     <message>
       <source>{path}: {reason} A model YAML is code to yolov5; if you trust this file, add --trust-model.</source>

@@ -122,3 +122,41 @@ def test_anything_but_layers_literals_and_allowed_names_is_refused(value: str) -
     assert model_dict_problem(doc) is not None
     doc = {"activation": value, "backbone": [], "head": []}
     assert model_dict_problem(doc) is not None
+
+
+ANCHOR_VALUES = ["lots", 3.5, 0, [], [[10, 13, 16, 30, 33], [30, 61, 62, 45, 59, 119], [116, 90, 156, 198, 373, 326]],
+                 [[10, "a"]], 3, [[10, 13, 16, 30, 33, 23], [30, 61, 62, 45, 59, 119], [116, 90, 156, 198, 373, 326]]]
+
+
+@pytest.mark.parametrize("anchors", ANCHOR_VALUES, ids=[repr(v)[:20] for v in ANCHOR_VALUES])
+def test_the_anchors_check_agrees_with_yolov5s_own_model(tmp_path, anchors) -> None:
+    """yolov5's ``Model`` builds yolov5n.yaml with these anchors exactly when the check passes them; a model the
+    check refuses is refused by ``validate_config`` too, before any training (issue 37: ``anchors: "lots"``)."""
+    import logging
+
+    from yolov5.models.yolo import Model
+
+    from core.environment.machine import MachineFacts
+    from core.training.config import validate_config
+    from core.training.model_yaml_check import anchors_problem
+    from core.training.options import TrainConfig
+
+    doc = yaml.safe_load((yolov5_package_dir() / "models" / "yolov5n.yaml").read_text())
+    doc["anchors"] = anchors
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    logging.disable(logging.CRITICAL)
+    try:
+        Model(str(path), ch=3, nc=2)
+        builds = True
+    except Exception:  # noqa: BLE001 - whatever yolov5 raises: TypeError, IndexError, ValueError, RuntimeError
+        builds = False
+    finally:
+        logging.disable(logging.NOTSET)
+    problem = anchors_problem(doc)
+    assert (problem is None) == builds, problem
+    checked = validate_config(TrainConfig(data="", model=str(path)), MachineFacts(), tmp_path)
+    refusals = [p for p in checked.problems if p.field == "model" and "anchors" in p.message]
+    assert bool(refusals) == (not builds)
+    if refusals:
+        assert str(path) in refusals[0].message and repr(anchors)[:20] in refusals[0].message

@@ -3,7 +3,8 @@
 
 A mixin of ``TrainPage`` (it uses the page's widgets and session); split out so the page module stays about
 its layout and its display, and each stays short. The rules themselves are core's: a run is created and
-resumed by ``core.runs.store``, whether it may resume is ``core.run.folder.RunFolder.can_resume``.
+resumed through the door (``core.usecases.train``: the same pre-flight as the CLI's), whether it may resume is
+``core.run.folder.RunFolder.can_resume``.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
 from core.job.jobs import JobSpec
 from core.run.folder import RunFolder
-from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
-from core.trust import confirmed_entry, needs_trust
+from core.runs.store import RunInfo, load_run_config
+from core.usecases.train import ResumeDoor, TrainDoor
 from core.wizard.prepared_copy import CopyRequest, request_of
 from core.wizard.time_fit import handover_words
 from gui import dialogs
@@ -93,15 +94,20 @@ class TrainRunControl:
         return True
 
     def _start_checked(self, checked: ValidatedConfig, trusted: tuple[str, ...], trusted_model: bool) -> bool:
+        door = TrainDoor(checked, self.workspace, trust_weights=bool(trusted), trust_model=trusted_model)
+        refused = [p for p in door.preflight() if p.is_error]  # the same pre-flight as yolostudio train's
+        if refused:
+            self._notify("error", "\n".join(p.text() for p in refused), about_problems=True)
+            return False
         try:
-            run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model)
-            job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
+            job = door.spec()
             job.write()
         except (OSError, ValueError) as exc:
             self._notify("error", self.tr(
                 "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
                 reason=exc, path=self.workspace))
             return False
+        run_dir = door.run_dir
         self.options.remember_choices(checked)
         self._launch(run_dir, job, fresh=True)
         self.wizard_prediction.attach_run(run_dir, checked.config.to_dict())
@@ -111,15 +117,19 @@ class TrainRunControl:
         run_dir = self.resumable_run
         if self.active or run_dir is None:
             return False
-        last = RunFolder(run_dir).last_pt
-        confirmed: tuple[str, ...] = ()
-        if last.exists() and needs_trust(last, self.workspace):  # copied in, or from before records (machine 1+
-            # of a several-machines run has no last.pt yet: machine 0 sends its own when the ranks meet)
-            if not dialogs.confirm_untrusted_weights(self, last):
-                return False
-            confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints, recorded as they load
+        door = ResumeDoor(run_dir, self.workspace)
         try:
-            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir, self.workspace, trusted_weights=confirmed))
+            door.preflight()
+            if door.grantable is not None and not door.ok:  # copied in, or from before records: asked once
+                if not dialogs.confirm_untrusted_weights(self, door.grantable):
+                    return False
+                door = ResumeDoor(run_dir, self.workspace, trust_weights=True)  # recorded by the door
+            refused = [p for p in door.preflight() if p.is_error]
+            if refused:
+                self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
+                    name=run_dir.name, reason=" ".join(p.text() for p in refused)))
+                return False
+            job = door.spec()
             job.write()
         except (OSError, ValueError, KeyError) as exc:
             self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(

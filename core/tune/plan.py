@@ -13,11 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from core.tune.budget import trials_in_budget
+from core.tune.folder import TuneFolder, tune_root  # noqa: F401 - tune_root: the folder's owner, re-exported
 from core.tune.space import SearchSpace
 
-#: The tuning folders live under ``<workspace>/tune``; Ray Tune's experiment (what ``--resume`` restores) in ``ray``.
-TUNE_FOLDER = "tune"
-EXPERIMENT = "ray"
 
 
 @dataclass(frozen=True)
@@ -77,10 +75,6 @@ def plan_search(config: dict[str, Any], hyp_path: Path, workspace: Path, space: 
     return SearchPlan(tune_dir, slots, trials, spec)
 
 
-def tune_root(workspace: Path) -> Path:
-    return Path(workspace) / TUNE_FOLDER
-
-
 def can_resume(tune_dir: Path) -> bool:
-    """A search folder with Ray Tune's experiment in it (stopped or interrupted searches)."""
-    return (Path(tune_dir) / EXPERIMENT).is_dir()
+    """A search folder with Ray Tune's experiment in it (``core.tune.folder.TuneFolder.can_resume``)."""
+    return TuneFolder(Path(tune_dir)).can_resume()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from core.job.protocol import encode, make_event
 from core.tune.budget import trials_in_budget
 from core.tune.extra import INSTALL_COMMAND
 from core.tune.space import yolov5_evolve_meta
+from core.tune.folder import TuneFolder
 from gui.pages.page import AppServices
 from gui.runs_store import RunsStore
 from gui.tune import operations
@@ -162,7 +164,10 @@ def test_stop_sends_the_stop_line_and_resume_continues_the_same_search(qtbot, tm
     assert page.start_button.isEnabled() and not page.stop_button.isEnabled()
     assert page.resume_button.isEnabled() and "Resume" in page.status_label.text()
     first = Path(seen[0].spec["run_dir"])
-    (first / "ray").mkdir()  # Ray Tune's experiment, as the real worker leaves it (what a restore reads)
+    # Ray Tune's experiment, as the real worker leaves it (what a restore reads): its tuner.pkl recorded as the app's
+    (first / "ray").mkdir()
+    (first / "ray" / "tuner.pkl").write_bytes(pickle.dumps({}))
+    TuneFolder(first).record_state(page.workspace)
     with qtbot.waitSignal(page.searched, timeout=TIMEOUT_MS):
         page.resume_button.click()
         qtbot.waitUntil(lambda: page.runner.active, timeout=TIMEOUT_MS)

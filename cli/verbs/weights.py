@@ -20,7 +20,8 @@ from cli.registry import Verb, register
 from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, Output
 from core.i18n import tr
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from core.usecases.jobs import WeightsGetDoor, WeightsImportDoor
 from core.weights.catalog import OFFICIAL_BASE, catalog_names, find_checkpoint
 from core.weights.store import WeightsStore
 from core.weights.words import progress_text, row_state_text, size_of, weights_rows
@@ -128,7 +129,8 @@ class WeightsRenderer(EventRenderer):
 
 
 def _run_weights_job(job: str, spec: dict[str, Any], workspace: Path, renderer: WeightsRenderer) -> JobOutcome:
-    return render_job(renderer, JobSpec.scratch(job, {"workspace": str(workspace), **spec}, workspace))
+    door = WeightsGetDoor if job == "weights_get" else WeightsImportDoor
+    return render_job(renderer, door(spec, workspace).spec())
 
 
 def _result(outcome: JobOutcome) -> dict[str, Any]:

@@ -44,16 +44,23 @@ def read_inputs(data: Path, workspace: Path, gpu_indices: list[int] | None,
     return hardware_from_facts(facts, gpu_indices), dataset_from_stats(str(Path(data).absolute()), report.stats), report
 
 
-def measure_job(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
-                budget_s: float = MEASURE_BUDGET_S) -> JobSpec:
-    """The measure job for the size and model the wizard is about to judge (the first candidate)."""
+def measure_spec(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
+                 budget_s: float = MEASURE_BUDGET_S) -> dict[str, Any]:
+    """The measure job's spec for the size and model the wizard is about to judge (the first candidate); the
+    faces start it through its door (``core.usecases.jobs.WizardMeasureDoor``)."""
     imgsz = int(choose_imgsz(ds, goal, hw).value)
     model = candidate_models(hw, goal)[0] + ".yaml"
     batch = int(choose_batch(hw, ds, model, imgsz, True, Measurements()).value) // max(1, len(hw.gpus))
     spec = {"workspace": str(workspace), "data": ds.data_yaml, "imgsz": imgsz, "model": model,
             "batch": max(1, min(batch, 64)), "device": hw.device,
             "workers": worker_counts(hw.usable_cores, len(hw.gpus)), "budget_s": budget_s}
-    return JobSpec.scratch("wizard_measure", spec, workspace)
+    return spec
+
+
+def measure_job(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
+                budget_s: float = MEASURE_BUDGET_S) -> JobSpec:
+    """``measure_spec`` as a job (tests that run the worker directly)."""
+    return JobSpec.scratch("wizard_measure", measure_spec(hw, ds, goal, workspace, budget_s), workspace)
 
 
 def use_prepared(rec: Recommendation, workspace: Path) -> Path | None:

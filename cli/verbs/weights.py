@@ -129,8 +129,10 @@ class WeightsRenderer(EventRenderer):
 
 
 def _run_weights_job(job: str, spec: dict[str, Any], workspace: Path, renderer: WeightsRenderer) -> JobOutcome:
-    door = WeightsGetDoor if job == "weights_get" else WeightsImportDoor
-    return render_job(renderer, door(spec, workspace).spec())
+    """A weights job through its door; an import reaches here only after the user's yes (the grant)."""
+    door = WeightsGetDoor(spec, workspace) if job == "weights_get" else WeightsImportDoor(spec, workspace,
+                                                                                          granted=True)
+    return render_job(renderer, door.spec())
 
 
 def _result(outcome: JobOutcome) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The short jobs' doors: each wraps the spec its core owner builds into the job a face runs.
 
-These jobs have no pre-flight of their own yet (their checks live with their owners and happen before the spec
-exists: the install plan's refusal, the importer's options, the wizard's inputs), so ``check`` reads nothing
-and ``build`` only makes the ``JobSpec`` — a page may hold these doors on the GUI thread. A guard one of these
+These jobs have no pre-flight that reads files (their checks live with their owners and happen before the spec
+exists: the install plan's refusal, the importer's options, the wizard's inputs; an import's grant is the one
+check here), so ``check`` reads nothing and ``build`` only makes the ``JobSpec`` — a page may hold these doors
+on the GUI thread. A guard one of these
 kinds needs later goes into its ``check``, here, where both faces pass.
 """
 
@@ -11,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from core.i18n import tr
 from core.job.jobs import JobSpec
-from core.usecases.door import Door
+from core.usecases.door import Door, Problem
 
 
 class _ScratchDoor(Door):
@@ -48,9 +50,21 @@ class WeightsGetDoor(_ScratchDoor):
 
 
 class WeightsImportDoor(WeightsGetDoor):
-    """A checkpoint the user confirmed, copied into the weights store and load-checked."""
+    """A checkpoint the user confirmed, copied into the weights store and load-checked — the worker unpickles it,
+    so the door refuses without the user's grant (``granted``: ``--yes`` or the answer, the dialog's confirm)."""
 
     kind = "weights_import"
+
+    def __init__(self, spec: dict[str, Any], workspace: Path, *, granted: bool = False) -> None:
+        super().__init__(spec, workspace)
+        self.granted = granted
+
+    def check(self) -> list[Problem]:
+        if self.granted:
+            return []
+        source = self.worker_spec.get("source", "")
+        return [Problem(tr("{path} is a pickle: loading it can run code it carries; it is imported only when you "
+                           "trust it.", path=source), tr("Add --yes to trust {path}.", path=source))]
 
 
 class ProbeDoor(_ScratchDoor):

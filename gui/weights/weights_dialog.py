@@ -179,8 +179,10 @@ class WeightsDialog(QDialog):
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(what)
         self._show_running(True)
-        door = WeightsGetDoor if job == "weights_get" else WeightsImportDoor
-        self._worker.start(door(spec, self.workspace).spec())
+        # an import starts only after the dialog's confirm (import_file): the user's grant
+        door = WeightsGetDoor(spec, self.workspace) if job == "weights_get" else WeightsImportDoor(
+            spec, self.workspace, granted=True)
+        self._worker.start(door.spec())
 
     def get_selected(self) -> None:
         row = self.selected_row()

@@ -6536,6 +6536,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 是 pickle 文件：加载它可能执行其中的代码。信任它并加入权重库吗？[y/N] </translation>
     </message>
     <message>
+      <source>{path} is a pickle: loading it can run code it carries; it is imported only when you trust it.</source>
+      <translation>{path} 是 pickle 文件：加载它可能运行其中携带的代码；只有在您信任它时才会导入。</translation>
+    </message>
+    <message>
       <source>{path} is empty.</source>
       <translation>{path} 是空的。</translation>
     </message>

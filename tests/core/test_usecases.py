@@ -53,3 +53,13 @@ def test_a_door_refuses_to_hand_out_a_job_while_its_preflight_found_an_error():
         assert [p.message for p in refused.problems] == ["no"]
     else:
         raise AssertionError("spec() handed out a job its pre-flight refused")
+
+
+def test_an_import_into_the_weights_store_needs_the_users_grant(tmp_path):
+    from core.usecases.jobs import WeightsImportDoor
+
+    spec = {"source": str(tmp_path / "x.pt"), "name": "x.pt"}
+    refused = WeightsImportDoor(spec, tmp_path)
+    assert not refused.ok and "x.pt" in refused.preflight()[0].message
+    job = WeightsImportDoor(spec, tmp_path, granted=True).spec()
+    assert job.job == "weights_import" and job.spec["workspace"] == str(tmp_path)

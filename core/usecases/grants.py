@@ -29,6 +29,8 @@ class Grants:
     weights: list[str] = field(default_factory=list)
     model: bool = False
     problems: list[Problem] = field(default_factory=list)
+    #: What was refused that the user's grant would lift: ("weights" | "model", path) — a page asks about these.
+    askable: list[tuple[str, Path]] = field(default_factory=list)
 
 
 def check_weights(path: str | Path | None, workspace: Path, grants: Grants, *, granted: bool,
@@ -45,6 +47,7 @@ def check_weights(path: str | Path | None, workspace: Path, grants: Grants, *, g
     if needs_trust(path, workspace):
         if not granted:
             grants.problems.append(Problem(refusal(path, workspace)))
+            grants.askable.append(("weights", Path(path)))
             return
         grants.weights.append(confirmed_entry(entry if entry is not None else path))
 
@@ -58,6 +61,7 @@ def check_model(path: str | Path | None, grants: Grants, *, granted: bool) -> No
         grants.model = True
     elif Path(path).is_file() and model_needs_trust(path):
         grants.problems.append(Problem(model_refusal(path)))
+        grants.askable.append(("model", Path(path)))
 
 
 def record_grants(workspace: Path, granted: Iterable[str | Path]) -> None:

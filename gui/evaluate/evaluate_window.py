@@ -29,6 +29,7 @@ from core.evaluation.request import EvaluationRefused, RunEvaluation
 from core.evaluation.words import is_held_out
 from core.i18n import tr_n
 from core.job.jobs import JobOutcome
+from gui import dialogs
 from gui.background import BackgroundTask
 from gui.evaluate import operations
 from gui.evaluate.errors_browser import ErrorsBrowser
@@ -37,6 +38,7 @@ from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
 
 if TYPE_CHECKING:  # the doors arrive from gui/evaluate/operations.py, planned off the GUI thread
+    from core.usecases.door import Problem
     from core.usecases.evaluate import EvaluateDoor, KfoldDoor
 
 
@@ -123,7 +125,8 @@ class EvaluateWindow(QWidget):
             return
         refused = [p for p in door.preflight() if p.is_error]
         if refused:  # the door's trust check of what the worker would load
-            self._failed(refused[0].message, refused[0].hint)
+            if not self._ask_grants(door, refused):
+                self._failed(refused[0].message, refused[0].hint)
             return
         if isinstance(planned, KfoldPlan):
             self._offer_kfold(planned)
@@ -136,6 +139,24 @@ class EvaluateWindow(QWidget):
             self.runner.start(door.spec())
         except OSError as exc:
             self._failed(self.tr("Could not start the evaluation: {reason}").format(reason=exc), "")
+
+    def _ask_grants(self, door: EvaluateDoor | KfoldDoor, refused: list[Problem]) -> bool:
+        """The fold trainings load a start .pt or model YAML that only the user can vouch for (a run trained from a
+        file they confirmed then): ask now, and on yes plan again with the grant — the door records it. False when
+        a refusal is not the user's to lift, or they say no."""
+        askable = getattr(door, "grants", None) and door.grants.askable
+        if not askable or len(askable) != len(refused):
+            return False
+        for (what, path), problem in zip(askable, refused):
+            confirmed = (dialogs.confirm_untrusted_weights(self, path) if what == "weights" else
+                         dialogs.confirm_untrusted_model(self, path, problem.message))
+            if not confirmed:
+                return False
+        kinds = {what for what, _path in askable}
+        self._planning = operations.plan_held_out(
+            self, self.run_dir, self.workspace, self.kfold, trust_weights="weights" in kinds,
+            trust_model="model" in kinds).success(self._on_planned).failure(self._on_plan_failed).run()
+        return True
 
     def _on_plan_failed(self, exc: BaseException) -> None:
         if self._planning is None:

@@ -42,10 +42,13 @@ def plan_evaluation(parent: QObject, run_dir: Path, workspace: Path) -> CoreOp[E
                   what=_tr("Planning the evaluation"))
 
 
-def plan_held_out(parent: QObject, run_dir: Path, workspace: Path, k: int) -> CoreOp[EvaluateDoor | KfoldDoor]:
+def plan_held_out(parent: QObject, run_dir: Path, workspace: Path, k: int, *, trust_weights: bool = False,
+                  trust_model: bool = False) -> CoreOp[EvaluateDoor | KfoldDoor]:
     """The run's held-out (k-fold) evaluation of its train split: the folds, the estimate from the run's epochs,
-    a stored result found if these inputs were judged, and the trust of what its trainings load (the door)."""
-    return CoreOp(parent, lambda: _preflighted(KfoldDoor(run_dir, workspace, k=k)),
+    a stored result found if these inputs were judged, and the trust of what its trainings load (the door;
+    ``trust_*``: the user's grant, given in the window's confirm)."""
+    return CoreOp(parent, lambda: _preflighted(KfoldDoor(run_dir, workspace, k=k, trust_weights=trust_weights,
+                                                         trust_model=trust_model)),
                   what=_tr("Planning the held-out predictions"))
 
 

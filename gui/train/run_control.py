@@ -96,8 +96,8 @@ class TrainRunControl:
     def _start_checked(self, checked: ValidatedConfig, trusted: tuple[str, ...], trusted_model: bool) -> bool:
         door = TrainDoor(checked, self.workspace, trust_weights=bool(trusted), trust_model=trusted_model)
         refused = [p for p in door.preflight() if p.is_error]  # the same pre-flight as yolostudio train's
-        if refused:
-            self._notify("error", "\n".join(p.text() for p in refused), about_problems=True)
+        if refused:  # a taken port, a changed weights-store file: what only the moment of Start can tell
+            self._notify("error", "\n".join(p.text() for p in refused))
             return False
         try:
             job = door.spec()

@@ -20,7 +20,9 @@ from core.run.owner import busy_words, lock_owner
 from core.run.words import UNREADABLE
 from core.runs.store import create_run, load_run_config, read_run, resume_checkpoint_problem, resume_spec
 from core.training.config import ValidatedConfig
-from core.training.distributed import launch_problems, resume_with
+from core.job.torchrun import is_loopback_endpoint
+from core.run.files import CONFIG_FILE
+from core.training.distributed import ENDPOINT_FIELDS, launch_problems, resume_with, unconfirmed_endpoints
 from core.training.options import TrainConfig
 from core.trust import needs_trust
 from core.usecases.door import Door, Problem, errors
@@ -104,12 +106,26 @@ class ResumeDoor(Door):
         if self.grants.problems:  # the worker refuses the checkpoint's copy of it too; say it now
             return self.grants.problems
         spec["trusted_model"] = self.trust_model  # the user's word now, never the run's config.json
+        problems = self._endpoint_problems(TrainConfig.from_dict(spec.get("config", {})))
+        if problems:
+            return problems
         spec, found = resume_with(spec, quick_machine_facts(), self.changes)
         problems = [Problem.of(p) for p in found]
         if not errors(problems):
             problems += [Problem.of(p) for p in launch_problems(TrainConfig.from_dict(spec["config"]))]
         self.worker_spec = spec
         return problems
+
+    def _endpoint_problems(self, stored: TrainConfig) -> list[Problem]:
+        """A meeting point the run's config.json names is a file's word: the c10d rendezvous unpickles what that
+        address serves, so beyond loopback the user gives it now (``--rdzv-endpoint``, as ``resume_commands``
+        prints it for every machine) — a run folder planted without a checkpoint (machine 1+) has nothing else
+        that would ask."""
+        typed = {name for name in ENDPOINT_FIELDS if self.changes.get(name) not in (None, "")}
+        found = unconfirmed_endpoints(stored, typed, str(self.run_dir / CONFIG_FILE))
+        return [Problem.of(f) for f in found
+                if not is_loopback_endpoint(f"{getattr(stored, f.field) or ''}:0" if f.field == "master_addr"
+                                            else str(getattr(stored, f.field) or ""))]
 
     @property
     def config(self) -> TrainConfig:

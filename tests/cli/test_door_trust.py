@@ -135,3 +135,26 @@ def test_a_planted_state_file_beside_a_recorded_tuner_pkl_is_refused(tune_settin
     (folder.experiment / "searcher-state-1.pkl").write_bytes(pickle.dumps(Payload(tune_setting["marker"])))
     assert "searcher-state-1.pkl" in (folder.state_problem(tune_setting["ws"]) or "")
     assert not tune_setting["marker"].exists()
+
+
+def test_resume_never_connects_to_a_meeting_point_a_run_folder_names(tmp_path, monkeypatch, capsys):
+    """Machine 1+ of a several-machines run has no checkpoint to ask about: a planted run folder whose config.json
+    names a far meeting point would make resume connect there (c10d unpickles what it serves). The door refuses
+    until the user gives the endpoint now, as ``resume_commands`` prints it."""
+    from core.job.protocol import encode, make_event
+    from core.runs.store import create_run
+    from core.run.files import EVENTS_FILE
+    from core.training.config import MachineFacts, TrainConfig, validate_config
+
+    monkeypatch.setattr("cli.verbs.resume.render_job", NoWorker)
+    _, data = evaluable_run(tmp_path, train=2, val=2)
+    ws = tmp_path / "ws"
+    config = TrainConfig(data=str(data), device="cpu", name="planted", nnodes=2, node_rank=1,
+                         rdzv_endpoint="203.0.113.5:29400", rdzv_id="0" * 32)
+    run = create_run(ws, validate_config(config, MachineFacts(0), ws))
+    with open(run / EVENTS_FILE, "w") as handle:
+        handle.write(encode(make_event("stage", stage="starting", pid=1, create_time=1.0)))
+        handle.write(encode(make_event("done", status="failed", elapsed_s=1.0)))
+    assert main(["--workspace", str(ws), "resume", "planted"]) == 2
+    err = capsys.readouterr().err
+    assert "203.0.113.5:29400" in err and "--rdzv-endpoint" in err and "config.json" in err, err

@@ -67,8 +67,9 @@ class ResumeDoor(Door):
     kind = "train"
 
     def __init__(self, run_dir: Path, workspace: Path, *, trust_weights: bool = False, trust_model: bool = False,
-                 changes: dict[str, Any] | None = None) -> None:
+                 changes: dict[str, Any] | None = None, status_known: bool = False) -> None:
         super().__init__()
+        self.status_known = status_known  # the face read the run's status already (the Train page's Resume)
         self.run_dir, self.workspace = Path(run_dir), Path(workspace)
         self.trust_weights, self.trust_model = trust_weights, trust_model
         self.changes = dict(changes or {})
@@ -81,17 +82,13 @@ class ResumeDoor(Door):
         owner = lock_owner(run_dir)
         if owner is not None:
             return [Problem(*busy_words(run_dir, owner))]
-        info = read_run(run_dir)
-        if info.status == UNREADABLE:
-            return [Problem(tr("run {name} cannot be read: {reason}", name=info.name,
-                               reason=(info.error or {}).get("message", "")), (info.error or {}).get("hint", ""))]
-        if info.status == "running":
-            return [Problem(tr("run {name} is still running; use 'yolostudio attach {name}'.", name=info.name))]
-        if info.status == "completed":
-            return [Problem(tr("run {name} completed; start a new run from its best.pt instead.", name=info.name))]
+        if not self.status_known:  # folds the events file: a face that read the run's status already skips it
+            refused = self._status_problem()
+            if refused is not None:
+                return [refused]
         problem = resume_checkpoint_problem(run_dir)
         if problem is not None:
-            return [Problem(tr("run {name} cannot be resumed: {problem}", name=info.name, problem=problem),
+            return [Problem(tr("run {name} cannot be resumed: {problem}", name=run_dir.name, problem=problem),
                             tr("Start a new run; to keep what it learned, train from its best.pt if that is whole."))]
         last = RunFolder(run_dir).last_pt
         # a run folder from elsewhere: its checkpoint is not the app's own (machine 1+ of a several-machines run
@@ -115,6 +112,18 @@ class ResumeDoor(Door):
             problems += [Problem.of(p) for p in launch_problems(TrainConfig.from_dict(spec["config"]))]
         self.worker_spec = spec
         return problems
+
+    def _status_problem(self) -> Problem | None:
+        """A run that cannot be read, still runs, or completed is not resumed."""
+        info = read_run(self.run_dir)
+        if info.status == UNREADABLE:
+            return Problem(tr("run {name} cannot be read: {reason}", name=info.name,
+                              reason=(info.error or {}).get("message", "")), (info.error or {}).get("hint", ""))
+        if info.status == "running":
+            return Problem(tr("run {name} is still running; use 'yolostudio attach {name}'.", name=info.name))
+        if info.status == "completed":
+            return Problem(tr("run {name} completed; start a new run from its best.pt instead.", name=info.name))
+        return None
 
     def _endpoint_problems(self, stored: TrainConfig) -> list[Problem]:
         """A meeting point the run's config.json names is a file's word: the c10d rendezvous unpickles what that

@@ -2,7 +2,8 @@
 
 The CLI verb (``yolostudio wizard``) and the Wizard page share these steps, so they recommend the same
 settings from the same facts: ``read_inputs`` (the checker's facts, read quickly without torch, and the
-validator's statistics), ``measure_job`` (the ``wizard_measure`` worker job's spec), ``use_prepared`` (point
+validator's statistics), ``measure_spec`` (the ``wizard_measure`` worker job's spec; the faces start it through
+``core.usecases.jobs.WizardMeasureDoor``), ``use_prepared`` (point
 the config at an up-to-date prepared copy when the recommendation includes one) and ``result_document``
 (the ``--json`` shape: config, reasons, predicted, commands, and the ``prepared_copy`` it asks for, which
 ``core.wizard.prepared_copy`` makes or refreshes before a run starts from it).
@@ -16,7 +17,6 @@ from typing import Any
 from core.dataset.validate import Report, validate_dataset
 from core.environment.facts import EnvironmentFacts
 from core.i18n import tr
-from core.job.jobs import JobSpec
 from core.wizard.commands import commands
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements, dataset_from_stats, hardware_from_facts
 from core.training.options import choice_label, option_labels, train_options
@@ -55,12 +55,6 @@ def measure_spec(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
             "batch": max(1, min(batch, 64)), "device": hw.device,
             "workers": worker_counts(hw.usable_cores, len(hw.gpus)), "budget_s": budget_s}
     return spec
-
-
-def measure_job(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
-                budget_s: float = MEASURE_BUDGET_S) -> JobSpec:
-    """``measure_spec`` as a job (tests that run the worker directly)."""
-    return JobSpec.scratch("wizard_measure", measure_spec(hw, ds, goal, workspace, budget_s), workspace)
 
 
 def use_prepared(rec: Recommendation, workspace: Path) -> Path | None:

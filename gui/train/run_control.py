@@ -117,13 +117,13 @@ class TrainRunControl:
         run_dir = self.resumable_run
         if self.active or run_dir is None:
             return False
-        door = ResumeDoor(run_dir, self.workspace)
+        door = ResumeDoor(run_dir, self.workspace, status_known=True)  # offered only for a resumable run
         try:
             door.preflight()
             if door.grantable is not None and not door.ok:  # copied in, or from before records: asked once
                 if not dialogs.confirm_untrusted_weights(self, door.grantable):
                     return False
-                door = ResumeDoor(run_dir, self.workspace, trust_weights=True)  # recorded by the door
+                door = ResumeDoor(run_dir, self.workspace, trust_weights=True, status_known=True)  # recorded
             refused = [p for p in door.preflight() if p.is_error]
             if refused:
                 self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(

@@ -1,8 +1,8 @@
 """A search, planned: the slots it runs on, the trials its budget allows, its folder and the tune job's spec.
 
-One owner for ``yolostudio tune`` (``cli/verbs/tune.py``) and the GUI's Tune page (``gui/tune/``): both check
-the options as ``yolostudio train`` does (``core.training.config.validate_config``) and the dataset gate first,
-then call ``plan_search`` on the checked config. Pure (no Ray): the search runs in the ``tune`` worker job.
+The search's door (``core.usecases.tune.TuneDoor``, for ``yolostudio tune`` and the Tune page alike) checks the
+options as ``yolostudio train`` does (``core.training.config.validate_config``) and the dataset gate first, then
+calls ``plan_search`` on the checked config; the folder's layout is ``core.tune.folder``'s. Pure (no Ray): the search runs in the ``tune`` worker job.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.tune.budget import trials_in_budget
-from core.tune.folder import TuneFolder, tune_root  # noqa: F401 - tune_root: the folder's owner, re-exported
+from core.tune.folder import TuneFolder
 from core.tune.space import SearchSpace
 
 

@@ -16,7 +16,6 @@ from gui.train.train_page import TrainPage
 from tests.core.test_dataset_validate import build
 from tests.fixtures.checkpoint_files import record_as_own
 from tests.waits import TIMEOUT_MS
-from tests.stored_weights import store_file
 
 
 class FakeLauncher:
@@ -194,19 +193,6 @@ def test_untrusted_checkpoint_needs_confirmation(qtbot, page, tmp_path, monkeypa
         assert page.start_run()
     spec = json.loads((page.session.run_dir / "spec.json").read_text(encoding="utf-8"))
     assert spec["trusted_weights"] == [str(weights.resolve())]
-
-
-def test_start_runs_the_doors_preflight_a_changed_store_file_is_refused_before_any_run(qtbot, page):
-    """The Train page starts through the same door as ``yolostudio train`` (core.usecases.train): a weights-store
-    file whose bytes changed after it came in (same size: the form's cheap check passes) is refused at Start,
-    with the store's words, before a run folder exists — not by the worker afterwards."""
-    store = store_file(page.workspace, "yolov5s.pt", b"weights")
-    store.path("yolov5s.pt").write_bytes(b"weightz")
-    page.form.set_model(str(store.path("yolov5s.pt")))
-    page.revalidate()
-    assert page.start_run() is False
-    assert page.banner.isVisibleTo(page) and page.banner.level == "error" and "SHA-256" in page.banner.text
-    assert not (page.workspace / "runs").exists() and not page.active
 
 
 def test_a_model_yaml_yolov5_would_run_as_code_needs_confirmation(qtbot, page, tmp_path, monkeypatch):

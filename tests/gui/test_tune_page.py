@@ -1,6 +1,6 @@
 """The Tune page with a stand-in tune worker: a script that writes the events a search writes (docs/protocol.md's
-``trial`` and the search's ``done``), or waits for the stop line. The page's own checks (the door, core.usecases.tune) run
-for real on a tiny demo dataset; only the worker is replaced."""
+``trial`` and the search's ``done``), or waits for the stop line. The page's own checks (the door,
+core.usecases.tune) run for real on a tiny demo dataset; only the worker is replaced."""
 
 from __future__ import annotations
 

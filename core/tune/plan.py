@@ -2,7 +2,8 @@
 
 The search's door (``core.usecases.tune.TuneDoor``, for ``yolostudio tune`` and the Tune page alike) checks the
 options as ``yolostudio train`` does (``core.training.config.validate_config``) and the dataset gate first, then
-calls ``plan_search`` on the checked config; the folder's layout is ``core.tune.folder``'s. Pure (no Ray): the search runs in the ``tune`` worker job.
+calls ``plan_search`` on the checked config; the folder's layout is ``core.tune.folder``'s. Pure (no Ray): the
+search runs in the ``tune`` worker job.
 """
 
 from __future__ import annotations

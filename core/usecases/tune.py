@@ -72,8 +72,9 @@ class TuneDoor(Door):
             shown = [Problem(f"{f.where}: {f.message}") for f in gate.blockers[:SHOWN_FINDINGS]]
             more = len(gate.blockers) - SHOWN_FINDINGS
             return [*found, *shown, *([Problem(tr("… and {n} more.", n=more))] if more > 0 else [])]
-        self.slots = search_slots(int(facts.gpu_count or 0), int(facts.cpu_count or os.cpu_count() or 1), checked.config.device,
-                                  self.gpus_per_trial, self.cpus_per_trial)
+        cpus = int(facts.cpu_count or os.cpu_count() or 1)
+        self.slots = search_slots(int(facts.gpu_count or 0), cpus, checked.config.device, self.gpus_per_trial,
+                                  self.cpus_per_trial)
         return found
 
     def _resume_problem(self) -> Problem | None:

@@ -222,7 +222,8 @@ class WizardPage(Page):
         self._cancelled = False
         self.measure_step.start()
         try:
-            self._runner.start(WizardMeasureDoor(measure_spec(hw, ds, self.goal(), self.workspace), self.workspace).spec())
+            door = WizardMeasureDoor(measure_spec(hw, ds, self.goal(), self.workspace), self.workspace)
+            self._runner.start(door.spec())
         except OSError as exc:
             self.measure_step.set_measuring(False)
             self.banner.show_message("error", self.tr("Cannot start measuring: {reason}").format(reason=exc))

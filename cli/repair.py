@@ -25,6 +25,7 @@ from core.environment.findings import Evaluation
 from core.i18n import tr
 from core.install.repair import RepairPlan, plan_repair, runtime_facts
 from core.job.jobs import JobOutcome, JobSpec
+from core.usecases.jobs import RepairDoor
 from core.runs.index import RunIndex
 from core.workspace import app_cache_dir
 
@@ -104,7 +105,7 @@ def repair(facts: EnvironmentFacts, evaluation: Evaluation, workspace: Path, out
         print(tr("Nothing was changed."), file=err)
         return EXIT_FAILED if evaluation.errors else EXIT_OK
     job_dir = app_cache_dir(workspace) / "repair" / time.strftime("%Y%m%d-%H%M%S")
-    job = JobSpec.for_run("repair", job_dir, plan.job_spec(str(job_dir)))
+    job = RepairDoor(plan.job_spec(str(job_dir)), job_dir).spec()
     renderer = RepairRenderer(err)
     outcome = (runner or run_worker)(job, renderer)
     renderer.end_line()

@@ -25,7 +25,8 @@ from cli.registry import Verb, register
 from cli.render import Output
 from core.environment.facts import EnvironmentFacts, load_facts, save_facts
 from core.environment.findings import NOT_CHECKED, Evaluation
-from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_job, step_text
+from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_spec, step_text
+from core.usecases.jobs import ProbeDoor
 from core.environment.report import report_dict, summarize
 from core.environment.rules import RuleContext, evaluate
 from core.findings import by_severity
@@ -58,7 +59,8 @@ def gather_facts(workspace: Path, data: str | None = None, imgsz: int = 640, *, 
         if on_event is not None:
             on_event(event)
 
-    outcome = run_job(probe_job(workspace, data, imgsz, read_budget_s), feed, timeout_s, argv=argv)
+    outcome = run_job(ProbeDoor(probe_spec(workspace, data, imgsz, read_budget_s), workspace).spec(), feed, timeout_s,
+                      argv=argv)
     return collector.result(outcome, detail=outcome.output_tail[-1] if outcome.output_tail else "")
 
 

@@ -25,20 +25,17 @@ from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer, shown, shown_event
 from core.display_text import escaped_strings
-from core.evaluation.plan import (SPLITS, build_evaluate_spec, default_settings, plan_evaluation, run_of,
-                                  run_training_config, run_weights, run_world_size)
+from core.evaluation.plan import SPLITS, default_settings, run_of, run_training_config, run_weights, run_world_size
 from core.evaluation.error_list import write_image_list
 from core.evaluation.request import presented
 from core.evaluation.store import list_evaluations, load_evaluation
 from core.evaluation.stored_result import StoredEvaluationError
 from core.evaluation.kfold import FOLD_EPOCHS_CAP, KFOLD_DEFAULT, estimate_text
-from core.evaluation.kfold_request import build_kfold_spec, plan_kfold_evaluation
-from core.evaluation.request import EvaluationRefused
-from core.evaluation.words import (confusion_words, error_line, headline, is_held_out, no_images_words,
-                                   number_text, predictions_words, train_split_refusal)
+from core.evaluation.words import (confusion_words, error_line, headline, is_held_out, number_text,
+                                   predictions_words, train_split_refusal)
 from core.i18n import tr, tr_n
-from core.job.jobs import JobOutcome, JobSpec
-from core.trust import needs_trust, refusal
+from core.job.jobs import JobOutcome
+from core.usecases.evaluate import EvaluateDoor, KfoldDoor
 
 #: Errors listed in the human output (the --json document and the store have them all).
 SHOWN_ERRORS = 10
@@ -60,6 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="", help=tr("cpu or a GPU index (default: yolov5's choice)"))
     p.add_argument("--trust-weights", action="store_true",
                    help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
+    p.add_argument("--trust-model", action="store_true",
+                   help=tr("allow the run's model YAML whose strings yolov5 would run as code (held-out "
+                           "trainings build the run's model)"))
     p.add_argument("--export-list", metavar="FILE", default="",
                    help=tr("write the images of the errors to FILE, one path a line, likeliest label mistake first"))
     p.add_argument("--list", action="store_true",
@@ -188,26 +188,17 @@ def _evaluate(args: argparse.Namespace, workspace: Path, renderer: EvaluateRende
     if not data.is_file():
         renderer.error(tr("{path} does not exist.", path=data), tr("Give the dataset's YAML with --data."))
         return EXIT_USAGE
-    confirm = needs_trust(weights, workspace)
-    if confirm and not args.trust_weights:
-        renderer.error(refusal(weights, workspace))
+    door = EvaluateDoor(weights, data, default_settings(config, split=args.split, imgsz=args.imgsz, conf=args.conf,
+                                                         iou=args.iou, world_size=run_world_size(run_dir)),
+                        workspace, trust_weights=args.trust_weights, device=args.device)
+    if not _passed(door, renderer):
         return EXIT_USAGE
-    plan = plan_evaluation(weights, data, default_settings(config, split=args.split, imgsz=args.imgsz,
-                                                           conf=args.conf, iou=args.iou,
-                                                           world_size=run_world_size(run_dir)))
-    if not plan.images:
-        renderer.error(*no_images_words(data, args.split))
-        return EXIT_USAGE
-    result = load_evaluation(plan.folder)
+    plan, result = door.plan, door.stored
     from_store = result is not None
     if result is None:
-        outcome = render_job(renderer, JobSpec.scratch("evaluate", build_evaluate_spec(
-            plan, workspace, trusted=confirm, device=args.device), workspace), forward_stdin=args.json)
-        result = load_evaluation(plan.folder) if outcome.status == "completed" else None
-        if result is None:
-            if args.json:
-                renderer.result({"error": renderer.failure or {"kind": "internal", "message": outcome.message}}, "")
-            return exit_code_of(outcome) if outcome.status != "completed" else EXIT_FAILED
+        result = _run(args, renderer, door, plan.folder)
+        if not isinstance(result, dict):
+            return result
     return _show(args, renderer, presented(result, plan, config, run_dir, from_store=from_store))
 
 
@@ -217,25 +208,40 @@ def _run_kfold(args: argparse.Namespace, workspace: Path, run_dir: Path | None, 
         renderer.error(tr("Held-out predictions train like a run: give a run of this workspace (its settings, "
                           "start weights and dataset), not a weights file or --data."))
         return EXIT_USAGE
-    try:
-        plan = plan_kfold_evaluation(run_dir, workspace, k=args.kfold, epochs=args.kfold_epochs, imgsz=args.imgsz,
-                                     conf=args.conf, iou=args.iou)
-    except EvaluationRefused as refused:
-        renderer.error(refused.message, refused.hint)
+    door = KfoldDoor(run_dir, workspace, k=args.kfold, epochs=args.kfold_epochs, imgsz=args.imgsz, conf=args.conf,
+                     iou=args.iou, device=args.device, trust_weights=args.trust_weights,
+                     trust_model=args.trust_model)
+    if not _passed(door, renderer):
         return EXIT_USAGE
+    plan = door.plan
     result = plan.stored
     if result is None:
         renderer.note(tr("Held-out predictions for the {n} training images of run {run}: {k} trainings of {epochs} "
                          "epochs, {estimate}.", n=sum(len(f) for f in plan.folds), run=run_dir.name, k=plan.k,
                          epochs=plan.epochs, estimate=estimate_text(plan.estimate)))
-        outcome = render_job(renderer, JobSpec.scratch("evaluate_kfold", build_kfold_spec(
-            plan, workspace, device=args.device), workspace), forward_stdin=args.json)
-        result = load_evaluation(plan.folder) if outcome.status == "completed" else None
-        if result is None:
-            if args.json:
-                renderer.result({"error": renderer.failure or {"kind": "internal", "message": outcome.message}}, "")
-            return exit_code_of(outcome) if outcome.status != "completed" else EXIT_FAILED
+        result = _run(args, renderer, door, plan.folder)
+        if not isinstance(result, dict):
+            return result
     return _show(args, renderer, presented(result, plan, plan.config, run_dir, from_store=plan.stored is not None))
+
+
+def _passed(door: EvaluateDoor | KfoldDoor, renderer: EvaluateRenderer) -> bool:
+    """The door's pre-flight: each problem said; False when one stops the start."""
+    for problem in door.preflight():
+        (renderer.error if problem.is_error else renderer.warning)(problem.message, problem.hint)
+    return door.ok
+
+
+def _run(args: argparse.Namespace, renderer: EvaluateRenderer, door: EvaluateDoor | KfoldDoor,
+         folder: Path) -> dict[str, Any] | int:
+    """The door's job in a worker; the stored result, or the exit code when there is none."""
+    outcome = render_job(renderer, door.spec(), forward_stdin=args.json)
+    result = load_evaluation(folder) if outcome.status == "completed" else None
+    if result is None:
+        if args.json:
+            renderer.result({"error": renderer.failure or {"kind": "internal", "message": outcome.message}}, "")
+        return exit_code_of(outcome) if outcome.status != "completed" else EXIT_FAILED
+    return result
 
 
 #: What ``--list --json`` keeps of each stored evaluation (the whole result is in its ``store``).

@@ -19,11 +19,11 @@ from cli.registry import Verb, register
 from cli.render import EventRenderer
 from core.export.facts import gather_export_facts
 from core.export.options import FORMATS, OPSET_DEFAULT, ExportOptions, validate_options
-from core.export.plan import build_export_spec, cli_summary, run_dataset, run_imgsz
+from core.export.plan import cli_summary, run_dataset, run_imgsz
 from core.export.render import detail_lines, headline
 from core.i18n import tr
-from core.job.jobs import JobOutcome, JobSpec
-from core.trust import needs_trust, refusal
+from core.job.jobs import JobOutcome
+from core.usecases.export import ExportDoor
 from core.weights.choice import WeightsNotHere, resolve_named
 
 _STAGES = {"loading", "reference", "exporting", "verifying", "timing"}
@@ -103,21 +103,21 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     weights = stored or existing_file(renderer, args.weights)
     if weights is None:
         return EXIT_USAGE
-    confirm = needs_trust(weights, workspace)
-    if confirm and not args.trust_weights:
-        renderer.error(refusal(weights, workspace))
-        return EXIT_USAGE
     options = ExportOptions(weights=str(weights.resolve()), formats=_formats(args.format),
                             imgsz=args.imgsz or run_imgsz(weights), batch=args.batch, half=args.half,
                             dynamic=args.dynamic, opset=args.opset, simplify=args.simplify, int8=args.int8,
                             data=args.data or run_dataset(weights), device=args.device)
+    door = ExportDoor(options, workspace, trust_weights=args.trust_weights)  # trust first: the door's
+    for problem in door.preflight():
+        renderer.error(problem.message, problem.hint)
+    if not door.ok:
+        return EXIT_USAGE
     checked = validate_options(options, gather_export_facts())
     for problem in checked.problems:
         renderer.error(problem.message, problem.fix)
     if not checked.ok:
         return EXIT_USAGE
-    job = JobSpec.scratch("export", build_export_spec(options, workspace, trusted=confirm), workspace)
-    outcome = render_job(renderer, job, forward_stdin=args.json)
+    outcome = render_job(renderer, door.spec(), forward_stdin=args.json)
     if args.json:
         renderer.result(renderer.document(), "")
     return exit_code_of(outcome)

@@ -5,9 +5,8 @@ this machine's facts (``--model yolov5s.pt`` is the weights store's file: never 
 dataset the way the Train page checks it before Start (``core.dataset.training_gate``: errors that abort
 training or make yolov5 drop images exit 2 within seconds, each with its file:line, before any run folder
 exists; ``--no-check`` skips it knowingly). A wizard document whose recommendation is a prepared copy
-(``--config wizard.json``) trains on that copy, made or refreshed first (``cli.prepared_copy``). The run
-folder and its spec come from
-``core.runs.store.create_run``. The progress bar
+(``--config wizard.json``) trains on that copy, made or refreshed first (``cli.prepared_copy``). The pre-flight,
+the run folder and its spec come from the door (``core.usecases.train.TrainDoor``). The progress bar
 (or, with ``--json``, the event stream) follows the worker until it ends.
 """
 
@@ -27,17 +26,14 @@ from cli.train_render import ConsoleRenderer
 from core.dataset.prepare import PrepareCancelled
 from core.dataset.scan import ScanCancelled
 from core.dataset.training_gate import DatasetGate, check_for_training
-from core.training.distributed import ENDPOINT_FIELDS, launch_problems, other_node_commands, unconfirmed_endpoints
+from core.training.distributed import ENDPOINT_FIELDS, other_node_commands, unconfirmed_endpoints
 from core.i18n import tr, tr_n
-from core.job.jobs import JobSpec
 from core.environment.machine import quick_machine_facts
-from core.runs.store import create_run, load_run_config
 from core.training.config import validate_config
 from core.training.defaults import dataset_defaults
 from core.training.options import add_train_arguments, config_from_args, load_config_file, read_config_document
 from core.wizard.prepared_copy import request_of
-from core.trust import (confirmed_entry, model_needs_trust, model_refusal, needs_trust, refusal, store_refusal,
-                        stored_verdict)
+from core.usecases.train import TrainDoor
 
 
 def add_arguments(train: argparse.ArgumentParser) -> None:
@@ -117,23 +113,13 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     # table the Train page uses too: the same inputs start the same run from either face.
     defaults = dataset_defaults(args.data, workspace) if base is None else None
     checked = validate_config(config_from_args(args, base, defaults), quick_machine_facts(), workspace)
-    if checked.ok:  # what only this machine can tell, just before its share starts (ports, the rendezvous)
-        checked.problems += launch_problems(checked.config)
-    for problem in checked.problems:
-        (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.fix)
-    if not checked.ok:
-        return EXIT_USAGE
-    trusted: tuple[str, ...] = ()
-    if checked.weights_path is not None and stored_verdict(checked.weights_path, workspace) is False:
-        renderer.error(store_refusal(checked.weights_path))  # the worker would refuse it too; say it now
-        return EXIT_USAGE
-    if checked.weights_path is not None and needs_trust(checked.weights_path, workspace):
-        if not args.trust_weights:
-            renderer.error(refusal(checked.weights_path, workspace))
-            return EXIT_USAGE
-        trusted = (confirmed_entry(checked.weights_path),)
-    if checked.cfg_path is not None and model_needs_trust(checked.cfg_path) and not args.trust_model:
-        renderer.error(model_refusal(checked.cfg_path))
+    # the door's pre-flight: the option rules' findings, what only this machine can tell just before its share
+    # starts (ports, the rendezvous), a changed weights-store file, trust (core.usecases.train)
+    door = TrainDoor(checked, workspace, trust_weights=args.trust_weights, trust_model=args.trust_model,
+                     wizard=document if isinstance(document, dict) else None)  # predicted vs measured
+    for problem in door.preflight():
+        (renderer.error if problem.is_error else renderer.warning)(problem.message, problem.hint)
+    if not door.ok:
         return EXIT_USAGE
     if not args.no_check and checked.data_path is not None:
         try:
@@ -144,15 +130,13 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         if not gate.ok:
             report_gate(renderer, gate, args.data or checked.config.data)
             return EXIT_USAGE
-    run_dir = create_run(workspace, checked, trusted_weights=trusted,
-                         trusted_model=checked.cfg_path is not None and args.trust_model,
-                         wizard=document if isinstance(document, dict) else None)  # predicted vs measured
-    spec = load_run_config(run_dir)["spec"]
+    job = door.spec()
+    run_dir = door.run_dir
     if not args.json:
         renderer.note(tr("Run {name}: {path}", name=run_dir.name, path=run_dir))
         for rank, command in other_node_commands(checked.config):
             renderer.note(tr("On machine {rank}, run: {command}", rank=rank, command=command))
-    outcome = render_job(renderer, JobSpec.for_run("train", run_dir, spec), forward_stdin=args.json)
+    outcome = render_job(renderer, job, forward_stdin=args.json)
     return exit_code_of(outcome)
 
 

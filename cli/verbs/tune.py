@@ -2,8 +2,9 @@
 
 The options that are not searched are ``yolostudio train``'s flags, checked by the same rules
 (``core.training.config.validate_config``) and the same dataset gate; ``--epochs`` is the most a trial may run.
-What is searched comes from yolov5's own evolve table (``core.tune.space``) or ``--space FILE``. The search
-itself is the ``tune`` worker job (``core/worker/tune_job.py``) in the tuning folder ``<workspace>/tune/NAME``;
+What is searched comes from yolov5's own evolve table (``core.tune.space``) or ``--space FILE``. The checks and
+the folder are the door's (``core.usecases.tune.TuneDoor``, the Tune page's too); the search itself is the
+``tune`` worker job (``core/worker/tune_job.py``) in the tuning folder ``<workspace>/tune/NAME``;
 Ray is an optional extra and is imported only there — this verb only asks whether it is installed.
 """
 
@@ -20,21 +21,13 @@ from cli.registry import Verb, register
 from cli.render import EventRenderer, JsonEvents, shown_event
 from cli.verbs.train import report_gate
 from cli.verbs.wizard import parse_duration
-from core.dataset.training_gate import check_for_training
 from core.i18n import tr, tr_n
-from core.job.jobs import JobSpec
-from core.environment.machine import quick_machine_facts
-from core.runs.store import unique_run_dir
-from core.training.config import validate_config
 from core.training.options import add_train_arguments, config_from_args, load_config_file
-from core.trust import confirmed_entry, needs_trust, refusal
-from core.tune.address import unreachable_words
 from core.tune.budget import wizard_epoch_s
 from core.tune.extra import install_words, missing_tune_packages
-from core.tune.plan import can_resume, plan_search, planned_trials, search_slots, tune_root
 from core.tune.ray_temp import remove_dead_ray_temps
 from core.tune.space import SpaceError, default_space, load_space
-from core.workspace import runs_dir
+from core.usecases.tune import TuneDoor
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     if missing_tune_packages():
@@ -107,48 +100,24 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     except (ValueError, SpaceError) as exc:
         renderer.error(str(exc), tr("Correct the file, or leave the option off for the defaults."))
         return EXIT_USAGE
-    unreachable = unreachable_words(args.ray_address) if args.ray_address else None
-    if unreachable:  # before anything else: Ray itself would retry an unreachable address for minutes
-        renderer.error(*unreachable)
+    door = TuneDoor(config_from_args(args, base), workspace, args.time_budget, space=space, trials=args.trials,
+                    epoch_s=wizard_epoch_s(Path(args.config)) if args.config else None, ray_address=args.ray_address,
+                    gpus_per_trial=args.gpus_per_trial, cpus_per_trial=args.cpus_per_trial, resume=args.resume,
+                    trust_weights=args.trust_weights)
+    for problem in door.preflight():
+        if door.gate is not None and problem.is_error:
+            continue  # the dataset gate's findings: listed whole below
+        (renderer.error if problem.is_error else renderer.warning)(problem.message, problem.hint)
+    if door.gate is not None:
+        report_gate(renderer, door.gate, args.data)
+    if not door.ok:
         return EXIT_USAGE
-    facts = quick_machine_facts()
-    checked = validate_config(config_from_args(args, base), facts, workspace)
-    for problem in checked.problems:
-        (renderer.error if problem.severity == "error" else renderer.warning)(problem.message, problem.fix)
-    if not checked.ok or checked.data_path is None or checked.hyp_path is None:
-        return EXIT_USAGE
-    trusted: tuple[str, ...] = ()
-    if checked.weights_path is not None and needs_trust(checked.weights_path, workspace):
-        if not args.trust_weights:
-            renderer.error(refusal(checked.weights_path, workspace))
-            return EXIT_USAGE
-        trusted = (confirmed_entry(checked.weights_path),)
-    gate = check_for_training(checked.data_path, workspace)
-    if not gate.ok:
-        report_gate(renderer, gate, args.data)
-        return EXIT_USAGE
-    slots = search_slots(int(facts.gpu_count or 0), int(facts.cpu_count or os.cpu_count() or 1),
-                         checked.config.device, args.gpus_per_trial, args.cpus_per_trial)
-    epoch_s = wizard_epoch_s(Path(args.config)) if args.config else None
-    trials = planned_trials(args.time_budget, checked.config.epochs, slots.count, args.trials, epoch_s)
-    root = tune_root(workspace)
-    if args.resume:
-        tune_dir = root / args.resume
-        if not can_resume(tune_dir):
-            renderer.error(tr("{path} holds no search to resume.", path=tune_dir),
-                           tr("Name a folder under {root} (yolostudio tune … --resume NAME).", root=root))
-            return EXIT_USAGE
-    else:
-        tune_dir = unique_run_dir(root, checked.config.name if checked.config.name != "exp" else "tune")
-    config = dict(checked.config.to_dict(), data=str(checked.data_path))
-    plan = plan_search(config, checked.hyp_path, workspace, space, args.time_budget, slots, tune_dir=tune_dir,
-                       trials=trials, ray_address=args.ray_address, resume=bool(args.resume), trusted=trusted,
-                       cpus_per_trial=args.cpus_per_trial)
-    spec = plan.spec
+    job = door.spec()
+    tune_dir, slots = door.tune_dir, door.slots
     if not args.json:
         renderer.note(tr("Search {name}: {path}; searching {names}; {slots} trials side by side.",
                          name=tune_dir.name, path=tune_dir, names=", ".join(space.names()), slots=slots.count))
-    outcome = render_job(renderer, JobSpec.for_run("tune", tune_dir, spec), forward_stdin=args.json)
+    outcome = render_job(renderer, job, forward_stdin=args.json)
     remove_dead_ray_temps()  # a worker that was killed leaves its local Ray's session folder: it goes now
     return exit_code_of(outcome)
 

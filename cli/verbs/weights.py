@@ -20,7 +20,8 @@ from cli.registry import Verb, register
 from cli.progress_line import ProgressLine
 from cli.render import EventRenderer, Output
 from core.i18n import tr
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from core.usecases.jobs import WeightsGetDoor, WeightsImportDoor
 from core.weights.catalog import OFFICIAL_BASE, catalog_names, find_checkpoint
 from core.weights.store import WeightsStore
 from core.weights.words import progress_text, row_state_text, size_of, weights_rows
@@ -128,7 +129,10 @@ class WeightsRenderer(EventRenderer):
 
 
 def _run_weights_job(job: str, spec: dict[str, Any], workspace: Path, renderer: WeightsRenderer) -> JobOutcome:
-    return render_job(renderer, JobSpec.scratch(job, {"workspace": str(workspace), **spec}, workspace))
+    """A weights job through its door; an import reaches here only after the user's yes (the grant)."""
+    door = WeightsGetDoor(spec, workspace) if job == "weights_get" else WeightsImportDoor(spec, workspace,
+                                                                                          granted=True)
+    return render_job(renderer, door.spec())
 
 
 def _result(outcome: JobOutcome) -> dict[str, Any]:

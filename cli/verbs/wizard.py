@@ -33,7 +33,9 @@ from core.weights.choice import recommend_start
 from core.wizard.inputs import GOALS, Goal, Measurements, measurements_from_json
 from core.wizard.prepared_copy import request_for
 from core.wizard.recommend import recommend
-from core.wizard.session import MEASURE_TIMEOUT_S, measure_job, read_inputs, result_document, step_words, use_prepared
+from core.usecases.jobs import WizardMeasureDoor
+from core.wizard.session import (MEASURE_TIMEOUT_S, measure_spec, read_inputs, result_document, step_words,
+                                 use_prepared)
 
 
 def parse_duration(text: str) -> float:
@@ -117,7 +119,8 @@ def _measure(out: Output, hw: Any, ds: Any, goal: Goal, workspace: Path, *, show
     if show:
         print(tr("Measuring this machine (about a minute; Ctrl+C stops and recommends with what was measured)…"),
               file=sys.stderr, flush=True)
-    outcome = run_job(measure_job(hw, ds, goal, workspace), on_event, MEASURE_TIMEOUT_S)
+    outcome = run_job(WizardMeasureDoor(measure_spec(hw, ds, goal, workspace), workspace).spec(), on_event,
+                     MEASURE_TIMEOUT_S)
     m = measurements_from_json(final.get("measurements") or {})
     if outcome.status == "failed":
         m.failures.setdefault("measure", outcome.message or tr("the measure job failed"))

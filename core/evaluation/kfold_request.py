@@ -107,14 +107,16 @@ def plan_kfold_evaluation(run_dir: Path, workspace: Path, *, k: int = KFOLD_DEFA
                      key, folder, cost, load_evaluation(folder))
 
 
-def build_kfold_spec(plan: KfoldPlan, workspace: Path, *, device: str = "") -> dict[str, Any]:
-    """The ``evaluate_kfold`` worker spec. The run's own trust choices go with it: the fold trainings load the
-    start weights and model the user already let the run load."""
+def build_kfold_spec(plan: KfoldPlan, workspace: Path, *, device: str = "", trusted_weights: tuple[str, ...] = (),
+                     trusted_model: bool = False) -> dict[str, Any]:
+    """The ``evaluate_kfold`` worker spec. Trust is what the door decided now (``core.usecases.grants``: provenance,
+    or the user's grant), never what the run's ``config.json`` claims: its ``trusted_*`` fields are dropped."""
+    run_spec = {k: v for k, v in plan.run_spec.items() if k not in ("trusted_weights", "trusted_model")}
     return {
         "job": "evaluate_kfold",
         "workspace": str(workspace),
         "run_name": plan.run_dir.name,
-        "run_spec": plan.run_spec,
+        "run_spec": run_spec,
         "data": str(plan.data),
         "folds": plan.folds,
         "epochs": plan.epochs,
@@ -126,8 +128,8 @@ def build_kfold_spec(plan: KfoldPlan, workspace: Path, *, device: str = "") -> d
         "key": plan.key,
         "identity": plan.identity,
         "dataset_fingerprint": plan.dataset_fingerprint,
-        "trusted_weights": list(plan.run_spec.get("trusted_weights") or []),
-        "trusted_model": bool(plan.run_spec.get("trusted_model")),
+        "trusted_weights": list(trusted_weights),
+        "trusted_model": bool(trusted_model),
         "created": time.time(),
     }
 

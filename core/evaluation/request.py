@@ -3,8 +3,9 @@
 The CLI (``yolostudio evaluate``) and the app's Evaluate window ask the same questions of a run — which
 weights, which dataset, which settings, is it trusted — and show the same thing afterwards: the stored
 result with its path and the prescription (computed when read, never stored: Train more changes the run's
-curves, not the evaluation). Both live here, once. ``plan_run_evaluation`` hashes the weights: a front end
-with a GUI thread calls it in the background.
+curves, not the evaluation). Both live here, once; both faces start the worker through the door
+(``core.usecases.evaluate``). ``plan_run_evaluation`` hashes the weights: a front end with a GUI thread calls it
+in the background.
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ Two depths of checking, as ``core.trust`` does for the weights store:
 - ``verified`` (the worker's ``torch.load`` guard): ``sealed`` and the bytes hash to the recorded HMAC.
 
 Runs from before this change have no record: they are treated as foreign (``core.trust.refusal`` says so)
-and asked about once; the worker records a checkpoint the user confirmed when it loads it, so the next
-resume or export of that run needs no confirmation. A forged or damaged record is never trusted.
+and asked about once; the door records a checkpoint the user confirmed when it grants it
+(``core.usecases.grants.record_grants``, never a worker), so the next resume or export of that run needs no
+confirmation. A forged or damaged record is never trusted.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """A search, planned: the slots it runs on, the trials its budget allows, its folder and the tune job's spec.
 
-One owner for ``yolostudio tune`` (``cli/verbs/tune.py``) and the GUI's Tune page (``gui/tune/``): both check
-the options as ``yolostudio train`` does (``core.training.config.validate_config``) and the dataset gate first,
-then call ``plan_search`` on the checked config. Pure (no Ray): the search runs in the ``tune`` worker job.
+The search's door (``core.usecases.tune.TuneDoor``, for ``yolostudio tune`` and the Tune page alike) checks the
+options as ``yolostudio train`` does (``core.training.config.validate_config``) and the dataset gate first, then
+calls ``plan_search`` on the checked config; the folder's layout is ``core.tune.folder``'s. Pure (no Ray): the
+search runs in the ``tune`` worker job.
 """
 
 from __future__ import annotations
@@ -13,11 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from core.tune.budget import trials_in_budget
+from core.tune.folder import TuneFolder
 from core.tune.space import SearchSpace
 
-#: The tuning folders live under ``<workspace>/tune``; Ray Tune's experiment (what ``--resume`` restores) in ``ray``.
-TUNE_FOLDER = "tune"
-EXPERIMENT = "ray"
 
 
 @dataclass(frozen=True)
@@ -77,10 +76,6 @@ def plan_search(config: dict[str, Any], hyp_path: Path, workspace: Path, space: 
     return SearchPlan(tune_dir, slots, trials, spec)
 
 
-def tune_root(workspace: Path) -> Path:
-    return Path(workspace) / TUNE_FOLDER
-
-
 def can_resume(tune_dir: Path) -> bool:
-    """A search folder with Ray Tune's experiment in it (stopped or interrupted searches)."""
-    return (Path(tune_dir) / EXPERIMENT).is_dir()
+    """A search folder with Ray Tune's experiment in it (``core.tune.folder.TuneFolder.can_resume``)."""
+    return TuneFolder(Path(tune_dir)).can_resume()

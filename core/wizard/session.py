@@ -2,7 +2,8 @@
 
 The CLI verb (``yolostudio wizard``) and the Wizard page share these steps, so they recommend the same
 settings from the same facts: ``read_inputs`` (the checker's facts, read quickly without torch, and the
-validator's statistics), ``measure_job`` (the ``wizard_measure`` worker job's spec), ``use_prepared`` (point
+validator's statistics), ``measure_spec`` (the ``wizard_measure`` worker job's spec; the faces start it through
+``core.usecases.jobs.WizardMeasureDoor``), ``use_prepared`` (point
 the config at an up-to-date prepared copy when the recommendation includes one) and ``result_document``
 (the ``--json`` shape: config, reasons, predicted, commands, and the ``prepared_copy`` it asks for, which
 ``core.wizard.prepared_copy`` makes or refreshes before a run starts from it).
@@ -16,7 +17,6 @@ from typing import Any
 from core.dataset.validate import Report, validate_dataset
 from core.environment.facts import EnvironmentFacts
 from core.i18n import tr
-from core.job.jobs import JobSpec
 from core.wizard.commands import commands
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements, dataset_from_stats, hardware_from_facts
 from core.training.options import choice_label, option_labels, train_options
@@ -44,16 +44,17 @@ def read_inputs(data: Path, workspace: Path, gpu_indices: list[int] | None,
     return hardware_from_facts(facts, gpu_indices), dataset_from_stats(str(Path(data).absolute()), report.stats), report
 
 
-def measure_job(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
-                budget_s: float = MEASURE_BUDGET_S) -> JobSpec:
-    """The measure job for the size and model the wizard is about to judge (the first candidate)."""
+def measure_spec(hw: Hardware, ds: DatasetSummary, goal: Goal, workspace: Path,
+                 budget_s: float = MEASURE_BUDGET_S) -> dict[str, Any]:
+    """The measure job's spec for the size and model the wizard is about to judge (the first candidate); the
+    faces start it through its door (``core.usecases.jobs.WizardMeasureDoor``)."""
     imgsz = int(choose_imgsz(ds, goal, hw).value)
     model = candidate_models(hw, goal)[0] + ".yaml"
     batch = int(choose_batch(hw, ds, model, imgsz, True, Measurements()).value) // max(1, len(hw.gpus))
     spec = {"workspace": str(workspace), "data": ds.data_yaml, "imgsz": imgsz, "model": model,
             "batch": max(1, min(batch, 64)), "device": hw.device,
             "workers": worker_counts(hw.usable_cores, len(hw.gpus)), "budget_s": budget_s}
-    return JobSpec.scratch("wizard_measure", spec, workspace)
+    return spec
 
 
 def use_prepared(rec: Recommendation, workspace: Path) -> Path | None:

@@ -128,9 +128,7 @@ def is_trusted(path: Any) -> bool:
         resolved = Path(text).resolve()
         confirmed = [root for root in _trusted_roots if root != runs]
         if within(text, confirmed):
-            if not _written_here(resolved):
-                record_written(resolved)  # the user confirmed it: asked once, recorded now
-            return True
+            return True  # the user's grant; the door recorded it (core.usecases.grants), never the worker
         if _written_here(resolved):
             return True
         raise UntrustedCheckpointError(foreign_refusal(text, _workspace[0] if _workspace else None))

@@ -51,7 +51,7 @@ class TrialBook:
         return "stopped" if self.stop_requested() or time.monotonic() >= self.deadline else "stopped_early"
 
 
-LIVE: dict[str, TrialBook] = {}
+LIVE: dict[str, Any] = {}  # "book": the TrialBook; "record": records the search state (core.tune.folder)
 
 
 def _plain(config: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +75,12 @@ class TrialEvents(tune.Callback):
 
     def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         LIVE["book"].update(trial, state="failed", reason=error_words(trial))
+
+    def on_step_end(self, iteration: int, trials: list, **info: Any) -> None:
+        """After each step's experiment checkpoint (``TuneController.step`` saves it first): record what changed,
+        so a search killed later still resumes from state the app can prove it wrote."""
+        if "record" in LIVE:
+            LIVE["record"]()
 
 
 class StopOnRequest(tune.Stopper):

@@ -30,7 +30,7 @@ from core.atomic import atomic_write_text
 from core.i18n import tr
 from core.job.protocol import encode_control
 from core.tune.ray_temp import make_ray_temp
-from core.tune.plan import EXPERIMENT  # Ray Tune's experiment folder (what Tuner.restore reads)
+from core.tune.folder import EXPERIMENT, TuneFolder  # the search folder's layout, and its state's record
 from core.tune.space import SearchSpace
 from core.worker.job import JobContext, JobError
 
@@ -147,6 +147,7 @@ def run_tune(ctx: JobContext) -> str:
     from core.worker.tune_trial import TrainTrial, stack_versions
 
     tune_dir, epochs = Path(spec["run_dir"]), int(spec["base"]["config"]["epochs"])
+    folder, workspace = TuneFolder(tune_dir), Path(spec["base"]["workspace"])
     base = dict(spec["base"], tune_dir=str(tune_dir), tune_name=tune_dir.name, versions=stack_versions())
     address = spec.get("ray_address") or None
     made_temp: Path | None = None
@@ -169,7 +170,7 @@ def run_tune(ctx: JobContext) -> str:
             book.rows.update(earlier_trials(tune_dir))  # the trials that ended before the interruption stay in
         resources = {"cpu": float(spec["cpus_per_trial"]), "gpu": float(spec.get("gpus_per_trial", 0))}
         trainable = tune.with_resources(tune.with_parameters(TrainTrial, base=base), resources)
-        experiment = tune_dir / EXPERIMENT
+        experiment = folder.experiment
         run_config = tune.RunConfig(name=EXPERIMENT, storage_path=str(tune_dir), stop=StopOnRequest(), verbose=0,
                                     callbacks=[TrialEvents()],
                                     failure_config=tune.FailureConfig(max_failures=0),
@@ -187,9 +188,13 @@ def run_tune(ctx: JobContext) -> str:
                                                            search_alg=search, num_samples=int(spec["trials"]),
                                                            time_budget_s=budget_s, reuse_actors=False),
                                run_config=run_config)
+        LIVE["record"] = lambda: folder.record_state(workspace)
+        folder.record_state(workspace)  # tuner.pkl, as the Tuner just wrote it (a door checked the restored one)
         ctx.emit("stage", stage="tuning")
         tuner.fit()
     finally:
+        LIVE.pop("record", None)
+        folder.record_state(workspace)
         ray.shutdown()
         if made_temp is not None:
             shutil.rmtree(made_temp, ignore_errors=True)
@@ -205,7 +210,8 @@ def earlier_trials(tune_dir: Path) -> dict[str, dict[str, Any]]:
     """The trials of the search's last ``done`` (before a Stop or a crash), by trial id, as the book keeps them."""
     from core.job.protocol import read_events
 
-    events = read_events(tune_dir / "events.jsonl") if (tune_dir / "events.jsonl").is_file() else []
+    events_file = TuneFolder(tune_dir).events
+    events = read_events(events_file) if events_file.is_file() else []
     done = next((e for e in reversed(events) if e.get("type") == "done"), {})
     return {row["trial"]: dict(row, metrics=row.get("metrics") or {}) for row in done.get("trials") or []}
 
@@ -218,12 +224,12 @@ def write_results(tune_dir: Path, rows: list[dict[str, Any]], base: dict[str, An
     if not scored:
         return {"trials": trials, "best_trial": None}
     best = max(scored, key=lambda row: row["fitness"])
-    hyp_file = tune_dir / "trials" / f"{best['trial']}.hyp.yaml"
-    best_hyp = tune_dir / "best_hyp.yaml"
+    folder = TuneFolder(tune_dir)
+    hyp_file, best_hyp = folder.trial_hyp(best["trial"]), folder.best_hyp
     shutil.copyfile(hyp_file, best_hyp)
     config = dict(base["config"], hyp=str(best_hyp), name=f"{tune_dir.name}-best")
     config.update({k: best["config"][k] for k in ("imgsz", "model", "batch") if k in best["config"]})
-    config_file = tune_dir / "best_config.json"
+    config_file = folder.best_config
     import json
 
     atomic_write_text(config_file, json.dumps(config, indent=2, ensure_ascii=False) + "\n", backup=False)
@@ -243,7 +249,7 @@ def write_evolve_files(tune_dir: Path, rows: list[dict[str, Any]]) -> None:
 
     with tempfile.TemporaryDirectory(dir=tune_dir) as scratch:
         for row in rows:
-            hyp = yaml.safe_load((tune_dir / "trials" / f"{row['trial']}.hyp.yaml").read_text(encoding="utf-8"))
+            hyp = yaml.safe_load(TuneFolder(tune_dir).trial_hyp(row["trial"]).read_text(encoding="utf-8"))
             results = tuple(float(row["metrics"].get(key, 0.0)) for key in EVOLVE_KEYS)
             print_mutation(EVOLVE_KEYS, results, hyp, Path(scratch), "")
         for name in ("evolve.csv", "hyp_evolve.yaml"):

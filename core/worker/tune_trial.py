@@ -23,6 +23,7 @@ from typing import Any
 
 from ray import tune
 
+from core.tune.folder import TuneFolder
 from core.atomic import atomic_write_text
 from core.i18n import tr
 from core.job.jobs import LAUNCHER_BOUND_KEY, JobSpec, JobTracker
@@ -122,7 +123,7 @@ class TrainTrial(tune.Trainable):
         if self.run_dir is not None and RunFolder(self.run_dir).last_pt.is_file():
             spec = resume_spec(self.run_dir, workspace, trusted_weights=tuple(base.get("trusted_weights", ())))
         else:
-            hyp_file = tune_dir / "trials" / f"{self.trial_id}.hyp.yaml"
+            hyp_file = TuneFolder(tune_dir).trial_hyp(self.trial_id)
             hyp_file.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(hyp_file, yaml.safe_dump(trial_hyp(Path(base["hyp_path"]), config), sort_keys=False),
                               backup=False)

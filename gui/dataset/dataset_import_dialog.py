@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDoubleSpinBox, QF
 from core.dataset.importers.classes import ClassMap, spelling_variants
 from core.dataset.importers.convert import ConvertOptions
 from core.dataset.importers.plan import ImportOptions, options_to_json
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from core.usecases.jobs import DatasetImportDoor
 from gui.job_runner import JobRunner, Launcher, default_launcher
 
 MAX_LISTED = 500  # problems shown in the list; the report file has them all
@@ -224,7 +225,7 @@ class DatasetImportDialog(QDialog):
         self._busy(True)
         self.status.setText(self.tr("Reading the export…") if mode == "preview" else self.tr("Importing…"))
         try:
-            self.runner.start(JobSpec.scratch("dataset_import", spec, self.workspace))
+            self.runner.start(DatasetImportDoor(spec, self.workspace).spec())
         except OSError as exc:
             self._busy(False)
             self.status.setText(self.tr("Cannot start the import: {reason}").format(reason=exc.strerror or exc))

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QListWidget, QL
 
 from core.environment.facts import EnvironmentFacts
 from core.environment.findings import NOT_CHECKED, CheckResult, Evaluation
-from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_job
+from core.environment.probe_launch import PROBE_TIMEOUT_S, ProbeCollector, probe_spec
+from core.usecases.jobs import ProbeDoor
 from core.environment.report import summarize
 from core.environment.rules import evaluate
 from core.findings import Finding, by_severity
@@ -192,7 +193,8 @@ class EnvironmentPage(Page):
             "Checking this machine again… (the list below is from the previous check until it ends)"))
         self._set_busy(True)
         try:
-            self._probe.start(probe_job(self.workspace, data=self.services.current.dataset or None))
+            self._probe.start(ProbeDoor(probe_spec(self.workspace, data=self.services.current.dataset or None),
+                                        self.workspace).spec())
         except OSError as exc:
             self._set_busy(False)
             self.banner.show_message("error", self.tr("Cannot write the probe's spec in {path}: {reason}").format(

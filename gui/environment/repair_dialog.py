@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QPushButton, QVBoxLayout, QWidget)
 
 from core.install.repair import RepairPlan
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from core.usecases.jobs import RepairDoor
 from gui.environment.operations import running_runs, running_runs_op
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
@@ -142,7 +143,7 @@ class RepairDialog(QDialog):
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(self.tr("Starting pip…"))
         self._show_running(True)
-        self._worker.start(JobSpec.for_run("repair", job_dir, self.plan.job_spec(str(job_dir))))
+        self._worker.start(RepairDoor(self.plan.job_spec(str(job_dir)), job_dir).spec())
 
     def stop(self) -> None:
         if self.running:

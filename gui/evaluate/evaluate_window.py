@@ -18,24 +18,28 @@ presentation, the evaluated images) is an operation of ``gui/evaluate/operations
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from core.evaluation.kfold import KFOLD_DEFAULT, estimate_text
-from core.evaluation.kfold_request import KfoldPlan, build_kfold_spec
-from core.evaluation.plan import build_evaluate_spec
+from core.evaluation.kfold_request import KfoldPlan
 from core.evaluation.request import EvaluationRefused, RunEvaluation
 from core.evaluation.words import is_held_out
 from core.i18n import tr_n
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from gui import dialogs
 from gui.background import BackgroundTask
 from gui.evaluate import operations
 from gui.evaluate.errors_browser import ErrorsBrowser
 from gui.evaluate.view import EvaluationView
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
+
+if TYPE_CHECKING:  # the doors arrive from gui/evaluate/operations.py, planned off the GUI thread
+    from core.usecases.door import Problem
+    from core.usecases.evaluate import EvaluateDoor, KfoldDoor
 
 
 class EvaluateWindow(QWidget):
@@ -48,6 +52,7 @@ class EvaluateWindow(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.run_dir, self.workspace, self.kfold, self.launcher = Path(run_dir), Path(workspace), kfold, launcher
         self.planned: RunEvaluation | KfoldPlan | None = None
+        self.door: EvaluateDoor | KfoldDoor | None = None  # the job's door (core.usecases), from the planning op
         self.view: EvaluationView | None = None
         self.held_out_window: EvaluateWindow | None = None
         self.errors_browser: ErrorsBrowser | None = None  # the last one opened
@@ -109,26 +114,49 @@ class EvaluateWindow(QWidget):
             self.status.setText(self.tr("Stopping the evaluation…"))
 
     # -- planning -----------------------------------------------------------------------------------
-    def _on_planned(self, planned: RunEvaluation | KfoldPlan) -> None:
+    def _on_planned(self, door: EvaluateDoor | KfoldDoor) -> None:
         if self._planning is None:
             return  # cancelled meanwhile
         self._planning = None
-        self.planned = planned
+        self.door, self.planned = door, door.planned
+        planned = door.planned
         if planned.stored is not None:
             self._show(planned.stored, from_store=True)
+            return
+        refused = [p for p in door.preflight() if p.is_error]
+        if refused:  # the door's trust check of what the worker would load
+            if not self._ask_grants(door, refused):
+                self._failed(refused[0].message, refused[0].hint)
             return
         if isinstance(planned, KfoldPlan):
             self._offer_kfold(planned)
             return
-        spec = build_evaluate_spec(planned.plan, self.workspace)
         self.status.setText(tr_n("Evaluating {weights} on the {split} split ({n} image) with yolov5's validation…",
                                  "Evaluating {weights} on the {split} split ({n} images) with yolov5's validation…",
                                  len(planned.plan.images), weights=planned.plan.weights.name,
                                  split=planned.plan.settings.split))
         try:
-            self.runner.start(JobSpec.scratch("evaluate", spec, self.workspace))
+            self.runner.start(door.spec())
         except OSError as exc:
             self._failed(self.tr("Could not start the evaluation: {reason}").format(reason=exc), "")
+
+    def _ask_grants(self, door: EvaluateDoor | KfoldDoor, refused: list[Problem]) -> bool:
+        """The fold trainings load a start .pt or model YAML that only the user can vouch for (a run trained from a
+        file they confirmed then): ask now, and on yes plan again with the grant — the door records it. False when
+        a refusal is not the user's to lift, or they say no."""
+        askable = getattr(door, "grants", None) and door.grants.askable
+        if not askable or len(askable) != len(refused):
+            return False
+        for (what, path), problem in zip(askable, refused):
+            confirmed = (dialogs.confirm_untrusted_weights(self, path) if what == "weights" else
+                         dialogs.confirm_untrusted_model(self, path, problem.message))
+            if not confirmed:
+                return False
+        kinds = {what for what, _path in askable}
+        self._planning = operations.plan_held_out(
+            self, self.run_dir, self.workspace, self.kfold, trust_weights="weights" in kinds,
+            trust_model="model" in kinds).success(self._on_planned).failure(self._on_plan_failed).run()
+        return True
 
     def _on_plan_failed(self, exc: BaseException) -> None:
         if self._planning is None:
@@ -163,8 +191,7 @@ class EvaluateWindow(QWidget):
         self.progress.setValue(0)
         self.status.setText(self.tr("Training fold 1 of {k}…").format(k=plan.k))
         try:
-            self.runner.start(JobSpec.scratch("evaluate_kfold", build_kfold_spec(plan, self.workspace),
-                                              self.workspace))
+            self.runner.start(self.door.spec())
         except OSError as exc:
             self._failed(self.tr("Could not start the held-out predictions: {reason}").format(reason=exc), "")
 

@@ -17,11 +17,11 @@ from PySide6.QtCore import QCoreApplication, QObject
 
 from core.evaluation.error_browse import RowBoxes, accept_edit, change_class_edit, delete_edit
 from core.evaluation.error_list import write_image_list
-from core.evaluation.kfold_request import KfoldPlan, plan_kfold_evaluation
 from core.evaluation.label_edits import LabelEdit, label_boxes
 from core.evaluation.label_scope import DatasetLabels
-from core.evaluation.request import RunEvaluation, Stored, plan_run_evaluation, presented
+from core.evaluation.request import Stored, presented
 from core.evaluation.store import load_evaluation, load_images
+from core.usecases.evaluate import EvaluateDoor, KfoldDoor
 from gui.operations import CoreOp
 
 Decoded = tuple[bytes, int, int]  # an image decoded for drawing: RGBA bytes, width, height
@@ -31,16 +31,25 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("EvaluateOperations", text)
 
 
-def plan_evaluation(parent: QObject, run_dir: Path, workspace: Path) -> CoreOp[RunEvaluation]:
+def _preflighted(door: EvaluateDoor | KfoldDoor) -> EvaluateDoor | KfoldDoor:
+    door.preflight()
+    return door
+
+
+def plan_evaluation(parent: QObject, run_dir: Path, workspace: Path) -> CoreOp[EvaluateDoor | KfoldDoor]:
     """What evaluating this run on val means (its weights hashed, a stored result found if these inputs were
-    judged)."""
-    return CoreOp(parent, lambda: plan_run_evaluation(run_dir, workspace), what=_tr("Planning the evaluation"))
+    judged): the door (``core.usecases.evaluate``), its pre-flight done."""
+    return CoreOp(parent, lambda: _preflighted(EvaluateDoor.for_run(run_dir, workspace)),
+                  what=_tr("Planning the evaluation"))
 
 
-def plan_held_out(parent: QObject, run_dir: Path, workspace: Path, k: int) -> CoreOp[KfoldPlan]:
+def plan_held_out(parent: QObject, run_dir: Path, workspace: Path, k: int, *, trust_weights: bool = False,
+                  trust_model: bool = False) -> CoreOp[EvaluateDoor | KfoldDoor]:
     """The run's held-out (k-fold) evaluation of its train split: the folds, the estimate from the run's epochs,
-    a stored result found if these inputs were judged."""
-    return CoreOp(parent, lambda: plan_kfold_evaluation(run_dir, workspace, k=k),
+    a stored result found if these inputs were judged, and the trust of what its trainings load (the door;
+    ``trust_*``: the user's grant, given in the window's confirm)."""
+    return CoreOp(parent, lambda: _preflighted(KfoldDoor(run_dir, workspace, k=k, trust_weights=trust_weights,
+                                                         trust_model=trust_model)),
                   what=_tr("Planning the held-out predictions"))
 
 

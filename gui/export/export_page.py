@@ -11,7 +11,7 @@ with an injectable launcher, so the GUI never imports a runtime and tests can re
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -23,7 +23,8 @@ from core.export.options import ExportOptions, validate_options
 from core.export.plan import build_predict_spec
 from core.export.render import format_name
 from core.i18n import tr_n
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from core.usecases.jobs import PredictDoor
 from core.trust import confirmed_entry
 from gui import dialogs
 from gui.export.operations import (WeightsInfo, export_facts_op, export_spec_op, run_reports_op, trust_op,
@@ -36,6 +37,9 @@ from gui.export.export_card import ExportCard
 from gui.export.export_form import ExportForm
 from gui.export.export_try import TryItView
 from gui.widgets.page_header import PageHeader
+
+if TYPE_CHECKING:  # the export's door arrives from gui/export/operations.py, checked off the GUI thread
+    from core.usecases.export import ExportDoor
 
 VALIDATE_DELAY_MS = 150
 STEPS_PER_FORMAT = 3  # exporting, verifying, timing
@@ -247,7 +251,7 @@ class ExportPage(Page):
             message=describe_failure(exc), hint=""))
         self.revalidate()
 
-    def _start_export(self, options: ExportOptions, spec: dict[str, Any] | None) -> None:
+    def _start_export(self, options: ExportOptions, spec: ExportDoor | None) -> None:
         if spec is None:  # weights from outside the runs: the user's word first, then the spec again
             if self._confirm(Path(options.weights)):
                 export_spec_op(self, options, self.workspace, set(self.trusted)).success(
@@ -263,7 +267,7 @@ class ExportPage(Page):
         self.stage_label.setText(self.tr("Starting the export worker…"))
         self.banner.hide()
         self.show_reports([])
-        self.exporter.start(JobSpec.scratch("export", spec, self.workspace))
+        self.exporter.start(spec.spec())  # the door (core.usecases.export), checked in the background
         self.export_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
 
@@ -366,7 +370,7 @@ class ExportPage(Page):
         self.try_view.set_busy(True, tr_n("Running {format} on {n} image…", "Running {format} on {n} images…",
                                           len(images), format=format_name(report.get("format")) if report
                                           else model.suffix))
-        self.predictor.start(JobSpec.scratch("predict", spec, self.workspace))
+        self.predictor.start(PredictDoor(spec, self.workspace).spec())
         return True
 
     def _on_predict_event(self, event: dict[str, Any]) -> None:

@@ -18,8 +18,9 @@ from PySide6.QtCore import QCoreApplication, QObject
 from core.dataset.split_images import split_images
 from core.export.facts import ExportFacts, gather_export_facts
 from core.export.options import ExportOptions
-from core.export.plan import build_export_spec, export_root, find_reports, run_dataset, run_imgsz
-from core.trust import needs_trust
+from core.export.plan import export_root, find_reports, run_dataset, run_imgsz
+from core.trust import confirmed_entry, needs_trust
+from core.usecases.export import ExportDoor
 from gui.operations import CoreOp
 
 TRY_IMAGES = 16
@@ -74,14 +75,16 @@ def trust_op(parent: QObject, path: Path, workspace: Path, confirmed: set[str]) 
                   .format(name=path.name))
 
 
-def export_spec(options: ExportOptions, workspace: Path, confirmed: set[str]) -> dict[str, Any] | None:
-    """The export job's spec, or None while the weights still need the user's confirmation. A file the user
-    confirmed goes into the spec's trusted list, so the worker loads it."""
-    if needs_trust(options.weights, workspace, confirmed):
+def export_spec(options: ExportOptions, workspace: Path, confirmed: set[str]) -> ExportDoor | None:
+    """The export's door, its pre-flight passed (its job built); None while the weights still need the user's
+    confirmation. A file the user confirmed is the user's grant: the door puts it in the spec's trusted list."""
+    door = ExportDoor(options, workspace, trust_weights=confirmed_entry(options.weights) in confirmed)
+    if door.asks_grant:
         return None
-    return build_export_spec(options, workspace, trusted=needs_trust(options.weights, workspace))
+    door.spec()  # raises Refused (words) for a refusal no grant lifts: a weights-store file that changed
+    return door
 
 
 def export_spec_op(parent: QObject, options: ExportOptions, workspace: Path,
-                   confirmed: set[str]) -> CoreOp[dict[str, Any] | None]:
+                   confirmed: set[str]) -> CoreOp[ExportDoor | None]:
     return CoreOp(parent, lambda: export_spec(options, workspace, set(confirmed)), what=_tr("Preparing the export"))

@@ -5,7 +5,8 @@ A controller the page owns (composition): it is given the options panel (the for
 the page only as the parent of its dialogs, owns the session and what the next Start needs (a resumable run,
 the wizard's hand-over, the prepared copy's check), and tells the page through signals — ``notify`` (a line
 for the banner), ``state_changed`` (buttons), ``session_created`` (a run to show), ``launched`` and
-``copy_progress``. The rules themselves are core's: a run is created and resumed by ``core.runs.store``,
+``copy_progress``. The rules themselves are core's: a run is created and resumed through the door
+(``core.usecases.train``: the same pre-flight as the CLI's),
 whether it may resume is ``core.run.folder.RunFolder.can_resume``, which wizard document a run keeps is
 ``RunFolder.keep_wizard``.
 """
@@ -24,8 +25,8 @@ from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
 from core.job.jobs import JobOutcome, JobSpec
 from core.run.folder import RunFolder
-from core.runs.store import RunInfo, create_run, load_run_config, resume_spec
-from core.trust import confirmed_entry, needs_trust
+from core.runs.store import RunInfo, load_run_config
+from core.usecases.train import ResumeDoor, TrainDoor
 from core.wizard.prepared_copy import CopyRequest, request_of
 from core.wizard.time_fit import handover_words
 from gui import dialogs
@@ -141,16 +142,21 @@ class TrainRunControl(QObject):
         return True
 
     def _start_checked(self, checked: ValidatedConfig, trusted: tuple[str, ...], trusted_model: bool) -> bool:
+        door = TrainDoor(checked, self.workspace, trust_weights=bool(trusted), trust_model=trusted_model,
+                         wizard=self.wizard_doc)  # the wizard's document, kept with the run when it still predicts it
+        refused = [p for p in door.preflight() if p.is_error]  # the same pre-flight as yolostudio train's
+        if refused:  # a taken port, a changed weights-store file: what only the moment of Start can tell
+            self._notify("error", "\n".join(p.text() for p in refused))
+            return False
         try:
-            run_dir = create_run(self.workspace, checked, trusted_weights=trusted, trusted_model=trusted_model,
-                                 wizard=self.wizard_doc)  # kept with the run when it still predicts it
-            job = JobSpec.for_run("train", run_dir, load_run_config(run_dir)["spec"])
+            job = door.spec()
             job.write()
         except (OSError, ValueError) as exc:
             self._notify("error", self.tr(
                 "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
                 reason=exc, path=self.workspace))
             return False
+        run_dir = door.run_dir
         self.wizard_doc = None  # the hand-over is this run's (or, changed since, no run's)
         self.options.remember_choices(checked)
         self._launch(run_dir, job, fresh=True)
@@ -160,15 +166,19 @@ class TrainRunControl(QObject):
         run_dir = self.resumable_run
         if self.active or run_dir is None:
             return False
-        last = RunFolder(run_dir).last_pt
-        confirmed: tuple[str, ...] = ()
-        if last.exists() and needs_trust(last, self.workspace):  # copied in, or from before records (machine 1+
-            # of a several-machines run has no last.pt yet: machine 0 sends its own when the ranks meet)
-            if not dialogs.confirm_untrusted_weights(self._window, last):
-                return False
-            confirmed = (confirmed_entry(last.parent),)  # the run's checkpoints, recorded as they load
+        door = ResumeDoor(run_dir, self.workspace, status_known=True)  # offered only for a resumable run
         try:
-            job = JobSpec.for_run("train", run_dir, resume_spec(run_dir, self.workspace, trusted_weights=confirmed))
+            door.preflight()
+            if door.grantable is not None and not door.ok:  # copied in, or from before records: asked once
+                if not dialogs.confirm_untrusted_weights(self, door.grantable):
+                    return False
+                door = ResumeDoor(run_dir, self.workspace, trust_weights=True, status_known=True)  # recorded
+            refused = [p for p in door.preflight() if p.is_error]
+            if refused:
+                self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
+                    name=run_dir.name, reason=" ".join(p.text() for p in refused)))
+                return False
+            job = door.spec()
             job.write()
         except (OSError, ValueError, KeyError) as exc:
             self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
-from core.tune.prepare import PreparedSearch, prepare_search
+from core.usecases.tune import TuneDoor
 from gui.operations import CoreOp
 
 
@@ -55,14 +55,23 @@ def epoch_time(parent: QObject, wizard_doc: Path, on_done: Callable[[float | Non
     CoreOp(parent, lambda: wizard_epoch_s(wizard_doc), what=_tr("Reading the wizard document")).success(on_done).run()
 
 
+def _prepared(door: TuneDoor) -> TuneDoor:
+    """The door's pre-flight and, when it passes, its job (the folder made): both off the GUI thread."""
+    if door.ok:
+        door.spec()
+    return door
+
+
 def plan(parent: QObject, values: dict[str, Any], workspace: Path, budget_s: float, trials: int | None,
-         epoch_s: float | None, on_done: Callable[[PreparedSearch], None],
+         epoch_s: float | None, on_done: Callable[[TuneDoor], None],
          on_failed: Callable[[BaseException], None], resume_dir: Path | None = None) -> None:
-    """Check the options and the dataset and plan the search (a new folder under <workspace>/tune, or the
-    stopped search in ``resume_dir`` continued)."""
-    CoreOp(parent, lambda: prepare_search(values, workspace, budget_s, trials=trials, epoch_s=epoch_s,
-                                          resume_dir=resume_dir),
-           what=_tr("Checking the search")).success(on_done).failure(on_failed).run()
+    """Check the options and the dataset and plan the search through the door (``core.usecases.tune``: a new
+    folder under <workspace>/tune, or the stopped search in ``resume_dir`` continued once its state verifies)."""
+    from core.training.options import TrainConfig
+
+    door = TuneDoor(TrainConfig.from_dict(values), workspace, budget_s, trials=trials, epoch_s=epoch_s,
+                    resume=resume_dir.name if resume_dir is not None else None)
+    CoreOp(parent, lambda: _prepared(door), what=_tr("Checking the search")).success(on_done).failure(on_failed).run()
 
 
 def best_settings(parent: QObject, config_file: Path, on_done: Callable[[dict[str, Any]], None]) -> None:

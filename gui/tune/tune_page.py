@@ -3,7 +3,7 @@
 Before a search it says what is searched (yolov5's own evolve bounds, read from the installed yolov5 by
 ``core.tune.space``), the budget, and the trials the budget allows (from a wizard document's measured epoch
 time when one is given, ``core.tune.plan.planned_trials``). Start checks the options and the dataset as
-``yolostudio tune`` does (``core.tune.prepare``, off the GUI thread) and runs the ``tune`` worker job through
+``yolostudio tune`` does (the door, ``core.usecases.tune``, off the GUI thread) and runs the ``tune`` worker job through
 ``JobRunner``; its ``trial`` events fill one row per trial and the chart of fitness by trial. Stop sends the
 protocol's stop line (the search can be resumed: ``yolostudio tune … --resume NAME``). "Train with these" puts
 the best trial's settings into the Train form. Without the ``tune`` extra the page shows its install command
@@ -13,7 +13,7 @@ and size instead. Ray is never imported here.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
@@ -21,16 +21,18 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QFileDialog, QFormLayout, QGroupB
                                QLabel, QLineEdit, QPushButton, QSpinBox, QSplitter, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
 from core.model_catalog import DEFAULT_MODEL
 from core.tune.extra import INSTALL_COMMAND, INSTALL_SIZE_MB
 from core.tune.plan import planned_trials
-from core.tune.prepare import PreparedSearch
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.tune import operations
 from gui.tune.fitness_chart import FitnessChart
 from gui.tune.trial_table import TrialTable
+
+if TYPE_CHECKING:  # the door arrives from gui/tune/operations.py, checked off the GUI thread
+    from core.usecases.tune import TuneDoor
 
 #: The options a search takes from the form; the rest are ``yolostudio train``'s defaults.
 FORM_FIELDS = ("data", "model", "epochs", "imgsz", "device")
@@ -251,19 +253,19 @@ class TunePage(Page):
         self.status_label.setText(self.tr("The search could not be planned: {reason}").format(reason=exc))
         self._enable()
 
-    def _planned(self, prepared: PreparedSearch) -> None:
-        if prepared.plan is None:
-            self.status_label.setText("\n".join(prepared.problems))
+    def _planned(self, door: TuneDoor) -> None:
+        if door.plan is None:
+            self.status_label.setText("\n".join(p.text() for p in door.preflight() if p.is_error))
             self._enable()
             return
-        plan = prepared.plan
+        plan = door.plan
         self.tune_dir, self.best, self.stopped = plan.tune_dir, None, False
         if not plan.spec["resume"]:  # a resumed search's trials keep their rows
             self.trials.clear_trials()
             self.chart.show_trials([])
         self.status_label.setText(self.tr("Search {name} in {path}.").format(name=plan.tune_dir.name,
                                                                            path=plan.tune_dir))
-        self.runner.start(JobSpec.for_run("tune", plan.tune_dir, plan.spec))
+        self.runner.start(door.spec())
         self._enable()
 
     def stop(self) -> bool:

@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFi
                                QLabel, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from core.usecases.jobs import WeightsGetDoor, WeightsImportDoor
 from core.weights.catalog import OFFICIAL_BASE, find_checkpoint
 from core.weights.words import progress_text, row_state_text, size_of
 from gui import dialogs
@@ -178,7 +179,10 @@ class WeightsDialog(QDialog):
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(what)
         self._show_running(True)
-        self._worker.start(JobSpec.scratch(job, {"workspace": str(self.workspace), **spec}, self.workspace))
+        # an import starts only after the dialog's confirm (import_file): the user's grant
+        door = WeightsGetDoor(spec, self.workspace) if job == "weights_get" else WeightsImportDoor(
+            spec, self.workspace, granted=True)
+        self._worker.start(door.spec())
 
     def get_selected(self) -> None:
         row = self.selected_row()

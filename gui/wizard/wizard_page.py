@@ -1,6 +1,6 @@
 """The Wizard page: Hardware → Dataset → Goal → Measure → Review, then Train (or copy the commands).
 
-Owns the page's flow only; every decision is ``core.wizard`` (the same ``read_inputs``, ``measure_job``,
+Owns the page's flow only; every decision is ``core.wizard`` (the same ``read_inputs``, ``measure_spec``,
 ``recommend`` and ``result_document`` as ``yolostudio wizard``), so the page and the terminal recommend the
 same settings. The steps' widgets are ``gui.wizard.wizard_steps`` and ``wizard_review``; every core call is an
 operation of ``gui.wizard.operations`` (off the GUI thread), the measurements are the ``wizard_measure``
@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QProgressBar, QPushButt
 from core.job.jobs import JobOutcome
 from core.wizard.inputs import Goal, Hardware, Measurements, hardware_from_facts, measurements_from_json
 from core.wizard.prepared_copy import copy_words, request_of
-from core.wizard.session import MEASURE_TIMEOUT_S, measure_job
+from core.usecases.jobs import WizardMeasureDoor
+from core.wizard.session import MEASURE_TIMEOUT_S, measure_spec
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
@@ -221,7 +222,8 @@ class WizardPage(Page):
         self._cancelled = False
         self.measure_step.start()
         try:
-            self._runner.start(measure_job(hw, ds, self.goal(), self.workspace))
+            door = WizardMeasureDoor(measure_spec(hw, ds, self.goal(), self.workspace), self.workspace)
+            self._runner.start(door.spec())
         except OSError as exc:
             self.measure_step.set_measuring(False)
             self.banner.show_message("error", self.tr("Cannot start measuring: {reason}").format(reason=exc))

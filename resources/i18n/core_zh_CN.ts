@@ -4320,6 +4320,10 @@ Type 'delete' to confirm: </source>
       <translation>允许加载训练目录以外的 .pt（.pt 是 pickle 文件，可能执行代码）</translation>
     </message>
     <message>
+      <source>allow the run's model YAML whose strings yolov5 would run as code (held-out trainings build the run's model)</source>
+      <translation>允许使用其中字符串会被 yolov5 当作代码运行的训练模型 YAML（留出训练会按该训练的模型构建）</translation>
+    </message>
+    <message>
       <source>also put a shortcut on the desktop</source>
       <translation>同时在桌面放一个快捷方式</translation>
     </message>
@@ -6660,6 +6664,10 @@ Type 'delete' to confirm: </source>
       <translation>权重库中没有 {name}。</translation>
     </message>
     <message>
+      <source>{name} is not the name of a search: give the name of a folder under {root}, without a path.</source>
+      <translation>{name} 不是搜索的名称：请给出 {root} 下某个文件夹的名称，不要带路径。</translation>
+    </message>
+    <message>
       <source>{name} is not the official {model} checkpoint: {differences}.</source>
       <translation>{name} 不是官方的 {model} 检查点：{differences}。</translation>
     </message>
@@ -6904,6 +6912,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 是 pickle 文件：加载它可能执行其中的代码。信任它并加入权重库吗？[y/N] </translation>
     </message>
     <message>
+      <source>{path} is a pickle: loading it can run code it carries; it is imported only when you trust it.</source>
+      <translation>{path} 是 pickle 文件：加载它可能运行其中携带的代码；只有在您信任它时才会导入。</translation>
+    </message>
+    <message>
       <source>{path} is empty.</source>
       <translation>{path} 是空的。</translation>
     </message>
@@ -6954,6 +6966,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} is not the file that was stored: its SHA-256 differs from the one recorded when it was downloaded or imported (changed on disk?). Remove it (yolostudio weights remove {name}), then get or import it again.</source>
       <translation>{path} 不是当初保存的文件：它的 SHA-256 与下载或导入时记录的不同（磁盘上被改动过？）。请删除它（yolostudio weights remove {name}），然后重新获取或导入。</translation>
+    </message>
+    <message>
+      <source>{path} is not the search state YOLO Studio recorded writing (copied from elsewhere, changed since, or left by a search that was killed before it was recorded). Ray would unpickle it, which can run code; it was not loaded. Start a new search instead.</source>
+      <translation>{path} 不是 YOLO Studio 记录写入的搜索状态（从别处复制而来、之后被修改，或搜索在记录前被强制结束）。Ray 会对它反序列化（unpickle），这可能执行代码；它未被加载。请改为开始新的搜索。</translation>
     </message>
     <message>
       <source>{path} is outside your runs. A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights.</source>

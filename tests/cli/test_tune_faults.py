@@ -25,7 +25,8 @@ import pytest
 from core.job.jobs import LAUNCHER_BOUND_KEY, ends_with_launcher
 from core.job.protocol import encode, make_event, parse_line
 from core.tune.address import address_target, unreachable_words
-from core.tune.prepare import prepare_search
+from core.training.options import TrainConfig
+from core.usecases.tune import TuneDoor
 from core.tune.ray_temp import PREFIX, ray_temp_root, remove_dead_ray_temps
 from core.worker.control import ControlChannel
 
@@ -83,9 +84,10 @@ def test_an_unreachable_address_is_said_at_once(refused_port, tmp_path):
     message, hint = unreachable_words(f"127.0.0.1:{refused_port}")
     assert f"127.0.0.1:{refused_port}" in message and "ray start --head" in hint
     assert "not HOST:PORT" in unreachable_words("head")[0]
-    prepared = prepare_search({"data": str(tmp_path / "none.yaml")}, tmp_path, 60.0,
-                              ray_address=f"127.0.0.1:{refused_port}")
-    assert prepared.plan is None and f"127.0.0.1:{refused_port}" in prepared.problems[0]
+    door = TuneDoor(TrainConfig.from_dict({"data": str(tmp_path / "none.yaml")}), tmp_path, 60.0,
+                    ray_address=f"127.0.0.1:{refused_port}")
+    problems = door.preflight()
+    assert not door.ok and f"127.0.0.1:{refused_port}" in problems[0].message
 
 
 def test_the_tune_verb_exits_2_naming_the_address(refused_port, tmp_path):

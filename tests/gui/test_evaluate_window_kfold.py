@@ -128,3 +128,34 @@ def test_cancel_before_start_trains_nothing_and_the_browser_offers_the_review(qt
         browser.review_button.click()
     assert val.held_out_window is not None and val.held_out_window.kfold == 3
     browser.close()
+
+
+@pytest.mark.parametrize("answer", [False, True])
+def test_a_start_pt_only_the_user_can_vouch_for_is_asked_about_and_granted_by_the_door(
+        qtbot, run_dir, fake_worker, tmp_path, monkeypatch, answer):
+    """The run trained from a .pt outside the runs (a file the user confirmed then): its config.json's
+    ``trusted_weights`` counts for nothing; the window asks, and only a yes lets the fold trainings load it."""
+    from tests.fixtures.checkpoint_files import write_hostile_checkpoint
+
+    marker = tmp_path / "EXECUTED"
+    start = write_hostile_checkpoint(tmp_path / "Downloads" / "start.pt", marker)
+    document = json.loads((run_dir / "config.json").read_text())
+    document["spec"]["resolved"]["weights"] = str(start)
+    document["spec"]["trusted_weights"] = [str(start)]  # the claim of a stored file
+    (run_dir / "config.json").write_text(json.dumps(document))
+    asked: list[Path] = []
+    monkeypatch.setattr("gui.dialogs.confirm_untrusted_weights", lambda parent, path: asked.append(path) or answer)
+    launcher = KfoldLauncher(fake_worker, tmp_path)
+    window = EvaluateWindow(run_dir, run_dir.parents[1], launcher=launcher, kfold=3)
+    qtbot.addWidget(window)
+    if not answer:
+        qtbot.waitUntil(lambda: not window.busy and window.banner.isVisibleTo(window), timeout=TIMEOUT_MS)
+        assert asked == [start] and not launcher.specs and "not evaluated" in window.status.text()
+        return
+    qtbot.waitUntil(lambda: window.start_button.isVisibleTo(window), timeout=TIMEOUT_MS)
+    assert asked == [start]
+    window.start_button.click()
+    qtbot.waitUntil(lambda: window.view is not None, timeout=TIMEOUT_MS)
+    spec = launcher.specs[-1]
+    assert spec["trusted_weights"] == [str(start.resolve())] and "trusted_weights" not in spec["run_spec"]
+    assert not marker.exists()  # the stand-in worker loads nothing; the app's own side unpickled nothing

@@ -1,11 +1,12 @@
 """The Tune page with a stand-in tune worker: a script that writes the events a search writes (docs/protocol.md's
-``trial`` and the search's ``done``), or waits for the stop line. The page's own checks (core.tune.prepare) run
-for real on a tiny demo dataset; only the worker is replaced."""
+``trial`` and the search's ``done``), or waits for the stop line. The page's own checks (the door,
+core.usecases.tune) run for real on a tiny demo dataset; only the worker is replaced."""
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from core.job.protocol import encode, make_event
 from core.tune.budget import trials_in_budget
 from core.tune.extra import INSTALL_COMMAND
 from core.tune.space import yolov5_evolve_meta
+from core.tune.folder import TuneFolder
 from gui.pages.page import AppServices
 from gui.runs_store import RunsStore
 from gui.tune import operations
@@ -162,7 +164,10 @@ def test_stop_sends_the_stop_line_and_resume_continues_the_same_search(qtbot, tm
     assert page.start_button.isEnabled() and not page.stop_button.isEnabled()
     assert page.resume_button.isEnabled() and "Resume" in page.status_label.text()
     first = Path(seen[0].spec["run_dir"])
-    (first / "ray").mkdir()  # Ray Tune's experiment, as the real worker leaves it (what a restore reads)
+    # Ray Tune's experiment, as the real worker leaves it (what a restore reads): its tuner.pkl recorded as the app's
+    (first / "ray").mkdir()
+    (first / "ray" / "tuner.pkl").write_bytes(pickle.dumps({}))
+    TuneFolder(first).record_state(page.workspace)
     with qtbot.waitSignal(page.searched, timeout=TIMEOUT_MS):
         page.resume_button.click()
         qtbot.waitUntil(lambda: page.runner.active, timeout=TIMEOUT_MS)

@@ -1,6 +1,7 @@
 """The worker records every checkpoint it writes under the workspace's runs (core.run.provenance, through
 ``compat.save_checkpoint``) and refuses to unpickle one it did not write there — a run folder copied in
-from elsewhere — until the user confirms it; then it records it (asked once). One fresh interpreter."""
+from elsewhere — until the user confirms it; the grant is recorded by the door (``core.usecases.grants``), never
+by the worker, which only obeys it. One fresh interpreter."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ try:
 except Exception:
     pass
 print("confirmed ran it:", marker.exists(), flush=True)
+print("the worker recorded it:", not needs_trust(foreign, ws), flush=True)
+from core.usecases.grants import record_grants
+record_grants(ws, [foreign.parent])
 print("recorded once confirmed:", not needs_trust(foreign, ws), flush=True)
 """
 
@@ -52,5 +56,6 @@ def test_the_worker_records_its_checkpoints_and_refuses_a_copied_run(tmp_path: P
     assert result.returncode == 0, result.stderr[-3000:]
     out = result.stdout
     for line in ("own recorded: True", "own loads: True", "own needs trust: False", "foreign refused: True",
-                 "ran before confirmation: False", "confirmed ran it: True", "recorded once confirmed: True"):
+                 "ran before confirmation: False", "confirmed ran it: True", "the worker recorded it: False",
+                 "recorded once confirmed: True"):
         assert line in out, out

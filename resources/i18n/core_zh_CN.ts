@@ -4345,7 +4345,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>an object with an image path and a kind</source>
-      <translation>一个带图像路径和类型的对象</translation>
+      <translation>一个带图片路径和类型的对象</translation>
     </message>
     <message>
       <source>an unknown NVML error</source>

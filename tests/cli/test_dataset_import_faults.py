@@ -13,49 +13,8 @@ import sys
 import pytest
 
 from cli.main import main
-from tests.import_samples import labelme_doc, picture, rect_shape, write_coco, write_voc
-
-DEEP = 200_000
-
-
-def _voc(src, **replace):
-    write_voc(src, "a.jpg", (64, 48), [("bolt", 4, 4, 30, 30)])
-    xml = src / "a.xml"
-    text = xml.read_text()
-    for old, new in replace.items():
-        text = text.replace(old, new)
-    xml.write_text(text)
-    return xml
-
-
-def _coco(src, image=None, ann=None, categories=None):
-    picture(src / "a.jpg", (64, 48), [], seed=5)
-    return write_coco(src / "ann.json", [{"id": 1, "file_name": "a.jpg", "width": 64, "height": 48, **(image or {})}],
-                      [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [4, 4, 20, 20], **(ann or {})}],
-                      categories or [{"id": 1, "name": "bolt"}])
-
-
-def _raw_json(path, text):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
-
-
-CASES = {
-    "voc width inf": (lambda s: _voc(s, **{"<width>64</width>": "<width>inf</width>"}), "'inf'"),
-    "coco width 1e999": (lambda s: _raw_json(s / "ann.json", _coco(s).read_text().replace('"width": 64',
-                                                                                          '"width": 1e999')), "inf"),
-    "coco bbox of strings": (lambda s: _coco(s, ann={"bbox": ["a", "b", "c", "d"]}), "'a'"),
-    "coco bbox of nulls": (lambda s: _coco(s, ann={"bbox": [None, None, 3, 3]}), "None"),
-    "coco segmentation of strings": (lambda s: _coco(s, ann={"bbox": None, "segmentation": [["x"] * 6]}), "'x'"),
-    "coco category ids mixed": (lambda s: _coco(s, categories=[{"id": 1, "name": "bolt"}, {"id": "2", "name": "nut"}]),
-                                "'2'"),
-    "coco nested deep": (lambda s: _raw_json(s / "ann.json", '{"images": ' + "[" * DEEP + "]" * DEEP + "}"),
-                         "nested deeper"),
-    "labelme nested deep": (lambda s: _raw_json(s / "a.json", '{"shapes": [], "imagePath": "a.jpg", "x": '
-                                                 + "[" * DEEP + "]" * DEEP + "}"), "nested deeper"),
-}
-
+from tests.fixtures.import_faults import CASES, voc_with
+from tests.import_samples import labelme_doc, picture, rect_shape, write_voc
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_values_no_tool_writes_exit_2_naming_file_and_value(tmp_path, capsys, case):
@@ -71,7 +30,7 @@ def test_values_no_tool_writes_exit_2_naming_file_and_value(tmp_path, capsys, ca
 
 def test_nan_corner_is_dropped_and_reported(tmp_path, capsys):
     src = tmp_path / "src"
-    _voc(src, **{"<xmin>4</xmin>": "<xmin>nan</xmin>"})
+    voc_with(src, **{"<xmin>4</xmin>": "<xmin>nan</xmin>"})
     write_voc(src, "b.jpg", (64, 48), [("bolt", 4, 4, 30, 30)])
     assert main(["dataset", "import", str(src), "--out", str(tmp_path / "out"), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -92,7 +51,7 @@ def test_no_convertible_image_is_said_in_words(tmp_path, capsys):
 
 def test_out_under_a_file_is_said_in_words(tmp_path, capsys):
     src = tmp_path / "src"
-    _voc(src)
+    voc_with(src)
     (tmp_path / "afile").write_text("x")
     assert main(["dataset", "import", str(src), "--out", str(tmp_path / "afile" / "new")]) == 2
     err = capsys.readouterr().err
@@ -102,7 +61,7 @@ def test_out_under_a_file_is_said_in_words(tmp_path, capsys):
 @pytest.mark.parametrize("spelling", ["dotdot", "link"])
 def test_out_inside_the_source_is_refused_however_it_is_spelled(tmp_path, capsys, spelling):
     src = tmp_path / "src"
-    _voc(src)
+    voc_with(src)
     (tmp_path / "sibling").mkdir()
     if spelling == "dotdot":
         out = tmp_path / "sibling" / ".." / "src" / "new"
@@ -117,7 +76,7 @@ def test_out_inside_the_source_is_refused_however_it_is_spelled(tmp_path, capsys
 @pytest.mark.parametrize("mode", ["--link", "--copy"])
 def test_a_link_out_of_the_source_is_left_out_and_reported(tmp_path, capsys, mode):
     src = tmp_path / "src"
-    _voc(src)
+    voc_with(src)
     secret = tmp_path / "private" / "secret.jpg"
     picture(secret, (64, 48), [], seed=9)
     (src / "b.jpg").symlink_to(secret)

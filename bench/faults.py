@@ -47,6 +47,7 @@ import bench.faults_code as faults_code  # noqa: E402
 from bench import faults_labels  # noqa: E402
 import bench.faults_values as faults_values  # noqa: E402
 from bench import faults_rdzv  # noqa: E402
+from bench import faults_import  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.run.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -361,7 +362,8 @@ def main() -> None:
             ("code", lambda: faults_code.code(data, ws, work, env, sys.modules[__name__])),
             ("labels", lambda: faults_labels.labels(data, work, env, measured, cli)),
             ("values", lambda: faults_values.values(data, ws, work, env, sys.modules[__name__])),
-            ("rdzv", lambda: faults_rdzv.campaign(data, work, env))]  # the DDP rendezvous (bench/faults_rdzv.py)
+            ("rdzv", lambda: faults_rdzv.campaign(data, work, env)),  # the DDP rendezvous (bench/faults_rdzv.py)
+            ("import", lambda: faults_import.campaign(work, env, measured, cli))]  # issue 37 (bench/faults_import.py)
         for name, section in sections:
             if name in skip:
                 continue

@@ -176,6 +176,16 @@ def import_text(report: dict, dry_run: bool) -> str:
             print(f"    {item['file']}: {item['message']}", file=text)
         if len(items) > EXAMPLES_PER_REASON:
             print(tr("    … and {n} more (--json lists them all)", n=len(items) - EXAMPLES_PER_REASON), file=text)
+    notes: dict[str, list[dict]] = defaultdict(list)
+    for item in report.get("notes", []):
+        if item["reason"] not in _CHANGED:  # counted above
+            notes[item["reason"]].append(item)
+    if notes:
+        print(tr("Notes (nothing kept was changed):"), file=text)
+    for reason, items in notes.items():
+        print(f"  {reason} ({len(items)})", file=text)
+        for item in items[:EXAMPLES_PER_REASON]:
+            print(f"    {item['file']}: {item['message']}", file=text)
     if not dry_run:
         check = report["check"]
         print(tr("Dataset check: OK ({w} warnings).", w=check["warnings"]) if check["ok"] else

@@ -16,6 +16,18 @@ from cli.main import main
 from tests.fixtures.import_faults import CASES, voc_with
 from tests.import_samples import labelme_doc, picture, rect_shape, write_voc
 
+
+@pytest.fixture(autouse=True)
+def pillow_unpatched(monkeypatch):
+    """Pillow's own ``Image.open``: a test that imported yolov5 earlier in this process left ultralytics' patch
+    on it (``ultralytics/utils/patches.py``: an undecodable file makes it try to install pi-heif). The CLI and
+    the import worker never import yolov5, so they meet Pillow's own."""
+    from PIL import Image  # noqa: PLC0415
+
+    patches = sys.modules.get("ultralytics.utils.patches")
+    if patches is not None and hasattr(patches, "_image_open"):
+        monkeypatch.setattr(Image, "open", patches._image_open)
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_values_no_tool_writes_exit_2_naming_file_and_value(tmp_path, capsys, case):
     plant, value = CASES[case]

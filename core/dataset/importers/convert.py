@@ -20,7 +20,7 @@ from PIL import Image, UnidentifiedImageError
 from core.dataset.importers.geometry import (SWAPS_SIDES, clip_box, clip_point, from_yolo, orient_box,
                                              orient_point, oriented_size, to_yolo)
 from core.dataset.importers.model import Skipped, SourceBox, SourceImage
-from core.i18n import tr
+from core.i18n import tr, tr_n
 
 #: Smallest box side kept, in pixels of the oriented picture: below it a box is a click, not an object.
 MIN_BOX_PX = 1.0
@@ -168,9 +168,10 @@ def _row(box: SourceBox, image: SourceImage, read: ImageRead, rotate: bool, ow: 
 def unreadable(image: SourceImage, exc: Exception) -> Skipped:
     """The loss of an unreadable image, named by its file (or, when embedded, by the JSON holding it)."""
     if image.path is None:
-        return Skipped(image.annotation or image.embedded_name, "unreadable_image", tr(
+        return Skipped(image.annotation or image.embedded_name, "unreadable_image", tr_n(
+            "the picture embedded in this file (imageData) cannot be decoded as an image; its {n} box is left out",
             "the picture embedded in this file (imageData) cannot be decoded as an image; its {n} boxes are "
-            "left out", n=len(image.boxes)))
+            "left out", len(image.boxes)))
     error = (tr("not a picture Pillow can decode") if isinstance(exc, UnidentifiedImageError)
              else getattr(exc, "strerror", None) or str(exc))
     return Skipped(str(image.path), "unreadable_image", tr(

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.dataset.importers.locate import ImageIndex, outside_links
 from core.dataset.importers.model import Skipped, SourceDataset, SourceImage
-from core.i18n import tr
+from core.i18n import tr, tr_n
 
 _CHUNK = 1 << 20
 
@@ -102,10 +102,12 @@ def _once(data: SourceDataset) -> None:
             continue
         dropped.add(i)
         if image.annotation:
-            data.skipped.append(Skipped(image.annotation, "duplicate_image", tr(
+            data.skipped.append(Skipped(image.annotation, "duplicate_image", tr_n(
                 "its image {image} has the same pixels as {kept}, annotated by {other}: this annotation's {n} "
-                "boxes are left out (one picture is imported once)", image=image.path, kept=kept.path,
-                other=kept.annotation or "-", n=len(image.boxes))))
+                "box is left out (one picture is imported once)",
+                "its image {image} has the same pixels as {kept}, annotated by {other}: this annotation's {n} "
+                "boxes are left out (one picture is imported once)", len(image.boxes), image=image.path,
+                kept=kept.path, other=kept.annotation or "-")))
         else:
             data.skipped.append(Skipped(str(image.path), "same_pixels", tr(
                 "the same pixels as {kept}: imported once, with its boxes", kept=kept.path)))
@@ -125,8 +127,9 @@ def report_masks(data: SourceDataset, index: ImageIndex) -> None:
     for mask in index.masks:
         folders[mask.parent] += 1
     for folder, n in sorted(folders.items()):
-        data.skipped.append(Skipped(str(folder), "segmentation_mask", tr(
-            "{n} segmentation masks (label maps of a VOC segmentation export, not photos): left out", n=n)))
+        data.skipped.append(Skipped(str(folder), "segmentation_mask", tr_n(
+            "{n} segmentation mask (a label map of a VOC segmentation export, not a photo): left out",
+            "{n} segmentation masks (label maps of a VOC segmentation export, not photos): left out", n)))
 
 
 def tidy(data: SourceDataset) -> SourceDataset:

@@ -22,7 +22,7 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
-from core.dataset.importers.locate import ImageIndex, outside_links
+from core.dataset.importers.locate import ImageIndex, inside, outside_links
 from core.dataset.importers.model import Skipped, SourceDataset, SourceImage
 from core.i18n import tr, tr_n
 
@@ -50,10 +50,8 @@ def _hold_to_source(data: SourceDataset) -> None:
     real_root = os.path.realpath(data.root)
     kept = []
     for image in data.images:
-        if image.path is not None and _lexically_inside(image.path, data.root):
-            real = os.path.realpath(image.path)
-            if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
-                continue  # reported below with every other link out of the source
+        if image.path is not None and _lexically_inside(image.path, data.root) and not inside(image.path, real_root):
+            continue  # reported below with every other link out of the source
         kept.append(image)
     data.images = kept
     for link, target in outside_links(data.root):

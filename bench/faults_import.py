@@ -8,7 +8,7 @@ with local files, or a tool's odd export, would hand it. Every figure but the ca
 - a JPEG named ``.png`` with bytes after its end: copied, not hard-linked;
 - LabelMe ``imagePath: notes.txt`` with ``imageData``: written with its decoded suffix; an undecodable one
   named by its JSON; a class name with U+0085: a data.yaml that reads back;
-- an import SIGKILLed while writing: the next import leaves no ``.NAME.importing-PID`` behind.
+- an import SIGTERMed while writing leaves no ``.NAME.importing-PID``; one SIGKILLed leaves none after the next.
 
 Registered in ``bench/faults.py`` as the ``import`` section.
 """
@@ -106,26 +106,30 @@ def _plain_cases(work: Path) -> list[tuple[str, list[str], Check]]:
     return cases
 
 
-def _killed_while_writing(work: Path, env: dict[str, str], measured: Measured,
-                          cli: Callable[..., list[str]]) -> bool:
-    """SIGKILL an import once its temporary folder exists; the next import into that parent removes it."""
-    src = work / "killed" / "src"
+def _killed_while_writing(work: Path, env: dict[str, str], measured: Measured, cli: Callable[..., list[str]],
+                          how: signal.Signals) -> bool:
+    """Signal an import once its temporary folder exists. SIGTERM: the import removes it itself; SIGKILL: the
+    next import into that parent removes it."""
+    base = work / f"killed-{how.name}"
+    src = base / "src"
     for i in range(200):
         write_voc(src, f"{i:03d}.jpg", (320, 240), [("bolt", 4, 4, 30, 30)])
-    proc = subprocess.Popen(cli("dataset", "import", str(src), "--out", str(work / "killed" / "out"), "--copy"),
+    proc = subprocess.Popen(cli("dataset", "import", str(src), "--out", str(base / "out"), "--copy"),
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None and not list((work / "killed").glob(".out.importing-*")):
+    while time.monotonic() < deadline and proc.poll() is None and not list(base.glob(".out.importing-*")):
         time.sleep(0.01)
     if proc.poll() is None:
-        os.kill(proc.pid, signal.SIGKILL)
+        os.kill(proc.pid, how)
     proc.wait()
-    if not list((work / "killed").glob(".out.importing-*")):  # finished before the folder was seen: plant one
+    if how == signal.SIGTERM:
+        return not list(base.glob(".*.importing-*"))
+    if not list(base.glob(".out.importing-*")):  # finished before the folder was seen: plant one
         dead = subprocess.Popen([sys.executable, "-c", "pass"])
         dead.wait()
-        (work / "killed" / f".out.importing-{dead.pid}" / "images").mkdir(parents=True)
-    measured(cli("dataset", "import", str(src), "--out", str(work / "killed" / "next")), env, timeout=300)
-    return not list((work / "killed").glob(".*.importing-*"))
+        (base / f".out.importing-{dead.pid}" / "images").mkdir(parents=True)
+    measured(cli("dataset", "import", str(src), "--out", str(base / "next")), env, timeout=300)
+    return not list(base.glob(".*.importing-*"))
 
 
 def campaign(work: Path, env: dict[str, str], measured: Measured, cli: Callable[..., list[str]]) -> dict[str, Any]:
@@ -140,10 +144,11 @@ def campaign(work: Path, env: dict[str, str], measured: Measured, cli: Callable[
         if result["hung"] or result["traceback"] or not ok(result):
             counts["import misses"] += 1
             print(f"  import {name}: rc {result['rc']} hung={result['hung']}: {(result['err'] or result['out'])[-300:]}")
-    counts["import cases"] += 1
-    if not _killed_while_writing(root, env, measured, cli):
-        counts["import misses"] += 1
-        print("  import killed while writing: a .NAME.importing-PID folder was left")
+    for how in (signal.SIGTERM, signal.SIGKILL):
+        counts["import cases"] += 1
+        if not _killed_while_writing(root, env, measured, cli, how):
+            counts["import misses"] += 1
+            print(f"  import {how.name} while writing: a .NAME.importing-PID folder was left")
     return counts
 
 

@@ -152,3 +152,24 @@ def test_a_killed_import_leaves_nothing_after_the_next_one(tmp_path):
     mine.mkdir()
     assert main(["dataset", "import", str(src), "--out", str(tmp_path / "next")]) == 0
     assert not leftover.exists() and mine.exists()
+
+
+def test_sigterm_while_writing_cancels_and_leaves_no_temporary_folder(tmp_path, capsys, monkeypatch):
+    """The signal arrives for real (to this process) while the writer writes its first label file."""
+    from core.dataset.importers import writer  # noqa: PLC0415
+
+    src = tmp_path / "src"
+    for i in range(3):
+        write_voc(src, f"{i}.jpg", (64, 48), [("bolt", 4, 4, 30, 30)])
+    real_label_text = writer.label_text
+
+    def label_text_then_sigterm(rows):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real_label_text(rows)
+
+    monkeypatch.setattr(writer, "label_text", label_text_then_sigterm)
+    before = signal.getsignal(signal.SIGTERM)
+    assert main(["dataset", "import", str(src), "--out", str(tmp_path / "out")]) == 2
+    assert "Cancelled; nothing was written" in capsys.readouterr().err
+    assert not list(tmp_path.glob(".*importing*")) and not (tmp_path / "out").exists()
+    assert signal.getsignal(signal.SIGTERM) == before

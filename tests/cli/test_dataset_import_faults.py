@@ -173,3 +173,19 @@ def test_sigterm_while_writing_cancels_and_leaves_no_temporary_folder(tmp_path, 
     assert "Cancelled; nothing was written" in capsys.readouterr().err
     assert not list(tmp_path.glob(".*importing*")) and not (tmp_path / "out").exists()
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_a_yolo_label_linked_out_of_the_source_is_not_read(tmp_path, capsys):
+    src = tmp_path / "src"
+    picture(src / "images" / "a.jpg", (64, 48), [], seed=3)
+    (src / "labels").mkdir()
+    secret = tmp_path / "private" / "rows.txt"
+    secret.parent.mkdir()
+    secret.write_text("0 0.5 0.5 0.2 0.2\n")
+    (src / "labels" / "a.txt").symlink_to(secret)
+    picture(src / "images" / "b.jpg", (64, 48), [], seed=4)
+    (src / "labels" / "b.txt").write_text("0 0.3 0.3 0.2 0.2\n")
+    (src / "classes.txt").write_text("bolt\n")
+    assert main(["dataset", "import", str(src), "--out", str(tmp_path / "out"), "--json", "--split", "1,0"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["boxes"] == 1 and [s["reason"] for s in report["skipped"]] == ["outside_source"]

@@ -63,7 +63,9 @@ def format_scalar(value: Any, style: str | None = None, *, flow: bool = False) -
         return "'" + text.replace("'", "''") + "'"
     if style == '"':
         return _double_quoted(text)
-    plain_ok = bool(text) and text == text.strip() and not any(c in text for c in "\n\r\t")
+    # YAML's indicators are left to quotes: libyaml (the probe) and PyYAML's pure-Python parser (yolov5's
+    # ``yaml.safe_load``) disagree on some of them plain (``[0?]`` reads in one and not the other).
+    plain_ok = bool(text) and text == text.strip() and not any(c in text for c in "\n\r\t?:,[]{}#&*!|>'\"%@`")
     if plain_ok:
         try:
             probe = f"k: [{text}]" if flow else f"k: {text}"

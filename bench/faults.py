@@ -51,6 +51,7 @@ import bench.faults_values as faults_values  # noqa: E402
 from bench import faults_rdzv  # noqa: E402
 from bench import faults_edits  # noqa: E402
 from bench import faults_stored, faults_tune  # noqa: E402 - issue 37's stored evaluations and tune
+from bench import faults_import  # noqa: E402
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.run.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -378,7 +379,8 @@ def main() -> None:
             ("dataset-write", lambda: faults_edits.dataset_write(work, env, measured, cli, train_args)),
             # issue 37's stored evaluations and tune: --skip stored,tune (bench/faults_stored.py, faults_tune.py)
             ("stored", lambda: faults_stored.stored(data, ws, work, env, sys.modules[__name__])),
-            ("tune", lambda: faults_tune.tune(data, ws, work, env, sys.modules[__name__]))]
+            ("tune", lambda: faults_tune.tune(data, ws, work, env, sys.modules[__name__])),
+            ("import", lambda: faults_import.campaign(work, env, measured, cli))]  # issue 37 (bench/faults_import.py)
         for name, section in sections:
             if name in skip:
                 continue

@@ -10,10 +10,14 @@ source unreadable, the output not empty, cancelled by Ctrl+C: then nothing is le
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
+import signal
 import sys
+import threading
 from collections import defaultdict
 from pathlib import Path
+from typing import Iterator
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from cli.progress_line import ProgressLine
@@ -107,10 +111,11 @@ def cmd_dataset_import(args: argparse.Namespace, workspace: Path | None) -> int:
 
     source = Path(args.source).expanduser()
     try:
-        if args.dry_run:
-            report = analyse(source, options, progress, want_hash=False).preview_json()
-        else:
-            report = run_import(source, Path(args.out), options, progress).report
+        with _terminate_cancels():
+            if args.dry_run:
+                report = analyse(source, options, progress, want_hash=False).preview_json()
+            else:
+                report = run_import(source, Path(args.out), options, progress).report
     except (ImportSourceError, ImportWriteError) as exc:
         line.clear()
         out.error(str(exc))
@@ -127,6 +132,24 @@ def cmd_dataset_import(args: argparse.Namespace, workspace: Path | None) -> int:
         code = EXIT_OK if check.ok else EXIT_FAILED
     out.result(report, lambda: import_text(shown_event(report), args.dry_run))  # names from files: escaped
     return code
+
+
+@contextlib.contextmanager
+def _terminate_cancels() -> Iterator[None]:
+    """SIGTERM during the import cancels it like Ctrl+C, so the writer removes its temporary folder (a SIGKILL
+    cannot be caught: the next import into that parent removes what it left, ``writer.clean_leftovers``)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        yield
+        return
+
+    def cancel(signum: int, frame: object) -> None:
+        raise ImportCancelled()
+
+    before = signal.signal(signal.SIGTERM, cancel)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 _CHANGED = {
@@ -176,6 +199,16 @@ def import_text(report: dict, dry_run: bool) -> str:
             print(f"    {item['file']}: {item['message']}", file=text)
         if len(items) > EXAMPLES_PER_REASON:
             print(tr("    … and {n} more (--json lists them all)", n=len(items) - EXAMPLES_PER_REASON), file=text)
+    notes: dict[str, list[dict]] = defaultdict(list)
+    for item in report.get("notes", []):
+        if item["reason"] not in _CHANGED:  # counted above
+            notes[item["reason"]].append(item)
+    if notes:
+        print(tr("Notes (nothing kept was changed):"), file=text)
+    for reason, items in notes.items():
+        print(f"  {reason} ({len(items)})", file=text)
+        for item in items[:EXAMPLES_PER_REASON]:
+            print(f"    {item['file']}: {item['message']}", file=text)
     if not dry_run:
         check = report["check"]
         print(tr("Dataset check: OK ({w} warnings).", w=check["warnings"]) if check["ok"] else

@@ -11,6 +11,7 @@ stay the same, or the edit is refused with ``EditError``.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import yaml
@@ -36,6 +37,19 @@ def _value_at(data: Any, path: KeyPath) -> Any:
 
 
 
+#: Characters a YAML file cannot hold as they are (outside YAML 1.1's printable set: C0 and C1 controls, DEL,
+#: U+FFFE/U+FFFF, surrogates) or that a quoted scalar folds as a line break (NEL U+0085, U+2028, U+2029):
+#: written as ``\uXXXX`` escapes inside double quotes, so every name reads back as it was (a class name
+#: with U+0080 otherwise writes a data.yaml no YAML reader opens).
+_ESCAPE = re.compile("[^\x09\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+
+
+def _double_quoted(text: str) -> str:
+    quoted = json.dumps(text, ensure_ascii=False)  # escapes C0, ``"`` and ``\``
+    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) <= 0xFFFF
+                       else f"\\U{ord(m.group()):08x}", quoted)
+
+
 def format_scalar(value: Any, style: str | None = None, *, flow: bool = False) -> str:
     """YAML text for ``value``, keeping the original quoting style where that is still correct."""
     if isinstance(value, bool) or value is None:
@@ -43,11 +57,15 @@ def format_scalar(value: Any, style: str | None = None, *, flow: bool = False) -
     if isinstance(value, (int, float)):
         return repr(value)
     text = str(value)
+    if _ESCAPE.search(text):
+        return _double_quoted(text)
     if style == "'" and "\n" not in text:
         return "'" + text.replace("'", "''") + "'"
     if style == '"':
-        return json.dumps(text, ensure_ascii=False)
-    plain_ok = bool(text) and text == text.strip() and not any(c in text for c in "\n\r\t")
+        return _double_quoted(text)
+    # YAML's indicators are left to quotes: libyaml (the probe) and PyYAML's pure-Python parser (yolov5's
+    # ``yaml.safe_load``) disagree on some of them plain (``[0?]`` reads in one and not the other).
+    plain_ok = bool(text) and text == text.strip() and not any(c in text for c in "\n\r\t?:,[]{}#&*!|>'\"%@`")
     if plain_ok:
         try:
             probe = f"k: [{text}]" if flow else f"k: {text}"
@@ -57,7 +75,7 @@ def format_scalar(value: Any, style: str | None = None, *, flow: bool = False) -
     if plain_ok:
         return text
     if "\n" in text or any(ord(c) < 32 for c in text):
-        return json.dumps(text, ensure_ascii=False)
+        return _double_quoted(text)
     return "'" + text.replace("'", "''") + "'"
 
 

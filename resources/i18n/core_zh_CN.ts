@@ -2212,6 +2212,10 @@ Type 'delete' to confirm: </source>
       <translation>注意：{text}</translation>
     </message>
     <message>
+      <source>Notes (nothing kept was changed):</source>
+      <translation>备注（保留的内容没有任何改动）：</translation>
+    </message>
+    <message>
       <source>Nothing answers at {host}:{port} after {seconds:.0f} s.</source>
       <translation>{seconds:.0f} 秒后 {host}:{port} 仍无响应。</translation>
     </message>
@@ -4224,6 +4228,10 @@ Type 'delete' to confirm: </source>
       <translation>一个要下载并解压的网址</translation>
     </message>
     <message>
+      <source>a category id</source>
+      <translation>一个类别 id</translation>
+    </message>
+    <message>
       <source>a finite number</source>
       <translation>有限数值</translation>
     </message>
@@ -4238,6 +4246,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a list ([…])</source>
       <translation>一个列表（[…]）</translation>
+    </message>
+    <message>
+      <source>a link to {target}, outside the source: left out (an import takes only the source's own files)</source>
+      <translation>指向源文件夹之外 {target} 的链接：已略去（导入只取源文件夹自己的文件）</translation>
     </message>
     <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
@@ -4354,6 +4366,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>anchors: {value} is neither a whole number of anchors per level (3) nor a list of levels of width, height pairs ([[10,13, 16,30, 33,23], …]); yolov5 would fail with it when training starts.</source>
       <translation>anchors: {value} 既不是每层锚框的整数个数（3），也不是由宽、高数对组成的各层列表（[[10,13, 16,30, 33,23], …]）；用它训练时 yolov5 会在开始时失败。</translation>
+    </message>
+    <message>
+      <source>annotation {id}: its image_id {image} is not among the file's images</source>
+      <translation>标注 {id}：它的 image_id {image} 不在该文件的图片列表中</translation>
     </message>
     <message>
       <source>another machine's saved facts (yolostudio doctor --save-facts); implies --no-measure</source>
@@ -4832,6 +4848,14 @@ Type 'delete' to confirm: </source>
       <translation>图片 {id}（{name}）不在源文件夹中</translation>
     </message>
     <message>
+      <source>image {id}: height</source>
+      <translation>图片 {id}：height</translation>
+    </message>
+    <message>
+      <source>image {id}: width</source>
+      <translation>图片 {id}：width</translation>
+    </message>
+    <message>
       <source>image {image}, annotation {id}</source>
       <translation>图片 {image}，标注 {id}</translation>
     </message>
@@ -4942,6 +4966,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>its compute mode is Prohibited</source>
       <translation>它的计算模式为禁止计算</translation>
+    </message>
+    <message>
+      <source>its image {image} has the same pixels as {kept}, annotated by {other}: this annotation's {n} box is left out (one picture is imported once)</source>
+      <translation>它的图片 {image} 与 {kept}（由 {other} 标注）像素相同：此标注的 {n} 个框已略去（同一张图片只导入一次）</translation>
+    </message>
+    <message>
+      <source>its image {image} has the same pixels as {kept}, annotated by {other}: this annotation's {n} boxes are left out (one picture is imported once)</source>
+      <translation>它的图片 {image} 与 {kept}（由 {other} 标注）像素相同：此标注的 {n} 个框已略去（同一张图片只导入一次）</translation>
     </message>
     <message>
       <source>its image {name} is not in the source folder</source>
@@ -5212,6 +5244,10 @@ Type 'delete' to confirm: </source>
       <translation>没有查询 GPU 的权限</translation>
     </message>
     <message>
+      <source>no pictures found</source>
+      <translation>没有找到图片</translation>
+    </message>
+    <message>
       <source>no readable training image</source>
       <translation>没有可读取的训练图片</translation>
     </message>
@@ -5246,6 +5282,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>not Windows</source>
       <translation>不是 Windows</translation>
+    </message>
+    <message>
+      <source>not a picture Pillow can decode</source>
+      <translation>不是 Pillow 能解码的图片</translation>
     </message>
     <message>
       <source>not a readable COCO file: {error}</source>
@@ -5852,8 +5892,20 @@ Type 'delete' to confirm: </source>
       <translation>官方检查点及本机已有的权重</translation>
     </message>
     <message>
+      <source>the picture embedded in this file (imageData) cannot be decoded as an image; its {n} box is left out</source>
+      <translation>此文件中嵌入的图片（imageData）无法解码为图像；它的 {n} 个框已略去</translation>
+    </message>
+    <message>
+      <source>the picture embedded in this file (imageData) cannot be decoded as an image; its {n} boxes are left out</source>
+      <translation>此文件中嵌入的图片（imageData）无法解码为图像；它的 {n} 个框已略去</translation>
+    </message>
+    <message>
       <source>the probe exited with code {code}</source>
       <translation>探测进程以代码 {code} 退出</translation>
+    </message>
+    <message>
+      <source>the same pixels as {kept}: imported once, with its boxes</source>
+      <translation>与 {kept} 像素相同：只导入一次，带其标注框</translation>
     </message>
     <message>
       <source>the source folder to install from</source>
@@ -6424,12 +6476,24 @@ Type 'delete' to confirm: </source>
       <translation>{file}：'spec' 不是对象；无法读取训练的设置。</translation>
     </message>
     <message>
+      <source>{file}: category ids mix numbers and text ({number} and {text}); COCO ids are numbers. Fix the ids in that file, then import again.</source>
+      <translation>{file}：类别 id 混用了数字和文本（{number} 和 {text}）；COCO 的 id 是数字。请修正该文件中的 id，然后重新导入。</translation>
+    </message>
+    <message>
+      <source>{file}: the JSON is nested deeper than any labelling tool writes (more than a thousand levels); it is not an annotation file. Leave it out of the source.</source>
+      <translation>{file}：该 JSON 的嵌套深度超过任何标注工具会写出的程度（超过一千层）；它不是标注文件。请把它移出源文件夹。</translation>
+    </message>
+    <message>
       <source>{file}: {key} is {value}, which is not {expected}. Correct or remove it in that file.</source>
       <translation>{file}：{key} 的值为 {value}，不是{expected}。请在该文件中更正或删除它。</translation>
     </message>
     <message>
       <source>{file}: {params:,} parameters, {layers} output layers, {classes} classes.</source>
       <translation>{file}：{params:,} 个参数，{layers} 个输出层，{classes} 个类别。</translation>
+    </message>
+    <message>
+      <source>{file}: {what} is {value}, which no labelling tool writes. Fix or remove it in that file (or leave the file out of the source), then import again.</source>
+      <translation>{file}：{what} 为 {value}，没有任何标注工具会写出这样的值。请在该文件中修正或删除它（或把该文件移出源文件夹），然后重新导入。</translation>
     </message>
     <message>
       <source>{first} is not served by {index} ({why}); {tag} also fits this machine and is installed instead.</source>
@@ -6808,6 +6872,14 @@ Type 'delete' to confirm: </source>
       <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
     </message>
     <message>
+      <source>{n} segmentation mask (a label map of a VOC segmentation export, not a photo): left out</source>
+      <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
+    </message>
+    <message>
+      <source>{n} segmentation masks (label maps of a VOC segmentation export, not photos): left out</source>
+      <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
+    </message>
+    <message>
       <source>{n} val images probably have a label mistake</source>
       <translation>{n} 张验证图片可能有标注错误</translation>
     </message>
@@ -6834,6 +6906,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{out} {where}: the copy would overwrite your images and data.yaml. Choose an empty folder outside the dataset, or let the copy go to the app's cache (no --out).</source>
       <translation>{out} {where}：副本会覆盖你的图片和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
+    </message>
+    <message>
+      <source>{parent} is a file, not a folder, so {path} cannot be made under it. Pick a folder for the dataset (--out).</source>
+      <translation>{parent} 是文件而不是文件夹，无法在其下创建 {path}。请为数据集选择一个文件夹（--out）。</translation>
     </message>
     <message>
       <source>{path} already exists and is not empty. Pick a new folder for the dataset (--out), or remove that one first.</source>
@@ -7164,6 +7240,10 @@ Fix the cause above, then run: {retry}
       <translation>{source} 指定了汇合点 {name} = {value}；只有你亲自给出时，训练才会连接汇合点（PyTorch 的汇合机制会反序列化（unpickle）该地址提供的内容：恶意的地址能在本机运行代码）。</translation>
     </message>
     <message>
+      <source>{source}: no image could be converted ({n} problems, e.g. {example}). Nothing was written. Check that the images are in the folder with the annotations (--dry-run lists every problem).</source>
+      <translation>{source}：没有任何图片可以转换（{n} 个问题，例如 {example}）。没有写入任何内容。请检查图片是否和标注在同一文件夹中（--dry-run 会列出每个问题）。</translation>
+    </message>
+    <message>
       <source>{speed:.0f} MB/s</source>
       <translation>{speed:.0f} MB/s</translation>
     </message>
@@ -7318,6 +7398,10 @@ then: {install}</source>
       <translation>{where}（{name}）：有一个角的坐标不是数字</translation>
     </message>
     <message>
+      <source>{where} ({name}): a corner is {value}, not a position: the box is left out</source>
+      <translation>{where}（{name}）：有一个角的坐标为 {value}，不是位置：该框已略去</translation>
+    </message>
+    <message>
       <source>{where} ({name}): a crowd region (iscrowd), left out</source>
       <translation>{where}（{name}）：人群区域（iscrowd），已略去</translation>
     </message>
@@ -7354,12 +7438,20 @@ then: {install}</source>
       <translation>{where} 看到的是 {counts}；节点 0 看到的是 {ref_counts}。</translation>
     </message>
     <message>
+      <source>{where}: bbox</source>
+      <translation>{where}：bbox</translation>
+    </message>
+    <message>
       <source>{where}: category {id} is not among the file's categories</source>
       <translation>{where}：类别 {id} 不在该文件的类别列表中</translation>
     </message>
     <message>
       <source>{where}: expected an object, found {found}</source>
       <translation>{where}：应为对象，实际是 {found}</translation>
+    </message>
+    <message>
+      <source>{where}: segmentation</source>
+      <translation>{where}：segmentation</translation>
     </message>
     <message>
       <source>{why}

@@ -30,7 +30,7 @@ def test_roboflow_style_yolo_export_keeps_its_splits(tmp_path):
     src = tmp_path / "rf"
     for split, names in (("train", ["a", "b", "c"]), ("valid", ["d"])):
         for i, name in enumerate(names):
-            picture(src / split / "images" / f"{name}.jpg", (64, 64), [], seed=10 + i + len(split))
+            picture(src / split / "images" / f"{name}.jpg", (64, 64), [], seed=10 + ord(name))  # four different pictures
             (src / split / "labels").mkdir(parents=True, exist_ok=True)
             (src / split / "labels" / f"{name}.txt").write_text("0 0.5 0.5 0.5 0.5\n", encoding="utf-8")
     (src / "data.yaml").write_text(f"path: {src}\ntrain: train/images\nval: valid/images\nnc: 1\nnames: ['hat']\n",

@@ -10,6 +10,7 @@ area left is dropped with its reason. Pillow reads headers only; the hash decode
 from __future__ import annotations
 
 import io
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ from PIL import Image, UnidentifiedImageError
 from core.dataset.importers.geometry import (SWAPS_SIDES, clip_box, clip_point, from_yolo, orient_box,
                                              orient_point, oriented_size, to_yolo)
 from core.dataset.importers.model import Skipped, SourceBox, SourceImage
-from core.i18n import tr
+from core.i18n import tr, tr_n
 
 #: Smallest box side kept, in pixels of the oriented picture: below it a box is a click, not an object.
 MIN_BOX_PX = 1.0
@@ -31,6 +32,7 @@ class ImageRead:
     height: int
     orientation: int
     dhash: int | None
+    format: str = ""  # Pillow's decoded format ("JPEG", "PNG" …): what the bytes are, whatever the name says
 
 
 @dataclass
@@ -41,6 +43,7 @@ class ConvertedImage:
     rows: list[tuple[str, list[float]]] = field(default_factory=list)  # class, normalised box or polygon
     dhash: int | None = None
     rotated: bool = False  # boxes were moved with the EXIF orientation
+    format: str = ""  # Pillow's decoded format (``ImageRead.format``)
 
 
 @dataclass
@@ -72,7 +75,7 @@ def read_image(image: SourceImage, want_hash: bool = True) -> ImageRead:
         except Exception:  # noqa: BLE001 - a broken EXIF block: cv2 ignores it too
             orientation = 1
         return ImageRead(width, height, orientation if 1 <= orientation <= 8 else 1,
-                         dhash(im) if want_hash else None)
+                         dhash(im) if want_hash else None, str(im.format or ""))
 
 
 def _grid(image: SourceImage, read: ImageRead, options: ConvertOptions, default_grid: str) -> str:
@@ -94,7 +97,7 @@ def convert_image(image: SourceImage, read: ImageRead, options: ConvertOptions, 
     ow, oh = oriented_size(read.width, read.height, read.orientation)
     grid = _grid(image, read, options, default_grid)
     rotate = grid == "stored" and read.orientation != 1
-    out = ConvertedImage(image, ow, oh, dhash=read.dhash, rotated=rotate and bool(image.boxes))
+    out = ConvertedImage(image, ow, oh, dhash=read.dhash, rotated=rotate and bool(image.boxes), format=read.format)
     if image.declared_size is not None and image.declared_size not in ((ow, oh), (read.width, read.height)):
         counts["size_mismatch"] += 1
         skipped.append(Skipped(image.annotation, "size_mismatch", tr(
@@ -123,6 +126,13 @@ def convert_image(image: SourceImage, read: ImageRead, options: ConvertOptions, 
 def _row(box: SourceBox, image: SourceImage, read: ImageRead, rotate: bool, ow: int, oh: int,
          polygon: bool, skipped: list[Skipped], counts: Counter[str]) -> list[float] | None:
     corners = (box.x0, box.y0, box.x1, box.y1)
+    flat_points = [v for p in box.points or () for v in p]
+    if not all(math.isfinite(v) for v in (*corners, *flat_points)):  # a VOC ``<xmin>nan</xmin>``
+        counts["no_geometry"] += 1
+        skipped.append(Skipped(image.annotation, "no_geometry", tr(
+            "{where} ({name}): a corner is {value}, not a position: the box is left out", where=box.where,
+            name=box.label, value=next(repr(v) for v in (*corners, *flat_points) if not math.isfinite(v)))))
+        return None
     if image.normalized:
         corners = from_yolo(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2, box.x1 - box.x0, box.y1 - box.y0), ow, oh)
     if rotate:
@@ -156,9 +166,16 @@ def _row(box: SourceBox, image: SourceImage, read: ImageRead, rotate: bool, ow: 
 
 
 def unreadable(image: SourceImage, exc: Exception) -> Skipped:
-    name = str(image.path) if image.path is not None else image.embedded_name
-    return Skipped(name, "unreadable_image", tr("the image cannot be read ({error}); its {n} boxes are left out",
-                                                error=exc, n=len(image.boxes)))
+    """The loss of an unreadable image, named by its file (or, when embedded, by the JSON holding it)."""
+    if image.path is None:
+        return Skipped(image.annotation or image.embedded_name, "unreadable_image", tr_n(
+            "the picture embedded in this file (imageData) cannot be decoded as an image; its {n} box is left out",
+            "the picture embedded in this file (imageData) cannot be decoded as an image; its {n} boxes are "
+            "left out", len(image.boxes)))
+    error = (tr("not a picture Pillow can decode") if isinstance(exc, UnidentifiedImageError)
+             else getattr(exc, "strerror", None) or str(exc))
+    return Skipped(str(image.path), "unreadable_image", tr(
+        "the image cannot be read ({error}); its {n} boxes are left out", error=error, n=len(image.boxes)))
 
 
 READ_ERRORS = (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError)

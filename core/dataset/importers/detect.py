@@ -12,16 +12,13 @@ from typing import Callable
 
 from core.dataset.importers.coco import coco_files, read_coco
 from core.dataset.importers.labelme import looks_like_labelme, read_labelme
-from core.dataset.importers.model import SourceDataset
+from core.dataset.importers.model import ImportSourceError, SourceDataset
+from core.dataset.importers.tidy import tidy
 from core.dataset.importers.voc import looks_like_voc, read_voc
 from core.dataset.importers.yolo import looks_like_yolo, read_yolo
 from core.i18n import tr
 
 FORMATS = ("voc", "labelme", "coco", "yolo")
-
-
-class ImportSourceError(Exception):
-    """The source cannot be read as any format (or not as the one asked for); the message says why."""
 
 
 READERS: dict[str, Callable[[Path], SourceDataset]] = {
@@ -50,7 +47,7 @@ def detect_format(source: Path) -> str:
 
 
 def read_source(source: Path, fmt: str = "auto") -> SourceDataset:
-    """The source read by the named reader (``auto``: the detected one)."""
+    """The source read by the named reader (``auto``: the detected one), tidied (``tidy``)."""
     source = Path(source).expanduser()
     fmt = detect_format(source) if fmt == "auto" else fmt
     if fmt not in READERS:
@@ -59,4 +56,4 @@ def read_source(source: Path, fmt: str = "auto") -> SourceDataset:
         raise ImportSourceError(tr("{path} does not exist.", path=source))
     if source.is_file() and fmt != "coco":
         raise ImportSourceError(tr("{path}: the {fmt} format is read from a folder.", path=source, fmt=fmt))
-    return READERS[fmt](source)
+    return tidy(READERS[fmt](source))  # held to the source, each picture once, labels stripped

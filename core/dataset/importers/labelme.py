@@ -4,18 +4,27 @@ LabelMe applies the JPEG's EXIF orientation before showing an image (``labelme.u
 so its points are on the oriented picture unless ``imageWidth``/``imageHeight`` say the stored grid. The
 image may be only inside the JSON (``imageData``, base64): it is written out. Polygons become their bounding
 box, or yolov5 segments when the user keeps them; lines and points have no area and are reported.
+
+``imagePath`` is what labelme stores: ``os.path.relpath(image, label_dir)`` (labelme ``_app.py``
+``_resolve_stored_image_path``, commit 51e50e4), so Windows separators and ``..`` appear when the JSON was
+saved to an output folder apart from the pictures; labelme itself reads it back with
+``PureWindowsPath(imagePath).as_posix()`` (``_label_file.py`` ``read_label_file``). X-AnyLabeling writes the
+same document. A JSON nested deeper than any tool writes, or a size that is not a finite number, is refused
+with the file's name (``values``).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import json
 from pathlib import Path
 
 from core.dataset.importers.geometry import polygon_box
 from core.dataset.importers.locate import ImageIndex, walk_files
 from core.dataset.importers.model import Skipped, SourceBox, SourceDataset, SourceImage
+from core.dataset.importers.tidy import report_masks
+from core.dataset.importers.values import load_json, size as declared_side
+from core.dataset.images import is_image_name
 from core.i18n import tr
 
 AREA_SHAPES = ("rectangle", "polygon", "circle")
@@ -29,7 +38,7 @@ def is_labelme(document: object) -> bool:
 def looks_like_labelme(root: Path) -> bool:
     for path in walk_files(root, (".json",))[:20]:
         try:
-            if is_labelme(json.loads(path.read_text(encoding="utf-8-sig"))):
+            if is_labelme(load_json(path)):
                 return True
         except (OSError, ValueError):
             continue
@@ -45,7 +54,7 @@ def _shape_box(shape: dict, where: str, name: str) -> tuple[SourceBox | None, st
     kind = shape.get("shape_type") or "polygon"
     try:
         points = _points(shape)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, KeyError, OverflowError):
         return None, tr("a point is not a pair of numbers")
     if kind not in AREA_SHAPES:
         return None, tr("a {shape} has no area to box", shape=kind)
@@ -67,7 +76,7 @@ def read_labelme(root: Path, index: ImageIndex | None = None) -> SourceDataset:
     used: set[Path] = set()
     for path in walk_files(root, (".json",)):
         try:
-            doc = json.loads(path.read_text(encoding="utf-8-sig"))
+            doc = load_json(path)
         except (OSError, ValueError) as exc:
             data.skipped.append(Skipped(str(path), "unreadable_annotation", tr("not readable JSON: {error}",
                                                                               error=exc)))
@@ -77,6 +86,8 @@ def read_labelme(root: Path, index: ImageIndex | None = None) -> SourceDataset:
         image_path = str(doc.get("imagePath") or "")
         image = index.find(image_path, path.parent) or index.find_stem(path)
         embedded = None
+        if image is not None and not is_image_name(image.name) and doc.get("imageData"):
+            image = None  # ``imagePath: notes.txt``: the picture is the embedded one
         if image is None and doc.get("imageData"):
             try:
                 embedded = base64.b64decode(doc["imageData"], validate=False)
@@ -89,12 +100,9 @@ def read_labelme(root: Path, index: ImageIndex | None = None) -> SourceDataset:
             continue
         if image is not None:
             used.add(image)
-        declared = None
-        try:
-            w, h = int(doc.get("imageWidth") or 0), int(doc.get("imageHeight") or 0)
-            declared = (w, h) if w > 0 and h > 0 else None
-        except (TypeError, ValueError):
-            declared = None
+        w = declared_side(doc.get("imageWidth"), path, "imageWidth")
+        h = declared_side(doc.get("imageHeight"), path, "imageHeight")
+        declared = (w, h) if w and h else None
         base = image_path.replace("\\", "/").rsplit("/", 1)[-1] or path.stem
         item = SourceImage(image, str(path), declared_size=declared, grid="auto", embedded=embedded,
                            embedded_name=base)
@@ -113,4 +121,5 @@ def read_labelme(root: Path, index: ImageIndex | None = None) -> SourceDataset:
     for image in index.images:
         if image not in used:
             data.images.append(SourceImage(image, ""))
+    report_masks(data, index)
     return data

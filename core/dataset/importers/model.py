@@ -57,9 +57,16 @@ class Skipped:
 
 #: Codes of what cannot be converted (``Skipped.reason``) and of what was changed (``Adjustments``).
 REASONS = ("unreadable_annotation", "missing_image", "unreadable_image", "no_geometry", "unsupported_shape",
-           "zero_size", "outside_image", "crowd", "dropped_class", "unknown_category", "size_mismatch")
-#: Reasons that change nothing kept: reported as notes, not as losses.
-NOTE_REASONS = ("size_mismatch",)
+           "zero_size", "outside_image", "crowd", "dropped_class", "unknown_category", "duplicate_image",
+           "outside_source", "size_mismatch", "segmentation_mask", "same_pixels")
+#: Reasons that change nothing kept: reported as notes, not as losses (a mask PNG is not a photo; a second
+#: copy of pixels already imported adds nothing).
+NOTE_REASONS = ("size_mismatch", "segmentation_mask", "same_pixels")
+
+
+class ImportSourceError(Exception):
+    """The source cannot be read (or not as the format asked for, or a file in it holds a value no tool
+    writes); the message names the file and the value and says what to do."""
 
 
 @dataclass

@@ -19,7 +19,7 @@ from core.dataset.importers.convert import (READ_ERRORS, ConvertedImage, Convert
                                             unreadable)
 from core.dataset.importers.coco import source_root
 from core.dataset.importers.detect import read_source
-from core.dataset.importers.model import NOTE_REASONS, Skipped, SourceDataset
+from core.dataset.importers.model import NOTE_REASONS, ImportSourceError, Skipped, SourceDataset
 from core.dataset.importers.splitter import SPLITS, SplitItem, split_items
 from core.dataset.importers.writer import ImportCancelled, ImportWriteError, check_output, place, write_dataset
 from core.i18n import tr
@@ -110,10 +110,18 @@ def run_import(source: Path, out: Path, options: ImportOptions, progress: Progre
     out = Path(out).expanduser().absolute()
     check_output(out)  # before the long read: a clash is said at once
     root = source_root(Path(source).expanduser().absolute())
-    if out == root or root in out.parents:
+    real_out, real_root = out.resolve(), root.resolve()  # ``a/../src/new`` and a link to the source are inside
+    if real_out == real_root or real_root in real_out.parents:
         raise ImportWriteError(tr("{out} is inside the source {source}: the import never writes into the source. "
                                   "Pick a folder outside it.", out=out, source=root))
     analysis = analyse(source, options, progress, cancelled)
+    if not analysis.images:
+        raise ImportSourceError(tr(
+            "{source}: no image could be converted ({n} problems, e.g. {example}). Nothing was written. Check "
+            "that the images are in the folder with the annotations (--dry-run lists every problem).",
+            source=root, n=len(analysis.skipped),
+            example=(f"{analysis.skipped[0].file}: {analysis.skipped[0].message}" if analysis.skipped
+                     else tr("no pictures found"))))
     class_map = (options.classes.with_variants_merged(analysis.class_counts) if options.merge_variants
                  else options.classes)
     dropped: Counter[str] = Counter()

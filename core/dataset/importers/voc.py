@@ -9,6 +9,13 @@ VOC→YOLO writer does (``yolo_io.py``: centre ``(xmin + xmax) / 2``, width ``xm
 no labelling tool writes today. LabelImg draws on the stored pixel
 grid (Qt reads the JPEG without its EXIF rotation), so the grid is "stored" unless ``<size>`` says the
 oriented one. An existing ``ImageSets/Main/{train,val,test}.txt`` is the source's split.
+
+What the exporters write (``tests/fixtures/export_corpus.py`` builds each case): Label Studio's converter
+writes ``<filename>`` as the base name of the task's image path (``label_studio_converter/converter.py``
+0.0.60.dev, ``convert_to_voc``: ``image_name = os.path.basename(image_path)``), which has no extension when
+the task's file had none, beside ``<folder>images</folder>``: such a name is matched by stem. Datumaro/CVAT
+write ``SegmentationClass/`` and ``SegmentationObject/`` PNGs beside ``JPEGImages/`` (``locate.MASK_FOLDERS``).
+A ``<size>`` that is not a finite number is refused with the file's name (``values``).
 """
 
 from __future__ import annotations
@@ -21,6 +28,9 @@ from defusedxml.ElementTree import parse as safe_parse
 
 from core.dataset.importers.locate import ImageIndex, walk_files
 from core.dataset.importers.model import Skipped, SourceBox, SourceDataset, SourceImage
+from core.dataset.importers.tidy import report_masks
+from core.dataset.importers.values import size as declared_side
+from core.dataset.images import is_image_name
 from core.i18n import tr
 
 SPLIT_NAMES = ("train", "val", "test")
@@ -88,18 +98,17 @@ def read_voc(root: Path, index: ImageIndex | None = None) -> SourceDataset:
             image = index.find(_text(ann, "path"), xml.parent) or index.find_stem(xml)
         if image is None and filename:
             image = index.find(f"JPEGImages/{filename}") or index.find(f"../JPEGImages/{filename}", xml.parent)
+        if image is None and filename and not is_image_name(filename.replace("\\", "/").rsplit("/", 1)[-1]):
+            image = index.find_named_stem(filename, xml.parent)
         if image is None:
             data.skipped.append(Skipped(str(xml), "missing_image", tr(
                 "its image {name} is not in the source folder", name=filename or xml.stem)))
             continue
         used.add(image)
         size = ann.find("size")
-        declared = None
-        try:
-            w, h = int(float(_text(size, "width"))), int(float(_text(size, "height")))
-            declared = (w, h) if w > 0 and h > 0 else None
-        except ValueError:
-            declared = None
+        w = declared_side(_text(size, "width") or None, xml, "<size><width>")
+        h = declared_side(_text(size, "height") or None, xml, "<size><height>")
+        declared = (w, h) if w and h else None
         item = SourceImage(image, str(xml), declared_size=declared, grid="auto",
                            split=splits.get(image.stem))
         for number, obj in enumerate(ann.findall("object"), 1):
@@ -123,4 +132,5 @@ def read_voc(root: Path, index: ImageIndex | None = None) -> SourceDataset:
     for image in index.images:
         if image not in used:
             data.images.append(SourceImage(image, "", split=splits.get(image.stem)))  # a background
+    report_masks(data, index)
     return data

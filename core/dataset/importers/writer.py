@@ -6,9 +6,14 @@ relative ``path`` against its own package folder, not the YAML's). An interrupte
 removes its temporary folder: there is never a half dataset under the output's name, and the source is
 never written. Images are hard-linked when the source shares the output's file system (else copied), but
 a JPEG without its end marker is always copied: yolov5's label check re-saves such a file *in place*,
-which through a hard link would rewrite the user's original. Output names are unique per split by stem
-and case (``a.jpg`` and ``a.png`` would share ``a.txt``; Windows folds case), so duplicate names from
-different folders get their folder's name in front.
+which through a hard link would rewrite the user's original. What a file *is* is decided from its decoded
+content (Pillow's format, as yolov5's ``verify_image_label`` decides), never from its suffix: a JPEG named
+``.png`` with bytes after its end marker is copied. Output names are unique per split by stem and case
+(``a.jpg`` and ``a.png`` would share ``a.txt``; Windows folds case), so duplicate names from different
+folders get their folder's name in front; an embedded picture's suffix is its decoded format's.
+
+A writer killed by SIGKILL cannot remove its temporary folder: the next import into the same parent
+removes every ``.NAME.importing-PID`` whose PID is no longer the process that made it (``clean_leftovers``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+import psutil
 
 from core.atomic import atomic_write_text
 from core.dataset.importers.convert import ConvertedImage
@@ -47,12 +54,53 @@ class Placed:
     name: str  # file name under images/<split>/
 
 
+_LEFTOVER = re.compile(r"^\..+\.importing-(\d+)$")
+#: Suffix of an embedded picture by its decoded format (Pillow's name).
+FORMAT_SUFFIX = {"JPEG": ".jpg", "MPO": ".jpg", "PNG": ".png", "BMP": ".bmp", "GIF": ".gif", "TIFF": ".tif",
+                 "WEBP": ".webp", "DNG": ".dng"}
+
+
 def temp_folder(out: Path) -> Path:
     return out.parent / f".{out.name}.importing-{os.getpid()}"
 
 
+def _writer_alive(pid: int, folder: Path) -> bool:
+    """True when ``pid`` may still be the import that made ``folder`` (a process started after the folder's
+    last change is a recycled PID, not its writer)."""
+    try:
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return False
+        return proc.create_time() <= folder.lstat().st_mtime + 1.0
+    except (psutil.Error, OSError, OverflowError, ValueError):
+        return False
+
+
+def clean_leftovers(parent: Path) -> list[Path]:
+    """Remove the temporary folders of imports into ``parent`` that were killed; returns what was removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _LEFTOVER.match(entry.name)
+        path = Path(entry.path)
+        if match and entry.is_dir(follow_symlinks=False) and not _writer_alive(int(match.group(1)), path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
 def check_output(out: Path) -> None:
-    """Refuse an output that holds anything: an import never mixes into or replaces a folder."""
+    """Refuse an output that holds anything (an import never mixes into or replaces a folder), or one under
+    a file."""
+    for parent in out.parents:
+        if parent.exists() or parent.is_symlink():
+            if not parent.is_dir():
+                raise ImportWriteError(tr("{parent} is a file, not a folder, so {path} cannot be made under it. "
+                                          "Pick a folder for the dataset (--out).", parent=parent, path=out))
+            break
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ImportWriteError(tr("{path} already exists and is not empty. Pick a new folder for the dataset "
                                   "(--out), or remove that one first.", path=out))
@@ -69,6 +117,8 @@ def place(images: list[tuple[ConvertedImage, str]]) -> list[Placed]:
     for image, split in images:
         src = image.source
         name = _safe(src.path.name if src.path is not None else src.embedded_name or "image.jpg")
+        if src.path is None:  # an embedded picture: named by what it decodes as (``imagePath: notes.txt``)
+            name = name.rsplit(".", 1)[0] + FORMAT_SUFFIX.get(image.format, ".jpg")
         if "." not in name:
             name += ".jpg"
         used = taken.setdefault(split, set())
@@ -85,12 +135,18 @@ def place(images: list[tuple[ConvertedImage, str]]) -> list[Placed]:
     return placed
 
 
-def _complete_jpeg(path: Path) -> bool:
-    if path.suffix.lower() not in (".jpg", ".jpeg"):
-        return True
-    with path.open("rb") as handle:
-        handle.seek(-2, os.SEEK_END)
-        return handle.read() == b"\xff\xd9"
+def safe_to_link(path: Path, fmt: str) -> bool:
+    """True when yolov5 will never rewrite the file: it re-saves a *decoded* JPEG (whatever its name) whose
+    last two bytes are not the end marker (``utils/dataloaders.py`` ``verify_image_label`` lines 1022-1026,
+    7.0.14: ``im.format.lower() in ('jpg', 'jpeg')``; an MPO is left alone)."""
+    if fmt.upper() != "JPEG":
+        return bool(fmt)  # unknown content: copy
+    try:
+        with path.open("rb") as handle:
+            handle.seek(-2, os.SEEK_END)
+            return handle.read() == b"\xff\xd9"
+    except OSError:
+        return False
 
 
 def _put_image(placed: Placed, target: Path, link: str) -> bool:
@@ -99,7 +155,7 @@ def _put_image(placed: Placed, target: Path, link: str) -> bool:
     if src.path is None:
         target.write_bytes(src.embedded or b"")
         return False
-    if link != "copy" and _complete_jpeg(src.path):
+    if link != "copy" and safe_to_link(src.path, placed.image.format):
         try:
             os.link(src.path, target)
             return True
@@ -133,6 +189,7 @@ def write_dataset(out: Path, placed: list[Placed], names: list[str], report: dic
     """Write everything; returns (linked, copied). Raises ImportCancelled or ImportWriteError (nothing left)."""
     out = Path(out).absolute()
     check_output(out)
+    clean_leftovers(out.parent)
     tmp = temp_folder(out)
     shutil.rmtree(tmp, ignore_errors=True)
     index = {name: i for i, name in enumerate(names)}

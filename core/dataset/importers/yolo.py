@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.dataset.data_yaml import read_data_yaml
 from core.dataset.files import label_path_for, list_split
-from core.dataset.importers.locate import walk_files
+from core.dataset.importers.locate import inside, walk_files
 from core.dataset.importers.model import Skipped, SourceBox, SourceDataset, SourceImage
 from core.dataset.images import is_image_name
 from core.dataset.labels import parse_label_bytes
@@ -39,6 +39,8 @@ def looks_like_yolo(root: Path) -> bool:
 def _boxes(label: str | None, names: list[str], data: SourceDataset) -> list[SourceBox]:
     if label is None or not os.path.isfile(label):
         return []
+    if os.path.islink(label) and not inside(label, os.path.realpath(data.root)):
+        return []  # a link out of the source: reported by ``tidy`` with every other one
     try:
         raw = Path(label).read_bytes()
     except OSError as exc:

@@ -5893,11 +5893,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>the picture embedded in this file (imageData) cannot be decoded as an image; its {n} box is left out</source>
-      <translation>此文件中嵌入的图片（imageData）无法解码为图像；它的 {n} 个框已略去</translation>
+      <translation>此文件中嵌入的图片（imageData）无法解码为图片；它的 {n} 个框已略去</translation>
     </message>
     <message>
       <source>the picture embedded in this file (imageData) cannot be decoded as an image; its {n} boxes are left out</source>
-      <translation>此文件中嵌入的图片（imageData）无法解码为图像；它的 {n} 个框已略去</translation>
+      <translation>此文件中嵌入的图片（imageData）无法解码为图片；它的 {n} 个框已略去</translation>
     </message>
     <message>
       <source>the probe exited with code {code}</source>

@@ -103,7 +103,7 @@ def test_the_tune_verb_exits_2_naming_the_address(refused_port, tmp_path):
 def _tune_worker(tmp_path: Path, address: str) -> subprocess.Popen[bytes]:
     run_dir = tmp_path / "ws" / "tune" / "t"
     spec = {"run_dir": str(run_dir), "runs_root": str(tmp_path / "ws" / "runs"), "ray_address": address,
-            "base": {"config": {"epochs": 1}}, "time_budget_s": 60, "trials": 1, "cpus": 1, "cpus_per_trial": 1}
+            "base": {"config": {"epochs": 1}, "workspace": str(tmp_path / "ws")}, "time_budget_s": 60, "trials": 1, "cpus": 1, "cpus_per_trial": 1}
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(json.dumps(spec))
     return subprocess.Popen([sys.executable, "-m", "core.worker", "tune", str(spec_file)], cwd=ROOT,

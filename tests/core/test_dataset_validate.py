@@ -109,7 +109,7 @@ def test_truncated_jpeg_is_dropped_and_one_with_trailing_bytes_is_rewritten(tmp_
                                                  "tail": (good + b"camera trailer", BOX)}))
     cut, tail = sorted(found["image-corrupt"], key=lambda f: f.file)
     assert cut.file.endswith("cut.png") and cut.severity == "error" and "drops" in cut.message
-    assert tail.file.endswith("tail.png") and tail.severity == "warning" and "re-saves" in tail.message
+    assert tail.file.endswith("tail.png") and tail.severity == "warning" and "re-save" in tail.message
 
 
 def test_orphan_label(tmp_path):

@@ -13,6 +13,6 @@ def test_a_weights_store_file_that_changed_is_refused_at_start_before_any_run(qt
     store.path("yolov5s.pt").write_bytes(b"weightz")
     page.form.set_model(str(store.path("yolov5s.pt")))
     page.revalidate()
-    assert page.start_run() is False
+    assert page.control.start_run() is False
     assert page.banner.isVisibleTo(page) and page.banner.level == "error" and "SHA-256" in page.banner.text
-    assert not (page.workspace / "runs").exists() and not page.active
+    assert not (page.workspace / "runs").exists() and not page.control.active

@@ -18,17 +18,35 @@ import pytest
 from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.job.launch import worker_env
 from core.job.protocol import LineDecoder
+from tests.e2e import shared_run
 
 ROOT = Path(__file__).resolve().parents[2]
 NETGUARD = Path(__file__).resolve().parent / "netguard"
 TINY = DemoSpec(n_train=32, n_val=8, image_size=64, seed=3)
 
-pytestmark = pytest.mark.e2e
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under ``tests/e2e`` is ``e2e`` (real CPU training through the worker, or its set-up), so
+    ``pytest -m "not e2e"`` is the fast loop; a real training elsewhere carries the mark itself."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")
 def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate_demo_dataset(tmp_path_factory.mktemp("data") / "tiny", TINY)
+
+
+@pytest.fixture(scope="session")
+def completed_run(tmp_path_factory: pytest.TempPathFactory) -> shared_run.CompletedRun:
+    """The session's one tiny completed training on ``TINY`` (``tests/e2e/shared_run.py``): read it; to write
+    into it, take ``copy_workspace``."""
+    run = shared_run.completed_run(tmp_path_factory, TINY)
+    assert run.code == 0, run.stderr[-3000:]
+    return run
 
 
 @pytest.fixture
@@ -110,6 +128,44 @@ class Cli:
     def stderr(self) -> str:
         assert self.proc.stderr is not None
         return self.proc.stderr.read().decode("utf-8", errors="replace")
+
+
+class Hold:
+    """A training held at its ``step``-th step (1-based, each worker process) until released
+    (``netguard/injected_delays.py``): a stop or a kill sent while it waits lands before the run can end, on a
+    loaded machine as on an idle one. Released once, it holds nothing again (a resume passes through)."""
+
+    def __init__(self, root: Path, step: int) -> None:
+        self.step, self.release_file = step, root / f"release-step-{step}"
+
+    def env(self, env: dict[str, str]) -> dict[str, str]:
+        return {**env, "YOLOSTUDIO_TEST_HOLD": f"{self.step}:{self.release_file}"}
+
+    def release(self) -> None:
+        self.release_file.touch()
+
+
+@pytest.fixture
+def held(tmp_path: Path) -> Iterator[Any]:
+    """``held(step)`` -> a ``Hold`` for this test's workers; every one is released at the end, so a test that
+    fails before its release leaves no worker waiting."""
+    made: list[Hold] = []
+
+    def make(step: int) -> Hold:
+        made.append(Hold(tmp_path, step))
+        return made[-1]
+
+    yield make
+    for hold in made:
+        hold.release()
+
+
+def stop_while_held(cli: Cli, hold: Hold, send_stop: Any) -> None:
+    """``send_stop()`` (a signal, a control line), then, once the worker says ``stage: stopping``, the release:
+    the stop is taken at the next batch's start, which the held run has not reached."""
+    send_stop()
+    cli.wait_for(lambda e: e["type"] == "stage" and e["stage"] == "stopping")
+    hold.release()
 
 
 def run_cli(args: list[str], env: dict[str, str], timeout: float = 300.0) -> subprocess.CompletedProcess[str]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-from tests.e2e.conftest import Cli, assert_offline, by_type, runs_json, train_args
+from tests.e2e.conftest import Cli, assert_offline, by_type, runs_json, stop_while_held, train_args
 
 
-def test_training_fine_tuning_and_resume_under_an_apostrophe(tiny_data, e2e_env, net_audit, tmp_path):
+def test_training_fine_tuning_and_resume_under_an_apostrophe(tiny_data, e2e_env, net_audit, tmp_path, held):
     workspace = tmp_path / "o'brien" / "ws"
     e2e_env["YOLOSTUDIO_WORKSPACE"] = str(workspace)
 
@@ -24,9 +24,10 @@ def test_training_fine_tuning_and_resume_under_an_apostrophe(tiny_data, e2e_env,
     assert "'" in done["best"] and Path(done["best"]).is_file()
 
     # Fine-tuning from that run's checkpoint (a path with the apostrophe), stopped mid-epoch, then resumed.
-    tuned = Cli(train_args(tiny_data, name="tuned", epochs=1, batch=4, model=done["last"]), e2e_env)
-    tuned.wait_for(lambda e: e["type"] == "batch" and e["index"] >= 1)
-    tuned.proc.send_signal(signal.SIGINT)
+    hold = held(2)  # 8 steps: held at the second until the stop is taken, so it lands mid-epoch
+    tuned = Cli(train_args(tiny_data, name="tuned", epochs=1, batch=4, model=done["last"]), hold.env(e2e_env))
+    tuned.wait_for(lambda e: e["type"] == "batch")
+    stop_while_held(tuned, hold, lambda: tuned.proc.send_signal(signal.SIGINT))
     assert tuned.finish() == 3, tuned.stderr()
     assert tuned.events[-1]["status"] == "stopped"
     resumed = Cli(["resume", "tuned"], e2e_env)

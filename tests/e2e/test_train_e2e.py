@@ -146,7 +146,7 @@ def test_sigkilled_worker_is_failed_not_running_and_resumable(tiny_data, e2e_env
     assert_offline(net_audit)
 
 
-def test_worker_failing_mid_epoch_reports_the_file(tiny_data, e2e_env, tmp_path):
+def test_worker_failing_mid_epoch_reports_the_file(tiny_data, e2e_env, tmp_path, held):
     data = tmp_path / "fragile"
     import shutil
 
@@ -154,10 +154,12 @@ def test_worker_failing_mid_epoch_reports_the_file(tiny_data, e2e_env, tmp_path)
     yaml_path = data / "data.yaml"
     # A relative dataset folder, as people write it: yolov5 alone would look for it in its install folder.
     yaml_path.write_text(yaml_path.read_text().replace(str(tiny_data.parent), "."))
-    cli = Cli(train_args(yaml_path, name="fragile", epochs=2, batch=4), e2e_env)
+    hold = held(2)  # held at its second step while the images go: the run cannot end before it meets the gap
+    cli = Cli(train_args(yaml_path, name="fragile", epochs=2, batch=4), hold.env(e2e_env))
     cli.wait_for(lambda e: e["type"] == "batch")
     for image in (data / "images" / "train").iterdir():
         image.unlink()  # the dataset vanishes under the running trainer (a network drive going away)
+    hold.release()
     assert cli.finish() == 1
     error = by_type(cli.events, "error")[0]
     assert error["kind"] == "dataset" and "Image Not Found" in error["message"]

@@ -155,7 +155,9 @@ def test_two_nodes_stop_together_then_resume_and_complete(small_data, e2e_env, n
     resumed0 = Cli(["resume", "two-nodes", "--rdzv-endpoint", f"127.0.0.1:{port}"], env0)
     assert endpoint_answers("127.0.0.1", port, wait_s=120)
     resumed1 = Cli(["resume", "two-nodes", "--rdzv-endpoint", f"127.0.0.1:{port}"], env1)
-    assert _finish_both(resumed0, resumed1) == (0, 0), resumed0.stderr() + resumed1.stderr()
+    assert _finish_both(resumed0, resumed1) == (0, 0), (by_type(resumed0.events, "error"),
+                                                        by_type(resumed1.events, "error"),
+                                                        resumed0.stderr()[-3000:] + resumed1.stderr()[-3000:])
     done = resumed0.events[-1]
     assert done["status"] == "completed" and done["topology"] == {"nnodes": 2, "nproc_per_node": 1, "world_size": 2}
     assert done["final_metrics"]["map50"] is not None and Path(done["best"]).is_file()

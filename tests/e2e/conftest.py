@@ -72,9 +72,13 @@ def e2e_env(tmp_path: Path, net_audit: Path) -> dict[str, str]:
 
 
 def train_args(data: Path, name: str = "e2e", epochs: int = 2, batch: int = 8, extra: tuple[str, ...] = (),
-               imgsz: int = 64, model: str = "yolov5n.yaml") -> list[str]:
+               imgsz: int = 64, model: str = "yolov5n.yaml", plots: bool = False) -> list[str]:
+    """``yolostudio train`` of a tiny CPU run. Without yolov5's plots unless asked: they are about 40% of a
+    one-epoch run's CPU time here (17.3 s → 10.3 s, docs/performance.md) and only the shared completed run's test
+    looks at them (``shared_run.py`` trains with them, so the default path stays covered)."""
     return ["train", str(data), "--model", model, "--epochs", str(epochs), "--imgsz", str(imgsz),
-            "--batch", str(batch), "--workers", "1", "--device", "cpu", "--name", name, *extra]
+            "--batch", str(batch), "--workers", "1", "--device", "cpu", "--name", name,
+            *(() if plots else ("--noplots",)), *extra]
 
 
 class Cli:

@@ -24,8 +24,9 @@ from filelock import FileLock
 from core.demo.dataset import DemoSpec, generate_demo_dataset
 
 #: The shared training: what ``test_train_e2e`` needs of a completed run (two epochs, so a best epoch is chosen
-#: between two) on the e2e tiny dataset; ``--no-amp`` is the option ``test_no_amp_e2e`` reads the effect of (on a
-#: CPU yolov5 decides AMP off either way, so nothing else of the run differs).
+#: between two; yolov5's plots, the default that every other e2e training turns off) on the e2e tiny dataset;
+#: ``--no-amp`` is the option ``test_no_amp_e2e`` reads the effect of (on a CPU yolov5 decides AMP off either
+#: way, so nothing else of the run differs).
 NAME = "e2e"
 EPOCHS = 2
 OPTIONS = ("--no-amp",)
@@ -81,7 +82,7 @@ def completed_run(tmp_path_factory: pytest.TempPathFactory, spec: DemoSpec) -> C
             shutil.rmtree(root, ignore_errors=True)  # a process that died mid-build left half a run
             data = generate_demo_dataset(root / "data" / "tiny", spec)
             env = e2e_environment(root, root / "net-audit.log")
-            cli = Cli(train_args(data, name=NAME, epochs=EPOCHS, extra=OPTIONS), env)
+            cli = Cli(train_args(data, name=NAME, epochs=EPOCHS, extra=OPTIONS, plots=True), env)
             code = cli.finish()
             doc = {"code": code, "events": cli.events, "stderr": cli.stderr(), "env": env}
             result.write_text(json.dumps(doc), encoding="utf-8")

@@ -38,7 +38,7 @@ def small_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ddp_args(data: Path, name: str, *extra: str, epochs: int = 1) -> list[str]:
-    return train_args(data, name=name, epochs=epochs, batch=4, extra=("--noplots", *extra))
+    return train_args(data, name=name, epochs=epochs, batch=4, extra=extra)
 
 
 def tree(proc: subprocess.Popen) -> list[psutil.Process]:

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.e2e
 def test_two_ranks_on_one_machine_listen_on_loopback_only(tmp_path: Path, e2e_env: dict[str, str], held):
     data = generate_demo_dataset(tmp_path / "small", DemoSpec(n_train=16, n_val=4, image_size=64, seed=5))
     hold = held(2)  # the ranks wait in their second step until the stop is taken: it cannot miss
-    cli = Cli(train_args(data, name="local-ddp", epochs=3, batch=4, extra=("--noplots", "--nproc-per-node", "2")),
+    cli = Cli(train_args(data, name="local-ddp", epochs=3, batch=4, extra=("--nproc-per-node", "2")),
               hold.env(e2e_env))
     try:
         cli.wait_for(lambda e: e["type"] == "batch")
@@ -69,7 +69,7 @@ def test_machine_0_keeps_its_rendezvous_state_under_the_random_run_id_not_the_ru
     data = generate_demo_dataset(tmp_path / "small", DemoSpec(n_train=16, n_val=4, image_size=64, seed=5))
     port = _free_port()
     node0 = Cli(train_args(data, name="lan", epochs=1, batch=4, extra=(
-        "--noplots", "--nnodes", "2", "--nproc-per-node", "1", "--rdzv-endpoint", f"127.0.0.1:{port}")), e2e_env)
+        "--nnodes", "2", "--nproc-per-node", "1", "--rdzv-endpoint", f"127.0.0.1:{port}")), e2e_env)
     try:
         assert endpoint_answers("127.0.0.1", port, wait_s=120)  # machine 0's launcher hosts the store
         peer = dist.TCPStore("127.0.0.1", port, is_master=False, timeout=timedelta(seconds=60))

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import psutil
 import pytest
@@ -23,7 +23,6 @@ from tests.e2e import shared_run
 ROOT = Path(__file__).resolve().parents[2]
 NETGUARD = Path(__file__).resolve().parent / "netguard"
 TINY = DemoSpec(n_train=32, n_val=8, image_size=64, seed=3)
-
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -150,7 +149,7 @@ class Hold:
 
 
 @pytest.fixture
-def held(tmp_path: Path) -> Iterator[Any]:
+def held(tmp_path: Path) -> Iterator[Callable[[int], Hold]]:
     """``held(step)`` -> a ``Hold`` for this test's workers; every one is released at the end, so a test that
     fails before its release leaves no worker waiting."""
     made: list[Hold] = []
@@ -164,9 +163,10 @@ def held(tmp_path: Path) -> Iterator[Any]:
         hold.release()
 
 
-def stop_while_held(cli: Cli, hold: Hold, send_stop: Any) -> None:
+def stop_while_held(cli: Cli, hold: Hold, send_stop: Callable[[], Any]) -> None:
     """``send_stop()`` (a signal, a control line), then, once the worker says ``stage: stopping``, the release:
-    the stop is taken at the next batch's start, which the held run has not reached."""
+    the stop is taken at the end of the held batch (at the next batch's start with several ranks), which the
+    held run has not passed."""
     send_stop()
     cli.wait_for(lambda e: e["type"] == "stage" and e["stage"] == "stopping")
     hold.release()

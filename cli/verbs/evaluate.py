@@ -97,7 +97,7 @@ class EvaluateRenderer(EventRenderer):
 
     def event(self, ev: dict[str, Any]) -> None:
         kind = ev.get("type")
-        if kind == "stage" and ev.get("stage") in ("evaluating", "ranking", "preparing", "training"):
+        if kind == "stage" and ev.get("stage") in ("evaluating", "ranking", "preparing", "training", "stopping"):
             self._line(tr("… {detail}", detail=shown(ev.get("detail", ev.get("stage")))))
         elif kind == "eval_progress" and ev.get("index") == ev.get("count"):
             self._line(tr_n("… {n} image validated", "… {n} images validated", int(ev.get("images") or 0)))

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import psutil
 import pytest
@@ -18,17 +18,34 @@ import pytest
 from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.job.launch import worker_env
 from core.job.protocol import LineDecoder
+from tests.e2e import shared_run
 
 ROOT = Path(__file__).resolve().parents[2]
 NETGUARD = Path(__file__).resolve().parent / "netguard"
 TINY = DemoSpec(n_train=32, n_val=8, image_size=64, seed=3)
 
-pytestmark = pytest.mark.e2e
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under ``tests/e2e`` is ``e2e`` (real CPU training through the worker, or its set-up), so
+    ``pytest -m "not e2e"`` is the fast loop; a real training elsewhere carries the mark itself."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")
 def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate_demo_dataset(tmp_path_factory.mktemp("data") / "tiny", TINY)
+
+
+@pytest.fixture(scope="session")
+def completed_run(tmp_path_factory: pytest.TempPathFactory) -> shared_run.CompletedRun:
+    """The session's one tiny completed training on ``TINY`` (``tests/e2e/shared_run.py``): read it; to write
+    into it, take ``copy_workspace``."""
+    run = shared_run.completed_run(tmp_path_factory, TINY)
+    assert run.code == 0, run.stderr[-3000:]
+    return run
 
 
 @pytest.fixture
@@ -54,9 +71,13 @@ def e2e_env(tmp_path: Path, net_audit: Path) -> dict[str, str]:
 
 
 def train_args(data: Path, name: str = "e2e", epochs: int = 2, batch: int = 8, extra: tuple[str, ...] = (),
-               imgsz: int = 64, model: str = "yolov5n.yaml") -> list[str]:
+               imgsz: int = 64, model: str = "yolov5n.yaml", plots: bool = False) -> list[str]:
+    """``yolostudio train`` of a tiny CPU run. Without yolov5's plots unless asked: they are about 40% of a
+    one-epoch run's CPU time here (17.3 s → 10.3 s, docs/performance.md) and only the shared completed run's test
+    looks at them (``shared_run.py`` trains with them, so the default path stays covered)."""
     return ["train", str(data), "--model", model, "--epochs", str(epochs), "--imgsz", str(imgsz),
-            "--batch", str(batch), "--workers", "1", "--device", "cpu", "--name", name, *extra]
+            "--batch", str(batch), "--workers", "1", "--device", "cpu", "--name", name,
+            *(() if plots else ("--noplots",)), *extra]
 
 
 class Cli:
@@ -110,6 +131,45 @@ class Cli:
     def stderr(self) -> str:
         assert self.proc.stderr is not None
         return self.proc.stderr.read().decode("utf-8", errors="replace")
+
+
+class Hold:
+    """A training held at its ``step``-th step (1-based, each worker process) until released
+    (``netguard/injected_delays.py``): a stop or a kill sent while it waits lands before the run can end, on a
+    loaded machine as on an idle one. Released once, it holds nothing again (a resume passes through)."""
+
+    def __init__(self, root: Path, step: int) -> None:
+        self.step, self.release_file = step, root / f"release-step-{step}"
+
+    def env(self, env: dict[str, str]) -> dict[str, str]:
+        return {**env, "YOLOSTUDIO_TEST_HOLD": f"{self.step}:{self.release_file}"}
+
+    def release(self) -> None:
+        self.release_file.touch()
+
+
+@pytest.fixture
+def held(tmp_path: Path) -> Iterator[Callable[[int], Hold]]:
+    """``held(step)`` -> a ``Hold`` for this test's workers; every one is released at the end, so a test that
+    fails before its release leaves no worker waiting."""
+    made: list[Hold] = []
+
+    def make(step: int) -> Hold:
+        made.append(Hold(tmp_path, step))
+        return made[-1]
+
+    yield make
+    for hold in made:
+        hold.release()
+
+
+def stop_while_held(cli: Cli, hold: Hold, send_stop: Callable[[], Any]) -> None:
+    """``send_stop()`` (a signal, a control line), then, once the worker says ``stage: stopping``, the release:
+    the stop is taken at the end of the held batch (at the next batch's start with several ranks), which the
+    held run has not passed."""
+    send_stop()
+    cli.wait_for(lambda e: e["type"] == "stage" and e["stage"] == "stopping")
+    hold.release()
 
 
 def run_cli(args: list[str], env: dict[str, str], timeout: float = 300.0) -> subprocess.CompletedProcess[str]:

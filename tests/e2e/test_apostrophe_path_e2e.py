@@ -8,30 +8,35 @@ not exist."""
 from __future__ import annotations
 
 import signal
-from pathlib import Path
 
-from tests.e2e.conftest import Cli, assert_offline, by_type, runs_json, train_args
+from tests.e2e.conftest import Cli, assert_offline, by_type, runs_json, stop_while_held, train_args
+from tests.e2e.shared_run import NAME
 
 
-def test_training_fine_tuning_and_resume_under_an_apostrophe(tiny_data, e2e_env, net_audit, tmp_path):
-    workspace = tmp_path / "o'brien" / "ws"
+def test_training_fine_tuning_and_resume_under_an_apostrophe(completed_run, tiny_data, e2e_env, net_audit,
+                                                             tmp_path, held):
+    """The first run is the session's shared completed run (``tests/e2e/shared_run.py``), its workspace copied
+    under the apostrophe; the fresh training there is the fine-tuning, whose resume ends with yolov5 loading
+    its ``best.pt`` from the apostrophe path."""
+    workspace = completed_run.copy_workspace(tmp_path / "o'brien")
     e2e_env["YOLOSTUDIO_WORKSPACE"] = str(workspace)
-
-    first = Cli(train_args(tiny_data, name="first", epochs=1), e2e_env)
-    assert first.finish() == 0, first.stderr()
-    done = first.events[-1]
+    assert completed_run.code == 0, completed_run.stderr
+    done = completed_run.events[-1]
     assert done["status"] == "completed", done
-    assert "'" in done["best"] and Path(done["best"]).is_file()
+    first = workspace / "runs" / NAME / "weights"
+    assert "'" in str(first) and (first / "best.pt").is_file()
 
     # Fine-tuning from that run's checkpoint (a path with the apostrophe), stopped mid-epoch, then resumed.
-    tuned = Cli(train_args(tiny_data, name="tuned", epochs=1, batch=4, model=done["last"]), e2e_env)
-    tuned.wait_for(lambda e: e["type"] == "batch" and e["index"] >= 1)
-    tuned.proc.send_signal(signal.SIGINT)
+    hold = held(2)  # 8 steps: held at the second until the stop is taken, so it lands mid-epoch
+    tuned = Cli(train_args(tiny_data, name="tuned", epochs=1, batch=4, model=str(first / "last.pt")),
+                hold.env(e2e_env))
+    tuned.wait_for(lambda e: e["type"] == "batch")
+    stop_while_held(tuned, hold, lambda: tuned.proc.send_signal(signal.SIGINT))
     assert tuned.finish() == 3, tuned.stderr()
     assert tuned.events[-1]["status"] == "stopped"
     resumed = Cli(["resume", "tuned"], e2e_env)
     assert resumed.finish() == 0, resumed.stderr()
     assert resumed.events[-1]["status"] == "completed"
     assert [e["epoch"] for e in by_type(resumed.events, "epoch_end")] == [0]
-    assert {r["name"]: r["status"] for r in runs_json(e2e_env)} == {"first": "completed", "tuned": "completed"}
+    assert {r["name"]: r["status"] for r in runs_json(e2e_env)} == {NAME: "completed", "tuned": "completed"}
     assert_offline(net_audit)

@@ -2,7 +2,8 @@
 a rank killed), two "machines" (two launchers, c10d on 127.0.0.1: stop, resume, completion, the weights in
 yolov5's own val) and a machine whose dataset differs.
 
-Kept short: 16 images at 64 px, batch 4 (2 per rank: 4 batches per epoch), one epoch, no plots.
+Kept short: 16 images at 64 px, batch 4 (2 per rank: 4 batches per epoch), one epoch, no plots. A stop or a
+kill is sent while the ranks are held at a step (``Hold``), so a one-epoch run cannot complete before it lands.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import pytest
 
 from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.training.distributed import endpoint_answers, new_run_id
-from tests.e2e.conftest import ROOT, Cli, assert_offline, by_type, run_cli, runs_json, train_args
+from tests.e2e.conftest import (ROOT, Cli, assert_offline, by_type, run_cli, runs_json, stop_while_held,
+                                train_args)
 from tests.fixtures.listeners import beyond_loopback, listening
 
 pytestmark = pytest.mark.e2e
@@ -36,7 +38,7 @@ def small_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ddp_args(data: Path, name: str, *extra: str, epochs: int = 1) -> list[str]:
-    return train_args(data, name=name, epochs=epochs, batch=4, extra=("--noplots", *extra))
+    return train_args(data, name=name, epochs=epochs, batch=4, extra=extra)
 
 
 def tree(proc: subprocess.Popen) -> list[psutil.Process]:
@@ -67,10 +69,11 @@ def _node(data: Path, rank: int, port: int, env: dict[str, str], workspace: Path
                         "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", RUN_ID, *extra), node_env)
 
 
-def test_two_ranks_report_every_ranks_timing_and_a_killed_rank_fails_the_run_within_60s(small_data, e2e_env):
+def test_two_ranks_report_every_ranks_timing_and_a_killed_rank_fails_the_run_within_60s(small_data, e2e_env, held):
     """One launcher, two ranks: both ranks' figures reach rank 0's events; SIGKILL of rank 1 ends the whole run as
     failed, naming rank 1, within 60 s, and no process of the run is left (psutil over the process tree)."""
-    cli = Cli(ddp_args(small_data, "killed", "--nproc-per-node", "2", epochs=5), e2e_env)
+    hold = held(6)  # epoch 1's second step: the kill lands before the run can end
+    cli = Cli(ddp_args(small_data, "killed", "--nproc-per-node", "2", epochs=5), hold.env(e2e_env))
     ready = cli.wait_for(lambda e: e["type"] == "stage" and e["stage"] == "ranks_ready")
     assert cli.events[0]["topology"] == {"nnodes": 1, "nproc_per_node": 2, "world_size": 2}
     assert [r["rank"] for r in ready["ranks"]] == [0, 1]
@@ -81,6 +84,7 @@ def test_two_ranks_report_every_ranks_timing_and_a_killed_rank_fails_the_run_wit
     assert sum("core.worker" in " ".join(p.cmdline()) for p in procs) >= 3  # torchrun + one worker per rank
     killed_at = time.monotonic()
     os.kill(next(r for r in ready["ranks"] if r["rank"] == 1)["pid"], signal.SIGKILL)
+    hold.release()  # rank 0 goes on to the next exchange, where rank 1 is missing
     assert cli.finish(timeout=60) != 0
     assert time.monotonic() - killed_at < 60
     assert_all_gone(procs)
@@ -116,11 +120,12 @@ def _two_nodes(data0: Path, data1: Path, env: dict[str, str], tmp_path: Path, *c
     return node0, _node(data1, 1, port, env, tmp_path / "node1", *command)
 
 
-def test_two_nodes_stop_together_then_resume_and_complete(small_data, e2e_env, net_audit, tmp_path):
+def test_two_nodes_stop_together_then_resume_and_complete(small_data, e2e_env, net_audit, tmp_path, held):
     """Two launchers (--nnodes 2, c10d on 127.0.0.1): a stop on node 0 stops both nodes before the same batch,
     rank 0 alone saves last.pt; both nodes resume the same topology and complete; yolov5's own val.run then
     loads best.pt for the final validation (``final_metrics``)."""
-    node0, node1 = _two_nodes(small_data, small_data, e2e_env, tmp_path)
+    hold = held(2)  # both ranks wait in their second step until node 0 has taken the stop
+    node0, node1 = _two_nodes(small_data, small_data, hold.env(e2e_env), tmp_path)
     reader = threading.Thread(target=node1.finish, daemon=True)
     reader.start()
     ready = node0.wait_for(lambda e: e["type"] == "stage" and e["stage"] == "ranks_ready")
@@ -129,8 +134,12 @@ def test_two_nodes_stop_together_then_resume_and_complete(small_data, e2e_env, n
     # both "machines" met at 127.0.0.1: the loopback rendezvous (core.job.torchrun.is_loopback_endpoint), no '*'
     both = [*tree(node0.proc), *tree(node1.proc)]
     assert len(listening(both)) >= 2 and beyond_loopback(both) == [], listening(both)
-    node0.proc.stdin.write(b'{"v":1,"type":"stop"}\n')  # the Stop button / yolostudio stop
-    node0.proc.stdin.flush()
+
+    def stop() -> None:  # the Stop button / yolostudio stop
+        node0.proc.stdin.write(b'{"v":1,"type":"stop"}\n')
+        node0.proc.stdin.flush()
+
+    stop_while_held(node0, hold, stop)
     assert node0.finish() == 3, node0.stderr()  # 3 = stopped
     reader.join(timeout=120)
     assert node1.proc.wait(timeout=60) == 3 and node1.events[-1]["status"] == "stopped"
@@ -146,7 +155,9 @@ def test_two_nodes_stop_together_then_resume_and_complete(small_data, e2e_env, n
     resumed0 = Cli(["resume", "two-nodes", "--rdzv-endpoint", f"127.0.0.1:{port}"], env0)
     assert endpoint_answers("127.0.0.1", port, wait_s=120)
     resumed1 = Cli(["resume", "two-nodes", "--rdzv-endpoint", f"127.0.0.1:{port}"], env1)
-    assert _finish_both(resumed0, resumed1) == (0, 0), resumed0.stderr() + resumed1.stderr()
+    assert _finish_both(resumed0, resumed1) == (0, 0), (by_type(resumed0.events, "error"),
+                                                        by_type(resumed1.events, "error"),
+                                                        resumed0.stderr()[-3000:] + resumed1.stderr()[-3000:])
     done = resumed0.events[-1]
     assert done["status"] == "completed" and done["topology"] == {"nnodes": 2, "nproc_per_node": 1, "world_size": 2}
     assert done["final_metrics"]["map50"] is not None and Path(done["best"]).is_file()

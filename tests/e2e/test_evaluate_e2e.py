@@ -135,17 +135,20 @@ def test_held_out_kfold_predictions_cover_every_training_image_exactly_once(trai
     assert_offline(trained["root"] / "net-audit.log")
 
 
-def test_a_stopped_held_out_evaluation_keeps_nothing(trained):
+def test_a_stopped_held_out_evaluation_keeps_nothing(trained, held):
     """Ctrl+C during a fold's training: the worker stops before its next batch (exit 3), nothing is stored and its
     work folder (fold lists, fold models) is removed."""
     before = set((trained["run"] / "evaluations").iterdir())
+    hold = held(2)  # one step an epoch: fold 1's epoch 2 waits there until the stop is taken
     proc = subprocess.Popen([sys.executable, "-m", "cli", "evaluate", "weak", "--split", "train", "--kfold", "2",
-                             "--kfold-epochs", "3"], cwd=ROOT, env=trained["env"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                             "--kfold-epochs", "3"], cwd=ROOT, env=hold.env(trained["env"]),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
         if "fold 1 of 2: epoch 2 of 3" in line:  # a kfold_progress event: the fold is training
             proc.send_signal(signal.SIGINT)
+        elif "stop requested" in line:  # the worker's stage: stopping
+            hold.release()
             break
     proc.communicate(timeout=300)
     assert proc.returncode == 3

@@ -1,6 +1,7 @@
-"""Export of a model trained in this test session (yolov5n, 1 epoch, imgsz 64, CPU): ONNX and TorchScript
-through the real CLI and worker, verified against PyTorch; bad checkpoints, an unverified export, a full
-disk; and "Try it" running the exported ONNX in a real worker from the real page. Network refused."""
+"""Export of a model trained in this test session (yolov5n, 2 epochs, imgsz 64, CPU: the session's shared
+completed run, its workspace copied): ONNX and TorchScript through the real CLI and worker, verified against
+PyTorch; bad checkpoints, an unverified export, a full disk; and "Try it" running the exported ONNX in a real
+worker from the real page. Network refused."""
 
 from __future__ import annotations
 
@@ -13,26 +14,25 @@ from typing import Any
 
 import pytest
 
-from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.export.plan import find_reports
 from core.job.protocol import parse_line
-from tests.e2e.conftest import assert_offline, e2e_environment, run_cli, train_args
+from tests.e2e.conftest import assert_offline, e2e_environment, run_cli
+from tests.e2e.shared_run import NAME, CompletedRun
 from tests.waits import TIMEOUT_MS
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """One tiny trained run shared by every test here: its workspace, env, best.pt and dataset."""
+def trained(tmp_path_factory: pytest.TempPathFactory, completed_run: CompletedRun) -> dict[str, Any]:
+    """The session's tiny trained run (``tests/e2e/shared_run.py``), its workspace copied for the exports
+    written here: the copy's workspace, env, best.pt, and the dataset it was trained on."""
     root = tmp_path_factory.mktemp("export")
-    data = generate_demo_dataset(root / "data", DemoSpec(n_train=16, n_val=8, image_size=64, seed=3))
+    ws = completed_run.copy_workspace(root)
     env = e2e_environment(root, root / "net-audit.log")
-    out = run_cli(train_args(data, name="tiny", epochs=1, batch=8), env)
-    assert out.returncode == 0, out.stderr[-3000:]
-    run = root / "ws" / "runs" / "tiny"
-    return {"root": root, "env": env, "run": run, "best": run / "weights" / "best.pt", "data": data,
-            "ws": root / "ws", "audit": root / "net-audit.log"}
+    run = ws / "runs" / NAME
+    return {"root": root, "env": env, "run": run, "best": run / "weights" / "best.pt", "data": completed_run.data,
+            "ws": ws, "audit": root / "net-audit.log"}
 
 
 def test_cli_exports_onnx_and_torchscript_verified_with_json(trained):

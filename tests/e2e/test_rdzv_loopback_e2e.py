@@ -3,7 +3,7 @@ every listening socket of its launcher and ranks is on the loopback address (``c
 
 The sockets are read with psutil (``ss -ltnp`` shows the same table: the test names any offender with its pid,
 command and address). No clock is asserted: the check runs once the ranks have trained a batch (every store and
-every gloo pair is up by then), then the run is stopped.
+every gloo pair is up by then), then the run is stopped (while held at a step: ``Hold``).
 """
 
 from __future__ import annotations
@@ -18,16 +18,17 @@ import psutil
 import pytest
 
 from core.demo.dataset import DemoSpec, generate_demo_dataset
-from tests.e2e.conftest import Cli, train_args
+from tests.e2e.conftest import Cli, stop_while_held, train_args
 from tests.fixtures.listeners import LOOPBACK, beyond_loopback, listening, ss_listening
 
 pytestmark = pytest.mark.e2e
 
 
-def test_two_ranks_on_one_machine_listen_on_loopback_only(tmp_path: Path, e2e_env: dict[str, str]):
+def test_two_ranks_on_one_machine_listen_on_loopback_only(tmp_path: Path, e2e_env: dict[str, str], held):
     data = generate_demo_dataset(tmp_path / "small", DemoSpec(n_train=16, n_val=4, image_size=64, seed=5))
-    cli = Cli(train_args(data, name="local-ddp", epochs=3, batch=4, extra=("--noplots", "--nproc-per-node", "2")),
-              e2e_env)
+    hold = held(2)  # the ranks wait in their second step until the stop is taken: it cannot miss
+    cli = Cli(train_args(data, name="local-ddp", epochs=3, batch=4, extra=("--nproc-per-node", "2")),
+              hold.env(e2e_env))
     try:
         cli.wait_for(lambda e: e["type"] == "batch")
         procs = psutil.Process(cli.proc.pid).children(recursive=True)
@@ -38,8 +39,12 @@ def test_two_ranks_on_one_machine_listen_on_loopback_only(tmp_path: Path, e2e_en
         assert beyond_loopback(procs) == [], sockets
         seen_by_ss = ss_listening({p.pid for p in procs})  # the same table as the issue read it (None: no ss)
         assert seen_by_ss is None or [s for s in seen_by_ss if s[1] not in LOOPBACK] == [], seen_by_ss
-        cli.proc.stdin.write(b'{"v":1,"type":"stop"}\n')  # the Stop button / yolostudio stop
-        cli.proc.stdin.flush()
+
+        def stop() -> None:  # the Stop button / yolostudio stop
+            cli.proc.stdin.write(b'{"v":1,"type":"stop"}\n')
+            cli.proc.stdin.flush()
+
+        stop_while_held(cli, hold, stop)
         assert cli.finish() == 3, cli.stderr()  # 3 = stopped: the loopback rendezvous trains and stops as before
     finally:
         if cli.proc.poll() is None:
@@ -64,7 +69,7 @@ def test_machine_0_keeps_its_rendezvous_state_under_the_random_run_id_not_the_ru
     data = generate_demo_dataset(tmp_path / "small", DemoSpec(n_train=16, n_val=4, image_size=64, seed=5))
     port = _free_port()
     node0 = Cli(train_args(data, name="lan", epochs=1, batch=4, extra=(
-        "--noplots", "--nnodes", "2", "--nproc-per-node", "1", "--rdzv-endpoint", f"127.0.0.1:{port}")), e2e_env)
+        "--nnodes", "2", "--nproc-per-node", "1", "--rdzv-endpoint", f"127.0.0.1:{port}")), e2e_env)
     try:
         assert endpoint_answers("127.0.0.1", port, wait_s=120)  # machine 0's launcher hosts the store
         peer = dist.TCPStore("127.0.0.1", port, is_master=False, timeout=timedelta(seconds=60))

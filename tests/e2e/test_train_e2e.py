@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import ROOT, Cli, assert_offline, by_type, run_cli, runs_json, train_args
+from tests.e2e.conftest import (ROOT, Cli, assert_offline, by_type, run_cli, runs_json, stop_while_held,
+                                train_args)
 
 pytestmark = pytest.mark.e2e
 
@@ -28,10 +29,9 @@ def test_network_guard_is_live(e2e_env, net_audit):
     assert "getaddrinfo" in net_audit.read_text()
 
 
-def test_train_completes_offline_and_yolov5_tools_load_the_weights(tiny_data, e2e_env, net_audit, tmp_path):
-    cli = Cli(train_args(tiny_data, epochs=2), e2e_env)
-    assert cli.finish() == 0, cli.stderr()
-    events = cli.events
+def test_train_completes_offline_and_yolov5_tools_load_the_weights(completed_run, e2e_env, net_audit, tmp_path):
+    """The session's shared 2-epoch run (``tests/e2e/shared_run.py``), trained by ``yolostudio train --json``."""
+    events, tiny_data = completed_run.events, completed_run.data
     types = [e["type"] for e in events]
 
     # The sequence a GUI relies on.
@@ -65,7 +65,7 @@ def test_train_completes_offline_and_yolov5_tools_load_the_weights(tiny_data, e2
     assert len(rows) == 3 and "metrics/mAP_0.5" in rows[0]
     assert (run_dir / "events.jsonl").read_text().count("\n") == len(events)
 
-    listed = runs_json(e2e_env)
+    listed = runs_json(completed_run.env)
     assert listed[0]["name"] == "e2e" and listed[0]["status"] == "completed"
     best_epoch = ends[0]
     for end in ends:  # the best epoch is the fittest (a tie goes to the later one), not the one of highest mAP@0.5
@@ -92,17 +92,24 @@ print("DETECT-OK")
     assert out.returncode == 0, out.stderr[-3000:]
     assert "VAL" in out.stdout and "DETECT-OK" in out.stdout
     assert len(list((tmp_path / "peer" / "detect").glob("*.jpg"))) == 8
-    assert_offline(net_audit)
+    assert_offline(completed_run.net_audit)  # the training
+    assert_offline(net_audit)  # yolov5's own tools
 
 
-def test_graceful_stop_mid_epoch_then_resume(tiny_data, e2e_env, net_audit):
-    # 32 images at batch 4: 8 batches per epoch, so the stop lands inside epoch 0.
-    cli = Cli(train_args(tiny_data, name="stopme", epochs=2, batch=4), e2e_env)
-    cli.wait_for(lambda e: e["type"] == "batch" and e["index"] >= 1)
-    cli.proc.send_signal(signal.SIGINT)  # Ctrl+C in the terminal: a graceful stop
-    assert cli.proc.stdin is not None
-    cli.proc.stdin.write(b'{"v":1,"type":"stop"}\n')  # and once more through the control channel: harmless
-    cli.proc.stdin.flush()
+def test_graceful_stop_mid_epoch_then_resume(tiny_data, e2e_env, net_audit, held):
+    # 32 images at batch 4: 8 batches per epoch; held at its second step until the stop is taken, the run stops
+    # inside epoch 0 however slow the machine.
+    hold = held(2)
+    cli = Cli(train_args(tiny_data, name="stopme", epochs=2, batch=4), hold.env(e2e_env))
+    cli.wait_for(lambda e: e["type"] == "batch")
+
+    def stop() -> None:
+        cli.proc.send_signal(signal.SIGINT)  # Ctrl+C in the terminal: a graceful stop
+        assert cli.proc.stdin is not None
+        cli.proc.stdin.write(b'{"v":1,"type":"stop"}\n')  # and once more through the control channel: harmless
+        cli.proc.stdin.flush()
+
+    stop_while_held(cli, hold, stop)
     assert cli.finish() == 3, cli.stderr()  # 3 = stopped
     stop_ckpt = [e for e in by_type(cli.events, "checkpoint") if e["reason"] == "stop"]
     assert len(stop_ckpt) == 1 and 1 <= stop_ckpt[0]["batches_done"] < stop_ckpt[0]["batches"]
@@ -121,8 +128,9 @@ def test_graceful_stop_mid_epoch_then_resume(tiny_data, e2e_env, net_audit):
     assert_offline(net_audit)
 
 
-def test_sigkilled_worker_is_failed_not_running_and_resumable(tiny_data, e2e_env, net_audit):
-    cli = Cli(train_args(tiny_data, name="killme", epochs=3), e2e_env)
+def test_sigkilled_worker_is_failed_not_running_and_resumable(tiny_data, e2e_env, net_audit, held):
+    hold = held(6)  # 4 steps an epoch: held in epoch 1, the kill lands before the run ends
+    cli = Cli(train_args(tiny_data, name="killme", epochs=3), hold.env(e2e_env))
     first = cli.wait_for(lambda e: e["type"] == "stage" and e["stage"] == "starting")
     cli.wait_for(lambda e: e["type"] == "checkpoint" and e["reason"] == "epoch")
     os.kill(first["pid"], signal.SIGKILL)
@@ -138,7 +146,7 @@ def test_sigkilled_worker_is_failed_not_running_and_resumable(tiny_data, e2e_env
     assert_offline(net_audit)
 
 
-def test_worker_failing_mid_epoch_reports_the_file(tiny_data, e2e_env, tmp_path):
+def test_worker_failing_mid_epoch_reports_the_file(tiny_data, e2e_env, tmp_path, held):
     data = tmp_path / "fragile"
     import shutil
 
@@ -146,10 +154,12 @@ def test_worker_failing_mid_epoch_reports_the_file(tiny_data, e2e_env, tmp_path)
     yaml_path = data / "data.yaml"
     # A relative dataset folder, as people write it: yolov5 alone would look for it in its install folder.
     yaml_path.write_text(yaml_path.read_text().replace(str(tiny_data.parent), "."))
-    cli = Cli(train_args(yaml_path, name="fragile", epochs=2, batch=4), e2e_env)
+    hold = held(2)  # held at its second step while the images go: the run cannot end before it meets the gap
+    cli = Cli(train_args(yaml_path, name="fragile", epochs=2, batch=4), hold.env(e2e_env))
     cli.wait_for(lambda e: e["type"] == "batch")
     for image in (data / "images" / "train").iterdir():
         image.unlink()  # the dataset vanishes under the running trainer (a network drive going away)
+    hold.release()
     assert cli.finish() == 1
     error = by_type(cli.events, "error")[0]
     assert error["kind"] == "dataset" and "Image Not Found" in error["message"]

@@ -6,6 +6,11 @@ for the data loader) sleep ``load`` seconds and every ``ComputeLoss.__call__`` (
 overwhelming — e.g. 1 s of loading against a few milliseconds of compute — instead of relying on how fast
 decoding and training happen to run on the machine. Imported by ``sitecustomize`` when the variable is set;
 the patch is applied right after yolov5 imports each module, through an import hook.
+
+``YOLOSTUDIO_TEST_HOLD="N:PATH"`` holds the process's N-th training step (a ``ComputeLoss`` call with gradients
+on; validation computes its loss without them) until ``PATH`` exists: a test that stops or kills a run sends
+the stop while the run is held, waits for the worker's ``stage: stopping``, then creates the file. The run
+cannot reach its end first, whatever the machine's load (``tests/e2e/conftest.py`` ``Hold``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,30 @@ def _delays() -> dict[str, float]:
     return out
 
 
+def _hold() -> tuple[int, str] | None:
+    step, _, path = os.environ.get("YOLOSTUDIO_TEST_HOLD", "").partition(":")
+    return (int(step), path) if step.isdigit() and path else None
+
+
+def _held(method, step: int, release: str):
+    """The ``step``-th training step (1-based, this process) waits for ``release`` — at most 10 minutes, so a
+    test that fails before releasing ends by its own timeouts, not this one."""
+    steps = [0]
+
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        import torch
+
+        if torch.is_grad_enabled():
+            steps[0] += 1
+            if steps[0] == step:
+                deadline = time.monotonic() + 600
+                while not os.path.exists(release) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+        return method(*args, **kwargs)
+    return wrapper
+
+
 def _slowed(method, seconds: float):
     @functools.wraps(method)
     def wrapper(*args, **kwargs):
@@ -41,7 +70,7 @@ def _slowed(method, seconds: float):
 class _PatchAfterImport(importlib.abc.MetaPathFinder):
     """Finds nothing itself; for a target module it wraps the real loader so the patch follows execution."""
 
-    def __init__(self, patches: dict[str, list[tuple[str, str, float]]]) -> None:
+    def __init__(self, patches: dict[str, list[tuple[str, str, object]]]) -> None:
         self.patches = patches
 
     def find_spec(self, fullname, path, target=None):
@@ -58,18 +87,22 @@ class _PatchAfterImport(importlib.abc.MetaPathFinder):
 
         def exec_module(module):
             run(module)
-            for cls_name, method, seconds in patches:
+            for cls_name, method, patch in patches:
                 cls = getattr(module, cls_name)
-                setattr(cls, method, _slowed(getattr(cls, method), seconds))
+                setattr(cls, method, patch(getattr(cls, method)))
 
         spec.loader.exec_module = exec_module
         return spec
 
 
 def install() -> None:
-    patches: dict[str, list[tuple[str, str, float]]] = {}
+    patches: dict[str, list[tuple[str, str, object]]] = {}
     for key, seconds in _delays().items():
         module, cls, method = _TARGETS[key]
-        patches.setdefault(module, []).append((cls, method, seconds))
+        patches.setdefault(module, []).append((cls, method, functools.partial(_slowed, seconds=seconds)))
+    hold = _hold()
+    if hold is not None:
+        module, cls, method = _TARGETS["step"]
+        patches.setdefault(module, []).append((cls, method, functools.partial(_held, step=hold[0], release=hold[1])))
     if patches:
         sys.meta_path.insert(0, _PatchAfterImport(patches))

@@ -1,5 +1,6 @@
 """Loaded by every Python process of an e2e test run (via PYTHONPATH): fail on any network attempt, and
-apply the delays a test asked for (``injected_delays``, when ``YOLOSTUDIO_TEST_DELAYS`` is set).
+apply the delays or the hold a test asked for (``injected_delays``, when ``YOLOSTUDIO_TEST_DELAYS`` or
+``YOLOSTUDIO_TEST_HOLD`` is set).
 
 A Python audit hook sees every ``socket.connect`` and ``socket.getaddrinfo``; an Internet address or a
 name lookup is written to ``$YOLOSTUDIO_NET_AUDIT`` and refused. Local (AF_UNIX) sockets, which torch's
@@ -31,7 +32,7 @@ def _hook(event, args):
 if _LOG:
     sys.addaudithook(_hook)
 
-if os.environ.get("YOLOSTUDIO_TEST_DELAYS"):
+if os.environ.get("YOLOSTUDIO_TEST_DELAYS") or os.environ.get("YOLOSTUDIO_TEST_HOLD"):
     import injected_delays
 
     injected_delays.install()

@@ -73,3 +73,48 @@ def test_three_classes_stay_on_cleanlabs_per_class_layout():
     assert sorted(orders[0].tolist()) == list(range(9))
     scores = score_images([np.array([[0, 0, 0, 8, 8]], float)], [pred], nc=3)
     assert len(scores[0].overlooked) == 9 and len(scores[0].swap) == 1
+
+
+def unsure_model(n: int = 12) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The same images, predicted by a model that is right at about 60 % confidence (a short training): below
+    cleanlab's fixed 95 % "sure" level for every box it gets right."""
+    labels, preds = clean_dataset(n)
+    for pred in preds:
+        pred[:2, 4] = [0.6, 0.58]
+    return labels, preds
+
+
+def test_an_unsure_models_confident_box_on_an_unlabelled_object_is_a_missing_label_first():
+    labels, preds = unsure_model()
+    preds[5] = np.r_[preds[5], [[260, 20, 320, 90, 0.62, 0]]]
+    top = ranking(labels, preds)[0]
+    assert (top["image"], top["kind"], top["label_issue"]) == ("img5.jpg", "false_positive", "overlooked")
+    assert top["label_score"] < 1.0
+    # cleanlab's fixed 95 % never scores that box: it is not doubted at all
+    raw = score_images(labels, preds, nc=2, calibrated=False)
+    assert np.isnan(raw[5].overlooked[-1])
+
+
+def test_an_unsure_models_other_class_on_a_label_is_a_swapped_class_first():
+    labels, preds = unsure_model()
+    labels[7][1, 0] = 0
+    top = ranking(labels, preds)[0]
+    assert (top["image"], top["kind"], top["label_issue"]) == ("img7.jpg", "wrong_class", "swap")
+    assert top["label_score"] < 1.0
+    assert score_images(labels, preds, nc=2, calibrated=False)[7].swap[1] == 1.0
+
+
+def test_each_class_is_judged_at_its_own_sure_confidence():
+    """Class 0 is right at ~0.9, class 1 at ~0.4: a 0.5 class-1 box on nothing is doubted, a 0.5 class-0 one is
+    the model's ordinary faint guess."""
+    from core.worker.label_scores import class_thresholds
+
+    labels, preds = clean_dataset()
+    for pred in preds:
+        pred[1, 4] = 0.4
+        pred[2:, 4] = 0.26  # the faint boxes on background stay below both
+    assert class_thresholds(labels, preds, nc=2) == pytest.approx({0: 0.9, 1: 0.4})
+    preds[2] = np.r_[preds[2], [[260, 20, 320, 90, 0.5, 0]]]
+    preds[4] = np.r_[preds[4], [[260, 20, 320, 90, 0.5, 1]]]
+    scores = score_images(labels, preds, nc=2)
+    assert np.isnan(scores[2].overlooked[-1]) and scores[4].overlooked[-1] < 1.0

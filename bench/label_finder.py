@@ -94,7 +94,7 @@ def reranked(store: Path, calibrated: bool) -> list[str]:
     images = json.loads((store / "images.json").read_text())
     labels = [np.asarray(im["labels"], dtype=float).reshape(-1, 5) for im in images]
     preds = [np.asarray(im["predictions"], dtype=float).reshape(-1, 6) for im in images]
-    scores = score_images(labels, preds, len(result["names"]), calibrated=calibrated)
+    scores = score_images(labels, preds, len(result["names"]), calibrated=calibrated, conf=result["error_conf"])
     matched = [{"image": im["image"], "matches": match_image(lab, pred, conf=result["error_conf"]), "scores": s}
                for im, lab, pred, s in zip(images, labels, preds, scores)]
     return image_order(ranked_errors(matched))
@@ -125,7 +125,9 @@ def main() -> int:
     args = p.parse_args()
     workspace = Path(args.workspace)
     run_dir = workspace / "runs" / args.run
-    data = Path(args.data) if args.data else Path(json.loads((run_dir / "config.json").read_text())["data"])
+    from core.evaluation.plan import run_training_config
+
+    data = Path(args.data) if args.data else Path(run_training_config(run_dir)["data"])
     counts = {"swapped": args.swapped, "missing": args.missing, "sloppy": args.sloppy}
     with tempfile.TemporaryDirectory(prefix="label-finder-") as tmp:
         planted_yaml, planted = plant(data, Path(tmp) / "planted", args.seed, counts)
@@ -135,7 +137,9 @@ def main() -> int:
         if proc.returncode != 0:
             print(proc.stdout[-2000:], proc.stderr[-2000:], file=sys.stderr)
             return proc.returncode
-        doc = json.loads(proc.stdout.strip().splitlines()[-1])
+        text = proc.stdout
+        start = 0 if text.startswith("{") else text.rfind("\n{\n") + 1  # the one JSON document, after any events
+        doc = json.loads(text[start:])
         store = Path(doc["store"]).parent
         n_images = int(doc["images"])
         total = sum(counts.values())

@@ -9,7 +9,9 @@ resized so it covers about half the object), evaluates the run's best weights on
 first ``--top`` images the Errors list shows (its stored order: images in the order of their first error).
 Side by side over the same stored labels and predictions: cleanlab's scores with its default thresholds
 (the finder before per-class calibration), the image-level order of cleanlab's ``get_label_quality_scores``,
-and what a random order finds on average. The last line is the app's figure.
+the images with any false positive or negative in dataset order (what Ultralytics' ``val visualize=True``,
+8.3.169+, draws: its TP/FP/FN plots per image, unranked), and what a random order finds on average. The last
+line is the app's figure.
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ def main() -> int:
         total = sum(counts.values())
         rows = {
             "random order (expected)": {"all": round(args.top / n_images * total, 1)},
+            "FP/FN images, dataset order": found(sorted(image_order(doc["errors"])), planted, args.top),
             "cleanlab image score": found(cleanlab_image_order(store), planted, args.top),
             "cleanlab default thresholds": found(reranked(store, calibrated=False), planted, args.top),
             "per-class calibrated": found(reranked(store, calibrated=True), planted, args.top),

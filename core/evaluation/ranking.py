@@ -9,11 +9,14 @@ matched errors (``core.evaluation.matching``), naming the label mistake each err
 | false_positive    | overlooked: a label is missing       | the prediction          |
 | wrong_class       | swap: the label has the wrong class  | the label               |
 | poor_box          | badloc: the label's box is sloppy    | the label               |
-| missed            | badloc (no prediction near it: 1.0)  | the label               |
+| missed            | swap: another class is seen there;   | the label               |
+|                   | else badloc                          |                         |
 | duplicate         | — (a model fault, not a label's)     | —                       |
 
 (cleanlab 2.9.0, ``cleanlab/object_detection/rank.py``: ``compute_overlooked_box_scores`` per predicted box,
-``compute_swap_box_scores`` and ``compute_badloc_box_scores`` per label box.) Ties keep the image's own
+``compute_swap_box_scores`` and ``compute_badloc_box_scores`` per label box; calibrated per class by the
+worker, ``core/worker/label_scores.py``: a missed label is a swap when the model sees another class there
+below the threshold and not its own.) Ties keep the image's own
 score (cleanlab's ``get_label_quality_scores``), then the more confident prediction first; an error that
 suggests no label mistake (a duplicate) comes after those that do at the same score.
 """
@@ -28,7 +31,7 @@ import numpy as np
 
 from core.evaluation.matching import Match
 
-LABEL_ISSUE = {"false_positive": "overlooked", "wrong_class": "swap", "poor_box": "badloc", "missed": "badloc"}
+LABEL_ISSUE = {"false_positive": "overlooked", "wrong_class": "swap", "poor_box": "badloc"}
 
 
 @dataclass
@@ -56,6 +59,9 @@ def issue_score(match: Match, scores: ImageScores) -> tuple[str | None, float]:
         return issue, _score(scores.swap, match.label)
     if issue == "badloc":
         return issue, _score(scores.badloc, match.label)
+    if match.kind == "missed":  # no detection of its class at the threshold: another class seen there is a swap
+        swap = _score(scores.swap, match.label)
+        return ("swap", swap) if swap < 1.0 else ("badloc", _score(scores.badloc, match.label))
     return None, 1.0
 
 

@@ -26,7 +26,7 @@ from core.stored_file import read_regular_bytes
 RESULT_FILE = "result.json"
 IMAGES_FILE = "images.json"
 #: Bumped when what an evaluation computes changes, so older results are not taken for new ones.
-STORE_VERSION = 1
+STORE_VERSION = 2  # 2: label scores calibrated per class (core/worker/label_scores.py)
 
 
 def evaluations_dir(run_dir: Path) -> Path:

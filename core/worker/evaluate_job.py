@@ -256,8 +256,8 @@ def build_result(ctx: JobContext, collector: Collector, results: Any, speed: Any
     ctx.emit("stage", stage="ranking", detail=tr("scoring the labels with cleanlab"))
     labels = [im["labels"] for im in collector.images]
     preds = [im["predictions"] for im in collector.images]
-    scores = score_images(labels, preds, nc)
     error_conf = max(best["confidence"], ERROR_CONF_FLOOR)
+    scores = score_images(labels, preds, nc, conf=error_conf)  # each class's "sure" level at the operating point
     matched = [{"image": im["image"], "matches": match_image(im["labels"], im["predictions"], conf=error_conf),
                 "scores": s} for im, s in zip(collector.images, scores)]
     errors = ranked_errors(matched)

@@ -73,3 +73,71 @@ def test_three_classes_stay_on_cleanlabs_per_class_layout():
     assert sorted(orders[0].tolist()) == list(range(9))
     scores = score_images([np.array([[0, 0, 0, 8, 8]], float)], [pred], nc=3)
     assert len(scores[0].overlooked) == 9 and len(scores[0].swap) == 1
+
+
+def unsure_model(n: int = 12) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The same images, predicted by a model that is right at about 60 % confidence (a short training): below
+    cleanlab's fixed 95 % "sure" level for every box it gets right."""
+    labels, preds = clean_dataset(n)
+    for pred in preds:
+        pred[:2, 4] = [0.6, 0.58]
+    return labels, preds
+
+
+def test_an_unsure_models_confident_box_on_an_unlabelled_object_is_a_missing_label_first():
+    labels, preds = unsure_model()
+    preds[5] = np.r_[preds[5], [[260, 20, 320, 90, 0.62, 0]]]
+    top = ranking(labels, preds)[0]
+    assert (top["image"], top["kind"], top["label_issue"]) == ("img5.jpg", "false_positive", "overlooked")
+    assert top["label_score"] < 1.0
+    # cleanlab's fixed 95 % never scores that box: it is not doubted at all
+    raw = score_images(labels, preds, nc=2, calibrated=False)
+    assert np.isnan(raw[5].overlooked[-1])
+
+
+def test_an_unsure_models_other_class_on_a_label_is_a_swapped_class_first():
+    labels, preds = unsure_model()
+    labels[7][1, 0] = 0
+    top = ranking(labels, preds)[0]
+    assert (top["image"], top["kind"], top["label_issue"]) == ("img7.jpg", "wrong_class", "swap")
+    assert top["label_score"] < 1.0
+    assert score_images(labels, preds, nc=2, calibrated=False)[7].swap[1] == 1.0
+
+
+def test_each_class_is_calibrated_on_how_often_the_model_is_right_for_it():
+    """Class 1 is always right at 0.4 and wrong below it; class 0 right at 0.9: 0.4 means 'sure' for class 1 only."""
+    from core.worker.label_belief import ClassCalibration
+
+    labels, preds = clean_dataset()
+    for pred in preds:
+        pred[1, 4] = 0.4
+    calibration = ClassCalibration.fit(labels, preds, nc=2)
+    belief = calibration.belief(np.array([0.4, 0.4, 0.3, 0.95]), np.array([1, 0, 1, 0]))
+    assert belief[0] == pytest.approx(1.0)  # every class-1 box at 0.4 was right
+    assert belief[1] < 0.5  # class 0 is never that unsure when right
+    assert belief[2] == pytest.approx(0.0)  # the faint class-1 boxes on background were all wrong
+    assert belief[3] == pytest.approx(1.0)
+
+
+def test_a_label_the_model_sees_as_another_class_below_the_threshold_is_a_swap():
+    """The model is unsure (0.2, under the shown threshold) but sees only class 1 on a box labelled 0, as it does
+    on every class-1 object: the 'missed' label is listed as a likely swapped class, ahead of the model's faint guesses."""
+    labels, preds = clean_dataset()
+    for pred in preds:
+        pred[1, 4] = 0.2  # class 1 is found, but only at 20 %
+        pred[2:, 4] = 0.1  # the faint boxes on background fainter still
+    labels[4][1, 0] = 0
+    top = ranking(labels, preds)[0]
+    assert (top["image"], top["kind"], top["label_issue"]) == ("img4.jpg", "missed", "swap")
+
+
+def test_a_box_the_model_sees_as_both_classes_is_its_confusion_not_a_label_mistake():
+    labels, preds = clean_dataset()
+    preds[6] = np.r_[preds[6], [[*labels[6][0, 1:5], 0.89, 1]]]  # class 0's object also seen as class 1
+    labels[8][1, 0] = 0  # a real swap: the model sees only class 1 there
+    rows = ranking(labels, preds)
+    swaps = [r["image"] for r in rows if r["label_issue"] == "swap"]
+    assert swaps[0] == "img8.jpg"
+    scores = score_images(labels, preds, nc=2)
+    assert scores[8].swap[1] < 0.1  # only the other class is seen on it
+    assert scores[6].swap[0] > 0.9  # its own class is seen on it as surely as the other

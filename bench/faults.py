@@ -52,6 +52,7 @@ from bench import faults_rdzv  # noqa: E402
 from bench import faults_edits  # noqa: E402
 from bench import faults_stored, faults_tune  # noqa: E402 - issue 37's stored evaluations and tune
 from bench import faults_import  # noqa: E402
+from bench.fault_run import cli, measured  # noqa: E402 - the sections reach them through this module too
 from bench.fault_corpus import damaged_runs, data_yaml_corpus, facts_corpus  # noqa: E402
 from core.run.checkpoint_file import checkpoint_problem  # noqa: E402
 from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: E402
@@ -63,54 +64,12 @@ from core.run.files import EVENTS_FILE
 from tests.fixtures.checkpoint_files import write_hostile_checkpoint  # noqa: E402
 from tests.worker.tmpfs import small_tmpfs  # noqa: E402
 
-HANG_S = 90.0
-
-
-def cli(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cli", *args]
-
-
 DEVICE = ["cpu"]  # --device: "0" on a GPU machine (bench/gpu_check.sh)
 
 
 def train_args(data: Path, name: str, epochs: int) -> list[str]:
     return ["train", str(data), "--model", "yolov5n.yaml", "--epochs", str(epochs), "--imgsz", "64", "--batch", "8",
             "--workers", "1", "--device", DEVICE[0], "--name", name]
-
-
-def measured(argv: list[str], env: dict[str, str], timeout: float = HANG_S) -> dict[str, Any]:
-    """Run to its end (killed at ``timeout``): exit code, output, whether it hung, its own max RSS (MB) — through
-    ``bench/child_rss.py``, so the figure is the command's alone, not this process's that forked it."""
-    report = tempfile.NamedTemporaryFile(prefix="rss-", delete=False)  # noqa: SIM115 - the launcher writes it
-    report.close()
-    proc = subprocess.Popen([sys.executable, "-I", "-S", str(ROOT / "bench" / "child_rss.py"), report.name, *argv],
-                            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    hung = threading.Event()
-
-    def watchdog() -> None:
-        if proc.poll() is None:
-            hung.set()
-            os.killpg(proc.pid, signal.SIGKILL)
-
-    timer = threading.Timer(timeout, watchdog)
-    timer.start()
-    out, err = [], []
-    readers = [threading.Thread(target=lambda s=s, b=b: b.append(s.read())) for s, b in
-               ((proc.stdout, out), (proc.stderr, err))]
-    for reader in readers:
-        reader.start()
-    _, status, _usage = os.wait4(proc.pid, 0)
-    timer.cancel()
-    rss_kb = Path(report.name).read_text() or "0"
-    os.unlink(report.name)
-    for reader in readers:
-        reader.join()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    text = b"".join(err).decode("utf-8", "replace")
-    return {"rc": proc.returncode, "out": b"".join(out).decode("utf-8", "replace"), "err": text,
-            "hung": hung.is_set(), "rss_mb": int(rss_kb) / 1024,
-            "traceback": "Traceback (most recent call last)" in text or "looks like a bug" in text}
 
 
 class Live:

@@ -157,7 +157,7 @@ def main() -> None:
     import tempfile  # noqa: PLC0415
     import shutil  # noqa: PLC0415
 
-    from bench.faults import cli, measured  # noqa: PLC0415
+    from bench.fault_run import cli, measured  # noqa: PLC0415
     from core.job.launch import worker_env  # noqa: PLC0415
 
     work = Path(tempfile.mkdtemp(prefix="yolostudio-faults-import-"))

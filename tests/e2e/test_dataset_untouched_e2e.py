@@ -1,7 +1,10 @@
 """Training never changes the user's dataset (issue 37, data loss): import → train → evaluate → held-out (k-fold)
 evaluate, through the real CLI and workers, on a source holding a JPEG named ``.png`` with bytes after its end
-marker — the file yolov5 "restored and saved" in place, through the importer's hard link into the source. The
-sha256 of every source and dataset file is the same at the end; the only files added are yolov5's label caches.
+marker — the file yolov5 "restored and saved" in place, through the importer's hard link into the source. Two
+guards now stand in the way, each tested here: the importer decides "JPEG" by the decoded bytes and copies such a
+file instead of linking it, and the workers never let yolov5 re-save a dataset file (compat fix 13) — so neither
+the source nor the dataset's own copy changes. The sha256 of every source and dataset file is the same at the
+end; the only files added are yolov5's label caches.
 """
 
 from __future__ import annotations
@@ -33,8 +36,8 @@ def test_import_train_evaluate_and_held_out_change_no_file_of_the_users(e2e_env,
                        e2e_env)
     assert imported.returncode == 0, imported.stderr[-3000:]
     assert "hard-linked" in imported.stdout
-    [linked] = [p for p in out.rglob("*.png") if p.read_bytes().endswith(b"camera trailer")]
-    assert linked.stat().st_ino == trailer.stat().st_ino  # the case of the issue: one file, two names
+    [copied] = [p for p in out.rglob("*.png") if p.read_bytes().endswith(b"camera trailer")]
+    assert copied.stat().st_ino != trailer.stat().st_ino  # a JPEG by its bytes, with a trailer: copied, not linked
     before = sums(src, out)
 
     trained = run_cli(train_args(out / "data.yaml", name="kept", epochs=1, batch=4), e2e_env)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from core.dataset.importers.plan import ImportOptions, analyse, run_import
 from tests.fixtures.export_corpus import (labelimg_voc, labelimg_yolo, makesense_voc, makesense_yolo, roboflow_coco,
-                                         roboflow_yolov5, x_anylabeling)
+                                         roboflow_voc, roboflow_yolov5, x_anylabeling, x_anylabeling_coco,
+                                         x_anylabeling_voc)
 from tests.import_samples import picture
 
 BOXES = [("bolt", 4, 4, 30, 30), ("nut", 34, 10, 60, 40)]
@@ -16,6 +17,11 @@ ALL = ImportOptions(ratios=(1, 0, 0))
 def _rows(out) -> list[list[float]]:
     return sorted([float(v) for v in line.split()] for p in out.glob("labels/*/*.txt")
                   for line in p.read_text().splitlines())
+
+
+def _splits(out) -> dict[str, str]:
+    """Source stem (before Roboflow's ``_jpg.rf.<hash>``) → the split folder it was written to."""
+    return {p.name.split("_jpg.rf.")[0]: p.parent.name for p in out.glob("images/*/*")}
 
 
 def _boxes_at(rows, index: int) -> list[tuple[float, ...]]:
@@ -57,6 +63,24 @@ def test_x_anylabeling_four_corner_rectangles_and_rotated_boxes_are_boxed(tmp_pa
                                                    round(26 / 48, 4))] * 4
 
 
+def test_x_anylabeling_voc_objects_without_a_box_are_reported_and_the_rest_imported(tmp_path):
+    """Its rectangle-mode VOC writes an ``<object>`` with no ``<bndbox>`` for a polygon and a rotation."""
+    src = x_anylabeling_voc(tmp_path / "xav", ["a", "b"], BOXES)
+    report = run_import(src, tmp_path / "out", ALL).report
+    assert (report["format"], report["images"], report["boxes"], report["names"]) == ("voc", 2, 4, ["bolt", "nut"])
+    lost = sorted((s["file"].rsplit("/", 1)[-1], s["reason"], s["message"].split(":")[0]) for s in report["skipped"])
+    assert lost == [(f"{stem}.xml", "no_geometry", f"object {n} (bolt)") for stem in "ab" for n in (3, 4)]
+
+
+def test_x_anylabeling_coco_with_empty_bbox_annotations_imports_the_file(tmp_path):
+    """``bbox: []`` (a shape its rectangle mode does not convert) is one reported annotation, not a refused file."""
+    src = x_anylabeling_coco(tmp_path / "xac", ["a", "b"], BOXES, names=["bolt", "nut"])
+    report = run_import(src, tmp_path / "out", ALL).report
+    assert (report["format"], report["images"], report["boxes"], report["names"]) == ("coco", 2, 4, ["bolt", "nut"])
+    assert report["out_classes"] == {"bolt": 2, "nut": 2}
+    assert [s["reason"] for s in report["skipped"]] == ["no_geometry"] * 4  # 2 shapes a picture, none doubled
+
+
 def test_makesense_voc_with_made_up_paths_and_an_unlabelled_picture(tmp_path):
     src = makesense_voc(tmp_path / "ms", ["a", "b"], BOXES)
     picture(src / "empty.jpg", (64, 48), [], seed=9)  # make-sense writes no XML for a picture without boxes
@@ -87,8 +111,7 @@ def test_roboflow_yolov5_keeps_its_splits_names_and_renamed_pictures(tmp_path):
     report = result.report
     assert (report["format"], report["images"], report["boxes"], report["skipped"]) == ("yolo", 4, 8, [])
     assert report["names"] == ["bolt", "nut"]
-    split_of = {p.name.split("_jpg.rf.")[0]: p.parent.name for p in result.out.glob("images/*/*")}
-    assert split_of == {"a": "train", "b": "train", "c": "val", "d": "test"}
+    assert _splits(result.out) == {"a": "train", "b": "train", "c": "val", "d": "test"}
 
 
 def test_roboflow_coco_per_split_ignores_the_root_category_and_keeps_splits(tmp_path):
@@ -99,5 +122,13 @@ def test_roboflow_coco_per_split_ignores_the_root_category_and_keeps_splits(tmp_
     report = result.report
     assert (report["format"], report["images"], report["boxes"], report["skipped"]) == ("coco", 3, 6, [])
     assert report["names"] == ["bolt", "nut"]  # the unannotated root "parts" is no class 0
-    split_of = {p.name.split("_jpg.rf.")[0]: p.parent.name for p in result.out.glob("images/*/*")}
-    assert split_of == {"a": "train", "b": "train", "c": "val"}
+    assert _splits(result.out) == {"a": "train", "b": "train", "c": "val"}
+
+
+def test_roboflow_voc_keeps_its_split_folders(tmp_path):
+    src = roboflow_voc(tmp_path / "rfv", {"train": ["a", "b"], "valid": ["c"], "test": ["d"]}, BOXES)
+    result = run_import(src, tmp_path / "out", ImportOptions())
+    report = result.report
+    assert (report["format"], report["images"], report["boxes"], report["skipped"]) == ("voc", 4, 8, [])
+    assert report["names"] == ["bolt", "nut"]
+    assert _splits(result.out) == {"a": "train", "b": "train", "c": "val", "d": "test"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.dataset.importers.plan import ImportOptions, analyse, run_import
 from tests.fixtures.export_corpus import (labelimg_voc, labelimg_yolo, makesense_voc, makesense_yolo, roboflow_coco,
                                          roboflow_voc, roboflow_yolov5, x_anylabeling, x_anylabeling_coco,
-                                         x_anylabeling_voc)
+                                         x_anylabeling_voc, x_anylabeling_yolo_obb)
 from tests.import_samples import picture
 
 BOXES = [("bolt", 4, 4, 30, 30), ("nut", 34, 10, 60, 40)]
@@ -79,6 +79,16 @@ def test_x_anylabeling_coco_with_empty_bbox_annotations_imports_the_file(tmp_pat
     assert (report["format"], report["images"], report["boxes"], report["names"]) == ("coco", 2, 4, ["bolt", "nut"])
     assert report["out_classes"] == {"bolt": 2, "nut": 2}
     assert [s["reason"] for s in report["skipped"]] == ["no_geometry"] * 4  # 2 shapes a picture, none doubled
+
+
+def test_x_anylabeling_yolo_obb_rows_are_boxed_as_yolov5_boxes_a_segment(tmp_path):
+    src = x_anylabeling_yolo_obb(tmp_path / "xay", ["a", "b"], BOXES, names=["bolt", "nut"])
+    result = run_import(src, tmp_path / "out", ALL)
+    report = result.report
+    assert (report["format"], report["images"], report["boxes"], report["skipped"]) == ("yolo", 2, 4, [])
+    assert report["names"] == ["bolt", "nut"]
+    expected = (round(17 / 64, 4), round(17 / 48, 4), round(26 / 64, 4), round(26 / 48, 4))
+    assert _boxes_at(_rows(result.out), 0) == [expected] * 2
 
 
 def test_makesense_voc_with_made_up_paths_and_an_unlabelled_picture(tmp_path):

@@ -1,13 +1,13 @@
 """Issue 31: LabelImg, X-AnyLabeling, make-sense and Roboflow exports as their exporters write them
-(``tests/fixtures/export_corpus.py`` cites each one's source) import with every picture, box, class name
+(``tests/fixtures/export_corpus_tools.py`` cites each one's source) import with every picture, box, class name
 and split, nothing dropped or doubled."""
 
 from __future__ import annotations
 
 from core.dataset.importers.plan import ImportOptions, analyse, run_import
-from tests.fixtures.export_corpus import (labelimg_voc, labelimg_yolo, makesense_voc, makesense_yolo, roboflow_coco,
-                                         roboflow_voc, roboflow_yolov5, x_anylabeling, x_anylabeling_coco,
-                                         x_anylabeling_voc, x_anylabeling_yolo_obb)
+from tests.fixtures.export_corpus_tools import (labelimg_voc, labelimg_yolo, makesense_voc, makesense_yolo,
+                                               roboflow_coco, roboflow_voc, roboflow_yolov5, x_anylabeling,
+                                               x_anylabeling_coco, x_anylabeling_voc, x_anylabeling_yolo_obb)
 from tests.import_samples import picture
 
 BOXES = [("bolt", 4, 4, 30, 30), ("nut", 34, 10, 60, 40)]

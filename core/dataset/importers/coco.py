@@ -8,7 +8,9 @@ mask's bounding box; ``iscrowd`` regions are reported and left out unless kept. 
 
 What the exporters write (``tests/fixtures/export_corpus.py`` builds each case): Label Studio's converter
 (``label_studio_converter/converter.py`` 0.0.60.dev, ``convert_to_coco``) writes ``width``/``height`` as
-``None`` for an image it could not open and ints from 0 for category ids; Datumaro numbers categories from 1.
+``None`` for an image it could not open and ints from 0 for category ids; Datumaro numbers categories from 1;
+X-AnyLabeling (``label_converter.py`` ``custom_to_coco``, commit 13bad91) writes ``bbox: []`` for a shape it
+does not convert (a rotation, or a polygon in rectangle mode): reported as having no geometry.
 An annotation whose ``image_id`` names no image is reported (its boxes have no picture). A value no tool
 writes — a size of ``1e999``, a ``bbox`` or polygon of strings or nulls, category ids mixing numbers and
 text, JSON nested 200,000 deep — refuses the file with its name and the value (``values``).
@@ -103,9 +105,10 @@ def _polygons(ann: dict, path: Path, where: str) -> list[list[tuple[float, float
 
 
 def _bbox(ann: dict, path: Path, where: str) -> tuple[float, float, float, float] | None:
-    """``[x, y, w, h]`` as corners; None when absent (``null``) or without area; else ``bad_value``."""
+    """``[x, y, w, h]`` as corners; None when absent (``null``, or X-AnyLabeling's ``[]``) or without area; else
+    ``bad_value``."""
     bbox = ann.get("bbox")
-    if bbox is None:
+    if bbox is None or bbox == []:
         return None
     what = tr("{where}: bbox", where=where)
     if not isinstance(bbox, list) or len(bbox) != 4:

@@ -9,8 +9,10 @@ box, or yolov5 segments when the user keeps them; lines and points have no area 
 ``_resolve_stored_image_path``, commit 51e50e4), so Windows separators and ``..`` appear when the JSON was
 saved to an output folder apart from the pictures; labelme itself reads it back with
 ``PureWindowsPath(imagePath).as_posix()`` (``_label_file.py`` ``read_label_file``). X-AnyLabeling writes the
-same document. A JSON nested deeper than any tool writes, or a size that is not a finite number, is refused
-with the file's name (``values``).
+same document with two differences (``label_file.py`` ``save``, commit 24d7856; ``shape.py``, commit
+cb0c8c7): a rectangle is saved as its four corners, so its box is the corners' extent, and a ``rotation``
+(a turned box, four corners) is read as the polygon it is. A JSON nested deeper than any tool writes, or a
+size that is not a finite number, is refused with the file's name (``values``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from core.dataset.importers.values import load_json, size as declared_side
 from core.dataset.images import is_image_name
 from core.i18n import tr
 
-AREA_SHAPES = ("rectangle", "polygon", "circle")
+AREA_SHAPES = ("rectangle", "polygon", "circle", "rotation")
 
 
 def is_labelme(document: object) -> bool:
@@ -58,13 +60,13 @@ def _shape_box(shape: dict, where: str, name: str) -> tuple[SourceBox | None, st
         return None, tr("a point is not a pair of numbers")
     if kind not in AREA_SHAPES:
         return None, tr("a {shape} has no area to box", shape=kind)
-    if kind == "rectangle" and len(points) >= 2:
-        return SourceBox(name, *polygon_box(points[:2]), where=where), ""
+    if kind == "rectangle" and len(points) >= 2:  # labelme's two corners, X-AnyLabeling's four
+        return SourceBox(name, *polygon_box(points), where=where), ""
     if kind == "circle" and len(points) >= 2:
         (cx, cy), (px, py) = points[:2]
         r = ((px - cx) ** 2 + (py - cy) ** 2) ** 0.5
         return SourceBox(name, cx - r, cy - r, cx + r, cy + r, where=where), ""
-    if kind == "polygon" and len(points) >= 3:
+    if kind in ("polygon", "rotation") and len(points) >= 3:
         return SourceBox(name, *polygon_box(points), points=points, where=where), ""
     return None, tr("a {shape} with {n} points", shape=kind, n=len(points))
 

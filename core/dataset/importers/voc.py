@@ -8,7 +8,9 @@ VOC→YOLO writer does (``yolo_io.py``: centre ``(xmin + xmax) / 2``, width ``xm
 ``data/VOC.yaml`` subtracts one pixel for the 1-based devkit files of the original VOC challenge, which
 no labelling tool writes today. LabelImg draws on the stored pixel
 grid (Qt reads the JPEG without its EXIF rotation), so the grid is "stored" unless ``<size>`` says the
-oriented one. An existing ``ImageSets/Main/{train,val,test}.txt`` is the source's split.
+oriented one. An existing ``ImageSets/Main/{train,val,test}.txt`` is the source's split; without one, a
+top folder named ``train``, ``valid``/``val`` or ``test`` is (Roboflow's VOC export: ``train/``, ``valid/``,
+``test/``, each with its pictures and XML side by side).
 
 What the exporters write (``tests/fixtures/export_corpus.py`` builds each case): Label Studio's converter
 writes ``<filename>`` as the base name of the task's image path (``label_studio_converter/converter.py``
@@ -34,6 +36,7 @@ from core.dataset.images import is_image_name
 from core.i18n import tr
 
 SPLIT_NAMES = ("train", "val", "test")
+SPLIT_FOLDERS = {"train": "train", "valid": "val", "val": "val", "test": "test"}
 
 
 def looks_like_voc(root: Path) -> bool:
@@ -69,6 +72,15 @@ def _existing_split(root: Path) -> dict[str, str]:
         if split:
             return split
     return split
+
+
+def _folder_split(path: Path, root: Path) -> str | None:
+    """The split a top folder named exactly ``train``/``valid``/``val``/``test`` gives ``path``, else None."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:  # not under the source's own path (never, as walked; kept safe)
+        return None
+    return SPLIT_FOLDERS.get(parts[0].lower()) if len(parts) > 1 else None
 
 
 def read_voc(root: Path, index: ImageIndex | None = None) -> SourceDataset:
@@ -110,7 +122,7 @@ def read_voc(root: Path, index: ImageIndex | None = None) -> SourceDataset:
         h = declared_side(_text(size, "height") or None, xml, "<size><height>")
         declared = (w, h) if w and h else None
         item = SourceImage(image, str(xml), declared_size=declared, grid="auto",
-                           split=splits.get(image.stem))
+                           split=splits.get(image.stem) if splits else _folder_split(xml, root))
         for number, obj in enumerate(ann.findall("object"), 1):
             where = tr("object {n}", n=number)
             name = _text(obj, "name")
@@ -131,6 +143,7 @@ def read_voc(root: Path, index: ImageIndex | None = None) -> SourceDataset:
         data.images.append(item)
     for image in index.images:
         if image not in used:
-            data.images.append(SourceImage(image, "", split=splits.get(image.stem)))  # a background
+            split = splits.get(image.stem) if splits else _folder_split(image, root)
+            data.images.append(SourceImage(image, "", split=split))  # a background
     report_masks(data, index)
     return data

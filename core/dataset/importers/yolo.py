@@ -1,5 +1,11 @@
-"""YOLO folders: LabelImg's YOLO mode (images with ``.txt`` beside them and a ``classes.txt``) and
-Ultralytics/Roboflow exports with a ``data.yaml`` (``train/images``, ``valid/images`` …).
+"""YOLO folders: LabelImg's YOLO mode (images with ``.txt`` beside them and a ``classes.txt``), make-sense's
+YOLO zip unpacked beside the pictures with its ``labels.txt`` and Ultralytics/Roboflow exports with a
+``data.yaml`` (``train/images``, ``valid/images`` …).
+
+make-sense keeps the class names in ``labels.txt``, one a line: its own YOLO import refuses labels without it
+("For YOLO labels to be loaded correctly, labels.txt file is required", SkalskiP/make-sense
+``src/logic/import/yolo/YOLOErrors.ts``, commit 17995bd). It is read only when there is no ``classes.txt``
+and no picture named ``labels`` whose label file it would be.
 
 Pairing and label parsing are the validator's own (``core.dataset.files.label_path_for`` is yolov5's
 ``img2label_paths``; ``core.dataset.labels`` reads rows as yolov5 does), so a re-import changes nothing
@@ -59,6 +65,15 @@ def _boxes(label: str | None, names: list[str], data: SourceDataset) -> list[Sou
     return boxes
 
 
+def _makesense_names(root: Path) -> list[str]:
+    """The names in make-sense's ``labels.txt`` unless it is the label file of a picture called ``labels``."""
+    listing = root / "labels.txt"
+    if not listing.is_file() or any(is_image_name(p.name) for p in root.glob("labels.*")):
+        return []
+    text = listing.read_text(encoding="utf-8-sig", errors="replace")
+    return [n.strip() for n in text.splitlines() if n.strip()]
+
+
 def read_yolo(root: Path) -> SourceDataset:
     root = Path(root)
     data = SourceDataset("yolo", root, default_grid="oriented")
@@ -77,7 +92,7 @@ def read_yolo(root: Path) -> SourceDataset:
                 item.boxes = _boxes(label_path_for(image), data.class_order, data)
                 data.images.append(item)
         return data
-    data.class_order = classes_txt_names(root)  # classes.txt, as "New from folders" reads it
+    data.class_order = classes_txt_names(root) or _makesense_names(root)  # classes.txt as "New from folders"
     for image, label in discover(root):
         item = SourceImage(Path(image), label or "", grid="oriented", normalized=True)
         item.boxes = _boxes(label, data.class_order, data)

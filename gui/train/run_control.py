@@ -149,8 +149,7 @@ class TrainRunControl(QObject):
             self._notify("error", "\n".join(p.text() for p in refused))
             return False
         try:
-            job = door.spec()
-            job.write()
+            door.spec().write()  # the run's spec.json now: a folder that cannot be written is said here
         except (OSError, ValueError) as exc:
             self._notify("error", self.tr(
                 "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
@@ -178,8 +177,7 @@ class TrainRunControl(QObject):
                 self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
                     name=run_dir.name, reason=" ".join(p.text() for p in refused)))
                 return False
-            job = door.spec()
-            job.write()
+            door.spec().write()  # the run's spec.json now: a folder that cannot be written is said here
         except (OSError, ValueError, KeyError) as exc:
             self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
                 name=run_dir.name, reason=exc))

@@ -1,7 +1,9 @@
 """``run_job``: the CLI's one way to run a worker job — a plain subprocess, no Qt.
 
 Every verb that needs the worker (train, resume, export, doctor's probe, and those to come) calls
-``run_job(spec, on_event, timeout_s)`` and gets a ``core.job.jobs.JobOutcome`` back:
+``run_job(door, on_event, timeout_s)`` with the job's door (``core.usecases``) and gets a
+``core.job.jobs.JobOutcome`` back — the door's ``result()``: it runs the door's ``spec()``, feeds every event to
+``door.fold`` and folds the process's ending there, as the GUI's ``JobRunner`` does (one fold of an ending):
 
 - the worker runs in its own session / process group, so a Ctrl+C or a dropped SSH connection aimed at
   the terminal doesn't reach it; Ctrl+C here sends it the protocol's stop line (it saves and ends with
@@ -30,8 +32,9 @@ from typing import IO, Any, Callable
 
 from cli.render import EventRenderer
 from core.i18n import tr
-from core.job.jobs import JobOutcome, JobSpec, JobTracker, ends_with_launcher
+from core.job.jobs import JobOutcome, JobSpec, ends_with_launcher
 from core.job.protocol import LineDecoder, encode_control
+from core.usecases.door import Door
 
 TAIL_LINES = 20
 #: Once the worker has exited (or closed stdout), how long its pipes may take to deliver their last lines (a
@@ -133,11 +136,13 @@ def _forward_stdin(run: _Run) -> None:
             return
 
 
-def run_job(spec: JobSpec, on_event: Callable[[dict[str, Any]], None], timeout_s: float | None = None, *,
+def run_job(door: Door, on_event: Callable[[dict[str, Any]], None], timeout_s: float | None = None, *,
             on_text: Callable[[str], None] | None = None, on_note: Callable[[str], None] | None = None,
             forward_stdin: bool = False, argv: list[str] | None = None) -> JobOutcome:
-    """Run ``spec`` (or ``argv``, for tests) to its end; events go to ``on_event`` as they arrive."""
-    tracker = JobTracker()
+    """Run ``door``'s job (or ``argv``, for tests) to its end; events go to ``door.fold`` and ``on_event`` as they
+    arrive; the outcome is ``door.result()``. ``Refused`` when the door's preflight found an error."""
+    spec = door.spec()
+    door.begin()
     tail: list[str] = []
 
     def text(line: str) -> None:
@@ -151,7 +156,7 @@ def run_job(spec: JobSpec, on_event: Callable[[dict[str, Any]], None], timeout_s
                                 stderr=subprocess.PIPE, env=spec.env(), **_popen_isolation())
     except OSError as exc:
         spec.discard()
-        return tracker.outcome(start_error=str(exc))
+        return door.result(start_error=str(exc))
     run = _Run(proc, on_note)
     chunks: queue.Queue[tuple[str, bytes | None]] = queue.Queue()
     assert proc.stdout is not None and proc.stderr is not None
@@ -193,7 +198,7 @@ def run_job(spec: JobSpec, on_event: Callable[[dict[str, Any]], None], timeout_s
                 open_streams.discard(name)
             for line in decoded:
                 if line.event is not None and name == "out":
-                    tracker.feed(line.event)
+                    door.fold(line.event)
                     on_event(line.event)
                 elif line.event is not None:
                     text(json.dumps(line.event, ensure_ascii=False))  # stderr is never protocol
@@ -205,17 +210,18 @@ def run_job(spec: JobSpec, on_event: Callable[[dict[str, Any]], None], timeout_s
             signal.signal(signum, handler)
         spec.discard()
     if timed_out:
-        outcome = tracker.outcome(exit_code=None, timed_out_s=timeout_s)
+        outcome = door.result(exit_code=None, timed_out_s=timeout_s)
     else:
-        outcome = tracker.outcome(exit_code=code, crashed=code < 0, killed=run.killed)
+        outcome = door.result(exit_code=code, crashed=code < 0, killed=run.killed)
     outcome.output_tail = tail
     return outcome
 
 
-def render_job(renderer: EventRenderer, spec: JobSpec, *, timeout_s: float | None = None,
+def render_job(renderer: EventRenderer, door: Door, *, timeout_s: float | None = None,
                forward_stdin: bool = False) -> JobOutcome:
-    """``run_job`` shown through a verb's renderer: events, other output, notes, and how it ended."""
-    outcome = run_job(spec, renderer.event, timeout_s, on_text=renderer.text, on_note=renderer.note,
+    """``run_job`` of ``door``'s job shown through a verb's renderer: events, other output, notes, and how it
+    ended (the door's result)."""
+    outcome = run_job(door, renderer.event, timeout_s, on_text=renderer.text, on_note=renderer.note,
                       forward_stdin=forward_stdin)
     renderer.finish(outcome)
     return outcome

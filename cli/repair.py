@@ -24,17 +24,18 @@ from core.environment.facts import EnvironmentFacts
 from core.environment.findings import Evaluation
 from core.i18n import tr
 from core.install.repair import RepairPlan, plan_repair, runtime_facts
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from core.usecases.door import Door
 from core.usecases.jobs import RepairDoor
 from core.runs.index import RunIndex
 from core.workspace import app_cache_dir
 
-#: (the job, its renderer) -> how it ended; tests hand in one that swaps pip for a fake.
-Runner = Callable[[JobSpec, EventRenderer], JobOutcome]
+#: (the job's door, its renderer) -> how it ended; tests hand in one that swaps pip for a fake.
+Runner = Callable[[Door, EventRenderer], JobOutcome]
 
 
-def run_worker(job: JobSpec, renderer: EventRenderer) -> JobOutcome:
-    return render_job(renderer, job)
+def run_worker(door: Door, renderer: EventRenderer) -> JobOutcome:
+    return render_job(renderer, door)
 
 
 def running_runs(workspace: Path) -> list[str]:
@@ -105,9 +106,9 @@ def repair(facts: EnvironmentFacts, evaluation: Evaluation, workspace: Path, out
         print(tr("Nothing was changed."), file=err)
         return EXIT_FAILED if evaluation.errors else EXIT_OK
     job_dir = app_cache_dir(workspace) / "repair" / time.strftime("%Y%m%d-%H%M%S")
-    job = RepairDoor(plan.job_spec(str(job_dir)), job_dir).spec()
+    door = RepairDoor(plan.job_spec(str(job_dir)), job_dir)
     renderer = RepairRenderer(err)
-    outcome = (runner or run_worker)(job, renderer)
+    outcome = (runner or run_worker)(door, renderer)
     renderer.end_line()
     if outcome.status == "stopped":
         print(tr("Stopped before anything was replaced; PyTorch is unchanged."), file=err)

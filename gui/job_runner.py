@@ -1,12 +1,13 @@
 """The one way every page runs a worker job — or follows one it did not start — and learns how it ended.
 
-``JobRunner.start(job)`` writes the ``core.job.jobs.JobSpec`` and starts the worker through the injectable
-launcher (``(JobSpec) -> (argv, env)``; tests hand in one that replays recorded events) on a
-``WorkerProcess`` (QProcess). ``follow(run_dir)`` re-attaches to a run that trains without this window,
-or replays a finished one, through ``RunFollower`` (the run's events file). Either way the page gets the
-same ``event`` / ``text`` signals and exactly one ``ended(JobOutcome)``: ``core.job.jobs.fold_outcome`` of what
-the worker said and how its process ended — also when it could not start, died without a word, was
-killed, or ran past ``timeout_s`` (then it is killed). A temp spec file is removed when the job ends.
+``JobRunner.start(door)`` takes the job's door (``core.usecases``), writes its ``spec()`` and starts the worker
+through the injectable launcher (``(JobSpec) -> (argv, env)``; tests hand in one that replays recorded events) on
+a ``WorkerProcess`` (QProcess). ``follow(run_dir)`` re-attaches to a run that trains without this window, or
+replays a finished one, through ``RunFollower`` (the run's events file; its door: ``Followed``). Either way every
+event goes to ``door.fold`` and the page gets the same ``event`` / ``text`` signals and exactly one
+``ended(JobOutcome)``: the door's ``result()`` of what the worker said and how its process ended — also when it
+could not start, died without a word, was killed, or ran past ``timeout_s`` (then it is killed); the CLI's
+``cli.jobs.run_job`` ends the same way. A temp spec file is removed when the job ends.
 Control: ``stop()`` (the protocol's stop line, or the run's control file when following), ``kill()``,
 ``detach()`` (leave it running in the background when the window closes).
 """
@@ -18,8 +19,9 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from core.job.jobs import JobOutcome, JobSpec, JobTracker
+from core.job.jobs import JobOutcome, JobSpec
 from core.runs.store import kill_run
+from core.usecases.door import Door, Followed
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess
 
@@ -41,11 +43,11 @@ class JobRunner(QObject):
         super().__init__(parent)
         self.launcher = launcher
         self.timeout_s = timeout_s
+        self.door: Door = Followed()
         self.job: JobSpec | None = None
         self.outcome: JobOutcome | None = None
         self.followed = False
         self._source: WorkerProcess | RunFollower | None = None
-        self._tracker = JobTracker()
         self._killed = False
         self._timed_out = False
         self._stopping = False
@@ -61,14 +63,16 @@ class JobRunner(QObject):
         return self._stopping
 
     # -- starting -----------------------------------------------------------------------------------
-    def start(self, job: JobSpec) -> None:
-        """Write the job's spec (unless the caller did) and start its worker; OSError when it cannot be written."""
+    def start(self, door: Door) -> None:
+        """Write the door's job spec (unless the caller did) and start its worker; OSError when it cannot be
+        written, ``core.usecases.door.Refused`` when the door's preflight found an error."""
         if self.active:
             raise RuntimeError("this runner's job is still running")
+        job = door.spec()
         if job.path is None:
             job.write()
         argv, env = self.launcher(job)
-        self.job = job
+        self.job, self.door = job, door
         worker = WorkerProcess(self)
         worker.text.connect(self.text)
         worker.failed_to_start.connect(self._on_failed_to_start)
@@ -81,12 +85,13 @@ class JobRunner(QObject):
         """Re-attach to (or replay) a run from its events file."""
         follower = RunFollower(run_dir, self)
         self.followed = True
+        self.door = Followed()
         self._begin(follower)
         follower.start()
 
     def _begin(self, source: WorkerProcess | RunFollower) -> None:
         self._source, self.outcome = source, None
-        self._tracker = JobTracker()
+        self.door.begin()
         self._killed = self._timed_out = self._stopping = False
         source.event.connect(self._on_event)
         source.finished.connect(self._on_finished)
@@ -119,7 +124,7 @@ class JobRunner(QObject):
 
     # -- what happens -------------------------------------------------------------------------------
     def _on_event(self, event: dict[str, Any]) -> None:
-        self._tracker.feed(event)
+        self.door.fold(event)
         self.event.emit(event)
 
     def _on_timeout(self) -> None:
@@ -128,12 +133,12 @@ class JobRunner(QObject):
             self._source.kill()
 
     def _on_failed_to_start(self, reason: str) -> None:
-        self._finish(self._tracker.outcome(start_error=reason))
+        self._finish(self.door.result(start_error=reason))
 
     def _on_finished(self, exit_code: int, crashed: bool) -> None:
         followed = isinstance(self._source, RunFollower)
         timed_out = self.timeout_s if self._timed_out else None
-        self._finish(self._tracker.outcome(exit_code=None if followed or timed_out else exit_code, crashed=crashed,
+        self._finish(self.door.result(exit_code=None if followed or timed_out else exit_code, crashed=crashed,
                                            killed=self._killed, timed_out_s=timed_out))
 
     def _finish(self, outcome: JobOutcome) -> None:

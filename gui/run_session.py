@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject
 
-from core.job.jobs import JobSpec
+from core.usecases.door import Door
 from core.run.progress import RunProgress
 from gui.job_runner import JobRunner, Launcher, default_launcher
 
@@ -29,10 +29,10 @@ class RunSession(JobRunner):
     def name(self) -> str:
         return self.run_dir.name
 
-    def launch(self, job: JobSpec) -> None:
-        """Start a worker (a new run, or a resume of this one: events continue the same model)."""
+    def launch(self, door: Door) -> None:
+        """Start the door's worker (a new run, or a resume of this one: events continue the same model)."""
         self.progress.begin_segment()  # a resume must not inherit the last ending
-        self.start(job)
+        self.start(door)
 
     def follow(self, run_dir: Path | None = None) -> None:
         """Re-attach to (or replay) this run from its events file."""

@@ -59,7 +59,7 @@ def gather_facts(workspace: Path, data: str | None = None, imgsz: int = 640, *, 
         if on_event is not None:
             on_event(event)
 
-    outcome = run_job(ProbeDoor(probe_spec(workspace, data, imgsz, read_budget_s), workspace).spec(), feed, timeout_s,
+    outcome = run_job(ProbeDoor(probe_spec(workspace, data, imgsz, read_budget_s), workspace), feed, timeout_s,
                       argv=argv)
     return collector.result(outcome, detail=outcome.output_tail[-1] if outcome.output_tail else "")
 

@@ -235,7 +235,7 @@ def _passed(door: EvaluateDoor | KfoldDoor, renderer: EvaluateRenderer) -> bool:
 def _run(args: argparse.Namespace, renderer: EvaluateRenderer, door: EvaluateDoor | KfoldDoor,
          folder: Path) -> dict[str, Any] | int:
     """The door's job in a worker; the stored result, or the exit code when there is none."""
-    outcome = render_job(renderer, door.spec(), forward_stdin=args.json)
+    outcome = render_job(renderer, door, forward_stdin=args.json)
     result = load_evaluation(folder) if outcome.status == "completed" else None
     if result is None:
         if args.json:

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(problem.message, problem.fix)
     if not checked.ok:
         return EXIT_USAGE
-    outcome = render_job(renderer, door.spec(), forward_stdin=args.json)
+    outcome = render_job(renderer, door, forward_stdin=args.json)
     if args.json:
         renderer.result(renderer.document(), "")
     return exit_code_of(outcome)

@@ -40,11 +40,11 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         (renderer.error if problem.is_error else renderer.warning)(problem.message, problem.hint)
     if not door.ok:
         return EXIT_USAGE
-    job = door.spec()
+    door.spec()  # built before the commands are noted: a failure to build comes first
     if not args.json:  # the others resume with machine 0's meeting point and run id
         for rank, command in resume_commands(door.config, run_dir.name):
             renderer.note(tr("On machine {rank}, run: {command}", rank=rank, command=command))
-    outcome = render_job(renderer, job, forward_stdin=args.json)
+    outcome = render_job(renderer, door, forward_stdin=args.json)
     return exit_code_of(outcome)
 
 

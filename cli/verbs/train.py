@@ -130,13 +130,13 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         if not gate.ok:
             report_gate(renderer, gate, args.data or checked.config.data)
             return EXIT_USAGE
-    job = door.spec()
+    door.spec()  # the run folder is made here: named before the job starts
     run_dir = door.run_dir
     if not args.json:
         renderer.note(tr("Run {name}: {path}", name=run_dir.name, path=run_dir))
         for rank, command in other_node_commands(checked.config):
             renderer.note(tr("On machine {rank}, run: {command}", rank=rank, command=command))
-    outcome = render_job(renderer, job, forward_stdin=args.json)
+    outcome = render_job(renderer, door, forward_stdin=args.json)
     return exit_code_of(outcome)
 
 

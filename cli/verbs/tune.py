@@ -112,12 +112,12 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         report_gate(renderer, door.gate, args.data)
     if not door.ok:
         return EXIT_USAGE
-    job = door.spec()
+    door.spec()  # the search folder is made here: named before the job starts
     tune_dir, slots = door.tune_dir, door.slots
     if not args.json:
         renderer.note(tr("Search {name}: {path}; searching {names}; {slots} trials side by side.",
                          name=tune_dir.name, path=tune_dir, names=", ".join(space.names()), slots=slots.count))
-    outcome = render_job(renderer, job, forward_stdin=args.json)
+    outcome = render_job(renderer, door, forward_stdin=args.json)
     remove_dead_ray_temps()  # a worker that was killed leaves its local Ray's session folder: it goes now
     return exit_code_of(outcome)
 

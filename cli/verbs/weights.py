@@ -132,7 +132,7 @@ def _run_weights_job(job: str, spec: dict[str, Any], workspace: Path, renderer: 
     """A weights job through its door; an import reaches here only after the user's yes (the grant)."""
     door = WeightsGetDoor(spec, workspace) if job == "weights_get" else WeightsImportDoor(spec, workspace,
                                                                                           granted=True)
-    return render_job(renderer, door.spec())
+    return render_job(renderer, door)
 
 
 def _result(outcome: JobOutcome) -> dict[str, Any]:

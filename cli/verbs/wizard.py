@@ -119,7 +119,7 @@ def _measure(out: Output, hw: Any, ds: Any, goal: Goal, workspace: Path, *, show
     if show:
         print(tr("Measuring this machine (about a minute; Ctrl+C stops and recommends with what was measured)…"),
               file=sys.stderr, flush=True)
-    outcome = run_job(WizardMeasureDoor(measure_spec(hw, ds, goal, workspace), workspace).spec(), on_event,
+    outcome = run_job(WizardMeasureDoor(measure_spec(hw, ds, goal, workspace), workspace), on_event,
                      MEASURE_TIMEOUT_S)
     m = measurements_from_json(final.get("measurements") or {})
     if outcome.status == "failed":

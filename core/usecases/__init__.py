@@ -1,8 +1,9 @@
 """The door every worker job passes: one object per job kind (``core.usecases.door.Door``), both faces call it.
 
-A face (a CLI verb, a GUI page) builds a door from its request, renders ``preflight()``'s problems, and runs the
-``JobSpec`` that ``spec()`` hands it (``cli/jobs.py``, ``gui/job_runner.py``); it never builds a spec or starts
-a worker another way (``tests/test_usecases_rule.py``). A guard lives in the door — trust from provenance
+A face (a CLI verb, a GUI page) builds a door from its request, renders ``preflight()``'s problems, and hands the
+door to its runner (``cli/jobs.py``, ``gui/job_runner.py``), which runs ``spec()``, feeds ``fold`` and shows
+``result()``; it never builds a spec, starts a worker another way or hands a runner a bare spec
+(``tests/test_usecases_rule.py``). A guard lives in the door — trust from provenance
 (``grants``), a free port, a changed store file — so no face and no new job can skip it. ``DOORS`` lists the
 doors of every kind ``core.worker``'s JOBS knows (``tests/core/test_usecases.py`` fails on a kind without one).
 """

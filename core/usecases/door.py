@@ -3,9 +3,10 @@
 
 Why one shape: each face (the CLI's verbs, the GUI's pages) used to write its own copy of a job's flow, and the
 copies drifted — a guard (trust, a free port, a changed store file) one face made, the other skipped. A door
-object owns the whole flow of one job kind; a face builds the request, renders the problems or the result, and
-runs the ``JobSpec`` the door hands it (``cli/jobs.py``, ``gui/job_runner.py``). ``preflight`` may read files
-(a face with a GUI thread calls it in the background); ``spec`` is called only when it found no error.
+object owns the whole flow of one job kind; a face builds the request, renders the problems, and hands the door
+itself to its runner (``cli/jobs.py``, ``gui/job_runner.py``), which runs ``spec()``, feeds every event to
+``fold`` and shows ``result()`` — so a job's ending is folded once, here, for both faces. ``preflight`` may read
+files (a face with a GUI thread calls it in the background); ``spec`` is called only when it found no error.
 """
 
 from __future__ import annotations
@@ -85,10 +86,19 @@ class Door:
             self.job = self.build()
         return self.job
 
+    def begin(self) -> None:
+        """A worker start of this job begins (the runner calls it): the previous start's ending is forgotten."""
+        self.tracker = JobTracker()
+
     def fold(self, event: dict[str, Any]) -> None:
-        """Every event the face sees of this job (its ending is decided by ``core.job.jobs.JobTracker``)."""
+        """Every event the runner sees of this job (its ending is decided by ``core.job.jobs.JobTracker``)."""
         self.tracker.feed(event)
 
     def result(self, **how: Any) -> JobOutcome:
-        """How the job ended (``how``: the process's ending, as ``core.job.jobs.fold_outcome`` takes it)."""
+        """How the job ended, as the face shows it (``how``: the process's ending — exit code, crash, kill,
+        timeout, start error — as ``core.job.jobs.fold_outcome`` takes it)."""
         return self.tracker.outcome(**how)
+
+
+class Followed(Door):
+    """A run a face follows but did not start (re-attached, replayed): nothing to spec, only its ending to fold."""

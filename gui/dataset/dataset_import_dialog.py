@@ -225,7 +225,7 @@ class DatasetImportDialog(QDialog):
         self._busy(True)
         self.status.setText(self.tr("Reading the export…") if mode == "preview" else self.tr("Importing…"))
         try:
-            self.runner.start(DatasetImportDoor(spec, self.workspace).spec())
+            self.runner.start(DatasetImportDoor(spec, self.workspace))
         except OSError as exc:
             self._busy(False)
             self.status.setText(self.tr("Cannot start the import: {reason}").format(reason=exc.strerror or exc))

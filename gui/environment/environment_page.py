@@ -194,7 +194,7 @@ class EnvironmentPage(Page):
         self._set_busy(True)
         try:
             self._probe.start(ProbeDoor(probe_spec(self.workspace, data=self.services.current.dataset or None),
-                                        self.workspace).spec())
+                                        self.workspace))
         except OSError as exc:
             self._set_busy(False)
             self.banner.show_message("error", self.tr("Cannot write the probe's spec in {path}: {reason}").format(

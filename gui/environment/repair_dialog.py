@@ -143,7 +143,7 @@ class RepairDialog(QDialog):
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(self.tr("Starting pip…"))
         self._show_running(True)
-        self._worker.start(RepairDoor(self.plan.job_spec(str(job_dir)), job_dir).spec())
+        self._worker.start(RepairDoor(self.plan.job_spec(str(job_dir)), job_dir))
 
     def stop(self) -> None:
         if self.running:

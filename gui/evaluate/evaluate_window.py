@@ -136,7 +136,7 @@ class EvaluateWindow(QWidget):
                                  len(planned.plan.images), weights=planned.plan.weights.name,
                                  split=planned.plan.settings.split))
         try:
-            self.runner.start(door.spec())
+            self.runner.start(door)
         except OSError as exc:
             self._failed(self.tr("Could not start the evaluation: {reason}").format(reason=exc), "")
 
@@ -191,7 +191,7 @@ class EvaluateWindow(QWidget):
         self.progress.setValue(0)
         self.status.setText(self.tr("Training fold 1 of {k}…").format(k=plan.k))
         try:
-            self.runner.start(self.door.spec())
+            self.runner.start(self.door)
         except OSError as exc:
             self._failed(self.tr("Could not start the held-out predictions: {reason}").format(reason=exc), "")
 

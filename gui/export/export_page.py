@@ -251,8 +251,8 @@ class ExportPage(Page):
             message=describe_failure(exc), hint=""))
         self.revalidate()
 
-    def _start_export(self, options: ExportOptions, spec: ExportDoor | None) -> None:
-        if spec is None:  # weights from outside the runs: the user's word first, then the spec again
+    def _start_export(self, options: ExportOptions, door: ExportDoor | None) -> None:
+        if door is None:  # weights from outside the runs: the user's word first, then the spec again
             if self._confirm(Path(options.weights)):
                 export_spec_op(self, options, self.workspace, set(self.trusted)).success(
                     lambda again: self._start_export(options, again) if again is not None else self.revalidate()
@@ -267,7 +267,7 @@ class ExportPage(Page):
         self.stage_label.setText(self.tr("Starting the export worker…"))
         self.banner.hide()
         self.show_reports([])
-        self.exporter.start(spec.spec())  # the door (core.usecases.export), checked in the background
+        self.exporter.start(door)  # its pre-flight passed in the background (core.usecases.export)
         self.export_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
 
@@ -370,7 +370,7 @@ class ExportPage(Page):
         self.try_view.set_busy(True, tr_n("Running {format} on {n} image…", "Running {format} on {n} images…",
                                           len(images), format=format_name(report.get("format")) if report
                                           else model.suffix))
-        self.predictor.start(PredictDoor(spec, self.workspace).spec())
+        self.predictor.start(PredictDoor(spec, self.workspace))
         return True
 
     def _on_predict_event(self, event: dict[str, Any]) -> None:

@@ -23,7 +23,7 @@ from core.dataset.prepare import PrepareResult
 from core.i18n import tr_n
 from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
 from core.run.folder import RunFolder
 from core.runs.store import RunInfo, load_run_config
 from core.usecases.train import ResumeDoor, TrainDoor
@@ -149,8 +149,7 @@ class TrainRunControl(QObject):
             self._notify("error", "\n".join(p.text() for p in refused))
             return False
         try:
-            job = door.spec()
-            job.write()
+            door.spec().write()  # the run's spec.json now: a folder that cannot be written is said here
         except (OSError, ValueError) as exc:
             self._notify("error", self.tr(
                 "Could not create the run folder: {reason}. Check that the workspace {path} is writable.").format(
@@ -159,7 +158,7 @@ class TrainRunControl(QObject):
         run_dir = door.run_dir
         self.wizard_doc = None  # the hand-over is this run's (or, changed since, no run's)
         self.options.remember_choices(checked)
-        self._launch(run_dir, job, fresh=True)
+        self._launch(run_dir, door, fresh=True)
         return True
 
     def resume_run(self) -> bool:
@@ -178,20 +177,19 @@ class TrainRunControl(QObject):
                 self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
                     name=run_dir.name, reason=" ".join(p.text() for p in refused)))
                 return False
-            job = door.spec()
-            job.write()
+            door.spec().write()  # the run's spec.json now: a folder that cannot be written is said here
         except (OSError, ValueError, KeyError) as exc:
             self._notify("error", self.tr("Cannot resume run {name}: {reason}").format(
                 name=run_dir.name, reason=exc))
             return False
-        self._launch(run_dir, job, fresh=False)
+        self._launch(run_dir, door, fresh=False)
         return True
 
-    def _launch(self, run_dir: Path, job: JobSpec, *, fresh: bool) -> None:
+    def _launch(self, run_dir: Path, door: TrainDoor | ResumeDoor, *, fresh: bool) -> None:
         if fresh or self.session is None or self.session.run_dir != run_dir:
             self._new_session(run_dir)
         self.launched.emit()
-        self.session.launch(job)
+        self.session.launch(door)
         self._update_buttons()
 
     def attach(self, info: RunInfo) -> bool:

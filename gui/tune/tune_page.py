@@ -265,7 +265,7 @@ class TunePage(Page):
             self.chart.show_trials([])
         self.status_label.setText(self.tr("Search {name} in {path}.").format(name=plan.tune_dir.name,
                                                                            path=plan.tune_dir))
-        self.runner.start(door.spec())
+        self.runner.start(door)
         self._enable()
 
     def stop(self) -> bool:

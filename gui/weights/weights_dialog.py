@@ -182,7 +182,7 @@ class WeightsDialog(QDialog):
         # an import starts only after the dialog's confirm (import_file): the user's grant
         door = WeightsGetDoor(spec, self.workspace) if job == "weights_get" else WeightsImportDoor(
             spec, self.workspace, granted=True)
-        self._worker.start(door.spec())
+        self._worker.start(door)
 
     def get_selected(self) -> None:
         row = self.selected_row()

@@ -223,7 +223,7 @@ class WizardPage(Page):
         self.measure_step.start()
         try:
             door = WizardMeasureDoor(measure_spec(hw, ds, self.goal(), self.workspace), self.workspace)
-            self._runner.start(door.spec())
+            self._runner.start(door)
         except OSError as exc:
             self.measure_step.set_measuring(False)
             self.banner.show_message("error", self.tr("Cannot start measuring: {reason}").format(reason=exc))

@@ -13,7 +13,8 @@ from cli.main import main
 from cli.jobs import render_job
 from cli.render import EventRenderer
 from core.install.repair import RuntimeFacts
-from core.job.jobs import JobOutcome, JobSpec
+from core.job.jobs import JobOutcome
+from core.usecases.door import Door
 from tests.core.environment_builders import healthy_gpu_machine
 from tests.fixtures.pip_swap import with_fake_pip
 from tests.gui.test_environment_page import cpu_build_on_gpu_machine
@@ -30,13 +31,14 @@ def machine(monkeypatch):
     def gather(args, workspace):
         return (healthy_gpu_machine() if state["repaired"] else cpu_build_on_gpu_machine()), []
 
-    def runner(job: JobSpec, renderer: EventRenderer) -> JobOutcome:
+    def runner(door: Door, renderer: EventRenderer) -> JobOutcome:
+        job = door.spec()
         assert job.job == "repair"
         state["command"] = job.spec["argv"]
         with_fake_pip(job.spec)  # the same arguments, a fake pip (the dry runs too)
         for key, value in state["pip_env"].items():
             monkeypatch.setenv(key, value)
-        outcome = render_job(renderer, job)
+        outcome = render_job(renderer, door)
         state["repaired"] = outcome.status == "completed"
         return outcome
 

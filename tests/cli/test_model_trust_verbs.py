@@ -52,7 +52,7 @@ def test_train_refuses_an_unconfirmed_model_yaml_by_flag_and_by_config(setting, 
 
 def test_trust_model_starts_the_run_with_the_confirmation_in_its_spec(setting, monkeypatch) -> None:
     started: list[dict] = []
-    monkeypatch.setattr("cli.verbs.train.render_job", lambda renderer, job, **kw: started.append(job.spec) or "done")
+    monkeypatch.setattr("cli.verbs.train.render_job", lambda renderer, door, **kw: started.append(door.spec().spec) or "done")
     monkeypatch.setattr("cli.verbs.train.exit_code_of", lambda outcome: 0)
     argv = ["train", "--config", str(setting["config"]), "--no-check", "--trust-model"]
     assert main(["--workspace", str(setting["ws"]), *argv]) == 0
@@ -61,7 +61,7 @@ def test_trust_model_starts_the_run_with_the_confirmation_in_its_spec(setting, m
 
 def test_a_packaged_model_needs_no_confirmation(setting, monkeypatch) -> None:
     started: list[dict] = []
-    monkeypatch.setattr("cli.verbs.train.render_job", lambda renderer, job, **kw: started.append(job.spec) or "done")
+    monkeypatch.setattr("cli.verbs.train.render_job", lambda renderer, door, **kw: started.append(door.spec().spec) or "done")
     monkeypatch.setattr("cli.verbs.train.exit_code_of", lambda outcome: 0)
     argv = ["train", str(setting["data"]), "--model", "yolov5n.yaml", "--device", "cpu", "--no-check"]
     assert main(["--workspace", str(setting["ws"]), *argv]) == 0
@@ -69,7 +69,7 @@ def test_a_packaged_model_needs_no_confirmation(setting, monkeypatch) -> None:
 
 
 def test_resume_asks_again_whatever_the_run_claims(setting, monkeypatch, capsys) -> None:
-    monkeypatch.setattr("cli.verbs.train.render_job", lambda renderer, job, **kw: "done")
+    monkeypatch.setattr("cli.verbs.train.render_job", lambda renderer, door, **kw: "done")
     monkeypatch.setattr("cli.verbs.train.exit_code_of", lambda outcome: 0)
     ws = str(setting["ws"])
     assert main(["--workspace", ws, "train", "--config", str(setting["config"]), "--no-check", "--trust-model"]) == 0
@@ -83,7 +83,7 @@ def test_resume_asks_again_whatever_the_run_claims(setting, monkeypatch, capsys)
     assert main(["--workspace", ws, "resume", str(run_dir)]) == 2
     assert "--trust-model" in capsys.readouterr().err
     started: list[dict] = []
-    monkeypatch.setattr("cli.verbs.resume.render_job", lambda renderer, job, **kw: started.append(job.spec) or "done")
+    monkeypatch.setattr("cli.verbs.resume.render_job", lambda renderer, door, **kw: started.append(door.spec().spec) or "done")
     monkeypatch.setattr("cli.verbs.resume.exit_code_of", lambda outcome: 0)
     assert main(["--workspace", ws, "resume", str(run_dir), "--trust-model"]) == 0
     assert started[0]["trusted_model"] is True

@@ -31,8 +31,8 @@ def wizard_doc(tmp_path: Path, capsys) -> tuple[Path, Path, Path]:
 def started_spec(monkeypatch) -> list[dict]:
     seen: list[dict] = []
 
-    def render_job(renderer, job, **kwargs):
-        seen.append(job.spec)
+    def render_job(renderer, door, **kwargs):
+        seen.append(door.spec().spec)
         return JobOutcome("completed")
 
     monkeypatch.setattr(train_verb, "render_job", render_job)

@@ -9,22 +9,23 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from core.job.jobs import JobOutcome, JobSpec, fold_outcome
+from core.job.jobs import JobOutcome, fold_outcome
 from core.job.protocol import encode, make_event
 from core.runs.store import create_run, spec_path
 from core.run.files import EVENTS_FILE
 from core.training.config import MachineFacts, TrainConfig, validate_config
+from core.usecases.door import Door
 from tests.fixtures.checkpoint_files import record_as_own, write_checkpoint_file
 from tests.stored_weights import store_file
 
 
 class NoWorker:
-    """Stands in for ``cli.jobs.render_job``: records the job's argv instead of starting a process."""
+    """Stands in for ``cli.jobs.render_job``: records the door's job argv instead of starting a process."""
 
     started: list[list[str]] = []
 
-    def __new__(cls, renderer, job: JobSpec, **kwargs) -> JobOutcome:  # type: ignore[misc]
-        NoWorker.started.append(job.argv())
+    def __new__(cls, renderer, door: Door, **kwargs) -> JobOutcome:  # type: ignore[misc]
+        NoWorker.started.append(door.spec().argv())
         return fold_outcome({"type": "done", "status": "completed"}, None, exit_code=0)
 
 

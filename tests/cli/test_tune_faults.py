@@ -170,8 +170,9 @@ import sys
 from pathlib import Path
 from cli.jobs import run_job
 from core.job.jobs import JobSpec
+from tests.fixtures.doors import SpecDoor
 job = JobSpec.scratch(sys.argv[1], {{}}, Path(sys.argv[2]))
-outcome = run_job(job, lambda event: print(event["type"], flush=True), argv=[sys.executable, sys.argv[3], sys.argv[4]])
+outcome = run_job(SpecDoor(job), lambda event: print(event["type"], flush=True), argv=[sys.executable, sys.argv[3], sys.argv[4]])
 sys.exit(3 if outcome.status == "stopped" else 1)
 """
 

@@ -21,7 +21,7 @@ def test_cli_train_on_the_demo_and_the_pages_start_build_the_same_options(qtbot,
     ws = tmp_path / "ws"
     demo = ensure_demo_dataset(ws)
     by_cli: list[dict] = []
-    monkeypatch.setattr(train_verb, "render_job", lambda renderer, job, **kw: by_cli.append(job.spec)
+    monkeypatch.setattr(train_verb, "render_job", lambda renderer, door, **kw: by_cli.append(door.spec().spec)
                         or JobOutcome("completed"))
     assert main(["--workspace", str(ws), "train", str(demo)]) == 0
     capsys.readouterr()

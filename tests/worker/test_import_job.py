@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cli.jobs import run_job
 from core.dataset.importers.plan import ImportOptions, options_from_json, options_to_json
-from core.job.jobs import JobSpec
+from core.usecases.jobs import DatasetImportDoor
 from tests.import_samples import write_voc
 
 
@@ -17,7 +17,7 @@ def test_preview_then_write_in_a_worker(tmp_path):
     spec = {"workspace": str(workspace), "source": str(src), "options": options_to_json(ImportOptions()),
             "mode": "preview"}
     events: list[dict] = []
-    outcome = run_job(JobSpec.scratch("dataset_import", spec, workspace), events.append, 120)
+    outcome = run_job(DatasetImportDoor(spec, workspace), events.append, 120)
     assert outcome.status == "completed", outcome
     report = events[-1]["report"]
     assert report["images"] == 3 and report["classes"] == {"cat": 3}
@@ -25,7 +25,7 @@ def test_preview_then_write_in_a_worker(tmp_path):
 
     events.clear()
     spec.update(mode="write", out=str(tmp_path / "out"))
-    outcome = run_job(JobSpec.scratch("dataset_import", spec, workspace), events.append, 120)
+    outcome = run_job(DatasetImportDoor(spec, workspace), events.append, 120)
     assert outcome.status == "completed", outcome
     phases = [e["phase"] for e in events if e["type"] == "import_progress"]
     assert phases[0] == "reading" and "writing" in phases and phases[-1] == "checking"
@@ -37,7 +37,7 @@ def test_a_source_that_is_not_a_dataset_is_a_dataset_error(tmp_path):
     (tmp_path / "empty").mkdir()
     spec = {"workspace": str(tmp_path / "ws"), "source": str(tmp_path / "empty"), "mode": "preview"}
     events: list[dict] = []
-    outcome = run_job(JobSpec.scratch("dataset_import", spec, tmp_path / "ws"), events.append, 120)
+    outcome = run_job(DatasetImportDoor(spec, tmp_path / "ws"), events.append, 120)
     [error] = [e for e in events if e["type"] == "error"]
     assert outcome.status == "failed" and error["kind"] == "dataset" and "no VOC" in error["message"]
 

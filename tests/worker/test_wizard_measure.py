@@ -10,7 +10,7 @@ import pytest
 
 from cli.jobs import run_job
 from core.demo.dataset import DemoSpec, generate_demo_dataset
-from core.job.jobs import JobSpec
+from core.usecases.jobs import WizardMeasureDoor
 from core.wizard.inputs import measurements_from_json
 from core.wizard.rules import worker_counts
 from core.worker.wizard_measure import probe_batch
@@ -68,7 +68,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory):
     spec = {"workspace": str(workspace), "data": str(data), "imgsz": 64, "batch": 4, "model": "no-such-model.yaml",
             "device": "cpu", "workers": [0, 1], "sample": 12, "budget_s": 1.0}
     events: list[dict] = []
-    outcome = run_job(JobSpec.scratch("wizard_measure", spec, workspace), events.append, 300)
+    outcome = run_job(WizardMeasureDoor(spec, workspace), events.append, 300)
     return outcome, events, workspace, data
 
 

@@ -113,10 +113,13 @@ def connect_cluster(ctx: JobContext, address: str) -> bool:
     return True
 
 
-def stop_on_sigterm(ctx: JobContext) -> None:
+def stop_on_sigterm(ctx: JobContext, seen: list[int]) -> None:
     """SIGTERM to the search: the first is the protocol's stop (Ray Tune saves the experiment, each trial its
-    ``last.pt``; ``--resume`` continues), a second ends the process at once."""
-    if ctx.stop_requested:
+    ``last.pt``; ``--resume`` continues), a second SIGTERM ends the process at once. Only SIGTERMs count: a stop
+    from elsewhere that came first (the launcher's end, as when a CLI is terminated) must not turn this one into
+    the hard exit."""
+    seen.append(signal.SIGTERM)
+    if len(seen) > 1:
         raise SystemExit(128 + signal.SIGTERM)
     # On a thread: the stop's ``stage`` event takes the writer's lock, which the interrupted code may hold.
     threading.Thread(target=ctx.control.handle_line, args=(encode_control("stop"), "SIGTERM"), daemon=True).start()
@@ -151,14 +154,15 @@ def run_tune(ctx: JobContext) -> str:
     base = dict(spec["base"], tune_dir=str(tune_dir), tune_name=tune_dir.name, versions=stack_versions())
     address = spec.get("ray_address") or None
     made_temp: Path | None = None
-    signal.signal(signal.SIGTERM, lambda signum, frame: stop_on_sigterm(ctx))
+    sigterms: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: stop_on_sigterm(ctx, sigterms))
     ctx.emit("stage", stage="preparing", detail=tr("starting Ray"))
     if address:
         if not connect_cluster(ctx, address):
             return "stopped"
     else:
         made_temp = start_local_ray(spec, base)
-        signal.signal(signal.SIGTERM, lambda signum, frame: stop_on_sigterm(ctx))  # ray.init set its own
+        signal.signal(signal.SIGTERM, lambda signum, frame: stop_on_sigterm(ctx, sigterms))  # ray.init set its own
     try:
         if ctx.stop_requested:  # asked while Ray started (a Ctrl+C, the launcher gone): nothing to search yet
             return "stopped"

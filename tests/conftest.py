@@ -46,10 +46,12 @@ def _gc_in_the_main_thread_only():
 @pytest.fixture(scope="module", autouse=True)
 def _collect_after_each_module():
     """The full collection at a test file's end: everything ``_collect_after_each_test`` froze is looked at again
-    (an object a module fixture held, garbage now), so no leftover outlives its file."""
+    (an object a module fixture held, garbage now), so no leftover outlives its file; what survives is frozen
+    again, or the next file's first test would walk it all a second time."""
     yield
     gc.unfreeze()
     gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)

@@ -71,6 +71,11 @@ def evidence_text(evidence: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def real_changes(rows: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str, str]]:
+    """The rows of (field, old, new, reason) that change something: "imgsz: 64 → 64" is not a change (issue 32)."""
+    return [row for row in rows if str(row[1]).strip() != str(row[2]).strip()]
+
+
 def confirm_changes(parent: QWidget | None, rows: list[tuple[str, str, str, str]]) -> bool:
     """Ask before changing the form: rows of (field, old, new, reason). Tests monkeypatch this."""
     lines = "\n".join(_tr("• {field}: {old} → {new} — {reason}").format(field=f, old=o, new=n, reason=r)

@@ -28,14 +28,13 @@ def fitness_range(fitness: list[float]) -> tuple[float, float]:
 class FitnessChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from gui.plotting import pg
+        from gui.plotting import WholeNumberAxis, pg
 
-        self.plot = pg.PlotWidget(self)
+        self.plot = pg.PlotWidget(self, axisItems={"bottom": WholeNumberAxis("bottom")})  # trials: whole numbers
         self.plot.setLabel("bottom", self.tr("Trial"))
         self.plot.setLabel("left", self.tr("Fitness"))
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # fitness is 0..1: "(x0.001)" would hide that
-        self.plot.getAxis("bottom").setTickSpacing(1, 1)  # trials are whole numbers
         self.points = pg.ScatterPlotItem(size=10)
         self.plot.addItem(self.points)
         layout = QVBoxLayout(self)

@@ -33,6 +33,7 @@ THRESHOLDS: dict[str, float] = {
     "gpu_mem_room": 0.6,  # memory used / total below which a larger batch fits
     "throttled_share": 0.5,  # share of samples with a slowdown reason
     "min_batches": 8,  # fewer measured batches: no verdict yet
+    "others_busy": 25.0,  # % of all cores other programs hold, with the CPU busy: contention from outside the run
 }
 
 
@@ -233,6 +234,34 @@ def _rule_throttled(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     return None
 
 
+def others_cpu_percent(fig: WindowFigures) -> float | None:
+    """The CPU other programs held, in % of all cores: the machine's busy share less this run's process tree's
+    (psutil: ``cpu_percent`` is of all cores, a process's of one core, so the tree's is divided by the cores)."""
+    if fig.cpu_percent is None or fig.proc_cpu_percent is None or not fig.cpu_count:
+        return None
+    return max(0.0, fig.cpu_percent - fig.proc_cpu_percent / fig.cpu_count)
+
+
+def _rule_contention(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
+    """Other programs hold the CPU: a cause of its own, named as such — not the model's computation nor the
+    loader, whose settings would not help (issue 32: the banner blamed the model while another program held the
+    CPU at 100 % and training got 20–25 %)."""
+    others = others_cpu_percent(fig)
+    if others is None or others < th["others_busy"] or fig.cpu_percent is None or fig.cpu_percent < th["cpu_busy"]:
+        return None
+    own = fig.proc_cpu_percent / fig.cpu_count if fig.proc_cpu_percent is not None and fig.cpu_count else None
+    severity = "warning" if fig.training_on_gpu is False or (fig.data_wait_share or 0.0) >= th["wait_low"] \
+        else "info"
+    return verdict("cpu-contention", severity, tr("Other programs are using the CPU this training needs"),
+                   tr("Other programs held {others:.0f}% of all cores while this training got {own:.0f}% (the "
+                      "machine {cpu:.0f}% busy): training runs slower than this machine can train, and its "
+                      "settings are not the cause. Close or pause the other programs, or train when they are "
+                      "done.", others=others, own=own or 0.0, cpu=fig.cpu_percent),
+                   {"others_cpu_percent": others, "own_cpu_percent": own, "cpu_percent": fig.cpu_percent,
+                    "cpu_count": fig.cpu_count, "images_per_s": fig.images_per_s,
+                    "data_wait_share": fig.data_wait_share})
+
+
 def _input_bound(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     share = fig.data_wait_share
     if share is None or share < th["wait_low"]:
@@ -301,7 +330,7 @@ def _rule_healthy(fig: WindowFigures, th: dict[str, float]) -> Finding:
 
 #: Checked in order; the first rule that returns a verdict wins.
 RULES: tuple[Callable[[WindowFigures, dict[str, float]], Finding | None], ...] = (
-    _rule_cpu_training, _rule_throttled, _input_bound, _rule_underfed,
+    _rule_cpu_training, _rule_throttled, _rule_contention, _input_bound, _rule_underfed,
 )
 
 

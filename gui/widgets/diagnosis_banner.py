@@ -42,6 +42,8 @@ EVIDENCE: dict[str, tuple[str, Any]] = {
     "images_per_s": (_N("throughput"), _fixed(1, _N("images/s"))),
     "cpu_percent": (_N("CPU"), _fixed(0, _N("%"))),
     "cpu_count": (_N("cores"), str),
+    "others_cpu_percent": (_N("other programs' CPU"), _fixed(0, _N("%"))),
+    "own_cpu_percent": (_N("this training's CPU"), _fixed(0, _N("%"))),
     "iowait_percent": (_N("I/O wait"), _fixed(0, _N("%"))),
     "disk_read_mb_s": (_N("disk read"), _fixed(1, _N("MB/s"))),
     "workers": (_N("workers"), str),

@@ -16,7 +16,8 @@ RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_ev
 
 def window(*, wait_share: float, batches: int = 40, cpu: float = 50.0, iowait: float = 0.0, gpus: list | None = None,
            on_gpu: bool = True, workers: int = 2, batch: int = 16, imgsz: int = 640, cache: str = "",
-           cpu_count: int = 8) -> RunWindow:
+           cpu_count: int = 8, others: float = 0.0) -> RunWindow:
+    """``cpu``: the machine's busy share (% of all cores), of which ``others`` is other programs'."""
     w = RunWindow()
     w.config = {"workers": workers, "batch_size": batch, "imgsz": imgsz, "cache": cache}
     w.feed(make_event("hello", job="train", pid=1, versions={}, devices=[{"index": 0}] if on_gpu else [],
@@ -30,13 +31,25 @@ def window(*, wait_share: float, batches: int = 40, cpu: float = 50.0, iowait: f
                           window={"batches": 1, "images": batch, "data_wait_s": wait, "step_s": step}))
         if i % 4 == 0:
             w.feed(make_event("system", cpu_percent=cpu, cpu_count=cpu_count, iowait_percent=iowait,
-                              proc_cpu_percent=cpu, ram_used_gb=1, ram_total_gb=8, gpus=gpus or []))
+                              proc_cpu_percent=(cpu - others) * cpu_count, ram_used_gb=1, ram_total_gb=8, gpus=gpus or []))
     return w
 
 
 def gpu(util: float, mem: float = 4.0, total: float = 24.0, reasons: int = 0, temp: float = 60.0) -> dict:
     return {"index": 0, "util_percent": util, "mem_used_gb": mem, "mem_total_gb": total, "temperature_c": temp,
             "throttle_reasons": reasons}
+
+
+def test_other_programs_holding_the_cpu_are_named_as_the_cause():
+    """Issue 32: another program held the CPU at 100 % and training got 20–25 %; the banner blamed the model."""
+    busy = window(wait_share=0.02, cpu=100.0, others=78.0, on_gpu=False, cpu_count=2).figures()
+    verdict = diagnose(busy)
+    assert verdict.code == "cpu-contention" and not verdict.changes  # no setting of the run fixes it
+    assert "78%" in verdict.detail and "22%" in verdict.detail
+    assert verdict.evidence["others_cpu_percent"] == pytest.approx(78.0)
+    # The run itself keeping every core busy is no contention: the model's computation sets the pace
+    alone = diagnose(window(wait_share=0.02, cpu=100.0, others=5.0, on_gpu=False, cpu_count=2).figures())
+    assert alone.code == "healthy"
 
 
 @pytest.mark.parametrize("case,expected", [

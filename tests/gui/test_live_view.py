@@ -298,3 +298,24 @@ def test_the_completion_cards_evaluate_opens_the_runs_evaluation(qtbot, page):
     assert windows[0].planned.plan.weights.parent.parent == page.session.run_dir
     assert windows[0].banner.level == "error" and "stand-in evaluate worker" in windows[0].banner.text
     windows[0].close()
+
+
+def test_a_new_run_starts_the_machine_strips_time_axis_at_zero(qtbot):
+    """Issue 32: the strip kept the previous run's minutes until the new run's first sample."""
+    from gui.widgets.system_plots import FIRST_AXIS_MIN, SystemPlots
+
+    strip = SystemPlots()
+    qtbot.addWidget(strip)
+    for minute in range(13):
+        strip.add_event({"v": 1, "type": "system", "t": 60.0 * minute, "cpu_percent": 50.0, "cpu_count": 2,
+                         "gpus": []})
+    strip.resize(1280, 300)
+    strip.show()
+    qtbot.waitExposed(strip)
+    strip.refresh()
+    view = strip.plots["cpu"].getPlotItem().getViewBox()
+    qtbot.waitUntil(lambda: view.viewRange()[0][1] >= 11.0)  # the last run: 12 minutes
+    strip.clear()
+    qtbot.wait(100)  # painted again: the auto-range had its chance to keep the old minutes
+    low, high = view.viewRange()[0]
+    assert low == pytest.approx(0.0, abs=0.01) and high == pytest.approx(FIRST_AXIS_MIN, abs=0.05)

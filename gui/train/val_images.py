@@ -5,7 +5,7 @@ look (``request(run_dir)``) at each epoch end and when a run ends or is replayed
 newest file and decoding it (``QImageReader``, scaled while decoding) runs in the background, never
 on the GUI thread. One look at a time: a request that arrives meanwhile is done right after.
 Which epoch a picture is from is read the same way live and in a replay: the last epoch the run's events say
-had ended when the file was written (``picture_epoch``) — live used the epoch being reported at the time of the
+had ended when the file was written (``gui.train.operations.picture_epoch``, called on the look's background thread) — live used the epoch being reported at the time of the
 look and a replay none, so the two disagreed (issue 32; yolov5 draws the pictures in its final validation).
 """
 
@@ -18,9 +18,8 @@ from PySide6.QtCore import QDateTime, QLocale, QSize, Qt
 from PySide6.QtGui import QImage, QImageReader, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from core.job.protocol import iter_events
-from core.run.folder import RunFolder
 from gui.background import BackgroundTask, run_in_background
+from gui.train.operations import picture_epoch
 
 PATTERN = "val_batch*_pred.jpg"
 MAX_SIZE = QSize(480, 320)
@@ -34,15 +33,6 @@ class ValImage:
     size: QSize  # the file's own pixels
     epoch: int | None = None  # 0-based: the last epoch that had ended when it was written
 
-
-def picture_epoch(run_dir: Path, written: float) -> int | None:
-    """The last epoch whose ``epoch_end`` the run's events record at or before ``written`` (unix time)."""
-    last = None
-    for event in iter_events(RunFolder(run_dir).events):
-        t = event.get("t")
-        if event.get("type") == "epoch_end" and isinstance(t, (int, float)) and t <= written:
-            last = int(event.get("epoch", 0))
-    return last
 
 
 def newest_val_image(run_dir: Path) -> Path | None:

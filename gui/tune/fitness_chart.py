@@ -16,13 +16,15 @@ MIN_SPAN = 0.02
 
 
 def fitness_range(fitness: list[float]) -> tuple[float, float]:
-    """The fitness axis for these values: around the data with a margin, never below 0 (yolov5's fitness is a
-    weighted sum of mAPs, 0..1) — pyqtgraph's own auto-range put a lone 0.0 in the middle of -0.4..0.4."""
+    """The fitness axis for these values: around the data with a margin, never more than a sliver below 0
+    (yolov5's fitness is a weighted sum of mAPs, 0..1) — pyqtgraph's own auto-range put a lone 0.0 in the middle
+    of -0.4..0.4."""
     if not fitness:
         return 0.0, 1.0
     low, high = min(fitness), max(fitness)
     margin = max((high - low) * 0.1, MIN_SPAN / 2)
-    return max(0.0, low - margin), high + margin
+    top = high + margin
+    return max(low - margin, -0.05 * top), top  # below 0 only a sliver: points on 0 are drawn whole
 
 
 class FitnessChart(QWidget):

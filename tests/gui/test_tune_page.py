@@ -199,11 +199,11 @@ def _ready_setup():
     return operations.TuneSetup([], real.bounds, real.choices, real.slots, "")
 
 
-def test_the_fitness_axis_fits_the_data_and_stays_at_or_above_zero():
+def test_the_fitness_axis_fits_the_data_and_goes_no_more_than_a_sliver_below_zero():
     from gui.tune.fitness_chart import fitness_range
 
     low, high = fitness_range([0.0, 0.0])
-    assert low == 0.0 and 0.0 < high <= 0.05  # pyqtgraph's own range went to -0.4 for lone zeros
+    assert -0.001 <= low < 0.0 and 0.0 < high <= 0.05  # pyqtgraph's own range went to -0.4 for lone zeros
     low, high = fitness_range([0.30, 0.34])
     assert 0.28 < low < 0.30 and 0.34 < high < 0.36
 

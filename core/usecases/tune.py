@@ -82,8 +82,9 @@ class TuneDoor(Door):
         self.cpus_per_trial, self.gpus_per_trial = stored.cpus_per_trial, stored.gpus_per_trial
         if not changed:
             return []
-        shown = "; ".join(tr("{option}: {kept} (given: {given})", option=name, kept=_shown(name, kept),
-                             given=_shown(name, value)) for name, kept, value in changed)
+        names = {"time_budget_s": tr("time budget"), "trials": tr("trials")}
+        shown = "; ".join(tr("{option}: {kept} (given: {given})", option=names.get(name, name),
+                             kept=_shown(name, kept), given=_shown(name, value)) for name, kept, value in changed)
         return [Problem(tr("Search {name} resumes with the settings it started with; what was given differs and "
                            "is not used: {changes}.", name=folder.name, changes=shown),
                         tr("To search with other settings, start a new search."), "warning")]

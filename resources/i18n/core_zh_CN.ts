@@ -5996,6 +5996,10 @@ Type 'delete' to confirm: </source>
       <translation>使用的线程数（默认：全部核心）</translation>
     </message>
     <message>
+      <source>time budget</source>
+      <translation>时间预算</translation>
+    </message>
+    <message>
       <source>time limit</source>
       <translation>时间上限</translation>
     </message>
@@ -6086,6 +6090,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>trial {trial}: {state}, {n} epochs, fitness {fitness}</source>
       <translation>试验 {trial}：{state}，{n} 轮，适应度 {fitness}</translation>
+    </message>
+    <message>
+      <source>trials</source>
+      <translation>试验数</translation>
     </message>
     <message>
       <source>trust the file without asking</source>

@@ -34,6 +34,7 @@ THRESHOLDS: dict[str, float] = {
     "throttled_share": 0.5,  # share of samples with a slowdown reason
     "min_batches": 8,  # fewer measured batches: no verdict yet
     "others_busy": 25.0,  # % of all cores other programs hold, with the CPU busy: contention from outside the run
+    "cpu_wait": 25.0,  # % of one core's time the run's threads waited for a free core: it wanted the CPU it lacked
 }
 
 
@@ -61,6 +62,7 @@ class WindowFigures:
     cpu_percent: float | None = None
     cpu_count: int | None = None
     proc_cpu_percent: float | None = None
+    proc_cpu_wait_percent: float | None = None  # the run's threads waiting for a free core (% of one core)
     iowait_percent: float | None = None
     disk_read_mb_s: float | None = None
     gpu_util_percent: float | None = None
@@ -130,6 +132,8 @@ class RunWindow:
         fig.cpu_percent = _mean([s["cpu_percent"] for s in samples if s.get("cpu_percent") is not None])
         fig.cpu_count = next((s.get("cpu_count") for s in reversed(samples) if s.get("cpu_count")), None)
         fig.proc_cpu_percent = _mean([s["proc_cpu_percent"] for s in samples if s.get("proc_cpu_percent") is not None])
+        fig.proc_cpu_wait_percent = _mean([s["proc_cpu_wait_percent"] for s in samples
+                                           if s.get("proc_cpu_wait_percent") is not None])
         fig.iowait_percent = _mean([s["iowait_percent"] for s in samples if s.get("iowait_percent") is not None])
         fig.disk_read_mb_s = _mean([s["disk_read_mb_s"] for s in samples if s.get("disk_read_mb_s") is not None])
         gpus = [g for s in samples for g in (s.get("gpus") or [])]
@@ -249,15 +253,20 @@ def _rule_contention(fig: WindowFigures, th: dict[str, float]) -> Finding | None
     others = others_cpu_percent(fig)
     if others is None or others < th["others_busy"] or fig.cpu_percent is None or fig.cpu_percent < th["cpu_busy"]:
         return None
+    waited = fig.proc_cpu_wait_percent  # the run wanted more CPU than it got (a run that sleeps or waits does not)
+    if waited is None or waited < th["cpu_wait"] or waited < 0.5 * (fig.proc_cpu_percent or 0.0):
+        return None
     own = fig.proc_cpu_percent / fig.cpu_count if fig.proc_cpu_percent is not None and fig.cpu_count else None
     severity = "warning" if fig.training_on_gpu is False or (fig.data_wait_share or 0.0) >= th["wait_low"] \
         else "info"
     return verdict("cpu-contention", severity, tr("Other programs are using the CPU this training needs"),
                    tr("Other programs held {others:.0f}% of all cores while this training got {own:.0f}% (the "
-                      "machine {cpu:.0f}% busy): training runs slower than this machine can train, and its "
-                      "settings are not the cause. Close or pause the other programs, or train when they are "
-                      "done.", others=others, own=own or 0.0, cpu=fig.cpu_percent),
-                   {"others_cpu_percent": others, "own_cpu_percent": own, "cpu_percent": fig.cpu_percent,
+                      "machine {cpu:.0f}% busy), and its threads waited {wait:.1f} s per second for a free core: "
+                      "training runs slower than this machine can train, and its settings are not the cause. "
+                      "Close or pause the other programs, or train when they are done.", others=others,
+                      own=own or 0.0, cpu=fig.cpu_percent, wait=waited / 100.0),
+                   {"others_cpu_percent": others, "own_cpu_percent": own, "cpu_wait_percent": waited,
+                    "cpu_percent": fig.cpu_percent,
                     "cpu_count": fig.cpu_count, "images_per_s": fig.images_per_s,
                     "data_wait_share": fig.data_wait_share})
 

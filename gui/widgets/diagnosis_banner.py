@@ -44,6 +44,7 @@ EVIDENCE: dict[str, tuple[str, Any]] = {
     "cpu_count": (_N("cores"), str),
     "others_cpu_percent": (_N("other programs' CPU"), _fixed(0, _N("%"))),
     "own_cpu_percent": (_N("this training's CPU"), _fixed(0, _N("%"))),
+    "cpu_wait_percent": (_N("waiting for a free core"), _fixed(0, _N("% of a core"))),
     "iowait_percent": (_N("I/O wait"), _fixed(0, _N("%"))),
     "disk_read_mb_s": (_N("disk read"), _fixed(1, _N("MB/s"))),
     "workers": (_N("workers"), str),

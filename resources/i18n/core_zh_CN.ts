@@ -2356,8 +2356,8 @@ Type 'delete' to confirm: </source>
       <translation>其他程序正在占用本次训练需要的 CPU</translation>
     </message>
     <message>
-      <source>Other programs held {others:.0f}% of all cores while this training got {own:.0f}% (the machine {cpu:.0f}% busy): training runs slower than this machine can train, and its settings are not the cause. Close or pause the other programs, or train when they are done.</source>
-      <translation>其他程序占用了全部核心的 {others:.0f}%，本次训练只得到 {own:.0f}%（整机 {cpu:.0f}% 繁忙）：训练比这台机器本来能达到的速度慢，原因不在训练设置。请关闭或暂停其他程序，或等它们结束后再训练。</translation>
+      <source>Other programs held {others:.0f}% of all cores while this training got {own:.0f}% (the machine {cpu:.0f}% busy), and its threads waited {wait:.1f} s per second for a free core: training runs slower than this machine can train, and its settings are not the cause. Close or pause the other programs, or train when they are done.</source>
+      <translation>其他程序占用了全部核心的 {others:.0f}%，本次训练只得到 {own:.0f}%（整机 {cpu:.0f}% 繁忙），它的线程每秒要等 {wait:.1f} 秒才轮到空闲核心：训练比这台机器本来能达到的速度慢，原因不在训练设置。请关闭或暂停其他程序，或等它们结束后再训练。</translation>
     </message>
     <message>
       <source>Other programs run CUDA on this GPU. {why}</source>

@@ -173,12 +173,17 @@ def test_stop_sends_the_stop_line_and_resume_continues_the_same_search(qtbot, tm
     (first / "ray").mkdir()
     (first / "ray" / "tuner.pkl").write_bytes(pickle.dumps({}))
     TuneFolder(first).record_state(page.workspace)
+    # Issue 32: a replay on the Runs page changed the form's dataset meanwhile — the search keeps its own, and says so
+    page.services.current.dataset_changed.emit(str(tmp_path / "other" / "data.yaml"))
     with qtbot.waitSignal(page.searched, timeout=TIMEOUT_MS):
         page.resume_button.click()
         qtbot.waitUntil(lambda: page.runner.active, timeout=TIMEOUT_MS)
+        assert "resumes with the settings it started with" in page.status_label.text()
+        assert str(tmp_path / "other" / "data.yaml") in page.status_label.text()
         page.stop()  # the stand-in waits for the stop line again
     resumed = seen[1].spec
     assert resumed["resume"] is True and resumed["run_dir"] == str(first)  # the same search, restored
+    assert resumed["base"]["config"]["data"] == seen[0].spec["base"]["config"]["data"] == str(data_yaml)
     assert page.trials.trial_ids() == ["a1"]  # its trials keep their rows
 
 

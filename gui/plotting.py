@@ -25,4 +25,24 @@ finally:
 
 pg.setConfigOptions(useOpenGL=False, antialias=True)
 
-__all__ = ["pg"]
+
+def whole_ticks(levels: list[tuple[float, list[float]]], low: float, high: float) -> list[tuple[float, list[float]]]:
+    """pyqtgraph's tick levels with only whole numbers kept: an axis of epochs or trials never reads "1.5"
+    (issue 32: Compare showed epoch 1.5 between two epochs); a range too short for any still ticks each one."""
+    kept = [(max(spacing, 1.0), [v for v in values if abs(v - round(v)) < 1e-9])
+            for spacing, values in levels]
+    kept = [(spacing, values) for spacing, values in kept if values]
+    if kept:
+        return kept
+    first, last = int(-(-low // 1)), int(high // 1)
+    return [(1.0, [float(v) for v in range(first, last + 1)])]
+
+
+class WholeNumberAxis(pg.AxisItem):
+    """An axis whose ticks are whole numbers only (epochs, trials)."""
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list:  # noqa: N802,N803 - pyqtgraph's
+        return whole_ticks(super().tickValues(minVal, maxVal, size), minVal, maxVal)
+
+
+__all__ = ["pg", "WholeNumberAxis", "whole_ticks"]

@@ -66,9 +66,23 @@ def bootstrap_map(stats: list[ImageStats], metric: Metric, *, draws: int = DRAWS
     return Interval(value, float(low), float(high), len(stats), draws)
 
 
-def interval_words(interval: Interval, label: str = "mAP", *, held_out: bool = False) -> str:
-    """"mAP 0.62 ± 0.08 on 40 images" — with a warning when the val set is small (``held_out``: the images
-    are the train split's, predicted by k-fold models; a small set is said as such)."""
+#: The mAP the interval is of by default (``bootstrap_map``'s ``which=1``), named wherever a figure is shown.
+DEFAULT_LABEL = "mAP@0.5:0.95"
+
+
+def estimable(interval: Interval) -> bool:
+    """Whether the draws say how sure the number is: "± 0.00" from no draws, or from draws that all gave the
+    same two-decimal figure (a tiny set, a model that found nothing), claims a certainty nobody measured."""
+    return interval.draws > 0 and round(interval.half_width, 2) > 0
+
+
+def interval_words(interval: Interval, label: str = DEFAULT_LABEL, *, held_out: bool = False) -> str:
+    """"mAP@0.5:0.95 0.62 ± 0.08 on 40 images" — with a warning when the val set is small (``held_out``: the
+    images are the train split's, predicted by k-fold models; a small set is said as such); without "± 0.00"
+    where the spread cannot be estimated (issue 32)."""
+    if not estimable(interval):
+        return tr("{metric} {value} on {images} images: too few images or detections to estimate how far other "
+                  "images would move it", metric=label, value=f"{interval.value:.2f}", images=interval.images)
     text = tr("{metric} {value} ± {pm} on {images} images", metric=label, value=f"{interval.value:.2f}",
               pm=f"{interval.half_width:.2f}", images=interval.images)
     if interval.images < SMALL_VAL_IMAGES:

@@ -165,9 +165,12 @@ def _val_trust(f: AccuracyFacts, th: dict[str, float]) -> list[Finding]:
     small = f.val_images is not None and f.val_images < SMALL_VAL_IMAGES
     wide = f.interval_half_width is not None and f.interval_half_width > th["interval_wide"]
     if small or wide:
+        spread = f.interval_half_width
         out.append(Finding("val-too-small", Severity.INFO,
-                           tr("The val set is too small to trust the mAP closely ({n} images, ± {pm})",
-                              n=f.val_images, pm=f"{f.interval_half_width or 0:.2f}"),
+                           tr("The val set is too small to trust the mAP@0.5:0.95 closely ({n} images, ± {pm})",
+                              n=f.val_images, pm=f"{spread:.2f}") if spread is not None and round(spread, 2) > 0
+                           else tr("The val set is too small to trust the mAP@0.5:0.95 ({n} images: too few to "
+                                   "estimate how far other images would move it)", n=f.val_images),
                            tr("Another set of images could move the number this much; compare runs by more than it."),
                            {"val_images": f.val_images, "interval_half_width": f.interval_half_width},
                            fix=tr("Move more labelled images to val (about 10–20 % of the dataset).")))

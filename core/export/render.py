@@ -54,9 +54,7 @@ def detail_lines(report: dict[str, Any]) -> list[str]:
            "conf ≥ {conf}) on {images} images", pct=_pct(v.get("nms_agreement")), matched=det.get("matched", 0),
            boxes=max(det.get("reference", 0), det.get("exported", 0)), conf=_num(v.get("nms_conf"), ".3g"),
            images=report.get("images", 0)),
-        tr("Latency per image: PyTorch {torch} ms · {client} {exported} ms (median of {runs}, {device})",
-           torch=_num(lat.get("torch"), ".1f"), client=client + (f" [{providers[0]}]" if providers else ""),
-           exported=_num(lat.get("exported"), ".1f"), runs=lat.get("runs", "?"), device=report.get("device", "")),
+        latency_line(lat, client + (f" [{providers[0]}]" if providers else ""), str(report.get("device", ""))),
     ]
     second = v.get("second_client")
     if second:
@@ -66,6 +64,21 @@ def detail_lines(report: dict[str, Any]) -> list[str]:
             lines.append(tr("OpenCV DNN: max abs difference {diff}, agreement {pct}",
                             diff=_num(second.get("max_abs_diff")), pct=_pct(second.get("nms_agreement"))))
     return lines
+
+
+def latency_line(lat: dict[str, Any], client: str, device: str) -> str:
+    """PyTorch and the runtime, measured side by side: medians with their 10–90 % ranges (a report from before
+    the interleaved timing has medians only, and says so)."""
+    if lat.get("torch_range") and lat.get("exported_range"):
+        return tr("Latency per image, measured side by side ({runs} interleaved runs each, {device}): PyTorch {torch} "
+                  "ms ({torch_low}–{torch_high}) · {client} {exported} ms ({low}–{high}); median (10–90 % range)",
+                  runs=lat.get("runs", "?"), device=device, torch=_num(lat.get("torch"), ".1f"),
+                  torch_low=_num(lat["torch_range"][0], ".1f"), torch_high=_num(lat["torch_range"][1], ".1f"),
+                  client=client, exported=_num(lat.get("exported"), ".1f"),
+                  low=_num(lat["exported_range"][0], ".1f"), high=_num(lat["exported_range"][1], ".1f"))
+    return tr("Latency per image: PyTorch {torch} ms · {client} {exported} ms (median of {runs}, {device})",
+              torch=_num(lat.get("torch"), ".1f"), client=client, exported=_num(lat.get("exported"), ".1f"),
+              runs=lat.get("runs", "?"), device=device)
 
 
 def _pct(value: Any) -> str:

@@ -2,8 +2,11 @@
 
 One model for both faces: the CLI's progress bar and the GUI's Train page feed it the same events
 (live, or replayed from events.jsonl) and read the same figures, so they never disagree. The ETA comes
-from measured throughput: the current epoch's remaining batches at the recent batch rate, plus the
-remaining epochs at the mean measured epoch time (training + validation).
+from measured throughput: once an epoch has been measured, the remaining epochs at the mean measured epoch time
+(training + validation, the first epoch's warm-up left out when later ones exist) and the current epoch's time
+left by the clock (the same measured time less the time it has run) — so it falls steadily instead of swinging
+between the batch rate (which leaves validation out) and the epoch time (issue 32: 2:06 → 4:02 → 0:37). Before
+the first epoch ends, the batch rate is all there is.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class RunProgress:
     _last_batch_t: float | None = None
     _last_batch_index: int | None = None
     _started_t: float | None = None
+    _epoch_start_t: float | None = None
     now: float | None = None
 
     def feed(self, event: dict[str, Any]) -> None:
@@ -55,6 +59,7 @@ class RunProgress:
             self.batches = int(event.get("batches", self.batches))
             self.batch = 0
             self._last_batch_t, self._last_batch_index = t, -1
+            self._epoch_start_t = t if isinstance(t, (int, float)) else None
             self.stage = "training"
         elif kind == "batch":
             self._feed_batch(event)
@@ -143,8 +148,16 @@ class RunProgress:
             return None
         remaining_epochs = self.epochs - self.epoch - 1
         if self.epoch_times:
-            per_epoch = sum(self.epoch_times[-5:]) / len(self.epoch_times[-5:])
-        elif self._batch_rate and self.batches:
+            measured = self.epoch_times[1:] if len(self.epoch_times) > 1 else self.epoch_times
+            per_epoch = sum(measured[-5:]) / len(measured[-5:])
+            if self.stage == "validated":
+                return max(0.0, remaining_epochs * per_epoch)
+            if self._epoch_start_t is not None and self.now is not None:
+                current = max(0.0, per_epoch - (self.now - self._epoch_start_t))
+            else:
+                current = per_epoch * (1.0 - self.epoch_fraction)
+            return max(0.0, current + remaining_epochs * per_epoch)
+        if self._batch_rate and self.batches:
             per_epoch = self.batches / self._batch_rate
         else:
             return None

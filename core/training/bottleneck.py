@@ -33,6 +33,8 @@ THRESHOLDS: dict[str, float] = {
     "gpu_mem_room": 0.6,  # memory used / total below which a larger batch fits
     "throttled_share": 0.5,  # share of samples with a slowdown reason
     "min_batches": 8,  # fewer measured batches: no verdict yet
+    "others_busy": 25.0,  # % of all cores other programs hold, with the CPU busy: contention from outside the run
+    "cpu_wait": 25.0,  # % of one core's time the run's threads waited for a free core: it wanted the CPU it lacked
 }
 
 
@@ -60,6 +62,7 @@ class WindowFigures:
     cpu_percent: float | None = None
     cpu_count: int | None = None
     proc_cpu_percent: float | None = None
+    proc_cpu_wait_percent: float | None = None  # the run's threads waiting for a free core (% of one core)
     iowait_percent: float | None = None
     disk_read_mb_s: float | None = None
     gpu_util_percent: float | None = None
@@ -129,6 +132,8 @@ class RunWindow:
         fig.cpu_percent = _mean([s["cpu_percent"] for s in samples if s.get("cpu_percent") is not None])
         fig.cpu_count = next((s.get("cpu_count") for s in reversed(samples) if s.get("cpu_count")), None)
         fig.proc_cpu_percent = _mean([s["proc_cpu_percent"] for s in samples if s.get("proc_cpu_percent") is not None])
+        fig.proc_cpu_wait_percent = _mean([s["proc_cpu_wait_percent"] for s in samples
+                                           if s.get("proc_cpu_wait_percent") is not None])
         fig.iowait_percent = _mean([s["iowait_percent"] for s in samples if s.get("iowait_percent") is not None])
         fig.disk_read_mb_s = _mean([s["disk_read_mb_s"] for s in samples if s.get("disk_read_mb_s") is not None])
         gpus = [g for s in samples for g in (s.get("gpus") or [])]
@@ -233,6 +238,39 @@ def _rule_throttled(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     return None
 
 
+def others_cpu_percent(fig: WindowFigures) -> float | None:
+    """The CPU other programs held, in % of all cores: the machine's busy share less this run's process tree's
+    (psutil: ``cpu_percent`` is of all cores, a process's of one core, so the tree's is divided by the cores)."""
+    if fig.cpu_percent is None or fig.proc_cpu_percent is None or not fig.cpu_count:
+        return None
+    return max(0.0, fig.cpu_percent - fig.proc_cpu_percent / fig.cpu_count)
+
+
+def _rule_contention(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
+    """Other programs hold the CPU: a cause of its own, named as such — not the model's computation nor the
+    loader, whose settings would not help (issue 32: the banner blamed the model while another program held the
+    CPU at 100 % and training got 20–25 %)."""
+    others = others_cpu_percent(fig)
+    if others is None or others < th["others_busy"] or fig.cpu_percent is None or fig.cpu_percent < th["cpu_busy"]:
+        return None
+    waited = fig.proc_cpu_wait_percent  # the run wanted more CPU than it got (a run that sleeps or waits does not)
+    if waited is None or waited < th["cpu_wait"] or waited < 0.5 * (fig.proc_cpu_percent or 0.0):
+        return None
+    own = fig.proc_cpu_percent / fig.cpu_count if fig.proc_cpu_percent is not None and fig.cpu_count else None
+    severity = "warning" if fig.training_on_gpu is False or (fig.data_wait_share or 0.0) >= th["wait_low"] \
+        else "info"
+    return verdict("cpu-contention", severity, tr("Other programs are using the CPU this training needs"),
+                   tr("Other programs held {others:.0f}% of all cores while this training got {own:.0f}% (the "
+                      "machine {cpu:.0f}% busy), and its threads waited {wait:.1f} s per second for a free core: "
+                      "training runs slower than this machine can train, and its settings are not the cause. "
+                      "Close or pause the other programs, or train when they are done.", others=others,
+                      own=own or 0.0, cpu=fig.cpu_percent, wait=waited / 100.0),
+                   {"others_cpu_percent": others, "own_cpu_percent": own, "cpu_wait_percent": waited,
+                    "cpu_percent": fig.cpu_percent,
+                    "cpu_count": fig.cpu_count, "images_per_s": fig.images_per_s,
+                    "data_wait_share": fig.data_wait_share})
+
+
 def _input_bound(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
     share = fig.data_wait_share
     if share is None or share < th["wait_low"]:
@@ -301,7 +339,7 @@ def _rule_healthy(fig: WindowFigures, th: dict[str, float]) -> Finding:
 
 #: Checked in order; the first rule that returns a verdict wins.
 RULES: tuple[Callable[[WindowFigures, dict[str, float]], Finding | None], ...] = (
-    _rule_cpu_training, _rule_throttled, _input_bound, _rule_underfed,
+    _rule_cpu_training, _rule_throttled, _rule_contention, _input_bound, _rule_underfed,
 )
 
 

@@ -84,6 +84,11 @@ class TuneFolder:
     def events(self) -> Path:
         return self.path / "events.jsonl"
 
+    @property
+    def stop_flag(self) -> Path:
+        """Present while a Stop asks each running trial to save and end (``core.tune.stopping``)."""
+        return self.path / "stopping"
+
     def can_resume(self) -> bool:
         """A search folder with Ray Tune's experiment in it (stopped or interrupted searches)."""
         return self.experiment.is_dir()

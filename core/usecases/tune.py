@@ -24,6 +24,7 @@ from core.training.options import TrainConfig
 from core.tune.address import unreachable_words
 from core.tune.folder import TuneFolder, tune_root
 from core.tune.plan import SearchPlan, Slots, plan_search, planned_trials, search_slots
+from core.tune.resume import differences, stored_search
 from core.tune.space import SearchSpace, default_space
 from core.usecases.door import Door, Problem, errors
 from core.usecases.grants import Grants, check_weights, record_grants
@@ -55,6 +56,40 @@ class TuneDoor(Door):
         self.plan: SearchPlan | None = None
 
     def check(self) -> list[Problem]:
+        kept: list[Problem] = []
+        if self.resume is not None:  # before anything reads the config: a resume runs on the search's own
+            refused = self._resume_problem()
+            if refused is not None:
+                return [refused]
+            kept = self._keep_stored_settings()
+            if kept and kept[0].is_error:
+                return kept
+        return kept + self._check_request()
+
+    def _keep_stored_settings(self) -> list[Problem]:
+        """Replace the request's settings with the ones the search started with; a warning lists what differed
+        (shown, never applied: issue 32)."""
+        folder = TuneFolder.named(self.workspace, str(self.resume))
+        stored = stored_search(folder.path)
+        if stored is None:
+            return [Problem(tr("{path} has no readable record of the settings its search started with.",
+                               path=folder.path / "spec.json"), tr("Start a new search instead."))]
+        given = {k: v for k, v in self.config.to_dict().items() if k != "device" or v}
+        changed = differences(stored, given, self.budget_s, self.trials)
+        self.config = TrainConfig.from_dict(stored.config)
+        self.budget_s, self.trials = stored.budget_s, stored.trials
+        self.space = SearchSpace.from_dict(stored.space) if stored.space else self.space
+        self.cpus_per_trial, self.gpus_per_trial = stored.cpus_per_trial, stored.gpus_per_trial
+        if not changed:
+            return []
+        names = {"time_budget_s": tr("time budget"), "trials": tr("trials")}
+        shown = "; ".join(tr("{option}: {kept} (given: {given})", option=names.get(name, name),
+                             kept=_shown(name, kept), given=_shown(name, value)) for name, kept, value in changed)
+        return [Problem(tr("Search {name} resumes with the settings it started with; what was given differs and "
+                           "is not used: {changes}.", name=folder.name, changes=shown),
+                        tr("To search with other settings, start a new search."), "warning")]
+
+    def _check_request(self) -> list[Problem]:
         if self.ray_address:  # Ray retries an unreachable GCS for minutes where no signal reaches it (issue 37)
             unreachable = unreachable_words(self.ray_address)
             if unreachable:
@@ -67,10 +102,6 @@ class TuneDoor(Door):
         check_weights(checked.weights_path, self.workspace, self.grants, granted=self.trust_weights)
         if self.grants.problems:
             return found + self.grants.problems
-        if self.resume is not None:
-            refused = self._resume_problem()
-            if refused is not None:
-                return [*found, refused]
         gate = check_for_training(checked.data_path, self.workspace)
         if not gate.ok:
             self.gate = gate
@@ -116,3 +147,12 @@ class TuneDoor(Door):
                                 trusted=tuple(self.grants.weights), cpus_per_trial=self.cpus_per_trial)
         record_grants(self.workspace, self.grants.weights)
         return JobSpec.for_run("tune", tune_dir, self.plan.spec)
+
+
+def _shown(option: str, value: Any) -> str:
+    """A setting as the difference list shows it: the budget in hours, "as many as the budget allows" for none."""
+    if option == "time_budget_s":
+        return tr("{hours:g} h", hours=round(float(value) / 3600.0, 2))
+    if option == "trials" and value is None:
+        return tr("as many as the budget allows")
+    return str(value)

@@ -50,10 +50,8 @@ def budget_for(goal: Goal, on_cpu: bool) -> tuple[float | None, str]:
 def fit_epochs(goal: Goal, epochs: int, why: str, epoch_s: float, *, on_cpu: bool) -> EpochFit:
     """The goal's ``epochs`` (and its reason ``why``) cut to the budget that applies at ``epoch_s`` per epoch."""
     budget, whose = budget_for(goal, on_cpu)
-    per_epoch = tr("{epoch} per epoch predicted on this machine", epoch=duration_words(epoch_s))
     if budget is None or epochs * epoch_s <= budget:
-        evidence = tr("{per_epoch} × {n} = {total}", per_epoch=per_epoch, n=epochs,
-                      total=duration_words(epochs * epoch_s))
+        evidence = epochs_equation(epoch_s, epochs)
         if budget is not None:
             evidence += tr("; within {budget}", budget=duration_words(budget))
         return EpochFit(epochs, why, evidence, budget, False)
@@ -68,9 +66,30 @@ def fit_epochs(goal: Goal, epochs: int, why: str, epoch_s: float, *, on_cpu: boo
     if fitted * epoch_s > budget:
         text += " " + tr_n("Even {n} epoch takes {total} here.", "Even {n} epochs take {total} here.", fitted,
                            total=duration_words(fitted * epoch_s))
-    evidence = tr("{per_epoch} × {n} = {total}", per_epoch=per_epoch, n=fitted,
-                  total=duration_words(fitted * epoch_s))
-    return EpochFit(fitted, text, evidence, budget, True)
+    return EpochFit(fitted, text, epochs_equation(epoch_s, fitted), budget, True)
+
+
+def epochs_equation(epoch_s: float, n: int) -> str:
+    """``1 min 40 s per epoch … × 3 = 5 min``: arithmetic that adds up as shown — the epoch time to the second
+    (never "2 min × 3 = 5 min"), its product exact, "≈" where the total is rounded to minutes (an hour and more)."""
+    per = max(1, int(round(epoch_s)))
+    per_epoch = tr("{epoch} per epoch predicted on this machine", epoch=exact_duration_words(per))
+    total = per * n
+    shown = exact_duration_words(total) if total < HOURS_S else duration_words(total)
+    if total < HOURS_S or shown == exact_duration_words(total):
+        return tr("{per_epoch} × {n} = {total}", per_epoch=per_epoch, n=n, total=shown)
+    return tr("{per_epoch} × {n} ≈ {total}", per_epoch=per_epoch, n=n, total=shown)
+
+
+def exact_duration_words(seconds: int) -> str:
+    """A whole number of seconds in words without rounding: ``1 min 40 s``, ``2 h 5 min 10 s``."""
+    hours, rest = divmod(max(0, int(seconds)), 3600)
+    minutes, secs = divmod(rest, 60)
+    if not hours and not minutes:
+        return tr("{s} s", s=secs)
+    head = (tr("{h} h {m} min", h=hours, m=minutes) if minutes else tr("{h} h", h=hours)) if hours \
+        else tr("{m} min", m=minutes)
+    return tr("{head} {s} s", head=head, s=secs) if secs else head
 
 
 def hours_note(total_s: float, *, on_cpu: bool) -> str:

@@ -29,7 +29,7 @@ from core.job.protocol import EventWriter
 from core.worker.control import ControlChannel
 from core.worker.export_load import ExportError, LoadedModel, load_for_export
 from core.worker.job import JobContext
-from core.worker.export_verify import (WARMUP_RUNS, Prepared, Runner, batches, compare, median_latency_ms,
+from core.worker.export_verify import (Prepared, Runner, batches, compare, latency_report, paired_latency_ms,
                                        prepare_images, torch_runner)
 
 
@@ -147,8 +147,8 @@ class ExportJob:
         self.reference = [reference(b) for b in self.batches]
         self.sync = torch.cuda.synchronize if self.device.startswith("cuda") else None
         precision_model = deepcopy(self.model).half() if opts.half else self.model
-        self.torch_latency = median_latency_ms(torch_runner(precision_model, self.device, opts.half),
-                                               self.batches[0], self.runs, sync=self.sync) / max(1, opts.batch)
+        # Timed beside each format, interleaved with it (export_one): never once for every report
+        self.torch_timed = torch_runner(precision_model, self.device, opts.half)
 
     # -- one format ----------------------------------------------------------------------------------
     def export_one(self, fmt: str) -> dict[str, Any]:
@@ -172,9 +172,9 @@ class ExportJob:
                 verified["second_client"] = self._opencv(tmp)
             report["verified"] = verified
             self.stage("timing", tr("timing {format}", format=fmt), format=fmt)
-            exported = median_latency_ms(runner, self.batches[0], self.runs, sync=self.sync)
-            report["latency_ms"] = {"torch": self.torch_latency, "exported": exported / max(1, self.options.batch),
-                                    "runs": self.runs, "warmup": WARMUP_RUNS, "batch": self.options.batch}
+            report["latency_ms"] = latency_report(*paired_latency_ms(self.torch_timed, runner, self.batches[0],
+                                                                     self.runs, sync=self.sync),
+                                                  runs=self.runs, batch=self.options.batch)
         except BaseException as exc:
             tmp.unlink(missing_ok=True)
             if isinstance(exc, Exception) and is_disk_full(exc, folder):
@@ -294,3 +294,4 @@ def run_export(ctx: JobContext) -> str:
     finally:
         ctx.done_fields["exports"] = [cli_summary(r) for r in job.results]
     return "completed" if all(r["verified"].get("ok") for r in job.results) else "failed"
+

@@ -10,7 +10,6 @@ Latency is the median of N timed runs after a warm-up, one image per run, on thi
 
 from __future__ import annotations
 
-import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,16 +167,39 @@ def compare(ref_preds: list[np.ndarray], cand_preds: list[np.ndarray], precision
 WARMUP_RUNS = 5  # TorchScript's profiling executor re-optimises over its first runs; TensorRT allocates on its first
 
 
-def median_latency_ms(run: Runner, x: np.ndarray, runs: int = 20, warmup: int = WARMUP_RUNS,
-                      sync: Callable[[], None] | None = None) -> float:
-    """Median wall time of ``run(x)`` in ms over ``runs`` timed calls after ``warmup`` untimed ones."""
+def paired_latency_ms(first: Runner, second: Runner, x: np.ndarray, runs: int = 20, warmup: int = WARMUP_RUNS,
+                      sync: Callable[[], None] | None = None,
+                      clock: Callable[[], float] = time.perf_counter) -> tuple[dict[str, float], dict[str, float]]:
+    """Two runners timed side by side: their calls interleaved (the order alternating each round), so a load
+    that comes and goes lands on both alike — issue 32: PyTorch timed once, under load, and the figure reused in
+    every format's report. Each: ``{p50, p10, p90}`` in ms over ``runs`` timed calls after ``warmup`` each."""
     for _ in range(warmup):
-        run(x)
-    times = []
-    for _ in range(max(1, runs)):
-        t0 = time.perf_counter()
-        run(x)
-        if sync is not None:
-            sync()
-        times.append((time.perf_counter() - t0) * 1000.0)
-    return float(statistics.median(times))
+        first(x)
+        second(x)
+    times: tuple[list[float], list[float]] = ([], [])
+    for i in range(max(1, runs)):
+        order = ((0, first), (1, second)) if i % 2 == 0 else ((1, second), (0, first))
+        for slot, run in order:
+            t0 = clock()
+            run(x)
+            if sync is not None:
+                sync()
+            times[slot].append((clock() - t0) * 1000.0)
+    return latency_spread(times[0]), latency_spread(times[1])
+
+
+def latency_spread(times_ms: list[float]) -> dict[str, float]:
+    """Median and the 10th–90th percentile range of timed calls (ms)."""
+    p10, p50, p90 = (float(v) for v in np.percentile(times_ms, [10, 50, 90]))
+    return {"p50": p50, "p10": p10, "p90": p90}
+
+
+def latency_report(torch_ms: dict[str, float], exported_ms: dict[str, float], *, runs: int,
+                   batch: int) -> dict[str, Any]:
+    """The report's ``latency_ms``: per image (a batch's time / its size), medians as ``torch``/``exported`` (the
+    CLI's --json shape) and each one's 10–90 % range, measured interleaved."""
+    per = max(1, batch)
+    return {"torch": torch_ms["p50"] / per, "exported": exported_ms["p50"] / per,
+            "torch_range": [torch_ms["p10"] / per, torch_ms["p90"] / per],
+            "exported_range": [exported_ms["p10"] / per, exported_ms["p90"] / per],
+            "interleaved": True, "runs": runs, "warmup": WARMUP_RUNS, "batch": batch}

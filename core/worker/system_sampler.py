@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import psutil
@@ -38,6 +39,28 @@ def process_tree_cpu(root: psutil.Process, cache: dict[int, psutil.Process]) -> 
     return total
 
 
+def thread_waits_ns(pids: list[int], proc_root: Path = Path("/proc")) -> int | None:
+    """Nanoseconds the threads of ``pids`` have spent runnable but waiting for a CPU (Linux's
+    ``/proc/PID/task/TID/schedstat``, second field: time on the run queue); None where the kernel does not say.
+    What tells contention from outside apart from a run that sleeps or waits for its data: only a thread that
+    could run and found no free core waits here."""
+    total, seen = 0, False
+    for pid in pids:
+        try:
+            tasks = list((proc_root / str(pid) / "task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                fields = (task / "schedstat").read_text().split()
+            except OSError:
+                continue
+            if len(fields) >= 2 and fields[1].isdigit():
+                total += int(fields[1])
+                seen = True
+    return total if seen else None
+
+
 class SystemSampler:
     def __init__(self, emit: Callable[..., Any], interval_s: float = 1.0, nvml: NvmlReader | None = None,
                  root: psutil.Process | None = None) -> None:
@@ -49,6 +72,7 @@ class SystemSampler:
         self._proc_cache: dict[int, psutil.Process] = {}
         self._root = root or psutil.Process()  # DDP: torchrun's agent, so every rank of this machine counts
         self._last_disk: tuple[float, int] | None = None
+        self._last_wait: tuple[float, int] | None = None  # (monotonic s, run-queue wait ns of the tree)
 
     def start(self) -> None:
         psutil.cpu_percent(None)
@@ -74,6 +98,7 @@ class SystemSampler:
         except (OSError, RuntimeError):
             pass
         return {
+            "proc_cpu_wait_percent": self._wait_percent(),
             "cpu_percent": psutil.cpu_percent(None),
             "cpu_count": psutil.cpu_count(),
             "iowait_percent": getattr(times, "iowait", None),
@@ -84,6 +109,21 @@ class SystemSampler:
             "disk_read_mb_s": disk_mb_s,
             "gpus": self._nvml.read() if self._nvml is not None else [],
         }
+
+    def _wait_percent(self) -> float | None:
+        """Since the last sample: the time this run's threads waited for a CPU, in % of one core (as
+        ``proc_cpu_percent`` counts the time they ran)."""
+        try:
+            pids = [self._root.pid, *(p.pid for p in self._root.children(recursive=True))]
+        except psutil.Error:
+            return None
+        waited, now = thread_waits_ns(pids), time.monotonic()
+        if waited is None:
+            return None
+        last, self._last_wait = self._last_wait, (now, waited)
+        if last is None or now <= last[0]:
+            return None
+        return max(0.0, (waited - last[1]) / 1e9 / (now - last[0]) * 100.0)
 
     def _run(self) -> None:
         while not self._stop.wait(self._interval_s):

@@ -14,15 +14,16 @@ from typing import Any
 
 from ray import tune
 
-from core.i18n import tr
+from core.i18n import tr, tr_n
 
 
 class TrialBook:
     """What each trial did, as the driver saw it: the rows of the live table and of the summary."""
 
     def __init__(self, emit: Any, tune_name: str, runs_root: Path, epochs: int, deadline: float,
-                 stop_requested: Any) -> None:
+                 stop_requested: Any, tune_dir: Path | None = None) -> None:
         self.emit, self.tune_name, self.runs_root, self.epochs = emit, tune_name, runs_root, epochs
+        self.tune_dir = tune_dir  # where the stop flag goes (core.tune.stopping)
         self.deadline, self.stop_requested = deadline, stop_requested
         self.rows: dict[str, dict[str, Any]] = {}
         self.interrupted = False  # the Stop has been passed to Ray Tune (StopOnRequest)
@@ -41,6 +42,34 @@ class TrialBook:
         row = self.row(trial)
         row.update(fields)
         self.emit("trial", **{k: v for k, v in row.items() if k != "metrics"})
+
+    def let_running_trials_save(self) -> None:
+        """Before Ray's interrupt ends the actors: each running trial's worker stops and saves ``last.pt``
+        (``core.tune.stopping``: the search's stop flag, then a bounded wait for their runs' ``done``)."""
+        from core.tune.folder import TuneFolder
+        from core.tune.stopping import wait_for_runs
+
+        if self.tune_dir is None:
+            return
+        flag = TuneFolder(self.tune_dir).stop_flag
+        flag.write_text("stop\n", encoding="utf-8")
+        running = [Path(row["run"]) for row in self.rows.values() if row["state"] == "running"]
+        if running:
+            self.emit("stage", stage="stopping", detail=tr_n(
+                "Stopping: the running trial saves its last.pt…",
+                "Stopping: the {n} running trials save their last.pt…", len(running)))
+            wait_for_runs(running)
+
+    def close_unfinished(self) -> list[dict[str, Any]]:
+        """The search has ended: trials still pending or running were stopped — said once more, so a live table
+        shows them stopped at their last epoch (a restore resumes them)."""
+        closed = []
+        for row in self.rows.values():
+            if row["state"] in ("pending", "running"):
+                row["state"] = "stopped"
+                self.emit("trial", **{k: v for k, v in row.items() if k != "metrics"})
+                closed.append(row)
+        return closed
 
     def ending_state(self, trial: Any) -> str:
         """completed (every epoch, or yolov5's own patience), stopped (a Stop or the budget), else ASHA's
@@ -99,6 +128,7 @@ class StopOnRequest(tune.Stopper):
         book = LIVE["book"]
         if book.stop_requested() and not book.interrupted:
             book.interrupted = True
+            book.let_running_trials_save()
             signal.raise_signal(signal.SIGINT)
         return False
 

@@ -169,7 +169,8 @@ def run_tune(ctx: JobContext) -> str:
         budget_s = float(spec["time_budget_s"])
         deadline = time.monotonic() + budget_s
         book = LIVE["book"] = TrialBook(ctx.emit, tune_dir.name, Path(spec["runs_root"]), epochs, deadline,
-                                        lambda: ctx.stop_requested)
+                                        lambda: ctx.stop_requested, tune_dir)
+        folder.stop_flag.unlink(missing_ok=True)  # an earlier Stop's: the trials of this run must run
         if spec.get("resume"):
             book.rows.update(earlier_trials(tune_dir))  # the trials that ended before the interruption stay in
         resources = {"cpu": float(spec["cpus_per_trial"]), "gpu": float(spec.get("gpus_per_trial", 0))}
@@ -202,10 +203,9 @@ def run_tune(ctx: JobContext) -> str:
         ray.shutdown()
         if made_temp is not None:
             shutil.rmtree(made_temp, ignore_errors=True)
+    book.close_unfinished()
+    folder.stop_flag.unlink(missing_ok=True)
     rows = list(book.rows.values())
-    for row in rows:
-        if row["state"] in ("pending", "running"):
-            row["state"] = "stopped"
     ctx.done_fields.update(write_results(tune_dir, rows, base))
     return "stopped" if ctx.stop_requested else "completed"
 

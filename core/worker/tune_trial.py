@@ -9,8 +9,10 @@ the ``train`` worker on it — so each trial can be opened, compared, resumed an
 NaN loss, a broken file) raises its own words: Ray ends *that* trial with the reason, never the search.
 Ray's checkpoint of a trial is its run's name (the run holds ``last.pt``): a restored search resumes each
 unfinished trial's own run.
-When ASHA or a Stop ends a trial early, Ray calls ``cleanup``: the worker gets the protocol's stop line and
-saves a resumable ``last.pt`` (``done: stopped``), as a Stop on the Train page does.
+When ASHA ends a trial early, Ray calls ``cleanup``: the worker gets the protocol's stop line and saves a
+resumable ``last.pt`` (``done: stopped``), as a Stop on the Train page does. A Stop of the whole search cannot
+wait for that (Ray kills busy actors after 5 s): the trial watches the search's stop flag in ``step`` and passes
+the stop line itself, then waits there for Ray to end it, its run ended ``stopped`` (``core.tune.stopping``).
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ from core.training.config import validate_config
 from core.training.options import TrainConfig
 from core.workspace import runs_dir
 
-#: The longest a trial's worker may take to save and end after the stop line (a batch, then last.pt).
-STOP_WAIT_S = 120.0
+from core.tune.stopping import STOP_WAIT_S  # the longest a trial's worker may take to save and end
+
+#: How often a trial waiting for its worker's next event looks at the search's stop flag.
+STOP_POLL_S = 0.5
 #: yolov5's hyperparameter file keys the app's settings search (imgsz/model/batch are training options).
 OPTION_KEYS = ("imgsz", "model", "batch")
 
@@ -111,6 +115,8 @@ class TrainTrial(tune.Trainable):
             raise RuntimeError(node_problem)
         self.base, self.config = base, config
         self.run_dir: Path | None = None  # a restored trial's run (``load_checkpoint``) resumes instead
+        self.stop_flag = TuneFolder(Path(base["tune_dir"])).stop_flag
+        self.stop_sent = False  # the search's Stop was passed to the worker
 
     def _start(self) -> None:
         """The trial's training worker: a new run, or the interrupted run of a restored trial resumed."""
@@ -171,9 +177,17 @@ class TrainTrial(tune.Trainable):
     def step(self) -> dict[str, Any]:
         """The next epoch's fitness; the last one (or yolov5's own early stop) carries ``done``."""
         if self.proc is None:
+            if self.stop_flag.exists():  # the search is stopping: no new run to start
+                self._wait_for_the_end()
             self._start()
         while True:
-            event = self.events.get()
+            try:
+                event = self.events.get(timeout=STOP_POLL_S)
+            except queue.Empty:
+                self._pass_search_stop()
+                continue
+            if self.stop_sent and (event is None or event["type"] == "done"):
+                self._wait_for_the_end()  # stopped and saved; a result now would count as the trial's end
             if event is None:
                 return self._ended()
             self.tracker.feed(event)
@@ -185,6 +199,24 @@ class TrainTrial(tune.Trainable):
                     return dict(self.last)
             elif event["type"] == "done":
                 return self._ended()
+
+    def _pass_search_stop(self) -> None:
+        """The search is stopping (its flag): the worker gets the stop line once, saves ``last.pt`` and ends."""
+        proc = self.proc
+        if self.stop_sent or proc is None or proc.poll() is not None or not self.stop_flag.exists():
+            return
+        self.stop_sent = True
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(encode_control("stop").encode("utf-8"))
+            proc.stdin.flush()
+        except (OSError, ValueError):
+            pass  # it has ended already: its events say how
+
+    def _wait_for_the_end(self) -> None:
+        """Report nothing more: Ray's interrupt ends this actor (the trial stays unfinished, so a restore resumes
+        its run)."""
+        threading.Event().wait()
 
     def _ended(self) -> dict[str, Any]:
         exit_code = self.proc.wait() if self.proc is not None else None

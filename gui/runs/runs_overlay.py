@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from gui.plotting import pg
+from gui.plotting import WholeNumberAxis, pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -59,7 +59,7 @@ class RunsOverlayDialog(QDialog):
         self._task = read_all_curves(self, list(run_dirs)).success(self._on_loaded).failure(self._on_failed).run()
 
     def _plot(self, label: str) -> pg.PlotWidget:
-        plot = pg.PlotWidget(self)
+        plot = pg.PlotWidget(self, axisItems={"bottom": WholeNumberAxis("bottom")})  # epochs: no "1.5"
         plot.setLabel("bottom", self.tr("Epoch"))
         plot.setLabel("left", label)
         for axis in ("left", "bottom"):

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject
 
 from core.dataset.prepare import PrepareResult
+from core.job.protocol import iter_events
 from core.run.folder import RunFolder
 from core.runs.store import load_run_config, read_log_tail, read_run
 from core.wizard.prepared_copy import CopyRequest, copy_for_training
@@ -69,3 +70,14 @@ def refresh_prepared_copy(parent: QObject, request: CopyRequest, workspace: Path
                                                                          cancelled=cancelled),
                   what=QCoreApplication.translate("TrainOperations", "Checking the prepared copy of {source}").format(
                       source=request.source))
+
+
+def picture_epoch(run_dir: Path, written: float) -> int | None:
+    """A validation picture's epoch (``gui.train.val_images``, on its background look): the last epoch whose
+    ``epoch_end`` the run's events record at or before ``written`` (unix time)."""
+    last = None
+    for event in iter_events(RunFolder(run_dir).events):
+        t = event.get("t")
+        if event.get("type") == "epoch_end" and isinstance(t, (int, float)) and t <= written:
+            last = int(event.get("epoch", 0))
+    return last

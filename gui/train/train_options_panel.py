@@ -329,8 +329,12 @@ class TrainOptionsPanel(QGroupBox):
         settable = [p for p in prescriptions if p.get("field") in self.form.settable]
         if not settable:
             return False
-        rows = [(str(p["field"]), self.form.field_text(str(p["field"])), str(p.get("value")),
-                 str(p.get("reason") or "")) for p in settable]
+        rows = diagnosis_banner.real_changes([(str(p["field"]), self.form.field_text(str(p["field"])),
+                                               str(p.get("value")), str(p.get("reason") or "")) for p in settable])
+        if not rows:  # the form already holds every value: nothing to confirm or to list
+            self.notify.emit("info", self.tr("The form already has these settings."))
+            return True
+        settable = [p for p in settable if str(p["field"]) in {r[0] for r in rows}]
         if not diagnosis_banner.confirm_changes(self, rows):
             return False
         changed = self.form.apply_values({str(p["field"]): p.get("value") for p in settable})

@@ -269,7 +269,7 @@ class TrainPage(Page):
         if kind == "diagnosis":
             self.diagnosis.show_diagnosis(event)
         elif kind == "epoch_end" and self.session is not None:
-            self.val_images.request(self.session.run_dir, int(event.get("epoch", 0)))
+            self.val_images.request(self.session.run_dir)
         line = log_line(event)
         if line is not None:
             self.log_view.add(line)

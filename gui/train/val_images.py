@@ -1,9 +1,12 @@
 """The latest validation images with predictions (yolov5's ``val_batch*_pred.jpg``), once per epoch.
 
 A picture says whether the boxes are getting better faster than any number. The page asks for a
-look (``request(run_dir, epoch)``) at each epoch end and when a run ends or is replayed; finding the
+look (``request(run_dir)``) at each epoch end and when a run ends or is replayed; finding the
 newest file and decoding it (``QImageReader``, scaled while decoding) runs in the background, never
 on the GUI thread. One look at a time: a request that arrives meanwhile is done right after.
+Which epoch a picture is from is read the same way live and in a replay: the last epoch the run's events say
+had ended when the file was written (``gui.train.operations.picture_epoch``, called on the look's background thread) — live used the epoch being reported at the time of the
+look and a replay none, so the two disagreed (issue 32; yolov5 draws the pictures in its final validation).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from PySide6.QtGui import QImage, QImageReader, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gui.background import BackgroundTask, run_in_background
+from gui.train.operations import picture_epoch
 
 PATTERN = "val_batch*_pred.jpg"
 MAX_SIZE = QSize(480, 320)
@@ -27,6 +31,8 @@ class ValImage:
     mtime: float
     image: QImage
     size: QSize  # the file's own pixels
+    epoch: int | None = None  # 0-based: the last epoch that had ended when it was written
+
 
 
 def newest_val_image(run_dir: Path) -> Path | None:
@@ -50,7 +56,8 @@ def load_val_image(run_dir: Path, max_size: QSize = MAX_SIZE) -> ValImage | None
     image = reader.read()
     if image.isNull():
         raise OSError(reader.errorString())
-    return ValImage(path, path.stat().st_mtime, image, original)
+    mtime = path.stat().st_mtime
+    return ValImage(path, mtime, image, original, picture_epoch(run_dir, mtime))
 
 
 class ValImages(QWidget):
@@ -58,8 +65,7 @@ class ValImages(QWidget):
         super().__init__(parent)
         self.current: ValImage | None = None
         self._task: BackgroundTask | None = None
-        self._pending: tuple[Path, int | None] | None = None
-        self._epoch: int | None = None
+        self._pending: Path | None = None
         self.image_label = QLabel(self, alignment=Qt.AlignmentFlag.AlignCenter)
         self.image_label.setMinimumSize(160, 110)
         self.image_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
@@ -72,18 +78,17 @@ class ValImages(QWidget):
         self.clear()
 
     def clear(self) -> None:
-        self.current, self._pending, self._epoch = None, None, None
+        self.current, self._pending = None, None
         self.image_label.clear()
         self.image_label.setText(self.tr("Validation pictures appear here once yolov5 draws them."))
         self.image_label.setWordWrap(True)
         self.caption.setText("")
 
-    def request(self, run_dir: Path, epoch: int | None = None) -> None:
+    def request(self, run_dir: Path) -> None:
         """Look for a newer picture in ``run_dir`` (cheap to call: at most one look runs at a time)."""
         if self._task is not None:
-            self._pending = (run_dir, epoch)
+            self._pending = run_dir
             return
-        self._epoch = epoch if epoch is not None else self._epoch
         self._task = run_in_background(self, lambda progress, cancelled: load_val_image(run_dir),
                                        on_done=self._on_loaded, on_failed=self._on_failed)
 
@@ -106,9 +111,8 @@ class ValImages(QWidget):
 
     def _next(self) -> None:
         if self._pending is not None:
-            run_dir, epoch = self._pending
-            self._pending = None
-            self.request(run_dir, epoch)
+            run_dir, self._pending = self._pending, None
+            self.request(run_dir)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -128,9 +132,9 @@ class ValImages(QWidget):
         self._fit()
         written = QLocale().toString(QDateTime.fromSecsSinceEpoch(int(found.mtime)).time(),
                                      QLocale.FormatType.ShortFormat)
-        if self._epoch is not None:
+        if found.epoch is not None:
             text = self.tr("{file}: predictions on validation images, after epoch {epoch} (written {time})")
         else:
             text = self.tr("{file}: predictions on validation images (written {time})")
-        self.caption.setText(text.format(file=found.path.name, epoch=(self._epoch or 0) + 1, time=written))
+        self.caption.setText(text.format(file=found.path.name, epoch=(found.epoch or 0) + 1, time=written))
         self.image_label.setToolTip(str(found.path))

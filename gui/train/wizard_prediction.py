@@ -86,9 +86,20 @@ class WizardPrediction(QFrame):
             return
         steps = {"hardware": self.tr("Hardware"), "dataset": self.tr("Dataset"), "goal": self.tr("Goal"),
                  "measure": self.tr("Measure")}
-        lines = [self.tr("The wizard chose {field} = {value} in its {step} step: {why}").format(
-            field=name, value=reasons[name]["value"], step=steps.get(reasons[name]["step"], reasons[name]["step"]),
-            why=reasons[name]["why"]) for name in fields]
+        # One line per (step, reason): two settings the wizard chose for the same reason say it once (issue 32:
+        # no sentence repeated); framed as the wizard's expectation that this run's measurement (the banner above)
+        # overrules — the two never read as contradicting each other.
+        groups: dict[tuple[str, str], list[str]] = {}
+        for name in dict.fromkeys(fields):
+            reason = reasons[name]
+            value = reason.get("value")
+            shown = self.tr("none") if value in (None, "") else str(value)
+            groups.setdefault((str(reason.get("step", "")), str(reason.get("why", ""))), []).append(
+                self.tr("{field} = {value}").format(field=name, value=shown))
+        lines = [self.tr("Before the run, the wizard chose {choices} in its {step} step: {why} This run measured "
+                         "otherwise — the verdict above is the one to go by.").format(
+            choices=", ".join(choices), step=steps.get(step, step), why=why.rstrip(".") + ".")
+            for (step, why), choices in groups.items()]
         self.verdict.setText("\n".join(lines))
         self.verdict.setVisible(True)
 

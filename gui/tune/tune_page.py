@@ -54,12 +54,19 @@ class TunePage(Page):
         self.best: dict[str, Any] | None = None
         self.tune_dir: Path | None = None
         self.stopped = False  # the last search was stopped: Resume continues it
+        self.search_text = ""  # which search runs, and what its door warned of (stays above each stage's words)
         self._build()
         operations.load_setup(self, self._show_setup)
 
     # -- layout -------------------------------------------------------------------------------------
     def _build(self) -> None:
         root = QVBoxLayout(self)
+        self.title_label = QLabel(self.tr("Tune: search for better training settings"), self)
+        title_font = self.title_label.font()
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.3)
+        title_font.setBold(True)
+        self.title_label.setFont(title_font)
+        root.addWidget(self.title_label)
         intro = QLabel(self.tr("Searches for better training settings: many short trainings side by side, one per "
                                "GPU (or CPU slot); the poor ones are stopped early and the next settings are "
                                "proposed from the finished ones. Each trial is an ordinary run."), self)
@@ -164,8 +171,12 @@ class TunePage(Page):
             self.data_edit.setText(current.dataset)
 
     def _follow_dataset(self, path: str) -> None:
-        if not self.runner.active:
-            self.data_edit.setText(path)
+        """The dataset chosen on another page (Train, a replayed run) fills the form — said, never silent; a
+        resumed search keeps its own dataset whatever the form shows (the door)."""
+        if self.runner.active or not path or path == self.data_edit.text().strip():
+            return
+        self.data_edit.setText(path)
+        self.status_label.setText(self.tr("Dataset set to {path}, the one chosen on another page.").format(path=path))
 
     # -- before a search ----------------------------------------------------------------------------
     def _show_setup(self, setup: operations.TuneSetup) -> None:
@@ -263,8 +274,10 @@ class TunePage(Page):
         if not plan.spec["resume"]:  # a resumed search's trials keep their rows
             self.trials.clear_trials()
             self.chart.show_trials([])
-        self.status_label.setText(self.tr("Search {name} in {path}.").format(name=plan.tune_dir.name,
-                                                                           path=plan.tune_dir))
+        warnings = [p.text() for p in door.preflight() if not p.is_error]
+        self.search_text = "\n".join([self.tr("Search {name} in {path}.").format(
+            name=plan.tune_dir.name, path=plan.tune_dir), *warnings])
+        self.status_label.setText(self.search_text)
         self.runner.start(door)
         self._enable()
 
@@ -279,10 +292,18 @@ class TunePage(Page):
         if kind == "trial":
             self.trials.update_trial(event)
             self.chart.show_trials([self.trials.rows[t] for t in self.trials.trial_ids()])
-        elif kind == "stage" and event.get("detail"):
-            self.status_label.setText(str(event["detail"]))
-        elif kind == "done" and event.get("best_trial"):
-            self.best = dict(event["best_trial"])
+        elif kind == "stage":  # a stage's words replace the last stage's ("starting Ray" ends when trials start)
+            detail = str(event.get("detail") or "") or (self.tr("Searching: the trials run below.")
+                                                        if event.get("stage") == "tuning" else "")
+            self.status_label.setText("\n".join(t for t in (self.search_text, detail) if t))
+        elif kind == "done":
+            for row in event.get("trials") or []:  # the search's last word on each trial (a Stop: "stopped")
+                if row.get("trial") is not None and row != self.trials.rows.get(str(row["trial"])):
+                    self.trials.update_trial(row)
+            if event.get("trials"):
+                self.chart.show_trials([self.trials.rows[t] for t in self.trials.trial_ids()])
+            if event.get("best_trial"):
+                self.best = dict(event["best_trial"])
 
     def _on_ended(self, outcome: JobOutcome) -> None:
         self.stopped = outcome.status == "stopped"

@@ -42,6 +42,9 @@ EVIDENCE: dict[str, tuple[str, Any]] = {
     "images_per_s": (_N("throughput"), _fixed(1, _N("images/s"))),
     "cpu_percent": (_N("CPU"), _fixed(0, _N("%"))),
     "cpu_count": (_N("cores"), str),
+    "others_cpu_percent": (_N("other programs' CPU"), _fixed(0, _N("%"))),
+    "own_cpu_percent": (_N("this training's CPU"), _fixed(0, _N("%"))),
+    "cpu_wait_percent": (_N("waiting for a free core"), _fixed(0, _N("% of a core"))),
     "iowait_percent": (_N("I/O wait"), _fixed(0, _N("%"))),
     "disk_read_mb_s": (_N("disk read"), _fixed(1, _N("MB/s"))),
     "workers": (_N("workers"), str),
@@ -69,6 +72,11 @@ def evidence_text(evidence: dict[str, Any]) -> str:
             shown = str(value)
         parts.append(_tr("{label} {value}").format(label=_tr(label), value=shown))
     return " · ".join(parts)
+
+
+def real_changes(rows: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str, str]]:
+    """The rows of (field, old, new, reason) that change something: "imgsz: 64 → 64" is not a change (issue 32)."""
+    return [row for row in rows if str(row[1]).strip() != str(row[2]).strip()]
 
 
 def confirm_changes(parent: QWidget | None, rows: list[tuple[str, str, str, str]]) -> bool:

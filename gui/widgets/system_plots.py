@@ -30,6 +30,8 @@ PLOTS = ("gpu", "cpu", "disk", "wait", "ips")
 #: The narrowest a panel gets before the strip wraps into another row: its readings stay whole on their lines (at
 #: 1280x720 with the guide open the strip is ~630 px wide: three panels a row, 210 px each, instead of five of 120).
 PANEL_MIN_W = 190
+#: The time axis (minutes) a run starts with, before its first sample.
+FIRST_AXIS_MIN = 1.0
 ZERO_BASED = ("disk", "ips")  # rates: the axis starts at 0 (autorange put a flat 13 images/s between -50 and 75)
 
 
@@ -245,6 +247,9 @@ class SystemPlots(QWidget):
         for series in self.series.values():
             series.clear()
         for plot in self.plots.values():
+            # A new run's time axis starts at 0: with no data pyqtgraph's auto-range keeps the last run's minutes
+            # (issue 32) until the first sample, so the axis is set first and auto-range resumes from there.
+            plot.setXRange(0.0, FIRST_AXIS_MIN, padding=0)
             unzoom(plot)  # every run starts unzoomed
         self._t0 = None
         self._latest.clear()

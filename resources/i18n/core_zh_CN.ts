@@ -1820,6 +1820,10 @@ Type 'delete' to confirm: </source>
       <translation>最后权重：{path}</translation>
     </message>
     <message>
+      <source>Latency per image, measured side by side ({runs} interleaved runs each, {device}): PyTorch {torch} ms ({torch_low}–{torch_high}) · {client} {exported} ms ({low}–{high}); median (10–90 % range)</source>
+      <translation>每张图片的延迟，并排交替测量（各 {runs} 次，{device}）：PyTorch {torch} 毫秒（{torch_low}–{torch_high}）· {client} {exported} 毫秒（{low}–{high}）；中位数（10–90 % 区间）</translation>
+    </message>
+    <message>
       <source>Latency per image: PyTorch {torch} ms · {client} {exported} ms (median of {runs}, {device})</source>
       <translation>每张图片的延迟：PyTorch {torch} 毫秒 · {client} {exported} 毫秒（{runs} 次的中位数，{device}）</translation>
     </message>
@@ -2346,6 +2350,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Optimizer</source>
       <translation>优化器</translation>
+    </message>
+    <message>
+      <source>Other programs are using the CPU this training needs</source>
+      <translation>其他程序正在占用本次训练需要的 CPU</translation>
+    </message>
+    <message>
+      <source>Other programs held {others:.0f}% of all cores while this training got {own:.0f}% (the machine {cpu:.0f}% busy), and its threads waited {wait:.1f} s per second for a free core: training runs slower than this machine can train, and its settings are not the cause. Close or pause the other programs, or train when they are done.</source>
+      <translation>其他程序占用了全部核心的 {others:.0f}%，本次训练只得到 {own:.0f}%（整机 {cpu:.0f}% 繁忙），它的线程每秒要等 {wait:.1f} 秒才轮到空闲核心：训练比这台机器本来能达到的速度慢，原因不在训练设置。请关闭或暂停其他程序，或等它们结束后再训练。</translation>
     </message>
     <message>
       <source>Other programs run CUDA on this GPU. {why}</source>
@@ -2900,6 +2912,10 @@ Type 'delete' to confirm: </source>
       <translation>正在保存检查点…</translation>
     </message>
     <message>
+      <source>Search {name} resumes with the settings it started with; what was given differs and is not used: {changes}.</source>
+      <translation>搜索 {name} 以它开始时的设置继续；给出的设置与之不同，不会使用：{changes}。</translation>
+    </message>
+    <message>
       <source>Search {name}: {path}; searching {names}; {slots} trials side by side.</source>
       <translation>搜索 {name}：{path}；搜索 {names}；同时运行 {slots} 个试验。</translation>
     </message>
@@ -2992,6 +3008,10 @@ Type 'delete' to confirm: </source>
       <translation>请开始新的训练；若想保留已学到的内容，可在 best.pt 完好时从它开始训练。</translation>
     </message>
     <message>
+      <source>Start a new search instead.</source>
+      <translation>请改为开始一次新的搜索。</translation>
+    </message>
+    <message>
       <source>Start from {weights}.</source>
       <translation>从 {weights} 开始。</translation>
     </message>
@@ -3054,6 +3074,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopping: finishing the current batch and saving a checkpoint…</source>
       <translation>正在停止：完成当前批次并保存检查点…</translation>
+    </message>
+    <message>
+      <source>Stopping: the running trial saves its last.pt…</source>
+      <translation>正在停止：运行中的试验正在保存它的 last.pt…</translation>
+    </message>
+    <message>
+      <source>Stopping: the {n} running trials save their last.pt…</source>
+      <translation>正在停止：{n} 个运行中的试验正在保存各自的 last.pt…</translation>
     </message>
     <message>
       <source>Stored in {path}</source>
@@ -3620,8 +3648,12 @@ Type 'delete' to confirm: </source>
       <translation>验证损失从最低点（第 {low} 轮）上升了 {pct}，而训练损失仍在下降；最佳轮次为第 {best} 轮（共 {epochs} 轮）。</translation>
     </message>
     <message>
-      <source>The val set is too small to trust the mAP closely ({n} images, ± {pm})</source>
-      <translation>验证集太小，mAP 不能精确信任（{n} 张图片，± {pm}）</translation>
+      <source>The val set is too small to trust the mAP@0.5:0.95 ({n} images: too few to estimate how far other images would move it)</source>
+      <translation>验证集太小，mAP@0.5:0.95 不可信（{n} 张图片：太少，无法估计换一批图片后它会变动多少）</translation>
+    </message>
+    <message>
+      <source>The val set is too small to trust the mAP@0.5:0.95 closely ({n} images, ± {pm})</source>
+      <translation>验证集太小，mAP@0.5:0.95 不宜细究（{n} 张图片，± {pm}）</translation>
     </message>
     <message>
       <source>The val set's class mix is unlike train's (distance {d})</source>
@@ -3818,6 +3850,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>To keep it from recurring, enable NVIDIA's suspend support (sudo systemctl enable nvidia-suspend.service nvidia-resume.service, with the module option NVreg_PreserveVideoMemoryAllocations=1). Nothing needs to be reinstalled.</source>
       <translation>要避免再次发生，请启用 NVIDIA 的休眠支持（sudo systemctl enable nvidia-suspend.service nvidia-resume.service，并设置模块选项 NVreg_PreserveVideoMemoryAllocations=1）。不需要重新安装任何东西。</translation>
+    </message>
+    <message>
+      <source>To search with other settings, start a new search.</source>
+      <translation>要用其他设置搜索，请开始一次新的搜索。</translation>
     </message>
     <message>
       <source>Too big for RAM, but the disk is fast and has room: yolov5 decodes each image once into a .npy file beside it and reads those.</source>
@@ -4244,12 +4280,12 @@ Type 'delete' to confirm: </source>
       <translation>可能漏标</translation>
     </message>
     <message>
-      <source>a list ([…])</source>
-      <translation>一个列表（[…]）</translation>
-    </message>
-    <message>
       <source>a link to {target}, outside the source: left out (an import takes only the source's own files)</source>
       <translation>指向源文件夹之外 {target} 的链接：已略去（导入只取源文件夹自己的文件）</translation>
+    </message>
+    <message>
+      <source>a list ([…])</source>
+      <translation>一个列表（[…]）</translation>
     </message>
     <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
@@ -4382,6 +4418,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>as asked with --cuda</source>
       <translation>按 --cuda 的要求</translation>
+    </message>
+    <message>
+      <source>as many as the budget allows</source>
+      <translation>预算允许的最多次数</translation>
     </message>
     <message>
       <source>ask a running run to stop gracefully</source>
@@ -5956,6 +5996,10 @@ Type 'delete' to confirm: </source>
       <translation>使用的线程数（默认：全部核心）</translation>
     </message>
     <message>
+      <source>time budget</source>
+      <translation>时间预算</translation>
+    </message>
+    <message>
       <source>time limit</source>
       <translation>时间上限</translation>
     </message>
@@ -6046,6 +6090,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>trial {trial}: {state}, {n} epochs, fitness {fitness}</source>
       <translation>试验 {trial}：{state}，{n} 轮，适应度 {fitness}</translation>
+    </message>
+    <message>
+      <source>trials</source>
+      <translation>试验数</translation>
     </message>
     <message>
       <source>trust the file without asking</source>
@@ -6544,6 +6592,14 @@ Type 'delete' to confirm: </source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
     </message>
     <message>
+      <source>{head} {s} s</source>
+      <translation>{head} {s} 秒</translation>
+    </message>
+    <message>
+      <source>{hours:g} h</source>
+      <translation>{hours:g} 小时</translation>
+    </message>
+    <message>
       <source>{h} h</source>
       <translation>{h} 小时</translation>
     </message>
@@ -6650,6 +6706,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{mb:.1f} MB/s</source>
       <translation>{mb:.1f} MB/s</translation>
+    </message>
+    <message>
+      <source>{metric} {value} on {images} images: too few images or detections to estimate how far other images would move it</source>
+      <translation>{metric} {value}（{images} 张图片）：图片或检出太少，无法估计换一批图片后它会变动多少</translation>
     </message>
     <message>
       <source>{metric} {value} ± {pm} on {images} images</source>
@@ -6864,14 +6924,6 @@ Type 'delete' to confirm: </source>
       <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
-      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
-      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
       <source>{n} segmentation mask (a label map of a VOC segmentation export, not a photo): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
     </message>
@@ -6880,12 +6932,24 @@ Type 'delete' to confirm: </source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
     </message>
     <message>
+      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
       <source>{n} val images probably have a label mistake</source>
       <translation>{n} 张验证图片可能有标注错误</translation>
     </message>
     <message>
       <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
+    </message>
+    <message>
+      <source>{option}: {kept} (given: {given})</source>
+      <translation>{option}：{kept}（给出的是：{given}）</translation>
     </message>
     <message>
       <source>{out} cannot be read: {reason}</source>
@@ -6950,6 +7014,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} has no evolve table (meta = {{…}}): this yolov5 version is not one the app knows.</source>
       <translation>{path} 中没有 evolve 表（meta = {{…}}）：本应用不认识这个 yolov5 版本。</translation>
+    </message>
+    <message>
+      <source>{path} has no readable record of the settings its search started with.</source>
+      <translation>{path} 中没有可读取的该搜索开始时的设置记录。</translation>
     </message>
     <message>
       <source>{path} holds a {kind} model from {maker}, not a yolov5 7 detection model.</source>
@@ -7154,6 +7222,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{per_epoch} × {n} = {total}</source>
       <translation>{per_epoch} × {n} = {total}</translation>
+    </message>
+    <message>
+      <source>{per_epoch} × {n} ≈ {total}</source>
+      <translation>{per_epoch} × {n} ≈ {total}</translation>
     </message>
     <message>
       <source>{per} images per GPU</source>

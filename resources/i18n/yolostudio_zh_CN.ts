@@ -2836,6 +2836,10 @@ Coming soon</source>
       <translation>暂无</translation>
     </message>
     <message>
+      <source>{speed} images/s ({images} images in {time})</source>
+      <translation>{speed} 张/秒（{time} 内训练 {images} 张图片）</translation>
+    </message>
+    <message>
       <source>{speed} images/s over the whole run</source>
       <translation>整个训练平均 {speed} 张/秒</translation>
     </message>
@@ -3714,6 +3718,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>数据集检查失败：{reason}</translation>
     </message>
     <message>
+      <source>The form already has these settings.</source>
+      <translation>表单中已经是这些设置。</translation>
+    </message>
+    <message>
       <source>yolov5 skips these images with a warning and trains on the rest; fix them on the Dataset page to train on all of them.</source>
       <translation>yolov5 会跳过这些图片并给出警告，用其余图片训练；在数据集页面修复后就能用全部图片训练。</translation>
     </message>
@@ -4127,6 +4135,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>数据集</translation>
     </message>
     <message>
+      <source>Dataset set to {path}, the one chosen on another page.</source>
+      <translation>数据集已设为 {path}（在其他页面选择的数据集）。</translation>
+    </message>
+    <message>
       <source>Device</source>
       <translation>设备</translation>
     </message>
@@ -4195,6 +4207,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>搜索更好的训练设置：许多短训练并行运行，每块 GPU（或每个 CPU 槽位）一个；表现差的提前停止，并根据已完成的试验提出下一组设置。每个试验都是一次普通的训练。</translation>
     </message>
     <message>
+      <source>Searching: the trials run below.</source>
+      <translation>正在搜索：试验在下方运行。</translation>
+    </message>
+    <message>
       <source>Start search</source>
       <translation>开始搜索</translation>
     </message>
@@ -4249,6 +4265,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Trials</source>
       <translation>试验数</translation>
+    </message>
+    <message>
+      <source>Tune: search for better training settings</source>
+      <translation>调优：搜索更好的训练设置</translation>
     </message>
     <message>
       <source>What is searched (yolov5's evolve bounds)</source>
@@ -4589,6 +4609,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>WizardPrediction</name>
     <message>
+      <source>Before the run, the wizard chose {choices} in its {step} step: {why} This run measured otherwise — the verdict above is the one to go by.</source>
+      <translation>训练开始前，向导在“{step}”步骤中选择了 {choices}：{why} 本次训练的实测结果不同——以上方的判断为准。</translation>
+    </message>
+    <message>
       <source>Dataset</source>
       <translation>数据集</translation>
     </message>
@@ -4605,16 +4629,20 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>测量</translation>
     </message>
     <message>
-      <source>The wizard chose {field} = {value} in its {step} step: {why}</source>
-      <translation>向导在“{step}”步骤中选择了 {field} = {value}：{why}</translation>
-    </message>
-    <message>
       <source>Why? Open the &amp;wizard</source>
       <translation>为什么？打开向导(&amp;W)</translation>
     </message>
     <message>
       <source>Wizard predicted {rate:.0f} images/s and {epoch} per epoch — measured {mrate} and {mepoch}.</source>
       <translation>向导预测 {rate:.0f} 张/秒、每轮 {epoch}——实测 {mrate}、{mepoch}。</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <source>{field} = {value}</source>
+      <translation>{field} = {value}</translation>
     </message>
     <message>
       <source>{rate:.0f} images/s</source>

@@ -16,7 +16,9 @@ RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_ev
 
 def window(*, wait_share: float, batches: int = 40, cpu: float = 50.0, iowait: float = 0.0, gpus: list | None = None,
            on_gpu: bool = True, workers: int = 2, batch: int = 16, imgsz: int = 640, cache: str = "",
-           cpu_count: int = 8) -> RunWindow:
+           cpu_count: int = 8, others: float = 0.0, waited: float = 0.0) -> RunWindow:
+    """``cpu``: the machine's busy share (% of all cores), of which ``others`` is other programs'; ``waited``: the
+    run's threads' time waiting for a free core (% of one core)."""
     w = RunWindow()
     w.config = {"workers": workers, "batch_size": batch, "imgsz": imgsz, "cache": cache}
     w.feed(make_event("hello", job="train", pid=1, versions={}, devices=[{"index": 0}] if on_gpu else [],
@@ -30,13 +32,28 @@ def window(*, wait_share: float, batches: int = 40, cpu: float = 50.0, iowait: f
                           window={"batches": 1, "images": batch, "data_wait_s": wait, "step_s": step}))
         if i % 4 == 0:
             w.feed(make_event("system", cpu_percent=cpu, cpu_count=cpu_count, iowait_percent=iowait,
-                              proc_cpu_percent=cpu, ram_used_gb=1, ram_total_gb=8, gpus=gpus or []))
+                              proc_cpu_percent=(cpu - others) * cpu_count, proc_cpu_wait_percent=waited, ram_used_gb=1, ram_total_gb=8, gpus=gpus or []))
     return w
 
 
 def gpu(util: float, mem: float = 4.0, total: float = 24.0, reasons: int = 0, temp: float = 60.0) -> dict:
     return {"index": 0, "util_percent": util, "mem_used_gb": mem, "mem_total_gb": total, "temperature_c": temp,
             "throttle_reasons": reasons}
+
+
+def test_other_programs_holding_the_cpu_are_named_as_the_cause():
+    """Issue 32: another program held the CPU at 100 % and training got 20–25 %; the banner blamed the model."""
+    busy = window(wait_share=0.02, cpu=100.0, others=78.0, on_gpu=False, cpu_count=2, waited=130.0).figures()
+    verdict = diagnose(busy)
+    assert verdict.code == "cpu-contention" and not verdict.changes  # no setting of the run fixes it
+    assert "78%" in verdict.detail and "22%" in verdict.detail and "1.3 s per second" in verdict.detail
+    assert verdict.evidence["others_cpu_percent"] == pytest.approx(78.0)
+    # A run that sleeps or waits for its data while others hold the CPU waits for no core: not contention
+    idle = diagnose(window(wait_share=0.02, cpu=100.0, others=90.0, on_gpu=False, cpu_count=2, waited=3.0).figures())
+    assert idle.code == "healthy"
+    # The run itself keeping every core busy is no contention: the model's computation sets the pace
+    alone = diagnose(window(wait_share=0.02, cpu=100.0, others=5.0, on_gpu=False, cpu_count=2).figures())
+    assert alone.code == "healthy"
 
 
 @pytest.mark.parametrize("case,expected", [
@@ -190,3 +207,19 @@ def test_under_ddp_the_verdict_names_the_starved_rank_and_its_node():
     found = diagnose(fig)
     assert found.code == "input-bound-workers" and found.severity == "warning"
     assert "Rank 3 on node 1 (gpu1)" in found.detail and found.evidence["slowest_rank"]["node"] == 1
+
+
+def test_the_runs_wait_for_a_free_core_is_the_kernels_run_queue_time(tmp_path):
+    """``/proc/PID/task/TID/schedstat``'s second field, summed over the run's threads (a missing process skipped)."""
+    import os
+
+    from core.worker.system_sampler import thread_waits_ns
+
+    for tid, text in (("11", "100 250 3\n"), ("12", "5 50 1\n")):
+        task = tmp_path / "7" / "task" / tid
+        task.mkdir(parents=True)
+        (task / "schedstat").write_text(text)
+    assert thread_waits_ns([7, 99999], proc_root=tmp_path) == 300
+    assert thread_waits_ns([99999], proc_root=tmp_path) is None
+    if Path("/proc/self/task").is_dir():
+        assert isinstance(thread_waits_ns([os.getpid()]), int)  # this kernel says it

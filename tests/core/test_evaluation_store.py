@@ -38,6 +38,20 @@ def test_the_interval_holds_the_value_and_narrows_with_more_images():
     assert b.half_width < a.half_width
     assert a.value == yolov5_map(*pooled(few))[1]
     assert "± " in interval_words(a) and "20 images" in interval_words(a)
+    assert interval_words(a).startswith("mAP@0.5:0.95 ")  # which mAP, said (issue 32)
+
+
+def test_a_spread_nobody_measured_is_not_shown_as_plus_minus_zero():
+    """Issue 32: "mAP 0.00 ± 0.00" on a tiny val set where the model found nothing — every draw the same."""
+    from core.evaluation.bootstrap import Interval
+    from core.evaluation.prescription import THRESHOLDS, AccuracyFacts, _val_trust
+
+    for flat in (Interval(0.0, 0.0, 0.0, 64, 200), Interval(0.4, 0.4, 0.4, 1, 0)):
+        words = interval_words(flat)
+        assert "±" not in words and "too few images" in words and words.startswith("mAP@0.5:0.95 ")
+    facts = AccuracyFacts(val_images=64, interval_half_width=0.0)
+    (finding,) = [f for f in _val_trust(facts, dict(THRESHOLDS)) if f.code == "val-too-small"]
+    assert "±" not in finding.message and "64 images" in finding.message and "mAP@0.5:0.95" in finding.message
 
 
 def test_one_image_has_no_interval():

@@ -53,3 +53,24 @@ def test_format_duration():
     assert format_duration(None) == "—"
     assert format_duration(65) == "1:05"
     assert format_duration(3723) == "1:02:03"
+
+
+def test_the_eta_falls_steadily_with_the_measured_epoch_time_instead_of_swinging():
+    """Issue 32 (2:06 → 4:02 → 0:37): each epoch takes 60 s, 20 s of batches then 40 s of validation. After the
+    first epoch the ETA follows the clock within a few seconds — the batch rate alone (validation left out) made
+    it drop to 20 s at each epoch's start."""
+    progress = RunProgress()
+    t, etas = 1000.0, []
+    for epoch in range(4):
+        progress.feed({"type": "epoch_start", "epoch": epoch, "epochs": 4, "batches": 10, "t": t})
+        for index in range(10):
+            t += 2.0
+            progress.feed({"type": "batch", "epoch": epoch, "epochs": 4, "index": index, "count": 10, "t": t})
+            if epoch:
+                etas.append((progress.eta_run_s(), (4 - epoch) * 60.0 - (t - (1000.0 + epoch * 60.0))))
+        t += 40.0
+        progress.feed({"type": "epoch_end", "epoch": epoch, "epochs": 4, "epoch_time_s": 60.0, "t": t})
+        if epoch:
+            etas.append((progress.eta_run_s(), (3 - epoch) * 60.0))
+    assert all(abs(eta - true) <= 1.0 for eta, true in etas), etas
+    assert all(later <= earlier for (earlier, _), (later, _) in zip(etas, etas[1:]))

@@ -8,8 +8,8 @@ import pytest
 from core.wizard.inputs import DatasetSummary, Goal, Gpu, Hardware, Measurements
 from core.wizard.recommend import recommend
 from core.wizard.tables import EPOCHS
-from core.wizard.time_fit import (CPU_GOAL_BUDGET_S, MIN_EPOCHS, duration_words, fit_epochs, handover_words,
-                                  hours_note)
+from core.wizard.time_fit import (CPU_GOAL_BUDGET_S, MIN_EPOCHS, duration_words, epochs_equation,
+                                  exact_duration_words, fit_epochs, handover_words, hours_note)
 
 CPU = Hardware(usable_cores=2, ram_available_gb=6.0, shm_free_gb=3.0)
 GPU = Hardware(usable_cores=16, ram_available_gb=60, shm_free_gb=30, gpus=(Gpu("NVIDIA GeForce RTX 4090", 24,
@@ -29,7 +29,7 @@ def test_balanced_on_a_cpu_fits_the_goals_hour_and_says_so_instead_of_100_epochs
     assert rec.predicted["total_s"] == pytest.approx(epoch_s * rec.config["epochs"], abs=1)
     why = rec.reasons["epochs"].why
     assert f"{EPOCHS['balanced'][0]} epochs would take" in why and "1 h" in why and "time budget" in why
-    assert duration_words(epoch_s) in rec.reasons["epochs"].evidence
+    assert exact_duration_words(round(epoch_s)) in rec.reasons["epochs"].evidence
 
 
 def test_the_users_budget_wins_over_the_goals_and_a_gpu_keeps_the_goals_epochs():
@@ -53,6 +53,14 @@ def test_a_choice_that_fits_keeps_the_goals_epochs_with_its_time_as_evidence():
     assert (fit.epochs, fit.why, fit.cut) == (10, "A quick test.", False)
     assert "× 10 = 2 min" in fit.evidence and "within 15 min" in fit.evidence
     assert hours_note(3599, on_cpu=True) == ""
+
+
+def test_the_epoch_arithmetic_adds_up_as_shown():
+    """Issue 32: "2 min × 3 = 5 min" (100 s an epoch) — the epoch to the second, "≈" only where rounded."""
+    assert epochs_equation(100.0, 3) == "1 min 40 s per epoch predicted on this machine × 3 = 5 min"
+    assert epochs_equation(12.0, 10).endswith("× 10 = 2 min")
+    assert epochs_equation(61.0, 100).endswith("× 100 ≈ 1 h 42 min")  # 6100 s = 1 h 41 min 40 s
+    assert epochs_equation(90.0, 40).endswith("× 40 = 1 h")
 
 
 @pytest.mark.parametrize(("seconds", "words"), [(40, "40 s"), (89, "1 min"), (3600, "1 h"), (20520, "5 h 42 min"),

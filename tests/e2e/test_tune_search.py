@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -280,3 +281,40 @@ def test_stop_then_resume_continues_the_search(tiny_data, tmp_path):
     assert again["state"] == "completed" and again["epochs"] == 3, again
     assert read_run(Path(again["run"])).status == "completed"
     assert sorted(p.name for p in (Path(env["YOLOSTUDIO_WORKSPACE"]) / "runs").iterdir()) == [Path(trial["run"]).name]
+
+
+def test_a_stop_as_trials_start_leaves_them_stopped_not_failed(tiny_data, tmp_path):
+    """Issue 32: two trials side by side had just started when Stop came; Ray Tune killed their actors after 5 s
+    and their runs read "failed — ended without its final report". Now each running trial's worker gets the stop
+    line (the search's stop flag) and ends ``stopped`` before Ray ends anything; the search's last word lists them
+    stopped at their last epoch."""
+    from core.job.protocol import encode_control
+
+    env = _env(tmp_path)
+    args = ["tune", str(tiny_data), "--model", "yolov5n.yaml", "--epochs", "3", "--imgsz", "32", "--batch", "8",
+            "--workers", "0", "--device", "cpu", "--time-budget", "8m", "--trials", "2", "--cpus-per-trial", "1",
+            "--name", "halted"]
+    cli = Cli(args, env)
+    started = cli.wait_for(lambda e: e["type"] == "trial" and e["state"] == "running", timeout=300)
+    events = Path(started["run"]) / "events.jsonl"
+    deadline = time.monotonic() + 300
+    while '"epoch_start"' not in (events.read_text(encoding="utf-8") if events.is_file() else ""):
+        assert time.monotonic() < deadline and cli.proc.poll() is None, cli.stderr()
+        time.sleep(0.2)  # its training has just started: its first epoch, nothing saved yet
+    assert cli.proc.stdin is not None
+    cli.proc.stdin.write(encode_control("stop").encode("utf-8"))
+    cli.proc.stdin.flush()
+    assert cli.finish(timeout=400) == 3, cli.stderr()  # EXIT_STOPPED
+    tune_dir = Path(env["YOLOSTUDIO_WORKSPACE"]) / "tune" / "halted"
+    done = json.loads((tune_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert done["status"] == "stopped" and done["trials"], done
+    for trial in done["trials"]:
+        if Path(trial["run"]).is_dir():  # a trial whose actor had not made its run yet has none
+            assert read_run(Path(trial["run"])).status == "stopped", trial
+    first = read_run(Path(started["run"]))  # stopped in its first epoch: the work so far saved, resumable
+    assert first.status == "stopped" and first.can_resume, first
+    assert (Path(started["run"]) / "weights" / "last.pt").is_file()
+    assert {t["state"] for t in done["trials"]} == {"stopped"}, done["trials"]
+    last_word = {e["trial"]: e["state"] for e in cli.events if e["type"] == "trial"}
+    assert set(last_word.values()) == {"stopped"}, last_word  # the live table's rows end "stopped" too
+    assert not (tune_dir / "stopping").exists()

@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from core.job.jobs import JobSpec
+from core.job.protocol import read_events
 from core.runs.store import create_run, read_run
 from core.run.files import EVENTS_FILE
 from core.training.config import MachineFacts, TrainConfig, validate_config
@@ -165,6 +166,9 @@ def test_replay_shows_the_newest_validation_picture(qtbot, page, data_yaml, tmp_
     image = QImage(640, 480, QImage.Format.Format_RGB32)
     image.fill(QColor("#336699"))
     assert image.save(str(run_dir / "val_batch0_pred.jpg"))
+    # Written after the second epoch ended: live and replay both read that from the events (issue 32)
+    ends = [e["t"] for e in read_events(run_dir / EVENTS_FILE) if e["type"] == "epoch_end"]
+    os.utime(run_dir / "val_batch0_pred.jpg", (ends[1] + 0.5, ends[1] + 0.5))
     with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
         assert page.control.open_run(read_run(run_dir))
     assert "Replaying run" in page.banner.text
@@ -174,6 +178,7 @@ def test_replay_shows_the_newest_validation_picture(qtbot, page, data_yaml, tmp_
     assert shown.path.name == "val_batch0_pred.jpg" and shown.size.width() == 640
     assert shown.image.width() <= 480 and shown.image.height() <= 320  # scaled while decoding
     assert "val_batch0_pred.jpg" in page.val_images.caption.text()
+    assert shown.epoch == 1 and "after epoch 2" in page.val_images.caption.text()
     assert page.val_images.image_label.pixmap() is not None and not page.val_images.image_label.pixmap().isNull()
     assert page.system_plots.series["gpu0/util"].size == 40  # the same figures as live
     assert page.diagnosis.code == "input-bound-workers"
@@ -298,3 +303,24 @@ def test_the_completion_cards_evaluate_opens_the_runs_evaluation(qtbot, page):
     assert windows[0].planned.plan.weights.parent.parent == page.session.run_dir
     assert windows[0].banner.level == "error" and "stand-in evaluate worker" in windows[0].banner.text
     windows[0].close()
+
+
+def test_a_new_run_starts_the_machine_strips_time_axis_at_zero(qtbot):
+    """Issue 32: the strip kept the previous run's minutes until the new run's first sample."""
+    from gui.widgets.system_plots import FIRST_AXIS_MIN, SystemPlots
+
+    strip = SystemPlots()
+    qtbot.addWidget(strip)
+    for minute in range(13):
+        strip.add_event({"v": 1, "type": "system", "t": 60.0 * minute, "cpu_percent": 50.0, "cpu_count": 2,
+                         "gpus": []})
+    strip.resize(1280, 300)
+    strip.show()
+    qtbot.waitExposed(strip)
+    strip.refresh()
+    view = strip.plots["cpu"].getPlotItem().getViewBox()
+    qtbot.waitUntil(lambda: view.viewRange()[0][1] >= 11.0)  # the last run: 12 minutes
+    strip.clear()
+    qtbot.wait(100)  # painted again: the auto-range had its chance to keep the old minutes
+    low, high = view.viewRange()[0]
+    assert low == pytest.approx(0.0, abs=0.01) and high == pytest.approx(FIRST_AXIS_MIN, abs=0.05)

@@ -340,6 +340,12 @@ def test_the_completion_card_quotes_the_runs_average_speed(qtbot, tmp_path):
     bar.show_progress("Run exp", progress, outcome)
     assert "6.9 images/s over the whole run" in panel.facts_label.text()
     assert "6.9 img/s on average" in bar.detail_label.text() and "65" not in bar.detail_label.text()
+    # Issue 32: images trained / training time, beside the figures it divides — not the batch loop's own rate
+    # (175 where 2,304 images in 0:28 is 82), never "—" on a run too short for the efficiency summary
+    timing = {"images": 2304, "images_per_s": 175.0}
+    counted = fold_outcome(dict(done, elapsed_s=28.0, efficiency={}, run_timing=timing), None, exit_code=0)
+    panel.show_outcome(counted, run_dir=tmp_path, progress=progress, log_tail=[], can_resume=False)
+    assert "82.3 images/s (2304 images in 0:28)" in panel.facts_label.text()
 
 
 def test_a_wizard_document_naming_a_meeting_point_needs_a_yes_naming_it(qtbot, page, data_yaml, monkeypatch):

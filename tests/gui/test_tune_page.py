@@ -40,12 +40,13 @@ def trial(trial_id: str, state: str, epochs: int, fitness: float | None, lr0: fl
                       epochs=epochs, config={"lr0": lr0, "model": "yolov5n.yaml"}, reason=reason)
 
 
-def stand_in(tmp_path: Path, events: list[dict], *, wait_for_stop: bool = False):
+def stand_in(tmp_path: Path, events: list[dict], *, wait_for_stop: bool = False, stopped_trials: list | None = None):
     """A launcher whose worker writes ``events``; with ``wait_for_stop`` it then waits for the stop line and ends
-    the search ``stopped``."""
+    the search ``stopped`` (its ``done`` lists ``stopped_trials``)."""
     script = tmp_path / "tune_worker.py"
     text = "".join(encode(e) for e in events)
-    stopped = encode(make_event("done", status="stopped", elapsed_s=1.0, trials=[], best_trial=None))
+    stopped = encode(make_event("done", status="stopped", elapsed_s=1.0, trials=stopped_trials or [],
+                                best_trial=None))
     tail = (f"line = sys.stdin.readline()\nsys.stdout.write({stopped!r} if 'stop' in line else '')\n"
             if wait_for_stop else "")
     script.write_text(f"import sys\nsys.stdout.write({text!r})\nsys.stdout.flush()\n{tail}", encoding="utf-8")
@@ -150,7 +151,9 @@ def test_a_search_fills_a_row_per_trial_the_chart_and_train_with_these(qtbot, tm
 
 def test_stop_sends_the_stop_line_and_resume_continues_the_same_search(qtbot, tmp_path, data_yaml, monkeypatch):
     monkeypatch.setattr(tune_page_module.operations, "read_setup", lambda: _ready_setup())
-    launcher, seen = stand_in(tmp_path, [trial("a1", "running", 1, 0.1, 0.01)], wait_for_stop=True)
+    last_word = dict(trial("a1", "stopped", 1, 0.1, 0.01), metrics={})
+    launcher, seen = stand_in(tmp_path, [trial("a1", "running", 1, 0.1, 0.01)], wait_for_stop=True,
+                              stopped_trials=[{k: v for k, v in last_word.items() if k not in ("v", "t", "type")}])
     page = make_page(qtbot, tmp_path, launcher)
     page.data_edit.setText(str(data_yaml))
     page.model_edit.setText("yolov5n.yaml")
@@ -163,17 +166,24 @@ def test_stop_sends_the_stop_line_and_resume_continues_the_same_search(qtbot, tm
     assert ended.args[0].status == "stopped"
     assert page.start_button.isEnabled() and not page.stop_button.isEnabled()
     assert page.resume_button.isEnabled() and "Resume" in page.status_label.text()
+    # The search's done says the running trial stopped: its row too, at its last epoch (issue 32: "running / 0")
+    assert page.trials.cell_text(0, 1) == "stopped" and page.trials.cell_text(0, 2) == "1"
     first = Path(seen[0].spec["run_dir"])
     # Ray Tune's experiment, as the real worker leaves it (what a restore reads): its tuner.pkl recorded as the app's
     (first / "ray").mkdir()
     (first / "ray" / "tuner.pkl").write_bytes(pickle.dumps({}))
     TuneFolder(first).record_state(page.workspace)
+    # Issue 32: a replay on the Runs page changed the form's dataset meanwhile — the search keeps its own, and says so
+    page.services.current.dataset_changed.emit(str(tmp_path / "other" / "data.yaml"))
     with qtbot.waitSignal(page.searched, timeout=TIMEOUT_MS):
         page.resume_button.click()
         qtbot.waitUntil(lambda: page.runner.active, timeout=TIMEOUT_MS)
+        assert "resumes with the settings it started with" in page.status_label.text()
+        assert str(tmp_path / "other" / "data.yaml") in page.status_label.text()
         page.stop()  # the stand-in waits for the stop line again
     resumed = seen[1].spec
     assert resumed["resume"] is True and resumed["run_dir"] == str(first)  # the same search, restored
+    assert resumed["base"]["config"]["data"] == seen[0].spec["base"]["config"]["data"] == str(data_yaml)
     assert page.trials.trial_ids() == ["a1"]  # its trials keep their rows
 
 
@@ -192,3 +202,31 @@ def _ready_setup():
     the stand-in)."""
     real = READ_SETUP()
     return operations.TuneSetup([], real.bounds, real.choices, real.slots, "")
+
+
+def test_the_fitness_axis_fits_the_data_and_goes_no_more_than_a_sliver_below_zero():
+    from gui.tune.fitness_chart import fitness_range
+
+    low, high = fitness_range([0.0, 0.0])
+    assert -0.001 <= low < 0.0 and 0.0 < high <= 0.05  # pyqtgraph's own range went to -0.4 for lone zeros
+    low, high = fitness_range([0.30, 0.34])
+    assert 0.28 < low < 0.30 and 0.34 < high < 0.36
+
+
+def test_a_dataset_chosen_elsewhere_is_said_and_a_resume_shows_what_it_keeps(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setattr(tune_page_module.operations, "read_setup", lambda: _ready_setup())
+    page = make_page(qtbot, tmp_path)
+    page.services.current.dataset_changed.emit("/elsewhere/data.yaml")
+    assert page.data_edit.text() == "/elsewhere/data.yaml"
+    assert "/elsewhere/data.yaml" in page.status_label.text() and "another page" in page.status_label.text()
+    page.status_label.setText("")
+    page.services.current.dataset_changed.emit("/elsewhere/data.yaml")  # no change: nothing to say
+    assert page.status_label.text() == ""
+
+
+def test_only_real_changes_are_listed_for_confirmation():
+    """"Train with these" with the form's own image size: "imgsz: 64 → 64" is no change (issue 32)."""
+    from gui.widgets.diagnosis_banner import real_changes
+
+    rows = [("imgsz", "64", "64", "best trial"), ("hyp", "", "/t/best_hyp.yaml", "best trial")]
+    assert real_changes(rows) == [rows[1]]

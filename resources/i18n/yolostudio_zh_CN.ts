@@ -972,6 +972,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
   <context>
     <name>DiagnosisBanner</name>
     <message>
+      <source>%</source>
+      <translation>%</translation>
+    </message>
+    <message>
       <source>&lt;b&gt;{word} — {title}&lt;/b&gt;</source>
       <translation>&lt;b&gt;{word} — {title}&lt;/b&gt;</translation>
     </message>
@@ -992,12 +996,36 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>瓶颈监测</translation>
     </message>
     <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
       <source>Dismiss until the verdict changes</source>
       <translation>在结论改变之前不再显示</translation>
+    </message>
+    <message>
+      <source>GPU busy</source>
+      <translation>GPU 繁忙</translation>
+    </message>
+    <message>
+      <source>GPU memory used</source>
+      <translation>已用显存</translation>
+    </message>
+    <message>
+      <source>GPUs seen by NVML</source>
+      <translation>NVML 看到的 GPU</translation>
+    </message>
+    <message>
+      <source>I/O wait</source>
+      <translation>I/O 等待</translation>
+    </message>
+    <message>
+      <source>MB/s</source>
+      <translation>MB/s</translation>
     </message>
     <message>
       <source>Measured: {figures}</source>
@@ -1016,8 +1044,52 @@ Label files store class ids, not names, so this changes the meaning of existing 
 {changes}</translation>
     </message>
     <message>
+      <source>batch</source>
+      <translation>批大小</translation>
+    </message>
+    <message>
+      <source>cores</source>
+      <translation>核心数</translation>
+    </message>
+    <message>
+      <source>data wait</source>
+      <translation>等待数据</translation>
+    </message>
+    <message>
+      <source>disk read</source>
+      <translation>磁盘读取</translation>
+    </message>
+    <message>
+      <source>images/s</source>
+      <translation>张/秒</translation>
+    </message>
+    <message>
+      <source>max temperature</source>
+      <translation>最高温度</translation>
+    </message>
+    <message>
       <source>no</source>
       <translation>否</translation>
+    </message>
+    <message>
+      <source>reasons</source>
+      <translation>原因</translation>
+    </message>
+    <message>
+      <source>throttled</source>
+      <translation>降频</translation>
+    </message>
+    <message>
+      <source>throughput</source>
+      <translation>吞吐量</translation>
+    </message>
+    <message>
+      <source>training on GPU</source>
+      <translation>在 GPU 上训练</translation>
+    </message>
+    <message>
+      <source>workers</source>
+      <translation>数据加载进程</translation>
     </message>
     <message>
       <source>yes</source>
@@ -1030,6 +1102,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>{value} {unit}</source>
       <translation>{value} {unit}</translation>
+    </message>
+    <message>
+      <source>°C</source>
+      <translation>°C</translation>
     </message>
     <message>
       <source>• {field}: {old} → {new} — {reason}</source>

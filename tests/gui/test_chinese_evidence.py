@@ -20,3 +20,14 @@ def test_every_evidence_label_is_chinese(qtbot):
         line = evidence_text(SAMPLE)
     assert "等待数据 19 %" in line and "吞吐量" in line and "张/秒" in line
     assert not stray_words(line, {"x"}), line
+
+
+def test_the_confusion_words_say_background_in_chinese(qtbot):
+    """Evaluate's "'background' 行/列" sat beside the matrix's 背景: the same word now, and a whole sentence."""
+    from core.evaluation.words import confusion_words  # noqa: PLC0415
+
+    confusion = {"labels": ["a", "background"], "matrix": [[3, 1], [137, 0]]}
+    with app_in_language("zh_CN"):
+        lines = confusion_words(confusion)
+    assert any("“背景”行：137 个" in line for line in lines) and any("“背景”列：1 个" in line for line in lines)
+    assert not any("background" in line for line in lines)

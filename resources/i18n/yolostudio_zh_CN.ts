@@ -1516,7 +1516,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Undone: {what} in {path}.</source>
-      <translation>已撤销：{path} 中的{what}。</translation>
+      <translation>已撤销对 {path} 的修改：{what}。</translation>
     </message>
     <message>
       <source>confidence ≥ </source>

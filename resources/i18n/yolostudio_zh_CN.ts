@@ -3417,12 +3417,16 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练表单中新训练使用的设备：留空为自动，'cpu'，GPU 编号如 '0'，或多块如 '0,1'。</translation>
     </message>
     <message>
-      <source>The language and the workspace change the next time YOLO Studio starts; OK offers to restart now.</source>
-      <translation>语言和工作区将在下次启动 YOLO Studio 时生效；点击“确定”后可选择立即重启。</translation>
+      <source>The new language and workspace apply when YOLO Studio starts again.</source>
+      <translation>新的语言和工作区将在 YOLO Studio 重新启动后生效。</translation>
     </message>
     <message>
-      <source>The new language and workspace apply when YOLO Studio starts again. Restart now? (A run that is training is asked about first, as on any close.)</source>
-      <translation>新的语言和工作区将在 YOLO Studio 重新启动后生效。现在重启吗？（如有正在训练的任务，会像平常关闭时一样先询问。）</translation>
+      <source>The new language applies when YOLO Studio starts again.</source>
+      <translation>新的语言将在 YOLO Studio 重新启动后生效。</translation>
+    </message>
+    <message>
+      <source>The new workspace applies when YOLO Studio starts again.</source>
+      <translation>新的工作区将在 YOLO Studio 重新启动后生效。</translation>
     </message>
     <message>
       <source>Workspace in use now: {path} — {origin}.</source>
@@ -3447,6 +3451,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>this setting</source>
       <translation>此设置</translation>
+    </message>
+    <message>
+      <source>{what} OK offers to restart now.</source>
+      <translation>{what}点击“确定”后可选择立即重启。</translation>
+    </message>
+    <message>
+      <source>{what} Restart now? (A run that is training is asked about first, as on any close.)</source>
+      <translation>{what}现在重启吗？（如有正在训练的任务，会像平常关闭时一样先询问。）</translation>
     </message>
   </context>
   <context>

@@ -34,6 +34,7 @@ from gui.shell_operations import read_settings
 from gui.theme import apply_theme
 from gui.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
+from gui.screen_fit import clamp_to_screen, fit_to_screen
 
 TRAIN_INDEX = page_index(TRAIN)
 STOP_TIMEOUT_S = 60
@@ -374,7 +375,9 @@ class MainWindow(QMainWindow):
         settings = window_settings()
         geometry = settings.value("main_window/geometry")
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1360, 860)
+            fit_to_screen(self, 1360, 860)
+        else:
+            clamp_to_screen(self)  # saved on a larger monitor: never off screen here
 
     def _save_geometry(self) -> None:
         settings = window_settings()

@@ -46,7 +46,9 @@ def summarize(facts: EnvironmentFacts, evaluation: Evaluation) -> tuple[str, str
         return "error", tr("Training would not use the GPU — here is why: {reason}", reason=reason)
     if errors:
         return "error", tr("Not ready to train — here is why: {reason}", reason=errors[0].message)
-    reason = next((f.message for f in evaluation.findings if f.code == "no-gpu"), tr("no usable GPU"))
+    # the no-gpu finding's own words end "training runs on the CPU": said once here, not twice (issue 32)
+    reason = tr("no NVIDIA GPU was found") if any(f.code == "no-gpu" for f in evaluation.findings) else \
+        tr("no usable GPU")
     return "info", tr("Training would run on the CPU — here is why: {reason}", reason=reason)
 
 

@@ -56,6 +56,13 @@ class LabelEdit:
         if current != self.after:
             raise LabelEditError(tr("{path} changed after this edit; it was left as it is.", path=self.path))
         _write(self.path, self.before)
+        # The file is as it was: a .bak the same as it adds nothing and is not left behind (issue 32).
+        bak = self.path.with_name(self.path.name + ".bak")
+        try:
+            if not os.path.islink(bak) and bak.is_file() and _read(bak) == self.before:
+                bak.unlink()
+        except (OSError, LabelEditError):
+            pass  # a .bak that cannot be read is left alone
 
 
 def _write(path: Path, text: str) -> None:

@@ -71,7 +71,7 @@ def confusion_words(confusion: dict[str, Any]) -> list[str]:
     lines = [tr("Read at confidence {conf} and IoU {iou} (yolov5's confusion matrix, not the mAP thresholds): "
                 "rows are what the model predicted, columns what the labels say.",
                 conf=confusion.get("conf", 0.25), iou=confusion.get("iou", 0.45)),
-             tr("The 'background' row: {n} labelled objects no detection found (missed).", n=missed),
+             tr("The 'background' row: {n} labelled objects that no detection found (missed).", n=missed),
              tr("The 'background' column: {n} detections where no object is labelled (false positives — or "
                 "labels that are missing).", n=false)]
     pairs = [(matrix[p][t], p, t) for p in range(nc) for t in range(nc) if p != t and matrix[p][t]]

@@ -12,6 +12,7 @@ The fold of the events and the status rule are ``core/runs/status.py``'s.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -74,14 +75,18 @@ class RunInfo:
 
 
 def unique_run_dir(runs_root: Path, name: str) -> Path:
-    """Create and return a new run folder: ``name``, else ``name2``, ``name3``… (yolov5's convention).
+    """Create and return a new run folder: ``name``, else ``name2``, ``name3``… (yolov5's convention); a
+    taken ``exp2`` goes on to ``exp3``.
 
     ``mkdir`` without ``exist_ok`` makes the claim atomic: two launches can't get the same folder, and an
     existing run is never overwritten.
     """
     runs_root.mkdir(parents=True, exist_ok=True)
-    for n in range(1, 10_000):
-        candidate = runs_root / (name if n == 1 else f"{name}{n}")
+    numbered = re.fullmatch(r"(.*\D)(\d+)", name)
+    stem, first = (numbered.group(1), int(numbered.group(2))) if numbered else (name, 1)
+    # A name that already ends in its number (the form prefilled "exp2") goes on to "exp3", never "exp22".
+    for n in range(first, first + 10_000):
+        candidate = runs_root / (name if n == first else f"{stem}{n}")
         try:
             candidate.mkdir()
         except FileExistsError:

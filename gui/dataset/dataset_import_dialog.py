@@ -26,6 +26,7 @@ from core.dataset.importers.plan import ImportOptions, options_to_json
 from core.job.jobs import JobOutcome
 from core.usecases.jobs import DatasetImportDoor
 from gui.job_runner import JobRunner, Launcher, default_launcher
+from gui.screen_fit import fit_to_screen
 
 MAX_LISTED = 500  # problems shown in the list; the report file has them all
 SOURCE_COL, BOXES_COL, NAME_COL = 0, 1, 2
@@ -159,7 +160,7 @@ class DatasetImportDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
-        self.resize(960, 640)
+        fit_to_screen(self, 960, 640)
 
     def _share(self, value: int) -> QDoubleSpinBox:
         box = QDoubleSpinBox(self, minimum=0, maximum=100, decimals=0, suffix=" %")

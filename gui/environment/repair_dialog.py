@@ -26,6 +26,7 @@ from gui.environment.operations import running_runs, running_runs_op
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
 from gui.widgets.log_view import LogView
+from gui.screen_fit import fit_to_screen
 
 
 class RepairDialog(QDialog):
@@ -83,7 +84,7 @@ class RepairDialog(QDialog):
             self.banner.show_message("warning", plan.refusal)
         self.install_button.setEnabled(plan.ok)
         self.log.setMinimumHeight(140)
-        self.resize(780, 460)
+        fit_to_screen(self, 780, 460)
 
     def _build_layout(self) -> None:
         command_row = QHBoxLayout()

@@ -31,6 +31,7 @@ from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, ca
 from core.evaluation.words import error_line, kind_word, predictions_words
 from gui.evaluate import operations
 from gui.widgets.banner import Banner
+from gui.screen_fit import fit_to_screen
 
 if TYPE_CHECKING:
     from core.evaluation.label_edits import LabelEdit
@@ -141,7 +142,7 @@ class ErrorsBrowser(QWidget):
         layout.addLayout(actions)
         self.list.installEventFilter(self)  # J/K, Enter and Ctrl+Z where the keys go: the list has the focus
         QShortcut(QKeySequence.StandardKey.Undo, self, activated=self.undo)  # elsewhere in the window
-        self.resize(1200, 760)
+        fit_to_screen(self, 1200, 760)
         self.refilter()
 
     # -- the list -----------------------------------------------------------------------------------

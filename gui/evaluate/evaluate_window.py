@@ -36,6 +36,7 @@ from gui.evaluate.errors_browser import ErrorsBrowser
 from gui.evaluate.view import EvaluationView
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
+from gui.screen_fit import fit_to_screen
 
 if TYPE_CHECKING:  # the doors arrive from gui/evaluate/operations.py, planned off the GUI thread
     from core.usecases.door import Problem
@@ -89,7 +90,7 @@ class EvaluateWindow(QWidget):
         self.runner = JobRunner(self, launcher=launcher)
         self.runner.event.connect(self._on_event)
         self.runner.ended.connect(self._on_ended)
-        self.resize(1100, 760)
+        fit_to_screen(self, 1100, 760)
         planning = (operations.plan_held_out(self, self.run_dir, self.workspace, kfold) if kfold else
                     operations.plan_evaluation(self, self.run_dir, self.workspace))
         self._planning: BackgroundTask | None = planning.success(self._on_planned) \

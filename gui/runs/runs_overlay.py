@@ -21,6 +21,7 @@ from core.runs.store import RunInfo
 from gui.runs.operations import Curves, compare_runs, read_all_curves
 from gui.runs.runs_compare_table import CompareTable
 from gui.widgets.training_plots import PEN_WIDTH
+from gui.screen_fit import fit_to_screen
 
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
 
@@ -30,7 +31,7 @@ class RunsOverlayDialog(QDialog):
                  runs: list[RunInfo] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Compare runs"))
-        self.resize(1100, 760 if runs else 480)
+        fit_to_screen(self, 1100, 760 if runs else 480)
         self.curves: dict[str, Curves] | None = None
         self.run_names = [Path(d).name for d in run_dirs]
         self.status_label = QLabel(self.tr("Reading the runs' events…"), self)

@@ -56,6 +56,7 @@ class RunsPage(Page):
 
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
+        self._select_next: set[str] = set()  # paths to select once the list is read again (a renamed run)
         self.model = RunsTableModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
@@ -170,7 +171,8 @@ class RunsPage(Page):
         return self.services.runs.loading
 
     def _on_listed(self, runs: list[RunInfo]) -> None:
-        selected = {run.path for run in self.selected_runs()}
+        selected = {run.path for run in self.selected_runs()} | self._select_next
+        self._select_next = set()
         self.model.set_runs(runs)
         self.stack.setCurrentWidget(self.table if runs else self.empty_label)
         self._reselect(selected)
@@ -188,6 +190,9 @@ class RunsPage(Page):
         for row in range(self.proxy.rowCount()):
             index = self.proxy.index(row, 0)
             if index.data(RUN_ROLE).path in paths:
+                if not selection.hasSelection():  # the first one kept is current and in view
+                    selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.NoUpdate)
+                    self.table.scrollTo(index)
                 selection.select(index, QItemSelectionModel.SelectionFlag.Select
                                  | QItemSelectionModel.SelectionFlag.Rows)
         if not selection.hasSelection() and self.proxy.rowCount():
@@ -274,6 +279,7 @@ class RunsPage(Page):
 
     def _on_renamed(self, old: str, path: Path) -> None:
         self.banner.show_message("ok", self.tr("Renamed run {old} to {new}.").format(old=old, new=path.name))
+        self._select_next = {str(path)}  # the renamed run stays selected (issue 32: it jumped to the top)
         self.refresh()
 
     def delete_selected(self) -> None:

@@ -27,12 +27,24 @@ from gui.operations import describe_failure
 from gui.settings.operations import load_settings_op, save_settings_op
 
 
-def ask_restart_now(parent: QWidget) -> bool:
-    """Module attribute so tests answer it instead of a modal dialog."""
+def restart_words(language: bool, workspace: bool) -> str:
+    """What applies at the next start, naming only what changed (issue 32: "language and workspace" after only
+    the language changed)."""
+    if language and workspace:
+        return QCoreApplication.translate("SettingsDialog", "The new language and workspace apply when YOLO "
+                                                            "Studio starts again.")
+    if workspace:
+        return QCoreApplication.translate("SettingsDialog", "The new workspace applies when YOLO Studio starts "
+                                                            "again.")
+    return QCoreApplication.translate("SettingsDialog", "The new language applies when YOLO Studio starts again.")
+
+
+def ask_restart_now(parent: QWidget, words: str = "") -> bool:
+    """Module attribute so tests answer it instead of a modal dialog. ``words``: ``restart_words``."""
     return ask_yes(parent, QCoreApplication.translate("SettingsDialog", "Restart YOLO Studio?"),
                    QCoreApplication.translate(
-                       "SettingsDialog", "The new language and workspace apply when YOLO Studio starts again. "
-                                         "Restart now? (A run that is training is asked about first, as on any close.)"),
+                       "SettingsDialog", "{what} Restart now? (A run that is training is asked about first, as on "
+                                         "any close.)").format(what=words or restart_words(True, True)),
                    cancel=False)
 
 
@@ -149,8 +161,7 @@ class SettingsDialog(QDialog):
     def _update_note(self) -> None:
         notes = []
         if self.needs_restart():
-            notes.append(self.tr("The language and the workspace change the next time YOLO Studio starts; "
-                                 "OK offers to restart now."))
+            notes.append(self.tr("{what} OK offers to restart now.").format(what=restart_words(*self._changed())))
         if os.environ.get("YOLOSTUDIO_WORKSPACE") and self.origin != ENVIRONMENT:
             notes.append(self.tr("YOLOSTUDIO_WORKSPACE is set, so it decides the workspace, not this setting."))
         self.note.setText(" ".join(notes))
@@ -162,10 +173,14 @@ class SettingsDialog(QDialog):
             return str(self.device.itemData(index))
         return self.device.currentText().strip()
 
+    def _changed(self) -> tuple[bool, bool]:
+        """(the language changed, the workspace changed) against what is saved."""
+        return (self.language.currentData() != self.original.language,
+                self.workspace_edit.text().strip() != self.original.workspace)
+
     def needs_restart(self) -> bool:
         """The language or the workspace differs from what is saved: it applies at the next start."""
-        return self.language.currentData() != self.original.language or \
-            self.workspace_edit.text().strip() != self.original.workspace
+        return any(self._changed())
 
     def chosen(self) -> Settings:
         """The settings as the dialog shows them (written by ``accept``); fields it does not show are kept."""
@@ -175,13 +190,13 @@ class SettingsDialog(QDialog):
 
     def accept(self) -> None:
         """Save in the background; close once saved, offering a restart when the language or workspace changed."""
-        restart = self.needs_restart()
+        restart = restart_words(*self._changed()) if self.needs_restart() else ""
         self._ok_button().setEnabled(False)
         save_settings_op(self, self.chosen()).success(lambda saved: self._saved(restart)).failure(self._not_saved).run()
 
-    def _saved(self, restart: bool) -> None:
+    def _saved(self, restart: str) -> None:
         super().accept()
-        if restart and ask_restart_now(self.parentWidget() or self):
+        if restart and ask_restart_now(self.parentWidget() or self, restart):
             restart_app()
 
     def _not_saved(self, exc: BaseException) -> None:

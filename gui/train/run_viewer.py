@@ -20,6 +20,7 @@ from gui.run_text import log_line
 from gui.widgets.log_view import LogView
 from gui.widgets.progress_panel import ProgressPanel
 from gui.widgets.training_plots import TrainingPlots
+from gui.screen_fit import fit_to_screen
 
 REFRESH_MS = 200
 
@@ -52,7 +53,7 @@ class RunViewer(QWidget):
         self.session.ended.connect(lambda _outcome: self._refresh())
         self._timer = QTimer(self, interval=REFRESH_MS, timeout=self._refresh)
         self._timer.start()
-        self.resize(1100, 760)
+        fit_to_screen(self, 1100, 760)
         self.session.follow()
 
     def _on_event(self, event: dict[str, Any]) -> None:

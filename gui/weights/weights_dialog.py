@@ -28,6 +28,7 @@ from gui import dialogs
 from gui.weights.operations import StoreRows, read_store_rows, remove_checkpoint, stored_state
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.widgets.banner import Banner
+from gui.screen_fit import fit_to_screen
 
 COLUMNS = (QT_TRANSLATE_NOOP("WeightsDialog", "Name"), QT_TRANSLATE_NOOP("WeightsDialog", "Size"), "mAP",
            QT_TRANSLATE_NOOP("WeightsDialog", "On this machine"), QT_TRANSLATE_NOOP("WeightsDialog", "What it is for"))
@@ -106,7 +107,7 @@ class WeightsDialog(QDialog):
         layout.addWidget(self.progress_label)
         layout.addWidget(self.progress_bar)
         layout.addLayout(actions)
-        self.resize(900, 520)
+        fit_to_screen(self, 900, 520)
         self.reload(select)
         self._show_running(False)
 

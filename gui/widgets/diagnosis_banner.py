@@ -23,39 +23,47 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("DiagnosisBanner", text)
 
 
-def _N(text: str) -> str:  # marks a label for translation; translated where shown
-    return QT_TRANSLATE_NOOP("DiagnosisBanner", text)
-
-
 def _share(value: Any) -> str:
     return f"{100 * float(value):.0f} %"
 
 
 def _fixed(digits: int, unit: str) -> Any:
-    """``unit`` is source text (marked with ``_N``), translated when shown."""
+    """``unit`` is source text (marked with ``QT_TRANSLATE_NOOP``), translated when shown."""
     return lambda value: _tr("{value} {unit}").format(value=f"{float(value):.{digits}f}", unit=_tr(unit))
 
 
-#: evidence key -> (label, formatter); unknown keys are shown as they are.
+#: evidence key -> (label, formatter); unknown keys are shown as they are. Each label is written out in
+#: QT_TRANSLATE_NOOP so the extractor finds it (a wrapper around it hid them: English on a Chinese screen).
 EVIDENCE: dict[str, tuple[str, Any]] = {
-    "data_wait_share": (_N("data wait"), _share),
-    "images_per_s": (_N("throughput"), _fixed(1, _N("images/s"))),
-    "cpu_percent": (_N("CPU"), _fixed(0, _N("%"))),
-    "cpu_count": (_N("cores"), str),
-    "others_cpu_percent": (_N("other programs' CPU"), _fixed(0, _N("%"))),
-    "own_cpu_percent": (_N("this training's CPU"), _fixed(0, _N("%"))),
-    "cpu_wait_percent": (_N("waiting for a free core"), _fixed(0, _N("% of a core"))),
-    "iowait_percent": (_N("I/O wait"), _fixed(0, _N("%"))),
-    "disk_read_mb_s": (_N("disk read"), _fixed(1, _N("MB/s"))),
-    "workers": (_N("workers"), str),
-    "gpu_util_percent": (_N("GPU busy"), _fixed(0, _N("%"))),
-    "gpu_mem_share": (_N("GPU memory used"), _share),
-    "batch_size": (_N("batch"), str),
-    "throttled_share": (_N("throttled"), _share),
-    "max_temperature_c": (_N("max temperature"), _fixed(0, _N("°C"))),
-    "gpus_seen_by_nvml": (_N("GPUs seen by NVML"), str),
-    "training_on_gpu": (_N("training on GPU"), lambda v: _tr("yes") if v else _tr("no")),
-    "reasons": (_N("reasons"), lambda v: ", ".join(map(str, v)) if isinstance(v, list) else str(v)),
+    "data_wait_share": (QT_TRANSLATE_NOOP("DiagnosisBanner", "data wait"), _share),
+    "images_per_s": (QT_TRANSLATE_NOOP("DiagnosisBanner", "throughput"),
+                     _fixed(1, QT_TRANSLATE_NOOP("DiagnosisBanner", "images/s"))),
+    "cpu_percent": (QT_TRANSLATE_NOOP("DiagnosisBanner", "CPU"),
+                    _fixed(0, QT_TRANSLATE_NOOP("DiagnosisBanner", "%"))),
+    "cpu_count": (QT_TRANSLATE_NOOP("DiagnosisBanner", "cores"), str),
+    "others_cpu_percent": (QT_TRANSLATE_NOOP("DiagnosisBanner", "other programs' CPU"),
+                           _fixed(0, QT_TRANSLATE_NOOP("DiagnosisBanner", "%"))),
+    "own_cpu_percent": (QT_TRANSLATE_NOOP("DiagnosisBanner", "this training's CPU"),
+                        _fixed(0, QT_TRANSLATE_NOOP("DiagnosisBanner", "%"))),
+    "cpu_wait_percent": (QT_TRANSLATE_NOOP("DiagnosisBanner", "waiting for a free core"),
+                         _fixed(0, QT_TRANSLATE_NOOP("DiagnosisBanner", "% of a core"))),
+    "iowait_percent": (QT_TRANSLATE_NOOP("DiagnosisBanner", "I/O wait"),
+                       _fixed(0, QT_TRANSLATE_NOOP("DiagnosisBanner", "%"))),
+    "disk_read_mb_s": (QT_TRANSLATE_NOOP("DiagnosisBanner", "disk read"),
+                       _fixed(1, QT_TRANSLATE_NOOP("DiagnosisBanner", "MB/s"))),
+    "workers": (QT_TRANSLATE_NOOP("DiagnosisBanner", "workers"), str),
+    "gpu_util_percent": (QT_TRANSLATE_NOOP("DiagnosisBanner", "GPU busy"),
+                         _fixed(0, QT_TRANSLATE_NOOP("DiagnosisBanner", "%"))),
+    "gpu_mem_share": (QT_TRANSLATE_NOOP("DiagnosisBanner", "GPU memory used"), _share),
+    "batch_size": (QT_TRANSLATE_NOOP("DiagnosisBanner", "batch"), str),
+    "throttled_share": (QT_TRANSLATE_NOOP("DiagnosisBanner", "throttled"), _share),
+    "max_temperature_c": (QT_TRANSLATE_NOOP("DiagnosisBanner", "max temperature"),
+                          _fixed(0, QT_TRANSLATE_NOOP("DiagnosisBanner", "°C"))),
+    "gpus_seen_by_nvml": (QT_TRANSLATE_NOOP("DiagnosisBanner", "GPUs seen by NVML"), str),
+    "training_on_gpu": (QT_TRANSLATE_NOOP("DiagnosisBanner", "training on GPU"),
+                        lambda v: _tr("yes") if v else _tr("no")),
+    "reasons": (QT_TRANSLATE_NOOP("DiagnosisBanner", "reasons"),
+                lambda v: ", ".join(map(str, v)) if isinstance(v, list) else str(v)),
 }
 
 

@@ -17,6 +17,7 @@ from core.display_text import escape_controls
 
 MAX_BLOCKS = 5000
 FLUSH_MS = 150
+CONTINUATION = "    "  # the later lines of one entry: indented, never taken for an entry of their own
 
 
 class LogView(QWidget):
@@ -63,9 +64,14 @@ class LogView(QWidget):
         self.open_button.setEnabled(path is not None)
 
     def add(self, line: str) -> None:
-        line = escape_controls(line)  # worker text: a newline or ESC in it must not forge or hide a line
-        self._pending.append(line)
-        self._tail.append(line)
+        """One entry. A message of several lines is shown as lines (a literal ``\\n`` read badly, issue 32),
+        the later ones indented, so no line of it can pass for an entry of its own; every other control
+        character (ESC, CR) is escaped so it can neither forge nor hide a line."""
+        parts = line.replace("\r\n", "\n").split("\n")
+        for i, part in enumerate(parts):
+            shown = escape_controls(part) if i == 0 else CONTINUATION + escape_controls(part)
+            self._pending.append(shown)
+            self._tail.append(shown)
 
     def flush(self) -> None:
         if self._pending:

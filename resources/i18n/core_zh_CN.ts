@@ -3153,11 +3153,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>The 'background' column: {n} detections where no object is labelled (false positives — or labels that are missing).</source>
-      <translation>'background' 列：{n} 个检测处没有标注目标（误检——或漏标）。</translation>
+      <translation>“背景”列：{n} 个检测处没有标注目标（误检——或漏标）。</translation>
     </message>
     <message>
-      <source>The 'background' row: {n} labelled objects no detection found (missed).</source>
-      <translation>'background' 行：{n} 个已标注目标没有被检测到（漏检）。</translation>
+      <source>The 'background' row: {n} labelled objects that no detection found (missed).</source>
+      <translation>“背景”行：{n} 个已标注目标没有被检测到（漏检）。</translation>
     </message>
     <message>
       <source>The CPU is the limit: it prepares the images and computes the model</source>

@@ -972,6 +972,14 @@ Label files store class ids, not names, so this changes the meaning of existing 
   <context>
     <name>DiagnosisBanner</name>
     <message>
+      <source>%</source>
+      <translation>%</translation>
+    </message>
+    <message>
+      <source>% of a core</source>
+      <translation>% 个核</translation>
+    </message>
+    <message>
       <source>&lt;b&gt;{word} — {title}&lt;/b&gt;</source>
       <translation>&lt;b&gt;{word} — {title}&lt;/b&gt;</translation>
     </message>
@@ -992,12 +1000,36 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>瓶颈监测</translation>
     </message>
     <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
       <source>Dismiss until the verdict changes</source>
       <translation>在结论改变之前不再显示</translation>
+    </message>
+    <message>
+      <source>GPU busy</source>
+      <translation>GPU 繁忙</translation>
+    </message>
+    <message>
+      <source>GPU memory used</source>
+      <translation>已用显存</translation>
+    </message>
+    <message>
+      <source>GPUs seen by NVML</source>
+      <translation>NVML 看到的 GPU</translation>
+    </message>
+    <message>
+      <source>I/O wait</source>
+      <translation>I/O 等待</translation>
+    </message>
+    <message>
+      <source>MB/s</source>
+      <translation>MB/s</translation>
     </message>
     <message>
       <source>Measured: {figures}</source>
@@ -1016,8 +1048,64 @@ Label files store class ids, not names, so this changes the meaning of existing 
 {changes}</translation>
     </message>
     <message>
+      <source>batch</source>
+      <translation>批大小</translation>
+    </message>
+    <message>
+      <source>cores</source>
+      <translation>核心数</translation>
+    </message>
+    <message>
+      <source>data wait</source>
+      <translation>等待数据</translation>
+    </message>
+    <message>
+      <source>disk read</source>
+      <translation>磁盘读取</translation>
+    </message>
+    <message>
+      <source>images/s</source>
+      <translation>张/秒</translation>
+    </message>
+    <message>
+      <source>max temperature</source>
+      <translation>最高温度</translation>
+    </message>
+    <message>
       <source>no</source>
       <translation>否</translation>
+    </message>
+    <message>
+      <source>other programs' CPU</source>
+      <translation>其他程序的 CPU</translation>
+    </message>
+    <message>
+      <source>reasons</source>
+      <translation>原因</translation>
+    </message>
+    <message>
+      <source>this training's CPU</source>
+      <translation>本次训练的 CPU</translation>
+    </message>
+    <message>
+      <source>throttled</source>
+      <translation>降频</translation>
+    </message>
+    <message>
+      <source>throughput</source>
+      <translation>吞吐量</translation>
+    </message>
+    <message>
+      <source>training on GPU</source>
+      <translation>在 GPU 上训练</translation>
+    </message>
+    <message>
+      <source>waiting for a free core</source>
+      <translation>等待空闲 CPU 核</translation>
+    </message>
+    <message>
+      <source>workers</source>
+      <translation>数据加载进程</translation>
     </message>
     <message>
       <source>yes</source>
@@ -1030,6 +1118,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>{value} {unit}</source>
       <translation>{value} {unit}</translation>
+    </message>
+    <message>
+      <source>°C</source>
+      <translation>°C</translation>
     </message>
     <message>
       <source>• {field}: {old} → {new} — {reason}</source>
@@ -1440,7 +1532,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Undone: {what} in {path}.</source>
-      <translation>已撤销：{path} 中的{what}。</translation>
+      <translation>已撤销对 {path} 的修改：{what}。</translation>
     </message>
     <message>
       <source>confidence ≥ </source>
@@ -3345,12 +3437,16 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练表单中新训练使用的设备：留空为自动，'cpu'，GPU 编号如 '0'，或多块如 '0,1'。</translation>
     </message>
     <message>
-      <source>The language and the workspace change the next time YOLO Studio starts; OK offers to restart now.</source>
-      <translation>语言和工作区将在下次启动 YOLO Studio 时生效；点击“确定”后可选择立即重启。</translation>
+      <source>The new language and workspace apply when YOLO Studio starts again.</source>
+      <translation>新的语言和工作区将在 YOLO Studio 重新启动后生效。</translation>
     </message>
     <message>
-      <source>The new language and workspace apply when YOLO Studio starts again. Restart now? (A run that is training is asked about first, as on any close.)</source>
-      <translation>新的语言和工作区将在 YOLO Studio 重新启动后生效。现在重启吗？（如有正在训练的任务，会像平常关闭时一样先询问。）</translation>
+      <source>The new language applies when YOLO Studio starts again.</source>
+      <translation>新的语言将在 YOLO Studio 重新启动后生效。</translation>
+    </message>
+    <message>
+      <source>The new workspace applies when YOLO Studio starts again.</source>
+      <translation>新的工作区将在 YOLO Studio 重新启动后生效。</translation>
     </message>
     <message>
       <source>Workspace in use now: {path} — {origin}.</source>
@@ -3375,6 +3471,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>this setting</source>
       <translation>此设置</translation>
+    </message>
+    <message>
+      <source>{what} OK offers to restart now.</source>
+      <translation>{what}点击“确定”后可选择立即重启。</translation>
+    </message>
+    <message>
+      <source>{what} Restart now? (A run that is training is asked about first, as on any close.)</source>
+      <translation>{what}现在重启吗？（如有正在训练的任务，会像平常关闭时一样先询问。）</translation>
     </message>
   </context>
   <context>

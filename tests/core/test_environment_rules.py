@@ -260,6 +260,7 @@ def test_cpu_machine_summary_says_cpu_and_why():
     assert result.ids() == ["no-gpu"]
     level, text = summarize(facts, result)
     assert level == "info" and text.startswith("Training would run on the CPU — here is why")
+    assert text == "Training would run on the CPU — here is why: no NVIDIA GPU was found"  # said once (issue 32)
 
 
 def test_error_on_a_working_gpu_says_not_ready():

@@ -46,6 +46,7 @@ def test_delete_change_and_add_touch_only_their_line_with_a_backup(image):
     assert label(image).with_name("a.txt.bak").read_text() == edit.before
     edit.undo()
     assert label(image).read_text() == edit.before
+    assert not label(image).with_name("a.txt.bak").exists()  # undone: no .bak of the undone edit left (issue 32)
 
     change_class(image, 0, [16, 16, 24, 24], 80, 80, new_cls=2, dataset=ds(image)).apply()
     assert label(image).read_text().splitlines() == ["2 0.25 0.25 0.1 0.1", "1 0.75 0.75 0.2 0.2"]

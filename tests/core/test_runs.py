@@ -53,6 +53,14 @@ def test_unique_names_never_overwrite(tmp_path):
     assert (first / "keep.txt").read_text() == "mine"
 
 
+def test_a_taken_numbered_name_goes_on_counting(tmp_path):
+    """Issue 32: after exp2, Start (the form prefilled "exp2") makes exp3, not exp22."""
+    unique_run_dir(tmp_path, "exp")
+    assert unique_run_dir(tmp_path, "exp2").name == "exp2"
+    assert unique_run_dir(tmp_path, "exp2").name == "exp3"
+    assert unique_run_dir(tmp_path, "exp2").name == "exp4"
+
+
 def test_create_run_writes_config_with_command(workspace):
     run = make_run(workspace)
     config = json.loads((run / "config.json").read_text())

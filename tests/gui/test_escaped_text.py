@@ -22,8 +22,10 @@ def test_the_log_shows_one_escaped_line(qtbot) -> None:
     view.add(HOSTILE)
     view.flush()
     text = view.text.toPlainText()
-    assert text.count("\n") == 0 and not has_controls(text)
-    assert "real ERROR\\x1b[2K\\rall fine\\nforged line\\x9b" == text
+    assert not has_controls(text.replace("\n", ""))
+    # a message's newline is a line break (issue 32: a literal \n read badly), the line after it indented, so it
+    # cannot pass for an entry of its own; ESC and CR stay escaped
+    assert text.splitlines() == ["real ERROR\\x1b[2K\\rall fine", "    forged line\\x9b"]
 
 
 def test_findings_list_escapes_file_names_and_messages(qtbot) -> None:

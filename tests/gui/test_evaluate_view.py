@@ -38,7 +38,7 @@ def test_the_view_shows_the_stored_numbers_and_words(qtbot):
     assert view.confusion.rowCount() == 3 and view.confusion.item(2, 0).text() == "8"
     assert view.confusion.verticalHeaderItem(2).text() == "predicted background"
     words = view.confusion_words.text()
-    assert "15 labelled objects no detection found" in words and "5 detections where no object" in words
+    assert "15 labelled objects that no detection found" in words and "5 detections where no object" in words
     assert "mAP@0.5:0.95 0.50 ± 0.08 on 40 images" in view.headline.text()
     assert "Predictions of best.pt on the test split" in view.scope.text() and "held-out (k-fold)" in view.scope.text()
     assert "Train more" in view.prescription.text()

@@ -113,6 +113,7 @@ def test_rename_refuses_a_running_run_and_renames_a_finished_one(qtbot, page, wo
     qtbot.waitUntil(lambda: "gamma" in _names(page) and not page.loading, timeout=TIMEOUT_MS)
     assert (workspace / "runs" / "gamma").is_dir() and not (workspace / "runs" / "alpha").exists()
     assert "Renamed run alpha to gamma" in page.banner.text
+    assert [run.name for run in page.selected_runs()] == ["gamma"]  # the renamed run stays selected (issue 32)
 
 
 def test_delete_moves_to_the_trash_or_says_it_could_not(qtbot, page, workspace, tmp_path, monkeypatch):

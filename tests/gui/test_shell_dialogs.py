@@ -20,7 +20,7 @@ from tests.waits import TIMEOUT_MS
 
 
 def test_settings_dialog_writes_every_choice(qtbot, monkeypatch):
-    monkeypatch.setattr(settings_dialog, "ask_restart_now", lambda parent: False)
+    monkeypatch.setattr(settings_dialog, "ask_restart_now", lambda parent, words="": False)
     dialog = SettingsDialog(settings=Settings())
     qtbot.addWidget(dialog)
     dialog.workspace_edit.setText("/data/yolo")
@@ -28,7 +28,7 @@ def test_settings_dialog_writes_every_choice(qtbot, monkeypatch):
     dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
     dialog.device.setEditText("0,1,2")
     dialog.close_with_run.setCurrentIndex(dialog.close_with_run.findData("keep"))
-    assert dialog.note.isVisibleTo(dialog) and "next time" in dialog.note.text()
+    assert dialog.note.isVisibleTo(dialog) and "new language and workspace apply" in dialog.note.text()
     with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT_MS):  # written off the GUI thread, then closed
         dialog.accept()
     saved = json.loads(settings_path().read_text(encoding="utf-8"))
@@ -39,23 +39,25 @@ def test_settings_dialog_writes_every_choice(qtbot, monkeypatch):
 
 def test_changing_the_language_says_a_restart_applies_it_and_offers_one(qtbot, monkeypatch):
     asked, restarted = [], []
-    monkeypatch.setattr(settings_dialog, "ask_restart_now", lambda parent: asked.append(True) or True)
+    monkeypatch.setattr(settings_dialog, "ask_restart_now", lambda parent, words="": asked.append(words) or True)
     monkeypatch.setattr(settings_dialog, "restart_app", lambda: restarted.append(True) or True)
     dialog = SettingsDialog(settings=Settings())
     qtbot.addWidget(dialog)
-    assert "next time" not in dialog.note.text()
+    assert "starts again" not in dialog.note.text()
     dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
-    assert "next time YOLO Studio starts" in dialog.note.text() and "restart now" in dialog.note.text()
+    # only the language changed: only the language is named (issue 32)
+    assert "The new language applies when YOLO Studio starts again." in dialog.note.text()
+    assert "and workspace" not in dialog.note.text() and "restart now" in dialog.note.text()
     with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT_MS):
         dialog.accept()
-    assert asked == [True] and restarted == [True]
+    assert asked == ["The new language applies when YOLO Studio starts again."] and restarted == [True]
     assert load_settings().language == "zh_CN"  # saved before the restart, so the new window reads it
     again = SettingsDialog(settings=load_settings())
     qtbot.addWidget(again)
     again.theme.setCurrentIndex(again.theme.findData("dark"))  # the theme applies at once: no restart asked
     with qtbot.waitSignal(again.accepted, timeout=TIMEOUT_MS):
         again.accept()
-    assert asked == [True]
+    assert len(asked) == 1
 
 
 def test_the_workspace_field_names_the_workspace_in_use_and_where_it_came_from(qtbot, tmp_path, monkeypatch):

@@ -600,6 +600,18 @@ Step failed: {step}
       <translation>正在向 {index} 询问 {tag}</translation>
     </message>
     <message>
+      <source>Augment on the training device</source>
+      <translation>在训练设备上做数据增强</translation>
+    </message>
+    <message>
+      <source>Augmentation on the training device (--gpu-augment on): the loader's workers only decode and letterbox; mosaic, perspective, HSV, flips and mixup run on each batch.</source>
+      <translation>在训练设备上做数据增强（--gpu-augment on）：加载器的工作进程只解码和填充缩放（letterbox）；马赛克、透视、HSV、翻转和 mixup 在每个批次上运行。</translation>
+    </message>
+    <message>
+      <source>Auto (the wizard decides by measurement)</source>
+      <translation>自动（由向导根据测量决定）</translation>
+    </message>
+    <message>
       <source>Automatic batch size (-1) does not work with several processes (yolov5 sizes it for one GPU only).</source>
       <translation>自动批大小（-1）不能用于多进程训练（yolov5 只按一块 GPU 估算）。</translation>
     </message>
@@ -2268,6 +2280,14 @@ Type 'delete' to confirm: </source>
       <translation>操作系统</translation>
     </message>
     <message>
+      <source>Off (yolov5's workers augment)</source>
+      <translation>关闭（由 yolov5 的工作进程增强）</translation>
+    </message>
+    <message>
+      <source>On (batches augmented on the device)</source>
+      <translation>开启（在设备上按批次增强）</translation>
+    </message>
+    <message>
       <source>On Windows (not inside WSL), install NVIDIA's Windows driver {driver} or newer from https://www.nvidia.com/Download/index.aspx, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL: WSL uses the Windows driver.</source>
       <translation>在 Windows 上（不是在 WSL 里）从 https://www.nvidia.com/Download/index.aspx 安装 NVIDIA 的 Windows 驱动 {driver} 或更新版本，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动：WSL 使用的是 Windows 驱动。</translation>
     </message>
@@ -2822,6 +2842,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run the search on a Ray cluster you start yourself: ray start --head, then yolostudio tune … --ray-address HOST:6379 (or set RAY_ADDRESS).</source>
       <translation>请在你自己启动的 Ray 集群上运行搜索：ray start --head，然后 yolostudio tune … --ray-address HOST:6379（或设置 RAY_ADDRESS）。</translation>
+    </message>
+    <message>
+      <source>Run yolov5's augmentation (mosaic, perspective, HSV, flips, mixup) on whole batches where the model trains, so the loader's workers only decode: about a third of their CPU time per image, for a fast GPU fed by few cores. 'auto' lets the wizard turn it on when its measured loader supply is below the measured training speed. copy_paste is not supported.</source>
+      <translation>在模型训练所在的设备上，对整个批次运行 yolov5 的数据增强（马赛克、透视、HSV、翻转、mixup），加载器的工作进程只需解码：每张图片约只需原来三分之一的 CPU 时间，适合少量 CPU 核心供给快速 GPU 的情况。'auto' 让向导在测得的加载器供给低于测得的训练速度时开启它。不支持 copy_paste。</translation>
     </message>
     <message>
       <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
@@ -4244,12 +4268,12 @@ Type 'delete' to confirm: </source>
       <translation>可能漏标</translation>
     </message>
     <message>
-      <source>a list ([…])</source>
-      <translation>一个列表（[…]）</translation>
-    </message>
-    <message>
       <source>a link to {target}, outside the source: left out (an import takes only the source's own files)</source>
       <translation>指向源文件夹之外 {target} 的链接：已略去（导入只取源文件夹自己的文件）</translation>
+    </message>
+    <message>
+      <source>a list ([…])</source>
+      <translation>一个列表（[…]）</translation>
     </message>
     <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
@@ -6864,20 +6888,20 @@ Type 'delete' to confirm: </source>
       <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
-      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
-      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
       <source>{n} segmentation mask (a label map of a VOC segmentation export, not a photo): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
     </message>
     <message>
       <source>{n} segmentation masks (label maps of a VOC segmentation export, not photos): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
     </message>
     <message>
       <source>{n} val images probably have a label mistake</source>

@@ -131,7 +131,8 @@ def run_train(ctx: JobContext) -> str:
         LOGGER.handlers[:] = [EventLogHandler(writer)]
         cfg = spec.get("config", {})
         monitor = BottleneckMonitor(writer.emit, {"workers": cfg.get("workers"), "batch_size": cfg.get("batch"),
-                                              "imgsz": cfg.get("imgsz"), "cache": cfg.get("cache")})
+                                              "imgsz": cfg.get("imgsz"), "cache": cfg.get("cache"),
+                                              "gpu_augment": cfg.get("gpu_augment")})
         if ctx.hello is not None:
             monitor.feed(ctx.hello)  # where it trains decides which verdicts apply
         writer.add_listener(monitor.feed)

@@ -2308,6 +2308,10 @@ Type 'delete' to confirm: </source>
       <translation>在第 {rank} 台机器上运行：{command}</translation>
     </message>
     <message>
+      <source>On the CPU the augmentation would run on the same cores as the model and the loader: nothing to gain.</source>
+      <translation>在 CPU 上，数据增强会与模型和加载器共用同样的核心：没有收益。</translation>
+    </message>
+    <message>
       <source>On the CPU the cores are the limit, not the batch: images/s barely change with it. 16 is yolov5's default (gradients add up to {nbs} images per step either way).</source>
       <translation>在 CPU 上，瓶颈是核心而不是批大小：每秒图片数几乎不随它变化。16 是 yolov5 的默认值（无论如何，梯度都会累积到每步 {nbs} 张图片）。</translation>
     </message>
@@ -3468,6 +3472,14 @@ Type 'delete' to confirm: </source>
       <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
     </message>
     <message>
+      <source>The loader already feeds the GPU with yolov5's own augmentation in its workers.</source>
+      <translation>加载器在其工作进程中执行 yolov5 自带的增强，已经能喂饱 GPU。</translation>
+    </message>
+    <message>
+      <source>The loader supplies fewer images than the GPU trains: augmenting each batch on the GPU leaves the workers only decoding, about {gain:.1f}× the supply.</source>
+      <translation>加载器供给的图片少于 GPU 的训练速度：在 GPU 上按批次做数据增强后，工作进程只需解码，供给约为原来的 {gain:.1f} 倍。</translation>
+    </message>
+    <message>
       <source>The mAP then weighs the classes differently from what the model learned.</source>
       <translation>这样 mAP 对各类别的权重与模型所学不同。</translation>
     </message>
@@ -4412,6 +4424,10 @@ Type 'delete' to confirm: </source>
       <translation>请求正在进行的训练平稳停止</translation>
     </message>
     <message>
+      <source>augment each batch on the GPU (--gpu-augment on): the loader's workers then only decode, about a third of their CPU time per image</source>
+      <translation>在 GPU 上按批次做数据增强（--gpu-augment on）：加载器的工作进程只需解码，每张图片约只需原来三分之一的 CPU 时间</translation>
+    </message>
+    <message>
       <source>auto</source>
       <translation>自动</translation>
     </message>
@@ -5070,6 +5086,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>loader img/s by workers — {counts}; the model consumes {demand:.0f} img/s; limits: {limits}</source>
       <translation>按加载进程数的加载速度（张/秒）— {counts}；模型消耗 {demand:.0f} 张/秒；限制：{limits}</translation>
+    </message>
+    <message>
+      <source>loader {supply:.0f} img/s with yolov5's augmentation; the model consumes {demand:.0f} img/s</source>
+      <translation>加载器在 yolov5 自带增强下供给 {supply:.0f} 张/秒；模型消耗 {demand:.0f} 张/秒</translation>
     </message>
     <message>
       <source>loading {path}</source>

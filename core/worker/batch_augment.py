@@ -110,15 +110,13 @@ def warp_batch(images: torch.Tensor, matrices: Sequence[np.ndarray], out_hw: tup
     B, _, H, W = images.shape
     dev = images.device
     inv = torch.as_tensor(np.stack([np.linalg.inv(m) for m in matrices]), dtype=torch.float32, device=dev)
-    ys, xs = torch.meshgrid(torch.arange(out_hw[0], device=dev, dtype=torch.float32),
-                            torch.arange(out_hw[1], device=dev, dtype=torch.float32), indexing="ij")
-    dst = torch.stack((xs, ys, torch.ones_like(xs)), -1).reshape(1, -1, 3)  # (1, HW, 3)
-    src = dst @ inv.transpose(1, 2)  # (B, HW, 3)
-    src = src[..., :2] / src[..., 2:3] if perspective else src[..., :2]
-    grid = torch.empty_like(src)
-    grid[..., 0] = src[..., 0] * (2 / max(W - 1, 1)) - 1
-    grid[..., 1] = src[..., 1] * (2 / max(H - 1, 1)) - 1
-    grid = grid.reshape(B, out_hw[0], out_hw[1], 2)
+    xs = torch.arange(out_hw[1], device=dev, dtype=torch.float32)[None, None, :]  # output pixel centres
+    ys = torch.arange(out_hw[0], device=dev, dtype=torch.float32)[None, :, None]
+    row = [inv[:, k, 0, None, None] * xs + inv[:, k, 1, None, None] * ys + inv[:, k, 2, None, None] for k in (0, 1)]
+    if perspective:
+        z = inv[:, 2, 0, None, None] * xs + inv[:, 2, 1, None, None] * ys + inv[:, 2, 2, None, None]
+        row = [r / z for r in row]
+    grid = torch.stack((row[0] * (2 / max(W - 1, 1)) - 1, row[1] * (2 / max(H - 1, 1)) - 1), -1)  # (B, H', W', 2)
     out = F.grid_sample(images.float() - GRAY, grid, mode="bilinear", padding_mode="zeros", align_corners=True)
     return (out + GRAY).to(images.dtype)
 

@@ -91,11 +91,13 @@ class BatchAugmenter:
         pixel = [torch.cat((lb[:, :1], xywhn_to_xyxy(lb[:, 1:], W, H)), 1) for lb in labels]
         boxes = [content_box(shapes[i] if shapes else None, (H, W)) for i in range(B)]
         use_mosaic = not self.rect and H == W
-        mosaic_items, plain_items = [], []  # (image, matrix, draw, source labels, input hw)
+        mosaic_items, plain_items = [], []  # (index, image, matrix, draw, labels)
         flags = []
+        canvases = torch.full((B, imgs.shape[1], 2 * H, 2 * W), GRAY, dtype=imgs.dtype, device=imgs.device) \
+            if use_mosaic and hyp.get("mosaic", 0) > 0 else None  # written in place: no stacking copy
         for i in range(B):
             if use_mosaic and rnd.random() < hyp.get("mosaic", 0):
-                canvas, lab = self._mosaic(imgs, pixel, boxes, i, H)
+                canvas, lab = self._mosaic(imgs, pixel, boxes, i, H, canvases[len(mosaic_items)])
                 draw = draw_perspective(hyp, rnd)
                 out = (2 * H + 2 * (-H // 2), 2 * W + 2 * (-W // 2))  # random_perspective's border
                 mosaic_items.append((i, canvas, perspective_matrix(draw, canvas.shape[1:], out), draw, lab))
@@ -113,7 +115,7 @@ class BatchAugmenter:
         for items in (mosaic_items, plain_items):
             if not items:
                 continue
-            stack = torch.stack([it[1] for it in items])
+            stack = canvases[:len(items)] if items is mosaic_items else torch.stack([it[1] for it in items])
             warped = warp_batch(stack, [it[2] for it in items], (H, W), persp)
             for k, (i, _, M, draw, lab) in enumerate(items):
                 out_imgs[i] = warped[k]
@@ -142,13 +144,14 @@ class BatchAugmenter:
         return out_imgs, torch.cat(rows, 0).to(targets.dtype) if rows else targets[:0]
 
     def _mosaic(self, imgs: torch.Tensor, pixel: list[torch.Tensor], boxes: list[tuple[int, int, int, int]],
-                index: int, s: int) -> tuple[torch.Tensor, torch.Tensor]:
+                index: int, s: int, canvas: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """``load_mosaic`` from the batch: the 2s x 2s canvas and its labels (class, pixel xyxy, clipped)."""
         rnd = self.rnd
         yc, xc = (int(rnd.uniform(-x, 2 * s + x)) for x in (-s // 2, -s // 2))
         order = [index] + rnd.choices(range(len(boxes)), k=3)
         rnd.shuffle(order)
-        canvas = torch.full((imgs.shape[1], 2 * s, 2 * s), GRAY, dtype=imgs.dtype, device=imgs.device)
+        if canvas is None:
+            canvas = torch.full((imgs.shape[1], 2 * s, 2 * s), GRAY, dtype=imgs.dtype, device=imgs.device)
         placement = mosaic_placement(xc, yc, s, [boxes[j][2:] for j in order])
         labels = []
         for j, (a, b) in zip(order, placement):

@@ -147,3 +147,14 @@ echo "== tune (issue 24): a tiny Ray Tune search, one trial per GPU; share of ti
 # Needs the tune extra (pip install -e '.[tune]'); without it the CLI says how to install it (exit 2).
 # Expect all_busy_share close to 1 on several GPUs (gaps: Ray's start-up and each trial's model build).
 timeout 600 "$PY" bench/tune_busy.py --run --device 0 --trials $((2 * ${NGPU:-1})) || echo "tune busy exit code $?"
+
+echo "== gpu-augment (issue 36): loader CPU per image vs stock, the batch augmentation on the GPU, and training"
+# Expect: the CPU-cost ratio <= 1/3.5 (last line of the bench); the batched augmentation a few ms wall per image
+# or less on the GPU; then the same 3-epoch yolov5s run at 640 with and without --gpu-augment: images/s of each
+# and the data-wait share (goal <= 5% with it) from each run's `yolostudio runs` summary.
+timeout 600 "$PY" bench/gpu_augment.py --device 0 --images 256 --batch 32 --passes 2 || echo "gpu_augment exit code $?"
+for AUG in off on; do
+    timeout 900 "$PY" -m cli --workspace "$WS" train "$WS/gpu-data/data.yaml" --model yolov5s.yaml --epochs 3 \
+        --imgsz 640 --batch 32 --workers 4 --device 0 --noplots --gpu-augment $AUG --name "gpu-aug-$AUG" --json \
+        | tail -1 | "$PY" -c "import json,sys; d=json.load(sys.stdin); t=d.get('run_timing') or {}; print('gpu-augment $AUG:', d.get('status'), 'images/s', t.get('images_per_s'), 'data wait share', t.get('data_wait_share'), 'mAP@0.5', (d.get('final_metrics') or {}).get('map50'))"
+done

@@ -80,8 +80,14 @@ def train(workspace: Path, name: str, argv: list[str]) -> dict:
     if out.returncode != 0 or not done:
         raise SystemExit(f"training {name} failed:\n{out.stderr[-3000:]}\n{out.stdout[-2000:]}")
     eff = done[-1]["efficiency"]
+    epochs = [json.loads(line).get("epoch_time_s") for line in out.stdout.splitlines()
+              if '"type":"epoch_end"' in line.replace(" ", "")]
+    later = [e for e in epochs[1:] if e is not None]
     return {"images_per_s": eff["images_per_s"], "data_wait_share": eff["data_wait_share"],
-            "epoch_s": eff["epoch_time_mean_s"], "wall_s": wall}
+            "epoch_s": eff["epoch_time_mean_s"], "wall_s": wall,
+            # warm-up (epoch 0: workers' start, cache fill, first steps) apart from the steady epochs after it
+            "epoch0_s": epochs[0] if epochs and epochs[0] is not None else float("nan"),
+            "steady_epoch_s": statistics.mean(later) if later else float("nan")}
 
 
 def wizard(workspace: Path, data: Path, imgsz: int, device: str, saved: Path) -> tuple[dict, float]:
@@ -128,7 +134,10 @@ def main() -> None:
         d, w = summary(results["defaults"]), summary(results["wizard"])
         for kind, s in (("defaults", d), ("wizard", w)):
             print(f"{kind:>9}: {s['images_per_s']:7.1f} img/s  data wait {s['data_wait_share']:.0%}  "
-                  f"epoch {s['epoch_s']:.1f} s  run {s['wall_s']:.0f} s")
+                  f"epoch {s['epoch_s']:.1f} s  run {s['wall_s']:.0f} s  warm-up epoch 0 {s['epoch0_s']:.1f} s, "
+                  f"steady epochs {s['steady_epoch_s']:.1f} s")
+        print(f"   wizard predicted {doc['predicted']['epoch_s']:.1f} s per epoch: measured steady "
+              f"{w['steady_epoch_s']:.1f} s, with warm-up (epoch 0) {w['epoch0_s']:.1f} s")
         print(f"    ratio: {w['images_per_s'] / d['images_per_s']:.2f}x images/s, "
               f"{d['epoch_s'] / w['epoch_s']:.2f}x epoch time")
 

@@ -76,6 +76,7 @@ class WindowFigures:
     batch_size: int | None = None
     imgsz: int | None = None
     cache: str | None = None
+    gpu_augment: str | None = None  # the run's --gpu-augment (issue 36)
     #: DDP: the rank that waited longest for its data ({rank, node, host, data_wait_share}); one starved rank stalls
     #: every rank, so its share is the run's (``data_wait_share``).
     slowest_rank: dict[str, Any] | None = None
@@ -114,7 +115,7 @@ class RunWindow:
 
     def figures(self) -> WindowFigures:
         fig = WindowFigures(training_on_gpu=self.training_on_gpu, **{k: self.config.get(k) for k in (
-            "workers", "batch_size", "imgsz", "cache")})
+            "workers", "batch_size", "imgsz", "cache", "gpu_augment")})
         wait = step = 0.0
         for ev in self.batches:
             window = ev.get("window") or {}
@@ -203,6 +204,10 @@ def _input_prescriptions(fig: WindowFigures, kind: str) -> list[Change]:
     if kind in ("cpu", "io") and fig.cache in (None, ""):
         out.append(Change("cache", "ram", tr("decode each image once and keep it in RAM (yolov5 checks that it "
                                                    "fits, else trains without cache)")))
+    if kind == "cpu" and fig.training_on_gpu and fig.gpu_augment != "on":
+        out.append(Change("gpu_augment", "on", tr("augment each batch on the GPU (--gpu-augment on): the loader's "
+                                                  "workers then only decode, about a third of their CPU time per "
+                                                  "image")))
     if kind == "cpu" and fig.imgsz and fig.imgsz > 320:
         smaller = max(320, (fig.imgsz * 3 // 4) // 32 * 32)
         out.append(Change("imgsz", smaller, tr("fewer pixels to decode and augment per image")))

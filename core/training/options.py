@@ -153,6 +153,15 @@ class TrainConfig:
                           "the run although yolov5's AMP check passes (GTX 16xx, Quadro T-series). Costs about "
                           "twice the GPU memory per image and slower steps on GPUs with tensor cores.", "bool",
                           advanced=True, yolov5=None)
+    gpu_augment: str = option("off", "Augment on the training device", "Run yolov5's augmentation (mosaic, "
+                              "perspective, HSV, flips, mixup) on whole batches where the model trains, so the "
+                              "loader's workers only decode: about a third of their CPU time per image, for a fast "
+                              "GPU fed by few cores. 'auto' lets the wizard turn it on when its measured loader "
+                              "supply is below the measured training speed. copy_paste is not supported.",
+                              "choice", choices=(("off", "Off (yolov5's workers augment)"),
+                                                 ("on", "On (batches augmented on the device)"),
+                                                 ("auto", "Auto (the wizard decides by measurement)")),
+                              advanced=True, yolov5=None)
     noautoanchor: bool = option(False, "Keep anchors", "Keep the model's anchors instead of checking them "
                                 "against your boxes (and re-fitting them when they fit badly).", "bool", advanced=True)
 

@@ -17,6 +17,7 @@ from core.environment.tables import RAM_CACHE_MARGIN, TRAIN_PROCESS_RAM_GB, amp_
 from core.i18n import tr
 from core.training.options import TrainConfig
 from core.wizard import tables as T
+from core.wizard.gpu_augment import choose_gpu_augment
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements
 from core.wizard.time_fit import budget_for, duration_words, fit_epochs, goal_words, hours_note
 from core.wizard.rules import (Reason, best_workers, candidate_models, choose_batch, choose_imgsz, demand_for,
@@ -228,11 +229,12 @@ def recommend(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements,
         demand, demand_estimated = demand_for(model, imgsz, hw, m)
         batch = choose_batch(hw, ds, model, imgsz, amp.value == "on", m)
         data = choose_data(hw, ds, m, imgsz, max(1, int(batch.value) // ranks), demand)
-        rate = max(data[2] * ranks if hw.gpus else data[2], 1e-6)
+        gpu_augment, per_rank = choose_gpu_augment(hw, data[2], demand)
+        rate = max(per_rank * ranks if hw.gpus else per_rank, 1e-6)
         epoch_s = ds.train_images / rate + ds.val_images / (3 * rate)
         plan = {"model": model, "start": start, "weights": weights, "epochs": epochs, "epochs_why": epochs_why,
                 "demand": demand, "demand_estimated": demand_estimated, "batch": batch, "data": data,
-                "rate": rate, "epoch_s": epoch_s}
+                "rate": rate, "epoch_s": epoch_s, "gpu_augment": gpu_augment}
         if budget is None or epochs * epoch_s <= budget:
             break
     plan["fit"] = fit_epochs(goal, plan["epochs"], plan["epochs_why"], plan["epoch_s"], on_cpu=not hw.gpus)
@@ -274,6 +276,7 @@ def _assemble(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements, img
                          tr("The GPU.") if hw.gpus else tr("No usable GPU: the CPU."),
                          ", ".join(g.name for g in hw.gpus) or tr("{c} cores", c=hw.usable_cores), "hardware"),
         "amp": amp,
+        "gpu_augment": plan["gpu_augment"],
     }
     sync_bn = ranks > 1 and int(batch.value) // ranks <= T.SYNC_BN_MAX_PER_GPU
     if ranks > 1:
@@ -285,7 +288,8 @@ def _assemble(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements, img
     config = TrainConfig(data=ds.data_yaml, model=f"{model}.yaml", weights=plan["weights"], epochs=fit.epochs,
                          imgsz=int(imgsz_reason.value), batch=int(batch.value), workers=int(workers),
                          device=hw.device if hw.gpus else "cpu", cache=cache_reason.value,
-                         no_amp=bool(hw.gpus) and amp.value == "off").to_dict()
+                         no_amp=bool(hw.gpus) and amp.value == "off",
+                         gpu_augment=plan["gpu_augment"].value).to_dict()
     predicted = {"images_per_s": round(plan["rate"], 1), "epoch_s": round(plan["epoch_s"], 1),
                  "total_s": round(plan["epoch_s"] * fit.epochs, 1)}
     return Recommendation(config, reasons, predicted, pick, int(imgsz_reason.value) if "prepared" in pick else None,

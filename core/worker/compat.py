@@ -35,6 +35,9 @@ Each fix below answers one failure measured in ``docs/facts/yolov5-package.md`` 
  13. ``verify_image_label`` saves a JPEG that does not end with its end marker over the user's file ("corrupt
      JPEG restored and saved"; through an importer's hard link, the source image) → decoded, never saved
      (``core/worker/compat_jpeg.py``; every job, in ``apply``).
+ 14. augmentation one image at a time in the loader's workers starves a fast GPU (issue 36) →
+     ``enable_batch_augment``, only for a run with ``gpu_augment`` on: the loader only letterboxes, and the
+     batch is augmented on the training device (``core/worker/compat_augment.py``, ``batch_mosaic.py``).
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """

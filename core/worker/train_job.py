@@ -35,6 +35,7 @@ from core.training.config import yolov5_options
 from core.worker.bottleneck_monitor import BottleneckMonitor
 from core.worker import compat_ddp
 from core.worker.compat_amp import disable_amp
+from core.worker.compat_augment import GPU_AUGMENT_LOG, enable_batch_augment
 from core.worker.compat_noval import allow_noval
 from core.worker.ddp import RankInfo, RankStop, join_ranks, leave_process_group
 from core.worker.lost_rank import lost_rank_error, watch_launcher
@@ -130,7 +131,8 @@ def run_train(ctx: JobContext) -> str:
         LOGGER.handlers[:] = [EventLogHandler(writer)]
         cfg = spec.get("config", {})
         monitor = BottleneckMonitor(writer.emit, {"workers": cfg.get("workers"), "batch_size": cfg.get("batch"),
-                                              "imgsz": cfg.get("imgsz"), "cache": cfg.get("cache")})
+                                              "imgsz": cfg.get("imgsz"), "cache": cfg.get("cache"),
+                                              "gpu_augment": cfg.get("gpu_augment")})
         if ctx.hello is not None:
             monitor.feed(ctx.hello)  # where it trains decides which verdicts apply
         writer.add_listener(monitor.feed)
@@ -150,6 +152,9 @@ def run_train(ctx: JobContext) -> str:
         opt = build_opt(spec)
         if cfg.get("no_amp"):
             disable_amp()
+        if cfg.get("gpu_augment") == "on":
+            enable_batch_augment()  # the loader only letterboxes; each batch is augmented on the device
+            writer.emit("log", level="info", message=tr(GPU_AUGMENT_LOG))
         if cfg.get("noval"):
             allow_noval()  # yolov5 7.0.14 alone crashes on the first epoch it does not validate
         writer.emit("stage", stage="starting_trainer", resume=bool(spec.get("resume")))

@@ -600,6 +600,18 @@ Step failed: {step}
       <translation>正在向 {index} 询问 {tag}</translation>
     </message>
     <message>
+      <source>Augment on the training device</source>
+      <translation>在训练设备上做数据增强</translation>
+    </message>
+    <message>
+      <source>Augmentation on the training device (--gpu-augment on): the loader's workers only decode and letterbox; mosaic, perspective, HSV, flips and mixup run on each batch.</source>
+      <translation>在训练设备上做数据增强（--gpu-augment on）：加载器的工作进程只解码和填充缩放（letterbox）；马赛克、透视、HSV、翻转和 mixup 在每个批次上运行。</translation>
+    </message>
+    <message>
+      <source>Auto (the wizard decides by measurement)</source>
+      <translation>自动（由向导根据测量决定）</translation>
+    </message>
+    <message>
       <source>Automatic batch size (-1) does not work with several processes (yolov5 sizes it for one GPU only).</source>
       <translation>自动批大小（-1）不能用于多进程训练（yolov5 只按一块 GPU 估算）。</translation>
     </message>
@@ -2272,6 +2284,14 @@ Type 'delete' to confirm: </source>
       <translation>操作系统</translation>
     </message>
     <message>
+      <source>Off (yolov5's workers augment)</source>
+      <translation>关闭（由 yolov5 的工作进程增强）</translation>
+    </message>
+    <message>
+      <source>On (batches augmented on the device)</source>
+      <translation>开启（在设备上按批次增强）</translation>
+    </message>
+    <message>
       <source>On Windows (not inside WSL), install NVIDIA's Windows driver {driver} or newer from https://www.nvidia.com/Download/index.aspx, then run 'wsl --shutdown' and reopen WSL. Never install a Linux NVIDIA driver inside WSL: WSL uses the Windows driver.</source>
       <translation>在 Windows 上（不是在 WSL 里）从 https://www.nvidia.com/Download/index.aspx 安装 NVIDIA 的 Windows 驱动 {driver} 或更新版本，然后运行 'wsl --shutdown' 并重新打开 WSL。切勿在 WSL 里安装 Linux 版 NVIDIA 驱动：WSL 使用的是 Windows 驱动。</translation>
     </message>
@@ -2290,6 +2310,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>On machine {rank}, run: {command}</source>
       <translation>在第 {rank} 台机器上运行：{command}</translation>
+    </message>
+    <message>
+      <source>On the CPU the augmentation would run on the same cores as the model and the loader: nothing to gain.</source>
+      <translation>在 CPU 上，数据增强会与模型和加载器共用同样的核心：没有收益。</translation>
     </message>
     <message>
       <source>On the CPU the cores are the limit, not the batch: images/s barely change with it. 16 is yolov5's default (gradients add up to {nbs} images per step either way).</source>
@@ -2834,6 +2858,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run the search on a Ray cluster you start yourself: ray start --head, then yolostudio tune … --ray-address HOST:6379 (or set RAY_ADDRESS).</source>
       <translation>请在你自己启动的 Ray 集群上运行搜索：ray start --head，然后 yolostudio tune … --ray-address HOST:6379（或设置 RAY_ADDRESS）。</translation>
+    </message>
+    <message>
+      <source>Run yolov5's augmentation (mosaic, perspective, HSV, flips, mixup) on whole batches where the model trains, so the loader's workers only decode: about a third of their CPU time per image, for a fast GPU fed by few cores. 'auto' lets the wizard turn it on when its measured loader supply is below the measured training speed. copy_paste is not supported.</source>
+      <translation>在模型训练所在的设备上，对整个批次运行 yolov5 的数据增强（马赛克、透视、HSV、翻转、mixup），加载器的工作进程只需解码：每张图片约只需原来三分之一的 CPU 时间，适合少量 CPU 核心供给快速 GPU 的情况。'auto' 让向导在测得的加载器供给低于测得的训练速度时开启它。不支持 copy_paste。</translation>
     </message>
     <message>
       <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
@@ -3470,6 +3498,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The link has {share:.0f}% of the bandwidth the card can use.{cost}</source>
       <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
+    </message>
+    <message>
+      <source>The loader already feeds the GPU with yolov5's own augmentation in its workers.</source>
+      <translation>加载器在其工作进程中执行 yolov5 自带的增强，已经能喂饱 GPU。</translation>
+    </message>
+    <message>
+      <source>The loader supplies fewer images than the GPU trains: augmenting each batch on the GPU leaves the workers only decoding, about {gain:.1f}× the supply.</source>
+      <translation>加载器供给的图片少于 GPU 的训练速度：在 GPU 上按批次做数据增强后，工作进程只需解码，供给约为原来的 {gain:.1f} 倍。</translation>
     </message>
     <message>
       <source>The mAP then weighs the classes differently from what the model learned.</source>
@@ -4428,6 +4464,10 @@ Type 'delete' to confirm: </source>
       <translation>请求正在进行的训练平稳停止</translation>
     </message>
     <message>
+      <source>augment each batch on the GPU (--gpu-augment on): the loader's workers then only decode, about a third of their CPU time per image</source>
+      <translation>在 GPU 上按批次做数据增强（--gpu-augment on）：加载器的工作进程只需解码，每张图片约只需原来三分之一的 CPU 时间</translation>
+    </message>
+    <message>
       <source>auto</source>
       <translation>自动</translation>
     </message>
@@ -5086,6 +5126,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>loader img/s by workers — {counts}; the model consumes {demand:.0f} img/s; limits: {limits}</source>
       <translation>按加载进程数的加载速度（张/秒）— {counts}；模型消耗 {demand:.0f} 张/秒；限制：{limits}</translation>
+    </message>
+    <message>
+      <source>loader {supply:.0f} img/s with yolov5's augmentation; the model consumes {demand:.0f} img/s</source>
+      <translation>加载器在 yolov5 自带增强下供给 {supply:.0f} 张/秒；模型消耗 {demand:.0f} 张/秒</translation>
     </message>
     <message>
       <source>loading {path}</source>

@@ -16,11 +16,11 @@ RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "recorded_train_ev
 
 def window(*, wait_share: float, batches: int = 40, cpu: float = 50.0, iowait: float = 0.0, gpus: list | None = None,
            on_gpu: bool = True, workers: int = 2, batch: int = 16, imgsz: int = 640, cache: str = "",
-           cpu_count: int = 8, others: float = 0.0, waited: float = 0.0) -> RunWindow:
+           cpu_count: int = 8, others: float = 0.0, waited: float = 0.0, gpu_augment: str = "off") -> RunWindow:
     """``cpu``: the machine's busy share (% of all cores), of which ``others`` is other programs'; ``waited``: the
     run's threads' time waiting for a free core (% of one core)."""
     w = RunWindow()
-    w.config = {"workers": workers, "batch_size": batch, "imgsz": imgsz, "cache": cache}
+    w.config = {"workers": workers, "batch_size": batch, "imgsz": imgsz, "cache": cache, "gpu_augment": gpu_augment}
     w.feed(make_event("hello", job="train", pid=1, versions={}, devices=[{"index": 0}] if on_gpu else [],
                       device_type="cuda" if on_gpu else "cpu"))
     w.feed(make_event("stage", stage="training"))
@@ -136,8 +136,13 @@ def test_prescriptions_name_config_fields_and_values():
     cpu = diagnose(window(wait_share=0.4, cpu=99.0, imgsz=640).figures())
     assert ("cache", "ram") in [(p.field, p.value) for p in cpu.changes]
     assert ("imgsz", 480) in [(p.field, p.value) for p in cpu.changes]
+    assert ("gpu_augment", "on") in [(p.field, p.value) for p in cpu.changes]  # issue 36: named when CPU-bound
     cached = diagnose(window(wait_share=0.4, cpu=99.0, imgsz=320, cache="ram").figures())
-    assert cached.changes == ()  # nothing left to prescribe from the config
+    assert [(p.field, p.value) for p in cached.changes] == [("gpu_augment", "on")]
+    augmented = diagnose(window(wait_share=0.4, cpu=99.0, imgsz=320, cache="ram", gpu_augment="on").figures())
+    assert augmented.changes == ()  # nothing left to prescribe from the config
+    on_cpu = diagnose(window(wait_share=0.4, cpu=99.0, imgsz=320, cache="ram", on_gpu=False).figures())
+    assert "gpu_augment" not in [p.field for p in on_cpu.changes]  # the CPU would augment on the same cores
     underfed = diagnose(window(wait_share=0.0, gpus=[gpu(20, mem=4, total=24)], batch=16).figures())
     assert [(p.field, p.value) for p in underfed.changes] == [("batch", 32)]
     full = diagnose(window(wait_share=0.0, gpus=[gpu(20, mem=22, total=24)], batch=16).figures())

@@ -229,3 +229,12 @@ def test_rename_moves_folder_and_recorded_paths(workspace):
         rename_run(other, "better-name")
     with pytest.raises(ValueError):
         rename_run(other, "a/b")
+
+
+def test_resume_keeps_the_runs_gpu_augment_choice(workspace):
+    """Issue 36: ``--gpu-augment`` is in the run's recorded config, so the resumed worker augments the same way."""
+    data = workspace.parent / "data.yaml"
+    checked = validate_config(TrainConfig(data=str(data), name="aug", device="cpu", gpu_augment="on"), MachineFacts(0))
+    run = create_run(workspace, checked)
+    write_checkpoint_file(run / "weights" / "last.pt")
+    assert resume_spec(run, workspace)["config"]["gpu_augment"] == "on"

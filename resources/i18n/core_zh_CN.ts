@@ -540,6 +540,14 @@ Step failed: {step}
       <translation>AMP 检查</translation>
     </message>
     <message>
+      <source>Accept {fingerprint}? [y/N] </source>
+      <translation>接受 {fingerprint}？[y/N] </translation>
+    </message>
+    <message>
+      <source>Accepted {fingerprint}; added to {file}.</source>
+      <translation>已接受 {fingerprint}；已添加到 {file}。</translation>
+    </message>
+    <message>
       <source>Adam</source>
       <translation>Adam</translation>
     </message>
@@ -562,6 +570,10 @@ Step failed: {step}
     <message>
       <source>Add images or augmentation; stop early with --patience {n}.</source>
       <translation>增加图片或数据增强；用 --patience {n} 提前停止。</translation>
+    </message>
+    <message>
+      <source>Added machine {name} ({dest}); its workspace there: {folder}. 'yolostudio machine check {name}' runs the doctor there.</source>
+      <translation>已添加机器 {name}（{dest}）；它上面的工作区：{folder}。'yolostudio machine check {name}' 会在那里运行环境检查。</translation>
     </message>
     <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
@@ -1600,6 +1612,10 @@ Type 'delete' to confirm: </source>
       <translation>内容与另一个名字的 {other} 完全相同；它在 {split} 中被计算了两次。yolov5 从不报告重复。</translation>
     </message>
     <message>
+      <source>If the server was reinstalled, remove the old key (ssh-keygen -R HOST) and add the machine again; otherwise someone may be in between.</source>
+      <translation>如果服务器重装过，请删除旧密钥（ssh-keygen -R HOST）并重新添加这台机器；否则可能有人在中间拦截。</translation>
+    </message>
+    <message>
       <source>If this machine has an NVIDIA GPU, install its driver until 'nvidia-smi' lists it, then re-check.</source>
       <translation>如果这台机器有 NVIDIA GPU，请安装驱动，直到 'nvidia-smi' 能列出它，然后重新检查。</translation>
     </message>
@@ -1868,8 +1884,20 @@ Type 'delete' to confirm: </source>
       <translation>MIG 把 GPU 划分为相互隔离的实例，一个 CUDA 进程只使用其中一个，因此训练速度约为整块 GPU 的 {fraction}，批次可用 {memory}。多个切片不能合并用于一次训练（MIG 实例之间不能使用 DataParallel 或 DDP）。</translation>
     </message>
     <message>
+      <source>Machine name {name!r}: use letters, digits, '.', '_' or '-' (at most 64).</source>
+      <translation>机器名称 {name!r}：请使用字母、数字、'.'、'_' 或 '-'（最多 64 个）。</translation>
+    </message>
+    <message>
       <source>Machine rank {rank} but only {nnodes} machine(s).</source>
       <translation>机器编号为 {rank}，但总共只有 {nnodes} 台机器。</translation>
+    </message>
+    <message>
+      <source>Machine {name} ({dest}):</source>
+      <translation>机器 {name}（{dest}）：</translation>
+    </message>
+    <message>
+      <source>Machine {name}: the remote folder and command must not be empty.</source>
+      <translation>机器 {name}：远程文件夹和命令不能为空。</translation>
     </message>
     <message>
       <source>Machine {rank} needs the run id of machine 0.</source>
@@ -2070,6 +2098,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No label file ({label}). yolov5 trains on it as a background image (no objects); fine if that is meant.</source>
       <translation>没有标签文件（{label}）。yolov5 会把它当作背景图（没有目标）来训练；如果本意如此就没问题。</translation>
+    </message>
+    <message>
+      <source>No machine named {name}; 'yolostudio machine list' shows them, 'yolostudio machine add' adds one.</source>
+      <translation>没有名为 {name} 的机器；'yolostudio machine list' 列出已有机器，'yolostudio machine add' 添加一台。</translation>
+    </message>
+    <message>
+      <source>No machines yet: 'yolostudio machine add NAME --ssh HOST' adds one.</source>
+      <translation>还没有机器：'yolostudio machine add NAME --ssh HOST' 可添加一台。</translation>
     </message>
     <message>
       <source>No model chosen.</source>
@@ -2652,6 +2688,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集缓存所需内存</translation>
     </message>
     <message>
+      <source>REMOTE FOLDER</source>
+      <translation>远程文件夹</translation>
+    </message>
+    <message>
       <source>Random reads of image files ran at {speed:.0f} MB/s ({files:.0f} files/s); a fast GPU consumes images faster than that, so it would wait for the disk.</source>
       <translation>随机读取图片文件的速度为 {speed:.0f} MB/s（{files:.0f} 个文件/秒）；快速的 GPU 消耗图片的速度比这更快，所以它会等待磁盘。</translation>
     </message>
@@ -2856,6 +2896,10 @@ Type 'delete' to confirm: </source>
       <translation>进行中</translation>
     </message>
     <message>
+      <source>Running the doctor on {name} ({dest}) …</source>
+      <translation>正在 {name}（{dest}）上运行环境检查 …</translation>
+    </message>
+    <message>
       <source>Running {format} on {n} images…</source>
       <translation>正在用 {format} 处理 {n} 张图片…</translation>
     </message>
@@ -2878,6 +2922,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>SKIP</source>
       <translation>跳过</translation>
+    </message>
+    <message>
+      <source>SSH</source>
+      <translation>SSH</translation>
+    </message>
+    <message>
+      <source>SSH destination {ssh!r}: give a host, user@host or an alias of your ssh config.</source>
+      <translation>SSH 目标 {ssh!r}：请给出主机、user@host 或 ssh 配置中的别名。</translation>
     </message>
     <message>
       <source>STATE</source>
@@ -3228,6 +3280,10 @@ Type 'delete' to confirm: </source>
       <translation>ONNX opset 只适用于 ONNX 和 TensorRT 导出。</translation>
     </message>
     <message>
+      <source>The OpenSSH client (ssh) is not installed on this machine.</source>
+      <translation>本机没有安装 OpenSSH 客户端（ssh）。</translation>
+    </message>
+    <message>
       <source>The Python version could not be read.</source>
       <translation>无法读取 Python 版本。</translation>
     </message>
@@ -3324,6 +3380,10 @@ Type 'delete' to confirm: </source>
       <translation>磁盘已满。请清理一些空间（旧的训练、缓存），然后从最后的检查点继续训练。</translation>
     </message>
     <message>
+      <source>The doctor on {name} gave no report (exit code {code}): {reason}</source>
+      <translation>{name} 上的环境检查没有给出报告（退出码 {code}）：{reason}</translation>
+    </message>
+    <message>
       <source>The download was refused (HTTP {code}): a firewall or proxy may be blocking github.com.</source>
       <translation>下载被拒绝（HTTP {code}）：可能有防火墙或代理屏蔽了 github.com。</translation>
     </message>
@@ -3380,8 +3440,32 @@ Type 'delete' to confirm: </source>
       <translation>这个文件{what}。data.yaml 是一个映射，至少包含 'train'、'val' 和 'names'。</translation>
     </message>
     <message>
+      <source>The fingerprint {given} is not the server's ({offered}): nothing was accepted.</source>
+      <translation>指纹 {given} 不是服务器的（{offered}）：没有接受任何密钥。</translation>
+    </message>
+    <message>
       <source>The full pip output is in {log}.</source>
       <translation>pip 的完整输出在 {log}。</translation>
+    </message>
+    <message>
+      <source>The host key of {dest} ({host} port {port}) is not known yet. The server offers:
+{keys}
+Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub).</source>
+      <translation>{dest}（{host} 端口 {port}）的主机密钥尚未被信任。服务器提供的是：
+{keys}
+请与服务器自己的指纹核对（在服务器上运行：ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub）。</translation>
+    </message>
+    <message>
+      <source>The host key of {dest} has CHANGED since it was accepted: refusing to connect.</source>
+      <translation>{dest} 的主机密钥在接受之后已经改变：拒绝连接。</translation>
+    </message>
+    <message>
+      <source>The host key of {dest} is not known yet.</source>
+      <translation>{dest} 的主机密钥尚未被信任。</translation>
+    </message>
+    <message>
+      <source>The host key was not accepted; nothing was saved.</source>
+      <translation>主机密钥未被接受；没有保存任何内容。</translation>
     </message>
     <message>
       <source>The image is so large that Pillow refuses to open it ('{reason}'); yolov5 drops it as corrupt. Downscale it.</source>
@@ -4184,6 +4268,10 @@ Type 'delete' to confirm: </source>
       <translation>{prefix} 中没有安装 YOLO Studio；无需删除。</translation>
     </message>
     <message>
+      <source>YOLO Studio is not installed on {name} ('{command}' was not found there).</source>
+      <translation>{name} 上没有安装 YOLO Studio（那里找不到 '{command}'）。</translation>
+    </message>
+    <message>
       <source>YOLO Studio removed from {prefix}: {count} items.{kept}</source>
       <translation>已从 {prefix} 删除 YOLO Studio：{count} 项。{kept}</translation>
     </message>
@@ -4244,12 +4332,12 @@ Type 'delete' to confirm: </source>
       <translation>可能漏标</translation>
     </message>
     <message>
-      <source>a list ([…])</source>
-      <translation>一个列表（[…]）</translation>
-    </message>
-    <message>
       <source>a link to {target}, outside the source: left out (an import takes only the source's own files)</source>
       <translation>指向源文件夹之外 {target} 的链接：已略去（导入只取源文件夹自己的文件）</translation>
+    </message>
+    <message>
+      <source>a list ([…])</source>
+      <translation>一个列表（[…]）</translation>
     </message>
     <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
@@ -4280,6 +4368,10 @@ Type 'delete' to confirm: </source>
       <translation>一条 shell 命令</translation>
     </message>
     <message>
+      <source>a short name for the machine</source>
+      <translation>机器的简短名称</translation>
+    </message>
+    <message>
       <source>a text</source>
       <translation>一段文本</translation>
     </message>
@@ -4304,6 +4396,10 @@ Type 'delete' to confirm: </source>
       <translation>约 {duration}（{basis}）</translation>
     </message>
     <message>
+      <source>accept the server's host key with this fingerprint (compare it with the server's)</source>
+      <translation>接受指纹为此值的服务器主机密钥（请与服务器上的指纹核对）</translation>
+    </message>
+    <message>
       <source>accuracy from</source>
       <translation>精度来源</translation>
     </message>
@@ -4318,6 +4414,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>add a class {cls} box</source>
       <translation>添加一个类别 {cls} 的框</translation>
+    </message>
+    <message>
+      <source>add a machine reached by SSH (its host key is shown for you to accept)</source>
+      <translation>添加一台通过 SSH 连接的机器（会显示它的主机密钥，由你确认接受）</translation>
+    </message>
+    <message>
+      <source>add the machine with 'yolostudio machine add {name} --ssh {dest}' to see its fingerprint and accept it</source>
+      <translation>用 'yolostudio machine add {name} --ssh {dest}' 添加这台机器，查看它的指纹并接受</translation>
     </message>
     <message>
       <source>allow a model YAML whose strings yolov5 would run as code (anything beyond its layers, torch activations and literals)</source>
@@ -4374,6 +4478,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>another machine's saved facts (yolostudio doctor --save-facts); implies --no-measure</source>
       <translation>另一台机器保存的检测信息（yolostudio doctor --save-facts）；隐含 --no-measure</translation>
+    </message>
+    <message>
+      <source>another ssh config file (as ssh -F)</source>
+      <translation>另一个 ssh 配置文件（同 ssh -F）</translation>
     </message>
     <message>
       <source>as asked with --cpu</source>
@@ -4458,6 +4566,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>check a dataset's data.yaml, images and labels</source>
       <translation>检查数据集的 data.yaml、图片和标签</translation>
+    </message>
+    <message>
+      <source>check that 'ssh {dest}' works in a terminal without a password prompt (a key, or ssh-agent)</source>
+      <translation>请确认在终端里 'ssh {dest}' 不需要输入密码就能连接（使用密钥或 ssh-agent）</translation>
     </message>
     <message>
       <source>check the GPU driver, CUDA, PyTorch, memory and disks; say what to fix</source>
@@ -4892,6 +5004,10 @@ Type 'delete' to confirm: </source>
       <translation>输入尺寸（默认：训练时的尺寸，否则 640）</translation>
     </message>
     <message>
+      <source>install it there (the commands below), or give its path with 'yolostudio machine add {name} --ssh {dest} --remote-command PATH'</source>
+      <translation>在那里安装它（见下面的命令），或用 'yolostudio machine add {name} --ssh {dest} --remote-command PATH' 指定它的路径</translation>
+    </message>
+    <message>
       <source>install the CPU build of PyTorch</source>
       <translation>安装 CPU 版 PyTorch</translation>
     </message>
@@ -5076,6 +5192,14 @@ Type 'delete' to confirm: </source>
       <translation>{name} 的 mAP@0.5</translation>
     </message>
     <message>
+      <source>machine name</source>
+      <translation>机器名称</translation>
+    </message>
+    <message>
+      <source>machines reached by SSH: add, list, check (runs can train there)</source>
+      <translation>通过 SSH 连接的机器：添加、列出、检查（可在那里训练）</translation>
+    </message>
+    <message>
       <source>measure this machine and recommend training settings</source>
       <translation>测量这台机器并推荐训练设置</translation>
     </message>
@@ -5214,6 +5338,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no NVML library (libnvidia-ml.so.1) found</source>
       <translation>没有找到 NVML 库（libnvidia-ml.so.1）</translation>
+    </message>
+    <message>
+      <source>no answer</source>
+      <translation>没有应答</translation>
     </message>
     <message>
       <source>no answer within {seconds:g} s</source>
@@ -5580,8 +5708,16 @@ Type 'delete' to confirm: </source>
       <translation>运行 'yolostudio doctor --repair'（脚本中加 --yes；退出码表示结果）</translation>
     </message>
     <message>
+      <source>run 'yolostudio doctor' there to see it</source>
+      <translation>在那里运行 'yolostudio doctor' 查看</translation>
+    </message>
+    <message>
       <source>run name or folder</source>
       <translation>训练名称或文件夹</translation>
+    </message>
+    <message>
+      <source>run the doctor on a machine and show its findings</source>
+      <translation>在一台机器上运行环境检查并显示结果</translation>
     </message>
     <message>
       <source>run {name} cannot be read: {reason}</source>
@@ -5686,6 +5822,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>speed per image: {pre} ms pre-process, {inf} ms inference, {nms} ms NMS</source>
       <translation>每张图片耗时：预处理 {pre} ms，推理 {inf} ms，NMS {nms} ms</translation>
+    </message>
+    <message>
+      <source>ssh cannot read the configuration for {dest}: {reason}</source>
+      <translation>ssh 无法读取 {dest} 的配置：{reason}</translation>
+    </message>
+    <message>
+      <source>ssh {dest} failed: {reason}</source>
+      <translation>ssh {dest} 失败：{reason}</translation>
+    </message>
+    <message>
+      <source>ssh {dest}: no answer within {s:.0f} s.</source>
+      <translation>ssh {dest}：{s:.0f} 秒内没有应答。</translation>
     </message>
     <message>
       <source>start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard --json); options given on the command line override it</source>
@@ -5816,6 +5964,10 @@ Type 'delete' to confirm: </source>
       <translation>要保留的类别，按此顺序（其余的略去）</translation>
     </message>
     <message>
+      <source>the command that runs YOLO Studio there (default: yolostudio)</source>
+      <translation>在那台机器上运行 YOLO Studio 的命令（默认：yolostudio）</translation>
+    </message>
+    <message>
       <source>the container's CPU quota ({quota:g} CPUs)</source>
       <translation>容器的 CPU 配额（{quota:g} 个 CPU）</translation>
     </message>
@@ -5908,6 +6060,10 @@ Type 'delete' to confirm: </source>
       <translation>与 {kept} 像素相同：只导入一次，带其标注框</translation>
     </message>
     <message>
+      <source>the saved machines</source>
+      <translation>已保存的机器</translation>
+    </message>
+    <message>
       <source>the source folder to install from</source>
       <translation>用于安装的源文件夹</translation>
     </message>
@@ -5930,6 +6086,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the worker already runs threads, and only a single-threaded process can enter a namespace</source>
       <translation>工作进程已在运行多个线程，而只有单线程进程才能进入命名空间</translation>
+    </message>
+    <message>
+      <source>the workspace folder there (default: ~/{folder})</source>
+      <translation>那台机器上的工作区文件夹（默认：~/{folder}）</translation>
     </message>
     <message>
       <source>then run the installer again.</source>
@@ -5966,6 +6126,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>timing {format}</source>
       <translation>正在测量 {format} 的速度</translation>
+    </message>
+    <message>
+      <source>to accept it, add --accept-host-key {fingerprint}</source>
+      <translation>要接受它，请加上 --accept-host-key {fingerprint}</translation>
     </message>
     <message>
       <source>torch</source>
@@ -6130,6 +6294,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>what is searched: yolov5's evolve bounds, or a YAML file of 'name: [low, high]' (imgsz, model, batch: lists of values)</source>
       <translation>搜索什么：yolov5 的 evolve 范围，或一个写有 'name: [low, high]' 的 YAML 文件（imgsz、model、batch：取值列表）</translation>
+    </message>
+    <message>
+      <source>what you type after 'ssh': host, user@host or an alias of your ssh config</source>
+      <translation>你在 'ssh' 后面输入的内容：主机、user@host 或 ssh 配置中的别名</translation>
     </message>
     <message>
       <source>wheel arch list</source>
@@ -6544,6 +6712,10 @@ Type 'delete' to confirm: </source>
       <translation>{got} 个输出层，而不是 {want} 个</translation>
     </message>
     <message>
+      <source>{host} port {port} offered no host key: {reason}</source>
+      <translation>{host} 端口 {port} 没有提供主机密钥：{reason}</translation>
+    </message>
+    <message>
       <source>{h} h</source>
       <translation>{h} 小时</translation>
     </message>
@@ -6864,20 +7036,20 @@ Type 'delete' to confirm: </source>
       <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
-      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
-      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
       <source>{n} segmentation mask (a label map of a VOC segmentation export, not a photo): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
     </message>
     <message>
       <source>{n} segmentation masks (label maps of a VOC segmentation export, not photos): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
     </message>
     <message>
       <source>{n} val images probably have a label mistake</source>

@@ -13,7 +13,9 @@ import argparse
 import shlex
 from pathlib import Path
 
-from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, ask_yes
+from cli.machine_files import add_remote_side
+from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, ask_yes, existing_file
+from cli.progress_line import ProgressLine
 from cli.registry import Verb, register
 from cli.render import Output
 from cli.verbs.doctor import render_table
@@ -25,6 +27,8 @@ from core.remote.hostkeys import HostKeyError, accept, scan
 from core.remote.machines import (DEFAULT_REMOTE_COMMAND, DEFAULT_REMOTE_DIR, Machine, MachineError, get_machine,
                                   load_machines, save_machine)
 from core.remote.ssh import failure_words, run_remote
+from core.remote.sync import SyncCancelled, SyncError, sync_dataset
+from core.export.render import size_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     check = verbs.add_parser("check", help=tr("run the doctor on a machine and show its findings"))
     check.add_argument("name", help=tr("machine name"))
     check.set_defaults(handler=cmd_check)
-    for sub in (add, listing, check):
+    sync = verbs.add_parser("sync", help=tr("send a dataset to a machine (only the files that changed)"))
+    sync.add_argument("name", help=tr("machine name"))
+    sync.add_argument("data", metavar="DATA.yaml", help=tr("the dataset's data.yaml"))
+    sync.set_defaults(handler=cmd_sync)
+    add_remote_side(verbs)
+    for sub in (add, listing, check, sync):
         sub.add_argument("--json", action="store_true", help=tr("print the result as one JSON document"))
 
 
@@ -140,6 +149,37 @@ def cmd_check(args: argparse.Namespace, workspace: Path) -> int:
                lambda: tr("Machine {name} ({dest}):", name=machine.name, dest=machine.ssh) + "\n"
                + render_table(found.facts, evaluation))
     return EXIT_FAILED if evaluation.errors else EXIT_OK
+
+
+def cmd_sync(args: argparse.Namespace, workspace: Path) -> int:
+    out = Output(args.json)
+    machine = get_machine(workspace, args.name)
+    if existing_file(out, args.data) is None:
+        return EXIT_USAGE
+    line = ProgressLine(out.err) if not args.json else None
+
+    def progress(sent: int, total: int) -> None:
+        if line is not None:
+            line.show(tr("Sending {sent} of {total} …", sent=size_text(min(sent, total)), total=size_text(total)))
+
+    try:
+        plan, account = sync_dataset(machine, Path(args.data), progress=progress)
+    except SyncCancelled:
+        out.error(tr("Sync cancelled; the files sent whole are there, verified. Sync again to send the rest."))
+        return EXIT_STOPPED
+    except SyncError as exc:
+        out.error(str(exc))
+        return EXIT_FAILED
+    finally:
+        if line is not None:
+            line.clear()
+    out.result({"machine": machine.name, "folder": account["folder"], "data_yaml": account["data_yaml"],
+                "sent": len(account["received"]), "deleted": len(account["deleted"]), "files": len(plan.local)},
+               tr("{name}: {folder} — {sent} of {files} files sent (the others were already there, same hash), "
+                  "{deleted} deleted. Train from {data_yaml} there.", name=machine.name, folder=account["folder"],
+                  sent=len(account["received"]), files=len(plan.local), deleted=len(account["deleted"]),
+                  data_yaml=account["data_yaml"]))
+    return EXIT_OK
 
 
 register(Verb("machine", tr("machines reached by SSH: add, list, check (runs can train there)"), add_arguments, run,

@@ -2760,6 +2760,10 @@ Type 'delete' to confirm: </source>
       <translation>重启；如果问题仍在，请重新安装：{cmd}</translation>
     </message>
     <message>
+      <source>Receiving on {name} failed: {reason}</source>
+      <translation>{name} 接收失败：{reason}</translation>
+    </message>
+    <message>
       <source>Rectangular batches</source>
       <translation>矩形批次</translation>
     </message>
@@ -2976,6 +2980,10 @@ Type 'delete' to confirm: </source>
       <translation>随机种子</translation>
     </message>
     <message>
+      <source>Sending {sent} of {total} …</source>
+      <translation>正在发送 {sent} / {total} …</translation>
+    </message>
+    <message>
       <source>Set a batch size that is a multiple of {world} (the number of processes).</source>
       <translation>请设置为 {world}（进程数）的整数倍的批大小。</translation>
     </message>
@@ -3110,6 +3118,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stored in {path}</source>
       <translation>已存于 {path}</translation>
+    </message>
+    <message>
+      <source>Sync cancelled.</source>
+      <translation>同步已取消。</translation>
+    </message>
+    <message>
+      <source>Sync cancelled; the files sent whole are there, verified. Sync again to send the rest.</source>
+      <translation>同步已取消；已完整发送的文件在那里且已校验。再次同步可发送其余文件。</translation>
     </message>
     <message>
       <source>Synchronised BatchNorm</source>
@@ -3360,6 +3376,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集文件夹是相对于这个文件给出的。YOLO Studio 按此读取，但 yolov5 会相对于它自己的安装文件夹（而不是这个文件所在位置）解析相对的 'path'（或缺失的 'path'）；请把 'path' 设为绝对路径（一键修复），让所有工具都能找到图片。</translation>
     </message>
     <message>
+      <source>The dataset folder {root} does not exist.</source>
+      <translation>数据集文件夹 {root} 不存在。</translation>
+    </message>
+    <message>
       <source>The dataset has {n} error that would stop training; nothing was started.</source>
       <translation>数据集有 {n} 个会让训练停止的错误；没有开始训练。</translation>
     </message>
@@ -3430,6 +3450,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The file is {size} MB; a data.yaml is limited to {limit} MB.</source>
       <translation>该文件大小为 {size} MB；data.yaml 的上限为 {limit} MB。</translation>
+    </message>
+    <message>
+      <source>The file list from {name} is not readable: {reason}</source>
+      <translation>来自 {name} 的文件列表无法读取：{reason}</translation>
     </message>
     <message>
       <source>The file starts with a UTF-8 byte-order mark. yolov5 reads it as part of the first number and drops the image as corrupt with a confusing 'could not convert string to float' message; strip the mark (one-click fix).</source>
@@ -3526,6 +3550,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>The link has {share:.0f}% of the bandwidth the card can use.{cost}</source>
       <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
+    </message>
+    <message>
+      <source>The link to {name} failed while sending: {reason}</source>
+      <translation>发送时与 {name} 的连接失败：{reason}</translation>
     </message>
     <message>
       <source>The mAP then weighs the classes differently from what the model learned.</source>
@@ -3754,6 +3782,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>The yolov5 package is not installed, so {name} cannot be checked.</source>
       <translation>未安装 yolov5 包，所以无法检查 {name}。</translation>
+    </message>
+    <message>
+      <source>The {split} images ({path}) are outside the dataset folder {root}: only one folder is sent.</source>
+      <translation>{split} 图片（{path}）在数据集文件夹 {root} 之外：只会发送一个文件夹。</translation>
     </message>
     <message>
       <source>There is no GPU {entry}: this machine has {count} (0 to {last}), and CUDA shows no GPU from that entry on.</source>
@@ -5780,6 +5812,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>划分的随机种子（种子相同，划分相同）</translation>
     </message>
     <message>
+      <source>send a dataset to a machine (only the files that changed)</source>
+      <translation>把数据集发送到一台机器（只发送有改动的文件）</translation>
+    </message>
+    <message>
       <source>serves {gpus}; see the plan for the other GPUs</source>
       <translation>支持 {gpus}；其他 GPU 见安装计划</translation>
     </message>
@@ -6924,6 +6960,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{name}：不是本应用能运行的模型文件（.onnx、.torchscript、.engine 或 .pt）。</translation>
     </message>
     <message>
+      <source>{name}: {folder} — {sent} of {files} files sent (the others were already there, same hash), {deleted} deleted. Train from {data_yaml} there.</source>
+      <translation>{name}：{folder} — 发送了 {files} 个文件中的 {sent} 个（其余文件已在那里，哈希相同），删除了 {deleted} 个。在那里用 {data_yaml} 训练。</translation>
+    </message>
+    <message>
       <source>{name}: {progress}</source>
       <translation>{name}：{progress}</translation>
     </message>
@@ -6978,6 +7018,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{n} errors in the dataset would stop training.</source>
       <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} files arrived on {name} different from what was sent (first: {file}); send again.</source>
+      <translation>{name} 收到的 {n} 个文件与发送的不同（第一个：{file}）；请重新发送。</translation>
     </message>
     <message>
       <source>{n} image</source>
@@ -7090,6 +7134,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{path} cannot be prepared: {reasons}</source>
       <translation>无法准备 {path}：{reasons}</translation>
+    </message>
+    <message>
+      <source>{path} cannot be read as a data.yaml: {reason}</source>
+      <translation>{path} 无法作为 data.yaml 读取：{reason}</translation>
     </message>
     <message>
       <source>{path} cannot be read for training: {reasons}</source>

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import stat
 
+import pytest
+
 from cli.main import main
 from core.remote.machines import load_machines, machines_path
 from core.remote.ssh import ssh_argv
@@ -79,3 +81,66 @@ def test_check_says_where_yolostudio_is_missing_and_how_to_install_it(sshd, tmp_
     err = capsys.readouterr().err
     assert "YOLO Studio is not installed on gpu" in err
     assert "rsync -a" in err and "installer/linux/install.sh" in err
+
+
+def _tree_hashes(folder):
+    import hashlib  # noqa: PLC0415
+
+    return {p.relative_to(folder).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_sync_sends_only_changed_files_verified_and_never_touches_the_local_dataset(sshd, remote_command, tmp_path,
+                                                                                    capsys):
+    from core.demo.dataset import ensure_demo_dataset  # noqa: PLC0415
+
+    workspace = _accepted(sshd, tmp_path, remote_command, capsys)
+    data = ensure_demo_dataset(tmp_path / "local")
+    root = data.parent
+    before = _tree_hashes(root)
+    assert main(["--workspace", str(workspace), "machine", "sync", "gpu", str(data), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["sent"] == first["files"] == len(before) and first["deleted"] == 0
+    remote = tmp_path / "remote-ws" / "datasets"
+    (folder,) = remote.iterdir()
+    assert first["folder"] == str(folder) and first["data_yaml"] == str(folder / ".yolostudio-data.yaml")
+    assert {rel: h for rel, (h, _) in _tree_hashes(folder).items() if not rel.startswith(".yolostudio")} == {
+        rel: h for rel, (h, _) in before.items()}
+
+    # nothing changed: nothing sent
+    assert main(["--workspace", str(workspace), "machine", "sync", "gpu", str(data), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sent"] == 0
+    # one label changed here, one remote file damaged, one file only there: two sent, one deleted
+    label = next(root.glob("labels/train/*.txt"))
+    label.write_text(label.read_text() + "0 0.5 0.5 0.1 0.1\n")
+    damaged = folder / next(iter(sorted(before)))
+    damaged.write_bytes(b"not the same")
+    (folder / "images" / "stale.jpg").write_bytes(b"x")
+    before = _tree_hashes(root)
+    assert main(["--workspace", str(workspace), "machine", "sync", "gpu", str(data), "--json"]) == 0
+    third = json.loads(capsys.readouterr().out)
+    assert (third["sent"], third["deleted"]) == (2, 1)
+    assert _tree_hashes(root) == before  # the local dataset: same bytes, same times
+    assert (folder / label.relative_to(root)).read_text() == label.read_text()
+    import yaml  # noqa: PLC0415
+
+    assert yaml.safe_load((folder / ".yolostudio-data.yaml").read_text())["path"] == str(folder)
+
+
+def test_a_cancelled_sync_stops_sending_and_says_so(sshd, remote_command, tmp_path, capsys):
+    import threading  # noqa: PLC0415
+
+    from core.demo.dataset import ensure_demo_dataset  # noqa: PLC0415
+    from core.remote.sync import SyncCancelled, sync_dataset  # noqa: PLC0415
+
+    workspace = _accepted(sshd, tmp_path, remote_command, capsys)
+    data = ensure_demo_dataset(tmp_path / "local")
+    cancel, seen = threading.Event(), []
+
+    def progress(sent, total):
+        seen.append((sent, total))
+        cancel.set()  # the user presses Cancel at the first progress report
+
+    with pytest.raises(SyncCancelled):
+        sync_dataset(load_machines(workspace)["gpu"], data, progress=progress, cancel=cancel)
+    assert seen and seen[0][0] < seen[0][1]

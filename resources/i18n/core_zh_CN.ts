@@ -392,6 +392,10 @@ Step failed: {step}
       <translation>--split {value}：请给出两个或三个比例，训练在前且大于 0，例如 0.8,0.2,0</translation>
     </message>
     <message>
+      <source>--trust-weights and --trust-model are not sent to another machine.</source>
+      <translation>--trust-weights 和 --trust-model 不会发送到另一台机器。</translation>
+    </message>
+    <message>
       <source>--workers {fits}</source>
       <translation>--workers {fits}</translation>
     </message>
@@ -602,6 +606,10 @@ Step failed: {step}
     <message>
       <source>Asked run {name} to stop; it saves a checkpoint after the current batch.</source>
       <translation>已请求训练 {name} 停止；它会在当前批次结束后保存检查点。</translation>
+    </message>
+    <message>
+      <source>Asked run {run} on {name} to stop; it saves a checkpoint after the current batch (Ctrl+C again detaches).</source>
+      <translation>已请求 {name} 上的运行 {run} 停止；它会在当前批次之后保存检查点（再按 Ctrl+C 分离）。</translation>
     </message>
     <message>
       <source>Asking the GPU driver (NVML)…</source>
@@ -976,6 +984,10 @@ Step failed: {step}
       <translation>找不到数据集文件：{path}</translation>
     </message>
     <message>
+      <source>Dataset on {name}: {folder} ({sent} of {files} files sent).</source>
+      <translation>{name} 上的数据集：{folder}（发送了 {files} 个文件中的 {sent} 个）。</translation>
+    </message>
+    <message>
       <source>Dataset {path}</source>
       <translation>数据集 {path}</translation>
     </message>
@@ -994,6 +1006,10 @@ Type 'delete' to confirm: </source>
       <translation>也删除你的工作区和设置吗？这会删除以下位置中的所有训练记录和模型：
 {folders}
 输入 'delete' 确认：</translation>
+    </message>
+    <message>
+      <source>Detached; the run keeps going on {name}. 'yolostudio attach {run} --machine {name}' follows it again.</source>
+      <translation>已分离；运行在 {name} 上继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
     </message>
     <message>
       <source>Detached; the run keeps going. 'yolostudio stop {name}' stops it.</source>
@@ -2896,6 +2912,10 @@ Type 'delete' to confirm: </source>
       <translation>运行 {run} 还没有权重（weights/best.pt 或 weights/last.pt）。</translation>
     </message>
     <message>
+      <source>Run {run} on {name}: it keeps training if this terminal or the link goes. 'yolostudio attach {run} --machine {name}' follows it again; 'yolostudio stop {run} --machine {name}' stops it.</source>
+      <translation>{name} 上的运行 {run}：即使关闭这个终端或连接断开，它也会继续训练。'yolostudio attach {run} --machine {name}' 可重新跟踪它；'yolostudio stop {run} --machine {name}' 可停止它。</translation>
+    </message>
+    <message>
       <source>Running</source>
       <translation>进行中</translation>
     </message>
@@ -2978,6 +2998,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Seed</source>
       <translation>随机种子</translation>
+    </message>
+    <message>
+      <source>Sending cancelled; nothing was started.</source>
+      <translation>发送已取消；没有开始任何训练。</translation>
+    </message>
+    <message>
+      <source>Sending the dataset to {name}: {sent} of {total} …</source>
+      <translation>正在把数据集发送到 {name}：{sent} / {total} …</translation>
     </message>
     <message>
       <source>Sending {sent} of {total} …</source>
@@ -3392,6 +3420,10 @@ Type 'delete' to confirm: </source>
       <translation>运行 {run} 的数据集不在原处：{path}</translation>
     </message>
     <message>
+      <source>The dataset {data} is not on this machine: it is sent from here.</source>
+      <translation>数据集 {data} 不在本机：数据集要从本机发送。</translation>
+    </message>
+    <message>
       <source>The dataset's data.yaml: where the images are and the class names. Check it on the Dataset page first — an error there stops training.</source>
       <translation>数据集的 data.yaml：图片在哪里，类别叫什么。请先在数据集页面检查它——那里的错误会让训练停止。</translation>
     </message>
@@ -3550,6 +3582,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>The link has {share:.0f}% of the bandwidth the card can use.{cost}</source>
       <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
+    </message>
+    <message>
+      <source>The link to {name} did not come back; the run goes on there. 'yolostudio attach {run} --machine {name}' follows it again.</source>
+      <translation>与 {name} 的连接没有恢复；运行在那里继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
+    </message>
+    <message>
+      <source>The link to {name} dropped; the run goes on there. Reconnecting (from byte {offset}) …</source>
+      <translation>与 {name} 的连接断开了；运行在那里继续。正在重新连接（从第 {offset} 字节起）…</translation>
     </message>
     <message>
       <source>The link to {name} failed while sending: {reason}</source>
@@ -4952,8 +4992,16 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>第 {gen} 代（最高 {gen_max}），x{width}（最高 x{width_max}）</translation>
     </message>
     <message>
+      <source>give the data.yaml of a dataset on this machine</source>
+      <translation>请给出本机上某个数据集的 data.yaml</translation>
+    </message>
+    <message>
       <source>goal: {goal}; {evidence}</source>
       <translation>目标：{goal}；{evidence}</translation>
+    </message>
+    <message>
+      <source>grant it there: 'yolostudio weights import FILE' on {name}</source>
+      <translation>请在那台机器上授权：在 {name} 上运行 'yolostudio weights import FILE'</translation>
     </message>
     <message>
       <source>hard-link the images; fail if that is not possible</source>
@@ -6092,6 +6140,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>探测进程以代码 {code} 退出</translation>
     </message>
     <message>
+      <source>the run is on this machine (SSH)</source>
+      <translation>运行在这台机器上（SSH）</translation>
+    </message>
+    <message>
       <source>the same pixels as {kept}: imported once, with its boxes</source>
       <translation>与 {kept} 像素相同：只导入一次，带其标注框</translation>
     </message>
@@ -6228,6 +6280,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>以这个图片尺寸训练，而不是自动选择</translation>
     </message>
     <message>
+      <source>train on a machine added with 'yolostudio machine add' (the dataset is sent there; the run keeps going if the link drops)</source>
+      <translation>在用 'yolostudio machine add' 添加的机器上训练（数据集会发送过去；连接断开时运行会继续）</translation>
+    </message>
+    <message>
       <source>train on the first GPU once the Environment page shows CUDA working</source>
       <translation>等环境页面显示 CUDA 正常后，在第一块 GPU 上训练</translation>
     </message>
@@ -6290,6 +6346,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>usable GPU (--device)</source>
       <translation>可用 GPU（--device）</translation>
+    </message>
+    <message>
+      <source>use a checkpoint of {name}'s weights store (a name such as yolov5s.pt)</source>
+      <translation>请使用 {name} 权重库中的检查点（例如 yolov5s.pt 这样的名称）</translation>
     </message>
     <message>
       <source>use letters, digits, '-', '_' or '.', without slashes</source>
@@ -7568,6 +7628,10 @@ then: {install}</source>
     <message>
       <source>{util:.0f}% busy</source>
       <translation>占用 {util:.0f}%</translation>
+    </message>
+    <message>
+      <source>{value} is a file of this machine; {name} cannot read it.</source>
+      <translation>{value} 是本机的文件；{name} 无法读取它。</translation>
     </message>
     <message>
       <source>{variable} is not set</source>

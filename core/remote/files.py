@@ -75,36 +75,13 @@ def receive(stream: IO[bytes], folder: Path) -> dict[str, Any]:
     files deleted, the data.yaml written. Returns what was done (``bad``: files whose bytes did not match)."""
     folder = Path(folder).absolute()
     folder.mkdir(parents=True, exist_ok=True)
-    received, bad = [], []
-    manifest: dict[str, Any] | None = None
     with tarfile.open(fileobj=stream, mode="r|") as tar:
-        for member in tar:
-            if manifest is None:
-                if member.name != MANIFEST or not member.isfile():
-                    raise ValueError("the stream does not start with its manifest")
-                manifest = json.loads(tar.extractfile(member).read().decode("utf-8"))  # type: ignore[union-attr]
-                continue
-            rel = safe_relative(member.name)
-            if not member.isfile():
-                raise ValueError(f"not a plain file in the stream: {member.name!r}")
-            expected = manifest.get("files", {}).get(member.name)
-            source = tar.extractfile(member)
-            assert source is not None
-            target = folder / rel
-            digest = hashlib.sha256()
-            try:
-                with atomic_writer(target, keep_mode=False) as out:
-                    for block in iter(lambda: source.read(CHUNK), b""):
-                        digest.update(block)
-                        out.write(block)
-                    if digest.hexdigest() != expected:
-                        raise _Mismatch()
-            except _Mismatch:
-                bad.append(member.name)
-                continue
-            received.append(member.name)
-    if manifest is None:
-        raise ValueError("empty stream")
+        members = iter(tar)
+        first = next(members, None)
+        if first is None or first.name != MANIFEST or not first.isfile():
+            raise ValueError("the stream does not start with its manifest")
+        manifest = json.loads(tar.extractfile(first).read().decode("utf-8"))  # type: ignore[union-attr]
+        received, bad = unpack(tar, members, folder, manifest.get("files", {}))
     deleted = []
     for name in manifest.get("delete", []):
         path = folder / safe_relative(name)
@@ -119,6 +96,37 @@ def receive(stream: IO[bytes], folder: Path) -> dict[str, Any]:
                        + "\n" + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)).encode("utf-8"))
         data_yaml = str(folder / REMOTE_DATA_YAML)
     return {"folder": str(folder), "received": received, "bad": bad, "deleted": deleted, "data_yaml": data_yaml}
+
+
+def unpack(tar: tarfile.TarFile, members: Iterator[tarfile.TarInfo], folder: Path, expected: dict[str, str]
+           ) -> tuple[list[str], list[str]]:
+    """Write each member named in ``expected`` whose bytes hash to its value into ``folder`` (whole, atomically);
+    (received, bad). A member outside the folder or not a plain file is refused; one not expected is skipped."""
+    received, bad = [], []
+    for member in members:
+        rel = safe_relative(member.name)
+        if member.isdir():
+            continue
+        if not member.isfile():
+            raise ValueError(f"not a plain file in the stream: {member.name!r}")
+        name = rel.as_posix()
+        if name not in expected:
+            continue
+        source = tar.extractfile(member)
+        assert source is not None
+        digest = hashlib.sha256()
+        try:
+            with atomic_writer(folder / rel, keep_mode=False) as out:
+                for block in iter(lambda: source.read(CHUNK), b""):
+                    digest.update(block)
+                    out.write(block)
+                if digest.hexdigest() != expected[name]:
+                    raise _Mismatch()
+        except _Mismatch:
+            bad.append(name)
+            continue
+        received.append(name)
+    return received, bad
 
 
 class _Mismatch(Exception):

@@ -1252,6 +1252,18 @@ Type 'delete' to confirm: </source>
       <translation>在 {time} 后失败。</translation>
     </message>
     <message>
+      <source>Fetch cancelled.</source>
+      <translation>取回已取消。</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name} failed: {reason}</source>
+      <translation>从 {name} 取回 {run} 失败：{reason}</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name}: {size} …</source>
+      <translation>正在从 {name} 取回 {run}：{size} …</translation>
+    </message>
+    <message>
       <source>File not found: {path}</source>
       <translation>找不到文件：{path}</translation>
     </message>
@@ -3676,6 +3688,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>这一行含有 NaN 或无穷大。yolov5 会把图片当作损坏丢弃并报告 '{quote}'，掩盖了真正的原因。</translation>
     </message>
     <message>
+      <source>The run list from {name} is not readable: {reason}</source>
+      <translation>来自 {name} 的运行列表无法读取：{reason}</translation>
+    </message>
+    <message>
       <source>The run's files were damaged (a killed process, a full disk or an edit). Its weights, if any, are still in its weights folder.</source>
       <translation>训练的文件已损坏（进程被强制结束、磁盘已满或被编辑过）。它的权重（如果有）仍在其 weights 文件夹中。</translation>
     </message>
@@ -4252,6 +4268,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>在哪里训练：留空选择第一块 GPU，没有则用 CPU；'cpu'；'0' 表示第一块 GPU；'0,1' 表示两块 GPU（多卡训练）。CPU 要慢一到两个数量级。</translation>
     </message>
     <message>
+      <source>Which machine? Give --machine NAME ('yolostudio machine list' shows them).</source>
+      <translation>哪台机器？请给出 --machine NAME（'yolostudio machine list' 会列出它们）。</translation>
+    </message>
+    <message>
       <source>Windows cannot commit the memory this training needs</source>
       <translation>Windows 无法提交本次训练所需的内存</translation>
     </message>
@@ -4610,6 +4630,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>box sizes unknown</source>
       <translation>框大小未知</translation>
+    </message>
+    <message>
+      <source>bring a run back from a machine (weights, evaluations, exports), verified</source>
+      <translation>从一台机器取回运行（权重、评估、导出），并逐个校验</translation>
     </message>
     <message>
       <source>cache estimate</source>
@@ -4978,6 +5002,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>for JPEGs with an EXIF orientation: were the boxes drawn on the stored pixels or on the turned picture (default: from the annotation's size, else the tool's habit)</source>
       <translation>对带 EXIF 方向的 JPEG：框是画在存储的像素上还是旋转后的画面上（默认：根据标注中的尺寸判断，否则按标注工具的习惯）</translation>
+    </message>
+    <message>
+      <source>foreign: {file} (not verified there: you are asked before it is loaded)</source>
+      <translation>外来：{file}（在那里未通过验证：加载之前会询问你）</translation>
     </message>
     <message>
       <source>free</source>
@@ -6104,6 +6132,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>训练最多可以花多长时间（2h、90m、1h30m）</translation>
     </message>
     <message>
+      <source>the machine the run is on (may be left out when only one is added)</source>
+      <translation>运行所在的机器（只添加了一台时可以省略）</translation>
+    </message>
+    <message>
       <source>the measure job failed</source>
       <translation>测量任务失败</translation>
     </message>
@@ -6142,6 +6174,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>the run is on this machine (SSH)</source>
       <translation>运行在这台机器上（SSH）</translation>
+    </message>
+    <message>
+      <source>the run's name on the machine</source>
+      <translation>运行在那台机器上的名称</translation>
+    </message>
+    <message>
+      <source>the runs on this machine (SSH)</source>
+      <translation>这台机器上的运行（SSH）</translation>
     </message>
     <message>
       <source>the same pixels as {kept}: imported once, with its boxes</source>
@@ -6366,6 +6406,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>validating {weights} on the {split} split</source>
       <translation>正在 {split} 划分上验证 {weights}</translation>
+    </message>
+    <message>
+      <source>verified: {file} (the machine's own provenance check, bytes unchanged)</source>
+      <translation>已验证：{file}（那台机器自己的来源检查通过，字节未改变）</translation>
     </message>
     <message>
       <source>verifying {format} against PyTorch</source>
@@ -7084,6 +7128,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{name} 收到的 {n} 个文件与发送的不同（第一个：{file}）；请重新发送。</translation>
     </message>
     <message>
+      <source>{n} files changed while they were fetched (first: {file}); fetch again.</source>
+      <translation>有 {n} 个文件在取回期间发生了变化（第一个：{file}）；请重新取回。</translation>
+    </message>
+    <message>
       <source>{n} image</source>
       <translation>{n} 张图片</translation>
     </message>
@@ -7494,6 +7542,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{role}: {figures}</source>
       <translation>{role}：{figures}</translation>
+    </message>
+    <message>
+      <source>{run} from {name}: {n} files in {folder}.</source>
+      <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}。</translation>
     </message>
     <message>
       <source>{shortcut} The full log is {log}.

@@ -19,7 +19,9 @@ import pytest
 from cli.main import main
 from core.demo.dataset import DemoSpec, generate_demo_dataset
 from core.job.protocol import parse_line
+from core.run.provenance import verified
 from core.runs.store import read_run
+from core.trust import needs_trust
 
 pytestmark = pytest.mark.e2e
 
@@ -99,3 +101,24 @@ def test_a_run_survives_a_killed_ssh_client_and_every_event_arrives_once(sshd, t
     # Stop goes to the remote's own 'yolostudio stop': a finished run is not running there
     assert main(["--workspace", str(workspace), "stop", run_dir.name, "--machine", "gpu"]) == 2
     assert f"Run {run_dir.name} is not running." in capsys.readouterr().err
+
+    # the runs there, each with its machine
+    assert main(["--workspace", str(workspace), "runs", "--machine", "gpu", "--json"]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)
+    assert (listed["name"], listed["machine"], listed["status"]) == (run_dir.name, "gpu", "completed")
+
+    # results back: each file verified by hash; a checkpoint its machine's provenance check verified is adopted
+    # here, one that check refuses stays foreign
+    best = run_dir / "weights" / "best.pt"
+    best.write_bytes(best.read_bytes() + b"x")  # changed there after its worker wrote it: not the run's own any more
+    assert main(["--workspace", str(workspace), "fetch", run_dir.name, "--machine", "gpu", "--json"]) == 0
+    fetched = json.loads(capsys.readouterr().out)
+    folder = Path(fetched["folder"])
+    assert folder == workspace / "runs" / f"{run_dir.name}@gpu"
+    assert fetched["verified"] == ["weights/last.pt"] and fetched["foreign"] == ["weights/best.pt"]
+    assert (folder / "weights" / "best.pt").read_bytes() == best.read_bytes()
+    assert not (folder / "weights" / "provenance.json").read_text().count("best.pt")
+    assert verified(workspace, folder / "weights" / "last.pt")
+    assert not verified(workspace, folder / "weights" / "best.pt")
+    assert needs_trust(folder / "weights" / "best.pt", workspace) and not needs_trust(folder / "weights" / "last.pt",
+                                                                                       workspace)

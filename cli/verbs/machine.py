@@ -23,10 +23,10 @@ from core.environment.report import report_dict
 from core.environment.rules import RuleContext, evaluate
 from core.i18n import tr
 from core.remote.doctor import check_remote, install_commands
-from core.remote.hostkeys import HostKeyError, accept, scan
+from core.remote.contact import Contact, accept_and_retry, first_contact
+from core.remote.hostkeys import HostKeyError
 from core.remote.machines import (DEFAULT_REMOTE_COMMAND, DEFAULT_REMOTE_DIR, Machine, MachineError, get_machine,
                                   load_machines, save_machine)
-from core.remote.ssh import failure_words, run_remote
 from core.remote.sync import SyncCancelled, SyncError, sync_dataset
 from core.export.render import size_text
 
@@ -76,15 +76,13 @@ def cmd_add(args: argparse.Namespace, workspace: Path) -> int:
     if config and not Path(config).is_file():
         out.error(tr("{path} does not exist.", path=config))
         return EXIT_USAGE
-    result = run_remote(machine, ["true"], timeout_s=60)
-    if result.host_key_problem == "unknown":
-        accepted = _accept_host_key(out, machine, args.accept_host_key)
-        if accepted is not None:
-            return accepted
-        result = run_remote(machine, ["true"], timeout_s=60)
-    if result.returncode != 0:
-        message, hint = failure_words(machine, result)
-        out.error(message, hint)
+    contact = first_contact(machine)
+    if contact.unknown_key:
+        contact = _accept_host_key(out, machine, contact, args.accept_host_key)
+        if contact is None:
+            return EXIT_USAGE
+    if not contact.ok:
+        out.error(contact.message, contact.hint)
         return EXIT_FAILED
     save_machine(workspace, machine)
     out.result({"machine": vars(machine)}, tr("Added machine {name} ({dest}); its workspace there: {folder}. "
@@ -93,33 +91,29 @@ def cmd_add(args: argparse.Namespace, workspace: Path) -> int:
     return EXIT_OK
 
 
-def _accept_host_key(out: Output, machine: Machine, given: str) -> int | None:
-    """Show the unknown key and add it when the user accepts it; an exit code when not (None: accepted)."""
-    try:
-        where, keys = scan(machine)
-    except (HostKeyError, OSError) as exc:
-        out.error(str(exc))
-        return EXIT_FAILED
+def _accept_host_key(out: Output, machine: Machine, contact: Contact, given: str) -> Contact | None:
+    """Show the unknown key; when the user accepts it, add it and connect again (None: not accepted)."""
+    assert contact.where is not None
+    where, keys = contact.where, contact.keys
     shown = "\n".join(f"  {k.key_type}  {k.fingerprint}" for k in keys)
     print(tr("The host key of {dest} ({host} port {port}) is not known yet. The server offers:\n{keys}\nCompare it "
              "with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub).",
              dest=machine.ssh, host=where.hostname, port=where.port, keys=shown), file=out.err)
     if not given:
         preferred = keys[0].fingerprint
-        answer = ask_yes(tr("Accept {fingerprint}? [y/N] ", fingerprint=preferred), yes=False)
-        if not answer:
+        if not ask_yes(tr("Accept {fingerprint}? [y/N] ", fingerprint=preferred), yes=False):
             out.error(tr("The host key was not accepted; nothing was saved."),
                       tr("to accept it, add --accept-host-key {fingerprint}", fingerprint=preferred))
-            return EXIT_USAGE
+            return None
         given = preferred
     try:
-        key = accept(where, keys, given)
+        again = accept_and_retry(machine, contact, given)
     except HostKeyError as exc:
         out.error(str(exc))
-        return EXIT_USAGE
-    print(tr("Accepted {fingerprint}; added to {file}.", fingerprint=key.fingerprint, file=where.known_hosts),
+        return None
+    print(tr("Accepted {fingerprint}; added to {file}.", fingerprint=given.strip(), file=where.known_hosts),
           file=out.err)
-    return None
+    return again
 
 
 def cmd_list(args: argparse.Namespace, workspace: Path) -> int:

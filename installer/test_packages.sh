@@ -3,7 +3,7 @@
 # (issue 35) start on 127.0.0.1 (tests/fixtures/sshd.py). Installed with apt as root (CI runs as root); elsewhere
 # this says why it did nothing, and those tests skip with the same reason.
 set -euo pipefail
-if [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null && command -v ssh-keyscan >/dev/null; then
+if [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; then
     exit 0
 fi
 if [ "$(id -u)" != 0 ]; then

@@ -1,8 +1,9 @@
 """Host keys: the key a server offers, its fingerprint for the user to compare, and adding it once accepted.
 
-The app never accepts a key by itself (no ``StrictHostKeyChecking=no``/``accept-new``): ``scan`` asks the server
-for its keys (``ssh-keyscan``, at the host and port ``ssh -G`` resolves for the destination, through the user's
-config) and ``fingerprint`` computes each key's ``SHA256:…`` (``ssh-keygen -lf``); the user compares it with the
+The app never accepts a key by itself (no ``StrictHostKeyChecking=no``/``accept-new`` on the user's known_hosts):
+``scan`` reads the server's key as ssh reaches it (the user's config, ``ProxyJump`` included: ``ssh-keyscan`` could
+not go through a jump host) with no authentication, into a throwaway known_hosts, and ``fingerprint`` computes its
+``SHA256:…`` (``ssh-keygen -lf``); the user compares it with the
 server's (``ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`` there) and accepts it by typing it
 (``--accept-host-key``) or in a dialog. ``accept`` then appends that key, and only that key, to the
 ``known_hosts`` file ssh reads for this destination (the first ``UserKnownHostsFile``), written whole
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,9 +44,10 @@ class Resolved:
 
 @dataclass(frozen=True)
 class HostKey:
-    line: str          # "type base64" as ssh-keyscan printed it, without the host
+    line: str          # "type base64", without the host
     key_type: str
     fingerprint: str   # SHA256:...
+    entry: str = ""    # the known_hosts line as ssh wrote it (its host field: alias, [host]:port)
 
 
 def resolve(machine: Machine, *, timeout_s: float = 15) -> Resolved:
@@ -64,19 +67,34 @@ def resolve(machine: Machine, *, timeout_s: float = 15) -> Resolved:
                     Path(os.path.expanduser(known)), "" if alias in ("", "none") else alias)
 
 
-def scan(machine: Machine, *, timeout_s: float = 15) -> tuple[Resolved, list[HostKey]]:
-    """The keys the server offers now, with their fingerprints."""
+#: The first contact that reads the server's keys: no authentication at all (nothing is sent to a server not yet
+#: trusted, no agent or forwarding), the key taken into a throwaway known_hosts only, plainly written.
+_SCAN_OPTIONS = ("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "GlobalKnownHostsFile=/dev/null",
+                 "-o", "HashKnownHosts=no", "-o", "PreferredAuthentications=none", "-o", "PubkeyAuthentication=no",
+                 "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no",
+                 "-o", "GSSAPIAuthentication=no", "-o", "ForwardAgent=no", "-o", "ClearAllForwardings=yes",
+                 "-o", "UpdateHostKeys=no", "-o", "ConnectTimeout=15")
+
+
+def scan(machine: Machine, *, timeout_s: float = 30) -> tuple[Resolved, list[HostKey]]:
+    """The key the server offers now, with its fingerprint, read the way ssh itself reaches it (the user's config:
+    ``ProxyJump``, ``HostKeyAlias``, ports) into a throwaway known_hosts — never into the user's."""
     where = resolve(machine)
-    done = subprocess.run(["ssh-keyscan", "-T", str(int(timeout_s)), "-p", str(where.port), "--", where.hostname],
-                          capture_output=True, text=True, timeout=timeout_s + 10, stdin=subprocess.DEVNULL)
+    config = ["-F", machine.ssh_config] if machine.ssh_config else []
+    with tempfile.TemporaryDirectory(prefix="yolostudio-hostkey-") as folder:
+        scratch = Path(folder) / "known_hosts"
+        done = subprocess.run(["ssh", *config, *_SCAN_OPTIONS, "-o", f"UserKnownHostsFile={scratch}", "--",
+                               machine.ssh, "true"], capture_output=True, text=True, timeout=timeout_s,
+                              stdin=subprocess.DEVNULL)
+        lines = scratch.read_text(encoding="utf-8").splitlines() if scratch.is_file() else []
     keys = []
-    for line in done.stdout.splitlines():
+    for line in lines:
         words = line.split()
-        if len(words) >= 3 and not line.startswith("#"):
-            keys.append(HostKey(f"{words[1]} {words[2]}", words[1], fingerprint(f"{words[1]} {words[2]}")))
+        if len(words) >= 3 and not line.startswith(("#", "@")):
+            keys.append(HostKey(f"{words[1]} {words[2]}", words[1], fingerprint(f"{words[1]} {words[2]}"), line))
     if not keys:
         raise HostKeyError(tr("{host} port {port} offered no host key: {reason}", host=where.hostname, port=where.port,
-                              reason=done.stderr.strip() or tr("no answer")))
+                              reason=(done.stderr.strip().splitlines() or [tr("no answer")])[-1]))
     return where, keys
 
 
@@ -100,5 +118,5 @@ def accept(where: Resolved, keys: list[HostKey], accepted: str) -> HostKey:
     if before and not before.endswith("\n"):
         before += "\n"
     where.known_hosts.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    atomic_write_text(where.known_hosts, before + f"{where.known_hosts_name} {chosen.line}\n")
+    atomic_write_text(where.known_hosts, before + (chosen.entry or f"{where.known_hosts_name} {chosen.line}") + "\n")
     return chosen

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, exit_code_of
 from cli.progress_line import ProgressLine
-from cli.render import EventRenderer
+from cli.render import EventRenderer, shown
 from core.export.render import size_text
 from core.i18n import tr
 from core.remote.follow import RemoteFollowError, RemoteRunStream
@@ -66,18 +66,21 @@ def run_remote_train(args: argparse.Namespace, workspace: Path, config: TrainCon
 
 def follow_remote(renderer: EventRenderer, door: Door, machine: Machine, run: str) -> int:
     """Show the run's events until it ends; its ending is the door's fold."""
-    def shown(event: dict) -> None:
+    def show_event(event: dict) -> None:
         door.fold(event)
         renderer.event(event)
 
-    stream = RemoteRunStream(machine, run, shown, on_note=renderer.note)
+    stream = RemoteRunStream(machine, run, show_event, on_note=renderer.note)
     stopping = False
     while True:
         try:
             stream.follow()
             break
-        except RemoteFollowError as exc:
-            renderer.error(str(exc))
+        except RemoteFollowError as exc:  # its first line says what; the rest is the remote's own words, as written
+            first, *rest = str(exc).splitlines() or [""]
+            renderer.error(first)
+            for line in rest:
+                print(shown(line), file=renderer.err, flush=True)
             return EXIT_FAILED
         except KeyboardInterrupt:
             if stopping:

@@ -53,7 +53,7 @@ class RemoteRunStream:
             result = RemoteResult(code, "", err)
             if result.host_key_problem or (code not in (255,) and code >= 0):
                 message, hint = failure_words(self.machine, result) if result.ssh_failed else (err.strip(), "")
-                raise RemoteFollowError(" ".join(p for p in (message, hint) if p))
+                raise RemoteFollowError("\n".join(p for p in (message, hint) if p))
             failed = 0 if (self.offset, self.skip) != before else failed + 1
             if failed >= MAX_FAILED_ATTEMPTS:
                 raise RemoteFollowError(tr("The link to {name} did not come back; the run goes on there. "

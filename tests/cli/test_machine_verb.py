@@ -144,3 +144,15 @@ def test_a_cancelled_sync_stops_sending_and_says_so(sshd, remote_command, tmp_pa
     with pytest.raises(SyncCancelled):
         sync_dataset(load_machines(workspace)["gpu"], data, progress=progress, cancel=cancel)
     assert seen and seen[0][0] < seen[0][1]
+
+
+def test_options_the_remote_refuses_are_shown_here_and_nothing_trains(sshd, remote_command, tmp_path, capsys):
+    from core.demo.dataset import DemoSpec, generate_demo_dataset  # noqa: PLC0415
+
+    workspace = _accepted(sshd, tmp_path, remote_command, capsys)
+    data = generate_demo_dataset(tmp_path / "local" / "tiny", DemoSpec(n_train=8, n_val=4, image_size=64, seed=1))
+    code = main(["--workspace", str(workspace), "train", str(data), "--machine", "gpu", "--epochs", "0",
+                 "--model", "yolov5n.yaml", "--device", "cpu"])
+    err = capsys.readouterr().err
+    assert code == 1 and "did not start" in err and "epochs" in err.lower()
+    assert not list((tmp_path / "remote-ws" / "runs").glob("*/events.jsonl"))

@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash installer/setup_env.sh test
+bash installer/test_packages.sh  # openssh-server for the SSH tests (root + apt; else they skip, saying why)
 export QT_QPA_PLATFORM=offscreen
 # Two processes, a test file whole on one (its module fixtures built once); `-n 0` runs in this process.
 # The slowest tests are listed at the end, so a CI log shows where the time goes; CPU seconds per file (what a

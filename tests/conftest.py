@@ -117,3 +117,26 @@ def _no_unanswered_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
         for name in names:
             if hasattr(cls, name):
                 monkeypatch.setattr(cls, name, refuse, raising=False)
+
+
+@pytest.fixture(scope="session")
+def sshd(tmp_path_factory: pytest.TempPathFactory):
+    """A real OpenSSH server on 127.0.0.1 (tests/fixtures/sshd.py); skips, saying why, where none is installed."""
+    from tests.fixtures.sshd import SshServer, missing_reason  # noqa: PLC0415 - only the SSH tests need it
+
+    reason = missing_reason()
+    if reason:
+        pytest.skip(reason)
+    server = SshServer.start(tmp_path_factory.mktemp("sshd"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def remote_command(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """This checkout's ``yolostudio``, as the machine's remote command: one thread, English, its own config dir."""
+    import shlex  # noqa: PLC0415
+
+    app = Path(sys.executable).with_name("yolostudio")
+    return shlex.join(["env", "OMP_NUM_THREADS=1", "YOLOSTUDIO_LANG=en",
+                       f"YOLOSTUDIO_CONFIG_DIR={tmp_path_factory.mktemp('remote-config')}", str(app)])

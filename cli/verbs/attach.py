@@ -30,12 +30,25 @@ POLL_S = 0.5
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run", help=tr("run name or folder"))
     parser.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
+    parser.add_argument("--machine", metavar="NAME", default=None, help=tr("the run is on this machine (SSH)"))
 
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
-    run_dir = find_run(workspace, args.run)
     renderer = job_renderer(args.json)
+    if args.machine:
+        from cli.remote_train import attach_remote  # noqa: PLC0415 - only this path needs ssh
+        from core.remote.machines import get_machine  # noqa: PLC0415
+
+        from core.remote.machines import MachineError  # noqa: PLC0415
+
+        try:
+            machine = get_machine(workspace, args.machine)
+        except MachineError as exc:
+            renderer.error(str(exc))
+            return EXIT_USAGE
+        return attach_remote(renderer, workspace, machine, args.run)
+    run_dir = find_run(workspace, args.run)
     follow = RunFollow(run_dir)
     try:
         events = follow.read_to_end()

@@ -21,6 +21,7 @@ from core.workspace import runs_dir
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help=tr("print the runs as one JSON list"))
+    parser.add_argument("--machine", metavar="NAME", default=None, help=tr("the runs on this machine (SSH)"))
 
 
 def _fmt_map(value: float | None) -> str:
@@ -60,6 +61,10 @@ def runs_table(runs: list[RunInfo], workspace: Path) -> str:
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
+    if args.machine:
+        from cli.remote_runs import remote_runs  # noqa: PLC0415 - only this path needs ssh
+
+        return remote_runs(args, workspace, runs_document, runs_table)
     runs = list_runs(workspace)
     Output(args.json).result(runs_document(runs), lambda: runs_table(runs, workspace))
     return EXIT_OK

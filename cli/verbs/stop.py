@@ -14,11 +14,25 @@ from core.runs.store import read_run, request_stop
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run", help=tr("run name or folder"))
+    parser.add_argument("--machine", metavar="NAME", default=None, help=tr("the run is on this machine (SSH)"))
 
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     out = Output()
+    if args.machine:
+        from cli.remote_train import stop_remote  # noqa: PLC0415 - only this path needs ssh
+        from cli.render import EventRenderer  # noqa: PLC0415
+        from core.remote.machines import get_machine  # noqa: PLC0415
+
+        from core.remote.machines import MachineError  # noqa: PLC0415
+
+        try:
+            machine = get_machine(workspace, args.machine)
+        except MachineError as exc:
+            out.error(str(exc))
+            return EXIT_USAGE
+        return EXIT_OK if stop_remote(EventRenderer(), machine, args.run) else EXIT_USAGE
     run_dir = find_run(workspace, args.run)
     if read_run(run_dir).status != "running":
         print(tr("Run {name} is not running.", name=run_dir.name), file=out.err)

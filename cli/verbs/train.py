@@ -50,6 +50,9 @@ def add_arguments(train: argparse.ArgumentParser) -> None:
                        help=tr("skip the dataset check before training (yolov5 may then stop on a broken dataset "
                                "or train without the images it cannot read)"))
     train.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
+    train.add_argument("--machine", metavar="NAME", default=None,
+                       help=tr("train on a machine added with 'yolostudio machine add' (the dataset is sent there; "
+                               "the run keeps going if the link drops)"))
 
 SHOWN_FINDINGS = 20
 
@@ -112,6 +115,10 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     # With no --config, the options left off take the dataset's defaults (the demo's own size and epochs), the
     # table the Train page uses too: the same inputs start the same run from either face.
     defaults = dataset_defaults(args.data, workspace) if base is None else None
+    if args.machine:  # checked there, on that machine's facts, by its own door (cli.remote_train)
+        from cli.remote_train import run_remote_train  # noqa: PLC0415 - only this path needs ssh
+
+        return run_remote_train(args, workspace, config_from_args(args, base, defaults), renderer)
     checked = validate_config(config_from_args(args, base, defaults), quick_machine_facts(), workspace)
     # the door's pre-flight: the option rules' findings, what only this machine can tell just before its share
     # starts (ports, the rendezvous), a changed weights-store file, trust (core.usecases.train)

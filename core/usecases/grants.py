@@ -77,3 +77,19 @@ def record_grants(workspace: Path, granted: Iterable[str | Path]) -> None:
                     record_checkpoint(workspace, file.resolve())
                 except OSError:
                     pass
+
+
+def adopt_fetched(workspace: Path, vouched: Iterable[Path]) -> list[Path]:
+    """Record fetched checkpoints under this workspace's runs as its own when the machine they came from verified
+    them with its provenance key and their bytes arrived as it hashed them (``core.remote.fetch``): the run is the
+    user's, trained on a machine they added and whose host key they accepted. Any other fetched file stays foreign
+    (asked about before it is unpickled). The adopted files."""
+    adopted = []
+    for path in vouched:
+        if path.is_file() and is_checkpoint(path) and in_runs(path, workspace):
+            try:
+                record_checkpoint(workspace, path.resolve())
+            except OSError:
+                continue
+            adopted.append(path)
+    return adopted

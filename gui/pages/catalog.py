@@ -61,6 +61,10 @@ PAGES: tuple[PageSpec, ...] = (
              QT_TRANSLATE_NOOP("MainWindow", "Exports trained weights to ONNX, TensorRT and TorchScript, and "
                                              "checks the result against PyTorch."),
              "gui.export.export_page:ExportPage"),
+    PageSpec("machines", QT_TRANSLATE_NOOP("MainWindow", "Machines"), SP.SP_DriveNetIcon,
+             QT_TRANSLATE_NOOP("MainWindow", "Servers reached by SSH: add one (its host key shown for you to accept), "
+                                             "check it with the doctor there."),
+             "gui.machines.machines_page:MachinesPage"),
 )
 
 

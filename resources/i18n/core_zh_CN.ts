@@ -392,6 +392,10 @@ Step failed: {step}
       <translation>--split {value}：请给出两个或三个比例，训练在前且大于 0，例如 0.8,0.2,0</translation>
     </message>
     <message>
+      <source>--trust-weights and --trust-model are not sent to another machine.</source>
+      <translation>--trust-weights 和 --trust-model 不会发送到另一台机器。</translation>
+    </message>
+    <message>
       <source>--workers {fits}</source>
       <translation>--workers {fits}</translation>
     </message>
@@ -540,6 +544,14 @@ Step failed: {step}
       <translation>AMP 检查</translation>
     </message>
     <message>
+      <source>Accept {fingerprint}? [y/N] </source>
+      <translation>接受 {fingerprint}？[y/N] </translation>
+    </message>
+    <message>
+      <source>Accepted {fingerprint}; added to {file}.</source>
+      <translation>已接受 {fingerprint}；已添加到 {file}。</translation>
+    </message>
+    <message>
       <source>Adam</source>
       <translation>Adam</translation>
     </message>
@@ -562,6 +574,10 @@ Step failed: {step}
     <message>
       <source>Add images or augmentation; stop early with --patience {n}.</source>
       <translation>增加图片或数据增强；用 --patience {n} 提前停止。</translation>
+    </message>
+    <message>
+      <source>Added machine {name} ({dest}); its workspace there: {folder}. 'yolostudio machine check {name}' runs the doctor there.</source>
+      <translation>已添加机器 {name}（{dest}）；它上面的工作区：{folder}。'yolostudio machine check {name}' 会在那里运行环境检查。</translation>
     </message>
     <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
@@ -590,6 +606,10 @@ Step failed: {step}
     <message>
       <source>Asked run {name} to stop; it saves a checkpoint after the current batch.</source>
       <translation>已请求训练 {name} 停止；它会在当前批次结束后保存检查点。</translation>
+    </message>
+    <message>
+      <source>Asked run {run} on {name} to stop; it saves a checkpoint after the current batch (Ctrl+C again detaches).</source>
+      <translation>已请求 {name} 上的运行 {run} 停止；它会在当前批次之后保存检查点（再按 Ctrl+C 分离）。</translation>
     </message>
     <message>
       <source>Asking the GPU driver (NVML)…</source>
@@ -976,6 +996,10 @@ Step failed: {step}
       <translation>找不到数据集文件：{path}</translation>
     </message>
     <message>
+      <source>Dataset on {name}: {folder} ({sent} of {files} files sent).</source>
+      <translation>{name} 上的数据集：{folder}（发送了 {files} 个文件中的 {sent} 个）。</translation>
+    </message>
+    <message>
       <source>Dataset {path}</source>
       <translation>数据集 {path}</translation>
     </message>
@@ -994,6 +1018,10 @@ Type 'delete' to confirm: </source>
       <translation>也删除你的工作区和设置吗？这会删除以下位置中的所有训练记录和模型：
 {folders}
 输入 'delete' 确认：</translation>
+    </message>
+    <message>
+      <source>Detached; the run keeps going on {name}. 'yolostudio attach {run} --machine {name}' follows it again.</source>
+      <translation>已分离；运行在 {name} 上继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
     </message>
     <message>
       <source>Detached; the run keeps going. 'yolostudio stop {name}' stops it.</source>
@@ -1234,6 +1262,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Failed after {time}.</source>
       <translation>在 {time} 后失败。</translation>
+    </message>
+    <message>
+      <source>Fetch cancelled.</source>
+      <translation>取回已取消。</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name} failed: {reason}</source>
+      <translation>从 {name} 取回 {run} 失败：{reason}</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name}: {size} …</source>
+      <translation>正在从 {name} 取回 {run}：{size} …</translation>
     </message>
     <message>
       <source>File not found: {path}</source>
@@ -1612,6 +1652,10 @@ Type 'delete' to confirm: </source>
       <translation>内容与另一个名字的 {other} 完全相同；它在 {split} 中被计算了两次。yolov5 从不报告重复。</translation>
     </message>
     <message>
+      <source>If the server was reinstalled, remove the old key (ssh-keygen -R HOST) and add the machine again; otherwise someone may be in between.</source>
+      <translation>如果服务器重装过，请删除旧密钥（ssh-keygen -R HOST）并重新添加这台机器；否则可能有人在中间拦截。</translation>
+    </message>
+    <message>
       <source>If this machine has an NVIDIA GPU, install its driver until 'nvidia-smi' lists it, then re-check.</source>
       <translation>如果这台机器有 NVIDIA GPU，请安装驱动，直到 'nvidia-smi' 能列出它，然后重新检查。</translation>
     </message>
@@ -1884,8 +1928,20 @@ Type 'delete' to confirm: </source>
       <translation>MIG 把 GPU 划分为相互隔离的实例，一个 CUDA 进程只使用其中一个，因此训练速度约为整块 GPU 的 {fraction}，批次可用 {memory}。多个切片不能合并用于一次训练（MIG 实例之间不能使用 DataParallel 或 DDP）。</translation>
     </message>
     <message>
+      <source>Machine name {name!r}: use letters, digits, '.', '_' or '-' (at most 64).</source>
+      <translation>机器名称 {name!r}：请使用字母、数字、'.'、'_' 或 '-'（最多 64 个）。</translation>
+    </message>
+    <message>
       <source>Machine rank {rank} but only {nnodes} machine(s).</source>
       <translation>机器编号为 {rank}，但总共只有 {nnodes} 台机器。</translation>
+    </message>
+    <message>
+      <source>Machine {name} ({dest}):</source>
+      <translation>机器 {name}（{dest}）：</translation>
+    </message>
+    <message>
+      <source>Machine {name}: the remote folder and command must not be empty.</source>
+      <translation>机器 {name}：远程文件夹和命令不能为空。</translation>
     </message>
     <message>
       <source>Machine {rank} needs the run id of machine 0.</source>
@@ -2086,6 +2142,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No label file ({label}). yolov5 trains on it as a background image (no objects); fine if that is meant.</source>
       <translation>没有标签文件（{label}）。yolov5 会把它当作背景图（没有目标）来训练；如果本意如此就没问题。</translation>
+    </message>
+    <message>
+      <source>No machine named {name}; 'yolostudio machine list' shows them, 'yolostudio machine add' adds one.</source>
+      <translation>没有名为 {name} 的机器；'yolostudio machine list' 列出已有机器，'yolostudio machine add' 添加一台。</translation>
+    </message>
+    <message>
+      <source>No machines yet: 'yolostudio machine add NAME --ssh HOST' adds one.</source>
+      <translation>还没有机器：'yolostudio machine add NAME --ssh HOST' 可添加一台。</translation>
     </message>
     <message>
       <source>No model chosen.</source>
@@ -2688,6 +2752,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集缓存所需内存</translation>
     </message>
     <message>
+      <source>REMOTE FOLDER</source>
+      <translation>远程文件夹</translation>
+    </message>
+    <message>
       <source>Random reads of image files ran at {speed:.0f} MB/s ({files:.0f} files/s); a fast GPU consumes images faster than that, so it would wait for the disk.</source>
       <translation>随机读取图片文件的速度为 {speed:.0f} MB/s（{files:.0f} 个文件/秒）；快速的 GPU 消耗图片的速度比这更快，所以它会等待磁盘。</translation>
     </message>
@@ -2754,6 +2822,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Reboot; if it persists, reinstall the wheel: {cmd}</source>
       <translation>重启；如果问题仍在，请重新安装：{cmd}</translation>
+    </message>
+    <message>
+      <source>Receiving on {name} failed: {reason}</source>
+      <translation>{name} 接收失败：{reason}</translation>
     </message>
     <message>
       <source>Rectangular batches</source>
@@ -2892,8 +2964,16 @@ Type 'delete' to confirm: </source>
       <translation>运行 {run} 还没有权重（weights/best.pt 或 weights/last.pt）。</translation>
     </message>
     <message>
+      <source>Run {run} on {name}: it keeps training if this terminal or the link goes. 'yolostudio attach {run} --machine {name}' follows it again; 'yolostudio stop {run} --machine {name}' stops it.</source>
+      <translation>{name} 上的运行 {run}：即使关闭这个终端或连接断开，它也会继续训练。'yolostudio attach {run} --machine {name}' 可重新跟踪它；'yolostudio stop {run} --machine {name}' 可停止它。</translation>
+    </message>
+    <message>
       <source>Running</source>
       <translation>进行中</translation>
+    </message>
+    <message>
+      <source>Running the doctor on {name} ({dest}) …</source>
+      <translation>正在 {name}（{dest}）上运行环境检查 …</translation>
     </message>
     <message>
       <source>Running {format} on {n} images…</source>
@@ -2918,6 +2998,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>SKIP</source>
       <translation>跳过</translation>
+    </message>
+    <message>
+      <source>SSH</source>
+      <translation>SSH</translation>
+    </message>
+    <message>
+      <source>SSH destination {ssh!r}: give a host, user@host or an alias of your ssh config.</source>
+      <translation>SSH 目标 {ssh!r}：请给出主机、user@host 或 ssh 配置中的别名。</translation>
     </message>
     <message>
       <source>STATE</source>
@@ -2966,6 +3054,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Seed</source>
       <translation>随机种子</translation>
+    </message>
+    <message>
+      <source>Sending cancelled; nothing was started.</source>
+      <translation>发送已取消；没有开始任何训练。</translation>
+    </message>
+    <message>
+      <source>Sending the dataset to {name}: {sent} of {total} …</source>
+      <translation>正在把数据集发送到 {name}：{sent} / {total} …</translation>
+    </message>
+    <message>
+      <source>Sending {sent} of {total} …</source>
+      <translation>正在发送 {sent} / {total} …</translation>
     </message>
     <message>
       <source>Set a batch size that is a multiple of {world} (the number of processes).</source>
@@ -3114,6 +3214,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stored in {path}</source>
       <translation>已存于 {path}</translation>
+    </message>
+    <message>
+      <source>Sync cancelled.</source>
+      <translation>同步已取消。</translation>
+    </message>
+    <message>
+      <source>Sync cancelled; the files sent whole are there, verified. Sync again to send the rest.</source>
+      <translation>同步已取消；已完整发送的文件在那里且已校验。再次同步可发送其余文件。</translation>
     </message>
     <message>
       <source>Synchronised BatchNorm</source>
@@ -3284,6 +3392,10 @@ Type 'delete' to confirm: </source>
       <translation>ONNX opset 只适用于 ONNX 和 TensorRT 导出。</translation>
     </message>
     <message>
+      <source>The OpenSSH client (ssh) is not installed on this machine.</source>
+      <translation>本机没有安装 OpenSSH 客户端（ssh）。</translation>
+    </message>
+    <message>
       <source>The Python version could not be read.</source>
       <translation>无法读取 Python 版本。</translation>
     </message>
@@ -3360,6 +3472,10 @@ Type 'delete' to confirm: </source>
       <translation>数据集文件夹是相对于这个文件给出的。YOLO Studio 按此读取，但 yolov5 会相对于它自己的安装文件夹（而不是这个文件所在位置）解析相对的 'path'（或缺失的 'path'）；请把 'path' 设为绝对路径（一键修复），让所有工具都能找到图片。</translation>
     </message>
     <message>
+      <source>The dataset folder {root} does not exist.</source>
+      <translation>数据集文件夹 {root} 不存在。</translation>
+    </message>
+    <message>
       <source>The dataset has {n} error that would stop training; nothing was started.</source>
       <translation>数据集有 {n} 个会让训练停止的错误；没有开始训练。</translation>
     </message>
@@ -3372,12 +3488,20 @@ Type 'delete' to confirm: </source>
       <translation>运行 {run} 的数据集不在原处：{path}</translation>
     </message>
     <message>
+      <source>The dataset {data} is not on this machine: it is sent from here.</source>
+      <translation>数据集 {data} 不在本机：数据集要从本机发送。</translation>
+    </message>
+    <message>
       <source>The dataset's data.yaml: where the images are and the class names. Check it on the Dataset page first — an error there stops training.</source>
       <translation>数据集的 data.yaml：图片在哪里，类别叫什么。请先在数据集页面检查它——那里的错误会让训练停止。</translation>
     </message>
     <message>
       <source>The disk is full. Free some space (old runs, caches), then resume from the last checkpoint.</source>
       <translation>磁盘已满。请清理一些空间（旧的训练、缓存），然后从最后的检查点继续训练。</translation>
+    </message>
+    <message>
+      <source>The doctor on {name} gave no report (exit code {code}): {reason}</source>
+      <translation>{name} 上的环境检查没有给出报告（退出码 {code}）：{reason}</translation>
     </message>
     <message>
       <source>The download was refused (HTTP {code}): a firewall or proxy may be blocking github.com.</source>
@@ -3428,6 +3552,10 @@ Type 'delete' to confirm: </source>
       <translation>该文件大小为 {size} MB；data.yaml 的上限为 {limit} MB。</translation>
     </message>
     <message>
+      <source>The file list from {name} is not readable: {reason}</source>
+      <translation>来自 {name} 的文件列表无法读取：{reason}</translation>
+    </message>
+    <message>
       <source>The file starts with a UTF-8 byte-order mark. yolov5 reads it as part of the first number and drops the image as corrupt with a confusing 'could not convert string to float' message; strip the mark (one-click fix).</source>
       <translation>文件以 UTF-8 字节顺序标记（BOM）开头。yolov5 会把它当作第一个数字的一部分读入，并以令人费解的 'could not convert string to float' 把图片当作损坏丢弃；请去掉这个标记（一键修复）。</translation>
     </message>
@@ -3436,8 +3564,32 @@ Type 'delete' to confirm: </source>
       <translation>这个文件{what}。data.yaml 是一个映射，至少包含 'train'、'val' 和 'names'。</translation>
     </message>
     <message>
+      <source>The fingerprint {given} is not the server's ({offered}): nothing was accepted.</source>
+      <translation>指纹 {given} 不是服务器的（{offered}）：没有接受任何密钥。</translation>
+    </message>
+    <message>
       <source>The full pip output is in {log}.</source>
       <translation>pip 的完整输出在 {log}。</translation>
+    </message>
+    <message>
+      <source>The host key of {dest} ({host} port {port}) is not known yet. The server offers:
+{keys}
+Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub).</source>
+      <translation>{dest}（{host} 端口 {port}）的主机密钥尚未被信任。服务器提供的是：
+{keys}
+请与服务器自己的指纹核对（在服务器上运行：ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub）。</translation>
+    </message>
+    <message>
+      <source>The host key of {dest} has CHANGED since it was accepted: refusing to connect.</source>
+      <translation>{dest} 的主机密钥在接受之后已经改变：拒绝连接。</translation>
+    </message>
+    <message>
+      <source>The host key of {dest} is not known yet.</source>
+      <translation>{dest} 的主机密钥尚未被信任。</translation>
+    </message>
+    <message>
+      <source>The host key was not accepted; nothing was saved.</source>
+      <translation>主机密钥未被接受；没有保存任何内容。</translation>
     </message>
     <message>
       <source>The image is so large that Pillow refuses to open it ('{reason}'); yolov5 drops it as corrupt. Downscale it.</source>
@@ -3498,6 +3650,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The link has {share:.0f}% of the bandwidth the card can use.{cost}</source>
       <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
+    </message>
+    <message>
+      <source>The link to {name} did not come back; the run goes on there. 'yolostudio attach {run} --machine {name}' follows it again.</source>
+      <translation>与 {name} 的连接没有恢复；运行在那里继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
+    </message>
+    <message>
+      <source>The link to {name} dropped; the run goes on there. Reconnecting (from byte {offset}) …</source>
+      <translation>与 {name} 的连接断开了；运行在那里继续。正在重新连接（从第 {offset} 字节起）…</translation>
+    </message>
+    <message>
+      <source>The link to {name} failed while sending: {reason}</source>
+      <translation>发送时与 {name} 的连接失败：{reason}</translation>
     </message>
     <message>
       <source>The loader already feeds the GPU with yolov5's own augmentation in its workers.</source>
@@ -3586,6 +3750,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The row holds NaN or infinity. yolov5 drops the image as corrupt and reports it as '{quote}', which hides the real cause.</source>
       <translation>这一行含有 NaN 或无穷大。yolov5 会把图片当作损坏丢弃并报告 '{quote}'，掩盖了真正的原因。</translation>
+    </message>
+    <message>
+      <source>The run list from {name} is not readable: {reason}</source>
+      <translation>来自 {name} 的运行列表无法读取：{reason}</translation>
     </message>
     <message>
       <source>The run's files were damaged (a killed process, a full disk or an edit). Its weights, if any, are still in its weights folder.</source>
@@ -3738,6 +3906,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The yolov5 package is not installed, so {name} cannot be checked.</source>
       <translation>未安装 yolov5 包，所以无法检查 {name}。</translation>
+    </message>
+    <message>
+      <source>The {split} images ({path}) are outside the dataset folder {root}: only one folder is sent.</source>
+      <translation>{split} 图片（{path}）在数据集文件夹 {root} 之外：只会发送一个文件夹。</translation>
     </message>
     <message>
       <source>There is no GPU {entry}: this machine has {count} (0 to {last}), and CUDA shows no GPU from that entry on.</source>
@@ -4168,6 +4340,10 @@ Type 'delete' to confirm: </source>
       <translation>在哪里训练：留空选择第一块 GPU，没有则用 CPU；'cpu'；'0' 表示第一块 GPU；'0,1' 表示两块 GPU（多卡训练）。CPU 要慢一到两个数量级。</translation>
     </message>
     <message>
+      <source>Which machine? Give --machine NAME ('yolostudio machine list' shows them).</source>
+      <translation>哪台机器？请给出 --machine NAME（'yolostudio machine list' 会列出它们）。</translation>
+    </message>
+    <message>
       <source>Windows cannot commit the memory this training needs</source>
       <translation>Windows 无法提交本次训练所需的内存</translation>
     </message>
@@ -4254,6 +4430,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>YOLO Studio is not installed in {prefix}; nothing to remove.</source>
       <translation>{prefix} 中没有安装 YOLO Studio；无需删除。</translation>
+    </message>
+    <message>
+      <source>YOLO Studio is not installed on {name} ('{command}' was not found there).</source>
+      <translation>{name} 上没有安装 YOLO Studio（那里找不到 '{command}'）。</translation>
     </message>
     <message>
       <source>YOLO Studio removed from {prefix}: {count} items.{kept}</source>
@@ -4352,6 +4532,10 @@ Type 'delete' to confirm: </source>
       <translation>一条 shell 命令</translation>
     </message>
     <message>
+      <source>a short name for the machine</source>
+      <translation>机器的简短名称</translation>
+    </message>
+    <message>
       <source>a text</source>
       <translation>一段文本</translation>
     </message>
@@ -4376,6 +4560,10 @@ Type 'delete' to confirm: </source>
       <translation>约 {duration}（{basis}）</translation>
     </message>
     <message>
+      <source>accept the server's host key with this fingerprint (compare it with the server's)</source>
+      <translation>接受指纹为此值的服务器主机密钥（请与服务器上的指纹核对）</translation>
+    </message>
+    <message>
       <source>accuracy from</source>
       <translation>精度来源</translation>
     </message>
@@ -4390,6 +4578,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>add a class {cls} box</source>
       <translation>添加一个类别 {cls} 的框</translation>
+    </message>
+    <message>
+      <source>add a machine reached by SSH (its host key is shown for you to accept)</source>
+      <translation>添加一台通过 SSH 连接的机器（会显示它的主机密钥，由你确认接受）</translation>
+    </message>
+    <message>
+      <source>add the machine with 'yolostudio machine add {name} --ssh {dest}' to see its fingerprint and accept it</source>
+      <translation>用 'yolostudio machine add {name} --ssh {dest}' 添加这台机器，查看它的指纹并接受</translation>
     </message>
     <message>
       <source>allow a model YAML whose strings yolov5 would run as code (anything beyond its layers, torch activations and literals)</source>
@@ -4446,6 +4642,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>another machine's saved facts (yolostudio doctor --save-facts); implies --no-measure</source>
       <translation>另一台机器保存的检测信息（yolostudio doctor --save-facts）；隐含 --no-measure</translation>
+    </message>
+    <message>
+      <source>another ssh config file (as ssh -F)</source>
+      <translation>另一个 ssh 配置文件（同 ssh -F）</translation>
     </message>
     <message>
       <source>as asked with --cpu</source>
@@ -4512,6 +4712,10 @@ Type 'delete' to confirm: </source>
       <translation>框大小未知</translation>
     </message>
     <message>
+      <source>bring a run back from a machine (weights, evaluations, exports), verified</source>
+      <translation>从一台机器取回运行（权重、评估、导出），并逐个校验</translation>
+    </message>
+    <message>
       <source>cache estimate</source>
       <translation>缓存估算</translation>
     </message>
@@ -4538,6 +4742,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>check a dataset's data.yaml, images and labels</source>
       <translation>检查数据集的 data.yaml、图片和标签</translation>
+    </message>
+    <message>
+      <source>check that 'ssh {dest}' works in a terminal without a password prompt (a key, or ssh-agent)</source>
+      <translation>请确认在终端里 'ssh {dest}' 不需要输入密码就能连接（使用密钥或 ssh-agent）</translation>
     </message>
     <message>
       <source>check the GPU driver, CUDA, PyTorch, memory and disks; say what to fix</source>
@@ -4876,6 +5084,10 @@ Type 'delete' to confirm: </source>
       <translation>对带 EXIF 方向的 JPEG：框是画在存储的像素上还是旋转后的画面上（默认：根据标注中的尺寸判断，否则按标注工具的习惯）</translation>
     </message>
     <message>
+      <source>foreign: {file} (not verified there: you are asked before it is loaded)</source>
+      <translation>外来：{file}（在那里未通过验证：加载之前会询问你）</translation>
+    </message>
+    <message>
       <source>free</source>
       <translation>可用</translation>
     </message>
@@ -4888,8 +5100,16 @@ Type 'delete' to confirm: </source>
       <translation>第 {gen} 代（最高 {gen_max}），x{width}（最高 x{width_max}）</translation>
     </message>
     <message>
+      <source>give the data.yaml of a dataset on this machine</source>
+      <translation>请给出本机上某个数据集的 data.yaml</translation>
+    </message>
+    <message>
       <source>goal: {goal}; {evidence}</source>
       <translation>目标：{goal}；{evidence}</translation>
+    </message>
+    <message>
+      <source>grant it there: 'yolostudio weights import FILE' on {name}</source>
+      <translation>请在那台机器上授权：在 {name} 上运行 'yolostudio weights import FILE'</translation>
     </message>
     <message>
       <source>hard-link the images; fail if that is not possible</source>
@@ -4970,6 +5190,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>input size (default: the run's, else 640)</source>
       <translation>输入尺寸（默认：训练时的尺寸，否则 640）</translation>
+    </message>
+    <message>
+      <source>install it there (the commands below), or give its path with 'yolostudio machine add {name} --ssh {dest} --remote-command PATH'</source>
+      <translation>在那里安装它（见下面的命令），或用 'yolostudio machine add {name} --ssh {dest} --remote-command PATH' 指定它的路径</translation>
     </message>
     <message>
       <source>install the CPU build of PyTorch</source>
@@ -5160,6 +5384,14 @@ Type 'delete' to confirm: </source>
       <translation>{name} 的 mAP@0.5</translation>
     </message>
     <message>
+      <source>machine name</source>
+      <translation>机器名称</translation>
+    </message>
+    <message>
+      <source>machines reached by SSH: add, list, check (runs can train there)</source>
+      <translation>通过 SSH 连接的机器：添加、列出、检查（可在那里训练）</translation>
+    </message>
+    <message>
       <source>measure this machine and recommend training settings</source>
       <translation>测量这台机器并推荐训练设置</translation>
     </message>
@@ -5298,6 +5530,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no NVML library (libnvidia-ml.so.1) found</source>
       <translation>没有找到 NVML 库（libnvidia-ml.so.1）</translation>
+    </message>
+    <message>
+      <source>no answer</source>
+      <translation>没有应答</translation>
     </message>
     <message>
       <source>no answer within {seconds:g} s</source>
@@ -5664,8 +5900,16 @@ Type 'delete' to confirm: </source>
       <translation>运行 'yolostudio doctor --repair'（脚本中加 --yes；退出码表示结果）</translation>
     </message>
     <message>
+      <source>run 'yolostudio doctor' there to see it</source>
+      <translation>在那里运行 'yolostudio doctor' 查看</translation>
+    </message>
+    <message>
       <source>run name or folder</source>
       <translation>训练名称或文件夹</translation>
+    </message>
+    <message>
+      <source>run the doctor on a machine and show its findings</source>
+      <translation>在一台机器上运行环境检查并显示结果</translation>
     </message>
     <message>
       <source>run {name} cannot be read: {reason}</source>
@@ -5728,6 +5972,10 @@ Type 'delete' to confirm: </source>
       <translation>划分的随机种子（种子相同，划分相同）</translation>
     </message>
     <message>
+      <source>send a dataset to a machine (only the files that changed)</source>
+      <translation>把数据集发送到一台机器（只发送有改动的文件）</translation>
+    </message>
+    <message>
       <source>serves {gpus}; see the plan for the other GPUs</source>
       <translation>支持 {gpus}；其他 GPU 见安装计划</translation>
     </message>
@@ -5770,6 +6018,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>speed per image: {pre} ms pre-process, {inf} ms inference, {nms} ms NMS</source>
       <translation>每张图片耗时：预处理 {pre} ms，推理 {inf} ms，NMS {nms} ms</translation>
+    </message>
+    <message>
+      <source>ssh cannot read the configuration for {dest}: {reason}</source>
+      <translation>ssh 无法读取 {dest} 的配置：{reason}</translation>
+    </message>
+    <message>
+      <source>ssh {dest} failed: {reason}</source>
+      <translation>ssh {dest} 失败：{reason}</translation>
+    </message>
+    <message>
+      <source>ssh {dest}: no answer within {s:.0f} s.</source>
+      <translation>ssh {dest}：{s:.0f} 秒内没有应答。</translation>
     </message>
     <message>
       <source>start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard --json); options given on the command line override it</source>
@@ -5900,6 +6160,10 @@ Type 'delete' to confirm: </source>
       <translation>要保留的类别，按此顺序（其余的略去）</translation>
     </message>
     <message>
+      <source>the command that runs YOLO Studio there (default: yolostudio)</source>
+      <translation>在那台机器上运行 YOLO Studio 的命令（默认：yolostudio）</translation>
+    </message>
+    <message>
       <source>the container's CPU quota ({quota:g} CPUs)</source>
       <translation>容器的 CPU 配额（{quota:g} 个 CPU）</translation>
     </message>
@@ -5952,6 +6216,10 @@ Type 'delete' to confirm: </source>
       <translation>训练最多可以花多长时间（2h、90m、1h30m）</translation>
     </message>
     <message>
+      <source>the machine the run is on (may be left out when only one is added)</source>
+      <translation>运行所在的机器（只添加了一台时可以省略）</translation>
+    </message>
+    <message>
       <source>the measure job failed</source>
       <translation>测量任务失败</translation>
     </message>
@@ -5988,8 +6256,24 @@ Type 'delete' to confirm: </source>
       <translation>探测进程以代码 {code} 退出</translation>
     </message>
     <message>
+      <source>the run is on this machine (SSH)</source>
+      <translation>运行在这台机器上（SSH）</translation>
+    </message>
+    <message>
+      <source>the run's name on the machine</source>
+      <translation>运行在那台机器上的名称</translation>
+    </message>
+    <message>
+      <source>the runs on this machine (SSH)</source>
+      <translation>这台机器上的运行（SSH）</translation>
+    </message>
+    <message>
       <source>the same pixels as {kept}: imported once, with its boxes</source>
       <translation>与 {kept} 像素相同：只导入一次，带其标注框</translation>
+    </message>
+    <message>
+      <source>the saved machines</source>
+      <translation>已保存的机器</translation>
     </message>
     <message>
       <source>the source folder to install from</source>
@@ -6014,6 +6298,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the worker already runs threads, and only a single-threaded process can enter a namespace</source>
       <translation>工作进程已在运行多个线程，而只有单线程进程才能进入命名空间</translation>
+    </message>
+    <message>
+      <source>the workspace folder there (default: ~/{folder})</source>
+      <translation>那台机器上的工作区文件夹（默认：~/{folder}）</translation>
     </message>
     <message>
       <source>then run the installer again.</source>
@@ -6054,6 +6342,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>timing {format}</source>
       <translation>正在测量 {format} 的速度</translation>
+    </message>
+    <message>
+      <source>to accept it, add --accept-host-key {fingerprint}</source>
+      <translation>要接受它，请加上 --accept-host-key {fingerprint}</translation>
     </message>
     <message>
       <source>torch</source>
@@ -6114,6 +6406,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>train at this image size instead of choosing one</source>
       <translation>以这个图片尺寸训练，而不是自动选择</translation>
+    </message>
+    <message>
+      <source>train on a machine added with 'yolostudio machine add' (the dataset is sent there; the run keeps going if the link drops)</source>
+      <translation>在用 'yolostudio machine add' 添加的机器上训练（数据集会发送过去；连接断开时运行会继续）</translation>
     </message>
     <message>
       <source>train on the first GPU once the Environment page shows CUDA working</source>
@@ -6184,6 +6480,10 @@ Type 'delete' to confirm: </source>
       <translation>可用 GPU（--device）</translation>
     </message>
     <message>
+      <source>use a checkpoint of {name}'s weights store (a name such as yolov5s.pt)</source>
+      <translation>请使用 {name} 权重库中的检查点（例如 yolov5s.pt 这样的名称）</translation>
+    </message>
+    <message>
       <source>use letters, digits, '-', '_' or '.', without slashes</source>
       <translation>请使用字母、数字、'-'、'_' 或 '.'，不要包含斜杠</translation>
     </message>
@@ -6198,6 +6498,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>validating {weights} on the {split} split</source>
       <translation>正在 {split} 划分上验证 {weights}</translation>
+    </message>
+    <message>
+      <source>verified: {file} (the machine's own provenance check, bytes unchanged)</source>
+      <translation>已验证：{file}（那台机器自己的来源检查通过，字节未改变）</translation>
     </message>
     <message>
       <source>verifying {format} against PyTorch</source>
@@ -6222,6 +6526,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>what is searched: yolov5's evolve bounds, or a YAML file of 'name: [low, high]' (imgsz, model, batch: lists of values)</source>
       <translation>搜索什么：yolov5 的 evolve 范围，或一个写有 'name: [low, high]' 的 YAML 文件（imgsz、model、batch：取值列表）</translation>
+    </message>
+    <message>
+      <source>what you type after 'ssh': host, user@host or an alias of your ssh config</source>
+      <translation>你在 'ssh' 后面输入的内容：主机、user@host 或 ssh 配置中的别名</translation>
     </message>
     <message>
       <source>wheel arch list</source>
@@ -6640,6 +6948,10 @@ Type 'delete' to confirm: </source>
       <translation>{head} {s} 秒</translation>
     </message>
     <message>
+      <source>{host} port {port} offered no host key: {reason}</source>
+      <translation>{host} 端口 {port} 没有提供主机密钥：{reason}</translation>
+    </message>
+    <message>
       <source>{hours:g} h</source>
       <translation>{hours:g} 小时</translation>
     </message>
@@ -6856,6 +7168,10 @@ Type 'delete' to confirm: </source>
       <translation>{name}：不是本应用能运行的模型文件（.onnx、.torchscript、.engine 或 .pt）。</translation>
     </message>
     <message>
+      <source>{name}: {folder} — {sent} of {files} files sent (the others were already there, same hash), {deleted} deleted. Train from {data_yaml} there.</source>
+      <translation>{name}：{folder} — 发送了 {files} 个文件中的 {sent} 个（其余文件已在那里，哈希相同），删除了 {deleted} 个。在那里用 {data_yaml} 训练。</translation>
+    </message>
+    <message>
       <source>{name}: {progress}</source>
       <translation>{name}：{progress}</translation>
     </message>
@@ -6910,6 +7226,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} errors in the dataset would stop training.</source>
       <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
+    </message>
+    <message>
+      <source>{n} files arrived on {name} different from what was sent (first: {file}); send again.</source>
+      <translation>{name} 收到的 {n} 个文件与发送的不同（第一个：{file}）；请重新发送。</translation>
+    </message>
+    <message>
+      <source>{n} files changed while they were fetched (first: {file}); fetch again.</source>
+      <translation>有 {n} 个文件在取回期间发生了变化（第一个：{file}）；请重新取回。</translation>
     </message>
     <message>
       <source>{n} image</source>
@@ -7026,6 +7350,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} cannot be prepared: {reasons}</source>
       <translation>无法准备 {path}：{reasons}</translation>
+    </message>
+    <message>
+      <source>{path} cannot be read as a data.yaml: {reason}</source>
+      <translation>{path} 无法作为 data.yaml 读取：{reason}</translation>
     </message>
     <message>
       <source>{path} cannot be read for training: {reasons}</source>
@@ -7332,6 +7660,10 @@ Type 'delete' to confirm: </source>
       <translation>{role}：{figures}</translation>
     </message>
     <message>
+      <source>{run} from {name}: {n} files in {folder}.</source>
+      <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}。</translation>
+    </message>
+    <message>
       <source>{shortcut} The full log is {log}.
 Fix the cause above, then run: {retry}
 (It continues where it stopped: what is already installed is kept.)</source>
@@ -7464,6 +7796,10 @@ then: {install}</source>
     <message>
       <source>{util:.0f}% busy</source>
       <translation>占用 {util:.0f}%</translation>
+    </message>
+    <message>
+      <source>{value} is a file of this machine; {name} cannot read it.</source>
+      <translation>{value} 是本机的文件；{name} 无法读取它。</translation>
     </message>
     <message>
       <source>{variable} is not set</source>

@@ -2361,6 +2361,21 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>HostKeyDialog</name>
+    <message>
+      <source>Accept this key</source>
+      <translation>接受此密钥</translation>
+    </message>
+    <message>
+      <source>Unknown host key</source>
+      <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+      <source>{dest} ({host}, port {port}) is not known yet. Compare the fingerprint below with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) and accept it only if they are the same.</source>
+      <translation>{dest}（{host}，端口 {port}）尚未被信任。请把下面的指纹与服务器自己的指纹核对（在服务器上运行：ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub），只有两者相同时才接受。</translation>
+    </message>
+  </context>
+  <context>
     <name>Levels</name>
     <message>
       <source>Error</source>
@@ -2446,6 +2461,108 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>MachinesOperations</name>
+    <message>
+      <source>Accepting the host key of {dest}</source>
+      <translation>正在接受 {dest} 的主机密钥</translation>
+    </message>
+    <message>
+      <source>Checking {name}</source>
+      <translation>正在检查 {name}</translation>
+    </message>
+    <message>
+      <source>Connecting to {dest}</source>
+      <translation>正在连接 {dest}</translation>
+    </message>
+    <message>
+      <source>Reading the machines</source>
+      <translation>正在读取机器列表</translation>
+    </message>
+    <message>
+      <source>Saving the machine</source>
+      <translation>正在保存机器</translation>
+    </message>
+  </context>
+  <context>
+    <name>MachinesPage</name>
+    <message>
+      <source>Add a machine</source>
+      <translation>添加一台机器</translation>
+    </message>
+    <message>
+      <source>Add machine</source>
+      <translation>添加机器</translation>
+    </message>
+    <message>
+      <source>Added {name}. Check it to see what the doctor finds there.</source>
+      <translation>已添加 {name}。检查它，看看环境检查在那里发现了什么。</translation>
+    </message>
+    <message>
+      <source>Check the selected machine</source>
+      <translation>检查选中的机器</translation>
+    </message>
+    <message>
+      <source>Connecting to {dest} …</source>
+      <translation>正在连接 {dest} …</translation>
+    </message>
+    <message>
+      <source>Machines</source>
+      <translation>机器</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <source>No machines yet: add one above.</source>
+      <translation>还没有机器：请在上面添加一台。</translation>
+    </message>
+    <message>
+      <source>Running the doctor on {name} …</source>
+      <translation>正在 {name} 上运行环境检查 …</translation>
+    </message>
+    <message>
+      <source>SSH config file</source>
+      <translation>SSH 配置文件</translation>
+    </message>
+    <message>
+      <source>SSH destination</source>
+      <translation>SSH 目标</translation>
+    </message>
+    <message>
+      <source>Select a machine and check it: the doctor runs there.</source>
+      <translation>选中一台机器并检查它：环境检查会在那里运行。</translation>
+    </message>
+    <message>
+      <source>Servers reached by SSH with your own keys: add one, check it with the doctor there, then train on it.</source>
+      <translation>用你自己的密钥通过 SSH 连接的服务器：添加一台，在那里运行环境检查，然后在上面训练。</translation>
+    </message>
+    <message>
+      <source>The host key was not accepted; nothing was saved.</source>
+      <translation>主机密钥未被接受；没有保存任何内容。</translation>
+    </message>
+    <message>
+      <source>Workspace there</source>
+      <translation>那里的工作区</translation>
+    </message>
+    <message>
+      <source>YOLO Studio there</source>
+      <translation>那里的 YOLO Studio</translation>
+    </message>
+    <message>
+      <source>host, user@host or an alias of ~/.ssh/config</source>
+      <translation>主机、user@host 或 ~/.ssh/config 中的别名</translation>
+    </message>
+    <message>
+      <source>optional: another ssh config file (ssh -F)</source>
+      <translation>可选：另一个 ssh 配置文件（ssh -F）</translation>
+    </message>
+    <message>
+      <source>{name}: {summary}</source>
+      <translation>{name}：{summary}</translation>
+    </message>
+  </context>
+  <context>
     <name>MainWindow</name>
     <message>
       <source>&amp;About YOLO Studio</source>
@@ -2504,6 +2621,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>列出每次训练的状态和结果，用于比较、继续训练或清理。</translation>
     </message>
     <message>
+      <source>Machines</source>
+      <translation>机器</translation>
+    </message>
+    <message>
       <source>Opens or creates a data.yaml, checks images and labels, and shows class statistics.</source>
       <translation>打开或创建 data.yaml，检查图片和标签，并显示类别统计。</translation>
     </message>
@@ -2518,6 +2639,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Searches for better training settings on Ray Tune: many short trials side by side, the poor ones stopped early.</source>
       <translation>用 Ray Tune 搜索更好的训练设置：许多短试验并行运行，表现差的提前停止。</translation>
+    </message>
+    <message>
+      <source>Servers reached by SSH: add one (its host key shown for you to accept), check it with the doctor there.</source>
+      <translation>通过 SSH 连接的服务器：添加一台（会显示它的主机密钥，由你确认接受），并在那里运行环境检查。</translation>
     </message>
     <message>
       <source>Stopping</source>

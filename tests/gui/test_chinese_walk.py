@@ -198,6 +198,11 @@ def test_the_chinese_walk_meets_no_stray_english(chinese, qtbot, tmp_path):
     assert weights == [f"{RUN} · best.pt", f"{RUN} · last.pt"]  # file names are never translated
     walk.read(window, "export")
 
+    assert window.show_page(page_index("machines"))
+    machines = window.page(page_index("machines"))
+    qtbot.waitUntil(lambda: not machines.check_button.isEnabled(), timeout=TIMEOUT_MS)  # listed: none yet
+    walk.read(window, "machines")
+
     for menu_action in window.menuBar().actions():
         walk.texts += [("menu", "QAction", action.text()) for action in (menu_action, *menu_action.menu().actions())
                        if action.text()]

@@ -1,0 +1,1 @@
+"""The Machines page: machines reached by SSH (issue 35)."""

@@ -740,6 +740,14 @@ Step failed: {step}
       <translation>请检查集群运行的是同一 Ray 版本（{version}），并且其头节点已启动。</translation>
     </message>
     <message>
+      <source>Check the address, and that the camera or server is reachable from this machine.</source>
+      <translation>请检查地址，以及本机能否访问该摄像头或服务器。</translation>
+    </message>
+    <message>
+      <source>Check the camera is connected; try index 0, 1, …</source>
+      <translation>请检查摄像头已连接；试试编号 0、1、…</translation>
+    </message>
+    <message>
       <source>Check the dataset's val folder (--data DATA.yaml).</source>
       <translation>请检查数据集的 val 文件夹（--data DATA.yaml）。</translation>
     </message>
@@ -1504,6 +1512,14 @@ Type 'delete' to confirm: </source>
       <translation>请指定以 .pt 结尾的普通文件名（--name）。</translation>
     </message>
     <message>
+      <source>Give an image, a folder, a glob such as 'images/*.jpg', a video, a camera index (0) or an rtsp:// or http:// stream.</source>
+      <translation>请指定一张图片、一个文件夹、一个通配符（如 'images/*.jpg'）、一个视频、一个摄像头编号（0）或一个 rtsp:// 或 http:// 视频流。</translation>
+    </message>
+    <message>
+      <source>Give another --out, or leave it out for a new one.</source>
+      <translation>请指定另一个 --out，或省略它以新建一个。</translation>
+    </message>
+    <message>
       <source>Give either a .pt model, or a model YAML plus initial weights.</source>
       <translation>请指定一个 .pt 模型，或者模型 YAML 加初始权重。</translation>
     </message>
@@ -1638,6 +1654,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Images per training step. A larger batch keeps the GPU busier and trains faster until GPU memory runs out; 'auto' (-1) lets yolov5 pick the largest that fits on one GPU.</source>
       <translation>每个训练步骤的图片数。更大的批大小能让 GPU 更忙、训练更快，直到显存用尽；'auto'（-1）让 yolov5 选择单块 GPU 能容纳的最大值。</translation>
+    </message>
+    <message>
+      <source>Images: {images}; videos: {videos}.</source>
+      <translation>图片：{images}；视频：{videos}。</translation>
     </message>
     <message>
       <source>Imported ({fmt}) {source} → {out}: {images} images, {boxes} boxes, {nc} classes.</source>
@@ -1952,6 +1972,10 @@ Type 'delete' to confirm: </source>
       <translation>NMS IoU 阈值（默认：0.6，与 yolov5 相同）</translation>
     </message>
     <message>
+      <source>NMS IoU threshold (default: {v})</source>
+      <translation>NMS IoU 阈值（默认：{v}）</translation>
+    </message>
+    <message>
       <source>NMS confidence threshold (default: 0.001, as yolov5)</source>
       <translation>NMS 置信度阈值（默认：0.001，与 yolov5 相同）</translation>
     </message>
@@ -2058,6 +2082,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No cache (read each image from disk)</source>
       <translation>不缓存（每次从磁盘读取图片）</translation>
+    </message>
+    <message>
+      <source>No camera at index {index}: it does not exist or another program holds it.</source>
+      <translation>编号 {index} 处没有摄像头：它不存在，或正被另一个程序占用。</translation>
     </message>
     <message>
       <source>No dataset chosen.</source>
@@ -2438,6 +2466,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Predicted: {rate:.0f} images/s, {epoch} per epoch, {total} in all</source>
       <translation>预计：{rate:.0f} 张/秒，每轮 {epoch}，共 {total}</translation>
+    </message>
+    <message>
+      <source>Predicting with {backend} at {imgsz}: {source}</source>
+      <translation>使用 {backend}、尺寸 {imgsz} 预测：{source}</translation>
     </message>
     <message>
       <source>Predictions of {weights} on the {split} split (images it did not train on). Training images need held-out (k-fold) predictions: the model learned their labels.</source>
@@ -3596,6 +3628,10 @@ Type 'delete' to confirm: </source>
       <translation>停止请求到达时训练即将结束：全部 {n} 轮已完成，因此本次训练以最终权重完成。</translation>
     </message>
     <message>
+      <source>The stream {url} does not open.</source>
+      <translation>视频流 {url} 无法打开。</translation>
+    </message>
+    <message>
       <source>The system library {library} is missing: {command}, then run the installer again.</source>
       <translation>缺少系统库 {library}：{command}，然后重新运行安装程序。</translation>
     </message>
@@ -4244,12 +4280,12 @@ Type 'delete' to confirm: </source>
       <translation>可能漏标</translation>
     </message>
     <message>
-      <source>a list ([…])</source>
-      <translation>一个列表（[…]）</translation>
-    </message>
-    <message>
       <source>a link to {target}, outside the source: left out (an import takes only the source's own files)</source>
       <translation>指向源文件夹之外 {target} 的链接：已略去（导入只取源文件夹自己的文件）</translation>
+    </message>
+    <message>
+      <source>a list ([…])</source>
+      <translation>一个列表（[…]）</translation>
     </message>
     <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
@@ -4270,6 +4306,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a point is not a pair of numbers</source>
       <translation>有一个点不是一对数字</translation>
+    </message>
+    <message>
+      <source>a run (its best weights), a .pt or an exported model (.onnx, .torchscript, .engine, OpenVINO)</source>
+      <translation>一个运行（其最佳权重）、一个 .pt 或一个导出的模型（.onnx、.torchscript、.engine、OpenVINO）</translation>
     </message>
     <message>
       <source>a run (its best.pt) or a .pt file</source>
@@ -4346,6 +4386,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>an existing Ray cluster (ray start --head …); default: RAY_ADDRESS, else a local instance on this machine only</source>
       <translation>已有的 Ray 集群（ray start --head …）；默认：RAY_ADDRESS，否则只在本机启动一个本地实例</translation>
+    </message>
+    <message>
+      <source>an image, a folder, a glob, a video, a camera index (0) or an rtsp:// / http:// stream</source>
+      <translation>一张图片、一个文件夹、一个通配符、一个视频、一个摄像头编号（0）或一个 rtsp:// / http:// 视频流</translation>
     </message>
     <message>
       <source>an object ({…})</source>
@@ -4522,6 +4566,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>compute processes</source>
       <translation>计算进程</translation>
+    </message>
+    <message>
+      <source>confidence threshold (default: {v})</source>
+      <translation>置信度阈值（默认：{v}）</translation>
     </message>
     <message>
       <source>container</source>
@@ -5228,6 +5276,10 @@ Type 'delete' to confirm: </source>
       <translation>未指定数据集</translation>
     </message>
     <message>
+      <source>no detections</source>
+      <translation>无检测结果</translation>
+    </message>
+    <message>
       <source>no image file could be read</source>
       <translation>没有能读取的图片文件</translation>
     </message>
@@ -5368,6 +5420,10 @@ Type 'delete' to confirm: </source>
       <translation>原图</translation>
     </message>
     <message>
+      <source>output folder (default: a new predict folder under the run or the workspace)</source>
+      <translation>输出文件夹（默认：运行或工作区下新建的 predict 文件夹）</translation>
+    </message>
+    <message>
       <source>overfitting</source>
       <translation>过拟合</translation>
     </message>
@@ -5450,6 +5506,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>print findings and statistics as JSON</source>
       <translation>以 JSON 输出问题和统计</translation>
+    </message>
+    <message>
+      <source>print one JSON object per image or frame</source>
+      <translation>每张图片或每一帧输出一个 JSON 对象</translation>
     </message>
     <message>
       <source>print the evaluation as one JSON document</source>
@@ -5578,6 +5638,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>run 'yolostudio doctor --repair' (add --yes in scripts; the exit code says how it ended)</source>
       <translation>运行 'yolostudio doctor --repair'（脚本中加 --yes；退出码表示结果）</translation>
+    </message>
+    <message>
+      <source>run a model on images, a folder, a video, a camera or a stream</source>
+      <translation>在图片、文件夹、视频、摄像头或视频流上运行模型</translation>
     </message>
     <message>
       <source>run name or folder</source>
@@ -6170,6 +6234,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>write a copy resized to the training size (faster loading), with a data.yaml to train on</source>
       <translation>写一份缩放到训练尺寸的副本（加载更快），并附带可直接训练的 data.yaml</translation>
+    </message>
+    <message>
+      <source>write no YOLO label files</source>
+      <translation>不写出 YOLO 标注文件</translation>
+    </message>
+    <message>
+      <source>write no annotated images or videos</source>
+      <translation>不写出标注后的图片或视频</translation>
     </message>
     <message>
       <source>write the demo dataset and print its data.yaml path</source>
@@ -6828,6 +6900,10 @@ Type 'delete' to confirm: </source>
       <translation>{n} 张图片</translation>
     </message>
     <message>
+      <source>{n} images or frames; results in {out}</source>
+      <translation>{n} 张图片或帧；结果在 {out}</translation>
+    </message>
+    <message>
       <source>{n} images resized now</source>
       <translation>本次缩放 {n} 张图片</translation>
     </message>
@@ -6864,14 +6940,6 @@ Type 'delete' to confirm: </source>
       <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
-      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
-      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
       <source>{n} segmentation mask (a label map of a VOC segmentation export, not a photo): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
     </message>
@@ -6880,12 +6948,24 @@ Type 'delete' to confirm: </source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
     </message>
     <message>
+      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
       <source>{n} val images probably have a label mistake</source>
       <translation>{n} 张验证图片可能有标注错误</translation>
     </message>
     <message>
       <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
+    </message>
+    <message>
+      <source>{option} {value} is not between 0 and 1.</source>
+      <translation>{option} {value} 不在 0 到 1 之间。</translation>
     </message>
     <message>
       <source>{out} cannot be read: {reason}</source>
@@ -7008,6 +7088,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 比超参数文件大得多（最多 {limit} KB）。</translation>
     </message>
     <message>
+      <source>{path} is neither an image nor a video this app reads.</source>
+      <translation>{path} 既不是本应用能读取的图片，也不是视频。</translation>
+    </message>
+    <message>
       <source>{path} is not a JSON facts file: {reason}</source>
       <translation>{path} 不是 JSON 格式的检测信息文件：{reason}</translation>
     </message>
@@ -7034,6 +7118,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} is not a weights manifest.</source>
       <translation>{path} 不是权重清单文件。</translation>
+    </message>
+    <message>
+      <source>{path} is not empty: predict writes into a new folder.</source>
+      <translation>{path} 不是空的：predict 只写入新文件夹。</translation>
     </message>
     <message>
       <source>{path} is not readable</source>
@@ -7082,6 +7170,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path}: no such file</source>
       <translation>{path}：文件不存在</translation>
+    </message>
+    <message>
+      <source>{path}: not a video this app can read</source>
+      <translation>{path}：不是本应用能读取的视频</translation>
     </message>
     <message>
       <source>{path}: not an image this app can read</source>
@@ -7234,6 +7326,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{size} downloaded — get it again to resume</source>
       <translation>已下载 {size} — 再次获取即可续传</translation>
+    </message>
+    <message>
+      <source>{source} holds no image or video.</source>
+      <translation>{source} 中没有图片或视频。</translation>
     </message>
     <message>
       <source>{source} names the meeting point {name} = {value}; a run connects to one only when you give it yourself (PyTorch's rendezvous unpickles what that address serves: a hostile one runs code here).</source>

@@ -1,4 +1,4 @@
-"""``yolostudio export WEIGHTS --format onnx|engine|torchscript ...``: export in a worker, print the proof.
+"""``yolostudio export WEIGHTS --format onnx|engine|torchscript|openvino ...``: export in a worker, print the proof.
 
 Options are checked first with the same rules the Export page uses (``core.export.options``), on this
 machine's facts; a refused option says why and what installs the missing piece. The export itself runs
@@ -123,5 +123,5 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     return exit_code_of(outcome)
 
 
-register(Verb("export", tr("export weights to ONNX, TensorRT or TorchScript, verified against PyTorch"),
+register(Verb("export", tr("export weights to ONNX, TensorRT, TorchScript or OpenVINO, verified against PyTorch"),
               add_arguments, run, order=90))

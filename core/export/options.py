@@ -15,8 +15,10 @@ from core.export.facts import ExportFacts
 from core.findings import Finding, has_errors, problem
 from core.i18n import tr
 
-FORMATS = ("onnx", "engine", "torchscript")
-SUFFIXES = {"onnx": ".onnx", "engine": ".engine", "torchscript": ".torchscript"}
+FORMATS = ("onnx", "engine", "torchscript", "openvino")
+#: An OpenVINO IR is ``best.xml`` and the ``best.bin`` beside it (``core/worker/export_openvino.py``).
+SUFFIXES = {"onnx": ".onnx", "engine": ".engine", "torchscript": ".torchscript", "openvino": ".xml"}
+OPENVINO_INSTALL = "pip install openvino"
 OPSET_MIN, OPSET_MAX, OPSET_DEFAULT = 11, 20, 17  # the legacy exporter's range (torch 2.14: max 20)
 #: TensorRT 10.5+ supports only compute capability >= 7.5.
 TRT_MIN_CAPABILITY = (7, 5)
@@ -111,6 +113,8 @@ def option_states(options: ExportOptions, facts: ExportFacts) -> dict[str, Optio
         "onnx": OptionState(),
         "torchscript": OptionState(),
         "engine": engine,
+        "openvino": OptionState() if facts.openvino else OptionState(
+            False, tr("OpenVINO export needs the 'openvino' package, which is not installed."), OPENVINO_INSTALL),
     }
     if not gpu:
         states["half"] = OptionState(False, tr("FP16 export needs an NVIDIA GPU (half precision does not run on "

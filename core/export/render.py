@@ -6,7 +6,7 @@ from typing import Any
 
 from core.i18n import tr
 
-FORMAT_NAMES = {"onnx": "ONNX", "engine": "TensorRT", "torchscript": "TorchScript"}
+FORMAT_NAMES = {"onnx": "ONNX", "engine": "TensorRT", "torchscript": "TorchScript", "openvino": "OpenVINO"}
 
 
 def format_name(fmt: str | None) -> str:

@@ -95,6 +95,13 @@ def _verification_images(options: ExportOptions, limit: int) -> tuple[list[Path]
     return bundled[:limit], "yolov5 sample images (the dataset's validation images were not found)"
 
 
+def companion(path: Path) -> Path:
+    """The second file of a two-file export (an OpenVINO IR's ``.bin``); for others a name never written."""
+    from core.worker.export_openvino import bin_of
+
+    return bin_of(path)
+
+
 class ExportJob:
     """One export run: shared state (model, images, reference outputs) for all requested formats."""
 
@@ -177,6 +184,7 @@ class ExportJob:
                                     "runs": self.runs, "warmup": WARMUP_RUNS, "batch": self.options.batch}
         except BaseException as exc:
             tmp.unlink(missing_ok=True)
+            companion(tmp).unlink(missing_ok=True)
             if isinstance(exc, Exception) and is_disk_full(exc, folder):
                 raise ExportError("disk_full", str(exc) if isinstance(exc, OSError) and exc.errno == errno.ENOSPC
                                   else str(disk_full_error(tmp, None)), export_disk_hint()) from exc
@@ -185,8 +193,12 @@ class ExportJob:
         for stale in (final_path(self.weights, fmt), final_path(self.weights, fmt, verified=False)):
             if stale != final:
                 stale.unlink(missing_ok=True)
+                companion(stale).unlink(missing_ok=True)
+        if fmt == "openvino":  # the weights first: an xml is never left pointing at no bin
+            os.replace(companion(tmp), companion(final))
         os.replace(tmp, final)
-        report.update(path=str(final), bytes=final.stat().st_size)
+        report.update(path=str(final), bytes=final.stat().st_size + (
+            companion(final).stat().st_size if fmt == "openvino" else 0))
         atomic_write_text(folder / REPORT_NAME, json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n",
                           backup=False)
         return report
@@ -222,6 +234,10 @@ class ExportJob:
                                simplify=o.simplify, names=names, stride=stride)
         if fmt == "torchscript":
             return export_torchscript(self._export_model(), self._sample(), tmp, names=names, stride=stride)
+        if fmt == "openvino":
+            from core.worker.export_openvino import export_openvino
+
+            return export_openvino(self._export_model(), self._sample(), tmp, names=names, stride=stride)
         return self._write_engine(tmp)
 
     def _write_engine(self, tmp: Path) -> dict[str, Any]:
@@ -253,6 +269,10 @@ class ExportJob:
             return onnxruntime_runner(path, use_cuda=self.device.startswith("cuda"))
         if fmt == "torchscript":
             return torchscript_runner(path, self.device, self.options.half)
+        if fmt == "openvino":
+            from core.worker.export_openvino import openvino_runner
+
+            return openvino_runner(path)
         from core.worker.export_trt import TrtRunner
 
         runner = TrtRunner(path)

@@ -41,6 +41,11 @@ def _names_and_stride(path: Path) -> tuple[dict[int, str], int]:
         config = json.loads(extra["config.txt"] or "{}")
         names = {int(k): str(v) for k, v in (config.get("names") or {}).items()}
         stride = int(config.get("stride", stride))
+    elif path.suffix == ".xml":
+        from core.worker.export_openvino import openvino_names
+
+        names, ir_stride = openvino_names(path)
+        stride = ir_stride or stride
     if not names:
         names = {int(k): str(v) for k, v in (_report(path).get("names") or {}).items()}
     return names, stride
@@ -49,15 +54,23 @@ def _names_and_stride(path: Path) -> tuple[dict[int, str], int]:
 def _report(path: Path) -> dict[str, Any]:
     """The export.json beside an exported file ({} when there is none)."""
     try:
-        report = json.loads((path.parent / "export.json").read_text(encoding="utf-8"))
+        folder = path if path.is_dir() else path.parent
+        report = json.loads((folder / "export.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return report if isinstance(report, dict) else {}
 
 
 def load_runner(path: Path) -> tuple[Runner, dict[int, str], int, str]:
-    """A runner for the file by its suffix, its class names and stride, and a short description."""
+    """A runner for the file by its suffix, its class names and stride, and a short description (an OpenVINO
+    export's folder stands for its ``.xml``)."""
     import torch
+
+    if path.is_dir():
+        graphs = sorted(path.glob("*.xml"))
+        if not graphs:
+            raise ExportError("config", tr("{name}: a folder without an OpenVINO model (.xml).", name=path.name), "")
+        path = graphs[0]
 
     cuda = torch.cuda.is_available()
     device = "cuda:0" if cuda else "cpu"
@@ -83,8 +96,13 @@ def load_runner(path: Path) -> tuple[Runner, dict[int, str], int, str]:
         from core.worker.export_trt import TrtRunner
 
         return TrtRunner(path), names, stride, "tensorrt"
-    raise ExportError("config", tr("{name}: not a model file this app can run (.onnx, .torchscript, .engine or "
-                                   ".pt).", name=path.name), "")
+    if path.suffix == ".xml":
+        from core.worker.export_openvino import openvino_runner
+
+        run, info = openvino_runner(path)
+        return run, names, stride, f"openvino {info['device']}"
+    raise ExportError("config", tr("{name}: not a model file this app can run (.onnx, .torchscript, .engine, "
+                                   "an OpenVINO .xml or .pt).", name=path.name), "")
 
 
 def input_shape(path: Path, requested: int) -> tuple[int, int]:

@@ -2372,6 +2372,10 @@ Type 'delete' to confirm: </source>
       <translation>OpenCV 的 DNN 只能读取静态的 FP32 模型</translation>
     </message>
     <message>
+      <source>OpenVINO export needs the 'openvino' package, which is not installed.</source>
+      <translation>OpenVINO 导出需要 'openvino' 包，但它尚未安装。</translation>
+    </message>
+    <message>
       <source>Optimizer</source>
       <translation>优化器</translation>
     </message>
@@ -4776,8 +4780,8 @@ Type 'delete' to confirm: </source>
       <translation>退出码 {code}</translation>
     </message>
     <message>
-      <source>export weights to ONNX, TensorRT or TorchScript, verified against PyTorch</source>
-      <translation>把权重导出为 ONNX、TensorRT 或 TorchScript，并与 PyTorch 对比验证</translation>
+      <source>export weights to ONNX, TensorRT, TorchScript or OpenVINO, verified against PyTorch</source>
+      <translation>将权重导出为 ONNX、TensorRT、TorchScript 或 OpenVINO，并与 PyTorch 对比验证</translation>
     </message>
     <message>
       <source>exporting {format}</source>
@@ -6820,8 +6824,12 @@ Type 'delete' to confirm: </source>
       <translation>{name} — {n} 个框</translation>
     </message>
     <message>
-      <source>{name}: not a model file this app can run (.onnx, .torchscript, .engine or .pt).</source>
-      <translation>{name}：不是本应用能运行的模型文件（.onnx、.torchscript、.engine 或 .pt）。</translation>
+      <source>{name}: a folder without an OpenVINO model (.xml).</source>
+      <translation>{name}：该文件夹中没有 OpenVINO 模型（.xml）。</translation>
+    </message>
+    <message>
+      <source>{name}: not a model file this app can run (.onnx, .torchscript, .engine, an OpenVINO .xml or .pt).</source>
+      <translation>{name}：不是本应用能运行的模型文件（.onnx、.torchscript、.engine、OpenVINO .xml 或 .pt）。</translation>
     </message>
     <message>
       <source>{name}: {progress}</source>

@@ -97,6 +97,36 @@ def test_a_video_of_the_val_images_gives_pytorchs_boxes_frame_by_frame(trained, 
     assert_offline(trained["audit"])
 
 
+def test_openvino_export_is_verified_and_predicts_the_pytorch_boxes(trained, tmp_path):
+    """``export --format openvino`` meets the FP32 tolerance against PyTorch; predict runs the IR through the same
+    loader as the .pt and gives the .pt's boxes on the val video."""
+    out = run_cli(["export", str(trained["best"]), "--format", "openvino", "--json"], trained["env"])
+    assert out.returncode == 0, out.stderr[-3000:]
+    (entry,) = json.loads(out.stdout)["exports"]
+    xml = Path(entry["path"])
+    assert entry["format"] == "openvino" and entry["verified"]["ok"] is True and xml.suffix == ".xml"
+    assert entry["verified"]["max_abs_diff"] < 1e-3 and entry["verified"]["nms_agreement"] == 1.0
+    assert sorted(p.name for p in xml.parent.iterdir()) == ["best.bin", "best.xml", "export.json"]
+    assert entry["bytes"] == xml.stat().st_size + (xml.parent / "best.bin").stat().st_size
+    _video(tmp_path / "val.avi", trained["val"])
+    boxes = {}
+    for name, model in (("pt", trained["best"]), ("openvino", xml.parent)):  # the folder stands for its xml
+        run = run_cli(["predict", str(model), str(tmp_path / "val.avi"), "--json", "--out", str(tmp_path / name),
+                       "--conf", "0.001", "--no-save"], trained["env"])
+        assert run.returncode == 0, run.stderr[-3000:]
+        boxes[name] = [json.loads(line)["detections"] for line in run.stdout.splitlines()]
+    assert len(boxes["pt"]) == len(boxes["openvino"]) == len(trained["val"])
+    compared = 0
+    best = max(d["confidence"] for frame in boxes["pt"] for d in frame)
+    for ref, got in zip(boxes["pt"], boxes["openvino"]):
+        strong = [d for d in ref if d["confidence"] >= best / 2]  # a barely trained model: its better half
+        compared += len(strong)
+        for d in strong:
+            assert any(g["class"] == d["class"] and max(abs(a - b) for a, b in zip(g["box"], d["box"])) <= 0.2
+                       for g in got), (d, got)
+    assert compared > 0
+
+
 class _Mjpeg(BaseHTTPRequestHandler):
     frames: list[bytes] = []
 

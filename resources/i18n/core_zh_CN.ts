@@ -376,6 +376,10 @@ Step failed: {step}
       <translation>--imgsz {n}</translation>
     </message>
     <message>
+      <source>--int8-max-drop {value} is not between 0 and 1.</source>
+      <translation>--int8-max-drop {value} 不在 0 到 1 之间。</translation>
+    </message>
+    <message>
       <source>--kfold makes held-out predictions for the train split; the {split} split is judged by the run's own weights.</source>
       <translation>--kfold 为训练划分做留出预测；{split} 划分由该运行自己的权重评估。</translation>
     </message>
@@ -1524,6 +1528,10 @@ Type 'delete' to confirm: </source>
       <translation>请指定一个 .pt 模型，或者模型 YAML 加初始权重。</translation>
     </message>
     <message>
+      <source>Give the dataset with --data DATA.yaml.</source>
+      <translation>请用 --data DATA.yaml 指定数据集。</translation>
+    </message>
+    <message>
       <source>Give the dataset's YAML with --data.</source>
       <translation>请用 --data 指定数据集的 YAML。</translation>
     </message>
@@ -1588,12 +1596,12 @@ Type 'delete' to confirm: </source>
       <translation>提示</translation>
     </message>
     <message>
-      <source>INT8 TensorRT engine, calibrated on --data images</source>
-      <translation>INT8 TensorRT 引擎，用 --data 的图片校准</translation>
+      <source>INT8 TensorRT engine or ONNX model, calibrated on --data training images; ONNX: FP32 and INT8 mAP on val compared</source>
+      <translation>INT8 TensorRT 引擎或 ONNX 模型，用 --data 的训练图片校准；ONNX：在 val 上比较 FP32 与 INT8 的 mAP</translation>
     </message>
     <message>
-      <source>INT8 applies to TensorRT engines only; choose the TensorRT format.</source>
-      <translation>INT8 只适用于 TensorRT 引擎；请选择 TensorRT 格式。</translation>
+      <source>INT8 applies to TensorRT engines and ONNX; choose one of them.</source>
+      <translation>INT8 只适用于 TensorRT 引擎和 ONNX；请选择其中之一。</translation>
     </message>
     <message>
       <source>INT8 calibration needs images, and none were found in the dataset.</source>
@@ -1604,8 +1612,20 @@ Type 'delete' to confirm: </source>
       <translation>INT8 校准需要图片：用 --data DATA.yaml 指定数据集（权重来自训练时会使用该训练的数据集）。</translation>
     </message>
     <message>
-      <source>INT8 is a TensorRT option: {reason}</source>
-      <translation>INT8 是 TensorRT 的选项：{reason}</translation>
+      <source>INT8 costs {drop:+.3f} mAP@0.5 ({fp32:.3f} → {int8:.3f}; mAP@0.5:0.95 {fp32_all:.3f} → {int8_all:.3f}) for p50 {t32:.1f} → {t8:.1f} ms: {verdict} (limit {limit}, --int8-max-drop).</source>
+      <translation>INT8 的代价：mAP@0.5 变化 {drop:+.3f}（{fp32:.3f} → {int8:.3f}；mAP@0.5:0.95 {fp32_all:.3f} → {int8_all:.3f}），p50 {t32:.1f} → {t8:.1f} ms：{verdict}（上限 {limit}，--int8-max-drop）。</translation>
+    </message>
+    <message>
+      <source>INT8 file: {path} ({size})</source>
+      <translation>INT8 文件：{path}（{size}）</translation>
+    </message>
+    <message>
+      <source>INT8 is a TensorRT or ONNX option: {reason}</source>
+      <translation>INT8 是 TensorRT 或 ONNX 的选项：{reason}</translation>
+    </message>
+    <message>
+      <source>INT8 is verified only when its mAP@0.5 falls by at most this much (default: {v})</source>
+      <translation>仅当 INT8 的 mAP@0.5 下降不超过此值时才视为已验证（默认：{v}）</translation>
     </message>
     <message>
       <source>Identical content to the training image {twin}, so validation scores are inflated. yolov5 never reports this; remove it from val (one-click fix).</source>
@@ -1980,6 +2000,10 @@ Type 'delete' to confirm: </source>
       <translation>NMS 置信度阈值（默认：0.001，与 yolov5 相同）</translation>
     </message>
     <message>
+      <source>NOT verified</source>
+      <translation>未通过验证</translation>
+    </message>
+    <message>
       <source>NVIDIA GPU present</source>
       <translation>存在 NVIDIA GPU</translation>
     </message>
@@ -2146,6 +2170,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No training image has a usable label. yolov5 refuses to start ('{reason} … can not start training'); label some images, or check that the labels sit in a 'labels' folder beside 'images'.</source>
       <translation>没有任何训练图片带有可用的标签。yolov5 拒绝启动（'{reason} … can not start training'）；请标注一些图片，或确认标签放在与 'images' 并列的 'labels' 文件夹中。</translation>
+    </message>
+    <message>
+      <source>No training images to calibrate INT8 on in {data}.</source>
+      <translation>{data} 中没有可用于校准 INT8 的训练图片。</translation>
     </message>
     <message>
       <source>No usable GPU: the CPU.</source>
@@ -4488,6 +4516,10 @@ Type 'delete' to confirm: </source>
       <translation>缓存大小</translation>
     </message>
     <message>
+      <source>calibrating INT8 on the training images</source>
+      <translation>正在用训练图片校准 INT8</translation>
+    </message>
+    <message>
       <source>cannot read facts file {path}: {reason}</source>
       <translation>无法读取检测信息文件 {path}：{reason}</translation>
     </message>
@@ -4770,6 +4802,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>evaluated</source>
       <translation>评估时间</translation>
+    </message>
+    <message>
+      <source>evaluating FP32 and INT8 on the val split</source>
+      <translation>正在 val 划分上评估 FP32 与 INT8</translation>
     </message>
     <message>
       <source>evaluation ({split})</source>
@@ -5062,6 +5098,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>kernel module (loaded)</source>
       <translation>内核模块（已加载）</translation>
+    </message>
+    <message>
+      <source>latency {p}</source>
+      <translation>延迟 {p}</translation>
     </message>
     <message>
       <source>layer {index}: argument {value} is neither a number, a literal nor one of {names}; yolov5 would run it as Python code.</source>
@@ -6032,6 +6072,10 @@ Type 'delete' to confirm: </source>
       <translation>每次批次上传耗时</translation>
     </message>
     <message>
+      <source>timing FP32 and INT8</source>
+      <translation>正在测量 FP32 与 INT8 的耗时</translation>
+    </message>
+    <message>
       <source>timing {format}</source>
       <translation>正在测量 {format} 的速度</translation>
     </message>
@@ -6174,6 +6218,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>validating {weights} on the {split} split</source>
       <translation>正在 {split} 划分上验证 {weights}</translation>
+    </message>
+    <message>
+      <source>verified</source>
+      <translation>已验证</translation>
     </message>
     <message>
       <source>verifying {format} against PyTorch</source>

@@ -1,4 +1,4 @@
-"""``yolostudio export WEIGHTS --format onnx|engine|torchscript ...``: export in a worker, print the proof.
+"""``yolostudio export WEIGHTS --format onnx|engine|torchscript|openvino ...``: export in a worker, print the proof.
 
 Options are checked first with the same rules the Export page uses (``core.export.options``), on this
 machine's facts; a refused option says why and what installs the missing piece. The export itself runs
@@ -40,7 +40,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dynamic", action="store_true", help=tr("dynamic batch and image size"))
     p.add_argument("--opset", type=int, default=OPSET_DEFAULT)
     p.add_argument("--simplify", action="store_true", help=tr("simplify the ONNX graph (needs onnxsim)"))
-    p.add_argument("--int8", action="store_true", help=tr("INT8 TensorRT engine, calibrated on --data images"))
+    p.add_argument("--int8", action="store_true", help=tr("INT8 TensorRT engine or ONNX model, calibrated on --data "
+                                                          "training images; ONNX: FP32 and INT8 mAP on val compared"))
+    p.add_argument("--int8-max-drop", type=float, default=ExportOptions.int8_max_drop, metavar="MAP",
+                   help=tr("INT8 is verified only when its mAP@0.5 falls by at most this much (default: {v})",
+                           v=ExportOptions.int8_max_drop))
     p.add_argument("--data", default="", help=tr("dataset YAML for verification/calibration (default: the run's)"))
     p.add_argument("--device", default="", help=tr("cpu or a GPU index (default: GPU when needed)"))
     p.add_argument("--trust-weights", action="store_true",
@@ -106,6 +110,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     options = ExportOptions(weights=str(weights.resolve()), formats=_formats(args.format),
                             imgsz=args.imgsz or run_imgsz(weights), batch=args.batch, half=args.half,
                             dynamic=args.dynamic, opset=args.opset, simplify=args.simplify, int8=args.int8,
+                            int8_max_drop=args.int8_max_drop,
                             data=args.data or run_dataset(weights), device=args.device)
     door = ExportDoor(options, workspace, trust_weights=args.trust_weights)  # trust first: the door's
     for problem in door.preflight():
@@ -123,5 +128,5 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     return exit_code_of(outcome)
 
 
-register(Verb("export", tr("export weights to ONNX, TensorRT or TorchScript, verified against PyTorch"),
+register(Verb("export", tr("export weights to ONNX, TensorRT, TorchScript or OpenVINO, verified against PyTorch"),
               add_arguments, run, order=90))

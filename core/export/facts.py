@@ -29,6 +29,7 @@ class ExportFacts:
     tensorrt_version: str | None = None
     onnxsim: bool = False
     onnxruntime: bool = True
+    openvino: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -87,4 +88,4 @@ def gather_export_facts() -> ExportFacts:
     capability = machine.gpu_capabilities[0] if count and machine.gpu_capabilities else None
     return ExportFacts(gpu_count=count, gpu_name=name, gpu_capability=capability, torch_cuda=torch_cuda_version(),
                        tensorrt_version=tensorrt_version(), onnxsim=_has_module("onnxsim"),
-                       onnxruntime=_has_module("onnxruntime"))
+                       onnxruntime=_has_module("onnxruntime"), openvino=_has_module("openvino"))

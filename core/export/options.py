@@ -15,8 +15,10 @@ from core.export.facts import ExportFacts
 from core.findings import Finding, has_errors, problem
 from core.i18n import tr
 
-FORMATS = ("onnx", "engine", "torchscript")
-SUFFIXES = {"onnx": ".onnx", "engine": ".engine", "torchscript": ".torchscript"}
+FORMATS = ("onnx", "engine", "torchscript", "openvino")
+#: An OpenVINO IR is ``best.xml`` and the ``best.bin`` beside it (``core/worker/export_openvino.py``).
+SUFFIXES = {"onnx": ".onnx", "engine": ".engine", "torchscript": ".torchscript", "openvino": ".xml"}
+OPENVINO_INSTALL = "pip install openvino"
 OPSET_MIN, OPSET_MAX, OPSET_DEFAULT = 11, 20, 17  # the legacy exporter's range (torch 2.14: max 20)
 #: TensorRT 10.5+ supports only compute capability >= 7.5.
 TRT_MIN_CAPABILITY = (7, 5)
@@ -36,6 +38,8 @@ class ExportOptions:
     opset: int = OPSET_DEFAULT
     simplify: bool = False
     int8: bool = False
+    #: INT8 is called verified only when its mAP@0.5 on val falls by at most this much from FP32's (--int8-max-drop).
+    int8_max_drop: float = 0.02
     data: str = ""  # dataset YAML for verification images and INT8 calibration ("" = the run's own)
     device: str = ""  # "" = first GPU when the options need one, else CPU
 
@@ -111,6 +115,8 @@ def option_states(options: ExportOptions, facts: ExportFacts) -> dict[str, Optio
         "onnx": OptionState(),
         "torchscript": OptionState(),
         "engine": engine,
+        "openvino": OptionState() if facts.openvino else OptionState(
+            False, tr("OpenVINO export needs the 'openvino' package, which is not installed."), OPENVINO_INSTALL),
     }
     if not gpu:
         states["half"] = OptionState(False, tr("FP16 export needs an NVIDIA GPU (half precision does not run on "
@@ -137,8 +143,10 @@ def option_states(options: ExportOptions, facts: ExportFacts) -> dict[str, Optio
         states["opset"] = OptionState()
         states["simplify"] = OptionState() if facts.onnxsim else OptionState(
             False, tr("Simplifying needs the 'onnxsim' package, which is not installed."), ONNXSIM_INSTALL)
-    if not engine.enabled:
-        states["int8"] = OptionState(False, tr("INT8 is a TensorRT option: {reason}", reason=engine.reason),
+    if "onnx" in options.formats and "engine" not in options.formats:
+        states["int8"] = OptionState()  # ONNX Runtime's static quantisation, on the CPU
+    elif not engine.enabled:
+        states["int8"] = OptionState(False, tr("INT8 is a TensorRT or ONNX option: {reason}", reason=engine.reason),
                                      engine.install)
     elif trt_major is not None and trt_major >= 11:
         states["int8"] = OptionState(False, tr("TensorRT 11 removed INT8 calibration; install TensorRT 10 for "
@@ -147,7 +155,7 @@ def option_states(options: ExportOptions, facts: ExportFacts) -> dict[str, Optio
         states["int8"] = OptionState(False, tr("This GPU has no fast INT8 support (compute capability 6.1 or "
                                                "newer is needed)."))
     elif "engine" not in options.formats:
-        states["int8"] = OptionState(False, tr("INT8 applies to TensorRT engines only; choose the TensorRT format."))
+        states["int8"] = OptionState(False, tr("INT8 applies to TensorRT engines and ONNX; choose one of them."))
     else:
         states["int8"] = OptionState()
     return states
@@ -173,6 +181,9 @@ def validate_options(options: ExportOptions, facts: ExportFacts) -> CheckedOptio
     if options.int8 and not options.data:
         add(refusal("data", tr("INT8 calibration needs images: give the dataset with --data DATA.yaml "
                                      "(a run's own dataset is used when the weights come from a run).")))
+    if options.int8 and not 0.0 <= options.int8_max_drop <= 1.0:
+        add(refusal("int8_max_drop", tr("--int8-max-drop {value} is not between 0 and 1.",
+                                        value=options.int8_max_drop)))
     if options.imgsz < 32 or options.imgsz % 32:
         add(refusal("imgsz", tr("Image size {imgsz} must be a multiple of 32 (the model's largest stride) "
                                       "and at least 32.", imgsz=options.imgsz)))

@@ -116,4 +116,5 @@ def cli_summary(report: dict[str, Any]) -> dict[str, Any]:
     return {"format": report.get("format"), "path": report.get("path"), "bytes": report.get("bytes"),
             "verified": {"max_abs_diff": verified.get("max_abs_diff"), "nms_agreement": verified.get("nms_agreement"),
                          "ok": bool(verified.get("ok"))},
-            "latency_ms": {"torch": latency.get("torch"), "exported": latency.get("exported")}}
+            "latency_ms": {"torch": latency.get("torch"), "exported": latency.get("exported")},
+            **({"int8": report["int8"]} if report.get("int8") else {})}

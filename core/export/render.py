@@ -6,7 +6,7 @@ from typing import Any
 
 from core.i18n import tr
 
-FORMAT_NAMES = {"onnx": "ONNX", "engine": "TensorRT", "torchscript": "TorchScript"}
+FORMAT_NAMES = {"onnx": "ONNX", "engine": "TensorRT", "torchscript": "TorchScript", "openvino": "OpenVINO"}
 
 
 def format_name(fmt: str | None) -> str:
@@ -63,6 +63,8 @@ def detail_lines(report: dict[str, Any]) -> list[str]:
         else:
             lines.append(tr("OpenCV DNN: max abs difference {diff}, agreement {pct}",
                             diff=_num(second.get("max_abs_diff")), pct=_pct(second.get("nms_agreement"))))
+    if report.get("int8"):
+        lines.extend(int8_lines(report["int8"]))
     return lines
 
 
@@ -79,6 +81,28 @@ def latency_line(lat: dict[str, Any], client: str, device: str) -> str:
     return tr("Latency per image: PyTorch {torch} ms · {client} {exported} ms (median of {runs}, {device})",
               torch=_num(lat.get("torch"), ".1f"), client=client, exported=_num(lat.get("exported"), ".1f"),
               runs=lat.get("runs", "?"), device=device)
+def cost_line(int8: dict[str, Any]) -> str:
+    """What INT8 cost, in one line: mAP@0.5 and mAP@0.5:0.95 of both on val, their p50, the verdict and its limit."""
+    fp32, q = int8["fp32"], int8["int8"]
+    return tr("INT8 costs {drop:+.3f} mAP@0.5 ({fp32:.3f} → {int8:.3f}; mAP@0.5:0.95 {fp32_all:.3f} → "
+              "{int8_all:.3f}) for p50 {t32:.1f} → {t8:.1f} ms: {verdict} (limit {limit}, --int8-max-drop).",
+              drop=q["map50"] - fp32["map50"], fp32=fp32["map50"], int8=q["map50"], fp32_all=fp32["map"],
+              int8_all=q["map"], t32=fp32["latency_ms"]["p50"], t8=q["latency_ms"]["p50"],
+              verdict=tr("verified") if int8["verified"] else tr("NOT verified"), limit=int8["max_drop"])
+
+
+def int8_lines(int8: dict[str, Any]) -> list[str]:
+    """The cost line, the INT8 file, then FP32 and INT8 side by side: overall, per class, latency p50/p99."""
+    fp32, q = int8["fp32"], int8["int8"]
+    rows = [("", "FP32", "INT8"), ("mAP@0.5", f"{fp32['map50']:.3f}", f"{q['map50']:.3f}"),
+            ("mAP@0.5:0.95", f"{fp32['map']:.3f}", f"{q['map']:.3f}")]
+    for a, b in zip(fp32["per_class"], q["per_class"]):
+        rows.append((f"  {a['name']} mAP@0.5", _num(a["map50"], ".3f"), _num(b["map50"], ".3f")))
+    for key in ("p50", "p99"):
+        rows.append((tr("latency {p}", p=key), f"{fp32['latency_ms'][key]:.1f} ms", f"{q['latency_ms'][key]:.1f} ms"))
+    width = max(len(r[0]) for r in rows)
+    return [cost_line(int8), tr("INT8 file: {path} ({size})", path=int8.get("path"), size=size_text(int8.get("bytes")))
+            ] + [f"  {r[0]:<{width}}  {r[1]:>10}  {r[2]:>10}" for r in rows]
 
 
 def _pct(value: Any) -> str:

@@ -15,13 +15,14 @@ from core.usecases.evaluate import EvaluateDoor, KfoldDoor
 from core.usecases.export import ExportDoor
 from core.usecases.jobs import (DatasetImportDoor, PredictDoor, ProbeDoor, RepairDoor, WeightsGetDoor,
                                 WeightsImportDoor, WizardMeasureDoor)
+from core.usecases.predict import PredictSourceDoor
 from core.usecases.train import ResumeDoor, TrainDoor
 from core.usecases.tune import TuneDoor
 
 #: Every door; a job kind may have several (``train``: a new run and a resume; ``tune``: new or resumed).
 ALL_DOORS: tuple[type[Door], ...] = (TrainDoor, ResumeDoor, EvaluateDoor, KfoldDoor, TuneDoor, ExportDoor,
-                                     PredictDoor, DatasetImportDoor, WeightsGetDoor, WeightsImportDoor, ProbeDoor,
-                                     WizardMeasureDoor, RepairDoor)
+                                     PredictDoor, PredictSourceDoor, DatasetImportDoor, WeightsGetDoor,
+                                     WeightsImportDoor, ProbeDoor, WizardMeasureDoor, RepairDoor)
 
 
 def doors_of(kind: str) -> list[type[Door]]:

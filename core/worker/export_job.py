@@ -23,7 +23,7 @@ from core.atomic import atomic_write_text
 from core.disk_space import disk_full_error, is_disk_full
 from core.export.options import ExportOptions
 from core.dataset.split_images import split_images
-from core.export.plan import REPORT_NAME, cli_summary, final_path
+from core.export.plan import REPORT_NAME, UNVERIFIED_TAG, cli_summary, final_path
 from core.i18n import tr, tr_n
 from core.job.protocol import EventWriter
 from core.worker.control import ControlChannel
@@ -95,6 +95,13 @@ def _verification_images(options: ExportOptions, limit: int) -> tuple[list[Path]
     return bundled[:limit], "yolov5 sample images (the dataset's validation images were not found)"
 
 
+def companion(path: Path) -> Path:
+    """The second file of a two-file export (an OpenVINO IR's ``.bin``); for others a name never written."""
+    from core.worker.export_openvino import bin_of
+
+    return bin_of(path)
+
+
 class ExportJob:
     """One export run: shared state (model, images, reference outputs) for all requested formats."""
 
@@ -106,6 +113,7 @@ class ExportJob:
         self.weights = Path(self.options.weights)
         self.runs = int(spec.get("latency_runs", 20))
         self.results: list[dict[str, Any]] = []
+        self.ctx: Any = None  # the job's context (run_export sets it): INT8's evaluation reports through it
 
     def stage(self, stage: str, detail: str, **fields: Any) -> None:
         if self.control.stop_requested.is_set():
@@ -177,6 +185,7 @@ class ExportJob:
                                                   runs=self.runs, batch=self.options.batch)
         except BaseException as exc:
             tmp.unlink(missing_ok=True)
+            companion(tmp).unlink(missing_ok=True)
             if isinstance(exc, Exception) and is_disk_full(exc, folder):
                 raise ExportError("disk_full", str(exc) if isinstance(exc, OSError) and exc.errno == errno.ENOSPC
                                   else str(disk_full_error(tmp, None)), export_disk_hint()) from exc
@@ -185,11 +194,54 @@ class ExportJob:
         for stale in (final_path(self.weights, fmt), final_path(self.weights, fmt, verified=False)):
             if stale != final:
                 stale.unlink(missing_ok=True)
+                companion(stale).unlink(missing_ok=True)
+        if fmt == "openvino":  # the weights first: an xml is never left pointing at no bin
+            os.replace(companion(tmp), companion(final))
         os.replace(tmp, final)
-        report.update(path=str(final), bytes=final.stat().st_size)
+        report.update(path=str(final), bytes=final.stat().st_size + (
+            companion(final).stat().st_size if fmt == "openvino" else 0))
+        if fmt == "onnx" and self.options.int8:
+            report["int8"] = self._int8_onnx(final)
         atomic_write_text(folder / REPORT_NAME, json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n",
                           backup=False)
         return report
+
+    def _int8_onnx(self, fp32: Path) -> dict[str, Any]:
+        """The INT8 ONNX beside the FP32 one, and what it cost (``core/worker/export_int8.py``)."""
+        import tempfile
+
+        from core.worker.export_formats import onnxruntime_runner
+        from core.worker.export_int8 import calibration_images, evaluate, interleaved_latency, quantize_onnx
+
+        o = self.options
+        self.stage("calibrating", tr("calibrating INT8 on the training images"), format="onnx")
+        images = calibration_images(o.data, o.imgsz, self.loaded.stride)
+        if not images:
+            raise ExportError("dataset", tr("No training images to calibrate INT8 on in {data}.", data=o.data),
+                              tr("Give the dataset with --data DATA.yaml."))
+        tmp = fp32.parent / f".{fp32.stem}.int8.{os.getpid()}.partial.onnx"  # val.run knows a model by its suffix
+        try:
+            build = quantize_onnx(fp32, tmp, images, max(1, o.batch))
+            self.stage("evaluating", tr("evaluating FP32 and INT8 on the val split"), format="onnx")
+            with tempfile.TemporaryDirectory() as scratch:
+                results = {name: evaluate(self.ctx, path, o.data, o.imgsz, self.loaded.names, Path(scratch))
+                           for name, path in (("fp32", fp32), ("int8", tmp))}
+            self.stage("timing", tr("timing FP32 and INT8"), format="onnx")
+            lat32, lat8 = interleaved_latency(onnxruntime_runner(fp32)[0], onnxruntime_runner(tmp)[0],
+                                              self.batches[0])
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        results["fp32"]["latency_ms"], results["int8"]["latency_ms"] = lat32, lat8
+        drop = results["fp32"]["map50"] - results["int8"]["map50"]
+        verified = drop <= o.int8_max_drop
+        name = fp32.stem + ".int8" + ("" if verified else f".{UNVERIFIED_TAG}") + ".onnx"
+        for stale in fp32.parent.glob(f"{fp32.stem}.int8*.onnx"):
+            stale.unlink(missing_ok=True)
+        os.replace(tmp, fp32.parent / name)
+        return {"path": str(fp32.parent / name), "bytes": (fp32.parent / name).stat().st_size, "verified": verified,
+                "max_drop": o.int8_max_drop, "map50_drop": drop, "quantization": build,
+                "split": "val", "fp32": results["fp32"], "int8": results["int8"]}
 
     def _precision(self, fmt: str) -> str:
         if fmt == "engine" and self.options.int8:
@@ -222,6 +274,10 @@ class ExportJob:
                                simplify=o.simplify, names=names, stride=stride)
         if fmt == "torchscript":
             return export_torchscript(self._export_model(), self._sample(), tmp, names=names, stride=stride)
+        if fmt == "openvino":
+            from core.worker.export_openvino import export_openvino
+
+            return export_openvino(self._export_model(), self._sample(), tmp, names=names, stride=stride)
         return self._write_engine(tmp)
 
     def _write_engine(self, tmp: Path) -> dict[str, Any]:
@@ -253,6 +309,10 @@ class ExportJob:
             return onnxruntime_runner(path, use_cuda=self.device.startswith("cuda"))
         if fmt == "torchscript":
             return torchscript_runner(path, self.device, self.options.half)
+        if fmt == "openvino":
+            from core.worker.export_openvino import openvino_runner
+
+            return openvino_runner(path)
         from core.worker.export_trt import TrtRunner
 
         runner = TrtRunner(path)
@@ -276,6 +336,7 @@ def run_export(ctx: JobContext) -> str:
     """Export every requested format: ``completed`` only when every file was written and verified."""
     ctx.done_fields["exports"] = []
     job = ExportJob(ctx.spec, ctx.writer, ctx.control)
+    job.ctx = ctx  # INT8's evaluation reports its progress as the evaluate job does
     try:
         job.prepare()
         for fmt in job.options.formats:
@@ -293,5 +354,5 @@ def run_export(ctx: JobContext) -> str:
         return "stopped"
     finally:
         ctx.done_fields["exports"] = [cli_summary(r) for r in job.results]
-    return "completed" if all(r["verified"].get("ok") for r in job.results) else "failed"
-
+    return "completed" if all(r["verified"].get("ok") and (r.get("int8") or {}).get("verified", True)
+                              for r in job.results) else "failed"

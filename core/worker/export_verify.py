@@ -40,17 +40,23 @@ class Prepared:
 def prepare_images(paths: list[Path], imgsz: int, stride: int = 32) -> list[Prepared]:
     """Read and letterbox images exactly to ``imgsz`` (``auto=False``: a static model's shape)."""
     import cv2
-    from yolov5.utils.augmentations import letterbox
 
     out = []
     for path in paths:
         image = cv2.imread(str(path))
         if image is None:
             continue
-        boxed, ratio, pad = letterbox(image, imgsz, auto=False, stride=stride)
-        chw = np.ascontiguousarray(boxed[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32) / 255.0
-        out.append(Prepared(Path(path), image, chw, float(ratio[0]), (float(pad[0]), float(pad[1]))))
+        out.append(prepare_array(image, Path(path), imgsz, stride))
     return out
+
+
+def prepare_array(image: np.ndarray, path: Path, imgsz: int, stride: int = 32) -> Prepared:
+    """One BGR image (a file's, or a video's frame) letterboxed as ``prepare_images`` does."""
+    from yolov5.utils.augmentations import letterbox
+
+    boxed, ratio, pad = letterbox(image, imgsz, auto=False, stride=stride)
+    chw = np.ascontiguousarray(boxed[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32) / 255.0
+    return Prepared(Path(path), image, chw, float(ratio[0]), (float(pad[0]), float(pad[1])))
 
 
 def batches(images: list[Prepared], batch: int) -> list[np.ndarray]:

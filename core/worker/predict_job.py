@@ -16,7 +16,7 @@ from typing import Any
 
 from core.i18n import tr
 from core.worker.export_load import ExportError
-from core.worker.export_verify import Runner, batches, nms, prepare_images
+from core.worker.export_verify import Prepared, Runner, batches, nms, prepare_images
 from core.worker.job import JobContext
 
 
@@ -41,6 +41,11 @@ def _names_and_stride(path: Path) -> tuple[dict[int, str], int]:
         config = json.loads(extra["config.txt"] or "{}")
         names = {int(k): str(v) for k, v in (config.get("names") or {}).items()}
         stride = int(config.get("stride", stride))
+    elif path.suffix == ".xml":
+        from core.worker.export_openvino import openvino_names
+
+        names, ir_stride = openvino_names(path)
+        stride = ir_stride or stride
     if not names:
         names = {int(k): str(v) for k, v in (_report(path).get("names") or {}).items()}
     return names, stride
@@ -49,15 +54,23 @@ def _names_and_stride(path: Path) -> tuple[dict[int, str], int]:
 def _report(path: Path) -> dict[str, Any]:
     """The export.json beside an exported file ({} when there is none)."""
     try:
-        report = json.loads((path.parent / "export.json").read_text(encoding="utf-8"))
+        folder = path if path.is_dir() else path.parent
+        report = json.loads((folder / "export.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return report if isinstance(report, dict) else {}
 
 
-def _runner(path: Path) -> tuple[Runner, dict[int, str], int, str]:
-    """A runner for the file by its suffix, its class names and stride, and a short description."""
+def load_runner(path: Path) -> tuple[Runner, dict[int, str], int, str]:
+    """A runner for the file by its suffix, its class names and stride, and a short description (an OpenVINO
+    export's folder stands for its ``.xml``)."""
     import torch
+
+    if path.is_dir():
+        graphs = sorted(path.glob("*.xml"))
+        if not graphs:
+            raise ExportError("config", tr("{name}: a folder without an OpenVINO model (.xml).", name=path.name), "")
+        path = graphs[0]
 
     cuda = torch.cuda.is_available()
     device = "cuda:0" if cuda else "cpu"
@@ -83,11 +96,16 @@ def _runner(path: Path) -> tuple[Runner, dict[int, str], int, str]:
         from core.worker.export_trt import TrtRunner
 
         return TrtRunner(path), names, stride, "tensorrt"
-    raise ExportError("config", tr("{name}: not a model file this app can run (.onnx, .torchscript, .engine or "
-                                   ".pt).", name=path.name), "")
+    if path.suffix == ".xml":
+        from core.worker.export_openvino import openvino_runner
+
+        run, info = openvino_runner(path)
+        return run, names, stride, f"openvino {info['device']}"
+    raise ExportError("config", tr("{name}: not a model file this app can run (.onnx, .torchscript, .engine, "
+                                   "an OpenVINO .xml or .pt).", name=path.name), "")
 
 
-def _input_shape(path: Path, requested: int) -> tuple[int, int]:
+def input_shape(path: Path, requested: int) -> tuple[int, int]:
     """(batch, image size) the model insists on: from its export.json, else a static ONNX input, else
     (1, requested). A static model exported for batch B needs exactly B images per call."""
     options = _report(path).get("options") or {}
@@ -104,13 +122,35 @@ def _input_shape(path: Path, requested: int) -> tuple[int, int]:
     return 1, requested
 
 
+def predict_item(run: Runner, item: Prepared, batch: int, conf: float, iou: float) -> tuple[list[list[float]], float]:
+    """One letterboxed image's boxes ``[x1, y1, x2, y2, conf, cls]`` in its original pixels, and the model's ms."""
+    t1 = time.perf_counter()
+    pred = run(batches([item], batch)[0])  # a static batch is padded with copies of the image
+    ms = (time.perf_counter() - t1) * 1000
+    boxes = nms(pred[:1], conf, iou)[0].copy()
+    height, width = item.original.shape[:2]
+    if len(boxes):  # letterbox → original pixels
+        boxes[:, [0, 2]] = (boxes[:, [0, 2]] - item.pad[0]) / item.ratio
+        boxes[:, [1, 3]] = (boxes[:, [1, 3]] - item.pad[1]) / item.ratio
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+    return [[round(float(v), 1) for v in b[:4]] + [round(float(b[4]), 5), int(b[5])] for b in boxes], ms
+
+
 def run_predict(ctx: JobContext) -> str:
-    """Boxes for each image of the spec, one ``predictions`` event each; ``stopped`` when asked to stop."""
+    """Boxes for each image of the spec, one ``predictions`` event each; ``stopped`` when asked to stop.
+
+    A spec with a ``source`` (``yolostudio predict``) streams its frames and writes outputs instead
+    (``core/worker/predict_stream.py``)."""
     spec = ctx.spec
+    if spec.get("source"):
+        from core.worker.predict_stream import run_source
+
+        return run_source(ctx)
     ctx.done_fields["images"] = 0
     model = Path(spec["model"])
-    run, names, stride, backend = _runner(model)
-    batch, imgsz = _input_shape(model, int(spec.get("imgsz", 640)))
+    run, names, stride, backend = load_runner(model)
+    batch, imgsz = input_shape(model, int(spec.get("imgsz", 640)))
     ctx.emit("stage", stage="predicting", detail=backend, backend=backend, imgsz=imgsz,
              images=len(spec.get("images", [])))
     for path in map(Path, spec.get("images", [])):
@@ -125,19 +165,9 @@ def run_predict(ctx: JobContext) -> str:
             ctx.done_fields["skipped"] = ctx.done_fields.get("skipped", 0) + 1
             continue
         item = prepared[0]
-        t1 = time.perf_counter()
-        pred = run(batches([item], batch)[0])  # a static batch is padded with copies of the image
-        ms = (time.perf_counter() - t1) * 1000
-        det = nms(pred[:1], float(spec.get("conf", 0.001)), float(spec.get("iou", 0.45)))[0]
-        boxes = det.copy()
+        boxes, ms = predict_item(run, item, batch, float(spec.get("conf", 0.001)), float(spec.get("iou", 0.45)))
         height, width = item.original.shape[:2]
-        if len(boxes):  # letterbox → original pixels
-            boxes[:, [0, 2]] = (boxes[:, [0, 2]] - item.pad[0]) / item.ratio
-            boxes[:, [1, 3]] = (boxes[:, [1, 3]] - item.pad[1]) / item.ratio
-            boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
-            boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
         ctx.emit("predictions", image=str(path), width=int(width), height=int(height),
-                 boxes=[[round(float(v), 1) for v in b[:4]] + [round(float(b[4]), 5), int(b[5])] for b in boxes],
-                 names=names, inference_ms=ms)
+                 boxes=boxes, names=names, inference_ms=ms)
         ctx.done_fields["images"] += 1
     return "stopped" if ctx.stop_requested else "completed"

@@ -36,6 +36,7 @@ class ExportForm(QWidget):
             "onnx": QCheckBox(self.tr("ONNX"), self, checked=True),
             "engine": QCheckBox(self.tr("TensorRT engine"), self),
             "torchscript": QCheckBox(self.tr("TorchScript"), self, checked=True),
+            "openvino": QCheckBox(self.tr("OpenVINO"), self),
         }
         self.imgsz = QSpinBox(self, minimum=32, maximum=4096, singleStep=32, value=640, suffix=self.tr(" px"))
         self.imgsz.setToolTip(self.tr("The exported model's input size; a multiple of 32."))

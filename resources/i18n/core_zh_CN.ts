@@ -376,6 +376,10 @@ Step failed: {step}
       <translation>--imgsz {n}</translation>
     </message>
     <message>
+      <source>--int8-max-drop {value} is not between 0 and 1.</source>
+      <translation>--int8-max-drop {value} 不在 0 到 1 之间。</translation>
+    </message>
+    <message>
       <source>--kfold makes held-out predictions for the train split; the {split} split is judged by the run's own weights.</source>
       <translation>--kfold 为训练划分做留出预测；{split} 划分由该运行自己的权重评估。</translation>
     </message>
@@ -770,6 +774,14 @@ Step failed: {step}
     <message>
       <source>Check that the cluster runs the same Ray version ({version}) and that its head is up.</source>
       <translation>请检查集群运行的是同一 Ray 版本（{version}），并且其头节点已启动。</translation>
+    </message>
+    <message>
+      <source>Check the address, and that the camera or server is reachable from this machine.</source>
+      <translation>请检查地址，以及本机能否访问该摄像头或服务器。</translation>
+    </message>
+    <message>
+      <source>Check the camera is connected; try index 0, 1, …</source>
+      <translation>请检查摄像头已连接；试试编号 0、1、…</translation>
     </message>
     <message>
       <source>Check the dataset's val folder (--data DATA.yaml).</source>
@@ -1556,8 +1568,20 @@ Type 'delete' to confirm: </source>
       <translation>请指定以 .pt 结尾的普通文件名（--name）。</translation>
     </message>
     <message>
+      <source>Give an image, a folder, a glob such as 'images/*.jpg', a video, a camera index (0) or an rtsp:// or http:// stream.</source>
+      <translation>请指定一张图片、一个文件夹、一个通配符（如 'images/*.jpg'）、一个视频、一个摄像头编号（0）或一个 rtsp:// 或 http:// 视频流。</translation>
+    </message>
+    <message>
+      <source>Give another --out, or leave it out for a new one.</source>
+      <translation>请指定另一个 --out，或省略它以新建一个。</translation>
+    </message>
+    <message>
       <source>Give either a .pt model, or a model YAML plus initial weights.</source>
       <translation>请指定一个 .pt 模型，或者模型 YAML 加初始权重。</translation>
+    </message>
+    <message>
+      <source>Give the dataset with --data DATA.yaml.</source>
+      <translation>请用 --data DATA.yaml 指定数据集。</translation>
     </message>
     <message>
       <source>Give the dataset's YAML with --data.</source>
@@ -1624,12 +1648,12 @@ Type 'delete' to confirm: </source>
       <translation>提示</translation>
     </message>
     <message>
-      <source>INT8 TensorRT engine, calibrated on --data images</source>
-      <translation>INT8 TensorRT 引擎，用 --data 的图片校准</translation>
+      <source>INT8 TensorRT engine or ONNX model, calibrated on --data training images; ONNX: FP32 and INT8 mAP on val compared</source>
+      <translation>INT8 TensorRT 引擎或 ONNX 模型，用 --data 的训练图片校准；ONNX：在 val 上比较 FP32 与 INT8 的 mAP</translation>
     </message>
     <message>
-      <source>INT8 applies to TensorRT engines only; choose the TensorRT format.</source>
-      <translation>INT8 只适用于 TensorRT 引擎；请选择 TensorRT 格式。</translation>
+      <source>INT8 applies to TensorRT engines and ONNX; choose one of them.</source>
+      <translation>INT8 只适用于 TensorRT 引擎和 ONNX；请选择其中之一。</translation>
     </message>
     <message>
       <source>INT8 calibration needs images, and none were found in the dataset.</source>
@@ -1640,8 +1664,20 @@ Type 'delete' to confirm: </source>
       <translation>INT8 校准需要图片：用 --data DATA.yaml 指定数据集（权重来自训练时会使用该训练的数据集）。</translation>
     </message>
     <message>
-      <source>INT8 is a TensorRT option: {reason}</source>
-      <translation>INT8 是 TensorRT 的选项：{reason}</translation>
+      <source>INT8 costs {drop:+.3f} mAP@0.5 ({fp32:.3f} → {int8:.3f}; mAP@0.5:0.95 {fp32_all:.3f} → {int8_all:.3f}) for p50 {t32:.1f} → {t8:.1f} ms: {verdict} (limit {limit}, --int8-max-drop).</source>
+      <translation>INT8 的代价：mAP@0.5 变化 {drop:+.3f}（{fp32:.3f} → {int8:.3f}；mAP@0.5:0.95 {fp32_all:.3f} → {int8_all:.3f}），p50 {t32:.1f} → {t8:.1f} ms：{verdict}（上限 {limit}，--int8-max-drop）。</translation>
+    </message>
+    <message>
+      <source>INT8 file: {path} ({size})</source>
+      <translation>INT8 文件：{path}（{size}）</translation>
+    </message>
+    <message>
+      <source>INT8 is a TensorRT or ONNX option: {reason}</source>
+      <translation>INT8 是 TensorRT 或 ONNX 的选项：{reason}</translation>
+    </message>
+    <message>
+      <source>INT8 is verified only when its mAP@0.5 falls by at most this much (default: {v})</source>
+      <translation>仅当 INT8 的 mAP@0.5 下降不超过此值时才视为已验证（默认：{v}）</translation>
     </message>
     <message>
       <source>Identical content to the training image {twin}, so validation scores are inflated. yolov5 never reports this; remove it from val (one-click fix).</source>
@@ -1694,6 +1730,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Images per training step. A larger batch keeps the GPU busier and trains faster until GPU memory runs out; 'auto' (-1) lets yolov5 pick the largest that fits on one GPU.</source>
       <translation>每个训练步骤的图片数。更大的批大小能让 GPU 更忙、训练更快，直到显存用尽；'auto'（-1）让 yolov5 选择单块 GPU 能容纳的最大值。</translation>
+    </message>
+    <message>
+      <source>Images: {images}; videos: {videos}.</source>
+      <translation>图片：{images}；视频：{videos}。</translation>
     </message>
     <message>
       <source>Imported ({fmt}) {source} → {out}: {images} images, {boxes} boxes, {nc} classes.</source>
@@ -2024,8 +2064,16 @@ Type 'delete' to confirm: </source>
       <translation>NMS IoU 阈值（默认：0.6，与 yolov5 相同）</translation>
     </message>
     <message>
+      <source>NMS IoU threshold (default: {v})</source>
+      <translation>NMS IoU 阈值（默认：{v}）</translation>
+    </message>
+    <message>
       <source>NMS confidence threshold (default: 0.001, as yolov5)</source>
       <translation>NMS 置信度阈值（默认：0.001，与 yolov5 相同）</translation>
+    </message>
+    <message>
+      <source>NOT verified</source>
+      <translation>未通过验证</translation>
     </message>
     <message>
       <source>NVIDIA GPU present</source>
@@ -2132,6 +2180,10 @@ Type 'delete' to confirm: </source>
       <translation>不缓存（每次从磁盘读取图片）</translation>
     </message>
     <message>
+      <source>No camera at index {index}: it does not exist or another program holds it.</source>
+      <translation>编号 {index} 处没有摄像头：它不存在，或正被另一个程序占用。</translation>
+    </message>
+    <message>
       <source>No dataset chosen.</source>
       <translation>未选择数据集。</translation>
     </message>
@@ -2198,6 +2250,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No training image has a usable label. yolov5 refuses to start ('{reason} … can not start training'); label some images, or check that the labels sit in a 'labels' folder beside 'images'.</source>
       <translation>没有任何训练图片带有可用的标签。yolov5 拒绝启动（'{reason} … can not start training'）；请标注一些图片，或确认标签放在与 'images' 并列的 'labels' 文件夹中。</translation>
+    </message>
+    <message>
+      <source>No training images to calibrate INT8 on in {data}.</source>
+      <translation>{data} 中没有可用于校准 INT8 的训练图片。</translation>
     </message>
     <message>
       <source>No usable GPU: the CPU.</source>
@@ -2436,6 +2492,10 @@ Type 'delete' to confirm: </source>
       <translation>OpenCV 的 DNN 只能读取静态的 FP32 模型</translation>
     </message>
     <message>
+      <source>OpenVINO export needs the 'openvino' package, which is not installed.</source>
+      <translation>OpenVINO 导出需要 'openvino' 包，但它尚未安装。</translation>
+    </message>
+    <message>
       <source>Optimizer</source>
       <translation>优化器</translation>
     </message>
@@ -2538,6 +2598,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Predicted: {rate:.0f} images/s, {epoch} per epoch, {total} in all</source>
       <translation>预计：{rate:.0f} 张/秒，每轮 {epoch}，共 {total}</translation>
+    </message>
+    <message>
+      <source>Predicting with {backend} at {imgsz}: {source}</source>
+      <translation>使用 {backend}、尺寸 {imgsz} 预测：{source}</translation>
     </message>
     <message>
       <source>Predictions of {weights} on the {split} split (images it did not train on). Training images need held-out (k-fold) predictions: the model learned their labels.</source>
@@ -3828,6 +3892,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>停止请求到达时训练即将结束：全部 {n} 轮已完成，因此本次训练以最终权重完成。</translation>
     </message>
     <message>
+      <source>The stream {url} does not open.</source>
+      <translation>视频流 {url} 无法打开。</translation>
+    </message>
+    <message>
       <source>The system library {library} is missing: {command}, then run the installer again.</source>
       <translation>缺少系统库 {library}：{command}，然后重新运行安装程序。</translation>
     </message>
@@ -4524,6 +4592,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>有一个点不是一对数字</translation>
     </message>
     <message>
+      <source>a run (its best weights), a .pt or an exported model (.onnx, .torchscript, .engine, OpenVINO)</source>
+      <translation>一个运行（其最佳权重）、一个 .pt 或一个导出的模型（.onnx、.torchscript、.engine、OpenVINO）</translation>
+    </message>
+    <message>
       <source>a run (its best.pt) or a .pt file</source>
       <translation>一个运行（用它的 best.pt）或一个 .pt 文件</translation>
     </message>
@@ -4614,6 +4686,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>an existing Ray cluster (ray start --head …); default: RAY_ADDRESS, else a local instance on this machine only</source>
       <translation>已有的 Ray 集群（ray start --head …）；默认：RAY_ADDRESS，否则只在本机启动一个本地实例</translation>
+    </message>
+    <message>
+      <source>an image, a folder, a glob, a video, a camera index (0) or an rtsp:// / http:// stream</source>
+      <translation>一张图片、一个文件夹、一个通配符、一个视频、一个摄像头编号（0）或一个 rtsp:// / http:// 视频流</translation>
     </message>
     <message>
       <source>an object ({…})</source>
@@ -4724,6 +4800,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>缓存大小</translation>
     </message>
     <message>
+      <source>calibrating INT8 on the training images</source>
+      <translation>正在用训练图片校准 INT8</translation>
+    </message>
+    <message>
       <source>cannot read facts file {path}: {reason}</source>
       <translation>无法读取检测信息文件 {path}：{reason}</translation>
     </message>
@@ -4810,6 +4890,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>compute processes</source>
       <translation>计算进程</translation>
+    </message>
+    <message>
+      <source>confidence threshold (default: {v})</source>
+      <translation>置信度阈值（默认：{v}）</translation>
     </message>
     <message>
       <source>container</source>
@@ -5008,6 +5092,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>评估时间</translation>
     </message>
     <message>
+      <source>evaluating FP32 and INT8 on the val split</source>
+      <translation>正在 val 划分上评估 FP32 与 INT8</translation>
+    </message>
+    <message>
       <source>evaluation ({split})</source>
       <translation>评估（{split}）</translation>
     </message>
@@ -5016,8 +5104,8 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>退出码 {code}</translation>
     </message>
     <message>
-      <source>export weights to ONNX, TensorRT or TorchScript, verified against PyTorch</source>
-      <translation>把权重导出为 ONNX、TensorRT 或 TorchScript，并与 PyTorch 对比验证</translation>
+      <source>export weights to ONNX, TensorRT, TorchScript or OpenVINO, verified against PyTorch</source>
+      <translation>将权重导出为 ONNX、TensorRT、TorchScript 或 OpenVINO，并与 PyTorch 对比验证</translation>
     </message>
     <message>
       <source>exporting {format}</source>
@@ -5316,6 +5404,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>内核模块（已加载）</translation>
     </message>
     <message>
+      <source>latency {p}</source>
+      <translation>延迟 {p}</translation>
+    </message>
+    <message>
       <source>layer {index}: argument {value} is neither a number, a literal nor one of {names}; yolov5 would run it as Python code.</source>
       <translation>第 {index} 层：参数 {value} 既不是数字、字面量，也不是 {names} 之一；yolov5 会把它当作 Python 代码运行。</translation>
     </message>
@@ -5548,6 +5640,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>未指定数据集</translation>
     </message>
     <message>
+      <source>no detections</source>
+      <translation>无检测结果</translation>
+    </message>
+    <message>
       <source>no image file could be read</source>
       <translation>没有能读取的图片文件</translation>
     </message>
@@ -5688,6 +5784,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>原图</translation>
     </message>
     <message>
+      <source>output folder (default: a new predict folder under the run or the workspace)</source>
+      <translation>输出文件夹（默认：运行或工作区下新建的 predict 文件夹）</translation>
+    </message>
+    <message>
       <source>overfitting</source>
       <translation>过拟合</translation>
     </message>
@@ -5770,6 +5870,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>print findings and statistics as JSON</source>
       <translation>以 JSON 输出问题和统计</translation>
+    </message>
+    <message>
+      <source>print one JSON object per image or frame</source>
+      <translation>每张图片或每一帧输出一个 JSON 对象</translation>
     </message>
     <message>
       <source>print the evaluation as one JSON document</source>
@@ -5902,6 +6006,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>run 'yolostudio doctor' there to see it</source>
       <translation>在那里运行 'yolostudio doctor' 查看</translation>
+    </message>
+    <message>
+      <source>run a model on images, a folder, a video, a camera or a stream</source>
+      <translation>在图片、文件夹、视频、摄像头或视频流上运行模型</translation>
     </message>
     <message>
       <source>run name or folder</source>
@@ -6340,6 +6448,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>每次批次上传耗时</translation>
     </message>
     <message>
+      <source>timing FP32 and INT8</source>
+      <translation>正在测量 FP32 与 INT8 的耗时</translation>
+    </message>
+    <message>
       <source>timing {format}</source>
       <translation>正在测量 {format} 的速度</translation>
     </message>
@@ -6500,6 +6612,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>正在 {split} 划分上验证 {weights}</translation>
     </message>
     <message>
+      <source>verified</source>
+      <translation>已验证</translation>
+    </message>
+    <message>
       <source>verified: {file} (the machine's own provenance check, bytes unchanged)</source>
       <translation>已验证：{file}（那台机器自己的来源检查通过，字节未改变）</translation>
     </message>
@@ -6570,6 +6686,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>write a copy resized to the training size (faster loading), with a data.yaml to train on</source>
       <translation>写一份缩放到训练尺寸的副本（加载更快），并附带可直接训练的 data.yaml</translation>
+    </message>
+    <message>
+      <source>write no YOLO label files</source>
+      <translation>不写出 YOLO 标注文件</translation>
+    </message>
+    <message>
+      <source>write no annotated images or videos</source>
+      <translation>不写出标注后的图片或视频</translation>
     </message>
     <message>
       <source>write the demo dataset and print its data.yaml path</source>
@@ -7164,8 +7288,12 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{name} — {n} 个框</translation>
     </message>
     <message>
-      <source>{name}: not a model file this app can run (.onnx, .torchscript, .engine or .pt).</source>
-      <translation>{name}：不是本应用能运行的模型文件（.onnx、.torchscript、.engine 或 .pt）。</translation>
+      <source>{name}: a folder without an OpenVINO model (.xml).</source>
+      <translation>{name}：该文件夹中没有 OpenVINO 模型（.xml）。</translation>
+    </message>
+    <message>
+      <source>{name}: not a model file this app can run (.onnx, .torchscript, .engine, an OpenVINO .xml or .pt).</source>
+      <translation>{name}：不是本应用能运行的模型文件（.onnx、.torchscript、.engine、OpenVINO .xml 或 .pt）。</translation>
     </message>
     <message>
       <source>{name}: {folder} — {sent} of {files} files sent (the others were already there, same hash), {deleted} deleted. Train from {data_yaml} there.</source>
@@ -7256,6 +7384,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{n} 张图片</translation>
     </message>
     <message>
+      <source>{n} images or frames; results in {out}</source>
+      <translation>{n} 张图片或帧；结果在 {out}</translation>
+    </message>
+    <message>
       <source>{n} images resized now</source>
       <translation>本次缩放 {n} 张图片</translation>
     </message>
@@ -7314,6 +7446,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{n} values; a box row is 'class x_center y_center width height' (5 values). yolov5 drops the image as corrupt ('{reason}').</source>
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
+    </message>
+    <message>
+      <source>{option} {value} is not between 0 and 1.</source>
+      <translation>{option} {value} 不在 0 到 1 之间。</translation>
     </message>
     <message>
       <source>{option}: {kept} (given: {given})</source>
@@ -7448,6 +7584,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{path} 比超参数文件大得多（最多 {limit} KB）。</translation>
     </message>
     <message>
+      <source>{path} is neither an image nor a video this app reads.</source>
+      <translation>{path} 既不是本应用能读取的图片，也不是视频。</translation>
+    </message>
+    <message>
       <source>{path} is not a JSON facts file: {reason}</source>
       <translation>{path} 不是 JSON 格式的检测信息文件：{reason}</translation>
     </message>
@@ -7474,6 +7614,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{path} is not a weights manifest.</source>
       <translation>{path} 不是权重清单文件。</translation>
+    </message>
+    <message>
+      <source>{path} is not empty: predict writes into a new folder.</source>
+      <translation>{path} 不是空的：predict 只写入新文件夹。</translation>
     </message>
     <message>
       <source>{path} is not readable</source>
@@ -7522,6 +7666,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{path}: no such file</source>
       <translation>{path}：文件不存在</translation>
+    </message>
+    <message>
+      <source>{path}: not a video this app can read</source>
+      <translation>{path}：不是本应用能读取的视频</translation>
     </message>
     <message>
       <source>{path}: not an image this app can read</source>
@@ -7682,6 +7830,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{size} downloaded — get it again to resume</source>
       <translation>已下载 {size} — 再次获取即可续传</translation>
+    </message>
+    <message>
+      <source>{source} holds no image or video.</source>
+      <translation>{source} 中没有图片或视频。</translation>
     </message>
     <message>
       <source>{source} names the meeting point {name} = {value}; a run connects to one only when you give it yourself (PyTorch's rendezvous unpickles what that address serves: a hostile one runs code here).</source>

@@ -1838,6 +1838,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>ONNX 算子集；17 适用于 TensorRT 10、ONNX Runtime 和 OpenCV。</translation>
     </message>
     <message>
+      <source>OpenVINO</source>
+      <translation>OpenVINO</translation>
+    </message>
+    <message>
       <source>Other .pt…</source>
       <translation>其他 .pt…</translation>
     </message>

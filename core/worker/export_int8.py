@@ -1,0 +1,85 @@
+"""INT8 with its measured cost: ONNX Runtime's static quantisation of the verified FP32 ONNX, then the app's own
+evaluation (``evaluate_job.validate``, yolov5's ``val.run``) of both files on the val split and their latency.
+
+Calibration reads the dataset's *training* images (at most ``CALIBRATION_IMAGES``), letterboxed exactly as the
+model sees them; the format is QDQ with per-channel INT8 weights and UINT8 activations (ONNX Runtime's
+recommended CPU setting, onnxruntime/python/tools/quantization/README). The INT8 file is called verified only when
+its mAP@0.5 on val falls by at most ``int8_max_drop`` (default 0.02, the user's ``--int8-max-drop``); its name says
+``unverified`` otherwise, as every unverified export's does. Latency is measured interleaved — one FP32 run, one
+INT8 run, repeated — so a change of load on the machine hits both alike; p50 and p99 of each.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.evaluation.fingerprint import split_images
+from core.worker.export_verify import Prepared, prepare_images
+from core.worker.job import JobContext
+
+CALIBRATION_IMAGES = 300  # Ultralytics' INT8 export calibrates on up to 300 images too (fraction of the split)
+LATENCY_RUNS = 50
+#: The evaluation yolov5's val.py runs for mAP (its defaults: conf 0.001, IoU 0.6, 300 detections an image).
+EVAL_SETTINGS = {"batch": 1, "conf": 0.001, "iou": 0.6, "max_det": 300, "split": "val", "single_cls": False}
+
+
+def calibration_images(data: str, imgsz: int, stride: int) -> list[Prepared]:
+    paths = split_images(Path(data), "train")[:CALIBRATION_IMAGES]
+    return prepare_images([Path(p) for p in paths], imgsz, stride)
+
+
+def quantize_onnx(fp32: Path, int8: Path, images: list[Prepared], batch: int) -> dict[str, Any]:
+    """``int8`` from ``fp32`` with ONNX Runtime's ``quantize_static`` calibrated on ``images``."""
+    import onnxruntime
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType, quantize_static)
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.items = iter(images)
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            item = next(self.items, None)
+            return None if item is None else {"images": np.stack([item.tensor] * batch)}
+
+    quantize_static(str(fp32), str(int8), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    return {"client": "onnxruntime", "version": onnxruntime.__version__, "calibration_images": len(images),
+            "method": "static QDQ, per-channel INT8 weights, UINT8 activations (MinMax)"}
+
+
+def evaluate(ctx: JobContext, model: Path, data: str, imgsz: int, names: dict[int, str],
+             project: Path) -> dict[str, Any]:
+    """mAP@0.5 and mAP@0.5:0.95 overall and per class on val, by the evaluate job's own ``validate``."""
+    from core.worker.evaluate_job import Collector, _per_class, validate
+
+    images = len(split_images(Path(data), "val"))
+    collector = Collector(ctx, max(1, images))
+    results, _speed = validate(collector, str(model), data, {**EVAL_SETTINGS, "imgsz": imgsz}, project,
+                               device="cpu", workers=0)
+    return {"map50": float(results[2]), "map": float(results[3]),
+            "per_class": [{"name": r["name"], "map50": r["map50"], "map": r["map"]}
+                          for r in _per_class(collector, names, len(names))]}
+
+
+def interleaved_latency(first: Any, second: Any, x: np.ndarray, runs: int = LATENCY_RUNS) -> tuple[dict, dict]:
+    """p50/p99 in ms of two runners timed alternately on the same input, after a warm-up of each."""
+    for _ in range(5):
+        first(x)
+        second(x)
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(runs):
+        for run, out in ((first, times[0]), (second, times[1])):
+            t0 = time.perf_counter()
+            run(x)
+            out.append((time.perf_counter() - t0) * 1000)
+
+    def pct(values: list[float]) -> dict[str, float]:
+        q = statistics.quantiles(values, n=100, method="inclusive")
+        return {"p50": float(statistics.median(values)), "p99": float(q[98]), "runs": len(values)}
+
+    return pct(times[0]), pct(times[1])

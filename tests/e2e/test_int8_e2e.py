@@ -1,0 +1,61 @@
+"""``yolostudio export --format onnx --int8`` on the session's tiny trained run (``tests/e2e/shared_run.py``):
+ONNX Runtime's static INT8, calibrated on the training images, with FP32 and INT8 mAP on val and their latency;
+the INT8 mAP the app reports equals yolov5's own ``val.run`` on the same file, computed here independently."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import assert_offline, e2e_environment, run_cli
+from tests.e2e.shared_run import NAME, CompletedRun
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory, completed_run: CompletedRun) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("int8")
+    ws = completed_run.copy_workspace(root)
+    env = e2e_environment(root, root / "net-audit.log")
+    return {"env": env, "best": ws / "runs" / NAME / "weights" / "best.pt", "data": completed_run.data,
+            "audit": root / "net-audit.log"}
+
+
+def test_int8_onnx_reports_its_cost_and_equals_yolov5s_own_val_run(trained, tmp_path, monkeypatch):
+    out = run_cli(["export", str(trained["best"]), "--format", "onnx", "--int8", "--int8-max-drop", "1", "--json"],
+                  trained["env"])
+    assert out.returncode == 0, out.stderr[-3000:]
+    (entry,) = json.loads(out.stdout)["exports"]
+    int8 = entry["int8"]
+    assert int8["verified"] is True and int8["max_drop"] == 1.0  # the user's limit, shown with the verdict
+    path = Path(int8["path"])
+    assert path.name == "best.int8.onnx" and path.stat().st_size == int8["bytes"] < Path(entry["path"]).stat().st_size
+    assert int8["quantization"]["calibration_images"] == 32  # the tiny dataset's training images
+    for side in ("fp32", "int8"):
+        assert set(int8[side]) == {"map50", "map", "per_class", "latency_ms"}
+        assert [c["name"] for c in int8[side]["per_class"]] == ["circle", "square", "triangle"]
+        assert 0 < int8[side]["latency_ms"]["p50"] <= int8[side]["latency_ms"]["p99"]
+    assert int8["map50_drop"] == pytest.approx(int8["fp32"]["map50"] - int8["int8"]["map50"])
+
+    import yolov5.utils.general
+    from yolov5 import val
+
+    monkeypatch.setattr(yolov5.utils.general, "check_font", lambda *a, **k: None)  # a plot font download, no mAP
+    results = val.run(data=str(trained["data"]), weights=str(path), imgsz=64, batch_size=1, conf_thres=0.001,
+                      iou_thres=0.6, task="val", device="cpu", workers=0, plots=False, project=str(tmp_path),
+                      name="v")[0]
+    assert int8["int8"]["map50"] == pytest.approx(results[2], abs=1e-9)
+    assert int8["int8"]["map"] == pytest.approx(results[3], abs=1e-9)
+    assert_offline(trained["audit"])
+
+
+def test_int8_that_costs_more_than_the_limit_is_not_verified_and_exits_1(trained):
+    out = run_cli(["export", str(trained["best"]), "--format", "onnx", "--int8", "--int8-max-drop", "0"],
+                  trained["env"])
+    assert "INT8 costs" in out.stdout, out.stderr[-3000:]
+    verified = "NOT verified" not in out.stdout.split("INT8 costs")[1].splitlines()[0]
+    assert out.returncode == (0 if verified else 1)

@@ -11,7 +11,7 @@ redo, Enter accept (proposals confirmed, the file written, ``accepted``), Tab / 
 previous box, Space confirm the selected proposal, W draw even over boxes, N a new box mid-view, Shift+arrows
 move the selected box, Alt+arrows resize it, + / - / 0 zoom in, out, to fit, Escape deselect.
 Mouse: drag on the picture draws, drag a box moves it, drag its corner or edge resizes, wheel zooms at the
-cursor, middle-drag pans. Nothing is written until the host calls ``save`` (or Enter).
+cursor, middle-drag pans. Nothing is written until the host calls ``save`` (or Enter); writing is an operation (``operations``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,13 @@ from PySide6.QtGui import QBrush, QColor, QImage, QKeyEvent, QMouseEvent, QPen, 
 from PySide6.QtWidgets import (QGraphicsPixmapItem, QGraphicsRectItem, QGraphicsScene, QGraphicsSimpleTextItem,
                                QGraphicsView, QWidget)
 
-from core.boxedit.session import EditSession
-from core.evaluation.label_edits import LabelEdit
+from typing import TYPE_CHECKING
+
+from gui.labelling import operations
 from gui.labelling.image_cache import ImageCache
+
+if TYPE_CHECKING:
+    from core.boxedit.session import EditSession
 
 HANDLE_PX = 7  # screen pixels around a selected box's edge that grab it for resizing
 PALETTE = [QColor(h) for h in ("#2e9d57", "#d98c00", "#2f6fde", "#c2410c", "#7c3aed", "#0e7490", "#be185d",
@@ -38,6 +42,7 @@ class BoxEditor(QGraphicsView):
     previous_requested = Signal()
     accepted = Signal()
     changed = Signal()
+    saved = Signal(object)  # the LabelEdit written (None: nothing was to write); the host keeps it for undo
     failed = Signal(str)  # a write refused (the words say why)
 
     def __init__(self, parent: QWidget | None = None, cache: ImageCache | None = None) -> None:
@@ -92,15 +97,19 @@ class BoxEditor(QGraphicsView):
     def has_picture(self) -> bool:
         return not self._pixmap.pixmap().isNull()
 
-    def save(self) -> LabelEdit | None:
-        """Write the boxes when changed (atomic, ``.bak``); a refusal is said through ``failed``."""
+    def save(self, then=None) -> None:  # noqa: ANN001 - a callback
+        """Write the boxes when changed (atomic, ``.bak``, off the GUI thread): ``saved`` with the edit, then
+        ``then()``; a refusal is said through ``failed``."""
         if self.session is None:
-            return None
-        try:
-            return self.session.save()
-        except ValueError as exc:  # LabelEditError: words for the person
-            self.failed.emit(str(exc))
-            return None
+            return
+
+        def done(edit: object) -> None:
+            self.saved.emit(edit)
+            if then is not None:
+                then()
+
+        operations.save_session(self, self.session).success(done) \
+            .failure(lambda exc: self.failed.emit(str(exc) or type(exc).__name__)).run()
 
     def fit(self) -> None:
         if self.session is not None:
@@ -225,9 +234,7 @@ class BoxEditor(QGraphicsView):
         for i, box in enumerate(s.boxes):
             if box.origin == "model":
                 self._act(lambda i=i: s.confirm(i))
-        if s.dirty and self.save() is None:
-            return
-        self.accepted.emit()
+        self.save(self.accepted.emit)
 
     def _act(self, edit) -> None:  # noqa: ANN001 - a session call
         try:

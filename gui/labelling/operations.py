@@ -1,0 +1,28 @@
+"""The box editor's core calls, each a ``CoreOp`` off the GUI thread: open an image's labels for editing
+(``core.boxedit.session.EditSession`` reads the label file) and write them (atomic, ``.bak``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QObject
+
+from core.boxedit.session import Box, EditSession
+from core.evaluation.label_edits import LabelEdit
+from gui.operations import CoreOp
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("BoxEditor", text)
+
+
+def open_session(parent: QObject, label: Path | str, width: int, height: int,
+                 proposals: list[Box] | None = None) -> CoreOp[EditSession]:
+    """The label file of one image read for editing (with a model's ``proposals`` added, if any)."""
+    return CoreOp(parent, lambda: EditSession(label, width, height, proposals),
+                  what=_tr("Reading {path}").format(path=label))
+
+
+def save_session(parent: QObject, session: EditSession) -> CoreOp[LabelEdit | None]:
+    """The session's boxes written when they changed (None when nothing was to write)."""
+    return CoreOp(parent, session.save, what=_tr("Writing {path}").format(path=session.path))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from core.dataset.labels import parse_label_text
-from core.evaluation.label_edits import LabelEdit, LabelEditError, _read
+from core.evaluation.label_edits import SAME_BOX_IOU, LabelEdit, LabelEditError, _read
 from core.i18n import tr
 
 PLACES = 6  # decimals a made row keeps [yolov5's own label writers and ours (label_edits.add_box) use 6]
@@ -152,6 +152,22 @@ class EditSession:
     # --- state and writing -------------------------------------------------------------------------------
     def pixels(self, index: int) -> tuple[float, float, float, float]:
         return self.boxes[index].pixels(self.width, self.height)
+
+    def find(self, cls: int, rect: tuple[float, float, float, float]) -> int:
+        """Index of the row the Errors browser points at (class ``cls``, pixels ``rect``): the one overlapping it
+        most with IoU ≥ ``label_edits.SAME_BOX_IOU``; -1 when none."""
+        best, best_iou = -1, SAME_BOX_IOU
+        for i, box in enumerate(self.boxes):
+            if box.cls != int(cls):
+                continue
+            a = box.pixels(self.width, self.height)
+            iw = max(0.0, min(a[2], rect[2]) - max(a[0], rect[0]))
+            ih = max(0.0, min(a[3], rect[3]) - max(a[1], rect[1]))
+            union = (a[2] - a[0]) * (a[3] - a[1]) + (rect[2] - rect[0]) * (rect[3] - rect[1]) - iw * ih
+            iou = iw * ih / union if union > 0 else 0.0
+            if iou >= best_iou:
+                best, best_iou = i, iou
+        return best
 
     def text(self) -> str:
         """The file as it would be written: untouched rows as they were read, with the file's line ending."""

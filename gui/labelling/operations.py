@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
@@ -16,11 +17,15 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("BoxEditor", text)
 
 
-def open_session(parent: QObject, label: Path | str, width: int, height: int,
+def open_session(parent: QObject, label: Path | str | Callable[[], Path], width: int, height: int,
                  proposals: list[Box] | None = None) -> CoreOp[EditSession]:
-    """The label file of one image read for editing (with a model's ``proposals`` added, if any)."""
-    return CoreOp(parent, lambda: EditSession(label, width, height, proposals),
-                  what=_tr("Reading {path}").format(path=label))
+    """The label file of one image read for editing (with a model's ``proposals`` added, if any); ``label`` may be
+    a call that finds it (``DatasetLabels.label_for`` lists the dataset on first use)."""
+    def call() -> EditSession:
+        return EditSession(label() if callable(label) else label, width, height, proposals)
+
+    return CoreOp(parent, call, what=_tr("Reading the labels of {path}").format(
+        path=label if not callable(label) else ""))
 
 
 def save_session(parent: QObject, session: EditSession) -> CoreOp[LabelEdit | None]:

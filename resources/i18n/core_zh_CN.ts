@@ -4244,12 +4244,12 @@ Type 'delete' to confirm: </source>
       <translation>可能漏标</translation>
     </message>
     <message>
-      <source>a list ([…])</source>
-      <translation>一个列表（[…]）</translation>
-    </message>
-    <message>
       <source>a link to {target}, outside the source: left out (an import takes only the source's own files)</source>
       <translation>指向源文件夹之外 {target} 的链接：已略去（导入只取源文件夹自己的文件）</translation>
+    </message>
+    <message>
+      <source>a list ([…])</source>
+      <translation>一个列表（[…]）</translation>
     </message>
     <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
@@ -4674,6 +4674,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>dynamic batch and image size</source>
       <translation>动态批大小和图片尺寸</translation>
+    </message>
+    <message>
+      <source>edit the boxes of {path}</source>
+      <translation>编辑 {path} 的框</translation>
     </message>
     <message>
       <source>enlarge the page file: System → Advanced system settings → Performance → Settings → Advanced → Virtual memory → 'System managed size' or a larger custom size, then restart</source>
@@ -6864,20 +6868,20 @@ Type 'delete' to confirm: </source>
       <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
-      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
-      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
       <source>{n} segmentation mask (a label map of a VOC segmentation export, not a photo): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
     </message>
     <message>
       <source>{n} segmentation masks (label maps of a VOC segmentation export, not photos): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
     </message>
     <message>
       <source>{n} val images probably have a label mistake</source>
@@ -6928,6 +6932,10 @@ Type 'delete' to confirm: </source>
       <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
+      <source>{path} changed after the editor read it; it was left as it is.</source>
+      <translation>编辑器读取 {path} 之后它已被改动；已保持原样。</translation>
+    </message>
+    <message>
       <source>{path} changed after this edit; it was left as it is.</source>
       <translation>{path} 在此次编辑后被改动过；已保持原样。</translation>
     </message>
@@ -6970,6 +6978,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} holds no search to resume.</source>
       <translation>{path} 中没有可继续的搜索。</translation>
+    </message>
+    <message>
+      <source>{path} holds polygon rows; the box editor does not rewrite it.</source>
+      <translation>{path} 含多边形行；框编辑器不会改写它。</translation>
     </message>
     <message>
       <source>{path} is a PyTorch file but not a yolov5 checkpoint (no model inside).</source>

@@ -118,6 +118,28 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
     </message>
   </context>
   <context>
+    <name>BoxEditor</name>
+    <message>
+      <source>Drag to draw, drag a box to move it, its edge to resize · 1–9 class · Delete · Tab next box · Ctrl+Z / Ctrl+Y · +/−/0 zoom · Enter accept and write</source>
+      <translation>拖动画框，拖动框可移动，拖动边缘可调整大小 · 1–9 类别 · Delete 删除 · Tab 下一个框 · Ctrl+Z / Ctrl+Y · +/−/0 缩放 · Enter 接受并写入</translation>
+    </message>
+    <message>
+      <source>Reading the labels of {path}</source>
+      <translation>正在读取 {path} 的标注</translation>
+    </message>
+    <message>
+      <source>Writing {path}</source>
+      <translation>正在写入 {path}</translation>
+    </message>
+  </context>
+  <context>
+    <name>BoxEditorDialog</name>
+    <message>
+      <source>Edit the boxes — {name}</source>
+      <translation>编辑框 — {name}</translation>
+    </message>
+  </context>
+  <context>
     <name>CheckDetails</name>
     <message>
       <source>&lt;p&gt;Select a check to see what was measured and how to fix it.&lt;/p&gt;</source>
@@ -1397,6 +1419,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Drawing {name}…</source>
       <translation>正在绘制 {name}…</translation>
+    </message>
+    <message>
+      <source>Edit the boxes…</source>
+      <translation>编辑框…</translation>
     </message>
     <message>
       <source>Errors of {weights} — YOLO Studio</source>

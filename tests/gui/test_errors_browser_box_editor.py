@@ -7,13 +7,16 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gui.evaluate.errors_browser import ErrorsBrowser
-from tests.gui.test_errors_browser import data_yaml, dataset, evaluation  # noqa: F401 - the fixture
+from gui.labelling.editor_dialog import BoxEditorDialog
+from tests.gui import test_errors_browser as base
 from tests.waits import TIMEOUT_MS
 
+dataset = base.dataset  # the fixture: two images of a three-class dataset
 
-def test_e_opens_the_editor_on_the_rows_box_and_its_write_is_undone(qtbot, dataset):  # noqa: F811
-    result, images = evaluation(dataset)
-    browser = ErrorsBrowser(result, images, data_yaml(dataset))
+
+def test_e_opens_the_editor_on_the_rows_box_and_its_write_is_undone(qtbot, dataset):
+    result, images = base.evaluation(dataset)
+    browser = ErrorsBrowser(result, images, base.data_yaml(dataset))
     qtbot.addWidget(browser)
     browser.list.setCurrentRow(1)  # b.png: the emu box at 10..30
     qtbot.waitUntil(browser.change_button.isEnabled, timeout=TIMEOUT_MS)
@@ -21,7 +24,7 @@ def test_e_opens_the_editor_on_the_rows_box_and_its_write_is_undone(qtbot, datas
     before = open(label).read()
     browser.list.setFocus()
     qtbot.keyClick(browser.list, Qt.Key.Key_E)
-    dialog = browser.findChild(__import__("gui.labelling.editor_dialog", fromlist=["x"]).BoxEditorDialog)
+    dialog = browser.findChild(BoxEditorDialog)
     editor = dialog.editor
     qtbot.waitUntil(lambda: editor.session is not None, timeout=TIMEOUT_MS)
     assert editor.selected == 0 and editor.session.pixels(0) == pytest.approx((10, 10, 30, 30), abs=1e-3)

@@ -11,11 +11,14 @@ are shown at once, the picture when decoded).
 real widget (QTest), once from nothing and once from proposals, until the file holds the true boxes (IoU ≥ 0.9
 each, checked). The proposals are the true boxes moved by up to 2% of their size (IoU > 0.9: taken as they are), with one box in ten missed and one false
 box in ten added [design: a model at recall and precision ≈ 0.9]; the count is every key press and drag sent.
+(c) a ``--queue``-image review queue (JSON lines of proposals' confidences) read and ordered on the pool, then
+listed: the longest gap of a 2 ms GUI-thread heartbeat while it loads (worst of 3 loads).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -28,10 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
-from PySide6.QtCore import QPoint, QPointF, Qt  # noqa: E402
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from core.boxedit.review import ReviewRow  # noqa: E402
 from core.boxedit.session import Box, EditSession, box_from_pixels  # noqa: E402
 from gui.labelling.box_editor import BoxEditor  # noqa: E402
 
@@ -183,11 +187,55 @@ def label_actions(app: QApplication, folder: Path, n_images: int, proposals: boo
     return c.n
 
 
+def queue_stall(app: QApplication, folder: Path, n: int) -> tuple[float, float]:
+    """Longest GUI-thread stall (ms, a 2 ms heartbeat's longest gap) while ``n`` queue rows load, and the load's
+    time (ms); the rows are read from a JSON-lines file of proposals on the pool, then listed."""
+    from gui.labelling.review_list import ReviewList
+
+    queue = folder / f"queue{n}.jsonl"
+    if not queue.exists():
+        rng = random.Random(3)
+        with queue.open("w") as f:
+            for i in range(n):
+                f.write(json.dumps({"image": f"/data/new/img{i:05d}.jpg",
+                                    "conf": [round(rng.random(), 3) for _ in range(rng.randrange(1, 8))]}) + "\n")
+
+    def read() -> list[ReviewRow]:
+        rows = []
+        with queue.open() as f:
+            for line in f:
+                item = json.loads(line)
+                low = min(item["conf"])
+                rows.append(ReviewRow(item["image"], 1 - low, f"least certain box {low:.2f}", len(item["conf"])))
+        return rows
+
+    view = ReviewList()
+    view.resize(400, 700)
+    view.show()
+    app.processEvents()
+    gaps, last, done = [0.0], [time.perf_counter()], []
+    beat = QTimer()
+    beat.timeout.connect(lambda: (gaps.append(time.perf_counter() - last[0]), last.__setitem__(0, time.perf_counter())))
+    beat.start(2)
+    view.loaded.connect(done.append)
+    t0 = time.perf_counter()
+    last[0] = t0
+    view.load(read)
+    _pump(app, lambda: bool(done), 120)
+    took = (time.perf_counter() - t0) * 1000
+    beat.stop()
+    assert done[0] == n and (not n or view.model_.rows[0].need >= view.model_.rows[-1].need)
+    view.close()
+    view.deleteLater()
+    return max(gaps) * 1000, took
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=8)
     parser.add_argument("--boxes", type=int, default=200)
     parser.add_argument("--label", type=int, default=20)
+    parser.add_argument("--queue", type=int, default=10000)
     args = parser.parse_args()
     app = QApplication.instance() or QApplication(sys.argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -203,6 +251,9 @@ def main() -> None:
         proposed = label_actions(app, scratch, args.label, proposals=True)
         print(f"(b) {args.label} images x 10 boxes: from nothing {blank} actions ({blank / args.label:.1f}/image), "
               f"from proposals {proposed} ({proposed / args.label:.1f}/image): {blank / proposed:.1f}x fewer")
+        runs = [queue_stall(app, folder, args.queue) for _ in range(3)]
+        print(f"(c) a {args.queue}-image review queue loaded in {max(t for _s, t in runs):.0f} ms; longest "
+              f"GUI-thread stall while it loads {max(s for s, _t in runs):.1f} ms (worst of 3 loads)")
 
 
 if __name__ == "__main__":

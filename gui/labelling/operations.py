@@ -8,6 +8,7 @@ from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
+from core.boxedit.review import ReviewRow, by_need
 from core.boxedit.session import Box, EditSession
 from core.evaluation.label_edits import LabelEdit
 from gui.operations import CoreOp
@@ -31,3 +32,8 @@ def open_session(parent: QObject, label: Path | str | Callable[[], Path], width:
 def save_session(parent: QObject, session: EditSession) -> CoreOp[LabelEdit | None]:
     """The session's boxes written when they changed (None when nothing was to write)."""
     return CoreOp(parent, session.save, what=_tr("Writing {path}").format(path=session.path))
+
+
+def load_review(parent: QObject, read: Callable[[], list[ReviewRow]]) -> CoreOp[list[ReviewRow]]:
+    """A review queue's rows read and ordered, most in need first (``core.boxedit.review.by_need``)."""
+    return CoreOp(parent, lambda: by_need(read()), what=_tr("Reading the review queue"))

@@ -128,6 +128,10 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
       <translation>正在读取 {path} 的标注</translation>
     </message>
     <message>
+      <source>Reading the review queue</source>
+      <translation>正在读取审核队列</translation>
+    </message>
+    <message>
       <source>Writing {path}</source>
       <translation>正在写入 {path}</translation>
     </message>

@@ -154,10 +154,16 @@ class BoxEditor(QGraphicsView):
             item = scene.addRect(QRectF(x1, y1, x2 - x1, y2 - y1), pen,
                                  QBrush(QColor(colour.red(), colour.green(), colour.blue(), 50))
                                  if i == self.selected else QBrush(Qt.BrushStyle.NoBrush))
-            tag = QGraphicsSimpleTextItem(self._class_name(box.cls) + (f" {box.conf:.2f}" if box.conf else ""), item)
-            tag.setBrush(colour)
-            tag.setFlag(QGraphicsSimpleTextItem.GraphicsItemFlag.ItemIgnoresTransformations)
-            tag.setPos(x1, y1)
+            # the tag: white words on the class's colour, at screen size whatever the zoom (as the Errors browser's)
+            back = QGraphicsRectItem(item)
+            back.setFlag(QGraphicsRectItem.GraphicsItemFlag.ItemIgnoresTransformations)
+            back.setPen(QPen(Qt.PenStyle.NoPen))
+            back.setBrush(colour)
+            back.setPos(x1, y1)
+            tag = QGraphicsSimpleTextItem(self._class_name(box.cls) + (f" {box.conf:.2f}" if box.conf else ""), back)
+            tag.setBrush(QColor("white"))
+            tag.setPos(3, 0)
+            back.setRect(tag.boundingRect().adjusted(0, 0, 6, 0))
             self._items.append(item)
 
     def _edited(self) -> None:

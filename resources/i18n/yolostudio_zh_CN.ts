@@ -438,6 +438,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在绘制 {name}…</translation>
     </message>
     <message>
+      <source>Edit the boxes…</source>
+      <translation>编辑框…</translation>
+    </message>
+    <message>
       <source>Images appear here after a check.</source>
       <translation>检查后图片会显示在这里。</translation>
     </message>

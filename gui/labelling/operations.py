@@ -8,7 +8,7 @@ from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
-from core.boxedit.review import ReviewRow, by_need
+from core.boxedit.review import ReviewRow, by_need, folder_rows
 from core.boxedit.session import Box, EditSession
 from core.evaluation.label_edits import LabelEdit
 from gui.operations import CoreOp
@@ -37,3 +37,9 @@ def save_session(parent: QObject, session: EditSession) -> CoreOp[LabelEdit | No
 def load_review(parent: QObject, read: Callable[[], list[ReviewRow]]) -> CoreOp[list[ReviewRow]]:
     """A review queue's rows read and ordered, most in need first (``core.boxedit.review.by_need``)."""
     return CoreOp(parent, lambda: by_need(read()), what=_tr("Reading the review queue"))
+
+
+def folder_review(parent: QObject, folder: str) -> CoreOp[list[ReviewRow]]:
+    """A folder's images as rows to label (``core.boxedit.review.folder_rows``), most in need first."""
+    return CoreOp(parent, lambda: by_need(folder_rows(folder)), what=_tr("Listing the images of {folder}").format(
+        folder=folder))

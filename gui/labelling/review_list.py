@@ -58,7 +58,14 @@ class ReviewList(QListView):
         self.model_.beginResetModel()
         self.model_.rows = []
         self.model_.endResetModel()
-        operations.load_review(self, read).success(self._arrived).run()
+        self.load_op(operations.load_review(self, read))
+
+    def load_op(self, op) -> None:  # noqa: ANN001 - a CoreOp of rows
+        """Rows from an operation of the caller's (a folder listed, a queue read)."""
+        self.model_.beginResetModel()
+        self.model_.rows = []
+        self.model_.endResetModel()
+        op.success(self._arrived).run()
 
     def _arrived(self, rows: list[ReviewRow]) -> None:
         self.model_.extend(rows)

@@ -5240,6 +5240,10 @@ Type 'delete' to confirm: </source>
       <translation>那里没有可计时的图片文件</translation>
     </message>
     <message>
+      <source>no labels yet</source>
+      <translation>尚无标注</translation>
+    </message>
+    <message>
       <source>no nvidia kernel module loaded</source>
       <translation>没有加载 nvidia 内核模块</translation>
     </message>
@@ -6798,6 +6802,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} annotations whose stated image size is not the image's (the image's is used)</source>
       <translation>{n} 个标注写的图片尺寸与实际不符（使用实际尺寸）</translation>
+    </message>
+    <message>
+      <source>{n} box</source>
+      <translation>{n} 个框</translation>
+    </message>
+    <message>
+      <source>{n} boxes</source>
+      <translation>{n} 个框</translation>
     </message>
     <message>
       <source>{n} boxes cut to the image's edge</source>

@@ -124,6 +124,10 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
       <translation>拖动画框，拖动框可移动，拖动边缘可调整大小 · 1–9 类别 · Delete 删除 · Tab 下一个框 · Ctrl+Z / Ctrl+Y · +/−/0 缩放 · Enter 接受并写入</translation>
     </message>
     <message>
+      <source>Listing the images of {folder}</source>
+      <translation>正在列出 {folder} 中的图片</translation>
+    </message>
+    <message>
       <source>Reading the labels of {path}</source>
       <translation>正在读取 {path} 的标注</translation>
     </message>
@@ -2303,6 +2307,29 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>LabelPage</name>
+    <message>
+      <source>Choose a folder of images…</source>
+      <translation>选择图片文件夹…</translation>
+    </message>
+    <message>
+      <source>Images to label</source>
+      <translation>要标注的图片</translation>
+    </message>
+    <message>
+      <source>No folder chosen.</source>
+      <translation>尚未选择文件夹。</translation>
+    </message>
+    <message>
+      <source>{folder} holds no images yolov5 reads.</source>
+      <translation>{folder} 中没有 yolov5 能读取的图片。</translation>
+    </message>
+    <message>
+      <source>{image} cannot be read as an image.</source>
+      <translation>{image} 无法作为图片读取。</translation>
+    </message>
+  </context>
+  <context>
     <name>Levels</name>
     <message>
       <source>Error</source>
@@ -2426,6 +2453,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>数据集</translation>
     </message>
     <message>
+      <source>Draws and fixes boxes image by image, keyboard first, the images that most need a person first.</source>
+      <translation>逐张图片画框和修正框，以键盘为主，最需要人工查看的图片排在最前。</translation>
+    </message>
+    <message>
       <source>Environment</source>
       <translation>环境</translation>
     </message>
@@ -2440,6 +2471,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Kill now</source>
       <translation>立即强制结束</translation>
+    </message>
+    <message>
+      <source>Label</source>
+      <translation>标注</translation>
     </message>
     <message>
       <source>Lists every run with its status and results, to compare, resume or clean up.</source>

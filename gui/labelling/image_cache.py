@@ -65,7 +65,9 @@ class ImageCache(QObject):
         super().__init__(parent)
         self._images: OrderedDict[str, QImage] = OrderedDict()
         self._pending: set[str] = set()
-        self._signals = _Signals(self)
+        # No parent for the relay: a decode still running when the editor closes keeps it alive through its own
+        # reference (a child would be deleted before the pool waits for that decode, which then emits on nothing).
+        self._signals = _Signals()
         self._signals.done.connect(self._arrived)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(2)

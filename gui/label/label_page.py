@@ -34,6 +34,7 @@ class LabelPage(Page):
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(workspace, parent)
         self.folder = ""
+        self.names: list[str] = []
         self.choose_button = QPushButton(self.tr("Choose a folder of images…"), self, clicked=self.choose)
         self.folder_label = QLabel(self.tr("No folder chosen."), self)
         self.banner = Banner(self)
@@ -59,6 +60,20 @@ class LabelPage(Page):
         self.editor.accepted.connect(lambda: self.step(1, save=False))
         self.editor.failed.connect(lambda words: self.banner.show_message("error", words))
         self.list.loaded.connect(self._loaded)
+
+    def on_bound(self) -> None:
+        """Class names from the current dataset (the Dataset page's), so the editor's tags and digits read as
+        the dataset's classes."""
+        self.services.current.dataset_changed.connect(self._dataset)
+        if self.services.current.dataset:
+            self._dataset(self.services.current.dataset)
+
+    def _dataset(self, path: str) -> None:
+        operations.class_names(self, path).success(self._names).failure(lambda _exc: self._names([])).run()
+
+    def _names(self, names: list[str]) -> None:
+        self.names = names
+        self.editor.set_names(names)
 
     def choose(self) -> None:
         folder = ask_folder(self)
@@ -97,7 +112,7 @@ class LabelPage(Page):
     def _opened(self, index: int, image: str, session) -> None:  # noqa: ANN001 - an EditSession
         if self.list.currentIndex().row() != index:
             return  # moved on meanwhile
-        self.editor.show_image(image, session)
+        self.editor.show_image(image, session, self.names)
         self.editor.prefetch([r.image for r in self.rows[index + 1:index + 2]])
         self.editor.setFocus()
 

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 
 from core.boxedit.review import ReviewRow, by_need, folder_rows
 from core.boxedit.session import Box, EditSession
+from core.dataset.data_yaml import read_data_yaml
 from core.evaluation.label_edits import LabelEdit
 from gui.operations import CoreOp
 
@@ -43,3 +44,12 @@ def folder_review(parent: QObject, folder: str) -> CoreOp[list[ReviewRow]]:
     """A folder's images as rows to label (``core.boxedit.review.folder_rows``), most in need first."""
     return CoreOp(parent, lambda: by_need(folder_rows(folder)), what=_tr("Listing the images of {folder}").format(
         folder=folder))
+
+
+def class_names(parent: QObject, data_yaml: str) -> CoreOp[list[str]]:
+    """The class names of a data.yaml ([] when it cannot be read: the editor then shows class numbers)."""
+    def call() -> list[str]:
+        spec = read_data_yaml(Path(data_yaml)).spec
+        return list(spec.names) if spec is not None else []
+
+    return CoreOp(parent, call, what=_tr("Reading the class names of {path}").format(path=data_yaml))

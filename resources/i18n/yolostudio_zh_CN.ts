@@ -128,6 +128,10 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
       <translation>正在列出 {folder} 中的图片</translation>
     </message>
     <message>
+      <source>Reading the class names of {path}</source>
+      <translation>正在读取 {path} 的类别名称</translation>
+    </message>
+    <message>
       <source>Reading the labels of {path}</source>
       <translation>正在读取 {path} 的标注</translation>
     </message>

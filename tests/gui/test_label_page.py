@@ -66,3 +66,13 @@ def test_the_page_at_1280x720(qtbot, folder, tmp_path, language) -> None:
         assert (shot.width(), shot.height()) == (1280, 720)
         shot.save(str(tmp_path / f"label_page_{language}.png"))
         assert page.hint.sizeHint().width() <= 1280 or page.hint.wordWrap()
+
+
+def test_class_names_come_from_the_current_dataset(qtbot, folder, tmp_path) -> None:
+    data = tmp_path / "data.yaml"
+    data.write_text(f"path: {tmp_path}\ntrain: images\nval: images\nnames: [cat, dog]\n")
+    page = LabelPage(tmp_path / "ws")
+    qtbot.addWidget(page)
+    page.services.current.set_dataset(data)
+    _opened(qtbot, page, folder)
+    qtbot.waitUntil(lambda: page.editor.names == ["cat", "dog"], timeout=TIMEOUT_MS)

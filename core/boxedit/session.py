@@ -132,6 +132,12 @@ class EditSession:
         if old.origin == "model":
             self._push(self.boxes[:index] + [replace(old, origin="confirmed")] + self.boxes[index + 1:])
 
+    def reject_proposals(self) -> None:
+        """Every proposal not yet confirmed or edited dropped at once (the image's proposals rejected)."""
+        kept = [b for b in self.boxes if b.origin != "model"]
+        if len(kept) != len(self.boxes):
+            self._push(kept)
+
     def delete(self, index: int) -> None:
         self._push(self.boxes[:index] + self.boxes[index + 1:])
 

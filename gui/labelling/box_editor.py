@@ -7,8 +7,8 @@ pixels (where yolov5 reads the boxes), whatever size the picture was decoded at 
 
 Keys (LabelImg's where it has one): D / → / PageDown next image, A / ← / PageUp previous, 1–9 class of the
 selected box (and of the next one drawn), Delete / Backspace delete, Ctrl+Z undo, Ctrl+Y / Ctrl+Shift+Z
-redo, Enter accept (proposals confirmed, the file written, ``accepted``), Tab / Shift+Tab select the next /
-previous box, Space confirm the selected proposal, W draw even over boxes, N a new box mid-view, Shift+arrows
+redo, Enter accept (proposals confirmed, the file written, ``accepted``), R reject the proposals left,
+Tab / Shift+Tab select the next / previous box, Space confirm the selected proposal, W draw even over boxes, N a new box mid-view, Shift+arrows
 move the selected box, Alt+arrows resize it, + / - / 0 zoom in, out, to fit, Escape deselect.
 Mouse: drag on the picture draws, drag a box moves it, drag its corner or edge resizes, wheel zooms at the
 cursor, middle-drag pans. Nothing is written until the host calls ``save`` (or Enter); writing is an operation (``operations``).
@@ -223,6 +223,8 @@ class BoxEditor(QGraphicsView):
             self._act(lambda: s.confirm(self.selected))
         elif key in (K.Key_Return, K.Key_Enter):
             self.accept()
+        elif key == K.Key_R:
+            self._act(s.reject_proposals)
         elif key == K.Key_W:
             self.force_draw = not self.force_draw
         elif key == K.Key_N:

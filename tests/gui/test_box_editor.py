@@ -133,3 +133,21 @@ def test_view_at_1280x720(qtbot, rotated, language, tmp_path) -> None:
         assert (shot.width(), shot.height()) == (1280, 720)
         shot.save(str(tmp_path / f"box_editor_{language}.png"))
         assert editor._items[0].mapRectToScene(editor._items[0].rect()).width() == pytest.approx(15)
+
+
+def test_proposals_confirmed_by_space_rejected_by_r(qtbot, rotated) -> None:
+    from core.boxedit.session import Box
+
+    image, label = rotated
+    editor = _editor(qtbot, image, label)
+    w, h = editor.session.width, editor.session.height
+    editor.show_image(image, EditSession(label, w, h, [Box(1, 0.5, 0.5, 0.2, 0.2, origin="model", conf=0.4),
+                                                       Box(2, 0.3, 0.3, 0.2, 0.2, origin="model", conf=0.2)]))
+    s = editor.session
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)  # the first proposal
+    qtbot.keyClick(editor, Qt.Key.Key_Space)
+    qtbot.keyClick(editor, Qt.Key.Key_R)
+    assert [(b.cls, b.origin) for b in s.boxes] == [(0, "file"), (1, "confirmed")]
+    qtbot.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(s.boxes) == 3

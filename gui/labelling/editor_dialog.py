@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 def keys_hint() -> str:
     """The editor's keys in one line (shared by every host)."""
     return QCoreApplication.translate("BoxEditor", "Drag to draw, drag a box to move it, its edge to resize · 1–9 class · Delete · "
-                      "Tab next box · Ctrl+Z / Ctrl+Y · +/−/0 zoom · Enter accept and write")
+                                      "Tab next box · Space / R confirm / reject proposals · D / A next / previous "
+                                      "image · Ctrl+Z / Ctrl+Y · +/−/0 zoom · Enter accept and write")
 
 
 class BoxEditorDialog(QDialog):

@@ -120,8 +120,8 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
   <context>
     <name>BoxEditor</name>
     <message>
-      <source>Drag to draw, drag a box to move it, its edge to resize · 1–9 class · Delete · Tab next box · Ctrl+Z / Ctrl+Y · +/−/0 zoom · Enter accept and write</source>
-      <translation>拖动画框，拖动框可移动，拖动边缘可调整大小 · 1–9 类别 · Delete 删除 · Tab 下一个框 · Ctrl+Z / Ctrl+Y · +/−/0 缩放 · Enter 接受并写入</translation>
+      <source>Drag to draw, drag a box to move it, its edge to resize · 1–9 class · Delete · Tab next box · Space / R confirm / reject proposals · D / A next / previous image · Ctrl+Z / Ctrl+Y · +/−/0 zoom · Enter accept and write</source>
+      <translation>拖动画框，拖动框可移动，拖动边缘可调整大小 · 1–9 类别 · Delete 删除 · Tab 下一个框 · Space / R 确认 / 拒绝建议框 · D / A 下一张 / 上一张图片 · Ctrl+Z / Ctrl+Y · +/−/0 缩放 · Enter 接受并写入</translation>
     </message>
     <message>
       <source>Listing the images of {folder}</source>

@@ -75,3 +75,14 @@ def test_polygon_file_is_shown_not_rewritten(tmp_path: Path) -> None:
     assert not s.editable and len(s.boxes) == 1
     with pytest.raises(LabelEditError):
         s.delete(0)
+
+
+def test_a_same_size_edit_moves_the_check_caches_key(tmp_path: Path) -> None:
+    """The dataset check's cache keys on (size, mtime): a class change keeps the size, so the mtime must move."""
+    s = _session(tmp_path, "0 0.500000 0.500000 0.200000 0.200000\n")
+    before = s.path.stat()
+    s.set_class(0, 1)
+    s.set_rect(0, (0.5 * 640 - 64, 0.5 * 480 - 48, 0.5 * 640 + 64, 0.5 * 480 + 48))  # the same box: no step
+    s.save()
+    after = s.path.stat()
+    assert after.st_size == before.st_size and after.st_mtime_ns != before.st_mtime_ns

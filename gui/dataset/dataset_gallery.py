@@ -3,13 +3,15 @@
 Thumbnails are decoded and drawn with Pillow on a background thread, one page at a time and only when
 the page is shown (``QImage`` is built from the bytes on the GUI thread, which is cheap); turning the
 page cancels the previous page's job, so scrolling through 20,000 images never queues 20,000 decodes.
+"Edit the boxes…" (E) opens the box editor (``gui.labelling``) on the selected image.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QListView, QListWidget, QListWidgetItem, QPushButton,
                                QVBoxLayout, QWidget)
@@ -17,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QListView, QListW
 from core.dataset.validate import ImageRecord
 from gui.background import BackgroundTask
 from gui.dataset import operations
+from gui.labelling.editor_dialog import BoxEditorDialog
 
 PAGE = 48
 THUMB = 150
@@ -83,10 +86,13 @@ class DatasetGallery(QWidget):
         self.list.setUniformItemSizes(True)
         self.list.setWordWrap(True)
         self.list.itemDoubleClicked.connect(self._open_large)
+        self.edit_button = QPushButton(self.tr("Edit the boxes…"), self, clicked=self.edit_boxes)
+        self.list.installEventFilter(self)  # E on the tiles: the box editor
         self.empty = QLabel(self.tr("Images appear here after a check."), self)
         bar = QHBoxLayout()
         bar.addWidget(self.only_problems)
         bar.addStretch(1)
+        bar.addWidget(self.edit_button)
         bar.addWidget(self.prev_button)
         bar.addWidget(self.page_label)
         bar.addWidget(self.next_button)
@@ -184,6 +190,26 @@ class DatasetGallery(QWidget):
         operations.draw_pictures(self, lambda progress, cancelled: renderer(record, names, LARGE, True),
                                  self.tr("Drawing {name}").format(name=record.path)) \
             .progress(lambda *_: None).success(shown).run()
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.list and event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_E \
+                and not event.modifiers():
+            self.edit_boxes()
+            return True
+        return super().eventFilter(watched, event)
+
+    def edit_boxes(self) -> BoxEditorDialog | None:
+        """The box editor on the selected image (E); the next check reads what it writes (the check's cache
+        keys on the label's size and mtime, which every write moves)."""
+        chunk = self.visible_records()[self.page * PAGE:(self.page + 1) * PAGE]
+        row = self.list.currentRow()
+        if not 0 <= row < len(chunk):
+            return None
+        record = chunk[row]
+        dialog = BoxEditorDialog(self, record.path, Path(record.label), record.width, record.height, list(self.names))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def _thumbs(self, generation: int, result: list[tuple[int, tuple[bytes, int, int]]]) -> None:
         if generation != self._generation:

@@ -5,7 +5,8 @@ The list is the stored order (``core.evaluation.ranking``), narrowed by kind, cl
 drawn here with QPainter: labels solid, predictions dashed, each with its class name (and the prediction's
 confidence), the row's own boxes thicker. Up/Down or J/K move, Enter opens the image in the system's viewer.
 Fixes go through ``core.evaluation.label_edits`` (atomic, with a ``.bak``), written in the background, and
-Ctrl+Z undoes the last one; "Change its class" offers every class of the dataset, the predicted one first.
+Ctrl+Z undoes the last one; "Edit the boxes…" (E) opens the box editor (``gui.labelling``) on the image with the
+row's box selected, to move, resize, draw or delete boxes; "Change its class" offers every class of the dataset, the predicted one first.
 The boxes drawn are the label file's as it is now (read with the image), so an edit or an undo shows at once
 and a row whose label was deleted offers nothing more to do to it. Every core call is an operation of
 ``gui/evaluate/operations.py``. Reads and edits reach only the label files of the dataset the evaluation was
@@ -30,6 +31,7 @@ from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, ca
                                           class_choices, filtered, images_by_path, row_boxes)
 from core.evaluation.words import error_line, kind_word, predictions_words
 from gui.evaluate import operations
+from gui.labelling.editor_dialog import BoxEditorDialog
 from gui.widgets.banner import Banner
 from gui.screen_fit import fit_to_screen
 
@@ -116,6 +118,7 @@ class ErrorsBrowser(QWidget):
         self.change_button.setMenu(self.change_menu)  # every class of the dataset, the predicted one first
         self.accept_button = QPushButton(self.tr("Accept the prediction as a label"), self,
                                          clicked=self.accept_prediction)
+        self.edit_button = QPushButton(self.tr("Edit the boxes…"), self, clicked=self.edit_boxes)
         self.undo_button = QPushButton(self.tr("Undo"), self, clicked=self.undo, enabled=False)
         self.export_button = QPushButton(self.tr("Export this list…"), self, clicked=self.export_list)
         self.banner = Banner(self)
@@ -126,7 +129,7 @@ class ErrorsBrowser(QWidget):
         filters.addWidget(self.review_button)
         filters.addWidget(self.export_button)
         actions = QHBoxLayout()
-        for w in (self.delete_button, self.change_button, self.accept_button, self.undo_button):
+        for w in (self.delete_button, self.change_button, self.accept_button, self.edit_button, self.undo_button):
             actions.addWidget(w)
         actions.addStretch(1)
         split = QSplitter(self)
@@ -175,6 +178,9 @@ class ErrorsBrowser(QWidget):
                 return True
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 self.open_image()
+                return True
+            if event.key() == Qt.Key.Key_E and not event.modifiers():
+                self.edit_boxes()
                 return True
         return super().eventFilter(watched, event)
 
@@ -287,6 +293,24 @@ class ErrorsBrowser(QWidget):
 
     def accept_prediction(self) -> None:
         self._edit("accept")
+
+    def edit_boxes(self) -> BoxEditorDialog | None:
+        """The box editor on the row's image, the box the row points at selected; what it writes joins the undo
+        list like any fix here."""
+        picked = self.current()
+        if picked is None:
+            return None
+        row, boxes = picked
+        path = str(row["image"])
+        image = self.images[path]
+        names = [self.names.get(i, str(i)) for i in range(max(self.names, default=-1) + 1)]
+        point_at = (int(boxes.label[0]), tuple(boxes.label[1:5])) if boxes.label else None
+        dialog = BoxEditorDialog(self, path, lambda: self.dataset.label_for(path), int(image["width"]),
+                                 int(image["height"]), names, point_at)
+        dialog.written.connect(lambda edit, row=row: self._edited(row, edit))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def _edit(self, kind: str, **options: int) -> None:
         """The ``kind`` fix of the current row (``operations.LABEL_EDITS``), built and written off the GUI thread."""

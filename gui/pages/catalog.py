@@ -57,6 +57,9 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), SP.SP_FileDialogDetailedView,
              QT_TRANSLATE_NOOP("MainWindow", "Lists every run with its status and results, to compare, resume or "
                                              "clean up."), "gui.runs.runs_page:RunsPage"),
+    PageSpec("label", QT_TRANSLATE_NOOP("MainWindow", "Label"), SP.SP_FileDialogNewFolder,
+             QT_TRANSLATE_NOOP("MainWindow", "Draws and fixes boxes image by image, keyboard first, the images that "
+                                             "most need a person first."), "gui.label.label_page:LabelPage"),
     PageSpec("export", QT_TRANSLATE_NOOP("MainWindow", "Export"), SP.SP_DialogSaveButton,
              QT_TRANSLATE_NOOP("MainWindow", "Exports trained weights to ONNX, TensorRT and TorchScript, and "
                                              "checks the result against PyTorch."),

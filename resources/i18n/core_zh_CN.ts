@@ -5048,6 +5048,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>动态批大小和图片尺寸</translation>
     </message>
     <message>
+      <source>edit the boxes of {path}</source>
+      <translation>编辑 {path} 的框</translation>
+    </message>
+    <message>
       <source>enlarge the page file: System → Advanced system settings → Performance → Settings → Advanced → Virtual memory → 'System managed size' or a larger custom size, then restart</source>
       <translation>扩大页面文件：系统 → 高级系统设置 → 性能 → 设置 → 高级 → 虚拟内存 → '系统管理的大小' 或更大的自定义大小，然后重启</translation>
     </message>
@@ -5650,6 +5654,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>no image files there to time</source>
       <translation>那里没有可计时的图片文件</translation>
+    </message>
+    <message>
+      <source>no labels yet</source>
+      <translation>尚无标注</translation>
     </message>
     <message>
       <source>no nvidia kernel module loaded</source>
@@ -7344,6 +7352,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{n} 个标注写的图片尺寸与实际不符（使用实际尺寸）</translation>
     </message>
     <message>
+      <source>{n} box</source>
+      <translation>{n} 个框</translation>
+    </message>
+    <message>
+      <source>{n} boxes</source>
+      <translation>{n} 个框</translation>
+    </message>
+    <message>
       <source>{n} boxes cut to the image's edge</source>
       <translation>{n} 个框被裁到图片边缘</translation>
     </message>
@@ -7500,6 +7516,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
+      <source>{path} changed after the editor read it; it was left as it is.</source>
+      <translation>编辑器读取 {path} 之后它已被改动；已保持原样。</translation>
+    </message>
+    <message>
       <source>{path} changed after this edit; it was left as it is.</source>
       <translation>{path} 在此次编辑后被改动过；已保持原样。</translation>
     </message>
@@ -7546,6 +7566,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{path} holds no search to resume.</source>
       <translation>{path} 中没有可继续的搜索。</translation>
+    </message>
+    <message>
+      <source>{path} holds polygon rows; the box editor does not rewrite it.</source>
+      <translation>{path} 含多边形行；框编辑器不会改写它。</translation>
     </message>
     <message>
       <source>{path} is a PyTorch file but not a yolov5 checkpoint (no model inside).</source>

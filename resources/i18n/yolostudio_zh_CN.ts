@@ -118,6 +118,40 @@ It is recorded in {log}. Training runs are not affected (they run in their own p
     </message>
   </context>
   <context>
+    <name>BoxEditor</name>
+    <message>
+      <source>Drag to draw, drag a box to move it, its edge to resize · 1–9 class · Delete · Tab next box · Space / R confirm / reject proposals · D / A next / previous image · Ctrl+Z / Ctrl+Y · +/−/0 zoom · Enter accept and write</source>
+      <translation>拖动画框，拖动框可移动，拖动边缘可调整大小 · 1–9 类别 · Delete 删除 · Tab 下一个框 · Space / R 确认 / 拒绝建议框 · D / A 下一张 / 上一张图片 · Ctrl+Z / Ctrl+Y · +/−/0 缩放 · Enter 接受并写入</translation>
+    </message>
+    <message>
+      <source>Listing the images of {folder}</source>
+      <translation>正在列出 {folder} 中的图片</translation>
+    </message>
+    <message>
+      <source>Reading the class names of {path}</source>
+      <translation>正在读取 {path} 的类别名称</translation>
+    </message>
+    <message>
+      <source>Reading the labels of {path}</source>
+      <translation>正在读取 {path} 的标注</translation>
+    </message>
+    <message>
+      <source>Reading the review queue</source>
+      <translation>正在读取审核队列</translation>
+    </message>
+    <message>
+      <source>Writing {path}</source>
+      <translation>正在写入 {path}</translation>
+    </message>
+  </context>
+  <context>
+    <name>BoxEditorDialog</name>
+    <message>
+      <source>Edit the boxes — {name}</source>
+      <translation>编辑框 — {name}</translation>
+    </message>
+  </context>
+  <context>
     <name>CheckDetails</name>
     <message>
       <source>&lt;p&gt;Select a check to see what was measured and how to fix it.&lt;/p&gt;</source>
@@ -410,6 +444,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>Drawing {name}…</source>
       <translation>正在绘制 {name}…</translation>
+    </message>
+    <message>
+      <source>Edit the boxes…</source>
+      <translation>编辑框…</translation>
     </message>
     <message>
       <source>Images appear here after a check.</source>
@@ -1491,6 +1529,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>正在绘制 {name}…</translation>
     </message>
     <message>
+      <source>Edit the boxes…</source>
+      <translation>编辑框…</translation>
+    </message>
+    <message>
       <source>Errors of {weights} — YOLO Studio</source>
       <translation>{weights} 的错误 — YOLO Studio</translation>
     </message>
@@ -2380,6 +2422,29 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>LabelPage</name>
+    <message>
+      <source>Choose a folder of images…</source>
+      <translation>选择图片文件夹…</translation>
+    </message>
+    <message>
+      <source>Images to label</source>
+      <translation>要标注的图片</translation>
+    </message>
+    <message>
+      <source>No folder chosen.</source>
+      <translation>尚未选择文件夹。</translation>
+    </message>
+    <message>
+      <source>{folder} holds no images yolov5 reads.</source>
+      <translation>{folder} 中没有 yolov5 能读取的图片。</translation>
+    </message>
+    <message>
+      <source>{image} cannot be read as an image.</source>
+      <translation>{image} 无法作为图片读取。</translation>
+    </message>
+  </context>
+  <context>
     <name>Levels</name>
     <message>
       <source>Error</source>
@@ -2605,6 +2670,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>数据集</translation>
     </message>
     <message>
+      <source>Draws and fixes boxes image by image, keyboard first, the images that most need a person first.</source>
+      <translation>逐张图片画框和修正框，以键盘为主，最需要人工查看的图片排在最前。</translation>
+    </message>
+    <message>
       <source>Environment</source>
       <translation>环境</translation>
     </message>
@@ -2619,6 +2688,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Kill now</source>
       <translation>立即强制结束</translation>
+    </message>
+    <message>
+      <source>Label</source>
+      <translation>标注</translation>
     </message>
     <message>
       <source>Lists every run with its status and results, to compare, resume or clean up.</source>

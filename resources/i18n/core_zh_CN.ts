@@ -308,6 +308,10 @@ Step failed: {step}
       <translation>缺少 '{key}'。yolov5 会立即以 "data.yaml '{key}:' field missing" 停止。</translation>
     </message>
     <message>
+      <source>'{name}' cannot name a review queue: use letters, digits, '.', '_' or '-' (at most 64).</source>
+      <translation>“{name}”不能用作审核队列名：请使用字母、数字、'.'、'_' 或 '-'（最多 64 个）。</translation>
+    </message>
+    <message>
       <source>'{name}' has few examples and a low AP ({ap})</source>
       <translation>'{name}' 样本少且 AP 低（{ap}）</translation>
     </message>
@@ -1492,6 +1496,10 @@ Type 'delete' to confirm: </source>
       <translation>获取方式：yolostudio weights get yolov5s   （从 {base} 下载）</translation>
     </message>
     <message>
+      <source>Give --images the folder that holds the new images.</source>
+      <translation>用 --images 指定存放新图片的文件夹。</translation>
+    </message>
+    <message>
       <source>Give --rdzv-endpoint HOST:PORT (or --master-addr and --master-port) of machine 0, the same on every machine.</source>
       <translation>请给出第 0 台机器的 --rdzv-endpoint 主机:端口（或 --master-addr 和 --master-port），每台机器都使用相同的值。</translation>
     </message>
@@ -1502,6 +1510,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Give a plain file name ending in .pt (--name).</source>
       <translation>请指定以 .pt 结尾的普通文件名（--name）。</translation>
+    </message>
+    <message>
+      <source>Give another --name for a new queue.</source>
+      <translation>用另一个 --name 新建一个队列。</translation>
     </message>
     <message>
       <source>Give either a .pt model, or a model YAML plus initial weights.</source>
@@ -1610,6 +1622,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>If you trust {value}, give it on the command line: {flag} {value}.</source>
       <translation>如果你信任 {value}，请在命令行上给出它：{flag} {value}。</translation>
+    </message>
+    <message>
+      <source>Image '{id}' of queue '{name}' is {state}: it cannot be reviewed.</source>
+      <translation>队列“{name}”中的图片“{id}”状态为 {state}：无法审核。</translation>
     </message>
     <message>
       <source>Image size</source>
@@ -1838,6 +1854,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Line {line} uses a tab to indent; YAML allows only spaces there ({problem}).</source>
       <translation>第 {line} 行用制表符缩进；YAML 在此处只允许空格（{problem}）。</translation>
+    </message>
+    <message>
+      <source>List the queues with 'yolostudio label queue'.</source>
+      <translation>用 'yolostudio label queue' 列出所有队列。</translation>
     </message>
     <message>
       <source>Lists and mappings nest more than {limit} levels deep at line {line}; a data.yaml needs three.</source>
@@ -2090,6 +2110,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No pretrained weights on this machine: training from scratch needs many more epochs. Get {file} ({size}) to fine-tune instead.</source>
       <translation>本机没有预训练权重：从头训练需要多得多的轮数。获取 {file}（{size}）即可改为微调。</translation>
+    </message>
+    <message>
+      <source>No review queue named '{name}' (looked in {path}).</source>
+      <translation>没有名为“{name}”的审核队列（查找位置：{path}）。</translation>
     </message>
     <message>
       <source>No run folder at {path}.</source>
@@ -2636,6 +2660,14 @@ Type 'delete' to confirm: </source>
       <translation>Python {version} 太旧：YOLO Studio 需要 Python {low} 或更新版本（最高 {high}）。</translation>
     </message>
     <message>
+      <source>Queue '{name}' has no image '{id}'.</source>
+      <translation>队列“{name}”中没有图片“{id}”。</translation>
+    </message>
+    <message>
+      <source>Queue '{name}' holds proposals of run {run} for {folder}.</source>
+      <translation>审核队列“{name}”存放的是运行 {run} 对 {folder} 的建议标注。</translation>
+    </message>
+    <message>
       <source>RAM (decode once, keep in memory)</source>
       <translation>内存（解码一次，保存在内存中）</translation>
     </message>
@@ -3002,6 +3034,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Start the cluster first (ray start --head --port=6379 on its first machine), check the address and that no firewall is in the way, or leave --ray-address and RAY_ADDRESS unset for a search on this computer only.</source>
       <translation>请先启动集群（在第一台机器上运行 ray start --head --port=6379），检查地址以及是否有防火墙阻挡；或者不设置 --ray-address 和 RAY_ADDRESS，只在本机上搜索。</translation>
+    </message>
+    <message>
+      <source>Start the queue again with 'yolostudio label auto'.</source>
+      <translation>用 'yolostudio label auto' 重新建立队列。</translation>
     </message>
     <message>
       <source>Starting the trainer…</source>
@@ -4228,6 +4264,10 @@ Type 'delete' to confirm: </source>
       <translation>一个要下载并解压的网址</translation>
     </message>
     <message>
+      <source>a box close to the confidence threshold (confidence {conf:.2f})</source>
+      <translation>有一个框接近置信度阈值（置信度 {conf:.2f}）</translation>
+    </message>
+    <message>
       <source>a category id</source>
       <translation>一个类别 id</translation>
     </message>
@@ -4244,12 +4284,12 @@ Type 'delete' to confirm: </source>
       <translation>可能漏标</translation>
     </message>
     <message>
-      <source>a list ([…])</source>
-      <translation>一个列表（[…]）</translation>
-    </message>
-    <message>
       <source>a link to {target}, outside the source: left out (an import takes only the source's own files)</source>
       <translation>指向源文件夹之外 {target} 的链接：已略去（导入只取源文件夹自己的文件）</translation>
+    </message>
+    <message>
+      <source>a list ([…])</source>
+      <translation>一个列表（[…]）</translation>
     </message>
     <message>
       <source>a mirror of PyTorch's wheel index holding cu132/, cu130/, cu126/ and cpu/ folders</source>
@@ -4270,6 +4310,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>a point is not a pair of numbers</source>
       <translation>有一个点不是一对数字</translation>
+    </message>
+    <message>
+      <source>a possible object just below the threshold (confidence {conf:.2f})</source>
+      <translation>可能有一个物体略低于阈值（置信度 {conf:.2f}）</translation>
     </message>
     <message>
       <source>a run (its best.pt) or a .pt file</source>
@@ -4524,6 +4568,10 @@ Type 'delete' to confirm: </source>
       <translation>计算进程</translation>
     </message>
     <message>
+      <source>confirmed by a person</source>
+      <translation>经人工确认</translation>
+    </message>
+    <message>
       <source>container</source>
       <translation>容器</translation>
     </message>
@@ -4640,6 +4688,10 @@ Type 'delete' to confirm: </source>
       <translation>下载官方检查点（应用唯一的联网操作）</translation>
     </message>
     <message>
+      <source>drawn by a person</source>
+      <translation>由人工绘制</translation>
+    </message>
+    <message>
       <source>driver</source>
       <translation>驱动</translation>
     </message>
@@ -4722,6 +4774,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>evaluation ({split})</source>
       <translation>评估（{split}）</translation>
+    </message>
+    <message>
+      <source>every box well above the threshold (lowest {conf:.2f})</source>
+      <translation>所有框都远高于阈值（最低 {conf:.2f}）</translation>
     </message>
     <message>
       <source>exit code {code}</source>
@@ -5496,6 +5552,10 @@ Type 'delete' to confirm: </source>
       <translation>使用的进程数（默认：全部核心）</translation>
     </message>
     <message>
+      <source>proposed by the model</source>
+      <translation>由模型建议</translation>
+    </message>
+    <message>
       <source>quick test</source>
       <translation>快速测试</translation>
     </message>
@@ -5844,6 +5904,10 @@ Type 'delete' to confirm: </source>
       <translation>无法读取图片（{error}）；它的 {n} 个框被略去</translation>
     </message>
     <message>
+      <source>the image could not be read: {reason}</source>
+      <translation>无法读取图片：{reason}</translation>
+    </message>
+    <message>
       <source>the installer again, with the same options</source>
       <translation>用相同选项再次运行安装程序</translation>
     </message>
@@ -5870,6 +5934,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the measure job failed</source>
       <translation>测量任务失败</translation>
+    </message>
+    <message>
+      <source>the model found nothing: an empty image, or everything missed</source>
+      <translation>模型什么都没找到：图片为空，或全部漏检</translation>
     </message>
     <message>
       <source>the most trials to run (default: as many as the budget allows)</source>
@@ -6050,6 +6118,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>trust the file without asking</source>
       <translation>不询问，直接信任该文件</translation>
+    </message>
+    <message>
+      <source>two boxes of different classes on one object</source>
+      <translation>同一物体上有两个不同类别的框</translation>
     </message>
     <message>
       <source>unavailable ({reason})</source>
@@ -6864,20 +6936,20 @@ Type 'delete' to confirm: </source>
       <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
     <message>
-      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
-      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
-      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
-    </message>
-    <message>
       <source>{n} segmentation mask (a label map of a VOC segmentation export, not a photo): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
     </message>
     <message>
       <source>{n} segmentation masks (label maps of a VOC segmentation export, not photos): left out</source>
       <translation>{n} 张分割掩码（VOC 分割导出的标签图，不是照片）：已略去</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC error since the driver loaded: it ended the CUDA program that hit it. If it recurs after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：它终止了遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
+    </message>
+    <message>
+      <source>{n} uncorrectable ECC errors since the driver loaded: each one ends the CUDA program that hit it. If they recur after a reset, the board needs service.</source>
+      <translation>自驱动加载以来有 {n} 个不可纠正的 ECC 错误：每一个都会终止遇到它的 CUDA 程序。如果重置后再次出现，这块显卡需要检修。</translation>
     </message>
     <message>
       <source>{n} val images probably have a label mistake</source>
@@ -6960,6 +7032,10 @@ Type 'delete' to confirm: </source>
       <translation>{path} 中没有超参数（yolov5 需要形如 'lr0: 0.01' 的映射）。</translation>
     </message>
     <message>
+      <source>{path} holds no image yolov5 can read (.jpg, .png, .bmp, .tif, .webp …).</source>
+      <translation>{path} 中没有 yolov5 能读取的图片（.jpg、.png、.bmp、.tif、.webp …）。</translation>
+    </message>
+    <message>
       <source>{path} holds no options (expected a mapping of option names).</source>
       <translation>{path} 中没有选项（应为选项名称的映射）。</translation>
     </message>
@@ -7024,12 +7100,20 @@ Type 'delete' to confirm: </source>
       <translation>{path} 不是检测模型（它的检测头是 {head}）。</translation>
     </message>
     <message>
+      <source>{path} is not a folder of images.</source>
+      <translation>{path} 不是图片文件夹。</translation>
+    </message>
+    <message>
       <source>{path} is not a regular file (a FIFO, a device or a folder is in its place)</source>
       <translation>{path} 不是普通文件（它的位置上是 FIFO、设备或文件夹）</translation>
     </message>
     <message>
       <source>{path} is not a regular file.</source>
       <translation>{path} 不是普通文件。</translation>
+    </message>
+    <message>
+      <source>{path} is not a review queue this app can read ({reason}).</source>
+      <translation>{path} 不是本应用能读取的审核队列（{reason}）。</translation>
     </message>
     <message>
       <source>{path} is not a weights manifest.</source>

@@ -568,6 +568,10 @@ Step failed: {step}
       <translation>增加图片或数据增强；用 --patience {n} 提前停止。</translation>
     </message>
     <message>
+      <source>Add the class to 'names' in the data.yaml (the Dataset page), or reject those boxes in the queue.</source>
+      <translation>请在 data.yaml 的 'names' 中添加该类别（数据集页面），或在队列中拒绝这些框。</translation>
+    </message>
+    <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
       <translation>训练进程结束时全部 {epochs} 轮已训练完：“继续训练”会用现有权重将其标记为已完成（不会再次对 best.pt 做最终验证）。</translation>
     </message>
@@ -820,6 +824,10 @@ Step failed: {step}
       <translation>可选：{names}</translation>
     </message>
     <message>
+      <source>Choose one it has with --split ({splits}).</source>
+      <translation>用 --split 选择它已有的划分（{splits}）。</translation>
+    </message>
+    <message>
       <source>Class id {cls} but the dataset has {nc} classes (0–{top}). {consequence}</source>
       <translation>类别 id 为 {cls}，但数据集只有 {nc} 个类别（0–{top}）。{consequence}</translation>
     </message>
@@ -926,6 +934,10 @@ Step failed: {step}
     <message>
       <source>Create the app's environment with a Python PyTorch {release} has wheels for ({range}): python{high} -m venv .venv, then run installer/launch.sh again.</source>
       <translation>用 PyTorch {release} 提供安装包的 Python（{range}）创建应用的环境：python{high} -m venv .venv，然后再次运行 installer/launch.sh。</translation>
+    </message>
+    <message>
+      <source>Create the folder, or point '{split}' at the folder of its images.</source>
+      <translation>请创建该文件夹，或让“{split}”指向其图片所在的文件夹。</translation>
     </message>
     <message>
       <source>Cut from {goal_n} to fit your time budget of {budget}.</source>
@@ -1254,6 +1266,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Fits in RAM with yolov5's 10% margin.</source>
       <translation>留出 yolov5 的 10% 余量后内存放得下。</translation>
+    </message>
+    <message>
+      <source>Fix it first (yolostudio dataset check {path}).</source>
+      <translation>请先修复它（yolostudio dataset check {path}）。</translation>
     </message>
     <message>
       <source>Fix the YAML errors first; the file cannot be edited safely while it does not parse.</source>
@@ -3352,6 +3368,10 @@ Type 'delete' to confirm: </source>
       <translation>运行 {run} 的数据集不在原处：{path}</translation>
     </message>
     <message>
+      <source>The dataset {path} has no class {classes} (its classes: {names}); nothing was added.</source>
+      <translation>数据集 {path} 没有类别 {classes}（它的类别：{names}）；未添加任何内容。</translation>
+    </message>
+    <message>
       <source>The dataset's data.yaml: where the images are and the class names. Check it on the Dataset page first — an error there stops training.</source>
       <translation>数据集的 data.yaml：图片在哪里，类别叫什么。请先在数据集页面检查它——那里的错误会让训练停止。</translation>
     </message>
@@ -4488,6 +4508,10 @@ Type 'delete' to confirm: </source>
       <translation>无法读取检测信息文件 {path}：{reason}</translation>
     </message>
     <message>
+      <source>cannot read {path}: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
       <source>cgroup quota</source>
       <translation>cgroup 配额</translation>
     </message>
@@ -5008,6 +5032,10 @@ Type 'delete' to confirm: </source>
       <translation>它不是普通文件（而是文件夹、管道或设备）</translation>
     </message>
     <message>
+      <source>it is {state}</source>
+      <translation>其状态为 {state}</translation>
+    </message>
+    <message>
       <source>it starts or ends with a space, or ends with a dot</source>
       <translation>它以空格开头或结尾，或以点结尾</translation>
     </message>
@@ -5278,6 +5306,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>no bndbox</source>
       <translation>没有 bndbox</translation>
+    </message>
+    <message>
+      <source>no box at confidence {conf:.2f} and nobody reviewed it: left in the queue</source>
+      <translation>没有置信度达到 {conf:.2f} 的框，且尚无人审核：留在队列中</translation>
     </message>
     <message>
       <source>no dataset given</source>
@@ -6992,6 +7024,10 @@ Type 'delete' to confirm: </source>
       <translation>无法准备 {path}：{reasons}</translation>
     </message>
     <message>
+      <source>{path} cannot be read as a dataset: {reason}</source>
+      <translation>{path} 无法作为数据集读取：{reason}</translation>
+    </message>
+    <message>
       <source>{path} cannot be read for training: {reasons}</source>
       <translation>无法读取 {path} 用于训练：{reasons}</translation>
     </message>
@@ -7016,8 +7052,16 @@ Type 'delete' to confirm: </source>
       <translation>{path} 不存在。</translation>
     </message>
     <message>
+      <source>{path} exists already; left alone</source>
+      <translation>{path} 已存在；保持不动</translation>
+    </message>
+    <message>
       <source>{path} has no 'train' entry</source>
       <translation>{path} 没有 'train' 条目</translation>
+    </message>
+    <message>
+      <source>{path} has no '{split}' split.</source>
+      <translation>{path} 没有“{split}”划分。</translation>
     </message>
     <message>
       <source>{path} has no evolve table (meta = {{…}}): this yolov5 version is not one the app knows.</source>
@@ -7070,6 +7114,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} is empty.</source>
       <translation>{path} 是空的。</translation>
+    </message>
+    <message>
+      <source>{path} is in the dataset already; left alone</source>
+      <translation>{path} 已在数据集中；保持不动</translation>
     </message>
     <message>
       <source>{path} is in your runs, but YOLO Studio has no record of writing it: the run was copied in from elsewhere, or made before this version recorded its checkpoints. A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights (asked once: the file is recorded then).</source>
@@ -7342,6 +7390,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{split}: {entry} does not exist (looked for {path}). {consequence}</source>
       <translation>{split}：{entry} 不存在（查找位置 {path}）。{consequence}</translation>
+    </message>
+    <message>
+      <source>{split}: {path} does not exist.</source>
+      <translation>{split}：{path} 不存在。</translation>
     </message>
     <message>
       <source>{split}: {path} is a system folder, not a dataset's: yolov5 would search every folder under it for images. Point '{split}' at the folder of its images.</source>

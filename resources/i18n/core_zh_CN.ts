@@ -308,6 +308,10 @@ Step failed: {step}
       <translation>缺少 '{key}'。yolov5 会立即以 "data.yaml '{key}:' field missing" 停止。</translation>
     </message>
     <message>
+      <source>'{name}' cannot name a review queue: use letters, digits, '.', '_' or '-' (at most 64).</source>
+      <translation>“{name}”不能用作审核队列名：请使用字母、数字、'.'、'_' 或 '-'（最多 64 个）。</translation>
+    </message>
+    <message>
       <source>'{name}' has few examples and a low AP ({ap})</source>
       <translation>'{name}' 样本少且 AP 低（{ap}）</translation>
     </message>
@@ -578,6 +582,10 @@ Step failed: {step}
     <message>
       <source>Add images or augmentation; stop early with --patience {n}.</source>
       <translation>增加图片或数据增强；用 --patience {n} 提前停止。</translation>
+    </message>
+    <message>
+      <source>Add the class to 'names' in the data.yaml (the Dataset page), or reject those boxes in the queue.</source>
+      <translation>请在 data.yaml 的 'names' 中添加该类别（数据集页面），或在队列中拒绝这些框。</translation>
     </message>
     <message>
       <source>Added machine {name} ({dest}); its workspace there: {folder}. 'yolostudio machine check {name}' runs the doctor there.</source>
@@ -860,6 +868,10 @@ Step failed: {step}
       <translation>可选：{names}</translation>
     </message>
     <message>
+      <source>Choose one it has with --split ({splits}).</source>
+      <translation>用 --split 选择它已有的划分（{splits}）。</translation>
+    </message>
+    <message>
       <source>Class id {cls} but the dataset has {nc} classes (0–{top}). {consequence}</source>
       <translation>类别 id 为 {cls}，但数据集只有 {nc} 个类别（0–{top}）。{consequence}</translation>
     </message>
@@ -966,6 +978,10 @@ Step failed: {step}
     <message>
       <source>Create the app's environment with a Python PyTorch {release} has wheels for ({range}): python{high} -m venv .venv, then run installer/launch.sh again.</source>
       <translation>用 PyTorch {release} 提供安装包的 Python（{range}）创建应用的环境：python{high} -m venv .venv，然后再次运行 installer/launch.sh。</translation>
+    </message>
+    <message>
+      <source>Create the folder, or point '{split}' at the folder of its images.</source>
+      <translation>请创建该文件夹，或让“{split}”指向其图片所在的文件夹。</translation>
     </message>
     <message>
       <source>Cut from {goal_n} to fit your time budget of {budget}.</source>
@@ -1316,6 +1332,10 @@ Type 'delete' to confirm: </source>
       <translation>留出 yolov5 的 10% 余量后内存放得下。</translation>
     </message>
     <message>
+      <source>Fix it first (yolostudio dataset check {path}).</source>
+      <translation>请先修复它（yolostudio dataset check {path}）。</translation>
+    </message>
+    <message>
       <source>Fix the YAML errors first; the file cannot be edited safely while it does not parse.</source>
       <translation>请先修复 YAML 错误；文件无法解析时不能安全地编辑。</translation>
     </message>
@@ -1556,6 +1576,10 @@ Type 'delete' to confirm: </source>
       <translation>获取方式：yolostudio weights get yolov5s   （从 {base} 下载）</translation>
     </message>
     <message>
+      <source>Give --images the folder that holds the new images.</source>
+      <translation>用 --images 指定存放新图片的文件夹。</translation>
+    </message>
+    <message>
       <source>Give --rdzv-endpoint HOST:PORT (or --master-addr and --master-port) of machine 0, the same on every machine.</source>
       <translation>请给出第 0 台机器的 --rdzv-endpoint 主机:端口（或 --master-addr 和 --master-port），每台机器都使用相同的值。</translation>
     </message>
@@ -1570,6 +1594,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Give an image, a folder, a glob such as 'images/*.jpg', a video, a camera index (0) or an rtsp:// or http:// stream.</source>
       <translation>请指定一张图片、一个文件夹、一个通配符（如 'images/*.jpg'）、一个视频、一个摄像头编号（0）或一个 rtsp:// 或 http:// 视频流。</translation>
+    </message>
+    <message>
+      <source>Give another --name for a new queue.</source>
+      <translation>用另一个 --name 新建一个队列。</translation>
     </message>
     <message>
       <source>Give another --out, or leave it out for a new one.</source>
@@ -1702,6 +1730,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>If you trust {value}, give it on the command line: {flag} {value}.</source>
       <translation>如果你信任 {value}，请在命令行上给出它：{flag} {value}。</translation>
+    </message>
+    <message>
+      <source>Image '{id}' of queue '{name}' is {state}: it cannot be reviewed.</source>
+      <translation>队列“{name}”中的图片“{id}”状态为 {state}：无法审核。</translation>
     </message>
     <message>
       <source>Image size</source>
@@ -1938,6 +1970,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Line {line} uses a tab to indent; YAML allows only spaces there ({problem}).</source>
       <translation>第 {line} 行用制表符缩进；YAML 在此处只允许空格（{problem}）。</translation>
+    </message>
+    <message>
+      <source>List the queues with 'yolostudio label queue'.</source>
+      <translation>用 'yolostudio label queue' 列出所有队列。</translation>
     </message>
     <message>
       <source>Lists and mappings nest more than {limit} levels deep at line {line}; a data.yaml needs three.</source>
@@ -2222,6 +2258,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No pretrained weights on this machine: training from scratch needs many more epochs. Get {file} ({size}) to fine-tune instead.</source>
       <translation>本机没有预训练权重：从头训练需要多得多的轮数。获取 {file}（{size}）即可改为微调。</translation>
+    </message>
+    <message>
+      <source>No review queue named '{name}' (looked in {path}).</source>
+      <translation>没有名为“{name}”的审核队列（查找位置：{path}）。</translation>
     </message>
     <message>
       <source>No run folder at {path}.</source>
@@ -2800,6 +2840,14 @@ Type 'delete' to confirm: </source>
       <translation>Python {version} 太旧：YOLO Studio 需要 Python {low} 或更新版本（最高 {high}）。</translation>
     </message>
     <message>
+      <source>Queue '{name}' has no image '{id}'.</source>
+      <translation>队列“{name}”中没有图片“{id}”。</translation>
+    </message>
+    <message>
+      <source>Queue '{name}' holds proposals of run {run} for {folder}.</source>
+      <translation>审核队列“{name}”存放的是运行 {run} 对 {folder} 的建议标注。</translation>
+    </message>
+    <message>
       <source>RAM (decode once, keep in memory)</source>
       <translation>内存（解码一次，保存在内存中）</translation>
     </message>
@@ -3216,6 +3264,10 @@ Type 'delete' to confirm: </source>
       <translation>请先启动集群（在第一台机器上运行 ray start --head --port=6379），检查地址以及是否有防火墙阻挡；或者不设置 --ray-address 和 RAY_ADDRESS，只在本机上搜索。</translation>
     </message>
     <message>
+      <source>Start the queue again with 'yolostudio label auto'.</source>
+      <translation>用 'yolostudio label auto' 重新建立队列。</translation>
+    </message>
+    <message>
       <source>Starting the trainer…</source>
       <translation>正在启动训练器…</translation>
     </message>
@@ -3554,6 +3606,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The dataset {data} is not on this machine: it is sent from here.</source>
       <translation>数据集 {data} 不在本机：数据集要从本机发送。</translation>
+    </message>
+    <message>
+      <source>The dataset {path} has no class {classes} (its classes: {names}); nothing was added.</source>
+      <translation>数据集 {path} 没有类别 {classes}（它的类别：{names}）；未添加任何内容。</translation>
     </message>
     <message>
       <source>The dataset's data.yaml: where the images are and the class names. Check it on the Dataset page first — an error there stops training.</source>
@@ -4548,6 +4604,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>一个要下载并解压的网址</translation>
     </message>
     <message>
+      <source>a box close to the confidence threshold (confidence {conf:.2f})</source>
+      <translation>有一个框接近置信度阈值（置信度 {conf:.2f}）</translation>
+    </message>
+    <message>
       <source>a category id</source>
       <translation>一个类别 id</translation>
     </message>
@@ -4590,6 +4650,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>a point is not a pair of numbers</source>
       <translation>有一个点不是一对数字</translation>
+    </message>
+    <message>
+      <source>a possible object just below the threshold (confidence {conf:.2f})</source>
+      <translation>可能有一个物体略低于阈值（置信度 {conf:.2f}）</translation>
     </message>
     <message>
       <source>a run (its best weights), a .pt or an exported model (.onnx, .torchscript, .engine, OpenVINO)</source>
@@ -4808,6 +4872,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>无法读取检测信息文件 {path}：{reason}</translation>
     </message>
     <message>
+      <source>cannot read {path}: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
       <source>cgroup quota</source>
       <translation>cgroup 配额</translation>
     </message>
@@ -4894,6 +4962,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>confidence threshold (default: {v})</source>
       <translation>置信度阈值（默认：{v}）</translation>
+    </message>
+    <message>
+      <source>confirmed by a person</source>
+      <translation>经人工确认</translation>
     </message>
     <message>
       <source>container</source>
@@ -5012,6 +5084,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>下载官方检查点（应用唯一的联网操作）</translation>
     </message>
     <message>
+      <source>drawn by a person</source>
+      <translation>由人工绘制</translation>
+    </message>
+    <message>
       <source>driver</source>
       <translation>驱动</translation>
     </message>
@@ -5102,6 +5178,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>evaluation ({split})</source>
       <translation>评估（{split}）</translation>
+    </message>
+    <message>
+      <source>every box well above the threshold (lowest {conf:.2f})</source>
+      <translation>所有框都远高于阈值（最低 {conf:.2f}）</translation>
     </message>
     <message>
       <source>exit code {code}</source>
@@ -5346,6 +5426,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>it is not a regular file (a folder, a pipe or a device)</source>
       <translation>它不是普通文件（而是文件夹、管道或设备）</translation>
+    </message>
+    <message>
+      <source>it is {state}</source>
+      <translation>其状态为 {state}</translation>
     </message>
     <message>
       <source>it starts or ends with a space, or ends with a dot</source>
@@ -5640,6 +5724,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>没有 bndbox</translation>
     </message>
     <message>
+      <source>no box at confidence {conf:.2f} and nobody reviewed it: left in the queue</source>
+      <translation>没有置信度达到 {conf:.2f} 的框，且尚无人审核：留在队列中</translation>
+    </message>
+    <message>
       <source>no dataset given</source>
       <translation>未指定数据集</translation>
     </message>
@@ -5926,6 +6014,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>processes to use (default: all cores)</source>
       <translation>使用的进程数（默认：全部核心）</translation>
+    </message>
+    <message>
+      <source>proposed by the model</source>
+      <translation>由模型建议</translation>
     </message>
     <message>
       <source>quick test</source>
@@ -6308,6 +6400,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>无法读取图片（{error}）；它的 {n} 个框被略去</translation>
     </message>
     <message>
+      <source>the image could not be read: {reason}</source>
+      <translation>无法读取图片：{reason}</translation>
+    </message>
+    <message>
       <source>the installer again, with the same options</source>
       <translation>用相同选项再次运行安装程序</translation>
     </message>
@@ -6338,6 +6434,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>the measure job failed</source>
       <translation>测量任务失败</translation>
+    </message>
+    <message>
+      <source>the model found nothing: an empty image, or everything missed</source>
+      <translation>模型什么都没找到：图片为空，或全部漏检</translation>
     </message>
     <message>
       <source>the most trials to run (default: as many as the budget allows)</source>
@@ -6558,6 +6658,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>trust the file without asking</source>
       <translation>不询问，直接信任该文件</translation>
+    </message>
+    <message>
+      <source>two boxes of different classes on one object</source>
+      <translation>同一物体上有两个不同类别的框</translation>
     </message>
     <message>
       <source>unavailable ({reason})</source>
@@ -7508,6 +7612,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{path} 无法作为 data.yaml 读取：{reason}</translation>
     </message>
     <message>
+      <source>{path} cannot be read as a dataset: {reason}</source>
+      <translation>{path} 无法作为数据集读取：{reason}</translation>
+    </message>
+    <message>
       <source>{path} cannot be read for training: {reasons}</source>
       <translation>无法读取 {path} 用于训练：{reasons}</translation>
     </message>
@@ -7536,8 +7644,16 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{path} 不存在。</translation>
     </message>
     <message>
+      <source>{path} exists already; left alone</source>
+      <translation>{path} 已存在；保持不动</translation>
+    </message>
+    <message>
       <source>{path} has no 'train' entry</source>
       <translation>{path} 没有 'train' 条目</translation>
+    </message>
+    <message>
+      <source>{path} has no '{split}' split.</source>
+      <translation>{path} 没有“{split}”划分。</translation>
     </message>
     <message>
       <source>{path} has no evolve table (meta = {{…}}): this yolov5 version is not one the app knows.</source>
@@ -7554,6 +7670,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{path} holds no hyperparameters (yolov5 needs a mapping such as 'lr0: 0.01').</source>
       <translation>{path} 中没有超参数（yolov5 需要形如 'lr0: 0.01' 的映射）。</translation>
+    </message>
+    <message>
+      <source>{path} holds no image yolov5 can read (.jpg, .png, .bmp, .tif, .webp …).</source>
+      <translation>{path} 中没有 yolov5 能读取的图片（.jpg、.png、.bmp、.tif、.webp …）。</translation>
     </message>
     <message>
       <source>{path} holds no options (expected a mapping of option names).</source>
@@ -7596,6 +7716,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{path} 是空的。</translation>
     </message>
     <message>
+      <source>{path} is in the dataset already; left alone</source>
+      <translation>{path} 已在数据集中；保持不动</translation>
+    </message>
+    <message>
       <source>{path} is in your runs, but YOLO Studio has no record of writing it: the run was copied in from elsewhere, or made before this version recorded its checkpoints. A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights (asked once: the file is recorded then).</source>
       <translation>{path} 位于您的运行目录中，但 YOLO Studio 没有写入它的记录：该运行是从别处复制进来的，或是在本版本开始记录检查点之前创建的。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights（只问一次：之后会记录该文件）。</translation>
     </message>
@@ -7628,12 +7752,20 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{path} 不是检测模型（它的检测头是 {head}）。</translation>
     </message>
     <message>
+      <source>{path} is not a folder of images.</source>
+      <translation>{path} 不是图片文件夹。</translation>
+    </message>
+    <message>
       <source>{path} is not a regular file (a FIFO, a device or a folder is in its place)</source>
       <translation>{path} 不是普通文件（它的位置上是 FIFO、设备或文件夹）</translation>
     </message>
     <message>
       <source>{path} is not a regular file.</source>
       <translation>{path} 不是普通文件。</translation>
+    </message>
+    <message>
+      <source>{path} is not a review queue this app can read ({reason}).</source>
+      <translation>{path} 不是本应用能读取的审核队列（{reason}）。</translation>
     </message>
     <message>
       <source>{path} is not a weights manifest.</source>
@@ -7882,6 +8014,10 @@ Fix the cause above, then run: {retry}
     <message>
       <source>{split}: {entry} does not exist (looked for {path}). {consequence}</source>
       <translation>{split}：{entry} 不存在（查找位置 {path}）。{consequence}</translation>
+    </message>
+    <message>
+      <source>{split}: {path} does not exist.</source>
+      <translation>{split}：{path} 不存在。</translation>
     </message>
     <message>
       <source>{split}: {path} is a system folder, not a dataset's: yolov5 would search every folder under it for images. Point '{split}' at the folder of its images.</source>

@@ -19,7 +19,7 @@ from tools.i18n_verbatim import verbatim_tokens
 TERMS = {
     # products and libraries: names, never translated (docs/architecture.md, "Translation")
     "yolo", "yolov", "studio", "pytorch", "torch", "torchvision", "cuda", "cudnn", "nvidia", "nvml", "onnx",
-    "onnxsim", "onnxruntime", "tensorrt", "torchscript", "opencv", "pillow", "python", "pip", "pyside", "qt",
+    "onnxsim", "onnxruntime", "openvino", "nncf", "tensorrt", "torchscript", "opencv", "pillow", "python", "pip", "pyside", "qt",
     "ray", "torchrun", "nohup", "wsl", "linux", "windows", "macos", "debian", "ubuntu", "fedora", "rhel",
     "nvidia-smi", "libnvidia-ml", "geforce", "quadro", "gtx", "rtx", "tesla", "powershell", "docker", "dejavu",
     "colab", "kaggle",
@@ -49,7 +49,7 @@ TERMS = {
     # units
     "px", "ms", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "mhz", "ghz",
     # keys on the keyboard, as printed on them
-    "ctrl", "shift", "alt", "esc", "enter", "tab", "del", "delete",
+    "ctrl", "shift", "alt", "esc", "enter", "tab", "del", "delete", "space", "pageup", "pagedown",
     # the language picker names English in English, as every language picker does
     "english",
 }

@@ -25,11 +25,25 @@ def bin_of(xml: Path) -> Path:
     return xml.with_name(xml.name[:-4] + ".bin") if xml.name.endswith(".xml") else xml.with_name(xml.name + ".bin")
 
 
+def decline_openvino_telemetry() -> None:
+    """OpenVINO's converter reports usage to Google Analytics unless a consent file says no: ``convert_model``
+    builds ``openvino_telemetry.Telemetry(enable_opt_in_dialog=False)``, whose ``OptInChecker.check`` answers
+    NO_FILE (= send) on a machine where nobody ran ``opt_in_out`` (openvino/tools/ovc/telemetry_utils.py,
+    ``init_ovc_telemetry``; openvino_telemetry/main.py, ``init``). The app sends no usage statistics: every
+    consent check in this worker answers DECLINED, without writing anything into the user's home."""
+    try:
+        from openvino_telemetry.utils.opt_in_checker import ConsentCheckResult, OptInChecker
+    except ImportError:  # no telemetry package: nothing to send with
+        return
+    OptInChecker.check = lambda self, *args, **kwargs: ConsentCheckResult.DECLINED
+
+
 def export_openvino(model: Any, im: Any, path: Path, *, names: dict[int, str], stride: int) -> dict[str, Any]:
     """Write ``path`` (the xml) and ``bin_of(path)``; names and stride in the IR's runtime info."""
     import openvino as ov
     import torch
 
+    decline_openvino_telemetry()
     with torch.no_grad():
         converted = ov.convert_model(model, example_input=im)
     converted.set_rt_info(str(stride), ["model_info", "stride"])

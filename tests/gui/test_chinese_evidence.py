@@ -8,7 +8,8 @@ from gui.widgets.diagnosis_banner import EVIDENCE, evidence_text
 from tests.gui.languages import app_in_language
 from tests.latin_words import stray_words
 
-SAMPLE = {"data_wait_share": 0.19, "images_per_s": 22.4, "cpu_percent": 100, "cpu_count": 2, "iowait_percent": 3,
+SAMPLE = {"data_wait_share": 0.19, "images_per_s": 22.4, "cpu_percent": 100, "cpu_count": 2, "others_cpu_percent": 70, "own_cpu_percent": 25,
+          "cpu_wait_percent": 60, "iowait_percent": 3,
           "disk_read_mb_s": 1.5, "workers": 2, "gpu_util_percent": 40, "gpu_mem_share": 0.3, "batch_size": 16,
           "throttled_share": 0.1, "max_temperature_c": 71, "gpus_seen_by_nvml": 1, "training_on_gpu": True,
           "reasons": ["x"]}

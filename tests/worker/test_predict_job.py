@@ -14,7 +14,7 @@ def test_unreadable_and_missing_images_are_warnings_naming_them_and_the_rest_go_
     good, bad, gone = tmp_path / "good.png", tmp_path / "x.jpg", tmp_path / "gone.png"
     assert QImage(40, 30, QImage.Format.Format_RGB32).save(str(good))
     bad.write_bytes(b"not a jpeg")
-    monkeypatch.setattr(predict_job, "_runner",
+    monkeypatch.setattr(predict_job, "load_runner",
                         lambda path: (lambda batch: np.zeros((len(batch), 3, 6), np.float32), {0: "a"}, 32, "stub"))
     ctx, stream = context(tmp_path, "predict", {"model": str(tmp_path / "m.pt"), "imgsz": 64,
                                                 "images": [str(good), str(bad), str(gone)]})

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("torch", "yolov5", "cv2", "ultralytics", "torchvision", "cleanlab", "sklearn", "ray", "optuna")
+HEAVY = ("torch", "yolov5", "cv2", "ultralytics", "torchvision", "cleanlab", "sklearn", "ray", "optuna", "nncf")
 QT = ("PySide6", "shiboken6", "pyqtgraph")
 
 

@@ -40,8 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dynamic", action="store_true", help=tr("dynamic batch and image size"))
     p.add_argument("--opset", type=int, default=OPSET_DEFAULT)
     p.add_argument("--simplify", action="store_true", help=tr("simplify the ONNX graph (needs onnxsim)"))
-    p.add_argument("--int8", action="store_true", help=tr("INT8 TensorRT engine or ONNX model, calibrated on --data "
-                                                          "training images; ONNX: FP32 and INT8 mAP on val compared"))
+    p.add_argument("--int8", action="store_true", help=tr("INT8 TensorRT engine, ONNX or OpenVINO model, calibrated on "
+                                                          "--data training images; ONNX and OpenVINO: FP32 and INT8 "
+                                                          "mAP on val compared"))
     p.add_argument("--int8-max-drop", type=float, default=ExportOptions.int8_max_drop, metavar="MAP",
                    help=tr("INT8 is verified only when its mAP@0.5 falls by at most this much (default: {v})",
                            v=ExportOptions.int8_max_drop))

@@ -30,6 +30,8 @@ class ExportFacts:
     onnxsim: bool = False
     onnxruntime: bool = True
     openvino: bool = True
+    #: NNCF, OpenVINO's INT8 quantiser (``export --format openvino --int8``).
+    nncf: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -88,4 +90,4 @@ def gather_export_facts() -> ExportFacts:
     capability = machine.gpu_capabilities[0] if count and machine.gpu_capabilities else None
     return ExportFacts(gpu_count=count, gpu_name=name, gpu_capability=capability, torch_cuda=torch_cuda_version(),
                        tensorrt_version=tensorrt_version(), onnxsim=_has_module("onnxsim"),
-                       onnxruntime=_has_module("onnxruntime"), openvino=_has_module("openvino"))
+                       onnxruntime=_has_module("onnxruntime"), openvino=_has_module("openvino"), nncf=_has_module("nncf"))

@@ -19,6 +19,7 @@ FORMATS = ("onnx", "engine", "torchscript", "openvino")
 #: An OpenVINO IR is ``best.xml`` and the ``best.bin`` beside it (``core/worker/export_openvino.py``).
 SUFFIXES = {"onnx": ".onnx", "engine": ".engine", "torchscript": ".torchscript", "openvino": ".xml"}
 OPENVINO_INSTALL = "pip install openvino"
+NNCF_INSTALL = "pip install nncf"  # OpenVINO's post-training INT8 quantiser (core/worker/export_int8.py)
 OPSET_MIN, OPSET_MAX, OPSET_DEFAULT = 11, 20, 17  # the legacy exporter's range (torch 2.14: max 20)
 #: TensorRT 10.5+ supports only compute capability >= 7.5.
 TRT_MIN_CAPABILITY = (7, 5)
@@ -143,11 +144,14 @@ def option_states(options: ExportOptions, facts: ExportFacts) -> dict[str, Optio
         states["opset"] = OptionState()
         states["simplify"] = OptionState() if facts.onnxsim else OptionState(
             False, tr("Simplifying needs the 'onnxsim' package, which is not installed."), ONNXSIM_INSTALL)
-    if "onnx" in options.formats and "engine" not in options.formats:
-        states["int8"] = OptionState()  # ONNX Runtime's static quantisation, on the CPU
+    cpu_int8 = {"onnx", "openvino"} & set(options.formats)
+    if cpu_int8 and "engine" not in options.formats:
+        # ONNX Runtime's static quantisation and NNCF's for OpenVINO, both on the CPU
+        states["int8"] = OptionState() if "openvino" not in cpu_int8 or facts.nncf else OptionState(
+            False, tr("OpenVINO INT8 needs the 'nncf' package, which is not installed."), NNCF_INSTALL)
     elif not engine.enabled:
-        states["int8"] = OptionState(False, tr("INT8 is a TensorRT or ONNX option: {reason}", reason=engine.reason),
-                                     engine.install)
+        states["int8"] = OptionState(False, tr("INT8 is a TensorRT, ONNX or OpenVINO option: {reason}",
+                                               reason=engine.reason), engine.install)
     elif trt_major is not None and trt_major >= 11:
         states["int8"] = OptionState(False, tr("TensorRT 11 removed INT8 calibration; install TensorRT 10 for "
                                                "calibrated INT8 engines."), tensorrt_install_command(facts.torch_cuda))
@@ -155,7 +159,8 @@ def option_states(options: ExportOptions, facts: ExportFacts) -> dict[str, Optio
         states["int8"] = OptionState(False, tr("This GPU has no fast INT8 support (compute capability 6.1 or "
                                                "newer is needed)."))
     elif "engine" not in options.formats:
-        states["int8"] = OptionState(False, tr("INT8 applies to TensorRT engines and ONNX; choose one of them."))
+        states["int8"] = OptionState(False, tr("INT8 applies to TensorRT engines, ONNX and OpenVINO; choose one "
+                                               "of them."))
     else:
         states["int8"] = OptionState()
     return states

@@ -38,6 +38,9 @@ Each fix below answers one failure measured in ``docs/facts/yolov5-package.md`` 
  14. augmentation one image at a time in the loader's workers starves a fast GPU (issue 36) →
      ``enable_batch_augment``, only for a run with ``gpu_augment`` on: the loader only letterboxes, and the
      batch is augmented on the training device (``core/worker/compat_augment.py``, ``batch_mosaic.py``).
+ 15. yolov5's OpenVINO loader imports ``openvino.runtime`` (gone from OpenVINO 2026), lets the CPU plugin pick
+     bf16 for an FP32 IR, and reads names/stride only from a yaml the app does not write → an alias module with
+     an f32 ``Core``, and the IR's runtime info as the metadata (``core/worker/compat_openvino.py``).
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -57,6 +60,7 @@ from core.disk_space import disk_full_error, is_disk_full, written_size
 from core.run import provenance
 from core.trust import foreign_refusal, store_refusal, stored_verdict, within
 from core.workspace import runs_dir
+from core.worker.compat_openvino import run_openvino_ir
 from core.worker.code_guards import install as install_code_guards, safe_check_dataset
 from core.worker.compat_jpeg import keep_dataset_files
 
@@ -371,5 +375,6 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     _patch_yolov5()
     install_code_guards(trusted_model)
     keep_dataset_files()  # 13.
+    run_openvino_ir()  # 15.
     _patch_torch_save()  # after yolov5: its import of ultralytics rebinds torch.save
     _applied = True

@@ -1,12 +1,16 @@
-"""INT8 with its measured cost: ONNX Runtime's static quantisation of the verified FP32 ONNX, then the app's own
-evaluation (``evaluate_job.validate``, yolov5's ``val.run``) of both files on the val split and their latency.
+"""INT8 with its measured cost: ONNX Runtime's static quantisation of the verified FP32 ONNX, or NNCF's
+post-training quantisation of the verified FP32 OpenVINO IR, then the app's own evaluation
+(``evaluate_job.validate``, yolov5's ``val.run``) of both files on the val split and their latency.
 
 Calibration reads the dataset's *training* images (at most ``CALIBRATION_IMAGES``), letterboxed exactly as the
 model sees them; the format is QDQ with per-channel INT8 weights and UINT8 activations (ONNX Runtime's
 recommended CPU setting, onnxruntime/python/tools/quantization/README). The INT8 file is called verified only when
 its mAP@0.5 on val falls by at most ``int8_max_drop`` (default 0.02, the user's ``--int8-max-drop``); its name says
-``unverified`` otherwise, as every unverified export's does. Latency is measured interleaved — one FP32 run, one
-INT8 run, repeated — so a change of load on the machine hits both alike; p50 and p99 of each.
+``unverified`` otherwise, as every unverified export's does. NNCF quantises with its default (performance)
+preset — symmetric INT8 weights and activations, the min/max of each activation over the calibration images, then
+its fast bias correction — and the IR keeps the FP32 model's runtime info (names, stride), so the INT8 file loads as
+the FP32 one does. Latency is measured interleaved — one FP32 run, one INT8 run, repeated — so a change of load on
+the machine hits both alike; p50 and p99 of each.
 """
 
 from __future__ import annotations
@@ -50,6 +54,27 @@ def quantize_onnx(fp32: Path, int8: Path, images: list[Prepared], batch: int) ->
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
     return {"client": "onnxruntime", "version": onnxruntime.__version__, "calibration_images": len(images),
             "method": "static QDQ, per-channel INT8 weights, UINT8 activations (MinMax)"}
+
+
+def quantize_openvino(fp32: Path, int8: Path, images: list[Prepared], batch: int) -> dict[str, Any]:
+    """``int8`` (the xml, its ``bin`` beside) from the FP32 IR ``fp32`` with ``nncf.quantize``, calibrated on
+    ``images`` fed exactly as the FP32 path feeds the model (the same letterboxed tensors, batched alike)."""
+    import openvino as ov
+
+    from core.worker.export_openvino import bin_of, copy_model_info, decline_openvino_telemetry, save_ir
+
+    decline_openvino_telemetry()  # before NNCF's import: its telemetry asks the same consent check at import
+    import nncf
+
+    model = ov.Core().read_model(str(fp32), str(bin_of(fp32)))
+    dataset = nncf.Dataset(images, lambda item: np.stack([item.tensor] * batch))
+    quantized = nncf.quantize(model, dataset, subset_size=len(images))
+    copy_model_info(model, quantized)
+    save_ir(quantized, int8)
+    return {"client": "nncf", "version": nncf.__version__, "openvino": ov.__version__,
+            "calibration_images": len(images),
+            "method": "NNCF post-training quantisation, performance preset (symmetric INT8, MinMax, fast bias "
+                      "correction)"}
 
 
 def evaluate(ctx: JobContext, model: Path, data: str, imgsz: int, names: dict[int, str],

@@ -33,6 +33,24 @@ from core.worker.export_verify import (Prepared, Runner, batches, compare, laten
                                        prepare_images, torch_runner)
 
 
+def _onnx_int8() -> tuple[Any, Any]:
+    from core.worker.export_formats import onnxruntime_runner
+    from core.worker.export_int8 import quantize_onnx
+
+    return quantize_onnx, onnxruntime_runner
+
+
+def _openvino_int8() -> tuple[Any, Any]:
+    from core.worker.export_int8 import quantize_openvino
+    from core.worker.export_openvino import openvino_runner
+
+    return quantize_openvino, openvino_runner
+
+
+#: Post-training INT8 after a verified FP32 export: format → (quantiser, runner), imported when asked for.
+INT8_RUNTIMES = {"onnx": _onnx_int8, "openvino": _openvino_int8}
+
+
 class Cancelled(Exception):
     """The user asked the export to stop."""
 
@@ -200,46 +218,51 @@ class ExportJob:
         os.replace(tmp, final)
         report.update(path=str(final), bytes=final.stat().st_size + (
             companion(final).stat().st_size if fmt == "openvino" else 0))
-        if fmt == "onnx" and self.options.int8:
-            report["int8"] = self._int8_onnx(final)
+        if fmt in INT8_RUNTIMES and self.options.int8:
+            report["int8"] = self._int8(fmt, final)
         atomic_write_text(folder / REPORT_NAME, json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n",
                           backup=False)
         return report
 
-    def _int8_onnx(self, fp32: Path) -> dict[str, Any]:
-        """The INT8 ONNX beside the FP32 one, and what it cost (``core/worker/export_int8.py``)."""
+    def _int8(self, fmt: str, fp32: Path) -> dict[str, Any]:
+        """The INT8 model beside the FP32 one, and what it cost (``core/worker/export_int8.py``): one path for
+        every runtime, only the quantiser and the runner differ (``INT8_RUNTIMES``)."""
         import tempfile
 
-        from core.worker.export_formats import onnxruntime_runner
-        from core.worker.export_int8 import calibration_images, evaluate, interleaved_latency, quantize_onnx
+        from core.worker.export_int8 import calibration_images, evaluate, interleaved_latency
 
-        o = self.options
-        self.stage("calibrating", tr("calibrating INT8 on the training images"), format="onnx")
+        quantize, runner = INT8_RUNTIMES[fmt]()
+        o, suffix = self.options, fp32.suffix
+        self.stage("calibrating", tr("calibrating INT8 on the training images"), format=fmt)
         images = calibration_images(o.data, o.imgsz, self.loaded.stride)
         if not images:
             raise ExportError("dataset", tr("No training images to calibrate INT8 on in {data}.", data=o.data),
                               tr("Give the dataset with --data DATA.yaml."))
-        tmp = fp32.parent / f".{fp32.stem}.int8.{os.getpid()}.partial.onnx"  # val.run knows a model by its suffix
+        tmp = fp32.parent / f".{fp32.stem}.int8.{os.getpid()}.partial{suffix}"  # val.run knows a model by its suffix
         try:
-            build = quantize_onnx(fp32, tmp, images, max(1, o.batch))
-            self.stage("evaluating", tr("evaluating FP32 and INT8 on the val split"), format="onnx")
+            build = quantize(fp32, tmp, images, max(1, o.batch))
+            self.stage("evaluating", tr("evaluating FP32 and INT8 on the val split"), format=fmt)
             with tempfile.TemporaryDirectory() as scratch:
                 results = {name: evaluate(self.ctx, path, o.data, o.imgsz, self.loaded.names, Path(scratch))
                            for name, path in (("fp32", fp32), ("int8", tmp))}
-            self.stage("timing", tr("timing FP32 and INT8"), format="onnx")
-            lat32, lat8 = interleaved_latency(onnxruntime_runner(fp32)[0], onnxruntime_runner(tmp)[0],
-                                              self.batches[0])
+            self.stage("timing", tr("timing FP32 and INT8"), format=fmt)
+            lat32, lat8 = interleaved_latency(runner(fp32)[0], runner(tmp)[0], self.batches[0])
         except BaseException:
             tmp.unlink(missing_ok=True)
+            companion(tmp).unlink(missing_ok=True)
             raise
         results["fp32"]["latency_ms"], results["int8"]["latency_ms"] = lat32, lat8
         drop = results["fp32"]["map50"] - results["int8"]["map50"]
         verified = drop <= o.int8_max_drop
-        name = fp32.stem + ".int8" + ("" if verified else f".{UNVERIFIED_TAG}") + ".onnx"
-        for stale in fp32.parent.glob(f"{fp32.stem}.int8*.onnx"):
+        final = fp32.parent / (fp32.stem + ".int8" + ("" if verified else f".{UNVERIFIED_TAG}") + suffix)
+        for stale in fp32.parent.glob(f"{fp32.stem}.int8*{suffix}"):
             stale.unlink(missing_ok=True)
-        os.replace(tmp, fp32.parent / name)
-        return {"path": str(fp32.parent / name), "bytes": (fp32.parent / name).stat().st_size, "verified": verified,
+            companion(stale).unlink(missing_ok=True)
+        if fmt == "openvino":  # the weights first: an xml is never left pointing at no bin
+            os.replace(companion(tmp), companion(final))
+        os.replace(tmp, final)
+        size = final.stat().st_size + (companion(final).stat().st_size if fmt == "openvino" else 0)
+        return {"path": str(final), "bytes": size, "verified": verified,
                 "max_drop": o.int8_max_drop, "map50_drop": drop, "quantization": build,
                 "split": "val", "fp32": results["fp32"], "int8": results["int8"]}
 

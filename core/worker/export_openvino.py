@@ -48,13 +48,21 @@ def export_openvino(model: Any, im: Any, path: Path, *, names: dict[int, str], s
         converted = ov.convert_model(model, example_input=im)
     converted.set_rt_info(str(stride), ["model_info", "stride"])
     converted.set_rt_info(str(names), ["model_info", "names"])
+    save_ir(converted, path)
+    return {"openvino": ov.__version__, "bin_bytes": bin_of(path).stat().st_size}
+
+
+def save_ir(model: Any, path: Path) -> None:
+    """``path`` and ``bin_of(path)`` from an in-memory OpenVINO model, weights as they are (no FP16 compression);
+    the pair is read back, which proves it loads on its own."""
+    import openvino as ov
+
     with tempfile.TemporaryDirectory(dir=path.parent) as scratch:
         xml = Path(scratch) / "model.xml"
-        ov.save_model(converted, str(xml), compress_to_fp16=False)
+        ov.save_model(model, str(xml), compress_to_fp16=False)
         write_file(path, xml.read_bytes())  # by Python: a full disk is an OSError the job reports
         write_file(bin_of(path), (Path(scratch) / "model.bin").read_bytes())
-    ov.Core().read_model(str(path), str(bin_of(path)))  # proves the pair loads on its own
-    return {"openvino": ov.__version__, "bin_bytes": bin_of(path).stat().st_size}
+    ov.Core().read_model(str(path), str(bin_of(path)))
 
 
 def openvino_runner(path: Path) -> tuple[Runner, dict[str, Any]]:
@@ -73,16 +81,29 @@ def openvino_runner(path: Path) -> tuple[Runner, dict[str, Any]]:
 
 
 def openvino_names(path: Path) -> tuple[dict[int, str], int | None]:
-    """Names and stride from the IR's runtime info ({} and None when absent)."""
+    """Names and stride from the IR's runtime info ({} and None when absent). Each value is read as text with
+    ``astype(str)``: ``str()`` of OpenVINO's ``OVAny`` is the placeholder ``<OVAny class>`` (OpenVINO 2026)."""
     import ast
 
     import openvino as ov
 
     model = ov.Core().read_model(str(path), str(bin_of(path)))
-    info = model.get_rt_info()
     try:
-        names = {int(k): str(v) for k, v in ast.literal_eval(str(info["model_info"]["names"])).items()}
-        stride = int(str(info["model_info"]["stride"]))
-    except (KeyError, ValueError, SyntaxError, RuntimeError, TypeError):
+        names = {int(k): str(v) for k, v in ast.literal_eval(_info(model, "names")).items()}
+        stride = int(_info(model, "stride"))
+    except (KeyError, ValueError, SyntaxError, RuntimeError, TypeError, AttributeError):
         return {}, None
     return names, stride
+
+
+def _info(model: Any, key: str) -> str:
+    if not model.has_rt_info(["model_info", key]):
+        raise KeyError(key)
+    return str(model.get_rt_info(["model_info", key]).astype(str))
+
+
+def copy_model_info(source: Any, target: Any) -> None:
+    """The app's runtime info (names, stride) of ``source`` onto ``target`` (NNCF's quantised model drops it)."""
+    for key in ("names", "stride"):
+        if source.has_rt_info(["model_info", key]):
+            target.set_rt_info(_info(source, key), ["model_info", key])

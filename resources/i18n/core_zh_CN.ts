@@ -1676,12 +1676,16 @@ Type 'delete' to confirm: </source>
       <translation>提示</translation>
     </message>
     <message>
-      <source>INT8 TensorRT engine or ONNX model, calibrated on --data training images; ONNX: FP32 and INT8 mAP on val compared</source>
-      <translation>INT8 TensorRT 引擎或 ONNX 模型，用 --data 的训练图片校准；ONNX：在 val 上比较 FP32 与 INT8 的 mAP</translation>
+      <source>INT8 TensorRT engine, ONNX or OpenVINO model, calibrated on --data training images; ONNX and OpenVINO: FP32 and INT8 mAP on val compared</source>
+      <translation>INT8 TensorRT 引擎、ONNX 或 OpenVINO 模型，用 --data 的训练图片校准；ONNX 和 OpenVINO：在 val 上比较 FP32 与 INT8 的 mAP</translation>
     </message>
     <message>
-      <source>INT8 applies to TensorRT engines and ONNX; choose one of them.</source>
-      <translation>INT8 只适用于 TensorRT 引擎和 ONNX；请选择其中之一。</translation>
+      <source>OpenVINO INT8 needs the 'nncf' package, which is not installed.</source>
+      <translation>OpenVINO INT8 需要 'nncf' 包，但尚未安装。</translation>
+    </message>
+    <message>
+      <source>INT8 applies to TensorRT engines, ONNX and OpenVINO; choose one of them.</source>
+      <translation>INT8 只适用于 TensorRT 引擎、ONNX 和 OpenVINO；请选择其中之一。</translation>
     </message>
     <message>
       <source>INT8 calibration needs images, and none were found in the dataset.</source>
@@ -1700,8 +1704,8 @@ Type 'delete' to confirm: </source>
       <translation>INT8 文件：{path}（{size}）</translation>
     </message>
     <message>
-      <source>INT8 is a TensorRT or ONNX option: {reason}</source>
-      <translation>INT8 是 TensorRT 或 ONNX 的选项：{reason}</translation>
+      <source>INT8 is a TensorRT, ONNX or OpenVINO option: {reason}</source>
+      <translation>INT8 是 TensorRT、ONNX 或 OpenVINO 的选项：{reason}</translation>
     </message>
     <message>
       <source>INT8 is verified only when its mAP@0.5 falls by at most this much (default: {v})</source>

@@ -66,8 +66,10 @@ def test_trt11_allows_fp32_engines_only():
 @pytest.mark.parametrize("facts, formats, enabled, words", [
     (GPU_TRT10, ("engine",), True, ""),
     (GPU_TRT10, ("onnx",), True, ""),  # ONNX Runtime's static INT8, on the CPU
-    (GPU_TRT10, ("torchscript",), False, "TensorRT engines and ONNX"),
-    (NO_GPU, ("engine",), False, "INT8 is a TensorRT or ONNX option: TensorRT needs an NVIDIA GPU"),
+    (NO_GPU, ("openvino",), True, ""),  # NNCF's post-training INT8, on the CPU
+    (ExportFacts(nncf=False), ("openvino",), False, "needs the 'nncf' package"),
+    (GPU_TRT10, ("torchscript",), False, "TensorRT engines, ONNX and OpenVINO"),
+    (NO_GPU, ("engine",), False, "INT8 is a TensorRT, ONNX or OpenVINO option: TensorRT needs an NVIDIA GPU"),
     (GPU_NO_TRT, ("engine",), False, "not installed"),
     (ExportFacts(gpu_count=1, gpu_capability=(6, 0), torch_cuda="12.4", tensorrt_version="10.0.1"), ("engine",),
      False, "does not support this GPU"),

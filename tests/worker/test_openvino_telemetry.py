@@ -29,3 +29,28 @@ def test_the_converter_s_telemetry_is_declined_where_no_consent_file_exists(tmp_
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[-2:] == ["True", "False"]
     assert not any(tmp_path.rglob("openvino_telemetry"))  # nothing written into the user's home
+
+
+NNCF_SCRIPT = """
+import os, sys
+for name in ("CI", "NNCF_CI", "NNCF_DEV"):
+    os.environ.pop(name, None)
+os.environ["HOME"] = os.environ["XDG_CONFIG_HOME"] = {home!r}
+if sys.argv[1] == "declined":
+    from core.worker.export_openvino import decline_openvino_telemetry
+    decline_openvino_telemetry()  # what quantize_openvino does before importing NNCF
+from nncf.telemetry.wrapper import telemetry
+print(type(telemetry).__name__, telemetry._impl.consent)
+"""
+
+
+@pytest.mark.parametrize("mode, consent", [("default", "True"), ("declined", "False")])
+def test_nncf_s_telemetry_is_declined_by_the_same_guard(tmp_path, mode, consent):
+    # NNCF builds its Google Analytics sender at import (nncf/telemetry/wrapper.py, NNCFTelemetry) through
+    # openvino_telemetry's consent rule: without the guard it would send (no consent file), with it, not.
+    pytest.importorskip("nncf")
+    out = subprocess.run([sys.executable, "-c", NNCF_SCRIPT.format(home=str(tmp_path)), mode], capture_output=True,
+                         text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-2:] == ["NNCFTelemetry", consent]
+    assert not any(tmp_path.rglob("openvino_telemetry"))

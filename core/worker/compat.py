@@ -40,7 +40,8 @@ Each fix below answers one failure measured in ``docs/facts/yolov5-package.md`` 
      batch is augmented on the training device (``core/worker/compat_augment.py``, ``batch_mosaic.py``).
  15. yolov5's OpenVINO loader imports ``openvino.runtime`` (gone from OpenVINO 2026), lets the CPU plugin pick
      bf16 for an FP32 IR, and reads names/stride only from a yaml the app does not write → an alias module with
-     an f32 ``Core``, and the IR's runtime info as the metadata (``core/worker/compat_openvino.py``).
+     an f32 ``Core``, and the IR's runtime info as the metadata (``core/worker/compat_openvino.py``); OpenVINO's
+     and NNCF's usage statistics declined before anything imports OpenVINO (its import alone sent an event).
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -60,7 +61,7 @@ from core.disk_space import disk_full_error, is_disk_full, written_size
 from core.run import provenance
 from core.trust import foreign_refusal, store_refusal, stored_verdict, within
 from core.workspace import runs_dir
-from core.worker.compat_openvino import run_openvino_ir
+from core.worker.compat_openvino import decline_openvino_telemetry, run_openvino_ir
 from core.worker.code_guards import install as install_code_guards, safe_check_dataset
 from core.worker.compat_jpeg import keep_dataset_files
 
@@ -368,6 +369,7 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     ``trusted_model``: the user confirmed this job's model YAML (else its strings must pass the strict check)."""
     global _applied
     prepare_environment(config_dir)
+    decline_openvino_telemetry()  # 15. before anything imports openvino: its import alone sends an event
     set_trusted_roots(trusted, workspace)
     _patch_numpy()
     _patch_pillow()

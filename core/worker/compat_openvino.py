@@ -19,7 +19,8 @@ the app's IR twice:
 The fix: ``openvino.runtime`` resolves to a small module of OpenVINO's top-level names, loaded on first use (a job
 that never reads an IR never imports OpenVINO; an OpenVINO that still ships the namespace is left alone), whose
 ``Core`` compiles for the CPU in f32 unless told otherwise; and ``_load_metadata`` falls back to the IR's runtime
-info when no yaml is there; ``_model_type`` reads a path ending in ``.xml`` as an OpenVINO IR.
+info when no yaml is there; ``_model_type`` reads a path ending in ``.xml`` as an OpenVINO IR. OpenVINO's and NNCF's
+usage statistics are declined here too, before anything imports OpenVINO (``decline_openvino_telemetry``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,24 @@ from typing import Any
 
 ALIAS = "openvino.runtime"
 F32 = {"INFERENCE_PRECISION_HINT": "f32"}
+
+
+def decline_openvino_telemetry() -> None:
+    """OpenVINO's converter reports usage to Google Analytics unless a consent file says no: ``convert_model``
+    builds ``openvino_telemetry.Telemetry(enable_opt_in_dialog=False)``, whose ``OptInChecker.check`` answers
+    NO_FILE (= send) on a machine where nobody ran ``opt_in_out`` (openvino/tools/ovc/telemetry_utils.py,
+    ``init_ovc_telemetry``; openvino_telemetry/main.py, ``init``). The app sends no usage statistics: every
+    consent check in this worker answers DECLINED, without writing anything into the user's home.
+
+    It must run before the process first imports ``openvino``: ``openvino/__init__.py`` imports
+    ``openvino.tools.ovc``, whose ``__init__`` builds the sender and sends ``("ov", "import", "general_import")`` at
+    import (measured: a lookup of www.google-analytics.com from a forked child). NNCF builds its sender at import
+    through the same check (nncf/telemetry/wrapper.py). ``compat.apply`` calls it first thing for every job."""
+    try:
+        from openvino_telemetry.utils.opt_in_checker import ConsentCheckResult, OptInChecker
+    except ImportError:  # no telemetry package: nothing to send with
+        return
+    OptInChecker.check = lambda self, *args, **kwargs: ConsentCheckResult.DECLINED
 
 
 def _has_runtime_namespace() -> bool:
@@ -125,7 +144,8 @@ def read_xml_as_ir() -> None:
 
 
 def run_openvino_ir() -> None:
-    """Fix 15 (``compat.apply`` calls it for every job)."""
+    """Fix 15 (``compat.apply`` calls it for every job), after declining OpenVINO's and NNCF's telemetry."""
+    decline_openvino_telemetry()
     install_runtime_alias()
     read_xml_as_ir()
     read_ir_metadata()

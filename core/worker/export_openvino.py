@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from core.worker.compat_openvino import decline_openvino_telemetry
 from core.worker.export_formats import write_file
 from core.worker.export_verify import Runner
 
@@ -25,25 +26,12 @@ def bin_of(xml: Path) -> Path:
     return xml.with_name(xml.name[:-4] + ".bin") if xml.name.endswith(".xml") else xml.with_name(xml.name + ".bin")
 
 
-def decline_openvino_telemetry() -> None:
-    """OpenVINO's converter reports usage to Google Analytics unless a consent file says no: ``convert_model``
-    builds ``openvino_telemetry.Telemetry(enable_opt_in_dialog=False)``, whose ``OptInChecker.check`` answers
-    NO_FILE (= send) on a machine where nobody ran ``opt_in_out`` (openvino/tools/ovc/telemetry_utils.py,
-    ``init_ovc_telemetry``; openvino_telemetry/main.py, ``init``). The app sends no usage statistics: every
-    consent check in this worker answers DECLINED, without writing anything into the user's home."""
-    try:
-        from openvino_telemetry.utils.opt_in_checker import ConsentCheckResult, OptInChecker
-    except ImportError:  # no telemetry package: nothing to send with
-        return
-    OptInChecker.check = lambda self, *args, **kwargs: ConsentCheckResult.DECLINED
-
-
 def export_openvino(model: Any, im: Any, path: Path, *, names: dict[int, str], stride: int) -> dict[str, Any]:
     """Write ``path`` (the xml) and ``bin_of(path)``; names and stride in the IR's runtime info."""
+    decline_openvino_telemetry()  # compat.apply did already; kept for a caller outside a worker
     import openvino as ov
     import torch
 
-    decline_openvino_telemetry()
     with torch.no_grad():
         converted = ov.convert_model(model, example_input=im)
     converted.set_rt_info(str(stride), ["model_info", "stride"])
@@ -67,6 +55,7 @@ def save_ir(model: Any, path: Path) -> None:
 
 def openvino_runner(path: Path) -> tuple[Runner, dict[str, Any]]:
     """The IR on OpenVINO's CPU plugin in f32."""
+    decline_openvino_telemetry()  # before the import: importing openvino sends an event otherwise
     import openvino as ov
 
     core = ov.Core()
@@ -85,6 +74,7 @@ def openvino_names(path: Path) -> tuple[dict[int, str], int | None]:
     ``astype(str)``: ``str()`` of OpenVINO's ``OVAny`` is the placeholder ``<OVAny class>`` (OpenVINO 2026)."""
     import ast
 
+    decline_openvino_telemetry()
     import openvino as ov
 
     model = ov.Core().read_model(str(path), str(bin_of(path)))

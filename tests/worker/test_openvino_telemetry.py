@@ -54,3 +54,38 @@ def test_nncf_s_telemetry_is_declined_by_the_same_guard(tmp_path, mode, consent)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[-2:] == ["NNCFTelemetry", consent]
     assert not any(tmp_path.rglob("openvino_telemetry"))
+
+
+IMPORT_SCRIPT = """
+import os, sys
+for name in ("CI", "NNCF_CI", "NNCF_DEV"):
+    os.environ.pop(name, None)
+os.environ["HOME"] = os.environ["XDG_CONFIG_HOME"] = {home!r}
+log = {log!r}
+
+def hook(event, args):  # what the e2e network guard does: record a lookup, refuse it
+    if event == "socket.getaddrinfo":
+        with open(log, "a") as handle:
+            handle.write(repr(args[:2]) + chr(10))
+        raise ConnectionRefusedError(args[0])
+
+sys.addaudithook(hook)
+if sys.argv[1] == "declined":
+    from core.worker import compat
+    compat.apply(__import__("pathlib").Path({home!r}) / "cache")  # what every worker runs first
+import openvino  # its tools.ovc sends ("ov", "import", "general_import") from a forked child, joined at exit
+"""
+
+
+@pytest.mark.parametrize("mode, looked_up", [("default", True), ("declined", False)])
+def test_importing_openvino_in_a_worker_sends_nothing(tmp_path, mode, looked_up):
+    # Without the guard the import alone looks up www.google-analytics.com (refused here, recorded); a worker
+    # declines before anything imports OpenVINO, so nothing is looked up.
+    log = tmp_path / "lookups.log"
+    out = subprocess.run([sys.executable, "-c", IMPORT_SCRIPT.format(home=str(tmp_path), log=str(log)), mode],
+                         capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert log.exists() is looked_up, log.read_text() if log.exists() else ""
+    if looked_up:
+        assert "google-analytics" in log.read_text()

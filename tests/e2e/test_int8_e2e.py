@@ -61,6 +61,7 @@ def test_int8_reports_its_cost_and_equals_yolov5s_own_val_run(trained, tmp_path,
     path = Path(int8["path"])
     files = [path, path.with_suffix(".bin")] if fmt == "openvino" else [path]  # an IR is its xml and its bin
     assert path.name == name and sum(f.stat().st_size for f in files) == int8["bytes"] < entry["bytes"]
+    assert not list(path.parent.glob(".*partial*"))  # the quantiser's and evaluation's temporary files are gone
     assert int8["quantization"]["client"] == {"onnx": "onnxruntime", "openvino": "nncf"}[fmt]
     assert int8["quantization"]["calibration_images"] == 32  # the tiny dataset's training images
     for side in ("fp32", "int8"):

@@ -38,7 +38,7 @@ Each fix below answers one failure measured in ``docs/facts/yolov5-package.md`` 
  14. augmentation one image at a time in the loader's workers starves a fast GPU (issue 36) →
      ``enable_batch_augment``, only for a run with ``gpu_augment`` on: the loader only letterboxes, and the
      batch is augmented on the training device (``core/worker/compat_augment.py``, ``batch_mosaic.py``).
- 15. yolov5's OpenVINO loader imports ``openvino.runtime`` (gone from OpenVINO 2026), lets the CPU plugin pick
+ 16. yolov5's OpenVINO loader imports ``openvino.runtime`` (gone from OpenVINO 2026), lets the CPU plugin pick
      bf16 for an FP32 IR, and reads names/stride only from a yaml the app does not write → an alias module with
      an f32 ``Core``, and the IR's runtime info as the metadata (``core/worker/compat_openvino.py``); OpenVINO's
      and NNCF's usage statistics declined before anything imports OpenVINO (its import alone sent an event).
@@ -369,7 +369,7 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     ``trusted_model``: the user confirmed this job's model YAML (else its strings must pass the strict check)."""
     global _applied
     prepare_environment(config_dir)
-    decline_openvino_telemetry()  # 15. before anything imports openvino: its import alone sends an event
+    decline_openvino_telemetry()  # 16. before anything imports openvino: its import alone sends an event
     set_trusted_roots(trusted, workspace)
     _patch_numpy()
     _patch_pillow()
@@ -377,6 +377,6 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     _patch_yolov5()
     install_code_guards(trusted_model)
     keep_dataset_files()  # 13.
-    run_openvino_ir()  # 15.
+    run_openvino_ir()  # 16.
     _patch_torch_save()  # after yolov5: its import of ultralytics rebinds torch.save
     _applied = True

@@ -1,4 +1,4 @@
-"""Compatibility fix 15 (``core/worker/compat.py``): yolov5's own code runs an OpenVINO IR on today's OpenVINO.
+"""Compatibility fix 16 (``core/worker/compat.py``): yolov5's own code runs an OpenVINO IR on today's OpenVINO.
 
 yolov5 7.0.14's ``models/common.py`` ``DetectMultiBackend`` (the loader of ``val.run`` and ``detect.run``) fails on
 the app's IR twice:
@@ -76,7 +76,7 @@ def _f32_core() -> type:
 
 def _alias_module() -> types.ModuleType:
     module = types.ModuleType(ALIAS, "OpenVINO's top-level names under yolov5's old import path (YOLO Studio "
-                                     "compatibility fix 15).")
+                                     "compatibility fix 16).")
     cache: dict[str, Any] = {}
 
     def __getattr__(name: str) -> Any:
@@ -144,7 +144,7 @@ def read_xml_as_ir() -> None:
 
 
 def run_openvino_ir() -> None:
-    """Fix 15 (``compat.apply`` calls it for every job), after declining OpenVINO's and NNCF's telemetry."""
+    """Fix 16 (``compat.apply`` calls it for every job), after declining OpenVINO's and NNCF's telemetry."""
     decline_openvino_telemetry()
     install_runtime_alias()
     read_xml_as_ir()

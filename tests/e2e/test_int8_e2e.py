@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 
 
 #: yolov5's own ``val.run`` with its defaults (conf 0.001, IoU 0.6) on a model file, in a fresh interpreter: yolov5
-#: 7.0.14 needs the worker's compatibility fixes to run at all on today's numpy (fix 3) and OpenVINO (fix 15).
+#: 7.0.14 needs the worker's compatibility fixes to run at all on today's numpy (fix 3) and OpenVINO (fix 16).
 VAL_SCRIPT = """
 import json, sys
 from pathlib import Path

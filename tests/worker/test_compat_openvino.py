@@ -1,4 +1,4 @@
-"""Fix 15 (``core/worker/compat_openvino.py``), against the installed yolov5 7.0.14 and OpenVINO themselves: yolov5's
+"""Fix 16 (``core/worker/compat_openvino.py``), against the installed yolov5 7.0.14 and OpenVINO themselves: yolov5's
 ``DetectMultiBackend`` (what ``val.run`` loads a model with) refuses the app's IR (an ``.xml`` file); after
 ``compat.apply`` it loads it through ``openvino.runtime`` (gone from OpenVINO 2026), with the names and stride of
 the IR's runtime info, compiled in f32, and computes what the app's own OpenVINO runner computes. A fresh

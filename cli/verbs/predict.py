@@ -16,11 +16,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cli.common import EXIT_USAGE, exit_code_of, find_run, looks_like_path
+from cli.common import EXIT_USAGE, exit_code_of, model_and_run
 from cli.jobs import render_job
 from cli.render import EventRenderer
 from cli.registry import Verb, register
-from core.evaluation.plan import run_of, run_weights
 from core.export.plan import run_imgsz
 from core.i18n import tr
 from core.job.jobs import JobOutcome
@@ -48,20 +47,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trust-weights", action="store_true",
                    help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     p.add_argument("--json", action="store_true", help=tr("print one JSON object per image or frame"))
-
-
-def _model_and_run(target: str, workspace: Path) -> tuple[Path, Path | None]:
-    """(model file or folder, run folder or None); raises FileNotFoundError with words."""
-    path = Path(target).expanduser()
-    if path.is_file() or (path.is_dir() and any(path.glob("*.xml"))):  # an OpenVINO export is a folder
-        return path.resolve(), run_of(path) if path.is_file() else None
-    if looks_like_path(target) and path.suffix:
-        raise FileNotFoundError(tr("{path} does not exist.", path=path))
-    run = find_run(workspace, target)
-    weights = run_weights(run)
-    if weights is None:
-        raise FileNotFoundError(tr("Run {run} has no weights yet (weights/best.pt or weights/last.pt).", run=run))
-    return weights, run
 
 
 class PredictRenderer(EventRenderer):
@@ -113,7 +98,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     renderer = PredictRenderer(args.json)
     try:
-        model, run_folder = _model_and_run(args.model, workspace)
+        model, run_folder = model_and_run(args.model, workspace, folders=True)
     except FileNotFoundError as missing:
         try:  # "yolov5s.pt": the weights store's copy, as train reads it
             stored = resolve_named(args.model, workspace)

@@ -68,5 +68,5 @@ def slice_cost_words(summary: dict[str, float]) -> str:
     """The cost line of a sliced job's ``done`` ``slice`` summary (the CLI prints it, the page shows it)."""
     return tr("Sliced into {size}-pixel tiles ({overlap:.0%} overlap): {tiles} tiles per image, {ms:.0f} ms per "
               "image against {whole:.0f} ms for the whole image alone.", size=int(summary.get("size", 0)),
-              overlap=float(summary.get("overlap", 0)), tiles=summary.get("tiles_per_image", 0),
+              overlap=float(summary.get("overlap", 0)), tiles=f"{float(summary.get('tiles_per_image', 0)):g}",
               ms=float(summary.get("ms_per_image", 0)), whole=float(summary.get("whole_ms_per_image", 0)))

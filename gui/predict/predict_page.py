@@ -49,8 +49,9 @@ class PredictPage(Page):
             self.tr("Run a trained model (its .pt or any export) on images, a folder, a video, a camera or a stream, "
                     "and watch what it finds."), [self.start_button, self.stop_button], self)
         self.banner = Banner(self)
-        self.model_combo = QComboBox(self, minimumContentsLength=24,
+        self.model_combo = QComboBox(self, minimumContentsLength=12,
                                      sizeAdjustPolicy=QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_combo.setPlaceholderText(self.tr("No run with weights yet: Browse… for a model file"))
         self.model_browse = QPushButton(self.tr("Browse…"), self, clicked=self.browse_model)
         self.source_edit = QLineEdit(self, placeholderText=self.tr("an image, a folder, a video, 0 for the first "
                                                                    "camera, or rtsp://…"))
@@ -74,6 +75,8 @@ class PredictPage(Page):
         self.iou_slider.setToolTip(self.tr("Boxes of one class overlapping more than this are merged (applies at "
                                            "once)"))
         self.conf_value, self.iou_value = QLabel(self), QLabel(self)
+        for value in (self.conf_value, self.iou_value):
+            value.setMinimumWidth(value.fontMetrics().horizontalAdvance("0.000") + 4)
         self.counts_label = QLabel(self, wordWrap=True, textFormat=Qt.TextFormat.PlainText)
         self.stats_label = QLabel(self, wordWrap=True)
         self.out_label = QLabel(self.tr("Outputs: a new folder under the run, made when you start."), self,
@@ -142,7 +145,7 @@ class PredictPage(Page):
         left.addStretch(1)
         scroll = QScrollArea(self, widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
         scroll.setWidget(left_box)
-        scroll.setMinimumWidth(380)
+        scroll.setMinimumWidth(400)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         right_box = QWidget(self)
         right = QVBoxLayout(right_box)
@@ -153,7 +156,7 @@ class PredictPage(Page):
         body.addWidget(scroll)
         body.addWidget(right_box)
         body.setStretchFactor(1, 1)
-        body.setSizes([400, 700])
+        body.setSizes([420, 860])
         layout = QVBoxLayout(self)
         layout.addWidget(self.header)
         layout.addWidget(self.banner)

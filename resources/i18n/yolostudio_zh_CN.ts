@@ -2946,6 +2946,10 @@ Coming soon</source>
       <translation>没有画面：请看上方的消息。</translation>
     </message>
     <message>
+      <source>No run with weights yet: Browse… for a model file</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>Open folder</source>
       <translation>打开文件夹</translation>
     </message>

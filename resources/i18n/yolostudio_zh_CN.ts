@@ -2840,7 +2840,7 @@ Coming soon</source>
     <name>PredictOperations</name>
     <message>
       <source>Listing the runs' models</source>
-      <translation>正在列出各次运行的模型</translation>
+      <translation>正在列出各次训练的模型</translation>
     </message>
     <message>
       <source>Preparing the prediction</source>
@@ -2887,7 +2887,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Choose a model first: a run's weights or an exported file (Browse…).</source>
-      <translation>请先选择模型：某次运行的权重或导出的文件（浏览…）。</translation>
+      <translation>请先选择模型：某次训练的权重或导出的文件（浏览…）。</translation>
     </message>
     <message>
       <source>Choose an image or a video</source>
@@ -2947,7 +2947,7 @@ Coming soon</source>
     </message>
     <message>
       <source>No run with weights yet: Browse… for a model file</source>
-      <translation type="unfinished" />
+      <translation>还没有带权重的训练记录：点“浏览…”选择模型文件</translation>
     </message>
     <message>
       <source>Open folder</source>
@@ -2959,7 +2959,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Outputs: a new folder under the run, made when you start.</source>
-      <translation>输出：开始时在运行目录下新建一个文件夹。</translation>
+      <translation>输出：开始时在该训练的文件夹下新建一个文件夹。</translation>
     </message>
     <message>
       <source>Outputs: {path}</source>

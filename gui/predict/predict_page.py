@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog
                                QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QSlider, QSpinBox,
                                QSplitter, QVBoxLayout, QWidget)
 
+from core.i18n import tr_n
 from core.job.jobs import JobOutcome
 from core.predict.boxes import FLOOR_IOU, counts, nms
 from core.predict.plan import CONF_DEFAULT, IOU_DEFAULT
@@ -356,8 +357,9 @@ class PredictPage(Page):
                 self.view.set_placeholder(self.tr("No frames: see the message above."))
             return
         frames = int(self.done.get("frames", 0))
-        text = (self.tr("Stopped after {n} images or frames.") if outcome.status == "stopped"
-                else self.tr("Done: {n} images or frames.")).format(n=frames)
+        text = (tr_n("Stopped after {n} image or frame.", "Stopped after {n} images or frames.", frames)
+                if outcome.status == "stopped" else tr_n("Done: {n} image or frame.", "Done: {n} images or frames.",
+                                                         frames))
         if self.skipped:
             text += " " + self.tr("{n} files skipped (not readable).").format(n=self.skipped)
         if self.done.get("slice"):

@@ -1096,6 +1096,14 @@ Type 'delete' to confirm: </source>
       <translation>不绘制 yolov5 的图表（标签、批次、曲线）：每次训练节省几秒钟，实时视图中也就没有验证图片。</translation>
     </message>
     <message>
+      <source>Done: {n} image or frame.</source>
+      <translation>完成：{n} 张图片或帧。</translation>
+    </message>
+    <message>
+      <source>Done: {n} images or frames.</source>
+      <translation>完成：{n} 张图片或帧。</translation>
+    </message>
+    <message>
       <source>Download cancelled.</source>
       <translation>下载已取消。</translation>
     </message>
@@ -3298,6 +3306,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopped after {done} of {total} images; run it again to resume.</source>
       <translation>已在 {done}/{total} 张图片后停止；再次运行即可继续。</translation>
+    </message>
+    <message>
+      <source>Stopped after {n} image or frame.</source>
+      <translation>已停止，处理了 {n} 张图片或帧。</translation>
+    </message>
+    <message>
+      <source>Stopped after {n} images or frames.</source>
+      <translation>已停止，处理了 {n} 张图片或帧。</translation>
     </message>
     <message>
       <source>Stopped after {time}; resume with 'yolostudio resume RUN'.</source>

@@ -2898,10 +2898,6 @@ Coming soon</source>
       <translation>置信度 ≥</translation>
     </message>
     <message>
-      <source>Done: {n} images or frames.</source>
-      <translation>完成：{n} 张图片或帧。</translation>
-    </message>
-    <message>
       <source>File…</source>
       <translation>文件…</translation>
     </message>
@@ -3008,10 +3004,6 @@ Coming soon</source>
     <message>
       <source>Stop</source>
       <translation>停止</translation>
-    </message>
-    <message>
-      <source>Stopped after {n} images or frames.</source>
-      <translation>已停止，处理了 {n} 张图片或帧。</translation>
     </message>
     <message>
       <source>Stopping…</source>

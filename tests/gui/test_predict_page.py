@@ -119,3 +119,25 @@ def test_a_missing_source_is_refused_before_any_worker_starts(qtbot, tmp_path, f
     qtbot.waitUntil(lambda: not page.banner.isHidden(), timeout=TIMEOUT_MS)
     assert "does not exist" in page.banner.text and launcher.specs == []
     assert page.start_button.isEnabled()
+
+
+def test_a_pt_from_outside_the_runs_is_asked_about_and_trusted_in_the_spec_only_after_yes(qtbot, tmp_path, fake_worker,
+                                                                                         files, monkeypatch):
+    from gui import dialogs
+    from tests.fixtures.checkpoint_files import write_checkpoint_file
+
+    _, image = files
+    outside = write_checkpoint_file(tmp_path / "download" / "model.pt")
+    launcher = Launcher(fake_worker, stream(tmp_path, {"type": "done", "status": "completed", "elapsed_s": 0.1,
+                                                       "frames": 1}))
+    page = make_page(qtbot, tmp_path, launcher, outside, str(image))
+    answers, asked = iter([False, True]), []
+    monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or next(answers))
+    assert page.start()
+    qtbot.waitUntil(lambda: asked == [outside] and page.start_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert launcher.specs == []  # "no": nothing started
+    with qtbot.waitSignal(page.runner.ended, timeout=TIMEOUT_MS):
+        assert page.start()
+    [(_job, spec)] = launcher.specs
+    assert asked == [outside, outside] and spec["trusted_weights"] == [str(outside.resolve())]
+    assert "Done: 1 image or frame." in page.stats_label.text()

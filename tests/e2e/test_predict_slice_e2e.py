@@ -11,12 +11,14 @@ import numpy as np
 import pytest
 
 from tests.e2e.conftest import assert_offline, run_cli
-from tests.e2e.test_predict_e2e import SIZE, trained  # noqa: F401 - the module's fixture, reused
+from tests.e2e import test_predict_e2e
 
 pytestmark = pytest.mark.e2e
+SIZE = test_predict_e2e.SIZE
+trained = test_predict_e2e.trained  # that module's fixture: the shared run's workspace copied once
 
 
-def test_sliced_prediction_runs_the_real_model_on_each_tile_and_says_its_cost(trained, tmp_path):  # noqa: F811
+def test_sliced_prediction_runs_the_real_model_on_each_tile_and_says_its_cost(trained, tmp_path):
     import cv2
 
     tiles = [cv2.resize(cv2.imread(str(p)), (SIZE, SIZE)) for p in trained["val"][:4]]

@@ -10,12 +10,14 @@ stream runs until it ends or the job is stopped.
 ``done`` event's ``slice`` says what it cost. ``live`` (the Predict page): the model runs at the floor
 (``core.predict.boxes.FLOOR_CONF``/``FLOOR_IOU``), the outputs are those boxes filtered at the job's conf and
 IoU, and instead of an event per frame the page gets a few ``preview`` events a second (``predict_preview``)
-carrying the floor boxes, which its sliders filter without running the model again.
+carrying the floor boxes, which its sliders filter without running the model again, and ``totals``: the boxes
+written so far by class (at the job's conf and IoU).
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 from core.i18n import tr
@@ -49,6 +51,7 @@ def run_source(ctx: JobContext) -> str:
     outputs = Outputs(out, names, save_images=bool(spec.get("save_images", True)),
                       save_labels=bool(spec.get("save_labels", True)))
     preview = Preview(ctx, float(live.get("fps", 4.0)), int(live.get("max_side", 960))) if live else None
+    totals: Counter[int] = Counter()  # boxes written, by class: the page's counts over every frame so far
     started = time.perf_counter()
     try:
         for item in frames(source):
@@ -69,13 +72,14 @@ def run_source(ctx: JobContext) -> str:
             height, width = item.image.shape[:2]
             event = {"image": item.source, "frame": item.index, "boxes": boxes}
             outputs.write(record(event, names), item.image, boxes, video=item.video, fps=item.fps)
+            totals.update(int(b[5]) for b in boxes)
             ctx.done_fields["frames"] += 1
             elapsed = time.perf_counter() - started
             fields = {**event, "width": int(width), "height": int(height), "video": item.video, "inference_ms": ms,
                       "fps": ctx.done_fields["frames"] / elapsed if elapsed > 0 else 0.0,
                       "frames": ctx.done_fields["frames"], **(cost.last if cost is not None else {})}
             if preview is not None:
-                preview.offer(item.image, {**fields, "boxes": found})
+                preview.offer(item.image, {**fields, "boxes": found, "totals": dict(totals)})
             else:
                 ctx.emit("predictions", **fields)
     finally:

@@ -18,7 +18,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QSlider, QSpinBox,
+                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QSizePolicy, QSlider, QSpinBox,
                                QSplitter, QVBoxLayout, QWidget)
 
 from core.i18n import tr_n
@@ -53,6 +53,8 @@ class PredictPage(Page):
         self.model_combo = QComboBox(self, minimumContentsLength=12,
                                      sizeAdjustPolicy=QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model_combo.setPlaceholderText(self.tr("No run with weights yet: Browse… for a model file"))
+        self.model_combo.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # the placeholder's width
+        self.model_combo.setMinimumWidth(160)
         self.model_browse = QPushButton(self.tr("Browse…"), self, clicked=self.browse_model)
         self.source_edit = QLineEdit(self, placeholderText=self.tr("an image, a folder, a video, 0 for the first "
                                                                    "camera, or rtsp://…"))
@@ -83,6 +85,8 @@ class PredictPage(Page):
         self.out_label = QLabel(self.tr("Outputs: a new folder under the run, made when you start."), self,
                                 wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
         self.open_button = QPushButton(self.tr("Open folder"), self, clicked=self.open_outputs, enabled=False)
+        for label in (self.counts_label, self.stats_label, self.out_label):  # long text (a path) never widens the panel
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.view = LiveView(self)
         self.view.set_placeholder(self.tr("Choose a model and a source, then press Start: the frames and the "
                                           "model's boxes show here."))
@@ -93,6 +97,7 @@ class PredictPage(Page):
         self.runner.ended.connect(self._on_ended)
         self.names: dict[int, str] = {}
         self.floor_boxes: list[list[float]] = []
+        self.totals: dict[int, int] = {}  # boxes written so far by class (at the thresholds of Start)
         self.out = ""
         self.done: dict[str, Any] = {}
         self.skipped = 0
@@ -278,9 +283,10 @@ class PredictPage(Page):
             if not asked:
                 self.banner.show_message("error", " ".join(p.text() for p in door.problems or [] if p.is_error))
             return
-        self.names, self.floor_boxes, self.done, self.skipped = {}, [], {}, 0
+        self.names, self.floor_boxes, self.totals, self.done, self.skipped = {}, [], {}, {}, 0
         self.out = str(door.worker_spec["out"])
         self.out_label.setText(self.tr("Outputs: {path}").format(path=self.out))
+        self.out_label.setToolTip(self.out)
         self.open_button.setEnabled(False)
         self.stats_label.setText(self.tr("Loading the model…"))
         self.view.set_frame(None, 0, 0)
@@ -322,6 +328,7 @@ class PredictPage(Page):
         image = QImage.fromData(QByteArray.fromBase64(str(event.get("jpeg", "")).encode("ascii")))
         self.view.set_frame(image, int(event.get("width", 0)), int(event.get("height", 0)))
         self.floor_boxes = [list(b) for b in event.get("boxes") or []]
+        self.totals = {int(k): int(v) for k, v in (event.get("totals") or {}).items()}
         self.refilter()
         where = Path(str(event.get("image", ""))).name or str(event.get("image", ""))
         text = self.tr("{fps:.1f} frames/s · {n} done · {where}").format(fps=float(event.get("fps", 0.0)),
@@ -341,9 +348,13 @@ class PredictPage(Page):
         shown = self.shown_boxes()
         self.view.set_boxes(shown, self.names)
         found = counts(shown, self.names)
-        self.counts_label.setText(self.tr("This frame: {counts}").format(
-            counts=self.tr(", ").join(f"{name} {n}" for name, n in found)) if found
-            else self.tr("This frame: no boxes at these thresholds."))
+        text = (self.tr("This frame: {counts}").format(counts=self.tr(", ").join(f"{name} {n}" for name, n in found))
+                if found else self.tr("This frame: no boxes at these thresholds."))
+        written = sorted(((self.names.get(k, str(k)), n) for k, n in self.totals.items()), key=lambda i: (-i[1], i[0]))
+        if written:
+            text += "\n" + self.tr("Written so far (thresholds of Start): {counts}").format(
+                counts=self.tr(", ").join(f"{name} {n}" for name, n in written))
+        self.counts_label.setText(text)
 
     def _on_ended(self, outcome: JobOutcome) -> None:
         self._set_running(False)

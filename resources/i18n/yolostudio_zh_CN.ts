@@ -3022,6 +3022,10 @@ Coming soon</source>
       <translation>切片</translation>
     </message>
     <message>
+      <source>Written so far (thresholds of Start): {counts}</source>
+      <translation>已写入（按开始时的阈值）：{counts}</translation>
+    </message>
+    <message>
       <source>an image, a folder, a video, 0 for the first camera, or rtsp://…</source>
       <translation>图片、文件夹、视频，0 表示第一个摄像头，或 rtsp://…</translation>
     </message>

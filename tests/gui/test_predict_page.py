@@ -68,7 +68,7 @@ def test_start_stop_through_the_door_and_the_sliders_refilter_without_a_new_job(
     events = stream(tmp_path, {"type": "stage", "stage": "predicting", "backend": "onnxruntime", "imgsz": 640,
                                "names": NAMES},
                     {"type": "preview", "image": str(image), "frame": 0, "width": 160, "height": 120,
-                     "boxes": FLOOR, "jpeg": jpeg(80, 60), "fps": 12.5, "frames": 7})
+                     "boxes": FLOOR, "jpeg": jpeg(80, 60), "fps": 12.5, "frames": 7, "totals": {"0": 9, "1": 2}})
     launcher = Launcher(fake_worker, events, "--pause-after", "2")
     page = make_page(qtbot, tmp_path, launcher, model, str(image))
     page.slice_check.setChecked(True)
@@ -80,11 +80,11 @@ def test_start_stop_through_the_door_and_the_sliders_refilter_without_a_new_job(
     assert Path(spec["out"]).parent == tmp_path / "ws" / "predict"  # a new folder, not next to the user's files
     assert page.view.source_size.width() == 160 and page.view.image.width() == 80
     assert page.shown_boxes() == [FLOOR[0]]  # conf 0.25: no cat; IoU 0.45: the dots are one
-    assert page.counts_label.text() == "This frame: dot 1"
+    assert page.counts_label.text() == "This frame: dot 1\nWritten so far (thresholds of Start): dot 9, cat 2"
     assert "12.5 frames/s" in page.stats_label.text() and page.stop_button.isEnabled()
 
     page.conf_slider.setValue(int(0.05 * SCALE))
-    assert page.shown_boxes() == [FLOOR[0], FLOOR[2]] and page.counts_label.text() == "This frame: cat 1, dot 1"
+    assert page.shown_boxes() == [FLOOR[0], FLOOR[2]] and page.counts_label.text().startswith("This frame: cat 1, dot 1\n")
     page.conf_slider.setValue(int(0.95 * SCALE))
     assert page.view.boxes == [] and "no boxes" in page.counts_label.text()
     page.conf_slider.setValue(int(0.25 * SCALE))

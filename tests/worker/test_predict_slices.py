@@ -84,6 +84,7 @@ def test_live_preview_sends_floor_boxes_and_a_small_jpeg_while_the_outputs_keep_
     assert not [e for e in stream.events if e["type"] == "predictions"]  # the page gets previews only
     [preview] = [e for e in stream.events if e["type"] == "preview"]
     assert len(preview["boxes"]) == 3 and (preview["width"], preview["height"]) == (1200, 600)
+    assert preview["totals"] == {"0": 2}  # what was written so far, at conf 0.25
     small = cv2.imdecode(np.frombuffer(base64.b64decode(preview["jpeg"]), np.uint8), cv2.IMREAD_COLOR)
     assert small.shape[:2] == (480, 960)  # scaled to fit 960 pixels
     [line] = (out / "detections.jsonl").read_text().splitlines()

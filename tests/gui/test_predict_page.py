@@ -141,3 +141,32 @@ def test_a_pt_from_outside_the_runs_is_asked_about_and_trusted_in_the_spec_only_
     [(_job, spec)] = launcher.specs
     assert asked == [outside, outside] and spec["trusted_weights"] == [str(outside.resolve())]
     assert "Done: 1 image or frame." in page.stats_label.text()
+
+
+def test_a_runs_pt_and_its_exports_are_listed_at_their_sizes_and_a_browsed_file_stays(qtbot, tmp_path, fake_worker,
+                                                                                      files):
+    from gui.predict.operations import run_models
+
+    run = tmp_path / "ws" / "runs" / "exp3"
+    (run / "weights").mkdir(parents=True)
+    best = run / "weights" / "best.pt"
+    best.write_bytes(b"pt")
+    (run / "config.json").write_text(json.dumps({"spec": {"config": {"imgsz": 320}}}))
+    onnx = run / "exports" / "best-onnx" / "best.onnx"
+    onnx.parent.mkdir(parents=True)
+    onnx.write_bytes(b"onnx")
+    (onnx.parent / "export.json").write_text(json.dumps({"format": "onnx", "path": str(onnx), "weights": str(best),
+                                                         "options": {"imgsz": 256}}))
+    gone = run / "exports" / "best-engine"  # a report whose file was deleted is not offered
+    gone.mkdir()
+    (gone / "export.json").write_text(json.dumps({"format": "engine", "path": str(gone / "best.engine"),
+                                                  "weights": str(best)}))
+    models = run_models([best])
+    assert [(m.label, m.path, m.imgsz) for m in models] == [("exp3 — best.pt", str(best), 320),
+                                                            ("exp3 — ONNX (best.onnx)", str(onnx), 256)]
+    model, _ = files
+    page = make_page(qtbot, tmp_path, Launcher(fake_worker, stream(tmp_path)), model, "0")
+    page.set_models(models)
+    assert page.model_path() == str(model)  # the browsed file stays chosen
+    page.model_combo.setCurrentIndex(page.model_combo.findText("exp3 — ONNX (best.onnx)"))
+    assert page.model_path() == str(onnx) and page.imgsz.value() == 256

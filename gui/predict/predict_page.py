@@ -280,8 +280,7 @@ class PredictPage(Page):
                 self.trusted.add(self.model_path())
                 self._prepare(self.request(trust=True))
                 return
-            if not asked:
-                self.banner.show_message("error", " ".join(p.text() for p in door.problems or [] if p.is_error))
+            self.banner.show_message("error", " ".join(p.text() for p in door.problems or [] if p.is_error))
             return
         self.names, self.floor_boxes, self.totals, self.done, self.skipped = {}, [], {}, {}, 0
         self.out = str(door.worker_spec["out"])
@@ -291,7 +290,11 @@ class PredictPage(Page):
         self.stats_label.setText(self.tr("Loading the model…"))
         self.view.set_frame(None, 0, 0)
         self.view.set_placeholder(self.tr("Loading the model…"))
-        self.runner.start(door)
+        try:
+            self.runner.start(door)
+        except OSError as exc:  # the job's spec file could not be written (a full disk, a read-only cache)
+            self._set_running(False)
+            self.banner.show_message("error", describe_failure(exc))
 
     def stop(self) -> None:
         if self.running:

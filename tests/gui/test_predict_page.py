@@ -135,7 +135,8 @@ def test_a_pt_from_outside_the_runs_is_asked_about_and_trusted_in_the_spec_only_
     monkeypatch.setattr(dialogs, "confirm_untrusted_weights", lambda parent, path: asked.append(path) or next(answers))
     assert page.start()
     qtbot.waitUntil(lambda: asked == [outside] and page.start_button.isEnabled(), timeout=TIMEOUT_MS)
-    assert launcher.specs == []  # "no": nothing started
+    assert launcher.specs == []  # "no": nothing started, and the banner says why
+    assert not page.banner.isHidden() and "model.pt" in page.banner.text
     with qtbot.waitSignal(page.runner.ended, timeout=TIMEOUT_MS):
         assert page.start()
     [(_job, spec)] = launcher.specs

@@ -356,6 +356,10 @@ Step failed: {step}
       <translation>，导入用时 {s:.1f} 秒</translation>
     </message>
     <message>
+      <source>, {n} tiles</source>
+      <translation>，{n} 个切片</translation>
+    </message>
+    <message>
       <source>--cache ram needs about {need:.1f} GB for {images} images at imgsz {imgsz}; yolov5 then silently trains without a cache. Use the disk cache instead.</source>
       <translation>--cache ram 在图片尺寸 {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
     </message>
@@ -1090,6 +1094,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Don't draw yolov5's plots (labels, batches, curves): saves seconds per run, and the live view has no validation pictures.</source>
       <translation>不绘制 yolov5 的图表（标签、批次、曲线）：每次训练节省几秒钟，实时视图中也就没有验证图片。</translation>
+    </message>
+    <message>
+      <source>Done: {n} image or frame.</source>
+      <translation>完成：{n} 张图片或帧。</translation>
+    </message>
+    <message>
+      <source>Done: {n} images or frames.</source>
+      <translation>完成：{n} 张图片或帧。</translation>
     </message>
     <message>
       <source>Download cancelled.</source>
@@ -3216,6 +3228,10 @@ Type 'delete' to confirm: </source>
       <translation>每轮结束后不验证：每轮更快，但 mAP、best.pt 和提前停止只能看到最后一轮。</translation>
     </message>
     <message>
+      <source>Sliced into {size}-pixel tiles ({overlap:.0%} overlap): {tiles} tiles per image, {ms:.0f} ms per image against {whole:.0f} ms for the whole image alone.</source>
+      <translation>切成 {size} 像素的切片（重叠 {overlap:.0%}）：每张图片 {tiles} 个切片，每张图片 {ms:.0f} 毫秒，仅整图推理为 {whole:.0f} 毫秒。</translation>
+    </message>
+    <message>
       <source>Slow disk under the {role}: {files:.0f} images/s</source>
       <translation>{role}所在的磁盘很慢：{files:.0f} 张图片/秒</translation>
     </message>
@@ -3290,6 +3306,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopped after {done} of {total} images; run it again to resume.</source>
       <translation>已在 {done}/{total} 张图片后停止；再次运行即可继续。</translation>
+    </message>
+    <message>
+      <source>Stopped after {n} image or frame.</source>
+      <translation>已停止，处理了 {n} 张图片或帧。</translation>
+    </message>
+    <message>
+      <source>Stopped after {n} images or frames.</source>
+      <translation>已停止，处理了 {n} 张图片或帧。</translation>
     </message>
     <message>
       <source>Stopped after {time}; resume with 'yolostudio resume RUN'.</source>
@@ -3958,6 +3982,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>The system library {library} that PyTorch links against is missing.</source>
       <translation>缺少 PyTorch 所链接的系统库 {library}。</translation>
+    </message>
+    <message>
+      <source>The tile overlap {overlap} is not between 0 and {high}.</source>
+      <translation>切片重叠 {overlap} 不在 0 到 {high} 之间。</translation>
+    </message>
+    <message>
+      <source>The tile size {size} is not between {low} and {high} pixels.</source>
+      <translation>切片尺寸 {size} 不在 {low} 到 {high} 像素之间。</translation>
     </message>
     <message>
       <source>The train split has {n} images: too few for {k} folds.</source>
@@ -5304,6 +5336,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>搜索最多运行多久（8h、90m、1h30m）</translation>
     </message>
     <message>
+      <source>how much neighbouring tiles overlap (default: {v})</source>
+      <translation>相邻切片的重叠比例（默认：{v}）</translation>
+    </message>
+    <message>
       <source>image format of the copy (default: jpg)</source>
       <translation>副本的图片格式（默认：jpg）</translation>
     </message>
@@ -6218,6 +6254,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>slice memory</source>
       <translation>切片显存</translation>
+    </message>
+    <message>
+      <source>sliced inference for small objects: also predict SIZE-pixel tiles (default {v}) and merge the boxes; costs one model call per tile</source>
+      <translation>针对小目标的切片推理：另外按 SIZE 像素的切片预测（默认 {v}）并合并框；每个切片多一次模型调用</translation>
     </message>
     <message>
       <source>small objects</source>

@@ -2706,12 +2706,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>打开或创建 data.yaml，检查图片和标签，并显示类别统计。</translation>
     </message>
     <message>
+      <source>Predict</source>
+      <translation>预测</translation>
+    </message>
+    <message>
       <source>Recommends batch size, image size and workers for this machine, measured, with reasons.</source>
       <translation>为这台机器推荐批大小、图片尺寸和加载进程数，基于实测，并给出理由。</translation>
     </message>
     <message>
       <source>Runs</source>
       <translation>训练记录</translation>
+    </message>
+    <message>
+      <source>Runs a trained model on images, folders, videos, cameras and streams, and shows what it finds live.</source>
+      <translation>在图片、文件夹、视频、摄像头和视频流上运行训练好的模型，并实时显示检测结果。</translation>
     </message>
     <message>
       <source>Searches for better training settings on Ray Tune: many short trials side by side, the poor ones stopped early.</source>
@@ -2826,6 +2834,208 @@ Coming soon</source>
     <message>
       <source>Coming soon — this page is not built yet. Meanwhile, the Train page trains on the demo dataset or on your own data.yaml.</source>
       <translation>即将推出——这个页面还没有完成。目前可以在训练页面用演示数据集或你自己的 data.yaml 训练。</translation>
+    </message>
+  </context>
+  <context>
+    <name>PredictOperations</name>
+    <message>
+      <source>Listing the runs' models</source>
+      <translation>正在列出各次训练的模型</translation>
+    </message>
+    <message>
+      <source>Preparing the prediction</source>
+      <translation>正在准备预测</translation>
+    </message>
+  </context>
+  <context>
+    <name>PredictPage</name>
+    <message>
+      <source> px</source>
+      <translation> 像素</translation>
+    </message>
+    <message>
+      <source> · {tiles} tiles, {ms:.0f} ms (whole image {whole:.0f} ms)</source>
+      <translation> · {tiles} 个切片，{ms:.0f} 毫秒（整图 {whole:.0f} 毫秒）</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>Also predicts overlapping tiles of each image and merges the boxes: finds smaller objects, costs one model call per tile.</source>
+      <translation>另外对每张图片的重叠切片做预测并合并框：能找到更小的目标，每个切片多一次模型调用。</translation>
+    </message>
+    <message>
+      <source>Boxes of one class overlapping more than this are merged (applies at once)</source>
+      <translation>同一类别中重叠超过此值的框会被合并（立即生效）</translation>
+    </message>
+    <message>
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <source>Choose a folder of images or videos</source>
+      <translation>选择图片或视频所在的文件夹</translation>
+    </message>
+    <message>
+      <source>Choose a model</source>
+      <translation>选择模型</translation>
+    </message>
+    <message>
+      <source>Choose a model and a source, then press Start: the frames and the model's boxes show here.</source>
+      <translation>选择模型和来源，然后按“开始”：画面和模型的框会显示在这里。</translation>
+    </message>
+    <message>
+      <source>Choose a model first: a run's weights or an exported file (Browse…).</source>
+      <translation>请先选择模型：某次训练的权重或导出的文件（浏览…）。</translation>
+    </message>
+    <message>
+      <source>Choose an image or a video</source>
+      <translation>选择图片或视频</translation>
+    </message>
+    <message>
+      <source>Confidence ≥</source>
+      <translation>置信度 ≥</translation>
+    </message>
+    <message>
+      <source>File…</source>
+      <translation>文件…</translation>
+    </message>
+    <message>
+      <source>Folder…</source>
+      <translation>文件夹…</translation>
+    </message>
+    <message>
+      <source>Give a source: an image, a folder, a video, a camera index (0) or a stream's address.</source>
+      <translation>请给出来源：图片、文件夹、视频、摄像头编号（0）或视频流地址。</translation>
+    </message>
+    <message>
+      <source>Image size</source>
+      <translation>图片尺寸</translation>
+    </message>
+    <message>
+      <source>Images and videos (*.jpg *.jpeg *.png *.bmp *.webp *.tif *.tiff *.mp4 *.avi *.mov *.mkv *.webm)</source>
+      <translation>图片和视频 (*.jpg *.jpeg *.png *.bmp *.webp *.tif *.tiff *.mp4 *.avi *.mov *.mkv *.webm)</translation>
+    </message>
+    <message>
+      <source>IoU ≤</source>
+      <translation>IoU ≤</translation>
+    </message>
+    <message>
+      <source>Loading the model…</source>
+      <translation>正在加载模型…</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Model and source</source>
+      <translation>模型和来源</translation>
+    </message>
+    <message>
+      <source>Models (*.pt *.onnx *.torchscript *.engine *.xml)</source>
+      <translation>模型 (*.pt *.onnx *.torchscript *.engine *.xml)</translation>
+    </message>
+    <message>
+      <source>No frames: see the message above.</source>
+      <translation>没有画面：请看上方的消息。</translation>
+    </message>
+    <message>
+      <source>No run with weights yet: Browse… for a model file</source>
+      <translation>还没有带权重的训练记录：点“浏览…”选择模型文件</translation>
+    </message>
+    <message>
+      <source>Open folder</source>
+      <translation>打开文件夹</translation>
+    </message>
+    <message>
+      <source>Outputs</source>
+      <translation>输出</translation>
+    </message>
+    <message>
+      <source>Outputs: a new folder under the run, made when you start.</source>
+      <translation>输出：开始时在该训练的文件夹下新建一个文件夹。</translation>
+    </message>
+    <message>
+      <source>Outputs: {path}</source>
+      <translation>输出：{path}</translation>
+    </message>
+    <message>
+      <source>Overlap</source>
+      <translation>重叠</translation>
+    </message>
+    <message>
+      <source>Predict</source>
+      <translation>预测</translation>
+    </message>
+    <message>
+      <source>Predicting with {backend} at {imgsz} pixels…</source>
+      <translation>正在用 {backend} 以 {imgsz} 像素预测…</translation>
+    </message>
+    <message>
+      <source>Prediction failed.</source>
+      <translation>预测失败。</translation>
+    </message>
+    <message>
+      <source>Run a trained model (its .pt or any export) on images, a folder, a video, a camera or a stream, and watch what it finds.</source>
+      <translation>在图片、文件夹、视频、摄像头或视频流上运行训练好的模型（.pt 或任一导出文件），查看它找到了什么。</translation>
+    </message>
+    <message>
+      <source>Show only boxes at or above this confidence (applies at once)</source>
+      <translation>只显示置信度不低于此值的框（立即生效）</translation>
+    </message>
+    <message>
+      <source>Shown boxes</source>
+      <translation>显示的框</translation>
+    </message>
+    <message>
+      <source>Sliced inference (small objects in large images)</source>
+      <translation>切片推理（大图中的小目标）</translation>
+    </message>
+    <message>
+      <source>Source</source>
+      <translation>来源</translation>
+    </message>
+    <message>
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <source>Stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>This frame: no boxes at these thresholds.</source>
+      <translation>本帧：在这些阈值下没有框。</translation>
+    </message>
+    <message>
+      <source>This frame: {counts}</source>
+      <translation>本帧：{counts}</translation>
+    </message>
+    <message>
+      <source>Tile</source>
+      <translation>切片</translation>
+    </message>
+    <message>
+      <source>Written so far (thresholds of Start): {counts}</source>
+      <translation>已写入（按开始时的阈值）：{counts}</translation>
+    </message>
+    <message>
+      <source>an image, a folder, a video, 0 for the first camera, or rtsp://…</source>
+      <translation>图片、文件夹、视频，0 表示第一个摄像头，或 rtsp://…</translation>
+    </message>
+    <message>
+      <source>{fps:.1f} frames/s · {n} done · {where}</source>
+      <translation>{fps:.1f} 帧/秒 · 已完成 {n} · {where}</translation>
+    </message>
+    <message>
+      <source>{n} files skipped (not readable).</source>
+      <translation>跳过了 {n} 个文件（无法读取）。</translation>
     </message>
   </context>
   <context>

@@ -35,7 +35,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowra
 tr.total td { font-weight: bold; }
 code { font-size: 9pt; word-break: break-all; }
 .big { font-size: 14pt; font-weight: bold; }
-.sign td { height: 22pt; }
+.sign td { height: 22pt; width: 68%; }
 @media print { body { max-width: none; margin: 0; } tr, .keep { page-break-inside: avoid; }
                h2 { page-break-after: avoid; } }
 """

@@ -5,6 +5,7 @@ tests/artifacts/screens/report-*.png."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -15,17 +16,22 @@ from core.evaluation.fingerprint import weights_hash
 from core.evaluation.store import save_evaluation
 from core.report.gather import Choice
 from gui import dialogs
+from tests.fixtures.evaluable_run import evaluable_run
 from tests.fixtures.report_run import NAMES, synthetic_images
 from tests.gui.languages import app_in_language
-from tests.gui.test_evaluate_window import EvaluateLauncher, open_window, run_dir  # noqa: F401 - the fixture
+from tests.gui.test_evaluate_window import EvaluateLauncher, open_window
 from tests.waits import TIMEOUT_MS
 
 SCREENS = Path(__file__).resolve().parents[1] / "artifacts" / "screens"
 
 
 @pytest.fixture
-def val_evaluation(run_dir, monkeypatch):  # noqa: F811 - the imported fixture
-    """The fake evaluate worker stores a val evaluation of the run's best.pt with synthetic matched images."""
+def val_evaluation(tmp_path, monkeypatch):
+    """The Evaluate window's run (``test_evaluate_window``'s), whose fake evaluate worker stores a val evaluation of
+    the run's best.pt with synthetic matched images."""
+    run_dir, data_yaml = evaluable_run(tmp_path, train=3, val=3)
+    (run_dir / "config.json").write_text(json.dumps({"spec": {"config": {"data": str(data_yaml), "imgsz": 64,
+                                                                          "batch": 4}}}))
     images = synthetic_images(30)
     result = {**evaluate_window_tests.stored_result(), "split": "val", "images": len(images), "created": time.time(),
               "weights_sha256": weights_hash(run_dir / "weights" / "best.pt"),

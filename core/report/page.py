@@ -45,6 +45,11 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+def _p(cls: str, text: str) -> str:
+    """A paragraph of ``text`` (escaped) with a class of the style."""
+    return f'<p class="{cls}">{_e(text)}</p>'
+
+
 def _num(value: Any, digits: int = 3) -> str:
     return "—" if value is None else f"{float(value):.{digits}f}"
 
@@ -82,7 +87,8 @@ def _model(facts: dict[str, Any], tr: Tr) -> str:
         ("SHA-256", f"<code>{_e(m['sha256'])}</code>"),
         (tr("Architecture"), _e(m["architecture"] or "—")),
         (tr("Start weights"), start),
-        (tr("Image size (trained / evaluated)"), f"{_e(m['imgsz_trained'] or '—')} / {_e(m['imgsz_evaluated'] or '—')} px"),
+        (tr("Image size (trained / evaluated)"),
+         f"{_e(m['imgsz_trained'] or '—')} / {_e(m['imgsz_evaluated'] or '—')} px"),
         (tr("Classes"), _e(", ".join(m["classes"])) or "—"),
     ])
 
@@ -118,11 +124,8 @@ def _evaluation(facts: dict[str, Any], tr: Tr) -> str:
 
 def _rule_words(point: dict[str, Any], facts: dict[str, Any], tr: Tr) -> str:
     if point["rule"] == "recall":
-        text = tr("the highest confidence at which recall over all classes is at least {target}",
+        return tr("the highest confidence at which recall over all classes is at least {target}",
                   target=_num(point["target"], 2))
-        if not point["reached"]:
-            text += f'</p><p class="warn">{_e(tr("Recall {target} is not reached at any stored confidence: the lowest one is used.", target=_num(point["target"], 2)))}'
-        return text
     if point["rule"] == "false_alarms":
         return tr("the lowest confidence with at most {limit} false alarms per 100 images",
                   limit=_num(point["target"], 1))
@@ -132,9 +135,15 @@ def _rule_words(point: dict[str, Any], facts: dict[str, Any], tr: Tr) -> str:
 
 def _operating(facts: dict[str, Any], tr: Tr) -> str:
     point, fig = facts["operating_point"], facts["at_confidence"]
+    note = tr("Intervals: 95 % of {draws} bootstrap resamples of the {n} val images (seed {seed}); a detection "
+              "counts as found at IoU 0.5 with its class, as yolov5 counts it.", draws=fig["draws"], n=fig["images"],
+              seed=fig["seed"])
     return (f'<h2 id="operating">{tr("Operating confidence")}</h2>'
-            f'<p><span class="big">{_num(point["confidence"], 3)}</span> — {_rule_words(point, facts, tr)}</p>'
-            f'<p class="note">{_e(tr("Intervals: 95 % of {draws} bootstrap resamples of the {n} val images (seed {seed}); a detection counts as found at IoU 0.5 with its class, as yolov5 counts it.", draws=fig["draws"], n=fig["images"], seed=fig["seed"]))}</p>')
+            f'<p><span class="big">{_num(point["confidence"], 3)}</span> — {_e(_rule_words(point, facts, tr))}</p>'
+            + ("" if point["reached"] else _p("warn", tr(
+                "Recall {target} is not reached at any stored confidence: the lowest one is used.",
+                target=_num(point["target"], 2))))
+            + _p("note", note))
 
 
 def _per_class(facts: dict[str, Any], tr: Tr) -> str:
@@ -147,7 +156,7 @@ def _per_class(facts: dict[str, Any], tr: Tr) -> str:
     header = [tr("Class"), tr("Objects"), tr("Found"), tr("False alarms"), tr("Precision (95 % interval)"),
               tr("Recall (95 % interval)")]
     note = "" if o["true_positives"] or o["false_alarms"] else \
-        f'<p class="warn">{_e(tr("No detection at this confidence: precision is undefined and recall is 0."))}</p>'
+        _p("warn", tr("No detection at this confidence: precision is undefined and recall is 0."))
     return f'<h2 id="per-class">{tr("Precision and recall per class at this confidence")}</h2>' + \
         _table(header, rows, {1, 2, 3, 4, 5}, total=True) + note
 
@@ -158,14 +167,15 @@ def _false_alarms(facts: dict[str, Any], tr: Tr) -> str:
     rows.append([tr("all classes"), _ranged(fig["overall"]["false_alarms_per_100"], 1)])
     return (f'<h2 id="false-alarms">{tr("False alarms per 100 images")}</h2>'
             f'<p><span class="big">{_ranged(fig["overall"]["false_alarms_per_100"], 1)}</span></p>'
-            f'<p class="note">{_e(tr("A false alarm is a detection no labelled object of its class matches: nothing there, another class, a poor box or a second detection of one object."))}</p>'
+            + _p("note", tr("A false alarm is a detection no labelled object of its class matches: nothing there, "
+                            "another class, a poor box or a second detection of one object."))
             + _table([tr("Class"), tr("False alarms per 100 images (95 % interval)")], rows, {1}, total=True))
 
 
 def _latency(facts: dict[str, Any], run: str, tr: Tr) -> str:
     title = f'<h2 id="latency">{tr("Latency per format")}</h2>'
     if not facts["latency"]:
-        return title + f'<p class="note">{_e(tr("No export of this run yet: {command}", command=f"yolostudio export {run}"))}</p>'
+        return title + _p("note", tr("No export of this run yet: {command}", command=f"yolostudio export {run}"))
     rows = []
     for r in facts["latency"]:
         span = r.get("exported_range") or [None, None]
@@ -176,13 +186,14 @@ def _latency(facts: dict[str, Any], run: str, tr: Tr) -> str:
                      _num(r["torch_ms"], 2), tr("yes") if r["verified"] else tr("no")])
     return title + _table([tr("Format"), tr("Precision"), tr("Device"), tr("ms per image, median (10–90 %)"),
                            tr("PyTorch ms per image"), tr("Verified against PyTorch")], rows, {3, 4}) + \
-        f'<p class="note">{_e(tr("Measured by the export on the machine that exported, timed interleaved with PyTorch."))}</p>'
+        _p("note", tr("Measured by the export on the machine that exported, timed interleaved with PyTorch."))
 
 
 def _int8(facts: dict[str, Any], tr: Tr) -> str:
     title = f'<h2 id="int8">{tr("INT8 cost")}</h2>'
     if not facts["int8"]:
-        return title + f'<p class="note">{_e(tr("No INT8 export of this run: {command}", command="yolostudio export WEIGHTS --format onnx --int8"))}</p>'
+        return title + _p("note", tr("No INT8 export of this run: {command}",
+                                     command="yolostudio export WEIGHTS --format onnx --int8"))
     rows = []
     for r in facts["int8"]:
         f32, i8 = r["fp32"], r["int8"]
@@ -211,7 +222,8 @@ def render(facts: dict[str, Any], language: str = "en") -> str:
     lang = "zh-CN" if language == "zh_CN" else "en"
     body = "".join([
         f"<h1>{_e(title)}</h1>",
-        f'<p class="meta">{_e(tr("Written by YOLO Studio on {date} from the files stored in {folder}.", date=when, folder=facts["run_dir"]))}</p>',
+        _p("meta", tr("Written by YOLO Studio on {date} from the files stored in {folder}.", date=when,
+                      folder=facts["run_dir"])),
         _model(facts, tr), _dataset(facts, tr), _evaluation(facts, tr), _operating(facts, tr),
         _per_class(facts, tr), _false_alarms(facts, tr), _latency(facts, run, tr), _int8(facts, tr), _sign(tr)])
     return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'

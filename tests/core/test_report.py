@@ -82,3 +82,11 @@ def test_the_choices_are_checked_in_words():
     assert "between 0 and 1" in Choice(target_recall=1.5).problem()
     assert "0 or more" in Choice(max_false_alarms=-1).problem()
     assert Choice(0.9).problem() is None and Choice().problem() is None
+
+
+def test_an_unreached_recall_is_said_on_the_page_in_both_languages(run, tmp_path):
+    for lang, words in (("en", "is not reached"), ("zh_CN", "达不到召回率")):
+        path, facts = write_report(run, tmp_path / f"{lang}.html", language=lang, choice=Choice(target_recall=0.999),
+                                   draws=20)
+        assert facts["operating_point"]["reached"] is False and words in path.read_text(encoding="utf-8")
+

@@ -23,7 +23,8 @@ def test_report_after_evaluate_in_both_languages(tmp_path: Path, completed_run: 
     run = ws / "runs" / NAME
 
     before = run_cli(["report", NAME], env)
-    assert before.returncode == 2 and f"yolostudio evaluate {NAME}" in before.stderr and "Traceback" not in before.stderr
+    assert before.returncode == 2 and f"yolostudio evaluate {NAME}" in before.stderr
+    assert "Traceback" not in before.stderr
 
     evaluated = run_cli(["evaluate", NAME, "--json"], env)
     assert evaluated.returncode == 0, evaluated.stderr[-3000:]

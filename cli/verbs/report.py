@@ -76,4 +76,4 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
 
 register(Verb("report", tr("write a run's deployment report: one printable page of its model, operating confidence, "
                            "per-class precision and recall with intervals, false alarms, latency and INT8 cost"),
-              add_arguments, run, order=89))
+              add_arguments, run, order=96))

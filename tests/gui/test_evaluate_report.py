@@ -19,6 +19,7 @@ from gui import dialogs
 from tests.fixtures.evaluable_run import evaluable_run
 from tests.fixtures.report_run import NAMES, synthetic_images
 from tests.gui.languages import app_in_language
+from tests.latin_words import stray_words
 from tests.gui.test_evaluate_window import EvaluateLauncher, open_window
 from tests.waits import TIMEOUT_MS
 
@@ -69,6 +70,9 @@ def test_in_chinese_the_report_is_chinese(qtbot, val_evaluation, fake_worker, tm
     with app_in_language("zh_CN"):
         window = _shown(qtbot, val_evaluation, fake_worker, tmp_path)
         assert window.report_button.text() == "部署报告"
+        texts = [window.report_button.text(), window.report_button.toolTip(),
+                 *(a.text() for a in window.report_button.menu().actions())]
+        assert stray_words("\n".join(texts)) == [], texts
         window.resize(1280, 720)
         SCREENS.mkdir(parents=True, exist_ok=True)
         window.grab().save(str(SCREENS / "report-button-zh_CN.png"))

@@ -107,7 +107,7 @@ def gather(run_dir: Path, choice: Choice = Choice(), *, draws: int = DRAWS, seed
                           tr("Remove the folder {folder}: the next yolostudio evaluate makes that evaluation again.",
                              folder=folder))
     names = {int(k): str(v) for k, v in (result.get("names") or {}).items()}
-    nc = max(len(result.get("per_class") or []), len(names), 1)
+    nc = len(result.get("per_class") or []) or len(names) or 1  # the evaluation's classes (one when single_cls)
     matches = stored_matches(images, nc)
     point = choose(matches, best_f1=(result.get("best_f1") or {}).get("confidence"),
                    target_recall=choice.target_recall, max_false_alarms=choice.max_false_alarms)
@@ -122,7 +122,8 @@ def gather(run_dir: Path, choice: Choice = Choice(), *, draws: int = DRAWS, seed
         "created": time.time(), "run": run_dir.name, "run_dir": str(run_dir),
         "model": {"weights": str(weights), "sha256": sha256, "architecture": str(config.get("model") or ""),
                   "start_weights": str(config.get("weights") or ""), "imgsz_trained": config.get("imgsz"),
-                  "imgsz_evaluated": (result.get("settings") or {}).get("imgsz"), "classes": list(names.values())},
+                  "imgsz_evaluated": (result.get("settings") or {}).get("imgsz"),
+                  "classes": [names.get(c, str(c)) for c in range(nc)]},
         "dataset": {"data": str(data), "training_fingerprint": None,
                     "train_images": (result.get("dataset") or {}).get("train_images"),
                     "val_images": result.get("images"), "val_instances": result.get("instances"),

@@ -140,8 +140,7 @@ def gather(run_dir: Path, choice: Choice = Choice(), *, draws: int = DRAWS, seed
 
 def default_report_path(run_dir: Path, language: str) -> Path:
     """Where the report goes unless the user says: in the run folder, one file per language."""
-    return RunFolder(Path(run_dir)).path / ("deployment-report.html" if language == "en" else
-                                            f"deployment-report.{language}.html")
+    return RunFolder(Path(run_dir)).deployment_report(language)
 
 
 def write_report(run_dir: Path, out: Path | None = None, *, language: str = "en", choice: Choice = Choice(),

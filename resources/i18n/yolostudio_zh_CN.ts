@@ -1635,9 +1635,25 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <source>Undoing the edit of {path}</source>
       <translation>正在撤销对 {path} 的编辑</translation>
     </message>
+    <message>
+      <source>Writing the deployment report</source>
+      <translation>正在写部署报告</translation>
+    </message>
   </context>
   <context>
     <name>EvaluateWindow</name>
+    <message>
+      <source>At a false-alarm limit…</source>
+      <translation>按误报上限…</translation>
+    </message>
+    <message>
+      <source>At a target recall…</source>
+      <translation>按目标召回率…</translation>
+    </message>
+    <message>
+      <source>At the best-F1 confidence</source>
+      <translation>在最佳 F1 的置信度下</translation>
+    </message>
     <message>
       <source>Browse the errors…</source>
       <translation>浏览错误…</translation>
@@ -1667,6 +1683,14 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>无法开始留出预测：{reason}</translation>
     </message>
     <message>
+      <source>Deployment report</source>
+      <translation>部署报告</translation>
+    </message>
+    <message>
+      <source>Deployment report written to {path}</source>
+      <translation>部署报告已写入 {path}</translation>
+    </message>
+    <message>
       <source>Evaluate run {name} — YOLO Studio</source>
       <translation>评估运行 {name} — YOLO Studio</translation>
     </message>
@@ -1685,6 +1709,22 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Held-out predictions for the {n} training images of run {run}: the run's own predictions on them are biased (it learned their labels), so {k} short trainings of {epochs} epochs — each on the other folds, with the run's settings and start weights — predict the images they did not learn. Estimated time: {estimate}.</source>
       <translation>为运行 {run} 的 {n} 张训练图片做留出预测：该运行自己对这些图片的预测是有偏的（它学过这些标注），因此进行 {k} 次各 {epochs} 个轮次的短训练——每次用其他折、沿用该运行的设置和起始权重——去预测它没学过的图片。预计用时：{estimate}。</translation>
+    </message>
+    <message>
+      <source>No deployment report was written.</source>
+      <translation>没有写出部署报告。</translation>
+    </message>
+    <message>
+      <source>One printable page a QA engineer can sign: the model, its dataset, the operating confidence, precision and recall per class with their intervals, false alarms, latency and INT8's cost.</source>
+      <translation>一页可打印、可供质检工程师签字的文档：模型、其数据集、工作置信度、各类别精确率和召回率及其区间、误报、延迟和 INT8 的代价。</translation>
+    </message>
+    <message>
+      <source>Operate at the highest confidence that finds at least this share of the objects (0–1):</source>
+      <translation>在仍能找到至少这一比例目标的最高置信度下工作（0–1）：</translation>
+    </message>
+    <message>
+      <source>Operate at the lowest confidence with at most this many false alarms per 100 images:</source>
+      <translation>在每 100 张图片误报不超过这个次数的最低置信度下工作：</translation>
     </message>
     <message>
       <source>Read back from the store: these inputs were evaluated before.</source>
@@ -1715,12 +1755,24 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>评估已停止；未保存任何内容。</translation>
     </message>
     <message>
+      <source>The report could not be written: {reason}</source>
+      <translation>无法写出报告：{reason}</translation>
+    </message>
+    <message>
+      <source>The report is written to {path}. Open it?</source>
+      <translation>报告已写入 {path}。现在打开吗？</translation>
+    </message>
+    <message>
       <source>The run's own predictions on its training images are biased. {k} short trainings, each on the other folds, predict the images they did not learn; the time it takes is said before it starts.</source>
       <translation>该运行自己对训练图片的预测是有偏的。{k} 次短训练各用其他折训练，预测它们没学过的图片；开始前会先说明所需时间。</translation>
     </message>
     <message>
       <source>Training fold 1 of {k}…</source>
       <translation>正在训练第 1 折（共 {k} 折）…</translation>
+    </message>
+    <message>
+      <source>Writing the deployment report…</source>
+      <translation>正在写部署报告…</translation>
     </message>
     <message>
       <source>fold {fold} of {folds}: epoch {epoch} of {epochs}</source>

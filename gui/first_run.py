@@ -15,6 +15,7 @@ grows to what its steps say (``fit_height``) instead of hiding their buttons beh
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (QDockWidget, QGroupBox, QHBoxLayout, QLabel, QMainWindow, QPushButton, QScrollArea,
                                QVBoxLayout, QWidget)
 
@@ -119,6 +120,7 @@ class FirstRunGuide(QDockWidget):
             row.addWidget(step, 1)
         layout.addLayout(row)
         scroll = QScrollArea(self)
+        scroll.setObjectName("guide-scroll")
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -149,6 +151,17 @@ class FirstRunGuide(QDockWidget):
         need = min(self.needed_height(), int(window.height() * MAX_HEIGHT_SHARE))
         if need > self.height():
             window.resizeDocks([self], [need], Qt.Orientation.Vertical)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        """Opened (first start, Help ▸ Getting started): tall enough for its buttons once laid out."""
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self.fit_height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        """A narrower window wraps the steps' words onto more lines: the panel grows to keep its buttons."""
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            QTimer.singleShot(0, self, self.fit_height)
 
     def _data_chosen(self, action: str) -> None:
         self.action_requested.emit(action)

@@ -30,6 +30,7 @@ from gui.pages.page import Page
 from gui.tune import operations
 from gui.tune.fitness_chart import FitnessChart
 from gui.tune.trial_table import TrialTable
+from gui.widgets.scrolled import FORM_HEIGHT, scrolled
 
 if TYPE_CHECKING:  # the door arrives from gui/tune/operations.py, checked off the GUI thread
     from core.usecases.tune import TuneDoor
@@ -86,7 +87,9 @@ class TunePage(Page):
         self.install_box.setVisible(False)
         root.addWidget(self.install_box)
 
-        top = QHBoxLayout()
+        top_widget = QWidget(self)  # the form and the space scroll at a small height (1280×720 with the guide)
+        top = QHBoxLayout(top_widget)
+        top.setContentsMargins(0, 0, 0, 0)
         form_box = QGroupBox(self.tr("Search"), self)
         form = QFormLayout(form_box)
         self.data_edit = QLineEdit(form_box, placeholderText=self.tr("the dataset's data.yaml"))
@@ -122,7 +125,7 @@ class TunePage(Page):
         self.space_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         space_layout.addWidget(self.space_table)
         top.addWidget(space_box, 1)
-        root.addLayout(top, 2)
+        root.addWidget(scrolled(top_widget, self, least=FORM_HEIGHT), 2)
 
         self.estimate_label = QLabel(self.tr("Reading this machine…"), self)
         self.estimate_label.setWordWrap(True)

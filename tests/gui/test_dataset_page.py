@@ -306,12 +306,12 @@ def test_typed_form_edits_apply_after_a_pause_and_save_checks_again(qtbot, page,
     qtbot.waitUntil(page.save_button.isEnabled, timeout=TIMEOUT_MS)  # as typed, not only when focus leaves
     assert "val: images/nowhere" in page.text
     qtbot.waitUntil(lambda: "missing" in page.form.previews["val"].text(), timeout=TIMEOUT_MS)  # looked up off the GUI thread
-    assert edit.text() == "images/nowhere" and page.left_tabs.currentWidget() is page.form
+    assert edit.text() == "images/nowhere" and page.left_tabs.currentWidget() is page.form_scroll
     page.checker.forget()
     assert page.save()
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)  # the save was checked again
     assert "split-path-missing" in {f.code for f in page.report.findings}
-    assert page.left_tabs.currentWidget() is page.form  # the re-check did not switch to the YAML view
+    assert page.left_tabs.currentWidget() is page.form_scroll  # the re-check did not switch to the YAML view
 
 
 def test_clearing_test_offers_to_remove_the_key(qtbot, page, tmp_path, monkeypatch):

@@ -2653,7 +2653,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Preparing a copy of {source} resized to {imgsz} px (resumable; Ctrl+C keeps what is done)…</source>
-      <translation>正在准备 {source} 缩放到 {imgsz} px 的副本（可续做；Ctrl+C 会保留已完成的部分）…</translation>
+      <translation>正在准备 {source} 缩放到 {imgsz} 像素的副本（可续做；Ctrl+C 会保留已完成的部分）…</translation>
     </message>
     <message>
       <source>Preparing {done}/{total} images</source>
@@ -4277,7 +4277,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>Training on the prepared copy of {source} (images resized to {imgsz} px; {state}): {copy}</source>
-      <translation>使用 {source} 的预处理副本训练（图片缩放到 {imgsz} px；{state}）：{copy}</translation>
+      <translation>使用 {source} 的预处理副本训练（图片缩放到 {imgsz} 像素；{state}）：{copy}</translation>
     </message>
     <message>
       <source>Training on {data} as given: the prepared copy {config} asks for is of {source}.</source>

@@ -997,7 +997,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>{train} training and {val} validation images · {nc} classes · most images {side} px on the long side · the smallest tenth of the boxes cover {area} of their image</source>
-      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} px · 最小的一成标注框占其图片的 {area}</translation>
+      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} 像素 · 最小的一成标注框占其图片的 {area}</translation>
     </message>
   </context>
   <context>
@@ -2856,7 +2856,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Resizing images to {n} px…</source>
-      <translation>正在把图片缩放到 {n} px…</translation>
+      <translation>正在把图片缩放到 {n} 像素…</translation>
     </message>
     <message>
       <source>Training image size (the copy's long side; images are never enlarged):</source>

@@ -1364,8 +1364,8 @@ Type 'delete' to confirm: </source>
       <translation>用 'yolostudio attach {name}' 跟踪它（或在训练记录页面打开），或用 'yolostudio stop {name}' 停止它之后再继续训练。</translation>
     </message>
     <message>
-      <source>For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} (nvidia-smi -q -d PERFORMANCE shows which slowdown is active).</source>
-      <translation>在 {share} 的采样中 GPU 报告：{reasons}。解决办法：{fixes}（nvidia-smi -q -d PERFORMANCE 可显示当前的降频原因）。</translation>
+      <source>For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} ('nvidia-smi -q -d PERFORMANCE' shows which slowdown is active).</source>
+      <translation>在 {share} 的采样中 GPU 报告：{reasons}。解决办法：{fixes}（'nvidia-smi -q -d PERFORMANCE' 可显示当前的降频原因）。</translation>
     </message>
     <message>
       <source>Found ({fmt}) in {source}: {images} images, {boxes} annotations.</source>
@@ -5288,6 +5288,18 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>硬链接图片；无法链接时报错</translation>
     </message>
     <message>
+      <source>hardware power brake</source>
+      <translation>硬件电源制动降频</translation>
+    </message>
+    <message>
+      <source>hardware slowdown</source>
+      <translation>硬件降频</translation>
+    </message>
+    <message>
+      <source>hardware thermal slowdown</source>
+      <translation>硬件过热降频</translation>
+    </message>
+    <message>
       <source>held-out k-fold, train</source>
       <translation>留出 k 折，train</translation>
     </message>
@@ -6222,6 +6234,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>small objects</source>
       <translation>小目标</translation>
+    </message>
+    <message>
+      <source>software thermal slowdown</source>
+      <translation>软件过热降频</translation>
     </message>
     <message>
       <source>speed per image: {pre} ms pre-process, {inf} ms inference, {nms} ms NMS</source>

@@ -1015,7 +1015,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>% of a core</source>
-      <translation>% 个核</translation>
+      <translation>%（以单个核计）</translation>
     </message>
     <message>
       <source>&lt;b&gt;{word} — {title}&lt;/b&gt;</source>

@@ -2600,8 +2600,8 @@ Type 'delete' to confirm: </source>
       <translation>请选择 0 到 {last} 之间的设备。</translation>
     </message>
     <message>
-      <source>Pick a new, empty folder for the imported dataset.</source>
-      <translation>请为导入的数据集选择一个新的空文件夹。</translation>
+      <source>Pick a new, empty folder for the imported dataset, or remove that one first.</source>
+      <translation>为导入的数据集选择一个新的空文件夹，或先删除那个文件夹。</translation>
     </message>
     <message>
       <source>Pick another GPU, or end what runs on it (nvidia-smi lists the processes).</source>
@@ -7612,12 +7612,12 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{out} {where}：副本会覆盖你的图片和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
     </message>
     <message>
-      <source>{parent} is a file, not a folder, so {path} cannot be made under it. Pick a folder for the dataset (--out).</source>
-      <translation>{parent} 是文件而不是文件夹，无法在其下创建 {path}。请为数据集选择一个文件夹（--out）。</translation>
+      <source>{parent} is a file, not a folder, so {path} cannot be made under it.</source>
+      <translation>{parent} 是文件而不是文件夹，无法在其下创建 {path}。</translation>
     </message>
     <message>
-      <source>{path} already exists and is not empty. Pick a new folder for the dataset (--out), or remove that one first.</source>
-      <translation>{path} 已存在且不为空。请为数据集选择新文件夹（--out），或先删除那个文件夹。</translation>
+      <source>{path} already exists and is not empty.</source>
+      <translation>{path} 已存在且不是空的。</translation>
     </message>
     <message>
       <source>{path} cannot be prepared: {reasons}</source>

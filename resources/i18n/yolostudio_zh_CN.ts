@@ -593,6 +593,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>数据集中的名称</translation>
     </message>
     <message>
+      <source>No class is kept: only backgrounds would be written.</source>
+      <translation>没有保留任何类别：只会写入背景图片。</translation>
+    </message>
+    <message>
       <source>Nothing written yet. Rename, merge or drop classes, choose the split, then Import.</source>
       <translation>尚未写入任何内容。可重命名、合并或略去类别，选择划分，然后点“导入”。</translation>
     </message>
@@ -665,6 +669,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在写入数据集</translation>
     </message>
     <message>
+      <source>Written as: {classes}</source>
+      <translation>将写入的类别：{classes}</translation>
+    </message>
+    <message>
       <source>Wrote {path}: train {train}, val {val}, test {test} images, {boxes} boxes. {verdict}</source>
       <translation>已写入 {path}：训练 {train}、验证 {val}、测试 {test} 张图片，{boxes} 个框。{verdict}</translation>
     </message>
@@ -695,6 +703,14 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>{fmt}: {images} images, {boxes} annotations, {bg} without objects (kept as backgrounds); {clipped} boxes cut to the image's edge, {rotated} images turned with their EXIF orientation.</source>
       <translation>{fmt}：{images} 张图片，{boxes} 个标注，{bg} 张没有目标（作为背景图保留）；{clipped} 个框被裁到图片边缘，{rotated} 张图片随 EXIF 方向旋转。</translation>
+    </message>
+    <message>
+      <source>{n} crowd regions left out (“Keep COCO crowd regions” keeps them)</source>
+      <translation>{n} 个人群区域被略去（勾选“保留 COCO 人群区域”可保留）</translation>
+    </message>
+    <message>
+      <source>{n} objects marked difficult left out (“Keep VOC objects marked difficult” keeps them)</source>
+      <translation>{n} 个标为 difficult 的目标被略去（勾选“保留标为 difficult 的 VOC 目标”可保留）</translation>
     </message>
   </context>
   <context>

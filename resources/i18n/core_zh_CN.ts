@@ -1968,6 +1968,10 @@ Type 'delete' to confirm: </source>
       <translation>学习率、损失权重和数据增强：hyp.scratch-low 适合从头训练的小模型，scratch-high 适合大模型；也可以是你自己的文件路径。</translation>
     </message>
     <message>
+      <source>Line {line} of {name}: class {old} becomes {new} ({cls}); backup kept as {name}.bak</source>
+      <translation>{name} 的第 {line} 行：类别 {old} 改为 {new}（{cls}）；原文件保留为 {name}.bak</translation>
+    </message>
+    <message>
       <source>Line {line} uses a tab to indent; YAML allows only spaces there ({problem}).</source>
       <translation>第 {line} 行用制表符缩进；YAML 在此处只允许空格（{problem}）。</translation>
     </message>

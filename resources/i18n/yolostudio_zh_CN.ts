@@ -2105,6 +2105,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>修复失败：{reason}</translation>
     </message>
     <message>
+      <source>The label file changed since the check; check again first.</source>
+      <translation>检查之后标注文件已改变；请先重新检查。</translation>
+    </message>
+    <message>
       <source>There is no automatic fix for this finding; its message says what to do.</source>
       <translation>此问题没有自动修复；它的说明写了该怎么做。</translation>
     </message>
@@ -2118,6 +2122,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>All levels</source>
       <translation>所有级别</translation>
+    </message>
+    <message>
+      <source>Change its class</source>
+      <translation>更改其类别</translation>
     </message>
     <message>
       <source>Code</source>
@@ -2138,6 +2146,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Info</source>
       <translation>提示</translation>
+    </message>
+    <message>
+      <source>Keep the box and give it one of the dataset's classes (previewed first; Undo fix puts it back)</source>
+      <translation>保留这个框，并给它数据集中的一个类别（先预览；“撤销修复”可还原）</translation>
     </message>
     <message>
       <source>Level</source>
@@ -2186,6 +2198,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Where</source>
       <translation>位置</translation>
+    </message>
+    <message>
+      <source>{id}: {name}</source>
+      <translation>{id}：{name}</translation>
     </message>
   </context>
   <context>

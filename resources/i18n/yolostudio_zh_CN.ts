@@ -4190,6 +4190,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>无法继续训练 {name}：{reason}</translation>
     </message>
     <message>
+      <source>Changed since the wizard: {changes}. Its predicted time was for its own settings.</source>
+      <translation>向导之后已更改：{changes}。它预测的时间是按它自己的设置算的。</translation>
+    </message>
+    <message>
       <source>Checking the copy {done}/{total}…</source>
       <translation>正在检查副本 {done}/{total}…</translation>
     </message>
@@ -4232,6 +4236,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Training did not start: the prepared copy of {source} cannot be brought up to date ({reason}). Fix the dataset on the Dataset page, or choose the original data.yaml as the dataset.</source>
       <translation>训练未开始：无法更新 {source} 的预处理副本（{reason}）。请在数据集页面修复数据集，或选择原始 data.yaml 作为数据集。</translation>
+    </message>
+    <message>
+      <source>{field} {now} (the wizard set {was})</source>
+      <translation>{field} {now}（向导设为 {was}）</translation>
     </message>
   </context>
   <context>

@@ -8,6 +8,7 @@ height when there is room and scrolls when there is not.
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 
@@ -20,6 +21,9 @@ def scrolled(widget: QWidget, parent: QWidget | None = None, *, least: int = 0) 
     least ``least`` px tall (or the widget's own height, if less) when its page shares the height with others."""
     area = QScrollArea(parent, widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
     area.setWidget(widget)
+    # Up and down only: as wide as the form needs beside the vertical bar, never cut at its right edge.
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setMinimumWidth(widget.minimumSizeHint().width() + area.verticalScrollBar().sizeHint().width())
     if least:
         area.setMinimumHeight(min(least, widget.sizeHint().height()))
     return area

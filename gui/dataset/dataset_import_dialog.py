@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDoubleSpinBox, QF
 from core.dataset.importers.classes import ClassMap, output_names, spelling_variants
 from core.dataset.importers.convert import ConvertOptions
 from core.dataset.importers.plan import ImportOptions, options_to_json
+from core.i18n import tr_n
 from core.job.jobs import JobOutcome
 from core.usecases.jobs import DatasetImportDoor
 from gui.job_runner import JobRunner, Launcher, default_launcher
@@ -296,11 +297,16 @@ class DatasetImportDialog(QDialog):
             fmt=self.format_combo.itemText(max(self.format_combo.findData(report["format"]), 0)),
             images=report["images"], boxes=report["annotations"],
             bg=counts.get("background", 0), clipped=counts.get("clipped", 0), rotated=counts.get("exif_rotated", 0))
-        left_out = [words.format(n=counts[key]) for key, words in (
-            ("difficult", self.tr("{n} objects marked difficult left out (“Keep VOC objects marked difficult” keeps "
-                                  "them)")),
-            ("crowd", self.tr("{n} crowd regions left out (“Keep COCO crowd regions” keeps them)"))) if counts.get(key)]
-        self.summary.setText(summary + ("\n" + "; ".join(left_out) + "." if left_out else ""))
+        left_out = []
+        if counts.get("difficult"):
+            left_out.append(tr_n("{n} object marked difficult left out (“Keep VOC objects marked difficult” keeps it)",
+                                 "{n} objects marked difficult left out (“Keep VOC objects marked difficult” keeps "
+                                 "them)", counts["difficult"]))
+        if counts.get("crowd"):
+            left_out.append(tr_n("{n} crowd region left out (“Keep COCO crowd regions” keeps it)",
+                                 "{n} crowd regions left out (“Keep COCO crowd regions” keeps them)", counts["crowd"]))
+        left_out_words = self.tr("{items}.").format(items=self.tr("; ").join(left_out)) if left_out else ""
+        self.summary.setText(summary + ("\n" + left_out_words if left_out else ""))
         self.classes.blockSignals(True)  # a row half filled is no class map: the order is shown once filled
         self.classes.setRowCount(0)
         for name, boxes in report["classes"].items():
@@ -341,7 +347,7 @@ class DatasetImportDialog(QDialog):
     def show_order(self) -> None:
         names = self.written_names()
         self.order_label.setText(self.tr("Written as: {classes}").format(
-            classes=", ".join(f"{i} {name}" for i, name in enumerate(names))) if names else
+            classes=self.tr(", ").join(f"{i} {name}" for i, name in enumerate(names))) if names else
             self.tr("No class is kept: only backgrounds would be written.") if self.preview is not None else "")
 
     def merge_variants(self) -> None:

@@ -7488,6 +7488,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{n} 个框被裁到图片边缘</translation>
     </message>
     <message>
+      <source>{n} crowd region left out (“Keep COCO crowd regions” keeps it)</source>
+      <translation>{n} 个人群区域被略去（勾选“保留 COCO 人群区域”可保留）</translation>
+    </message>
+    <message>
+      <source>{n} crowd regions left out (“Keep COCO crowd regions” keeps them)</source>
+      <translation>{n} 个人群区域被略去（勾选“保留 COCO 人群区域”可保留）</translation>
+    </message>
+    <message>
       <source>{n} error in the dataset would stop training.</source>
       <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
     </message>
@@ -7558,6 +7566,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{n} more would make yolov5 skip images.</source>
       <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
+    </message>
+    <message>
+      <source>{n} object marked difficult left out (“Keep VOC objects marked difficult” keeps it)</source>
+      <translation>{n} 个标为 difficult 的目标被略去（勾选“保留标为 difficult 的 VOC 目标”可保留）</translation>
+    </message>
+    <message>
+      <source>{n} objects marked difficult left out (“Keep VOC objects marked difficult” keeps them)</source>
+      <translation>{n} 个标为 difficult 的目标被略去（勾选“保留标为 difficult 的 VOC 目标”可保留）</translation>
     </message>
     <message>
       <source>{n} of {total} have a one-click fix on the Dataset page (Fix…, previewed and undoable); the others say what to do.</source>

@@ -481,6 +481,14 @@ Label files store class ids, not names, so this changes the meaning of existing 
   <context>
     <name>DatasetImportDialog</name>
     <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>; </source>
+      <translation>；</translation>
+    </message>
+    <message>
       <source>A COCO annotation file</source>
       <translation>COCO 标注文件</translation>
     </message>
@@ -705,12 +713,8 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>{fmt}：{images} 张图片，{boxes} 个标注，{bg} 张没有目标（作为背景图保留）；{clipped} 个框被裁到图片边缘，{rotated} 张图片随 EXIF 方向旋转。</translation>
     </message>
     <message>
-      <source>{n} crowd regions left out (“Keep COCO crowd regions” keeps them)</source>
-      <translation>{n} 个人群区域被略去（勾选“保留 COCO 人群区域”可保留）</translation>
-    </message>
-    <message>
-      <source>{n} objects marked difficult left out (“Keep VOC objects marked difficult” keeps them)</source>
-      <translation>{n} 个标为 difficult 的目标被略去（勾选“保留标为 difficult 的 VOC 目标”可保留）</translation>
+      <source>{items}.</source>
+      <translation>{items}。</translation>
     </message>
   </context>
   <context>

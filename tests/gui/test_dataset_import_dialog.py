@@ -108,7 +108,7 @@ def test_a_typed_path_the_difficult_objects_the_written_order_and_a_full_folder(
     qtbot.keyClick(dialog.source_edit, Qt.Key.Key_Return)  # typed, then Enter: no browsing
     qtbot.waitUntil(lambda: dialog.preview is not None and not dialog.runner.active, timeout=TIMEOUT_MS)
     assert dialog.out_edit.text() == str(tmp_path / "voc-yolo")
-    assert "1 objects marked difficult left out" in dialog.summary.text()
+    assert "1 object marked difficult left out" in dialog.summary.text()
     assert dialog.order_label.text() == "Written as: 0 dog, 1 bird"  # first appearance; the difficult cat is out
     dialog.classes.item(row_of(dialog, "dog"), SOURCE_COL).setCheckState(Qt.CheckState.Unchecked)
     assert dialog.order_label.text() == "Written as: 0 bird"

@@ -113,12 +113,19 @@ class FirstRunGuide(QDockWidget):
         close = QPushButton(self.tr("Close the guide"), body)
         close.setToolTip(self.tr("It will not open again by itself; Help ▸ Getting started brings it back."))
         close.clicked.connect(self.close)
+        self.fold_button = QPushButton(self.tr("Hide the steps"), body, checkable=True)
+        self.fold_button.setToolTip(self.tr("Keep the guide to this line and give the pages its room; the steps "
+                                            "come back with “Show the steps”."))
+        self.fold_button.toggled.connect(self.fold)
+        top.addWidget(self.fold_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(top)
-        row = QHBoxLayout()  # the steps side by side under the pages: the pages keep their full width
+        self.steps_box = QWidget(body)
+        row = QHBoxLayout(self.steps_box)  # the steps side by side under the pages: the pages keep their full width
+        row.setContentsMargins(0, 0, 0, 0)
         for step in self.steps:
             row.addWidget(step, 1)
-        layout.addLayout(row)
+        layout.addWidget(self.steps_box)
         scroll = QScrollArea(self)
         scroll.setObjectName("guide-scroll")
         scroll.setWidgetResizable(True)
@@ -141,7 +148,7 @@ class FirstRunGuide(QDockWidget):
         layout = self._body.layout()
         width = scroll.viewport().width()
         body = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else self._body.sizeHint().height()
-        return body + (self.height() - scroll.viewport().height())
+        return max(body + (self.height() - scroll.viewport().height()), self.minimumSizeHint().height())
 
     def fit_height(self) -> None:
         """Grow the docked panel to what its steps now say (up to ``MAX_HEIGHT_SHARE`` of the window)."""
@@ -161,6 +168,20 @@ class FirstRunGuide(QDockWidget):
         """A narrower window wraps the steps' words onto more lines: the panel grows to keep its buttons."""
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
+            QTimer.singleShot(0, self, self.fit_height)
+
+    def fold(self, folded: bool) -> None:
+        """Fold the guide to its top line (a short screen: the page's own form needs the room) or unfold it."""
+        if self.fold_button.isChecked() != folded:
+            self.fold_button.setChecked(folded)  # toggled again: this runs once more with the state set
+            return
+        self.steps_box.setVisible(not folded)
+        self.fold_button.setText(self.tr("Show the steps") if folded else self.tr("Hide the steps"))
+        window = self.parentWidget()
+        if folded and isinstance(window, QMainWindow) and not self.isFloating():
+            QTimer.singleShot(0, self, lambda: window.resizeDocks([self], [self.needed_height()],
+                                                                   Qt.Orientation.Vertical))
+        else:
             QTimer.singleShot(0, self, self.fit_height)
 
     def _data_chosen(self, action: str) -> None:

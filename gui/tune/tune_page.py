@@ -129,8 +129,7 @@ class TunePage(Page):
 
         self.estimate_label = QLabel(self.tr("Reading this machine…"), self)
         self.estimate_label.setWordWrap(True)
-        root.addWidget(self.estimate_label)
-        buttons = QHBoxLayout()
+        buttons = QHBoxLayout()  # the estimate beside the buttons: one row less, the page fits 1280×720 in Chinese
         self.start_button = QPushButton(self.tr("Start search"), self, clicked=lambda: self.start())
         self.stop_button = QPushButton(self.tr("Stop"), self, clicked=self.stop, enabled=False)
         self.resume_button = QPushButton(self.tr("Resume"), self, clicked=self.resume, enabled=False)
@@ -140,7 +139,8 @@ class TunePage(Page):
         self.train_button.setToolTip(self.tr("The best trial's settings into the Train form, for a full training."))
         for button in (self.start_button, self.stop_button, self.resume_button, self.train_button):
             buttons.addWidget(button)
-        buttons.addStretch(1)
+        buttons.addSpacing(12)
+        buttons.addWidget(self.estimate_label, 1)
         root.addLayout(buttons)
         self.status_label = QLabel("", self, wordWrap=True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

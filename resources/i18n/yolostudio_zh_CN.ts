@@ -2251,12 +2251,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>入门指南</translation>
     </message>
     <message>
+      <source>Hide the steps</source>
+      <translation>收起步骤</translation>
+    </message>
+    <message>
       <source>Is PyTorch using the GPU, and is the driver new enough? The check says what to fix.</source>
       <translation>PyTorch 是否在用 GPU，驱动是否够新？检查会告诉你需要修复什么。</translation>
     </message>
     <message>
       <source>It will not open again by itself; Help ▸ Getting started brings it back.</source>
       <translation>它不会再自动打开；可通过 帮助 ▸ 入门指南 重新打开。</translation>
+    </message>
+    <message>
+      <source>Keep the guide to this line and give the pages its room; the steps come back with “Show the steps”.</source>
+      <translation>指南只保留这一行，把空间让给页面；点“展开步骤”可把步骤找回来。</translation>
     </message>
     <message>
       <source>Open a data.yaml…</source>
@@ -2273,6 +2281,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Review the options on the Train form: model, epochs, image size and batch size. Every option explains itself in its tooltip.</source>
       <translation>在训练表单中检查各项选项：模型、轮数、图片尺寸和批大小。每个选项的提示都会说明它的作用。</translation>
+    </message>
+    <message>
+      <source>Show the steps</source>
+      <translation>展开步骤</translation>
     </message>
     <message>
       <source>Start the run and watch losses, mAP and the GPU's load. A stopped run can be resumed; closing the window can keep it training.</source>

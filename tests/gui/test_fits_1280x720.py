@@ -27,6 +27,10 @@ SCREEN = QRect(0, 0, 1280, 720)
 SCREENS = Path(__file__).resolve().parents[2] / "tests" / "artifacts" / "screens"
 
 
+#: The same screen less a panel and a title bar (what a 1280×720 laptop leaves a window): the guide folded.
+SHORT = QRect(0, 0, 1280, 660)
+
+
 @pytest.fixture(params=["en", "zh_CN"])
 def language(request, monkeypatch):
     monkeypatch.setattr(screen_fit, "available", lambda widget: QRect(SCREEN))
@@ -75,15 +79,22 @@ def forms(top: QWidget) -> list[QScrollArea]:
     return [s for s in top.findChildren(QScrollArea) if s.isVisibleTo(top) and s.objectName() != "guide-scroll"]
 
 
-def test_the_main_window_and_every_page_fit_1280x720(language, qtbot, tmp_path):
+@pytest.mark.parametrize("screen, folded", [(SCREEN, False), (SHORT, True)], ids=["720", "660-folded"])
+def test_the_main_window_and_every_page_fit_1280x720(language, screen, folded, qtbot, tmp_path, monkeypatch):
     from gui.main_window import MainWindow  # noqa: PLC0415 - after the language is installed
 
+    monkeypatch.setattr(screen_fit, "available", lambda widget: QRect(screen))
     window = MainWindow(tmp_path / "ws", prepare_demo=False, check_runs=False)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
-    assert SCREEN.size().boundedTo(window.size()) == window.size()  # the 1360×860 wish, clamped
+    assert screen.size().boundedTo(window.size()) == window.size()  # the 1360×860 wish, clamped
     guide = window.show_guide()
+    if folded:
+        guide.fold_button.click()
+        qtbot.waitUntil(lambda: not guide.steps_box.isVisible(), timeout=TIMEOUT_MS)
+        qtbot.waitUntil(lambda: guide.height() <= guide.needed_height() + 4, timeout=TIMEOUT_MS)
+    language = f"{language}-{screen.height()}"
     SCREENS.mkdir(parents=True, exist_ok=True)
     problems: list[str] = []
     for index, spec in enumerate(PAGES):

@@ -12,9 +12,10 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (QAbstractItemView, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QPlainTextEdit, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from core.environment.report import summarize
 from core.findings import by_severity
@@ -26,6 +27,7 @@ from gui.machines.host_key_dialog import HostKeyDialog
 from gui.pages.page import Page
 from gui.widgets.levels import level_word
 from gui.widgets.page_header import PageHeader
+from gui.widgets.scrolled import FORM_HEIGHT, scrolled
 
 
 def _tr(text: str) -> str:
@@ -73,13 +75,19 @@ class MachinesPage(Page):
         buttons = QHBoxLayout()
         buttons.addWidget(self.check_button)
         buttons.addStretch(1)
+        machines = QWidget(self)  # the list and the check's report side by side: the page fits 1280×720
+        listed = QVBoxLayout(machines)
+        listed.setContentsMargins(0, 0, 0, 0)
+        listed.addWidget(self.table, 1)
+        listed.addLayout(buttons)
+        listed.addWidget(self.status)
+        below = QSplitter(Qt.Orientation.Horizontal, self, childrenCollapsible=False)
+        below.addWidget(machines)
+        below.addWidget(self.report)
         layout = QVBoxLayout(self)
         layout.addWidget(self.header)
-        layout.addWidget(form_box)
-        layout.addWidget(self.table, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(self.status)
-        layout.addWidget(self.report, 1)
+        layout.addWidget(scrolled(form_box, self, least=FORM_HEIGHT))  # scrolls at a small height, not cut off
+        layout.addWidget(below, 1)
         self.refresh()
 
     # -- listing ---------------------------------------------------------------------------------------

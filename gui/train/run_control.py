@@ -23,12 +23,13 @@ from core.dataset.prepare import PrepareResult
 from core.i18n import tr_n
 from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
+from core.training.options import option_labels
 from core.job.jobs import JobOutcome
 from core.run.folder import RunFolder
 from core.runs.store import RunInfo, load_run_config
 from core.usecases.train import ResumeDoor, TrainDoor
 from core.wizard.prepared_copy import CopyRequest, request_of
-from core.wizard.time_fit import handover_words
+from core.wizard.time_fit import HANDOVER_FIELDS, handover_words
 from gui import dialogs
 from gui.background import BackgroundTask
 from gui.operations import show_failure
@@ -66,6 +67,8 @@ class TrainRunControl(QObject):
         self.copy_request: CopyRequest | None = None  # the wizard's prepared copy, re-checked at each Start
         self.copy_task: BackgroundTask | None = None  # that check, while it runs (Start waits for it)
         self.wizard_doc: dict[str, Any] | None = None  # handed over by the wizard, kept by the next run it predicts
+        self._handover_said = ""  # the banner's words about the hand-over, while they are the banner's
+        self.form.changed.connect(self._form_changed_after_wizard)
 
     @property
     def active(self) -> bool:
@@ -157,6 +160,7 @@ class TrainRunControl(QObject):
             return False
         run_dir = door.run_dir
         self.wizard_doc = None  # the hand-over is this run's (or, changed since, no run's)
+        self._handover_said = ""
         self.options.remember_choices(checked)
         self._launch(run_dir, door, fresh=True)
         return True
@@ -244,6 +248,16 @@ class TrainRunControl(QObject):
             self.resumable_run = Path(info.path)
             self._update_buttons()
 
+    def runs_listed(self, runs: list[RunInfo]) -> None:
+        """The workspace's runs as listed now: Resume is offered only for a run that is still there (issue 32: it
+        stayed enabled after the run was deleted or renamed, with no run to resume). Its status is the run end's
+        to say: a listing read while it still trained must not take Resume away."""
+        if self.resumable_run is None:
+            return
+        if not any(Path(run.path) == self.resumable_run for run in runs):
+            self.resumable_run = None
+            self._update_buttons()
+
     def stop_run(self) -> None:
         if self.session is not None:
             self.session.stop()
@@ -315,8 +329,30 @@ class TrainRunControl(QObject):
         self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
         self.wizard_doc = doc
         self.revalidate()
-        self._notify("info", handover_words(doc))  # what it set and the predicted time: never a silent 100 epochs
+        self._handover_said = handover_words(doc)
+        self._notify("info", self._handover_said)  # what it set and the predicted time: never a silent 100 epochs
         return True
+
+    def wizard_changes(self) -> list[str]:
+        """The hand-over's options the form no longer holds, as "Epochs 3 (the wizard set 10)"."""
+        config = (self.wizard_doc or {}).get("config") or {}
+        labels = option_labels()
+        return [self.tr("{field} {now} (the wizard set {was})").format(field=labels.get(name, name), now=now,
+                                                                        was=config[name])
+                for name in HANDOVER_FIELDS if name in config and name in self.form.editors
+                and str(now := self.form.editors[name].value()) != str(config[name])]
+
+    def _form_changed_after_wizard(self) -> None:
+        """The hand-over banner follows the form (issue 32: "the wizard set 10 epochs" stayed after the user set
+        3): it names what changed since, and says the predicted time was for the wizard's own settings."""
+        if self.wizard_doc is None or not self._handover_said:
+            return
+        changes = self.wizard_changes()
+        words = self.tr("Changed since the wizard: {changes}. Its predicted time was for its own settings.").format(
+            changes="; ".join(changes)) if changes else handover_words(self.wizard_doc)
+        if words != self._handover_said:
+            self._handover_said = words
+            self._notify("info", words)
 
     def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:
         """``values`` without each meeting point (``core.training.distributed.ENDPOINT_FIELDS``) the user does not confirm

@@ -218,6 +218,7 @@ class TrainPage(Page):
     def on_bound(self) -> None:
         """The app's current dataset: this form follows it, and a dataset chosen here becomes it."""
         current = self.services.current
+        self.services.runs.changed.connect(self.control.runs_listed)  # a deleted run is no longer offered
         current.dataset_changed.connect(self._follow_dataset)
         self.options.dataset_chosen.connect(current.set_dataset)
         if self.last_checked is not None and self.last_checked.data_path is not None:

@@ -1466,8 +1466,8 @@ Type 'delete' to confirm: </source>
       <translation>用 'yolostudio attach {name}' 跟踪它（或在训练记录页面打开），或用 'yolostudio stop {name}' 停止它之后再继续训练。</translation>
     </message>
     <message>
-      <source>For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} (nvidia-smi -q -d PERFORMANCE shows which slowdown is active).</source>
-      <translation>在 {share} 的采样中 GPU 报告：{reasons}。解决办法：{fixes}（nvidia-smi -q -d PERFORMANCE 可显示当前的降频原因）。</translation>
+      <source>For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} ('nvidia-smi -q -d PERFORMANCE' shows which slowdown is active).</source>
+      <translation>在 {share} 的采样中 GPU 报告：{reasons}。解决办法：{fixes}（'nvidia-smi -q -d PERFORMANCE' 可显示当前的降频原因）。</translation>
     </message>
     <message>
       <source>Format</source>
@@ -2100,6 +2100,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Limit</source>
       <translation>限度</translation>
+    </message>
+    <message>
+      <source>Line {line} of {name}: class {old} becomes {new} ({cls}); backup kept as {name}.bak</source>
+      <translation>{name} 的第 {line} 行：类别 {old} 改为 {new}（{cls}）；原文件保留为 {name}.bak</translation>
     </message>
     <message>
       <source>Line {line} uses a tab to indent; YAML allows only spaces there ({problem}).</source>
@@ -2758,8 +2762,8 @@ Type 'delete' to confirm: </source>
       <translation>请选择 0 到 {last} 之间的设备。</translation>
     </message>
     <message>
-      <source>Pick a new, empty folder for the imported dataset.</source>
-      <translation>请为导入的数据集选择一个新的空文件夹。</translation>
+      <source>Pick a new, empty folder for the imported dataset, or remove that one first.</source>
+      <translation>为导入的数据集选择一个新的空文件夹，或先删除那个文件夹。</translation>
     </message>
     <message>
       <source>Pick another GPU, or end what runs on it (nvidia-smi lists the processes).</source>
@@ -2823,7 +2827,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Preparing a copy of {source} resized to {imgsz} px (resumable; Ctrl+C keeps what is done)…</source>
-      <translation>正在准备 {source} 缩放到 {imgsz} px 的副本（可续做；Ctrl+C 会保留已完成的部分）…</translation>
+      <translation>正在准备 {source} 缩放到 {imgsz} 像素的副本（可续做；Ctrl+C 会保留已完成的部分）…</translation>
     </message>
     <message>
       <source>Preparing {done}/{total} images</source>
@@ -4507,7 +4511,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>Training on the prepared copy of {source} (images resized to {imgsz} px; {state}): {copy}</source>
-      <translation>使用 {source} 的预处理副本训练（图片缩放到 {imgsz} px；{state}）：{copy}</translation>
+      <translation>使用 {source} 的预处理副本训练（图片缩放到 {imgsz} 像素；{state}）：{copy}</translation>
     </message>
     <message>
       <source>Training on {data} as given: the prepared copy {config} asks for is of {source}.</source>
@@ -5562,6 +5566,18 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>硬链接图片；无法链接时报错</translation>
     </message>
     <message>
+      <source>hardware power brake</source>
+      <translation>硬件电源制动降频</translation>
+    </message>
+    <message>
+      <source>hardware slowdown</source>
+      <translation>硬件降频</translation>
+    </message>
+    <message>
+      <source>hardware thermal slowdown</source>
+      <translation>硬件过热降频</translation>
+    </message>
+    <message>
       <source>held-out k-fold, train</source>
       <translation>留出 k 折，train</translation>
     </message>
@@ -6540,6 +6556,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>small objects</source>
       <translation>小目标</translation>
+    </message>
+    <message>
+      <source>software thermal slowdown</source>
+      <translation>软件过热降频</translation>
     </message>
     <message>
       <source>speed per image: {pre} ms pre-process, {inf} ms inference, {nms} ms NMS</source>
@@ -7818,6 +7838,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{n} 个框被裁到图片边缘</translation>
     </message>
     <message>
+      <source>{n} crowd region left out (“Keep COCO crowd regions” keeps it)</source>
+      <translation>{n} 个人群区域被略去（勾选“保留 COCO 人群区域”可保留）</translation>
+    </message>
+    <message>
+      <source>{n} crowd regions left out (“Keep COCO crowd regions” keeps them)</source>
+      <translation>{n} 个人群区域被略去（勾选“保留 COCO 人群区域”可保留）</translation>
+    </message>
+    <message>
       <source>{n} error in the dataset would stop training.</source>
       <translation>数据集中有 {n} 个会让训练停止的错误。</translation>
     </message>
@@ -7890,6 +7918,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>另有 {n} 个会让 yolov5 跳过图片。</translation>
     </message>
     <message>
+      <source>{n} object marked difficult left out (“Keep VOC objects marked difficult” keeps it)</source>
+      <translation>{n} 个标为 difficult 的目标被略去（勾选“保留标为 difficult 的 VOC 目标”可保留）</translation>
+    </message>
+    <message>
+      <source>{n} objects marked difficult left out (“Keep VOC objects marked difficult” keeps them)</source>
+      <translation>{n} 个标为 difficult 的目标被略去（勾选“保留标为 difficult 的 VOC 目标”可保留）</translation>
+    </message>
+    <message>
       <source>{n} of {total} have a one-click fix on the Dataset page (Fix…, previewed and undoable); the others say what to do.</source>
       <translation>{total} 条中有 {n} 条可在“数据集”页一键修复（修复…，先预览，可撤销）；其余各条说明了该怎么做。</translation>
     </message>
@@ -7946,12 +7982,12 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{out} {where}：副本会覆盖你的图片和 data.yaml。请选择数据集之外的空文件夹，或让副本放到应用的缓存中（不加 --out）。</translation>
     </message>
     <message>
-      <source>{parent} is a file, not a folder, so {path} cannot be made under it. Pick a folder for the dataset (--out).</source>
-      <translation>{parent} 是文件而不是文件夹，无法在其下创建 {path}。请为数据集选择一个文件夹（--out）。</translation>
+      <source>{parent} is a file, not a folder, so {path} cannot be made under it.</source>
+      <translation>{parent} 是文件而不是文件夹，无法在其下创建 {path}。</translation>
     </message>
     <message>
-      <source>{path} already exists and is not empty. Pick a new folder for the dataset (--out), or remove that one first.</source>
-      <translation>{path} 已存在且不为空。请为数据集选择新文件夹（--out），或先删除那个文件夹。</translation>
+      <source>{path} already exists and is not empty.</source>
+      <translation>{path} 已存在且不是空的。</translation>
     </message>
     <message>
       <source>{path} cannot be prepared: {reasons}</source>

@@ -481,6 +481,14 @@ Label files store class ids, not names, so this changes the meaning of existing 
   <context>
     <name>DatasetImportDialog</name>
     <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>; </source>
+      <translation>；</translation>
+    </message>
+    <message>
       <source>A COCO annotation file</source>
       <translation>COCO 标注文件</translation>
     </message>
@@ -593,6 +601,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>数据集中的名称</translation>
     </message>
     <message>
+      <source>No class is kept: only backgrounds would be written.</source>
+      <translation>没有保留任何类别：只会写入背景图片。</translation>
+    </message>
+    <message>
       <source>Nothing written yet. Rename, merge or drop classes, choose the split, then Import.</source>
       <translation>尚未写入任何内容。可重命名、合并或略去类别，选择划分，然后点“导入”。</translation>
     </message>
@@ -665,6 +677,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在写入数据集</translation>
     </message>
     <message>
+      <source>Written as: {classes}</source>
+      <translation>将写入的类别：{classes}</translation>
+    </message>
+    <message>
       <source>Wrote {path}: train {train}, val {val}, test {test} images, {boxes} boxes. {verdict}</source>
       <translation>已写入 {path}：训练 {train}、验证 {val}、测试 {test} 张图片，{boxes} 个框。{verdict}</translation>
     </message>
@@ -695,6 +711,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>{fmt}: {images} images, {boxes} annotations, {bg} without objects (kept as backgrounds); {clipped} boxes cut to the image's edge, {rotated} images turned with their EXIF orientation.</source>
       <translation>{fmt}：{images} 张图片，{boxes} 个标注，{bg} 张没有目标（作为背景图保留）；{clipped} 个框被裁到图片边缘，{rotated} 张图片随 EXIF 方向旋转。</translation>
+    </message>
+    <message>
+      <source>{items}.</source>
+      <translation>{items}。</translation>
     </message>
   </context>
   <context>
@@ -997,7 +1017,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>{train} training and {val} validation images · {nc} classes · most images {side} px on the long side · the smallest tenth of the boxes cover {area} of their image</source>
-      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} px · 最小的一成标注框占其图片的 {area}</translation>
+      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} 像素 · 最小的一成标注框占其图片的 {area}</translation>
     </message>
   </context>
   <context>
@@ -1015,7 +1035,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>% of a core</source>
-      <translation>% 个核</translation>
+      <translation>%（以单个核计）</translation>
     </message>
     <message>
       <source>&lt;b&gt;{word} — {title}&lt;/b&gt;</source>
@@ -2141,6 +2161,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>修复失败：{reason}</translation>
     </message>
     <message>
+      <source>The label file changed since the check; check again first.</source>
+      <translation>检查之后标注文件已改变；请先重新检查。</translation>
+    </message>
+    <message>
       <source>There is no automatic fix for this finding; its message says what to do.</source>
       <translation>此问题没有自动修复；它的说明写了该怎么做。</translation>
     </message>
@@ -2154,6 +2178,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>All levels</source>
       <translation>所有级别</translation>
+    </message>
+    <message>
+      <source>Change its class</source>
+      <translation>更改其类别</translation>
     </message>
     <message>
       <source>Code</source>
@@ -2174,6 +2202,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Info</source>
       <translation>提示</translation>
+    </message>
+    <message>
+      <source>Keep the box and give it one of the dataset's classes (previewed first; Undo fix puts it back)</source>
+      <translation>保留这个框，并给它数据集中的一个类别（先预览；“撤销修复”可还原）</translation>
     </message>
     <message>
       <source>Level</source>
@@ -2223,6 +2255,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <source>Where</source>
       <translation>位置</translation>
     </message>
+    <message>
+      <source>{id}: {name}</source>
+      <translation>{id}：{name}</translation>
+    </message>
   </context>
   <context>
     <name>FirstRunGuide</name>
@@ -2267,12 +2303,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>入门指南</translation>
     </message>
     <message>
+      <source>Hide the steps</source>
+      <translation>收起步骤</translation>
+    </message>
+    <message>
       <source>Is PyTorch using the GPU, and is the driver new enough? The check says what to fix.</source>
       <translation>PyTorch 是否在用 GPU，驱动是否够新？检查会告诉你需要修复什么。</translation>
     </message>
     <message>
       <source>It will not open again by itself; Help ▸ Getting started brings it back.</source>
       <translation>它不会再自动打开；可通过 帮助 ▸ 入门指南 重新打开。</translation>
+    </message>
+    <message>
+      <source>Keep the guide to this line and give the pages its room; the steps come back with “Show the steps”.</source>
+      <translation>指南只保留这一行，把空间让给页面；点“展开步骤”可把步骤找回来。</translation>
     </message>
     <message>
       <source>Open a data.yaml…</source>
@@ -2289,6 +2333,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Review the options on the Train form: model, epochs, image size and batch size. Every option explains itself in its tooltip.</source>
       <translation>在训练表单中检查各项选项：模型、轮数、图片尺寸和批大小。每个选项的提示都会说明它的作用。</translation>
+    </message>
+    <message>
+      <source>Show the steps</source>
+      <translation>展开步骤</translation>
     </message>
     <message>
       <source>Start the run and watch losses, mAP and the GPU's load. A stopped run can be resumed; closing the window can keep it training.</source>
@@ -3118,7 +3166,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Resizing images to {n} px…</source>
-      <translation>正在把图片缩放到 {n} px…</translation>
+      <translation>正在把图片缩放到 {n} 像素…</translation>
     </message>
     <message>
       <source>Training image size (the copy's long side; images are never enlarged):</source>
@@ -4420,6 +4468,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>无法继续训练 {name}：{reason}</translation>
     </message>
     <message>
+      <source>Changed since the wizard: {changes}. Its predicted time was for its own settings.</source>
+      <translation>向导之后已更改：{changes}。它预测的时间是按它自己的设置算的。</translation>
+    </message>
+    <message>
       <source>Checking the copy {done}/{total}…</source>
       <translation>正在检查副本 {done}/{total}…</translation>
     </message>
@@ -4462,6 +4514,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Training did not start: the prepared copy of {source} cannot be brought up to date ({reason}). Fix the dataset on the Dataset page, or choose the original data.yaml as the dataset.</source>
       <translation>训练未开始：无法更新 {source} 的预处理副本（{reason}）。请在数据集页面修复数据集，或选择原始 data.yaml 作为数据集。</translation>
+    </message>
+    <message>
+      <source>{field} {now} (the wizard set {was})</source>
+      <translation>{field} {now}（向导设为 {was}）</translation>
     </message>
   </context>
   <context>

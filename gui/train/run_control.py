@@ -194,7 +194,7 @@ class TrainRunControl(QObject):
         self.attach_machine(door.machine, door.run, door)
         self._notify("info", self.tr(
             "Run {run} trains on {name} (its dataset there: {folder}). It keeps training if the link or this window "
-            "goes; the Runs page finds it again.").format(run=door.run, name=door.machine.name,
+            "goes; yolostudio attach {run} --machine {name} follows it again.").format(run=door.run, name=door.machine.name,
                                                           folder=door.account.get("folder", "")))
 
     def attach_machine(self, machine: Machine, run: str, door: RemoteTrainDoor | None = None) -> bool:

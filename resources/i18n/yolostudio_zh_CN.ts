@@ -2925,6 +2925,21 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>RemoteStart</name>
+    <message>
+      <source>Comparing the dataset with {name}…</source>
+      <translation>正在与 {name} 比对数据集…</translation>
+    </message>
+    <message>
+      <source>Nothing was started on {name}: {reason}</source>
+      <translation>{name} 上未启动任何训练：{reason}</translation>
+    </message>
+    <message>
+      <source>Sending {sent} of {total} to {name}…</source>
+      <translation>正在发送到 {name}：{sent} / {total}…</translation>
+    </message>
+  </context>
+  <context>
     <name>RepairDialog</name>
     <message>
       <source>Command</source>
@@ -3956,6 +3971,14 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <source>Reading run {name}</source>
       <translation>正在读取训练 {name}</translation>
     </message>
+    <message>
+      <source>Reading the machines</source>
+      <translation>正在读取机器列表</translation>
+    </message>
+    <message>
+      <source>Starting the run on {name}</source>
+      <translation>正在 {name} 上启动训练</translation>
+    </message>
   </context>
   <context>
     <name>TrainOptionsPanel</name>
@@ -4055,6 +4078,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>有训练正在进行：请先停止它或等它结束。</translation>
     </message>
     <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
       <source>Checking the dataset before training…</source>
       <translation>训练前正在检查数据集…</translation>
     </message>
@@ -4131,8 +4158,16 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>停止</translation>
     </message>
     <message>
+      <source>Stop sending the dataset; nothing is started there</source>
+      <translation>停止发送数据集；那里不会启动任何训练</translation>
+    </message>
+    <message>
       <source>Stopping…</source>
       <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>This computer</source>
+      <translation>本机</translation>
     </message>
     <message>
       <source>Train</source>
@@ -4141,6 +4176,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Train a YOLOv5 model on your dataset, watch it learn, and find its weights when it is done.</source>
       <translation>在你的数据集上训练 YOLOv5 模型，观察它的学习过程，完成后找到它的权重。</translation>
+    </message>
+    <message>
+      <source>Train on</source>
+      <translation>训练位置</translation>
+    </message>
+    <message>
+      <source>Where the run trains: this computer, or a machine added on the Machines page (the dataset is sent there; the run keeps going if the link drops)</source>
+      <translation>在哪里训练：本机，或在“机器”页添加的机器（数据集会发送过去；连接断开时训练继续进行）</translation>
+    </message>
+    <message>
+      <source>{name} (SSH: {dest})</source>
+      <translation>{name}（SSH：{dest}）</translation>
     </message>
     <message>
       <source>— last lines of worker.log —</source>
@@ -4190,8 +4237,28 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
     </message>
     <message>
+      <source>Run {run} on {name} ended. Its weights stay there until fetched: yolostudio fetch {run} --machine {name}</source>
+      <translation>{name} 上的训练 {run} 已结束。其权重留在那里，直到取回：yolostudio fetch {run} --machine {name}</translation>
+    </message>
+    <message>
+      <source>Run {run} trains on {name} (its dataset there: {folder}). It keeps training if the link or this window goes; yolostudio attach {run} --machine {name} follows it again.</source>
+      <translation>训练 {run} 正在 {name} 上进行（那里的数据集：{folder}）。连接断开或关闭本窗口后它会继续训练；yolostudio attach {run} --machine {name} 可重新跟踪它。</translation>
+    </message>
+    <message>
+      <source>Sending cancelled; nothing was started. The files sent whole are there, verified: the next Start sends only the rest.</source>
+      <translation>已取消发送，未启动任何训练。已完整发送的文件留在那里并已校验：下次开始只发送其余文件。</translation>
+    </message>
+    <message>
       <source>The dataset is being checked: Start is possible as soon as it passes.</source>
       <translation>正在检查数据集：通过后即可开始。</translation>
+    </message>
+    <message>
+      <source>The link to {name} is back: reading resumed from byte {offset}, no event missed or repeated.</source>
+      <translation>与 {name} 的连接已恢复：从第 {offset} 字节继续读取，没有遗漏或重复的事件。</translation>
+    </message>
+    <message>
+      <source>The stop did not reach {name}: {reason}</source>
+      <translation>停止请求未送达 {name}：{reason}</translation>
     </message>
     <message>
       <source>The wizard's settings</source>

@@ -276,6 +276,14 @@ Step failed: {step}
       <translation>'path' 是 {path}，一个来自其他机器（Colab、Kaggle 或 Windows）的绝对路径。请把它改到这个 data.yaml 所在的文件夹（一键修复），或改到图片现在的位置。</translation>
     </message>
     <message>
+      <source>'yolostudio fetch {run} --machine {name}' brings the result back.</source>
+      <translation>'yolostudio fetch {run} --machine {name}' 可取回结果。</translation>
+    </message>
+    <message>
+      <source>'yolostudio fetch {run} --machine {name}' tries again.</source>
+      <translation>'yolostudio fetch {run} --machine {name}' 可重试。</translation>
+    </message>
+    <message>
       <source>'{entry}' has no './' in front. yolov5 reads such a line relative to the folder training is started from ({cwd}), not relative to this list's folder; write it as './{entry}' (or absolute).</source>
       <translation>'{entry}' 前面没有 './'。yolov5 按启动训练时所在的文件夹（{cwd}）解析这种行，而不是按此列表所在的文件夹；请写成 './{entry}'（或绝对路径）。</translation>
     </message>
@@ -366,6 +374,10 @@ Step failed: {step}
     <message>
       <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
       <translation>--data 需要探测这台机器，不能与 --facts 同时使用。</translation>
+    </message>
+    <message>
+      <source>--detach needs --machine NAME.</source>
+      <translation>--detach 需要同时给出 --machine NAME。</translation>
     </message>
     <message>
       <source>--facts describes another machine: showing its plan only (nothing is installed).</source>
@@ -1046,6 +1058,10 @@ Type 'delete' to confirm: </source>
       <translation>也删除你的工作区和设置吗？这会删除以下位置中的所有训练记录和模型：
 {folders}
 输入 'delete' 确认：</translation>
+    </message>
+    <message>
+      <source>Detached; the job goes on on {name}.</source>
+      <translation>已分离；任务在 {name} 上继续运行。</translation>
     </message>
     <message>
       <source>Detached; the run keeps going on {name}. 'yolostudio attach {run} --machine {name}' follows it again.</source>
@@ -3772,8 +3788,16 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
     </message>
     <message>
+      <source>The link to {name} did not come back; the job goes on there.</source>
+      <translation>与 {name} 的连接没有恢复；任务在那里继续运行。</translation>
+    </message>
+    <message>
       <source>The link to {name} did not come back; the run goes on there. 'yolostudio attach {run} --machine {name}' follows it again.</source>
       <translation>与 {name} 的连接没有恢复；运行在那里继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
+    </message>
+    <message>
+      <source>The link to {name} dropped; the job goes on there. Reconnecting (from byte {offset}) …</source>
+      <translation>与 {name} 的连接已断开；任务在那里继续运行。正在重新连接（从第 {offset} 字节）…</translation>
     </message>
     <message>
       <source>The link to {name} dropped; the run goes on there. Reconnecting (from byte {offset}) …</source>
@@ -5276,6 +5300,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>请给出本机上某个数据集的 data.yaml</translation>
     </message>
     <message>
+      <source>give them there: a dataset or a list on {name}, 'yolostudio weights import FILE' on {name}</source>
+      <translation>请在那里指定：{name} 上的数据集或列表，或在 {name} 上运行 'yolostudio weights import FILE'</translation>
+    </message>
+    <message>
       <source>goal: {goal}; {evidence}</source>
       <translation>目标：{goal}；{evidence}</translation>
     </message>
@@ -6112,6 +6140,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>在图片、文件夹、视频、摄像头或视频流上运行模型</translation>
     </message>
     <message>
+      <source>run it on a machine added with 'yolostudio machine add' (the result is fetched back)</source>
+      <translation>在用 'yolostudio machine add' 添加的机器上运行（结果会取回）</translation>
+    </message>
+    <message>
       <source>run name or folder</source>
       <translation>训练名称或文件夹</translation>
     </message>
@@ -6770,6 +6802,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>which split to evaluate (default: val; train needs --kfold)</source>
       <translation>要评估的划分（默认：val；train 需要 --kfold）</translation>
+    </message>
+    <message>
+      <source>with --machine: start it there and return ('yolostudio fetch RUN --machine NAME' brings the result back)</source>
+      <translation>与 --machine 一起使用：在那里启动后立即返回（'yolostudio fetch RUN --machine NAME' 取回结果）</translation>
     </message>
     <message>
       <source>with --repair: do not ask</source>
@@ -7568,6 +7604,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
     </message>
     <message>
+      <source>{options}: not sent to another machine (a file or a grant of this machine).</source>
+      <translation>{options}：不会发送到另一台机器（这是本机的文件或授权）。</translation>
+    </message>
+    <message>
       <source>{option} {value} is not between 0 and 1.</source>
       <translation>{option} {value} 不在 0 到 1 之间。</translation>
     </message>
@@ -7964,6 +8004,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{role}：{figures}</translation>
     </message>
     <message>
+      <source>{run} from {name}: {n} files in {folder} (verified: {verified}).</source>
+      <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}（已校验：{verified}）。</translation>
+    </message>
+    <message>
       <source>{run} from {name}: {n} files in {folder}.</source>
       <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}。</translation>
     </message>
@@ -8128,6 +8172,10 @@ then: {install}</source>
     <message>
       <source>{venv} exists but is not a Python environment; move it away or install elsewhere with --prefix DIR.</source>
       <translation>{venv} 已存在但不是 Python 环境；请把它移走，或用 --prefix DIR 安装到别处。</translation>
+    </message>
+    <message>
+      <source>{verb} of {target} started on {name}; it goes on without this terminal.</source>
+      <translation>{target} 的 {verb} 已在 {name} 上启动；关闭此终端后它会继续运行。</translation>
     </message>
     <message>
       <source>{waiting} All cores are busy ({cpu:.0f}%), and on a CPU run the data loader and the model's computation share them: more workers would only take cores from the model. Cache decoded images, use a smaller image size, or train on a GPU.</source>

@@ -157,7 +157,8 @@ def _stream(command: list[str], on_line: Callable[[str], None], what: str) -> No
         on_line(line)
     code = process.wait()
     if code != 0:
-        raise InstallError(what + tr(" (exit code {code}). Its last lines:", code=code) + "\n" + "\n".join(tail))
+        raise InstallError(tr("{what} (exit code {code}). Its last lines:", what=what, code=code) + "\n"
+                           + "\n".join(tail))
 
 
 def install(plan: InstallPlan, *, progress: Callable[[int, int], None] = lambda sent, total: None,

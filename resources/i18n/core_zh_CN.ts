@@ -416,6 +416,10 @@ Step failed: {step}
       <translation>--trust-weights 和 --trust-model 不会发送到另一台机器。</translation>
     </message>
     <message>
+      <source>--wheels {path}: give a folder of wheels, with --offline.</source>
+      <translation>--wheels {path}：请给出 wheel 文件夹，并同时使用 --offline。</translation>
+    </message>
+    <message>
       <source>--workers {fits}</source>
       <translation>--workers {fits}</translation>
     </message>
@@ -920,6 +924,10 @@ Step failed: {step}
       <translation>关闭其他程序，或用更小的批大小和 --workers 0 训练。</translation>
     </message>
     <message>
+      <source>Collecting the wheel set here (pip download) …</source>
+      <translation>正在本机收集 wheel 包集（pip download）…</translation>
+    </message>
+    <message>
       <source>Completed</source>
       <translation>已完成</translation>
     </message>
@@ -1110,6 +1118,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Download cancelled.</source>
       <translation>下载已取消。</translation>
+    </message>
+    <message>
+      <source>Downloading the wheel set here failed</source>
+      <translation>在本机下载 wheel 包集失败</translation>
     </message>
     <message>
       <source>Downloading {detail}</source>
@@ -1840,6 +1852,10 @@ Type 'delete' to confirm: </source>
       <translation>为当前用户安装 YOLO Studio。</translation>
     </message>
     <message>
+      <source>Install YOLO Studio on {name} now? [y/N] </source>
+      <translation>现在在 {name} 上安装 YOLO Studio 吗？[y/N] </translation>
+    </message>
+    <message>
       <source>Install it into the app's environment now? [y/N] </source>
       <translation>现在安装到应用的 Python 环境中吗？[y/N] </translation>
     </message>
@@ -1866,6 +1882,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Install the tune extra: pip install 'yolo-studio[tune]'</source>
       <translation>请安装 tune 可选组件：pip install 'yolo-studio[tune]'</translation>
+    </message>
+    <message>
+      <source>Installation cancelled.</source>
+      <translation>安装已取消。</translation>
+    </message>
+    <message>
+      <source>Installation interrupted; run 'yolostudio machine install {name}' again to finish it.</source>
+      <translation>安装被中断；再次运行 'yolostudio machine install {name}' 即可完成。</translation>
     </message>
     <message>
       <source>Installed</source>
@@ -3028,6 +3052,10 @@ Type 'delete' to confirm: </source>
       <translation>运行 ID</translation>
     </message>
     <message>
+      <source>Run it there to see more: ssh {dest} bash {folder}/installer/setup_env.sh</source>
+      <translation>在那里运行以查看更多信息：ssh {dest} bash {folder}/installer/setup_env.sh</translation>
+    </message>
+    <message>
       <source>Run name</source>
       <translation>训练名称</translation>
     </message>
@@ -3102,6 +3130,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Running the doctor on {name} ({dest}) …</source>
       <translation>正在 {name}（{dest}）上运行环境检查 …</translation>
+    </message>
+    <message>
+      <source>Running the installer on {name} (first time: a few minutes) …</source>
+      <translation>正在 {name} 上运行安装程序（首次需要几分钟）…</translation>
     </message>
     <message>
       <source>Running {format} on {n} images…</source>
@@ -3184,6 +3216,10 @@ Type 'delete' to confirm: </source>
       <translation>随机种子</translation>
     </message>
     <message>
+      <source>Sending YOLO Studio ({root}) to {name}:{folder} …</source>
+      <translation>正在把 YOLO Studio（{root}）发送到 {name}:{folder} …</translation>
+    </message>
+    <message>
       <source>Sending cancelled; nothing was started.</source>
       <translation>发送已取消；没有开始任何训练。</translation>
     </message>
@@ -3192,8 +3228,20 @@ Type 'delete' to confirm: </source>
       <translation>正在把数据集发送到 {name}：{sent} / {total} …</translation>
     </message>
     <message>
+      <source>Sending to {name} failed: {reason}</source>
+      <translation>发送到 {name} 失败：{reason}</translation>
+    </message>
+    <message>
+      <source>Sending {n} wheels to {name}:{folder} …</source>
+      <translation>正在把 {n} 个 wheel 发送到 {name}:{folder} …</translation>
+    </message>
+    <message>
       <source>Sending {sent} of {total} …</source>
       <translation>正在发送 {sent} / {total} …</translation>
+    </message>
+    <message>
+      <source>Sent. To install, run there: {command}</source>
+      <translation>已发送。要安装，请在那里运行：{command}</translation>
     </message>
     <message>
       <source>Set a batch size that is a multiple of {world} (the number of processes).</source>
@@ -3754,6 +3802,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>The installed torch wheel has no CUDA support, so training would run on the CPU and the GPU would sit idle. Install the CUDA wheel that matches the driver.</source>
       <translation>安装的 torch 包不支持 CUDA，所以训练会在 CPU 上进行，GPU 会闲置。请安装与驱动匹配的 CUDA 版本。</translation>
+    </message>
+    <message>
+      <source>The installer on {name} failed</source>
+      <translation>{name} 上的安装程序失败</translation>
     </message>
     <message>
       <source>The keys of 'names' must be class ids (0, 1, 2 …). yolov5 stops with 'names keys must be integers'.</source>
@@ -4576,6 +4628,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>YOLO Studio 安装计划{note}</translation>
     </message>
     <message>
+      <source>YOLO Studio is installed on {name} ({command}). 'yolostudio machine check {name}' runs the doctor there.</source>
+      <translation>YOLO Studio 已安装在 {name} 上（{command}）。'yolostudio machine check {name}' 会在那里运行环境检查。</translation>
+    </message>
+    <message>
       <source>YOLO Studio is not installed in {prefix}; nothing to remove.</source>
       <translation>{prefix} 中没有安装 YOLO Studio；无需删除。</translation>
     </message>
@@ -5392,8 +5448,12 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>输入尺寸（默认：训练时的尺寸，否则 640）</translation>
     </message>
     <message>
-      <source>install it there (the commands below), or give its path with 'yolostudio machine add {name} --ssh {dest} --remote-command PATH'</source>
-      <translation>在那里安装它（见下面的命令），或用 'yolostudio machine add {name} --ssh {dest} --remote-command PATH' 指定它的路径</translation>
+      <source>install YOLO Studio on a machine over ssh (this app's folder sent, its installer run there)</source>
+      <translation>通过 ssh 在机器上安装 YOLO Studio（发送本应用的文件夹，并在那里运行其安装程序）</translation>
+    </message>
+    <message>
+      <source>install it there: 'yolostudio machine install {name}' (add --offline when it has no internet), or give its path with 'yolostudio machine add {name} --ssh {dest} --remote-command PATH'</source>
+      <translation>在那里安装：'yolostudio machine install {name}'（无法上网时加 --offline），或用 'yolostudio machine add {name} --ssh {dest} --remote-command PATH' 给出它的路径</translation>
     </message>
     <message>
       <source>install the CPU build of PyTorch</source>
@@ -5890,6 +5950,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>only read on Linux</source>
       <translation>仅在 Linux 上读取</translation>
+    </message>
+    <message>
+      <source>only send the files; print the command that installs there (to run it yourself, e.g. in tmux)</source>
+      <translation>只发送文件；显示在那里安装的命令（由你自己运行，例如在 tmux 中）</translation>
     </message>
     <message>
       <source>open the desktop app (the default)</source>
@@ -6460,6 +6524,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>训练最多可以花多长时间（2h、90m、1h30m）</translation>
     </message>
     <message>
+      <source>the machine has no internet: a wheel set made here (pip download) is sent too</source>
+      <translation>该机器无法上网：同时发送在本机生成的 wheel 包集（pip download）</translation>
+    </message>
+    <message>
       <source>the machine the run is on (may be left out when only one is added)</source>
       <translation>运行所在的机器（只添加了一台时可以省略）</translation>
     </message>
@@ -6806,6 +6874,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>with --machine: start it there and return ('yolostudio fetch RUN --machine NAME' brings the result back)</source>
       <translation>与 --machine 一起使用：在那里启动后立即返回（'yolostudio fetch RUN --machine NAME' 取回结果）</translation>
+    </message>
+    <message>
+      <source>with --offline: send this folder of wheels instead of downloading them here</source>
+      <translation>与 --offline 一起使用：发送此 wheel 文件夹，而不是在本机下载</translation>
     </message>
     <message>
       <source>with --repair: do not ask</source>
@@ -8204,6 +8276,10 @@ then: {install}</source>
     <message>
       <source>{weights} is not from a run of this workspace: say which dataset with --data DATA.yaml.</source>
       <translation>{weights} 不属于此工作区的运行：请用 --data DATA.yaml 指定数据集。</translation>
+    </message>
+    <message>
+      <source>{what} (exit code {code}). Its last lines:</source>
+      <translation>{what}（退出码 {code}）。最后几行输出：</translation>
     </message>
     <message>
       <source>{where} ({name}): a corner is not a number</source>

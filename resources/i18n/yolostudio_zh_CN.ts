@@ -2544,6 +2544,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>正在连接 {dest}</translation>
     </message>
     <message>
+      <source>Installing YOLO Studio on {name}</source>
+      <translation>在 {name} 上安装 YOLO Studio</translation>
+    </message>
+    <message>
       <source>Reading the machines</source>
       <translation>正在读取机器列表</translation>
     </message>
@@ -2567,12 +2571,32 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>已添加 {name}。检查它，看看环境检查在那里发现了什么。</translation>
     </message>
     <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
       <source>Check the selected machine</source>
       <translation>检查选中的机器</translation>
     </message>
     <message>
       <source>Connecting to {dest} …</source>
       <translation>正在连接 {dest} …</translation>
+    </message>
+    <message>
+      <source>Install YOLO Studio there</source>
+      <translation>在那里安装 YOLO Studio</translation>
+    </message>
+    <message>
+      <source>Install it with the button above, or by hand:</source>
+      <translation>用上方的按钮安装，或手动安装：</translation>
+    </message>
+    <message>
+      <source>Installing YOLO Studio on {name} …</source>
+      <translation>正在 {name} 上安装 YOLO Studio …</translation>
+    </message>
+    <message>
+      <source>It has no internet: send a wheel set from this computer</source>
+      <translation>它无法上网：从本机发送 wheel 包集</translation>
     </message>
     <message>
       <source>Machines</source>
@@ -2603,6 +2627,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>选中一台机器并检查它：环境检查会在那里运行。</translation>
     </message>
     <message>
+      <source>Sending {sent} of {total}</source>
+      <translation>正在发送 {sent} / {total}</translation>
+    </message>
+    <message>
       <source>Servers reached by SSH with your own keys: add one, check it with the doctor there, then train on it.</source>
       <translation>用你自己的密钥通过 SSH 连接的服务器：添加一台，在那里运行环境检查，然后在上面训练。</translation>
     </message>
@@ -2613,6 +2641,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Workspace there</source>
       <translation>那里的工作区</translation>
+    </message>
+    <message>
+      <source>YOLO Studio is installed on {name} ({command}). Check it again to see what the doctor finds there.</source>
+      <translation>YOLO Studio 已安装在 {name} 上（{command}）。再检查一次，看看环境检查在那里发现了什么。</translation>
     </message>
     <message>
       <source>YOLO Studio there</source>

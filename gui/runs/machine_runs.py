@@ -70,6 +70,7 @@ class MachineRunsBox(QGroupBox):
         layout.addLayout(buttons)
         layout.addWidget(self.table)
         self.table.setVisible(False)
+        self.table.setMaximumHeight(180)  # the local runs keep the room
 
     def selected(self) -> tuple[Machine, RunInfo] | None:
         row = self.table.currentRow()

@@ -2495,6 +2495,85 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>MachineRunsBox</name>
+    <message>
+      <source>Ask each machine of the Machines page for its runs (over ssh)</source>
+      <translation>向“机器”页中的每台机器询问它的训练（通过 ssh）</translation>
+    </message>
+    <message>
+      <source>Asking the machines for their runs …</source>
+      <translation>正在向各机器询问它们的训练 …</translation>
+    </message>
+    <message>
+      <source>Bring its weights, evaluations and exports here, each file verified</source>
+      <translation>把它的权重、评估和导出取回本机，每个文件都经过校验</translation>
+    </message>
+    <message>
+      <source>Epochs</source>
+      <translation>轮数</translation>
+    </message>
+    <message>
+      <source>Fetch</source>
+      <translation>取回</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name} …</source>
+      <translation>正在从 {name} 取回 {run} …</translation>
+    </message>
+    <message>
+      <source>Follow the run there while it trains (or replay it), on the Train page</source>
+      <translation>在训练页跟踪那里正在进行的训练（或回放它）</translation>
+    </message>
+    <message>
+      <source>List runs on machines</source>
+      <translation>列出机器上的训练</translation>
+    </message>
+    <message>
+      <source>Machine</source>
+      <translation>机器</translation>
+    </message>
+    <message>
+      <source>Open on the Train page</source>
+      <translation>在训练页打开</translation>
+    </message>
+    <message>
+      <source>Run</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>Runs on machines</source>
+      <translation>机器上的训练</translation>
+    </message>
+    <message>
+      <source>Runs on the machines are listed when you ask.</source>
+      <translation>机器上的训练在你请求时才会列出。</translation>
+    </message>
+    <message>
+      <source>Started</source>
+      <translation>开始时间</translation>
+    </message>
+    <message>
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>{name}: {reason}</source>
+      <translation>{name}：{reason}</translation>
+    </message>
+    <message>
+      <source>{n} files changed while fetched: fetch again.</source>
+      <translation>{n} 个文件在取回时发生了变化：请重新取回。</translation>
+    </message>
+    <message>
+      <source>{n} runs on the machines.</source>
+      <translation>机器上共有 {n} 个训练。</translation>
+    </message>
+    <message>
+      <source>{run} from {name}: {n} files in {folder}; {adopted} checkpoints verified, {foreign} foreign (asked about before they are loaded).</source>
+      <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}；{adopted} 个检查点已验证，{foreign} 个为外来文件（加载之前会询问你）。</translation>
+    </message>
+  </context>
+  <context>
     <name>MachineStatusBar</name>
     <message>
       <source>CPU {percent} %</source>
@@ -3292,6 +3371,14 @@ Coming soon</source>
     <message>
       <source>Comparing the runs</source>
       <translation>比较训练运行</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name}</source>
+      <translation>从 {name} 取回 {run}</translation>
+    </message>
+    <message>
+      <source>Listing the runs on the machines</source>
+      <translation>列出机器上的训练</translation>
     </message>
     <message>
       <source>Moving runs to the trash</source>

@@ -192,6 +192,7 @@ class TrainRunControl(QObject):
         assert door.machine is not None
         self.wizard_doc = None
         self.attach_machine(door.machine, door.run, door)
+        self.form.apply_values({"name": door.config.name or "exp"})  # the next run's name, not this one's folder here
         self._notify("info", self.tr(
             "Run {run} trains on {name} (its dataset there: {folder}). It keeps training if the link or this window "
             "goes; yolostudio attach {run} --machine {name} follows it again.").format(run=door.run, name=door.machine.name,

@@ -339,6 +339,8 @@ class TrainPage(Page):
             self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
                                            can_resume=end.can_resume)
             self.status_panel.show_duration(run_dir, end.duration_s)  # the Runs page's figure (every start)
+            if session.remote is not None:  # trained elsewhere: nothing of it is here until fetched
+                self.status_panel.hide_local_actions()
             self._keep_log_in_sight()
             self.plots.refresh()
             self.system_plots.refresh()

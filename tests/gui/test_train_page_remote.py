@@ -113,6 +113,7 @@ def test_a_run_there_streams_into_the_page_survives_a_dropped_link_and_stops_rem
         assert sum('"type": "done"' in e for e in shown) == 1
         assert any(n.startswith("restored ") for n in notes)  # the page said the link was back
         assert "yolostudio fetch r1 --machine gpu" in page.banner.text
+        assert page.status_panel.open_button.isHidden() and page.status_panel.evaluate_button.isHidden()  # there
     finally:
         if worker.poll() is None:
             worker.kill()

@@ -436,12 +436,15 @@ class TrainPage(Page):
             self.start_button.setText(self.tr("Start"))
         self.start_button.setToolTip(
             self.tr("A run is active: stop it, or wait for it to finish, first.") if active else
+            self.tr("Send the dataset to {name} and start training there, detached: it keeps going if the link "
+                    "drops (Ctrl+Enter)").format(name=self.control.machine_name)
+            if ok and self.control.machine_name else
             self.tr("Start training with these options (Ctrl+Enter)") if ok else
             self.tr("Checking the dataset before training…") if self.options.checking_dataset else
             self.tr("Fix the problems listed under the options first."))
         self.stop_button.setEnabled(active and not stopping)
         self.stop_button.setText(self.tr("Stopping…") if stopping else self.tr("Stop"))
-        self.kill_button.setVisible(stopping)
+        self.kill_button.setVisible(stopping and self.session.remote is None)  # over ssh: stop only
         resumable = self.control.resumable_run
         self.resume_button.setEnabled(not active and resumable is not None)
         self.resume_button.setToolTip(

@@ -4265,6 +4265,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练 {name}</translation>
     </message>
     <message>
+      <source>Send the dataset to {name} and start training there, detached: it keeps going if the link drops (Ctrl+Enter)</source>
+      <translation>把数据集发送到 {name} 并在那里以分离方式开始训练：连接断开时训练继续进行（Ctrl+Enter）</translation>
+    </message>
+    <message>
       <source>Start</source>
       <translation>开始</translation>
     </message>

@@ -81,6 +81,12 @@ class RemoteFollower(QObject):
 
     def _follow(self) -> None:
         try:
+            self._read()
+        except RuntimeError:
+            pass  # this object was deleted while its thread read (the window closed): nobody listens any more
+
+    def _read(self) -> None:
+        try:
             self.stream.follow()
         except RemoteFollowError as exc:
             if self._following:
@@ -100,9 +106,9 @@ class RemoteFollower(QObject):
 
     def _stop_there(self) -> None:
         result = run_remote(self.machine, remote_words(self.machine, "stop", self.run), timeout_s=STOP_TIMEOUT_S)
-        if result.returncode == 0:
-            self.stop_answer.emit(True, "")
-            return
-        message, hint = failure_words(self.machine, result) if result.ssh_failed else (
-            (result.stderr.strip().splitlines() or [""])[-1], "")
-        self.stop_answer.emit(False, " ".join(p for p in (message, hint) if p))
+        message, hint = ("", "") if result.returncode == 0 else failure_words(self.machine, result) \
+            if result.ssh_failed else ((result.stderr.strip().splitlines() or [""])[-1], "")
+        try:
+            self.stop_answer.emit(result.returncode == 0, " ".join(p for p in (message, hint) if p))
+        except RuntimeError:
+            pass  # deleted meanwhile (the window closed): the stop was asked all the same

@@ -26,6 +26,7 @@ from core.environment.rules import RuleContext, evaluate
 from core.i18n import tr
 from core.remote.doctor import check_remote, install_commands
 from core.remote.contact import Contact, accept_and_retry, first_contact
+from core.remote.facts import remember_facts
 from core.remote.hostkeys import HostKeyError
 from core.remote.install import InstallError, InstallPlan, install, installer_words, point_at_installed
 from core.remote.machines import (DEFAULT_REMOTE_COMMAND, DEFAULT_REMOTE_DIR, Machine, MachineError, get_machine,
@@ -155,6 +156,7 @@ def cmd_check(args: argparse.Namespace, workspace: Path) -> int:
                                                                     name=machine.name), yes=False):
                 return install_on(out, workspace, machine, offline=False)
         return EXIT_FAILED
+    remember_facts(workspace, machine, found.raw)  # the Train page checks a run bound there on these GPUs
     evaluation = evaluate(found.facts, RuleContext(), found.notes)
     out.result({"machine": machine.name, **report_dict(found.facts, evaluation)},
                lambda: tr("Machine {name} ({dest}):", name=machine.name, dest=machine.ssh) + "\n"

@@ -177,7 +177,7 @@ class MachinesPage(Page):
         self.offline.setVisible(False)
         self.status.setText(_tr("Running the doctor on {name} …").format(name=machine.name))
         self.report.clear()
-        operations.check(self, machine).success(lambda found: self._checked(machine, found)).failure(
+        operations.check(self, self.workspace, machine).success(lambda found: self._checked(machine, found)).failure(
             self._failed).run()
 
     def _checked(self, machine: Machine, found: operations.Checked) -> None:

@@ -13,6 +13,7 @@ from core.environment.findings import Evaluation
 from core.environment.rules import RuleContext, evaluate
 from core.remote.contact import Contact, accept_and_retry, first_contact
 from core.remote.doctor import RemoteDoctor, check_remote
+from core.remote.facts import remember_facts
 from core.remote.install import InstallPlan, install, point_at_installed
 from core.remote.machines import Machine, load_machines, save_machine
 from gui.operations import CoreOp
@@ -47,14 +48,15 @@ class Checked:
     evaluation: Evaluation | None
 
 
-def _check(machine: Machine) -> Checked:
+def _check(workspace: Path, machine: Machine) -> Checked:
     found = check_remote(machine)
+    remember_facts(workspace, machine, found.raw)  # the Train page checks a run bound there on these GPUs
     return Checked(found, evaluate(found.facts, RuleContext(), found.notes) if found.facts is not None else None)
 
 
-def check(parent: QObject, machine: Machine) -> CoreOp[Checked]:
-    """The doctor there (``yolostudio doctor --json`` over ssh), judged by this app's rules."""
-    return CoreOp(parent, lambda: _check(machine), what=_tr("Checking {name}").format(name=machine.name))
+def check(parent: QObject, workspace: Path, machine: Machine) -> CoreOp[Checked]:
+    """The doctor there (``yolostudio doctor --json`` over ssh), judged by this app's rules; its facts kept."""
+    return CoreOp(parent, lambda: _check(workspace, machine), what=_tr("Checking {name}").format(name=machine.name))
 
 
 class _CancelFlag:

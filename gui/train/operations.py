@@ -14,6 +14,8 @@ from typing import Any, Callable
 from PySide6.QtCore import QCoreApplication, QObject
 
 from core.dataset.prepare import PrepareResult
+from core.environment.machine import MachineFacts
+from core.remote.facts import remembered_facts
 from core.remote.machines import Machine, load_machines
 from core.remote.sync import SyncCancelled
 from core.training.options import TrainConfig
@@ -119,3 +121,9 @@ def start_on_machine(parent: QObject, config: TrainConfig, machine: str, workspa
 
     return CoreOp(parent, call, what=QCoreApplication.translate("TrainOperations", "Starting the run on {name}")
                   .format(name=machine))
+
+
+def read_machine_facts(parent: QObject, workspace: Path, name: str) -> CoreOp[MachineFacts | None]:
+    """The GPUs of machine ``name`` as its last check found them (``core.remote.facts``); None: never checked."""
+    return CoreOp(parent, lambda: remembered_facts(workspace, name),
+                  what=QCoreApplication.translate("TrainOperations", "Reading what {name} has").format(name=name))

@@ -293,8 +293,23 @@ class TrainPage(Page):
         return True
 
     def _machine_chosen(self) -> None:
-        self.control.machine_name = str(self.machine_choice.currentData() or "")
+        name = str(self.machine_choice.currentData() or "")
+        self.control.machine_name = name
+        if not name:
+            self.options.use_machine_facts(None)  # this computer's GPUs again
+        else:  # the options are checked on that machine's GPUs, as its last check found them
+            train_operations.read_machine_facts(self, self.workspace, name) \
+                .success(lambda facts: self._machine_facts_read(name, facts)).run()
         self._update_buttons()
+
+    def _machine_facts_read(self, name: str, facts: MachineFacts | None) -> None:
+        if self.control.machine_name != name:
+            return  # chosen otherwise meanwhile
+        self.options.use_machine_facts(facts)
+        if facts is None:
+            self._notify("info", self.tr("{name} has not been checked yet: these options are checked on this "
+                                         "computer's GPUs. Check it on the Machines page to check them on its "
+                                         "own.").format(name=name))
 
     # -- options (``TrainOptionsPanel``) --------------------------------------------------------------
     @property

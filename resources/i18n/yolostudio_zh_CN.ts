@@ -4095,6 +4095,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>正在读取机器列表</translation>
     </message>
     <message>
+      <source>Reading what {name} has</source>
+      <translation>正在读取 {name} 的配置</translation>
+    </message>
+    <message>
       <source>Starting the run on {name}</source>
       <translation>正在 {name} 上启动训练</translation>
     </message>
@@ -4311,6 +4315,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>{name} (SSH: {dest})</source>
       <translation>{name}（SSH：{dest}）</translation>
+    </message>
+    <message>
+      <source>{name} has not been checked yet: these options are checked on this computer's GPUs. Check it on the Machines page to check them on its own.</source>
+      <translation>{name} 还没有检查过：这些选项是按本机的 GPU 检查的。在“机器”页检查它之后，就会按它自己的 GPU 检查。</translation>
     </message>
     <message>
       <source>— last lines of worker.log —</source>

@@ -155,3 +155,26 @@ def test_start_there_sends_the_dataset_launches_and_says_why_the_run_did_not_beg
     assert (remote / ".cache" / "remote" / f"{name}.config.json").is_file()  # launched through 'machine launch'
     qtbot.waitUntil(lambda: not page.active, timeout=SSH_TIMEOUT_MS)
     assert page.session.outcome.failed
+
+
+def test_the_options_are_checked_on_the_chosen_machines_gpus(qtbot, page, tmp_path):
+    from core.remote.facts import remember_facts  # noqa: PLC0415
+    from tests.core.test_remote_facts import gpu_server_report  # noqa: PLC0415
+
+    data = build(tmp_path / "data")
+    page.form.set_data_path(str(data))
+    page.form.apply_values({"device": "0,1"})
+    page.revalidate()
+    qtbot.waitUntil(lambda: page.last_checked is not None and not page.last_checked.ok, timeout=TIMEOUT_MS)
+    assert any(p.field == "device" for p in page.last_checked.errors)  # this computer has no GPU
+
+    assert page.choose_machine("gpu")  # never checked: said, and checked on this computer's GPUs still
+    qtbot.waitUntil(lambda: "has not been checked yet" in page.banner.text, timeout=TIMEOUT_MS)
+    assert any(p.field == "device" for p in page.revalidate().errors)
+
+    remember_facts(page.workspace, load_machines(page.workspace)["gpu"], gpu_server_report())  # as machine check does
+    assert page.choose_machine("") and page.choose_machine("gpu")
+    qtbot.waitUntil(lambda: page.options.facts.gpu_count == 2, timeout=TIMEOUT_MS)
+    assert not [p for p in page.revalidate().errors if p.field == "device"]
+    assert page.choose_machine("")  # back to this computer: its own GPUs again
+    assert any(p.field == "device" for p in page.revalidate().errors)

@@ -43,6 +43,7 @@ STOP_TIMEOUT_S = 60
 if TYPE_CHECKING:
     from core.runs.store import RunInfo
     from gui.job_runner import Launcher
+    from gui.runs.machine_runs import RemoteRun
     from gui.train.train_page import TrainPage
     from gui.settings.settings_dialog import SettingsDialog
 
@@ -278,9 +279,14 @@ class MainWindow(QMainWindow):
     def _refresh_page(self) -> None:
         self.page(self.pages.currentIndex()).refresh()
 
-    def open_run(self, info: RunInfo) -> bool:
-        """From the Runs page: show the Train page, replaying (or following) the run there."""
+    def open_run(self, info: RunInfo | RemoteRun) -> bool:
+        """From the Runs page: show the Train page, replaying (or following) the run there — over ssh for a run on
+        another machine (``RemoteRun``)."""
+        from gui.runs.machine_runs import RemoteRun  # noqa: PLC0415 - the Runs page's, built by then
+
         self.rail.setCurrentRow(TRAIN_INDEX)
+        if isinstance(info, RemoteRun):
+            return self.train_page.control.attach_machine(info.machine, info.name)
         return self.train_page.control.open_run(info)
 
     # -- re-attach ----------------------------------------------------------------------------------

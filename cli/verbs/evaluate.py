@@ -23,7 +23,8 @@ from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_of, model_and
 from cli.columns import cells, pad
 from cli.jobs import render_job
 from cli.registry import Verb, register
-from cli.render import EventRenderer, shown, shown_event
+from cli.machine_option import add_machine_arguments
+from cli.render import EventRenderer, Output, shown, shown_event
 from core.display_text import escaped_strings
 from core.evaluation.plan import SPLITS, default_settings, run_training_config, run_world_size
 from core.evaluation.error_list import write_image_list
@@ -65,6 +66,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true",
                    help=tr("list the run's stored evaluations (newest first) instead of evaluating"))
     p.add_argument("--json", action="store_true", help=tr("print the evaluation as one JSON document"))
+    add_machine_arguments(p)  # --machine NAME, --detach: the job on another machine (cli.remote_job)
 
 
 class EvaluateRenderer(EventRenderer):
@@ -140,6 +142,13 @@ def report_lines(result: dict[str, Any], *, from_store: bool) -> list[str]:
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
+    if args.machine or args.detach:
+        if not args.machine:
+            Output().error(tr("--detach needs --machine NAME."))
+            return EXIT_USAGE
+        from cli.remote_job import run_remote_job  # noqa: PLC0415 - only this path needs ssh
+
+        return run_remote_job("evaluate", args.target, args, workspace)
     renderer = EvaluateRenderer(args.json)
     try:
         return _evaluate(args, workspace, renderer)

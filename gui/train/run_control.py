@@ -21,12 +21,15 @@ from PySide6.QtWidgets import QWidget
 
 from core.dataset.prepare import PrepareResult
 from core.i18n import tr_n
+from core.remote.fetch import local_folder
+from core.remote.machines import Machine
 from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
 from core.training.options import option_labels
 from core.job.jobs import JobOutcome
 from core.run.folder import RunFolder
 from core.runs.store import RunInfo, load_run_config
+from core.usecases.remote import RemoteTrainDoor
 from core.usecases.train import ResumeDoor, TrainDoor
 from core.wizard.prepared_copy import CopyRequest, request_of
 from core.wizard.time_fit import HANDOVER_FIELDS, handover_words
@@ -38,6 +41,7 @@ from gui.run_session import RunSession
 from gui.run_text import date_time_text
 from gui.train import operations
 from gui.train.operations import RunEnd
+from gui.train.remote_start import RemoteStart
 from gui.train.run_viewer import RunViewer
 from gui.train.train_options_panel import TrainOptionsPanel
 
@@ -69,6 +73,14 @@ class TrainRunControl(QObject):
         self.wizard_doc: dict[str, Any] | None = None  # handed over by the wizard, kept by the next run it predicts
         self._handover_said = ""  # the banner's words about the hand-over, while they are the banner's
         self.form.changed.connect(self._form_changed_after_wizard)
+        self.machine_name = ""  # the Train page's machine choice: '' is this computer
+        self.remote_start = RemoteStart(workspace, self)  # a run started on another machine (sync, then launch)
+        self.remote_start.progress.connect(self.copy_progress)
+        self.remote_start.started.connect(self._remote_started)
+        self.remote_start.failed.connect(lambda text: (self._update_buttons(), self._notify("error", text)))
+        self.remote_start.cancelled.connect(lambda: (self._update_buttons(), self._notify(
+            "info", self.tr("Sending cancelled; nothing was started. The files sent whole are there, verified: the "
+                            "next Start sends only the rest."))))
 
     @property
     def active(self) -> bool:
@@ -79,6 +91,11 @@ class TrainRunControl(QObject):
 
     def _update_buttons(self) -> None:
         self.state_changed.emit()
+
+    @property
+    def starting(self) -> bool:
+        """Start is under way and not yet a run: the prepared copy is checked, or the dataset is being sent."""
+        return self.copy_task is not None or self.remote_start.busy
 
     def revalidate(self) -> ValidatedConfig:
         return self.options.revalidate()
@@ -145,6 +162,11 @@ class TrainRunControl(QObject):
         return True
 
     def _start_checked(self, checked: ValidatedConfig, trusted: tuple[str, ...], trusted_model: bool) -> bool:
+        if self.machine_name:  # on another machine: the door of ``yolostudio train --machine``
+            started = self.remote_start.start(checked.config, self.machine_name,
+                                              trust=bool(trusted) or trusted_model)
+            self._update_buttons()
+            return started
         door = TrainDoor(checked, self.workspace, trust_weights=bool(trusted), trust_model=trusted_model,
                          wizard=self.wizard_doc)  # the wizard's document, kept with the run when it still predicts it
         refused = [p for p in door.preflight() if p.is_error]  # the same pre-flight as yolostudio train's
@@ -164,6 +186,45 @@ class TrainRunControl(QObject):
         self.options.remember_choices(checked)
         self._launch(run_dir, door, fresh=True)
         return True
+
+    def cancel_start(self) -> None:
+        """Cancel sending the dataset to the machine (nothing is started there)."""
+        self.remote_start.cancel()
+
+    def _remote_started(self, door: RemoteTrainDoor) -> None:
+        """The run trains there: follow its events into the live view (the same stream as ``attach --machine``)."""
+        assert door.machine is not None
+        self.wizard_doc = None
+        self.attach_machine(door.machine, door.run, door)
+        self.form.apply_values({"name": door.config.name or "exp"})  # the next run's name, not this one's folder here
+        self._notify("info", self.tr(
+            "Run {run} trains on {name} (its dataset there: {folder}). It keeps training if the link or this window "
+            "goes; yolostudio attach {run} --machine {name} follows it again.").format(run=door.run, name=door.machine.name,
+                                                          folder=door.account.get("folder", "")))
+
+    def attach_machine(self, machine: Machine, run: str, door: RemoteTrainDoor | None = None) -> bool:
+        """Follow run ``run`` on ``machine`` on this page (started here, or found on the Runs page): its events from
+        the first, then live; a dropped link is said and reconnected from the byte read up to."""
+        if self.active:
+            return False
+        self._new_session(local_folder(self.workspace, machine, run))
+        self.launched.emit()
+        follower = self.session.follow_machine(machine, run, door)
+        follower.note.connect(lambda text: self._notify("warning", text))
+        follower.restored.connect(lambda offset: self._notify("info", self.tr(
+            "The link to {name} is back: reading resumed from byte {offset}, no event missed or repeated.").format(
+            name=machine.name, offset=offset)))
+        follower.failed.connect(lambda text: self._notify("error", text))
+        follower.stop_answer.connect(self._remote_stop_answer)
+        self._update_buttons()
+        return True
+
+    def _remote_stop_answer(self, asked: bool, reason: str) -> None:
+        if not asked and self.session is not None:
+            self._notify("error", self.tr("The stop did not reach {name}: {reason}").format(
+                name=self.session.machine, reason=reason))
+            self.session.stop_refused()
+            self._update_buttons()
 
     def resume_run(self) -> bool:
         run_dir = self.resumable_run
@@ -286,6 +347,13 @@ class TrainRunControl(QObject):
         """The worker ended: its folder is read off the GUI thread (``read_run_end``), then ``ended`` says it."""
         run_dir = self.session.run_dir
         self._update_buttons()
+        if self.session.remote is not None:  # its folder is there: ``fetch`` brings it here on request
+            machine = self.session.machine
+            self._ended(outcome, run_dir, RunEnd())
+            self._notify("info", self.tr("Run {run} on {name} ended. Its weights stay there until fetched: "
+                                         "yolostudio fetch {run} --machine {name}").format(
+                run=self.session.remote.run, name=machine))
+            return
         op = operations.read_run_end(self._window, run_dir, outcome.status)
         op.success(lambda end: self._ended(outcome, run_dir, end))
         op.failure(lambda exc: (show_failure(self._window, self.tr("Reading run {name}").format(name=run_dir.name),

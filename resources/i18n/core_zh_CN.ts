@@ -276,6 +276,14 @@ Step failed: {step}
       <translation>'path' 是 {path}，一个来自其他机器（Colab、Kaggle 或 Windows）的绝对路径。请把它改到这个 data.yaml 所在的文件夹（一键修复），或改到图片现在的位置。</translation>
     </message>
     <message>
+      <source>'yolostudio fetch {run} --machine {name}' brings the result back.</source>
+      <translation>'yolostudio fetch {run} --machine {name}' 可取回结果。</translation>
+    </message>
+    <message>
+      <source>'yolostudio fetch {run} --machine {name}' tries again.</source>
+      <translation>'yolostudio fetch {run} --machine {name}' 可重试。</translation>
+    </message>
+    <message>
       <source>'{entry}' has no './' in front. yolov5 reads such a line relative to the folder training is started from ({cwd}), not relative to this list's folder; write it as './{entry}' (or absolute).</source>
       <translation>'{entry}' 前面没有 './'。yolov5 按启动训练时所在的文件夹（{cwd}）解析这种行，而不是按此列表所在的文件夹；请写成 './{entry}'（或绝对路径）。</translation>
     </message>
@@ -372,6 +380,10 @@ Step failed: {step}
       <translation>--data 需要探测这台机器，不能与 --facts 同时使用。</translation>
     </message>
     <message>
+      <source>--detach needs --machine NAME.</source>
+      <translation>--detach 需要同时给出 --machine NAME。</translation>
+    </message>
+    <message>
       <source>--draws {value}: at least 1.</source>
       <translation>--draws {value}：至少为 1。</translation>
     </message>
@@ -418,6 +430,10 @@ Step failed: {step}
     <message>
       <source>--trust-weights and --trust-model are not sent to another machine.</source>
       <translation>--trust-weights 和 --trust-model 不会发送到另一台机器。</translation>
+    </message>
+    <message>
+      <source>--wheels {path}: give a folder of wheels, with --offline.</source>
+      <translation>--wheels {path}：请给出 wheel 文件夹，并同时使用 --offline。</translation>
     </message>
     <message>
       <source>--workers {fits}</source>
@@ -952,6 +968,10 @@ Step failed: {step}
       <translation>关闭其他程序，或用更小的批大小和 --workers 0 训练。</translation>
     </message>
     <message>
+      <source>Collecting the wheel set here (pip download) …</source>
+      <translation>正在本机收集 wheel 包集（pip download）…</translation>
+    </message>
+    <message>
       <source>Completed</source>
       <translation>已完成</translation>
     </message>
@@ -1110,6 +1130,10 @@ Type 'delete' to confirm: </source>
       <translation>部署报告：训练 {run}</translation>
     </message>
     <message>
+      <source>Detached; the job goes on on {name}.</source>
+      <translation>已分离；任务在 {name} 上继续运行。</translation>
+    </message>
+    <message>
       <source>Detached; the run keeps going on {name}. 'yolostudio attach {run} --machine {name}' follows it again.</source>
       <translation>已分离；运行在 {name} 上继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
     </message>
@@ -1164,6 +1188,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Download cancelled.</source>
       <translation>下载已取消。</translation>
+    </message>
+    <message>
+      <source>Downloading the wheel set here failed</source>
+      <translation>在本机下载 wheel 包集失败</translation>
     </message>
     <message>
       <source>Downloading {detail}</source>
@@ -1946,6 +1974,10 @@ Type 'delete' to confirm: </source>
       <translation>为当前用户安装 YOLO Studio。</translation>
     </message>
     <message>
+      <source>Install YOLO Studio on {name} now? [y/N] </source>
+      <translation>现在在 {name} 上安装 YOLO Studio 吗？[y/N] </translation>
+    </message>
+    <message>
       <source>Install it into the app's environment now? [y/N] </source>
       <translation>现在安装到应用的 Python 环境中吗？[y/N] </translation>
     </message>
@@ -1972,6 +2004,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Install the tune extra: pip install 'yolo-studio[tune]'</source>
       <translation>请安装 tune 可选组件：pip install 'yolo-studio[tune]'</translation>
+    </message>
+    <message>
+      <source>Installation cancelled.</source>
+      <translation>安装已取消。</translation>
+    </message>
+    <message>
+      <source>Installation interrupted; run 'yolostudio machine install {name}' again to finish it.</source>
+      <translation>安装被中断；再次运行 'yolostudio machine install {name}' 即可完成。</translation>
     </message>
     <message>
       <source>Installed</source>
@@ -3198,6 +3238,10 @@ Type 'delete' to confirm: </source>
       <translation>运行 ID</translation>
     </message>
     <message>
+      <source>Run it there to see more: ssh {dest} bash {folder}/installer/setup_env.sh</source>
+      <translation>在那里运行以查看更多信息：ssh {dest} bash {folder}/installer/setup_env.sh</translation>
+    </message>
+    <message>
       <source>Run name</source>
       <translation>训练名称</translation>
     </message>
@@ -3276,6 +3320,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Running the doctor on {name} ({dest}) …</source>
       <translation>正在 {name}（{dest}）上运行环境检查 …</translation>
+    </message>
+    <message>
+      <source>Running the installer on {name} (first time: a few minutes) …</source>
+      <translation>正在 {name} 上运行安装程序（首次需要几分钟）…</translation>
     </message>
     <message>
       <source>Running {format} on {n} images…</source>
@@ -3358,6 +3406,10 @@ Type 'delete' to confirm: </source>
       <translation>随机种子</translation>
     </message>
     <message>
+      <source>Sending YOLO Studio ({root}) to {name}:{folder} …</source>
+      <translation>正在把 YOLO Studio（{root}）发送到 {name}:{folder} …</translation>
+    </message>
+    <message>
       <source>Sending cancelled; nothing was started.</source>
       <translation>发送已取消；没有开始任何训练。</translation>
     </message>
@@ -3366,8 +3418,20 @@ Type 'delete' to confirm: </source>
       <translation>正在把数据集发送到 {name}：{sent} / {total} …</translation>
     </message>
     <message>
+      <source>Sending to {name} failed: {reason}</source>
+      <translation>发送到 {name} 失败：{reason}</translation>
+    </message>
+    <message>
+      <source>Sending {n} wheels to {name}:{folder} …</source>
+      <translation>正在把 {n} 个 wheel 发送到 {name}:{folder} …</translation>
+    </message>
+    <message>
       <source>Sending {sent} of {total} …</source>
       <translation>正在发送 {sent} / {total} …</translation>
+    </message>
+    <message>
+      <source>Sent. To install, run there: {command}</source>
+      <translation>已发送。要安装，请在那里运行：{command}</translation>
     </message>
     <message>
       <source>Set a batch size that is a multiple of {world} (the number of processes).</source>
@@ -3962,6 +4026,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>安装的 torch 包不支持 CUDA，所以训练会在 CPU 上进行，GPU 会闲置。请安装与驱动匹配的 CUDA 版本。</translation>
     </message>
     <message>
+      <source>The installer on {name} failed</source>
+      <translation>{name} 上的安装程序失败</translation>
+    </message>
+    <message>
       <source>The keys of 'names' must be class ids (0, 1, 2 …). yolov5 stops with 'names keys must be integers'.</source>
       <translation>'names' 的键必须是类别 id（0、1、2 …）。yolov5 会以 'names keys must be integers' 停止。</translation>
     </message>
@@ -3994,8 +4062,16 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>该链路只有显卡可用带宽的 {share:.0f}%。{cost}</translation>
     </message>
     <message>
+      <source>The link to {name} did not come back; the job goes on there.</source>
+      <translation>与 {name} 的连接没有恢复；任务在那里继续运行。</translation>
+    </message>
+    <message>
       <source>The link to {name} did not come back; the run goes on there. 'yolostudio attach {run} --machine {name}' follows it again.</source>
       <translation>与 {name} 的连接没有恢复；运行在那里继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
+    </message>
+    <message>
+      <source>The link to {name} dropped; the job goes on there. Reconnecting (from byte {offset}) …</source>
+      <translation>与 {name} 的连接已断开；任务在那里继续运行。正在重新连接（从第 {offset} 字节）…</translation>
     </message>
     <message>
       <source>The link to {name} dropped; the run goes on there. Reconnecting (from byte {offset}) …</source>
@@ -4818,6 +4894,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>YOLO Studio 安装计划{note}</translation>
     </message>
     <message>
+      <source>YOLO Studio is installed on {name} ({command}). 'yolostudio machine check {name}' runs the doctor there.</source>
+      <translation>YOLO Studio 已安装在 {name} 上（{command}）。'yolostudio machine check {name}' 会在那里运行环境检查。</translation>
+    </message>
+    <message>
       <source>YOLO Studio is not installed in {prefix}; nothing to remove.</source>
       <translation>{prefix} 中没有安装 YOLO Studio；无需删除。</translation>
     </message>
@@ -5554,6 +5634,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>请给出本机上某个数据集的 data.yaml</translation>
     </message>
     <message>
+      <source>give them there: a dataset or a list on {name}, 'yolostudio weights import FILE' on {name}</source>
+      <translation>请在那里指定：{name} 上的数据集或列表，或在 {name} 上运行 'yolostudio weights import FILE'</translation>
+    </message>
+    <message>
       <source>goal: {goal}; {evidence}</source>
       <translation>目标：{goal}；{evidence}</translation>
     </message>
@@ -5658,8 +5742,12 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>输入尺寸（默认：训练时的尺寸，否则 640）</translation>
     </message>
     <message>
-      <source>install it there (the commands below), or give its path with 'yolostudio machine add {name} --ssh {dest} --remote-command PATH'</source>
-      <translation>在那里安装它（见下面的命令），或用 'yolostudio machine add {name} --ssh {dest} --remote-command PATH' 指定它的路径</translation>
+      <source>install YOLO Studio on a machine over ssh (this app's folder sent, its installer run there)</source>
+      <translation>通过 ssh 在机器上安装 YOLO Studio（发送本应用的文件夹，并在那里运行其安装程序）</translation>
+    </message>
+    <message>
+      <source>install it there: 'yolostudio machine install {name}' (add --offline when it has no internet), or give its path with 'yolostudio machine add {name} --ssh {dest} --remote-command PATH'</source>
+      <translation>在那里安装：'yolostudio machine install {name}'（无法上网时加 --offline），或用 'yolostudio machine add {name} --ssh {dest} --remote-command PATH' 给出它的路径</translation>
     </message>
     <message>
       <source>install the CPU build of PyTorch</source>
@@ -6178,6 +6266,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>仅在 Linux 上读取</translation>
     </message>
     <message>
+      <source>only send the files; print the command that installs there (to run it yourself, e.g. in tmux)</source>
+      <translation>只发送文件；显示在那里安装的命令（由你自己运行，例如在 tmux 中）</translation>
+    </message>
+    <message>
       <source>open the desktop app (the default)</source>
       <translation>打开桌面应用（默认）</translation>
     </message>
@@ -6440,6 +6532,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>run a model on images, a folder, a video, a camera or a stream</source>
       <translation>在图片、文件夹、视频、摄像头或视频流上运行模型</translation>
+    </message>
+    <message>
+      <source>run it on a machine added with 'yolostudio machine add' (the result is fetched back)</source>
+      <translation>在用 'yolostudio machine add' 添加的机器上运行（结果会取回）</translation>
     </message>
     <message>
       <source>run name or folder</source>
@@ -6776,6 +6872,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>the lowest confidence with at most {limit} false alarms per 100 images</source>
       <translation>每 100 张图片误报不超过 {limit} 次的最低置信度</translation>
+    </message>
+    <message>
+      <source>the machine has no internet: a wheel set made here (pip download) is sent too</source>
+      <translation>该机器无法上网：同时发送在本机生成的 wheel 包集（pip download）</translation>
     </message>
     <message>
       <source>the machine the run is on (may be left out when only one is added)</source>
@@ -7132,6 +7232,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>which split to evaluate (default: val; train needs --kfold)</source>
       <translation>要评估的划分（默认：val；train 需要 --kfold）</translation>
+    </message>
+    <message>
+      <source>with --machine: start it there and return ('yolostudio fetch RUN --machine NAME' brings the result back)</source>
+      <translation>与 --machine 一起使用：在那里启动后立即返回（'yolostudio fetch RUN --machine NAME' 取回结果）</translation>
+    </message>
+    <message>
+      <source>with --offline: send this folder of wheels instead of downloading them here</source>
+      <translation>与 --offline 一起使用：发送此 wheel 文件夹，而不是在本机下载</translation>
     </message>
     <message>
       <source>with --repair: do not ask</source>
@@ -7954,6 +8062,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{n} 个数值；框的一行是 'class x_center y_center width height'（5 个数值）。yolov5 会把图片当作损坏丢弃（'{reason}'）。</translation>
     </message>
     <message>
+      <source>{options}: not sent to another machine (a file or a grant of this machine).</source>
+      <translation>{options}：不会发送到另一台机器（这是本机的文件或授权）。</translation>
+    </message>
+    <message>
       <source>{option} {value} is not between 0 and 1.</source>
       <translation>{option} {value} 不在 0 到 1 之间。</translation>
     </message>
@@ -8350,6 +8462,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{role}：{figures}</translation>
     </message>
     <message>
+      <source>{run} from {name}: {n} files in {folder} (verified: {verified}).</source>
+      <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}（已校验：{verified}）。</translation>
+    </message>
+    <message>
       <source>{run} from {name}: {n} files in {folder}.</source>
       <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}。</translation>
     </message>
@@ -8516,6 +8632,10 @@ then: {install}</source>
       <translation>{venv} 已存在但不是 Python 环境；请把它移走，或用 --prefix DIR 安装到别处。</translation>
     </message>
     <message>
+      <source>{verb} of {target} started on {name}; it goes on without this terminal.</source>
+      <translation>{target} 的 {verb} 已在 {name} 上启动；关闭此终端后它会继续运行。</translation>
+    </message>
+    <message>
       <source>{waiting} All cores are busy ({cpu:.0f}%), and on a CPU run the data loader and the model's computation share them: more workers would only take cores from the model. Cache decoded images, use a smaller image size, or train on a GPU.</source>
       <translation>{waiting} 所有核心都很忙（{cpu:.0f}%），而在 CPU 训练时数据加载和模型计算共用这些核心：增加加载进程只会从模型那里抢核心。请缓存解码后的图片、减小图片尺寸，或改用 GPU 训练。</translation>
     </message>
@@ -8542,6 +8662,10 @@ then: {install}</source>
     <message>
       <source>{weights} is not from a run of this workspace: say which dataset with --data DATA.yaml.</source>
       <translation>{weights} 不属于此工作区的运行：请用 --data DATA.yaml 指定数据集。</translation>
+    </message>
+    <message>
+      <source>{what} (exit code {code}). Its last lines:</source>
+      <translation>{what}（退出码 {code}）。最后几行输出：</translation>
     </message>
     <message>
       <source>{where} ({name}): a corner is not a number</source>

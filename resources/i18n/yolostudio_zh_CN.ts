@@ -2595,6 +2595,85 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>MachineRunsBox</name>
+    <message>
+      <source>Ask each machine of the Machines page for its runs (over ssh)</source>
+      <translation>向“机器”页中的每台机器询问它的训练（通过 ssh）</translation>
+    </message>
+    <message>
+      <source>Asking the machines for their runs …</source>
+      <translation>正在向各机器询问它们的训练 …</translation>
+    </message>
+    <message>
+      <source>Bring its weights, evaluations and exports here, each file verified</source>
+      <translation>把它的权重、评估和导出取回本机，每个文件都经过校验</translation>
+    </message>
+    <message>
+      <source>Epochs</source>
+      <translation>轮数</translation>
+    </message>
+    <message>
+      <source>Fetch</source>
+      <translation>取回</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name} …</source>
+      <translation>正在从 {name} 取回 {run} …</translation>
+    </message>
+    <message>
+      <source>Follow the run there while it trains (or replay it), on the Train page</source>
+      <translation>在训练页跟踪那里正在进行的训练（或回放它）</translation>
+    </message>
+    <message>
+      <source>List runs on machines</source>
+      <translation>列出机器上的训练</translation>
+    </message>
+    <message>
+      <source>Machine</source>
+      <translation>机器</translation>
+    </message>
+    <message>
+      <source>Open on the Train page</source>
+      <translation>在训练页打开</translation>
+    </message>
+    <message>
+      <source>Run</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>Runs on machines</source>
+      <translation>机器上的训练</translation>
+    </message>
+    <message>
+      <source>Runs on the machines are listed when you ask.</source>
+      <translation>机器上的训练在你请求时才会列出。</translation>
+    </message>
+    <message>
+      <source>Started</source>
+      <translation>开始时间</translation>
+    </message>
+    <message>
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>{name}: {reason}</source>
+      <translation>{name}：{reason}</translation>
+    </message>
+    <message>
+      <source>{n} files changed while fetched: fetch again.</source>
+      <translation>{n} 个文件在取回时发生了变化：请重新取回。</translation>
+    </message>
+    <message>
+      <source>{n} runs on the machines.</source>
+      <translation>机器上共有 {n} 个训练。</translation>
+    </message>
+    <message>
+      <source>{run} from {name}: {n} files in {folder}; {adopted} checkpoints verified, {foreign} foreign (asked about before they are loaded).</source>
+      <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}；{adopted} 个检查点已验证，{foreign} 个为外来文件（加载之前会询问你）。</translation>
+    </message>
+  </context>
+  <context>
     <name>MachineStatusBar</name>
     <message>
       <source>CPU {percent} %</source>
@@ -2644,6 +2723,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>正在连接 {dest}</translation>
     </message>
     <message>
+      <source>Installing YOLO Studio on {name}</source>
+      <translation>在 {name} 上安装 YOLO Studio</translation>
+    </message>
+    <message>
       <source>Reading the machines</source>
       <translation>正在读取机器列表</translation>
     </message>
@@ -2667,12 +2750,32 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>已添加 {name}。检查它，看看环境检查在那里发现了什么。</translation>
     </message>
     <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
       <source>Check the selected machine</source>
       <translation>检查选中的机器</translation>
     </message>
     <message>
       <source>Connecting to {dest} …</source>
       <translation>正在连接 {dest} …</translation>
+    </message>
+    <message>
+      <source>Install YOLO Studio there</source>
+      <translation>在那里安装 YOLO Studio</translation>
+    </message>
+    <message>
+      <source>Install it with the button above, or by hand:</source>
+      <translation>用上方的按钮安装，或手动安装：</translation>
+    </message>
+    <message>
+      <source>Installing YOLO Studio on {name} …</source>
+      <translation>正在 {name} 上安装 YOLO Studio …</translation>
+    </message>
+    <message>
+      <source>It has no internet: send a wheel set from this computer</source>
+      <translation>它无法上网：从本机发送 wheel 包集</translation>
     </message>
     <message>
       <source>Machines</source>
@@ -2703,6 +2806,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>选中一台机器并检查它：环境检查会在那里运行。</translation>
     </message>
     <message>
+      <source>Sending {sent} of {total}</source>
+      <translation>正在发送 {sent} / {total}</translation>
+    </message>
+    <message>
       <source>Servers reached by SSH with your own keys: add one, check it with the doctor there, then train on it.</source>
       <translation>用你自己的密钥通过 SSH 连接的服务器：添加一台，在那里运行环境检查，然后在上面训练。</translation>
     </message>
@@ -2713,6 +2820,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Workspace there</source>
       <translation>那里的工作区</translation>
+    </message>
+    <message>
+      <source>YOLO Studio is installed on {name} ({command}). Check it again to see what the doctor finds there.</source>
+      <translation>YOLO Studio 已安装在 {name} 上（{command}）。再检查一次，看看环境检查在那里发现了什么。</translation>
     </message>
     <message>
       <source>YOLO Studio there</source>
@@ -3235,6 +3346,21 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>RemoteStart</name>
+    <message>
+      <source>Comparing the dataset with {name}…</source>
+      <translation>正在与 {name} 比对数据集…</translation>
+    </message>
+    <message>
+      <source>Nothing was started on {name}: {reason}</source>
+      <translation>{name} 上未启动任何训练：{reason}</translation>
+    </message>
+    <message>
+      <source>Sending {sent} of {total} to {name}…</source>
+      <translation>正在发送到 {name}：{sent} / {total}…</translation>
+    </message>
+  </context>
+  <context>
     <name>RepairDialog</name>
     <message>
       <source>Command</source>
@@ -3555,6 +3681,14 @@ Coming soon</source>
     <message>
       <source>Comparing the runs</source>
       <translation>比较训练运行</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name}</source>
+      <translation>从 {name} 取回 {run}</translation>
+    </message>
+    <message>
+      <source>Listing the runs on the machines</source>
+      <translation>列出机器上的训练</translation>
     </message>
     <message>
       <source>Moving runs to the trash</source>
@@ -4266,6 +4400,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <source>Reading run {name}</source>
       <translation>正在读取训练 {name}</translation>
     </message>
+    <message>
+      <source>Reading the machines</source>
+      <translation>正在读取机器列表</translation>
+    </message>
+    <message>
+      <source>Reading what {name} has</source>
+      <translation>正在读取 {name} 的配置</translation>
+    </message>
+    <message>
+      <source>Starting the run on {name}</source>
+      <translation>正在 {name} 上启动训练</translation>
+    </message>
   </context>
   <context>
     <name>TrainOptionsPanel</name>
@@ -4365,6 +4511,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>有训练正在进行：请先停止它或等它结束。</translation>
     </message>
     <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
       <source>Checking the dataset before training…</source>
       <translation>训练前正在检查数据集…</translation>
     </message>
@@ -4429,6 +4579,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练 {name}</translation>
     </message>
     <message>
+      <source>Send the dataset to {name} and start training there, detached: it keeps going if the link drops (Ctrl+Enter)</source>
+      <translation>把数据集发送到 {name} 并在那里以分离方式开始训练：连接断开时训练继续进行（Ctrl+Enter）</translation>
+    </message>
+    <message>
       <source>Start</source>
       <translation>开始</translation>
     </message>
@@ -4441,8 +4595,16 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>停止</translation>
     </message>
     <message>
+      <source>Stop sending the dataset; nothing is started there</source>
+      <translation>停止发送数据集；那里不会启动任何训练</translation>
+    </message>
+    <message>
       <source>Stopping…</source>
       <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>This computer</source>
+      <translation>本机</translation>
     </message>
     <message>
       <source>Train</source>
@@ -4451,6 +4613,22 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Train a YOLOv5 model on your dataset, watch it learn, and find its weights when it is done.</source>
       <translation>在你的数据集上训练 YOLOv5 模型，观察它的学习过程，完成后找到它的权重。</translation>
+    </message>
+    <message>
+      <source>Train on</source>
+      <translation>训练位置</translation>
+    </message>
+    <message>
+      <source>Where the run trains: this computer, or a machine added on the Machines page (the dataset is sent there; the run keeps going if the link drops)</source>
+      <translation>在哪里训练：本机，或在“机器”页添加的机器（数据集会发送过去；连接断开时训练继续进行）</translation>
+    </message>
+    <message>
+      <source>{name} (SSH: {dest})</source>
+      <translation>{name}（SSH：{dest}）</translation>
+    </message>
+    <message>
+      <source>{name} has not been checked yet: these options are checked on this computer's GPUs. Check it on the Machines page to check them on its own.</source>
+      <translation>{name} 还没有检查过：这些选项是按本机的 GPU 检查的。在“机器”页检查它之后，就会按它自己的 GPU 检查。</translation>
     </message>
     <message>
       <source>— last lines of worker.log —</source>
@@ -4504,8 +4682,28 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
     </message>
     <message>
+      <source>Run {run} on {name} ended. Its weights stay there until fetched: yolostudio fetch {run} --machine {name}</source>
+      <translation>{name} 上的训练 {run} 已结束。其权重留在那里，直到取回：yolostudio fetch {run} --machine {name}</translation>
+    </message>
+    <message>
+      <source>Run {run} trains on {name} (its dataset there: {folder}). It keeps training if the link or this window goes; yolostudio attach {run} --machine {name} follows it again.</source>
+      <translation>训练 {run} 正在 {name} 上进行（那里的数据集：{folder}）。连接断开或关闭本窗口后它会继续训练；yolostudio attach {run} --machine {name} 可重新跟踪它。</translation>
+    </message>
+    <message>
+      <source>Sending cancelled; nothing was started. The files sent whole are there, verified: the next Start sends only the rest.</source>
+      <translation>已取消发送，未启动任何训练。已完整发送的文件留在那里并已校验：下次开始只发送其余文件。</translation>
+    </message>
+    <message>
       <source>The dataset is being checked: Start is possible as soon as it passes.</source>
       <translation>正在检查数据集：通过后即可开始。</translation>
+    </message>
+    <message>
+      <source>The link to {name} is back: reading resumed from byte {offset}, no event missed or repeated.</source>
+      <translation>与 {name} 的连接已恢复：从第 {offset} 字节继续读取，没有遗漏或重复的事件。</translation>
+    </message>
+    <message>
+      <source>The stop did not reach {name}: {reason}</source>
+      <translation>停止请求未送达 {name}：{reason}</translation>
     </message>
     <message>
       <source>The wizard's settings</source>

@@ -1,7 +1,9 @@
 """The remote end of what another machine asks over ssh: ``machine files-hash|files-receive KEY`` (a dataset
 sync, ``core.remote.sync``), ``machine launch RUN`` (a training started detached, its options as JSON on stdin)
 ``machine events RUN --from OFFSET`` (its events file streamed from a byte offset, ``core.remote.launch``) and
-``machine run-files RUN`` (a run's files, hashed, with the checkpoints its provenance verifies: ``core.remote.fetch``).
+``machine run-files RUN`` (a run's files, hashed, with the checkpoints its provenance verifies: ``core.remote.fetch``),
+``machine launch-job JOB`` (evaluate or export started detached, its argv as JSON on stdin), ``machine job-output JOB
+--from OFFSET`` and ``machine job-status JOB`` (its output from a byte offset, its exit code: ``core.remote.jobs``).
 
 A person has no use for them, so ``machine --help`` does not list them. KEY is one folder name under the
 workspace's ``datasets/``, RUN one under ``runs/``.
@@ -17,6 +19,7 @@ from pathlib import Path
 from cli.common import EXIT_OK, EXIT_USAGE
 from core.remote.files import dataset_folder, folder_hashes, receive
 from core.remote.fetch import run_files
+from core.remote.jobs import job_exit, job_folder, launch_job, stream_job_output
 from core.remote.launch import launch, stream_events
 from core.training.config import valid_run_name
 
@@ -39,6 +42,16 @@ def add_remote_side(verbs: argparse._SubParsersAction) -> None:
     listing = verbs.add_parser("run-files")
     listing.add_argument("run")
     listing.set_defaults(handler=run_files_listing)
+    job = verbs.add_parser("launch-job")
+    job.add_argument("job")
+    job.set_defaults(handler=run_launch_job)
+    output = verbs.add_parser("job-output")
+    output.add_argument("job")
+    output.add_argument("--from", dest="offset", type=int, default=0)
+    output.set_defaults(handler=run_job_output)
+    status = verbs.add_parser("job-status")
+    status.add_argument("job")
+    status.set_defaults(handler=run_job_status)
 
 
 def files_hash(args: argparse.Namespace, workspace: Path) -> int:
@@ -92,4 +105,41 @@ def run_files_listing(args: argparse.Namespace, workspace: Path) -> int:
     except (ValueError, OSError) as exc:
         print(f"run-files: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    return EXIT_OK
+
+
+def run_launch_job(args: argparse.Namespace, workspace: Path) -> int:
+    try:
+        argv = json.loads(sys.stdin.read())
+        if not isinstance(argv, list):
+            raise ValueError("the command is not a JSON list")
+        print(json.dumps(launch_job(workspace, args.job, argv)))
+    except (ValueError, OSError) as exc:
+        print(f"launch-job: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def run_job_output(args: argparse.Namespace, workspace: Path) -> int:
+    try:
+        job_folder(workspace, args.job)
+    except ValueError as exc:
+        print(f"job-output: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.offset < 0:
+        print(f"job-output: not an offset: {args.offset}", file=sys.stderr)
+        return EXIT_USAGE
+    code = stream_job_output(workspace, args.job, args.offset, sys.stdout.buffer)
+    if code:
+        print(f"job-output: no job named {args.job}", file=sys.stderr)
+    return code
+
+
+def run_job_status(args: argparse.Namespace, workspace: Path) -> int:
+    try:
+        job_folder(workspace, args.job)
+    except ValueError as exc:
+        print(f"job-status: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps({"job": args.job, "exit": job_exit(workspace, args.job)}))
     return EXIT_OK

@@ -10,7 +10,6 @@ shown once). Ctrl+C asks the run to stop there (``yolostudio stop`` on the remot
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, exit_code_of
@@ -21,10 +20,10 @@ from core.i18n import tr
 from core.remote.follow import RemoteFollowError, RemoteRunStream
 from core.remote.machines import Machine
 from core.remote.ssh import failure_words, remote_words, run_remote
-from core.remote.sync import SyncCancelled, SyncError, sync_dataset
+from core.remote.sync import SyncCancelled, SyncError
 from core.training.options import TrainConfig
 from core.usecases.door import Door, Followed
-from core.usecases.remote import RemoteTrainDoor
+from core.usecases.remote import RemoteStartError, RemoteTrainDoor
 
 
 def run_remote_train(args: argparse.Namespace, workspace: Path, config: TrainConfig, renderer: EventRenderer) -> int:
@@ -37,7 +36,7 @@ def run_remote_train(args: argparse.Namespace, workspace: Path, config: TrainCon
     machine = door.machine
     line = ProgressLine()
     try:
-        plan, account = sync_dataset(machine, Path(config.data).expanduser(), progress=lambda sent, total: line.show(
+        account = door.send(progress=lambda sent, total: line.show(
             tr("Sending the dataset to {name}: {sent} of {total} …", name=machine.name, sent=size_text(sent),
                total=size_text(total))))
     except SyncCancelled:
@@ -51,12 +50,11 @@ def run_remote_train(args: argparse.Namespace, workspace: Path, config: TrainCon
     finally:
         line.clear()
     renderer.note(tr("Dataset on {name}: {folder} ({sent} of {files} files sent).", name=machine.name,
-                     folder=account["folder"], sent=len(account["received"]), files=len(plan.local)))
-    started = run_remote(machine, remote_words(machine, "machine", "launch", door.run), timeout_s=120,
-                         stdin=json.dumps(door.remote_config(account["data_yaml"])).encode("utf-8"))
-    if started.returncode != 0:
-        message, hint = failure_words(machine, started) if started.ssh_failed else (started.stderr.strip(), "")
-        renderer.error(message, hint)
+                     folder=account["folder"], sent=len(account["received"]), files=door.files))
+    try:
+        door.start_there()
+    except RemoteStartError as exc:
+        renderer.error(exc.message, exc.hint)
         return EXIT_FAILED
     renderer.note(tr("Run {run} on {name}: it keeps training if this terminal or the link goes. 'yolostudio attach "
                      "{run} --machine {name}' follows it again; 'yolostudio stop {run} --machine {name}' stops it.",

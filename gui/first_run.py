@@ -15,6 +15,7 @@ grows to what its steps say (``fit_height``) instead of hiding their buttons beh
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (QDockWidget, QGroupBox, QHBoxLayout, QLabel, QMainWindow, QPushButton, QScrollArea,
                                QVBoxLayout, QWidget)
 
@@ -112,13 +113,21 @@ class FirstRunGuide(QDockWidget):
         close = QPushButton(self.tr("Close the guide"), body)
         close.setToolTip(self.tr("It will not open again by itself; Help ▸ Getting started brings it back."))
         close.clicked.connect(self.close)
+        self.fold_button = QPushButton(self.tr("Hide the steps"), body, checkable=True)
+        self.fold_button.setToolTip(self.tr("Keep the guide to this line and give the pages its room; the steps "
+                                            "come back with “Show the steps”."))
+        self.fold_button.toggled.connect(self.fold)
+        top.addWidget(self.fold_button, 0, Qt.AlignmentFlag.AlignTop)
         top.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(top)
-        row = QHBoxLayout()  # the steps side by side under the pages: the pages keep their full width
+        self.steps_box = QWidget(body)
+        row = QHBoxLayout(self.steps_box)  # the steps side by side under the pages: the pages keep their full width
+        row.setContentsMargins(0, 0, 0, 0)
         for step in self.steps:
             row.addWidget(step, 1)
-        layout.addLayout(row)
+        layout.addWidget(self.steps_box)
         scroll = QScrollArea(self)
+        scroll.setObjectName("guide-scroll")
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -139,7 +148,7 @@ class FirstRunGuide(QDockWidget):
         layout = self._body.layout()
         width = scroll.viewport().width()
         body = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else self._body.sizeHint().height()
-        return body + (self.height() - scroll.viewport().height())
+        return max(body + (self.height() - scroll.viewport().height()), self.minimumSizeHint().height())
 
     def fit_height(self) -> None:
         """Grow the docked panel to what its steps now say (up to ``MAX_HEIGHT_SHARE`` of the window)."""
@@ -149,6 +158,31 @@ class FirstRunGuide(QDockWidget):
         need = min(self.needed_height(), int(window.height() * MAX_HEIGHT_SHARE))
         if need > self.height():
             window.resizeDocks([self], [need], Qt.Orientation.Vertical)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        """Opened (first start, Help ▸ Getting started): tall enough for its buttons once laid out."""
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self.fit_height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        """A narrower window wraps the steps' words onto more lines: the panel grows to keep its buttons."""
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            QTimer.singleShot(0, self, self.fit_height)
+
+    def fold(self, folded: bool) -> None:
+        """Fold the guide to its top line (a short screen: the page's own form needs the room) or unfold it."""
+        if self.fold_button.isChecked() != folded:
+            self.fold_button.setChecked(folded)  # toggled again: this runs once more with the state set
+            return
+        self.steps_box.setVisible(not folded)
+        self.fold_button.setText(self.tr("Show the steps") if folded else self.tr("Hide the steps"))
+        window = self.parentWidget()
+        if folded and isinstance(window, QMainWindow) and not self.isFloating():
+            QTimer.singleShot(0, self, lambda: window.resizeDocks([self], [self.needed_height()],
+                                                                   Qt.Orientation.Vertical))
+        else:
+            QTimer.singleShot(0, self, self.fit_height)
 
     def _data_chosen(self, action: str) -> None:
         self.action_requested.emit(action)

@@ -3,7 +3,9 @@
 ``JobRunner.start(door)`` takes the job's door (``core.usecases``), writes its ``spec()`` and starts the worker
 through the injectable launcher (``(JobSpec) -> (argv, env)``; tests hand in one that replays recorded events) on
 a ``WorkerProcess`` (QProcess). ``follow(run_dir)`` re-attaches to a run that trains without this window, or
-replays a finished one, through ``RunFollower`` (the run's events file; its door: ``Followed``). Either way every
+replays a finished one, through ``RunFollower`` (the run's events file; its door: ``Followed``);
+``follow_remote(follower, door)`` follows a run on another machine through ``RemoteFollower`` (ssh, reconnecting
+after a dropped link), its door the one that started it there (``core.usecases.remote``). Either way every
 event goes to ``door.fold`` and the page gets the same ``event`` / ``text`` signals and exactly one
 ``ended(JobOutcome)``: the door's ``result()`` of what the worker said and how its process ended — also when it
 could not start, died without a word, was killed, or ran past ``timeout_s`` (then it is killed); the CLI's
@@ -22,6 +24,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from core.job.jobs import JobOutcome, JobSpec
 from core.runs.store import kill_run
 from core.usecases.door import Door, Followed
+from gui.remote_follower import RemoteFollower
 from gui.run_follower import RunFollower
 from gui.worker_process import WorkerProcess
 
@@ -47,7 +50,7 @@ class JobRunner(QObject):
         self.job: JobSpec | None = None
         self.outcome: JobOutcome | None = None
         self.followed = False
-        self._source: WorkerProcess | RunFollower | None = None
+        self._source: WorkerProcess | RunFollower | RemoteFollower | None = None
         self._killed = False
         self._timed_out = False
         self._stopping = False
@@ -89,7 +92,15 @@ class JobRunner(QObject):
         self._begin(follower)
         follower.start()
 
-    def _begin(self, source: WorkerProcess | RunFollower) -> None:
+    def follow_remote(self, follower: RemoteFollower, door: Door | None = None) -> None:
+        """Follow a run on another machine (``RemoteFollower``); ``door`` folds its events (the one that started it
+        there, or ``Followed`` for a run re-attached to)."""
+        self.followed = True
+        self.door = door if door is not None else Followed()
+        self._begin(follower)
+        follower.start()
+
+    def _begin(self, source: WorkerProcess | RunFollower | RemoteFollower) -> None:
         self._source, self.outcome = source, None
         self.door.begin()
         self._killed = self._timed_out = self._stopping = False
@@ -104,11 +115,17 @@ class JobRunner(QObject):
         self._stopping = self._source.send_stop()
         return self._stopping
 
+    def stop_refused(self) -> None:
+        """The stop did not reach the run (a remote one, the link down): Stop may be asked again."""
+        self._stopping = False
+
     def kill(self) -> None:
         """Hard stop: the worker loses the step in flight; what it saved stays."""
         if isinstance(self._source, WorkerProcess):
             self._killed = True
             self._source.kill()
+        elif isinstance(self._source, RemoteFollower):
+            self._stopping = self._source.send_stop()  # no kill over ssh: the run there stops at its next batch
         elif isinstance(self._source, RunFollower):
             # The follower notices the death within a second and ends the job.
             self._killed = kill_run(self._source.pid, self._source.create_time)
@@ -119,7 +136,7 @@ class JobRunner(QObject):
         self._timer.stop()
         if isinstance(source, WorkerProcess):
             source.detach()
-        elif isinstance(source, RunFollower):
+        elif isinstance(source, (RunFollower, RemoteFollower)):
             source.stop_following()
 
     # -- what happens -------------------------------------------------------------------------------
@@ -136,7 +153,7 @@ class JobRunner(QObject):
         self._finish(self.door.result(start_error=reason))
 
     def _on_finished(self, exit_code: int, crashed: bool) -> None:
-        followed = isinstance(self._source, RunFollower)
+        followed = isinstance(self._source, (RunFollower, RemoteFollower))
         timed_out = self.timeout_s if self._timed_out else None
         self._finish(self.door.result(exit_code=None if followed or timed_out else exit_code, crashed=crashed,
                                            killed=self._killed, timed_out_s=timed_out))

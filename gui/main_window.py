@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QPaintEvent, QShortcut
-from PySide6.QtWidgets import (QApplication, QDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+from PySide6.QtWidgets import (QApplication, QDialog, QHBoxLayout, QLabel, QListWidgetItem, QMainWindow,
                                QProgressDialog, QStackedWidget, QVBoxLayout, QWidget)
 
 from core.job.jobs import JobOutcome
@@ -34,6 +34,7 @@ from gui.shell_operations import read_settings
 from gui.theme import apply_theme
 from gui.status_bar import MachineStatusBar
 from gui.window_settings import window_settings
+from gui.widgets.nav_rail import NavigationRail
 from gui.screen_fit import clamp_to_screen, fit_to_screen
 
 TRAIN_INDEX = page_index(TRAIN)
@@ -42,6 +43,7 @@ STOP_TIMEOUT_S = 60
 if TYPE_CHECKING:
     from core.runs.store import RunInfo
     from gui.job_runner import Launcher
+    from gui.runs.machine_runs import RemoteRun
     from gui.train.train_page import TrainPage
     from gui.settings.settings_dialog import SettingsDialog
 
@@ -71,7 +73,7 @@ class MainWindow(QMainWindow):
         self._built: dict[int, Page] = {}  # index -> the page, once built
         self._painted = False
         self._after_paint: list[Callable[[], None]] = []
-        self.rail = QListWidget(self)
+        self.rail = NavigationRail(self)
         self.rail.setIconSize(QSize(22, 22))
         self.rail.setFixedWidth(150)
         self.rail.setSpacing(2)
@@ -118,10 +120,9 @@ class MainWindow(QMainWindow):
     def _add_page(self, title: str, icon: QIcon, page: QWidget, explanation: str, *, enabled: bool = False) -> None:
         item = QListWidgetItem(icon, title if enabled else self.tr("{title}\nComing soon").format(title=title))
         item.setToolTip(explanation if enabled else self.tr("Coming soon: {what}").format(what=explanation))
-        item.setSizeHint(QSize(140, 52))
         if not enabled:
             item.setFlags(item.flags() & ~(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable))
-        self.rail.addItem(item)
+        self.rail.add_row(item)
         self.pages.addWidget(page)
 
     def _install_shortcuts(self) -> None:
@@ -278,9 +279,14 @@ class MainWindow(QMainWindow):
     def _refresh_page(self) -> None:
         self.page(self.pages.currentIndex()).refresh()
 
-    def open_run(self, info: RunInfo) -> bool:
-        """From the Runs page: show the Train page, replaying (or following) the run there."""
+    def open_run(self, info: RunInfo | RemoteRun) -> bool:
+        """From the Runs page: show the Train page, replaying (or following) the run there — over ssh for a run on
+        another machine (``RemoteRun``)."""
+        from gui.runs.machine_runs import RemoteRun  # noqa: PLC0415 - the Runs page's, built by then
+
         self.rail.setCurrentRow(TRAIN_INDEX)
+        if isinstance(info, RemoteRun):
+            return self.train_page.control.attach_machine(info.machine, info.name)
         return self.train_page.control.open_run(info)
 
     # -- re-attach ----------------------------------------------------------------------------------

@@ -12,9 +12,11 @@ from typing import Any
 
 from PySide6.QtCore import QObject
 
+from core.remote.machines import Machine
 from core.usecases.door import Door
 from core.run.progress import RunProgress
 from gui.job_runner import JobRunner, Launcher, default_launcher
+from gui.remote_follower import RemoteFollower
 
 
 class RunSession(JobRunner):
@@ -24,6 +26,7 @@ class RunSession(JobRunner):
         super().__init__(parent, launcher=launcher)
         self.run_dir = Path(run_dir)
         self.progress = RunProgress()
+        self.remote: RemoteFollower | None = None  # a run on another machine: its follower (ssh)
 
     @property
     def name(self) -> str:
@@ -37,6 +40,18 @@ class RunSession(JobRunner):
     def follow(self, run_dir: Path | None = None) -> None:
         """Re-attach to (or replay) this run from its events file."""
         super().follow(run_dir or self.run_dir)
+
+    def follow_machine(self, machine: Machine, run: str, door: Door | None = None) -> RemoteFollower:
+        """Follow run ``run`` on ``machine`` (this session's ``run_dir`` is where ``fetch`` brings it back)."""
+        self.remote = RemoteFollower(machine, run, self)
+        self.progress.begin_segment()
+        super().follow_remote(self.remote, door)
+        return self.remote
+
+    @property
+    def machine(self) -> str:
+        """The machine the run trains on; '' for this one."""
+        return self.remote.machine.name if self.remote is not None else ""
 
     def _on_event(self, event: dict[str, Any]) -> None:
         self.progress.feed(event)

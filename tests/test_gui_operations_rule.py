@@ -29,6 +29,8 @@ JOB_PATH_NAMES = frozenset({"core.job.jobs.JobSpec"})
 MECHANISMS = {
     "gui.job_runner": "the job path: starts and stops worker processes (QProcess), kills a run's worker",
     "gui.run_follower": "the job path: follows a worker's events file and lock on a timer (re-attach)",
+    "gui.remote_follower": "the job path: follows a run on another machine over ssh on a thread of its own, and "
+                           "asks it to stop there (issue 35)",
     "gui.app": "start-up before the event loop: the settings pick the language every widget is built in",
     "gui.window_guard": "start-up before any window: the one-window kernel lock (a non-blocking try) is taken, "
                         "then held while the window is open",

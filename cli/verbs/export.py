@@ -16,7 +16,8 @@ from typing import Any
 from cli.common import EXIT_USAGE, existing_file, exit_code_of
 from cli.jobs import render_job
 from cli.registry import Verb, register
-from cli.render import EventRenderer
+from cli.machine_option import add_machine_arguments
+from cli.render import EventRenderer, Output
 from core.export.facts import gather_export_facts
 from core.export.options import FORMATS, OPSET_DEFAULT, ExportOptions, validate_options
 from core.export.plan import cli_summary, run_dataset, run_imgsz
@@ -51,6 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trust-weights", action="store_true",
                    help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     p.add_argument("--json", action="store_true", help=tr("print the reports as one JSON document"))
+    add_machine_arguments(p)  # --machine NAME, --detach: the job on another machine (cli.remote_job)
 
 
 def _formats(values: list[str] | None) -> tuple[str, ...]:
@@ -99,6 +101,13 @@ class ExportRenderer(EventRenderer):
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
+    if args.machine or args.detach:
+        if not args.machine:
+            Output().error(tr("--detach needs --machine NAME."))
+            return EXIT_USAGE
+        from cli.remote_job import run_remote_job  # noqa: PLC0415 - only this path needs ssh
+
+        return run_remote_job("export", args.weights, args, workspace)
     renderer = ExportRenderer(args.json)
     try:
         stored = resolve_named(args.weights, workspace)  # "yolov5s.pt": the weights store's copy, as train reads it

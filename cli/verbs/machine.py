@@ -4,13 +4,15 @@
 unknown host key is shown with its fingerprint and must be accepted by the user — typed with
 ``--accept-host-key SHA256:…`` or answered at a prompt — never taken silently (``core.remote.hostkeys``).
 ``check NAME`` runs ``yolostudio doctor --json`` there and shows its findings as ``doctor`` does here; where
-YOLO Studio is missing it prints the commands that install it. Nothing stores a password.
+YOLO Studio is missing it offers to install it (asked at a terminal), and prints the commands. ``install NAME
+[--offline]`` sends this app there and runs its installer (``core.remote.install``). Nothing stores a password.
 """
 
 from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from pathlib import Path
 
 from cli.machine_files import add_remote_side
@@ -24,7 +26,9 @@ from core.environment.rules import RuleContext, evaluate
 from core.i18n import tr
 from core.remote.doctor import check_remote, install_commands
 from core.remote.contact import Contact, accept_and_retry, first_contact
+from core.remote.facts import remember_facts
 from core.remote.hostkeys import HostKeyError
+from core.remote.install import InstallError, InstallPlan, install, installer_words, point_at_installed
 from core.remote.machines import (DEFAULT_REMOTE_COMMAND, DEFAULT_REMOTE_DIR, Machine, MachineError, get_machine,
                                   load_machines, save_machine)
 from core.remote.sync import SyncCancelled, SyncError, sync_dataset
@@ -50,6 +54,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     check = verbs.add_parser("check", help=tr("run the doctor on a machine and show its findings"))
     check.add_argument("name", help=tr("machine name"))
     check.set_defaults(handler=cmd_check)
+    setup = verbs.add_parser("install", help=tr("install YOLO Studio on a machine over ssh (this app's folder sent, "
+                                                "its installer run there)"))
+    setup.add_argument("name", help=tr("machine name"))
+    setup.add_argument("--offline", action="store_true",
+                       help=tr("the machine has no internet: a wheel set made here (pip download) is sent too"))
+    setup.add_argument("--wheels", metavar="DIR", default="",
+                       help=tr("with --offline: send this folder of wheels instead of downloading them here"))
+    setup.add_argument("--no-run", action="store_true",
+                       help=tr("only send the files; print the command that installs there (to run it yourself, "
+                               "e.g. in tmux)"))
+    setup.set_defaults(handler=cmd_install)
     sync = verbs.add_parser("sync", help=tr("send a dataset to a machine (only the files that changed)"))
     sync.add_argument("name", help=tr("machine name"))
     sync.add_argument("data", metavar="DATA.yaml", help=tr("the dataset's data.yaml"))
@@ -137,12 +152,62 @@ def cmd_check(args: argparse.Namespace, workspace: Path) -> int:
         out.error(message, hint)
         if found.missing:
             print("\n".join(shlex.join(c) for c in install_commands(machine)), file=out.err)
+            if not args.json and sys.stdin.isatty() and ask_yes(tr("Install YOLO Studio on {name} now? [y/N] ",
+                                                                    name=machine.name), yes=False):
+                return install_on(out, workspace, machine, offline=False)
         return EXIT_FAILED
+    remember_facts(workspace, machine, found.raw)  # the Train page checks a run bound there on these GPUs
     evaluation = evaluate(found.facts, RuleContext(), found.notes)
     out.result({"machine": machine.name, **report_dict(found.facts, evaluation)},
                lambda: tr("Machine {name} ({dest}):", name=machine.name, dest=machine.ssh) + "\n"
                + render_table(found.facts, evaluation))
     return EXIT_FAILED if evaluation.errors else EXIT_OK
+
+
+def cmd_install(args: argparse.Namespace, workspace: Path) -> int:
+    out = Output()
+    machine = get_machine(workspace, args.name)
+    wheels = Path(args.wheels).expanduser() if args.wheels else None
+    if wheels is not None and (not args.offline or not wheels.is_dir()):
+        out.error(tr("--wheels {path}: give a folder of wheels, with --offline.", path=args.wheels))
+        return EXIT_USAGE
+    return install_on(out, workspace, machine, offline=args.offline, wheels=wheels, run_installer=not args.no_run)
+
+
+def install_on(out: Output, workspace: Path, machine: Machine, *, offline: bool, wheels: Path | None = None,
+               run_installer: bool = True) -> int:
+    """Install there with progress; on success the machine's command becomes the installed one (when it was the
+    default), so 'machine check' and 'train --machine' find it."""
+    line = ProgressLine(out.err)
+
+    def progress(sent: int, total: int) -> None:
+        line.show(tr("Sending {sent} of {total} …", sent=size_text(min(sent, total)), total=size_text(total)))
+
+    def said(text: str) -> None:
+        line.clear()
+        print(text, file=out.err, flush=True)
+
+    try:
+        command = install(InstallPlan(machine, offline=offline, wheels=wheels, run_installer=run_installer),
+                          progress=progress, on_line=said)
+    except InstallError as exc:
+        line.clear()
+        out.error(str(exc))
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        line.clear()
+        out.error(tr("Installation interrupted; run 'yolostudio machine install {name}' again to finish it.",
+                     name=machine.name))
+        return EXIT_STOPPED
+    finally:
+        line.clear()
+    point_at_installed(workspace, machine, command)
+    if not run_installer:
+        out.note(tr("Sent. To install, run there: {command}", command=shlex.join(installer_words(machine, offline))))
+        return EXIT_OK
+    out.note(tr("YOLO Studio is installed on {name} ({command}). 'yolostudio machine check {name}' runs the doctor "
+                "there.", name=machine.name, command=command))
+    return EXIT_OK
 
 
 def cmd_sync(args: argparse.Namespace, workspace: Path) -> int:

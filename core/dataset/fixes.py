@@ -109,6 +109,38 @@ def _plan_line_removal(finding: Finding, path: Path) -> FixPlan | None:
                    before=text, after=after, original=raw)
 
 
+def can_reassign(finding: Finding) -> bool:
+    """A label row whose class id is beyond the names (or negative) may be given a class instead of deleted
+    (issue 32: deleting the row was the only fix offered for "class 99")."""
+    return finding.code == "label-class-range" and finding.severity is Severity.ERROR and finding.line > 0
+
+
+def plan_reassign(finding: Finding, new_class: int, name: str = "") -> FixPlan | None:
+    """Give the finding's label row class ``new_class`` (its box kept); None when the file changed since the
+    check (the line is gone). Rewritten with a ``.bak``, undone like any fix."""
+    path = Path(finding.file)
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    text = raw.decode("utf-8", errors="replace")
+    lines = text.splitlines(keepends=True)
+    if not can_reassign(finding) or not 0 < finding.line <= len(lines):
+        return None
+    line = lines[finding.line - 1]
+    body = line.rstrip("\r\n")
+    head = len(body) - len(body.lstrip())
+    tokens = body.lstrip().split(maxsplit=1)
+    if not tokens:
+        return None
+    new = body[:head] + str(int(new_class)) + (" " + tokens[1] if len(tokens) > 1 else "") + line[len(body):]
+    after = "".join(lines[:finding.line - 1] + [new] + lines[finding.line:])
+    return FixPlan(finding.code, str(path), tr("Line {line} of {name}: class {old} becomes {new} ({cls}); backup "
+                                               "kept as {name}.bak", line=finding.line, name=path.name,
+                                               old=tokens[0], new=int(new_class), cls=name or new_class),
+                   before=text, after=after, original=raw)
+
+
 def _plan_drop_image(image: Path, split_lists: list[str], root: Path | None) -> FixPlan | None:
     """Take an image yolov5 cannot read out of its split: out of the list that names it, or (a folder split)
     moved aside with its label into ``_excluded_images/``, so it can be repaired and put back."""

@@ -95,19 +95,22 @@ def can_accept(boxes: RowBoxes, labels_now: list[list[float]] | None = None) -> 
     return not any(int(now[0]) == cls and same_box(now[1:5], box) for now in labels_now or [])
 
 
-def delete_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels) -> LabelEdit:
+def delete_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels,
+                names: dict[int, str] | None = None) -> LabelEdit:
     assert boxes.label is not None
     return delete_box(row["image"], int(boxes.label[0]), list(boxes.label[1:5]), boxes.width, boxes.height,
-                      dataset=dataset)
+                      dataset=dataset, names=names)
 
 
-def change_class_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels, new_class: int) -> LabelEdit:
+def change_class_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels, new_class: int,
+                      names: dict[int, str] | None = None) -> LabelEdit:
     assert boxes.label is not None
     return change_class(row["image"], int(boxes.label[0]), list(boxes.label[1:5]), boxes.width, boxes.height,
-                        int(new_class), dataset=dataset)
+                        int(new_class), dataset=dataset, names=names)
 
 
-def accept_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels) -> LabelEdit:
+def accept_edit(row: dict[str, Any], boxes: RowBoxes, dataset: DatasetLabels,
+                names: dict[int, str] | None = None) -> LabelEdit:
     assert boxes.prediction is not None
     return add_box(row["image"], int(boxes.prediction[5]), list(boxes.prediction[:4]), boxes.width, boxes.height,
-                   dataset=dataset)
+                   dataset=dataset, names=names)

@@ -136,16 +136,23 @@ def _replace_line(text: str, index: int, new: str | None) -> str:
     return "".join(lines)
 
 
+def class_word(cls: int, names: dict[int, str] | None) -> str:
+    """A class as the user knows it: its name (issue 32: the browser said "change class 0 to 2"), else its id."""
+    name = (names or {}).get(int(cls))
+    return str(name) if name else str(int(cls))
+
+
 def delete_box(image: str, cls: int, box: list[float], width: int, height: int, *,
-               dataset: DatasetLabels) -> LabelEdit:
+               dataset: DatasetLabels, names: dict[int, str] | None = None) -> LabelEdit:
     path = dataset.label_for(image)
     text = _read(path)
     index = _find_line(text, path, cls, box, width, height)
-    return LabelEdit(path, text, _replace_line(text, index, None), tr("delete a class {cls} box", cls=cls))
+    return LabelEdit(path, text, _replace_line(text, index, None),
+                     tr("delete a class {cls} box", cls=class_word(cls, names)))
 
 
 def change_class(image: str, cls: int, box: list[float], width: int, height: int, new_cls: int, *,
-                 dataset: DatasetLabels) -> LabelEdit:
+                 dataset: DatasetLabels, names: dict[int, str] | None = None) -> LabelEdit:
     path = dataset.label_for(image)
     text = _read(path)
     index = _find_line(text, path, cls, box, width, height)
@@ -154,11 +161,11 @@ def change_class(image: str, cls: int, box: list[float], width: int, height: int
     tokens = line.lstrip().split(maxsplit=1)
     new = line[:head] + str(int(new_cls)) + (" " + tokens[1] if len(tokens) > 1 else "")
     return LabelEdit(path, text, _replace_line(text, index, new),
-                     tr("change class {old} to {new}", old=cls, new=new_cls))
+                     tr("change class {old} to {new}", old=class_word(cls, names), new=class_word(new_cls, names)))
 
 
 def add_box(image: str, cls: int, box: list[float], width: int, height: int, *,
-            dataset: DatasetLabels) -> LabelEdit:
+            dataset: DatasetLabels, names: dict[int, str] | None = None) -> LabelEdit:
     """A prediction accepted as a label: one new line in yolov5's format (normalised centre x, y, w, h)."""
     path = dataset.label_for(image)
     text = _read(path)
@@ -167,4 +174,4 @@ def add_box(image: str, cls: int, box: list[float], width: int, height: int, *,
           f"{(y2 - y1) / height:.6f}"
     ending = "\r\n" if "\r\n" in text else "\n"
     prefix = text if not text or text.endswith(("\n", "\r")) else text + ending
-    return LabelEdit(path, text, prefix + row + ending, tr("add a class {cls} box", cls=cls))
+    return LabelEdit(path, text, prefix + row + ending, tr("add a class {cls} box", cls=class_word(cls, names)))

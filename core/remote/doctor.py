@@ -15,6 +15,7 @@ from pathlib import Path
 
 from core.environment.facts import EnvironmentFacts, facts_from_dict
 from core.i18n import tr
+from core.remote.install import app_folder
 from core.remote.machines import Machine
 from core.remote.ssh import RemoteResult, failure_words, remote_words, run_remote
 
@@ -34,12 +35,15 @@ class RemoteDoctor:
 
 
 def install_commands(machine: Machine, app_root: Path = APP_ROOT) -> list[list[str]]:
-    """The commands (argv lists) that install YOLO Studio on ``machine`` from this machine's copy of the app:
-    the app's folder sent with rsync over the same ssh, then its Linux installer run there."""
+    """How to install YOLO Studio on ``machine`` (argv lists): ``yolostudio machine install NAME`` does it all
+    (``core.remote.install``); the two after it are the same by hand — this app's folder sent with rsync over the
+    same ssh, then its installer run there."""
     ssh = ["ssh", *(["-F", machine.ssh_config] if machine.ssh_config else [])]
-    return [["rsync", "-a", "--exclude", ".venv", "--exclude", ".git", "-e", shlex.join(ssh),
-             f"{app_root}/", f"{machine.ssh}:yolo-studio/"],
-            [*ssh, machine.ssh, shlex.join(["bash", "yolo-studio/installer/linux/install.sh"])]]
+    folder = app_folder(machine)
+    return [["yolostudio", "machine", "install", machine.name],
+            ["rsync", "-a", "--exclude", ".venv", "--exclude", ".git", "-e", shlex.join(ssh),
+             f"{app_root}/", f"{machine.ssh}:{folder}/"],
+            [*ssh, machine.ssh, shlex.join(["bash", f"{folder}/installer/setup_env.sh"])]]
 
 
 def check_remote(machine: Machine, *, timeout_s: float = REMOTE_DOCTOR_TIMEOUT_S) -> RemoteDoctor:
@@ -55,8 +59,9 @@ def read_report(machine: Machine, result: RemoteResult) -> RemoteDoctor:
         return RemoteDoctor(missing=True, problem=(
             tr("YOLO Studio is not installed on {name} ('{command}' was not found there).", name=machine.name,
                command=machine.remote_command),
-            tr("install it there (the commands below), or give its path with 'yolostudio machine add {name} --ssh "
-               "{dest} --remote-command PATH'", name=machine.name, dest=machine.ssh)))
+            tr("install it there: 'yolostudio machine install {name}' (add --offline when it has no internet), or give "
+               "its path with 'yolostudio machine add {name} --ssh {dest} --remote-command PATH'", name=machine.name,
+               dest=machine.ssh)))
     try:
         raw = json.loads(result.stdout)
     except ValueError:

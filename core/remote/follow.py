@@ -41,6 +41,15 @@ class RemoteRunStream:
         self.reconnect_delay_s = reconnect_delay_s
         self.process: subprocess.Popen | None = None
         self.connections = 0
+        self.closed = False
+
+    def close(self) -> None:
+        """Stop reading (another thread may call it): the ssh client is ended and ``follow`` returns; the run goes on
+        there. A face leaving a run to train on its own (a closing window) calls it."""
+        self.closed = True
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.kill()
 
     def follow(self) -> None:
         """Read until the run has ended (the remote's stream ends with exit 0)."""
@@ -48,7 +57,7 @@ class RemoteRunStream:
         while True:
             before = (self.offset, self.skip)
             code, err = self._read_once()
-            if code == 0:
+            if code == 0 or self.closed:
                 return
             result = RemoteResult(code, "", err)
             if result.host_key_problem or (code not in (255,) and code >= 0):
@@ -61,7 +70,11 @@ class RemoteRunStream:
                                            name=self.machine.name, run=self.run))
             self.on_note(tr("The link to {name} dropped; the run goes on there. Reconnecting (from byte {offset}) …",
                             name=self.machine.name, offset=self.offset))
-            time.sleep(self.reconnect_delay_s)
+            deadline = time.monotonic() + self.reconnect_delay_s
+            while time.monotonic() < deadline and not self.closed:
+                time.sleep(min(0.1, self.reconnect_delay_s))
+            if self.closed:
+                return
 
     def _read_once(self) -> tuple[int, str]:
         words = remote_words(self.machine, "machine", "events", self.run, "--from", str(self.offset),
@@ -69,6 +82,8 @@ class RemoteRunStream:
         with tempfile.TemporaryFile() as err:
             self.process = process = subprocess.Popen(ssh_argv(self.machine, words), stdin=subprocess.DEVNULL,
                                                       stdout=subprocess.PIPE, stderr=err)
+            if self.closed:  # closed while connecting
+                process.kill()
             self.connections += 1
             assert process.stdout is not None
             pending = bytearray()

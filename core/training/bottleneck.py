@@ -24,6 +24,16 @@ from core.i18n import tr
 THROTTLE_BITS = {0x8: "hardware slowdown", 0x20: "software thermal slowdown", 0x40: "hardware thermal slowdown",
                  0x80: "hardware power brake"}
 
+
+
+def throttle_words(name: str) -> str:
+    """An NVML reason of ``THROTTLE_BITS`` in the user's language (the names stay English in the evidence: they are
+    the keys a script reads); an unknown name as it is."""
+    return {"hardware slowdown": tr("hardware slowdown"), "software thermal slowdown": tr("software thermal slowdown"),
+            "hardware thermal slowdown": tr("hardware thermal slowdown"),
+            "hardware power brake": tr("hardware power brake")}.get(name, name)
+
+
 THRESHOLDS: dict[str, float] = {
     "wait_high": 0.20,  # data-wait share at/above which training is input-bound
     "wait_low": 0.05,  # below: the input pipeline keeps up
@@ -235,8 +245,8 @@ def _rule_throttled(fig: WindowFigures, th: dict[str, float]) -> Finding | None:
             [tr("check the power supply and the GPU's power connectors")] if power else [])
         return verdict("gpu-throttled", "warning", tr("The GPU is slowing itself down"),
                        tr("For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} "
-                          "(nvidia-smi -q -d PERFORMANCE shows which slowdown is active).",
-                          share=_pct(fig.throttled_share), reasons=", ".join(fig.throttle_reasons),
+                          "('nvidia-smi -q -d PERFORMANCE' shows which slowdown is active).",
+                          share=_pct(fig.throttled_share), reasons=", ".join(map(throttle_words, fig.throttle_reasons)),
                           fixes="; ".join(fixes)),
                          {"throttled_share": fig.throttled_share, "reasons": fig.throttle_reasons,
                           "max_temperature_c": fig.gpu_temperature_c, "gpu_util_percent": fig.gpu_util_percent})

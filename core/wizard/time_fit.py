@@ -118,6 +118,10 @@ def goal_words(kind: str) -> str:
     return {"quick": tr("quick test"), "balanced": tr("balanced"), "accurate": tr("best accuracy")}.get(kind, kind)
 
 
+#: The options ``handover_words`` names: a form that changes one of them no longer says what the banner says.
+HANDOVER_FIELDS = ("epochs", "model", "imgsz", "batch", "workers")
+
+
 def handover_words(doc: dict[str, Any]) -> str:
     """What "Train with these settings" put on the Train form, with the predicted time: never a silent 100."""
     cfg, predicted = doc.get("config") or {}, doc.get("predicted") or {}

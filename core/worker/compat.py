@@ -38,6 +38,8 @@ Each fix below answers one failure measured in ``docs/facts/yolov5-package.md`` 
  14. augmentation one image at a time in the loader's workers starves a fast GPU (issue 36) →
      ``enable_batch_augment``, only for a run with ``gpu_augment`` on: the loader only letterboxes, and the
      batch is augmented on the training device (``core/worker/compat_augment.py``, ``batch_mosaic.py``).
+ 15. every ``import yolov5`` loads seaborn and scipy.stats (~0.85 s CPU a worker) for two plots →
+     ``defer_plotting_imports``: loaded at first use (``core/worker/compat_lazy.py``; every job, in ``apply``).
  16. yolov5's OpenVINO loader imports ``openvino.runtime`` (gone from OpenVINO 2026), lets the CPU plugin pick
      bf16 for an FP32 IR, and reads names/stride only from a yaml the app does not write → an alias module with
      an f32 ``Core``, and the IR's runtime info as the metadata (``core/worker/compat_openvino.py``); OpenVINO's
@@ -64,6 +66,7 @@ from core.workspace import runs_dir
 from core.worker.compat_openvino import decline_openvino_telemetry, run_openvino_ir
 from core.worker.code_guards import install as install_code_guards, safe_check_dataset
 from core.worker.compat_jpeg import keep_dataset_files
+from core.worker.compat_lazy import defer_plotting_imports
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
 _FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
@@ -369,6 +372,7 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     ``trusted_model``: the user confirmed this job's model YAML (else its strings must pass the strict check)."""
     global _applied
     prepare_environment(config_dir)
+    defer_plotting_imports()  # 15. before anything imports yolov5
     decline_openvino_telemetry()  # 16. before anything imports openvino: its import alone sends an event
     set_trusted_roots(trusted, workspace)
     _patch_numpy()

@@ -49,7 +49,8 @@ def run_dataset_import(ctx: JobContext) -> str:
         raise JobError("dataset", str(exc), tr("Pick the folder the export was unpacked into, or its COCO "
                                                ".json file, and name the format if it is not detected.")) from exc
     except ImportWriteError as exc:
-        raise JobError("dataset", str(exc), tr("Pick a new, empty folder for the imported dataset.")) from exc
+        raise JobError("dataset", str(exc), tr("Pick a new, empty folder for the imported dataset, or remove that "
+                                               "one first.")) from exc
     if len(report.get("skipped", [])) > EVENT_SKIPPED:  # one event line stays small; the report file has all
         report["skipped_total"] = len(report["skipped"])
         report["skipped"] = report["skipped"][:EVENT_SKIPPED]

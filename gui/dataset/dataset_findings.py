@@ -10,8 +10,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCursor, QTextFormat
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSplitter, QTextEdit,
-                               QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QMenu, QPlainTextEdit, QPushButton, QSplitter,
+                               QTextEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from core.dataset.fix_catalogue import fix_description
 from core.display_text import escape_controls
@@ -32,6 +32,8 @@ class FindingsView(QWidget):
     finding_opened = Signal(object)
     #: the user asked to undo the last fix
     undo_fix_requested = Signal()
+    #: the user gave the finding's label row this class (an id beyond the names: issue 32)
+    reassign_requested = Signal(object, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -61,6 +63,16 @@ class FindingsView(QWidget):
         self.undo_fix_button = QPushButton(self.tr("Undo fix"), self)
         self.undo_fix_button.clicked.connect(lambda: self.undo_fix_requested.emit())
         self.undo_fix_button.hide()
+        self.reassign_button = QPushButton(self.tr("Change its class"), self)
+        self.reassign_button.setToolTip(self.tr("Keep the box and give it one of the dataset's classes (previewed "
+                                                "first; Undo fix puts it back)"))
+        self.reassign_menu = QMenu(self.reassign_button)
+        self.reassign_button.setMenu(self.reassign_menu)
+        self.reassign_button.hide()
+        # The chosen finding's whole message: the list's column cuts a long one ("Class id 99 but th…").
+        self.message_label = QLabel(self, wordWrap=True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message_label.setTextFormat(Qt.TextFormat.PlainText)
         self.current: Finding | None = None
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
@@ -71,8 +83,10 @@ class FindingsView(QWidget):
         title_row = QHBoxLayout()
         title_row.addWidget(self.preview_title, 1)
         title_row.addWidget(self.undo_fix_button)
+        title_row.addWidget(self.reassign_button)
         title_row.addWidget(self.fix_button)
         side_layout.addLayout(title_row)
+        side_layout.addWidget(self.message_label)
         side_layout.addWidget(self.preview, 1)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.tree)
@@ -90,6 +104,8 @@ class FindingsView(QWidget):
         previous = self.current
         self.current = None
         self.fix_button.setEnabled(False)
+        self.reassign_button.hide()
+        self.message_label.clear()
         self.preview_title.clear()
         self.preview.clear()
         self._refill()
@@ -131,6 +147,16 @@ class FindingsView(QWidget):
         self.fix_button.setToolTip(self.tr("Fix: {what} — previewed first, and Undo fix puts it back.").format(
             what=what) if what else self.tr("No automatic fix for this finding: its message says what to do."))
 
+    def offer_classes(self, f: Finding, names: list[str]) -> None:
+        """For a row whose class id cannot be a class: "Change its class" offers every class of the dataset."""
+        if f is not self.current:
+            return
+        self.reassign_menu.clear()
+        for cls, name in enumerate(names):
+            self.reassign_menu.addAction(self.tr("{id}: {name}").format(id=cls, name=escape_controls(name)),
+                                         lambda f=f, cls=cls: self.reassign_requested.emit(f, cls))
+        self.reassign_button.setVisible(bool(names))
+
     def offer_undo(self, summary: str) -> None:
         """Show "Undo fix" for the fix just applied (``summary`` says what it did); "" hides it."""
         self.undo_fix_button.setVisible(bool(summary))
@@ -142,6 +168,8 @@ class FindingsView(QWidget):
 
     def open_finding(self, f: Finding, *, show_in_yaml: bool = True) -> None:
         self.current = f
+        self.message_label.setText(escape_controls(f.message))
+        self.reassign_button.hide()  # offered again by the page for a class id beyond the names
         self.fix_button.setEnabled(False)
         self.fix_button.setToolTip(self.tr("Looking for a fix…") if fix_description(f.code) else self.tr(
             "No automatic fix for this finding: its message says what to do."))

@@ -20,9 +20,10 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDoubleSpinBox, QF
                                QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from core.dataset.importers.classes import ClassMap, spelling_variants
+from core.dataset.importers.classes import ClassMap, output_names, spelling_variants
 from core.dataset.importers.convert import ConvertOptions
 from core.dataset.importers.plan import ImportOptions, options_to_json
+from core.i18n import tr_n
 from core.job.jobs import JobOutcome
 from core.usecases.jobs import DatasetImportDoor
 from gui.job_runner import JobRunner, Launcher, default_launcher
@@ -79,6 +80,7 @@ class DatasetImportDialog(QDialog):
         for value, words in (("auto", self.tr("Detect")), ("voc", "Pascal VOC"), ("labelme", "LabelMe"),
                              ("coco", "COCO"), ("yolo", "YOLO")):
             self.format_combo.addItem(words, value)
+        self.source_edit.returnPressed.connect(self.look)  # a typed path: Enter looks, as the button does
         self.look_button = QPushButton(self.tr("Look"), self, clicked=self.look)
         self.look_button.setToolTip(self.tr("Read the export and show what it holds; nothing is written"))
         source_row = QHBoxLayout()
@@ -95,6 +97,9 @@ class DatasetImportDialog(QDialog):
         self.classes.setToolTip(self.tr("Uncheck a class to leave it out; give two classes one name to merge them"))
         self.merge_button = QPushButton(self.tr("Merge spellings"), self, clicked=self.merge_variants, enabled=False)
         self.merge_button.setToolTip(self.tr("Give every class spelled several ways its commonest spelling"))
+        self.order_label = QLabel(self, wordWrap=True)  # the classes as they will be written, ids first
+        self.order_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.classes.itemChanged.connect(lambda item: self.show_order())
         self.problems = QPlainTextEdit(self, readOnly=True)
         self.problems.setPlaceholderText(self.tr("Annotations that cannot be converted are listed here, with why."))
         self.problems.setMaximumBlockCount(MAX_LISTED + 2)
@@ -156,7 +161,10 @@ class DatasetImportDialog(QDialog):
         class_row.addWidget(self.classes, 1)
         class_row.addWidget(self.problems, 1)
         layout.addLayout(class_row, 1)
-        layout.addWidget(self.merge_button, 0, Qt.AlignmentFlag.AlignLeft)
+        merge_row = QHBoxLayout()
+        merge_row.addWidget(self.merge_button)
+        merge_row.addWidget(self.order_label, 1)
+        layout.addLayout(merge_row)
         layout.addLayout(form)
         layout.addWidget(self.status)
         layout.addLayout(buttons)
@@ -189,11 +197,15 @@ class DatasetImportDialog(QDialog):
 
     def set_source(self, path: str) -> None:
         self.source_edit.setText(path)
-        if not self.out_edit.text():
-            source = Path(path)
-            base = source.parent if source.is_file() else source
-            self.out_edit.setText(str(base.parent / f"{base.name}-yolo"))
         self.look()
+
+    def _propose_out(self) -> None:
+        """An empty "Write to" gets ``<export>-yolo`` beside the export, whether the path was browsed or typed."""
+        text = self.source_edit.text().strip()
+        if text and not self.out_edit.text().strip():
+            source = Path(text).expanduser()
+            base = source.parent if source.suffix.lower() == ".json" else source  # a COCO file: its folder
+            self.out_edit.setText(str(base.parent / f"{base.name}-yolo"))
 
     # -- the options the user set -----------------------------------------------------------------------
     def class_map(self) -> ClassMap:
@@ -233,6 +245,7 @@ class DatasetImportDialog(QDialog):
 
     def look(self) -> None:
         self.train_button.hide()
+        self._propose_out()
         self._start("preview")
 
     def start_import(self) -> None:
@@ -278,12 +291,23 @@ class DatasetImportDialog(QDialog):
     def show_preview(self, report: dict[str, Any]) -> None:
         self.preview = report
         counts = report.get("counts", {})
-        self.summary.setText(self.tr(
+        summary = self.tr(
             "{fmt}: {images} images, {boxes} annotations, {bg} without objects (kept as backgrounds); {clipped} boxes "
             "cut to the image's edge, {rotated} images turned with their EXIF orientation.").format(
             fmt=self.format_combo.itemText(max(self.format_combo.findData(report["format"]), 0)),
             images=report["images"], boxes=report["annotations"],
-            bg=counts.get("background", 0), clipped=counts.get("clipped", 0), rotated=counts.get("exif_rotated", 0)))
+            bg=counts.get("background", 0), clipped=counts.get("clipped", 0), rotated=counts.get("exif_rotated", 0))
+        left_out = []
+        if counts.get("difficult"):
+            left_out.append(tr_n("{n} object marked difficult left out (“Keep VOC objects marked difficult” keeps it)",
+                                 "{n} objects marked difficult left out (“Keep VOC objects marked difficult” keeps "
+                                 "them)", counts["difficult"]))
+        if counts.get("crowd"):
+            left_out.append(tr_n("{n} crowd region left out (“Keep COCO crowd regions” keeps it)",
+                                 "{n} crowd regions left out (“Keep COCO crowd regions” keeps them)", counts["crowd"]))
+        left_out_words = self.tr("{items}.").format(items=self.tr("; ").join(left_out)) if left_out else ""
+        self.summary.setText(summary + ("\n" + left_out_words if left_out else ""))
+        self.classes.blockSignals(True)  # a row half filled is no class map: the order is shown once filled
         self.classes.setRowCount(0)
         for name, boxes in report["classes"].items():
             row = self.classes.rowCount()
@@ -297,7 +321,9 @@ class DatasetImportDialog(QDialog):
             self.classes.setItem(row, SOURCE_COL, source)
             self.classes.setItem(row, BOXES_COL, count)
             self.classes.setItem(row, NAME_COL, QTableWidgetItem(name))
+        self.classes.blockSignals(False)
         self.classes.resizeColumnsToContents()
+        self.show_order()
         variants = report.get("variants", [])
         self.merge_button.setEnabled(bool(variants))
         lines = [self.tr("Spelled several ways: {names}").format(names=" / ".join(repr(n) for n in group))
@@ -310,6 +336,19 @@ class DatasetImportDialog(QDialog):
         self.problems.setPlainText("\n".join(lines))
         self.status.setText(self.tr("Nothing written yet. Rename, merge or drop classes, choose the split, then "
                                     "Import."))
+
+    def written_names(self) -> list[str]:
+        """The classes the import will write, in id order, with the renames, merges and drops set now."""
+        if self.preview is None:
+            return []
+        seen = self.preview.get("seen_order") or list(self.preview.get("classes", {}))
+        return output_names(self.class_map(), list(self.preview.get("class_order") or []), seen)
+
+    def show_order(self) -> None:
+        names = self.written_names()
+        self.order_label.setText(self.tr("Written as: {classes}").format(
+            classes=self.tr(", ").join(f"{i} {name}" for i, name in enumerate(names))) if names else
+            self.tr("No class is kept: only backgrounds would be written.") if self.preview is not None else "")
 
     def merge_variants(self) -> None:
         if self.preview is None:

@@ -38,6 +38,7 @@ from gui.widgets.banner import Banner
 from gui.widgets.empty_state import EmptyState
 from gui.widgets.page_header import PageHeader
 from gui.widgets.progress_row import ProgressRow
+from gui.widgets.scrolled import scrolled
 
 
 class DatasetPage(Page):
@@ -94,7 +95,8 @@ class DatasetPage(Page):
         self.file_label = QLabel(self)
         self.file_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.left_tabs = QTabWidget(self)
-        self.left_tabs.addTab(self.form, self.tr("Form"))
+        self.form_scroll = scrolled(self.form, self)  # a long form scrolls: the page fits 1280×720 with the guide
+        self.left_tabs.addTab(self.form_scroll, self.tr("Form"))
         self.left_tabs.addTab(self.yaml_editor, self.tr("YAML"))
         self.right_tabs = QTabWidget(self)
         self.right_tabs.addTab(self.findings, self.tr("Problems"))

@@ -13,7 +13,7 @@ from typing import Any, Callable, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject
 
-from core.dataset.fixes import FixPlan, apply_fix, plan_fix, undo_fix
+from core.dataset.fixes import FixPlan, apply_fix, plan_fix, plan_reassign, undo_fix
 from core.dataset.prepare import PrepareResult, prepare_dataset
 from core.dataset.spec import DatasetSpec, read_spec
 from core.dataset.split import SplitPlan, plan_split, write_split
@@ -103,6 +103,11 @@ def plan_finding_fix(parent: QObject, finding: Finding, spec: DatasetSpec | None
                         split_lists=_list_files(spec, ("train", "val", "test")))
 
     return CoreOp(parent, call, what=_tr("Planning the fix"))
+
+
+def plan_class_reassign(parent: QObject, finding: Finding, new_class: int, name: str) -> CoreOp[FixPlan | None]:
+    """The row of an impossible class id given class ``new_class`` instead (reads the label file)."""
+    return CoreOp(parent, lambda: plan_reassign(finding, new_class, name), what=_tr("Planning the fix"))
 
 
 def apply_finding_fix(parent: QObject, plan: FixPlan) -> CoreOp[None]:

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from core.dataset.fix_catalogue import YAML_FIXES, fix_description
-from core.dataset.fixes import FixPlan
+from core.dataset.fixes import FixPlan, can_reassign
 from core.dataset.spec import reroot_target
 from core.dataset.yaml_edit import EditError, set_value
 from core.findings import Finding
@@ -43,6 +43,7 @@ class FindingFixes(QObject):
         self.undoable_fix: FixPlan | None = None  # the last fix applied
         findings.fix_requested.connect(self.fix_finding)
         findings.undo_fix_requested.connect(self.undo_last_fix)
+        findings.reassign_requested.connect(self.reassign)
 
     def forget(self) -> None:
         """Another file is shown: no plan, nothing to undo."""
@@ -52,6 +53,9 @@ class FindingFixes(QObject):
     def plan_fix_of(self, finding: Finding) -> None:
         """Plan the chosen finding's fix in the background; Fix… follows the answer."""
         self.fix_plan = None
+        spec = self._document.spec
+        if can_reassign(finding) and spec is not None:  # the box kept, given a class: beside "delete the row"
+            self._findings.offer_classes(finding, list(spec.names))
         if finding.code in YAML_FIXES and self._document.spec is not None:
             self._findings.set_fix(finding, fix_description(finding.code))
             return
@@ -82,6 +86,23 @@ class FindingFixes(QObject):
             .failure(lambda exc: self.message.emit("error", self.tr("The fix failed: {reason}").format(
                 reason=exc))).run()
         return True
+
+    def reassign(self, finding: Finding, new_class: int) -> None:
+        """Give the row of an impossible class id class ``new_class``: planned, previewed, applied, undoable."""
+        spec = self._document.spec
+        name = spec.names[new_class] if spec is not None and 0 <= new_class < len(spec.names) else ""
+        operations.plan_class_reassign(self._window, finding, new_class, name) \
+            .success(lambda plan: self._apply_reassign(plan)).run()
+
+    def _apply_reassign(self, plan: FixPlan | None) -> None:
+        if plan is None:
+            self.message.emit("info", self.tr("The label file changed since the check; check again first."))
+            return
+        if not dataset_dialogs.confirm_fix(self._window, plan.summary, plan.before, plan.after):
+            return
+        operations.apply_finding_fix(self._window, plan).success(lambda _: self._fixed(plan)) \
+            .failure(lambda exc: self.message.emit("error", self.tr("The fix failed: {reason}").format(
+                reason=exc))).run()
 
     def _fixed(self, plan: FixPlan) -> None:
         self.undoable_fix = plan

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QLabel, QListWidget,
-                               QListWidgetItem, QMenu, QPushButton, QSplitter, QVBoxLayout, QWidget)
+                               QListWidgetItem, QMenu, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from core.evaluation.error_browse import (ERROR_KINDS, ErrorFilter, RowBoxes, can_accept, can_delete,
                                           class_choices, filtered, images_by_path, row_boxes)
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 LARGE = 640  # the longest side the image is decoded at [design: fits the browser at 1280x720, tags stay readable]
 LABEL_COLOUR, PREDICTION_COLOUR = QColor(46, 157, 87), QColor(217, 140, 0)
+SELECTED_WIDTH, OTHER_ALPHA = 4, 110  # the row's box: px wide on a white halo; the others: this alpha, 2 px
 
 
 def ask_save_path(parent: QWidget, suggested: str) -> str:
@@ -109,9 +110,14 @@ class ErrorsBrowser(QWidget):
             box.currentIndexChanged.connect(self.refilter)
         self.confidence.valueChanged.connect(self.refilter)
         self.list = QListWidget(self)
+        self.list.setWordWrap(True)  # a long row wraps instead of being cut (its whole text is its tooltip too)
         self.list.currentRowChanged.connect(self._show_row)
         self.image = QLabel(self, alignment=Qt.AlignmentFlag.AlignCenter)
         self.image.setMinimumSize(400, 300)
+        # The picture follows the pane (maximise, a dragged splitter): the label never asks for the pixmap's size.
+        self.image.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.image.installEventFilter(self)
+        self.drawn: QPixmap | None = None  # the row's picture at its drawn size; shown fitted to the pane
         self.delete_button = QPushButton(self.tr("Delete the label"), self, clicked=self.delete_label)
         self.change_button = QPushButton(self.tr("Change its class"), self)
         self.change_menu = QMenu(self.change_button)
@@ -156,7 +162,9 @@ class ErrorsBrowser(QWidget):
         self.rows = filtered(self.result.get("errors", []), self.rule())
         self.list.clear()
         for row in self.rows:
-            self.list.addItem(QListWidgetItem(self._row_text(row)))
+            item = QListWidgetItem(self._row_text(row))
+            item.setToolTip(item.text())
+            self.list.addItem(item)
         if self.rows:
             self.list.setCurrentRow(0)
         else:
@@ -168,6 +176,8 @@ class ErrorsBrowser(QWidget):
         return self.tr("✓ {text} ({done})").format(text=text, done=done) if done else text
 
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.image and event.type() == QEvent.Type.Resize:
+            self._fit_picture()
         if watched is self.list and event.type() == QEvent.Type.KeyPress:
             if event.matches(QKeySequence.StandardKey.Undo):
                 self.undo()
@@ -202,6 +212,7 @@ class ErrorsBrowser(QWidget):
         picked = self.current()
         self._offer(None)
         if picked is None:
+            self.drawn = None
             self.image.setText(self.tr("No errors match these filters.") if not self.rows else "")
             return
         row = picked[0]
@@ -257,20 +268,34 @@ class ErrorsBrowser(QWidget):
             self._box(painter, pred[:4], scale, PREDICTION_COLOUR, Qt.PenStyle.DashLine,
                       f"{self.names.get(int(pred[5]), str(pred[5]))} {pred[4]:.2f}", pred is picked[1].prediction)
         painter.end()
+        self.drawn = pixmap
+        self._fit_picture()
+
+    def _fit_picture(self) -> None:
+        """The drawn picture, whole, in the pane as it is now: shrunk to fit, never enlarged past its drawn size
+        (issue 32: after maximising it stayed at the small window's size)."""
+        if self.drawn is None:
+            return
         room = self.image.contentsRect().size()
-        if pixmap.width() > room.width() or pixmap.height() > room.height():  # a small window: fit it, whole
-            pixmap = pixmap.scaled(room, Qt.AspectRatioMode.KeepAspectRatio,
-                                   Qt.TransformationMode.SmoothTransformation)
+        pixmap = self.drawn
+        if pixmap.width() > room.width() or pixmap.height() > room.height():
+            pixmap = pixmap.scaled(room, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
         self.image.setPixmap(pixmap)
 
     @staticmethod
     def _box(painter: QPainter, box: list[float], scale: float, colour: QColor, style: Qt.PenStyle, text: str,
              this_row: bool, below: bool = False) -> None:
         """One box and its tag: a label's tag just inside its top edge, a prediction's above it, so the two
-        tags of a box and the prediction on it both stay readable."""
-        pen = QPen(colour, 4 if this_row else 2, style)
-        painter.setPen(pen)
+        tags of a box and the prediction on it both stay readable. The row's own box stands out (issue 32: it
+        barely did): thick, on a white halo, in full colour; the image's other boxes thin and faded."""
         rect = QRectF(QPointF(box[0] * scale, box[1] * scale), QPointF(box[2] * scale, box[3] * scale))
+        if this_row:
+            painter.setPen(QPen(QColor("white"), SELECTED_WIDTH + 4, Qt.PenStyle.SolidLine))
+            painter.drawRect(rect)
+        else:
+            colour = QColor(colour)
+            colour.setAlpha(OTHER_ALPHA)
+        painter.setPen(QPen(colour, SELECTED_WIDTH if this_row else 2, style))
         painter.drawRect(rect)
         metrics = painter.fontMetrics()
         top = rect.top() if below else max(0.0, rect.top() - metrics.height())
@@ -319,7 +344,7 @@ class ErrorsBrowser(QWidget):
             return
         row, boxes = picked
         self._offer(None)  # one edit at a time: offered again once the file is read back
-        operations.apply_label_edit(self, kind, row, boxes, self.dataset, **options) \
+        operations.apply_label_edit(self, kind, row, boxes, self.dataset, names=self.names, **options) \
             .success(lambda edit: self._edited(row, edit)).failure(self._refused_and_reread).run()
 
     def _edited(self, row: dict[str, Any], edit: LabelEdit) -> None:
@@ -329,7 +354,9 @@ class ErrorsBrowser(QWidget):
         self.banner.show_message("ok", self.tr("{path}: {what} (a .bak beside it; Ctrl+Z undoes it).").format(
             path=edit.path, what=edit.description))
         if row in self.rows:
-            self.list.item(self.rows.index(row)).setText(self._row_text(row))
+            item = self.list.item(self.rows.index(row))
+            item.setText(self._row_text(row))
+            item.setToolTip(item.text())
         self._reread()
 
     def undo(self) -> None:

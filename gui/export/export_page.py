@@ -103,8 +103,10 @@ class ExportPage(Page):
         options_layout.addStretch(1)
         left = QScrollArea(self, widgetResizable=True, frameShape=QScrollArea.Shape.NoFrame)
         left.setWidget(options)
-        left.setMinimumWidth(400)
         left.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # As wide as the form needs, beside its vertical bar: a fixed 400 px cut "Other .pt…" and the format
+        # boxes at the right edge, with no way to scroll to them (issue 32).
+        left.setMinimumWidth(max(400, options.minimumSizeHint().width() + left.verticalScrollBar().sizeHint().width()))
         results = QWidget(self)
         results_layout = QVBoxLayout(results)
         results_layout.addWidget(self.stage_label)

@@ -23,6 +23,7 @@ PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f
 DEFAULT_CONF = 0.25
 SCALE = 1000  # slider steps per unit of confidence: 0.001 at the low end, where weak models live
 SKIPPED_NAMED = 3  # skipped images named in the summary; the rest are counted
+HINT_MARGIN = 12  # px around the empty view's hint
 
 
 class DetectionView(QWidget):
@@ -39,6 +40,16 @@ class DetectionView(QWidget):
         self.image, self.result = image, result
         self.update()
 
+    def hint_text(self) -> str:
+        return self.tr("Press “Pick images…” or “Validation images” above: the model's boxes are drawn here.")
+
+    def hint_fits(self) -> bool:
+        """The empty view's hint, wrapped, fits inside the view (issue 32: one line, cut at both ends)."""
+        room = self.rect().adjusted(HINT_MARGIN, HINT_MARGIN, -HINT_MARGIN, -HINT_MARGIN)
+        needed = self.fontMetrics().boundingRect(room, int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap),
+                                                 self.hint_text())
+        return room.contains(needed)
+
     def set_threshold(self, value: float) -> None:
         self.threshold = value
         self.update()
@@ -50,9 +61,9 @@ class DetectionView(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), self.palette().window())
-        if self.image is None or self.image.isNull():
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter,
-                             self.tr("Press “Pick images…” or “Validation images” above: the model's boxes are drawn here."))
+        if self.image is None or self.image.isNull():  # wrapped in the view, inside a margin: never clipped
+            painter.drawText(self.rect().adjusted(HINT_MARGIN, HINT_MARGIN, -HINT_MARGIN, -HINT_MARGIN),
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.hint_text())
             return
         scale = min(self.width() / self.image.width(), self.height() / self.image.height())
         w, h = self.image.width() * scale, self.image.height() * scale

@@ -8,15 +8,20 @@ GUI thread. The listing itself is the window's runs store (``gui/runs_store.py``
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QFile, QObject
 
 from core.job.protocol import iter_events
+from core.remote.fetch import Fetched, fetch_run
+from core.remote.machines import Machine, load_machines
+from core.remote.runs import RemoteRunsError, list_remote_runs
 from core.run.files import EVENTS_FILE
 from core.run_compare import comparison_rows, gather
 from core.runs.store import RunInfo, read_run, rename_run
+from core.usecases.grants import adopt_fetched
 from gui.background import Cancelled, Progress
 from gui.operations import CoreOp
 
@@ -81,3 +86,35 @@ def rename_run_op(parent: QObject, run_dir: Path, new_name: str) -> CoreOp[Path]
 
 def trash_runs_op(parent: QObject, paths: list[Path]) -> CoreOp[list[tuple[Path, bool]]]:
     return CoreOp(parent, lambda: trash_runs(paths), what=_tr("Moving runs to the trash"))
+
+
+@dataclass
+class MachineRuns:
+    """The runs listed on each machine, and the machines that could not be reached (name -> why)."""
+
+    runs: list[tuple[Machine, RunInfo]] = field(default_factory=list)
+    problems: dict[str, str] = field(default_factory=dict)
+
+
+def list_machine_runs(parent: QObject, workspace: Path) -> CoreOp[MachineRuns]:
+    """``yolostudio runs --json`` on each of the workspace's machines (ssh, one after the other)."""
+    def call() -> MachineRuns:
+        found = MachineRuns()
+        for machine in load_machines(workspace).values():
+            try:
+                found.runs += [(machine, info) for info in list_remote_runs(machine)]
+            except RemoteRunsError as exc:
+                found.problems[machine.name] = str(exc)
+        return found
+
+    return CoreOp(parent, call, what=_tr("Listing the runs on the machines"))
+
+
+def fetch_machine_run(parent: QObject, workspace: Path, machine: Machine, run: str) -> CoreOp[tuple[Fetched, int]]:
+    """The run brought back verified (``core.remote.fetch``), the checkpoints its machine vouched for adopted here
+    (``core.usecases.grants.adopt_fetched``): (what arrived, how many were adopted)."""
+    def call() -> tuple[Fetched, int]:
+        fetched = fetch_run(machine, run, workspace)
+        return fetched, len(adopt_fetched(workspace, fetched.vouched))
+
+    return CoreOp(parent, call, what=_tr("Fetching {run} from {name}").format(run=run, name=machine.name))

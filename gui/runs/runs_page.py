@@ -26,6 +26,7 @@ from gui.job_runner import default_launcher
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
 from gui.widgets.page_header import PageHeader
+from gui.runs.machine_runs import MachineRunsBox
 from gui.runs.operations import rename_run_op, trash_runs_op
 from gui.runs.runs_overlay import RunsOverlayDialog
 from gui.widgets.sort_arrow import arrow_follows_order
@@ -135,6 +136,9 @@ class RunsPage(Page):
         layout.addLayout(actions)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.details)
+        self.machine_runs = MachineRunsBox(self.workspace, self)  # the runs on machines reached by SSH
+        self.machine_runs.fetched.connect(self.refresh)
+        layout.addWidget(self.machine_runs)
         self._update_actions()
 
     def _add_action(self, text: str, keys: tuple[Any, ...], slot: Any) -> QAction:
@@ -149,6 +153,7 @@ class RunsPage(Page):
     def on_bound(self) -> None:
         if self.services.open_run is not None:  # in the window: Open shows the run on the Train page
             self.open_requested.connect(self.services.open_run)
+            self.machine_runs.open_requested.connect(self.services.open_run)  # a RemoteRun: followed over ssh
         store = self.services.runs
         store.changed.connect(self._on_listed)
         store.failed.connect(self._on_list_failed)

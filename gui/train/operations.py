@@ -9,11 +9,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
 from core.dataset.prepare import PrepareResult
+from core.environment.machine import MachineFacts
+from core.remote.facts import remembered_facts
+from core.remote.machines import Machine, load_machines
+from core.remote.sync import SyncCancelled
+from core.training.options import TrainConfig
+from core.usecases.remote import RemoteStartError, RemoteTrainDoor
 from core.job.protocol import iter_events
 from core.run.folder import RunFolder
 from core.runs.store import load_run_config, read_log_tail, read_run
@@ -81,3 +87,43 @@ def picture_epoch(run_dir: Path, written: float) -> int | None:
         if event.get("type") == "epoch_end" and isinstance(t, (int, float)) and t <= written:
             last = int(event.get("epoch", 0))
     return last
+
+
+def list_machines(parent: QObject, workspace: Path) -> CoreOp[list[Machine]]:
+    """The workspace's machines (``machines.json``), for the Train page's machine choice."""
+    return CoreOp(parent, lambda: list(load_machines(workspace).values()),
+                  what=QCoreApplication.translate("TrainOperations", "Reading the machines"))
+
+
+class _CancelFlag:
+    """The background task's ``cancelled()`` as the ``threading.Event`` the sync checks before each write."""
+
+    def __init__(self, cancelled: Callable[[], bool]) -> None:
+        self.is_set = cancelled
+
+
+def start_on_machine(parent: QObject, config: TrainConfig, machine: str, workspace: Path, *,
+                     trust: bool = False) -> CoreOp[RemoteTrainDoor]:
+    """A run on another machine through the door ``yolostudio train --machine`` uses: its pre-flight
+    (``RemoteStartError`` with the problems), the dataset sent (``progress(sent, total)`` in bytes; cancelled:
+    ``SyncCancelled``, nothing started), then the run started there detached. Returns the door, to follow it."""
+    door = RemoteTrainDoor(config, machine, workspace, trust_weights=trust)
+
+    def call(progress: Callable[[int, int], None], cancelled: Callable[[], bool]) -> RemoteTrainDoor:
+        refused = [p for p in door.preflight() if p.is_error]
+        if refused:
+            raise RemoteStartError("\n".join(p.text() for p in refused))
+        door.send(progress=progress, cancel=_CancelFlag(cancelled))  # type: ignore[arg-type]
+        if cancelled():
+            raise SyncCancelled("")
+        door.start_there()
+        return door
+
+    return CoreOp(parent, call, what=QCoreApplication.translate("TrainOperations", "Starting the run on {name}")
+                  .format(name=machine))
+
+
+def read_machine_facts(parent: QObject, workspace: Path, name: str) -> CoreOp[MachineFacts | None]:
+    """The GPUs of machine ``name`` as its last check found them (``core.remote.facts``); None: never checked."""
+    return CoreOp(parent, lambda: remembered_facts(workspace, name),
+                  what=QCoreApplication.translate("TrainOperations", "Reading what {name} has").format(name=name))

@@ -21,14 +21,18 @@ from PySide6.QtWidgets import QWidget
 
 from core.dataset.prepare import PrepareResult
 from core.i18n import tr_n
+from core.remote.fetch import local_folder
+from core.remote.machines import Machine
 from core.training.config import ValidatedConfig
 from core.training.distributed import ENDPOINT_FIELDS
+from core.training.options import option_labels
 from core.job.jobs import JobOutcome
 from core.run.folder import RunFolder
 from core.runs.store import RunInfo, load_run_config
+from core.usecases.remote import RemoteTrainDoor
 from core.usecases.train import ResumeDoor, TrainDoor
 from core.wizard.prepared_copy import CopyRequest, request_of
-from core.wizard.time_fit import handover_words
+from core.wizard.time_fit import HANDOVER_FIELDS, handover_words
 from gui import dialogs
 from gui.background import BackgroundTask
 from gui.operations import show_failure
@@ -37,6 +41,7 @@ from gui.run_session import RunSession
 from gui.run_text import date_time_text
 from gui.train import operations
 from gui.train.operations import RunEnd
+from gui.train.remote_start import RemoteStart
 from gui.train.run_viewer import RunViewer
 from gui.train.train_options_panel import TrainOptionsPanel
 
@@ -66,6 +71,16 @@ class TrainRunControl(QObject):
         self.copy_request: CopyRequest | None = None  # the wizard's prepared copy, re-checked at each Start
         self.copy_task: BackgroundTask | None = None  # that check, while it runs (Start waits for it)
         self.wizard_doc: dict[str, Any] | None = None  # handed over by the wizard, kept by the next run it predicts
+        self._handover_said = ""  # the banner's words about the hand-over, while they are the banner's
+        self.form.changed.connect(self._form_changed_after_wizard)
+        self.machine_name = ""  # the Train page's machine choice: '' is this computer
+        self.remote_start = RemoteStart(workspace, self)  # a run started on another machine (sync, then launch)
+        self.remote_start.progress.connect(self.copy_progress)
+        self.remote_start.started.connect(self._remote_started)
+        self.remote_start.failed.connect(lambda text: (self._update_buttons(), self._notify("error", text)))
+        self.remote_start.cancelled.connect(lambda: (self._update_buttons(), self._notify(
+            "info", self.tr("Sending cancelled; nothing was started. The files sent whole are there, verified: the "
+                            "next Start sends only the rest."))))
 
     @property
     def active(self) -> bool:
@@ -76,6 +91,11 @@ class TrainRunControl(QObject):
 
     def _update_buttons(self) -> None:
         self.state_changed.emit()
+
+    @property
+    def starting(self) -> bool:
+        """Start is under way and not yet a run: the prepared copy is checked, or the dataset is being sent."""
+        return self.copy_task is not None or self.remote_start.busy
 
     def revalidate(self) -> ValidatedConfig:
         return self.options.revalidate()
@@ -142,6 +162,11 @@ class TrainRunControl(QObject):
         return True
 
     def _start_checked(self, checked: ValidatedConfig, trusted: tuple[str, ...], trusted_model: bool) -> bool:
+        if self.machine_name:  # on another machine: the door of ``yolostudio train --machine``
+            started = self.remote_start.start(checked.config, self.machine_name,
+                                              trust=bool(trusted) or trusted_model)
+            self._update_buttons()
+            return started
         door = TrainDoor(checked, self.workspace, trust_weights=bool(trusted), trust_model=trusted_model,
                          wizard=self.wizard_doc)  # the wizard's document, kept with the run when it still predicts it
         refused = [p for p in door.preflight() if p.is_error]  # the same pre-flight as yolostudio train's
@@ -157,9 +182,49 @@ class TrainRunControl(QObject):
             return False
         run_dir = door.run_dir
         self.wizard_doc = None  # the hand-over is this run's (or, changed since, no run's)
+        self._handover_said = ""
         self.options.remember_choices(checked)
         self._launch(run_dir, door, fresh=True)
         return True
+
+    def cancel_start(self) -> None:
+        """Cancel sending the dataset to the machine (nothing is started there)."""
+        self.remote_start.cancel()
+
+    def _remote_started(self, door: RemoteTrainDoor) -> None:
+        """The run trains there: follow its events into the live view (the same stream as ``attach --machine``)."""
+        assert door.machine is not None
+        self.wizard_doc = None
+        self.attach_machine(door.machine, door.run, door)
+        self.form.apply_values({"name": door.config.name or "exp"})  # the next run's name, not this one's folder here
+        self._notify("info", self.tr(
+            "Run {run} trains on {name} (its dataset there: {folder}). It keeps training if the link or this window "
+            "goes; yolostudio attach {run} --machine {name} follows it again.").format(run=door.run, name=door.machine.name,
+                                                          folder=door.account.get("folder", "")))
+
+    def attach_machine(self, machine: Machine, run: str, door: RemoteTrainDoor | None = None) -> bool:
+        """Follow run ``run`` on ``machine`` on this page (started here, or found on the Runs page): its events from
+        the first, then live; a dropped link is said and reconnected from the byte read up to."""
+        if self.active:
+            return False
+        self._new_session(local_folder(self.workspace, machine, run))
+        self.launched.emit()
+        follower = self.session.follow_machine(machine, run, door)
+        follower.note.connect(lambda text: self._notify("warning", text))
+        follower.restored.connect(lambda offset: self._notify("info", self.tr(
+            "The link to {name} is back: reading resumed from byte {offset}, no event missed or repeated.").format(
+            name=machine.name, offset=offset)))
+        follower.failed.connect(lambda text: self._notify("error", text))
+        follower.stop_answer.connect(self._remote_stop_answer)
+        self._update_buttons()
+        return True
+
+    def _remote_stop_answer(self, asked: bool, reason: str) -> None:
+        if not asked and self.session is not None:
+            self._notify("error", self.tr("The stop did not reach {name}: {reason}").format(
+                name=self.session.machine, reason=reason))
+            self.session.stop_refused()
+            self._update_buttons()
 
     def resume_run(self) -> bool:
         run_dir = self.resumable_run
@@ -244,6 +309,16 @@ class TrainRunControl(QObject):
             self.resumable_run = Path(info.path)
             self._update_buttons()
 
+    def runs_listed(self, runs: list[RunInfo]) -> None:
+        """The workspace's runs as listed now: Resume is offered only for a run that is still there (issue 32: it
+        stayed enabled after the run was deleted or renamed, with no run to resume). Its status is the run end's
+        to say: a listing read while it still trained must not take Resume away."""
+        if self.resumable_run is None:
+            return
+        if not any(Path(run.path) == self.resumable_run for run in runs):
+            self.resumable_run = None
+            self._update_buttons()
+
     def stop_run(self) -> None:
         if self.session is not None:
             self.session.stop()
@@ -272,6 +347,13 @@ class TrainRunControl(QObject):
         """The worker ended: its folder is read off the GUI thread (``read_run_end``), then ``ended`` says it."""
         run_dir = self.session.run_dir
         self._update_buttons()
+        if self.session.remote is not None:  # its folder is there: ``fetch`` brings it here on request
+            machine = self.session.machine
+            self._ended(outcome, run_dir, RunEnd())
+            self._notify("info", self.tr("Run {run} on {name} ended. Its weights stay there until fetched: "
+                                         "yolostudio fetch {run} --machine {name}").format(
+                run=self.session.remote.run, name=machine))
+            return
         op = operations.read_run_end(self._window, run_dir, outcome.status)
         op.success(lambda end: self._ended(outcome, run_dir, end))
         op.failure(lambda exc: (show_failure(self._window, self.tr("Reading run {name}").format(name=run_dir.name),
@@ -315,8 +397,30 @@ class TrainRunControl(QObject):
         self.form.apply_values(self._confirmed_endpoints(dict(doc["config"]), self.tr("The wizard's settings")))
         self.wizard_doc = doc
         self.revalidate()
-        self._notify("info", handover_words(doc))  # what it set and the predicted time: never a silent 100 epochs
+        self._handover_said = handover_words(doc)
+        self._notify("info", self._handover_said)  # what it set and the predicted time: never a silent 100 epochs
         return True
+
+    def wizard_changes(self) -> list[str]:
+        """The hand-over's options the form no longer holds, as "Epochs 3 (the wizard set 10)"."""
+        config = (self.wizard_doc or {}).get("config") or {}
+        labels = option_labels()
+        return [self.tr("{field} {now} (the wizard set {was})").format(field=labels.get(name, name), now=now,
+                                                                        was=config[name])
+                for name in HANDOVER_FIELDS if name in config and name in self.form.editors
+                and str(now := self.form.editors[name].value()) != str(config[name])]
+
+    def _form_changed_after_wizard(self) -> None:
+        """The hand-over banner follows the form (issue 32: "the wizard set 10 epochs" stayed after the user set
+        3): it names what changed since, and says the predicted time was for the wizard's own settings."""
+        if self.wizard_doc is None or not self._handover_said:
+            return
+        changes = self.wizard_changes()
+        words = self.tr("Changed since the wizard: {changes}. Its predicted time was for its own settings.").format(
+            changes="; ".join(changes)) if changes else handover_words(self.wizard_doc)
+        if words != self._handover_said:
+            self._handover_said = words
+            self._notify("info", words)
 
     def _confirmed_endpoints(self, values: dict[str, Any], source: str) -> dict[str, Any]:
         """``values`` without each meeting point (``core.training.distributed.ENDPOINT_FIELDS``) the user does not confirm

@@ -216,6 +216,12 @@ class RunStatusPanel(QFrame):
                                                 batches=progress.batches or "—",
                                                 epoch=int(stopped_at.get("epoch", 0)) + 1)
 
+    def hide_local_actions(self) -> None:
+        """The run trained on another machine: its folder, best.pt and evaluation are there until fetched."""
+        self._show_more(False)
+        self.open_button.setVisible(False)
+        self.resume_button.setVisible(False)
+
     def _show_more(self, shown: bool) -> None:
         self.evaluate_button.setVisible(shown)  # both need best.pt
         self.more_epochs.setVisible(shown)

@@ -63,6 +63,7 @@ class TrainOptionsPanel(QGroupBox):
         self.weights_launcher: Launcher = default_launcher  # the Weights dialog's jobs (tests hand in their own)
         self.weights_dialog: WeightsDialog | None = None
         self._facts = machine_facts or MachineFacts()
+        self._remote_facts: MachineFacts | None = None  # a run bound to another machine: its GPUs (last check)
         self._demo_task: BackgroundTask | None = None
         self._demo_expected = False  # "Preparing…" is on screen; the job starts after the first paint
         self.gate: DatasetGate | None = None  # the dataset check of ``_gate_path``
@@ -127,7 +128,7 @@ class TrainOptionsPanel(QGroupBox):
     def revalidate(self) -> ValidatedConfig:
         """Check the options now; the problems list shows the result (or "Ready to train")."""
         self._follow_start_choice()
-        self.last_checked = checked = validate_config(self.form.config(), self._facts, self.workspace)
+        self.last_checked = checked = validate_config(self.form.config(), self.facts, self.workspace)
         shown = list(checked.problems)
         waiting = (self._demo_task is not None or self._demo_expected) and not self.has_dataset
         if waiting:  # "no dataset chosen" is not news while the demo dataset is being made
@@ -246,7 +247,18 @@ class TrainOptionsPanel(QGroupBox):
 
     def _on_machine_facts(self, facts: MachineFacts) -> None:
         self._facts = facts
-        self.form.set_machine_facts(facts)
+        self.form.set_machine_facts(self.facts)
+        self.revalidate()
+
+    @property
+    def facts(self) -> MachineFacts:
+        """The GPUs the options are checked on: the chosen machine's (its last check), else this computer's."""
+        return self._remote_facts or self._facts
+
+    def use_machine_facts(self, facts: MachineFacts | None) -> None:
+        """Check the options on another machine's GPUs (a run bound there), or on this computer's again (None)."""
+        self._remote_facts = facts
+        self.form.set_machine_facts(self.facts)
         self.revalidate()
 
     # -- what the run starts from: pretrained weights --------------------------------------------------

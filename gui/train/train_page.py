@@ -21,12 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QPaintEvent, QShortcut, QShowEvent
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter,
+                               QVBoxLayout, QWidget)
 
 from core.job.jobs import JobOutcome
 from core.environment.machine import MachineFacts
 from core.training.config import ValidatedConfig
 from gui.evaluate.evaluate_window import EvaluateWindow
+from core.remote.machines import Machine
 from gui.job_runner import Launcher, default_launcher
 from gui.pages.page import Page
 from gui.run_session import RunSession
@@ -40,6 +42,7 @@ from gui.widgets.progress_panel import ProgressPanel
 from gui.train.run_control import ATTACHED, PROBLEMS, TrainRunControl
 from gui.train.run_status_panel import RunStatusPanel
 from gui.train.fit_height import keep_log_in_sight, keep_whole_height
+from gui.train import operations as train_operations
 from gui.train.operations import RunEnd
 from gui.train.train_options_panel import TrainOptionsPanel
 from gui.train.val_images import ValImages
@@ -91,10 +94,22 @@ class TrainPage(Page):
         self.kill_button = QPushButton(self.tr("Kill"), self, clicked=control.kill_run, visible=False)
         self.kill_button.setToolTip(self.tr("End the training process at once (asks first)"))
         self.resume_button = QPushButton(self.tr("Resume"), self, clicked=control.resume_run)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=control.cancel_start, visible=False)
+        self.cancel_button.setToolTip(self.tr("Stop sending the dataset; nothing is started there"))
+        # Where the run trains: this computer, or a machine of the Machines page (its dataset is sent there first)
+        self.machine_label = QLabel(self.tr("Train on"), self)
+        self.machine_choice = QComboBox(self)
+        self.machine_choice.setToolTip(self.tr("Where the run trains: this computer, or a machine added on the "
+                                               "Machines page (the dataset is sent there; the run keeps going if "
+                                               "the link drops)"))
+        self.machine_choice.addItem(self.tr("This computer"), "")
+        self.machine_choice.currentIndexChanged.connect(self._machine_chosen)
+        self.machine_label.setBuddy(self.machine_choice)
         self.header = PageHeader(
             self.tr("Train"),
             self.tr("Train a YOLOv5 model on your dataset, watch it learn, and find its weights when it is done."),
-            [self.start_button, self.stop_button, self.kill_button, self.resume_button], self)
+            [self.machine_label, self.machine_choice, self.start_button, self.cancel_button, self.stop_button,
+             self.kill_button, self.resume_button], self)
         self.banner = Banner(self)
 
         self.options.checked.connect(self._on_checked)
@@ -197,6 +212,7 @@ class TrainPage(Page):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.refresh_machines()  # added on the Machines page since: offered here
         if not self._shown_once and self._prepare_demo and not self.options.has_dataset:
             self.options.expect_demo_dataset()  # the first paint says "Preparing…", not "No dataset chosen"
         elif self._shown_once and not self.active:
@@ -218,6 +234,7 @@ class TrainPage(Page):
     def on_bound(self) -> None:
         """The app's current dataset: this form follows it, and a dataset chosen here becomes it."""
         current = self.services.current
+        self.services.runs.changed.connect(self.control.runs_listed)  # a deleted run is no longer offered
         current.dataset_changed.connect(self._follow_dataset)
         self.options.dataset_chosen.connect(current.set_dataset)
         if self.last_checked is not None and self.last_checked.data_path is not None:
@@ -246,6 +263,54 @@ class TrainPage(Page):
     def refresh(self) -> None:
         """F5: check the options and the dataset again (files may have changed on disk)."""
         self.options.recheck_dataset()
+
+    # -- the machine choice --------------------------------------------------------------------------
+    def refresh_machines(self) -> None:
+        """The workspace's machines, read off the GUI thread, into the choice (the current one kept)."""
+        train_operations.list_machines(self, self.workspace).success(self._show_machines).run()
+
+    def _show_machines(self, machines: list[Machine]) -> None:
+        current = self.machine_choice.currentData() or ""
+        names = [m.name for m in machines]
+        if [self.machine_choice.itemData(i) for i in range(1, self.machine_choice.count())] == names:
+            return
+        self.machine_choice.blockSignals(True)
+        while self.machine_choice.count() > 1:
+            self.machine_choice.removeItem(1)
+        for machine in machines:
+            self.machine_choice.addItem(self.tr("{name} (SSH: {dest})").format(name=machine.name, dest=machine.ssh),
+                                        machine.name)
+        index = self.machine_choice.findData(current)
+        self.machine_choice.setCurrentIndex(max(0, index))
+        self.machine_choice.blockSignals(False)
+        self._machine_chosen()
+
+    def choose_machine(self, name: str) -> bool:
+        """Choose where the next run trains ('' for this computer); False when no such machine is offered."""
+        index = self.machine_choice.findData(name)
+        if index < 0:
+            return False
+        self.machine_choice.setCurrentIndex(index)
+        return True
+
+    def _machine_chosen(self) -> None:
+        name = str(self.machine_choice.currentData() or "")
+        self.control.machine_name = name
+        if not name:
+            self.options.use_machine_facts(None)  # this computer's GPUs again
+        else:  # the options are checked on that machine's GPUs, as its last check found them
+            train_operations.read_machine_facts(self, self.workspace, name) \
+                .success(lambda facts: self._machine_facts_read(name, facts)).run()
+        self._update_buttons()
+
+    def _machine_facts_read(self, name: str, facts: MachineFacts | None) -> None:
+        if self.control.machine_name != name:
+            return  # chosen otherwise meanwhile
+        self.options.use_machine_facts(facts)
+        if facts is None:
+            self._notify("info", self.tr("{name} has not been checked yet: these options are checked on this "
+                                         "computer's GPUs. Check it on the Machines page to check them on its "
+                                         "own.").format(name=name))
 
     # -- options (``TrainOptionsPanel``) --------------------------------------------------------------
     @property
@@ -290,6 +355,8 @@ class TrainPage(Page):
             self.status_panel.show_outcome(outcome, run_dir=run_dir, progress=session.progress, log_tail=tail,
                                            can_resume=end.can_resume)
             self.status_panel.show_duration(run_dir, end.duration_s)  # the Runs page's figure (every start)
+            if session.remote is not None:  # trained elsewhere: nothing of it is here until fetched
+                self.status_panel.hide_local_actions()
             self._keep_log_in_sight()
             self.plots.refresh()
             self.system_plots.refresh()
@@ -377,18 +444,23 @@ class TrainPage(Page):
             name=self.session.name) if active else self.tr("Options for the next run"))
         self.options.set_running(self.session.name if active else None)  # no "Ready to train" while it trains
         ok = self.options.ready
-        copying = self.control.copy_task is not None
+        copying = self.control.starting
+        self.cancel_button.setVisible(self.control.remote_start.busy)
+        self.machine_choice.setEnabled(not active and not copying)
         self.start_button.setEnabled(not active and ok and not copying)
         if not copying:
             self.start_button.setText(self.tr("Start"))
         self.start_button.setToolTip(
             self.tr("A run is active: stop it, or wait for it to finish, first.") if active else
+            self.tr("Send the dataset to {name} and start training there, detached: it keeps going if the link "
+                    "drops (Ctrl+Enter)").format(name=self.control.machine_name)
+            if ok and self.control.machine_name else
             self.tr("Start training with these options (Ctrl+Enter)") if ok else
             self.tr("Checking the dataset before training…") if self.options.checking_dataset else
             self.tr("Fix the problems listed under the options first."))
         self.stop_button.setEnabled(active and not stopping)
         self.stop_button.setText(self.tr("Stopping…") if stopping else self.tr("Stop"))
-        self.kill_button.setVisible(stopping)
+        self.kill_button.setVisible(stopping and self.session.remote is None)  # over ssh: stop only
         resumable = self.control.resumable_run
         self.resume_button.setEnabled(not active and resumable is not None)
         self.resume_button.setToolTip(

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from core.run.folder import RunFolder
 from core.run.progress import format_duration
+from core.training.options import choice_label, option_labels, train_options
 
 
 class WizardPrediction(QFrame):
@@ -89,17 +90,28 @@ class WizardPrediction(QFrame):
         # One line per (step, reason): two settings the wizard chose for the same reason say it once (issue 32:
         # no sentence repeated); framed as the wizard's expectation that this run's measurement (the banner above)
         # overrules — the two never read as contradicting each other.
+        # The option as the Train form names it, the value as its choices say it (issue 32: "选择了 cache = 无"
+        # was English and a bare word on a Chinese screen).
+        labels, options = option_labels(), {o.name: o for o in train_options()}
         groups: dict[tuple[str, str], list[str]] = {}
         for name in dict.fromkeys(fields):
             reason = reasons[name]
             value = reason.get("value")
-            shown = self.tr("none") if value in (None, "") else str(value)
+            option = options.get(name)
+            shown = choice_label(option, value) if option is not None and option.choices else \
+                self.tr("none") if value in (None, "") else str(value)
             groups.setdefault((str(reason.get("step", "")), str(reason.get("why", ""))), []).append(
-                self.tr("{field} = {value}").format(field=name, value=shown))
+                self.tr("{field} = {value}").format(field=labels.get(name, name), value=shown))
         lines = [self.tr("Before the run, the wizard chose {choices} in its {step} step: {why} This run measured "
                          "otherwise — the verdict above is the one to go by.").format(
-            choices=", ".join(choices), step=steps.get(step, step), why=why.rstrip(".") + ".")
+            choices=", ".join(choices), step=steps.get(step, step), why=_sentence(why))
             for (step, why), choices in groups.items()]
         self.verdict.setText("\n".join(lines))
         self.verdict.setVisible(True)
 
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending as a sentence once: the wizard's reason may end in "." or, in Chinese, "。" ("。." was shown)."""
+    text = text.strip()
+    return text if text.endswith((".", "。", "!", "！", "?", "？")) else text + "."

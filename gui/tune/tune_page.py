@@ -30,6 +30,7 @@ from gui.pages.page import Page
 from gui.tune import operations
 from gui.tune.fitness_chart import FitnessChart
 from gui.tune.trial_table import TrialTable
+from gui.widgets.scrolled import FORM_HEIGHT, scrolled
 
 if TYPE_CHECKING:  # the door arrives from gui/tune/operations.py, checked off the GUI thread
     from core.usecases.tune import TuneDoor
@@ -86,7 +87,9 @@ class TunePage(Page):
         self.install_box.setVisible(False)
         root.addWidget(self.install_box)
 
-        top = QHBoxLayout()
+        top_widget = QWidget(self)  # the form and the space scroll at a small height (1280×720 with the guide)
+        top = QHBoxLayout(top_widget)
+        top.setContentsMargins(0, 0, 0, 0)
         form_box = QGroupBox(self.tr("Search"), self)
         form = QFormLayout(form_box)
         self.data_edit = QLineEdit(form_box, placeholderText=self.tr("the dataset's data.yaml"))
@@ -122,12 +125,11 @@ class TunePage(Page):
         self.space_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         space_layout.addWidget(self.space_table)
         top.addWidget(space_box, 1)
-        root.addLayout(top, 2)
+        root.addWidget(scrolled(top_widget, self, least=FORM_HEIGHT), 2)
 
         self.estimate_label = QLabel(self.tr("Reading this machine…"), self)
         self.estimate_label.setWordWrap(True)
-        root.addWidget(self.estimate_label)
-        buttons = QHBoxLayout()
+        buttons = QHBoxLayout()  # the estimate beside the buttons: one row less, the page fits 1280×720 in Chinese
         self.start_button = QPushButton(self.tr("Start search"), self, clicked=lambda: self.start())
         self.stop_button = QPushButton(self.tr("Stop"), self, clicked=self.stop, enabled=False)
         self.resume_button = QPushButton(self.tr("Resume"), self, clicked=self.resume, enabled=False)
@@ -137,7 +139,8 @@ class TunePage(Page):
         self.train_button.setToolTip(self.tr("The best trial's settings into the Train form, for a full training."))
         for button in (self.start_button, self.stop_button, self.resume_button, self.train_button):
             buttons.addWidget(button)
-        buttons.addStretch(1)
+        buttons.addSpacing(12)
+        buttons.addWidget(self.estimate_label, 1)
         root.addLayout(buttons)
         self.status_label = QLabel("", self, wordWrap=True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
+from core.training.bottleneck import throttle_words
 from gui.dialogs import ask_yes
 from gui.widgets.levels import level_colour, level_icon, level_word
 
@@ -63,7 +64,7 @@ EVIDENCE: dict[str, tuple[str, Any]] = {
     "training_on_gpu": (QT_TRANSLATE_NOOP("DiagnosisBanner", "training on GPU"),
                         lambda v: _tr("yes") if v else _tr("no")),
     "reasons": (QT_TRANSLATE_NOOP("DiagnosisBanner", "reasons"),
-                lambda v: ", ".join(map(str, v)) if isinstance(v, list) else str(v)),
+                lambda v: ", ".join(throttle_words(str(r)) for r in v) if isinstance(v, list) else str(v)),
 }
 
 

@@ -481,6 +481,14 @@ Label files store class ids, not names, so this changes the meaning of existing 
   <context>
     <name>DatasetImportDialog</name>
     <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>; </source>
+      <translation>；</translation>
+    </message>
+    <message>
       <source>A COCO annotation file</source>
       <translation>COCO 标注文件</translation>
     </message>
@@ -593,6 +601,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>数据集中的名称</translation>
     </message>
     <message>
+      <source>No class is kept: only backgrounds would be written.</source>
+      <translation>没有保留任何类别：只会写入背景图片。</translation>
+    </message>
+    <message>
       <source>Nothing written yet. Rename, merge or drop classes, choose the split, then Import.</source>
       <translation>尚未写入任何内容。可重命名、合并或略去类别，选择划分，然后点“导入”。</translation>
     </message>
@@ -665,6 +677,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
       <translation>正在写入数据集</translation>
     </message>
     <message>
+      <source>Written as: {classes}</source>
+      <translation>将写入的类别：{classes}</translation>
+    </message>
+    <message>
       <source>Wrote {path}: train {train}, val {val}, test {test} images, {boxes} boxes. {verdict}</source>
       <translation>已写入 {path}：训练 {train}、验证 {val}、测试 {test} 张图片，{boxes} 个框。{verdict}</translation>
     </message>
@@ -695,6 +711,10 @@ Label files store class ids, not names, so this changes the meaning of existing 
     <message>
       <source>{fmt}: {images} images, {boxes} annotations, {bg} without objects (kept as backgrounds); {clipped} boxes cut to the image's edge, {rotated} images turned with their EXIF orientation.</source>
       <translation>{fmt}：{images} 张图片，{boxes} 个标注，{bg} 张没有目标（作为背景图保留）；{clipped} 个框被裁到图片边缘，{rotated} 张图片随 EXIF 方向旋转。</translation>
+    </message>
+    <message>
+      <source>{items}.</source>
+      <translation>{items}。</translation>
     </message>
   </context>
   <context>
@@ -997,7 +1017,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>{train} training and {val} validation images · {nc} classes · most images {side} px on the long side · the smallest tenth of the boxes cover {area} of their image</source>
-      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} px · 最小的一成标注框占其图片的 {area}</translation>
+      <translation>训练图片 {train} 张、验证图片 {val} 张 · {nc} 个类别 · 多数图片长边 {side} 像素 · 最小的一成标注框占其图片的 {area}</translation>
     </message>
   </context>
   <context>
@@ -1015,7 +1035,7 @@ Label files store class ids, not names, so this changes the meaning of existing 
     </message>
     <message>
       <source>% of a core</source>
-      <translation>% 个核</translation>
+      <translation>%（以单个核计）</translation>
     </message>
     <message>
       <source>&lt;b&gt;{word} — {title}&lt;/b&gt;</source>
@@ -1635,9 +1655,25 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <source>Undoing the edit of {path}</source>
       <translation>正在撤销对 {path} 的编辑</translation>
     </message>
+    <message>
+      <source>Writing the deployment report</source>
+      <translation>正在写部署报告</translation>
+    </message>
   </context>
   <context>
     <name>EvaluateWindow</name>
+    <message>
+      <source>At a false-alarm limit…</source>
+      <translation>按误报上限…</translation>
+    </message>
+    <message>
+      <source>At a target recall…</source>
+      <translation>按目标召回率…</translation>
+    </message>
+    <message>
+      <source>At the best-F1 confidence</source>
+      <translation>在最佳 F1 的置信度下</translation>
+    </message>
     <message>
       <source>Browse the errors…</source>
       <translation>浏览错误…</translation>
@@ -1667,6 +1703,14 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>无法开始留出预测：{reason}</translation>
     </message>
     <message>
+      <source>Deployment report</source>
+      <translation>部署报告</translation>
+    </message>
+    <message>
+      <source>Deployment report written to {path}</source>
+      <translation>部署报告已写入 {path}</translation>
+    </message>
+    <message>
       <source>Evaluate run {name} — YOLO Studio</source>
       <translation>评估运行 {name} — YOLO Studio</translation>
     </message>
@@ -1685,6 +1729,22 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Held-out predictions for the {n} training images of run {run}: the run's own predictions on them are biased (it learned their labels), so {k} short trainings of {epochs} epochs — each on the other folds, with the run's settings and start weights — predict the images they did not learn. Estimated time: {estimate}.</source>
       <translation>为运行 {run} 的 {n} 张训练图片做留出预测：该运行自己对这些图片的预测是有偏的（它学过这些标注），因此进行 {k} 次各 {epochs} 个轮次的短训练——每次用其他折、沿用该运行的设置和起始权重——去预测它没学过的图片。预计用时：{estimate}。</translation>
+    </message>
+    <message>
+      <source>No deployment report was written.</source>
+      <translation>没有写出部署报告。</translation>
+    </message>
+    <message>
+      <source>One printable page a QA engineer can sign: the model, its dataset, the operating confidence, precision and recall per class with their intervals, false alarms, latency and INT8's cost.</source>
+      <translation>一页可打印、可供质检工程师签字的文档：模型、其数据集、工作置信度、各类别精确率和召回率及其区间、误报、延迟和 INT8 的代价。</translation>
+    </message>
+    <message>
+      <source>Operate at the highest confidence that finds at least this share of the objects (0–1):</source>
+      <translation>在仍能找到至少这一比例目标的最高置信度下工作（0–1）：</translation>
+    </message>
+    <message>
+      <source>Operate at the lowest confidence with at most this many false alarms per 100 images:</source>
+      <translation>在每 100 张图片误报不超过这个次数的最低置信度下工作：</translation>
     </message>
     <message>
       <source>Read back from the store: these inputs were evaluated before.</source>
@@ -1715,12 +1775,24 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>评估已停止；未保存任何内容。</translation>
     </message>
     <message>
+      <source>The report could not be written: {reason}</source>
+      <translation>无法写出报告：{reason}</translation>
+    </message>
+    <message>
+      <source>The report is written to {path}. Open it?</source>
+      <translation>报告已写入 {path}。现在打开吗？</translation>
+    </message>
+    <message>
       <source>The run's own predictions on its training images are biased. {k} short trainings, each on the other folds, predict the images they did not learn; the time it takes is said before it starts.</source>
       <translation>该运行自己对训练图片的预测是有偏的。{k} 次短训练各用其他折训练，预测它们没学过的图片；开始前会先说明所需时间。</translation>
     </message>
     <message>
       <source>Training fold 1 of {k}…</source>
       <translation>正在训练第 1 折（共 {k} 折）…</translation>
+    </message>
+    <message>
+      <source>Writing the deployment report…</source>
+      <translation>正在写部署报告…</translation>
     </message>
     <message>
       <source>fold {fold} of {folds}: epoch {epoch} of {epochs}</source>
@@ -2089,6 +2161,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>修复失败：{reason}</translation>
     </message>
     <message>
+      <source>The label file changed since the check; check again first.</source>
+      <translation>检查之后标注文件已改变；请先重新检查。</translation>
+    </message>
+    <message>
       <source>There is no automatic fix for this finding; its message says what to do.</source>
       <translation>此问题没有自动修复；它的说明写了该怎么做。</translation>
     </message>
@@ -2102,6 +2178,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>All levels</source>
       <translation>所有级别</translation>
+    </message>
+    <message>
+      <source>Change its class</source>
+      <translation>更改其类别</translation>
     </message>
     <message>
       <source>Code</source>
@@ -2122,6 +2202,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Info</source>
       <translation>提示</translation>
+    </message>
+    <message>
+      <source>Keep the box and give it one of the dataset's classes (previewed first; Undo fix puts it back)</source>
+      <translation>保留这个框，并给它数据集中的一个类别（先预览；“撤销修复”可还原）</translation>
     </message>
     <message>
       <source>Level</source>
@@ -2171,6 +2255,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <source>Where</source>
       <translation>位置</translation>
     </message>
+    <message>
+      <source>{id}: {name}</source>
+      <translation>{id}：{name}</translation>
+    </message>
   </context>
   <context>
     <name>FirstRunGuide</name>
@@ -2215,12 +2303,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>入门指南</translation>
     </message>
     <message>
+      <source>Hide the steps</source>
+      <translation>收起步骤</translation>
+    </message>
+    <message>
       <source>Is PyTorch using the GPU, and is the driver new enough? The check says what to fix.</source>
       <translation>PyTorch 是否在用 GPU，驱动是否够新？检查会告诉你需要修复什么。</translation>
     </message>
     <message>
       <source>It will not open again by itself; Help ▸ Getting started brings it back.</source>
       <translation>它不会再自动打开；可通过 帮助 ▸ 入门指南 重新打开。</translation>
+    </message>
+    <message>
+      <source>Keep the guide to this line and give the pages its room; the steps come back with “Show the steps”.</source>
+      <translation>指南只保留这一行，把空间让给页面；点“展开步骤”可把步骤找回来。</translation>
     </message>
     <message>
       <source>Open a data.yaml…</source>
@@ -2237,6 +2333,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Review the options on the Train form: model, epochs, image size and batch size. Every option explains itself in its tooltip.</source>
       <translation>在训练表单中检查各项选项：模型、轮数、图片尺寸和批大小。每个选项的提示都会说明它的作用。</translation>
+    </message>
+    <message>
+      <source>Show the steps</source>
+      <translation>展开步骤</translation>
     </message>
     <message>
       <source>Start the run and watch losses, mAP and the GPU's load. A stopped run can be resumed; closing the window can keep it training.</source>
@@ -2495,6 +2595,85 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
   </context>
   <context>
+    <name>MachineRunsBox</name>
+    <message>
+      <source>Ask each machine of the Machines page for its runs (over ssh)</source>
+      <translation>向“机器”页中的每台机器询问它的训练（通过 ssh）</translation>
+    </message>
+    <message>
+      <source>Asking the machines for their runs …</source>
+      <translation>正在向各机器询问它们的训练 …</translation>
+    </message>
+    <message>
+      <source>Bring its weights, evaluations and exports here, each file verified</source>
+      <translation>把它的权重、评估和导出取回本机，每个文件都经过校验</translation>
+    </message>
+    <message>
+      <source>Epochs</source>
+      <translation>轮数</translation>
+    </message>
+    <message>
+      <source>Fetch</source>
+      <translation>取回</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name} …</source>
+      <translation>正在从 {name} 取回 {run} …</translation>
+    </message>
+    <message>
+      <source>Follow the run there while it trains (or replay it), on the Train page</source>
+      <translation>在训练页跟踪那里正在进行的训练（或回放它）</translation>
+    </message>
+    <message>
+      <source>List runs on machines</source>
+      <translation>列出机器上的训练</translation>
+    </message>
+    <message>
+      <source>Machine</source>
+      <translation>机器</translation>
+    </message>
+    <message>
+      <source>Open on the Train page</source>
+      <translation>在训练页打开</translation>
+    </message>
+    <message>
+      <source>Run</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>Runs on machines</source>
+      <translation>机器上的训练</translation>
+    </message>
+    <message>
+      <source>Runs on the machines are listed when you ask.</source>
+      <translation>机器上的训练在你请求时才会列出。</translation>
+    </message>
+    <message>
+      <source>Started</source>
+      <translation>开始时间</translation>
+    </message>
+    <message>
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>{name}: {reason}</source>
+      <translation>{name}：{reason}</translation>
+    </message>
+    <message>
+      <source>{n} files changed while fetched: fetch again.</source>
+      <translation>{n} 个文件在取回时发生了变化：请重新取回。</translation>
+    </message>
+    <message>
+      <source>{n} runs on the machines.</source>
+      <translation>机器上共有 {n} 个训练。</translation>
+    </message>
+    <message>
+      <source>{run} from {name}: {n} files in {folder}; {adopted} checkpoints verified, {foreign} foreign (asked about before they are loaded).</source>
+      <translation>来自 {name} 的 {run}：{n} 个文件，位于 {folder}；{adopted} 个检查点已验证，{foreign} 个为外来文件（加载之前会询问你）。</translation>
+    </message>
+  </context>
+  <context>
     <name>MachineStatusBar</name>
     <message>
       <source>CPU {percent} %</source>
@@ -2544,6 +2723,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>正在连接 {dest}</translation>
     </message>
     <message>
+      <source>Installing YOLO Studio on {name}</source>
+      <translation>在 {name} 上安装 YOLO Studio</translation>
+    </message>
+    <message>
       <source>Reading the machines</source>
       <translation>正在读取机器列表</translation>
     </message>
@@ -2567,12 +2750,32 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>已添加 {name}。检查它，看看环境检查在那里发现了什么。</translation>
     </message>
     <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
       <source>Check the selected machine</source>
       <translation>检查选中的机器</translation>
     </message>
     <message>
       <source>Connecting to {dest} …</source>
       <translation>正在连接 {dest} …</translation>
+    </message>
+    <message>
+      <source>Install YOLO Studio there</source>
+      <translation>在那里安装 YOLO Studio</translation>
+    </message>
+    <message>
+      <source>Install it with the button above, or by hand:</source>
+      <translation>用上方的按钮安装，或手动安装：</translation>
+    </message>
+    <message>
+      <source>Installing YOLO Studio on {name} …</source>
+      <translation>正在 {name} 上安装 YOLO Studio …</translation>
+    </message>
+    <message>
+      <source>It has no internet: send a wheel set from this computer</source>
+      <translation>它无法上网：从本机发送 wheel 包集</translation>
     </message>
     <message>
       <source>Machines</source>
@@ -2603,6 +2806,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>选中一台机器并检查它：环境检查会在那里运行。</translation>
     </message>
     <message>
+      <source>Sending {sent} of {total}</source>
+      <translation>正在发送 {sent} / {total}</translation>
+    </message>
+    <message>
       <source>Servers reached by SSH with your own keys: add one, check it with the doctor there, then train on it.</source>
       <translation>用你自己的密钥通过 SSH 连接的服务器：添加一台，在那里运行环境检查，然后在上面训练。</translation>
     </message>
@@ -2613,6 +2820,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Workspace there</source>
       <translation>那里的工作区</translation>
+    </message>
+    <message>
+      <source>YOLO Studio is installed on {name} ({command}). Check it again to see what the doctor finds there.</source>
+      <translation>YOLO Studio 已安装在 {name} 上（{command}）。再检查一次，看看环境检查在那里发现了什么。</translation>
     </message>
     <message>
       <source>YOLO Studio there</source>
@@ -2706,12 +2917,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>打开或创建 data.yaml，检查图片和标签，并显示类别统计。</translation>
     </message>
     <message>
+      <source>Predict</source>
+      <translation>预测</translation>
+    </message>
+    <message>
       <source>Recommends batch size, image size and workers for this machine, measured, with reasons.</source>
       <translation>为这台机器推荐批大小、图片尺寸和加载进程数，基于实测，并给出理由。</translation>
     </message>
     <message>
       <source>Runs</source>
       <translation>训练记录</translation>
+    </message>
+    <message>
+      <source>Runs a trained model on images, folders, videos, cameras and streams, and shows what it finds live.</source>
+      <translation>在图片、文件夹、视频、摄像头和视频流上运行训练好的模型，并实时显示检测结果。</translation>
     </message>
     <message>
       <source>Searches for better training settings on Ray Tune: many short trials side by side, the poor ones stopped early.</source>
@@ -2829,6 +3048,208 @@ Coming soon</source>
     </message>
   </context>
   <context>
+    <name>PredictOperations</name>
+    <message>
+      <source>Listing the runs' models</source>
+      <translation>正在列出各次训练的模型</translation>
+    </message>
+    <message>
+      <source>Preparing the prediction</source>
+      <translation>正在准备预测</translation>
+    </message>
+  </context>
+  <context>
+    <name>PredictPage</name>
+    <message>
+      <source> px</source>
+      <translation> 像素</translation>
+    </message>
+    <message>
+      <source> · {tiles} tiles, {ms:.0f} ms (whole image {whole:.0f} ms)</source>
+      <translation> · {tiles} 个切片，{ms:.0f} 毫秒（整图 {whole:.0f} 毫秒）</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>Also predicts overlapping tiles of each image and merges the boxes: finds smaller objects, costs one model call per tile.</source>
+      <translation>另外对每张图片的重叠切片做预测并合并框：能找到更小的目标，每个切片多一次模型调用。</translation>
+    </message>
+    <message>
+      <source>Boxes of one class overlapping more than this are merged (applies at once)</source>
+      <translation>同一类别中重叠超过此值的框会被合并（立即生效）</translation>
+    </message>
+    <message>
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <source>Choose a folder of images or videos</source>
+      <translation>选择图片或视频所在的文件夹</translation>
+    </message>
+    <message>
+      <source>Choose a model</source>
+      <translation>选择模型</translation>
+    </message>
+    <message>
+      <source>Choose a model and a source, then press Start: the frames and the model's boxes show here.</source>
+      <translation>选择模型和来源，然后按“开始”：画面和模型的框会显示在这里。</translation>
+    </message>
+    <message>
+      <source>Choose a model first: a run's weights or an exported file (Browse…).</source>
+      <translation>请先选择模型：某次训练的权重或导出的文件（浏览…）。</translation>
+    </message>
+    <message>
+      <source>Choose an image or a video</source>
+      <translation>选择图片或视频</translation>
+    </message>
+    <message>
+      <source>Confidence ≥</source>
+      <translation>置信度 ≥</translation>
+    </message>
+    <message>
+      <source>File…</source>
+      <translation>文件…</translation>
+    </message>
+    <message>
+      <source>Folder…</source>
+      <translation>文件夹…</translation>
+    </message>
+    <message>
+      <source>Give a source: an image, a folder, a video, a camera index (0) or a stream's address.</source>
+      <translation>请给出来源：图片、文件夹、视频、摄像头编号（0）或视频流地址。</translation>
+    </message>
+    <message>
+      <source>Image size</source>
+      <translation>图片尺寸</translation>
+    </message>
+    <message>
+      <source>Images and videos (*.jpg *.jpeg *.png *.bmp *.webp *.tif *.tiff *.mp4 *.avi *.mov *.mkv *.webm)</source>
+      <translation>图片和视频 (*.jpg *.jpeg *.png *.bmp *.webp *.tif *.tiff *.mp4 *.avi *.mov *.mkv *.webm)</translation>
+    </message>
+    <message>
+      <source>IoU ≤</source>
+      <translation>IoU ≤</translation>
+    </message>
+    <message>
+      <source>Loading the model…</source>
+      <translation>正在加载模型…</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Model and source</source>
+      <translation>模型和来源</translation>
+    </message>
+    <message>
+      <source>Models (*.pt *.onnx *.torchscript *.engine *.xml)</source>
+      <translation>模型 (*.pt *.onnx *.torchscript *.engine *.xml)</translation>
+    </message>
+    <message>
+      <source>No frames: see the message above.</source>
+      <translation>没有画面：请看上方的消息。</translation>
+    </message>
+    <message>
+      <source>No run with weights yet: Browse… for a model file</source>
+      <translation>还没有带权重的训练记录：点“浏览…”选择模型文件</translation>
+    </message>
+    <message>
+      <source>Open folder</source>
+      <translation>打开文件夹</translation>
+    </message>
+    <message>
+      <source>Outputs</source>
+      <translation>输出</translation>
+    </message>
+    <message>
+      <source>Outputs: a new folder under the run, made when you start.</source>
+      <translation>输出：开始时在该训练的文件夹下新建一个文件夹。</translation>
+    </message>
+    <message>
+      <source>Outputs: {path}</source>
+      <translation>输出：{path}</translation>
+    </message>
+    <message>
+      <source>Overlap</source>
+      <translation>重叠</translation>
+    </message>
+    <message>
+      <source>Predict</source>
+      <translation>预测</translation>
+    </message>
+    <message>
+      <source>Predicting with {backend} at {imgsz} pixels…</source>
+      <translation>正在用 {backend} 以 {imgsz} 像素预测…</translation>
+    </message>
+    <message>
+      <source>Prediction failed.</source>
+      <translation>预测失败。</translation>
+    </message>
+    <message>
+      <source>Run a trained model (its .pt or any export) on images, a folder, a video, a camera or a stream, and watch what it finds.</source>
+      <translation>在图片、文件夹、视频、摄像头或视频流上运行训练好的模型（.pt 或任一导出文件），查看它找到了什么。</translation>
+    </message>
+    <message>
+      <source>Show only boxes at or above this confidence (applies at once)</source>
+      <translation>只显示置信度不低于此值的框（立即生效）</translation>
+    </message>
+    <message>
+      <source>Shown boxes</source>
+      <translation>显示的框</translation>
+    </message>
+    <message>
+      <source>Sliced inference (small objects in large images)</source>
+      <translation>切片推理（大图中的小目标）</translation>
+    </message>
+    <message>
+      <source>Source</source>
+      <translation>来源</translation>
+    </message>
+    <message>
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <source>Stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>This frame: no boxes at these thresholds.</source>
+      <translation>本帧：在这些阈值下没有框。</translation>
+    </message>
+    <message>
+      <source>This frame: {counts}</source>
+      <translation>本帧：{counts}</translation>
+    </message>
+    <message>
+      <source>Tile</source>
+      <translation>切片</translation>
+    </message>
+    <message>
+      <source>Written so far (thresholds of Start): {counts}</source>
+      <translation>已写入（按开始时的阈值）：{counts}</translation>
+    </message>
+    <message>
+      <source>an image, a folder, a video, 0 for the first camera, or rtsp://…</source>
+      <translation>图片、文件夹、视频，0 表示第一个摄像头，或 rtsp://…</translation>
+    </message>
+    <message>
+      <source>{fps:.1f} frames/s · {n} done · {where}</source>
+      <translation>{fps:.1f} 帧/秒 · 已完成 {n} · {where}</translation>
+    </message>
+    <message>
+      <source>{n} files skipped (not readable).</source>
+      <translation>跳过了 {n} 个文件（无法读取）。</translation>
+    </message>
+  </context>
+  <context>
     <name>PrepareAction</name>
     <message>
       <source> ({n} unreadable, copied as they are)</source>
@@ -2856,7 +3277,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Resizing images to {n} px…</source>
-      <translation>正在把图片缩放到 {n} px…</translation>
+      <translation>正在把图片缩放到 {n} 像素…</translation>
     </message>
     <message>
       <source>Training image size (the copy's long side; images are never enlarged):</source>
@@ -2922,6 +3343,21 @@ Coming soon</source>
     <message>
       <source>{done} / {total} files{eta}</source>
       <translation>{done} / {total} 个文件{eta}</translation>
+    </message>
+  </context>
+  <context>
+    <name>RemoteStart</name>
+    <message>
+      <source>Comparing the dataset with {name}…</source>
+      <translation>正在与 {name} 比对数据集…</translation>
+    </message>
+    <message>
+      <source>Nothing was started on {name}: {reason}</source>
+      <translation>{name} 上未启动任何训练：{reason}</translation>
+    </message>
+    <message>
+      <source>Sending {sent} of {total} to {name}…</source>
+      <translation>正在发送到 {name}：{sent} / {total}…</translation>
     </message>
   </context>
   <context>
@@ -3245,6 +3681,14 @@ Coming soon</source>
     <message>
       <source>Comparing the runs</source>
       <translation>比较训练运行</translation>
+    </message>
+    <message>
+      <source>Fetching {run} from {name}</source>
+      <translation>从 {name} 取回 {run}</translation>
+    </message>
+    <message>
+      <source>Listing the runs on the machines</source>
+      <translation>列出机器上的训练</translation>
     </message>
     <message>
       <source>Moving runs to the trash</source>
@@ -3956,6 +4400,18 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <source>Reading run {name}</source>
       <translation>正在读取训练 {name}</translation>
     </message>
+    <message>
+      <source>Reading the machines</source>
+      <translation>正在读取机器列表</translation>
+    </message>
+    <message>
+      <source>Reading what {name} has</source>
+      <translation>正在读取 {name} 的配置</translation>
+    </message>
+    <message>
+      <source>Starting the run on {name}</source>
+      <translation>正在 {name} 上启动训练</translation>
+    </message>
   </context>
   <context>
     <name>TrainOptionsPanel</name>
@@ -4055,6 +4511,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>有训练正在进行：请先停止它或等它结束。</translation>
     </message>
     <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
       <source>Checking the dataset before training…</source>
       <translation>训练前正在检查数据集…</translation>
     </message>
@@ -4119,6 +4579,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练 {name}</translation>
     </message>
     <message>
+      <source>Send the dataset to {name} and start training there, detached: it keeps going if the link drops (Ctrl+Enter)</source>
+      <translation>把数据集发送到 {name} 并在那里以分离方式开始训练：连接断开时训练继续进行（Ctrl+Enter）</translation>
+    </message>
+    <message>
       <source>Start</source>
       <translation>开始</translation>
     </message>
@@ -4131,8 +4595,16 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>停止</translation>
     </message>
     <message>
+      <source>Stop sending the dataset; nothing is started there</source>
+      <translation>停止发送数据集；那里不会启动任何训练</translation>
+    </message>
+    <message>
       <source>Stopping…</source>
       <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>This computer</source>
+      <translation>本机</translation>
     </message>
     <message>
       <source>Train</source>
@@ -4141,6 +4613,22 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Train a YOLOv5 model on your dataset, watch it learn, and find its weights when it is done.</source>
       <translation>在你的数据集上训练 YOLOv5 模型，观察它的学习过程，完成后找到它的权重。</translation>
+    </message>
+    <message>
+      <source>Train on</source>
+      <translation>训练位置</translation>
+    </message>
+    <message>
+      <source>Where the run trains: this computer, or a machine added on the Machines page (the dataset is sent there; the run keeps going if the link drops)</source>
+      <translation>在哪里训练：本机，或在“机器”页添加的机器（数据集会发送过去；连接断开时训练继续进行）</translation>
+    </message>
+    <message>
+      <source>{name} (SSH: {dest})</source>
+      <translation>{name}（SSH：{dest}）</translation>
+    </message>
+    <message>
+      <source>{name} has not been checked yet: these options are checked on this computer's GPUs. Check it on the Machines page to check them on its own.</source>
+      <translation>{name} 还没有检查过：这些选项是按本机的 GPU 检查的。在“机器”页检查它之后，就会按它自己的 GPU 检查。</translation>
     </message>
     <message>
       <source>— last lines of worker.log —</source>
@@ -4156,6 +4644,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Cannot resume run {name}: {reason}</source>
       <translation>无法继续训练 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>Changed since the wizard: {changes}. Its predicted time was for its own settings.</source>
+      <translation>向导之后已更改：{changes}。它预测的时间是按它自己的设置算的。</translation>
     </message>
     <message>
       <source>Checking the copy {done}/{total}…</source>
@@ -4190,8 +4682,28 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
       <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
     </message>
     <message>
+      <source>Run {run} on {name} ended. Its weights stay there until fetched: yolostudio fetch {run} --machine {name}</source>
+      <translation>{name} 上的训练 {run} 已结束。其权重留在那里，直到取回：yolostudio fetch {run} --machine {name}</translation>
+    </message>
+    <message>
+      <source>Run {run} trains on {name} (its dataset there: {folder}). It keeps training if the link or this window goes; yolostudio attach {run} --machine {name} follows it again.</source>
+      <translation>训练 {run} 正在 {name} 上进行（那里的数据集：{folder}）。连接断开或关闭本窗口后它会继续训练；yolostudio attach {run} --machine {name} 可重新跟踪它。</translation>
+    </message>
+    <message>
+      <source>Sending cancelled; nothing was started. The files sent whole are there, verified: the next Start sends only the rest.</source>
+      <translation>已取消发送，未启动任何训练。已完整发送的文件留在那里并已校验：下次开始只发送其余文件。</translation>
+    </message>
+    <message>
       <source>The dataset is being checked: Start is possible as soon as it passes.</source>
       <translation>正在检查数据集：通过后即可开始。</translation>
+    </message>
+    <message>
+      <source>The link to {name} is back: reading resumed from byte {offset}, no event missed or repeated.</source>
+      <translation>与 {name} 的连接已恢复：从第 {offset} 字节继续读取，没有遗漏或重复的事件。</translation>
+    </message>
+    <message>
+      <source>The stop did not reach {name}: {reason}</source>
+      <translation>停止请求未送达 {name}：{reason}</translation>
     </message>
     <message>
       <source>The wizard's settings</source>
@@ -4200,6 +4712,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Training did not start: the prepared copy of {source} cannot be brought up to date ({reason}). Fix the dataset on the Dataset page, or choose the original data.yaml as the dataset.</source>
       <translation>训练未开始：无法更新 {source} 的预处理副本（{reason}）。请在数据集页面修复数据集，或选择原始 data.yaml 作为数据集。</translation>
+    </message>
+    <message>
+      <source>{field} {now} (the wizard set {was})</source>
+      <translation>{field} {now}（向导设为 {was}）</translation>
     </message>
   </context>
   <context>

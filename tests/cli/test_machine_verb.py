@@ -80,7 +80,7 @@ def test_check_says_where_yolostudio_is_missing_and_how_to_install_it(sshd, tmp_
     assert main(["--workspace", str(workspace), "machine", "check", "gpu"]) == 1
     err = capsys.readouterr().err
     assert "YOLO Studio is not installed on gpu" in err
-    assert "rsync -a" in err and "installer/linux/install.sh" in err
+    assert "yolostudio machine install gpu" in err and "rsync -a" in err and "app/installer/setup_env.sh" in err
 
 
 def _tree_hashes(folder):

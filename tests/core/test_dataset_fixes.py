@@ -126,3 +126,22 @@ def test_the_train_pages_words_count_what_fix_offers():
     other = finding("label-columns", "b.txt", "4 values", 1)
     assert fixable_errors([fixable, other]) == 1 and "1 of 2" in fix_words([fixable, other])
     assert "None of them" in fix_words([other])
+
+
+def test_a_class_id_beyond_the_names_is_given_a_class_its_line_ending_and_box_kept(tmp_path):
+    """Issue 32: besides deleting the row, the row keeps its box with a class of the dataset; undone like a fix."""
+    from core.dataset.fixes import apply_fix, can_reassign, plan_reassign, undo_fix  # noqa: PLC0415
+    from core.findings import Finding, Severity  # noqa: PLC0415
+
+    label = tmp_path / "t1.txt"
+    label.write_bytes(b"0 .1 .1 .1 .1\r\n  99 .5 .5 .2 .2\r\n")
+    finding = Finding("label-class-range", Severity.ERROR, "Class id 99 but the dataset has 2 classes",
+                      file=str(label), line=2)
+    assert can_reassign(finding)
+    plan = plan_reassign(finding, 1, "bike")
+    assert plan is not None and "bike" in plan.summary
+    apply_fix(plan)
+    assert label.read_bytes() == b"0 .1 .1 .1 .1\r\n  1 .5 .5 .2 .2\r\n"
+    undo_fix(plan)
+    assert label.read_bytes() == b"0 .1 .1 .1 .1\r\n  99 .5 .5 .2 .2\r\n"
+    assert plan_reassign(Finding("label-class-range", Severity.ERROR, "x", file=str(label), line=9), 1) is None

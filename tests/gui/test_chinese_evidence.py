@@ -20,6 +20,7 @@ def test_every_evidence_label_is_chinese(qtbot):
     with app_in_language("zh_CN"):
         line = evidence_text(SAMPLE)
     assert "等待数据 19 %" in line and "吞吐量" in line and "张/秒" in line
+    assert "60 %（以单个核计）" in line  # "130 % 个核" read as "130 % cores"
     assert not stray_words(line, {"x"}), line
 
 

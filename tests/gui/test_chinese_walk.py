@@ -21,8 +21,11 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QG
                                QLabel, QLineEdit, QPlainTextEdit, QTabBar, QTabWidget, QTextEdit, QWidget)
 
 from core.dataset.findings import CODES as DATASET_CODES
+from core.i18n import tr as core_tr
 from core.run.files import EVENTS_FILE
+from core.run.folder import PREDICTED_FIELDS, RunFolder
 from core.runs.store import create_run, read_run
+from core.training.bottleneck import diagnose, verdict_event_fields
 from core.training.config import TrainConfig, validate_config
 from gui.environment.environment_page import EnvironmentPage
 from gui.pages.catalog import page_index
@@ -140,11 +143,76 @@ def finished_run(workspace: Path, data: Path) -> Path:
     events = [{k: v for k, v in e.items() if not (e.get("stage") == "preparing" and k == "detail")}
               for e in events if e["type"] != "log"]
     (run_dir / EVENTS_FILE).write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    keep_the_wizards_choices(run_dir)
     (run_dir / "weights").mkdir(exist_ok=True)
     for name in ("best.pt", "last.pt"):
         (run_dir / "weights" / name).write_bytes(b"pt")
         record_as_own(workspace, run_dir / "weights" / name)
     return run_dir
+
+
+def keep_the_wizards_choices(run_dir: Path) -> None:
+    """The run was started from the wizard (its wizard.json, the reasons in the language the wizard ran in): the
+    wizard line under the bottleneck banner shows, and names the wizard's choices a verdict disagrees with."""
+    config = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))
+    config = config.get("spec", {}).get("config", config)
+    doc = {"config": {k: config.get(k) for k in PREDICTED_FIELDS},
+           "predicted": {"images_per_s": 22.0, "epoch_s": 120.0, "total_s": 360.0},
+           "reasons": {"workers": {"value": config.get("workers"), "step": "measure",
+                                   "why": core_tr("Not measured: as many as the limits allow, at most 8.")},
+                       "cache": {"value": "", "step": "measure", "why": core_tr("Does not fit in RAM with margin.")},
+                       "batch": {"value": config.get("batch"), "step": "hardware",
+                                 "why": core_tr("The largest batch that trained with room to spare: the GPU stays busy "
+                                                "and yolov5 accumulates to {nbs} images per step.", nbs=64)},
+                       "imgsz": {"value": config.get("imgsz"), "step": "dataset",
+                                 "why": core_tr("Fine-tuning from pretrained weights converges in fewer epochs.")}}}
+    assert RunFolder(run_dir).keep_wizard(doc, config)
+
+
+def every_verdict() -> list[dict]:
+    """A diagnosis event for every verdict the bottleneck monitor gives (the core's own rules over synthesised
+    windows, in the language installed now), each with its evidence line and prescriptions."""
+    from tests.core.test_bottleneck import gpu, window  # noqa: PLC0415
+
+    cases = [dict(wait_share=0.02, cpu=100.0, others=78.0, on_gpu=False, cpu_count=2, waited=130.0),  # contention
+             dict(wait_share=0.02, gpus=[gpu(95)]), dict(wait_share=0.30, cpu=40.0, gpus=[gpu(30)]),
+             dict(wait_share=0.30, cpu=97.0, gpus=[gpu(30)]), dict(wait_share=0.30, cpu=40.0, iowait=25.0, gpus=[gpu(30)]),
+             dict(wait_share=0.02, gpus=[gpu(25)]), dict(wait_share=0.02, gpus=[gpu(99, reasons=0x40, temp=91)]),
+             dict(wait_share=0.02, gpus=[gpu(99, reasons=0x80)]), dict(wait_share=0.02, gpus=[gpu(0)], on_gpu=False),
+             dict(wait_share=0.30, cpu=40.0, on_gpu=False, gpus=[]), dict(wait_share=0.02, on_gpu=False, gpus=[]),
+             dict(wait_share=0.4, cpu=99.0, imgsz=320, cache="ram", gpu_augment="on")]
+    events = [{"v": 1, "type": "diagnosis", "epoch": 2, "at": "epoch_end",
+               **verdict_event_fields(diagnose(window(**case).figures()))} for case in cases]
+    assert len({e["code"] for e in events}) >= 8  # every kind of verdict, not one kind many times
+    return events
+
+
+def read_every_verdict(walk: Walk, window, train) -> None:
+    """Each verdict in the bottleneck banner, and the wizard line under it, as a replay or a live run shows
+    them (the Train page's own event path)."""
+    for index, event in enumerate(every_verdict()):
+        train._on_event(event)
+        walk.qtbot.waitUntil(lambda: train.diagnosis.verdict is event, timeout=TIMEOUT_MS)
+        walk.read(window, f"train-verdict-{index}-{event['code']}", shot=index == 0)
+    assert train.wizard_prediction.verdict.isVisibleTo(train)  # the wizard line under a verdict that overrules it
+
+
+def read_the_evaluation(walk: Walk, run_dir: Path, workspace: Path) -> None:
+    """The Evaluate window over a stored evaluation: its summary, per-class table, confusion words and plots."""
+    from core.evaluation.request import plan_run_evaluation  # noqa: PLC0415
+    from core.evaluation.store import save_evaluation  # noqa: PLC0415
+    from gui.evaluate.evaluate_window import EvaluateWindow  # noqa: PLC0415 - after the language is installed
+    from tests.gui.test_evaluate_view import result as stored_result  # noqa: PLC0415
+
+    save_evaluation(plan_run_evaluation(run_dir, workspace).plan.folder, {**stored_result(), "prescription": []}, [])
+    window = EvaluateWindow(run_dir, workspace)
+    walk.qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    walk.qtbot.waitUntil(lambda: window.view is not None, timeout=TIMEOUT_MS)
+    walk.names |= {"cat", "emu"}  # the stored evaluation's classes
+    walk.read(window, "evaluate")
+    window.close()
 
 
 def test_the_chinese_walk_meets_no_stray_english(chinese, qtbot, tmp_path):
@@ -184,7 +252,10 @@ def test_the_chinese_walk_meets_no_stray_english(chinese, qtbot, tmp_path):
     assert window.open_run(read_run(run_dir))
     train = window.train_page
     qtbot.waitUntil(lambda: _replayed(train), timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: train.status_panel.evaluate_button.isVisibleTo(train), timeout=TIMEOUT_MS)  # its card
     walk.read(window, "train-replay")
+    read_every_verdict(walk, window, train)
+    read_the_evaluation(walk, run_dir, workspace)
 
     assert window.show_page(page_index("runs"))
     runs = window.page(page_index("runs"))

@@ -93,3 +93,33 @@ def test_a_folder_that_is_no_export_says_so(qtbot, tmp_path):
     qtbot.waitUntil(lambda: not dialog.runner.active, timeout=TIMEOUT_MS)
     assert "no VOC .xml, LabelMe .json, COCO .json or YOLO labels found" in dialog.status.text()
     assert not dialog.import_button.isEnabled()
+
+
+def test_a_typed_path_the_difficult_objects_the_written_order_and_a_full_folder(qtbot, tmp_path):
+    """Issue 32's papercuts: a typed path proposes "Write to" as a browsed one does; the preview says how many
+    difficult objects it leaves out; the classes' written order (ids) is shown before writing and follows a drop;
+    a folder that is not empty is said once, in the dialog's words (no CLI flag)."""
+    src = tmp_path / "voc"
+    write_voc(src, "0.jpg", (64, 48), [("dog", 4, 4, 30, 30), ("cat", 32, 4, 60, 40)], difficult=(1,))
+    write_voc(src, "1.jpg", (64, 48), [("bird", 4, 4, 30, 30), ("dog", 32, 4, 60, 40)])
+    dialog = DatasetImportDialog(tmp_path / "ws")
+    qtbot.addWidget(dialog)
+    qtbot.keyClicks(dialog.source_edit, str(src))
+    qtbot.keyClick(dialog.source_edit, Qt.Key.Key_Return)  # typed, then Enter: no browsing
+    qtbot.waitUntil(lambda: dialog.preview is not None and not dialog.runner.active, timeout=TIMEOUT_MS)
+    assert dialog.out_edit.text() == str(tmp_path / "voc-yolo")
+    assert "1 object marked difficult left out" in dialog.summary.text()
+    assert dialog.order_label.text() == "Written as: 0 dog, 1 bird"  # first appearance; the difficult cat is out
+    dialog.classes.item(row_of(dialog, "dog"), SOURCE_COL).setCheckState(Qt.CheckState.Unchecked)
+    assert dialog.order_label.text() == "Written as: 0 bird"
+
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "mine.txt").write_text("keep")
+    dialog.out_edit.setText(str(full))
+    dialog.start_import()
+    qtbot.waitUntil(lambda: not dialog.runner.active and "failed" in dialog.status.text(), timeout=TIMEOUT_MS)
+    status = dialog.status.text()
+    assert "already exists and is not empty" in status and "--out" not in status
+    assert status.lower().count("pick a new") == 1, status
+    assert (full / "mine.txt").read_text() == "keep"

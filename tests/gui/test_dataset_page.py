@@ -306,12 +306,12 @@ def test_typed_form_edits_apply_after_a_pause_and_save_checks_again(qtbot, page,
     qtbot.waitUntil(page.save_button.isEnabled, timeout=TIMEOUT_MS)  # as typed, not only when focus leaves
     assert "val: images/nowhere" in page.text
     qtbot.waitUntil(lambda: "missing" in page.form.previews["val"].text(), timeout=TIMEOUT_MS)  # looked up off the GUI thread
-    assert edit.text() == "images/nowhere" and page.left_tabs.currentWidget() is page.form
+    assert edit.text() == "images/nowhere" and page.left_tabs.currentWidget() is page.form_scroll
     page.checker.forget()
     assert page.save()
     qtbot.waitUntil(lambda: page.report is not None, timeout=TIMEOUT_MS)  # the save was checked again
     assert "split-path-missing" in {f.code for f in page.report.findings}
-    assert page.left_tabs.currentWidget() is page.form  # the re-check did not switch to the YAML view
+    assert page.left_tabs.currentWidget() is page.form_scroll  # the re-check did not switch to the YAML view
 
 
 def test_clearing_test_offers_to_remove_the_key(qtbot, page, tmp_path, monkeypatch):
@@ -407,3 +407,33 @@ def test_histogram_ticks_never_overlap_and_titles_are_whole(qtbot):
     titles = [label.text() for label in stats.findChildren(QLabel) if label.wordWrap()]
     assert {plot.title, stats.box_area.title, stats.box_aspect.title} <= set(titles)
     stats.hide()
+
+
+def test_a_class_id_beyond_the_names_can_be_given_a_class_and_its_message_is_whole(qtbot, page, tmp_path,
+                                                                                  monkeypatch):
+    """Issue 32: the finding's text was cut to "Class id 99 but th…" and the only fix deleted the row: the whole
+    message is shown for the chosen finding, and "Change its class" keeps the box with a class of the dataset
+    (previewed, with a .bak, undone by Undo fix)."""
+    root = tmp_path / "range"
+    yaml_file = build(root, train={"t1": "99 .5 .5 .2 .2\n", "t2": BOX}, yaml_text=YAML.format(root=root))
+    open_checked(qtbot, page, yaml_file)
+    rows = {page.findings.tree.topLevelItem(i).text(1): page.findings.tree.topLevelItem(i)
+            for i in range(page.findings.tree.topLevelItemCount())}
+    page.findings.tree.setCurrentItem(rows["label-class-range"])
+    finding = page.findings.current
+    assert page.findings.message_label.text() == finding.message and finding.message.startswith("Class id 99")
+    qtbot.waitUntil(lambda: page.findings.reassign_button.isVisibleTo(page.findings), timeout=TIMEOUT_MS)
+    assert [a.text() for a in page.findings.reassign_menu.actions()] == ["0: a", "1: b"]
+    previews = []
+    monkeypatch.setattr(dataset_dialogs, "confirm_fix", lambda parent, summary, before, after:
+                        previews.append((summary, before, after)) or True)
+    page.findings.reassign_menu.actions()[1].trigger()
+    label = root / "labels" / "train" / "t1.txt"
+    qtbot.waitUntil(lambda: label.read_text() == "1 .5 .5 .2 .2\n", timeout=TIMEOUT_MS)
+    assert previews[0][1:] == ("99 .5 .5 .2 .2\n", "1 .5 .5 .2 .2\n") and "(b)" in previews[0][0]
+    assert (root / "labels" / "train" / "t1.txt.bak").read_text() == "99 .5 .5 .2 .2\n"
+    qtbot.waitUntil(lambda: page.report is not None and not page.checking and "label-class-range" not in {
+        f.code for f in page.report.findings}, timeout=TIMEOUT_MS)  # checked again
+    qtbot.waitUntil(lambda: page.findings.undo_fix_button.isVisibleTo(page.findings), timeout=TIMEOUT_MS)
+    page.findings.undo_fix_button.click()
+    qtbot.waitUntil(lambda: label.read_text() == "99 .5 .5 .2 .2\n", timeout=TIMEOUT_MS)

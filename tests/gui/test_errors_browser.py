@@ -180,3 +180,42 @@ def test_a_tampered_store_edits_nothing_outside_the_dataset(qtbot, dataset, tmp_
     browser.accept_prediction()  # even called directly (a keyboard path), the edit is refused in the background
     qtbot.waitUntil(lambda: browser.banner.level == "error" and not browser.undo_stack, timeout=TIMEOUT_MS)
     assert victim.read_text() == "precious\n" and sorted(p.name for p in (outside / "labels").iterdir()) == ["v.txt"]
+
+
+def test_the_picture_refits_the_row_box_stands_out_and_edits_say_class_names(qtbot, dataset):
+    """Issue 32: after maximising the picture stayed small; the selected box barely stood out; a row could be
+    cut; an edit was described with ids ("change class 1 to 2")."""
+    result, images = evaluation(dataset)
+    images[1]["labels"].append([0, 50, 35, 75, 55])  # another box on b: not the row's
+    (Path(dataset[1]).parents[1] / "labels" / "b.txt").write_text(
+        "1 0.25 0.3333333 0.25 0.3333333\n0 0.78125 0.75 0.3125 0.3333333\n")
+    browser = ErrorsBrowser(result, images, data_yaml(dataset))
+    qtbot.addWidget(browser)
+    browser.resize(700, 420)
+    browser.show()
+    qtbot.waitExposed(browser)
+    browser.step(1)
+    qtbot.waitUntil(browser.change_button.isEnabled, timeout=TIMEOUT_MS)
+    small = browser.image.pixmap().width()
+    assert browser.image.pixmap().height() <= browser.image.contentsRect().height()  # whole in the pane
+    browser.resize(1270, 710)  # maximised
+    qtbot.waitUntil(lambda: browser.image.pixmap().width() > small, timeout=TIMEOUT_MS)
+    assert browser.image.pixmap().width() <= browser.drawn.width()  # never past its drawn size
+
+    drawn = browser.drawn.toImage()
+    scale = drawn.width() / 80
+    row_edge = drawn.pixelColor(int(20 * scale), int(10 * scale))  # the row's boxes (emu, the cat on it), top edge
+    other_edge = drawn.pixelColor(int(62 * scale), int(55 * scale))  # the other label box (cat), bottom edge
+    assert row_edge.name() in {errors_browser.LABEL_COLOUR.name(), errors_browser.PREDICTION_COLOUR.name()}
+    assert other_edge.name() != errors_browser.LABEL_COLOUR.name() and other_edge.green() > other_edge.red()
+    halo = drawn.pixelColor(int(20 * scale), int(10 * scale) - errors_browser.SELECTED_WIDTH // 2 - 1)
+    assert halo.name() == "#ffffff"
+    assert all(browser.list.item(r).toolTip() == browser.list.item(r).text() for r in range(browser.list.count()))
+    assert browser.list.wordWrap()
+
+    browser.change_menu.actions()[1].trigger()  # owl
+    qtbot.waitUntil(lambda: bool(browser.undo_stack), timeout=TIMEOUT_MS)
+    assert browser.undo_stack[-1][0].description == "change class emu to owl"
+    assert "(change class emu to owl)" in browser.list.item(1).text()
+    browser.undo()
+    browser.close()

@@ -47,7 +47,7 @@ def test_a_machine_is_added_only_once_its_host_key_is_accepted(sshd, qtbot, tmp_
     page.check_machine()
     qtbot.waitUntil(lambda: page.check_button.isEnabled(), timeout=TIMEOUT_MS)
     assert "not installed on gpu" in page.status.text()
-    assert "installer/linux/install.sh" in page.report.toPlainText()
+    assert "yolostudio machine install gpu" in page.report.toPlainText()
 
 
 def test_the_host_key_dialog_shows_the_fingerprint_and_defaults_to_cancel(qtbot):
@@ -61,3 +61,34 @@ def test_the_host_key_dialog_shows_the_fingerprint_and_defaults_to_cancel(qtbot)
     qtbot.addWidget(dialog)
     assert "SHA256:abc" in dialog.keys.item(0).text() and dialog.chosen() == "SHA256:abc"
     assert not dialog.accept_button.isDefault()
+
+
+def test_a_machine_without_yolostudio_is_offered_the_installer_which_runs_there(sshd, qtbot, tmp_path, monkeypatch):
+    import functools  # noqa: PLC0415
+
+    import gui.machines.operations as machine_operations  # noqa: PLC0415
+    from core.remote.install import InstallPlan  # noqa: PLC0415
+    from core.remote.machines import DEFAULT_REMOTE_COMMAND  # noqa: PLC0415
+    from tests.cli.test_machine_install import _small_app  # noqa: PLC0415
+
+    workspace, remote = tmp_path / "ws", tmp_path / "remote-ws"
+    monkeypatch.setattr(machines_page, "ask_host_key", lambda parent, dest, found: found.keys[0].fingerprint)
+    page = MachinesPage(workspace)
+    qtbot.addWidget(page)
+    _fill(page, sshd, tmp_path, DEFAULT_REMOTE_COMMAND)  # 'yolostudio' is not on that machine's PATH
+    page.add_machine()
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=TIMEOUT_MS)
+    page.check_machine()
+    qtbot.waitUntil(lambda: page.check_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert not page.install_button.isHidden() and not page.offline.isHidden()
+
+    # the app sent is a small stand-in whose setup_env.sh makes the command (a full install takes minutes)
+    app = _small_app(tmp_path / "small", 'cd "$(dirname "$0")/.."\necho "setting up .venv"\nmkdir -p .venv/bin\n'
+                                         'touch .venv/bin/yolostudio\n')
+    monkeypatch.setattr(machine_operations, "InstallPlan", functools.partial(InstallPlan, app_root=app))
+    page.install_button.click()
+    qtbot.waitUntil(lambda: page.install_task is None, timeout=TIMEOUT_MS)
+    assert "installed on gpu" in page.status.text(), page.status.text()
+    assert "setting up .venv" in page.report.toPlainText()
+    assert (remote / "app" / ".venv" / "bin" / "yolostudio").is_file()
+    assert load_machines(workspace)["gpu"].remote_command == f"{remote}/app/.venv/bin/yolostudio"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -306,6 +307,38 @@ def test_wizard_settings_start_a_run_that_shows_predicted_against_measured(qtbot
     assert (page.session.run_dir / "wizard.json").is_file()
     text = page.wizard_prediction.figures.text()
     assert "predicted 55 images/s" in text and "measured" in text and "…" not in text
+
+
+def test_the_wizard_banner_follows_the_form_after_the_hand_over(qtbot, page, data_yaml):
+    """Issue 32: "The wizard set 10 epochs" stayed after the user set 3."""
+    doc = {"config": {"data": str(data_yaml), "model": "yolov5n.yaml", "imgsz": 64, "batch": 8, "workers": 1,
+                      "cache": "", "device": "cpu", "epochs": 10},
+           "predicted": {"images_per_s": 55.0, "epoch_s": 2.0, "total_s": 20.0}, "reasons": {}}
+    assert page.control.use_wizard(doc)
+    assert "The wizard set 10 epochs" in page.banner.text
+    page.form.spin("epochs").setValue(3)
+    qtbot.waitUntil(lambda: "Changed since the wizard" in page.banner.text, timeout=TIMEOUT_MS)
+    assert "Epochs 3 (the wizard set 10)" in page.banner.text and "10 epochs" not in page.banner.text
+    page.form.spin("epochs").setValue(10)  # back to the wizard's: its own words again
+    qtbot.waitUntil(lambda: "The wizard set 10 epochs" in page.banner.text, timeout=TIMEOUT_MS)
+
+
+def test_resume_is_not_offered_for_a_run_that_is_gone(qtbot, page, launcher):
+    """Issue 32: Resume stayed enabled with no run to resume (the stopped run deleted on the Runs page)."""
+    launcher.options = ["--pause-after", "60"]
+    assert page.control.start_run()
+    qtbot.waitUntil(lambda: page.session.progress.batch >= 1, timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(page.run_ended, timeout=TIMEOUT_MS):
+        page.control.stop_run()
+    assert page.resume_button.isEnabled()
+    run_dir = page.session.run_dir
+    with qtbot.waitSignal(page.services.runs.changed, timeout=TIMEOUT_MS):
+        page.services.runs.reload()  # listed with it still there: Resume stays
+    assert page.resume_button.isEnabled()
+    shutil.rmtree(run_dir)  # deleted (the Runs page's Delete moves it away the same)
+    page.services.runs.reload()
+    qtbot.waitUntil(lambda: not page.resume_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert "Nothing to resume" in page.resume_button.toolTip()
 
 
 def test_a_stop_says_what_resume_will_redo(qtbot, page, launcher):

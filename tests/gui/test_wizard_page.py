@@ -178,14 +178,14 @@ def test_prediction_line_compares_and_names_the_wizard_step(qtbot, tmp_path):
     widget.feed({"type": "epoch_end", "epoch_time_s": 5.0})
     assert "predicted 60 images/s" in widget.figures.text() and "measured 40 images/s and 0:05" in widget.figures.text()
     widget.feed({"type": "diagnosis", "prescriptions": [{"field": "workers", "value": 2, "reason": "x"}]})
-    assert "workers = 1 in its Measure step" in widget.verdict.text()
+    assert "Workers = 1 in its Measure step" in widget.verdict.text()  # the option as the form names it
     # Issue 32: the banner advised caching, the line under it said the wizard found it not needed — and repeated
     # itself. Now: one sentence per reason, an empty value named, framed as the expectation the run overruled.
     widget.doc["reasons"]["cache"] = {"value": "", "why": "the most images/s", "step": "measure"}
     widget.feed({"type": "diagnosis", "prescriptions": [{"field": "cache", "value": "ram", "reason": "x"},
                                                         {"field": "workers", "value": 2, "reason": "x"}]})
     text = widget.verdict.text()
-    assert text.count("the most images/s") == 1 and "cache = none, workers = 1" in text
+    assert text.count("the most images/s") == 1 and "Cache = No cache (read each image from disk), Workers = 1" in text
     assert "measured otherwise" in text and "=：" not in text and "= :" not in text
     other = tmp_path / "runs" / "exp2"
     other.mkdir()

@@ -71,3 +71,10 @@ def parse_pairs(items: list[str]) -> dict[str, str]:
             raise ValueError(item)
         pairs[old.strip()] = new.strip()
     return pairs
+
+
+def output_names(class_map: ClassMap, declared: list[str], seen_sources: list[str]) -> list[str]:
+    """The written dataset's classes in order (id 0 first): the import writes these, and the dialog shows them
+    before writing. ``seen_sources``: the source classes in the order their boxes first appear."""
+    seen = list(dict.fromkeys(t for name in seen_sources if (t := class_map.target(name)) is not None))
+    return class_map.names(declared, seen)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from core.dataset.importers.classes import ClassMap, spelling_variants
+from core.dataset.importers.classes import ClassMap, output_names, spelling_variants
 from core.dataset.importers.convert import (READ_ERRORS, ConvertedImage, ConvertOptions, convert_image, read_image,
                                             unreadable)
 from core.dataset.importers.coco import source_root
@@ -49,6 +49,10 @@ class Analysis:
     counts: Counter[str]
     class_counts: Counter[str]  # boxes per source class, before the class map
 
+    def seen_order(self) -> list[str]:
+        """The source classes in the order their boxes first appear (the written order's tie-break)."""
+        return list(dict.fromkeys(name for image in self.images for name, _ in image.rows))
+
     def preview_json(self) -> dict[str, Any]:
         lost = [s for s in self.skipped if s.reason not in NOTE_REASONS]
         notes = [s for s in self.skipped if s.reason in NOTE_REASONS]
@@ -56,7 +60,7 @@ class Analysis:
             "format": self.source.format, "source": str(self.source.root), "images": len(self.images),
             "annotations": self.source.annotations, "backgrounds": self.counts["background"],
             "classes": dict(sorted(self.class_counts.items(), key=lambda kv: (-kv[1], kv[0]))),
-            "class_order": self.source.class_order,
+            "class_order": self.source.class_order, "seen_order": self.seen_order(),
             "variants": spelling_variants(self.class_counts),
             "existing_split": dict(Counter(i.source.split for i in self.images if i.source.split)),
             "counts": dict(self.counts), "skipped": [s.to_json() for s in lost],
@@ -124,6 +128,7 @@ def run_import(source: Path, out: Path, options: ImportOptions, progress: Progre
                      else tr("no pictures found"))))
     class_map = (options.classes.with_variants_merged(analysis.class_counts) if options.merge_variants
                  else options.classes)
+    seen_sources = analysis.seen_order()
     dropped: Counter[str] = Counter()
     for image in analysis.images:
         kept = []
@@ -134,8 +139,7 @@ def run_import(source: Path, out: Path, options: ImportOptions, progress: Progre
             else:
                 kept.append((target, values))
         image.rows = kept
-    seen = list(dict.fromkeys(name for image in analysis.images for name, _ in image.rows))
-    names = class_map.names(analysis.source.class_order, seen)
+    names = output_names(class_map, analysis.source.class_order, seen_sources)
     for name, n in sorted(dropped.items()):
         analysis.skipped.append(Skipped(name, "dropped_class", tr("class {name}: {n} boxes left out as asked",
                                                                   name=name, n=n)))

@@ -94,16 +94,16 @@ def clean_leftovers(parent: Path) -> list[Path]:
 
 def check_output(out: Path) -> None:
     """Refuse an output that holds anything (an import never mixes into or replaces a folder), or one under
-    a file."""
+    a file. The message says what is wrong, once; the way out is the job's hint, in words that fit both faces
+    (issue 32: the dialog showed the CLI's ``--out`` and said "pick a new folder" twice)."""
     for parent in out.parents:
         if parent.exists() or parent.is_symlink():
             if not parent.is_dir():
-                raise ImportWriteError(tr("{parent} is a file, not a folder, so {path} cannot be made under it. "
-                                          "Pick a folder for the dataset (--out).", parent=parent, path=out))
+                raise ImportWriteError(tr("{parent} is a file, not a folder, so {path} cannot be made under it.",
+                                          parent=parent, path=out))
             break
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise ImportWriteError(tr("{path} already exists and is not empty. Pick a new folder for the dataset "
-                                  "(--out), or remove that one first.", path=out))
+        raise ImportWriteError(tr("{path} already exists and is not empty.", path=out))
 
 
 def _safe(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -104,40 +105,68 @@ def _input_shape(path: Path, requested: int) -> tuple[int, int]:
     return 1, requested
 
 
+@dataclass
+class Predictor:
+    """A loaded model and what running it needs (the "Try it" job's and the auto-label job's)."""
+
+    run: Runner
+    names: dict[int, str]
+    stride: int
+    backend: str
+    batch: int
+    imgsz: int
+
+
+def load_predictor(model: Path, imgsz: int) -> Predictor:
+    run, names, stride, backend = _runner(model)
+    batch, imgsz = _input_shape(model, imgsz)
+    return Predictor(run, names, stride, backend, batch, imgsz)
+
+
+def predict_image(predictor: Predictor, path: Path, conf: float, iou: float) -> dict[str, Any] | str:
+    """``{"width", "height", "boxes": [[x1, y1, x2, y2, conf, cls], …], "inference_ms"}`` in the original image's
+    pixels (OpenCV's read: EXIF orientation applied, as yolov5 reads it), or why not: ``missing`` |
+    ``unreadable``."""
+    prepared = prepare_images([path], predictor.imgsz, predictor.stride)
+    if not prepared:
+        return "missing" if not path.is_file() else "unreadable"
+    item = prepared[0]
+    t1 = time.perf_counter()
+    pred = predictor.run(batches([item], predictor.batch)[0])  # a static batch is padded with copies of the image
+    ms = (time.perf_counter() - t1) * 1000
+    det = nms(pred[:1], conf, iou)[0]
+    boxes = det.copy()
+    height, width = item.original.shape[:2]
+    if len(boxes):  # letterbox → original pixels
+        boxes[:, [0, 2]] = (boxes[:, [0, 2]] - item.pad[0]) / item.ratio
+        boxes[:, [1, 3]] = (boxes[:, [1, 3]] - item.pad[1]) / item.ratio
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+    return {"width": int(width), "height": int(height), "inference_ms": ms,
+            "boxes": [[round(float(v), 1) for v in b[:4]] + [round(float(b[4]), 5), int(b[5])] for b in boxes]}
+
+
+def unreadable_message(path: Path, reason: str) -> str:
+    return (tr("{path}: not an image this app can read", path=path) if reason == "unreadable"
+            else tr("{path}: no such file", path=path))
+
+
 def run_predict(ctx: JobContext) -> str:
     """Boxes for each image of the spec, one ``predictions`` event each; ``stopped`` when asked to stop."""
     spec = ctx.spec
     ctx.done_fields["images"] = 0
-    model = Path(spec["model"])
-    run, names, stride, backend = _runner(model)
-    batch, imgsz = _input_shape(model, int(spec.get("imgsz", 640)))
-    ctx.emit("stage", stage="predicting", detail=backend, backend=backend, imgsz=imgsz,
-             images=len(spec.get("images", [])))
+    predictor = load_predictor(Path(spec["model"]), int(spec.get("imgsz", 640)))
+    ctx.emit("stage", stage="predicting", detail=predictor.backend, backend=predictor.backend,
+             imgsz=predictor.imgsz, images=len(spec.get("images", [])))
     for path in map(Path, spec.get("images", [])):
         if ctx.stop_requested:
             return "stopped"
-        prepared = prepare_images([path], imgsz, stride)
-        if not prepared:
-            reason = "missing" if not path.is_file() else "unreadable"
-            ctx.emit("warning", code="unreadable-image", image=str(path), reason=reason,
-                     message=tr("{path}: not an image this app can read", path=path) if reason == "unreadable"
-                     else tr("{path}: no such file", path=path))
+        found = predict_image(predictor, path, float(spec.get("conf", 0.001)), float(spec.get("iou", 0.45)))
+        if isinstance(found, str):
+            ctx.emit("warning", code="unreadable-image", image=str(path), reason=found,
+                     message=unreadable_message(path, found))
             ctx.done_fields["skipped"] = ctx.done_fields.get("skipped", 0) + 1
             continue
-        item = prepared[0]
-        t1 = time.perf_counter()
-        pred = run(batches([item], batch)[0])  # a static batch is padded with copies of the image
-        ms = (time.perf_counter() - t1) * 1000
-        det = nms(pred[:1], float(spec.get("conf", 0.001)), float(spec.get("iou", 0.45)))[0]
-        boxes = det.copy()
-        height, width = item.original.shape[:2]
-        if len(boxes):  # letterbox → original pixels
-            boxes[:, [0, 2]] = (boxes[:, [0, 2]] - item.pad[0]) / item.ratio
-            boxes[:, [1, 3]] = (boxes[:, [1, 3]] - item.pad[1]) / item.ratio
-            boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
-            boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
-        ctx.emit("predictions", image=str(path), width=int(width), height=int(height),
-                 boxes=[[round(float(v), 1) for v in b[:4]] + [round(float(b[4]), 5), int(b[5])] for b in boxes],
-                 names=names, inference_ms=ms)
+        ctx.emit("predictions", image=str(path), names=predictor.names, **found)
         ctx.done_fields["images"] += 1
     return "stopped" if ctx.stop_requested else "completed"

@@ -128,6 +128,10 @@ Step failed: {step}
       <translation>  注意：{text}</translation>
     </message>
     <message>
+      <source>  skipped {id}: {why}</source>
+      <translation>  已跳过 {id}：{why}</translation>
+    </message>
+    <message>
       <source>  spelled several ways: {names} (merge: --merge-variants or --rename)</source>
       <translation>  同一类别有多种写法：{names}（合并：--merge-variants 或 --rename）</translation>
     </message>
@@ -364,6 +368,10 @@ Step failed: {step}
       <translation>--cache ram 缓存 {images} 张图片约需 {need:.1f} GB，可用 {available:.1f} GB</translation>
     </message>
     <message>
+      <source>--conf {value} is not a confidence.</source>
+      <translation>--conf {value} 不是有效的置信度。</translation>
+    </message>
+    <message>
       <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
       <translation>--data 需要探测这台机器，不能与 --facts 同时使用。</translation>
     </message>
@@ -570,6 +578,14 @@ Step failed: {step}
     <message>
       <source>Add the class to 'names' in the data.yaml (the Dataset page), or reject those boxes in the queue.</source>
       <translation>请在 data.yaml 的 'names' 中添加该类别（数据集页面），或在队列中拒绝这些框。</translation>
+    </message>
+    <message>
+      <source>Added {n} image to {split} of {data}.</source>
+      <translation>已向 {data} 的 {split} 加入 {n} 张图片。</translation>
+    </message>
+    <message>
+      <source>Added {n} images to {split} of {data}.</source>
+      <translation>已向 {data} 的 {split} 加入 {n} 张图片。</translation>
     </message>
     <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
@@ -918,6 +934,10 @@ Step failed: {step}
     <message>
       <source>Could not remove {key} without changing other values; edit it in the YAML view.</source>
       <translation>无法在不改变其他值的情况下删除 {key}；请在 YAML 视图中编辑。</translation>
+    </message>
+    <message>
+      <source>Could not write into the dataset: {reason}</source>
+      <translation>无法写入数据集：{reason}</translation>
     </message>
     <message>
       <source>Could not write the class names without changing other values.</source>
@@ -1528,6 +1548,10 @@ Type 'delete' to confirm: </source>
       <translation>请指定以 .pt 结尾的普通文件名（--name）。</translation>
     </message>
     <message>
+      <source>Give a value above 0 and at most 1 (0.25 is yolov5's default).</source>
+      <translation>请给出大于 0 且不超过 1 的值（yolov5 的默认值是 0.25）。</translation>
+    </message>
+    <message>
       <source>Give another --name for a new queue.</source>
       <translation>用另一个 --name 新建一个队列。</translation>
     </message>
@@ -1836,6 +1860,10 @@ Type 'delete' to confirm: </source>
       <translation>标签平滑</translation>
     </message>
     <message>
+      <source>Labelling {index}/{count}: {image} ({n} proposed)</source>
+      <translation>自动标注 {index}/{count}：{image}（建议 {n} 个框）</translation>
+    </message>
+    <message>
       <source>Large P6: 1280 px, high accuracy; needs a large GPU and a large dataset.</source>
       <translation>大型 P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
     </message>
@@ -1874,6 +1902,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>List the queues with 'yolostudio label queue'.</source>
       <translation>用 'yolostudio label queue' 列出所有队列。</translation>
+    </message>
+    <message>
+      <source>List the runs with 'yolostudio runs'.</source>
+      <translation>用 'yolostudio runs' 列出所有运行。</translation>
     </message>
     <message>
       <source>Lists and mappings nest more than {limit} levels deep at line {line}; a data.yaml needs three.</source>
@@ -2130,6 +2162,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No review queue named '{name}' (looked in {path}).</source>
       <translation>没有名为“{name}”的审核队列（查找位置：{path}）。</translation>
+    </message>
+    <message>
+      <source>No review queues yet. Start one with: yolostudio label auto RUN --images DIR</source>
+      <translation>还没有审核队列。用以下命令新建：yolostudio label auto RUN --images DIR</translation>
     </message>
     <message>
       <source>No run folder at {path}.</source>
@@ -2684,6 +2720,18 @@ Type 'delete' to confirm: </source>
       <translation>审核队列“{name}”存放的是运行 {run} 对 {folder} 的建议标注。</translation>
     </message>
     <message>
+      <source>Queue '{name}' is being filled by another auto-label (pid {pid}).</source>
+      <translation>队列“{name}”正由另一个自动标注任务填充（pid {pid}）。</translation>
+    </message>
+    <message>
+      <source>Queue {name}: {n} image to predict with {weights}</source>
+      <translation>队列 {name}：用 {weights} 预测 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>Queue {name}: {n} images to predict with {weights}</source>
+      <translation>队列 {name}：用 {weights} 预测 {n} 张图片</translation>
+    </message>
+    <message>
       <source>RAM (decode once, keep in memory)</source>
       <translation>内存（解码一次，保存在内存中）</translation>
     </message>
@@ -2824,6 +2872,10 @@ Type 'delete' to confirm: </source>
       <translation>重启 Windows（使用 WSL 时：在 Windows 中运行 'wsl --shutdown'，再重新打开 WSL）；重新安装 PyTorch 无济于事。</translation>
     </message>
     <message>
+      <source>Review it: yolostudio label queue {name} (or the Label page); then yolostudio label accept {name} --into DATA.yaml</source>
+      <translation>请审核：yolostudio label queue {name}（或在标注页面）；然后 yolostudio label accept {name} --into DATA.yaml</translation>
+    </message>
+    <message>
       <source>Review them in the Errors browser (likeliest first) and fix the labels.</source>
       <translation>在错误浏览器中逐一查看（最可能的在前）并修正标注。</translation>
     </message>
@@ -2870,6 +2922,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run the search on a Ray cluster you start yourself: ray start --head, then yolostudio tune … --ray-address HOST:6379 (or set RAY_ADDRESS).</source>
       <translation>请在你自己启动的 Ray 集群上运行搜索：ray start --head，然后 yolostudio tune … --ray-address HOST:6379（或设置 RAY_ADDRESS）。</translation>
+    </message>
+    <message>
+      <source>Run {name} has no best.pt to label with.</source>
+      <translation>运行 {name} 没有可用于标注的 best.pt。</translation>
     </message>
     <message>
       <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
@@ -3094,6 +3150,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopped; the images prepared so far are kept and the next run resumes.</source>
       <translation>已停止；已准备好的图片会保留，下次运行会接着做。</translation>
+    </message>
+    <message>
+      <source>Stopped; the same command predicts the {n} image left.</source>
+      <translation>已停止；再次运行同一命令会预测剩下的 {n} 张图片。</translation>
+    </message>
+    <message>
+      <source>Stopped; the same command predicts the {n} images left.</source>
+      <translation>已停止；再次运行同一命令会预测剩下的 {n} 张图片。</translation>
     </message>
     <message>
       <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
@@ -3900,6 +3964,10 @@ Type 'delete' to confirm: </source>
       <translation>以 FP32 训练，而不是让 yolov5 开启混合精度：适用于虽然通过了 yolov5 的 AMP 检查、但 FP16 训练后期损失变成 NaN 的 GPU（GTX 16xx、Quadro T 系列）。每张图片约占用两倍显存，在有张量核心的 GPU 上步骤更慢。</translation>
     </message>
     <message>
+      <source>Train it first (or let it finish an epoch), or choose another run.</source>
+      <translation>请先训练它（或至少完成一个轮次），或选择另一个运行。</translation>
+    </message>
+    <message>
       <source>Train more (Train more / yolostudio train --epochs {n}).</source>
       <translation>继续训练（继续训练 / yolostudio train --epochs {n}）。</translation>
     </message>
@@ -4130,6 +4198,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>WSL provides the NVIDIA library from the Windows driver in /usr/lib/wsl/lib; without it the app cannot read GPU utilisation or check the driver.</source>
       <translation>WSL 通过 Windows 驱动在 /usr/lib/wsl/lib 中提供 NVIDIA 库；没有它，应用无法读取 GPU 利用率，也无法检查驱动。</translation>
+    </message>
+    <message>
+      <source>Wait for it to end, or stop it.</source>
+      <translation>请等它结束，或停止它。</translation>
     </message>
     <message>
       <source>Wait for it to finish, or cancel it there.</source>
@@ -4368,6 +4440,10 @@ Type 'delete' to confirm: </source>
       <translation>约 {duration}（{basis}）</translation>
     </message>
     <message>
+      <source>accept the model's unreviewed boxes from this confidence (default: the queue's)</source>
+      <translation>接受未审核的模型框所需的最低置信度（默认：队列的阈值）</translation>
+    </message>
+    <message>
       <source>accuracy from</source>
       <translation>精度来源</translation>
     </message>
@@ -4456,6 +4532,10 @@ Type 'delete' to confirm: </source>
       <translation>自动</translation>
     </message>
     <message>
+      <source>auto-label new images with a run's model, review the proposals, accept them into a dataset</source>
+      <translation>用某次运行的模型自动标注新图片，审核建议，并把它们接受进数据集</translation>
+    </message>
+    <message>
       <source>available RAM</source>
       <translation>可用内存</translation>
     </message>
@@ -4494,6 +4574,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>box sizes unknown</source>
       <translation>框大小未知</translation>
+    </message>
+    <message>
+      <source>boxes</source>
+      <translation>框数</translation>
     </message>
     <message>
       <source>cache estimate</source>
@@ -4590,6 +4674,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>compute processes</source>
       <translation>计算进程</translation>
+    </message>
+    <message>
+      <source>confidence at which a box is proposed (default: {conf})</source>
+      <translation>建议一个框所需的置信度（默认：{conf}）</translation>
     </message>
     <message>
       <source>confirmed by a person</source>
@@ -4912,6 +5000,10 @@ Type 'delete' to confirm: </source>
       <translation>搜索最多运行多久（8h、90m、1h30m）</translation>
     </message>
     <message>
+      <source>image</source>
+      <translation>图片</translation>
+    </message>
+    <message>
       <source>image format of the copy (default: jpg)</source>
       <translation>副本的图片格式（默认：jpg）</translation>
     </message>
@@ -5112,6 +5204,10 @@ Type 'delete' to confirm: </source>
       <translation>略去一个类别（可重复）</translation>
     </message>
     <message>
+      <source>let a run's best weights propose boxes for new images (into a review queue, never into a dataset)</source>
+      <translation>用某次运行的 best 权重为新图片建议标注框（放入审核队列，绝不直接进入数据集）</translation>
+    </message>
+    <message>
       <source>line {n}</source>
       <translation>第 {n} 行</translation>
     </message>
@@ -5122,6 +5218,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>list runs with status and best mAP</source>
       <translation>列出训练记录及其状态和最佳 mAP</translation>
+    </message>
+    <message>
+      <source>list the review queues, or one queue least certain first</source>
+      <translation>列出审核队列，或按最不确定优先列出一个队列</translation>
     </message>
     <message>
       <source>list the run's stored evaluations (newest first) instead of evaluating</source>
@@ -5540,6 +5640,10 @@ Type 'delete' to confirm: </source>
       <translation>以 JSON 输出问题和统计</translation>
     </message>
     <message>
+      <source>print it as JSON</source>
+      <translation>以 JSON 输出</translation>
+    </message>
+    <message>
       <source>print the evaluation as one JSON document</source>
       <translation>以一个 JSON 文档输出评估结果</translation>
     </message>
@@ -5796,6 +5900,10 @@ Type 'delete' to confirm: </source>
       <translation>正在启动 Ray</translation>
     </message>
     <message>
+      <source>state</source>
+      <translation>状态</translation>
+    </message>
+    <message>
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -5912,6 +6020,10 @@ Type 'delete' to confirm: </source>
       <translation>容器的 CPU 配额（{quota:g} 个 CPU）</translation>
     </message>
     <message>
+      <source>the dataset to add them to</source>
+      <translation>要加入的数据集</translation>
+    </message>
+    <message>
       <source>the dataset's data.yaml</source>
       <translation>数据集的 data.yaml</translation>
     </message>
@@ -5930,6 +6042,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the first choice is not served by the index; see the reason above</source>
       <translation>索引不提供首选构建；原因见上文</translation>
+    </message>
+    <message>
+      <source>the folder of new images</source>
+      <translation>新图片所在的文件夹</translation>
     </message>
     <message>
       <source>the image cannot be read ({error}); its {n} boxes are left out</source>
@@ -6004,6 +6120,22 @@ Type 'delete' to confirm: </source>
       <translation>探测进程以代码 {code} 退出</translation>
     </message>
     <message>
+      <source>the queue to list</source>
+      <translation>要列出的队列</translation>
+    </message>
+    <message>
+      <source>the review queue</source>
+      <translation>审核队列</translation>
+    </message>
+    <message>
+      <source>the review queue (default: RUN-DIR); an existing one gets the new images</source>
+      <translation>审核队列（默认：RUN-DIR）；已有的队列会加入新图片</translation>
+    </message>
+    <message>
+      <source>the run whose best.pt proposes (name or folder)</source>
+      <translation>用其 best.pt 给出建议的运行（名称或文件夹）</translation>
+    </message>
+    <message>
       <source>the same pixels as {kept}: imported once, with its boxes</source>
       <translation>与 {kept} 像素相同：只导入一次，带其标注框</translation>
     </message>
@@ -6014,6 +6146,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>the source's format (default: detected)</source>
       <translation>源数据的格式（默认：自动识别）</translation>
+    </message>
+    <message>
+      <source>the split to add them to (default: train)</source>
+      <translation>要加入的划分（默认：train）</translation>
     </message>
     <message>
       <source>the test kernel ran on: {names}</source>
@@ -6160,6 +6296,10 @@ Type 'delete' to confirm: </source>
       <translation>不可用（{reason}）</translation>
     </message>
     <message>
+      <source>uncertainty</source>
+      <translation>不确定度</translation>
+    </message>
+    <message>
       <source>uncorrectable ECC errors (since the driver loaded)</source>
       <translation>不可纠正的 ECC 错误（自驱动加载以来）</translation>
     </message>
@@ -6248,6 +6388,10 @@ Type 'delete' to confirm: </source>
       <translation>要评估的划分（默认：val；train 需要 --kfold）</translation>
     </message>
     <message>
+      <source>why</source>
+      <translation>原因</translation>
+    </message>
+    <message>
       <source>with --repair: do not ask</source>
       <translation>与 --repair 一起使用：不询问</translation>
     </message>
@@ -6274,6 +6418,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>write a copy resized to the training size (faster loading), with a data.yaml to train on</source>
       <translation>写一份缩放到训练尺寸的副本（加载更快），并附带可直接训练的 data.yaml</translation>
+    </message>
+    <message>
+      <source>write a queue's accepted images and labels into a dataset</source>
+      <translation>把队列中已接受的图片和标注写入数据集</translation>
     </message>
     <message>
       <source>write the demo dataset and print its data.yaml path</source>
@@ -6862,6 +7010,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{name}: {rate:.0f} img/s (workers {w})</source>
       <translation>{name}：{rate:.0f} 张/秒（{w} 个加载进程）</translation>
+    </message>
+    <message>
+      <source>{name}: {review} to review, {reviewed} reviewed, {added} added, {rejected} rejected, {unreadable} unreadable, {pending} not predicted yet</source>
+      <translation>{name}：待审核 {review}，已审核 {reviewed}，已加入 {added}，已拒绝 {rejected}，无法读取 {unreadable}，尚未预测 {pending}</translation>
     </message>
     <message>
       <source>{need:.1f} GB needed by training and its workers, {available:.1f} GB available</source>
@@ -7616,6 +7768,10 @@ then: {install}</source>
     <message>
       <source>… and {n} more (--json lists them all)</source>
       <translation>… 还有 {n} 条（--json 列出全部）</translation>
+    </message>
+    <message>
+      <source>… and {n} more (--json lists them all).</source>
+      <translation>…… 还有 {n} 项（--json 会全部列出）。</translation>
     </message>
     <message>
       <source>… and {n} more.</source>

@@ -10,7 +10,7 @@ import pytest
 from cli import registry
 from cli.main import build_parser, main
 
-VERBS = ["train", "tune", "resume", "attach", "stop", "runs", "demo", "dataset", "wizard", "doctor", "weights", "evaluate", "export", "gui"]
+VERBS = ["train", "tune", "resume", "attach", "stop", "runs", "demo", "dataset", "wizard", "doctor", "weights", "label", "evaluate", "export", "gui"]
 
 
 def test_every_verb_module_is_registered_in_help_order():

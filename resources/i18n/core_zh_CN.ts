@@ -352,6 +352,14 @@ Step failed: {step}
       <translation>* 估算值：未在此测量</translation>
     </message>
     <message>
+      <source>+{n} image</source>
+      <translation>+{n} 张图片</translation>
+    </message>
+    <message>
+      <source>+{n} images</source>
+      <translation>+{n} 张图片</translation>
+    </message>
+    <message>
       <source>, about {s:.0f} s left</source>
       <translation>，约剩 {s:.0f} 秒</translation>
     </message>
@@ -1530,6 +1538,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Get one with: yolostudio weights get yolov5s   (downloads from {base})</source>
       <translation>获取方式：yolostudio weights get yolov5s   （从 {base} 下载）</translation>
+    </message>
+    <message>
+      <source>Give --from or --config, not both.</source>
+      <translation>请只给出 --from 或 --config 之一。</translation>
     </message>
     <message>
       <source>Give --images the folder that holds the new images.</source>
@@ -2924,6 +2936,10 @@ Type 'delete' to confirm: </source>
       <translation>请在你自己启动的 Ray 集群上运行搜索：ray start --head，然后 yolostudio tune … --ray-address HOST:6379（或设置 RAY_ADDRESS）。</translation>
     </message>
     <message>
+      <source>Run {name} has no best.pt to fine-tune from.</source>
+      <translation>运行 {name} 没有可用于微调的 best.pt。</translation>
+    </message>
+    <message>
       <source>Run {name} has no best.pt to label with.</source>
       <translation>运行 {name} 没有可用于标注的 best.pt。</translation>
     </message>
@@ -3430,6 +3446,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The dataset of run {run} is not there: {path}</source>
       <translation>运行 {run} 的数据集不在原处：{path}</translation>
+    </message>
+    <message>
+      <source>The dataset version was not recorded: {reason}</source>
+      <translation>未能记录数据集版本：{reason}</translation>
     </message>
     <message>
       <source>The dataset {path} has no class {classes} (its classes: {names}); nothing was added.</source>
@@ -4760,6 +4780,10 @@ Type 'delete' to confirm: </source>
       <translation>用于验证/校准的数据集 YAML（默认：训练时的）</translation>
     </message>
     <message>
+      <source>dataset changes since {run} unknown (it recorded no dataset version)</source>
+      <translation>自 {run} 以来的数据集变化未知（它没有记录数据集版本）</translation>
+    </message>
+    <message>
       <source>decode each image once and keep it in RAM (yolov5 checks that it fits, else trains without cache)</source>
       <translation>每张图片只解码一次并保存在内存中（yolov5 会检查内存是否够用，不够则不缓存）</translation>
     </message>
@@ -4934,6 +4958,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>files read</source>
       <translation>已读取文件</translation>
+    </message>
+    <message>
+      <source>fine-tune from RUN's best weights with its settings, on its dataset as it is now (options given here override them)</source>
+      <translation>从 RUN 的 best 权重出发、沿用其设置，在其数据集的当前状态上微调（此处给出的选项会覆盖它们）</translation>
     </message>
     <message>
       <source>finished in {s:.1f} s</source>
@@ -6136,6 +6164,10 @@ Type 'delete' to confirm: </source>
       <translation>用其 best.pt 给出建议的运行（名称或文件夹）</translation>
     </message>
     <message>
+      <source>the same dataset as {run}</source>
+      <translation>与 {run} 的数据集相同</translation>
+    </message>
+    <message>
       <source>the same pixels as {kept}: imported once, with its boxes</source>
       <translation>与 {kept} 像素相同：只导入一次，带其标注框</translation>
     </message>
@@ -6578,6 +6610,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>your release</source>
       <translation>你的版本</translation>
+    </message>
+    <message>
+      <source>{changes} since {run}</source>
+      <translation>自 {run} 以来：{changes}</translation>
     </message>
     <message>
       <source>{command}   # or unset it to use every GPU</source>
@@ -7106,6 +7142,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{n} images' boxes turned with their EXIF orientation</source>
       <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
+    </message>
+    <message>
+      <source>{n} label edited</source>
+      <translation>{n} 个标注已修改</translation>
+    </message>
+    <message>
+      <source>{n} labels edited</source>
+      <translation>{n} 个标注已修改</translation>
     </message>
     <message>
       <source>{n} more would make yolov5 skip an image.</source>
@@ -7792,6 +7836,14 @@ then: {install}</source>
     <message>
       <source>… {n} images validated</source>
       <translation>… 已验证 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>−{n} image</source>
+      <translation>−{n} 张图片</translation>
+    </message>
+    <message>
+      <source>−{n} images</source>
+      <translation>−{n} 张图片</translation>
     </message>
     <message>
       <source>≈{mb:.0f} MB</source>

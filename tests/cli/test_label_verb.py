@@ -96,7 +96,7 @@ def test_queue_and_accept_json(tmp_path, capsys) -> None:
     assert main(["--workspace", str(ws), "label", "accept", "q", "--into", str(data), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [a["id"] for a in report["added"]] == ["n1.jpg", "n0.jpg"] and report["skipped"][0]["id"] == "n2.jpg"
-    assert (data.parent / "labels" / "train" / "n1.txt").read_text().startswith("1 ")
+    assert (data.parent / "labels" / "train" / "q" / "n1.txt").read_text().startswith("1 ")
     assert main(["--workspace", str(ws), "label", "queue", "nope", "--json"]) == 2
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 from pathlib import Path
 
@@ -70,4 +71,32 @@ def test_a_killed_auto_label_resumes_and_only_accept_writes_the_dataset(complete
     for added in report["added"]:
         assert Path(added["image"]).is_file() and Path(added["label"]).is_file()
     assert len(report["added"]) + len(report["skipped"]) == 8
+    assert_offline(completed_run.net_audit)
+
+
+def test_train_from_fine_tunes_from_the_parents_best_and_records_what_changed(completed_run, tmp_path: Path) -> None:
+    ws = completed_run.copy_workspace(tmp_path)
+    env = {**completed_run.env, "YOLOSTUDIO_WORKSPACE": str(ws)}
+    data = Path(shutil.copytree(completed_run.data.parent, tmp_path / "tiny")) / "data.yaml"  # times kept
+    data.write_text(data.read_text().replace(str(completed_run.data.parent), str(data.parent)))
+    extra = generate_demo_dataset(tmp_path / "extra", DemoSpec(n_train=2, n_val=1, image_size=64, seed=9)).parent
+    for image in sorted((extra / "images" / "train").iterdir()):
+        shutil.copy2(image, data.parent / "images" / "train" / f"new_{image.name}")
+        shutil.copy2(extra / "labels" / "train" / f"{image.stem}.txt",
+                     data.parent / "labels" / "train" / f"new_{image.stem}.txt")
+    label = sorted((data.parent / "labels" / "train").glob("train_*.txt"))[0]
+    label.write_text("0 0.5 0.5 0.25 0.25\n")
+
+    cli = Cli(["train", str(data), "--from", "e2e", "--epochs", "1", "--noplots"], env)
+    assert cli.finish() == 0, cli.stderr()[-3000:]
+    child = ws / "runs" / "e2e-ft"
+    spec = json.loads((child / "config.json").read_text())["spec"]
+    parent_best = str((ws / "runs" / "e2e" / "weights" / "best.pt").resolve())
+    assert spec["resolved"]["weights"] == parent_best and spec["from_run"] == str((ws / "runs" / "e2e").resolve())
+    transferred = [e["message"] for e in by_type(cli.events, "log") if "Transferred" in e.get("message", "")]
+    assert transferred and parent_best in transferred[0]  # yolov5 itself says where it started from
+    assert json.loads((child / "dataset_version.json").read_text())["since"] == {
+        "run": "e2e", "added_images": 2, "removed_images": 0, "edited_labels": 1}
+    listed = run_cli(["runs"], env)
+    assert "e2e-ft: +2 images, 1 label edited since e2e" in listed.stdout
     assert_offline(completed_run.net_audit)

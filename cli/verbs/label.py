@@ -1,4 +1,4 @@
-"""``yolostudio label auto RUN --images DIR [--conf C] [--name QUEUE] [--json]``: a run's best weights propose boxes
+"""``yolostudio label auto RUN --images DIR [--conf C] [--name QUEUE] [--model EXPORT] [--json]``: a run's best weights propose boxes
 for new images, into a review queue (never into a dataset); ``yolostudio label queue [QUEUE] [--json]``: the
 queues, or one queue least certain first with the reason; ``yolostudio label accept QUEUE --into DATA.yaml
 [--split train] [--conf C] [--json]``: the accepted images and labels into a dataset.
@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help=tr("confidence at which a box is proposed (default: {conf})", conf=DEFAULT_CONF))
     auto.add_argument("--name", default=None, metavar="QUEUE", help=tr("the review queue (default: RUN-DIR); "
                                                                        "an existing one gets the new images"))
+    auto.add_argument("--model", default=None, metavar="FILE",
+                      help=tr("an export of the run to predict with (.onnx, .torchscript, .engine; default: its "
+                              "best.pt)"))
     auto.add_argument("--trust-weights", action="store_true",
                       help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     auto.add_argument("--json", action="store_true", help=tr("print the event stream as JSON lines"))
@@ -102,7 +105,7 @@ def cmd_auto(args: argparse.Namespace, workspace: Path | None) -> int:
         renderer.error(str(exc), tr("List the runs with 'yolostudio runs'."))
         return EXIT_USAGE
     door = AutoLabelDoor(run_dir, Path(args.images), workspace, name=args.name, conf=args.conf,
-                         trust_weights=args.trust_weights)
+                         trust_weights=args.trust_weights, model=Path(args.model) if args.model else None)
     for problem in door.preflight():
         (renderer.error if problem.is_error else renderer.warning)(problem.message, problem.hint)
     if not door.ok:

@@ -1548,6 +1548,10 @@ Type 'delete' to confirm: </source>
       <translation>用 --images 指定存放新图片的文件夹。</translation>
     </message>
     <message>
+      <source>Give --model the run's best.pt or one of its exports.</source>
+      <translation>请用 --model 指定该运行的 best.pt 或它的某个导出模型。</translation>
+    </message>
+    <message>
       <source>Give --rdzv-endpoint HOST:PORT (or --master-addr and --master-port) of machine 0, the same on every machine.</source>
       <translation>请给出第 0 台机器的 --rdzv-endpoint 主机:端口（或 --master-addr 和 --master-port），每台机器都使用相同的值。</translation>
     </message>
@@ -4508,6 +4512,10 @@ Type 'delete' to confirm: </source>
       <translation>已有的 Ray 集群（ray start --head …）；默认：RAY_ADDRESS，否则只在本机启动一个本地实例</translation>
     </message>
     <message>
+      <source>an export of the run to predict with (.onnx, .torchscript, .engine; default: its best.pt)</source>
+      <translation>用于预测的该运行的导出模型（.onnx、.torchscript、.engine；默认：其 best.pt）</translation>
+    </message>
+    <message>
       <source>an object ({…})</source>
       <translation>一个对象（{…}）</translation>
     </message>
@@ -7346,6 +7354,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>{path} is not a folder of images.</source>
       <translation>{path} 不是图片文件夹。</translation>
+    </message>
+    <message>
+      <source>{path} is not a model file this app can run (.pt, .onnx, .torchscript or .engine).</source>
+      <translation>{path} 不是本应用能运行的模型文件（.pt、.onnx、.torchscript 或 .engine）。</translation>
     </message>
     <message>
       <source>{path} is not a regular file (a FIFO, a device or a folder is in its place)</source>

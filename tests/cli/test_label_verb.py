@@ -116,3 +116,16 @@ def test_human_output_in_both_languages(tmp_path, capsys, language, words) -> No
         i18n.set_catalogue(None)
     assert words[0] in listing and words[1] in accepted
     assert ("不是有效的置信度" if language == "zh_CN" else "not a confidence") in refused
+
+
+def test_an_export_of_the_run_may_predict_instead_of_best_pt(tmp_path) -> None:
+    run, _ = evaluable_run(tmp_path, train=1, val=1)
+    ws, images = tmp_path / "ws", _new_images(tmp_path / "new")
+    onnx = run / "exports" / "onnx" / "best.onnx"
+    onnx.parent.mkdir(parents=True)
+    onnx.write_bytes(b"onnx")
+    door = AutoLabelDoor(run, images, ws, model=onnx)
+    assert door.ok and door.spec().spec["model"] == str(onnx.resolve())
+    (tmp_path / "notes.txt").write_text("x")
+    [problem] = AutoLabelDoor(run, images, ws, model=tmp_path / "notes.txt").preflight()
+    assert "notes.txt" in problem.message

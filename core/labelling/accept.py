@@ -99,9 +99,10 @@ def _target(data_yaml: Path, split: str) -> tuple[_Target, list[str], Path]:
     return _Target(listed.parent / "images" / split, listed), spec.names, spec.root
 
 
-def _chosen(queue: Queue, threshold: float, ids: list[str] | None) -> tuple[list[tuple[ImageItem, list[Box]]],
-                                                                              list[tuple[str, str]]]:
+def _chosen(queue: Queue, threshold: float, image_ids: list[str] | None) -> tuple[
+        list[tuple[ImageItem, list[Box]]], list[tuple[str, str]]]:
     chosen, skipped = [], []
+    ids = None if image_ids is None else set(image_ids)
     for item in queue.ordered():
         if ids is not None and item.id not in ids:
             continue

@@ -108,3 +108,13 @@ def test_a_list_split_gets_its_line_and_the_check_judges_the_added(tmp_path: Pat
     assert listed[2:] == ["./images/train/q/a.jpg", "./images/train/q/d.jpg"]
     assert (data.parent / "train.txt.bak").is_file()
     assert any(f.file.endswith("d.jpg") and f.severity == "error" for f in report.findings)
+
+
+def test_accepting_one_image_the_label_pages_way(tmp_path: Path) -> None:
+    data, ws = _setup(tmp_path)
+    queue = open_queue(ws, "q")
+    report = accept_into(queue, data, image_ids=["d.jpg"], check=False)
+    assert [a.id for a in report.added] == ["d.jpg"] and report.skipped == []
+    assert queue.item("d.jpg").state == ADDED and queue.item("a.jpg").state == TO_REVIEW
+    again = accept_into(queue, data, image_ids=["d.jpg"], check=False)
+    assert again.added == [] and [i for i, _ in again.skipped] == ["d.jpg"]  # in the dataset already

@@ -152,9 +152,10 @@ def rank(item: ImageItem, threshold: float) -> None:
         else:
             item.uncertainty, item.reason, item.reason_value = 0.5, "no-boxes", {}
         return
-    for i, a in enumerate(model):
-        for b in model[i + 1:]:
-            if a.cls != b.cls and min(a.conf or 0, b.conf or 0) >= threshold and iou(a, b) >= CONFLICT_IOU:
+    above = [b for b in model if (b.conf or 0.0) >= threshold]
+    for i, a in enumerate(above):
+        for b in above[i + 1:]:
+            if a.cls != b.cls and iou(a, b) >= CONFLICT_IOU:
                 item.uncertainty, item.reason, item.reason_value = 1.0, "class-conflict", {}
                 return
     worst = max(model, key=lambda b: box_uncertainty(b.conf or 0.0, threshold))

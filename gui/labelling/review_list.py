@@ -67,6 +67,13 @@ class ReviewList(QListView):
         self.model_.endResetModel()
         op.success(self._arrived).run()
 
+    def show_rows(self, rows: list[ReviewRow]) -> None:
+        """Rows read already (a review queue, folded and ordered off the GUI thread), in one insert."""
+        self.model_.beginResetModel()
+        self.model_.rows = []
+        self.model_.endResetModel()
+        self._arrived(rows)
+
     def _arrived(self, rows: list[ReviewRow]) -> None:
         self.model_.extend(rows)
         if self.model_.rows:

@@ -1,0 +1,85 @@
+"""The Label page's review of a queue driven by its keys, then its "Add reviewed to dataset": nothing enters the
+dataset before the add; the add writes the reviewed images' accepted rows and the provenance sidecar; a rejected
+box or image leaves no trace; a class the dataset lacks is refused in words before any write. Retrain on the Train
+page builds ``TrainDoor(from_run=…)``. The queue is written as the autolabel worker writes it (the worker itself:
+tests/worker/test_autolabel_job.py, tests/e2e/test_label_e2e.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from core.labelling.provenance import origins_of, sidecar_path
+from core.labelling.records import ACCEPTED, IMAGE_REJECTED, PROPOSED, REJECTED, REVIEWED, TO_REVIEW
+from core.labelling.review_session import QueueSession
+from core.labelling.store import open_queue
+from gui.label.label_page import LabelPage
+from tests.core.test_labelling_accept import _setup, _tree
+from tests.waits import TIMEOUT_MS
+
+
+def _page(qtbot, ws: Path, data: Path) -> LabelPage:
+    page = LabelPage(ws)
+    qtbot.addWidget(page)
+    page.resize(1280, 720)
+    page.show()
+    page.set_dataset(str(data))
+    qtbot.waitUntil(lambda: page.bar.split_box.currentText() == "train", timeout=TIMEOUT_MS)
+    page.open_queue("q")
+    qtbot.waitUntil(lambda: isinstance(page.editor.session, QueueSession), timeout=TIMEOUT_MS)
+    return page
+
+
+def _on(qtbot, page: LabelPage, image_id: str) -> None:
+    qtbot.waitUntil(lambda: isinstance(page.editor.session, QueueSession) and page.editor.session.image_id == image_id,
+                    timeout=TIMEOUT_MS)
+
+
+def test_review_by_keys_then_add_writes_only_what_was_accepted(qtbot, tmp_path) -> None:
+    data, ws = _setup(tmp_path)
+    before = _tree(data.parent)
+    page = _page(qtbot, ws, data)
+    assert [i.id for i in page.opened.items] == ["b.jpg", "a.jpg", "c.jpg", "d.jpg"]  # least certain first
+    assert "0.30" in page.rows[0].reason  # the reason shown: a box close to the threshold
+    _on(qtbot, page, "b.jpg")
+    assert len(page.editor.session.boxes) == 1  # the 0.1 proposal under the threshold is not shown
+    qtbot.keyClick(page.editor, Qt.Key.Key_Return)  # accept the image as proposed
+    _on(qtbot, page, "a.jpg")
+    qtbot.keyClick(page.editor, Qt.Key.Key_Tab)  # the cat
+    qtbot.keyClick(page.editor, Qt.Key.Key_Delete)  # reject that box
+    qtbot.keyClick(page.editor, Qt.Key.Key_D)  # next: the decision written
+    _on(qtbot, page, "c.jpg")
+    qtbot.keyClick(page.editor, Qt.Key.Key_Delete)  # no box selected: the image rejected
+    _on(qtbot, page, "d.jpg")
+    assert _tree(data.parent) == before  # nothing entered the dataset yet
+    queue = open_queue(ws, "q")
+    assert queue.item("b.jpg").state == REVIEWED and queue.item("b.jpg").boxes[0].state == ACCEPTED
+    a = queue.item("a.jpg")
+    assert a.state == REVIEWED and [b.state for b in a.boxes] == [PROPOSED, REJECTED]
+    assert queue.item("c.jpg").state == IMAGE_REJECTED and queue.item("d.jpg").state == TO_REVIEW
+    assert page.bar.add_button.isEnabled()
+
+    page.bar.add_button.click()
+    qtbot.waitUntil(lambda: "Added 2 images" in page.banner.text, timeout=TIMEOUT_MS)
+    added = data.parent / "images" / "train" / "q"
+    assert sorted(p.name for p in added.iterdir()) == ["a.jpg", "b.jpg"]  # d was not reviewed: not added
+    label_a = data.parent / "labels" / "train" / "q" / "a.txt"
+    assert label_a.read_text() == "1 0.650000 0.500000 0.200000 0.666667\n"  # the dog only: the cat was rejected
+    assert (data.parent / "labels" / "train" / "q" / "b.txt").read_text().split()[0] == "1"
+    assert sidecar_path(data.parent).is_file()
+    assert origins_of(data.parent, label_a) == ["model-proposed"]
+    assert not [p for p in data.parent.rglob("c.*")]  # the rejected image: no trace
+    assert json.loads(sidecar_path(data.parent).read_text())  # a record, not an empty file
+
+
+def test_a_class_the_dataset_lacks_is_refused_in_words_before_any_write(qtbot, tmp_path) -> None:
+    data, ws = _setup(tmp_path, names=("cat", "bird"))
+    before = _tree(data.parent)
+    page = _page(qtbot, ws, data)
+    qtbot.keyClick(page.editor, Qt.Key.Key_Return)  # b: a dog
+    _on(qtbot, page, "a.jpg")
+    page.bar.add_button.click()
+    qtbot.waitUntil(lambda: "no class" in page.banner.text, timeout=TIMEOUT_MS)
+    assert "'dog'" in page.banner.text and _tree(data.parent) == before

@@ -83,3 +83,42 @@ def test_a_class_the_dataset_lacks_is_refused_in_words_before_any_write(qtbot, t
     page.bar.add_button.click()
     qtbot.waitUntil(lambda: "no class" in page.banner.text, timeout=TIMEOUT_MS)
     assert "'dog'" in page.banner.text and _tree(data.parent) == before
+
+
+def test_retrain_fine_tunes_the_queues_run_through_the_train_pages_door(qtbot, tmp_path, fake_worker) -> None:
+    """Retrain = the Train page's fine-tune: the form takes the run's options with its best.pt, Start goes through
+    ``TrainDoor(from_run=…)``, and the new run's spec names its parent (what its dataset version compares with)."""
+    from core.training.config import MachineFacts
+    from gui.pages.page import AppServices
+    from gui.runs_store import RunsStore
+    from gui.train.train_page import TrainPage
+    from tests.cli.test_train_from import parent_run
+    from tests.gui.test_train_page import FakeLauncher
+
+    from tests.core.test_dataset_validate import build
+
+    run, _ = parent_run(tmp_path)
+    config = json.loads((run / "config.json").read_text())
+    config["spec"]["config"]["data"] = str(build(tmp_path / "checked"))  # a dataset that passes the check
+    (run / "config.json").write_text(json.dumps(config))
+    launcher = FakeLauncher(fake_worker)
+    train = TrainPage(tmp_path / "ws", launcher=launcher, prepare_demo=False, machine_facts=MachineFacts(gpu_count=0))
+    qtbot.addWidget(train)
+    label = LabelPage(tmp_path / "ws")
+    qtbot.addWidget(label)
+    label.bind(AppServices(RunsStore(tmp_path / "ws", label), fine_tune=train.control.fine_tune))
+    qtbot.waitUntil(lambda: label.bar.run_box.count() == 1, timeout=TIMEOUT_MS)  # exp: it has a best.pt
+    assert label.bar.retrain_button.isEnabled()
+    label.bar.retrain_button.click()
+    best = str(run / "weights" / "best.pt")
+    assert train.form.editors["model"].value() == best
+    if not launcher.spec_files:  # the dataset was still being checked: Start once it passed
+        qtbot.waitUntil(train.start_button.isEnabled, timeout=TIMEOUT_MS)
+        train.start_button.click()
+    qtbot.waitUntil(lambda: bool(launcher.spec_files), timeout=TIMEOUT_MS)
+    spec = json.loads(launcher.spec_files[-1].read_text(encoding="utf-8"))
+    assert spec["from_run"] == str(run.resolve()) and spec["config"]["model"] == best
+    assert Path(spec["run_dir"]).name == "exp-ft"
+    if train.active:
+        train.session.kill()
+        qtbot.waitUntil(lambda: not train.active, timeout=TIMEOUT_MS)

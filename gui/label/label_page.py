@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QVBoxLayout, QWidg
 
 from core.boxedit.review import ReviewRow
 from core.dataset.files import label_path_for
+from core.i18n import tr, tr_n
 from core.job.jobs import JobOutcome
 from core.labelling.accept import AcceptRefused, AcceptReport
 from core.labelling.records import ADDED, IMAGE_REJECTED, PENDING, REVIEWED, TO_REVIEW, UNREADABLE, ImageItem
@@ -211,8 +212,9 @@ class LabelPage(Page):
             return
         self.bar.progress.setRange(0, 0)
         self.bar.progress.show()
-        self.banner.show_message("info", self.tr("Auto-labelling {n} images into queue {name}…").format(
-            n=door.to_predict, name=door.queue_name))
+        self.banner.show_message("info", tr_n("Queue {name}: {n} image to predict with {weights}",
+                                              "Queue {name}: {n} images to predict with {weights}", door.to_predict,
+                                              name=door.queue_name, weights=door.weights))
         self._buttons()
 
     def cancel_autolabel(self) -> None:
@@ -224,7 +226,7 @@ class LabelPage(Page):
         if event.get("type") == "label_progress":
             self.bar.progress.setRange(0, int(event.get("count") or 0))
             self.bar.progress.setValue(int(event.get("index") or 0))
-            self.bar.progress.setFormat(f"%v/%m · {event.get('image', '')}")
+            self.bar.progress.setToolTip(str(event.get("image", "")))
 
     def _job_ended(self, outcome: JobOutcome) -> None:
         self.bar.progress.hide()
@@ -316,8 +318,8 @@ class LabelPage(Page):
                         ids).success(self._added).failure(self._add_failed).run()
 
     def _added(self, report: AcceptReport) -> None:
-        lines = [self.tr("Added {n} images to {split} of {data}.").format(n=len(report.added), split=report.split,
-                                                                          data=report.dataset)]
+        lines = [tr_n("Added {n} image to {split} of {data}.", "Added {n} images to {split} of {data}.",
+                      len(report.added), split=report.split, data=report.dataset)]
         lines += [self.tr("Skipped {id}: {why}").format(id=i, why=why) for i, why in report.skipped]
         lines += [f"{f.where}: {f.message}" for f in report.findings]
         errors = any(f.severity == "error" for f in report.findings)
@@ -329,8 +331,8 @@ class LabelPage(Page):
         if isinstance(exc, AcceptRefused):
             self.banner.show_message("error", " ".join(t for t in (exc.message, exc.hint) if t))
         else:
-            self.banner.show_message("error", self.tr("Could not write into the dataset: {reason}").format(
-                reason=str(exc) or type(exc).__name__))
+            self.banner.show_message("error", tr("Could not write into the dataset: {reason}",
+                                                 reason=str(exc) or type(exc).__name__))
         self._buttons()
 
     def retrain(self) -> None:

@@ -24,7 +24,7 @@ class LoopBar(QWidget):
         self.auto_button.setToolTip(self.tr("Predict the images not predicted yet into a review queue (never "
                                             "into a dataset); run again to continue after a stop"))
         self.cancel_button = QPushButton(self.tr("Cancel"), self, enabled=False)
-        self.progress = QProgressBar(self, maximumWidth=220)
+        self.progress = QProgressBar(self, minimumWidth=150, maximumWidth=220, format="%v/%m")
         self.progress.hide()
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Auto-label with"), self))

@@ -122,3 +122,52 @@ def test_retrain_fine_tunes_the_queues_run_through_the_train_pages_door(qtbot, t
     if train.active:
         train.session.kill()
         qtbot.waitUntil(lambda: not train.active, timeout=TIMEOUT_MS)
+
+
+def test_auto_label_runs_the_door_with_progress_and_cancel(qtbot, tmp_path, fake_worker) -> None:
+    """Auto-label from the page: the door (``AutoLabelDoor``: the run's best.pt, the folder's images, a new queue)
+    started by the page's JobRunner; ``label_progress`` moves the bar; Cancel is the protocol's stop. The worker
+    is the fake replaying an autolabel stream (the real one: tests/e2e/test_label_e2e.py)."""
+    import os
+
+    from PIL import Image
+
+    from tests.cli.test_train_from import parent_run
+
+    run, _ = parent_run(tmp_path)
+    new = tmp_path / "new"
+    new.mkdir()
+    for i in range(3):
+        Image.new("RGB", (40, 30), (60 * i, 90, 90)).save(new / f"n{i}.png")
+    stream = tmp_path / "autolabel_events.jsonl"
+    events = [{"type": "stage", "stage": "predicting", "backend": "stub", "imgsz": 96, "images": 3}]
+    events += [{"type": "label_progress", "index": i + 1, "count": 3, "image": f"n{i}.png", "proposed": 1}
+               for i in range(3)]
+    events.append({"type": "done", "status": "completed", "images": 3, "queue": "exp-new"})
+    stream.write_text("".join(json.dumps({"v": 1, "t": 0.0, **e}) + "\n" for e in events))
+    specs: list[dict] = []
+    options: list[str] = []
+
+    def launcher(job):
+        specs.append(dict(job.spec))
+        return fake_worker(*options, events=stream), dict(os.environ)
+
+    page = LabelPage(tmp_path / "ws", launcher=launcher)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: page.bar.run_box.count() == 1, timeout=TIMEOUT_MS)
+    page.images_dir = str(new)
+    page._buttons()
+    assert page.bar.auto_button.isEnabled()
+    options[:] = ["--pause-after", "2"]  # the stage and the first image, then it waits for a stop
+    page.bar.auto_button.click()
+    qtbot.waitUntil(lambda: page.bar.progress.value() == 1, timeout=TIMEOUT_MS)
+    assert specs[-1]["job"] == "autolabel" and specs[-1]["model"] == str((run / "weights" / "best.pt").resolve())
+    assert (tmp_path / "ws" / "labelling" / "exp-new" / "queue.json").is_file()  # the door wrote the queue
+    with qtbot.waitSignal(page.runner.ended, timeout=TIMEOUT_MS) as ended:
+        page.bar.cancel_button.click()
+    assert ended.args[0].status == "stopped" and "Stopped" in page.banner.text
+    options[:] = []
+    with qtbot.waitSignal(page.runner.ended, timeout=TIMEOUT_MS) as ended:
+        page.bar.auto_button.click()  # again: the same door continues the queue
+    assert ended.args[0].status == "completed" and "exp-new" in page.banner.text
+    qtbot.waitUntil(lambda: page.bar.queue_box.currentText() == "exp-new", timeout=TIMEOUT_MS)

@@ -4,7 +4,7 @@ retrain — and hand labelling of a folder, all in the one box editor.
 Every step goes through what ``yolostudio label`` uses: the auto-label is ``AutoLabelDoor`` run by the page's
 ``JobRunner`` (progress from ``label_progress``, Cancel = the protocol's stop; running it again continues: the
 door predicts only what has no proposals); the queue is read and ordered off the GUI thread (least certain
-first, its reason on each row); a decision is one line in the queue (``core.labelling.review_session``), never
+first, its reason on each row); a decision is one line in the queue (``core.boxedit.queue_session``), never
 a dataset file; "Add reviewed to dataset" is ``core.labelling.accept.accept_into`` (a missing class refuses
 before any write; the dataset check judges what was added); Retrain is the Train page's fine-tune
 (``AppServices.fine_tune``: ``TrainDoor(from_run=…)`` through its runner and checks).
@@ -28,10 +28,8 @@ from core.i18n import tr, tr_n
 from core.job.jobs import JobOutcome
 from core.labelling.accept import AcceptRefused, AcceptReport
 from core.labelling.records import ADDED, IMAGE_REJECTED, PENDING, REVIEWED, TO_REVIEW, UNREADABLE, ImageItem
-from core.labelling.review_session import QueueSession, queue_class_names
 from core.labelling.store import QueueError
 from core.runs.store import RunInfo
-from core.usecases.label import AutoLabelDoor
 from gui import dialogs
 from gui.job_runner import JobRunner, Launcher, default_launcher
 from gui.label import operations as loop_ops
@@ -65,6 +63,7 @@ class LabelPage(Page):
         self.names: list[str] = []
         self.images_dir = ""
         self.data_yaml = ""
+        self.autolabel_queue = ""  # the queue the auto-label on the runner fills
         self.opened: loop_ops.OpenedQueue | None = None  # the queue on screen (None: a folder, or nothing)
         self.bar = LoopBar(self)
         self.banner = Banner(self)
@@ -185,17 +184,16 @@ class LabelPage(Page):
         run_dir = self.bar.run_box.currentData()
         if self.runner.active or not run_dir or not self.images_dir:
             return
-        door = AutoLabelDoor(Path(run_dir), Path(self.images_dir), self.workspace, conf=self.bar.conf.value(),
-                             trust_weights=trust_weights)
         self.bar.auto_button.setEnabled(False)
-        loop_ops.plan_autolabel(self, door).success(self._planned) \
+        loop_ops.plan_autolabel(self, Path(run_dir), Path(self.images_dir), self.workspace, self.bar.conf.value(),
+                                trust_weights).success(self._planned) \
             .failure(lambda exc: self._not_started(str(exc) or type(exc).__name__)).run()
 
     def _not_started(self, words: str) -> None:
         self.banner.show_message("error", words)
         self._buttons()
 
-    def _planned(self, door: AutoLabelDoor) -> None:
+    def _planned(self, door) -> None:  # noqa: ANN001 - an AutoLabelDoor, pre-flighted
         refused = [p for p in door.preflight() if p.is_error]
         if refused:
             askable = door.grants.askable
@@ -205,6 +203,7 @@ class LabelPage(Page):
                 return
             self._not_started("\n".join(p.text() for p in refused))
             return
+        self.autolabel_queue = door.queue_name
         try:
             self.runner.start(door)
         except OSError as exc:
@@ -230,8 +229,7 @@ class LabelPage(Page):
 
     def _job_ended(self, outcome: JobOutcome) -> None:
         self.bar.progress.hide()
-        door = self.runner.door
-        name = door.queue_name if isinstance(door, AutoLabelDoor) else ""
+        name = self.autolabel_queue
         if outcome.status == "completed":
             self.banner.show_message("info", self.tr("Queue {name} is ready: review it, least certain first.").format(
                 name=name))
@@ -255,7 +253,7 @@ class LabelPage(Page):
 
     def _queue_read(self, opened: loop_ops.OpenedQueue) -> None:
         self.opened, self.folder = opened, ""
-        self.names = queue_class_names(opened.queue)
+        self.names = loop_ops.class_names_of(opened.queue)
         self.editor.set_names(self.names)
         self.bar.queue_box.setCurrentText(opened.queue.name)
         self.list.show_rows(opened.rows)
@@ -286,7 +284,7 @@ class LabelPage(Page):
         """Enter: the image's proposals confirmed (the editor wrote them if they changed); an image still to
         review becomes reviewed as shown (a right or empty image is a decision too); then the next."""
         session = self.editor.session
-        if isinstance(session, QueueSession) and (self.queue_item is not None and self.queue_item.state == TO_REVIEW):
+        if loop_ops.reviewing(session) and (self.queue_item is not None and self.queue_item.state == TO_REVIEW):
             loop_ops.decide(self, session, REVIEWED).success(lambda item: (self._update_row(item),
                                                                           self.step(1, save=False))).run()
             return
@@ -294,13 +292,13 @@ class LabelPage(Page):
 
     def reject_image(self) -> None:
         session = self.editor.session
-        if isinstance(session, QueueSession):
+        if loop_ops.reviewing(session):
             loop_ops.decide(self, session, IMAGE_REJECTED).success(
                 lambda item: (self._update_row(item), self.step(1, save=False))).run()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         """Delete reaches the page when the editor has no box selected: the image is rejected."""
-        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and isinstance(self.editor.session, QueueSession):
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and loop_ops.reviewing(self.editor.session):
             self.reject_image()
             return
         super().keyPressEvent(event)
@@ -399,7 +397,7 @@ class LabelPage(Page):
             self._buttons()
             return
         self.banner.hide()
-        session = QueueSession(self.opened.queue, item.id, self.names)
+        session = loop_ops.queue_session(self.opened.queue, item.id, self.names)
         self._opened(self.opened.items.index(item), item.path, session)
 
     def _opened(self, index: int, image: str, session) -> None:  # noqa: ANN001 - an EditSession
@@ -426,7 +424,7 @@ class LabelPage(Page):
         b, running = self.bar, self.runner.active
         b.auto_button.setEnabled(not running and bool(b.run_box.currentData()) and bool(self.images_dir))
         b.cancel_button.setEnabled(running and not self.runner.stopping)
-        reviewing = isinstance(self.editor.session, QueueSession)
+        reviewing = loop_ops.reviewing(self.editor.session)
         b.accept_button.setEnabled(self.editor.session is not None)
         b.reject_button.setEnabled(reviewing)
         reviewed = self.opened is not None and any(i.state == REVIEWED for i in self.opened.items)

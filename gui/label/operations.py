@@ -14,7 +14,7 @@ from core.boxedit.review import ReviewRow
 from core.dataset.data_yaml import read_data_yaml
 from core.labelling.accept import AcceptReport, accept_into
 from core.labelling.records import ADDED, IMAGE_REJECTED, PENDING, REVIEWED, TO_REVIEW, UNREADABLE, ImageItem
-from core.labelling.review_session import QueueSession
+from core.boxedit.queue_session import QueueSession, queue_class_names
 from core.labelling.store import Queue, list_queues, open_queue
 from core.usecases.label import AutoLabelDoor
 from core.workspace import app_cache_dir
@@ -29,6 +29,11 @@ def state_words(state: str) -> str:
     """An image's queue state in the reader's language."""
     return {TO_REVIEW: _tr("to review"), REVIEWED: _tr("reviewed"), IMAGE_REJECTED: _tr("rejected"),
             ADDED: _tr("added"), UNREADABLE: _tr("unreadable"), PENDING: _tr("not predicted yet")}.get(state, state)
+
+
+def class_names_of(queue: Queue) -> list[str]:
+    """The editor's class numbers for a queue: the model's classes, then other names its boxes carry."""
+    return queue_class_names(queue)
 
 
 def row_of(item: ImageItem) -> ReviewRow:
@@ -66,9 +71,23 @@ def _preflighted(door: AutoLabelDoor) -> AutoLabelDoor:
     return door
 
 
-def plan_autolabel(parent: QObject, door: AutoLabelDoor) -> CoreOp[AutoLabelDoor]:
-    """The auto-label door's pre-flight (the run's weights and their trust, the images searched, the queue)."""
-    return CoreOp(parent, lambda: _preflighted(door), what=_tr("Checking the auto-label"))
+def plan_autolabel(parent: QObject, run_dir: Path, images_dir: Path, workspace: Path, conf: float,
+                   trust_weights: bool = False) -> CoreOp[AutoLabelDoor]:
+    """The auto-label door (the one ``yolostudio label auto`` builds) and its pre-flight: the run's weights and
+    their trust, the images searched, the queue."""
+    return CoreOp(parent, lambda: _preflighted(AutoLabelDoor(run_dir, images_dir, workspace, conf=conf,
+                                                             trust_weights=trust_weights)),
+                  what=_tr("Checking the auto-label"))
+
+
+def queue_session(queue: Queue, image_id: str, names: list[str]) -> QueueSession:
+    """One queue image for the box editor (no I/O: its save is a decision appended to the queue)."""
+    return QueueSession(queue, image_id, names)
+
+
+def reviewing(session: object) -> bool:
+    """The editor shows a queue image (not a label file of a folder)."""
+    return isinstance(session, QueueSession)
 
 
 def decide(parent: QObject, session: QueueSession, state: str) -> CoreOp[ImageItem]:

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 
 from core.labelling.provenance import origins_of, sidecar_path
 from core.labelling.records import ACCEPTED, IMAGE_REJECTED, PROPOSED, REJECTED, REVIEWED, TO_REVIEW
-from core.labelling.review_session import QueueSession
+from core.boxedit.queue_session import QueueSession
 from core.labelling.store import open_queue
 from gui.label.label_page import LabelPage
 from tests.core.test_labelling_accept import _setup, _tree

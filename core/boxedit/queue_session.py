@@ -47,6 +47,7 @@ class QueueSession(EditSession):
         self.width, self.height = int(item.width), int(item.height)
         self.editable, self.ending, self._read_text = True, "\n", ""
         self._original: dict[tuple[int, float, float, float, float], Box] = {}
+        self._edited_from: dict[RowBox, Box] = {}  # a moved, resized or re-classed row -> the queue box it was
         self._hidden: list[Box] = []  # under the threshold, or rejected: kept in the queue as they are
         shown: list[RowBox] = []
         for box in item.boxes:
@@ -65,17 +66,36 @@ class QueueSession(EditSession):
         self._undo, self._redo = [], []
         self.actions = 0
 
+    def _source(self, row: RowBox) -> Box | None:
+        return self._edited_from.get(row) or self._original.get(_key(row))
+
+    def _keep_source(self, index: int, old: RowBox) -> None:
+        new = self.boxes[index]
+        source = self._source(old)
+        if new is not old and source is not None:
+            self._edited_from[new] = source  # a correction of the model's box, not a rejection and a new one
+
+    def set_rect(self, index: int, rect: tuple[float, float, float, float]) -> None:
+        old = self.boxes[index]
+        super().set_rect(index, rect)
+        self._keep_source(index, old)
+
+    def set_class(self, index: int, cls: int) -> None:
+        old = self.boxes[index]
+        super().set_class(index, cls)
+        self._keep_source(index, old)
+
     def queue_boxes(self) -> list[Box]:
         """The image's boxes as the queue stores them after the edits (what ``save`` writes)."""
         out: list[Box] = []
-        used: set[tuple[int, float, float, float, float]] = set()
+        used: set[int] = set()
         for row in self.boxes:
-            original = self._original.get(_key(row))
+            original = self._source(row)
             if original is not None and row.origin == "model":
                 out.append(original)
             elif original is not None and row.origin == "confirmed":
                 out.append(original if original.state == EDITED else original.with_state(ACCEPTED))
-            elif original is not None and row.origin == "person" and original.state == EDITED:
+            elif original is not None and row not in self._edited_from and original.state == EDITED:
                 out.append(original)  # a person's box left as it was
             else:
                 x1, y1, x2, y2 = row.pixels(self.width, self.height)
@@ -84,8 +104,8 @@ class QueueSession(EditSession):
                 out.append(Box(round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1), name,
                                original.conf if original is not None and came == MODEL else None, EDITED, came))
             if original is not None:
-                used.add(_key(row))
-        refused = [b.with_state(REJECTED) for k, b in self._original.items() if k not in used and b.origin == MODEL]
+                used.add(id(original))
+        refused = [b.with_state(REJECTED) for b in self._original.values() if id(b) not in used and b.origin == MODEL]
         return out + refused + self._hidden
 
     @property

@@ -55,7 +55,7 @@ REASONS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Box:
     """One box: corners in image pixels, class name, the model's confidence (None for a person's box)."""
 
@@ -88,7 +88,7 @@ class Box:
         return self.state in (ACCEPTED, EDITED)
 
 
-@dataclass
+@dataclass(slots=True)
 class ImageItem:
     """One image of a queue: its id (path relative to the queue's images folder), size, boxes and state."""
 

@@ -256,7 +256,7 @@ class LabelPage(Page):
         self.names = loop_ops.class_names_of(opened.queue)
         self.editor.set_names(self.names)
         self.bar.queue_box.setCurrentText(opened.queue.name)
-        self.list.show_rows(opened.rows)
+        self.list.show_rows(opened.rows)  # the first image opens when they are in (``_loaded``)
         self._buttons()
 
     @property
@@ -427,7 +427,7 @@ class LabelPage(Page):
         reviewing = loop_ops.reviewing(self.editor.session)
         b.accept_button.setEnabled(self.editor.session is not None)
         b.reject_button.setEnabled(reviewing)
-        reviewed = self.opened is not None and any(i.state == REVIEWED for i in self.opened.items)
+        reviewed = self.opened is not None and self.opened.queue.counts()[REVIEWED] > 0
         b.add_button.setEnabled(reviewed and bool(self.data_yaml) and bool(b.split_box.currentText()))
         b.retrain_button.setEnabled(self.opened is not None or bool(b.run_box.currentData()))
 

@@ -157,6 +157,7 @@ class LabelPage(Page):
         """The data.yaml the reviewed images go into; its splits fill the split box (train first)."""
         self.data_yaml = path
         self.bar.data_label.setText(path)
+        self.bar.data_label.setToolTip(path)
 
         def splits(names: list[str]) -> None:
             self.bar.split_box.clear()
@@ -178,6 +179,7 @@ class LabelPage(Page):
         if folder:
             self.images_dir = folder
             self.bar.images_label.setText(folder)
+            self.bar.images_label.setToolTip(folder)
             self._buttons()
 
     def start_autolabel(self, trust_weights: bool = False) -> None:

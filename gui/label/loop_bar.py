@@ -5,7 +5,7 @@ to add the reviewed images to, Retrain). Widgets only: the page wires them (``gu
 from __future__ import annotations
 
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QProgressBar, QPushButton,
-                               QVBoxLayout, QWidget)
+                               QSizePolicy, QVBoxLayout, QWidget)
 
 from core.usecases.label import DEFAULT_CONF
 
@@ -52,6 +52,9 @@ class LoopBar(QWidget):
         self.retrain_button = QPushButton(self.tr("Retrain"), self, enabled=False)
         self.retrain_button.setToolTip(self.tr("Fine-tune the queue's run from its best.pt on the dataset as it "
                                                "is now (yolostudio train --from RUN)"))
+        for path_label in (self.images_label, self.data_label):  # a long path shrinks, never widens the page
+            path_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            path_label.setMinimumWidth(80)
         bottom = QHBoxLayout()
         bottom.addWidget(QLabel(self.tr("Review"), self))
         bottom.addWidget(self.queue_box)

@@ -27,7 +27,7 @@ from core.dataset.files import label_path_for
 from core.i18n import tr, tr_n
 from core.job.jobs import JobOutcome
 from core.labelling.accept import AcceptRefused, AcceptReport
-from core.labelling.records import ADDED, IMAGE_REJECTED, PENDING, REVIEWED, TO_REVIEW, UNREADABLE, ImageItem
+from core.labelling.records import ADDED, IMAGE_REJECTED, PENDING, REVIEWED, UNREADABLE, ImageItem
 from core.labelling.store import QueueError
 from core.runs.store import RunInfo
 from gui import dialogs
@@ -284,9 +284,10 @@ class LabelPage(Page):
 
     def _accepted(self) -> None:
         """Enter: the image's proposals confirmed (the editor wrote them if they changed); an image still to
-        review becomes reviewed as shown (a right or empty image is a decision too); then the next."""
+        review (or rejected before) becomes reviewed as shown (a right or empty image is a decision too); then the
+        next."""
         session = self.editor.session
-        if loop_ops.reviewing(session) and (self.queue_item is not None and self.queue_item.state == TO_REVIEW):
+        if loop_ops.reviewing(session) and (self.queue_item is not None and self.queue_item.state != REVIEWED):
             loop_ops.decide(self, session, REVIEWED).success(lambda item: (self._update_row(item),
                                                                           self.step(1, save=False))).run()
             return

@@ -171,3 +171,17 @@ def test_auto_label_runs_the_door_with_progress_and_cancel(qtbot, tmp_path, fake
         page.bar.auto_button.click()  # again: the same door continues the queue
     assert ended.args[0].status == "completed" and "exp-new" in page.banner.text
     qtbot.waitUntil(lambda: page.bar.queue_box.currentText() == "exp-new", timeout=TIMEOUT_MS)
+
+
+def test_a_rejected_image_can_be_taken_back_with_enter(qtbot, tmp_path) -> None:
+    data, ws = _setup(tmp_path)
+    page = _page(qtbot, ws, data)
+    qtbot.keyClick(page.editor, Qt.Key.Key_Delete)  # b rejected, on to a
+    _on(qtbot, page, "a.jpg")
+    assert open_queue(ws, "q").item("b.jpg").state == IMAGE_REJECTED
+    qtbot.keyClick(page.editor, Qt.Key.Key_A)  # back to b
+    _on(qtbot, page, "b.jpg")
+    qtbot.keyClick(page.editor, Qt.Key.Key_Return)  # a person's yes after all
+    _on(qtbot, page, "a.jpg")
+    assert open_queue(ws, "q").item("b.jpg").state == REVIEWED
+    assert "reviewed" in page.rows[0].reason

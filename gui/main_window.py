@@ -69,6 +69,7 @@ class MainWindow(QMainWindow):
         self.services = AppServices(self.runs_store, self._apply_to_next_run, self.open_run, CurrentWork(self))
         self.services.current.show_requested.connect(lambda key: self.show_page(page_index(key)))
         self.services.use_wizard = self._use_wizard
+        self.services.fine_tune = self._fine_tune
         self._train_options = {"launcher": launcher, "prepare_demo": prepare_demo}
         self._built: dict[int, Page] = {}  # index -> the page, once built
         self._painted = False
@@ -200,6 +201,11 @@ class MainWindow(QMainWindow):
             self.show_page(TRAIN_INDEX)
             return True
         return False
+
+    def _fine_tune(self, run_dir: Path) -> bool:
+        """The Label page's Retrain: the Train page fine-tunes the run (its runner, its checks) and comes up."""
+        self.show_page(TRAIN_INDEX)
+        return self.train_page.control.fine_tune(Path(run_dir))
 
     def show_page(self, index: int) -> bool:
         item = self.rail.item(index)

@@ -56,7 +56,9 @@ def runs_table(runs: list[RunInfo], workspace: Path) -> str:
     reasons = [tr("{name} is unreadable: {reason}", name=shown(info.name),
                   reason=shown((info.error or {}).get("message", "")))
                for info in runs if info.status == UNREADABLE]
-    return "\n".join([table, *reasons])
+    changed = [f"{shown(info.name)}: {line}" for info in runs
+               if (line := info.dataset_change) is not None]
+    return "\n".join([table, *changed, *reasons])
 
 
 def run(args: argparse.Namespace, workspace: Path | None) -> int:

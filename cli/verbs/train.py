@@ -6,7 +6,9 @@ dataset the way the Train page checks it before Start (``core.dataset.training_g
 training or make yolov5 drop images exit 2 within seconds, each with its file:line, before any run folder
 exists; ``--no-check`` skips it knowingly). A wizard document whose recommendation is a prepared copy
 (``--config wizard.json``) trains on that copy, made or refreshed first (``cli.prepared_copy``). The pre-flight,
-the run folder and its spec come from the door (``core.usecases.train.TrainDoor``). The progress bar
+the run folder and its spec come from the door (``core.usecases.train.TrainDoor``). ``--from RUN`` fine-tunes
+from RUN's best.pt with its options on its dataset as it is now (``core.runs.fine_tune``; flags given override
+them); the new run records its parent, and its dataset version says what changed since. The progress bar
 (or, with ``--json``, the event stream) follows the worker until it ends.
 """
 
@@ -17,7 +19,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from cli.common import EXIT_STOPPED, EXIT_USAGE, exit_code_of
+from cli.common import EXIT_STOPPED, EXIT_USAGE, exit_code_of, find_run
 from cli.prepared_copy import ensure_copy
 from cli.jobs import render_job
 from cli.registry import Verb, register
@@ -32,6 +34,8 @@ from core.environment.machine import quick_machine_facts
 from core.training.config import validate_config
 from core.training.defaults import dataset_defaults
 from core.training.options import add_train_arguments, config_from_args, load_config_file, read_config_document
+from core.run.folder import RunFolder
+from core.runs.fine_tune import FromRunError, fine_tune_config
 from core.wizard.prepared_copy import request_of
 from core.usecases.train import TrainDoor
 
@@ -41,6 +45,9 @@ def add_arguments(train: argparse.ArgumentParser) -> None:
     train.add_argument("--config", metavar="FILE", default=None,
                        help=tr("start from the options saved in FILE (JSON or YAML, e.g. from yolostudio wizard "
                                "--json); options given on the command line override it"))
+    train.add_argument("--from", dest="from_run", metavar="RUN", default=None,
+                       help=tr("fine-tune from RUN's best weights with its settings, on its dataset as it is now "
+                               "(options given here override them)"))
     train.add_argument("--trust-weights", action="store_true",
                        help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     train.add_argument("--trust-model", action="store_true",
@@ -84,10 +91,24 @@ def job_renderer(json_mode: bool) -> EventRenderer:
 def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     renderer = job_renderer(args.json)
+    if args.from_run and args.config:
+        renderer.error(tr("Give --from or --config, not both."))
+        return EXIT_USAGE
+    parent: Path | None = None
     try:
-        base = load_config_file(Path(args.config)) if args.config else None
-        document = read_config_document(Path(args.config)) if args.config else None  # the wizard's, perhaps
-        copy = request_of(document, args.config) if args.config else None  # the wizard's prepared copy
+        if args.from_run:  # a fine-tune: the run's options from its best.pt (core.runs.fine_tune)
+            parent = find_run(workspace, args.from_run)
+            base, document, copy = fine_tune_config(parent), None, None
+        else:
+            base = load_config_file(Path(args.config)) if args.config else None
+            document = read_config_document(Path(args.config)) if args.config else None  # the wizard's, perhaps
+            copy = request_of(document, args.config) if args.config else None  # the wizard's prepared copy
+    except FileNotFoundError as exc:
+        renderer.error(str(exc), tr("List the runs with 'yolostudio runs'."))
+        return EXIT_USAGE
+    except FromRunError as exc:
+        renderer.error(exc.message, exc.hint)
+        return EXIT_USAGE
     except ValueError as exc:
         renderer.error(str(exc), tr("Save the options again from the wizard or the Train page."))
         return EXIT_USAGE
@@ -107,7 +128,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
                 document = {**document, "config": {**document["config"], "data": base.data}}
             args.data = None  # the copy is the dataset (a DATA naming the source or the copy itself means it)
     typed = {name for name in ENDPOINT_FIELDS if getattr(args, name, None) not in (None, "")}
-    refused = unconfirmed_endpoints(base, typed, str(args.config))  # a file never picks where this machine connects
+    source = str(RunFolder(parent).config) if parent is not None else str(args.config)
+    refused = unconfirmed_endpoints(base, typed, source)  # a file never picks where this machine connects
     for problem in refused:
         renderer.error(problem.message, problem.fix)
     if refused:
@@ -123,7 +145,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     # the door's pre-flight: the option rules' findings, what only this machine can tell just before its share
     # starts (ports, the rendezvous), a changed weights-store file, trust (core.usecases.train)
     door = TrainDoor(checked, workspace, trust_weights=args.trust_weights, trust_model=args.trust_model,
-                     wizard=document if isinstance(document, dict) else None)  # predicted vs measured
+                     wizard=document if isinstance(document, dict) else None,  # predicted vs measured
+                     from_run=parent)
     for problem in door.preflight():
         (renderer.error if problem.is_error else renderer.warning)(problem.message, problem.hint)
     if not door.ok:

@@ -52,6 +52,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "wizard_step": ("step", "index", "count", "status"),
     "import_progress": ("phase", "done", "total"),
     "eval_progress": ("index", "count", "images"),
+    "label_progress": ("index", "count", "image"),
     "kfold_progress": ("fold", "folds", "stage", "epoch", "epochs"),
 }
 

@@ -5,9 +5,11 @@ at or above the threshold (the queue's, or ``threshold`` here: ``label accept --
 never. An image nobody reviewed with no box at the threshold stays in the queue (an empty label would teach
 "nothing here" where the model may have missed everything); a reviewed image with no box goes in as background.
 
-Where: the split's folder (``train: images/train`` → ``images/train/<id>``, label by yolov5's own rule,
-``core.dataset.files.label_path_for``); a ``.txt`` list split gets the image under ``images/<split>/`` beside
-the list and a line appended to it. Classes are mapped by name to the dataset's ``names``; a box whose class
+Where: a folder named for the queue in the split's folder (``train: images/train`` →
+``images/train/<queue>/<id>``, label by yolov5's own rule, ``core.dataset.files.label_path_for``): yolov5 searches
+a folder split recursively, new pictures never meet the dataset's own names (a camera's ``IMG_0001.jpg`` twice),
+and what a queue added stays together; a ``.txt`` list split gets the image under ``images/<split>/<queue>/``
+beside the list and a line appended to it. Classes are mapped by name to the dataset's ``names``; a box whose class
 the dataset lacks refuses the whole accept before anything is written (``AcceptRefused``, naming the classes).
 
 Order of writes, so a killed accept leaves nothing wrong: the provenance sidecar first (a record of a line not
@@ -97,9 +99,10 @@ def _target(data_yaml: Path, split: str) -> tuple[_Target, list[str], Path]:
     return _Target(listed.parent / "images" / split, listed), spec.names, spec.root
 
 
-def _chosen(queue: Queue, threshold: float, ids: list[str] | None) -> tuple[list[tuple[ImageItem, list[Box]]],
-                                                                              list[tuple[str, str]]]:
+def _chosen(queue: Queue, threshold: float, image_ids: list[str] | None) -> tuple[
+        list[tuple[ImageItem, list[Box]]], list[tuple[str, str]]]:
     chosen, skipped = [], []
+    ids = None if image_ids is None else set(image_ids)
     for item in queue.ordered():
         if ids is not None and item.id not in ids:
             continue
@@ -143,7 +146,7 @@ def accept_into(queue: Queue, data_yaml: Path, *, split: str = "train", threshol
     report = AcceptReport(str(data_yaml), split, threshold, skipped=skipped)
     plans = []
     for item, boxes in chosen:
-        image = target.folder / item.id
+        image = target.folder / queue.name / item.id
         label = Path(label_path_for(str(image)))
         rows = [yolo_row(b, index[b.cls], item.width, item.height) for b in boxes]
         text = "".join(row + "\n" for row in rows)

@@ -55,7 +55,7 @@ REASONS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Box:
     """One box: corners in image pixels, class name, the model's confidence (None for a person's box)."""
 
@@ -88,7 +88,7 @@ class Box:
         return self.state in (ACCEPTED, EDITED)
 
 
-@dataclass
+@dataclass(slots=True)
 class ImageItem:
     """One image of a queue: its id (path relative to the queue's images folder), size, boxes and state."""
 
@@ -152,9 +152,10 @@ def rank(item: ImageItem, threshold: float) -> None:
         else:
             item.uncertainty, item.reason, item.reason_value = 0.5, "no-boxes", {}
         return
-    for i, a in enumerate(model):
-        for b in model[i + 1:]:
-            if a.cls != b.cls and min(a.conf or 0, b.conf or 0) >= threshold and iou(a, b) >= CONFLICT_IOU:
+    above = [b for b in model if (b.conf or 0.0) >= threshold]
+    for i, a in enumerate(above):
+        for b in above[i + 1:]:
+            if a.cls != b.cls and iou(a, b) >= CONFLICT_IOU:
                 item.uncertainty, item.reason, item.reason_value = 1.0, "class-conflict", {}
                 return
     worst = max(model, key=lambda b: box_uncertainty(b.conf or 0.0, threshold))

@@ -24,6 +24,7 @@ two writers (the worker, a face) never rewrite each other's file.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -228,7 +229,8 @@ class Queue:
 def fold_queue(folder: QueueFolder) -> Queue:
     """Read a queue: the header, then the proposals, then the reviews (the last line of an image wins)."""
     header = read_header(folder)
-    items = {i: ImageItem(i, str(header.path_of(i))) for i in header.images}
+    base = os.path.join(header.images_dir, "")
+    items = {i: ImageItem(i, os.path.normpath(base + i)) for i in header.images}
     names: dict[int, str] = {}
     for doc in read_lines(folder.proposals):
         if doc.get("kind") == "model" and isinstance(doc.get("names"), dict):

@@ -24,6 +24,7 @@ from core.dataset.data_yaml import pin_dataset_root
 from core.job.jobs import RUN_SPEC_FILE, JobSpec, fold_outcome
 from core.i18n import tr
 from core.job.protocol import append_line, encode_control, iter_events, open_lines_for_append
+from core.run.dataset_version import change_words, read_version
 from core.run.owner import worker_alive
 from core.run.folder import CONTROL_FILE, RunFolder
 from core.run.words import UNREADABLE
@@ -62,6 +63,14 @@ class RunInfo:
     running_since: float | None = None  # while running: when the current worker start began
     #: How the run was launched: machines and training processes per machine (1 and 1: one worker process).
     topology: dict[str, int] = field(default_factory=lambda: {"nnodes": 1, "nproc_per_node": 1})
+    #: The dataset version it trained on (``core.run.dataset_version``: fingerprint, counts, changes since the
+    #: run it fine-tuned); None when not recorded.
+    dataset_version: dict[str, Any] | None = None
+
+    @property
+    def dataset_change(self) -> str | None:
+        """"+8 images, 3 labels edited since exp3" for a fine-tuned run (no I/O: a page may call it)."""
+        return change_words(self.dataset_version)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,10 +105,12 @@ def unique_run_dir(runs_root: Path, name: str) -> Path:
 
 
 def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tuple[str, ...] = (),
-               trusted_model: bool = False, wizard: dict[str, Any] | None = None) -> Path:
+               trusted_model: bool = False, wizard: dict[str, Any] | None = None,
+               from_run: Path | None = None) -> Path:
     """Make the run folder and its ``config.json``; returns the folder (the worker spec is inside). A run
     started with the wizard's document (``wizard``) keeps it when its options are still the predicted ones
-    (``RunFolder.keep_wizard``), from either face."""
+    (``RunFolder.keep_wizard``), from either face. ``from_run``: the run it fine-tunes (``train --from``),
+    recorded as ``spec.from_run`` (its dataset version is compared with that run's)."""
     from core.workspace import runs_dir
 
     run_dir = unique_run_dir(runs_dir(workspace), checked.config.name)
@@ -108,6 +119,8 @@ def create_run(workspace: Path, checked: ValidatedConfig, *, trusted_weights: tu
                              trusted_model=trusted_model)
     if checked.data_path is not None:
         spec["resolved"]["data"] = str(pin_dataset_root(checked.data_path, run_dir))
+    if from_run is not None:
+        spec["from_run"] = str(Path(from_run).resolve())
     write_run_config(run_dir, spec)
     if wizard is not None:
         RunFolder(run_dir).keep_wizard(wizard, checked.config.to_dict())
@@ -250,6 +263,7 @@ def _read_run(run_dir: Path, *, now: float, alive: Callable[[int | None, float |
         duration_s=summary.duration_s or None,
         running_since=summary.segment.started if status == "running" else None,
         topology=run_topology(config.spec),
+        dataset_version=read_version(run_dir),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from core.usecases.door import Door
 from core.usecases.evaluate import EvaluateDoor, KfoldDoor
 from core.usecases.export import ExportDoor
+from core.usecases.label import AutoLabelDoor
 from core.usecases.jobs import (DatasetImportDoor, PredictDoor, ProbeDoor, RepairDoor, WeightsGetDoor,
                                 WeightsImportDoor, WizardMeasureDoor)
 from core.usecases.predict import PredictSourceDoor
@@ -22,7 +23,8 @@ from core.usecases.tune import TuneDoor
 #: Every door; a job kind may have several (``train``: a new run and a resume; ``tune``: new or resumed).
 ALL_DOORS: tuple[type[Door], ...] = (TrainDoor, ResumeDoor, EvaluateDoor, KfoldDoor, TuneDoor, ExportDoor,
                                      PredictDoor, PredictSourceDoor, DatasetImportDoor, WeightsGetDoor,
-                                     WeightsImportDoor, ProbeDoor, WizardMeasureDoor, RepairDoor)
+                                     WeightsImportDoor, ProbeDoor, WizardMeasureDoor, RepairDoor,
+                                     AutoLabelDoor)
 
 
 def doors_of(kind: str) -> list[type[Door]]:

@@ -31,14 +31,17 @@ from core.usecases.grants import Grants, check_model, check_weights, record_gran
 
 class TrainDoor(Door):
     """A new run from checked options; ``trust_weights`` / ``trust_model``: the user's grant, given now;
-    ``wizard``: the wizard document the options came from (the run folder keeps it for predicted vs measured)."""
+    ``wizard``: the wizard document the options came from (the run folder keeps it for predicted vs measured);
+    ``from_run``: the run it fine-tunes (``core.runs.fine_tune``: the options carry its best.pt as the model)."""
 
     kind = "train"
 
     def __init__(self, checked: ValidatedConfig, workspace: Path, *, trust_weights: bool = False,
-                 trust_model: bool = False, wizard: dict[str, Any] | None = None) -> None:
+                 trust_model: bool = False, wizard: dict[str, Any] | None = None,
+                 from_run: Path | None = None) -> None:
         super().__init__()
         self.checked, self.workspace, self.wizard = checked, Path(workspace), wizard
+        self.from_run = from_run  # ``train --from``: the run fine-tuned (its best.pt is the model, checked below)
         self.trust_weights, self.trust_model = trust_weights, trust_model
         self.grants = Grants()
         self.run_dir: Path | None = None
@@ -58,7 +61,7 @@ class TrainDoor(Door):
     def build(self) -> JobSpec:
         record_grants(self.workspace, self.grants.weights)
         self.run_dir = create_run(self.workspace, self.checked, trusted_weights=tuple(self.grants.weights),
-                                  trusted_model=self.grants.model, wizard=self.wizard)
+                                  trusted_model=self.grants.model, wizard=self.wizard, from_run=self.from_run)
         return JobSpec.for_run("train", self.run_dir, load_run_config(self.run_dir)["spec"])
 
 

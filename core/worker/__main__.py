@@ -104,6 +104,7 @@ JOBS: dict[str, Job] = {
     "probe": Job("core.worker.probe_job:run_probe"),  # imports torch itself, step by step, to find a hang
     "export": Job("core.worker.export_job:run_export", stack=True),
     "predict": Job("core.worker.predict_job:run_predict", stack=True),
+    "autolabel": Job("core.worker.autolabel_job:run_autolabel", stack=True),  # a run's proposals into a queue
     "evaluate": Job("core.worker.evaluate_job:run_evaluate", stack=True),
     "evaluate_kfold": Job("core.worker.evaluate_kfold:run_evaluate_kfold", stack=True),  # k trainings, held out
     "repair": Job("core.worker.repair_job:run_repair"),  # must not import the torch it replaces

@@ -137,6 +137,16 @@ def predict_item(run: Runner, item: Prepared, batch: int, conf: float, iou: floa
     return [[round(float(v), 1) for v in b[:4]] + [round(float(b[4]), 5), int(b[5])] for b in boxes], ms
 
 
+def unreadable_reason(path: Path) -> str:
+    """Why ``prepare_images`` gave nothing for the path: ``missing`` | ``unreadable`` (the job's and auto-label's)."""
+    return "missing" if not path.is_file() else "unreadable"
+
+
+def unreadable_message(path: Path, reason: str) -> str:
+    return (tr("{path}: not an image this app can read", path=path) if reason == "unreadable"
+            else tr("{path}: no such file", path=path))
+
+
 def run_predict(ctx: JobContext) -> str:
     """Boxes for each image of the spec, one ``predictions`` event each; ``stopped`` when asked to stop.
 
@@ -158,10 +168,9 @@ def run_predict(ctx: JobContext) -> str:
             return "stopped"
         prepared = prepare_images([path], imgsz, stride)
         if not prepared:
-            reason = "missing" if not path.is_file() else "unreadable"
+            reason = unreadable_reason(path)
             ctx.emit("warning", code="unreadable-image", image=str(path), reason=reason,
-                     message=tr("{path}: not an image this app can read", path=path) if reason == "unreadable"
-                     else tr("{path}: no such file", path=path))
+                     message=unreadable_message(path, reason))
             ctx.done_fields["skipped"] = ctx.done_fields.get("skipped", 0) + 1
             continue
         item = prepared[0]

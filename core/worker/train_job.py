@@ -30,6 +30,7 @@ from core.atomic import atomic_write_text
 from core.i18n import tr, tr_n
 from core.environment.nvml import NvmlReader, NvmlUnavailable, error_words, open_nvml
 from core.job.protocol import EventWriter
+from core.run.dataset_version import VERSION_FILE, record_dataset_version
 from core.run.folder import RunFolder
 from core.training.config import yolov5_options
 from core.worker.bottleneck_monitor import BottleneckMonitor
@@ -162,6 +163,8 @@ def run_train(ctx: JobContext) -> str:
         if not dataset_folders_ok(ctx, Path(opt.data)):
             return "stopped"
         label_caches_current(ctx, Path(opt.data))
+        if info is None or info.rank == 0:
+            keep_dataset_version(writer, run_dir, Path(opt.data), spec.get("from_run"))
         try:
             y5train.main(opt, callbacks=callbacks)
         except RankStop:
@@ -188,6 +191,17 @@ def run_train(ctx: JobContext) -> str:
             ctx.done_fields["topology"] = info.topology
             leave_process_group()
     return "stopped" if reporter is not None and reporter.stopped_at is not None else "completed"
+
+
+def keep_dataset_version(writer: EventWriter, run_dir: Path, data: Path, parent: str | None) -> None:
+    """Record the dataset version this run trains on (``core.run.dataset_version``), once: a resume keeps the
+    first start's. A version that cannot be read or written is a log line, never a reason not to train."""
+    if (run_dir / VERSION_FILE).exists():
+        return
+    try:
+        record_dataset_version(run_dir, data, Path(parent) if parent else None)
+    except (OSError, ValueError) as exc:
+        writer.emit("log", level="warning", message=tr("The dataset version was not recorded: {reason}", reason=exc))
 
 
 def _done_fields(reporter: TrainReporter | None, monitor: BottleneckMonitor | None, run_dir: Path) -> dict[str, Any]:

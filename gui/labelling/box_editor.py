@@ -92,6 +92,13 @@ class BoxEditor(QGraphicsView):
         self._fitted = True
         self.fit()
 
+    def clear(self) -> None:
+        """Nothing shown (a queue image that cannot be edited: not predicted, unreadable, already added)."""
+        self.session, self.path, self.selected = None, "", -1
+        self.scene().clear()
+        self._items = []
+        self._pixmap = QGraphicsPixmapItem()
+
     def set_names(self, names: list[str]) -> None:
         """The dataset's class names for the tags (they may arrive after the image)."""
         self.names = list(names)
@@ -183,6 +190,13 @@ class BoxEditor(QGraphicsView):
             self.fit()
 
     # --- the keyboard ---------------------------------------------------------------------------------------
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 - Qt's names
+        """Tab / Shift+Tab select boxes while an image is shown (Qt would move the focus to the next widget of
+        the host: in a page the keys never reached the editor)."""
+        if self.session is not None and self.session.boxes:
+            return False
+        return super().focusNextPrevChild(next)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if not self._key(event):
             super().keyPressEvent(event)

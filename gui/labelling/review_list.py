@@ -17,6 +17,9 @@ from PySide6.QtWidgets import QListView, QWidget
 from core.boxedit.review import ReviewRow
 from gui.labelling import operations
 
+LAYOUT_BATCH = 1000
+
+
 class ReviewModel(QAbstractListModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +55,10 @@ class ReviewList(QListView):
         self.model_ = ReviewModel(self)
         self.setModel(self.model_)
         self.setUniformItemSizes(True)
+        # Laid out 1,000 rows per turn of the event loop: at once, the first setCurrentIndex after 10,000 rows
+        # made Qt ask the model's rowCount 20,000 times (84 ms on the GUI thread; 15 ms batched).
+        self.setLayoutMode(QListView.LayoutMode.Batched)
+        self.setBatchSize(LAYOUT_BATCH)
 
     def load(self, read: Callable[[], list[ReviewRow]]) -> None:
         """``read`` (core's queue reader) runs on the pool; its rows arrive here a slice at a time."""
@@ -66,6 +73,13 @@ class ReviewList(QListView):
         self.model_.rows = []
         self.model_.endResetModel()
         op.success(self._arrived).run()
+
+    def show_rows(self, rows: list[ReviewRow]) -> None:
+        """Rows read already (a review queue, folded and ordered off the GUI thread), in one insert."""
+        self.model_.beginResetModel()
+        self.model_.rows = []
+        self.model_.endResetModel()
+        self._arrived(rows)
 
     def _arrived(self, rows: list[ReviewRow]) -> None:
         self.model_.extend(rows)

@@ -27,6 +27,9 @@ ApplyToNextRun = Callable[..., bool]
 OpenRun = Callable[[Any], bool]
 #: Hands the wizard's result document (config, reasons, predicted) to the Train page and shows it; True when done.
 UseWizard = Callable[[dict[str, Any]], bool]
+#: Fine-tunes a run (its folder) on the Train page from its best.pt on the dataset as it is now; True when started
+#: or handed over.
+FineTune = Callable[[Path], bool]
 
 
 @dataclass
@@ -38,6 +41,7 @@ class AppServices:
     open_run: OpenRun | None = None
     current: CurrentWork = field(default_factory=CurrentWork)  # the dataset every page works on
     use_wizard: UseWizard | None = None
+    fine_tune: FineTune | None = None
 
 
 class Page(QWidget):

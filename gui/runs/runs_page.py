@@ -234,6 +234,8 @@ class RunsPage(Page):
                  self.tr("folder {path}").format(path=run.path)]
         if run.best_weights:
             parts.append(self.tr("best weights {path}").format(path=run.best_weights))
+        if run.dataset_change:  # "+8 images, 3 labels edited since exp3" (core.run.dataset_version)
+            parts.append(run.dataset_change)
         if run.error and run.error.get("message"):
             parts.append(self.tr("why it failed: {message}").format(message=run.error["message"]))
         return " · ".join(parts)

@@ -28,6 +28,7 @@ from core.training.distributed import ENDPOINT_FIELDS
 from core.training.options import option_labels
 from core.job.jobs import JobOutcome
 from core.run.folder import RunFolder
+from core.runs.fine_tune import FromRunError, fine_tune_config
 from core.runs.store import RunInfo, load_run_config
 from core.usecases.remote import RemoteTrainDoor
 from core.usecases.train import ResumeDoor, TrainDoor
@@ -81,6 +82,7 @@ class TrainRunControl(QObject):
         self.remote_start.cancelled.connect(lambda: (self._update_buttons(), self._notify(
             "info", self.tr("Sending cancelled; nothing was started. The files sent whole are there, verified: the "
                             "next Start sends only the rest."))))
+        self.from_run: tuple[Path, str] | None = None  # a fine-tune's parent and its best.pt (``fine_tune``)
 
     @property
     def active(self) -> bool:
@@ -167,8 +169,10 @@ class TrainRunControl(QObject):
                                               trust=bool(trusted) or trusted_model)
             self._update_buttons()
             return started
+        parent = self.from_run[0] if self.from_run and str(checked.config.model) == self.from_run[1] else None
         door = TrainDoor(checked, self.workspace, trust_weights=bool(trusted), trust_model=trusted_model,
-                         wizard=self.wizard_doc)  # the wizard's document, kept with the run when it still predicts it
+                         wizard=self.wizard_doc,  # the wizard's document, kept with the run when it still predicts it
+                         from_run=parent)  # a fine-tune records its parent while the model is still its best.pt
         refused = [p for p in door.preflight() if p.is_error]  # the same pre-flight as yolostudio train's
         if refused:  # a taken port, a changed weights-store file: what only the moment of Start can tell
             self._notify("error", "\n".join(p.text() for p in refused))
@@ -181,6 +185,7 @@ class TrainRunControl(QObject):
                 reason=exc, path=self.workspace))
             return False
         run_dir = door.run_dir
+        self.from_run = None
         self.wizard_doc = None  # the hand-over is this run's (or, changed since, no run's)
         self._handover_said = ""
         self.options.remember_choices(checked)
@@ -430,6 +435,26 @@ class TrainRunControl(QObject):
             if endpoint and not dialogs.confirm_endpoint(self._window, endpoint, source):
                 values.pop(name)
         return values
+
+    def fine_tune(self, run_dir: Path) -> bool:
+        """The labelling loop's Retrain (``yolostudio train --from RUN``): ``run_dir``'s options with its best.pt as
+        the model (``core.runs.fine_tune``) into the form, then Start — the run records its parent and dataset
+        version. While the dataset is still being checked, Start waits for the user (the banner says so)."""
+        if self.active:
+            self._notify("warning", self.tr("A run is training: retrain when it ends."))
+            return False
+        try:
+            cfg = fine_tune_config(run_dir)
+        except FromRunError as exc:
+            self._notify("error", " ".join(t for t in (exc.message, exc.hint) if t))
+            return False
+        values = {name: value for name, value in cfg.to_dict().items() if name in self.form.settable}
+        self.form.apply_values(self._confirmed_endpoints(values, self.tr("Run {name}'s settings").format(
+            name=run_dir.name)))
+        self.from_run = (Path(run_dir), str(cfg.model))
+        self._notify("info", self.tr("Fine-tuning {name} from its best.pt on the dataset as it is now.").format(
+            name=run_dir.name))
+        return self.start_run()
 
     def train_more(self, epochs: int) -> bool:
         """Start a new run from the shown run's best.pt on the same dataset, for ``epochs`` more epochs."""

@@ -128,6 +128,10 @@ Step failed: {step}
       <translation>  注意：{text}</translation>
     </message>
     <message>
+      <source>  skipped {id}: {why}</source>
+      <translation>  已跳过 {id}：{why}</translation>
+    </message>
+    <message>
       <source>  spelled several ways: {names} (merge: --merge-variants or --rename)</source>
       <translation>  同一类别有多种写法：{names}（合并：--merge-variants 或 --rename）</translation>
     </message>
@@ -356,6 +360,14 @@ Step failed: {step}
       <translation>* 估算值：未在此测量</translation>
     </message>
     <message>
+      <source>+{n} image</source>
+      <translation>+{n} 张图片</translation>
+    </message>
+    <message>
+      <source>+{n} images</source>
+      <translation>+{n} 张图片</translation>
+    </message>
+    <message>
       <source>, about {s:.0f} s left</source>
       <translation>，约剩 {s:.0f} 秒</translation>
     </message>
@@ -374,6 +386,10 @@ Step failed: {step}
     <message>
       <source>--cache ram needs about {need:.1f} GB for {images} images, {available:.1f} GB available</source>
       <translation>--cache ram 缓存 {images} 张图片约需 {need:.1f} GB，可用 {available:.1f} GB</translation>
+    </message>
+    <message>
+      <source>--conf {value} is not a confidence.</source>
+      <translation>--conf {value} 不是有效的置信度。</translation>
     </message>
     <message>
       <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
@@ -626,6 +642,14 @@ Step failed: {step}
     <message>
       <source>Added machine {name} ({dest}); its workspace there: {folder}. 'yolostudio machine check {name}' runs the doctor there.</source>
       <translation>已添加机器 {name}（{dest}）；它上面的工作区：{folder}。'yolostudio machine check {name}' 会在那里运行环境检查。</translation>
+    </message>
+    <message>
+      <source>Added {n} image to {split} of {data}.</source>
+      <translation>已向 {data} 的 {split} 加入 {n} 张图片。</translation>
+    </message>
+    <message>
+      <source>Added {n} images to {split} of {data}.</source>
+      <translation>已向 {data} 的 {split} 加入 {n} 张图片。</translation>
     </message>
     <message>
       <source>All {epochs} epochs had finished when its worker ended: Resume completes it, marking it completed with the weights it has (the final validation of best.pt does not run again).</source>
@@ -1026,6 +1050,10 @@ Step failed: {step}
     <message>
       <source>Could not remove {key} without changing other values; edit it in the YAML view.</source>
       <translation>无法在不改变其他值的情况下删除 {key}；请在 YAML 视图中编辑。</translation>
+    </message>
+    <message>
+      <source>Could not write into the dataset: {reason}</source>
+      <translation>无法写入数据集：{reason}</translation>
     </message>
     <message>
       <source>Could not write the class names without changing other values.</source>
@@ -1714,8 +1742,16 @@ Type 'delete' to confirm: </source>
       <translation>获取方式：yolostudio weights get yolov5s   （从 {base} 下载）</translation>
     </message>
     <message>
+      <source>Give --from or --config, not both.</source>
+      <translation>请只给出 --from 或 --config 之一。</translation>
+    </message>
+    <message>
       <source>Give --images the folder that holds the new images.</source>
       <translation>用 --images 指定存放新图片的文件夹。</translation>
+    </message>
+    <message>
+      <source>Give --model the run's best.pt or one of its exports.</source>
+      <translation>请用 --model 指定该运行的 best.pt 或它的某个导出模型。</translation>
     </message>
     <message>
       <source>Give --rdzv-endpoint HOST:PORT (or --master-addr and --master-port) of machine 0, the same on every machine.</source>
@@ -1728,6 +1764,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Give a plain file name ending in .pt (--name).</source>
       <translation>请指定以 .pt 结尾的普通文件名（--name）。</translation>
+    </message>
+    <message>
+      <source>Give a value above 0 and at most 1 (0.25 is yolov5's default).</source>
+      <translation>请给出大于 0 且不超过 1 的值（yolov5 的默认值是 0.25）。</translation>
     </message>
     <message>
       <source>Give an image, a folder, a glob such as 'images/*.jpg', a video, a camera index (0) or an rtsp:// or http:// stream.</source>
@@ -1820,10 +1860,6 @@ Type 'delete' to confirm: </source>
     <message>
       <source>INT8 TensorRT engine, ONNX or OpenVINO model, calibrated on --data training images; ONNX and OpenVINO: FP32 and INT8 mAP on val compared</source>
       <translation>INT8 TensorRT 引擎、ONNX 或 OpenVINO 模型，用 --data 的训练图片校准；ONNX 和 OpenVINO：在 val 上比较 FP32 与 INT8 的 mAP</translation>
-    </message>
-    <message>
-      <source>OpenVINO INT8 needs the 'nncf' package, which is not installed.</source>
-      <translation>OpenVINO INT8 需要 'nncf' 包，但尚未安装。</translation>
     </message>
     <message>
       <source>INT8 applies to TensorRT engines, ONNX and OpenVINO; choose one of them.</source>
@@ -2102,6 +2138,10 @@ Type 'delete' to confirm: </source>
       <translation>标签平滑</translation>
     </message>
     <message>
+      <source>Labelling {index}/{count}: {image} ({n} proposed)</source>
+      <translation>自动标注 {index}/{count}：{image}（建议 {n} 个框）</translation>
+    </message>
+    <message>
       <source>Large P6: 1280 px, high accuracy; needs a large GPU and a large dataset.</source>
       <translation>大型 P6：1280 像素，高精度；需要大显存 GPU 和大数据集。</translation>
     </message>
@@ -2156,6 +2196,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>List the queues with 'yolostudio label queue'.</source>
       <translation>用 'yolostudio label queue' 列出所有队列。</translation>
+    </message>
+    <message>
+      <source>List the runs with 'yolostudio runs'.</source>
+      <translation>用 'yolostudio runs' 列出所有运行。</translation>
     </message>
     <message>
       <source>Lists and mappings nest more than {limit} levels deep at line {line}; a data.yaml needs three.</source>
@@ -2462,6 +2506,10 @@ Type 'delete' to confirm: </source>
       <translation>没有名为“{name}”的审核队列（查找位置：{path}）。</translation>
     </message>
     <message>
+      <source>No review queues yet. Start one with: yolostudio label auto RUN --images DIR</source>
+      <translation>还没有审核队列。用以下命令新建：yolostudio label auto RUN --images DIR</translation>
+    </message>
+    <message>
       <source>No run folder at {path}.</source>
       <translation>{path} 处没有训练文件夹。</translation>
     </message>
@@ -2732,6 +2780,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>OpenCV's DNN reads only static FP32 models</source>
       <translation>OpenCV 的 DNN 只能读取静态的 FP32 模型</translation>
+    </message>
+    <message>
+      <source>OpenVINO INT8 needs the 'nncf' package, which is not installed.</source>
+      <translation>OpenVINO INT8 需要 'nncf' 包，但尚未安装。</translation>
     </message>
     <message>
       <source>OpenVINO export needs the 'openvino' package, which is not installed.</source>
@@ -3070,6 +3122,18 @@ Type 'delete' to confirm: </source>
       <translation>审核队列“{name}”存放的是运行 {run} 对 {folder} 的建议标注。</translation>
     </message>
     <message>
+      <source>Queue '{name}' is being filled by another auto-label (pid {pid}).</source>
+      <translation>队列“{name}”正由另一个自动标注任务填充（pid {pid}）。</translation>
+    </message>
+    <message>
+      <source>Queue {name}: {n} image to predict with {weights}</source>
+      <translation>队列 {name}：用 {weights} 预测 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>Queue {name}: {n} images to predict with {weights}</source>
+      <translation>队列 {name}：用 {weights} 预测 {n} 张图片</translation>
+    </message>
+    <message>
       <source>RAM (decode once, keep in memory)</source>
       <translation>内存（解码一次，保存在内存中）</translation>
     </message>
@@ -3226,6 +3290,10 @@ Type 'delete' to confirm: </source>
       <translation>重启 Windows（使用 WSL 时：在 Windows 中运行 'wsl --shutdown'，再重新打开 WSL）；重新安装 PyTorch 无济于事。</translation>
     </message>
     <message>
+      <source>Review it: yolostudio label queue {name} (or the Label page); then yolostudio label accept {name} --into DATA.yaml</source>
+      <translation>请审核：yolostudio label queue {name}（或在标注页面）；然后 yolostudio label accept {name} --into DATA.yaml</translation>
+    </message>
+    <message>
       <source>Review them in the Errors browser (likeliest first) and fix the labels.</source>
       <translation>在错误浏览器中逐一查看（最可能的在前）并修正标注。</translation>
     </message>
@@ -3280,6 +3348,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run yolov5's augmentation (mosaic, perspective, HSV, flips, mixup) on whole batches where the model trains, so the loader's workers only decode: about a third of their CPU time per image, for a fast GPU fed by few cores. 'auto' lets the wizard turn it on when its measured loader supply is below the measured training speed. copy_paste is not supported.</source>
       <translation>在模型训练所在的设备上，对整个批次运行 yolov5 的数据增强（马赛克、透视、HSV、翻转、mixup），加载器的工作进程只需解码：每张图片约只需原来三分之一的 CPU 时间，适合少量 CPU 核心供给快速 GPU 的情况。'auto' 让向导在测得的加载器供给低于测得的训练速度时开启它。不支持 copy_paste。</translation>
+    </message>
+    <message>
+      <source>Run {name} has no best.pt to fine-tune from.</source>
+      <translation>运行 {name} 没有可用于微调的 best.pt。</translation>
+    </message>
+    <message>
+      <source>Run {name} has no best.pt to label with.</source>
+      <translation>运行 {name} 没有可用于标注的 best.pt。</translation>
     </message>
     <message>
       <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
@@ -3586,6 +3662,14 @@ Type 'delete' to confirm: </source>
       <translation>已停止；已准备好的图片会保留，下次运行会接着做。</translation>
     </message>
     <message>
+      <source>Stopped; the same command predicts the {n} image left.</source>
+      <translation>已停止；再次运行同一命令会预测剩下的 {n} 张图片。</translation>
+    </message>
+    <message>
+      <source>Stopped; the same command predicts the {n} images left.</source>
+      <translation>已停止；再次运行同一命令会预测剩下的 {n} 张图片。</translation>
+    </message>
+    <message>
       <source>Stopping gracefully (a training run saves a checkpoint after the current batch)… Ctrl+C again kills the worker.</source>
       <translation>正在平稳停止（训练会在当前批次结束后保存检查点）… 再按一次 Ctrl+C 将强制结束工作进程。</translation>
     </message>
@@ -3884,6 +3968,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>The dataset of run {run} is not there: {path}</source>
       <translation>运行 {run} 的数据集不在原处：{path}</translation>
+    </message>
+    <message>
+      <source>The dataset version was not recorded: {reason}</source>
+      <translation>未能记录数据集版本：{reason}</translation>
     </message>
     <message>
       <source>The dataset {data} is not on this machine: it is sent from here.</source>
@@ -4522,6 +4610,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>以 FP32 训练，而不是让 yolov5 开启混合精度：适用于虽然通过了 yolov5 的 AMP 检查、但 FP16 训练后期损失变成 NaN 的 GPU（GTX 16xx、Quadro T 系列）。每张图片约占用两倍显存，在有张量核心的 GPU 上步骤更慢。</translation>
     </message>
     <message>
+      <source>Train it first (or let it finish an epoch), or choose another run.</source>
+      <translation>请先训练它（或至少完成一个轮次），或选择另一个运行。</translation>
+    </message>
+    <message>
       <source>Train more (Train more / yolostudio train --epochs {n}).</source>
       <translation>继续训练（继续训练 / yolostudio train --epochs {n}）。</translation>
     </message>
@@ -4780,6 +4872,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>WSL provides the NVIDIA library from the Windows driver in /usr/lib/wsl/lib; without it the app cannot read GPU utilisation or check the driver.</source>
       <translation>WSL 通过 Windows 驱动在 /usr/lib/wsl/lib 中提供 NVIDIA 库；没有它，应用无法读取 GPU 利用率，也无法检查驱动。</translation>
+    </message>
+    <message>
+      <source>Wait for it to end, or stop it.</source>
+      <translation>请等它结束，或停止它。</translation>
     </message>
     <message>
       <source>Wait for it to finish, or cancel it there.</source>
@@ -5050,6 +5146,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>约 {duration}（{basis}）</translation>
     </message>
     <message>
+      <source>accept the model's unreviewed boxes from this confidence (default: the queue's)</source>
+      <translation>接受未审核的模型框所需的最低置信度（默认：队列的阈值）</translation>
+    </message>
+    <message>
       <source>accept the server's host key with this fingerprint (compare it with the server's)</source>
       <translation>接受指纹为此值的服务器主机密钥（请与服务器上的指纹核对）</translation>
     </message>
@@ -5108,6 +5208,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>an existing Ray cluster (ray start --head …); default: RAY_ADDRESS, else a local instance on this machine only</source>
       <translation>已有的 Ray 集群（ray start --head …）；默认：RAY_ADDRESS，否则只在本机启动一个本地实例</translation>
+    </message>
+    <message>
+      <source>an export of the run to predict with (.onnx, .torchscript, .engine; default: its best.pt)</source>
+      <translation>用于预测的该运行的导出模型（.onnx、.torchscript、.engine；默认：其 best.pt）</translation>
     </message>
     <message>
       <source>an image, a folder, a glob, a video, a camera index (0) or an rtsp:// / http:// stream</source>
@@ -5170,6 +5274,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>自动</translation>
     </message>
     <message>
+      <source>auto-label new images with a run's model, review the proposals, accept them into a dataset</source>
+      <translation>用某次运行的模型自动标注新图片，审核建议，并把它们接受进数据集</translation>
+    </message>
+    <message>
       <source>available RAM</source>
       <translation>可用内存</translation>
     </message>
@@ -5212,6 +5320,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>box sizes unknown</source>
       <translation>框大小未知</translation>
+    </message>
+    <message>
+      <source>boxes</source>
+      <translation>框数</translation>
     </message>
     <message>
       <source>bring a run back from a machine (weights, evaluations, exports), verified</source>
@@ -5322,6 +5434,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>计算进程</translation>
     </message>
     <message>
+      <source>confidence at which a box is proposed (default: {conf})</source>
+      <translation>建议一个框所需的置信度（默认：{conf}）</translation>
+    </message>
+    <message>
       <source>confidence threshold (default: {v})</source>
       <translation>置信度阈值（默认：{v}）</translation>
     </message>
@@ -5404,6 +5520,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>dataset YAML for verification/calibration (default: the run's)</source>
       <translation>用于验证/校准的数据集 YAML（默认：训练时的）</translation>
+    </message>
+    <message>
+      <source>dataset changes since {run} unknown (it recorded no dataset version)</source>
+      <translation>自 {run} 以来的数据集变化未知（它没有记录数据集版本）</translation>
     </message>
     <message>
       <source>decode each image once and keep it in RAM (yolov5 checks that it fits, else trains without cache)</source>
@@ -5590,6 +5710,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>已读取文件</translation>
     </message>
     <message>
+      <source>fine-tune from RUN's best weights with its settings, on its dataset as it is now (options given here override them)</source>
+      <translation>从 RUN 的 best 权重出发、沿用其设置，在其数据集的当前状态上微调（此处给出的选项会覆盖它们）</translation>
+    </message>
+    <message>
       <source>finished in {s:.1f} s</source>
       <translation>用时 {s:.1f} 秒完成</translation>
     </message>
@@ -5684,6 +5808,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>how much neighbouring tiles overlap (default: {v})</source>
       <translation>相邻切片的重叠比例（默认：{v}）</translation>
+    </message>
+    <message>
+      <source>image</source>
+      <translation>图片</translation>
     </message>
     <message>
       <source>image format of the copy (default: jpg)</source>
@@ -5898,6 +6026,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>略去一个类别（可重复）</translation>
     </message>
     <message>
+      <source>let a run's best weights propose boxes for new images (into a review queue, never into a dataset)</source>
+      <translation>用某次运行的 best 权重为新图片建议标注框（放入审核队列，绝不直接进入数据集）</translation>
+    </message>
+    <message>
       <source>line {n}</source>
       <translation>第 {n} 行</translation>
     </message>
@@ -5908,6 +6040,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>list runs with status and best mAP</source>
       <translation>列出训练记录及其状态和最佳 mAP</translation>
+    </message>
+    <message>
+      <source>list the review queues, or one queue least certain first</source>
+      <translation>列出审核队列，或按最不确定优先列出一个队列</translation>
     </message>
     <message>
       <source>list the run's stored evaluations (newest first) instead of evaluating</source>
@@ -6390,6 +6526,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>以 JSON 输出问题和统计</translation>
     </message>
     <message>
+      <source>print it as JSON</source>
+      <translation>以 JSON 输出</translation>
+    </message>
+    <message>
       <source>print one JSON object per image or frame</source>
       <translation>每张图片或每一帧输出一个 JSON 对象</translation>
     </message>
@@ -6694,6 +6834,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>正在启动 Ray</translation>
     </message>
     <message>
+      <source>state</source>
+      <translation>状态</translation>
+    </message>
+    <message>
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -6818,6 +6962,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>容器的 CPU 配额（{quota:g} 个 CPU）</translation>
     </message>
     <message>
+      <source>the dataset to add them to</source>
+      <translation>要加入的数据集</translation>
+    </message>
+    <message>
       <source>the dataset's data.yaml</source>
       <translation>数据集的 data.yaml</translation>
     </message>
@@ -6836,6 +6984,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>the first choice is not served by the index; see the reason above</source>
       <translation>索引不提供首选构建；原因见上文</translation>
+    </message>
+    <message>
+      <source>the folder of new images</source>
+      <translation>新图片所在的文件夹</translation>
     </message>
     <message>
       <source>the highest confidence at which recall over all classes is at least {target}</source>
@@ -6930,8 +7082,24 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>探测进程以代码 {code} 退出</translation>
     </message>
     <message>
+      <source>the queue to list</source>
+      <translation>要列出的队列</translation>
+    </message>
+    <message>
+      <source>the review queue</source>
+      <translation>审核队列</translation>
+    </message>
+    <message>
+      <source>the review queue (default: RUN-DIR); an existing one gets the new images</source>
+      <translation>审核队列（默认：RUN-DIR）；已有的队列会加入新图片</translation>
+    </message>
+    <message>
       <source>the run is on this machine (SSH)</source>
       <translation>运行在这台机器上（SSH）</translation>
+    </message>
+    <message>
+      <source>the run whose best.pt proposes (name or folder)</source>
+      <translation>用其 best.pt 给出建议的运行（名称或文件夹）</translation>
     </message>
     <message>
       <source>the run's name on the machine</source>
@@ -6940,6 +7108,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>the runs on this machine (SSH)</source>
       <translation>这台机器上的运行（SSH）</translation>
+    </message>
+    <message>
+      <source>the same dataset as {run}</source>
+      <translation>与 {run} 的数据集相同</translation>
     </message>
     <message>
       <source>the same pixels as {kept}: imported once, with its boxes</source>
@@ -6956,6 +7128,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>the source's format (default: detected)</source>
       <translation>源数据的格式（默认：自动识别）</translation>
+    </message>
+    <message>
+      <source>the split to add them to (default: train)</source>
+      <translation>要加入的划分（默认：train）</translation>
     </message>
     <message>
       <source>the test kernel ran on: {names}</source>
@@ -7126,6 +7302,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>不可用（{reason}）</translation>
     </message>
     <message>
+      <source>uncertainty</source>
+      <translation>不确定度</translation>
+    </message>
+    <message>
       <source>uncorrectable ECC errors (since the driver loaded)</source>
       <translation>不可纠正的 ECC 错误（自驱动加载以来）</translation>
     </message>
@@ -7238,6 +7418,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>要评估的划分（默认：val；train 需要 --kfold）</translation>
     </message>
     <message>
+      <source>why</source>
+      <translation>原因</translation>
+    </message>
+    <message>
       <source>with --machine: start it there and return ('yolostudio fetch RUN --machine NAME' brings the result back)</source>
       <translation>与 --machine 一起使用：在那里启动后立即返回（'yolostudio fetch RUN --machine NAME' 取回结果）</translation>
     </message>
@@ -7276,6 +7460,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>write a copy resized to the training size (faster loading), with a data.yaml to train on</source>
       <translation>写一份缩放到训练尺寸的副本（加载更快），并附带可直接训练的 data.yaml</translation>
+    </message>
+    <message>
+      <source>write a queue's accepted images and labels into a dataset</source>
+      <translation>把队列中已接受的图片和标注写入数据集</translation>
     </message>
     <message>
       <source>write a run's deployment report: one printable page of its model, operating confidence, per-class precision and recall with intervals, false alarms, latency and INT8 cost</source>
@@ -7444,6 +7632,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>your release</source>
       <translation>你的版本</translation>
+    </message>
+    <message>
+      <source>{changes} since {run}</source>
+      <translation>自 {run} 以来：{changes}</translation>
     </message>
     <message>
       <source>{command}   # or unset it to use every GPU</source>
@@ -7902,6 +8094,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>{name}：{rate:.0f} 张/秒（{w} 个加载进程）</translation>
     </message>
     <message>
+      <source>{name}: {review} to review, {reviewed} reviewed, {added} added, {rejected} rejected, {unreadable} unreadable, {pending} not predicted yet</source>
+      <translation>{name}：待审核 {review}，已审核 {reviewed}，已加入 {added}，已拒绝 {rejected}，无法读取 {unreadable}，尚未预测 {pending}</translation>
+    </message>
+    <message>
       <source>{need:.1f} GB needed by training and its workers, {available:.1f} GB available</source>
       <translation>训练及其加载进程需要 {need:.1f} GB，可用 {available:.1f} GB</translation>
     </message>
@@ -8020,6 +8216,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{n} images' boxes turned with their EXIF orientation</source>
       <translation>{n} 张图片的框随 EXIF 方向一起旋转</translation>
+    </message>
+    <message>
+      <source>{n} label edited</source>
+      <translation>{n} 个标注已修改</translation>
+    </message>
+    <message>
+      <source>{n} labels edited</source>
+      <translation>{n} 个标注已修改</translation>
     </message>
     <message>
       <source>{n} more would make yolov5 skip an image.</source>
@@ -8256,6 +8460,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>{path} is not a folder of images.</source>
       <translation>{path} 不是图片文件夹。</translation>
+    </message>
+    <message>
+      <source>{path} is not a model file this app can run (.pt, .onnx, .torchscript or .engine).</source>
+      <translation>{path} 不是本应用能运行的模型文件（.pt、.onnx、.torchscript 或 .engine）。</translation>
     </message>
     <message>
       <source>{path} is not a regular file (a FIFO, a device or a folder is in its place)</source>
@@ -8760,6 +8968,10 @@ then: {install}</source>
       <translation>… 还有 {n} 条（--json 列出全部）</translation>
     </message>
     <message>
+      <source>… and {n} more (--json lists them all).</source>
+      <translation>…… 还有 {n} 项（--json 会全部列出）。</translation>
+    </message>
+    <message>
       <source>… and {n} more.</source>
       <translation>… 还有 {n} 条。</translation>
     </message>
@@ -8778,6 +8990,14 @@ then: {install}</source>
     <message>
       <source>… {n} images validated</source>
       <translation>… 已验证 {n} 张图片</translation>
+    </message>
+    <message>
+      <source>−{n} image</source>
+      <translation>−{n} 张图片</translation>
+    </message>
+    <message>
+      <source>−{n} images</source>
+      <translation>−{n} 张图片</translation>
     </message>
     <message>
       <source>≈{mb:.0f} MB</source>

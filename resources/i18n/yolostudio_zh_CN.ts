@@ -2524,20 +2524,116 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
   <context>
     <name>LabelPage</name>
     <message>
-      <source>Choose a folder of images…</source>
-      <translation>选择图片文件夹…</translation>
+      <source>Adding the reviewed images to {path}</source>
+      <translation>正在把已审核的图片加入 {path}</translation>
+    </message>
+    <message>
+      <source>Checking the auto-label</source>
+      <translation>正在检查自动标注</translation>
+    </message>
+    <message>
+      <source>Could not start the auto-label: {reason}</source>
+      <translation>无法启动自动标注：{reason}</translation>
+    </message>
+    <message>
+      <source>Delete with no box selected: reject the image</source>
+      <translation>未选中框时按 Delete：拒绝整张图片</translation>
     </message>
     <message>
       <source>Images to label</source>
       <translation>要标注的图片</translation>
     </message>
     <message>
-      <source>No folder chosen.</source>
-      <translation>尚未选择文件夹。</translation>
+      <source>Listing the review queues</source>
+      <translation>正在列出审核队列</translation>
+    </message>
+    <message>
+      <source>New images to auto-label</source>
+      <translation>要自动标注的新图片</translation>
+    </message>
+    <message>
+      <source>No reviewed image to add: accept images first (Enter).</source>
+      <translation>没有已审核的图片可加入：请先接受图片（Enter）。</translation>
+    </message>
+    <message>
+      <source>Open the app's window to retrain (the Train page runs it).</source>
+      <translation>请在应用主窗口中重新训练（由训练页面运行）。</translation>
+    </message>
+    <message>
+      <source>Queue {name} is ready: review it, least certain first.</source>
+      <translation>队列 {name} 已就绪：请审核，最不确定的排在前面。</translation>
+    </message>
+    <message>
+      <source>Reading the review queue {name}</source>
+      <translation>正在读取审核队列 {name}</translation>
+    </message>
+    <message>
+      <source>Reading {path}</source>
+      <translation>正在读取 {path}</translation>
+    </message>
+    <message>
+      <source>Recording the decision</source>
+      <translation>正在记录决定</translation>
+    </message>
+    <message>
+      <source>Skipped {id}: {why}</source>
+      <translation>已跳过 {id}：{why}</translation>
+    </message>
+    <message>
+      <source>Stopped. Auto-label again predicts the images left.</source>
+      <translation>已停止。再次点击“自动标注”会预测剩下的图片。</translation>
+    </message>
+    <message>
+      <source>Stopping after the current image; Auto-label again continues.</source>
+      <translation>将在当前图片完成后停止；再次点击“自动标注”会继续。</translation>
+    </message>
+    <message>
+      <source>The auto-label failed.</source>
+      <translation>自动标注失败。</translation>
+    </message>
+    <message>
+      <source>The dataset to add to</source>
+      <translation>要加入的数据集</translation>
+    </message>
+    <message>
+      <source>added</source>
+      <translation>已加入</translation>
+    </message>
+    <message>
+      <source>not predicted yet</source>
+      <translation>尚未预测</translation>
+    </message>
+    <message>
+      <source>rejected</source>
+      <translation>已拒绝</translation>
+    </message>
+    <message>
+      <source>reviewed</source>
+      <translation>已审核</translation>
+    </message>
+    <message>
+      <source>to review</source>
+      <translation>待审核</translation>
+    </message>
+    <message>
+      <source>unreadable</source>
+      <translation>无法读取</translation>
     </message>
     <message>
       <source>{folder} holds no images yolov5 reads.</source>
       <translation>{folder} 中没有 yolov5 能读取的图片。</translation>
+    </message>
+    <message>
+      <source>{id} could not be read: {why}</source>
+      <translation>无法读取 {id}：{why}</translation>
+    </message>
+    <message>
+      <source>{id} is in the dataset already: {where}</source>
+      <translation>{id} 已在数据集中：{where}</translation>
+    </message>
+    <message>
+      <source>{id} is not predicted yet: Auto-label again continues the queue.</source>
+      <translation>{id} 尚未预测：再次点击“自动标注”会继续该队列。</translation>
     </message>
     <message>
       <source>{image} cannot be read as an image.</source>
@@ -2592,6 +2688,93 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>The worker's own output: library messages, warnings, tracebacks.</source>
       <translation>工作进程自己的输出：库的消息、警告和异常堆栈。</translation>
+    </message>
+  </context>
+  <context>
+    <name>LoopBar</name>
+    <message>
+      <source>Accept image (Enter)</source>
+      <translation>接受图片（Enter）</translation>
+    </message>
+    <message>
+      <source>Add reviewed to dataset</source>
+      <translation>将已审核的加入数据集</translation>
+    </message>
+    <message>
+      <source>Auto-label</source>
+      <translation>自动标注</translation>
+    </message>
+    <message>
+      <source>Auto-label with</source>
+      <translation>自动标注，使用</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Confidence</source>
+      <translation>置信度</translation>
+    </message>
+    <message>
+      <source>Confidence at which a box is proposed</source>
+      <translation>建议一个框所需的置信度</translation>
+    </message>
+    <message>
+      <source>Dataset…</source>
+      <translation>数据集…</translation>
+    </message>
+    <message>
+      <source>Fine-tune the queue's run from its best.pt on the dataset as it is now (yolostudio train --from RUN)</source>
+      <translation>从队列所属运行的 best.pt 出发，在数据集当前状态上微调（yolostudio train --from RUN）</translation>
+    </message>
+    <message>
+      <source>Label a folder of images by hand (its label files are edited)</source>
+      <translation>手动标注一个图片文件夹（直接编辑其标签文件）</translation>
+    </message>
+    <message>
+      <source>Label a folder…</source>
+      <translation>标注文件夹…</translation>
+    </message>
+    <message>
+      <source>New images…</source>
+      <translation>新图片…</translation>
+    </message>
+    <message>
+      <source>No dataset chosen.</source>
+      <translation>尚未选择数据集。</translation>
+    </message>
+    <message>
+      <source>No folder chosen.</source>
+      <translation>尚未选择文件夹。</translation>
+    </message>
+    <message>
+      <source>Predict the images not predicted yet into a review queue (never into a dataset); run again to continue after a stop</source>
+      <translation>把尚未预测的图片预测到审核队列中（绝不直接进入数据集）；停止后再次运行即可继续</translation>
+    </message>
+    <message>
+      <source>Reject image (Delete)</source>
+      <translation>拒绝图片（Delete）</translation>
+    </message>
+    <message>
+      <source>Retrain</source>
+      <translation>重新训练</translation>
+    </message>
+    <message>
+      <source>Review</source>
+      <translation>审核</translation>
+    </message>
+    <message>
+      <source>The review queues of this workspace</source>
+      <translation>此工作区的审核队列</translation>
+    </message>
+    <message>
+      <source>The run whose best weights propose the boxes</source>
+      <translation>用其 best 权重建议标注框的运行</translation>
+    </message>
+    <message>
+      <source>Write the reviewed images and their accepted boxes into the dataset's split; rejected ones never go in</source>
+      <translation>把已审核的图片及其接受的框写入数据集的划分；被拒绝的绝不会加入</translation>
     </message>
   </context>
   <context>
@@ -4638,6 +4821,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
   <context>
     <name>TrainRunControl</name>
     <message>
+      <source>A run is training: retrain when it ends.</source>
+      <translation>有运行正在训练：请在它结束后再重新训练。</translation>
+    </message>
+    <message>
       <source>A run is training: the wizard's settings can be used when it ends.</source>
       <translation>有一个训练正在进行：结束后才能使用向导的设置。</translation>
     </message>
@@ -4656,6 +4843,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Could not create the run folder: {reason}. Check that the workspace {path} is writable.</source>
       <translation>无法创建训练文件夹：{reason}。请检查工作区 {path} 是否可写。</translation>
+    </message>
+    <message>
+      <source>Fine-tuning {name} from its best.pt on the dataset as it is now.</source>
+      <translation>正在从 {name} 的 best.pt 出发，在数据集当前状态上微调。</translation>
     </message>
     <message>
       <source>Fix the problems listed under the options first.</source>
@@ -4680,6 +4871,10 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <message>
       <source>Run {name} is still training: stop it, or wait for it to finish, before starting another.</source>
       <translation>训练 {name} 仍在进行：请先停止它或等它结束，再开始新的训练。</translation>
+    </message>
+    <message>
+      <source>Run {name}'s settings</source>
+      <translation>运行 {name} 的设置</translation>
     </message>
     <message>
       <source>Run {run} on {name} ended. Its weights stay there until fetched: yolostudio fetch {run} --machine {name}</source>

@@ -10,7 +10,7 @@ import pytest
 from cli import registry
 from cli.main import build_parser, main
 
-VERBS = ["train", "tune", "resume", "attach", "stop", "fetch", "runs", "demo", "dataset", "wizard", "doctor", "machine", "weights", "evaluate", "export", "predict", "report", "gui"]
+VERBS = ["train", "tune", "resume", "attach", "stop", "fetch", "runs", "demo", "dataset", "wizard", "doctor", "machine", "weights", "label", "evaluate", "export", "predict", "report", "gui"]
 
 
 def test_every_verb_module_is_registered_in_help_order():

@@ -61,12 +61,12 @@ def test_accept_writes_images_labels_and_provenance(tmp_path: Path) -> None:
     report = accept_into(queue, data, threshold=0.5, check_cache=tmp_path / "cache")
     assert sorted(a.id for a in report.added) == ["a.jpg", "b.jpg", "d.jpg"]
     assert [i for i, _ in report.skipped] == ["c.jpg"]  # nobody reviewed it and nothing reached 0.5
-    train = data.parent / "images" / "train"
+    train = data.parent / "images" / "train" / "q"
     assert (train / "a.jpg").read_bytes() == (tmp_path / "new" / "a.jpg").read_bytes()
-    label_a = data.parent / "labels" / "train" / "a.txt"
+    label_a = data.parent / "labels" / "train" / "q" / "a.txt"
     assert label_a.read_text() == "0 0.300000 0.300000 0.400000 0.400000\n1 0.650000 0.500000 0.200000 0.666667\n"
     assert origins_of(data.parent, label_a) == [PERSON_CONFIRMED, MODEL_PROPOSED]
-    label_b = data.parent / "labels" / "train" / "b.txt"
+    label_b = data.parent / "labels" / "train" / "q" / "b.txt"
     assert [r.split()[0] for r in label_b.read_text().splitlines()] == ["1", "0"]
     assert origins_of(data.parent, label_b) == [PERSON_DRAWN, PERSON_DRAWN]
     assert sidecar_path(data.parent).is_file()
@@ -90,7 +90,8 @@ def test_a_class_the_dataset_lacks_refuses_before_anything_is_written(tmp_path: 
 
 def test_the_datasets_own_file_is_left_alone(tmp_path: Path) -> None:
     data, ws = _setup(tmp_path)
-    own = data.parent / "images" / "train" / "d.jpg"
+    own = data.parent / "images" / "train" / "q" / "d.jpg"
+    own.parent.mkdir()
     own.write_bytes(b"the user's own d.jpg")
     report = accept_into(open_queue(ws, "q"), data, check=False)
     assert own.read_bytes() == b"the user's own d.jpg" and "d.jpg" in dict(report.skipped)
@@ -104,6 +105,16 @@ def test_a_list_split_gets_its_line_and_the_check_judges_the_added(tmp_path: Pat
     (tmp_path / "new" / "d.jpg").write_bytes(b"not a picture any more")  # broken after it was predicted
     report = accept_into(open_queue(ws, "q"), data, threshold=0.5, check_cache=tmp_path / "cache")
     listed = (data.parent / "train.txt").read_text().splitlines()
-    assert listed[2:] == ["./images/train/a.jpg", "./images/train/d.jpg"]
+    assert listed[2:] == ["./images/train/q/a.jpg", "./images/train/q/d.jpg"]
     assert (data.parent / "train.txt.bak").is_file()
     assert any(f.file.endswith("d.jpg") and f.severity == "error" for f in report.findings)
+
+
+def test_accepting_one_image_the_label_pages_way(tmp_path: Path) -> None:
+    data, ws = _setup(tmp_path)
+    queue = open_queue(ws, "q")
+    report = accept_into(queue, data, image_ids=["d.jpg"], check=False)
+    assert [a.id for a in report.added] == ["d.jpg"] and report.skipped == []
+    assert queue.item("d.jpg").state == ADDED and queue.item("a.jpg").state == TO_REVIEW
+    again = accept_into(queue, data, image_ids=["d.jpg"], check=False)
+    assert again.added == [] and [i for i, _ in again.skipped] == ["d.jpg"]  # in the dataset already

@@ -220,3 +220,15 @@ def test_pages_are_built_when_first_opened(make_window):
     page = window.pages.widget(runs)
     assert isinstance(page, Page) and window.pages.currentWidget() is page and page.services is window.services
     assert window.page(runs) is page and window.rail.currentRow() == runs
+
+
+def test_the_label_pages_retrain_is_the_train_pages_fine_tune(make_window, monkeypatch, tmp_path):
+    """Retrain on the Label page reaches the Train page's run control through the shared services, and the Train
+    page comes up (the fine-tune itself: tests/gui/test_label_loop.py)."""
+    window = make_window()
+    asked: list[Path] = []
+    monkeypatch.setattr(window.train_page.control, "fine_tune", lambda run_dir: asked.append(run_dir) or True)
+    label = window.page(page_index("label"))
+    assert label.services.fine_tune is not None
+    assert label.services.fine_tune(tmp_path / "runs" / "exp3")
+    assert asked == [tmp_path / "runs" / "exp3"] and window.pages.currentWidget() is window.train_page

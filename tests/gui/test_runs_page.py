@@ -339,3 +339,25 @@ def test_at_1280_by_720_every_button_of_the_runs_page_and_the_replay_shows_its_w
                     .isEmpty(), timeout=TIMEOUT_MS)
     QApplication.processEvents()  # the plots' titles laid out
     assert _cut_buttons(window) == []
+
+
+def test_the_details_say_how_the_dataset_changed_since_the_parent_run(qtbot, tmp_path, workspace):
+    """A fine-tune's details line: "+N images, M labels edited since <parent>" (core.run.dataset_version, read
+    by the run listing into ``RunInfo.dataset_version``)."""
+    from core.run.dataset_version import record_dataset_version
+    from tests.core.test_dataset_validate import build, image_bytes
+
+    data = build(tmp_path / "grown")
+    record_dataset_version(workspace / "runs" / "alpha", data)
+    (data.parent / "images" / "train" / "q").mkdir()
+    (data.parent / "images" / "train" / "q" / "n1.png").write_bytes(image_bytes())
+    (data.parent / "labels" / "train" / "t2.txt").write_text("0 0.4 0.4 0.1 0.1\n")
+    record_dataset_version(workspace / "runs" / "beta", data, workspace / "runs" / "alpha")
+    page = RunsPage(workspace)
+    qtbot.addWidget(page)
+    page.refresh()
+    qtbot.waitUntil(lambda: not page.loading, timeout=TIMEOUT_MS)
+    row = _names(page).index("beta")
+    page.table.selectRow(row)
+    qtbot.waitUntil(lambda: "since alpha" in page.details.text(), timeout=TIMEOUT_MS)
+    assert "+1 image, 1 label edited since alpha" in page.details.text()

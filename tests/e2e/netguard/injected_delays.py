@@ -11,6 +11,10 @@ the patch is applied right after yolov5 imports each module, through an import h
 on; validation computes its loss without them) until ``PATH`` exists: a test that stops or kills a run sends
 the stop while the run is held, waits for the worker's ``stage: stopping``, then creates the file. The run
 cannot reach its end first, whatever the machine's load (``tests/e2e/conftest.py`` ``Hold``).
+
+``YOLOSTUDIO_TEST_HOLD_PREDICT="N:PATH"`` holds the process's N-th image read of the predictor
+(``core.worker.predict_job.prepare_images``: "Try it", auto-label) until ``PATH`` exists: a test kills an
+auto-label there, with N-1 images done and the rest not (``tests/e2e/test_label_e2e.py``).
 """
 
 from __future__ import annotations
@@ -59,6 +63,21 @@ def _held(method, step: int, release: str):
     return wrapper
 
 
+def _held_call(function, call: int, release: str):
+    """The ``call``-th call (1-based, this process) of ``function`` waits for ``release`` (at most 10 minutes)."""
+    calls = [0]
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] == call:
+            deadline = time.monotonic() + 600
+            while not os.path.exists(release) and time.monotonic() < deadline:
+                time.sleep(0.05)
+        return function(*args, **kwargs)
+    return wrapper
+
+
 def _slowed(method, seconds: float):
     @functools.wraps(method)
     def wrapper(*args, **kwargs):
@@ -88,8 +107,8 @@ class _PatchAfterImport(importlib.abc.MetaPathFinder):
         def exec_module(module):
             run(module)
             for cls_name, method, patch in patches:
-                cls = getattr(module, cls_name)
-                setattr(cls, method, patch(getattr(cls, method)))
+                owner = getattr(module, cls_name) if cls_name else module  # "": a module's function
+                setattr(owner, method, patch(getattr(owner, method)))
 
         spec.loader.exec_module = exec_module
         return spec
@@ -104,5 +123,9 @@ def install() -> None:
     if hold is not None:
         module, cls, method = _TARGETS["step"]
         patches.setdefault(module, []).append((cls, method, functools.partial(_held, step=hold[0], release=hold[1])))
+    step, _, path = os.environ.get("YOLOSTUDIO_TEST_HOLD_PREDICT", "").partition(":")
+    if step.isdigit() and path:
+        patches.setdefault("core.worker.predict_job", []).append(
+            ("", "prepare_images", functools.partial(_held_call, call=int(step), release=path)))
     if patches:
         sys.meta_path.insert(0, _PatchAfterImport(patches))

@@ -1,6 +1,6 @@
 """Loaded by every Python process of an e2e test run (via PYTHONPATH): fail on any network attempt, and
 apply the delays or the hold a test asked for (``injected_delays``, when ``YOLOSTUDIO_TEST_DELAYS`` or
-``YOLOSTUDIO_TEST_HOLD`` is set).
+``YOLOSTUDIO_TEST_HOLD`` or ``YOLOSTUDIO_TEST_HOLD_PREDICT`` is set).
 
 A Python audit hook sees every ``socket.connect`` and ``socket.getaddrinfo``; an Internet address or a
 name lookup is written to ``$YOLOSTUDIO_NET_AUDIT`` and refused. Local (AF_UNIX) sockets, which torch's
@@ -32,7 +32,7 @@ def _hook(event, args):
 if _LOG:
     sys.addaudithook(_hook)
 
-if os.environ.get("YOLOSTUDIO_TEST_DELAYS") or os.environ.get("YOLOSTUDIO_TEST_HOLD"):
+if any(os.environ.get(k) for k in ("YOLOSTUDIO_TEST_DELAYS", "YOLOSTUDIO_TEST_HOLD", "YOLOSTUDIO_TEST_HOLD_PREDICT")):
     import injected_delays
 
     injected_delays.install()

@@ -2770,7 +2770,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>The run whose best weights propose the boxes</source>
-      <translation>用其 best 权重建议标注框的运行</translation>
+      <translation>用其最佳权重建议标注框的训练</translation>
     </message>
     <message>
       <source>Write the reviewed images and their accepted boxes into the dataset's split; rejected ones never go in</source>

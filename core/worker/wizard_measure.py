@@ -99,6 +99,7 @@ class Trainer:
         self.ema = ModelEMA(self.model)
         self.loss = ComputeLoss(self.model)
         self.scaler = torch.cuda.amp.GradScaler(enabled=amp) if device.type == "cuda" else None
+        self.first_step_s: float | None = None  # the first step's seconds: what a run's first batch pays once
 
     def step(self, batch: int, imgsz: int) -> None:
         torch = self.torch
@@ -123,9 +124,14 @@ class Trainer:
 
 def model_demand(trainer: Trainer, batch: int, imgsz: int, *, budget_s: float, min_steps: int = 2,
                  cancelled: Cancelled | None = None) -> float:
-    """Images/s the training step consumes, after one warm-up step (cuDNN autotuning, allocator)."""
+    """Images/s the training step consumes, after one warm-up step (cuDNN autotuning, allocator), whose time is
+    kept as ``trainer.first_step_s`` when it is the trainer's first: the wizard predicts a run's warm-up from it."""
+    first = trainer.first_step_s is None
+    started = time.perf_counter()
     trainer.step(batch, imgsz)
     trainer.sync()
+    if first:
+        trainer.first_step_s = time.perf_counter() - started
     steps, started = 0, time.perf_counter()
     while steps < min_steps or time.perf_counter() - started < budget_s:
         trainer.step(batch, imgsz)

@@ -5528,6 +5528,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>列出该运行已保存的评估（最新的在前），而不是进行评估</translation>
     </message>
     <message>
+      <source>loader img/s by workers — {counts}</source>
+      <translation>按加载进程数的加载速度（张/秒）— {counts}</translation>
+    </message>
+    <message>
       <source>loader img/s by workers — {counts}; the model consumes {demand:.0f} img/s; limits: {limits}</source>
       <translation>按加载进程数的加载速度（张/秒）— {counts}；模型消耗 {demand:.0f} 张/秒；限制：{limits}</translation>
     </message>
@@ -6938,6 +6942,22 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>yolov5 {version}</source>
       <translation>yolov5 {version}</translation>
+    </message>
+    <message>
+      <source>yolov5's default --workers 8, which it caps at the cores and the batch: {w}.</source>
+      <translation>yolov5 默认 --workers 8，它按核心数和批大小封顶为 {w}。</translation>
+    </message>
+    <message>
+      <source>yolov5's default: no cache (the defaults are as fast here).</source>
+      <translation>yolov5 默认：不缓存（默认设置在这里一样快）。</translation>
+    </message>
+    <message>
+      <source>yolov5's defaults are as fast here as anything measured ({best}: {rate:.0f} img/s against {default:.0f}, less than {margin:.0%} more): the wizard keeps them — the original images, no cache, {w} workers.</source>
+      <translation>在这台机器上，yolov5 的默认设置与测得的任何选择一样快（{best}：{rate:.0f} 张/秒，默认 {default:.0f}，快不到 {margin:.0%}）：向导保留默认设置——原图、不缓存、{w} 个加载进程。</translation>
+    </message>
+    <message>
+      <source>yolov5's defaults: {rate:.0f} img/s (workers {w})</source>
+      <translation>yolov5 默认设置：{rate:.0f} 张/秒（加载进程 {w}）</translation>
     </message>
     <message>
       <source>yolov5's guide recommends pretrained weights for small and medium datasets; from random weights a few hundred images rarely reach a useful mAP.</source>

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -96,7 +97,9 @@ def train(workspace: Path, name: str, argv: list[str], train_images: int) -> dic
             "first_batches_wait_s": sum(float(e.get("data_wait_s") or 0) for e in first),
             "graph_s": graph[0] if graph else 0.0,
             # the run's own images/s over all its epochs, warm-up and validation included
-            "run_images_per_s": len(epochs) * train_images / sum(epochs) if epochs else float("nan")}
+            "run_images_per_s": len(epochs) * train_images / sum(epochs) if epochs else float("nan"),
+            # the machine's 1-minute load when the run ended: a shared machine's load moves every figure
+            "load": os.getloadavg()[0]}
 
 
 def predicted_run(doc: dict, epochs: int, train_images: int) -> dict:
@@ -146,7 +149,8 @@ def main() -> None:
         print(f"wizard ({wizard_s:.0f} s incl. measuring and preparing): data={doc['data_choice']} "
               f"batch={cfg['batch']} workers={cfg['workers']} cache={cfg['cache'] or 'none'} "
               f"predicted {doc['predicted']['images_per_s']:.0f} img/s steady, first epoch +"
-              f"{doc['predicted'].get('warmup_s', 0):.1f} s warm-up")
+              f"{doc['predicted'].get('warmup_s', 0):.1f} s warm-up; load average {os.getloadavg()[0]:.1f} after "
+              f"measuring")
         print(f"  its data reason: {doc['reasons']['data']['why']}")
         results: dict[str, list[dict]] = {"defaults": [], "wizard": []}
         for r in range(args.rounds):
@@ -164,7 +168,8 @@ def main() -> None:
                 ("first 4 batches' data wait, s", "first_batches_wait_s", "{:.2f}"),
                 ("TensorBoard graph before epoch 0, s", "graph_s", "{:.1f}"),
                 ("img/s over the run (all epochs)", "run_images_per_s", "{:.1f}"),
-                ("run wall time, s", "wall_s", "{:.0f}"))
+                ("run wall time, s", "wall_s", "{:.0f}"),
+                ("load average (1 min) at the end", "load", "{:.1f}"))
         print(f"{'':38}{'defaults':>10}{'wizard':>10}{'predicted':>11}")
         for label, key, fmt in rows:
             guess = fmt.format(p[key]) + f" ({off(p[key], w[key])})" if key in p else ""

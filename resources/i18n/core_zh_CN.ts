@@ -2504,6 +2504,10 @@ Type 'delete' to confirm: </source>
       <translation>在这台 CPU 上 {goal_n} 轮需要 {total}：已减少以符合“{goal}”目标的 {budget}（设置时间预算可选择其他时长）。</translation>
     </message>
     <message>
+      <source>Once per run: the first epoch {warmup:.1f} s longer (first steps), {start:.0f} s filling the cache before it; {rate:.0f} images/s over the whole run</source>
+      <translation>每次训练一次性的开销：第一轮多 {warmup:.1f} 秒（最初几步），之前填充缓存 {start:.0f} 秒；整个训练平均 {rate:.0f} 张/秒</translation>
+    </message>
+    <message>
       <source>Only a class id, in a file of polygons. yolov5 drops the image as corrupt ('zero-size array to reduction operation'): a polygon row is a class and x y pairs.</source>
       <translation>在多边形标签文件中只有一个类别 id。yolov5 会把图片当作损坏丢弃（'zero-size array to reduction operation'）：多边形行是类别加若干 x y 坐标对。</translation>
     </message>

@@ -94,3 +94,13 @@ def test_on_a_gpu_the_originals_with_fewer_workers_than_8_stay_the_wizards_choic
     rec = recommend(hw, replace(SMALL, long_side=640, train_images=5000), Goal(imgsz=640), m)
     assert rec.data_choice == "originals" and rec.config["workers"] == 2  # enough with headroom, fewer cores
     assert "defaults" not in rec.reasons["workers"].why
+
+
+def test_the_wizards_text_says_what_a_run_pays_once(tmp_path):
+    from cli.verbs.wizard import result_text
+    from core.wizard.session import result_document
+
+    rec = recommend(CPU, LARGE, Goal(imgsz=128), LARGE_M)
+    text = result_text(result_document(rec, LARGE_M, tmp_path, source_data="/d.yaml"))
+    assert f"the first epoch {rec.predicted['warmup_s']:.1f} s longer" in text
+    assert f"{rec.predicted['run_images_per_s']:.0f} images/s over the whole run" in text

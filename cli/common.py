@@ -1,4 +1,4 @@
-"""What several verbs share: the exit codes, finding a run by its name or folder, and asking yes or no.
+"""What several verbs share: the exit codes, finding a run (or a model) by its name or path, and asking yes or no.
 
 Exit codes (the same for every verb): 0 completed (or listed), 1 the job failed or found errors,
 2 usage or configuration error, 3 stopped.
@@ -47,6 +47,26 @@ def find_run(workspace: Path, run: str) -> Path:
     if named.is_dir():
         return named
     raise FileNotFoundError(tr("No run named {run} in {folder}.", run=run, folder=runs_dir(workspace)))
+
+
+def model_and_run(target: str, workspace: Path, *, folders: bool = False) -> tuple[Path, Path | None]:
+    """``RUN|MODEL`` as evaluate and predict take it: (the model file — or, with ``folders``, an OpenVINO export's
+    folder —, its run folder or None); a run by name gives its best (else last) weights. Raises
+    FileNotFoundError with words: a path with a suffix that does not exist, a run with no weights yet."""
+    from core.evaluation.plan import run_of, run_weights
+
+    path = Path(target).expanduser()
+    if path.is_file():
+        return path.resolve(), run_of(path)
+    if folders and path.is_dir() and any(path.glob("*.xml")):
+        return path.resolve(), None
+    if looks_like_path(target) and path.suffix and not path.is_dir():  # a file named, not a run (exp.2 is one)
+        raise FileNotFoundError(tr("{path} does not exist.", path=path))
+    run = find_run(workspace, target)
+    weights = run_weights(run)
+    if weights is None:
+        raise FileNotFoundError(tr("Run {run} has no weights yet (weights/best.pt or weights/last.pt).", run=run))
+    return weights, run
 
 
 def existing_file(out: Output, value: str) -> Path | None:

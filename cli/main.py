@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from cli.registry import load_verbs, verb_named
+from cli.registry import load_verb, load_verbs, verb_named
 from cli.render import Output
 from cli.terminal import guarded
 from core.i18n import set_language, tr
@@ -21,11 +21,25 @@ from core.workspace import resolve_workspace, settings_notes
 DEFAULT_VERB = "gui"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def named_verb(argv: list[str]) -> str | None:
+    """The verb a command line names (its first word that is not an option or ``--workspace``'s value)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--workspace":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; given the command line, with only the verb it names (a verb's imports never slow another's
+    start), else with every verb (``yolostudio --help``, no verb, or a word that is no verb's)."""
     parser = argparse.ArgumentParser(prog="yolostudio", description=tr("YOLO Studio: train and export YOLOv5 models."))
     parser.add_argument("--workspace", help=tr("workspace folder (runs, demo dataset); default: the app's data folder"))
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
-    for verb in load_verbs():
+    name = named_verb(argv) if argv is not None else None
+    for verb in load_verb(name) if name else load_verbs():
         verb.add_arguments(sub.add_parser(verb.name, help=verb.help))
     return parser
 
@@ -36,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     if getattr(args, "json", False):
         set_language("en")  # --json is for programs: stable English words (ids are the contract)
     verb = verb_named(args.verb or DEFAULT_VERB)

@@ -104,3 +104,26 @@ def tr_n(one: str, many: str, n: int, /, **values: Any) -> str:
     sentences read right in English and in Chinese (one form: both get the same translation). Widgets use it
     too, so the CLI and the window say a count the same way."""
     return tr(one if n == 1 else many, n=n, **values)
+
+
+_catalogues: dict[str, dict[str, str]] = {}
+
+
+def translator(language: str) -> Any:
+    """A ``tr`` bound to ``language``'s catalogue, leaving the process's language alone.
+
+    Why: a document in a language the user picks (``yolostudio report --lang``, the Report button) is written
+    while the GUI's own texts stay in theirs; switching the global catalogue from a background thread would
+    flip words the GUI thread formats meanwhile. Call the result ``tr`` where it is used so ``tools/i18n``
+    extracts its strings (it reads calls of a function named ``tr``)."""
+    lang = supported(language)
+    if lang not in _catalogues:
+        path = CATALOGUE_DIR / f"core_{lang}.ts"
+        _catalogues[lang] = read_ts(path, CORE_CONTEXT) if lang != "en" and path.is_file() else {}
+    catalogue = _catalogues[lang]
+
+    def bound(text: str, /, **values: Any) -> str:
+        template = catalogue.get(text, text)
+        return template.format(**values) if values else template
+
+    return bound

@@ -19,13 +19,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_of, find_run, looks_like_path
+from cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_of, model_and_run
 from cli.columns import cells, pad
 from cli.jobs import render_job
 from cli.registry import Verb, register
 from cli.render import EventRenderer, shown, shown_event
 from core.display_text import escaped_strings
-from core.evaluation.plan import SPLITS, default_settings, run_of, run_training_config, run_weights, run_world_size
+from core.evaluation.plan import SPLITS, default_settings, run_training_config, run_world_size
 from core.evaluation.error_list import write_image_list
 from core.evaluation.request import presented
 from core.evaluation.store import list_evaluations, load_evaluation
@@ -65,20 +65,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true",
                    help=tr("list the run's stored evaluations (newest first) instead of evaluating"))
     p.add_argument("--json", action="store_true", help=tr("print the evaluation as one JSON document"))
-
-
-def _weights_and_run(target: str, workspace: Path) -> tuple[Path, Path | None]:
-    """(weights, run folder or None); raises FileNotFoundError with words."""
-    path = Path(target).expanduser()
-    if path.is_file():
-        return path.resolve(), run_of(path)
-    if path.suffix == ".pt" and looks_like_path(target):
-        raise FileNotFoundError(tr("{path} does not exist.", path=path))
-    run = find_run(workspace, target)
-    weights = run_weights(run)
-    if weights is None:
-        raise FileNotFoundError(tr("Run {run} has no weights yet (weights/best.pt or weights/last.pt).", run=run))
-    return weights, run
 
 
 class EvaluateRenderer(EventRenderer):
@@ -171,7 +157,7 @@ def _evaluate(args: argparse.Namespace, workspace: Path, renderer: EvaluateRende
                           "by the run's own weights.", split=args.split), tr("Add --split train, or drop --kfold."))
         return EXIT_USAGE
     try:
-        weights, run_dir = _weights_and_run(args.target, workspace)
+        weights, run_dir = model_and_run(args.target, workspace)
     except FileNotFoundError as missing:
         renderer.error(str(missing))
         return EXIT_USAGE

@@ -16,16 +16,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cli.common import EXIT_USAGE, exit_code_of, find_run, looks_like_path
+from cli.common import EXIT_USAGE, exit_code_of, model_and_run
 from cli.jobs import render_job
 from cli.render import EventRenderer
 from cli.registry import Verb, register
-from core.evaluation.plan import run_of, run_weights
 from core.export.plan import run_imgsz
 from core.i18n import tr
 from core.job.jobs import JobOutcome
 from core.predict.plan import CONF_DEFAULT, IOU_DEFAULT, build_source_spec, default_out
 from core.predict.records import record
+from core.predict.slicing import OVERLAP_DEFAULT, SLICE_DEFAULT, slice_cost_words, slice_problem
 from core.predict.source import SourceError, check, classify
 from core.usecases.predict import PredictSourceDoor
 from core.weights.choice import WeightsNotHere, resolve_named
@@ -43,25 +43,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--iou", type=float, default=IOU_DEFAULT, help=tr("NMS IoU threshold (default: {v})",
                                                                      v=IOU_DEFAULT))
     p.add_argument("--imgsz", "--img", type=int, default=None, help=tr("image size (default: the run's, else 640)"))
+    p.add_argument("--slice", type=int, nargs="?", const=SLICE_DEFAULT, default=0, metavar="SIZE",
+                   help=tr("sliced inference for small objects: also predict SIZE-pixel tiles (default {v}) and merge "
+                           "the boxes; costs one model call per tile", v=SLICE_DEFAULT))
+    p.add_argument("--slice-overlap", type=float, default=OVERLAP_DEFAULT, metavar="R",
+                   help=tr("how much neighbouring tiles overlap (default: {v})", v=OVERLAP_DEFAULT))
     p.add_argument("--no-save", action="store_true", help=tr("write no annotated images or videos"))
     p.add_argument("--no-labels", action="store_true", help=tr("write no YOLO label files"))
     p.add_argument("--trust-weights", action="store_true",
                    help=tr("allow loading a .pt from outside your runs (a .pt is a pickle and can run code)"))
     p.add_argument("--json", action="store_true", help=tr("print one JSON object per image or frame"))
-
-
-def _model_and_run(target: str, workspace: Path) -> tuple[Path, Path | None]:
-    """(model file or folder, run folder or None); raises FileNotFoundError with words."""
-    path = Path(target).expanduser()
-    if path.is_file() or (path.is_dir() and any(path.glob("*.xml"))):  # an OpenVINO export is a folder
-        return path.resolve(), run_of(path) if path.is_file() else None
-    if looks_like_path(target) and path.suffix:
-        raise FileNotFoundError(tr("{path} does not exist.", path=path))
-    run = find_run(workspace, target)
-    weights = run_weights(run)
-    if weights is None:
-        raise FileNotFoundError(tr("Run {run} has no weights yet (weights/best.pt or weights/last.pt).", run=run))
-    return weights, run
 
 
 class PredictRenderer(EventRenderer):
@@ -93,6 +84,8 @@ class PredictRenderer(EventRenderer):
         elif kind == "error":
             self.failure_kind = str(ev.get("kind", ""))
         elif kind == "done" and not self.json_mode and ev.get("out"):
+            if ev.get("slice"):
+                print(slice_cost_words(ev["slice"]), file=self.out, flush=True)
             print(tr("{n} images or frames; results in {out}", n=ev.get("frames", 0), out=ev["out"]),
                   file=self.out, flush=True)
 
@@ -102,7 +95,8 @@ class PredictRenderer(EventRenderer):
             counts[d["name"]] = counts.get(d["name"], 0) + 1
         found = ", ".join(f"{n} {name}" for name, n in counts.items()) or tr("no detections")
         where = rec["source"] + (f" #{rec['frame']}" if ev.get("video") else "")
-        print(f"{where}: {found} ({float(ev.get('inference_ms', 0)):.1f} ms)", file=self.out, flush=True)
+        tiles = tr(", {n} tiles", n=ev["tiles"]) if ev.get("tiles") else ""
+        print(f"{where}: {found} ({float(ev.get('inference_ms', 0)):.1f} ms{tiles})", file=self.out, flush=True)
 
     def finish(self, outcome: JobOutcome) -> None:
         if outcome.status == "failed":
@@ -113,7 +107,7 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
     assert workspace is not None
     renderer = PredictRenderer(args.json)
     try:
-        model, run_folder = _model_and_run(args.model, workspace)
+        model, run_folder = model_and_run(args.model, workspace, folders=True)
     except FileNotFoundError as missing:
         try:  # "yolov5s.pt": the weights store's copy, as train reads it
             stored = resolve_named(args.model, workspace)
@@ -128,6 +122,9 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         if not 0.0 <= value <= 1.0:
             renderer.error(tr("{option} {value} is not between 0 and 1.", option=name, value=value))
             return EXIT_USAGE
+    if args.slice and slice_problem(args.slice, args.slice_overlap):
+        renderer.error(slice_problem(args.slice, args.slice_overlap))
+        return EXIT_USAGE
     try:
         source = classify(args.source)
         check(source)
@@ -141,7 +138,8 @@ def run(args: argparse.Namespace, workspace: Path | None) -> int:
         return EXIT_USAGE
     imgsz = args.imgsz or (run_imgsz(model) if model.suffix == ".pt" else 640)
     spec = build_source_spec(model, source, workspace, out, imgsz=imgsz, conf=args.conf, iou=args.iou,
-                             save_images=not args.no_save, save_labels=not args.no_labels)
+                             save_images=not args.no_save, save_labels=not args.no_labels,
+                             slice_size=args.slice or 0, slice_overlap=args.slice_overlap)
     door = PredictSourceDoor(spec, workspace, trust_weights=args.trust_weights)
     for problem in door.preflight():
         renderer.error(problem.message, problem.hint)

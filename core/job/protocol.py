@@ -46,6 +46,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "facts": ("facts", "final"),
     "export_result": ("format", "ok", "report"),
     "predictions": ("image", "width", "height", "boxes", "names"),
+    "preview": ("image", "frame", "width", "height", "boxes", "jpeg"),
     "repair_progress": ("phase", "text", "fraction", "cancellable"),
     "download": ("name", "received", "total", "speed_bps", "eta_s"),
     "wizard_step": ("step", "index", "count", "status"),

@@ -10,10 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from core.predict.slicing import OVERLAP_DEFAULT
 from core.predict.source import Source
 
 CONF_DEFAULT = 0.25
 IOU_DEFAULT = 0.45
+#: The Predict page's live view: at most this many frames a second, scaled to fit this many pixels.
+PREVIEW_FPS = 4.0
+PREVIEW_MAX_SIDE = 960
 
 
 def default_out(workspace: Path, run: Path | None) -> Path:
@@ -27,10 +31,16 @@ def default_out(workspace: Path, run: Path | None) -> Path:
 
 def build_source_spec(model: Path, source: Source, workspace: Path, out: Path, *, imgsz: int,
                       conf: float = CONF_DEFAULT, iou: float = IOU_DEFAULT, save_images: bool = True,
-                      save_labels: bool = True, trusted: bool = False) -> dict[str, Any]:
-    """The spec ``core/worker/predict_stream.py`` reads (the "Try it" job's kind, with a ``source``)."""
+                      save_labels: bool = True, trusted: bool = False, slice_size: int = 0,
+                      slice_overlap: float = OVERLAP_DEFAULT, live: bool = False) -> dict[str, Any]:
+    """The spec ``core/worker/predict_stream.py`` reads (the "Try it" job's kind, with a ``source``).
+
+    ``slice_size`` > 0: sliced inference (``core.predict.slicing``); ``live``: the Predict page's preview events
+    (``core/worker/predict_preview.py``) instead of one ``predictions`` event per frame."""
     model = Path(model).resolve()
     return {"job": "predict", "workspace": str(workspace), "model": str(model), "source": source.value,
             "source_kind": source.kind, "out": str(Path(out).resolve()), "imgsz": imgsz, "conf": conf, "iou": iou,
             "save_images": save_images, "save_labels": save_labels,
+            "slice": {"size": int(slice_size), "overlap": float(slice_overlap)} if slice_size else None,
+            "live": {"fps": PREVIEW_FPS, "max_side": PREVIEW_MAX_SIDE} if live else None,
             "trusted_weights": [str(model)] if trusted else []}

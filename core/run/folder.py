@@ -3,7 +3,7 @@
 A run is ``<workspace>/runs/<name>/``: yolov5's own output (``weights/last.pt``, ``weights/best.pt``,
 ``opt.yaml``, ``results.csv``, plots) beside the app's files (``config.json``, ``spec.json``,
 ``events.jsonl``, ``control.jsonl``, ``worker.log``, ``exports/``, and ``wizard.json`` for a run started with
-the wizard's recommendation), and ``evaluations/`` for evaluations to come. Every
+the wizard's recommendation), ``evaluations/`` for evaluations to come and ``deployment-report*.html``. Every
 other module asks this value where a file is instead of spelling the path, so the layout is written once.
 
 Paths recorded *inside* the folder (a ``checkpoint`` event's ``path``, a ``done`` event's ``best``) name
@@ -34,6 +34,7 @@ OPT_YAML = "opt.yaml"  # yolov5's train.py writes the run's options here; its --
 EVALUATIONS_DIR = "evaluations"
 EXPORTS_DIR = "exports"  # core.export.plan: what a run's weights were exported to
 WIZARD_FILE = "wizard.json"  # the wizard's document a run was started with: its prediction, beside the measures
+REPORT_STEM = "deployment-report"  # core.report: the deployment report, one page per language
 #: Config fields the wizard's prediction depends on: another value in the run's config means it is not this run's.
 PREDICTED_FIELDS = ("imgsz", "batch", "workers", "cache", "model", "device", "data")
 #: The statuses from which a run may be resumed (``core.runs.status.RUN_STATUSES``' stopped and failed).
@@ -106,6 +107,10 @@ class RunFolder:
     @property
     def wizard(self) -> Path:
         return self.path / WIZARD_FILE
+
+    def deployment_report(self, language: str) -> Path:
+        """The deployment report's page in ``language`` ("en": ``deployment-report.html``)."""
+        return self.path / (f"{REPORT_STEM}.html" if language == "en" else f"{REPORT_STEM}.{language}.html")
 
     def keep_wizard(self, doc: Any, config: dict[str, Any]) -> bool:
         """Keep the wizard's document with the run when ``config`` (the run's options) still holds what the

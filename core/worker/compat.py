@@ -38,6 +38,8 @@ Each fix below answers one failure measured in ``docs/facts/yolov5-package.md`` 
  14. augmentation one image at a time in the loader's workers starves a fast GPU (issue 36) →
      ``enable_batch_augment``, only for a run with ``gpu_augment`` on: the loader only letterboxes, and the
      batch is augmented on the training device (``core/worker/compat_augment.py``, ``batch_mosaic.py``).
+ 15. every ``import yolov5`` loads seaborn and scipy.stats (~0.85 s CPU a worker) for two plots →
+     ``defer_plotting_imports``: loaded at first use (``core/worker/compat_lazy.py``; every job, in ``apply``).
 ``prepare_environment`` must run before yolov5 (or ultralytics, or matplotlib) is imported; ``apply``
 patches the imported modules. Both are idempotent.
 """
@@ -59,6 +61,7 @@ from core.trust import foreign_refusal, store_refusal, stored_verdict, within
 from core.workspace import runs_dir
 from core.worker.code_guards import install as install_code_guards, safe_check_dataset
 from core.worker.compat_jpeg import keep_dataset_files
+from core.worker.compat_lazy import defer_plotting_imports
 
 BUNDLED_FONT = RESOURCES_DIR / "fonts" / "DejaVuSans.ttf"
 _FONT_NAMES = ("Arial.ttf", "Arial.Unicode.ttf")
@@ -364,6 +367,7 @@ def apply(config_dir: Path, trusted: Iterable[Path] = (), workspace: Path | None
     ``trusted_model``: the user confirmed this job's model YAML (else its strings must pass the strict check)."""
     global _applied
     prepare_environment(config_dir)
+    defer_plotting_imports()  # 15. before anything imports yolov5
     set_trusted_roots(trusted, workspace)
     _patch_numpy()
     _patch_pillow()

@@ -20,15 +20,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (QHBoxLayout, QInputDialog, QLabel, QMenu, QProgressBar, QPushButton, QVBoxLayout,
+                               QWidget)
 
 from core.evaluation.kfold import KFOLD_DEFAULT, estimate_text
 from core.evaluation.kfold_request import KfoldPlan
 from core.evaluation.request import EvaluationRefused, RunEvaluation
 from core.evaluation.words import is_held_out
-from core.i18n import tr_n
+from core.i18n import language, tr_n
 from core.job.jobs import JobOutcome
+from core.report.gather import Choice, ReportError
 from gui import dialogs
 from gui.background import BackgroundTask
 from gui.evaluate import operations
@@ -75,6 +78,17 @@ class EvaluateWindow(QWidget):
             "folds, predict the images they did not learn; the time it takes is said before it starts.").format(
             k=KFOLD_DEFAULT))
         self.held_out_button.hide()
+        self.report_button = QPushButton(self.tr("Deployment report"), self)
+        self.report_button.setToolTip(self.tr(
+            "One printable page a QA engineer can sign: the model, its dataset, the operating confidence, "
+            "precision and recall per class with their intervals, false alarms, latency and INT8's cost."))
+        menu = QMenu(self.report_button)
+        menu.addAction(self.tr("At the best-F1 confidence"), lambda: self.write_report(Choice()))
+        menu.addAction(self.tr("At a target recall…"), self.report_at_recall)
+        menu.addAction(self.tr("At a false-alarm limit…"), self.report_at_false_alarms)
+        self.report_button.setMenu(menu)
+        self.report_button.hide()
+        self.report_path: Path | None = None  # the last report written
         self.banner = Banner(self)
         row = QHBoxLayout()
         row.addWidget(self.progress, 1)
@@ -82,6 +96,7 @@ class EvaluateWindow(QWidget):
         row.addWidget(self.cancel_button)
         row.addWidget(self.errors_button)
         row.addWidget(self.held_out_button)
+        row.addWidget(self.report_button)
         self.layout_ = QVBoxLayout(self)
         self.layout_.addWidget(self.status)
         self.layout_.addLayout(row)
@@ -247,6 +262,7 @@ class EvaluateWindow(QWidget):
         self.layout_.addWidget(self.view, 1)
         self.errors_button.setVisible(bool(shown.get("errors")))
         self.held_out_button.setVisible(not is_held_out(shown))
+        self.report_button.setVisible(not is_held_out(shown) and shown.get("split") == "val")
         self.view.show()  # added to a shown window: without this it appears only a turn of the event loop later
 
     def browse_errors(self) -> None:
@@ -274,6 +290,47 @@ class EvaluateWindow(QWidget):
         self.held_out_window.show()
         self.held_out_window.raise_()
         return self.held_out_window
+
+    # -- the deployment report ----------------------------------------------------------------------
+    def report_at_recall(self) -> None:
+        value, ok = QInputDialog.getDouble(self, self.tr("Deployment report"), self.tr(
+            "Operate at the highest confidence that finds at least this share of the objects (0–1):"),
+            0.9, 0.01, 1.0, 2)
+        if ok:
+            self.write_report(Choice(target_recall=value))
+
+    def report_at_false_alarms(self) -> None:
+        value, ok = QInputDialog.getDouble(self, self.tr("Deployment report"), self.tr(
+            "Operate at the lowest confidence with at most this many false alarms per 100 images:"),
+            5.0, 0.0, 100000.0, 1)
+        if ok:
+            self.write_report(Choice(max_false_alarms=value))
+
+    def write_report(self, choice: Choice) -> None:
+        """Write the report in the app's language off the GUI thread (it hashes the weights and bootstraps the
+        matches), then offer to open it."""
+        self.report_button.setEnabled(False)
+        self.status.setText(self.tr("Writing the deployment report…"))
+        operations.write_deployment_report(self, self.run_dir, language(), choice).success(
+            self._report_written).failure(self._report_failed).run()
+
+    def _report_written(self, written: tuple[Path, dict[str, Any]]) -> None:
+        self.report_button.setEnabled(True)
+        self.report_path = written[0]
+        self.status.setText(self.tr("Deployment report written to {path}").format(path=written[0]))
+        if dialogs.ask_yes(self, self.tr("Deployment report"),
+                           self.tr("The report is written to {path}. Open it?").format(path=written[0]),
+                           cancel=False, default_yes=True):
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(written[0])))
+
+    def _report_failed(self, exc: BaseException) -> None:
+        self.report_button.setEnabled(True)
+        self.status.setText(self.tr("No deployment report was written."))
+        if isinstance(exc, ReportError):
+            self.banner.show_message("error", exc.message + (f"\n{exc.hint}" if exc.hint else ""))
+        else:
+            self.banner.show_message("error", self.tr("The report could not be written: {reason}").format(
+                reason=exc))
 
     def _folder(self) -> Path:
         assert self.planned is not None

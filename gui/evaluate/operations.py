@@ -21,6 +21,7 @@ from core.evaluation.label_edits import LabelEdit, label_boxes
 from core.evaluation.label_scope import DatasetLabels
 from core.evaluation.request import Stored, presented
 from core.evaluation.store import load_evaluation, load_images
+from core.report.gather import Choice, write_report
 from core.usecases.evaluate import EvaluateDoor, KfoldDoor
 from gui.operations import CoreOp
 
@@ -115,3 +116,11 @@ def undo_label_edit(parent: QObject, edit: LabelEdit) -> CoreOp[None]:
 def export_image_list(parent: QObject, rows: list[dict[str, Any]], path: Path) -> CoreOp[int]:
     """Write the listed rows' images, each once, likeliest label mistake first; the number written."""
     return CoreOp(parent, lambda: write_image_list(rows, path), what=_tr("Exporting the list"))
+
+
+def write_deployment_report(parent: QObject, run_dir: Path, language: str,
+                            choice: Choice) -> CoreOp[tuple[Path, dict[str, Any]]]:
+    """The run's deployment report written beside it (``core.report``: it reads the stored evaluation and
+    export reports, hashes the weights and bootstraps the matches); (the page's path, its facts)."""
+    return CoreOp(parent, lambda: write_report(run_dir, language=language, choice=choice),
+                  what=_tr("Writing the deployment report"))

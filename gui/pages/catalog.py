@@ -64,6 +64,9 @@ PAGES: tuple[PageSpec, ...] = (
              QT_TRANSLATE_NOOP("MainWindow", "Exports trained weights to ONNX, TensorRT and TorchScript, and "
                                              "checks the result against PyTorch."),
              "gui.export.export_page:ExportPage"),
+    PageSpec("predict", QT_TRANSLATE_NOOP("MainWindow", "Predict"), SP.SP_MediaSeekForward,
+             QT_TRANSLATE_NOOP("MainWindow", "Runs a trained model on images, folders, videos, cameras and streams, "
+                                             "and shows what it finds live."), "gui.predict.predict_page:PredictPage"),
     PageSpec("machines", QT_TRANSLATE_NOOP("MainWindow", "Machines"), SP.SP_DriveNetIcon,
              QT_TRANSLATE_NOOP("MainWindow", "Servers reached by SSH: add one (its host key shown for you to accept), "
                                              "check it with the doctor there."),

@@ -356,6 +356,10 @@ Step failed: {step}
       <translation>，导入用时 {s:.1f} 秒</translation>
     </message>
     <message>
+      <source>, {n} tiles</source>
+      <translation>，{n} 个切片</translation>
+    </message>
+    <message>
       <source>--cache ram needs about {need:.1f} GB for {images} images at imgsz {imgsz}; yolov5 then silently trains without a cache. Use the disk cache instead.</source>
       <translation>--cache ram 在图片尺寸 {imgsz} 下缓存 {images} 张图片约需 {need:.1f} GB；内存不够时 yolov5 会静默地不用缓存训练。请改用磁盘缓存。</translation>
     </message>
@@ -366,6 +370,10 @@ Step failed: {step}
     <message>
       <source>--data needs this machine's probe; it cannot be combined with --facts.</source>
       <translation>--data 需要探测这台机器，不能与 --facts 同时使用。</translation>
+    </message>
+    <message>
+      <source>--draws {value}: at least 1.</source>
+      <translation>--draws {value}：至少为 1。</translation>
     </message>
     <message>
       <source>--facts describes another machine: showing its plan only (nothing is installed).</source>
@@ -388,6 +396,10 @@ Step failed: {step}
       <translation>--kfold 为训练划分做留出预测；{split} 划分由该运行自己的权重评估。</translation>
     </message>
     <message>
+      <source>--max-false-alarms {value}: a number of false alarms per 100 images, 0 or more.</source>
+      <translation>--max-false-alarms {value}：每 100 张图片的误报次数，0 或更多。</translation>
+    </message>
+    <message>
       <source>--rename {value}: write OLD=NEW</source>
       <translation>--rename {value}：请写成 旧名=新名（OLD=NEW）</translation>
     </message>
@@ -398,6 +410,10 @@ Step failed: {step}
     <message>
       <source>--split {value}: give two or three shares, train first and above 0, e.g. 0.8,0.2,0</source>
       <translation>--split {value}：请给出两个或三个比例，训练在前且大于 0，例如 0.8,0.2,0</translation>
+    </message>
+    <message>
+      <source>--target-recall {value}: a recall is between 0 and 1 (0.9 means nine objects in ten found).</source>
+      <translation>--target-recall {value}：召回率在 0 到 1 之间（0.9 表示十个目标找到九个）。</translation>
     </message>
     <message>
       <source>--trust-weights and --trust-model are not sent to another machine.</source>
@@ -482,6 +498,10 @@ Step failed: {step}
     <message>
       <source>A data-loader worker was killed, usually for lack of RAM. Use fewer workers, or turn off the RAM cache.</source>
       <translation>一个数据加载进程被终止了，通常是因为内存不足。请减少加载进程，或关闭内存缓存。</translation>
+    </message>
+    <message>
+      <source>A false alarm is a detection no labelled object of its class matches: nothing there, another class, a poor box or a second detection of one object.</source>
+      <translation>误报是没有同类别标注目标与之匹配的检测：那里什么都没有、类别不对、框不准，或同一目标的第二个检测。</translation>
     </message>
     <message>
       <source>A file in the store that its manifest does not list.</source>
@@ -610,6 +630,14 @@ Step failed: {step}
     <message>
       <source>Another set of images could move the number this much; compare runs by more than it.</source>
       <translation>换一批图片，这个数字就可能变动这么多；比较运行时差距要大于它。</translation>
+    </message>
+    <message>
+      <source>Approval</source>
+      <translation>审批</translation>
+    </message>
+    <message>
+      <source>Architecture</source>
+      <translation>结构</translation>
     </message>
     <message>
       <source>Ask for held-out predictions instead: --split train --kfold {k} trains {k} short models, each predicting the images it did not learn (the time it takes is said before it starts).</source>
@@ -772,6 +800,10 @@ Step failed: {step}
       <translation>无法读取搜索空间 {path}：{reason}</translation>
     </message>
     <message>
+      <source>Cannot write {path}: {reason}</source>
+      <translation>无法写入 {path}：{reason}</translation>
+    </message>
+    <message>
       <source>Check it on the Dataset page.</source>
       <translation>请在数据集页面检查它。</translation>
     </message>
@@ -832,6 +864,10 @@ Step failed: {step}
       <translation>请检查权重路径。</translation>
     </message>
     <message>
+      <source>Checked by</source>
+      <translation>检查人</translation>
+    </message>
+    <message>
       <source>Checking the dataset and building the model…</source>
       <translation>正在检查数据集并构建模型…</translation>
     </message>
@@ -872,6 +908,10 @@ Step failed: {step}
       <translation>用 --split 选择它已有的划分（{splits}）。</translation>
     </message>
     <message>
+      <source>Class</source>
+      <translation>类别</translation>
+    </message>
+    <message>
       <source>Class id {cls} but the dataset has {nc} classes (0–{top}). {consequence}</source>
       <translation>类别 id 为 {cls}，但数据集只有 {nc} 个类别（0–{top}）。{consequence}</translation>
     </message>
@@ -894,6 +934,10 @@ Step failed: {step}
     <message>
       <source>Class {id} is not a plain text value; edit it in the YAML view.</source>
       <translation>类别 {id} 不是普通的文本值；请在 YAML 视图中编辑。</translation>
+    </message>
+    <message>
+      <source>Classes</source>
+      <translation>类别</translation>
     </message>
     <message>
       <source>Classes {first} and {second} are both called '{name}'; their predictions cannot be told apart.</source>
@@ -1020,6 +1064,10 @@ Step failed: {step}
       <translation>数据集检查：{e} 个错误 — yolostudio dataset check {path} 会列出它们。</translation>
     </message>
     <message>
+      <source>Dataset file</source>
+      <translation>数据集文件</translation>
+    </message>
+    <message>
       <source>Dataset file not found: {path}</source>
       <translation>找不到数据集文件：{path}</translation>
     </message>
@@ -1036,6 +1084,10 @@ Step failed: {step}
       <translation>数据集：{message}</translation>
     </message>
     <message>
+      <source>Date</source>
+      <translation>日期</translation>
+    </message>
+    <message>
       <source>Delete line {line} of {name} ({row}); backup kept as {name}.bak</source>
       <translation>删除 {name} 的第 {line} 行（{row}）；备份保存为 {name}.bak</translation>
     </message>
@@ -1046,6 +1098,16 @@ Type 'delete' to confirm: </source>
       <translation>也删除你的工作区和设置吗？这会删除以下位置中的所有训练记录和模型：
 {folders}
 输入 'delete' 确认：</translation>
+    </message>
+    <message>
+      <source>Deployment report of run {run} written to {path}
+  at confidence {conf}: precision {p}, recall {r}, {fa} false alarms per 100 images</source>
+      <translation>训练 {run} 的部署报告已写入 {path}
+  置信度 {conf} 下：精确率 {p}，召回率 {r}，每 100 张图片误报 {fa} 次</translation>
+    </message>
+    <message>
+      <source>Deployment report: run {run}</source>
+      <translation>部署报告：训练 {run}</translation>
     </message>
     <message>
       <source>Detached; the run keeps going on {name}. 'yolostudio attach {run} --machine {name}' follows it again.</source>
@@ -1092,6 +1154,14 @@ Type 'delete' to confirm: </source>
       <translation>不绘制 yolov5 的图表（标签、批次、曲线）：每次训练节省几秒钟，实时视图中也就没有验证图片。</translation>
     </message>
     <message>
+      <source>Done: {n} image or frame.</source>
+      <translation>完成：{n} 张图片或帧。</translation>
+    </message>
+    <message>
+      <source>Done: {n} images or frames.</source>
+      <translation>完成：{n} 张图片或帧。</translation>
+    </message>
+    <message>
       <source>Download cancelled.</source>
       <translation>下载已取消。</translation>
     </message>
@@ -1118,6 +1188,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Driver {driver} is older than {floor}, the minimum for {tag}: CUDA will not start until the driver is updated.</source>
       <translation>驱动 {driver} 比 {tag} 所需的最低版本 {floor} 旧：在更新驱动之前 CUDA 无法启动。</translation>
+    </message>
+    <message>
+      <source>Drop</source>
+      <translation>下降</translation>
     </message>
     <message>
       <source>Dynamic shapes cannot be combined with FP16; turn off FP16 to export dynamic shapes.</source>
@@ -1172,6 +1246,18 @@ Type 'delete' to confirm: </source>
       <translation>请评估至少训练了一个轮次的运行。</translation>
     </message>
     <message>
+      <source>Evaluate it first: {command}</source>
+      <translation>请先评估：{command}</translation>
+    </message>
+    <message>
+      <source>Evaluate the weights as they are: {command}</source>
+      <translation>请评估现在的权重：{command}</translation>
+    </message>
+    <message>
+      <source>Evaluated</source>
+      <translation>评估时间</translation>
+    </message>
+    <message>
       <source>Evaluating {weights} on the {split} split ({n} image) with yolov5's validation…</source>
       <translation>正在用 yolov5 的验证在 {split} 划分（{n} 张图片）上评估 {weights}…</translation>
     </message>
@@ -1186,6 +1272,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Evaluation of {weights} on the {split} split: {n} images, {instances} objects</source>
       <translation>{weights} 在 {split} 划分上的评估：{n} 张图片，{instances} 个目标</translation>
+    </message>
+    <message>
+      <source>Evaluation on the val split</source>
+      <translation>在验证集上的评估</translation>
     </message>
     <message>
       <source>Evaluations are listed with a run: give a run of this workspace.</source>
@@ -1292,6 +1382,18 @@ Type 'delete' to confirm: </source>
       <translation>在 {time} 后失败。</translation>
     </message>
     <message>
+      <source>False alarms</source>
+      <translation>误报</translation>
+    </message>
+    <message>
+      <source>False alarms per 100 images</source>
+      <translation>每 100 张图片的误报</translation>
+    </message>
+    <message>
+      <source>False alarms per 100 images (95 % interval)</source>
+      <translation>每 100 张图片的误报（95 % 区间）</translation>
+    </message>
+    <message>
       <source>Fetch cancelled.</source>
       <translation>取回已取消。</translation>
     </message>
@@ -1366,6 +1468,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>For {share} of the samples the GPU reported: {reasons}. To fix it: {fixes} (nvidia-smi -q -d PERFORMANCE shows which slowdown is active).</source>
       <translation>在 {share} 的采样中 GPU 报告：{reasons}。解决办法：{fixes}（nvidia-smi -q -d PERFORMANCE 可显示当前的降频原因）。</translation>
+    </message>
+    <message>
+      <source>Format</source>
+      <translation>格式</translation>
+    </message>
+    <message>
+      <source>Found</source>
+      <translation>找到</translation>
     </message>
     <message>
       <source>Found ({fmt}) in {source}: {images} images, {boxes} annotations.</source>
@@ -1604,6 +1714,10 @@ Type 'delete' to confirm: </source>
       <translation>请指定另一个 --out，或省略它以新建一个。</translation>
     </message>
     <message>
+      <source>Give either --target-recall or --max-false-alarms, not both.</source>
+      <translation>--target-recall 和 --max-false-alarms 只能给出一个，不能同时给出。</translation>
+    </message>
+    <message>
       <source>Give either a .pt model, or a model YAML plus initial weights.</source>
       <translation>请指定一个 .pt 模型，或者模型 YAML 加初始权重。</translation>
     </message>
@@ -1692,6 +1806,10 @@ Type 'delete' to confirm: </source>
       <translation>INT8 校准需要图片：用 --data DATA.yaml 指定数据集（权重来自训练时会使用该训练的数据集）。</translation>
     </message>
     <message>
+      <source>INT8 cost</source>
+      <translation>INT8 的代价</translation>
+    </message>
+    <message>
       <source>INT8 costs {drop:+.3f} mAP@0.5 ({fp32:.3f} → {int8:.3f}; mAP@0.5:0.95 {fp32_all:.3f} → {int8_all:.3f}) for p50 {t32:.1f} → {t8:.1f} ms: {verdict} (limit {limit}, --int8-max-drop).</source>
       <translation>INT8 的代价：mAP@0.5 变化 {drop:+.3f}（{fp32:.3f} → {int8:.3f}；mAP@0.5:0.95 {fp32_all:.3f} → {int8_all:.3f}），p50 {t32:.1f} → {t8:.1f} ms：{verdict}（上限 {limit}，--int8-max-drop）。</translation>
     </message>
@@ -1738,6 +1856,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Image size</source>
       <translation>图片尺寸</translation>
+    </message>
+    <message>
+      <source>Image size (trained / evaluated)</source>
+      <translation>图片尺寸（训练 / 评估）</translation>
     </message>
     <message>
       <source>Image size {imgsz} is not a multiple of the model's stride {stride}.</source>
@@ -1860,6 +1982,10 @@ Type 'delete' to confirm: </source>
       <translation>正在安装 {packages}</translation>
     </message>
     <message>
+      <source>Intervals: 95 % of {draws} bootstrap resamples of the {n} val images (seed {seed}); a detection counts as found at IoU 0.5 with its class, as yolov5 counts it.</source>
+      <translation>区间：对 {n} 张验证图片做 {draws} 次自助重采样的 95 % 区间（随机种子 {seed}）；与 yolov5 的计法相同，检测框在 IoU 0.5 且类别相同时算作找到。</translation>
+    </message>
+    <message>
       <source>It is set but empty, and an empty list shows CUDA no GPU.</source>
       <translation>它已设置但为空，空列表使 CUDA 看不到任何 GPU。</translation>
     </message>
@@ -1948,6 +2074,10 @@ Type 'delete' to confirm: </source>
       <translation>最后权重：{path}</translation>
     </message>
     <message>
+      <source>Latency per format</source>
+      <translation>各格式的延迟</translation>
+    </message>
+    <message>
       <source>Latency per image, measured side by side ({runs} interleaved runs each, {device}): PyTorch {torch} ms ({torch_low}–{torch_high}) · {client} {exported} ms ({low}–{high}); median (10–90 % range)</source>
       <translation>每张图片的延迟，并排交替测量（各 {runs} 次，{device}）：PyTorch {torch} 毫秒（{torch_low}–{torch_high}）· {client} {exported} 毫秒（{low}–{high}）；中位数（10–90 % 区间）</translation>
     </message>
@@ -1966,6 +2096,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Learning rate, loss weights and augmentation: hyp.scratch-low suits small models from scratch, scratch-high the large ones; or the path of your own file.</source>
       <translation>学习率、损失权重和数据增强：hyp.scratch-low 适合从头训练的小模型，scratch-high 适合大模型；也可以是你自己的文件路径。</translation>
+    </message>
+    <message>
+      <source>Limit</source>
+      <translation>限度</translation>
     </message>
     <message>
       <source>Line {line} uses a tab to indent; YAML allows only spaces there ({problem}).</source>
@@ -2030,6 +2164,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Max abs difference vs PyTorch: {diff} (boxes {boxes} px, scores {scores}), {precision}</source>
       <translation>与 PyTorch 的最大绝对差：{diff}（框 {boxes} 像素，分数 {scores}），{precision}</translation>
+    </message>
+    <message>
+      <source>Measured by the export on the machine that exported, timed interleaved with PyTorch.</source>
+      <translation>由导出在执行导出的机器上测得，与 PyTorch 交替计时。</translation>
     </message>
     <message>
       <source>Measured under load, so it is the slot, riser or card seating, not power saving.</source>
@@ -2184,6 +2322,10 @@ Type 'delete' to confirm: </source>
       <translation>超小型：最小最快——适合 CPU、边缘设备和快速实验；精度最低。</translation>
     </message>
     <message>
+      <source>No INT8 export of this run: {command}</source>
+      <translation>这次训练没有 INT8 导出：{command}</translation>
+    </message>
+    <message>
       <source>No NVIDIA GPU found: training runs on the CPU</source>
       <translation>未找到 NVIDIA GPU：训练将在 CPU 上进行</translation>
     </message>
@@ -2222,6 +2364,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>No dataset chosen.</source>
       <translation>未选择数据集。</translation>
+    </message>
+    <message>
+      <source>No detection at this confidence: precision is undefined and recall is 0.</source>
+      <translation>此置信度下没有任何检测：精确率无定义，召回率为 0。</translation>
+    </message>
+    <message>
+      <source>No export of this run yet: {command}</source>
+      <translation>这次训练还没有导出：{command}</translation>
     </message>
     <message>
       <source>No images could be read to verify the export.</source>
@@ -2444,6 +2594,10 @@ Type 'delete' to confirm: </source>
       <translation>操作系统</translation>
     </message>
     <message>
+      <source>Objects</source>
+      <translation>目标数</translation>
+    </message>
+    <message>
       <source>Off (yolov5's workers augment)</source>
       <translation>关闭（由 yolov5 的工作进程增强）</translation>
     </message>
@@ -2538,6 +2692,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>OpenVINO export needs the 'openvino' package, which is not installed.</source>
       <translation>OpenVINO 导出需要 'openvino' 包，但它尚未安装。</translation>
+    </message>
+    <message>
+      <source>Operating confidence</source>
+      <translation>工作置信度</translation>
     </message>
     <message>
       <source>Optimizer</source>
@@ -2638,6 +2796,18 @@ Type 'delete' to confirm: </source>
     <message>
       <source>PowerShell's execution policy is {policy}: a .ps1 script double-clicked or run directly is refused. install.bat runs the installer with '-ExecutionPolicy Bypass' for this one process and changes nothing. To run scripts yourself: Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</source>
       <translation>PowerShell 的执行策略为 {policy}：双击或直接运行 .ps1 脚本会被拒绝。install.bat 只对这一个进程使用 '-ExecutionPolicy Bypass' 运行安装程序，不会改变任何设置。如需自己运行脚本：Set-ExecutionPolicy -Scope CurrentUser RemoteSigned</translation>
+    </message>
+    <message>
+      <source>Precision</source>
+      <translation>精度</translation>
+    </message>
+    <message>
+      <source>Precision (95 % interval)</source>
+      <translation>精确率（95 % 区间）</translation>
+    </message>
+    <message>
+      <source>Precision and recall per class at this confidence</source>
+      <translation>此置信度下各类别的精确率和召回率</translation>
     </message>
     <message>
       <source>Predicted: {rate:.0f} images/s, {epoch} per epoch, {total} in all</source>
@@ -2750,6 +2920,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>PyTorch is not installed</source>
       <translation>未安装 PyTorch</translation>
+    </message>
+    <message>
+      <source>PyTorch ms per image</source>
+      <translation>PyTorch 每张图片毫秒数</translation>
     </message>
     <message>
       <source>PyTorch on this Jetson is a CPU-only build</source>
@@ -2940,6 +3114,14 @@ Type 'delete' to confirm: </source>
       <translation>重启；如果问题仍在，请重新安装：{cmd}</translation>
     </message>
     <message>
+      <source>Recall (95 % interval)</source>
+      <translation>召回率（95 % 区间）</translation>
+    </message>
+    <message>
+      <source>Recall {target} is not reached at any stored confidence: the lowest one is used.</source>
+      <translation>在已存的任何置信度下都达不到召回率 {target}：使用最低的置信度。</translation>
+    </message>
+    <message>
       <source>Receiving on {name} failed: {reason}</source>
       <translation>{name} 接收失败：{reason}</translation>
     </message>
@@ -3062,6 +3244,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Run {name}: {path}</source>
       <translation>训练 {name}：{path}</translation>
+    </message>
+    <message>
+      <source>Run {run} has no evaluation on its val split yet: the report's figures come from it.</source>
+      <translation>训练 {run} 还没有在验证集上的评估：报告的数字来自评估。</translation>
     </message>
     <message>
       <source>Run {run} has no measured epoch, so the time cannot be estimated: {k} trainings of {epochs} epochs each.</source>
@@ -3204,6 +3390,10 @@ Type 'delete' to confirm: </source>
       <translation>快捷方式</translation>
     </message>
     <message>
+      <source>Signature</source>
+      <translation>签名</translation>
+    </message>
+    <message>
       <source>Simplifying applies to ONNX and TensorRT exports only.</source>
       <translation>简化只适用于 ONNX 和 TensorRT 导出。</translation>
     </message>
@@ -3218,6 +3408,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Skip validation after each epoch: faster epochs, but mAP, best.pt and early stopping then see only the final epoch.</source>
       <translation>每轮结束后不验证：每轮更快，但 mAP、best.pt 和提前停止只能看到最后一轮。</translation>
+    </message>
+    <message>
+      <source>Sliced into {size}-pixel tiles ({overlap:.0%} overlap): {tiles} tiles per image, {ms:.0f} ms per image against {whole:.0f} ms for the whole image alone.</source>
+      <translation>切成 {size} 像素的切片（重叠 {overlap:.0%}）：每张图片 {tiles} 个切片，每张图片 {ms:.0f} 毫秒，仅整图推理为 {whole:.0f} 毫秒。</translation>
     </message>
     <message>
       <source>Slow disk under the {role}: {files:.0f} images/s</source>
@@ -3272,6 +3466,10 @@ Type 'delete' to confirm: </source>
       <translation>用 'yolostudio label auto' 重新建立队列。</translation>
     </message>
     <message>
+      <source>Start weights</source>
+      <translation>起始权重</translation>
+    </message>
+    <message>
       <source>Starting the trainer…</source>
       <translation>正在启动训练器…</translation>
     </message>
@@ -3294,6 +3492,14 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopped after {done} of {total} images; run it again to resume.</source>
       <translation>已在 {done}/{total} 张图片后停止；再次运行即可继续。</translation>
+    </message>
+    <message>
+      <source>Stopped after {n} image or frame.</source>
+      <translation>已停止，处理了 {n} 张图片或帧。</translation>
+    </message>
+    <message>
+      <source>Stopped after {n} images or frames.</source>
+      <translation>已停止，处理了 {n} 张图片或帧。</translation>
     </message>
     <message>
       <source>Stopped after {time}; resume with 'yolostudio resume RUN'.</source>
@@ -3330,6 +3536,10 @@ Type 'delete' to confirm: </source>
     <message>
       <source>Stopping: the {n} running trials save their last.pt…</source>
       <translation>正在停止：{n} 个运行中的试验正在保存各自的 last.pt…</translation>
+    </message>
+    <message>
+      <source>Stored in</source>
+      <translation>存放位置</translation>
     </message>
     <message>
       <source>Stored in {path}</source>
@@ -3648,6 +3858,14 @@ Type 'delete' to confirm: </source>
       <translation>环境检查卡住并被终止</translation>
     </message>
     <message>
+      <source>The evaluation's images.json in {folder} is missing or incomplete.</source>
+      <translation>{folder} 中评估的 images.json 缺失或不完整。</translation>
+    </message>
+    <message>
+      <source>The evaluations of run {run} are of other weights than its {weights} now.</source>
+      <translation>训练 {run} 的评估所用的权重与它现在的 {weights} 不同。</translation>
+    </message>
+    <message>
       <source>The exported ONNX file does not pass onnx.checker: {reason}</source>
       <translation>导出的 ONNX 文件未通过 onnx.checker：{reason}</translation>
     </message>
@@ -3964,6 +4182,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>缺少 PyTorch 所链接的系统库 {library}。</translation>
     </message>
     <message>
+      <source>The tile overlap {overlap} is not between 0 and {high}.</source>
+      <translation>切片重叠 {overlap} 不在 0 到 {high} 之间。</translation>
+    </message>
+    <message>
+      <source>The tile size {size} is not between {low} and {high} pixels.</source>
+      <translation>切片尺寸 {size} 不在 {low} 到 {high} 像素之间。</translation>
+    </message>
+    <message>
       <source>The train split has {n} images: too few for {k} folds.</source>
       <translation>训练划分只有 {n} 张图片：不够分成 {k} 折。</translation>
     </message>
@@ -4272,6 +4498,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>训练得到的是 {gpu} 的一个 MIG 切片：{profile}，{fraction}，{memory}</translation>
     </message>
     <message>
+      <source>Training images (when evaluated)</source>
+      <translation>训练图片（评估时）</translation>
+    </message>
+    <message>
       <source>Training is running ({runs}) with this PyTorch; replacing it now would break the run. Stop it (or let it finish), then repair.</source>
       <translation>正在用这个 PyTorch 训练（{runs}）；现在替换会破坏训练。请先停止训练（或等它结束），再修复。</translation>
     </message>
@@ -4424,6 +4654,18 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>请使用第 0 台机器为本机打印的命令（其中带有 --rdzv-id）。</translation>
     </message>
     <message>
+      <source>Val images / objects</source>
+      <translation>验证图片 / 目标</translation>
+    </message>
+    <message>
+      <source>Val split fingerprint (SHA-256)</source>
+      <translation>验证集指纹（SHA-256）</translation>
+    </message>
+    <message>
+      <source>Val split unchanged since the evaluation</source>
+      <translation>评估后验证集未变</translation>
+    </message>
+    <message>
       <source>Validate only at the end</source>
       <translation>只在最后验证</translation>
     </message>
@@ -4440,6 +4682,18 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>每个批次把图片尺寸在 ±50 % 之间变化：对目标大小更鲁棒，但 1.5 倍尺寸的批次要花约 2.25 倍的时间和显存。</translation>
     </message>
     <message>
+      <source>Verdict</source>
+      <translation>结论</translation>
+    </message>
+    <message>
+      <source>Verified against PyTorch</source>
+      <translation>已与 PyTorch 核对</translation>
+    </message>
+    <message>
+      <source>Version it was trained on</source>
+      <translation>训练所用的版本</translation>
+    </message>
+    <message>
       <source>WARN</source>
       <translation>警告</translation>
     </message>
@@ -4450,6 +4704,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>Wait for it to finish, or cancel it there.</source>
       <translation>请等它完成，或在那边取消。</translation>
+    </message>
+    <message>
+      <source>Weights file</source>
+      <translation>权重文件</translation>
     </message>
     <message>
       <source>Weights file not found: {path}</source>
@@ -4542,6 +4800,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>Writing</source>
       <translation>正在写入</translation>
+    </message>
+    <message>
+      <source>Written by YOLO Studio on {date} from the files stored in {folder}.</source>
+      <translation>由 YOLO Studio 于 {date} 根据 {folder} 中保存的文件写出。</translation>
     </message>
     <message>
       <source>YAML syntax error at line {line}, column {column}: {problem}</source>
@@ -4668,6 +4930,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>一个运行（用它的 best.pt）或一个 .pt 文件</translation>
     </message>
     <message>
+      <source>a run of the workspace (its name or folder)</source>
+      <translation>工作区中的一次训练（名称或文件夹）</translation>
+    </message>
+    <message>
       <source>a shell command</source>
       <translation>一条 shell 命令</translation>
     </message>
@@ -4726,6 +4992,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>add the machine with 'yolostudio machine add {name} --ssh {dest}' to see its fingerprint and accept it</source>
       <translation>用 'yolostudio machine add {name} --ssh {dest}' 添加这台机器，查看它的指纹并接受</translation>
+    </message>
+    <message>
+      <source>all classes</source>
+      <translation>所有类别</translation>
     </message>
     <message>
       <source>allow a model YAML whose strings yolov5 would run as code (anything beyond its layers, torch activations and literals)</source>
@@ -4846,6 +5116,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>best accuracy</source>
       <translation>最高精度</translation>
+    </message>
+    <message>
+      <source>bootstrap resamples of the images (default: {n})</source>
+      <translation>对图片做自助重采样的次数（默认：{n}）</translation>
     </message>
     <message>
       <source>box</source>
@@ -5308,6 +5582,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>搜索最多运行多久（8h、90m、1h30m）</translation>
     </message>
     <message>
+      <source>how much neighbouring tiles overlap (default: {v})</source>
+      <translation>相邻切片的重叠比例（默认：{v}）</translation>
+    </message>
+    <message>
       <source>image format of the copy (default: jpg)</source>
       <translation>副本的图片格式（默认：jpg）</translation>
     </message>
@@ -5624,6 +5902,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>把标注移到 _orphaned_labels/ 中</translation>
     </message>
     <message>
+      <source>ms median FP32 / INT8</source>
+      <translation>毫秒中位数 FP32 / INT8</translation>
+    </message>
+    <message>
+      <source>ms per image, median (10–90 %)</source>
+      <translation>每张图片毫秒数，中位数（10–90 %）</translation>
+    </message>
+    <message>
       <source>n/a</source>
       <translation>不适用</translation>
     </message>
@@ -5780,6 +6066,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>没有可用的 GPU</translation>
     </message>
     <message>
+      <source>no: the val split changed after the evaluation</source>
+      <translation>否：评估之后验证集有变化</translation>
+    </message>
+    <message>
       <source>node {node} ({host})</source>
       <translation>节点 {node}（{host}）</translation>
     </message>
@@ -5798,6 +6088,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>none found ({error}: {message})</source>
       <translation>未找到（{error}：{message}）</translation>
+    </message>
+    <message>
+      <source>none: trained from scratch</source>
+      <translation>无：从零开始训练</translation>
     </message>
     <message>
       <source>not Windows</source>
@@ -5834,6 +6128,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>not recorded — remove, then get or import it</source>
       <translation>没有记录 — 请删除，然后重新获取或导入</translation>
+    </message>
+    <message>
+      <source>not recorded: the run keeps the dataset file's path, not a fingerprint of its training images</source>
+      <translation>未记录：训练只保存了数据集文件的路径，没有保存其训练图片的指纹</translation>
     </message>
     <message>
       <source>not set</source>
@@ -5876,6 +6174,14 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>打开桌面应用（默认）</translation>
     </message>
     <message>
+      <source>operate at the highest confidence that finds at least this share of the objects (0–1; default: the best-F1 confidence)</source>
+      <translation>在仍能找到至少这一比例目标的最高置信度下工作（0–1；默认：最佳 F1 的置信度）</translation>
+    </message>
+    <message>
+      <source>operate at the lowest confidence with at most F false alarms per 100 images</source>
+      <translation>在每 100 张图片最多 F 次误报的最低置信度下工作</translation>
+    </message>
+    <message>
       <source>options</source>
       <translation>选项</translation>
     </message>
@@ -5890,6 +6196,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>output folder (default: a new predict folder under the run or the workspace)</source>
       <translation>输出文件夹（默认：运行或工作区下新建的 predict 文件夹）</translation>
+    </message>
+    <message>
+      <source>over the limit: not verified</source>
+      <translation>超出限度：未通过验证</translation>
     </message>
     <message>
       <source>overfitting</source>
@@ -5994,6 +6304,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>print the report as JSON</source>
       <translation>以 JSON 输出报告</translation>
+    </message>
+    <message>
+      <source>print the report's figures as one JSON document</source>
+      <translation>把报告的数字输出为一个 JSON 文档</translation>
     </message>
     <message>
       <source>print the reports as one JSON document</source>
@@ -6228,6 +6542,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>切片显存</translation>
     </message>
     <message>
+      <source>sliced inference for small objects: also predict SIZE-pixel tiles (default {v}) and merge the boxes; costs one model call per tile</source>
+      <translation>针对小目标的切片推理：另外按 SIZE 像素的切片预测（默认 {v}）并合并框；每个切片多一次模型调用</translation>
+    </message>
+    <message>
       <source>small objects</source>
       <translation>小目标</translation>
     </message>
@@ -6380,6 +6698,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>在那台机器上运行 YOLO Studio 的命令（默认：yolostudio）</translation>
     </message>
     <message>
+      <source>the confidence of the best F1 ({f1}), as the evaluation chose it</source>
+      <translation>最佳 F1（{f1}）的置信度，与评估的选择相同</translation>
+    </message>
+    <message>
       <source>the container's CPU quota ({quota:g} CPUs)</source>
       <translation>容器的 CPU 配额（{quota:g} 个 CPU）</translation>
     </message>
@@ -6402,6 +6724,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>the first choice is not served by the index; see the reason above</source>
       <translation>索引不提供首选构建；原因见上文</translation>
+    </message>
+    <message>
+      <source>the highest confidence at which recall over all classes is at least {target}</source>
+      <translation>所有类别合计召回率不低于 {target} 的最高置信度</translation>
     </message>
     <message>
       <source>the image cannot be read ({error}); its {n} boxes are left out</source>
@@ -6436,6 +6762,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>训练最多可以花多长时间（2h、90m、1h30m）</translation>
     </message>
     <message>
+      <source>the lowest confidence with at most {limit} false alarms per 100 images</source>
+      <translation>每 100 张图片误报不超过 {limit} 次的最低置信度</translation>
+    </message>
+    <message>
       <source>the machine the run is on (may be left out when only one is added)</source>
       <translation>运行所在的机器（只添加了一台时可以省略）</translation>
     </message>
@@ -6466,6 +6796,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>the official checkpoints and what is on this machine</source>
       <translation>官方检查点及本机已有的权重</translation>
+    </message>
+    <message>
+      <source>the page's language (default: the app's)</source>
+      <translation>页面的语言（默认：应用的语言）</translation>
     </message>
     <message>
       <source>the picture embedded in this file (imageData) cannot be decoded as an image; its {n} box is left out</source>
@@ -6692,6 +7026,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>未知</translation>
     </message>
     <message>
+      <source>unknown: the data.yaml cannot be read now</source>
+      <translation>未知：现在读不到 data.yaml</translation>
+    </message>
+    <message>
       <source>unreadable</source>
       <translation>无法读取</translation>
     </message>
@@ -6776,12 +7114,20 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>副本的写入位置（默认：工作区的缓存）</translation>
     </message>
     <message>
+      <source>where to write the page (default: deployment-report.html in the run folder)</source>
+      <translation>页面写到哪里（默认：训练文件夹中的 deployment-report.html）</translation>
+    </message>
+    <message>
       <source>which split to evaluate (default: val; train needs --kfold)</source>
       <translation>要评估的划分（默认：val；train 需要 --kfold）</translation>
     </message>
     <message>
       <source>with --repair: do not ask</source>
       <translation>与 --repair 一起使用：不询问</translation>
+    </message>
+    <message>
+      <source>within the limit</source>
+      <translation>在限度之内</translation>
     </message>
     <message>
       <source>workers</source>
@@ -6806,6 +7152,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>write a copy resized to the training size (faster loading), with a data.yaml to train on</source>
       <translation>写一份缩放到训练尺寸的副本（加载更快），并附带可直接训练的 data.yaml</translation>
+    </message>
+    <message>
+      <source>write a run's deployment report: one printable page of its model, operating confidence, per-class precision and recall with intervals, false alarms, latency and INT8 cost</source>
+      <translation>写出训练的部署报告：一页可打印的文档，含模型、工作置信度、各类别精确率和召回率及其区间、误报、延迟和 INT8 的代价</translation>
     </message>
     <message>
       <source>write no YOLO label files</source>

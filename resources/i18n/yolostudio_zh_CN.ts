@@ -1635,9 +1635,25 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <source>Undoing the edit of {path}</source>
       <translation>正在撤销对 {path} 的编辑</translation>
     </message>
+    <message>
+      <source>Writing the deployment report</source>
+      <translation>正在写部署报告</translation>
+    </message>
   </context>
   <context>
     <name>EvaluateWindow</name>
+    <message>
+      <source>At a false-alarm limit…</source>
+      <translation>按误报上限…</translation>
+    </message>
+    <message>
+      <source>At a target recall…</source>
+      <translation>按目标召回率…</translation>
+    </message>
+    <message>
+      <source>At the best-F1 confidence</source>
+      <translation>在最佳 F1 的置信度下</translation>
+    </message>
     <message>
       <source>Browse the errors…</source>
       <translation>浏览错误…</translation>
@@ -1667,6 +1683,14 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>无法开始留出预测：{reason}</translation>
     </message>
     <message>
+      <source>Deployment report</source>
+      <translation>部署报告</translation>
+    </message>
+    <message>
+      <source>Deployment report written to {path}</source>
+      <translation>部署报告已写入 {path}</translation>
+    </message>
+    <message>
       <source>Evaluate run {name} — YOLO Studio</source>
       <translation>评估运行 {name} — YOLO Studio</translation>
     </message>
@@ -1685,6 +1709,22 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Held-out predictions for the {n} training images of run {run}: the run's own predictions on them are biased (it learned their labels), so {k} short trainings of {epochs} epochs — each on the other folds, with the run's settings and start weights — predict the images they did not learn. Estimated time: {estimate}.</source>
       <translation>为运行 {run} 的 {n} 张训练图片做留出预测：该运行自己对这些图片的预测是有偏的（它学过这些标注），因此进行 {k} 次各 {epochs} 个轮次的短训练——每次用其他折、沿用该运行的设置和起始权重——去预测它没学过的图片。预计用时：{estimate}。</translation>
+    </message>
+    <message>
+      <source>No deployment report was written.</source>
+      <translation>没有写出部署报告。</translation>
+    </message>
+    <message>
+      <source>One printable page a QA engineer can sign: the model, its dataset, the operating confidence, precision and recall per class with their intervals, false alarms, latency and INT8's cost.</source>
+      <translation>一页可打印、可供质检工程师签字的文档：模型、其数据集、工作置信度、各类别精确率和召回率及其区间、误报、延迟和 INT8 的代价。</translation>
+    </message>
+    <message>
+      <source>Operate at the highest confidence that finds at least this share of the objects (0–1):</source>
+      <translation>在仍能找到至少这一比例目标的最高置信度下工作（0–1）：</translation>
+    </message>
+    <message>
+      <source>Operate at the lowest confidence with at most this many false alarms per 100 images:</source>
+      <translation>在每 100 张图片误报不超过这个次数的最低置信度下工作：</translation>
     </message>
     <message>
       <source>Read back from the store: these inputs were evaluated before.</source>
@@ -1715,12 +1755,24 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>评估已停止；未保存任何内容。</translation>
     </message>
     <message>
+      <source>The report could not be written: {reason}</source>
+      <translation>无法写出报告：{reason}</translation>
+    </message>
+    <message>
+      <source>The report is written to {path}. Open it?</source>
+      <translation>报告已写入 {path}。现在打开吗？</translation>
+    </message>
+    <message>
       <source>The run's own predictions on its training images are biased. {k} short trainings, each on the other folds, predict the images they did not learn; the time it takes is said before it starts.</source>
       <translation>该运行自己对训练图片的预测是有偏的。{k} 次短训练各用其他折训练，预测它们没学过的图片；开始前会先说明所需时间。</translation>
     </message>
     <message>
       <source>Training fold 1 of {k}…</source>
       <translation>正在训练第 1 折（共 {k} 折）…</translation>
+    </message>
+    <message>
+      <source>Writing the deployment report…</source>
+      <translation>正在写部署报告…</translation>
     </message>
     <message>
       <source>fold {fold} of {folds}: epoch {epoch} of {epochs}</source>
@@ -2706,12 +2758,20 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>打开或创建 data.yaml，检查图片和标签，并显示类别统计。</translation>
     </message>
     <message>
+      <source>Predict</source>
+      <translation>预测</translation>
+    </message>
+    <message>
       <source>Recommends batch size, image size and workers for this machine, measured, with reasons.</source>
       <translation>为这台机器推荐批大小、图片尺寸和加载进程数，基于实测，并给出理由。</translation>
     </message>
     <message>
       <source>Runs</source>
       <translation>训练记录</translation>
+    </message>
+    <message>
+      <source>Runs a trained model on images, folders, videos, cameras and streams, and shows what it finds live.</source>
+      <translation>在图片、文件夹、视频、摄像头和视频流上运行训练好的模型，并实时显示检测结果。</translation>
     </message>
     <message>
       <source>Searches for better training settings on Ray Tune: many short trials side by side, the poor ones stopped early.</source>
@@ -2826,6 +2886,208 @@ Coming soon</source>
     <message>
       <source>Coming soon — this page is not built yet. Meanwhile, the Train page trains on the demo dataset or on your own data.yaml.</source>
       <translation>即将推出——这个页面还没有完成。目前可以在训练页面用演示数据集或你自己的 data.yaml 训练。</translation>
+    </message>
+  </context>
+  <context>
+    <name>PredictOperations</name>
+    <message>
+      <source>Listing the runs' models</source>
+      <translation>正在列出各次训练的模型</translation>
+    </message>
+    <message>
+      <source>Preparing the prediction</source>
+      <translation>正在准备预测</translation>
+    </message>
+  </context>
+  <context>
+    <name>PredictPage</name>
+    <message>
+      <source> px</source>
+      <translation> 像素</translation>
+    </message>
+    <message>
+      <source> · {tiles} tiles, {ms:.0f} ms (whole image {whole:.0f} ms)</source>
+      <translation> · {tiles} 个切片，{ms:.0f} 毫秒（整图 {whole:.0f} 毫秒）</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>Also predicts overlapping tiles of each image and merges the boxes: finds smaller objects, costs one model call per tile.</source>
+      <translation>另外对每张图片的重叠切片做预测并合并框：能找到更小的目标，每个切片多一次模型调用。</translation>
+    </message>
+    <message>
+      <source>Boxes of one class overlapping more than this are merged (applies at once)</source>
+      <translation>同一类别中重叠超过此值的框会被合并（立即生效）</translation>
+    </message>
+    <message>
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <source>Choose a folder of images or videos</source>
+      <translation>选择图片或视频所在的文件夹</translation>
+    </message>
+    <message>
+      <source>Choose a model</source>
+      <translation>选择模型</translation>
+    </message>
+    <message>
+      <source>Choose a model and a source, then press Start: the frames and the model's boxes show here.</source>
+      <translation>选择模型和来源，然后按“开始”：画面和模型的框会显示在这里。</translation>
+    </message>
+    <message>
+      <source>Choose a model first: a run's weights or an exported file (Browse…).</source>
+      <translation>请先选择模型：某次训练的权重或导出的文件（浏览…）。</translation>
+    </message>
+    <message>
+      <source>Choose an image or a video</source>
+      <translation>选择图片或视频</translation>
+    </message>
+    <message>
+      <source>Confidence ≥</source>
+      <translation>置信度 ≥</translation>
+    </message>
+    <message>
+      <source>File…</source>
+      <translation>文件…</translation>
+    </message>
+    <message>
+      <source>Folder…</source>
+      <translation>文件夹…</translation>
+    </message>
+    <message>
+      <source>Give a source: an image, a folder, a video, a camera index (0) or a stream's address.</source>
+      <translation>请给出来源：图片、文件夹、视频、摄像头编号（0）或视频流地址。</translation>
+    </message>
+    <message>
+      <source>Image size</source>
+      <translation>图片尺寸</translation>
+    </message>
+    <message>
+      <source>Images and videos (*.jpg *.jpeg *.png *.bmp *.webp *.tif *.tiff *.mp4 *.avi *.mov *.mkv *.webm)</source>
+      <translation>图片和视频 (*.jpg *.jpeg *.png *.bmp *.webp *.tif *.tiff *.mp4 *.avi *.mov *.mkv *.webm)</translation>
+    </message>
+    <message>
+      <source>IoU ≤</source>
+      <translation>IoU ≤</translation>
+    </message>
+    <message>
+      <source>Loading the model…</source>
+      <translation>正在加载模型…</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Model and source</source>
+      <translation>模型和来源</translation>
+    </message>
+    <message>
+      <source>Models (*.pt *.onnx *.torchscript *.engine *.xml)</source>
+      <translation>模型 (*.pt *.onnx *.torchscript *.engine *.xml)</translation>
+    </message>
+    <message>
+      <source>No frames: see the message above.</source>
+      <translation>没有画面：请看上方的消息。</translation>
+    </message>
+    <message>
+      <source>No run with weights yet: Browse… for a model file</source>
+      <translation>还没有带权重的训练记录：点“浏览…”选择模型文件</translation>
+    </message>
+    <message>
+      <source>Open folder</source>
+      <translation>打开文件夹</translation>
+    </message>
+    <message>
+      <source>Outputs</source>
+      <translation>输出</translation>
+    </message>
+    <message>
+      <source>Outputs: a new folder under the run, made when you start.</source>
+      <translation>输出：开始时在该训练的文件夹下新建一个文件夹。</translation>
+    </message>
+    <message>
+      <source>Outputs: {path}</source>
+      <translation>输出：{path}</translation>
+    </message>
+    <message>
+      <source>Overlap</source>
+      <translation>重叠</translation>
+    </message>
+    <message>
+      <source>Predict</source>
+      <translation>预测</translation>
+    </message>
+    <message>
+      <source>Predicting with {backend} at {imgsz} pixels…</source>
+      <translation>正在用 {backend} 以 {imgsz} 像素预测…</translation>
+    </message>
+    <message>
+      <source>Prediction failed.</source>
+      <translation>预测失败。</translation>
+    </message>
+    <message>
+      <source>Run a trained model (its .pt or any export) on images, a folder, a video, a camera or a stream, and watch what it finds.</source>
+      <translation>在图片、文件夹、视频、摄像头或视频流上运行训练好的模型（.pt 或任一导出文件），查看它找到了什么。</translation>
+    </message>
+    <message>
+      <source>Show only boxes at or above this confidence (applies at once)</source>
+      <translation>只显示置信度不低于此值的框（立即生效）</translation>
+    </message>
+    <message>
+      <source>Shown boxes</source>
+      <translation>显示的框</translation>
+    </message>
+    <message>
+      <source>Sliced inference (small objects in large images)</source>
+      <translation>切片推理（大图中的小目标）</translation>
+    </message>
+    <message>
+      <source>Source</source>
+      <translation>来源</translation>
+    </message>
+    <message>
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <source>Stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <source>This frame: no boxes at these thresholds.</source>
+      <translation>本帧：在这些阈值下没有框。</translation>
+    </message>
+    <message>
+      <source>This frame: {counts}</source>
+      <translation>本帧：{counts}</translation>
+    </message>
+    <message>
+      <source>Tile</source>
+      <translation>切片</translation>
+    </message>
+    <message>
+      <source>Written so far (thresholds of Start): {counts}</source>
+      <translation>已写入（按开始时的阈值）：{counts}</translation>
+    </message>
+    <message>
+      <source>an image, a folder, a video, 0 for the first camera, or rtsp://…</source>
+      <translation>图片、文件夹、视频，0 表示第一个摄像头，或 rtsp://…</translation>
+    </message>
+    <message>
+      <source>{fps:.1f} frames/s · {n} done · {where}</source>
+      <translation>{fps:.1f} 帧/秒 · 已完成 {n} · {where}</translation>
+    </message>
+    <message>
+      <source>{n} files skipped (not readable).</source>
+      <translation>跳过了 {n} 个文件（无法读取）。</translation>
     </message>
   </context>
   <context>

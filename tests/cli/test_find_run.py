@@ -43,3 +43,29 @@ def test_attach_resume_and_runs_of_an_unreadable_run_say_why(tmp_path, capsys):
         assert "cannot be read" in capsys.readouterr().err
     assert main(["--workspace", str(tmp_path / "ws"), "runs"]) == 0
     assert "broken is unreadable" in capsys.readouterr().out
+
+
+def test_evaluate_and_predict_read_run_or_model_alike(tmp_path, monkeypatch):
+    """One reading of ``RUN|MODEL`` for evaluate and predict: a file is the model, a run gives its best weights,
+    a run folder path with a dot is still a run, a missing file is said, an OpenVINO folder only where asked."""
+    from cli.common import model_and_run
+
+    ws = tmp_path / "ws"
+    run = ws / "runs" / "exp.2"
+    (run / "weights").mkdir(parents=True)
+    (run / "weights" / "best.pt").write_bytes(b"x")
+    monkeypatch.chdir(tmp_path)
+    assert model_and_run("exp.2", ws) == (run / "weights" / "best.pt", run)
+    assert model_and_run("./ws/runs/exp.2", ws)[1] == run.resolve()
+    assert model_and_run(str(run / "weights" / "best.pt"), ws)[0] == (run / "weights" / "best.pt").resolve()
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        model_and_run("./nothing/best.pt", ws)
+    (run / "weights" / "best.pt").unlink()
+    with pytest.raises(FileNotFoundError, match="no weights yet"):
+        model_and_run("exp.2", ws)
+    ov = tmp_path / "best_openvino_model"
+    ov.mkdir()
+    (ov / "best.xml").write_text("<net/>")
+    assert model_and_run(str(ov), ws, folders=True) == (ov.resolve(), None)
+    with pytest.raises(FileNotFoundError):
+        model_and_run(str(ov), ws)

@@ -155,13 +155,19 @@ def test_a_tune_worker_waiting_for_a_cluster_ends_on_sigterm_or_when_its_launche
 STAND_IN = """
 import sys, time, os
 marker = sys.argv[1]
+
+def note(word):  # whole or not at all: the test reads the marker as soon as it exists
+    with open(marker + '.part', 'w') as part:
+        part.write(word + '\\n')
+    os.replace(marker + '.part', marker)
+
 sys.stdout.write({ready!r}); sys.stdout.flush()
 for line in sys.stdin:
     if '"stop"' in line:
-        open(marker, 'a').write('stop\\n')
+        note('stop')
         sys.stdout.write({done!r}); sys.stdout.flush()
         sys.exit(0)
-open(marker, 'a').write('eof\\n')
+note('eof')
 time.sleep(600)  # a worker that keeps going after its launcher (a training)
 """
 

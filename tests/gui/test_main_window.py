@@ -31,7 +31,7 @@ from tests.fixtures.fake_nvml import nvml_raising
 from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS
 
-PAGES = ["Environment", "Dataset", "Wizard", "Train", "Tune", "Runs", "Label", "Export", "Machines"]
+PAGES = ["Environment", "Dataset", "Wizard", "Train", "Tune", "Runs", "Label", "Export", "Predict", "Machines"]
 
 
 @pytest.fixture

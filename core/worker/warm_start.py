@@ -20,10 +20,11 @@ from typing import Any
 
 def trace_graph_now(local: dict[str, Any]) -> float | None:
     """Draw yolov5's TensorBoard graph now from ``train()``'s locals; the seconds it took, or None when yolov5
-    would not draw one (no plots, no TensorBoard, SyncBatchNorm, a rank without loggers)."""
+    would not draw one (no plots, no TensorBoard, SyncBatchNorm, a rank without loggers, a resumed run: its
+    batches never count from ``ni == 0``)."""
     loggers, opt, model = local.get("loggers"), local.get("opt"), local.get("model")
     if loggers is None or opt is None or model is None or not getattr(loggers, "plots", False) \
-            or not getattr(loggers, "tb", None) or getattr(opt, "sync_bn", False):
+            or not getattr(loggers, "tb", None) or getattr(opt, "sync_bn", False) or local.get("start_epoch", 0):
         return None
     from yolov5.utils import loggers as module
 

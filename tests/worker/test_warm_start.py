@@ -19,13 +19,13 @@ def yolov5_loggers(monkeypatch):
     return module
 
 
-def _local(tmp_path, plots=True, tb=True, sync_bn=False):
+def _local(tmp_path, plots=True, tb=True, sync_bn=False, start_epoch=0):
     from torch.utils.tensorboard import SummaryWriter
 
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.ReLU())
     writer = SummaryWriter(str(tmp_path)) if tb else None
     return {"loggers": SimpleNamespace(plots=plots, tb=writer), "opt": SimpleNamespace(imgsz=32, sync_bn=sync_bn),
-            "model": model}
+            "model": model, "start_epoch": start_epoch}
 
 
 def test_the_graph_is_drawn_once_before_the_clock_and_yolov5s_batch_0_call_does_nothing(tmp_path, yolov5_loggers):
@@ -52,7 +52,7 @@ def test_the_graph_is_drawn_once_before_the_clock_and_yolov5s_batch_0_call_does_
     assert written[0].stat().st_size == size
 
 
-@pytest.mark.parametrize("case", [{"plots": False}, {"tb": False}, {"sync_bn": True}])
+@pytest.mark.parametrize("case", [{"plots": False}, {"tb": False}, {"sync_bn": True}, {"start_epoch": 3}])
 def test_no_graph_where_yolov5_would_draw_none(tmp_path, yolov5_loggers, case):
     from core.worker.warm_start import trace_graph_now
 

@@ -150,11 +150,19 @@ timeout 600 "$PY" bench/tune_busy.py --run --device 0 --trials $((2 * ${NGPU:-1}
 
 echo "== gpu-augment (issue 36): loader CPU per image vs stock, the batch augmentation on the GPU, and training"
 # Expect: the CPU-cost ratio <= 1/3.5 (last line of the bench); the batched augmentation a few ms wall per image
-# or less on the GPU; then the same 3-epoch yolov5s run at 640 with and without --gpu-augment: images/s of each
-# and the data-wait share (goal <= 5% with it) from each run's `yolostudio runs` summary.
+# or less on the GPU; then the same yolov5s run at 640 (3 epochs, batch 32, 4 workers, no plots) with yolov5's
+# augmentation in the workers (stock) and with --gpu-augment on, alternating twice: per run the images/s and
+# data-wait share of the training batches (warm-up excluded), the GPU utilisation, epoch 0 and the steady epochs
+# (bench/run_summary.py), then the ratio. Goal: data wait <= 5% with --gpu-augment on. Into docs/performance.md.
 timeout 600 "$PY" bench/gpu_augment.py --device 0 --images 256 --batch 32 --passes 2 || echo "gpu_augment exit code $?"
-for AUG in off on; do
-    timeout 900 "$PY" -m cli --workspace "$WS" train "$WS/gpu-data/data.yaml" --model yolov5s.yaml --epochs 3 \
-        --imgsz 640 --batch 32 --workers 4 --device 0 --noplots --gpu-augment $AUG --name "gpu-aug-$AUG" --json \
-        | tail -1 | "$PY" -c "import json,sys; d=json.load(sys.stdin); t=d.get('run_timing') or {}; print('gpu-augment $AUG:', d.get('status'), 'images/s', t.get('images_per_s'), 'data wait share', t.get('data_wait_share'), 'mAP@0.5', (d.get('final_metrics') or {}).get('map50'))"
+AUG_RUNS=()
+for ROUND in 1 2; do
+    for AUG in off on; do
+        NAME="gpu-aug-$AUG-$ROUND"
+        timeout 900 "$PY" -m cli --workspace "$WS" train "$WS/gpu-data/data.yaml" --model yolov5s.yaml --epochs 3 \
+            --imgsz 640 --batch 32 --workers 4 --device 0 --noplots --gpu-augment "$AUG" --name "$NAME" \
+            > /dev/null || echo "$NAME exit code $?"
+        AUG_RUNS+=("$WS/runs/$NAME")
+    done
 done
+"$PY" bench/gpu_augment_runs.py "${AUG_RUNS[@]}"

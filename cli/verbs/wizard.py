@@ -155,6 +155,10 @@ def result_text(doc: dict[str, Any]) -> str:
     p = doc["predicted"]
     print(tr("Predicted: {rate:.0f} images/s, {epoch} per epoch, {total} in all", rate=p["images_per_s"],
              epoch=format_duration(p["epoch_s"]), total=format_duration(p["total_s"])), file=buf)
+    if p.get("warmup_s") or p.get("start_s"):  # what the run pays once: in the total above, not in the epoch
+        print(tr("Once per run: the first epoch {warmup:.1f} s longer (first steps), {start:.0f} s filling the cache "
+                 "before it; {rate:.0f} images/s over the whole run", warmup=p.get("warmup_s") or 0.0,
+                 start=p.get("start_s") or 0.0, rate=p.get("run_images_per_s") or 0.0), file=buf)
     if doc.get("hours_note"):
         print(doc["hours_note"], file=buf)
     for name, command in doc["commands"].items():

@@ -88,10 +88,16 @@ def generate_demo_dataset(
 
 
 def _manifest(spec: DemoSpec) -> dict:
+    fields = asdict(spec)
+    default = DemoSpec()
+    for name in ("object_size", "max_objects"):  # named only when not the default: older manifests stay equal
+        if getattr(spec, name) == getattr(default, name):
+            del fields[name]
+    fields = json.loads(json.dumps(fields))  # as read back from the file (a tuple is a JSON list)
     return {
         "generator": _GENERATOR,
         "format_version": FORMAT_VERSION,
-        "spec": asdict(spec),
+        "spec": fields,
         "classes": list(DEMO_CLASSES),
         "images": spec.n_train + spec.n_val,
     }

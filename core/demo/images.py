@@ -46,7 +46,7 @@ def write_images(
             rng = np.random.default_rng([spec.seed, split_id, i])
             # The first object's class cycles, so every class appears in any split with >= 3 images.
             first = None if i % _BACKGROUND_EVERY == _BACKGROUND_EVERY - 1 else i % len(DEMO_CLASSES)
-            pixels, labels = _render(rng, spec.image_size, first)
+            pixels, labels = _render(rng, spec.image_size, first, spec.object_size, spec.max_objects)
             stem = f"{split}_{i:05d}"
             Image.fromarray(pixels).save(out / "images" / split / f"{stem}.jpg", quality=_JPEG_QUALITY)
             lines = "".join(f"{c} {x:.6f} {y:.6f} {w:.6f} {h:.6f}\n" for c, x, y, w, h in labels)
@@ -60,20 +60,21 @@ def write_images(
 
 
 def _render(
-    rng: np.random.Generator, size: int, first_cls: int | None
+    rng: np.random.Generator, size: int, first_cls: int | None,
+    object_size: tuple[float, float] = _SIZE_RANGE, max_objects: int = _MAX_OBJECTS,
 ) -> tuple[np.ndarray, list[tuple[int, float, float, float, float]]]:
     """Draw one image; return its uint8 (H, W, 3) pixels and its labels as (cls, cx, cy, w, h), normalised.
 
     Drawing works channel-first in float32: numpy is fast on long inner loops, slow on a last axis of 3.
     """
     img = _background(rng, size)
-    n = 0 if first_cls is None else int(rng.integers(1, _MAX_OBJECTS + 1))
+    n = 0 if first_cls is None else int(rng.integers(1, max_objects + 1))
     boxes: list[tuple[float, float, float, float]] = []
     labels = []
     for k in range(n):
         cls = first_cls if k == 0 else int(rng.integers(len(DEMO_CLASSES)))
         for _attempt in range(20):
-            poly = _polygon(cls, rng.uniform(*_SIZE_RANGE) * size, rng)
+            poly = _polygon(cls, rng.uniform(*object_size) * size, rng)
             lo, hi = poly.min(axis=0), poly.max(axis=0)
             poly = poly + rng.uniform(-lo, size - hi)  # keep the whole shape inside the image
             (x0, y0), (x1, y1) = poly.min(axis=0).tolist(), poly.max(axis=0).tolist()

@@ -27,3 +27,8 @@ class DemoSpec:
     n_val: int = 64
     image_size: int = 128
     seed: int = 0
+    #: Object extent as a share of the image side (low, high). The default suits yolov5n at imgsz 128; a
+    #: small-objects set (e.g. ``(0.04, 0.1)`` with more objects) is what benchmarks of small-object quality
+    #: train on (bench/gpu_augment.py ``--small-objects``).
+    object_size: tuple[float, float] = (0.2, 0.5)
+    max_objects: int = 4  # per image

@@ -62,7 +62,8 @@ for _name in ("epoch", "epochs", "index", "count", "batches", "batches_done", "i
 _CHECKS["pid"] = _positive_count
 for _name in ("t", "create_time", "started", "elapsed_s", "epoch_time_s", "data_wait_s", "step_s", "fitness",
               "best_fitness", "images_per_s", "gpu_mem_gb", "cpu_percent", "iowait_percent", "proc_cpu_percent",
-              "ram_used_gb", "ram_total_gb", "swap_used_gb", "disk_read_mb_s", "fraction", "inference_ms"):
+              "ram_used_gb", "ram_total_gb", "swap_used_gb", "disk_read_mb_s", "fraction", "inference_ms",
+              "tensorboard_graph_s"):
     _CHECKS[_name] = _number
 for _name in ("type", "stage", "status", "job", "path", "best_path", "best", "last", "reason", "kind", "message",
               "hint", "level", "code", "detail", "title", "severity", "format", "device_type", "traceback",

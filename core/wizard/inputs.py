@@ -76,6 +76,7 @@ class Measurements:
     loader_cached: dict[int, float] = field(default_factory=dict)  # with --cache ram
     loader_prepared: dict[int, float] = field(default_factory=dict)  # a prepared copy (sample), no cache
     demand: float | None = None  # images/s forward+backward+step consume on the device
+    first_step_s: float | None = None  # the model's first training step (allocator, kernels, cuDNN autotune) at batch
     batch_probe: int | None = None  # largest batch that trained within the memory margin (CUDA)
     batch_probe_gb: float | None = None  # memory it peaked at
     autobatch: int | None = None  # yolov5's AutoBatch figure (CUDA)

@@ -17,7 +17,9 @@ from core.environment.tables import RAM_CACHE_MARGIN, TRAIN_PROCESS_RAM_GB, amp_
 from core.i18n import tr
 from core.training.options import TrainConfig
 from core.wizard import tables as T
+from core.wizard.defaults import defaults_rate, keep_defaults
 from core.wizard.gpu_augment import choose_gpu_augment
+from core.wizard.warmup import cache_fill_s, predicted as predicted_figures, warmup_s
 from core.wizard.inputs import DatasetSummary, Goal, Hardware, Measurements
 from core.wizard.time_fit import budget_for, duration_words, fit_epochs, goal_words, hours_note
 from core.wizard.rules import (Reason, best_workers, candidate_models, choose_batch, choose_imgsz, demand_for,
@@ -33,7 +35,7 @@ DISK_CACHE_ROOM = 1.5  # free space the .npy files may take, as a multiple of th
 class Recommendation:
     config: dict[str, Any]  # TrainConfig fields
     reasons: dict[str, Reason]
-    predicted: dict[str, float]  # images_per_s, epoch_s, total_s
+    predicted: dict[str, float]  # core.wizard.warmup.predicted: steady and first epoch, whole run
     data_choice: str = "originals"
     prepare_imgsz: int | None = None  # a prepared copy at this size belongs to the recommendation
     sync_bn: bool = False
@@ -131,6 +133,24 @@ def choose_data(hw: Hardware, ds: DatasetSummary, m: Measurements, imgsz: int, b
     workers, rate, supply = results[pick]
     lines = [tr("{name}: {rate:.0f} img/s (workers {w})", name=data_words(name), rate=r, w=w)
              for name, (w, r, _s) in results.items()]
+    defaults = defaults_rate(hw, m, batch_per_rank, demand)
+    cap, _ = worker_cap(hw, batch_per_rank, imgsz, 0.0)
+    if defaults is not None and defaults[0] <= cap and keep_defaults(pick, workers, rate, defaults, bool(hw.gpus)):
+        lines.append(tr("yolov5's defaults: {rate:.0f} img/s (workers {w})", rate=defaults[1], w=defaults[0]))
+        why = tr("yolov5's defaults are as fast here as anything measured ({best}: {rate:.0f} img/s against "
+                 "{default:.0f}, less than {margin:.0%} more): the wizard keeps them — the original images, no "
+                 "cache, {w} workers.", best=data_words(pick), rate=rate, default=defaults[1],
+                 margin=T.DEFAULTS_MARGIN, w=defaults[0])
+        supply = m.loader
+        pick, workers, rate = "originals", defaults[0], defaults[1]
+        data_reason = Reason(pick, why, "; ".join(lines), "measure")
+        cache_reason = Reason("", tr("yolov5's default: no cache (the defaults are as fast here)."),
+                              cache_evidence, "measure", cache_estimated)
+        workers_reason = Reason(workers, tr("yolov5's default --workers 8, which it caps at the cores and the "
+                                            "batch: {w}.", w=workers), tr("loader img/s by workers — {counts}",
+                                            counts=", ".join(f"{w}: {s:.0f}" for w, s in sorted(supply.items()))),
+                                "measure")
+        return pick, workers, rate, data_reason, cache_reason, workers_reason
     data_reason = Reason(pick, {
         "originals": tr("Loading the original images keeps up; a copy or a cache would not be faster."),
         "cache": tr("yolov5 keeps the decoded images in RAM: decoding leaves every epoch after the first."),
@@ -290,7 +310,8 @@ def _assemble(hw: Hardware, ds: DatasetSummary, goal: Goal, m: Measurements, img
                          device=hw.device if hw.gpus else "cpu", cache=cache_reason.value,
                          no_amp=bool(hw.gpus) and amp.value == "off",
                          gpu_augment=plan["gpu_augment"].value).to_dict()
-    predicted = {"images_per_s": round(plan["rate"], 1), "epoch_s": round(plan["epoch_s"], 1),
-                 "total_s": round(plan["epoch_s"] * fit.epochs, 1)}
+    warm = warmup_s(m, plan["demand"])
+    start = cache_fill_s(hw, ds, m, pick, cache_reason.value)
+    predicted = predicted_figures(plan["rate"], plan["epoch_s"], warm, start, fit.epochs, ds.train_images)
     return Recommendation(config, reasons, predicted, pick, int(imgsz_reason.value) if "prepared" in pick else None,
                           sync_bn, failures, hours_note(predicted["total_s"], on_cpu=not hw.gpus))

@@ -37,6 +37,13 @@ EPOCHS = {"quick": (10, 10), "balanced": (100, 50), "accurate": (300, 150)}
 SUPPLY_HEADROOM = 1.2
 #: Settings within this share of the best predicted rate count as equal (then the cheaper one wins).
 SAME_RATE = 0.03
+#: yolov5's defaults (``train.py``: batch 16, workers 8, no cache, the original images) are kept unless the
+#: wizard's choice is predicted at least this much faster: a copy or a cache costs time and disk once, and one
+#: short measurement on a busy machine is not finer than this (issue 36: a 4% predicted gain trained 12% slower).
+DEFAULTS_MARGIN = 0.10
+DEFAULT_WORKERS = 8  # yolov5 train.py --workers; create_dataloader caps it at min(cpu_count // ranks, batch)
+#: yolov5's image-cache threads (utils/general.py NUM_THREADS: min(8, cpu_count - 1))
+CACHE_THREADS_MAX = 8
 #: yolov5's nominal batch: gradients are accumulated up to 64 images per optimizer step.
 NOMINAL_BATCH = 64
 SYNC_BN_MAX_PER_GPU = 8

@@ -31,6 +31,7 @@ from core.worker.control import ControlChannel
 from core.worker import compat
 from core.worker.ddp import LoaderClock, RankExchange, RankStop
 from core.worker.train_guards import non_finite_loss_error
+from core.worker.warm_start import trace_graph_now
 
 WARMUP_BATCHES = 3
 log = logging.getLogger("yolostudio.worker.train")
@@ -158,12 +159,15 @@ class TrainReporter:
 
     def on_train_start(self, *args: Any) -> None:
         frame = _train_frame()
+        graph_s = None
         if frame is not None:
             self.save_dir = Path(frame.f_locals["save_dir"])
             self.noplots = bool(getattr(frame.f_locals.get("opt"), "noplots", False))
             if self.exchange is not None and frame.f_locals.get("train_loader") is not None:
                 self.loader_clock.wrap(frame.f_locals["train_loader"])  # every rank times its own loader
-        self.writer.emit("stage", stage="training")
+            graph_s = trace_graph_now(frame.f_locals)  # before the epoch clock, not in batch 1's data wait
+        self.writer.emit("stage", stage="training",
+                         **({"tensorboard_graph_s": round(graph_s, 3)} if graph_s is not None else {}))
 
     def on_val_start(self, *args: Any) -> None:
         if not self.validating:

@@ -160,6 +160,7 @@ def _model_steps(ctx: JobContext, step: Callable[[str, Callable[[], Any]], None]
     def demand() -> str:
         m.demand = wm.model_demand(trainer(), m.batch, m.imgsz, budget_s=budget * SHARES["demand"],
                                    cancelled=lambda: ctx.stop_requested)
+        m.first_step_s = trainer().first_step_s
         return tr("{rate:.0f} img/s at batch {b}, imgsz {imgsz} on {device}", rate=m.demand, b=m.batch,
                   imgsz=m.imgsz, device=device)
 

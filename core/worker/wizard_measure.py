@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import statistics
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -99,6 +100,7 @@ class Trainer:
         self.ema = ModelEMA(self.model)
         self.loss = ComputeLoss(self.model)
         self.scaler = torch.cuda.amp.GradScaler(enabled=amp) if device.type == "cuda" else None
+        self.first_step_s: float | None = None  # the first step's seconds: what a run's first batch pays once
 
     def step(self, batch: int, imgsz: int) -> None:
         torch = self.torch
@@ -123,19 +125,28 @@ class Trainer:
 
 def model_demand(trainer: Trainer, batch: int, imgsz: int, *, budget_s: float, min_steps: int = 2,
                  cancelled: Cancelled | None = None) -> float:
-    """Images/s the training step consumes, after one warm-up step (cuDNN autotuning, allocator)."""
+    """Images/s the training step consumes, after one warm-up step (cuDNN autotuning, allocator), whose time is
+    kept as ``trainer.first_step_s`` when it is the trainer's first: the wizard predicts a run's warm-up from it.
+
+    The rate is the batch over the *median* step (each step synchronised, as yolov5's progress bar does every
+    step): on a shared machine another process's burst during a few of the steps must not decide the prediction
+    (issue 36: a mean over a busy moment predicted 17 img/s, and the run trained at 29)."""
+    first = trainer.first_step_s is None
+    started = time.perf_counter()
     trainer.step(batch, imgsz)
     trainer.sync()
-    steps, started = 0, time.perf_counter()
-    while steps < min_steps or time.perf_counter() - started < budget_s:
+    if first:
+        trainer.first_step_s = time.perf_counter() - started
+    times: list[float] = []
+    started = time.perf_counter()
+    while len(times) < min_steps or time.perf_counter() - started < budget_s:
+        t0 = time.perf_counter()
         trainer.step(batch, imgsz)
-        steps += 1
+        trainer.sync()
+        times.append(time.perf_counter() - t0)
         if cancelled and cancelled():
             raise MeasureCancelled
-        if steps >= min_steps and time.perf_counter() - started >= budget_s:
-            break
-    trainer.sync()
-    return steps * batch / (time.perf_counter() - started)
+    return batch / statistics.median(times)
 
 
 def probe_batch(try_batch: Callable[[int], float | None], free_gb: float, margin: float, *, start: int = 8,

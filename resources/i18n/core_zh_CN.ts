@@ -2754,6 +2754,10 @@ Type 'delete' to confirm: </source>
       <translation>在这台 CPU 上 {goal_n} 轮需要 {total}：已减少以符合“{goal}”目标的 {budget}（设置时间预算可选择其他时长）。</translation>
     </message>
     <message>
+      <source>Once per run: the first epoch {warmup:.1f} s longer (first steps), {start:.0f} s filling the cache before it; {rate:.0f} images/s over the whole run</source>
+      <translation>每次训练一次性的开销：第一轮多 {warmup:.1f} 秒（最初几步），之前填充缓存 {start:.0f} 秒；整个训练平均 {rate:.0f} 张/秒</translation>
+    </message>
+    <message>
       <source>Only a class id, in a file of polygons. yolov5 drops the image as corrupt ('zero-size array to reduction operation'): a polygon row is a class and x y pairs.</source>
       <translation>在多边形标签文件中只有一个类别 id。yolov5 会把图片当作损坏丢弃（'zero-size array to reduction operation'）：多边形行是类别加若干 x y 坐标对。</translation>
     </message>
@@ -6050,6 +6054,10 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
       <translation>列出该运行已保存的评估（最新的在前），而不是进行评估</translation>
     </message>
     <message>
+      <source>loader img/s by workers — {counts}</source>
+      <translation>按加载进程数的加载速度（张/秒）— {counts}</translation>
+    </message>
+    <message>
       <source>loader img/s by workers — {counts}; the model consumes {demand:.0f} img/s; limits: {limits}</source>
       <translation>按加载进程数的加载速度（张/秒）— {counts}；模型消耗 {demand:.0f} 张/秒；限制：{limits}</translation>
     </message>
@@ -7608,6 +7616,22 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     <message>
       <source>yolov5 {version}</source>
       <translation>yolov5 {version}</translation>
+    </message>
+    <message>
+      <source>yolov5's default --workers 8, which it caps at the cores and the batch: {w}.</source>
+      <translation>yolov5 默认 --workers 8，它按核心数和批大小封顶为 {w}。</translation>
+    </message>
+    <message>
+      <source>yolov5's default: no cache (the defaults are as fast here).</source>
+      <translation>yolov5 默认：不缓存（默认设置在这里一样快）。</translation>
+    </message>
+    <message>
+      <source>yolov5's defaults are as fast here as anything measured ({best}: {rate:.0f} img/s against {default:.0f}, less than {margin:.0%} more): the wizard keeps them — the original images, no cache, {w} workers.</source>
+      <translation>在这台机器上，yolov5 的默认设置与测得的任何选择一样快（{best}：{rate:.0f} 张/秒，默认 {default:.0f}，快不到 {margin:.0%}）：向导保留默认设置——原图、不缓存、{w} 个加载进程。</translation>
+    </message>
+    <message>
+      <source>yolov5's defaults: {rate:.0f} img/s (workers {w})</source>
+      <translation>yolov5 默认设置：{rate:.0f} 张/秒（加载进程 {w}）</translation>
     </message>
     <message>
       <source>yolov5's guide recommends pretrained weights for small and medium datasets; from random weights a few hundred images rarely reach a useful mAP.</source>

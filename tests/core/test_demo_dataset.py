@@ -244,3 +244,21 @@ def test_imports_no_heavy_or_gui_modules() -> None:
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_small_objects_spec_draws_small_boxes_and_the_default_manifest_is_unchanged(tmp_path):
+    """``DemoSpec.object_size``/``max_objects`` (bench/gpu_augment.py --small-objects); a default spec's manifest
+    names neither, so a demo dataset made before they existed is still recognised as complete."""
+    small = DemoSpec(n_train=8, n_val=2, image_size=128, seed=3, object_size=(0.05, 0.1), max_objects=8)
+    root = generate_demo_dataset(tmp_path / "small", small).parent
+    sides = [max(float(w), float(h)) for f in (root / "labels" / "train").glob("*.txt")
+             for _c, _x, _y, w, h in (line.split() for line in f.read_text().splitlines())]
+    assert sides and max(sides) <= 0.1 + 2 / 128  # anti-aliased edges may add a pixel each side
+    manifest = json.loads((root / MANIFEST_NAME).read_text())
+    assert manifest["spec"]["object_size"] == [0.05, 0.1] and manifest["spec"]["max_objects"] == 8
+    default_root = generate_demo_dataset(tmp_path / "default", SMALL).parent
+    assert set(json.loads((default_root / MANIFEST_NAME).read_text())["spec"]) == {"n_train", "n_val", "image_size",
+                                                                                    "seed"}
+    before = _hashes(root), (root / MANIFEST_NAME).stat().st_ino
+    generate_demo_dataset(tmp_path / "small", small)  # reused, not rebuilt: its manifest reads back equal
+    assert (_hashes(root), (root / MANIFEST_NAME).stat().st_ino) == before

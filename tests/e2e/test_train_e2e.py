@@ -51,6 +51,9 @@ def test_train_completes_offline_and_yolov5_tools_load_the_weights(completed_run
             assert isinstance(end["metrics"][key], float), key
         assert end["epoch_time_s"] > 0 and "fitness" in end
     assert by_type(events, "system"), "the sampler thread reported nothing"
+    # yolov5's TensorBoard graph is drawn before the first epoch's clock, not inside batch 1's data wait (issue 36)
+    training = [e for e in by_type(events, "stage") if e["stage"] == "training"]
+    assert training and training[0]["tensorboard_graph_s"] > 0
 
     done = events[-1]
     run_dir = Path(done["best"]).parents[1]

@@ -129,7 +129,7 @@ def run_job_output(args: argparse.Namespace, workspace: Path) -> int:
     if args.offset < 0:
         print(f"job-output: not an offset: {args.offset}", file=sys.stderr)
         return EXIT_USAGE
-    code = stream_job_output(workspace, args.job, args.offset, sys.stdout.buffer)
+    code = stream_job_output(workspace, args.job, args.offset, sys.stdout)  # JSON lines: text
     if code:
         print(f"job-output: no job named {args.job}", file=sys.stderr)
     return code

@@ -14,6 +14,7 @@ Options naming a file of this machine (``--data``, ``--export-list``) mean nothi
 from __future__ import annotations
 
 import argparse
+import codecs
 import secrets
 import sys
 from pathlib import Path, PurePosixPath
@@ -94,7 +95,8 @@ def run_remote_job(verb: str, target: str, args: argparse.Namespace, workspace: 
                              name=machine.name) if run else ""))
         return EXIT_OK
     try:
-        code = follow_job(machine, job, lambda data: _show(data), on_note=lambda text: out.note(text))
+        shown = codecs.getincrementaldecoder("utf-8")("replace")  # a chunk may end inside a character
+        code = follow_job(machine, job, lambda data: _show(shown.decode(data)), on_note=lambda text: out.note(text))
     except RemoteJobError as exc:
         out.error(str(exc))
         return EXIT_FAILED
@@ -106,8 +108,8 @@ def run_remote_job(verb: str, target: str, args: argparse.Namespace, workspace: 
     return code
 
 
-def _show(data: bytes) -> None:
-    sys.stdout.write(data.decode("utf-8", "replace"))
+def _show(text: str) -> None:
+    sys.stdout.write(text)
     sys.stdout.flush()
 
 

@@ -10,6 +10,7 @@ asks the job's exit code (``machine job-status``). Only the verbs in ``REMOTE_VE
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -18,7 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import Callable, TextIO
 
 from core.atomic import atomic_write_text
 from core.i18n import tr
@@ -79,8 +80,13 @@ def _alive(folder: Path) -> bool:
         return False
 
 
-def stream_job_output(workspace: Path, job: str, offset: int, out: BinaryIO, *, poll_s: float = POLL_S) -> int:
-    """Copy the job's output from byte ``offset`` to ``out`` until it ended; 0, or 2 for no such job."""
+def stream_job_output(workspace: Path, job: str, offset: int, out: TextIO, *, poll_s: float = POLL_S) -> int:
+    """Copy the job's output from byte ``offset`` to ``out`` until it ended; 0, or 2 for no such job.
+
+    Each chunk is one JSON line ``{"at": BYTE, "data": BASE64}``: text a terminal can show as it is (the CLI's
+    writer passes it through unchanged, so nothing reaches a terminal around it) that carries the bytes exactly,
+    so the reader's byte offset stays the file's whatever the output holds (a chunk may end inside a UTF-8
+    character, or hold a control the job's own writer let through)."""
     folder = job_folder(workspace, job)
     if not folder.is_dir():
         return 2
@@ -94,7 +100,7 @@ def stream_job_output(workspace: Path, job: str, offset: int, out: BinaryIO, *, 
         except FileNotFoundError:
             chunk = b""
         if chunk:
-            out.write(chunk)
+            out.write(json.dumps({"at": position, "data": base64.b64encode(chunk).decode("ascii")}) + "\n")
             out.flush()
             position += len(chunk)
             continue
@@ -114,10 +120,23 @@ def start_job(machine: Machine, job: str, argv: list[str]) -> None:
         raise RemoteJobError(" ".join(p for p in (message, hint) if p))
 
 
+def _chunk_at(line: bytes, offset: int) -> bytes | None:
+    """The bytes a ``job-output`` line carries when it is whole and starts at ``offset``; else None."""
+    if not line.endswith(b"\n"):
+        return None
+    try:
+        record = json.loads(line)
+        data = base64.b64decode(record["data"], validate=True)
+    except (ValueError, KeyError, TypeError):
+        return None
+    return data if record.get("at") == offset else None
+
+
 def follow_job(machine: Machine, job: str, write: Callable[[bytes], None], *,
                on_note: Callable[[str], None] = lambda text: None,
                reconnect_delay_s: float = RECONNECT_DELAY_S) -> int:
-    """Hand the job's output to ``write`` until it ended, reconnecting from the byte read up to; its exit code."""
+    """Hand the job's output to ``write`` until it ended, reconnecting from the byte read up to; its exit code.
+    (A line cut by a dropped link is not counted: the next connection sends its bytes again.)"""
     offset, failed = 0, 0
     while True:
         before = offset
@@ -127,7 +146,10 @@ def follow_job(machine: Machine, job: str, write: Callable[[bytes], None], *,
                                        stderr=err)
             assert process.stdout is not None
             try:
-                while chunk := os.read(process.stdout.fileno(), CHUNK):
+                for line in process.stdout:
+                    chunk = _chunk_at(line, offset)
+                    if chunk is None:
+                        break  # cut by the link, or not the protocol's: read again from ``offset``
                     offset += len(chunk)
                     write(chunk)
             finally:

@@ -95,3 +95,32 @@ def test_the_remote_words_are_an_argv_and_only_listed_verbs_start():
         launch_job(Path("/nonexistent"), "j1", ["train", "data.yaml"])
     with pytest.raises(ValueError):
         launch_job(Path("/nonexistent"), "../j", ["evaluate", "r1"])
+
+
+def test_job_output_is_text_that_carries_the_bytes_exactly(tmp_path, monkeypatch):
+    """The remote end writes JSON lines (text the CLI's writer passes as they are, nothing around it); the local
+    end gets the file's bytes back exactly — a chunk ending inside a UTF-8 character, a control the job let
+    through — and a line cut by a dropped link counts for nothing (the next connection sends its bytes again)."""
+    import io
+    import json
+
+    from core.remote import jobs
+
+    folder = jobs.job_folder(tmp_path, "evaluate-0a1b2c3d")
+    folder.mkdir(parents=True)
+    payload = "类别 square：0.52\r\x1b[2K完成\n".encode("utf-8") * 3
+    (folder / jobs.OUTPUT).write_bytes(payload)
+    (folder / jobs.EXIT).write_text(json.dumps({"exit": 0}))
+    monkeypatch.setattr(jobs, "CHUNK", 5)  # chunks end inside characters
+    out = io.StringIO()
+    assert jobs.stream_job_output(tmp_path, "evaluate-0a1b2c3d", 7, out) == 0
+    lines = out.getvalue().splitlines()
+    assert all(line.isascii() and line.isprintable() for line in lines)
+    offset, got = 7, b""
+    for line in lines:
+        chunk = jobs._chunk_at((line + "\n").encode(), offset)
+        assert chunk is not None
+        offset, got = offset + len(chunk), got + chunk
+    assert got == payload[7:] and offset == len(payload)
+    assert jobs._chunk_at(lines[0].encode(), 7) is None  # no newline: cut by the link
+    assert jobs._chunk_at((lines[1] + "\n").encode(), 7) is None  # not where this reader is

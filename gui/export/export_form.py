@@ -47,7 +47,7 @@ class ExportForm(QWidget):
             "half": QCheckBox(self.tr("FP16 (half precision)"), self),
             "dynamic": QCheckBox(self.tr("Dynamic batch and image size"), self),
             "simplify": QCheckBox(self.tr("Simplify the ONNX graph"), self),
-            "int8": QCheckBox(self.tr("INT8 (TensorRT, calibrated on the dataset)"), self),
+            "int8": QCheckBox(self.tr("INT8 (calibrated on the dataset, its accuracy cost measured)"), self),
         }
         self.data_edit = QLineEdit(self, placeholderText=self.tr("the run's own dataset"))
         self.data_edit.setToolTip(self.tr("data.yaml whose validation images verify the export (and calibrate INT8)"))

@@ -60,8 +60,8 @@ class ExportPage(Page):
         self.cancel_button = QPushButton(self.tr("Cancel"), self, clicked=self.cancel, enabled=False)
         self.header = PageHeader(
             self.tr("Export"),
-            self.tr("Export trained weights to ONNX, TensorRT or TorchScript; each file is run on your validation "
-                    "images and compared with PyTorch before it is called verified."),
+            self.tr("Export trained weights to ONNX, TensorRT, TorchScript or OpenVINO; each file is run on your "
+                    "validation images and compared with PyTorch before it is called verified."),
             [self.export_button, self.cancel_button], self)
         self.banner = Banner(self)
         self.form = ExportForm(self)

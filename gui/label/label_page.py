@@ -41,6 +41,7 @@ from gui.labelling.image_cache import oriented_size
 from gui.labelling.review_list import ReviewList
 from gui.pages.page import Page
 from gui.widgets.banner import Banner
+from gui.widgets.page_header import PageHeader
 
 
 def ask_folder(parent: QWidget, title: str = "") -> str:
@@ -65,6 +66,10 @@ class LabelPage(Page):
         self.data_yaml = ""
         self.autolabel_queue = ""  # the queue the auto-label on the runner fills
         self.opened: loop_ops.OpenedQueue | None = None  # the queue on screen (None: a folder, or nothing)
+        self.header = PageHeader(
+            self.tr("Label"),
+            self.tr("Let a trained run propose boxes for new images, review them least certain first, add what you "
+                    "accept to a dataset and retrain."), (), self)
         self.bar = LoopBar(self)
         self.banner = Banner(self)
         self.list = ReviewList(self)
@@ -78,6 +83,7 @@ class LabelPage(Page):
         split.setStretchFactor(1, 3)
         split.setSizes([340, 900])
         layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
         layout.addWidget(self.bar)
         layout.addWidget(self.banner)
         layout.addWidget(split, 1)

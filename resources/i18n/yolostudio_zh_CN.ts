@@ -1936,8 +1936,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>格式：</translation>
     </message>
     <message>
-      <source>INT8 (TensorRT, calibrated on the dataset)</source>
-      <translation>INT8（TensorRT，用数据集校准）</translation>
+      <source>INT8 (calibrated on the dataset, its accuracy cost measured)</source>
+      <translation>INT8（用数据集校准，并测量其精度代价）</translation>
     </message>
     <message>
       <source>ONNX</source>
@@ -2070,8 +2070,8 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>导出失败：{message} {hint}</translation>
     </message>
     <message>
-      <source>Export trained weights to ONNX, TensorRT or TorchScript; each file is run on your validation images and compared with PyTorch before it is called verified.</source>
-      <translation>把训练好的权重导出为 ONNX、TensorRT 或 TorchScript；每个文件都会在你的验证图片上运行，并与 PyTorch 对比，之后才标记为已验证。</translation>
+      <source>Export trained weights to ONNX, TensorRT, TorchScript or OpenVINO; each file is run on your validation images and compared with PyTorch before it is called verified.</source>
+      <translation>把训练好的权重导出为 ONNX、TensorRT、TorchScript 或 OpenVINO；每个文件都会在你的验证图片上运行，并与 PyTorch 对比，之后才标记为已验证。</translation>
     </message>
     <message>
       <source>Finding the validation images…</source>
@@ -2542,6 +2542,14 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Images to label</source>
       <translation>要标注的图片</translation>
+    </message>
+    <message>
+      <source>Label</source>
+      <translation>标注</translation>
+    </message>
+    <message>
+      <source>Let a trained run propose boxes for new images, review them least certain first, add what you accept to a dataset and retrain.</source>
+      <translation>用训练好的模型为新图片建议标注框，从最不确定的开始审核，把接受的加入数据集，然后重新训练。</translation>
     </message>
     <message>
       <source>Listing the review queues</source>

@@ -18,33 +18,12 @@ import pytest
 
 from cli.main import main
 from core.demo.dataset import DemoSpec, generate_demo_dataset
-from core.job.protocol import parse_line
 from core.run.provenance import verified
 from core.runs.store import read_run
 from core.trust import needs_trust
+from tests.fixtures.sshd import event_texts, ssh_clients
 
 pytestmark = pytest.mark.e2e
-
-
-def _ssh_children(word: str) -> list[int]:
-    """Our own ssh client processes whose command line holds ``word``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except (OSError, IndexError, ValueError):
-            continue
-        if ppid == os.getpid() and argv[0] == b"ssh" and any(word.encode() in a for a in argv):
-            found.append(int(entry.name))
-    return found
-
-
-def _events(path: Path) -> list[str]:
-    """The run's events as every reader sees them (``parse_line``: fields type-checked), one JSON text each."""
-    return [json.dumps(parse_line(line).event, sort_keys=True) for line in path.read_text().splitlines() if line]
 
 
 def _shown(out: str) -> list[str]:
@@ -72,7 +51,7 @@ def test_a_run_survives_a_killed_ssh_client_and_every_event_arrives_once(sshd, t
             for events in remote_ws.glob("runs/*/events.jsonl"):
                 text = events.read_text()
                 if '"type":"batch"' in text.replace(" ", ""):
-                    pids = _ssh_children("events")
+                    pids = ssh_clients("events")
                     if pids:
                         os.kill(pids[0], signal.SIGKILL)
                         killed.update(pid=pids[0], done_before='"type":"done"' in text.replace(" ", ""))
@@ -92,7 +71,7 @@ def test_a_run_survives_a_killed_ssh_client_and_every_event_arrives_once(sshd, t
     (run_dir,) = (remote_ws / "runs").iterdir()
     assert read_run(run_dir).status == "completed"
     shown = _shown(out)
-    assert shown == _events(run_dir / "events.jsonl")  # each event once, in order, none lost
+    assert shown == event_texts(run_dir / "events.jsonl")  # each event once, in order, none lost
     assert sum('"type": "done"' in e for e in shown) == 1 and len(shown) > 20
 
     assert main(["--workspace", str(workspace), "attach", run_dir.name, "--machine", "gpu", "--json"]) == 0

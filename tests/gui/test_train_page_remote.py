@@ -18,34 +18,14 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from core.job.protocol import parse_line
 from core.remote.machines import load_machines
 from core.training.config import MachineFacts
 from gui.train.train_page import TrainPage
 from tests.core.test_dataset_validate import build
 from tests.waits import TIMEOUT_MS
+from tests.fixtures.sshd import event_texts, ssh_clients
 
 SSH_TIMEOUT_MS = max(TIMEOUT_MS, 90_000)
-
-
-def _ssh_clients(word: str) -> list[int]:
-    """Our own ssh client processes whose command line holds ``word``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except (OSError, IndexError, ValueError):
-            continue
-        if ppid == os.getpid() and argv[0] == b"ssh" and any(word.encode() in a for a in argv):
-            found.append(int(entry.name))
-    return found
-
-
-def _events(path: Path) -> list[str]:
-    return [json.dumps(parse_line(line).event, sort_keys=True) for line in path.read_text().splitlines() if line]
 
 
 @pytest.fixture
@@ -99,7 +79,7 @@ def test_a_run_there_streams_into_the_page_survives_a_dropped_link_and_stops_rem
         assert page.active and page.stop_button.isEnabled() and not page.machine_choice.isEnabled()
         assert page.session.run_dir == page.workspace / "runs" / "r1@gpu"  # where fetch brings it back
 
-        clients = _ssh_clients("events")
+        clients = ssh_clients("events")
         assert clients
         os.kill(clients[0], signal.SIGKILL)  # the link drops mid-run
         qtbot.waitUntil(lambda: any("dropped" in n for n in notes), timeout=SSH_TIMEOUT_MS)
@@ -109,7 +89,7 @@ def test_a_run_there_streams_into_the_page_survives_a_dropped_link_and_stops_rem
             page.stop_button.click()  # Stop goes to 'yolostudio stop r1' there
         worker.wait(30)
         assert page.session.outcome.status == "stopped"
-        assert shown == _events(events)  # every event once, in order, none lost across the reconnection
+        assert shown == event_texts(events)  # every event once, in order, none lost across the reconnection
         assert sum('"type": "done"' in e for e in shown) == 1
         assert any(n.startswith("restored ") for n in notes)  # the page said the link was back
         assert "yolostudio fetch r1 --machine gpu" in page.banner.text

@@ -146,7 +146,7 @@ CASES = [
     Case("gif-named-jpg", "image-corrupt", "drops", "drops it as corrupt", "invalid image format",
          image=_png(fmt="GIF"), suffix=".jpg"),
     Case("truncated-jpeg", "image-corrupt", "drops", "drops the image as corrupt", "image file is truncated",
-         image=JPEG[:-2], suffix=".jpg"),
+         image=JPEG[:-300], suffix=".jpg"),  # cut inside the scan: only the end marker cut decodes ~4% of the time
     Case("jpeg-trailing-bytes", "image-corrupt", "kept", "keeps your file as it is",
          "corrupt JPEG restored and saved", image=JPEG + b"camera trailer", suffix=".jpg"),
     Case("bomb", "image-too-large", "drops", "yolov5 drops it as corrupt", image=_png_header_only(20000, 20000)),

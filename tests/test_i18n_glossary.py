@@ -62,3 +62,22 @@ def test_every_message_that_names_the_concept_uses_its_term(concept):
     assert {catalogue for catalogue, _s, _t in named} == {path.name for path in CATALOGUES}  # both say it
     missing = [(catalogue, source[:60], text[:40]) for catalogue, source, text in named if term not in text]
     assert not missing, f"{concept!r} should read {term}: {missing}"
+
+
+#: Issue 30: a training run is 训练 (the Runs page is 训练记录), never 运行; 运行 is the verb (run a command, a
+#: program, a model) and stays in the fixed terms 运行 ID (the rendezvous "run id") and 试运行 ("dry run").
+#: The English noun is found by the phrases it is unambiguous in; "run id" is a term of its own.
+RUN_NOUN = re.compile(r"\b(the|this|a|each|every|its|that|another|which|next) run\b(?! id)|\brun \{(run|name)\}|"
+                      r"\bruns page\b|\bthe run's\b|\bthe runs\b|\bselected runs\b", re.IGNORECASE)
+#: 运行 used as that noun: after a determiner (该运行, 一个运行), before a run's name (运行 {run}) or as the
+#: subject/owner of what follows (运行在, 运行所在, 运行名称, 运行列表, 运行目录, 运行自己, 运行之间).
+RUN_AS_NOUN_ZH = re.compile(r"(该|这次|一次|一个|下一次|本次|某次|另一个|所选|所属|训练)运行|运行 ?\{(run|name)\}|"
+                            r"运行(在|所在|名称|列表|目录|自己|之间|使用)")
+
+
+def test_the_noun_run_is_training_not_running():
+    named = [(catalogue, source, text) for catalogue, source, text in messages() if RUN_NOUN.search(source)]
+    assert len(named) > 40, "the noun phrases no longer find the run messages"
+    wrong = [(catalogue, source[:70], text[:70]) for catalogue, source, text in named
+             if RUN_AS_NOUN_ZH.search(text.replace("运行 ID", "").replace("试运行", ""))]
+    assert not wrong, f"a training run is 训练 (训练记录 for the list), 运行 is the verb: {wrong}"

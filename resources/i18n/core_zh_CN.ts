@@ -421,7 +421,7 @@ Step failed: {step}
     </message>
     <message>
       <source>--kfold makes held-out predictions for the train split; the {split} split is judged by the run's own weights.</source>
-      <translation>--kfold 为训练划分做留出预测；{split} 划分由该运行自己的权重评估。</translation>
+      <translation>--kfold 为训练划分做留出预测；{split} 划分由该训练自己的权重评估。</translation>
     </message>
     <message>
       <source>--max-false-alarms {value}: a number of false alarms per 100 images, 0 or more.</source>
@@ -669,7 +669,7 @@ Step failed: {step}
     </message>
     <message>
       <source>Another set of images could move the number this much; compare runs by more than it.</source>
-      <translation>换一批图片，这个数字就可能变动这么多；比较运行时差距要大于它。</translation>
+      <translation>换一批图片，这个数字就可能变动这么多；比较各次训练时差距要大于它。</translation>
     </message>
     <message>
       <source>Approval</source>
@@ -689,7 +689,7 @@ Step failed: {step}
     </message>
     <message>
       <source>Asked run {run} on {name} to stop; it saves a checkpoint after the current batch (Ctrl+C again detaches).</source>
-      <translation>已请求 {name} 上的运行 {run} 停止；它会在当前批次之后保存检查点（再按 Ctrl+C 分离）。</translation>
+      <translation>已请求 {name} 上的训练 {run} 停止；它会在当前批次之后保存检查点（再按 Ctrl+C 分离）。</translation>
     </message>
     <message>
       <source>Asking the GPU driver (NVML)…</source>
@@ -1163,7 +1163,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Detached; the run keeps going on {name}. 'yolostudio attach {run} --machine {name}' follows it again.</source>
-      <translation>已分离；运行在 {name} 上继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
+      <translation>已分离；训练在 {name} 上继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
     </message>
     <message>
       <source>Detached; the run keeps going. 'yolostudio stop {name}' stops it.</source>
@@ -1299,7 +1299,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Evaluate a run that trained at least one epoch.</source>
-      <translation>请评估至少训练了一个轮次的运行。</translation>
+      <translation>请选择至少训练了一个轮次的训练进行评估。</translation>
     </message>
     <message>
       <source>Evaluate it first: {command}</source>
@@ -1335,7 +1335,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Evaluations are listed with a run: give a run of this workspace.</source>
-      <translation>评估随运行一起列出：请给出本工作区的一个运行。</translation>
+      <translation>评估随训练一起列出：请给出本工作区的一次训练。</translation>
     </message>
     <message>
       <source>Even without data-loader workers, training needs about {main:.1f} GB and {available:.1f} GB is free. {risk}</source>
@@ -1751,7 +1751,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Give --model the run's best.pt or one of its exports.</source>
-      <translation>请用 --model 指定该运行的 best.pt 或它的某个导出模型。</translation>
+      <translation>请用 --model 指定该训练的 best.pt 或它的某个导出模型。</translation>
     </message>
     <message>
       <source>Give --rdzv-endpoint HOST:PORT (or --master-addr and --master-port) of machine 0, the same on every machine.</source>
@@ -1815,7 +1815,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Held-out (k-fold) evaluation of run {run} on the train split: {images} images, {instances} objects</source>
-      <translation>运行 {run} 在训练划分上的留出（k 折）评估：{images} 张图片，{instances} 个目标</translation>
+      <translation>训练 {run} 在训练划分上的留出（k 折）评估：{images} 张图片，{instances} 个目标</translation>
     </message>
     <message>
       <source>Held-out (k-fold) predictions on the train split: {k} fold models, each trained {epochs} epochs on the other folds, predicted the {images} images they did not learn — every training image once.</source>
@@ -1823,7 +1823,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Held-out predictions for the {n} training images of run {run}: {k} trainings of {epochs} epochs, {estimate}.</source>
-      <translation>为运行 {run} 的 {n} 张训练图片做留出预测：{k} 次各 {epochs} 个轮次的训练，{estimate}。</translation>
+      <translation>为训练 {run} 的 {n} 张训练图片做留出预测：{k} 次各 {epochs} 个轮次的训练，{estimate}。</translation>
     </message>
     <message>
       <source>Held-out predictions need at least 2 folds, not {k}.</source>
@@ -1831,11 +1831,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Held-out predictions train like a run: give a run of this workspace (its settings, start weights and dataset), not a weights file or --data.</source>
-      <translation>留出预测按运行的方式训练：请给出本工作区的一个运行（它的设置、起始权重和数据集），而不是权重文件或 --data。</translation>
+      <translation>留出预测沿用某次训练的方式来训练：请给出本工作区的一次训练（它的设置、起始权重和数据集），而不是权重文件或 --data。</translation>
     </message>
     <message>
       <source>Held-out predictions train like the run; evaluate a run made by this app.</source>
-      <translation>留出预测按该运行的方式训练；请评估由本应用创建的运行。</translation>
+      <translation>留出预测沿用该训练的方式来训练；请评估由本应用创建的训练。</translation>
     </message>
     <message>
       <source>How many machines train this run together (each runs the same command with its own node rank). Every machine needs the same dataset, yolov5 and torch.</source>
@@ -2199,7 +2199,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>List the runs with 'yolostudio runs'.</source>
-      <translation>用 'yolostudio runs' 列出所有运行。</translation>
+      <translation>用 'yolostudio runs' 列出所有训练记录。</translation>
     </message>
     <message>
       <source>Lists and mappings nest more than {limit} levels deep at line {line}; a data.yaml needs three.</source>
@@ -2947,7 +2947,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Put the dataset back where the run trained from it.</source>
-      <translation>请把数据集放回该运行训练时所在的位置。</translation>
+      <translation>请把数据集放回该训练当时使用的位置。</translation>
     </message>
     <message>
       <source>Put the dataset back, or evaluate with yolostudio evaluate {run} --data DATA.yaml.</source>
@@ -3123,7 +3123,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Queue '{name}' holds proposals of run {run} for {folder}.</source>
-      <translation>审核队列“{name}”存放的是运行 {run} 对 {folder} 的建议标注。</translation>
+      <translation>审核队列“{name}”存放的是训练 {run} 对 {folder} 的建议标注。</translation>
     </message>
     <message>
       <source>Queue '{name}' is being filled by another auto-label (pid {pid}).</source>
@@ -3323,7 +3323,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Run name {name!r} is not a valid folder name: {reason}.</source>
-      <translation>运行名称 {name!r} 不是有效的文件夹名：{reason}。</translation>
+      <translation>训练名称 {name!r} 不是有效的文件夹名：{reason}。</translation>
     </message>
     <message>
       <source>Run nvidia-smi on the host to see who uses it, and train when it is free.</source>
@@ -3355,11 +3355,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Run {name} has no best.pt to fine-tune from.</source>
-      <translation>运行 {name} 没有可用于微调的 best.pt。</translation>
+      <translation>训练 {name} 没有可用于微调的 best.pt。</translation>
     </message>
     <message>
       <source>Run {name} has no best.pt to label with.</source>
-      <translation>运行 {name} 没有可用于标注的 best.pt。</translation>
+      <translation>训练 {name} 没有可用于标注的 best.pt。</translation>
     </message>
     <message>
       <source>Run {name} is being written by another worker (pid {pid}); one run folder has one worker at a time.</source>
@@ -3379,23 +3379,23 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Run {run} has no measured epoch, so the time cannot be estimated: {k} trainings of {epochs} epochs each.</source>
-      <translation>运行 {run} 没有测得的轮次，因此无法估计时间：{k} 次训练，每次 {epochs} 个轮次。</translation>
+      <translation>训练 {run} 没有测得的轮次，因此无法估计时间：{k} 次训练，每次 {epochs} 个轮次。</translation>
     </message>
     <message>
       <source>Run {run} has no readable {file}: its settings are not known.</source>
-      <translation>运行 {run} 没有可读的 {file}：不知道它的设置。</translation>
+      <translation>训练 {run} 没有可读的 {file}：不知道它的设置。</translation>
     </message>
     <message>
       <source>Run {run} has no stored evaluation yet: yolostudio evaluate {run}</source>
-      <translation>运行 {run} 还没有已保存的评估：yolostudio evaluate {run}</translation>
+      <translation>训练 {run} 还没有已保存的评估：yolostudio evaluate {run}</translation>
     </message>
     <message>
       <source>Run {run} has no weights yet (weights/best.pt or weights/last.pt).</source>
-      <translation>运行 {run} 还没有权重（weights/best.pt 或 weights/last.pt）。</translation>
+      <translation>训练 {run} 还没有权重（weights/best.pt 或 weights/last.pt）。</translation>
     </message>
     <message>
       <source>Run {run} on {name}: it keeps training if this terminal or the link goes. 'yolostudio attach {run} --machine {name}' follows it again; 'yolostudio stop {run} --machine {name}' stops it.</source>
-      <translation>{name} 上的运行 {run}：即使关闭这个终端或连接断开，它也会继续训练。'yolostudio attach {run} --machine {name}' 可重新跟踪它；'yolostudio stop {run} --machine {name}' 可停止它。</translation>
+      <translation>{name} 上的训练 {run}：即使关闭这个终端或连接断开，它也会继续训练。'yolostudio attach {run} --machine {name}' 可重新跟踪它；'yolostudio stop {run} --machine {name}' 可停止它。</translation>
     </message>
     <message>
       <source>Running</source>
@@ -3687,11 +3687,11 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>Stopping: the running trial saves its last.pt…</source>
-      <translation>正在停止：运行中的试验正在保存它的 last.pt…</translation>
+      <translation>正在停止：进行中的试验正在保存它的 last.pt…</translation>
     </message>
     <message>
       <source>Stopping: the {n} running trials save their last.pt…</source>
-      <translation>正在停止：{n} 个运行中的试验正在保存各自的 last.pt…</translation>
+      <translation>正在停止：{n} 个进行中的试验正在保存各自的 last.pt…</translation>
     </message>
     <message>
       <source>Stored in</source>
@@ -3971,7 +3971,7 @@ Type 'delete' to confirm: </source>
     </message>
     <message>
       <source>The dataset of run {run} is not there: {path}</source>
-      <translation>运行 {run} 的数据集不在原处：{path}</translation>
+      <translation>训练 {run} 的数据集不在原处：{path}</translation>
     </message>
     <message>
       <source>The dataset version was not recorded: {reason}</source>
@@ -4163,7 +4163,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>The link to {name} did not come back; the run goes on there. 'yolostudio attach {run} --machine {name}' follows it again.</source>
-      <translation>与 {name} 的连接没有恢复；运行在那里继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
+      <translation>与 {name} 的连接没有恢复；训练在那里继续。'yolostudio attach {run} --machine {name}' 可重新跟踪它。</translation>
     </message>
     <message>
       <source>The link to {name} dropped; the job goes on there. Reconnecting (from byte {offset}) …</source>
@@ -4171,7 +4171,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>The link to {name} dropped; the run goes on there. Reconnecting (from byte {offset}) …</source>
-      <translation>与 {name} 的连接断开了；运行在那里继续。正在重新连接（从第 {offset} 字节起）…</translation>
+      <translation>与 {name} 的连接断开了；训练在那里继续。正在重新连接（从第 {offset} 字节起）…</translation>
     </message>
     <message>
       <source>The link to {name} failed while sending: {reason}</source>
@@ -4267,7 +4267,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>The run list from {name} is not readable: {reason}</source>
-      <translation>来自 {name} 的运行列表无法读取：{reason}</translation>
+      <translation>来自 {name} 的训练记录无法读取：{reason}</translation>
     </message>
     <message>
       <source>The run's files were damaged (a killed process, a full disk or an edit). Its weights, if any, are still in its weights folder.</source>
@@ -4279,7 +4279,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>The run's own predictions on its training images are biased: it learned those labels, mistakes included, so the errors there would not point at wrong labels.</source>
-      <translation>该运行自己对训练图片的预测是有偏的：它学过这些标注（包括其中的错误），所以那里的错误不会指向错误的标注。</translation>
+      <translation>该训练自己对其训练图片的预测是有偏的：它学过这些标注（包括其中的错误），所以那里的错误不会指向错误的标注。</translation>
     </message>
     <message>
       <source>The same file is in train and val, so validation scores are inflated. yolov5 never reports this; remove it from val (one-click fix).</source>
@@ -4615,7 +4615,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>Train it first (or let it finish an epoch), or choose another run.</source>
-      <translation>请先训练它（或至少完成一个轮次），或选择另一个运行。</translation>
+      <translation>请先训练它（或至少完成一个轮次），或选择另一次训练。</translation>
     </message>
     <message>
       <source>Train more (Train more / yolostudio train --epochs {n}).</source>
@@ -4899,7 +4899,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>What to change for the next run:</source>
-      <translation>下一次运行应改变的：</translation>
+      <translation>下一次训练应改变的：</translation>
     </message>
     <message>
       <source>Where to train: empty picks the first GPU, else the CPU; 'cpu'; '0' for the first GPU; '0,1' for two GPUs. The CPU is one to two orders of magnitude slower.</source>
@@ -5107,11 +5107,11 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>a run (its best weights), a .pt or an exported model (.onnx, .torchscript, .engine, OpenVINO)</source>
-      <translation>一个运行（其最佳权重）、一个 .pt 或一个导出的模型（.onnx、.torchscript、.engine、OpenVINO）</translation>
+      <translation>一次训练（其最佳权重）、一个 .pt 或一个导出的模型（.onnx、.torchscript、.engine、OpenVINO）</translation>
     </message>
     <message>
       <source>a run (its best.pt) or a .pt file</source>
-      <translation>一个运行（用它的 best.pt）或一个 .pt 文件</translation>
+      <translation>一次训练（用它的 best.pt）或一个 .pt 文件</translation>
     </message>
     <message>
       <source>a run of the workspace (its name or folder)</source>
@@ -5191,7 +5191,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>allow a model definition whose strings yolov5 would run as code (the run was started with such a model YAML)</source>
-      <translation>允许使用其字符串会被 yolov5 当作代码运行的模型定义（该运行是用这样的模型 YAML 启动的）</translation>
+      <translation>允许使用其字符串会被 yolov5 当作代码运行的模型定义（该训练是用这样的模型 YAML 启动的）</translation>
     </message>
     <message>
       <source>allow loading a .pt from outside your runs (a .pt is a pickle and can run code)</source>
@@ -5215,7 +5215,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>an export of the run to predict with (.onnx, .torchscript, .engine; default: its best.pt)</source>
-      <translation>用于预测的该运行的导出模型（.onnx、.torchscript、.engine；默认：其 best.pt）</translation>
+      <translation>用于预测的该训练的导出模型（.onnx、.torchscript、.engine；默认：其 best.pt）</translation>
     </message>
     <message>
       <source>an image, a folder, a glob, a video, a camera index (0) or an rtsp:// / http:// stream</source>
@@ -5279,7 +5279,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>auto-label new images with a run's model, review the proposals, accept them into a dataset</source>
-      <translation>用某次运行的模型自动标注新图片，审核建议，并把它们接受进数据集</translation>
+      <translation>用某次训练的模型自动标注新图片，审核建议，并把它们接受进数据集</translation>
     </message>
     <message>
       <source>available RAM</source>
@@ -5331,7 +5331,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>bring a run back from a machine (weights, evaluations, exports), verified</source>
-      <translation>从一台机器取回运行（权重、评估、导出），并逐个校验</translation>
+      <translation>从一台机器取回训练（权重、评估、导出），并逐个校验</translation>
     </message>
     <message>
       <source>cache estimate</source>
@@ -5519,7 +5519,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>dataset YAML (default: the run's)</source>
-      <translation>数据集 YAML（默认：该运行的）</translation>
+      <translation>数据集 YAML（默认：该训练的）</translation>
     </message>
     <message>
       <source>dataset YAML for verification/calibration (default: the run's)</source>
@@ -5627,7 +5627,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>epochs of each fold's training (default: the run's, at most {n})</source>
-      <translation>每折训练的轮次（默认：该运行的轮次，最多 {n}）</translation>
+      <translation>每折训练的轮次（默认：该训练的轮次，最多 {n}）</translation>
     </message>
     <message>
       <source>error</source>
@@ -5823,7 +5823,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>image size (default: the run's, else 640)</source>
-      <translation>图片尺寸（默认：该运行的，否则 640）</translation>
+      <translation>图片尺寸（默认：该训练的，否则 640）</translation>
     </message>
     <message>
       <source>image size the checks assume (default 640)</source>
@@ -6031,7 +6031,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>let a run's best weights propose boxes for new images (into a review queue, never into a dataset)</source>
-      <translation>用某次运行的 best 权重为新图片建议标注框（放入审核队列，绝不直接进入数据集）</translation>
+      <translation>用某次训练的 best 权重为新图片建议标注框（放入审核队列，绝不直接进入数据集）</translation>
     </message>
     <message>
       <source>line {n}</source>
@@ -6051,7 +6051,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>list the run's stored evaluations (newest first) instead of evaluating</source>
-      <translation>列出该运行已保存的评估（最新的在前），而不是进行评估</translation>
+      <translation>列出该训练已保存的评估（最新的在前），而不是进行评估</translation>
     </message>
     <message>
       <source>loader img/s by workers — {counts}</source>
@@ -6443,7 +6443,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>output folder (default: a new predict folder under the run or the workspace)</source>
-      <translation>输出文件夹（默认：运行或工作区下新建的 predict 文件夹）</translation>
+      <translation>输出文件夹（默认：训练或工作区下新建的 predict 文件夹）</translation>
     </message>
     <message>
       <source>over the limit: not verified</source>
@@ -6715,7 +6715,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>running</source>
-      <translation>运行中</translation>
+      <translation>进行中</translation>
     </message>
     <message>
       <source>running PyTorch on {n} image</source>
@@ -7043,7 +7043,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>the machine the run is on (may be left out when only one is added)</source>
-      <translation>运行所在的机器（只添加了一台时可以省略）</translation>
+      <translation>训练所在的机器（只添加了一台时可以省略）</translation>
     </message>
     <message>
       <source>the measure job failed</source>
@@ -7103,19 +7103,19 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>the run is on this machine (SSH)</source>
-      <translation>运行在这台机器上（SSH）</translation>
+      <translation>训练在这台机器上（SSH）</translation>
     </message>
     <message>
       <source>the run whose best.pt proposes (name or folder)</source>
-      <translation>用其 best.pt 给出建议的运行（名称或文件夹）</translation>
+      <translation>用其 best.pt 给出建议的训练（名称或文件夹）</translation>
     </message>
     <message>
       <source>the run's name on the machine</source>
-      <translation>运行在那台机器上的名称</translation>
+      <translation>训练在那台机器上的名称</translation>
     </message>
     <message>
       <source>the runs on this machine (SSH)</source>
-      <translation>这台机器上的运行（SSH）</translation>
+      <translation>这台机器上的训练记录（SSH）</translation>
     </message>
     <message>
       <source>the same dataset as {run}</source>
@@ -7271,7 +7271,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>train on a machine added with 'yolostudio machine add' (the dataset is sent there; the run keeps going if the link drops)</source>
-      <translation>在用 'yolostudio machine add' 添加的机器上训练（数据集会发送过去；连接断开时运行会继续）</translation>
+      <translation>在用 'yolostudio machine add' 添加的机器上训练（数据集会发送过去；连接断开时训练会继续）</translation>
     </message>
     <message>
       <source>train on the first GPU once the Environment page shows CUDA working</source>
@@ -7903,7 +7903,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>{image} is not an image of the dataset {data}: its label was not read or changed. The stored evaluation may have been edited; evaluate the run again.</source>
-      <translation>{image} 不是数据集 {data} 中的图片：未读取也未修改它的标签。保存的评估可能被改动过；请重新评估该运行。</translation>
+      <translation>{image} 不是数据集 {data} 中的图片：未读取也未修改它的标签。保存的评估可能被改动过；请重新评估该训练。</translation>
     </message>
     <message>
       <source>{image}: {kind}, class {cls}, confidence {conf}{issue}</source>
@@ -7959,7 +7959,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>{k} trainings × ({start} s to start + {share} of the images × ({first} s for the first epoch + {more} more × {epoch} s) + {finish} s to finish), from run {run}'s own timings</source>
-      <translation>{k} 次训练 ×（启动 {start} 秒 + {share} 的图片 ×（第一轮 {first} 秒 + 其后 {more} 轮 × 每轮 {epoch} 秒）+ 收尾 {finish} 秒），依据运行 {run} 自己的用时</translation>
+      <translation>{k} 次训练 ×（启动 {start} 秒 + {share} 的图片 ×（第一轮 {first} 秒 + 其后 {more} 轮 × 每轮 {epoch} 秒）+ 收尾 {finish} 秒），依据训练 {run} 自己的用时</translation>
     </message>
     <message>
       <source>{label} must be a number (got {value!r}).</source>
@@ -8451,11 +8451,11 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>{path} is in your runs, but YOLO Studio has no record of writing it: the run was copied in from elsewhere, or made before this version recorded its checkpoints. A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights (asked once: the file is recorded then).</source>
-      <translation>{path} 位于您的运行目录中，但 YOLO Studio 没有写入它的记录：该运行是从别处复制进来的，或是在本版本开始记录检查点之前创建的。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights（只问一次：之后会记录该文件）。</translation>
+      <translation>{path} 位于您的训练记录中，但 YOLO Studio 没有写入它的记录：该训练是从别处复制进来的，或是在本版本开始记录检查点之前创建的。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights（只问一次：之后会记录该文件）。</translation>
     </message>
     <message>
       <source>{path} is in your runs, but it is not the file YOLO Studio recorded writing there (copied from another workspace, or changed since). A .pt file is a pickle and can run code when loaded; if you trust it, add --trust-weights.</source>
-      <translation>{path} 位于您的运行目录中，但它不是 YOLO Studio 记录下写入的那个文件（从另一个工作区复制而来，或之后被修改过）。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights。</translation>
+      <translation>{path} 位于您的训练记录中，但它不是 YOLO Studio 记录下写入的那个文件（从另一个工作区复制而来，或之后被修改过）。.pt 文件是 pickle，加载时可以运行代码；如果您信任它，请加上 --trust-weights。</translation>
     </message>
     <message>
       <source>{path} is larger than a hyperparameter file ({limit} KB at most).</source>
@@ -8535,7 +8535,7 @@ Compare it with the server's own (on the server: ssh-keygen -lf /etc/ssh/ssh_hos
     </message>
     <message>
       <source>{path} was recorded with an earlier secret key of this workspace: {key} was made anew on {when} (the earlier one was deleted), so every checkpoint recorded before then — this one too — counts as foreign until you trust it again. A .pt file is a pickle and can run code when loaded; if this is your own run, add --trust-weights (asked once: it is recorded with the new key then).</source>
-      <translation>{path} 是用本工作区较早的密钥记录的：{key} 已于 {when} 重新生成（之前的密钥被删除了），因此在此之前记录的所有检查点（包括这个）都视为外来文件，直到你再次信任它们。.pt 文件是 pickle，加载时可以运行代码；如果这是你自己的运行，请加上 --trust-weights（只问一次：之后会用新密钥记录它）。</translation>
+      <translation>{path} 是用本工作区较早的密钥记录的：{key} 已于 {when} 重新生成（之前的密钥被删除了），因此在此之前记录的所有检查点（包括这个）都视为外来文件，直到你再次信任它们。.pt 文件是 pickle，加载时可以运行代码；如果这是你自己的训练，请加上 --trust-weights（只问一次：之后会用新密钥记录它）。</translation>
     </message>
     <message>
       <source>{path}: missing {keys}; yolov5 reads every key of its {reference}.</source>
@@ -8897,7 +8897,7 @@ then: {install}</source>
     </message>
     <message>
       <source>{weights} is not from a run of this workspace: say which dataset with --data DATA.yaml.</source>
-      <translation>{weights} 不属于此工作区的运行：请用 --data DATA.yaml 指定数据集。</translation>
+      <translation>{weights} 不属于此工作区的训练：请用 --data DATA.yaml 指定数据集。</translation>
     </message>
     <message>
       <source>{what} (exit code {code}). Its last lines:</source>

@@ -1340,7 +1340,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Looking for running trainings</source>
-      <translation>正在查找运行中的训练</translation>
+      <translation>正在查找进行中的训练</translation>
     </message>
     <message>
       <source>Planning the repair</source>
@@ -1692,7 +1692,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Could not plan the evaluation of run {name}: {reason}</source>
-      <translation>无法规划运行 {name} 的评估：{reason}</translation>
+      <translation>无法规划训练 {name} 的评估：{reason}</translation>
     </message>
     <message>
       <source>Could not start the evaluation: {reason}</source>
@@ -1712,7 +1712,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Evaluate run {name} — YOLO Studio</source>
-      <translation>评估运行 {name} — YOLO Studio</translation>
+      <translation>评估训练 {name} — YOLO Studio</translation>
     </message>
     <message>
       <source>Evaluated and stored.</source>
@@ -1720,7 +1720,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Held-out predictions for run {name} — YOLO Studio</source>
-      <translation>运行 {name} 的留出预测 — YOLO Studio</translation>
+      <translation>训练 {name} 的留出预测 — YOLO Studio</translation>
     </message>
     <message>
       <source>Held-out predictions for the training images…</source>
@@ -1728,7 +1728,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Held-out predictions for the {n} training images of run {run}: the run's own predictions on them are biased (it learned their labels), so {k} short trainings of {epochs} epochs — each on the other folds, with the run's settings and start weights — predict the images they did not learn. Estimated time: {estimate}.</source>
-      <translation>为运行 {run} 的 {n} 张训练图片做留出预测：该运行自己对这些图片的预测是有偏的（它学过这些标注），因此进行 {k} 次各 {epochs} 个轮次的短训练——每次用其他折、沿用该运行的设置和起始权重——去预测它没学过的图片。预计用时：{estimate}。</translation>
+      <translation>为训练 {run} 的 {n} 张训练图片做留出预测：该训练自己对这些图片的预测是有偏的（它学过这些标注），因此进行 {k} 次各 {epochs} 个轮次的短训练——每次用其他折、沿用该训练的设置和起始权重——去预测它没学过的图片。预计用时：{estimate}。</translation>
     </message>
     <message>
       <source>No deployment report was written.</source>
@@ -1752,11 +1752,11 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Reading the weights and the dataset of run {name}…</source>
-      <translation>正在读取运行 {name} 的权重和数据集…</translation>
+      <translation>正在读取训练 {name} 的权重和数据集…</translation>
     </message>
     <message>
       <source>Run {name} was not evaluated.</source>
-      <translation>运行 {name} 未被评估。</translation>
+      <translation>训练 {name} 未被评估。</translation>
     </message>
     <message>
       <source>Start the {k} trainings</source>
@@ -1784,7 +1784,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>The run's own predictions on its training images are biased. {k} short trainings, each on the other folds, predict the images they did not learn; the time it takes is said before it starts.</source>
-      <translation>该运行自己对训练图片的预测是有偏的。{k} 次短训练各用其他折训练，预测它们没学过的图片；开始前会先说明所需时间。</translation>
+      <translation>该训练自己对其训练图片的预测是有偏的。{k} 次短训练各用其他折训练，预测它们没学过的图片；开始前会先说明所需时间。</translation>
     </message>
     <message>
       <source>Training fold 1 of {k}…</source>
@@ -1819,7 +1819,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Held-out (k-fold) predictions of run {run} on the train split: {images} images, {instances} objects</source>
-      <translation>运行 {run} 在训练划分上的留出（k 折）预测：{images} 张图片，{instances} 个目标</translation>
+      <translation>训练 {run} 在训练划分上的留出（k 折）预测：{images} 张图片，{instances} 个目标</translation>
     </message>
     <message>
       <source>Instances</source>
@@ -1843,7 +1843,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>What to change for the next run</source>
-      <translation>下一次运行应改变的</translation>
+      <translation>下一次训练应改变的</translation>
     </message>
     <message>
       <source>all classes</source>
@@ -2437,7 +2437,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>The run trains with the wizard's settings.</source>
-      <translation>这次运行使用向导的设置训练。</translation>
+      <translation>这次训练使用向导的设置。</translation>
     </message>
     <message>
       <source>The wizard is open: its “Train with these settings” completes this step.</source>
@@ -2734,7 +2734,7 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     </message>
     <message>
       <source>Fine-tune the queue's run from its best.pt on the dataset as it is now (yolostudio train --from RUN)</source>
-      <translation>从队列所属运行的 best.pt 出发，在数据集当前状态上微调（yolostudio train --from RUN）</translation>
+      <translation>从队列所属训练的 best.pt 出发，在数据集当前状态上微调（yolostudio train --from RUN）</translation>
     </message>
     <message>
       <source>Label a folder of images by hand (its label files are edited)</source>
@@ -3702,7 +3702,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Per-class metrics, the confusion matrix and what to change, from yolov5's validation of the run's best weights</source>
-      <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该运行最佳权重的验证</translation>
+      <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该训练最佳权重的验证</translation>
     </message>
     <message>
       <source>Resume from last checkpoint</source>
@@ -3871,7 +3871,7 @@ Coming soon</source>
     <name>RunsOperations</name>
     <message>
       <source>Comparing the runs</source>
-      <translation>比较训练运行</translation>
+      <translation>比较各次训练</translation>
     </message>
     <message>
       <source>Fetching {run} from {name}</source>
@@ -3887,7 +3887,7 @@ Coming soon</source>
     </message>
     <message>
       <source>Reading the runs' events</source>
-      <translation>读取训练运行的事件</translation>
+      <translation>读取各次训练的事件</translation>
     </message>
     <message>
       <source>Renaming run {name}</source>
@@ -4021,7 +4021,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>Per-class metrics, the confusion matrix and what to change, from yolov5's validation of the run's best weights</source>
-      <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该运行最佳权重的验证</translation>
+      <translation>按类别的指标、混淆矩阵和改进建议，来自 yolov5 对该训练最佳权重的验证</translation>
     </message>
     <message>
       <source>Read the runs folder again (F5)</source>
@@ -4065,7 +4065,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>What differs between the selected runs, their mAP (per class when evaluated), speed and curves</source>
-      <translation>所选运行之间的差异、它们的 mAP（已评估时按类别）、速度和曲线</translation>
+      <translation>所选训练之间的差异、它们的 mAP（已评估时按类别）、速度和曲线</translation>
     </message>
     <message>
       <source>best weights {path}</source>
@@ -4382,7 +4382,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <name>ShellOperations</name>
     <message>
       <source>Listing the runs</source>
-      <translation>列出训练运行</translation>
+      <translation>列出训练记录</translation>
     </message>
     <message>
       <source>Reading the last environment check</source>
@@ -4830,7 +4830,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     <name>TrainRunControl</name>
     <message>
       <source>A run is training: retrain when it ends.</source>
-      <translation>有运行正在训练：请在它结束后再重新训练。</translation>
+      <translation>有训练正在进行：请在它结束后再重新训练。</translation>
     </message>
     <message>
       <source>A run is training: the wizard's settings can be used when it ends.</source>
@@ -4882,7 +4882,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>Run {name}'s settings</source>
-      <translation>运行 {name} 的设置</translation>
+      <translation>训练 {name} 的设置</translation>
     </message>
     <message>
       <source>Run {run} on {name} ended. Its weights stay there until fetched: yolostudio fetch {run} --machine {name}</source>
@@ -5020,7 +5020,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>running</source>
-      <translation>运行中</translation>
+      <translation>进行中</translation>
     </message>
     <message>
       <source>stopped</source>
@@ -5245,7 +5245,7 @@ Start one on the Train page (Ctrl+4) — the demo dataset trains in a few minute
     </message>
     <message>
       <source>Stopping: each running trial saves a checkpoint first…</source>
-      <translation>正在停止：每个运行中的试验会先保存检查点…</translation>
+      <translation>正在停止：每个进行中的试验会先保存检查点…</translation>
     </message>
     <message>
       <source>The best settings are in {file}: yolostudio train --config {file}</source>

@@ -11,6 +11,9 @@ matched errors (``core.evaluation.matching``), naming the label mistake each err
 | poor_box          | badloc: the label's box is sloppy    | the label               |
 | missed            | swap: another class is seen there;   | the label               |
 |                   | else badloc                          |                         |
+| duplicate, of     | swap, unscored (1.0): ordered by the | the label               |
+| another class     | label's class doubt, after the       |                         |
+|                   | scored rows                          |                         |
 | duplicate         | — (a model fault, not a label's)     | —                       |
 
 (cleanlab 2.9.0, ``cleanlab/object_detection/rank.py``: ``compute_overlooked_box_scores`` per predicted box,
@@ -29,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from core.evaluation.matching import Match
+from core.evaluation.matching import MATCH_IOU, Match
 
 LABEL_ISSUE = {"false_positive": "overlooked", "wrong_class": "swap", "poor_box": "badloc"}
 
@@ -41,6 +44,8 @@ class ImageScores:
     overlooked: np.ndarray = field(default_factory=lambda: np.zeros(0))
     swap: np.ndarray = field(default_factory=lambda: np.zeros(0))
     badloc: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    #: per label: P(its class is wrong) by how this model mixes classes (``core/worker/class_doubt.py``)
+    class_doubt: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def _score(values: np.ndarray, index: int | None) -> float:
@@ -59,10 +64,25 @@ def issue_score(match: Match, scores: ImageScores) -> tuple[str | None, float]:
         return issue, _score(scores.swap, match.label)
     if issue == "badloc":
         return issue, _score(scores.badloc, match.label)
+    if _both_classes(match):  # a model that sees two classes on the object: a swap only by its class doubt
+        return "swap", 1.0
     if match.kind == "missed":  # no detection of its class at the threshold: another class seen there is a swap
         swap = _score(scores.swap, match.label)
         return ("swap", swap) if swap < 1.0 else ("badloc", _score(scores.badloc, match.label))
     return None, 1.0
+
+
+def _both_classes(match: Match) -> bool:
+    """A second detection, of another class, on a labelled object the model also found as labelled."""
+    return (match.kind == "duplicate" and match.predicted_class != match.label_class
+            and (match.iou or 0.0) >= MATCH_IOU)
+
+
+def class_doubt(match: Match, scores: ImageScores) -> float:
+    """P(the label's class is wrong) for a both-classes row (``core/worker/class_doubt.py``); 0 for the rest."""
+    if not _both_classes(match) or match.label is None or match.label >= len(scores.class_doubt):
+        return 0.0
+    return float(scores.class_doubt[match.label])
 
 
 def ranked_errors(images: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -78,7 +98,8 @@ def ranked_errors(images: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 continue
             issue, score = issue_score(match, scores)
             rows.append({"image": item["image"], **match.to_json(), "label_issue": issue,
-                         "label_score": round(score, 6), "image_score": round(float(scores.image), 6)})
-    rows.sort(key=lambda r: (r["label_score"], r["label_issue"] is None, r["image_score"], -(r["confidence"] or 0.0),
-                             r["image"]))
+                         "label_score": round(score, 6), "image_score": round(float(scores.image), 6),
+                         "class_doubt": round(class_doubt(match, scores), 6)})
+    rows.sort(key=lambda r: (r["label_score"], r["label_issue"] is None, -r["class_doubt"], r["image_score"],
+                             -(r["confidence"] or 0.0), r["image"]))
     return rows

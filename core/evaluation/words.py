@@ -87,7 +87,8 @@ def error_line(row: dict[str, Any]) -> str:
     issue = issue_word(row.get("label_issue"))
     return tr("{image}: {kind}, class {cls}, confidence {conf}{issue}", image=row["image"],
               kind=kind_word(row["kind"]), cls=row.get("class") or "—", conf=conf,
-              issue=f" — {issue}" if issue and row.get("label_score", 1.0) < 1.0 else "")
+              issue=f" — {issue}" if issue and (row.get("label_score", 1.0) < 1.0 or row.get("class_doubt", 0.0) > 0.5)
+              else "")
 
 
 def no_images_words(path: object, split: str) -> tuple[str, str]:

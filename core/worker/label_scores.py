@@ -25,6 +25,11 @@ geometric evidence (its overlooked / badly-located sub-score, at the operating t
 | swap       | max over other classes j of P(right, j) × (1 − P(right, the labelled class)) on the box |
 | badloc     | P(right, the class, its best overlapping prediction) × (1 − cleanlab badloc score)     |
 
+A box the model sees as two classes at once (its own class at the threshold, and another) is scored by neither:
+those rows follow the scored ones, ordered by how likely the label's class is wrong given how this model mixes
+its classes up (``core.worker.class_doubt``: a cross-validated multinomial calibration of the class confidences
+on the box).
+
 ``calibrated=False`` keeps cleanlab's own defaults (95 %, 50 %): ``bench/label_finder.py`` prints both.
 """
 
@@ -36,6 +41,7 @@ import numpy as np
 from cleanlab.object_detection.rank import (compute_badloc_box_scores, compute_overlooked_box_scores,
                                             compute_swap_box_scores, get_label_quality_scores)
 
+from core.worker.class_doubt import class_doubts
 from core.worker.label_belief import ClassCalibration, label_beliefs
 from core.evaluation.ranking import ImageScores
 
@@ -81,6 +87,7 @@ def score_images(labels: list[np.ndarray], predictions: list[np.ndarray], nc: in
             swap = compute_swap_box_scores(labels=cl_labels, predictions=cl_preds)
             badloc = compute_badloc_box_scores(labels=cl_labels, predictions=cl_preds)
     calibration = ClassCalibration.fit(labels, predictions, nc) if calibrated else None
+    doubts = class_doubts(labels, predictions, nc) if calibrated else None
     out = []
     for i, order in enumerate(orders):
         pred = np.asarray(predictions[i], dtype=np.float64).reshape(-1, 6)
@@ -98,5 +105,6 @@ def score_images(labels: list[np.ndarray], predictions: list[np.ndarray], nc: in
             image=float(image[i]),
             overlooked=1.0 - belief * (1.0 - geometry),
             swap=1.0 - beliefs.other * (1.0 - beliefs.own),
-            badloc=1.0 - beliefs.own_overlap * (1.0 - np.asarray(badloc[i], dtype=np.float64))))
+            badloc=1.0 - beliefs.own_overlap * (1.0 - np.asarray(badloc[i], dtype=np.float64)),
+            class_doubt=doubts[i]))
     return out

@@ -8,6 +8,7 @@ import pytest
 
 from core.evaluation.matching import match_image
 from core.evaluation.ranking import ranked_errors
+from core.evaluation.words import error_line, issue_word
 from core.worker.label_scores import cleanlab_inputs, score_images
 
 CONF = 0.25
@@ -141,3 +142,41 @@ def test_a_box_the_model_sees_as_both_classes_is_its_confusion_not_a_label_mista
     scores = score_images(labels, preds, nc=2)
     assert scores[8].swap[1] < 0.1  # only the other class is seen on it
     assert scores[6].swap[0] > 0.9  # its own class is seen on it as surely as the other
+
+
+def biased_model(n: int = 12) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """A short training's bias: on every class-0 object it says class 0 at 0.6 *and* class 1 at 0.55; on class-1
+    objects class 1 at 0.6 and class 0 only at 0.2 (under the threshold). Each box alone is right as often; the pair says which is which."""
+    labels, preds = clean_dataset(n)
+    for lab, pred in zip(labels, preds):
+        pred[:2, 4] = 0.6
+        preds_other = np.c_[lab[:, 1:5], [0.55, 0.2], [1, 0]]
+        pred.resize((len(pred) + 2, 6), refcheck=False)
+        pred[-2:] = preds_other
+    return labels, preds
+
+
+def test_a_box_seen_as_both_classes_is_a_swap_when_this_models_bias_says_so():
+    labels, preds = biased_model()
+    labels[3][0, 0] = 1  # a class-0 object labelled 1: the model's usual "0 at 0.6, 1 at 0.55" is on it
+    rows = ranking(labels, preds)
+    both = [r for r in rows if r["kind"] == "duplicate" and r["predicted_class"] != r["label_class"]]
+    assert len(both) == 12  # every class-0 object is seen as both classes, the swapped one too
+    assert (both[0]["image"], both[0]["label_issue"]) == ("img3.jpg", "swap")
+    assert both[0]["class_doubt"] > 0.5 > max(r["class_doubt"] for r in both[1:])
+    assert "img3.jpg" in error_line(both[0]) and issue_word("swap") in error_line(both[0])
+    assert issue_word("swap") not in error_line(both[1])
+
+
+def test_class_doubt_never_reads_a_boxs_own_label_and_leaves_a_lone_class_alone():
+    from core.worker.class_doubt import class_doubts
+
+    labels, preds = biased_model()
+    labels[3][0, 0] = 1
+    labels[5][0, 0] = 2  # the only class-2 box: nothing to learn class 2 from
+    doubts = class_doubts(labels, preds, nc=3)
+    assert [len(d) for d in doubts] == [len(lab) for lab in labels]
+    assert doubts[5][0] == 0.0
+    assert doubts[3][0] > 0.5  # held out, its "1" is judged by the other boxes: they say class 0
+    assert max(d[0] for i, d in enumerate(doubts) if i not in (3, 5)) < 0.5
+    assert [len(d) for d in class_doubts([np.zeros((0, 5))], [np.zeros((0, 6))], nc=2)] == [0]

@@ -1,0 +1,72 @@
+"""How likely each label's class is wrong, judged by how *this* model mixes classes up (worker only).
+
+A box the model sees as two classes at once (a "circle" at 0.59 and a "square" at 0.57 on one object) is its own
+confusion as often as a label mistake, and the per-class calibration (``core.worker.label_belief``) cannot tell
+them apart: each prediction alone is right about as often. What can is the whole vector of class confidences on
+the box, read the way this model reads it: a short training may say "square" a little louder than "circle" on
+every circle. So, per label box, the features are the model's highest confidence of each class on it (IoU ≥ 0.5),
+as log-odds, and a multinomial logistic regression maps them to the probability of each class — the standard
+multiclass calibration ("vector scaling", Guo et al. 2017, *On Calibration of Modern Neural Networks*), fitted on
+the evaluation's own labelled boxes. The probabilities are cross-validated (``cross_val_predict``, stratified
+folds): a box's own label never takes part in judging it — cleanlab's recipe for label issues in classification
+(out-of-sample predicted probabilities, then the self-confidence of the given label). The doubt is 1 − that
+self-confidence. scikit-learn comes with cleanlab; both only in the worker.
+
+The Errors list uses the doubt to order the "both classes on one object" rows (``core.evaluation.ranking``).
+Measured with ``bench/label_finder.py`` (docs/performance.md, "The wrong-label finder").
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from core.evaluation.matching import MATCH_IOU, box_iou
+
+#: At most this many folds; fewer when a class has fewer labelled boxes (each fold needs one of each).
+FOLDS = 5
+#: A confidence of 0 (no box of that class on the label) as log-odds: the floor of the features.
+FLOOR = 1e-3
+
+
+def class_confidences(labels: np.ndarray, predictions: np.ndarray, nc: int) -> np.ndarray:
+    """(L, nc): per label box, the highest confidence of each class among predictions overlapping it (IoU ≥ 0.5)."""
+    labels = np.asarray(labels, dtype=np.float64).reshape(-1, 5)
+    predictions = np.asarray(predictions, dtype=np.float64).reshape(-1, 6)
+    out = np.zeros((len(labels), nc))
+    if len(labels) == 0 or len(predictions) == 0:
+        return out
+    on_box = box_iou(labels[:, 1:5], predictions[:, :4]) >= MATCH_IOU
+    conf = np.where(on_box, predictions[None, :, 4], 0.0)
+    classes = predictions[:, 5].astype(int)
+    for c in np.unique(classes):
+        if 0 <= c < nc:
+            out[:, c] = conf[:, classes == c].max(axis=1)
+    return out
+
+
+def class_doubts(labels: list[np.ndarray], predictions: list[np.ndarray], nc: int) -> list[np.ndarray]:
+    """Per image, per label: P(the labelled class is wrong) from the cross-validated calibration; 0 where it
+    cannot be judged (a class with fewer than two labelled boxes, or fewer than two such classes)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    sizes = [len(np.asarray(lab).reshape(-1, 5)) for lab in labels]
+    doubts = np.zeros(sum(sizes))
+    if doubts.size:
+        classes = np.concatenate([np.asarray(lab, dtype=np.float64).reshape(-1, 5)[:, 0] for lab in labels]).astype(int)
+        counts = np.bincount(classes[(classes >= 0) & (classes < nc)], minlength=nc)
+        judged = (classes >= 0) & (classes < nc) & (counts[np.clip(classes, 0, nc - 1)] >= 2)
+        present = np.unique(classes[judged])
+        if len(present) >= 2:
+            features = np.vstack([class_confidences(lab, pred, nc) for lab, pred in zip(labels, predictions)])
+            clipped = np.clip(features[judged], FLOOR, 1 - FLOOR)
+            folds = StratifiedKFold(int(min(FOLDS, counts[present].min())), shuffle=True, random_state=0)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # convergence notes on tiny or separable sets
+                probabilities = cross_val_predict(LogisticRegression(max_iter=1000), np.log(clipped / (1 - clipped)),
+                                                  classes[judged], cv=folds, method="predict_proba")
+            column = np.searchsorted(present, classes[judged])
+            doubts[judged] = 1.0 - probabilities[np.arange(len(column)), column]
+    return np.split(doubts, np.cumsum(sizes)[:-1]) if sizes else []

@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self.when_painted(self.machine_bar.start)
         self.setStatusBar(self.machine_bar)
         self._closing_after_stop = False
+        self._page_stopping = False  # a page's work is stopping so that the window can close
         self._deciding_close = False  # the close-while-training setting is being read
         self._detached_to_close = False  # the run was left training: the next close goes through
         self._stop_dialog: QProgressDialog | None = None
@@ -315,6 +316,18 @@ class MainWindow(QMainWindow):
         if not all(self.page(i).can_leave() for i in order):
             event.ignore()
             return
+        busy = next((self._built[i] for i in order if i in self._built and self._built[i].work_on_close()), None)
+        if busy is not None:  # a page's own worker (a prediction): stopped gracefully first, or the close waits
+            event.ignore()
+            if self._page_stopping:  # closed again while it stops: the second request kills it
+                if dialogs.ask_yes(self, self.tr("Still stopping"), self.tr("Kill it and close now? Its outputs may "
+                                                                            "be unusable."), warning=True):
+                    busy.stop_for_close(self._page_stopped)
+            elif dialogs.ask_yes(self, self.tr("Stop and close?"), busy.work_on_close() + "\n\n"
+                                 + self.tr("Stop it and close YOLO Studio?"), default_yes=True):
+                self._page_stopping = True
+                busy.stop_for_close(self._page_stopped)
+            return
         if TRAIN_INDEX in self._built and self.train_page.active and not self._detached_to_close:
             event.ignore()
             if self._stop_dialog is None and not self._deciding_close:  # not already stopping or asking
@@ -325,6 +338,10 @@ class MainWindow(QMainWindow):
         self._save_geometry()
         self.machine_bar.shutdown()
         event.accept()
+
+    def _page_stopped(self) -> None:
+        self._page_stopping = False
+        self.close()
 
     def _close_while_training(self, setting: str) -> None:
         """Closing while the Train page's run is active: stop it, keep it training, or stay (the user chose)."""

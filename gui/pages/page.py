@@ -74,5 +74,14 @@ class Page(QWidget):
         """True when the user may switch away or close now; may ask (unsaved edits). Default: always."""
         return True
 
+    def work_on_close(self) -> str:
+        """What closing the window would cut short, in a sentence ('' when nothing): work this page runs in a
+        worker of its own, killed with the window unless it is stopped first. Default: nothing."""
+        return ""
+
+    def stop_for_close(self, then: Callable[[], None]) -> None:
+        """Stop that work gracefully and call ``then`` once it has ended. Default: nothing to stop."""
+        then()
+
     def refresh(self) -> None:
         """F5: read again what the page shows. Default: nothing to refresh."""

@@ -13,7 +13,7 @@ that is not an image) is said in the banner with its way out, never a traceback.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage
@@ -93,6 +93,7 @@ class PredictPage(Page):
         self._build_layout()
 
         self.runner = JobRunner(self, launcher=launcher)
+        self._closing = False  # stopping so that the window can close (a second request kills)
         self.runner.event.connect(self._on_event)
         self.runner.ended.connect(self._on_ended)
         self.names: dict[int, str] = {}
@@ -301,6 +302,24 @@ class PredictPage(Page):
             self.runner.stop()
             self.stats_label.setText(self.tr("Stopping…"))
 
+    def work_on_close(self) -> str:
+        if not self.running:
+            return ""
+        return self.tr("A prediction is running; its outputs ({folder}) are closed properly only when it stops — "
+                       "a video cut off by a kill does not play.").format(folder=self.out or self.tr("not created yet"))
+
+    def stop_for_close(self, then: Callable[[], None]) -> None:
+        """A graceful stop (the worker closes its video and files), then ``then``; at once when nothing runs. A
+        second call while it stops kills the worker (``then`` still runs once, when it has ended)."""
+        if not self.running:
+            then()
+        elif self._closing:
+            self.runner.kill()
+        else:
+            self._closing = True
+            self.runner.ended.connect(lambda _outcome: then(), Qt.ConnectionType.SingleShotConnection)
+            self.stop()  # nothing new when Stop was pressed already: the same end is waited for
+
     def _set_running(self, running: bool) -> None:
         self.start_button.setEnabled(not running)
         self.stop_button.setEnabled(running and not self.preparing)
@@ -360,6 +379,7 @@ class PredictPage(Page):
         self.counts_label.setText(text)
 
     def _on_ended(self, outcome: JobOutcome) -> None:
+        self._closing = False
         self._set_running(False)
         self.open_button.setEnabled(bool(self.out) and Path(self.out).is_dir())
         error = outcome.error()

@@ -3088,6 +3088,10 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
       <translation>把训练好的权重导出为 ONNX、TensorRT 和 TorchScript，并与 PyTorch 对比检查结果。</translation>
     </message>
     <message>
+      <source>Kill it and close now? Its outputs may be unusable.</source>
+      <translation>现在强制结束它并关闭？它的输出可能无法使用。</translation>
+    </message>
+    <message>
       <source>Kill now</source>
       <translation>立即强制结束</translation>
     </message>
@@ -3130,6 +3134,18 @@ Starting the run connects this machine there, and PyTorch's rendezvous runs what
     <message>
       <source>Servers reached by SSH: add one (its host key shown for you to accept), check it with the doctor there.</source>
       <translation>通过 SSH 连接的服务器：添加一台（会显示它的主机密钥，由你确认接受），并在那里运行环境检查。</translation>
+    </message>
+    <message>
+      <source>Still stopping</source>
+      <translation>仍在停止</translation>
+    </message>
+    <message>
+      <source>Stop and close?</source>
+      <translation>停止并关闭？</translation>
+    </message>
+    <message>
+      <source>Stop it and close YOLO Studio?</source>
+      <translation>停止它并关闭 YOLO Studio？</translation>
     </message>
     <message>
       <source>Stopping</source>
@@ -3262,6 +3278,10 @@ Coming soon</source>
     <message>
       <source>, </source>
       <translation>、</translation>
+    </message>
+    <message>
+      <source>A prediction is running; its outputs ({folder}) are closed properly only when it stops — a video cut off by a kill does not play.</source>
+      <translation>预测正在进行；它的输出（{folder}）只有在它停止时才会被正确关闭——被强制结束而中断的视频无法播放。</translation>
     </message>
     <message>
       <source>Also predicts overlapping tiles of each image and merges the boxes: finds smaller objects, costs one model call per tile.</source>
@@ -3430,6 +3450,10 @@ Coming soon</source>
     <message>
       <source>an image, a folder, a video, 0 for the first camera, or rtsp://…</source>
       <translation>图片、文件夹、视频，0 表示第一个摄像头，或 rtsp://…</translation>
+    </message>
+    <message>
+      <source>not created yet</source>
+      <translation>尚未创建</translation>
     </message>
     <message>
       <source>{fps:.1f} frames/s · {n} done · {where}</source>

@@ -232,3 +232,26 @@ def test_the_label_pages_retrain_is_the_train_pages_fine_tune(make_window, monke
     assert label.services.fine_tune is not None
     assert label.services.fine_tune(tmp_path / "runs" / "exp3")
     assert asked == [tmp_path / "runs" / "exp3"] and window.pages.currentWidget() is window.train_page
+
+
+def test_close_while_predicting_asks_then_stops_the_prediction_before_closing(qtbot, make_window, monkeypatch,
+                                                                              tmp_path, fake_worker):
+    """A prediction writing a video is killed with the window unless stopped first: the window asks, stops it (its
+    worker closes the files), then closes; "no" keeps both open."""
+    from tests.gui.test_predict_page import running_page  # noqa: PLC0415 - the Predict page's own stream
+
+    window = make_window()
+    predict = window.page(page_index("predict"))
+    model, image = tmp_path / "model.onnx", tmp_path / "street.png"
+    model.write_bytes(b"onnx")
+    from PySide6.QtGui import QImage  # noqa: PLC0415
+    assert QImage(160, 120, QImage.Format.Format_RGB32).save(str(image))
+    running_page(qtbot, tmp_path / "predict", fake_worker, (model, image), predict)
+    asked = []
+    monkeypatch.setattr(dialogs, "ask_yes", lambda parent, title, text, **kw: asked.append(text) or False)
+    assert window.close() is False
+    assert "prediction is running" in asked[0] and window.isVisible() and predict.running
+    monkeypatch.setattr(dialogs, "ask_yes", lambda parent, title, text, **kw: True)
+    assert window.close() is False  # not yet: the worker stops after its frame
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=TIMEOUT_MS)
+    assert predict.runner.outcome.status == "stopped"

@@ -171,3 +171,43 @@ def test_a_runs_pt_and_its_exports_are_listed_at_their_sizes_and_a_browsed_file_
     assert page.model_path() == str(model)  # the browsed file stays chosen
     page.model_combo.setCurrentIndex(page.model_combo.findText("exp3 — ONNX (best.onnx)"))
     assert page.model_path() == str(onnx) and page.imgsz.value() == 256
+
+
+def running_page(qtbot, tmp_path, fake_worker, files, page: PredictPage | None = None,
+                 *options: str) -> PredictPage:
+    """A prediction paused after its first frame (the worker waits for a stop, as a video being written does)."""
+    model, image = files
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    events = stream(tmp_path, {"type": "stage", "stage": "predicting", "backend": "onnxruntime", "imgsz": 640,
+                               "names": NAMES},
+                    {"type": "preview", "image": str(image), "frame": 0, "width": 160, "height": 120,
+                     "boxes": FLOOR, "jpeg": jpeg(80, 60), "fps": 12.5, "frames": 1, "totals": {"0": 1}})
+    launcher = Launcher(fake_worker, events, "--pause-after", "2", *options)
+    if page is None:
+        page = make_page(qtbot, tmp_path, launcher, model, str(image))
+    else:
+        page.runner.launcher = launcher
+        page.use_model_file(model)
+        page.source_edit.setText(str(image))
+    assert page.start()
+    qtbot.waitUntil(lambda: page.view.image is not None, timeout=TIMEOUT_MS)
+    return page
+
+
+def test_closing_stops_a_prediction_gracefully_and_a_second_request_kills_it(qtbot, tmp_path, fake_worker, files):
+    page = running_page(qtbot, tmp_path, fake_worker, files)
+    assert "prediction is running" in page.work_on_close()
+    closed = []
+    with qtbot.waitSignal(page.runner.ended, timeout=TIMEOUT_MS) as ended:
+        page.stop_for_close(lambda: closed.append(True))
+    assert ended.args[0].status == "stopped" and closed == [True]  # the worker's own stop: its outputs closed
+    assert page.work_on_close() == ""
+    page.stop_for_close(lambda: closed.append(True))  # nothing running: at once
+    assert closed == [True, True]
+
+    page = running_page(qtbot, tmp_path / "again", fake_worker, files, None, "--ignore-stop")
+    page.stop()  # Stop pressed; a worker that never answers it…
+    with qtbot.waitSignal(page.runner.ended, timeout=TIMEOUT_MS) as ended:
+        page.stop_for_close(lambda: closed.append("first"))
+        page.stop_for_close(lambda: closed.append("second"))  # …closed again: killed, ``then`` once
+    assert ended.args[0].kind == "killed" and closed[2:] == ["first"]
